@@ -1,0 +1,203 @@
+"""The Textual app: holds the store, shows the screen for the session's phase, reports problems."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+from tui_combat.engine.actions import Action
+from tui_combat.engine.dice import DiceError
+from tui_combat.engine.model import State
+from tui_combat.i18n import _
+from tui_combat.rulesets.base import RuleError
+from tui_combat.saves.errors import SaveError
+from tui_combat.store import Store
+
+
+class CombatApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "tui-combat"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("f1,question_mark", "help", _("Help"), id="app.help"),
+        Binding("ctrl+q", "quit", _("Quit"), id="app.quit", show=False, priority=True),
+    ]
+
+    def __init__(self, data_root: Path, *, resume: str | None = None, encounter: Path | None = None,
+                 seed: int | None = None) -> None:
+        super().__init__()
+        self.data_root = data_root
+        self.store: Store | None = None
+        self._start_resume = resume
+        self._start_encounter = encounter
+        self._seed = seed
+        self._unsubscribe = None
+        self._phase_shown = ""
+        self._reported_problem = ""
+
+    def on_mount(self) -> None:
+        from tui_combat.screens.sessions import SessionsScreen
+
+        self.push_screen(SessionsScreen())
+        if self._start_resume:
+            self.call_after_refresh(self.resume_session, self._start_resume)
+        elif self._start_encounter:
+            self.call_after_refresh(self.new_from_file, self._start_encounter)
+
+    # -- sessions ----------------------------------------------------------------------------------
+    def open_store(self, store: Store) -> None:
+        self.close_store()
+        self.store = store
+        self._unsubscribe = store.subscribe(self._on_state)
+        for warning in store.warnings:
+            self.notify(warning, severity="warning", timeout=8)
+        self._phase_shown = ""
+        self._show_phase(store.state, push=True)
+
+    def close_store(self) -> None:
+        if self.store is not None:
+            try:
+                self.store.save_now()
+            except SaveError as error:
+                self.notify(str(error), severity="error", timeout=10)
+            self.store.close()
+            if self._unsubscribe:
+                self._unsubscribe()
+        self.store = None
+
+    def resume_session(self, key: str) -> None:
+        folder = self.data_root / "sessions" / key
+        try:
+            store = Store.resume(folder)
+        except SaveError as error:
+            self.notify(str(error), title=_("Cannot open the session"), severity="error", timeout=15)
+            return
+        self.open_store(store)
+
+    def new_from_file(self, path: Path) -> None:
+        from tui_combat.engine.encounter import load_encounter
+        from tui_combat.saves.library import new_session_folder
+        from tui_combat.store import store_from_encounter
+
+        try:
+            encounter = load_encounter(path)
+            store = store_from_encounter(encounter, new_session_folder(self.data_root, encounter.name), self._seed)
+        except (RuleError, SaveError) as error:
+            self.notify(str(error), title=_("Cannot start the encounter"), severity="error", timeout=15)
+            return
+        self.open_store(store)
+
+    def new_empty(self) -> None:
+        from tui_combat.saves.library import new_session_folder
+        from tui_combat.store import new_state
+
+        name = _("New fight")
+        try:
+            store = Store.create(new_state(self._seed), new_session_folder(self.data_root, name))
+            store.dispatch(_set_name(name))
+            store.dispatch(_add_side(_("Party"), True))
+            store.dispatch(_add_side(_("Monsters"), False))
+        except (RuleError, SaveError) as error:
+            self.notify(str(error), severity="error", timeout=15)
+            return
+        self.open_store(store)
+
+    # -- the store ---------------------------------------------------------------------------------
+    def dispatch(self, action: Action) -> bool:
+        """Dispatch and report: a refusal or a save problem is a notification, never a traceback."""
+        if self.store is None:
+            return False
+        try:
+            self.store.dispatch(action)
+        except (RuleError, DiceError) as error:
+            self.notify(str(error), severity="warning", timeout=6)
+            return False
+        except Exception as error:  # a bug must not cost the GM his fight: report it and carry on
+            self.notify(_("Unexpected error: {error}", error=repr(error)), severity="error", timeout=15)
+            return False
+        return True
+
+    def undo(self) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.undo()
+        except RuleError as error:
+            self.notify(str(error), timeout=3)
+
+    def redo(self) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.redo()
+        except RuleError as error:
+            self.notify(str(error), timeout=3)
+
+    def _on_state(self, state: State) -> None:
+        store = self.store
+        if store is not None and store.save_problem and store.save_problem != self._reported_problem:
+            self.notify(_("{problem}\nThe fight goes on in memory; it will be saved when the disk accepts it.",
+                          problem=store.save_problem), title=_("Not saved"), severity="error", timeout=15)
+        self._reported_problem = store.save_problem if store else ""
+        self._show_phase(state)
+
+    def _show_phase(self, state: State, push: bool = False) -> None:
+        phase = "round" if state.phase in ("round", "over") else state.phase
+        if phase == self._phase_shown:
+            return
+        self._phase_shown = phase
+        screen = _screen_for(phase, state.ruleset)
+        if push:
+            self.push_screen(screen)
+        else:
+            self.switch_screen(screen)
+
+    # -- app-wide actions --------------------------------------------------------------------------
+    def action_help(self) -> None:
+        from tui_combat.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    async def action_quit(self) -> None:
+        self.close_store()
+        self.exit()
+
+    def leave_session(self) -> None:
+        """Back to the session list (the session is saved first)."""
+        self.close_store()
+        self._phase_shown = ""
+        self.pop_screen()
+        from tui_combat.screens.sessions import SessionsScreen
+
+        if isinstance(self.screen, SessionsScreen):
+            self.screen.reload()
+
+
+def _screen_for(phase: str, ruleset_id: str) -> Screen[None]:
+    if phase == "setup":
+        from tui_combat.screens.setup import SetupScreen
+
+        return SetupScreen()
+    if phase == "surprise":
+        from tui_combat.screens.surprise import SurpriseScreen
+
+        return SurpriseScreen()
+    from tui_combat.screens.round import round_screen
+
+    return round_screen(ruleset_id)
+
+
+def _set_name(name: str) -> Action:
+    from tui_combat.engine.actions import SetName
+
+    return SetName(name=name)
+
+
+def _add_side(name: str, is_party: bool) -> Action:
+    from tui_combat.engine.actions import AddSide
+
+    return AddSide(name=name, is_party=is_party)

@@ -1,0 +1,1 @@
+"""Pure rules engine: never imports Textual."""

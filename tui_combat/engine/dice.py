@@ -1,0 +1,332 @@
+"""Dice notation: parse it, roll it with an injected RNG, or accept a result typed from real dice.
+
+Grammar (case-insensitive, whitespace ignored, Unicode minus "−" read as "-")::
+
+    expr := ["+" | "-"] term (("+" | "-") term)*
+    term := INT | [INT] "d" (INT | "%") [mod]
+    mod  := ("kh" | "kl" | "k") INT | "adv" | "dis" | "!"
+
+``d20adv`` / ``d20dis`` roll two dice and keep the higher / lower one; ``d10!`` is open-ended:
+a die showing its maximum is rolled again and added, up to ``MAX_REROLLS`` times.
+Rolling only ever calls ``rng.randint(1, sides)``, so a seeded or fake ``random.Random`` makes
+every result reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+
+from tui_combat.i18n import _
+
+MAX_LENGTH = 200
+MAX_TERMS = 50
+MAX_DICE = 1000
+MIN_SIDES = 2
+MAX_SIDES = 10_000
+MAX_CONSTANT = 1_000_000
+MAX_REROLLS = 100
+
+
+class DiceError(ValueError):
+    """A dice expression or typed result that cannot be used; ``str()`` is a user-facing message."""
+
+
+class Roll(msgspec.Struct, frozen=True, kw_only=True):
+    expr: str  # normalised expression, e.g. "1d10", "4d6kh3+2", "d20adv"
+    total: int
+    faces: tuple[int, ...] = ()  # every die face rolled, in order; empty when typed in
+    physical: bool = False  # True when the GM typed the result from real dice
+
+
+class Constant(msgspec.Struct, frozen=True, kw_only=True, tag="const"):
+    value: int  # signed
+
+
+class Dice(msgspec.Struct, frozen=True, kw_only=True, tag="dice"):
+    count: int  # dice rolled (2 for advantage / disadvantage)
+    sides: int
+    negative: bool = False
+    keep: int = 0  # 0 keeps every die
+    keep_lowest: bool = False
+    explode: bool = False
+    advantage: bool = False  # written as "dMadv" / "dMdis": count=2, keep=1
+
+    @property
+    def kept(self) -> int:
+        return self.keep or self.count
+
+    def notation(self) -> str:
+        if self.advantage:
+            return f"d{self.sides}{'dis' if self.keep_lowest else 'adv'}"
+        text = f"{self.count}d{self.sides}"
+        if self.keep:
+            text += f"k{'l' if self.keep_lowest else 'h'}{self.keep}"
+        return text + ("!" if self.explode else "")
+
+
+Term = Dice | Constant
+
+
+class DiceExpr(msgspec.Struct, frozen=True, kw_only=True):
+    text: str  # normalised notation
+    terms: tuple[Term, ...]
+
+    @property
+    def min_total(self) -> int:
+        return sum(_term_range(term)[0] for term in self.terms)
+
+    @property
+    def max_total(self) -> int | None:
+        """Largest possible total, or None when an open-ended die makes it unbounded."""
+        if any(isinstance(term, Dice) and term.explode for term in self.terms):
+            return None
+        return sum(_term_range(term)[1] for term in self.terms)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _term_range(term: Term) -> tuple[int, int]:
+    if isinstance(term, Constant):
+        return term.value, term.value
+    low, high = term.kept, term.kept * term.sides
+    return (-high, -low) if term.negative else (low, high)
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _render(terms: list[Term]) -> str:
+    parts: list[str] = []
+    for term in terms:
+        if isinstance(term, Constant):
+            sign, body = ("-" if term.value < 0 else "+"), str(abs(term.value))
+        else:
+            sign, body = ("-" if term.negative else "+"), term.notation()
+        parts.append(body if not parts and sign == "+" else sign + body)
+    return "".join(parts)
+
+
+class _Parser:
+    """A tiny cursor-based scanner over the normalised text (lower case, no spaces)."""
+
+    def __init__(self, text: str, shown: str) -> None:
+        self.s = text
+        self.pos = 0
+        self.shown = shown  # the user's input, for messages
+
+    def _eat(self, token: str) -> bool:
+        if self.s.startswith(token, self.pos):
+            self.pos += len(token)
+            return True
+        return False
+
+    def _int(self) -> int | None:
+        start = self.pos
+        while self.pos < len(self.s) and "0" <= self.s[self.pos] <= "9":
+            self.pos += 1
+        return int(self.s[start : self.pos]) if self.pos > start else None
+
+    def _before(self) -> str:
+        text = self.s[: self.pos]
+        return text if len(text) <= 20 else "…" + text[-19:]
+
+    def _char(self) -> str:
+        char = self.s[self.pos]
+        return char if char.isprintable() else f"U+{ord(char):04X}"
+
+    def parse(self) -> DiceExpr:
+        terms: list[Term] = []
+        negative = self._eat("-")
+        if not negative:
+            self._eat("+")
+        while True:
+            if len(terms) == MAX_TERMS:
+                raise DiceError(_('Cannot read "{expr}": too many terms (at most {limit}).',
+                                  expr=self.shown, limit=MAX_TERMS))
+            terms.append(self._term(negative))
+            if self.pos == len(self.s):
+                return DiceExpr(text=_render(terms), terms=tuple(terms))
+            if self.s[self.pos] not in "+-":
+                raise DiceError(_('Cannot read "{expr}": unexpected "{char}" after "{before}" '
+                                  "(join terms with + or -).",
+                                  expr=self.shown, char=self._char(), before=self._before()))
+            negative = self.s[self.pos] == "-"
+            self.pos += 1
+
+    def _term(self, negative: bool) -> Term:
+        count = self._int()
+        if not self._eat("d"):
+            if count is None:
+                if self.pos == len(self.s):
+                    raise DiceError(_('Cannot read "{expr}": expected a number or a die '
+                                      '(like 2d6) after "{before}".',
+                                      expr=self.shown, before=self._before()))
+                raise DiceError(_('Cannot read "{expr}": expected a number or a die (like 2d6) '
+                                  'but found "{char}".', expr=self.shown, char=self._char()))
+            if count > MAX_CONSTANT:
+                raise DiceError(_('Cannot read "{expr}": the number {value} is too large '
+                                  "(at most {limit}).", expr=self.shown,
+                                  value=_shorten(str(count), 12), limit=MAX_CONSTANT))
+            return Constant(value=-count if negative else count)
+
+        explicit_count = count is not None
+        count = 1 if count is None else count
+        sides = 100 if self._eat("%") else self._int()
+        if sides is None:
+            raise DiceError(_('Cannot read "{expr}": a die needs a number of sides after "d" '
+                              "(e.g. 2d6).", expr=self.shown))
+        if not 1 <= count <= MAX_DICE:
+            raise DiceError(_('Cannot read "{expr}": the number of dice must be from 1 to {limit}, '
+                              "got {count}.", expr=self.shown, limit=MAX_DICE,
+                              count=_shorten(str(count), 12)))
+        if not MIN_SIDES <= sides <= MAX_SIDES:
+            raise DiceError(_('Cannot read "{expr}": a die must have from {low} to {high} sides, '
+                              "got d{sides}.", expr=self.shown, low=MIN_SIDES, high=MAX_SIDES,
+                              sides=_shorten(str(sides), 12)))
+
+        for word, lowest in (("adv", False), ("dis", True)):
+            if self._eat(word):
+                if explicit_count and count != 1:
+                    raise DiceError(_('Cannot read "{expr}": "{word}" applies to a single die '
+                                      "(e.g. d20{word}), not {count} dice.",
+                                      expr=self.shown, word=word, count=count))
+                return Dice(count=2, sides=sides, negative=negative, keep=1,
+                            keep_lowest=lowest, advantage=True)
+        if self._eat("!"):
+            if negative:
+                raise DiceError(_('Cannot read "{expr}": open-ended dice ("!") cannot be '
+                                  "subtracted.", expr=self.shown))
+            return Dice(count=count, sides=sides, explode=True)
+        for word, lowest in (("kh", False), ("kl", True), ("k", False)):
+            if self._eat(word):
+                keep = self._int()
+                if keep is None:
+                    raise DiceError(_('Cannot read "{expr}": "{word}" needs the number of dice '
+                                      "to keep (e.g. 4d6{word}3).", expr=self.shown, word=word))
+                if not 1 <= keep <= count:
+                    raise DiceError(_('Cannot read "{expr}": you can keep from 1 to {count} of '
+                                      "the {count} dice, got {word}{keep}.", expr=self.shown,
+                                      count=count, word=word, keep=_shorten(str(keep), 12)))
+                return Dice(count=count, sides=sides, negative=negative, keep=keep,
+                            keep_lowest=lowest)
+        return Dice(count=count, sides=sides, negative=negative)
+
+
+def parse(expr: str) -> DiceExpr:
+    """Parse dice notation such as ``"2d6+1d4-1"``, ``"4d6kh3"``, ``"d20adv"`` or ``"d10!"``."""
+    shown = _shorten("".join(c if c.isprintable() else " " for c in expr.strip()))
+    if len(expr) > MAX_LENGTH:
+        raise DiceError(_('The dice expression "{expr}" is too long (at most {limit} characters).',
+                          expr=shown, limit=MAX_LENGTH))
+    text = "".join(expr.split()).lower().replace("−", "-")
+    if not text:
+        raise DiceError(_("The dice expression is empty: type something like 1d20 or 2d6+3."))
+    return _Parser(text, shown).parse()
+
+
+def _as_expr(expr: str | DiceExpr) -> DiceExpr:
+    return parse(expr) if isinstance(expr, str) else expr
+
+
+def _roll_die(term: Dice, rng: random.Random) -> list[int]:
+    """One die's faces: a single face, or the whole chain of an open-ended die."""
+    chain = [rng.randint(1, term.sides)]
+    while term.explode and chain[-1] == term.sides and len(chain) <= MAX_REROLLS:
+        chain.append(rng.randint(1, term.sides))
+    return chain
+
+
+def _kept_indices(values: list[int], term: Dice) -> set[int]:
+    """Indices of the dice that count; on ties the earlier die is kept."""
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=not term.keep_lowest)
+    return set(order[: term.kept])
+
+
+def roll(expr: str | DiceExpr, rng: random.Random) -> Roll:
+    """Roll ``expr`` using only ``rng.randint``; raises DiceError for bad notation."""
+    parsed = _as_expr(expr)
+    faces: list[int] = []
+    total = 0
+    for term in parsed.terms:
+        if isinstance(term, Constant):
+            total += term.value
+            continue
+        values: list[int] = []
+        for _die in range(term.count):
+            chain = _roll_die(term, rng)
+            faces.extend(chain)
+            values.append(sum(chain))
+        kept = sum(values[i] for i in _kept_indices(values, term))
+        total += -kept if term.negative else kept
+    return Roll(expr=parsed.text, total=total, faces=tuple(faces))
+
+
+def physical(expr: str | DiceExpr, text: str) -> Roll:
+    """A result the GM rolled on real dice and typed in; DiceError if it is not a possible total."""
+    parsed = _as_expr(expr)
+    low, high = parsed.min_total, parsed.max_total
+    cleaned = text.strip().replace("−", "-")
+    digits = cleaned[1:] if cleaned[:1] in ("+", "-") else cleaned
+    value: int | None = None
+    if digits and len(digits) <= 18 and all("0" <= c <= "9" for c in digits):
+        value = -int(digits) if cleaned[0] == "-" else int(digits)
+    if value is None or value < low or (high is not None and value > high):
+        got = _shorten(text.strip(), 20)
+        if high is None:
+            raise DiceError(_('Expected a number of at least {low} for {expr}, got "{text}".',
+                              low=low, expr=parsed.text, text=got))
+        raise DiceError(_('Expected a number from {low} to {high} for {expr}, got "{text}".',
+                          low=low, high=high, expr=parsed.text, text=got))
+    return Roll(expr=parsed.text, total=value, physical=True)
+
+
+def _group_faces(parsed: DiceExpr, faces: tuple[int, ...]) -> list[list[list[int]]] | None:
+    """Split a flat face list back into per-term, per-die chains (None if they do not fit)."""
+    groups: list[list[list[int]]] = []
+    pos = 0
+    for term in parsed.terms:
+        chains: list[list[int]] = []
+        if isinstance(term, Dice):
+            for _die in range(term.count):
+                if pos >= len(faces):
+                    return None
+                chain = [faces[pos]]
+                pos += 1
+                while (term.explode and chain[-1] == term.sides and len(chain) <= MAX_REROLLS
+                       and pos < len(faces)):
+                    chain.append(faces[pos])
+                    pos += 1
+                chains.append(chain)
+        groups.append(chains)
+    return groups if pos == len(faces) else None
+
+
+def format_roll(r: Roll) -> str:
+    """One log line: ``"4d6kh3+2: [6, 5, 3, (1)] + 2 = 16"``; dropped dice in parentheses."""
+    if r.physical:
+        return _("{expr} (typed): {total}", expr=r.expr, total=r.total)
+    try:
+        parsed: DiceExpr | None = parse(r.expr)
+    except DiceError:
+        parsed = None
+    groups = _group_faces(parsed, r.faces) if parsed is not None else None
+    if parsed is None or groups is None:
+        return f"{r.expr}: [{', '.join(map(str, r.faces))}] = {r.total}"
+    body = ""
+    for term, chains in zip(parsed.terms, groups):
+        if isinstance(term, Constant):
+            negative, shown = term.value < 0, str(abs(term.value))
+        else:
+            kept = _kept_indices([sum(chain) for chain in chains], term)
+            dice = ["+".join(map(str, chain)) for chain in chains]
+            shown = "[" + ", ".join(d if i in kept else f"({d})" for i, d in enumerate(dice)) + "]"
+            negative = term.negative
+        if not body:
+            body = ("-" if negative else "") + shown
+        else:
+            body += (" - " if negative else " + ") + shown
+    return f"{r.expr}: {body} = {r.total}"

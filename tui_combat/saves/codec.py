@@ -1,0 +1,66 @@
+"""The on-disk formats, each with a schema version.
+
+* ``journal.jsonl`` — a header line, then one entry per line: an action done, an undo or a redo.
+* ``snapshot.json`` — everything needed to resume with full undo: the state the history starts from,
+  the actions done since, the actions that can be redone, and the current state (so resuming does not
+  replay the history).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from tui_combat.engine.actions import Action
+from tui_combat.engine.model import State
+
+JOURNAL_SCHEMA = 1
+SNAPSHOT_SCHEMA = 1
+
+
+class JournalHeader(msgspec.Struct, frozen=True, kw_only=True, tag="header", tag_field="k"):
+    schema: int
+    app: str = "tui-combat"
+
+
+class Done(msgspec.Struct, frozen=True, kw_only=True, tag="do", tag_field="k"):
+    seq: int
+    round: int
+    a: Action
+
+
+class Undone(msgspec.Struct, frozen=True, kw_only=True, tag="undo", tag_field="k"):
+    seq: int
+    round: int
+
+
+class Redone(msgspec.Struct, frozen=True, kw_only=True, tag="redo", tag_field="k"):
+    seq: int
+    round: int
+
+
+Entry = Done | Undone | Redone
+Line = JournalHeader | Done | Undone | Redone
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    schema: int
+    seq: int
+    """The last journal entry this snapshot includes."""
+    name: str
+    ruleset: str
+    round: int
+    saved_at: str
+    base: State
+    done: list[Action]
+    redo: list[Action]
+    current: State
+
+
+class SchemaProbe(msgspec.Struct):
+    schema: int = 0
+
+
+line_encoder = msgspec.json.Encoder()
+line_decoder = msgspec.json.Decoder(Line)
+snapshot_decoder = msgspec.json.Decoder(Snapshot)
+probe_decoder = msgspec.json.Decoder(SchemaProbe)

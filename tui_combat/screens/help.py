@@ -1,0 +1,51 @@
+"""Every key of the screen underneath, generated from its bindings."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Static
+
+from tui_combat.i18n import _
+
+
+def binding_rows(screen: Screen[object]) -> list[tuple[str, str, str]]:
+    """(keys, description, binding id) for the screen's bindings and the app's."""
+    rows: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for node in (screen, screen.app):
+        for binding in node._bindings:  # every binding, shown in the footer or not
+            if isinstance(binding, Binding) is False or not binding.description:
+                continue
+            key = binding.id or binding.action
+            if key in seen:
+                continue
+            seen.add(key)
+            rows.append((screen.app.get_key_display(binding), binding.description, binding.id or ""))
+    return rows
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,f1,question_mark,q", "close", _("Close"), id="help.close")]
+
+    def __init__(self, target: Screen[object]) -> None:
+        super().__init__()
+        self.target = target
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(_("Keys — ctrl+p opens the command palette"), id="dialog-title")
+            yield DataTable(id="help-keys", cursor_type="row", show_cursor=True)
+            yield Static(_("Esc closes"), id="dialog-help")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns(_("Key"), _("Does"), _("Id"))
+        for keys, description, binding_id in binding_rows(self.target):
+            table.add_row(keys, description, binding_id)
+        table.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

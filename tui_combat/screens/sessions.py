@@ -1,0 +1,75 @@
+"""The first screen: saved sessions, newest first, and the built-in demo encounter."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tui_combat.engine.encounter import DEMO
+from tui_combat.i18n import _
+from tui_combat.saves.library import SessionInfo, format_time, list_sessions
+
+if TYPE_CHECKING:
+    from tui_combat.app import CombatApp
+
+DEMO_KEY = "\0demo"
+
+
+class SessionsScreen(Screen[None]):
+    app: CombatApp
+    BINDINGS = [
+        Binding("enter", "open", _("Open"), id="sessions.open"),
+        Binding("n", "new", _("New fight"), id="sessions.new"),
+        Binding("d", "demo", _("Demo"), id="sessions.demo"),
+        Binding("q", "app.quit", _("Quit"), id="sessions.quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="sessions-hint")
+        yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns(_("Name"), _("Ruleset"), _("Round"), _("Saved"))
+        self.reload()
+
+    def reload(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        sessions: list[SessionInfo] = list_sessions(self.app.data_root)
+        for info in sessions:
+            name = info.name + (f" [red]({_(info.problem)})[/]" if info.problem else "")
+            table.add_row(name, info.ruleset, str(info.round), format_time(info.saved_at), key=info.key)
+        table.add_row(_("▶ Demo: trolls and orcs in the tunnel (AD&D 2e)"), "adnd2e", "—", "", key=DEMO_KEY)
+        hint = self.query_one("#sessions-hint", Static)
+        if sessions:
+            hint.update(_("Saved sessions, newest first. Enter opens one; n starts a new fight; d the demo."))
+        else:
+            hint.update(_("No saved sessions yet. Press Enter to play the demo encounter, or n for a new fight."))
+        table.focus()
+
+    def action_open(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count == 0:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        if key == DEMO_KEY:
+            self.action_demo()
+        elif key:
+            self.app.resume_session(key)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_new(self) -> None:
+        self.app.new_empty()
+
+    def action_demo(self) -> None:
+        self.app.new_from_file(DEMO)

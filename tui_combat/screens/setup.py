@@ -1,0 +1,222 @@
+"""Encounter set-up: ruleset and its options, sides, combatants (``5 orc`` adds a group of five)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tui_combat import rulesets
+from tui_combat.engine import actions as a
+from tui_combat.engine.model import State
+from tui_combat.i18n import _
+from tui_combat.rulesets.base import FieldSpec, RuleError
+from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+
+if TYPE_CHECKING:
+    from tui_combat.app import CombatApp
+
+_GROUP = re.compile(r"^\s*(\d+)\s*[x×]?\s+(\S.*)$")
+
+
+def split_group(text: str) -> tuple[int, str]:
+    """``"5 orc"`` → ``(5, "Orc")``; ``"Raf"`` → ``(1, "Raf")``."""
+    match = _GROUP.match(text)
+    if not match:
+        return 1, text.strip()
+    name = match.group(2).strip()
+    return int(match.group(1)), name[:1].upper() + name[1:]
+
+
+def combatant_fields(state: State, with_side: bool) -> list[FieldSpec]:
+    fields = [FieldSpec(key="name", label="Name", kind="str", help=_("\"5 orc\" adds Orc 1…Orc 5"))]
+    if with_side:
+        fields.append(FieldSpec(key="side", label="Side", kind="choice", choices=tuple((s.id, s.name) for s in state.sides)))
+    fields.append(FieldSpec(key="hp", label="HP", kind="int", default=1))
+    fields.extend(rulesets.get(state.ruleset).sheet_fields)
+    return fields
+
+
+def add_combatant_dialog(app: CombatApp, state: State, side: str | None) -> None:
+    """Ask for a combatant (or a group: "5 orc") and add it with its ruleset fields."""
+    if not state.sides:
+        app.notify(_("Add a side first (s)."), severity="warning")
+        return
+
+    def validate(values: dict[str, Any]) -> dict[str, Any] | str:
+        if not str(values["name"]).strip():
+            return _("A combatant needs a name.")
+        if values["hp"] < 0:
+            return _("HP cannot be negative.")
+        count, _name = split_group(values["name"])
+        if not 1 <= count <= 500:
+            return _("A group has from 1 to {max} members.", max=500)
+        return values
+
+    def added(values: dict[str, Any] | None) -> None:
+        if values is None:
+            return
+        count, name = split_group(values.pop("name"))
+        hp = values.pop("hp")
+        side_id = values.pop("side")
+        app.dispatch(a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=values))
+
+    fields = combatant_fields(state, with_side=True)
+    app.push_screen(FormDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate), added)
+
+
+class SetupScreen(Screen[None]):
+    app: CombatApp
+    BINDINGS = [
+        Binding("a", "add", _("Add"), id="setup.add"),
+        Binding("e", "edit", _("Edit"), id="setup.edit"),
+        Binding("delete,x", "remove", _("Remove"), id="setup.remove"),
+        Binding("s", "add_side", _("Side"), id="setup.side"),
+        Binding("r", "ruleset", _("Ruleset"), id="setup.ruleset"),
+        Binding("o", "options", _("Options"), id="setup.options"),
+        Binding("c", "begin", _("Continue"), id="setup.continue"),
+        Binding("f2", "rename", _("Rename"), id="setup.rename", show=False),
+        Binding("u", "undo", _("Undo"), id="setup.undo", show=False),
+        Binding("U,ctrl+y", "redo", _("Redo"), id="setup.redo", show=False),
+        Binding("escape", "leave", _("Sessions"), id="setup.leave", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="setup-summary")
+        yield DataTable(id="setup-combatants", cursor_type="row", zebra_stripes=True)
+        yield Static(_("a add (\"5 orc\" adds a group) · e edit · s side · r ruleset · o options · c continue"), id="setup-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns(_("Side"), _("Name"), _("HP"), _("Group"), _("Sheet"))
+        self._unsubscribe = self.app.store.subscribe(self.show) if self.app.store else None
+        if self.app.store:
+            self.show(self.app.store.state)
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+
+    @property
+    def state(self) -> State:
+        assert self.app.store is not None
+        return self.app.store.state
+
+    def show(self, state: State) -> None:
+        if state.phase != "setup":
+            return
+        ruleset = rulesets.get(state.ruleset)
+        options = ", ".join(
+            _(dict(option.choices).get(state.options.get(option.key, ""), "")) for option in ruleset.options
+        )
+        sides = " · ".join(side.name for side in state.sides) or _("no sides yet")
+        self.query_one("#setup-summary", Static).update(
+            f"[b]{state.name}[/]  —  {ruleset.name}\n{_('Options')}: {options}\n{_('Sides')}: {sides}"
+        )
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        for combatant in state.combatants:
+            sheet = ", ".join(f"{k}={v}" for k, v in combatant.sheet.items() if v not in ("", 0, False, None))
+            side = state.side(combatant.side).name
+            table.add_row(side, combatant.name, str(combatant.hp), combatant.group, sheet[:60], key=combatant.id)
+        if table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1))
+        table.focus()
+
+    def _selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        if table.row_count == 0:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    # -- combatants -----------------------------------------------------------------------------------
+    def action_add(self) -> None:
+        selected = self._selected()
+        add_combatant_dialog(self.app, self.state, self.state.combatant(selected).side if selected else None)
+
+    def action_edit(self) -> None:
+        selected = self._selected()
+        if selected is None:
+            return
+        combatant = self.state.combatant(selected)
+        fields = combatant_fields(self.state, with_side=False)
+        values = {"name": combatant.name, "hp": combatant.max_hp, **combatant.sheet}
+
+        def edited(result: dict[str, Any] | None) -> None:
+            if result is None:
+                return
+            name = result.pop("name")
+            hp = result.pop("hp")
+            self.app.dispatch(a.EditCombatant(combatant=selected, name=name, hp=hp, max_hp=hp, sheet=result))
+
+        self.app.push_screen(FormDialog(_("Edit {name}", name=combatant.name), fields, values), edited)
+
+    def action_remove(self) -> None:
+        selected = self._selected()
+        if selected is not None:
+            self.app.dispatch(a.RemoveCombatant(combatant=selected))
+
+    def action_add_side(self) -> None:
+        fields = [FieldSpec(key="name", label="Side name"), FieldSpec(key="party", label="Player characters", kind="bool")]
+
+        def added(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self.app.dispatch(a.AddSide(name=values["name"], is_party=values["party"]))
+
+        self.app.push_screen(FormDialog(_("Add side"), fields), added)
+
+    def action_rename(self) -> None:
+        def renamed(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self.app.dispatch(a.SetName(name=values["name"]))
+
+        self.app.push_screen(FormDialog(_("Rename the fight"), [FieldSpec(key="name", label="Name")], {"name": self.state.name}), renamed)
+
+    # -- ruleset --------------------------------------------------------------------------------------
+    def action_ruleset(self) -> None:
+        choices = []
+        for ruleset_id in rulesets.available():
+            try:
+                choices.append((ruleset_id, rulesets.get(ruleset_id).name))
+            except RuleError:
+                continue
+
+        def chosen(value: str | None) -> None:
+            if value and value != self.state.ruleset:
+                self.app.dispatch(a.SetRuleset(ruleset=value))
+
+        self.app.push_screen(ChoiceDialog(_("Ruleset"), choices, self.state.ruleset), chosen)
+
+    def action_options(self) -> None:
+        ruleset = rulesets.get(self.state.ruleset)
+        fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0]) for o in ruleset.options]
+        if not fields:
+            self.app.notify(_("This ruleset has no options."))
+            return
+
+        def chosen(values: dict[str, Any] | None) -> None:
+            if values is None:
+                return
+            for key, value in values.items():
+                if self.state.options.get(key) != value:
+                    self.app.dispatch(a.SetOption(key=key, value=value))
+
+        self.app.push_screen(FormDialog(_("Options"), fields, dict(self.state.options)), chosen)
+
+    def action_begin(self) -> None:
+        self.app.dispatch(a.BeginSurprise())
+
+    def action_undo(self) -> None:
+        self.app.undo()
+
+    def action_redo(self) -> None:
+        self.app.redo()
+
+    def action_leave(self) -> None:
+        self.app.leave_session()

@@ -1,0 +1,184 @@
+"""Before the first round: who is surprised, and how far apart the sides are."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, RichLog, Static
+
+from tui_combat import rulesets
+from tui_combat.engine import actions as a
+from tui_combat.engine.dice import DiceError, Roll, physical, roll
+from tui_combat.engine.model import State
+from tui_combat.i18n import _
+from tui_combat.rulesets.base import FieldSpec
+from tui_combat.screens.dialogs import FormDialog
+
+if TYPE_CHECKING:
+    from tui_combat.app import CombatApp
+
+
+class SurpriseScreen(Screen[None]):
+    app: CombatApp
+    BINDINGS = [
+        Binding("space", "toggle", _("Can be surprised"), id="surprise.toggle"),
+        Binding("m", "modifier", _("Modifier"), id="surprise.modifier"),
+        Binding("r", "roll", _("Roll"), id="surprise.roll"),
+        Binding("t", "type", _("Type rolls"), id="surprise.type"),
+        Binding("g", "distance", _("Distance"), id="surprise.distance"),
+        Binding("c", "start", _("Fight!"), id="surprise.start"),
+        Binding("u", "undo", _("Undo"), id="surprise.undo", show=False),
+        Binding("U,ctrl+y", "redo", _("Redo"), id="surprise.redo", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.exposed: dict[str, bool] = {}
+        self.modifiers: dict[str, int] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="surprise-summary")
+        yield DataTable(id="surprise-sides", cursor_type="row")
+        yield RichLog(id="surprise-log", wrap=True, markup=False, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns(_("Side"), _("Can be surprised"), _("Modifier"), _("Result"))
+        store = self.app.store
+        assert store is not None
+        self.exposed = {side.id: True for side in store.state.sides}
+        self._unsubscribe = store.subscribe(self.show)
+        self.show(store.state)
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    @property
+    def state(self) -> State:
+        assert self.app.store is not None
+        return self.app.store.state
+
+    def show(self, state: State) -> None:
+        if state.phase != "surprise":
+            return
+        ruleset = rulesets.get(state.ruleset)
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        for side in state.sides:
+            result = _("surprised") if side.id in state.surprised else ""
+            table.add_row(
+                side.name,
+                _("yes") if self.exposed.get(side.id, True) else _("no"),
+                f"{self.modifiers.get(side.id, 0):+d}",
+                result,
+                key=side.id,
+            )
+        table.move_cursor(row=min(max(row, 0), max(table.row_count - 1, 0)))
+        distance = state.distance or _("not rolled")
+        self.query_one("#surprise-summary", Static).update(
+            _("{ruleset}: surprise on {dice} (surprised up to the book's number). Distance: {distance}.",
+              ruleset=ruleset.name, dice=ruleset.surprise_dice(), distance=distance)
+        )
+        log = self.query_one(RichLog)
+        log.clear()
+        for entry in state.log_entries()[-12:]:
+            log.write(entry.text)
+        table.focus()
+
+    def _selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def action_toggle(self) -> None:
+        side = self._selected()
+        if side:
+            self.exposed[side] = not self.exposed.get(side, True)
+            self.show(self.state)
+
+    def action_modifier(self) -> None:
+        side = self._selected()
+        if side is None:
+            return
+        ruleset = rulesets.get(self.state.ruleset)
+        table = ", ".join(f"{_(m.label)} {m.value:+d}" for m in ruleset.surprise_modifiers())
+
+        def chosen(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self.modifiers[side] = values["modifier"]
+                self.show(self.state)
+
+        self.app.push_screen(
+            FormDialog(_("Surprise modifier for {side}", side=self.state.side(side).name),
+                       [FieldSpec(key="modifier", label="Modifier", kind="int", default=0)],
+                       {"modifier": self.modifiers.get(side, 0)}, note=table),
+            chosen,
+        )
+
+    def _sides(self) -> list[str]:
+        return [side.id for side in self.state.sides if self.exposed.get(side.id, True)]
+
+    def action_roll(self) -> None:
+        store = self.app.store
+        assert store is not None
+        dice = rulesets.get(self.state.ruleset).surprise_dice()
+        rolls = {side: roll(dice, store.rng) for side in self._sides()}
+        self.app.dispatch(a.RollSurprise(rolls=rolls, modifiers=dict(self.modifiers)))
+
+    def action_type(self) -> None:
+        dice = rulesets.get(self.state.ruleset).surprise_dice()
+        sides = self._sides()
+        fields = [FieldSpec(key=side, label=self.state.side(side).name, kind="str") for side in sides]
+
+        def validate(values: dict[str, Any]) -> dict[str, Any] | str:
+            try:
+                return {side: physical(dice, values[side]) for side in sides}
+            except DiceError as error:
+                return str(error)
+
+        def typed(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self.app.dispatch(a.RollSurprise(rolls=values, modifiers=dict(self.modifiers)))
+
+        self.app.push_screen(FormDialog(_("Surprise rolled on real dice ({dice})", dice=dice), fields, validate=validate), typed)
+
+    def action_distance(self) -> None:
+        situations = rulesets.get(self.state.ruleset).distance_situations()
+        fields = [
+            FieldSpec(key="situation", label="Situation", kind="choice", choices=tuple((s.id, s.label) for s in situations)),
+            FieldSpec(key="typed", label="Rolled on real dice (empty: the app rolls)", kind="str"),
+        ]
+
+        def validate(values: dict[str, Any]) -> dict[str, Any] | str:
+            situation = next(s for s in situations if s.id == values["situation"])
+            if not situation.dice:
+                return {"situation": situation.id, "roll": None}
+            try:
+                if values["typed"]:
+                    return {"situation": situation.id, "roll": physical(situation.dice, values["typed"])}
+                assert self.app.store is not None
+                return {"situation": situation.id, "roll": roll(situation.dice, self.app.store.rng)}
+            except DiceError as error:
+                return str(error)
+
+        def chosen(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                rolled: Roll | None = values["roll"]
+                self.app.dispatch(a.RollDistance(situation=values["situation"], roll=rolled))
+
+        self.app.push_screen(FormDialog(_("Encounter distance"), fields, validate=validate), chosen)
+
+    def action_start(self) -> None:
+        self.app.dispatch(a.StartFight())
+
+    def action_undo(self) -> None:
+        self.app.undo()
+
+    def action_redo(self) -> None:
+        self.app.redo()

@@ -1,0 +1,1 @@
+"""Widgets the round screen is built from."""

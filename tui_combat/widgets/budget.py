@@ -1,0 +1,28 @@
+"""A budget meter: what a combatant may still do this round, as bars."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from tui_combat.rulesets.base import BudgetLine
+
+BAR_WIDTH = 12
+
+
+def render_budget(lines: tuple[BudgetLine, ...], width: int = BAR_WIDTH) -> Text:
+    text = Text()
+    for line in lines:
+        total = max(line.total, 1)
+        filled = round(width * max(line.left, 0) / total) if line.total else 0
+        style = "green" if line.left * 2 > line.total else ("yellow" if line.left > 0 else "red")
+        text.append(f"{line.label[:16]:<16} ")
+        text.append("█" * filled, style=style)
+        text.append("░" * (width - filled), style="dim")
+        text.append(f" {line.left}/{line.total}\n")
+    return text
+
+
+class BudgetMeter(Static):
+    def show(self, lines: tuple[BudgetLine, ...]) -> None:
+        self.update(render_budget(lines))
