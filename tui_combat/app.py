@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.app import App
+from collections.abc import Iterable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from tui_combat.engine.actions import Action
-from tui_combat.engine.dice import DiceError
-from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import RuleError
 from tui_combat.saves.errors import SaveError
-from tui_combat.store import Store
+
+if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
+    from tui_combat.engine.actions import Action
+    from tui_combat.engine.model import State
+    from tui_combat.store import Store
 
 
 class CombatApp(App[None]):
@@ -69,6 +73,8 @@ class CombatApp(App[None]):
         self.store = None
 
     def resume_session(self, key: str) -> None:
+        from tui_combat.store import Store
+
         folder = self.data_root / "sessions" / key
         try:
             store = Store.resume(folder)
@@ -79,6 +85,7 @@ class CombatApp(App[None]):
 
     def new_from_file(self, path: Path) -> None:
         from tui_combat.engine.encounter import load_encounter
+        from tui_combat.rulesets.base import RuleError
         from tui_combat.saves.library import new_session_folder
         from tui_combat.store import store_from_encounter
 
@@ -91,8 +98,9 @@ class CombatApp(App[None]):
         self.open_store(store)
 
     def new_empty(self) -> None:
+        from tui_combat.rulesets.base import RuleError
         from tui_combat.saves.library import new_session_folder
-        from tui_combat.store import new_state
+        from tui_combat.store import Store, new_state
 
         name = _("New fight")
         try:
@@ -108,6 +116,9 @@ class CombatApp(App[None]):
     # -- the store ---------------------------------------------------------------------------------
     def dispatch(self, action: Action) -> bool:
         """Dispatch and report: a refusal or a save problem is a notification, never a traceback."""
+        from tui_combat.engine.dice import DiceError
+        from tui_combat.rulesets.base import RuleError
+
         if self.store is None:
             return False
         try:
@@ -121,6 +132,8 @@ class CombatApp(App[None]):
         return True
 
     def undo(self) -> None:
+        from tui_combat.rulesets.base import RuleError
+
         if self.store is None:
             return
         try:
@@ -129,6 +142,8 @@ class CombatApp(App[None]):
             self.notify(str(error), timeout=3)
 
     def redo(self) -> None:
+        from tui_combat.rulesets.base import RuleError
+
         if self.store is None:
             return
         try:
@@ -154,6 +169,15 @@ class CombatApp(App[None]):
             self.push_screen(screen)
         else:
             self.switch_screen(screen)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """The palette (ctrl+p) offers every key of the current screen, shown in the footer or not."""
+        from tui_combat.screens.help import described_bindings
+
+        yield from super().get_system_commands(screen)
+        for keys, binding in described_bindings(screen):
+            yield SystemCommand(binding.description, f"{keys} · {binding.id or binding.action}",
+                                partial(screen.run_action, binding.action))
 
     # -- app-wide actions --------------------------------------------------------------------------
     def action_help(self) -> None:

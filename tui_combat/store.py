@@ -71,6 +71,7 @@ class Store:
     def _replay(self, entry: codec.Entry) -> None:
         if isinstance(entry, codec.Done):
             self._do(entry.a)
+            self._redo.clear()
         elif isinstance(entry, codec.Undone):
             self._undo()
         else:

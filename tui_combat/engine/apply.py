@@ -163,13 +163,18 @@ def _handle(action: a.EditCombatant, state: State) -> State:
 @_apply.register
 def _handle(action: a.BeginSurprise, state: State) -> State:
     _require_phase(state, "setup")
+    _require_ready(state)
+    return replace(state, phase="surprise")
+
+
+def _require_ready(state: State) -> None:
+    """The encounter is complete enough to fight: two sides, each with someone in it."""
     if len(state.sides) < 2:
         raise RuleError(_("A fight needs at least two sides."))
     if not state.combatants:
         raise RuleError(_("Add at least one combatant first."))
     if len({c.side for c in state.combatants}) < 2:
         raise RuleError(_("At least two sides need combatants."))
-    return replace(state, phase="surprise")
 
 
 @_apply.register
@@ -229,6 +234,8 @@ def _handle(action: a.RollDistance, state: State) -> State:
 @_apply.register
 def _handle(action: a.StartFight, state: State) -> State:
     _require_phase(state, "setup", "surprise")
+    if state.phase == "setup":
+        _require_ready(state)
     ruleset = rulesets.get(state.ruleset)
     state = replace(state, phase="round", round=1, step=0, order=(), cursor=0, round_data={})
     state = log(state, _("Round {n} begins.", n=1))

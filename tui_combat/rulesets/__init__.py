@@ -8,7 +8,6 @@ the app does not scan every installed distribution at start-up.
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
 
 from tui_combat.i18n import _
 from tui_combat.rulesets.base import Ruleset, RuleError
@@ -35,6 +34,8 @@ def _load_target(target: str) -> Ruleset:
 def _discover() -> dict[str, str]:
     global _discovered
     if _discovered is None:
+        from importlib.metadata import entry_points  # slow to import: only when listing plugins
+
         found = dict(_BUILTIN)
         for entry in entry_points(group=ENTRY_POINT_GROUP):
             found.setdefault(entry.name, entry.value)

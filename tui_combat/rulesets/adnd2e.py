@@ -452,7 +452,7 @@ class ADnD2e:
     def round_actions(self, state: State) -> tuple[ActionKey, ...]:
         if self.steps(state)[state.step].kind != "resolve":
             if self.steps(state)[state.step].kind in ("declare", "initiative"):
-                return (ActionKey(name="side_situations", key="m", label=_("Side modifiers")),)
+                return (ActionKey(name="side_situations", key="m", label=_("Sides")),)
             return ()
         return (
             ActionKey(name="attack", key="a", label=_("Attack")),

@@ -13,8 +13,7 @@ import msgspec
 from tui_combat.engine.actions import Action
 from tui_combat.engine.model import State
 
-JOURNAL_SCHEMA = 1
-SNAPSHOT_SCHEMA = 1
+from tui_combat.saves.schema import JOURNAL_SCHEMA, SNAPSHOT_SCHEMA
 
 
 class JournalHeader(msgspec.Struct, frozen=True, kw_only=True, tag="header", tag_field="k"):

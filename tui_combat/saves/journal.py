@@ -19,8 +19,7 @@ from tui_combat.saves import codec
 from tui_combat.saves.atomic import atomic_write, fsync_dir
 from tui_combat.saves.errors import SaveError
 
-SNAPSHOT = "snapshot.json"
-JOURNAL = "journal.jsonl"
+from tui_combat.saves.schema import JOURNAL, SNAPSHOT
 
 
 def _explain(error: OSError) -> str:

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import msgspec
 
-from tui_combat.saves import codec
-from tui_combat.saves.journal import JOURNAL, SNAPSHOT
+from tui_combat.saves.schema import JOURNAL, SNAPSHOT, SNAPSHOT_SCHEMA
 from tui_combat.saves.locations import sessions_dir, slug
 
 
@@ -74,7 +73,7 @@ def list_sessions(root: Path) -> list[SessionInfo]:
             head = _head_decoder.decode(snapshot.read_bytes())
         except (OSError, msgspec.DecodeError, msgspec.ValidationError):
             head, problem = _Head(name=child.name), "damaged"
-        if head.schema > codec.SNAPSHOT_SCHEMA:
+        if head.schema > SNAPSHOT_SCHEMA:
             problem = "newer version"
         round_number = _last_round(journal)
         sessions.append(

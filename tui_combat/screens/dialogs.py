@@ -49,6 +49,8 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
         Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
         Binding("ctrl+s", "submit", "OK", id="dialog.submit"),
     ]
+    AUTO_FOCUS = "#dialog-fields > *"
+    """The first field, not the scrolling box around the fields (which would take every key typed)."""
 
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
                  validate: Validator | None = None, note: str = "") -> None:

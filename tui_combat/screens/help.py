@@ -5,25 +5,35 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
 from tui_combat.i18n import _
 
 
+def described_bindings(node: DOMNode) -> list[tuple[str, Binding]]:
+    """(keys, binding) for every described binding of ``node``, its keys joined ("n, space")."""
+    grouped: dict[tuple[str, str], tuple[list[str], Binding]] = {}
+    for key, bindings in node._bindings.key_to_bindings.items():
+        for binding in bindings:
+            if not binding.description or binding.system:
+                continue
+            keys, _first = grouped.setdefault((binding.action, binding.description), ([], binding))
+            keys.append(node.app.get_key_display(Binding(key, binding.action)))
+    return [(", ".join(keys), binding) for keys, binding in grouped.values()]
+
+
 def binding_rows(screen: Screen[object]) -> list[tuple[str, str, str]]:
-    """(keys, description, binding id) for the screen's bindings and the app's."""
+    """(keys, description, binding id) for the screen's bindings and then the app's."""
     rows: list[tuple[str, str, str]] = []
     seen: set[str] = set()
     for node in (screen, screen.app):
-        for binding in node._bindings:  # every binding, shown in the footer or not
-            if isinstance(binding, Binding) is False or not binding.description:
+        for keys, binding in described_bindings(node):
+            if binding.action in seen:
                 continue
-            key = binding.id or binding.action
-            if key in seen:
-                continue
-            seen.add(key)
-            rows.append((screen.app.get_key_display(binding), binding.description, binding.id or ""))
+            seen.add(binding.action)
+            rows.append((keys, binding.description, binding.id or ""))
     return rows
 
 

@@ -38,8 +38,8 @@ class RoundScreen(Screen[None]):
     BINDINGS = [
         Binding("n,space", "next", _("Next"), id="round.next"),
         Binding("b", "back", _("Back"), id="round.back", show=False),
-        Binding("r", "roll", _("Roll init"), id="round.roll"),
-        Binding("t", "type_rolls", _("Type rolls"), id="round.type"),
+        Binding("r", "roll", _("Roll"), id="round.roll"),
+        Binding("t", "type_rolls", _("Typed"), id="round.type"),
         Binding("e", "declare", _("Declare"), id="round.declare"),
         Binding("d", "damage", _("Damage"), id="round.damage"),
         Binding("h", "heal", _("Heal"), id="round.heal", show=False),

@@ -9,7 +9,6 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from tui_combat.engine.encounter import DEMO
 from tui_combat.i18n import _
 from tui_combat.saves.library import SessionInfo, format_time, list_sessions
 
@@ -72,4 +71,6 @@ class SessionsScreen(Screen[None]):
         self.app.new_empty()
 
     def action_demo(self) -> None:
+        from tui_combat.engine.encounter import DEMO
+
         self.app.new_from_file(DEMO)

@@ -1,0 +1,37 @@
+"""Fixtures for the interface tests: a private data folder and the app on it, with dice seed 1."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tui_combat.app import CombatApp
+
+SEED = 1
+SIZE = (80, 24)
+
+
+@pytest.fixture
+def data_root(tmp_path: Path) -> Path:
+    """An empty data folder: no saved sessions, so the session list holds only the demo."""
+    root = tmp_path / "data"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def make_app(data_root: Path) -> Callable[..., CombatApp]:
+    """``make_app(resume=…, encounter=…)``: a :class:`CombatApp` on ``data_root`` with seed 1."""
+
+    def make(**kwargs: object) -> CombatApp:
+        kwargs.setdefault("seed", SEED)
+        return CombatApp(data_root, **kwargs)  # type: ignore[arg-type]
+
+    return make
+
+
+def session_folders(data_root: Path) -> list[Path]:
+    folder = data_root / "sessions"
+    return sorted(child for child in folder.iterdir() if child.is_dir()) if folder.exists() else []
