@@ -9,6 +9,7 @@ store remembers it is unsaved, and every later action retries with a full snapsh
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -60,9 +61,17 @@ class Store:
         store._redo = list(snapshot.redo)
         store._seq = snapshot.seq
         store.warnings = list(loaded.warnings)
-        for entry in loaded.entries:
-            store._replay(entry)
-            store._seq = entry.seq
+        # Replay keeps every earlier state alive for undo; the cyclic collector would rescan that
+        # growing heap again and again for nothing (states hold no cycles), doubling resume time.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for entry in loaded.entries:
+                store._replay(entry)
+                store._seq = entry.seq
+        finally:
+            if collecting:
+                gc.enable()
         store._since_snapshot = len(loaded.entries)
         # A different stream of dice after every resume, yet reproducible from the seed and history.
         store.rng = random.Random(f"{snapshot.base.seed}:{store._seq}")

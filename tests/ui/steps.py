@@ -1,0 +1,80 @@
+"""Key sequences shared by the interface tests: each helper presses real keys, as a GM would."""
+
+from __future__ import annotations
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Static
+
+from tui_combat.app import CombatApp
+from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.screens.round import RoundScreen
+from tui_combat.screens.setup import SetupScreen
+from tui_combat.screens.surprise import SurpriseScreen
+from tui_combat.store import Store
+
+PARTY = "s1"
+MONSTERS = "s5"
+
+
+def store(app: CombatApp) -> Store:
+    assert app.store is not None, "no session is open"
+    return app.store
+
+
+def dialog_error(app: CombatApp) -> str:
+    """The plain text under the open form (empty when the form has no complaint)."""
+    assert isinstance(app.screen, FormDialog), f"no form is open but {type(app.screen).__name__}"
+    return str(app.screen.query_one("#dialog-error", Static).render()).strip()
+
+
+def visible_text(widget: Widget) -> str:
+    """What the widget shows on the terminal, line by line: text cut off by its size is not there."""
+    strips = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+    return "\n".join(strip.text.rstrip() for strip in strips)
+
+
+def combatant_id(app: CombatApp, name: str) -> str:
+    return next(c.id for c in store(app).state.combatants if c.name == name)
+
+
+async def open_demo(pilot: Pilot[None]) -> None:
+    """Session list → Enter on its only row, the demo → set-up."""
+    await pilot.press("enter")
+    assert isinstance(pilot.app.screen, SetupScreen), type(pilot.app.screen).__name__
+
+
+async def to_surprise(pilot: Pilot[None]) -> None:
+    await open_demo(pilot)
+    await pilot.press("c")
+    assert isinstance(pilot.app.screen, SurpriseScreen), type(pilot.app.screen).__name__
+
+
+async def to_round(pilot: Pilot[None], party: str = "5", monsters: str = "8") -> None:
+    """Demo → set-up → surprise typed from physical dice (5 and 8: nobody surprised) → round 1."""
+    await to_surprise(pilot)
+    await pilot.press("t")
+    assert isinstance(pilot.app.screen, FormDialog)
+    await pilot.press(*party, "enter", *monsters, "enter")
+    assert isinstance(pilot.app.screen, SurpriseScreen), dialog_error(pilot.app)  # type: ignore[arg-type]
+    await pilot.press("c")
+    assert isinstance(pilot.app.screen, RoundScreen), type(pilot.app.screen).__name__
+
+
+async def type_initiative(pilot: Pilot[None], party: str, monsters: str) -> None:
+    """From the round's first step: n, n to the initiative step, t, then the two sides' d10s."""
+    await pilot.press("n", "n", "t")
+    assert isinstance(pilot.app.screen, FormDialog), type(pilot.app.screen).__name__
+    await pilot.press(*party, "enter", *monsters, "enter")
+    assert isinstance(pilot.app.screen, RoundScreen), dialog_error(pilot.app)  # type: ignore[arg-type]
+
+
+async def choose(pilot: Pilot[None], value: str) -> None:
+    """In an open ChoiceDialog, move the highlight to ``value`` with the arrows and press Enter."""
+    screen = pilot.app.screen
+    assert isinstance(screen, ChoiceDialog), type(screen).__name__
+    values = [choice for choice, _label in screen.choices]
+    current = values.index(screen.current) if screen.current in values else 0
+    steps = values.index(value) - current
+    await pilot.press(*(["down"] * steps if steps > 0 else ["up"] * -steps), "enter")

@@ -1,0 +1,59 @@
+"""The command line: rolling dice and checking encounter files, with plain messages and exit codes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tui_combat.engine.encounter import DEMO
+
+
+def run(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tui_combat", "--data-dir", str(data), *args],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+
+
+def test_roll_prints_the_faces_and_the_total(tmp_path: Path) -> None:
+    result = run("--seed", "3", "roll", "2d6+1", data=tmp_path)
+    assert result.returncode == 0, result.stderr
+    line = result.stdout.strip()
+    assert line.startswith("2d6+1: [") and line.count("\n") == 0, line
+    faces = [int(face) for face in line.split("[")[1].split("]")[0].split(",")]
+    assert len(faces) == 2 and all(1 <= face <= 6 for face in faces)
+    assert line.endswith(f"= {sum(faces) + 1}")
+    assert run("--seed", "3", "roll", "2d6+1", data=tmp_path).stdout == result.stdout  # the seed decides
+
+
+def test_roll_of_a_die_without_sides_is_refused_plainly(tmp_path: Path) -> None:
+    result = run("roll", "2d", data=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert '"2d"' in result.stderr and "sides" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_check_accepts_the_demo(tmp_path: Path) -> None:
+    result = run("check", str(DEMO), data=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "12 combatants" in result.stdout and "adnd2e" in result.stdout
+
+
+def test_check_names_the_file_and_the_mistyped_field(tmp_path: Path) -> None:
+    encounter = tmp_path / "typo.toml"
+    encounter.write_text(
+        'name = "Ambush"\n'
+        "[[sides]]\nname = \"Party\"\nparty = true\n"
+        "[[sides.combatants]]\nname = \"Raf\"\nhp = 38\n"
+        "[[sides]]\nname = \"Monsters\"\n"
+        "[[sides.combatants]]\nname = \"Orc\"\nhpp = 5\n",
+        encoding="utf-8",
+    )
+    result = run("check", str(encounter), data=tmp_path)
+    assert result.returncode == 2
+    assert str(encounter) in result.stderr
+    assert "hpp" in result.stderr and "sides[1].combatants[0]" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "sessions").exists()  # checking saves nothing

@@ -1,0 +1,41 @@
+"""What the GM sees at 80×24, compared with accepted SVG screenshots in ``__snapshots__/``.
+
+Nothing shown here depends on the clock or on the data folder: the session list (which shows when
+each session was saved) is not photographed. After a deliberate change of the screens, look at the
+new pictures and accept them with ``pytest tests/ui/test_snapshots.py --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from tests.ui.conftest import SIZE
+from tests.ui.steps import open_demo, to_round, type_initiative
+from tui_combat.screens.help import HelpScreen
+
+
+def test_setup_of_the_demo(snap_compare, make_app) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await open_demo(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_round_after_typed_initiative(snap_compare, make_app) -> None:
+    """Round 1 of the seed: the party (7) acts before the monsters (10); Raf is selected."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await to_round(pilot)
+        await type_initiative(pilot, "7", "10")
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_help_over_the_round(snap_compare, make_app) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await to_round(pilot)
+        await type_initiative(pilot, "7", "10")
+        await pilot.press("f1")
+        assert isinstance(pilot.app.screen, HelpScreen)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
