@@ -71,6 +71,12 @@ class RollSurprise(_Action, tag="surprise"):
     modifiers: dict[str, int] = msgspec.field(default_factory=dict)
 
 
+class SetSurprised(_Action, tag="set_surprised"):
+    """The GM decides who is surprised (for books without a surprise roll, or to overrule one)."""
+
+    sides: tuple[str, ...]
+
+
 class RollDistance(_Action, tag="distance"):
     situation: str
     roll: Roll | None = None
@@ -136,6 +142,7 @@ Action = (
     | EditCombatant
     | BeginSurprise
     | RollSurprise
+    | SetSurprised
     | RollDistance
     | StartFight
     | NextStep

@@ -103,6 +103,7 @@ def _handle(action: a.AddCombatants, state: State) -> State:
         state.side(action.side)
     except KeyError:
         raise RuleError(_("No side with id {id}.", id=action.side)) from None
+    sheet = rulesets.get(state.ruleset).check_sheet(dict(action.sheet))
     next_id = state.next_id
     group = f"g{next_id}" if action.count > 1 else ""
     if group:
@@ -117,7 +118,7 @@ def _handle(action: a.AddCombatants, state: State) -> State:
                 hp=action.hp,
                 max_hp=action.hp,
                 group=group,
-                sheet=dict(action.sheet),
+                sheet=sheet,
                 notes=action.notes,
             )
         )
@@ -153,7 +154,7 @@ def _handle(action: a.EditCombatant, state: State) -> State:
             raise RuleError(_("HP cannot be negative."))
         changes["max_hp"] = action.max_hp
     if action.sheet is not None:
-        changes["sheet"] = {**combatant.sheet, **action.sheet}
+        changes["sheet"] = rulesets.get(state.ruleset).check_sheet({**combatant.sheet, **action.sheet})
     if action.notes is not None:
         changes["notes"] = action.notes
     return replace_combatant(state, replace(combatant, **changes))
@@ -209,6 +210,18 @@ def _handle(action: a.RollSurprise, state: State) -> State:
 
 
 @_apply.register
+def _handle(action: a.SetSurprised, state: State) -> State:
+    _require_phase(state, "surprise")
+    for side_id in action.sides:
+        try:
+            state.side(side_id)
+        except KeyError:
+            raise RuleError(_("No side with id {id}.", id=side_id)) from None
+    names = ", ".join(state.side(side_id).name for side_id in action.sides) or _("nobody")
+    return log(replace(state, surprised=tuple(action.sides)), _("The GM rules who is surprised: {names}.", names=names))
+
+
+@_apply.register
 def _handle(action: a.RollDistance, state: State) -> State:
     _require_phase(state, "surprise", "setup")
     ruleset = rulesets.get(state.ruleset)
@@ -241,7 +254,7 @@ def _handle(action: a.StartFight, state: State) -> State:
     state = log(state, _("Round {n} begins.", n=1))
     if state.surprised:
         names = ", ".join(state.side(side_id).name for side_id in state.surprised)
-        state = log(state, _("Surprised, they lose this round: {names}.", names=names))
+        state = log(state, _(ruleset.surprise_effect, names=names))
     return ruleset.start_round(state)
 
 
@@ -318,8 +331,13 @@ def _handle(action: a.RollInitiative, state: State) -> State:
 def _handle(action: a.Declare, state: State) -> State:
     _require_phase(state, "round")
     _find(state, action.combatant)
+    return rulesets.get(state.ruleset).declare(state, action.combatant, dict(action.declaration))
+
+
+def store_declaration(state: State, combatant_id: str, declaration: dict[str, object]) -> State:
+    """Keep a combatant's declaration for this round (what rulesets do unless the book says otherwise)."""
     declarations = dict(state.round_data.get("declarations", {}))
-    declarations[action.combatant] = dict(action.declaration)
+    declarations[combatant_id] = declaration
     return replace(state, round_data={**state.round_data, "declarations": declarations})
 
 

@@ -231,6 +231,7 @@ def attacks_this_round(sheet: Sheet, round_number: int, three_halves: str, haste
 class ADnD2e:
     id = "adnd2e"
     name = "AD&D 2nd edition"
+    surprise_effect = "Surprised, they lose this round: {names}."
     options = (
         OptionSpec(
             key="initiative",
@@ -270,6 +271,34 @@ class ADnD2e:
             StepDef(id="resolve", label="Resolve", kind="resolve"),
             StepDef(id="end", label="End of round", kind="end"),
         )
+
+    def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(sheet) - set(Sheet.__struct_fields__))
+        if unknown:
+            raise RuleError(_("Unknown field {fields}; AD&D 2e sheets have: {known}.",
+                              fields=", ".join(unknown), known=", ".join(Sheet.__struct_fields__)))
+        try:
+            checked = msgspec.convert(sheet, Sheet, strict=False)
+        except msgspec.ValidationError as error:
+            raise RuleError(_("Sheet: {error}", error=error)) from None
+        if checked.cls not in CLASSES:
+            raise RuleError(_("Class \"{cls}\" is not one of {known}.", cls=checked.cls, known=", ".join(CLASSES)))
+        if checked.size not in SIZES:
+            raise RuleError(_("Size \"{size}\" is not one of {known}.", size=checked.size, known=", ".join(SIZES)))
+        return sheet
+
+    def declare(self, state: State, combatant_id: str, declaration: dict[str, Any]) -> State:
+        from tui_combat.engine.apply import store_declaration
+
+        if state.order:
+            raise RuleError(_("Declarations are fixed once initiative is rolled (spells cannot be changed)."))
+        try:
+            checked = msgspec.convert(declaration, Declaration, strict=False)
+        except msgspec.ValidationError as error:
+            raise RuleError(_("Declaration: {error}", error=error)) from None
+        if checked.action not in ACTIONS:
+            raise RuleError(_("Action \"{action}\" is not one of {known}.", action=checked.action, known=", ".join(ACTIONS)))
+        return store_declaration(state, combatant_id, declaration)
 
     # -- set-up ----------------------------------------------------------------------------------
     def surprise_dice(self) -> str:

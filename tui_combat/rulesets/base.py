@@ -114,6 +114,8 @@ class Ruleset(Protocol):
     name: str
     options: tuple[OptionSpec, ...]
     sheet_fields: tuple[FieldSpec, ...]
+    surprise_effect: str
+    """What surprise does, as a log line with ``{names}``: "Surprised, they lose this round: {names}."."""
 
     def steps(self, state: State) -> tuple[StepDef, ...]:
         """The steps of the current round, in order."""
@@ -127,6 +129,10 @@ class Ruleset(Protocol):
     def is_surprised(self, total: int) -> bool: ...
 
     def distance_situations(self) -> tuple[Situation, ...]: ...
+
+    def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """Check a combatant's sheet when it is entered; raise :class:`RuleError` naming the bad field."""
+        ...
 
     # -- the round -------------------------------------------------------------------------------
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
@@ -143,6 +149,10 @@ class Ruleset(Protocol):
 
     def end_round(self, state: State) -> State:
         """Close the round: effects at its end, what carries over."""
+        ...
+
+    def declare(self, state: State, combatant_id: str, declaration: dict[str, Any]) -> State:
+        """Record a declaration (``engine.apply.store_declaration``), or refuse or re-order as the book says."""
         ...
 
     def on_damage(self, state: State, combatant_id: str, amount: int) -> State:

@@ -39,17 +39,29 @@ dict ``{"expr", "total", "faces", "physical"}``; ``modifier`` is an optional sit
 ``hold``
     ``combatant``. Only at his own call, before acting: he leaves the order and may act later.
 ``act_held``
-    ``combatants`` (a list; or ``combatant``), ``tiebreak`` (combatant id → 1d10, needed only between held
-    combatants of equal Combat SV), ``after`` (``true``: after the current slot instead of before it).
-    Highest Combat SV first. Every action of that turn gets −5.
+    ``combatant`` and/or ``combatants`` (a list, or names/ids separated by commas), ``together`` (more
+    held combatants acting at the same moment, comma-separated), ``tiebreak`` (id or name → 1d10, or the
+    text "Fridgar 7, Ulf 3"; needed only between held combatants of equal Combat SV), ``after``
+    (``true``: after the current slot instead of before it). Highest Combat SV first. Every action of
+    that turn gets −5.
 ``skip``
     ``combatant``. Gives up his turn (before or at his call, not after acting): out of the order, parries
     still allowed, +5 on his initiative roll next round (kept in ``state.carry``).
 ``change_action``
-    ``combatant``, ``declaration`` (as ``Declare``). Before the countdown it is a declaration; during it,
-    only before his call: the new IMs apply to the same roll and the order is rebuilt.
+    ``combatant``, ``declaration`` (as ``Declare``: ``weapon``, ``offhand``, ``shield``, ``spell_im``,
+    ``other_im``), or those keys flat beside ``combatant``. Before the countdown it is a declaration
+    (after a roll it also re-sorts the order); during it, only before his call: the new IMs apply to
+    the same roll and the order is rebuilt.
 ``release``
     ``combatant``: the GM frees a grappled combatant.
+
+Keys on the round screen (avoiding its own n, space, b, r, t, e, d, h, x, i, u, U, q): attack ``a``,
+parry ``p``, dodge ``o``, grapple ``g``, break free ``f``, Glima ``w``, Glima defence ``v``, hold ``l``,
+act held ``j``, skip ``k``, change action ``c``, release ``z``. ``action_fields`` gives each action's form.
+
+Budget lines (``budget``): one per CP pool — "CP" (general), "CP any weapon", "CP <weapon>",
+"CP <group>", "CP ranged", "CP unarmed", "CP brawling", "CP wrestling" — then "<weapon> actions" for each
+weapon and the shield, then "Unarmed attacks".
 
 What the state holds (JSON-like, converted to the typed Structs below): ``round_data["declarations"]``
 (the engine's), ``round_data["initiative"]`` (the engine's rolled totals by roll key),
@@ -63,6 +75,11 @@ Readings chosen where the rules leave room:
 
 * The seed's text wins over the digest: Fridgar starts with Combat SV 6 and reaches 9 later; the
   numbers checked here are the later ones (9 → 14 / 10 / 9, then unarmed 12).
+* Success is a roll ≤ SV, as the seed's text says ("ниже или равно"); its result table prints "<ЗН".
+* The Glima defence adds the better of the Strength and Agility modifiers (the seed: "Strength or
+  Agility"); the digest mentions neither.
+* Wrestling gives 2 CP per level (locked to wrestling) and a Wrestling SV of its own that caps the SV
+  bought; the seed names both but gives no CP figure. Weapon groups, hands and "light" are defaults.
 * The countdown calls are 20 (20 and up), 15 (15–19), 10 (10–14), then 9 … 1, then "≤0". Each distinct
   initiative value is its own slot (equal values act together); several slots share one call label.
 * An undeclared combatant uses his first weapon (or unarmed) and his shield if he has one.
@@ -70,7 +87,9 @@ Readings chosen where the rules leave room:
   action of one member changes it for the whole group (they act together).
 * Surprise: a surprised side still acts in round 1, with −5 on every combatant action (attack, parry,
   dodge, grapple, break free, Glima, Glima defence) but not on its initiative roll. The seed has no
-  surprise roll: ``surprise_dice`` is empty and a typed total of 1 or more means "surprised".
+  surprise roll: ``surprise_dice`` is "1d2" only so that the screens can ask; the GM types 1 for a
+  surprised side and 2 for one that is not. Encounter distance: one situation, "as the GM describes".
+* Skipping may be chosen before the countdown too (the skipper needs no initiative roll).
 * Holding: −5 on every action of the held turn (not on parries or dodges made while waiting). A held
   combatant acts in a slot inserted before the current one (``after`` puts it after). Skipping is
   allowed to a held combatant who has not acted yet.
@@ -266,9 +285,31 @@ def canonical_lock(lock: str) -> str:
     return f"{kind}:{norm(target)}" if sep else kind
 
 
+def _convert(value: Any, kind: Any, path: Path, where: str) -> Any:
+    """``msgspec.convert`` whose error names the file and the full key (msgspec writes dict keys as "[...]")."""
+    try:
+        return msgspec.convert(value, kind)
+    except msgspec.ValidationError as error:
+        text = str(error)
+        match = re.search(r" - at `\$(.*)`$", text)
+        key = where + (match[1] if match else "")
+        problem = text[: match.start()] if match else text
+        raise RuleError(_("{path}: {key}: {problem}", path=path, key=key, problem=problem)) from None
+
+
 def load_data(path: Path = DATA_PATH) -> TrudvangData:
     """Read a Trudvang data file; :class:`RuleError` names the file and the key of a bad value."""
-    data = load_table(path, TrudvangData)
+    raw = load_table(path, dict[str, Any])
+    known = set(TrudvangData.__struct_fields__)
+    for key in raw:
+        if key not in known:
+            raise RuleError(_("{path}: {key}: {problem}", path=path, key=key, problem=_("unknown table; known: {known}.", known=", ".join(sorted(known)))))
+    tables: dict[str, Any] = {"schema": _convert(raw.get("schema", 1), int, path, "schema"), "rules": _convert(raw.get("rules"), Rules, path, "rules")}
+    kinds: dict[str, type[msgspec.Struct]] = {"weapons": WeaponData, "shields": ShieldData, "armour": ArmourData, "disciplines": SkillData, "specialties": SkillData}
+    for section, kind in kinds.items():
+        entries = _convert(raw.get(section, {}), dict[str, dict[str, Any]], path, section)
+        tables[section] = {key: _convert(entry, kind, path, f"{section}.{key}") for key, entry in entries.items()}
+    data = TrudvangData(**tables)
     groups = data.weapon_groups()
     weapon_names: set[str] = set()
     for key, weapon in data.weapons.items():
@@ -911,6 +952,7 @@ class Trudvang:
     id = "trudvang"
     name = "Trudvang Chronicles"
     options: tuple[OptionSpec, ...] = ()
+    surprise_effect = "Surprised, −5 on every combat action this round: {names}."
 
     def __init__(self, data: TrudvangData | None = None, path: Path = DATA_PATH) -> None:
         self.data: TrudvangData = data if data is not None else load_data(path)
@@ -954,6 +996,15 @@ class Trudvang:
         )
 
     # -- sheets and declarations ---------------------------------------------------------------------
+    def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        sheet_from_fields(sheet, self.data)
+        return sheet
+
+    def declare(self, state: State, combatant_id: str, declaration: dict[str, Any]) -> State:
+        """A declaration is a change of action: before the roll it only records the choice; after it
+        the new IMs re-sort the countdown, and once his call has come it is refused."""
+        return self._change_action(state, {"combatant": combatant_id, "declaration": declaration})
+
     def sheet_of(self, combatant: Combatant) -> TrudvangSheet:
         key = msgspec.json.encode(combatant.sheet, order="deterministic")
         sheet = self._sheets.get(key)
@@ -1040,16 +1091,17 @@ class Trudvang:
         )
 
     def surprise_dice(self) -> str:
-        return ""
+        """The seed has no surprise roll: the GM decides and types 1 (surprised) or 2 (not)."""
+        return "1d2"
 
     def surprise_modifiers(self) -> tuple[SurpriseModifier, ...]:
         return ()
 
     def is_surprised(self, total: int) -> bool:
-        return total >= 1
+        return total <= 1
 
     def distance_situations(self) -> tuple[Situation, ...]:
-        return ()
+        return (Situation(id="gm", label="as the GM describes"),)
 
     # -- initiative and order ----------------------------------------------------------------------------
     def _keys(self, state: State) -> dict[str, tuple[str, ...]]:
@@ -1107,14 +1159,19 @@ class Trudvang:
         return tuple(self._slots(values))
 
     def _init_table(self, state: State, info: RoundInfo) -> dict[str, InitEntry]:
+        """Roll key → raw roll and modifier. Kept in ``round_data["init"]`` once a ruleset action has
+        touched the round; before that the raw roll is the stored total less today's modifier (or the
+        engine's ``round_data["initiative_rolls"]``, when it keeps the bare rolls)."""
         rolled: dict[str, int] = dict(state.round_data.get("initiative", {}))
         if info.init and set(info.init) == set(rolled) and all(entry.rolled == rolled[key] for key, entry in info.init.items()):
             return dict(info.init)
+        bare: dict[str, int] = dict(state.round_data.get("initiative_rolls", {}))
         table: dict[str, InitEntry] = {}
         for key, total in rolled.items():
             members = [cid for cid in self._members(state, key) if state.combatant(cid).status == "active"] or list(self._members(state, key))
             modifier = self.init_modifier(state, members[0]) if members else 0
-            table[key] = InitEntry(rolled=total, raw=total - modifier, modifier=modifier)
+            raw = bare.get(key, total - modifier)
+            table[key] = InitEntry(rolled=total, raw=raw, modifier=total - raw if key in bare else modifier)
         return table
 
     # -- round start and end --------------------------------------------------------------------------
@@ -1328,7 +1385,7 @@ class Trudvang:
 
     def _sv_text(self, base_text: str, base: int, mods: list[tuple[str, int]]) -> tuple[int, str]:
         sv = base + sum(value for _label, value in mods)
-        return sv, base_text + "".join(f" {value:+d} {label}" for label, value in mods) + f" = SV {sv}"
+        return sv, base_text + "".join(f" {value:+d} {label}" for label, value in mods) + " = " + _("SV {sv}", sv=sv)
 
     def _result(self, roll: Roll, sv: int) -> Literal["critical", "success", "failure", "fumble"]:
         total = self._d20(roll)
@@ -1414,7 +1471,7 @@ class Trudvang:
             ranged = weapon.ranged if weapon is not None else False
             info = self._pay(state, info, combatant, item, args.cp, action=item)
         mods = [*self._offhand(sheet, item, used, args.hand), *self._common_mods(state, info, combatant.id, held=True, extra=args.modifier)]
-        sv, sv_text = self._sv_text(f"{args.cp} CP", args.cp, mods)
+        sv, sv_text = self._sv_text(_("{cp} CP", cp=args.cp), args.cp, mods)
         result = self._result(args.roll, sv)
         hit = result in ("critical", "success")
         info, record = self._record(info, attacker=combatant.id, target=target.id, kind="attack", item=item, ranged=ranged, unarmed=item == UNARMED, hit=hit)
@@ -1459,7 +1516,7 @@ class Trudvang:
             known = ", ".join(w.name for w in sheet.weapons) or _("none")
             raise RuleError(_('{name} has no "{weapon}" on his sheet (his weapons: {known}).', name=combatant.name, weapon=text, known=known))
         if verb == "attack" and norm(weapon.name) not in used.items():
-            declared = ", ".join(sorted(used.items())) or _("no weapon")
+            declared = ", ".join(w.name.lower() for w in (used.weapon, used.offhand) if w is not None) or _("no weapon")
             raise RuleError(
                 _("{name} declared {declared} this round: change the action first to use the {weapon}.", name=combatant.name, declared=declared, weapon=weapon.name.lower())
             )
@@ -1473,9 +1530,10 @@ class Trudvang:
         args = _args(raw, ParryArgs, "parry")
         combatant = self._actor(state, args.combatant)
         self._defence_window(state, combatant)
-        self._not_grappled(state, combatant)
         info = _info(state)
         record = self._find_attack(state, info, combatant, args.attack, ("attack", "grapple"))
+        if not (record.kind == "grapple" and _carry(state).grappled.get(combatant.id) == record.attacker):
+            self._not_grappled(state, combatant)  # a grapple can be parried or dodged: it holds only if not
         if record.kind == "glima":
             raise RuleError(_("A Glima is stopped with a Glima defence, not a parry."))
         self._check_defence(state, record, combatant, _("parry"))
@@ -1497,7 +1555,7 @@ class Trudvang:
         action = None if item == UNARMED else item
         info = self._pay(state, info, combatant, item, args.cp, parry=True, action=action)
         mods = [*self._offhand(sheet, item, used, args.hand), *self._common_mods(state, info, combatant.id, held=False, extra=args.modifier)]
-        sv, sv_text = self._sv_text(f"{args.cp} CP", args.cp, mods)
+        sv, sv_text = self._sv_text(_("{cp} CP", cp=args.cp), args.cp, mods)
         result = self._result(args.roll, sv)
         info = self._mark_defended(info, record, "parry")
         saved = result in ("critical", "success")
@@ -1524,9 +1582,10 @@ class Trudvang:
         args = _args(raw, DodgeArgs, "dodge")
         combatant = self._actor(state, args.combatant)
         self._defence_window(state, combatant)
-        self._not_grappled(state, combatant)
         info = _info(state)
         record = self._find_attack(state, info, combatant, args.attack, ("attack", "grapple"))
+        if not (record.kind == "grapple" and _carry(state).grappled.get(combatant.id) == record.attacker):
+            self._not_grappled(state, combatant)  # a grapple can be parried or dodged: it holds only if not
         if record.kind == "glima":
             raise RuleError(_("A Glima is stopped with a Glima defence, not a dodge."))
         self._check_defence(state, record, combatant, _("dodge"))
@@ -1535,7 +1594,7 @@ class Trudvang:
         sheet = self.sheet_of(combatant)
         info = self._pay(state, info, combatant, DODGE, args.cp)
         mods = self._common_mods(state, info, combatant.id, held=False, extra=args.modifier)
-        sv, sv_text = self._sv_text(f"{args.cp} CP", args.cp, mods)
+        sv, sv_text = self._sv_text(_("{cp} CP", cp=args.cp), args.cp, mods)
         result = self._result(args.roll, sv)
         info = self._mark_defended(info, record, "dodge")
         if result in ("critical", "success"):
@@ -1572,7 +1631,7 @@ class Trudvang:
         info = self._pay(state, info, combatant, WRESTLING, bought * rules.grapple_cp_per_sv)
         mods = [(_("Strength"), sheet.str_mod)] if sheet.str_mod else []
         mods += [*self._grip(sheet, args.hand), *self._common_mods(state, info, combatant.id, held=True, extra=args.modifier)]
-        sv, sv_text = self._sv_text(f"SV {bought} ({bought * rules.grapple_cp_per_sv} CP)", bought, mods)
+        sv, sv_text = self._sv_text(_("SV {sv} ({cp} CP)", sv=bought, cp=bought * rules.grapple_cp_per_sv), bought, mods)
         result = self._result(args.roll, sv)
         hit = result in ("critical", "success")
         info, record = self._record(info, attacker=combatant.id, target=target.id, kind="grapple", item=UNARMED, unarmed=True, hit=hit)
@@ -1610,7 +1669,7 @@ class Trudvang:
         info = self._pay(state, info, combatant, WRESTLING, bought * rules.break_free_cp_per_sv)
         mods = [(label, value) for label, value in ((_("Strength"), sheet.str_mod), (_("Agility"), sheet.agi_mod)) if value]
         mods += self._common_mods(state, info, combatant.id, held=own_turn, extra=args.modifier)
-        sv, sv_text = self._sv_text(f"SV {bought} ({bought * rules.break_free_cp_per_sv} CP)", bought, mods)
+        sv, sv_text = self._sv_text(_("SV {sv} ({cp} CP)", sv=bought, cp=bought * rules.break_free_cp_per_sv), bought, mods)
         result = self._result(args.roll, sv)
         free = result in ("critical", "success")
         if own_turn:
@@ -1643,7 +1702,7 @@ class Trudvang:
         info = self._pay(state, info, combatant, WRESTLING, bought * rules.glima_cp_per_sv)
         mods = [(_("Strength"), sheet.str_mod)] if sheet.str_mod else []
         mods += [*self._grip(sheet, args.hand), *self._common_mods(state, info, combatant.id, held=True, extra=args.modifier)]
-        sv, sv_text = self._sv_text(f"SV {bought} ({bought * rules.glima_cp_per_sv} CP)", bought, mods)
+        sv, sv_text = self._sv_text(_("SV {sv} ({cp} CP)", sv=bought, cp=bought * rules.glima_cp_per_sv), bought, mods)
         result = self._result(args.roll, sv)
         hit = result in ("critical", "success")
         info, record = self._record(info, attacker=combatant.id, target=target.id, kind="glima", item=UNARMED, unarmed=True, hit=hit, drop=args.drop)
@@ -1679,7 +1738,7 @@ class Trudvang:
         trait = max(sheet.str_mod, sheet.agi_mod)
         mods = [(_("Strength") if trait == sheet.str_mod else _("Agility"), trait)] if trait else []
         mods += self._common_mods(state, info, combatant.id, held=False, extra=args.modifier)
-        sv, sv_text = self._sv_text(f"SV {bought} ({bought * rules.glima_defence_cp_per_sv} CP)", bought, mods)
+        sv, sv_text = self._sv_text(_("SV {sv} ({cp} CP)", sv=bought, cp=bought * rules.glima_defence_cp_per_sv), bought, mods)
         result = self._result(args.roll, sv)
         info = self._mark_defended(info, record, "glima defence")
         state = _store(state, info)
@@ -1863,11 +1922,15 @@ class Trudvang:
             declaration["shield"] = True
         elif used.weapon is None:
             declaration["weapon"] = item
-        else:
+        elif used.offhand is None:
             declaration["offhand"] = item
+        else:
+            raise RuleError(
+                _("{name} declared a weapon in each hand ({a}, {b}): change the action to parry with the {item}.", name=combatant.name, a=used.weapon.name, b=used.offhand.name, item=item.lower())
+            )
         if "weapon" not in declaration and used.weapon is not None:
             declaration["weapon"] = used.weapon.name
-        state = self._change_action(state, {"combatant": combatant.id, "declaration": declaration}) if self._step_kind(state) == "resolve" else state
+        state = self._change_action(state, {"combatant": combatant.id, "declaration": declaration})
         return state, _info(state)
 
     def _reorder(self, state: State, table: Mapping[str, InitEntry], changed: set[str]) -> State:
@@ -1953,7 +2016,7 @@ class Trudvang:
         sheet = self.sheet_of(combatant)
         info = _info(state)
         dice = self.data.rules.action_dice
-        roll = FieldSpec(key="roll", label=f"{dice} (empty: the app rolls)", kind="str", default=dice)
+        roll = FieldSpec(key="roll", label="Roll (empty: the app rolls)", kind="str", default=dice)
         modifier = FieldSpec(key="modifier", label="Situational modifier", kind="int", default=0)
         others = tuple((c.id, c.name) for c in state.combatants if c.id != combatant_id and c.status == "active")
         enemies = tuple((c.id, c.name) for c in state.combatants if c.side != combatant.side and c.status == "active")
@@ -2084,14 +2147,14 @@ class Trudvang:
         if state.phase == "round":
             try:
                 parts = self.im_parts(state, combatant_id)
+                info = _info(state)
+                table = self._init_table(state, info)
             except RuleError as error:
                 lines.append((_("Initiative modifier"), str(error)))
-            else:
-                total = sum(v for _l, v in parts)
-                lines.append((_("Initiative modifier"), f"{total:+d}" + (" (" + ", ".join(f"{label} {value:+d}" for label, value in parts) + ")" if parts else "")))
-            info = _info(state)
+                return tuple(lines)
+            total = sum(v for _l, v in parts)
+            lines.append((_("Initiative modifier"), f"{total:+d}" + (" (" + ", ".join(f"{label} {value:+d}" for label, value in parts) + ")" if parts else "")))
             key = combatant.group or combatant.id
-            table = self._init_table(state, info)
             if key in table:
                 lines.append((_("Initiative"), _("{total} (call {call})", total=table[key].total, call=self.call_label(table[key].total))))
             turn = info.turns.get(combatant_id, Turn())
@@ -2125,7 +2188,7 @@ class Trudvang:
             fields.append(FieldSpec(key="offhand", label="Off-hand weapon", kind="choice", default="none", choices=(("none", "none"), *weapons)))
         if sheet.shield:
             shield = self.data.shields[sheet.shield]
-            fields.append(FieldSpec(key="shield", label=f"Use the {shield.name.lower()} ({shield.im:+d})", kind="bool", default=True))
+            fields.append(FieldSpec(key="shield", label="Use the shield", kind="bool", default=True, help=f"{shield.name} {shield.im:+d}"))
         fields.append(FieldSpec(key="spell_im", label="Spell / divine power IM", kind="int", default=0))
         fields.append(FieldSpec(key="other_im", label="Other IM", kind="int", default=0, help="fatigue, damage, stress, drugs"))
         return tuple(fields)

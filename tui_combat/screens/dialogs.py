@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -69,20 +69,26 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
             with VerticalScroll(id="dialog-fields"):
                 for spec in self.fields:
                     current = self.values.get(spec.key, spec.default)
-                    label = _(spec.label) + (f"  [dim]{spec.help}[/]" if spec.help else "")
-                    if spec.kind == "bool":
-                        yield Checkbox(_(spec.label), value=bool(current), id=f"f-{spec.key}")
-                        continue
-                    yield Label(label)
-                    if spec.kind == "choice" and spec.choices:
-                        options = [(_(text), value) for value, text in spec.choices]
-                        known = {value for _t, value in options}
-                        yield Select(options, value=current if current in known else spec.choices[0][0],
-                                     allow_blank=False, id=f"f-{spec.key}", compact=True)
-                    else:
-                        yield Input(value="" if current is None else str(current), id=f"f-{spec.key}", compact=True)
+                    with Horizontal(classes="field"):
+                        yield Label(_(spec.label), classes="field-label")
+                        if spec.kind == "bool":
+                            yield Checkbox(_("yes"), value=bool(current), id=f"f-{spec.key}", compact=True)
+                        elif spec.kind == "choice" and spec.choices:
+                            options = [(_(text), value) for value, text in spec.choices]
+                            known = {value for _t, value in options}
+                            yield Select(options, value=current if current in known else spec.choices[0][0],
+                                         allow_blank=False, id=f"f-{spec.key}", compact=True)
+                        else:
+                            yield Input(value="" if current is None else str(current), id=f"f-{spec.key}",
+                                        placeholder=spec.help, compact=True)
             yield Static("", id="dialog-error")
             yield Static(_("Enter: OK · Tab: next field · Esc: cancel"), id="dialog-help")
+
+    def on_mount(self) -> None:
+        self.query_one("#dialog-fields", VerticalScroll).can_focus = False
+        fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
+        if fields:
+            fields[0].focus()
 
     def raw_values(self) -> dict[str, Any]:
         raw: dict[str, Any] = {}
@@ -96,7 +102,7 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        inputs = [w for w in self.query("#dialog-fields > *") if w.focusable]
+        inputs = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
         if inputs and event.input is not inputs[-1]:
             self.focus_next()
         else:

@@ -89,7 +89,7 @@ class SetupScreen(Screen[None]):
         yield Header()
         yield Static("", id="setup-summary")
         yield DataTable(id="setup-combatants", cursor_type="row", zebra_stripes=True)
-        yield Static(_("a add (\"5 orc\" adds a group) · e edit · s side · r ruleset · o options · c continue"), id="setup-hint")
+        yield Static(_("a adds a combatant (\"5 orc\": a group of five) · c when ready"), id="setup-hint")
         yield Footer()
 
     def on_mount(self) -> None:
