@@ -58,6 +58,7 @@ class CombatApp(App[None]):
         self._unsubscribe = store.subscribe(self._on_state)
         for warning in store.warnings:
             self.notify(warning, severity="warning", timeout=8)
+        self._report_save_problem()
         self._phase_shown = ""
         self._show_phase(store.state, push=True)
 
@@ -152,12 +153,15 @@ class CombatApp(App[None]):
             self.notify(str(error), timeout=3)
 
     def _on_state(self, state: State) -> None:
+        self._report_save_problem()
+        self._show_phase(state)
+
+    def _report_save_problem(self) -> None:
         store = self.store
         if store is not None and store.save_problem and store.save_problem != self._reported_problem:
             self.notify(_("{problem}\nThe fight goes on in memory; it will be saved when the disk accepts it.",
                           problem=store.save_problem), title=_("Not saved"), severity="error", timeout=15)
         self._reported_problem = store.save_problem if store else ""
-        self._show_phase(state)
 
     def _show_phase(self, state: State, push: bool = False) -> None:
         phase = "round" if state.phase in ("round", "over") else state.phase

@@ -46,8 +46,14 @@ class Store:
     # -- creating and resuming ------------------------------------------------------------------------
     @classmethod
     def create(cls, state: State, folder: Path | None) -> Store:
+        """A new session. If its folder cannot be written the fight still starts, in memory, marked
+        unsaved; every later action retries the save."""
         store = cls(state, SessionFolder(folder) if folder else None)
-        store._write_snapshot()
+        try:
+            store._write_snapshot()
+        except SaveError as error:
+            store.unsaved = True
+            store.save_problem = str(error)
         return store
 
     @classmethod

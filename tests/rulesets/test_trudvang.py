@@ -58,7 +58,7 @@ def fight(*people: tuple[str, str, dict[str, Any]], count: dict[str, int] | None
         state = apply(state, a.AddCombatants(side=sides[side], name=name, hp=20, count=(count or {}).get(name, 1), sheet=sheet))
     state = apply(state, a.BeginSurprise())
     if surprised:
-        state = apply(state, a.RollSurprise(rolls={side_id: Roll(expr="1d2", total=1 if side_id == sides[surprised] else 2, physical=True) for side_id in sides.values()}))
+        state = apply(state, a.SetSurprised(sides=(sides[surprised],)))
     return apply(state, a.StartFight())
 
 

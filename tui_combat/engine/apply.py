@@ -182,6 +182,8 @@ def _require_ready(state: State) -> None:
 def _handle(action: a.RollSurprise, state: State) -> State:
     _require_phase(state, "surprise")
     ruleset = rulesets.get(state.ruleset)
+    if not ruleset.surprise_dice():
+        raise RuleError(_("{ruleset} has no surprise roll: the GM marks who is surprised.", ruleset=ruleset.name))
     surprised = []
     for side in state.sides:
         roll = action.rolls.get(side.id)
@@ -252,7 +254,7 @@ def _handle(action: a.StartFight, state: State) -> State:
     ruleset = rulesets.get(state.ruleset)
     state = replace(state, phase="round", round=1, step=0, order=(), cursor=0, round_data={})
     state = log(state, _("Round {n} begins.", n=1))
-    if state.surprised:
+    if state.surprised and ruleset.surprise_effect:
         names = ", ".join(state.side(side_id).name for side_id in state.surprised)
         state = log(state, _(ruleset.surprise_effect, names=names))
     return ruleset.start_round(state)

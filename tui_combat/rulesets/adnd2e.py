@@ -588,7 +588,7 @@ class ADnD2e:
             return (
                 FieldSpec(key="target_ac", label="Target AC", kind="int", default=10),
                 FieldSpec(key="bonus", label="Attack bonus", kind="int", default=0),
-                FieldSpec(key="roll", label="d20 (empty: the app rolls)", kind="str", default="1d20"),
+                FieldSpec(key="roll", label="d20 (empty: app rolls)", kind="str", default="1d20"),
             )
         if name == "side_situations":
             ids = ", ".join(s.id for s in tables().initiative.situations)

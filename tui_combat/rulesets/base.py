@@ -106,6 +106,8 @@ class ActionKey(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     key: str
     label: str
+    footer: bool = True
+    """Shown in the footer (which fits about eight keys at 80 columns); all are in help and the palette."""
 
 
 @runtime_checkable
@@ -115,14 +117,17 @@ class Ruleset(Protocol):
     options: tuple[OptionSpec, ...]
     sheet_fields: tuple[FieldSpec, ...]
     surprise_effect: str
-    """What surprise does, as a log line with ``{names}``: "Surprised, they lose this round: {names}."."""
+    """What surprise does, as a log line with ``{names}``: "Surprised, they lose this round: {names}."
+    Empty when the ruleset logs it itself."""
 
     def steps(self, state: State) -> tuple[StepDef, ...]:
         """The steps of the current round, in order."""
         ...
 
     # -- encounter set-up ------------------------------------------------------------------------
-    def surprise_dice(self) -> str: ...
+    def surprise_dice(self) -> str:
+        """The surprise roll per side, or "" when the book has none (the GM marks sides by hand)."""
+        ...
 
     def surprise_modifiers(self) -> tuple[SurpriseModifier, ...]: ...
 

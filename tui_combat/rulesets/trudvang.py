@@ -87,8 +87,7 @@ Readings chosen where the rules leave room:
   action of one member changes it for the whole group (they act together).
 * Surprise: a surprised side still acts in round 1, with −5 on every combatant action (attack, parry,
   dodge, grapple, break free, Glima, Glima defence) but not on its initiative roll. The seed has no
-  surprise roll: ``surprise_dice`` is "1d2" only so that the screens can ask; the GM types 1 for a
-  surprised side and 2 for one that is not. Encounter distance: one situation, "as the GM describes".
+  surprise roll: ``surprise_dice`` is empty and the GM marks surprised sides himself. Encounter distance: one situation, "as the GM describes".
 * Skipping may be chosen before the countdown too (the skipper needs no initiative roll).
 * Holding: −5 on every action of the held turn (not on parries or dodges made while waiting). A held
   combatant acts in a slot inserted before the current one (``after`` puts it after). Skipping is
@@ -952,7 +951,7 @@ class Trudvang:
     id = "trudvang"
     name = "Trudvang Chronicles"
     options: tuple[OptionSpec, ...] = ()
-    surprise_effect = "Surprised, −5 on every combat action this round: {names}."
+    surprise_effect = ""  # start_round logs who is surprised, with the penalty from the data file
 
     def __init__(self, data: TrudvangData | None = None, path: Path = DATA_PATH) -> None:
         self.data: TrudvangData = data if data is not None else load_data(path)
@@ -1084,15 +1083,15 @@ class Trudvang:
     # -- steps and set-up ------------------------------------------------------------------------------
     def steps(self, state: State) -> tuple[StepDef, ...]:
         return (
-            StepDef(id="declare", label="choose actions", kind="declare", help="Each combatant chooses weapon, shield and spell: their IMs count."),
+            StepDef(id="declare", label="actions", kind="declare", help="Each combatant chooses weapon, shield and spell: their IMs count."),
             StepDef(id="initiative", label="initiative", kind="initiative", help="1d10, open-ended, + IMs."),
             StepDef(id="countdown", label="countdown", kind="resolve", help="20, 15, 10, 9 … 1, ≤0: higher initiative first."),
-            StepDef(id="end", label="end of round (CP refresh)", kind="end"),
+            StepDef(id="end", label="end (CP refresh)", kind="end"),
         )
 
     def surprise_dice(self) -> str:
-        """The seed has no surprise roll: the GM decides and types 1 (surprised) or 2 (not)."""
-        return "1d2"
+        """The seed has no surprise roll: the GM marks surprised sides (``SetSurprised``)."""
+        return ""
 
     def surprise_modifiers(self) -> tuple[SurpriseModifier, ...]:
         return ()
@@ -1987,8 +1986,8 @@ class Trudvang:
     def round_actions(self, state: State) -> tuple[ActionKey, ...]:
         """Keys avoid the round screen's own (n space b r t e d h x i u U q)."""
         kind = self._step_kind(state) if state.phase == "round" else ""
-        change = ActionKey(name="change_action", key="c", label=_("Change action"))
-        skip = ActionKey(name="skip", key="k", label=_("Skip turn (+5 next round)"))
+        change = ActionKey(name="change_action", key="c", label=_("Change action"), footer=False)
+        skip = ActionKey(name="skip", key="k", label=_("Skip"))
         if kind in ("declare", "initiative"):
             return (change, skip)
         if kind != "resolve":
@@ -1997,15 +1996,15 @@ class Trudvang:
             ActionKey(name="attack", key="a", label=_("Attack")),
             ActionKey(name="parry", key="p", label=_("Parry")),
             ActionKey(name="dodge", key="o", label=_("Dodge")),
-            ActionKey(name="grapple", key="g", label=_("Grapple")),
-            ActionKey(name="break_free", key="f", label=_("Break free")),
-            ActionKey(name="glima", key="w", label=_("Glima (throw)")),
-            ActionKey(name="glima_defence", key="v", label=_("Resist Glima")),
-            ActionKey(name="hold", key="l", label=_("Hold action")),
-            ActionKey(name="act_held", key="j", label=_("Act held")),
+            ActionKey(name="grapple", key="g", label=_("Grapple"), footer=False),
+            ActionKey(name="break_free", key="f", label=_("Break free"), footer=False),
+            ActionKey(name="glima", key="w", label=_("Glima (throw)"), footer=False),
+            ActionKey(name="glima_defence", key="v", label=_("Resist Glima"), footer=False),
+            ActionKey(name="hold", key="l", label=_("Hold")),
+            ActionKey(name="act_held", key="j", label=_("Act held"), footer=False),
             skip,
             change,
-            ActionKey(name="release", key="z", label=_("Release hold")),
+            ActionKey(name="release", key="z", label=_("Release hold"), footer=False),
         )
 
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -2016,7 +2015,7 @@ class Trudvang:
         sheet = self.sheet_of(combatant)
         info = _info(state)
         dice = self.data.rules.action_dice
-        roll = FieldSpec(key="roll", label="Roll (empty: the app rolls)", kind="str", default=dice)
+        roll = FieldSpec(key="roll", label="Roll (empty: app rolls)", kind="str", default=dice)
         modifier = FieldSpec(key="modifier", label="Situational modifier", kind="int", default=0)
         others = tuple((c.id, c.name) for c in state.combatants if c.id != combatant_id and c.status == "active")
         enemies = tuple((c.id, c.name) for c in state.combatants if c.side != combatant.side and c.status == "active")

@@ -43,7 +43,7 @@ def convert_fields(fields: tuple[FieldSpec, ...] | list[FieldSpec], raw: dict[st
 
 
 class FormDialog(ModalScreen[dict[str, Any] | None]):
-    """A form of labelled fields. Enter on the last field (or ctrl+s) submits; Escape cancels."""
+    """A form of labelled fields. Enter in a text field (or ctrl+s anywhere) submits; Escape cancels."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
@@ -82,7 +82,7 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
                             yield Input(value="" if current is None else str(current), id=f"f-{spec.key}",
                                         placeholder=spec.help, compact=True)
             yield Static("", id="dialog-error")
-            yield Static(_("Enter: OK · Tab: next field · Esc: cancel"), id="dialog-help")
+            yield Static(_("Enter or ctrl+s: OK · Tab: next field · Esc: cancel"), id="dialog-help")
 
     def on_mount(self) -> None:
         self.query_one("#dialog-fields", VerticalScroll).can_focus = False
@@ -102,11 +102,7 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        inputs = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
-        if inputs and event.input is not inputs[-1]:
-            self.focus_next()
-        else:
-            self.action_submit()
+        self.action_submit()
 
     def action_submit(self) -> None:
         values = convert_fields(self.fields, self.raw_values())

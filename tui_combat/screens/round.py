@@ -60,7 +60,7 @@ class RoundScreen(Screen[None]):
                 yield Static(id="card")
                 yield BudgetMeter(id="budget")
                 yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         store = self.app.store
@@ -102,7 +102,7 @@ class RoundScreen(Screen[None]):
         kind = steps[state.step].kind if state.step < len(steps) else ""
         extra = ""
         if kind == "resolve" and state.order:
-            extra = _("acting: {label}", label=state.order[min(state.cursor, len(state.order) - 1)].label)
+            extra = "▶ " + state.order[min(state.cursor, len(state.order) - 1)].label
         self.query_one(PhaseBar).show(state.round, steps, state.step, extra)
         self.query_one(OrderList).show(state, kind == "resolve")
         self._show_log(state)
@@ -359,7 +359,7 @@ def round_screen(ruleset_id: str) -> RoundScreen:
                     continue
                 taken.add(action_key.key)
                 extra.append(Binding(action_key.key, f"ruleset('{action_key.name}')", _(action_key.label),
-                                     id=f"{ruleset_id}.{action_key.name}"))
+                                     show=action_key.footer, id=f"{ruleset_id}.{action_key.name}"))
         cls = type(f"RoundScreen_{ruleset_id}", (RoundScreen,), {"BINDINGS": extra})
         _screen_classes[ruleset_id] = cls
     return cls()

@@ -15,7 +15,11 @@ from tui_combat.saves.library import SessionInfo, format_time, list_sessions
 if TYPE_CHECKING:
     from tui_combat.app import CombatApp
 
-DEMO_KEY = "\0demo"
+DEMO_PREFIX = "\0demo:"
+DEMOS = (
+    ("demo_adnd2e.toml", "▶ Demo: trolls and orcs in the tunnel (AD&D 2e)", "adnd2e"),
+    ("demo_trudvang.toml", "▶ Demo: Fridgar at the ford (Trudvang)", "trudvang"),
+)
 
 
 class SessionsScreen(Screen[None]):
@@ -45,7 +49,8 @@ class SessionsScreen(Screen[None]):
         for info in sessions:
             name = info.name + (f" [red]({_(info.problem)})[/]" if info.problem else "")
             table.add_row(name, info.ruleset, str(info.round), format_time(info.saved_at), key=info.key)
-        table.add_row(_("▶ Demo: trolls and orcs in the tunnel (AD&D 2e)"), "adnd2e", "—", "", key=DEMO_KEY)
+        for file_name, label, ruleset in DEMOS:
+            table.add_row(_(label), ruleset, "—", "", key=DEMO_PREFIX + file_name)
         hint = self.query_one("#sessions-hint", Static)
         if sessions:
             hint.update(_("Saved sessions, newest first. Enter opens one; n starts a new fight; d the demo."))
@@ -58,8 +63,8 @@ class SessionsScreen(Screen[None]):
         if table.row_count == 0:
             return
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        if key == DEMO_KEY:
-            self.action_demo()
+        if key and key.startswith(DEMO_PREFIX):
+            self.open_demo(key.removeprefix(DEMO_PREFIX))
         elif key:
             self.app.resume_session(key)
 
@@ -71,6 +76,9 @@ class SessionsScreen(Screen[None]):
         self.app.new_empty()
 
     def action_demo(self) -> None:
-        from tui_combat.engine.encounter import DEMO
+        self.open_demo(DEMOS[0][0])
 
-        self.app.new_from_file(DEMO)
+    def open_demo(self, file_name: str) -> None:
+        from tui_combat.engine.encounter import ENCOUNTER_DIR
+
+        self.app.new_from_file(ENCOUNTER_DIR / file_name)

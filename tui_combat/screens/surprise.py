@@ -24,10 +24,11 @@ if TYPE_CHECKING:
 class SurpriseScreen(Screen[None]):
     app: CombatApp
     BINDINGS = [
-        Binding("space", "toggle", _("Can be surprised"), id="surprise.toggle"),
-        Binding("m", "modifier", _("Modifier"), id="surprise.modifier"),
+        Binding("s", "mark", _("Surprised"), id="surprise.mark"),
+        Binding("space", "toggle", _("Rolls or not"), id="surprise.toggle", show=False),
+        Binding("m", "modifier", _("Modifier"), id="surprise.modifier", show=False),
         Binding("r", "roll", _("Roll"), id="surprise.roll"),
-        Binding("t", "type", _("Type rolls"), id="surprise.type"),
+        Binding("t", "type", _("Typed"), id="surprise.type"),
         Binding("g", "distance", _("Distance"), id="surprise.distance"),
         Binding("c", "start", _("Fight!"), id="surprise.start"),
         Binding("u", "undo", _("Undo"), id="surprise.undo", show=False),
@@ -80,9 +81,14 @@ class SurpriseScreen(Screen[None]):
             )
         table.move_cursor(row=min(max(row, 0), max(table.row_count - 1, 0)))
         distance = state.distance or _("not rolled")
+        dice = ruleset.surprise_dice()
+        if dice:
+            how = _("Each side that could be surprised rolls {dice}: r rolls, t takes real dice; "
+                    "space: this side cannot be surprised; s marks a side by hand.", dice=dice)
+        else:
+            how = _("{ruleset} has no surprise roll: s marks the selected side surprised.", ruleset=ruleset.name)
         self.query_one("#surprise-summary", Static).update(
-            _("{ruleset}: surprise on {dice} (surprised up to the book's number). Distance: {distance}.",
-              ruleset=ruleset.name, dice=ruleset.surprise_dice(), distance=distance)
+            f"{how}\n" + _("Distance: {distance} (g). c starts the fight.", distance=distance)
         )
         log = self.query_one(RichLog)
         log.clear()
@@ -101,6 +107,14 @@ class SurpriseScreen(Screen[None]):
         if side:
             self.exposed[side] = not self.exposed.get(side, True)
             self.show(self.state)
+
+    def action_mark(self) -> None:
+        """The GM rules the selected side surprised, or not (books without a surprise roll)."""
+        side = self._selected()
+        if side is None:
+            return
+        surprised = set(self.state.surprised) ^ {side}
+        self.app.dispatch(a.SetSurprised(sides=tuple(s.id for s in self.state.sides if s.id in surprised)))
 
     def action_modifier(self) -> None:
         side = self._selected()
@@ -124,15 +138,24 @@ class SurpriseScreen(Screen[None]):
     def _sides(self) -> list[str]:
         return [side.id for side in self.state.sides if self.exposed.get(side.id, True)]
 
+    def _no_roll(self, dice: str) -> bool:
+        if not dice:
+            self.app.notify(_("This book has no surprise roll: mark surprised sides with s."), severity="warning")
+        return not dice
+
     def action_roll(self) -> None:
         store = self.app.store
         assert store is not None
         dice = rulesets.get(self.state.ruleset).surprise_dice()
+        if self._no_roll(dice):
+            return
         rolls = {side: roll(dice, store.rng) for side in self._sides()}
         self.app.dispatch(a.RollSurprise(rolls=rolls, modifiers=dict(self.modifiers)))
 
     def action_type(self) -> None:
         dice = rulesets.get(self.state.ruleset).surprise_dice()
+        if self._no_roll(dice):
+            return
         sides = self._sides()
         fields = [FieldSpec(key=side, label=self.state.side(side).name, kind="str") for side in sides]
 
