@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
             for action in encounter_actions(encounter, store.state):
                 store.dispatch(action)
         except RuleError as error:
-            print(error, file=sys.stderr)
+            message = str(error)
+            print(message if str(args.file) in message else f"{args.file}: {message}", file=sys.stderr)
             return 2
         print(_("{path}: {count} combatants, ruleset {ruleset}. OK.", path=args.file, count=len(store.state.combatants), ruleset=store.state.ruleset))
         return 0

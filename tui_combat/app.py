@@ -42,10 +42,12 @@ class CombatApp(App[None]):
         self._phase_shown = ""
         self._reported_problem = ""
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen[None]:
         from tui_combat.screens.sessions import SessionsScreen
 
-        self.push_screen(SessionsScreen())
+        return SessionsScreen()
+
+    def on_mount(self) -> None:
         if self._start_resume:
             self.call_after_refresh(self.resume_session, self._start_resume)
         elif self._start_encounter:

@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui.steps import SEED, SIZE, session_folders  # noqa: F401  (SIZE, session_folders: for older imports)
 from tui_combat.app import CombatApp
-
-SEED = 1
-SIZE = (80, 24)
 
 
 @pytest.fixture
@@ -31,7 +29,3 @@ def make_app(data_root: Path) -> Callable[..., CombatApp]:
 
     return make
 
-
-def session_folders(data_root: Path) -> list[Path]:
-    folder = data_root / "sessions"
-    return sorted(child for child in folder.iterdir() if child.is_dir()) if folder.exists() else []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -14,8 +16,15 @@ from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.store import Store
 
+SEED = 1
+SIZE = (80, 24)
 PARTY = "s1"
 MONSTERS = "s5"
+
+
+def session_folders(data_root: Path) -> list[Path]:
+    folder = data_root / "sessions"
+    return sorted(child for child in folder.iterdir() if child.is_dir()) if folder.exists() else []
 
 
 def store(app: CombatApp) -> Store:

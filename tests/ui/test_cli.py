@@ -57,3 +57,21 @@ def test_check_names_the_file_and_the_mistyped_field(tmp_path: Path) -> None:
     assert "hpp" in result.stderr and "sides[1].combatants[0]" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "sessions").exists()  # checking saves nothing
+
+
+def test_check_refuses_broken_files_without_a_traceback(tmp_path: Path) -> None:
+    cases = {
+        "not_toml.toml": ('name = "x"\nhp = \n', "line 2"),
+        "wrong_type.toml": ('name = "x"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Orc"\nhp = "five"\n',
+                            "sides[0].combatants[0].hp"),
+    }
+    for name, (text, where) in cases.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        result = run("check", str(path), data=tmp_path)
+        assert result.returncode == 2, name
+        assert str(path) in result.stderr and where in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
+    missing = run("check", str(tmp_path / "missing.toml"), data=tmp_path)
+    assert missing.returncode == 2
+    assert "missing.toml" in missing.stderr and "Traceback" not in missing.stderr

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.conftest import SIZE, session_folders
-from tests.ui.steps import combatant_id, store, to_round, type_initiative
+from tests.ui.steps import SIZE, combatant_id, session_folders, store, to_round, type_initiative
 from tui_combat.engine.encounter import DEMO
 from tui_combat.saves import codec
 from tui_combat.saves.journal import JOURNAL
@@ -117,6 +116,17 @@ class Terminal:
                 screen = self.text(since)[-2000:]
                 pytest.fail(f"waited in vain for {what}; the program showed:\n{screen}")
 
+    def wait_quiet(self, since: int, quiet: float = 0.3) -> None:
+        """Until the program has drawn something after ``since`` and then stopped drawing for a while."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            before = len(self.output)
+            self.read(quiet)
+            if len(self.output) > since and len(self.output) == before:
+                return
+            if time.monotonic() > deadline or not self.alive():
+                pytest.fail(f"the program never settled; it showed:\n{self.text(since)[-2000:]}")
+
     def send(self, keys: str) -> None:
         os.write(self.fd, keys.encode())
 
@@ -148,20 +158,22 @@ def test_killed_mid_fight_loses_nothing(tmp_path: Path) -> None:
     terminal = Terminal(argv, env)
     try:
         folders = lambda: session_folders(data)  # noqa: E731
-        # Set-up is on the screen once its hint is; by then the encounter's build is in the journal.
-        terminal.wait_for("the set-up screen", lambda: "adds a group" in terminal.text())
+        # Set-up is on the screen once its table is; by then the encounter's build is in the journal.
+        terminal.wait_for("the set-up screen", lambda: "Orc 6" in terminal.text())
+        terminal.wait_quiet(0)
         (folder,) = folders()
         built = len(journal_entries(folder))
         assert built > 1  # the header, then every step of the build
 
-        steps = [("c", "can be surprised"), ("c", "Declarations"), ("n", None), ("n", None)]
+        steps = [("c", "Monsters"), ("c", "Players"), ("n", None), ("n", None)]
         for number, (key, marker) in enumerate(steps, start=1):
             since = len(terminal.output)
             terminal.send(key)
             terminal.wait_for(f"journal line {built + number} after {key!r}",
                               lambda: len(journal_entries(folder)) >= built + number, since)
-            if marker:  # the next screen is up before its keys are sent
-                terminal.wait_for(repr(marker), lambda: marker.lower() in terminal.text(since).lower(), since)
+            if marker:  # the next screen is up, and drawn, before its keys are sent
+                terminal.wait_for(repr(marker), lambda: marker in terminal.text(since), since)
+                terminal.wait_quiet(since)
         entries = journal_entries(folder)
     finally:
         terminal.kill()

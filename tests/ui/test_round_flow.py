@@ -12,14 +12,16 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Footer
 
-from tests.ui.conftest import SEED, SIZE, session_folders
 from tests.ui.steps import (
     MONSTERS,
     PARTY,
+    SEED,
+    SIZE,
     choose,
     combatant_id,
     dialog_error,
     open_demo,
+    session_folders,
     store,
     to_round,
     type_initiative,
@@ -82,7 +84,7 @@ async def test_round_one_of_the_seed_and_into_round_two(make_app, data_root: Pat
         assert screen.step_kind() == "resolve"
         assert screen.selected() == combatant_id(app, "Raf")  # the acting slot is selected
         bar = visible_text(screen.query_one(PhaseBar))
-        assert "acting: 7" in bar and "Resolve" in bar, bar  # nothing cut off at 80 columns
+        assert "▶ 7" in bar and "Resolve" in bar, bar  # the acting slot and the current step, not cut off
 
         # The monsters' slot: the first troll is selected; 2d6 rolled by the app, then 7 typed.
         await pilot.press("n")
@@ -215,7 +217,7 @@ async def test_small_terminal_renders_the_round(make_app) -> None:
             assert widget.region.width > 0 and widget.region.height > 0, widget
             assert widget.region.right <= 60 and widget.region.bottom <= 20, widget
         bar = visible_text(screen.query_one(PhaseBar))
-        assert "End of round" in bar.replace("\n", " ") and "acting: 7" in bar, bar
+        assert "▶ 7" in bar and "Resolve" in bar and "End of round" in bar and "\n" not in bar, bar
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert isinstance(app.screen, RoundScreen)
@@ -244,3 +246,22 @@ async def test_help_lists_the_round_keys_and_closes_with_escape(make_app) -> Non
         await pilot.press("q")
         assert isinstance(app.screen, SetupScreen)
         assert app.is_running
+
+
+async def test_selection_stays_on_the_target_until_the_turn_moves(make_app) -> None:
+    """Damaging a troll while the party acts keeps the troll selected; Next selects who acts then."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await to_round(pilot)
+        await type_initiative(pilot, "7", "10")
+        order = app.screen.query_one(OrderList)
+        troll = combatant_id(app, "Troll 1")
+        while order.selected_combatant() != troll:
+            await pilot.press("down")
+        await pilot.press("d", "3", "enter")
+        assert store(app).state.combatant(troll).hp == 33
+        assert order.selected_combatant() == troll
+        await pilot.press("n")
+        assert order.selected_combatant() == troll  # the monsters act now: Troll 1 is first of them
+        await pilot.press("b")
+        assert order.selected_combatant() == combatant_id(app, "Raf")

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from tests.ui.conftest import SIZE
-from tests.ui.steps import open_demo, to_round, type_initiative
+from tests.ui.steps import SIZE, open_demo, to_round, type_initiative
 from tui_combat.screens.help import HelpScreen
 
 

@@ -265,8 +265,10 @@ class ADnD2e:
     # -- steps ---------------------------------------------------------------------------------
     def steps(self, state: State) -> tuple[StepDef, ...]:
         return (
-            StepDef(id="intent", label="Monsters' intentions", kind="declare", secret=True),
-            StepDef(id="declare", label="Declarations", kind="declare"),
+            StepDef(id="intent", label="Monsters", kind="declare", secret=True,
+                    help="The DM decides, secretly, what every monster and NPC does."),
+            StepDef(id="declare", label="Players", kind="declare",
+                    help="The players declare; spells cannot be changed once initiative is rolled."),
             StepDef(id="initiative", label="Initiative", kind="initiative"),
             StepDef(id="resolve", label="Resolve", kind="resolve"),
             StepDef(id="end", label="End of round", kind="end"),

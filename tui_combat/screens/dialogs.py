@@ -43,14 +43,13 @@ def convert_fields(fields: tuple[FieldSpec, ...] | list[FieldSpec], raw: dict[st
 
 
 class FormDialog(ModalScreen[dict[str, Any] | None]):
-    """A form of labelled fields. Enter in a text field (or ctrl+s anywhere) submits; Escape cancels."""
+    """A form of labelled fields. Enter goes to the next text field and submits from the last one;
+    ctrl+s submits from anywhere; Escape cancels."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
         Binding("ctrl+s", "submit", "OK", id="dialog.submit"),
     ]
-    AUTO_FOCUS = "#dialog-fields > *"
-    """The first field, not the scrolling box around the fields (which would take every key typed)."""
 
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
                  validate: Validator | None = None, note: str = "") -> None:
@@ -82,9 +81,10 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
                             yield Input(value="" if current is None else str(current), id=f"f-{spec.key}",
                                         placeholder=spec.help, compact=True)
             yield Static("", id="dialog-error")
-            yield Static(_("Enter or ctrl+s: OK · Tab: next field · Esc: cancel"), id="dialog-help")
+            yield Static(_("Enter: next text field, OK on the last · ctrl+s: OK · Tab: next · Esc: cancel"), id="dialog-help")
 
     def on_mount(self) -> None:
+        # The first field takes the keys, not the scrolling box around the fields.
         self.query_one("#dialog-fields", VerticalScroll).can_focus = False
         fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
         if fields:
@@ -101,8 +101,14 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
         return raw
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter moves on to the next text field (lists are reached with Tab) and submits on the last."""
         event.stop()
-        self.action_submit()
+        inputs = list(self.query("#dialog-fields Input"))
+        later = inputs[inputs.index(event.input) + 1:] if event.input in inputs else []
+        if later:
+            later[0].focus()
+        else:
+            self.action_submit()
 
     def action_submit(self) -> None:
         values = convert_fields(self.fields, self.raw_values())

@@ -17,7 +17,7 @@ def described_bindings(node: DOMNode) -> list[tuple[str, Binding]]:
     grouped: dict[tuple[str, str], tuple[list[str], Binding]] = {}
     for key, bindings in node._bindings.key_to_bindings.items():
         for binding in bindings:
-            if not binding.description or binding.system:
+            if not binding.description or binding.system or not binding.id:  # ours all have ids
                 continue
             keys, _first = grouped.setdefault((binding.action, binding.description), ([], binding))
             keys.append(node.app.get_key_display(Binding(key, binding.action)))

@@ -23,6 +23,8 @@ def _line(combatant: Combatant, acting: bool) -> Text:
 class OrderList(OptionList):
     """Slot headers are disabled options; combatants are options whose id is the combatant id."""
 
+    _turn: tuple[int, int, int, tuple[str, ...]] | None = None
+
     def show(self, state: State, in_resolve: bool) -> None:
         selected = self.highlighted_option.id if self.highlighted_option is not None else None
         options: list[Option] = []
@@ -46,10 +48,13 @@ class OrderList(OptionList):
                 options.extend(Option(_line(c, False), id=c.id) for c in state.combatants if c.side == side.id)
         self.set_options(options)
         target = selected
-        if in_resolve and state.order:
+        turn = (state.round, state.step, state.cursor, state.acting_now()) if in_resolve else None
+        if turn is not None and turn != self._turn and state.order:
+            # The turn moved on: select who acts now. Otherwise keep the GM's selection.
             acting = state.order[state.cursor].combatants if state.cursor < len(state.order) else ()
             if acting and (selected is None or selected.split("#")[0] not in acting):
                 target = acting[0]
+        self._turn = turn
         self._highlight(target)
 
     def _highlight(self, option_id: str | None) -> None:

@@ -1,0 +1,294 @@
+"""A full Trudvang countdown round of the demo skirmish, played with real key presses at 80×24.
+
+Every die is typed in "from physical dice", so nothing depends on the app's own dice:
+
+* initiative (1d10! + IMs): Fridgar 9 − 4 = 5, Sigrun 8 − 5 = 3, Ulf 10 − 8 = 2, the raiders 8 − 7 = 1;
+* at his call Fridgar holds (``l``), Sigrun gives up her turn (``k``);
+* Ulf attacks Fridgar with 6 CP and rolls 3 (hit); Fridgar, holding, selects himself and parries with
+  the seax, 5 CP, rolling 4 (saved); Ulf then tries to put 99 CP into a second blow: refused;
+* at the raiders' call Fridgar acts on his held action (``j``) and attacks Raider 1 with 8 CP: −5 for
+  the held turn, SV 3, he rolls 3 (hit);
+* n through the end step into round 2: Sigrun starts it with +5 on her initiative.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Label
+
+import tui_combat
+from tests.ui.conftest import SIZE
+from tests.ui.steps import combatant_id, dialog_error, store
+from tui_combat.engine.model import State
+from tui_combat.rulesets.base import BudgetLine
+from tui_combat.rulesets.trudvang import RULESET
+from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.round import RoundScreen
+from tui_combat.screens.setup import SetupScreen
+from tui_combat.screens.surprise import SurpriseScreen
+from tui_combat.widgets.budget import BudgetMeter
+from tui_combat.widgets.order_list import OrderList
+
+ENCOUNTER = Path(tui_combat.__file__).parent / "encounters" / "demo_trudvang.toml"
+
+
+# -- helpers -----------------------------------------------------------------------------------------
+def lines(state: State, cid: str) -> dict[str, BudgetLine]:
+    return {line.label: line for line in RULESET.budget(state, cid)}
+
+
+def cp_left(state: State, cid: str) -> int:
+    """Every CP the combatant still has this round, over all his pools."""
+    return sum(line.left for line in RULESET.budget(state, cid) if line.label.startswith("CP"))
+
+
+def budget_text(app) -> str:
+    return str(app.screen.query_one("#budget", BudgetMeter).render())
+
+
+def budget_row(app, label: str) -> str:
+    """The rendered bar line of ``label`` in the #budget widget (labels are cut and padded to 20)."""
+    rows = [row for row in budget_text(app).splitlines() if row.startswith(f"{label[:20]:<20} ")]
+    assert len(rows) == 1, budget_text(app)
+    return rows[0]
+
+
+def log_texts(app) -> list[str]:
+    return [entry.text for entry in store(app).state.log_entries()]
+
+
+def messages(app) -> list[str]:
+    return [str(notification.message) for notification in app._notifications]
+
+
+def selected(app) -> str | None:
+    return app.screen.query_one(OrderList).selected_combatant()
+
+
+async def select(pilot: Pilot[None], cid: str) -> None:
+    """Move the order list's highlight with the arrows until ``cid`` is selected."""
+    order = pilot.app.screen.query_one(OrderList)
+    ids = [(order.get_option_at_index(i).id or "").split("#")[0] for i in range(order.option_count)]
+    assert cid in ids, ids
+    here = order.highlighted or 0
+    key = "down" if ids.index(cid) > here else "up"
+    for _ in range(order.option_count):
+        if selected(pilot.app) == cid:
+            break
+        await pilot.press(key)
+    assert selected(pilot.app) == cid, (selected(pilot.app), cid)
+
+
+async def open_form(pilot: Pilot[None], key: str) -> FormDialog:
+    await pilot.press(key)
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, FormDialog), type(screen).__name__
+    return screen
+
+
+async def fill_weapon_form(pilot: Pilot[None], key: str, cp: str, d20: str) -> FormDialog:
+    """Attack / parry form: (target | attack), weapon, cp, hand, modifier, roll — first field focused.
+
+    Keeps the defaults of the choices, types the CP and the d20 rolled on real dice, Enter submits."""
+    form = await open_form(pilot, key)
+    assert [spec.key for spec in form.fields][1:] == ["weapon", "cp", "hand", "modifier", "roll"]
+    await pilot.press("tab", "tab", *cp, "tab", "tab", "tab", *d20)
+    assert form.query_one("#f-cp").value == cp
+    assert form.query_one("#f-roll").value == d20
+    await pilot.press("enter")
+    await pilot.pause()
+    return form
+
+
+async def to_round(pilot: Pilot[None]) -> None:
+    app = pilot.app
+    for _ in range(50):
+        if isinstance(app.screen, SetupScreen):
+            break
+        await pilot.pause()
+    assert isinstance(app.screen, SetupScreen), type(app.screen).__name__
+    await pilot.press("c")
+    assert isinstance(app.screen, SurpriseScreen), type(app.screen).__name__
+    await pilot.press("c")
+    assert isinstance(app.screen, RoundScreen), type(app.screen).__name__
+    assert type(app.screen).__name__ == "RoundScreen_trudvang"
+
+
+async def type_initiative(pilot: Pilot[None], *typed: str) -> list[str]:
+    """``t``, then one d10 per roll request (Tab between the fields, Enter submits); the field labels."""
+    form = await open_form(pilot, "t")
+    labels = [str(label.render()) for label in form.query(Label)]
+    keys: list[str] = []
+    for index, value in enumerate(typed):
+        if index:
+            keys.append("tab")
+        keys.extend(value)
+    await pilot.press(*keys, "enter")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, RoundScreen), dialog_error(pilot.app)
+    return labels
+
+
+# -- the round -----------------------------------------------------------------------------------------
+async def test_trudvang_countdown_round(make_app) -> None:
+    app = make_app(encounter=ENCOUNTER)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_round(pilot)
+        fridgar, sigrun, ulf = (combatant_id(app, name) for name in ("Fridgar", "Sigrun", "Ulf the Bold"))
+        raider1 = combatant_id(app, "Raider 1")
+        raiders = store(app).state.combatant(raider1).group
+        state = store(app).state
+        assert (state.round, state.step, state.order) == (1, 0, ())
+        sigrun_im = {r.key: r.modifier for r in RULESET.initiative_requests(state)}[sigrun]
+        assert sigrun_im == -5  # fur/leather −1, long spear −5, Agility +1
+
+        # -- initiative from physical dice: the countdown order is known -------------------------------
+        await pilot.press("n")  # actions (declare) → initiative
+        assert store(app).state.step == 1
+        labels = await type_initiative(pilot, "9", "8", "8", "10")
+        assert "Initiative — Fridgar: 1d10! (typed): 9 -4 = 5." in log_texts(app)
+        assert labels[:4] == ["Fridgar (1d10! -4)", "Sigrun (1d10! -5)", "Raider ×3 (1d10! -7)", "Ulf the Bold (1d10! -8)"]
+        state = store(app).state
+        assert state.step == 2 and state.cursor == 0  # straight into the countdown
+        assert state.round_data["initiative"] == {fridgar: 5, sigrun: 3, raiders: 1, ulf: 2}
+        assert [(slot.label, slot.combatants) for slot in state.order] == [
+            ("5", (fridgar,)),
+            ("3", (sigrun,)),
+            ("2", (ulf,)),
+            ("1", (raider1, combatant_id(app, "Raider 2"), combatant_id(app, "Raider 3"))),
+        ]
+        assert selected(app) == fridgar  # the acting combatant is selected
+
+        # -- Fridgar holds at his call ------------------------------------------------------------------
+        await pilot.press("l")
+        state = store(app).state
+        assert state.round_data["turns"][fridgar]["held"] is True
+        assert fridgar not in [cid for slot in state.order for cid in slot.combatants]
+        assert state.acting_now() == (sigrun,)
+        assert log_texts(app)[-1] == "Fridgar holds his action (-5 on what he does when he acts)."
+
+        # -- Sigrun gives up her turn -------------------------------------------------------------------
+        assert selected(app) == sigrun
+        await pilot.press("k")
+        state = store(app).state
+        assert state.round_data["turns"][sigrun]["skipped"] is True
+        assert state.carry["init_bonus"][sigrun] == {"round": 2, "value": 5}
+        assert state.acting_now() == (ulf,)
+        assert [slot.label for slot in state.order] == ["2", "1"]
+
+        # -- Ulf attacks Fridgar: 6 CP, d20 3 → hit ------------------------------------------------------
+        assert selected(app) == ulf
+        before = store(app).state
+        ulf_cp, fridgar_cp = cp_left(before, ulf), cp_left(before, fridgar)
+        assert (ulf_cp, fridgar_cp) == (12, 17)
+        form = await fill_weapon_form(pilot, "a", "6", "3")
+        assert form.fields[0].key == "target" and form.fields[0].default == fridgar
+        assert isinstance(app.screen, RoundScreen)
+        state = store(app).state
+        attack = state.round_data["attacks"][0]
+        assert (attack["attacker"], attack["target"], attack["hit"], attack["defended"]) == (ulf, fridgar, True, "")
+        assert cp_left(state, ulf) == ulf_cp - 6
+        ulf_lines = lines(state, ulf)
+        assert (ulf_lines["CP any weapon"].left, ulf_lines["CP"].left) == (0, 6)  # locked pool first
+        assert ulf_lines["Two-handed axe actions"].left == 1  # one weapon action used of 2
+        assert cp_left(state, fridgar) == fridgar_cp
+        assert log_texts(app)[-1] == (
+            "#0 Ulf the Bold attacks Fridgar with the two-handed axe: 6 CP = SV 6; 1d20 (typed): 3 → hit. "
+            "Fridgar may parry or dodge."
+        )
+        # the live meter, as rendered
+        assert selected(app) == ulf
+        assert budget_row(app, "CP").endswith(" █████░░░░░ 6/11")  # 6 of 11: half the bar
+        assert budget_row(app, "CP any weapon").endswith(" 0/1")
+        assert budget_row(app, "Two-handed axe actions").endswith(" 1/2")
+
+        # -- Fridgar (holding) selects himself and parries with the seax: 5 CP, d20 4 → saved -----------
+        await select(pilot, fridgar)
+        assert budget_row(app, "Seax actions").endswith(" 4/4")
+        form = await fill_weapon_form(pilot, "p", "5", "4")
+        assert form.fields[0].key == "attack" and form.fields[0].default == "0"
+        assert form.fields[1].default == "Seax"
+        assert isinstance(app.screen, RoundScreen)
+        state = store(app).state
+        assert state.round_data["attacks"][0]["defended"] == "parry"
+        assert cp_left(state, fridgar) == fridgar_cp - 5
+        fridgar_lines = lines(state, fridgar)
+        # the seax draws its locked CP first: one-handed light 4, any weapon 1; the general CP stay
+        assert (fridgar_lines["CP one-handed light"].left, fridgar_lines["CP any weapon"].left, fridgar_lines["CP"].left) == (0, 0, 9)
+        assert fridgar_lines["Seax actions"].left == 3
+        assert cp_left(state, ulf) == ulf_cp - 6  # the attacker's meter is not touched by the parry
+        assert log_texts(app)[-1] == (  # no held penalty on a parry made while waiting
+            "Fridgar parries attack #0 with the seax: 5 CP = SV 5; 1d20 (typed): 4 → parried. "
+            "Roll the damage against the seax: above its durability, its quality drops by 1."
+        )
+        await select(pilot, fridgar)
+        assert budget_row(app, "CP one-handed light").endswith(" 0/4")
+        assert budget_row(app, "Seax actions").endswith(" 3/4")
+
+        # -- a spend beyond what is left is refused: a notification, the state untouched ---------------
+        await select(pilot, ulf)
+        before = store(app).state
+        seen = len(messages(app))
+        await fill_weapon_form(pilot, "a", "99", "2")
+        assert isinstance(app.screen, RoundScreen)
+        assert store(app).state is before
+        assert messages(app)[seen:] == ["Not enough CP: Ulf the Bold has 6 left for the two-handed axe, needs 99."]
+        assert lines(store(app).state, ulf)["Two-handed axe actions"].left == 1
+
+        # -- the raiders' call: Fridgar acts on his held action, −5 on his attack ----------------------
+        await pilot.press("n")
+        state = store(app).state
+        assert state.acting_now() == state.order[-1].combatants and state.order[-1].label == "1"
+        await select(pilot, fridgar)
+        await pilot.press("j")  # no other held combatant: no form
+        state = store(app).state
+        assert isinstance(app.screen, RoundScreen)
+        assert state.acting_now() == (fridgar,)
+        assert [slot.label for slot in state.order] == ["2", "held", "1"]
+        assert state.round_data["turns"][fridgar]["acted_held"] is True
+        assert log_texts(app)[-1] == "Held action now: Fridgar (-5 on that turn's actions)."
+        assert selected(app) == fridgar
+        form = await fill_weapon_form(pilot, "a", "8", "3")
+        assert form.fields[0].default == raider1
+        state = store(app).state
+        attack = state.round_data["attacks"][1]
+        assert (attack["attacker"], attack["target"], attack["hit"]) == (fridgar, raider1, True)
+        assert log_texts(app)[-1] == (
+            "#1 Fridgar attacks Raider 1 with the seax: 8 CP -5 held = SV 3; 1d20 (typed): 3 → hit. "
+            "Raider 1 may parry or dodge."
+        )
+        assert cp_left(state, fridgar) == fridgar_cp - 5 - 8
+        assert lines(state, fridgar)["CP"].left == 1
+        assert lines(state, fridgar)["Seax actions"].left == 2
+
+        # -- n through the end step into round 2 ------------------------------------------------------
+        await pilot.press("n")  # the raiders' slot
+        assert store(app).state.acting_now() == store(app).state.order[-1].combatants
+        await pilot.press("n")  # end (CP refresh)
+        state = store(app).state
+        assert (state.round, state.step) == (1, 3)
+        assert "Skipped their turn, +5 to initiative next round: Sigrun." in log_texts(app)
+        await pilot.press("n")  # round 2
+        state = store(app).state
+        assert (state.round, state.step, state.order) == (2, 0, ())
+        assert "Sigrun skipped last round's turn: +5 to initiative." in log_texts(app)
+        assert ("skipped turn", 5) in RULESET.im_parts(state, sigrun)
+        assert {r.key: r.modifier for r in RULESET.initiative_requests(state)}[sigrun] == sigrun_im + 5
+        # CP refreshed for everyone
+        assert cp_left(state, fridgar) == fridgar_cp and cp_left(state, ulf) == ulf_cp
+        assert lines(state, fridgar)["Seax actions"].left == 4
+
+        await pilot.press("n")  # initiative
+        labels = await type_initiative(pilot, "9", "8", "8", "10")
+        assert labels[1] == "Sigrun (1d10!)"  # −5 IMs, +5 for the skipped turn
+        state = store(app).state
+        assert state.round_data["initiative"] == {fridgar: 5, sigrun: 8, raiders: 1, ulf: 2}
+        assert [slot.label for slot in state.order][0] == "8" and state.order[0].combatants == (sigrun,)
+        initiative = [text for text in log_texts(app) if text.startswith("Initiative — Sigrun")]
+        assert initiative == [
+            "Initiative — Sigrun: 1d10! (typed): 8 -5 = 3.",  # round 1
+            "Initiative — Sigrun: 1d10! (typed): 8.",  # round 2: −5 IMs +5 for the skipped turn
+        ]
