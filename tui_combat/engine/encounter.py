@@ -19,7 +19,6 @@ An encounter is TOML::
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +26,7 @@ import msgspec
 
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import State
-from tui_combat.i18n import _
-from tui_combat.rulesets.base import RuleError
+from tui_combat.rulesets.data_loading import load_table
 
 ENCOUNTER_DIR = Path(__file__).resolve().parent.parent / "encounters"
 DEMO = ENCOUNTER_DIR / "demo_adnd2e.toml"
@@ -56,18 +54,8 @@ class Encounter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
 
 def load_encounter(path: Path) -> Encounter:
-    """Read an encounter file; a typo raises :class:`RuleError` naming the file and the field."""
-    try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-    except OSError as error:
-        raise RuleError(_("Cannot read {path}: {error}", path=path, error=error.strerror or error)) from None
-    except tomllib.TOMLDecodeError as error:
-        raise RuleError(_("{path} is not valid TOML: {error}", path=path, error=error)) from None
-    try:
-        return msgspec.convert(raw, Encounter)
-    except msgspec.ValidationError as error:
-        raise RuleError(_("{path}: {error}", path=path, error=error)) from None
+    """Read an encounter file; a typo raises ``RuleError`` naming the file and the field."""
+    return load_table(path, Encounter)
 
 
 def encounter_actions(encounter: Encounter, state: State) -> list[a.Action]:

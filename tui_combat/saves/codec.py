@@ -12,8 +12,8 @@ import msgspec
 
 from tui_combat.engine.actions import Action
 from tui_combat.engine.model import State
-
-from tui_combat.saves.schema import JOURNAL_SCHEMA, SNAPSHOT_SCHEMA
+from tui_combat.saves.schema import JOURNAL_SCHEMA as JOURNAL_SCHEMA  # re-exported: the codec's versions
+from tui_combat.saves.schema import SNAPSHOT_SCHEMA as SNAPSHOT_SCHEMA
 
 
 class JournalHeader(msgspec.Struct, frozen=True, kw_only=True, tag="header", tag_field="k"):

@@ -6,33 +6,29 @@ which :func:`round_screen` adds as bindings so that they show in the footer and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, RichLog, Static
 
 from tui_combat import rulesets
 from tui_combat.engine import actions as a
-from tui_combat.engine.dice import DiceError, Roll, format_roll, parse, physical, roll
+from tui_combat.engine.dice import DiceError, Roll, parse, physical, roll
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.rulesets.base import FieldSpec, Ruleset
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 
-if TYPE_CHECKING:
-    from tui_combat.app import CombatApp
-
 LOG_LINES = 200
 
 
-class RoundScreen(Screen[None]):
-    app: CombatApp
+class RoundScreen(SessionScreen):
     ruleset_keys: dict[str, str] = {}
     """Ruleset action name → key, filled in by :func:`round_screen`."""
     BINDINGS = [
@@ -45,10 +41,10 @@ class RoundScreen(Screen[None]):
         Binding("h", "heal", _("Heal"), id="round.heal", show=False),
         Binding("x", "status", _("Status"), id="round.status", show=False),
         Binding("i", "add", _("Add"), id="round.add", show=False),
-        Binding("u", "undo", _("Undo"), id="round.undo"),
-        Binding("U,ctrl+y", "redo", _("Redo"), id="round.redo", show=False),
+        *session_bindings("round", undo_in_footer=True),
+
         Binding("ctrl+s", "save_as", _("Save as"), id="round.save_as", show=False),
-        Binding("escape", "leave", _("Sessions"), id="round.leave", show=False),
+
         Binding("q", "app.quit", _("Quit"), id="round.quit", show=False),
     ]
 
@@ -62,23 +58,11 @@ class RoundScreen(Screen[None]):
                 yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         yield Footer(compact=True)
 
-    def on_mount(self) -> None:
-        store = self.app.store
-        assert store is not None
-        self._unsubscribe = store.subscribe(self.show)
+    def prepare(self) -> None:
         self._log_count = 0
-        self.show(store.state)
         self.query_one(OrderList).focus()
 
-    def on_unmount(self) -> None:
-        self._unsubscribe()
-
     # -- reading the state --------------------------------------------------------------------------
-    @property
-    def state(self) -> State:
-        assert self.app.store is not None
-        return self.app.store.state
-
     @property
     def ruleset(self) -> Ruleset:
         return rulesets.get(self.state.ruleset)
@@ -169,15 +153,6 @@ class RoundScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.dispatch(a.PreviousStep())
-
-    def action_undo(self) -> None:
-        self.app.undo()
-
-    def action_redo(self) -> None:
-        self.app.redo()
-
-    def action_leave(self) -> None:
-        self.app.leave_session()
 
     def action_roll(self) -> None:
         store = self.app.store

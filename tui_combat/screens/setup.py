@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui_combat import rulesets
@@ -16,6 +15,7 @@ from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.rulesets.base import FieldSpec, RuleError
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.screens.session_screen import SessionScreen, session_bindings
 
 if TYPE_CHECKING:
     from tui_combat.app import CombatApp
@@ -69,8 +69,7 @@ def add_combatant_dialog(app: CombatApp, state: State, side: str | None) -> None
     app.push_screen(FormDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate), added)
 
 
-class SetupScreen(Screen[None]):
-    app: CombatApp
+class SetupScreen(SessionScreen):
     BINDINGS = [
         Binding("a", "add", _("Add"), id="setup.add"),
         Binding("e", "edit", _("Edit"), id="setup.edit"),
@@ -80,9 +79,7 @@ class SetupScreen(Screen[None]):
         Binding("o", "options", _("Options"), id="setup.options"),
         Binding("c", "begin", _("Continue"), id="setup.continue"),
         Binding("f2", "rename", _("Rename"), id="setup.rename", show=False),
-        Binding("u", "undo", _("Undo"), id="setup.undo", show=False),
-        Binding("U,ctrl+y", "redo", _("Redo"), id="setup.redo", show=False),
-        Binding("escape", "leave", _("Sessions"), id="setup.leave", show=False),
+        *session_bindings("setup"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -92,20 +89,8 @@ class SetupScreen(Screen[None]):
         yield Static(_("a adds a combatant (\"5 orc\": a group of five) · c when ready"), id="setup-hint")
         yield Footer()
 
-    def on_mount(self) -> None:
+    def prepare(self) -> None:
         self.query_one(DataTable).add_columns(_("Side"), _("Name"), _("HP"), _("Group"), _("Sheet"))
-        self._unsubscribe = self.app.store.subscribe(self.show) if self.app.store else None
-        if self.app.store:
-            self.show(self.app.store.state)
-
-    def on_unmount(self) -> None:
-        if self._unsubscribe:
-            self._unsubscribe()
-
-    @property
-    def state(self) -> State:
-        assert self.app.store is not None
-        return self.app.store.state
 
     def show(self, state: State) -> None:
         if state.phase != "setup":
@@ -129,19 +114,13 @@ class SetupScreen(Screen[None]):
             table.move_cursor(row=min(row, table.row_count - 1))
         table.focus()
 
-    def _selected(self) -> str | None:
-        table = self.query_one(DataTable)
-        if table.row_count == 0:
-            return None
-        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-
     # -- combatants -----------------------------------------------------------------------------------
     def action_add(self) -> None:
-        selected = self._selected()
+        selected = self.selected_row()
         add_combatant_dialog(self.app, self.state, self.state.combatant(selected).side if selected else None)
 
     def action_edit(self) -> None:
-        selected = self._selected()
+        selected = self.selected_row()
         if selected is None:
             return
         combatant = self.state.combatant(selected)
@@ -158,7 +137,7 @@ class SetupScreen(Screen[None]):
         self.app.push_screen(FormDialog(_("Edit {name}", name=combatant.name), fields, values), edited)
 
     def action_remove(self) -> None:
-        selected = self._selected()
+        selected = self.selected_row()
         if selected is not None:
             self.app.dispatch(a.RemoveCombatant(combatant=selected))
 
@@ -211,12 +190,3 @@ class SetupScreen(Screen[None]):
 
     def action_begin(self) -> None:
         self.app.dispatch(a.BeginSurprise())
-
-    def action_undo(self) -> None:
-        self.app.undo()
-
-    def action_redo(self) -> None:
-        self.app.redo()
-
-    def action_leave(self) -> None:
-        self.app.leave_session()

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
 from tui_combat import rulesets
@@ -16,13 +15,10 @@ from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.rulesets.base import FieldSpec
 from tui_combat.screens.dialogs import FormDialog
-
-if TYPE_CHECKING:
-    from tui_combat.app import CombatApp
+from tui_combat.screens.session_screen import SessionScreen, session_bindings
 
 
-class SurpriseScreen(Screen[None]):
-    app: CombatApp
+class SurpriseScreen(SessionScreen):
     BINDINGS = [
         Binding("s", "mark", _("Surprised"), id="surprise.mark"),
         Binding("space", "toggle", _("Rolls or not"), id="surprise.toggle", show=False),
@@ -31,8 +27,7 @@ class SurpriseScreen(Screen[None]):
         Binding("t", "type", _("Typed"), id="surprise.type"),
         Binding("g", "distance", _("Distance"), id="surprise.distance"),
         Binding("c", "start", _("Fight!"), id="surprise.start"),
-        Binding("u", "undo", _("Undo"), id="surprise.undo", show=False),
-        Binding("U,ctrl+y", "redo", _("Redo"), id="surprise.redo", show=False),
+        *session_bindings("surprise"),
     ]
 
     def __init__(self) -> None:
@@ -47,21 +42,8 @@ class SurpriseScreen(Screen[None]):
         yield RichLog(id="surprise-log", wrap=True, markup=False, min_width=20)
         yield Footer()
 
-    def on_mount(self) -> None:
+    def prepare(self) -> None:
         self.query_one(DataTable).add_columns(_("Side"), _("Can be surprised"), _("Modifier"), _("Result"))
-        store = self.app.store
-        assert store is not None
-        self.exposed = {side.id: True for side in store.state.sides}
-        self._unsubscribe = store.subscribe(self.show)
-        self.show(store.state)
-
-    def on_unmount(self) -> None:
-        self._unsubscribe()
-
-    @property
-    def state(self) -> State:
-        assert self.app.store is not None
-        return self.app.store.state
 
     def show(self, state: State) -> None:
         if state.phase != "surprise":
@@ -96,28 +78,22 @@ class SurpriseScreen(Screen[None]):
             log.write(entry.text)
         table.focus()
 
-    def _selected(self) -> str | None:
-        table = self.query_one(DataTable)
-        if not table.row_count:
-            return None
-        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-
     def action_toggle(self) -> None:
-        side = self._selected()
+        side = self.selected_row()
         if side:
             self.exposed[side] = not self.exposed.get(side, True)
             self.show(self.state)
 
     def action_mark(self) -> None:
         """The GM rules the selected side surprised, or not (books without a surprise roll)."""
-        side = self._selected()
+        side = self.selected_row()
         if side is None:
             return
         surprised = set(self.state.surprised) ^ {side}
         self.app.dispatch(a.SetSurprised(sides=tuple(s.id for s in self.state.sides if s.id in surprised)))
 
     def action_modifier(self) -> None:
-        side = self._selected()
+        side = self.selected_row()
         if side is None:
             return
         ruleset = rulesets.get(self.state.ruleset)
@@ -199,9 +175,3 @@ class SurpriseScreen(Screen[None]):
 
     def action_start(self) -> None:
         self.app.dispatch(a.StartFight())
-
-    def action_undo(self) -> None:
-        self.app.undo()
-
-    def action_redo(self) -> None:
-        self.app.redo()
