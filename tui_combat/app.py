@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -38,7 +38,7 @@ class CombatApp(App[None]):
         self._start_resume = resume
         self._start_encounter = encounter
         self._seed = seed
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._phase_shown = ""
         self._reported_problem = ""
 

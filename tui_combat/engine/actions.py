@@ -19,25 +19,25 @@ class _Action(msgspec.Struct, frozen=True, kw_only=True, tag_field="t"):
     pass
 
 
-class SetName(_Action, tag="name"):
+class SetName(_Action, tag="name", frozen=True, kw_only=True):
     name: str
 
 
-class SetRuleset(_Action, tag="ruleset"):
+class SetRuleset(_Action, tag="ruleset", frozen=True, kw_only=True):
     ruleset: str
 
 
-class SetOption(_Action, tag="option"):
+class SetOption(_Action, tag="option", frozen=True, kw_only=True):
     key: str
     value: str
 
 
-class AddSide(_Action, tag="add_side"):
+class AddSide(_Action, tag="add_side", frozen=True, kw_only=True):
     name: str
     is_party: bool = False
 
 
-class AddCombatants(_Action, tag="add"):
+class AddCombatants(_Action, tag="add", frozen=True, kw_only=True):
     """Add one combatant, or a numbered group sharing one initiative roll when ``count`` > 1."""
 
     side: str
@@ -48,11 +48,11 @@ class AddCombatants(_Action, tag="add"):
     notes: str = ""
 
 
-class RemoveCombatant(_Action, tag="remove"):
+class RemoveCombatant(_Action, tag="remove", frozen=True, kw_only=True):
     combatant: str
 
 
-class EditCombatant(_Action, tag="edit"):
+class EditCombatant(_Action, tag="edit", frozen=True, kw_only=True):
     combatant: str
     name: str | None = None
     hp: int | None = None
@@ -61,71 +61,71 @@ class EditCombatant(_Action, tag="edit"):
     notes: str | None = None
 
 
-class BeginSurprise(_Action, tag="begin_surprise"):
+class BeginSurprise(_Action, tag="begin_surprise", frozen=True, kw_only=True):
     """Leave setup: the encounter is complete, go to the surprise and distance step."""
 
 
-class RollSurprise(_Action, tag="surprise"):
+class RollSurprise(_Action, tag="surprise", frozen=True, kw_only=True):
     rolls: dict[str, Roll]
     """Side id → its surprise roll; sides that could not be surprised are absent."""
     modifiers: dict[str, int] = msgspec.field(default_factory=dict)
 
 
-class SetSurprised(_Action, tag="set_surprised"):
+class SetSurprised(_Action, tag="set_surprised", frozen=True, kw_only=True):
     """The GM decides who is surprised (for books without a surprise roll, or to overrule one)."""
 
     sides: tuple[str, ...]
 
 
-class RollDistance(_Action, tag="distance"):
+class RollDistance(_Action, tag="distance", frozen=True, kw_only=True):
     situation: str
     roll: Roll | None = None
 
 
-class StartFight(_Action, tag="start"):
+class StartFight(_Action, tag="start", frozen=True, kw_only=True):
     pass
 
 
-class NextStep(_Action, tag="next"):
+class NextStep(_Action, tag="next", frozen=True, kw_only=True):
     pass
 
 
-class PreviousStep(_Action, tag="prev"):
+class PreviousStep(_Action, tag="prev", frozen=True, kw_only=True):
     pass
 
 
-class RollInitiative(_Action, tag="initiative"):
+class RollInitiative(_Action, tag="initiative", frozen=True, kw_only=True):
     rolls: dict[str, Roll]
     """Roll key (as the ruleset asked for it: a side, a group or a combatant) → the roll."""
 
 
-class Declare(_Action, tag="declare"):
+class Declare(_Action, tag="declare", frozen=True, kw_only=True):
     combatant: str
     declaration: dict[str, Any]
 
 
-class Damage(_Action, tag="damage"):
+class Damage(_Action, tag="damage", frozen=True, kw_only=True):
     combatant: str
     amount: int
     roll: Roll | None = None
 
 
-class Heal(_Action, tag="heal"):
+class Heal(_Action, tag="heal", frozen=True, kw_only=True):
     combatant: str
     amount: int
 
 
-class SetStatus(_Action, tag="status"):
+class SetStatus(_Action, tag="status", frozen=True, kw_only=True):
     combatant: str
     status: Status
 
 
-class Note(_Action, tag="note"):
+class Note(_Action, tag="note", frozen=True, kw_only=True):
     text: str
     secret: bool = False
 
 
-class RulesetAction(_Action, tag="rs"):
+class RulesetAction(_Action, tag="rs", frozen=True, kw_only=True):
     """An action only the active ruleset understands (spend combat points, hold, skip …)."""
 
     name: str

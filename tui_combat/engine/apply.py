@@ -53,7 +53,7 @@ def _find(state: State, combatant_id: str) -> Combatant:
 
 # -- set-up -----------------------------------------------------------------------------------------
 @_apply.register
-def _handle(action: a.SetName, state: State) -> State:
+def _set_name(action: a.SetName, state: State) -> State:
     name = action.name.strip()
     if not name:
         raise RuleError(_("A name cannot be empty."))
@@ -61,7 +61,7 @@ def _handle(action: a.SetName, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.SetRuleset, state: State) -> State:
+def _set_ruleset(action: a.SetRuleset, state: State) -> State:
     _require_phase(state, "setup")
     ruleset = rulesets.get(action.ruleset)
     options = {option.key: option.choices[0][0] for option in ruleset.options}
@@ -69,7 +69,7 @@ def _handle(action: a.SetRuleset, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.SetOption, state: State) -> State:
+def _set_option(action: a.SetOption, state: State) -> State:
     ruleset = rulesets.get(state.ruleset)
     for option in ruleset.options:
         if option.key == action.key:
@@ -82,7 +82,7 @@ def _handle(action: a.SetOption, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.AddSide, state: State) -> State:
+def _add_side(action: a.AddSide, state: State) -> State:
     name = action.name.strip()
     if not name:
         raise RuleError(_("A side needs a name."))
@@ -91,7 +91,7 @@ def _handle(action: a.AddSide, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.AddCombatants, state: State) -> State:
+def _add_combatants(action: a.AddCombatants, state: State) -> State:
     name = action.name.strip()
     if not name:
         raise RuleError(_("A combatant needs a name."))
@@ -130,7 +130,7 @@ def _handle(action: a.AddCombatants, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.RemoveCombatant, state: State) -> State:
+def _remove_combatant(action: a.RemoveCombatant, state: State) -> State:
     _find(state, action.combatant)
     combatants = tuple(c for c in state.combatants if c.id != action.combatant)
     order = tuple(
@@ -140,7 +140,7 @@ def _handle(action: a.RemoveCombatant, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.EditCombatant, state: State) -> State:
+def _edit_combatant(action: a.EditCombatant, state: State) -> State:
     combatant = _find(state, action.combatant)
     changes: dict[str, object] = {}
     if action.name is not None:
@@ -162,7 +162,7 @@ def _handle(action: a.EditCombatant, state: State) -> State:
 
 # -- surprise and distance --------------------------------------------------------------------------
 @_apply.register
-def _handle(action: a.BeginSurprise, state: State) -> State:
+def _begin_surprise(action: a.BeginSurprise, state: State) -> State:
     _require_phase(state, "setup")
     _require_ready(state)
     return replace(state, phase="surprise")
@@ -179,7 +179,7 @@ def _require_ready(state: State) -> None:
 
 
 @_apply.register
-def _handle(action: a.RollSurprise, state: State) -> State:
+def _roll_surprise(action: a.RollSurprise, state: State) -> State:
     _require_phase(state, "surprise")
     ruleset = rulesets.get(state.ruleset)
     if not ruleset.surprise_dice():
@@ -212,7 +212,7 @@ def _handle(action: a.RollSurprise, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.SetSurprised, state: State) -> State:
+def _set_surprised(action: a.SetSurprised, state: State) -> State:
     _require_phase(state, "surprise")
     for side_id in action.sides:
         try:
@@ -224,7 +224,7 @@ def _handle(action: a.SetSurprised, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.RollDistance, state: State) -> State:
+def _roll_distance(action: a.RollDistance, state: State) -> State:
     _require_phase(state, "surprise", "setup")
     ruleset = rulesets.get(state.ruleset)
     situation = next((s for s in ruleset.distance_situations() if s.id == action.situation), None)
@@ -247,7 +247,7 @@ def _handle(action: a.RollDistance, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.StartFight, state: State) -> State:
+def _start_fight(action: a.StartFight, state: State) -> State:
     _require_phase(state, "setup", "surprise")
     if state.phase == "setup":
         _require_ready(state)
@@ -267,7 +267,7 @@ def _step_kind(state: State) -> str:
 
 
 @_apply.register
-def _handle(action: a.NextStep, state: State) -> State:
+def _next_step(action: a.NextStep, state: State) -> State:
     _require_phase(state, "round")
     ruleset = rulesets.get(state.ruleset)
     steps = ruleset.steps(state)
@@ -288,7 +288,7 @@ def _handle(action: a.NextStep, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.PreviousStep, state: State) -> State:
+def _previous_step(action: a.PreviousStep, state: State) -> State:
     _require_phase(state, "round")
     steps = rulesets.get(state.ruleset).steps(state)
     if steps[state.step].kind == "resolve" and state.cursor > 0:
@@ -301,7 +301,7 @@ def _handle(action: a.PreviousStep, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.RollInitiative, state: State) -> State:
+def _roll_initiative(action: a.RollInitiative, state: State) -> State:
     _require_phase(state, "round")
     if _step_kind(state) not in ("initiative", "declare"):
         raise RuleError(_("Initiative is rolled in the initiative step."))
@@ -330,7 +330,7 @@ def _handle(action: a.RollInitiative, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.Declare, state: State) -> State:
+def _declare(action: a.Declare, state: State) -> State:
     _require_phase(state, "round")
     _find(state, action.combatant)
     return rulesets.get(state.ruleset).declare(state, action.combatant, dict(action.declaration))
@@ -345,7 +345,7 @@ def store_declaration(state: State, combatant_id: str, declaration: dict[str, ob
 
 # -- hits and status ----------------------------------------------------------------------------------
 @_apply.register
-def _handle(action: a.Damage, state: State) -> State:
+def _damage(action: a.Damage, state: State) -> State:
     combatant = _find(state, action.combatant)
     if action.amount < 0:
         raise RuleError(_("Damage cannot be negative; use heal."))
@@ -364,7 +364,7 @@ def _handle(action: a.Damage, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.Heal, state: State) -> State:
+def _heal(action: a.Heal, state: State) -> State:
     combatant = _find(state, action.combatant)
     if action.amount < 0:
         raise RuleError(_("Healing cannot be negative; use damage."))
@@ -383,7 +383,7 @@ _STATUS_TEXT = {
 
 
 @_apply.register
-def _handle(action: a.SetStatus, state: State) -> State:
+def _set_status(action: a.SetStatus, state: State) -> State:
     combatant = _find(state, action.combatant)
     if combatant.status == action.status:
         return state
@@ -392,7 +392,7 @@ def _handle(action: a.SetStatus, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.Note, state: State) -> State:
+def _note(action: a.Note, state: State) -> State:
     text = action.text.strip()
     if not text:
         raise RuleError(_("A note cannot be empty."))
@@ -400,5 +400,5 @@ def _handle(action: a.Note, state: State) -> State:
 
 
 @_apply.register
-def _handle(action: a.RulesetAction, state: State) -> State:
+def _ruleset_action(action: a.RulesetAction, state: State) -> State:
     return rulesets.get(state.ruleset).apply_action(state, action.name, dict(action.args))

@@ -21,7 +21,7 @@ from tui_combat.screens.session_screen import SessionScreen, session_bindings
 class SurpriseScreen(SessionScreen):
     BINDINGS = [
         Binding("s", "mark", _("Surprised"), id="surprise.mark"),
-        Binding("space", "toggle", _("Rolls or not"), id="surprise.toggle", show=False),
+        Binding("space", "toggle_rolls", _("Rolls or not"), id="surprise.toggle", show=False),
         Binding("m", "modifier", _("Modifier"), id="surprise.modifier", show=False),
         Binding("r", "roll", _("Roll"), id="surprise.roll"),
         Binding("t", "type", _("Typed"), id="surprise.type"),
@@ -78,7 +78,7 @@ class SurpriseScreen(SessionScreen):
             log.write(entry.text)
         table.focus()
 
-    def action_toggle(self) -> None:
+    def action_toggle_rolls(self) -> None:
         side = self.selected_row()
         if side:
             self.exposed[side] = not self.exposed.get(side, True)
