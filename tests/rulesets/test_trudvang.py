@@ -751,3 +751,36 @@ def test_random_sheets_read_back_and_cp_adds_up(sheet: dict[str, Any]) -> None:
     for weapon in resolved.weapons:
         assert resolved.sv <= cp_available(resolved, weapon.name) <= sum(pools.values())
     assert cp_available(resolved, "dodge") == resolved.sv
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sheet_a=sheets(), sheet_b=sheets(), steps=st.lists(STEPS, max_size=15))
+def test_undo_of_a_spend_restores_the_exact_budget(sheet_a: dict[str, Any], sheet_b: dict[str, Any], steps: list[tuple[str, int, int, int, int]]) -> None:
+    """Every spend goes through the store; undoing it gives back the budget as it was, redo re-spends it."""
+    from tui_combat.store import Store
+
+    state = fight(("Heroes", "A", sheet_a), ("Foes", "B", sheet_b))
+    store = Store(roll_initiative(state, A=d10(7), B=d10(3)))
+    ids = [cid(store.state, "A"), cid(store.state, "B")]
+    for name, who, item_index, amount, face in steps:
+        if name in ("next", "change"):
+            continue
+        me, other = ids[who], ids[1 - who]
+        items = ["", "unarmed", "shield", *(w.name for w in RULESET.sheet_of(store.state.combatant(me)).weapons)]
+        args: dict[str, Any] = {"combatant": me, "target": other, "roll": msgspec.to_builtins(d20(face))}
+        if name in ("attack", "parry", "dodge"):
+            args.update(cp=amount, weapon=items[item_index % len(items)])
+        elif name in ("grapple", "break_free", "glima", "glima_defence"):
+            args["sv"] = amount
+        before = store.state
+        try:
+            store.dispatch(a.RulesetAction(name=name, args={k: v for k, v in args.items() if k != "target" or name in ("attack", "grapple", "glima")}))
+        except RuleError:
+            assert store.state == before
+            continue
+        after = store.state
+        store.undo()
+        assert store.state.round_data.get("budgets") == before.round_data.get("budgets")
+        assert store.state == before
+        store.redo()
+        assert store.state == after

@@ -38,3 +38,28 @@ def test_help_over_the_round(snap_compare, make_app) -> None:
         assert isinstance(pilot.app.screen, HelpScreen)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_trudvang_countdown_after_an_attack(snap_compare, make_app) -> None:
+    """Trudvang: the countdown with Fridgar's live CP bars after a 6-CP attack with the seax."""
+    from tui_combat.engine.encounter import ENCOUNTER_DIR
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        from tui_combat.screens.round import RoundScreen
+        from tui_combat.screens.setup import SetupScreen
+
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, SetupScreen)
+        await pilot.press("c", "c")  # set-up → surprise → round
+        assert isinstance(pilot.app.screen, RoundScreen)
+        await pilot.press("n", "t")  # actions → initiative, typed from real dice
+        await pilot.pause()
+        await pilot.press("9", "tab", "8", "tab", "8", "tab", "1", "0", "enter")
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press("tab", "tab", "6", "tab", "tab", "tab", "3", "enter")  # target, with, CP, hand, modifier, d20
+        await pilot.pause()
+
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_trudvang.toml")
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

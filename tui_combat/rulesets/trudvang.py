@@ -1995,7 +1995,7 @@ class Trudvang:
         return (
             ActionKey(name="attack", key="a", label=_("Attack")),
             ActionKey(name="parry", key="p", label=_("Parry")),
-            ActionKey(name="dodge", key="o", label=_("Dodge")),
+            ActionKey(name="dodge", key="o", label=_("Dodge"), footer=False),
             ActionKey(name="grapple", key="g", label=_("Grapple"), footer=False),
             ActionKey(name="break_free", key="f", label=_("Break free"), footer=False),
             ActionKey(name="glima", key="w", label=_("Glima (throw)"), footer=False),

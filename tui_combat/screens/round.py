@@ -18,7 +18,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.dice import DiceError, Roll, parse, physical, roll
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import FieldSpec, Ruleset
+from tui_combat.rulesets.base import FieldSpec, Ruleset, RuleError
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.budget import BudgetMeter
@@ -53,8 +53,9 @@ class RoundScreen(SessionScreen):
         with Horizontal(id="round-main"):
             yield OrderList(id="order")
             with Vertical(id="round-side"):
-                yield Static(id="card")
+                yield Static(id="card-head")
                 yield BudgetMeter(id="budget")
+                yield Static(id="card")
                 yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         yield Footer(compact=True)
 
@@ -105,23 +106,26 @@ class RoundScreen(SessionScreen):
         self._log_count = len(entries)
 
     def show_card(self) -> None:
+        """The selected combatant: name and HP, then the live budget, then the ruleset's details."""
         state = self.state
         combatant_id = self.selected()
+        head = self.query_one("#card-head", Static)
         card = self.query_one("#card", Static)
         meter = self.query_one(BudgetMeter)
         if combatant_id is None:
-            card.update(_("Nobody selected."))
+            head.update(_("Nobody selected."))
+            card.update("")
             meter.update("")
             return
         combatant = state.combatant(combatant_id)
         ruleset = rulesets.get(state.ruleset)
-        lines = [f"[b]{_escape(combatant.name)}[/]  {_escape(state.side(combatant.side).name)}  "
-                 f"HP {combatant.hp}/{combatant.max_hp}  {_(combatant.status)}"]
+        head.update(f"[b]{_escape(combatant.name)}[/]  {_escape(state.side(combatant.side).name)}  "
+                    f"HP {combatant.hp}/{combatant.max_hp}  {_(combatant.status)}")
         try:
-            lines += [f"{_escape(label)}: {_escape(value)}" for label, value in ruleset.details(state, combatant_id)]
+            lines = [f"{_escape(label)}: {_escape(value)}" for label, value in ruleset.details(state, combatant_id)]
             budget = ruleset.budget(state, combatant_id)
-        except Exception as error:  # a bad sheet value must not break the screen
-            lines.append(f"[red]{_escape(str(error))}[/]")
+        except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
+            lines = [f"[red]{_escape(str(error))}[/]"]
             budget = ()
         if combatant.notes:
             lines.append(f"[dim]{_escape(combatant.notes)}[/]")
