@@ -44,6 +44,7 @@ class RoundScreen(SessionScreen):
         *session_bindings("round", undo_in_footer=True),
 
         Binding("ctrl+s", "save_as", _("Save as"), id="round.save_as", show=False),
+        Binding("O", "options", _("Options (initiative method …)"), id="round.options", show=False),
 
         Binding("q", "app.quit", _("Quit"), id="round.quit", show=False),
     ]
@@ -259,6 +260,11 @@ class RoundScreen(SessionScreen):
 
         selected = self.selected()
         add_combatant_dialog(self.app, self.state, self.state.combatant(selected).side if selected else None)
+
+    def action_options(self) -> None:
+        from tui_combat.screens.setup import options_dialog
+
+        options_dialog(self.app, self.state)
 
     def action_save_as(self) -> None:
         from tui_combat.saves.errors import SaveError

@@ -69,6 +69,24 @@ def add_combatant_dialog(app: CombatApp, state: State, side: str | None) -> None
     app.push_screen(FormDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate), added)
 
 
+def options_dialog(app: CombatApp, state: State) -> None:
+    """Choose the ruleset's options (initiative method …); in set-up or between rounds alike."""
+    ruleset = rulesets.get(state.ruleset)
+    fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0]) for o in ruleset.options]
+    if not fields:
+        app.notify(_("This ruleset has no options."))
+        return
+
+    def chosen(values: dict[str, Any] | None) -> None:
+        if values is None or app.store is None:
+            return
+        for key, value in values.items():
+            if app.store.state.options.get(key) != value:
+                app.dispatch(a.SetOption(key=key, value=value))
+
+    app.push_screen(FormDialog(_("Options"), fields, dict(state.options)), chosen)
+
+
 class SetupScreen(SessionScreen):
     BINDINGS = [
         Binding("a", "add", _("Add"), id="setup.add"),
@@ -173,20 +191,7 @@ class SetupScreen(SessionScreen):
         self.app.push_screen(ChoiceDialog(_("Ruleset"), choices, self.state.ruleset), chosen)
 
     def action_options(self) -> None:
-        ruleset = rulesets.get(self.state.ruleset)
-        fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0]) for o in ruleset.options]
-        if not fields:
-            self.app.notify(_("This ruleset has no options."))
-            return
-
-        def chosen(values: dict[str, Any] | None) -> None:
-            if values is None:
-                return
-            for key, value in values.items():
-                if self.state.options.get(key) != value:
-                    self.app.dispatch(a.SetOption(key=key, value=value))
-
-        self.app.push_screen(FormDialog(_("Options"), fields, dict(self.state.options)), chosen)
+        options_dialog(self.app, self.state)
 
     def action_begin(self) -> None:
         self.app.dispatch(a.BeginSurprise())
