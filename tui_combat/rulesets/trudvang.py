@@ -186,50 +186,37 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     fear_im: tuple[int, ...]
 
 
-class WeaponData(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class _Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What every row of the data file has: a name, other names it answers to, and where it comes from."""
+
     name: str
+    aliases: tuple[str, ...] = ()
+    source: Source
+    where: str = ""
+    note: str = ""
+
+
+class ArmourData(_Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
     im: int
+
+
+class ShieldData(ArmourData, frozen=True, kw_only=True, forbid_unknown_fields=True):
     actions: NonNegative
+
+
+class WeaponData(ShieldData, frozen=True, kw_only=True, forbid_unknown_fields=True):
     group: str
     hands: Annotated[int, msgspec.Meta(ge=1, le=2)] = 1
     light: bool = False
     ranged: bool = False
-    aliases: tuple[str, ...] = ()
-    source: Source
-    where: str = ""
-    note: str = ""
 
 
-class ShieldData(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    name: str
-    im: int
-    actions: NonNegative
-    aliases: tuple[str, ...] = ()
-    source: Source
-    where: str = ""
-    note: str = ""
-
-
-class ArmourData(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    name: str
-    im: int
-    aliases: tuple[str, ...] = ()
-    source: Source
-    where: str = ""
-    note: str = ""
-
-
-class SkillData(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    name: str
+class SkillData(_Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
     cp_per_level: NonNegative
     im_per_level: int = 0
     lock: str
     field: SkillField | None = None
     """The sheet field the level goes to (its effect is a rule, not only a CP pool)."""
-    aliases: tuple[str, ...] = ()
-    source: Source
-    where: str = ""
-    note: str = ""
 
 
 class TrudvangData(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -1613,6 +1600,21 @@ class Trudvang:
             state = _store_carry(state, replace(carry, grappled=grappled))
         return state, info
 
+    def _wrestling_attack(self, state: State, info: RoundInfo, combatant: Combatant, args: WrestleArgs,
+                          kind: str, what: str, rate: int) -> tuple[RoundInfo, str, str]:
+        """Grapple and Glima alike: buy SV at ``rate`` CP each (capped by Wrestling), once a round, as
+        one of the unarmed attacks; Strength and the hand used modify it. Returns the SV text and result."""
+        sheet = self.sheet_of(combatant)
+        bought = self._bought(combatant, args.sv, args.cp, rate, what)
+        self._cap(combatant, sheet, bought, what)
+        info = self._once(info, combatant, kind, what)
+        info = self._use_unarmed(info, state, combatant)
+        info = self._pay(state, info, combatant, WRESTLING, bought * rate)
+        mods = [(_("Strength"), sheet.str_mod)] if sheet.str_mod else []
+        mods += [*self._grip(sheet, args.hand), *self._common_mods(state, info, combatant.id, held=True, extra=args.modifier)]
+        sv, sv_text = self._sv_text(_("SV {sv} ({cp} CP)", sv=bought, cp=bought * rate), bought, mods)
+        return info, sv_text, self._result(args.roll, sv)
+
     def _grapple(self, state: State, raw: dict[str, Any]) -> State:
         args = _args(raw, WrestleArgs, "grapple")
         combatant = self._actor(state, args.combatant)
@@ -1620,18 +1622,8 @@ class Trudvang:
         turn = self._own_turn(state, combatant, info)
         self._not_grappled(state, combatant)
         target = self._target(state, args.target, combatant)
-        sheet = self.sheet_of(combatant)
-        rules = self.data.rules
-        what = _("a grapple")
-        bought = self._bought(combatant, args.sv, args.cp, rules.grapple_cp_per_sv, what)
-        self._cap(combatant, sheet, bought, what)
-        info = self._once(info, combatant, "grapple", what)
-        info = self._use_unarmed(info, state, combatant)
-        info = self._pay(state, info, combatant, WRESTLING, bought * rules.grapple_cp_per_sv)
-        mods = [(_("Strength"), sheet.str_mod)] if sheet.str_mod else []
-        mods += [*self._grip(sheet, args.hand), *self._common_mods(state, info, combatant.id, held=True, extra=args.modifier)]
-        sv, sv_text = self._sv_text(_("SV {sv} ({cp} CP)", sv=bought, cp=bought * rules.grapple_cp_per_sv), bought, mods)
-        result = self._result(args.roll, sv)
+        info, sv_text, result = self._wrestling_attack(state, info, combatant, args, "grapple", _("a grapple"),
+                                                       self.data.rules.grapple_cp_per_sv)
         hit = result in ("critical", "success")
         info, record = self._record(info, attacker=combatant.id, target=target.id, kind="grapple", item=UNARMED, unarmed=True, hit=hit)
         info = self._set_turn(info, combatant.id, replace(info.turns.get(combatant.id, turn), acted=True))
@@ -1691,18 +1683,8 @@ class Trudvang:
         carry = _carry(state)
         if carry.grappled.get(target.id) != combatant.id:
             raise RuleError(_("{name} does not hold {target}: Glima throws a grappled opponent.", name=combatant.name, target=target.name))
-        sheet = self.sheet_of(combatant)
-        rules = self.data.rules
-        what = _("a Glima")
-        bought = self._bought(combatant, args.sv, args.cp, rules.glima_cp_per_sv, what)
-        self._cap(combatant, sheet, bought, what)
-        info = self._once(info, combatant, "glima", what)
-        info = self._use_unarmed(info, state, combatant)
-        info = self._pay(state, info, combatant, WRESTLING, bought * rules.glima_cp_per_sv)
-        mods = [(_("Strength"), sheet.str_mod)] if sheet.str_mod else []
-        mods += [*self._grip(sheet, args.hand), *self._common_mods(state, info, combatant.id, held=True, extra=args.modifier)]
-        sv, sv_text = self._sv_text(_("SV {sv} ({cp} CP)", sv=bought, cp=bought * rules.glima_cp_per_sv), bought, mods)
-        result = self._result(args.roll, sv)
+        info, sv_text, result = self._wrestling_attack(state, info, combatant, args, "glima", _("a Glima"),
+                                                       self.data.rules.glima_cp_per_sv)
         hit = result in ("critical", "success")
         info, record = self._record(info, attacker=combatant.id, target=target.id, kind="glima", item=UNARMED, unarmed=True, hit=hit, drop=args.drop)
         info = self._set_turn(info, combatant.id, replace(info.turns.get(combatant.id, turn), acted=True))
