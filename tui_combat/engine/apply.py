@@ -197,11 +197,10 @@ def _roll_surprise(action: a.RollSurprise, state: State) -> State:
         state = log(
             state,
             _(
-                "Surprise — {side}: {roll}{modifier} → {total}: {result}.",
+                "Surprise — {side}: {roll}{modifier}: {result}.",
                 side=side.name,
                 roll=format_roll(roll),
-                modifier=f" {modifier:+d}" if modifier else "",
-                total=total,
+                modifier=f" {modifier:+d} → {total}" if modifier else "",
                 result=_("surprised") if hit else _("not surprised"),
             ),
         )
