@@ -101,6 +101,7 @@ class CombatApp(App[None]):
         self.open_store(store)
 
     def new_empty(self) -> None:
+        from tui_combat.engine.actions import AddSide, SetName
         from tui_combat.rulesets.base import RuleError
         from tui_combat.saves.library import new_session_folder
         from tui_combat.store import Store, new_state
@@ -108,9 +109,9 @@ class CombatApp(App[None]):
         name = _("New fight")
         try:
             store = Store.create(new_state(self._seed), new_session_folder(self.data_root, name))
-            store.dispatch(_set_name(name))
-            store.dispatch(_add_side(_("Party"), True))
-            store.dispatch(_add_side(_("Monsters"), False))
+            store.dispatch(SetName(name=name))
+            store.dispatch(AddSide(name=_("Party"), is_party=True))
+            store.dispatch(AddSide(name=_("Monsters"), is_party=False))
         except (RuleError, SaveError) as error:
             self.notify(str(error), severity="error", timeout=15)
             return
@@ -220,14 +221,3 @@ def _screen_for(phase: str, ruleset_id: str) -> Screen[None]:
 
     return round_screen(ruleset_id)
 
-
-def _set_name(name: str) -> Action:
-    from tui_combat.engine.actions import SetName
-
-    return SetName(name=name)
-
-
-def _add_side(name: str, is_party: bool) -> Action:
-    from tui_combat.engine.actions import AddSide
-
-    return AddSide(name=name, is_party=is_party)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from tui_combat.engine.actions import Action
 from tui_combat.engine.apply import apply
+from tui_combat.engine.encounter import Encounter, encounter_actions
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.rulesets.base import RuleError
@@ -211,12 +212,10 @@ def new_state(seed: int | None = None) -> State:
     return State(seed=seed)
 
 
-def store_from_encounter(encounter: "Encounter", folder: Path | None = None, seed: int | None = None) -> Store:
+def store_from_encounter(encounter: Encounter, folder: Path | None = None, seed: int | None = None) -> Store:
     """A new session built from an encounter: every step of the build is in the journal."""
     store = Store.create(new_state(seed), folder)
     for action in encounter_actions(encounter, store.state):
         store.dispatch(action)
     return store
 
-
-from tui_combat.engine.encounter import Encounter, encounter_actions  # noqa: E402

@@ -322,8 +322,9 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
     if steps[step].kind == "initiative" and step + 1 < len(steps) and steps[step + 1].kind == "resolve":
         step += 1
     state = replace(state, order=order, cursor=0, step=step)
+    names = state.names()
     summary = "; ".join(
-        f"{slot.label}: " + ", ".join(state.combatant(cid).name for cid in slot.combatants) for slot in order
+        f"{slot.label}: " + ", ".join(names[cid] for cid in slot.combatants) for slot in order
     )
     return log(state, _("Order: {summary}.", summary=summary or _("nobody acts")))
 

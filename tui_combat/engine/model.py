@@ -99,6 +99,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
                 return side
         raise KeyError(side_id)
 
+    def names(self) -> dict[str, str]:
+        """Id → name of every combatant, for text about many of them at once (one pass, not a search each)."""
+        return {combatant.id: combatant.name for combatant in self.combatants}
+
     def log_entries(self) -> list[LogEntry]:
         return [entry for chunk in self.log for entry in chunk]
 

@@ -389,19 +389,20 @@ class ADnD2e:
 
     def order(self, state: State, totals: dict[str, int]) -> tuple[Slot, ...]:
         method = state.options.get("initiative", "standard")
+        by_id = {combatant.id: combatant for combatant in state.combatants}
         values: dict[str, int] = {}
         for request in self.initiative_requests(state):
             for combatant_id in request.combatants:
                 value = totals[request.key]
                 if method != "standard":
-                    value += self.action_modifier(state, state.combatant(combatant_id))
+                    value += self.action_modifier(state, by_id[combatant_id])
                 values[combatant_id] = value
         first = _slots(values, "")
         hasted = self._hasted(state)
         seconds = {
             cid: value
             for cid, value in values.items()
-            if self._attacks(state, state.combatant(cid), hasted) > 1
+            if self._attacks(state, by_id[cid], hasted) > 1
         }
         end = tuple(c.id for c in self._acting(state) if self._rolls_at_end(state, c))
         slots = [*first, *_slots(seconds, _("2nd") + " · ")]
@@ -435,13 +436,19 @@ class ADnD2e:
     def _spent(self, state: State, combatant_id: str) -> dict[str, int]:
         return dict(state.round_data.get("spent", {}).get(combatant_id, {}))
 
+    def _totals(self, state: State, combatant: Combatant) -> dict[str, int]:
+        """What the combatant may do this round: ``attacks`` and one ``main`` action."""
+        return {"attacks": self._attacks(state, combatant, self._hasted(state)), "main": 1}
+
+    def _left(self, state: State, combatant: Combatant, what: str) -> int:
+        return max(self._totals(state, combatant)[what] - self._spent(state, combatant.id).get(what, 0), 0)
+
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
         combatant = state.combatant(combatant_id)
-        spent = self._spent(state, combatant_id)
-        attacks = self._attacks(state, combatant, self._hasted(state))
+        totals = self._totals(state, combatant)
         return (
-            BudgetLine(label=_("Attacks"), left=max(attacks - spent.get("attacks", 0), 0), total=attacks),
-            BudgetLine(label=_("Main action"), left=max(1 - spent.get("main", 0), 0), total=1),
+            BudgetLine(label=_("Attacks"), left=self._left(state, combatant, "attacks"), total=totals["attacks"]),
+            BudgetLine(label=_("Main action"), left=self._left(state, combatant, "main"), total=totals["main"]),
         )
 
     def _spend(self, state: State, combatant_id: str, what: str) -> State:
@@ -516,9 +523,8 @@ class ADnD2e:
             raise RuleError(_("No combatant with id {id}.", id=combatant_id)) from None
         if combatant.status != "active":
             raise RuleError(_("{name} is out of the fight.", name=combatant.name))
-        budget = {line.label: line for line in self.budget(state, combatant_id)}
         if name == "attack":
-            if budget[_("Attacks")].left <= 0:
+            if self._left(state, combatant, "attacks") <= 0:
                 raise RuleError(_("{name} has no attacks left this round.", name=combatant.name))
             state = self._spend(state, combatant_id, "attacks")
             roll = args.get("roll")
@@ -542,7 +548,7 @@ class ADnD2e:
                 ),
             )
         if name == "main_action":
-            if budget[_("Main action")].left <= 0:
+            if self._left(state, combatant, "main") <= 0:
                 raise RuleError(_("{name} has already taken the main action this round.", name=combatant.name))
             declaration = declaration_of(state, combatant_id)
             if declaration.action == "spell" and self.spell_lost(state, combatant_id):

@@ -28,6 +28,7 @@ class OrderList(OptionList):
     def show(self, state: State, in_resolve: bool) -> None:
         selected = self.highlighted_option.id if self.highlighted_option is not None else None
         options: list[Option] = []
+        by_id = {combatant.id: combatant for combatant in state.combatants}  # one pass, not a search per line
         if state.order:
             listed: set[str] = set()
             for index, slot in enumerate(state.order):
@@ -37,7 +38,7 @@ class OrderList(OptionList):
                 for combatant_id in slot.combatants:
                     key = combatant_id if combatant_id not in listed else f"{combatant_id}#{index}"
                     listed.add(combatant_id)
-                    options.append(Option(_line(state.combatant(combatant_id), now), id=key))
+                    options.append(Option(_line(by_id[combatant_id], now), id=key))
             idle = [c for c in state.combatants if c.id not in listed]
             if idle:
                 options.append(Option(Text(f"── {_('not acting')} ", style="dim"), id="slot-idle", disabled=True))
