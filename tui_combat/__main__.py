@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "check":
         from tui_combat.engine.encounter import encounter_actions, load_encounter
-        from tui_combat.rulesets.base import RuleError
+        from tui_combat.engine.errors import RuleError
         from tui_combat.store import Store, new_state
 
         try:

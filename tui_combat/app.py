@@ -88,7 +88,7 @@ class CombatApp(App[None]):
 
     def new_from_file(self, path: Path) -> None:
         from tui_combat.engine.encounter import load_encounter
-        from tui_combat.rulesets.base import RuleError
+        from tui_combat.engine.errors import RuleError
         from tui_combat.saves.library import new_session_folder
         from tui_combat.store import store_from_encounter
 
@@ -102,7 +102,7 @@ class CombatApp(App[None]):
 
     def new_empty(self) -> None:
         from tui_combat.engine.actions import AddSide, SetName
-        from tui_combat.rulesets.base import RuleError
+        from tui_combat.engine.errors import RuleError
         from tui_combat.saves.library import new_session_folder
         from tui_combat.store import Store, new_state
 
@@ -121,7 +121,7 @@ class CombatApp(App[None]):
     def dispatch(self, action: Action) -> bool:
         """Dispatch and report: a refusal or a save problem is a notification, never a traceback."""
         from tui_combat.engine.dice import DiceError
-        from tui_combat.rulesets.base import RuleError
+        from tui_combat.engine.errors import RuleError
 
         if self.store is None:
             return False
@@ -136,7 +136,7 @@ class CombatApp(App[None]):
         return True
 
     def undo(self) -> None:
-        from tui_combat.rulesets.base import RuleError
+        from tui_combat.engine.errors import RuleError
 
         if self.store is None:
             return
@@ -146,7 +146,7 @@ class CombatApp(App[None]):
             self.notify(str(error), timeout=3)
 
     def redo(self) -> None:
-        from tui_combat.rulesets.base import RuleError
+        from tui_combat.engine.errors import RuleError
 
         if self.store is None:
             return

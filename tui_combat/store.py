@@ -19,7 +19,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.encounter import Encounter, encounter_actions
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import RuleError
+from tui_combat.engine.errors import RuleError
 from tui_combat.saves import codec
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.journal import SessionFolder, make_snapshot

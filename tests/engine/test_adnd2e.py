@@ -13,7 +13,7 @@ from tui_combat.engine.encounter import DEMO, CombatantSpec, Encounter, SideSpec
 from tui_combat.engine.model import State
 from tui_combat.rulesets import adnd2e
 from tui_combat.rulesets.adnd2e import RULESET, Sheet, attacks_this_round, thac0, weapon_speed
-from tui_combat.rulesets.base import RuleError
+from tui_combat.engine.errors import RuleError
 from tui_combat.store import Store, store_from_encounter
 
 # Ids in the demo encounter (they follow next_id: sides and groups take an id too).

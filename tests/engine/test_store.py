@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import tui_combat.store as store_module
-from tui_combat import rulesets
+from tui_combat.engine import registry
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
-from tui_combat.rulesets.base import RuleError
+from tui_combat.engine.errors import RuleError
 from tui_combat.saves import journal as journal_module
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.journal import JOURNAL, SNAPSHOT
@@ -42,7 +42,7 @@ def replay(state: State, actions: list[a.Action]) -> State:
 def is_initiative_step(state: State) -> bool:
     if state.phase != "round":
         return False
-    return rulesets.get(state.ruleset).steps(state)[state.step].kind == "initiative"
+    return registry.get(state.ruleset).steps(state)[state.step].kind == "initiative"
 
 
 # -- the stateful test ----------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ class StoreMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def roll_initiative(self, data: st.DataObject) -> None:
         state = self.store.state
-        requests = rulesets.get(state.ruleset).initiative_requests(state)
+        requests = registry.get(state.ruleset).initiative_requests(state)
         rolls = {}
         for request in requests:
             face = data.draw(st.integers(1, 10), label=request.key)

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tui_combat import rulesets
+from tui_combat.engine import registry
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll, physical, roll
 from tui_combat.engine.model import State
-from tui_combat.rulesets.base import RuleError, Ruleset
+from tui_combat.engine.contract import RuleError, Ruleset
 from tui_combat.rulesets.trudvang import (
     RULESET,
     Trudvang,
@@ -106,7 +106,7 @@ def next_round(state: State) -> State:
 
 # -- the ruleset object and its data ------------------------------------------------------------------
 def test_registered_and_implements_the_protocol() -> None:
-    ruleset = rulesets.get("trudvang")
+    ruleset = registry.get("trudvang")
     assert ruleset is RULESET
     assert isinstance(ruleset, Ruleset)
     assert [step.kind for step in ruleset.steps(State())] == ["declare", "initiative", "resolve", "end"]

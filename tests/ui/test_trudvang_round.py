@@ -22,7 +22,7 @@ import tui_combat
 from tests.ui.conftest import SIZE
 from tests.ui.steps import combatant_id, dialog_error, store
 from tui_combat.engine.model import State
-from tui_combat.rulesets.base import BudgetLine
+from tui_combat.engine.contract import BudgetLine
 from tui_combat.rulesets.trudvang import RULESET
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen

@@ -67,14 +67,17 @@ class BeginSurprise(_Action, tag="begin_surprise", frozen=True, kw_only=True):
 
 class RollSurprise(_Action, tag="surprise", frozen=True, kw_only=True):
     rolls: dict[str, Roll]
-    """Side id → its surprise roll; sides that could not be surprised are absent."""
+    """Request key (a side or a combatant, as the ruleset asked) → its surprise roll; those that could
+    not be surprised are absent."""
     modifiers: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class SetSurprised(_Action, tag="set_surprised", frozen=True, kw_only=True):
-    """The GM decides who is surprised (for books without a surprise roll, or to overrule one)."""
+    """The GM decides who is surprised (for books without a surprise roll, or to overrule one):
+    whole sides, single combatants, or both."""
 
-    sides: tuple[str, ...]
+    sides: tuple[str, ...] = ()
+    combatants: tuple[str, ...] = ()
 
 
 class RollDistance(_Action, tag="distance", frozen=True, kw_only=True):
@@ -96,7 +99,8 @@ class PreviousStep(_Action, tag="prev", frozen=True, kw_only=True):
 
 class RollInitiative(_Action, tag="initiative", frozen=True, kw_only=True):
     rolls: dict[str, Roll]
-    """Roll key (as the ruleset asked for it: a side, a group or a combatant) → the roll."""
+    """Roll key (as the ruleset asked for it: a side, a group, a combatant, a tie-break) → the roll.
+    The same action answers the first requests and any further ones the ruleset asks for."""
 
 
 class Declare(_Action, tag="declare", frozen=True, kw_only=True):

@@ -1,8 +1,9 @@
 """``apply(state, action) -> state``: the only way a fight changes.
 
-Pure and deterministic: no I/O, no clock, no randomness (dice results arrive inside the actions).
-An action the rules refuse raises :class:`~tui_combat.rulesets.base.RuleError` with the reason, and
-the state is left as it was.
+Pure and deterministic: no I/O, no clock, no randomness (dice results arrive inside the actions), and
+nothing that depends on the interface language (the log is stored as message ids with parameters).
+An action the rules refuse raises :class:`~tui_combat.engine.errors.RuleError` with the reason, and the
+state is left as it was.
 """
 
 from __future__ import annotations
@@ -11,18 +12,18 @@ from functools import singledispatch
 
 from msgspec.structs import replace
 
-from tui_combat import rulesets
 from tui_combat.engine import actions as a
-from tui_combat.engine.dice import format_roll
-from tui_combat.engine.model import Combatant, LogEntry, Side, State, append_log
-from tui_combat.i18n import _
-from tui_combat.rulesets.base import RuleError
+from tui_combat.engine import initiative
+from tui_combat.engine.contract import AnyRuleset
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import Msg, log, roll_param
+from tui_combat.engine.model import Combatant, RollRequest, Side, State, Status
+from tui_combat.engine.registry import get
+from tui_combat.i18n import N_, _
 
 MAX_GROUP = 500
 
-
-def log(state: State, text: str, *, secret: bool = False) -> State:
-    return replace(state, log=append_log(state.log, LogEntry(round=state.round, text=text, secret=secret)))
+__all__ = ["MAX_GROUP", "apply", "log", "replace_combatant"]
 
 
 def replace_combatant(state: State, combatant: Combatant) -> State:
@@ -48,7 +49,12 @@ def _find(state: State, combatant_id: str) -> Combatant:
     try:
         return state.combatant(combatant_id)
     except KeyError:
-        raise RuleError(_("No combatant with id {id}.", id=combatant_id)) from None
+        raise RuleError(_("No such combatant.")) from None
+
+
+def _names(state: State, ids: tuple[str, ...] | list[str]) -> str:
+    names = state.names()
+    return ", ".join(names[i] for i in ids if i in names)
 
 
 # -- set-up -----------------------------------------------------------------------------------------
@@ -63,21 +69,21 @@ def _set_name(action: a.SetName, state: State) -> State:
 @_apply.register
 def _set_ruleset(action: a.SetRuleset, state: State) -> State:
     _require_phase(state, "setup")
-    ruleset = rulesets.get(action.ruleset)
+    ruleset = get(action.ruleset)
     options = {option.key: option.choices[0][0] for option in ruleset.options}
-    return replace(state, ruleset=ruleset.id, options=options)
+    return replace(state, ruleset=ruleset.id, options=options, round_state=None, fight_state=None)
 
 
 @_apply.register
 def _set_option(action: a.SetOption, state: State) -> State:
-    ruleset = rulesets.get(state.ruleset)
+    ruleset = get(state.ruleset)
     for option in ruleset.options:
         if option.key == action.key:
-            if action.value not in {value for value, _label in option.choices}:
-                raise RuleError(_("\"{value}\" is not a choice for {option}.", value=action.value, option=option.label))
+            labels = dict(option.choices)
+            if action.value not in labels:
+                raise RuleError(_("\"{value}\" is not a choice for {option}.", value=action.value, option=_(option.label)))
             state = replace(state, options={**state.options, action.key: action.value})
-            label = dict(option.choices)[action.value]
-            return log(state, _("{option}: {value}.", option=_(option.label), value=_(label)))
+            return log(state, N_("{option}: {value}."), option=Msg(id=option.label), value=Msg(id=labels[action.value]))
     raise RuleError(_("Unknown option {key}.", key=action.key))
 
 
@@ -102,8 +108,9 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
     try:
         state.side(action.side)
     except KeyError:
-        raise RuleError(_("No side with id {id}.", id=action.side)) from None
-    sheet = rulesets.get(state.ruleset).check_sheet(dict(action.sheet))
+        raise RuleError(_("No such side.")) from None
+    ruleset = get(state.ruleset)
+    sheet = ruleset.check_sheet(dict(action.sheet))
     next_id = state.next_id
     group = f"g{next_id}" if action.count > 1 else ""
     if group:
@@ -125,7 +132,11 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
         next_id += 1
     state = replace(state, combatants=(*state.combatants, *new), next_id=next_id)
     if state.phase == "round":
-        state = log(state, _("{name} joins the fight.", name=name if action.count == 1 else f"{action.count} × {name}"))
+        if action.count == 1:
+            state = log(state, N_("{name} joins the fight."), name=name)
+        else:
+            state = log(state, N_("{count} × {name} join the fight."), count=action.count, name=name)
+        state = ruleset.on_join(state, tuple(c.id for c in new))
     return state
 
 
@@ -136,7 +147,8 @@ def _remove_combatant(action: a.RemoveCombatant, state: State) -> State:
     order = tuple(
         replace(slot, combatants=tuple(c for c in slot.combatants if c != action.combatant)) for slot in state.order
     )
-    return replace(state, combatants=combatants, order=order)
+    surprised = tuple(c for c in state.surprised if c != action.combatant)
+    return replace(state, combatants=combatants, order=order, surprised=surprised)
 
 
 @_apply.register
@@ -154,7 +166,7 @@ def _edit_combatant(action: a.EditCombatant, state: State) -> State:
             raise RuleError(_("HP cannot be negative."))
         changes["max_hp"] = action.max_hp
     if action.sheet is not None:
-        changes["sheet"] = rulesets.get(state.ruleset).check_sheet({**combatant.sheet, **action.sheet})
+        changes["sheet"] = get(state.ruleset).check_sheet({**combatant.sheet, **action.sheet})
     if action.notes is not None:
         changes["notes"] = action.notes
     return replace_combatant(state, replace(combatant, **changes))
@@ -181,68 +193,52 @@ def _require_ready(state: State) -> None:
 @_apply.register
 def _roll_surprise(action: a.RollSurprise, state: State) -> State:
     _require_phase(state, "surprise")
-    ruleset = rulesets.get(state.ruleset)
-    if not ruleset.surprise_dice():
+    ruleset = get(state.ruleset)
+    if not ruleset.surprise_requests(state):
         raise RuleError(_("{ruleset} has no surprise roll: the GM marks who is surprised.", ruleset=ruleset.name))
-    surprised = []
-    for side in state.sides:
-        roll = action.rolls.get(side.id)
-        if roll is None:
-            continue
-        modifier = action.modifiers.get(side.id, 0)
-        total = roll.total + modifier
-        hit = ruleset.is_surprised(total)
-        if hit:
-            surprised.append(side.id)
-        state = log(
-            state,
-            _(
-                "Surprise — {side}: {roll}{modifier}: {result}.",
-                side=side.name,
-                roll=format_roll(roll),
-                modifier=f" {modifier:+d} → {total}" if modifier else "",
-                result=_("surprised") if hit else _("not surprised"),
-            ),
-        )
-    if len(surprised) == len(state.sides):
-        state = log(state, _("Every side is surprised: the effects cancel."))
-        surprised = []
-    return replace(state, surprised=tuple(surprised))
+    known = {request.key for request in ruleset.surprise_requests(state)}
+    unknown = [key for key in action.rolls if key not in known]
+    if unknown:
+        raise RuleError(_("No surprise roll is asked for {keys}.", keys=", ".join(unknown)))
+    return ruleset.settle_surprise(state, action.rolls, action.modifiers)
 
 
 @_apply.register
 def _set_surprised(action: a.SetSurprised, state: State) -> State:
     _require_phase(state, "surprise")
+    ids: list[str] = []
     for side_id in action.sides:
         try:
             state.side(side_id)
         except KeyError:
-            raise RuleError(_("No side with id {id}.", id=side_id)) from None
-    names = ", ".join(state.side(side_id).name for side_id in action.sides) or _("nobody")
-    return log(replace(state, surprised=tuple(action.sides)), _("The GM rules who is surprised: {names}.", names=names))
+            raise RuleError(_("No such side.")) from None
+        ids.extend(c.id for c in state.combatants if c.side == side_id)
+    for combatant_id in action.combatants:
+        _find(state, combatant_id)
+        if combatant_id not in ids:
+            ids.append(combatant_id)
+    state = replace(state, surprised=tuple(ids))
+    if not ids:
+        return log(state, N_("The GM rules who is surprised: nobody."))
+    return log(state, N_("The GM rules who is surprised: {names}."), names=_names(state, ids))
 
 
 @_apply.register
 def _roll_distance(action: a.RollDistance, state: State) -> State:
     _require_phase(state, "surprise", "setup")
-    ruleset = rulesets.get(state.ruleset)
+    ruleset = get(state.ruleset)
     situation = next((s for s in ruleset.distance_situations() if s.id == action.situation), None)
     if situation is None:
         raise RuleError(_("Unknown situation {id}.", id=action.situation))
     if action.roll is None:
-        distance = _(situation.label)
-        text = _("Distance: {situation}.", situation=_(situation.label))
-    else:
-        feet = action.roll.total * situation.multiplier
-        distance = f"{feet} {situation.unit}"
-        text = _(
-            "Distance ({situation}): {roll} × {mult} = {distance}.",
-            situation=_(situation.label),
-            roll=format_roll(action.roll),
-            mult=situation.multiplier,
-            distance=distance,
-        )
-    return log(replace(state, distance=distance), text)
+        distance = Msg(id=situation.label)
+        return log(replace(state, distance=distance), N_("Distance: {situation}."), situation=distance)
+    amount = action.roll.total * situation.multiplier
+    distance = Msg(id=N_("{amount} {unit}"), params={"amount": amount, "unit": Msg(id=situation.unit)})
+    return log(replace(state, distance=distance), N_("Distance ({situation}): {roll} × {mult} = {distance}."),
+               rolls=(action.roll,), facts={"distance": amount},
+               situation=Msg(id=situation.label), roll=roll_param(action.roll), mult=situation.multiplier,
+               distance=distance)
 
 
 @_apply.register
@@ -250,116 +246,165 @@ def _start_fight(action: a.StartFight, state: State) -> State:
     _require_phase(state, "setup", "surprise")
     if state.phase == "setup":
         _require_ready(state)
-    ruleset = rulesets.get(state.ruleset)
-    state = replace(state, phase="round", round=1, step=0, order=(), cursor=0, round_data={})
-    state = log(state, _("Round {n} begins.", n=1))
-    if state.surprised and ruleset.surprise_effect:
-        names = ", ".join(state.side(side_id).name for side_id in state.surprised)
-        state = log(state, _(ruleset.surprise_effect, names=names))
-    return ruleset.start_round(state)
+    ruleset = get(state.ruleset)
+    state = replace(state, phase="round", round=1, step=0, order=(), cursor=0)
+    state = initiative.reset(state)
+    state = ruleset.on_fight_start(state)
+    state = log(state, N_("Round {n} begins."), n=1)
+    effect = ruleset.surprise_effect()
+    if state.surprised and effect:
+        state = log(state, effect, names=_names(state, state.surprised))
+    return ruleset.on_round_start(state)
 
 
 # -- the round ----------------------------------------------------------------------------------------
-def _step_kind(state: State) -> str:
-    steps = rulesets.get(state.ruleset).steps(state)
-    return steps[state.step].kind if 0 <= state.step < len(steps) else ""
+def _step_kind(ruleset: AnyRuleset, state: State, step: int | None = None) -> str:
+    steps = ruleset.steps(state)
+    index = state.step if step is None else step
+    return steps[index].kind if 0 <= index < len(steps) else ""
+
+
+def _turn_start(ruleset: AnyRuleset, state: State) -> State:
+    if _step_kind(ruleset, state) == "resolve" and state.cursor < len(state.order):
+        return ruleset.on_turn_start(state, state.cursor)
+    return state
+
+
+def _turn_end(ruleset: AnyRuleset, state: State) -> State:
+    if _step_kind(ruleset, state) == "resolve" and state.cursor < len(state.order):
+        return ruleset.on_turn_end(state, state.cursor)
+    return state
 
 
 @_apply.register
 def _next_step(action: a.NextStep, state: State) -> State:
     _require_phase(state, "round")
-    ruleset = rulesets.get(state.ruleset)
+    ruleset = get(state.ruleset)
     steps = ruleset.steps(state)
-    kind = steps[state.step].kind
-    if kind == "initiative" and not state.order:
+    kind = _step_kind(ruleset, state)
+    if kind == "initiative" and not state.initiative.settled:
+        if state.initiative.pending:
+            raise RuleError(_("Initiative still needs: {labels}.",
+                              labels=", ".join(str(r.label) for r in state.initiative.pending)))
         raise RuleError(_("Roll initiative first."))
     if kind == "resolve" and state.cursor < len(state.order) - 1:
-        return replace(state, cursor=state.cursor + 1)
+        state = ruleset.on_turn_end(state, state.cursor)
+        state = replace(state, cursor=state.cursor + 1)
+        return ruleset.on_turn_start(state, state.cursor)
+    state = _turn_end(ruleset, state)
     if state.step < len(steps) - 1:
         state = replace(state, step=state.step + 1, cursor=0)
-        if steps[state.step].kind == "end":
-            state = log(ruleset.end_round(state), _("End of round {n}.", n=state.round))
-        return state
+        kind = _step_kind(ruleset, state)
+        if kind == "end":
+            return log(ruleset.on_round_end(state), N_("End of round {n}."), n=state.round)
+        return _turn_start(ruleset, state)
     new_round = state.round + 1
-    state = replace(state, round=new_round, step=0, order=(), cursor=0, round_data={}, surprised=())
-    state = log(state, _("Round {n} begins.", n=new_round))
-    return ruleset.start_round(state)
+    state = replace(state, round=new_round, step=0, cursor=0)
+    if ruleset.order_policy == "round":
+        state = initiative.reset(state)
+    state = log(state, N_("Round {n} begins."), n=new_round)
+    state = ruleset.on_round_start(state)
+    return _turn_start(ruleset, state)
 
 
 @_apply.register
 def _previous_step(action: a.PreviousStep, state: State) -> State:
     _require_phase(state, "round")
-    steps = rulesets.get(state.ruleset).steps(state)
-    if steps[state.step].kind == "resolve" and state.cursor > 0:
+    ruleset = get(state.ruleset)
+    if _step_kind(ruleset, state) == "resolve" and state.cursor > 0:
         return replace(state, cursor=state.cursor - 1)
     if state.step == 0:
         raise RuleError(_("This is the first step of the round."))
     previous = state.step - 1
-    cursor = max(len(state.order) - 1, 0) if steps[previous].kind == "resolve" else 0
+    cursor = max(len(state.order) - 1, 0) if _step_kind(ruleset, state, previous) == "resolve" else 0
     return replace(state, step=previous, cursor=cursor)
+
+
+def initiative_asked(ruleset: AnyRuleset, state: State) -> tuple[tuple[RollRequest, ...], bool]:
+    """The rolls initiative asks for now, and whether they start the rolling over (a first or a new roll)."""
+    if state.initiative.pending:
+        return state.initiative.pending, False
+    if _step_kind(ruleset, state) in ("initiative", "declare"):
+        return ruleset.initiative_requests(state), True
+    return (), False
 
 
 @_apply.register
 def _roll_initiative(action: a.RollInitiative, state: State) -> State:
     _require_phase(state, "round")
-    if _step_kind(state) not in ("initiative", "declare"):
+    ruleset = get(state.ruleset)
+    requests, fresh = initiative_asked(ruleset, state)
+    if not requests and not fresh:
         raise RuleError(_("Initiative is rolled in the initiative step."))
-    ruleset = rulesets.get(state.ruleset)
-    requests = ruleset.initiative_requests(state)
-    totals: dict[str, int] = {}
+    if fresh:
+        state = initiative.reset(state)
     for request in requests:
         roll = action.rolls.get(request.key)
         if roll is None:
-            raise RuleError(_("Missing initiative roll for {label}.", label=request.label))
-        totals[request.key] = roll.total + request.modifier
-        modifier = f" {request.modifier:+d} = {roll.total + request.modifier}" if request.modifier else ""
-        state = log(state, _("Initiative — {label}: {roll}{modifier}.", label=request.label, roll=format_roll(roll), modifier=modifier))
-    round_data = {**state.round_data, "initiative": totals}
-    state = replace(state, round_data=round_data)
-    order = ruleset.order(state, totals)
+            raise RuleError(_("Missing initiative roll for {label}.", label=str(request.label)))
+        total = roll.total + request.modifier
+        state = log(state, N_("Initiative — {label}: {roll}{modifier}."), secret=request.secret, rolls=(roll,),
+                    facts={"total": total}, label=request.label, roll=roll_param(roll),
+                    modifier=f" {request.modifier:+d} = {total}" if request.modifier else "")
+    rolls = {**state.initiative.rolls, **{r.key: action.rolls[r.key] for r in requests}}
+    state = replace(state, initiative=replace(state.initiative, rolls=rolls, pending=()))
+    state = ruleset.settle_initiative(state, rolls)
+    if state.initiative.pending:
+        return log(state, N_("Initiative needs more rolls: {labels}."),
+                   labels=[r.label for r in state.initiative.pending])
+    if not state.initiative.settled:
+        raise RuleError(_("The ruleset {ruleset} neither settled the order nor asked for rolls.", ruleset=ruleset.name))
     steps = ruleset.steps(state)
     step = state.step
     if steps[step].kind == "initiative" and step + 1 < len(steps) and steps[step + 1].kind == "resolve":
         step += 1
-    state = replace(state, order=order, cursor=0, step=step)
+    state = replace(state, step=step)
     names = state.names()
-    summary = "; ".join(
-        f"{slot.label}: " + ", ".join(names[cid] for cid in slot.combatants) for slot in order
-    )
-    return log(state, _("Order: {summary}.", summary=summary or _("nobody acts")))
+    summary: list[str | int | Msg] = [
+        Msg(id=N_("{slot}: {names}"), params={"slot": slot.label, "names": ", ".join(names[c] for c in slot.combatants)})
+        for slot in state.order
+    ]
+    secret = any(r.secret for r in requests)
+    if summary:
+        state = log(state, N_("Order: {summary}."), secret=secret, summary=summary)
+    else:
+        state = log(state, N_("Order: nobody acts."))
+    return _turn_start(ruleset, state)
 
 
 @_apply.register
 def _declare(action: a.Declare, state: State) -> State:
     _require_phase(state, "round")
     _find(state, action.combatant)
-    return rulesets.get(state.ruleset).declare(state, action.combatant, dict(action.declaration))
-
-
-def store_declaration(state: State, combatant_id: str, declaration: dict[str, object]) -> State:
-    """Keep a combatant's declaration for this round (what rulesets do unless the book says otherwise)."""
-    declarations = dict(state.round_data.get("declarations", {}))
-    declarations[combatant_id] = declaration
-    return replace(state, round_data={**state.round_data, "declarations": declarations})
+    return get(state.ruleset).declare(state, action.combatant, dict(action.declaration))
 
 
 # -- hits and status ----------------------------------------------------------------------------------
+def _status_changed(ruleset: AnyRuleset, state: State, combatant: Combatant, before: Status) -> State:
+    after = state.combatant(combatant.id).status
+    if after == before:
+        return state
+    state = log(state, _STATUS_TEXT[after], name=combatant.name)
+    return ruleset.on_status(state, combatant.id, before)
+
+
 @_apply.register
 def _damage(action: a.Damage, state: State) -> State:
     combatant = _find(state, action.combatant)
     if action.amount < 0:
         raise RuleError(_("Damage cannot be negative; use heal."))
+    ruleset = get(state.ruleset)
     hp = combatant.hp - action.amount
-    status = combatant.status
-    if hp <= 0 and status == "active":
-        status = "down"
+    status: Status = "down" if hp <= 0 and combatant.status == "active" else combatant.status
     state = replace_combatant(state, replace(combatant, hp=hp, status=status))
-    rolled = f" ({format_roll(action.roll)})" if action.roll else ""
-    state = log(state, _("{name} takes {amount} damage{rolled}: {hp}/{max} HP.", name=combatant.name, amount=action.amount, rolled=rolled, hp=hp, max=combatant.max_hp))
-    if status == "down" and combatant.status != "down":
-        state = log(state, _("{name} is down.", name=combatant.name))
+    rolls = (action.roll,) if action.roll else ()
+    state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls,
+                facts={"damage": action.amount, "hp": hp}, name=combatant.name, amount=action.amount,
+                rolled=Msg(id=" ({roll})", params={"roll": roll_param(action.roll)}) if action.roll else "",
+                hp=hp, max=combatant.max_hp)
+    state = _status_changed(ruleset, state, combatant, combatant.status)
     if state.phase == "round" and action.amount > 0:
-        state = rulesets.get(state.ruleset).on_damage(state, combatant.id, action.amount)
+        state = ruleset.on_damage(state, combatant.id, action.amount)
     return state
 
 
@@ -369,16 +414,18 @@ def _heal(action: a.Heal, state: State) -> State:
     if action.amount < 0:
         raise RuleError(_("Healing cannot be negative; use damage."))
     hp = min(combatant.hp + action.amount, max(combatant.max_hp, combatant.hp))
-    status = "active" if combatant.status == "down" and hp > 0 else combatant.status
+    status: Status = "active" if combatant.status == "down" and hp > 0 else combatant.status
     state = replace_combatant(state, replace(combatant, hp=hp, status=status))
-    return log(state, _("{name} heals {amount}: {hp}/{max} HP.", name=combatant.name, amount=action.amount, hp=hp, max=combatant.max_hp))
+    state = log(state, N_("{name} heals {amount}: {hp}/{max} HP."), facts={"heal": action.amount, "hp": hp},
+                name=combatant.name, amount=action.amount, hp=hp, max=combatant.max_hp)
+    return _status_changed(get(state.ruleset), state, combatant, combatant.status)
 
 
-_STATUS_TEXT = {
-    "active": "{name} is back in the fight.",
-    "down": "{name} is down.",
-    "fled": "{name} has fled.",
-    "surrendered": "{name} surrenders.",
+_STATUS_TEXT: dict[str, str] = {
+    "active": N_("{name} is back in the fight."),
+    "down": N_("{name} is down."),
+    "fled": N_("{name} has fled."),
+    "surrendered": N_("{name} surrenders."),
 }
 
 
@@ -388,7 +435,7 @@ def _set_status(action: a.SetStatus, state: State) -> State:
     if combatant.status == action.status:
         return state
     state = replace_combatant(state, replace(combatant, status=action.status))
-    return log(state, _(_STATUS_TEXT[action.status], name=combatant.name))
+    return _status_changed(get(state.ruleset), state, combatant, combatant.status)
 
 
 @_apply.register
@@ -396,9 +443,16 @@ def _note(action: a.Note, state: State) -> State:
     text = action.text.strip()
     if not text:
         raise RuleError(_("A note cannot be empty."))
-    return log(state, text, secret=action.secret)
+    return log(state, Msg(id="{text}", params={"text": text}), secret=action.secret)
 
 
 @_apply.register
 def _ruleset_action(action: a.RulesetAction, state: State) -> State:
-    return rulesets.get(state.ruleset).apply_action(state, action.name, dict(action.args))
+    ruleset = get(state.ruleset)
+    spec = next((s for s in ruleset.actions if s.name == action.name), None)
+    if spec is None:
+        raise RuleError(_("Unknown action {name}.", name=action.name))
+    combatant = action.args.get("combatant")
+    if not ruleset.action_available(state, action.name, str(combatant) if combatant else None):
+        raise RuleError(_("{action} cannot be done now.", action=_(spec.label)))
+    return ruleset.apply_action(state, action.name, dict(action.args))

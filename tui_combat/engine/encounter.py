@@ -26,7 +26,7 @@ import msgspec
 
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import State
-from tui_combat.rulesets.data_loading import load_table
+from tui_combat.engine.tables import load_table
 
 ENCOUNTER_DIR = Path(__file__).resolve().parent.parent / "encounters"
 DEMO = ENCOUNTER_DIR / "demo_adnd2e.toml"

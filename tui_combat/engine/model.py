@@ -1,9 +1,12 @@
 """The one state value of a fight: a tree of frozen msgspec Structs.
 
 Nothing here is ever edited in place; :func:`tui_combat.engine.apply.apply` returns a new tree.
-Ruleset-specific data (a combatant's sheet, what a ruleset tracks during a round) is kept as plain
-JSON-like mappings so that any ruleset plugin can store what it needs without the engine knowing its
-shape; each ruleset converts them to its own typed Structs with ``msgspec.convert``.
+
+What belongs to a ruleset is kept in two fields the engine never writes inside: ``round_state`` (what
+the ruleset tracks during a round) and ``fight_state`` (what it keeps for the whole fight). Each
+ruleset declares its own msgspec Struct types for them; a state decoded from a file holds plain
+mappings there until :func:`tui_combat.engine.registry.restore` converts them back. A combatant's sheet
+stays a JSON-like mapping that the ruleset checks when it is entered.
 """
 
 from __future__ import annotations
@@ -12,10 +15,18 @@ from typing import Any, Literal
 
 import msgspec
 
-SCHEMA_VERSION = 1
+from tui_combat.engine.dice import Roll
+from tui_combat.engine.log import LOG_CHUNK, LogChunk, LogEntry, Msg, append_log
+
+SCHEMA_VERSION = 2
 
 Status = Literal["active", "down", "fled", "surrendered"]
 JSONMap = dict[str, Any]
+
+__all__ = [
+    "LOG_CHUNK", "SCHEMA_VERSION", "Combatant", "Initiative", "JSONMap", "LogChunk", "LogEntry", "RollRequest", "Side",
+    "Slot", "State", "Status", "append_log",
+]
 
 
 class Side(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,23 +51,36 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Slot(msgspec.Struct, frozen=True, kw_only=True):
-    """One place in the turn order: everyone in it acts simultaneously."""
+    """One place in the turn order: everyone in it acts simultaneously, or, in a ``free`` slot, in the
+    order the GM picks."""
 
-    label: str
+    label: Msg
     """What the GM calls out: "7", "countdown 15", "end of round"."""
     combatants: tuple[str, ...]
     value: int = 0
+    free: bool = False
 
 
-class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
-    round: int
-    text: str
-    """Already translated when written; the faces of any roll are part of the text."""
+class RollRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """A roll the ruleset needs (initiative, surprise, a tie-break …), rolled by the app or typed in."""
+
+    key: str
+    label: Msg
+    dice: str
+    modifier: int = 0
+    combatants: tuple[str, ...] = ()
     secret: bool = False
+    """A GM-only roll (5e speed factor): kept out of the players' sight."""
 
 
-LogChunk = tuple[LogEntry, ...]
-LOG_CHUNK = 64
+class Initiative(msgspec.Struct, frozen=True, kw_only=True):
+    """Initiative as it is being settled: every roll taken so far and the rolls the ruleset still asks for."""
+
+    rolls: dict[str, Roll] = msgspec.field(default_factory=dict)
+    pending: tuple[RollRequest, ...] = ()
+    """Further rolls the ruleset asked for (a tie reroll, a roll-off, a critical event); empty when none."""
+    settled: bool = False
+    """True once the order stands (for the round, or for the fight)."""
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -76,13 +100,14 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     order: tuple[Slot, ...] = ()
     cursor: int = 0
     """Index of the slot acting now."""
+    initiative: Initiative = msgspec.field(default_factory=Initiative)
     surprised: tuple[str, ...] = ()
-    """Side ids that lose the first round to surprise."""
-    distance: str = ""
-    round_data: JSONMap = msgspec.field(default_factory=dict)
-    """What the ruleset tracks for the current round (rolls, declarations, budgets)."""
-    carry: JSONMap = msgspec.field(default_factory=dict)
-    """What the ruleset carries from one round to the next."""
+    """Combatant ids the surprise roll (or the GM) found surprised; what that means is the ruleset's."""
+    distance: Msg | None = None
+    round_state: Any = None
+    """The ruleset's own Struct for the current round (its declarations, budgets …)."""
+    fight_state: Any = None
+    """The ruleset's own Struct for the whole fight (what carries from round to round)."""
     log: tuple[LogChunk, ...] = ()
     """The log in chunks of :data:`LOG_CHUNK` so appending stays cheap in a long fight."""
 
@@ -110,9 +135,3 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         if 0 <= self.cursor < len(self.order):
             return self.order[self.cursor].combatants
         return ()
-
-
-def append_log(log: tuple[LogChunk, ...], entry: LogEntry) -> tuple[LogChunk, ...]:
-    if log and len(log[-1]) < LOG_CHUNK:
-        return (*log[:-1], (*log[-1], entry))
-    return (*log, (entry,))

@@ -33,6 +33,18 @@ def language() -> str:
     return _language
 
 
+def use_catalog(language: str, messages: dict[str, str]) -> None:
+    """Switch to an in-memory catalog (for tests, and for catalogs loaded from elsewhere)."""
+    global _catalog, _language
+    _language = language
+    _catalog = dict(messages)
+
+
+def N_(message: str, /) -> str:
+    """Mark a message id for extraction without translating it (it is stored, and rendered when shown)."""
+    return message
+
+
 def _(message: str, /, **params: object) -> str:
     """Translate ``message`` and fill ``{name}`` placeholders from ``params``."""
     text = _catalog.get(message, message)

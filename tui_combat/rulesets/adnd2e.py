@@ -32,7 +32,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine.model import Combatant, Slot, State
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import (
+from tui_combat.engine.contract import (
     ActionKey,
     BudgetLine,
     FieldSpec,

@@ -1,30 +1,40 @@
-"""Reading a ruleset's TOML tables into typed Structs, with errors that name the file and the key."""
+"""A ruleset's tables: the packaged TOML file, with the GM's house rules laid over it.
+
+A file of the same name in the house-rules folder (``~/.config/tui-combat/rulesets/adnd2e.toml`` on
+Linux) overrides the packaged tables key by key; it only needs the keys it changes. Both are decoded
+strictly, so ``"long sword" = "5"`` is refused with the file, the key and the expected type, never read
+as 0.
+"""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import TypeVar
 
-import msgspec
-
+from tui_combat.config import house_rules_dir
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.tables import convert, load_table, merge, read_toml
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import RuleError
 
 DATA_DIR = Path(__file__).parent / "data"
 T = TypeVar("T")
 
+__all__ = ["DATA_DIR", "house_rules_path", "load_ruleset_data", "load_table"]
 
-def load_table(path: Path, kind: type[T]) -> T:
-    """Decode ``path`` into ``kind``; a bad file raises :class:`RuleError` naming the file and the field."""
+
+def house_rules_path(name: str) -> Path:
+    return house_rules_dir() / f"{name}.toml"
+
+
+def load_ruleset_data(name: str, kind: type[T]) -> T:
+    """The tables of ruleset data file ``name`` (``adnd2e``), house rules included."""
+    packaged = DATA_DIR / f"{name}.toml"
+    raw = read_toml(packaged)
+    override = house_rules_path(name)
+    if not override.exists():
+        return convert(raw, kind, packaged)
+    convert(raw, kind, packaged)  # the packaged file is right on its own: an error here is ours, not the GM's
     try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-    except OSError as error:
-        raise RuleError(_("Cannot read {path}: {error}", path=path, error=error.strerror or error)) from None
-    except tomllib.TOMLDecodeError as error:
-        raise RuleError(_("{path} is not valid TOML: {error}", path=path, error=error)) from None
-    try:
-        return msgspec.convert(raw, kind)
-    except msgspec.ValidationError as error:
-        raise RuleError(_("{path}: {error}", path=path, error=error)) from None
+        return convert(merge(raw, read_toml(override)), kind, override)
+    except RuleError as error:
+        raise RuleError(_("House rules in {path}: {error}", path=override, error=error)) from None

@@ -137,7 +137,7 @@ from tui_combat.engine.apply import log
 from tui_combat.engine.dice import Roll, format_roll
 from tui_combat.engine.model import Combatant, Slot, State
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import (
+from tui_combat.engine.contract import (
     ActionKey,
     BudgetLine,
     FieldSpec,

@@ -17,7 +17,7 @@ from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import FieldSpec
+from tui_combat.engine.contract import FieldSpec
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 

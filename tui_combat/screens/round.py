@@ -13,12 +13,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, RichLog, Static
 
-from tui_combat import rulesets
+from tui_combat.engine import registry
 from tui_combat.engine import actions as a
 from tui_combat.engine.dice import DiceError, Roll, parse, physical, roll
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import FieldSpec, Ruleset, RuleError
+from tui_combat.engine.contract import FieldSpec, Ruleset, RuleError
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.budget import BudgetMeter
@@ -67,7 +67,7 @@ class RoundScreen(SessionScreen):
     # -- reading the state --------------------------------------------------------------------------
     @property
     def ruleset(self) -> Ruleset:
-        return rulesets.get(self.state.ruleset)
+        return registry.get(self.state.ruleset)
 
     def step_kind(self) -> str:
         state = self.state
@@ -83,7 +83,7 @@ class RoundScreen(SessionScreen):
     def show(self, state: State) -> None:
         if state.phase not in ("round", "over"):
             return
-        ruleset = rulesets.get(state.ruleset)
+        ruleset = registry.get(state.ruleset)
         steps = ruleset.steps(state)
         kind = steps[state.step].kind if state.step < len(steps) else ""
         extra = ""
@@ -119,7 +119,7 @@ class RoundScreen(SessionScreen):
             meter.update("")
             return
         combatant = state.combatant(combatant_id)
-        ruleset = rulesets.get(state.ruleset)
+        ruleset = registry.get(state.ruleset)
         head.update(f"[b]{_escape(combatant.name)}[/]  {_escape(state.side(combatant.side).name)}  "
                     f"HP {combatant.hp}/{combatant.max_hp}  {_(combatant.status)}")
         try:
@@ -335,7 +335,7 @@ def round_screen(ruleset_id: str) -> RoundScreen:
     """A round screen whose bindings include the ruleset's own actions."""
     cls = _screen_classes.get(ruleset_id)
     if cls is None:
-        ruleset = rulesets.get(ruleset_id)
+        ruleset = registry.get(ruleset_id)
         taken = {key for b in RoundScreen.BINDINGS if isinstance(b, Binding) for key in b.key.split(",")}
         extra = []
         for state_probe in _probe_states(ruleset):

@@ -9,11 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
-from tui_combat import rulesets
+from tui_combat.engine import registry
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import FieldSpec, RuleError
+from tui_combat.engine.contract import FieldSpec, RuleError
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 
@@ -37,7 +37,7 @@ def combatant_fields(state: State, with_side: bool) -> list[FieldSpec]:
     if with_side:
         fields.append(FieldSpec(key="side", label="Side", kind="choice", choices=tuple((s.id, s.name) for s in state.sides)))
     fields.append(FieldSpec(key="hp", label="HP", kind="int", default=1))
-    fields.extend(rulesets.get(state.ruleset).sheet_fields)
+    fields.extend(registry.get(state.ruleset).sheet_fields)
     return fields
 
 
@@ -71,7 +71,7 @@ def add_combatant_dialog(app: CombatApp, state: State, side: str | None) -> None
 
 def options_dialog(app: CombatApp, state: State) -> None:
     """Choose the ruleset's options (initiative method …); in set-up or between rounds alike."""
-    ruleset = rulesets.get(state.ruleset)
+    ruleset = registry.get(state.ruleset)
     fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0]) for o in ruleset.options]
     if not fields:
         app.notify(_("This ruleset has no options."))
@@ -113,7 +113,7 @@ class SetupScreen(SessionScreen):
     def show(self, state: State) -> None:
         if state.phase != "setup":
             return
-        ruleset = rulesets.get(state.ruleset)
+        ruleset = registry.get(state.ruleset)
         options = ", ".join(
             _(dict(option.choices).get(state.options.get(option.key, ""), "")) for option in ruleset.options
         )
@@ -178,9 +178,9 @@ class SetupScreen(SessionScreen):
     # -- ruleset --------------------------------------------------------------------------------------
     def action_ruleset(self) -> None:
         choices = []
-        for ruleset_id in rulesets.available():
+        for ruleset_id in registry.available():
             try:
-                choices.append((ruleset_id, rulesets.get(ruleset_id).name))
+                choices.append((ruleset_id, registry.get(ruleset_id).name))
             except RuleError:
                 continue
 

@@ -8,12 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
-from tui_combat import rulesets
+from tui_combat.engine import registry
 from tui_combat.engine import actions as a
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import FieldSpec
+from tui_combat.engine.contract import FieldSpec
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 
@@ -48,7 +48,7 @@ class SurpriseScreen(SessionScreen):
     def show(self, state: State) -> None:
         if state.phase != "surprise":
             return
-        ruleset = rulesets.get(state.ruleset)
+        ruleset = registry.get(state.ruleset)
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
@@ -96,7 +96,7 @@ class SurpriseScreen(SessionScreen):
         side = self.selected_row()
         if side is None:
             return
-        ruleset = rulesets.get(self.state.ruleset)
+        ruleset = registry.get(self.state.ruleset)
         table = ", ".join(f"{_(m.label)} {m.value:+d}" for m in ruleset.surprise_modifiers())
 
         def chosen(values: dict[str, Any] | None) -> None:
@@ -122,14 +122,14 @@ class SurpriseScreen(SessionScreen):
     def action_roll(self) -> None:
         store = self.app.store
         assert store is not None
-        dice = rulesets.get(self.state.ruleset).surprise_dice()
+        dice = registry.get(self.state.ruleset).surprise_dice()
         if self._no_roll(dice):
             return
         rolls = {side: roll(dice, store.rng) for side in self._sides()}
         self.app.dispatch(a.RollSurprise(rolls=rolls, modifiers=dict(self.modifiers)))
 
     def action_type(self) -> None:
-        dice = rulesets.get(self.state.ruleset).surprise_dice()
+        dice = registry.get(self.state.ruleset).surprise_dice()
         if self._no_roll(dice):
             return
         sides = self._sides()
@@ -148,7 +148,7 @@ class SurpriseScreen(SessionScreen):
         self.app.push_screen(FormDialog(_("Surprise rolled on real dice ({dice})", dice=dice), fields, validate=validate), typed)
 
     def action_distance(self) -> None:
-        situations = rulesets.get(self.state.ruleset).distance_situations()
+        situations = registry.get(self.state.ruleset).distance_situations()
         fields = [
             FieldSpec(key="situation", label="Situation", kind="choice", choices=tuple((s.id, s.label) for s in situations)),
             FieldSpec(key="typed", label="Rolled on real dice (empty: the app rolls)", kind="str"),

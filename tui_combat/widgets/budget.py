@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from tui_combat.rulesets.base import BudgetLine
+from tui_combat.engine.contract import BudgetLine
 
 BAR_WIDTH = 10
 

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui_combat.i18n import _
-from tui_combat.rulesets.base import StepDef
+from tui_combat.engine.contract import StepDef
 
 
 class PhaseBar(Static):

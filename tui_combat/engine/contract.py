@@ -1,0 +1,350 @@
+"""The contract between the engine and a ruleset plugin: :class:`Ruleset`, and the shapes it speaks in.
+
+A ruleset subclasses :class:`Ruleset`, overrides what its book does differently, and is registered under
+the entry-point group ``tui_combat.rulesets``. Every hook has a default, so a small ruleset is small.
+``docs/writing-a-ruleset.md`` shows how each of the five families maps onto the hooks.
+
+What the engine does and what it asks the ruleset:
+
+* **Steps**: :meth:`Ruleset.steps` lists the round's steps; the engine walks them with ``next``/``back``.
+  A step of kind ``resolve`` walks the turn order slot by slot, firing :meth:`Ruleset.on_turn_start` and
+  :meth:`Ruleset.on_turn_end` as the cursor moves.
+* **Surprise**: :meth:`Ruleset.surprise_requests` (per side or per combatant) and
+  :meth:`Ruleset.settle_surprise` decide who is surprised; what surprise *does* (a lost round,
+  disadvantage on initiative, a lost first turn) is up to the ruleset's other hooks.
+* **Initiative in stages**: :meth:`Ruleset.initiative_requests` gives the first rolls;
+  :meth:`Ruleset.settle_initiative` receives every roll taken so far (faces and totals) and either
+  settles the order (:func:`~tui_combat.engine.initiative.settle`) or asks for more rolls
+  (:func:`~tui_combat.engine.initiative.ask`): a tie reroll, a roll-off, a critical event. Pending
+  requests live in the state and survive a restart.
+* **Order policy**: ``order_policy = "round"`` rolls every round; ``"fight"`` keeps the settled order for
+  the whole fight, and :meth:`Ruleset.on_join` places a newcomer (or asks for his roll).
+* **Actions**: ``actions`` is the static catalogue of the ruleset's own actions (key, label);
+  :meth:`Ruleset.action_available` says which apply now; :meth:`Ruleset.apply_action` applies one.
+  A key that collides with a generic key or another action is refused when the ruleset is loaded.
+* **Forms**: :meth:`Ruleset.action_fields` returns the fields of an action's form; a field of kind
+  ``roll`` is a die roll whose ``default`` is the dice expression (several rolls in one form are fine).
+* **Typed state**: ``round_state_type`` and ``fight_state_type`` are the ruleset's own Structs; the
+  engine stores them in ``State.round_state`` / ``State.fight_state`` and never writes inside them.
+* **The log** is data (:mod:`tui_combat.engine.log`): ``log(state, N_("{name} attacks."), name=…)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+import msgspec
+from msgspec.structs import replace
+
+from tui_combat.engine.dice import Roll
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import Msg, log, roll_param
+from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
+from tui_combat.i18n import N_, _
+
+StepKind = Literal["declare", "initiative", "resolve", "end", "other"]
+FieldKind = Literal["int", "str", "choice", "bool", "roll"]
+OrderPolicy = Literal["round", "fight"]
+SurpriseScope = Literal["side", "combatant"]
+
+__all__ = [
+    "ActionSpec", "AnyRuleset", "BudgetLine", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
+    "RuleError", "Situation", "StepDef", "StepKind", "SurpriseModifier", "SurpriseScope", "group_slots",
+]
+
+
+class StepDef(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    label: str
+    """English, marked with ``N_``; translated when shown."""
+    kind: StepKind
+    secret: bool = False
+    help: str = ""
+
+
+class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
+    key: str
+    label: str
+    choices: tuple[tuple[str, str], ...]
+    """(value, label) pairs; the first is the default."""
+
+
+class FieldSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """One field of a form (a combatant's sheet, a declaration, a ruleset action)."""
+
+    key: str
+    label: str
+    kind: FieldKind = "str"
+    default: Any = ""
+    """For a ``roll`` field: the dice expression. Left empty the app rolls it; or the GM types what
+    real dice showed."""
+    choices: tuple[tuple[str, str], ...] = ()
+    help: str = ""
+
+
+class Situation(msgspec.Struct, frozen=True, kw_only=True):
+    """An encounter-distance situation: its roll and how to read it."""
+
+    id: str
+    label: str
+    dice: str = ""
+    multiplier: int = 1
+    unit: str = "ft"
+
+
+class SurpriseModifier(msgspec.Struct, frozen=True, kw_only=True):
+    label: str
+    value: int
+
+
+class BudgetLine(msgspec.Struct, frozen=True, kw_only=True):
+    """One thing a combatant may still do, as a meter: ``left`` of ``total``. ``label`` is translated
+    (budgets are computed when shown, never stored)."""
+
+    label: str
+    left: int
+    total: int
+
+
+class ActionSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """A ruleset action in the static catalogue: its name, the key that triggers it, its label."""
+
+    name: str
+    key: str
+    label: str
+    """English, marked with ``N_``; translated when shown."""
+    footer: bool = True
+    """Shown in the footer when available (it fits about eight keys at 80 columns); all are in help
+    and the palette."""
+    needs_combatant: bool = True
+    """The action is about the selected combatant (his id is passed as ``combatant``)."""
+
+
+def group_slots(values: Mapping[str, int], *, descending: bool, prefix: str = "", free: bool = False) -> list[Slot]:
+    """Combatant id → initiative value, as slots: equal values share one slot."""
+    by_value: dict[int, list[str]] = {}
+    for combatant_id, value in values.items():
+        by_value.setdefault(value, []).append(combatant_id)
+    return [
+        Slot(label=Msg(id=prefix + "{value}", params={"value": value}) if prefix else Msg(id="{value}", params={"value": value}),
+             combatants=tuple(ids), value=value, free=free)
+        for value, ids in sorted(by_value.items(), reverse=descending)
+    ]
+
+
+R = TypeVar("R", bound=msgspec.Struct)
+F = TypeVar("F", bound=msgspec.Struct)
+
+
+class NoState(msgspec.Struct, frozen=True, kw_only=True):
+    """For rulesets that keep nothing of their own."""
+
+
+class Ruleset(Generic[R, F]):
+    """Subclass, set the class attributes, override the hooks your book needs."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+    sheet_fields: ClassVar[tuple[FieldSpec, ...]] = ()
+    actions: ClassVar[tuple[ActionSpec, ...]] = ()
+    order_policy: ClassVar[OrderPolicy] = "round"
+    surprise_scope: ClassVar[SurpriseScope] = "side"
+    round_state_type: type[R]
+    fight_state_type: type[F]
+
+    # -- typed state -------------------------------------------------------------------------------
+    def round_of(self, state: State) -> R:
+        """This ruleset's round state (a fresh one when the round has none yet)."""
+        value = state.round_state
+        if isinstance(value, self.round_state_type):
+            return value
+        if value is None:
+            return self.round_state_type()
+        return msgspec.convert(value, self.round_state_type)
+
+    def fight_of(self, state: State) -> F:
+        value = state.fight_state
+        if isinstance(value, self.fight_state_type):
+            return value
+        if value is None:
+            return self.fight_state_type()
+        return msgspec.convert(value, self.fight_state_type)
+
+    def with_round(self, state: State, value: R) -> State:
+        return replace(state, round_state=value)
+
+    def with_fight(self, state: State, value: F) -> State:
+        return replace(state, fight_state=value)
+
+    def restore(self, state: State) -> State:
+        """A state read from a file holds plain mappings where this ruleset keeps its Structs: convert them."""
+        round_state = None if state.round_state is None else self.round_of(state)
+        fight_state = None if state.fight_state is None else self.fight_of(state)
+        if round_state is state.round_state and fight_state is state.fight_state:
+            return state
+        return replace(state, round_state=round_state, fight_state=fight_state)
+
+    # -- the round's shape -------------------------------------------------------------------------
+    def steps(self, state: State) -> tuple[StepDef, ...]:
+        return (
+            StepDef(id="initiative", label=N_("Initiative"), kind="initiative"),
+            StepDef(id="resolve", label=N_("Resolve"), kind="resolve"),
+            StepDef(id="end", label=N_("End of round"), kind="end"),
+        )
+
+    # -- set-up ------------------------------------------------------------------------------------
+    def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """Check a combatant's sheet when it is entered; raise :class:`RuleError` naming the bad field."""
+        return sheet
+
+    # -- surprise and distance ---------------------------------------------------------------------
+    def surprise_dice(self) -> str:
+        """The surprise roll, or "" when the book has none (the GM marks who is surprised)."""
+        return ""
+
+    def surprise_modifiers(self) -> tuple[SurpriseModifier, ...]:
+        return ()
+
+    def is_surprised(self, total: int) -> bool:
+        return False
+
+    def surprise_requests(self, state: State) -> tuple[RollRequest, ...]:
+        """The surprise rolls: by default one per side (or per combatant, by ``surprise_scope``)."""
+        dice = self.surprise_dice()
+        if not dice:
+            return ()
+        if self.surprise_scope == "combatant":
+            return tuple(RollRequest(key=c.id, label=Msg(id="{name}", params={"name": c.name}), dice=dice,
+                                     combatants=(c.id,)) for c in state.combatants if c.status == "active")
+        return tuple(
+            RollRequest(key=side.id, label=Msg(id="{name}", params={"name": side.name}), dice=dice,
+                        combatants=tuple(c.id for c in state.combatants if c.side == side.id))
+            for side in state.sides
+        )
+
+    def settle_surprise(self, state: State, rolls: Mapping[str, Roll], modifiers: Mapping[str, int]) -> State:
+        """Record who is surprised (``State.surprised``, combatant ids) from the rolls; log each."""
+        surprised: list[str] = []
+        requests = [r for r in self.surprise_requests(state) if r.key in rolls]
+        for request in requests:
+            roll = rolls[request.key]
+            modifier = modifiers.get(request.key, 0)
+            total = roll.total + modifier
+            hit = self.is_surprised(total)
+            if hit:
+                surprised.extend(request.combatants)
+            state = log(state, N_("Surprise — {who}: {roll}{modifier}: {result}."), rolls=(roll,),
+                        facts={"total": total, "surprised": hit}, who=request.label,
+                        roll=roll_param(roll), modifier=f" {modifier:+d} → {total}" if modifier else "",
+                        result=Msg(id=N_("surprised") if hit else N_("not surprised")))
+        everyone = {c.id for r in self.surprise_requests(state) for c in (state.combatant(i) for i in r.combatants)}
+        if surprised and len(requests) > 1 and set(surprised) >= everyone:
+            state = log(state, N_("Every side is surprised: the effects cancel."))
+            surprised = []
+        return replace(state, surprised=tuple(surprised))
+
+    def surprise_effect(self) -> str:
+        """What surprise does, as a log message id with ``{names}``; "" to say nothing at the start."""
+        return ""
+
+    def distance_situations(self) -> tuple[Situation, ...]:
+        return ()
+
+    # -- initiative --------------------------------------------------------------------------------
+    def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
+        """The first rolls needed to order the round (empty when the order needs no roll)."""
+        return ()
+
+    def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
+        """Every roll taken so far → the state with the order settled
+        (:func:`~tui_combat.engine.initiative.settle`) or more rolls asked for
+        (:func:`~tui_combat.engine.initiative.ask`). By default: totals → :meth:`order`."""
+        from tui_combat.engine.initiative import settle, totals
+
+        return settle(state, self.order(state, totals(self.initiative_requests(state), rolls)))
+
+    def order(self, state: State, totals: dict[str, int]) -> tuple[Slot, ...]:
+        """The order from request totals, highest first, ties sharing a slot."""
+        values = {cid: totals[r.key] for r in self.initiative_requests(state) if r.key in totals for cid in r.combatants}
+        return tuple(group_slots(values, descending=True))
+
+    # -- hooks -------------------------------------------------------------------------------------
+    def on_fight_start(self, state: State) -> State:
+        """The fight begins (round 1 starts right after this)."""
+        return state
+
+    def on_round_start(self, state: State) -> State:
+        """A round begins: by default a fresh round state."""
+        return replace(state, round_state=self.round_state_type())
+
+    def on_round_end(self, state: State) -> State:
+        """The end step is reached: effects at the end of the round, what carries over."""
+        return state
+
+    def on_turn_start(self, state: State, slot: int) -> State:
+        """The cursor reaches ``state.order[slot]``."""
+        return state
+
+    def on_turn_end(self, state: State, slot: int) -> State:
+        """The cursor leaves ``state.order[slot]``."""
+        return state
+
+    def on_join(self, state: State, combatant_ids: tuple[str, ...]) -> State:
+        """Combatants joined after the fight started: place them in the order, or ask for their rolls."""
+        return state
+
+    def on_status(self, state: State, combatant_id: str, before: Status) -> State:
+        """A combatant's status changed (down, fled, surrendered, back in the fight)."""
+        return state
+
+    def on_damage(self, state: State, combatant_id: str, amount: int) -> State:
+        """A combatant took damage (after HP and status are updated)."""
+        return state
+
+    # -- declarations ------------------------------------------------------------------------------
+    def declaration_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
+        return (FieldSpec(key="text", label=N_("Intention")),)
+
+    def declaration(self, state: State, combatant_id: str) -> dict[str, Any]:
+        """The current declaration as form values (to edit it)."""
+        return {}
+
+    def declare(self, state: State, combatant_id: str, declaration: dict[str, Any]) -> State:
+        raise RuleError(_("{ruleset} takes no declarations.", ruleset=self.name))
+
+    # -- the ruleset's own actions -----------------------------------------------------------------
+    def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:
+        """Whether the action applies now (shown in the footer, accepted by the key)."""
+        return state.phase == "round"
+
+    def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
+        return ()
+
+    def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
+        raise RuleError(_("Unknown action {name}.", name=name))
+
+    # -- what the screens show ---------------------------------------------------------------------
+    def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
+        return ()
+
+    def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
+        return ()
+
+    # -- helpers for subclasses --------------------------------------------------------------------
+    @staticmethod
+    def actor(state: State, combatant_id: str) -> Combatant:
+        """The combatant named by an action's ``combatant`` argument, or a clear refusal."""
+        try:
+            combatant = state.combatant(combatant_id)
+        except KeyError:
+            raise RuleError(_("Select a combatant first.")) from None
+        if combatant.status != "active":
+            raise RuleError(_("{name} is out of the fight.", name=combatant.name))
+        return combatant
+
+
+
+AnyRuleset = Ruleset[Any, Any]
+"""A ruleset of whatever state types (what the registry hands out)."""

@@ -1,0 +1,105 @@
+"""Ruleset plugins: found by id, loaded once, checked when loaded.
+
+Built-in rulesets are listed in ``pyproject.toml`` under the entry-point group ``tui_combat.rulesets``;
+a third-party package adds its own there. The built-ins are also known here by module path (as strings:
+the engine imports no ruleset) so that the app does not scan every installed distribution at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from tui_combat.engine.contract import AnyRuleset, Ruleset
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.keys import reserved
+from tui_combat.engine.model import State
+from tui_combat.i18n import _
+
+ENTRY_POINT_GROUP = "tui_combat.rulesets"
+
+_BUILTIN: dict[str, str] = {
+    "adnd2e": "tui_combat.rulesets.adnd2e:RULESET",
+    "trudvang": "tui_combat.rulesets.trudvang:RULESET",
+}
+_loaded: dict[str, AnyRuleset] = {}
+_discovered: dict[str, str] | None = None
+
+
+def check_catalogue(ruleset: AnyRuleset) -> None:
+    """Refuse a catalogue whose key is one of the app's or another action's."""
+    taken = reserved()
+    seen: dict[str, str] = {}
+    names: set[str] = set()
+    for spec in ruleset.actions:
+        if spec.name in names:
+            raise RuleError(_("Ruleset {ruleset}: the action {action} is listed twice.", ruleset=ruleset.id, action=spec.name))
+        names.add(spec.name)
+        for key in spec.key.split(","):
+            if key in taken:
+                raise RuleError(_("Ruleset {ruleset}: the key {key} of {action} is already the app's key for {other}.",
+                                  ruleset=ruleset.id, key=key, action=spec.name, other=taken[key]))
+            if key in seen:
+                raise RuleError(_("Ruleset {ruleset}: the key {key} is used by both {action} and {other}.",
+                                  ruleset=ruleset.id, key=key, action=spec.name, other=seen[key]))
+            seen[key] = spec.name
+
+
+def _load_target(target: str) -> AnyRuleset:
+    module_name, _sep, attribute = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        ruleset = getattr(module, attribute)
+    except (ImportError, AttributeError) as error:
+        raise RuleError(_("Ruleset plugin {target} cannot be loaded: {error}", target=target, error=error)) from None
+    if not isinstance(ruleset, Ruleset):
+        raise RuleError(_("Ruleset plugin {target} is not a Ruleset.", target=target))
+    check_catalogue(ruleset)
+    return ruleset
+
+
+def _discover() -> dict[str, str]:
+    global _discovered
+    if _discovered is None:
+        from importlib.metadata import entry_points  # slow to import: only when listing plugins
+
+        found = dict(_BUILTIN)
+        for entry in entry_points(group=ENTRY_POINT_GROUP):
+            found.setdefault(entry.name, entry.value)
+        _discovered = found
+    return _discovered
+
+
+def forget() -> None:
+    """Drop what was loaded and discovered (after installing a plugin, and in tests)."""
+    global _discovered
+    _loaded.clear()
+    _discovered = None
+
+
+def get(ruleset_id: str) -> AnyRuleset:
+    """The ruleset registered under ``ruleset_id``; :class:`RuleError` if there is none."""
+    ruleset = _loaded.get(ruleset_id)
+    if ruleset is not None:
+        return ruleset
+    target = _BUILTIN.get(ruleset_id) or _discover().get(ruleset_id)
+    if target is None:
+        raise RuleError(_("Unknown ruleset \"{id}\".", id=ruleset_id))
+    ruleset = _load_target(target)
+    _loaded[ruleset_id] = ruleset
+    return ruleset
+
+
+def available() -> list[str]:
+    """Ids of every registered ruleset, built-ins first."""
+    return list(_discover())
+
+
+def restore(state: State) -> State:
+    """A state read from a file, with the ruleset's own Structs back in place of plain mappings."""
+    return get(state.ruleset).restore(state)
+
+
+def register(ruleset: AnyRuleset) -> None:
+    """Make ``ruleset`` available under its id without an entry point (tests, embedding); checked like any."""
+    check_catalogue(ruleset)
+    _loaded[ruleset.id] = ruleset
