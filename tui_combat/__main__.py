@@ -45,23 +45,19 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return 0
     if args.command == "check":
-        from tui_combat.engine.encounter import encounter_actions, load_encounter
-        from tui_combat.engine.errors import RuleError
-        from tui_combat.store import Store, new_state
+        from tui_combat.session import SessionError, check_encounter
 
         try:
-            encounter = load_encounter(args.file)
-            store = Store(new_state(0))
-            for action in encounter_actions(encounter, store.state):
-                store.dispatch(action)
-        except RuleError as error:
-            message = str(error)
-            print(message if str(args.file) in message else f"{args.file}: {message}", file=sys.stderr)
+            state = check_encounter(args.file)
+        except SessionError as error:
+            print(error, file=sys.stderr)
             return 2
-        print(_("{path}: {count} combatants, ruleset {ruleset}. OK.", path=args.file, count=len(store.state.combatants), ruleset=store.state.ruleset))
+        print(_("{path}: {count} combatants, ruleset {ruleset}. OK.", path=args.file, count=len(state.combatants),
+                ruleset=state.ruleset))
         return 0
     if args.command == "list":
-        from tui_combat.saves.library import format_time, list_sessions
+        from tui_combat.saves.library import format_time
+        from tui_combat.session import list_sessions
 
         for info in list_sessions(root):
             print(f"{info.key}\t{info.name}\t{info.ruleset}\t{_('round')} {info.round}\t{format_time(info.saved_at)}")

@@ -1,11 +1,14 @@
-"""The Textual app: holds the store, shows the screen for the session's phase, reports problems."""
+"""The Textual app: holds the open session's store, shows the screen for its phase, reports problems.
+
+Starting, resuming and saving sessions is :mod:`tui_combat.session`; the screens reach the app only
+through :class:`~tui_combat.screens.host.Host`.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from collections.abc import Callable, Iterable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
@@ -13,7 +16,6 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from tui_combat.i18n import _
-from tui_combat.saves.errors import SaveError
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
     from tui_combat.engine.actions import Action
@@ -34,10 +36,10 @@ class CombatApp(App[None]):
                  seed: int | None = None) -> None:
         super().__init__()
         self.data_root = data_root
+        self.seed = seed
         self.store: Store | None = None
         self._start_resume = resume
         self._start_encounter = encounter
-        self._seed = seed
         self._unsubscribe: Callable[[], None] | None = None
         self._phase_shown = ""
         self._reported_problem = ""
@@ -48,13 +50,23 @@ class CombatApp(App[None]):
         return SessionsScreen()
 
     def on_mount(self) -> None:
-        if self._start_resume:
-            self.call_after_refresh(self.resume_session, self._start_resume)
-        elif self._start_encounter:
-            self.call_after_refresh(self.new_from_file, self._start_encounter)
+        from tui_combat import session
 
-    # -- sessions ----------------------------------------------------------------------------------
-    def open_store(self, store: Store) -> None:
+        if self._start_resume:
+            self.call_after_refresh(self.open_session, partial(session.resume, self.data_root, self._start_resume))
+        elif self._start_encounter:
+            self.call_after_refresh(self.open_session, partial(session.new_from_file, self.data_root,
+                                                               self._start_encounter, seed=self.seed))
+
+    # -- the session -------------------------------------------------------------------------------
+    def open_session(self, opener: Callable[[], Store]) -> None:
+        from tui_combat.session import SessionError
+
+        try:
+            store = opener()
+        except SessionError as error:
+            self.notify(str(error), title=error.title, severity="error", timeout=15)
+            return
         self.close_store()
         self.store = store
         self._unsubscribe = store.subscribe(self._on_state)
@@ -65,6 +77,8 @@ class CombatApp(App[None]):
         self._show_phase(store.state, push=True)
 
     def close_store(self) -> None:
+        from tui_combat.saves.errors import SaveError
+
         if self.store is not None:
             try:
                 self.store.save_now()
@@ -75,49 +89,16 @@ class CombatApp(App[None]):
                 self._unsubscribe()
         self.store = None
 
-    def resume_session(self, key: str) -> None:
-        from tui_combat.store import Store
+    def leave_session(self) -> None:
+        """Back to the session list (the session is saved first)."""
+        from tui_combat.screens.sessions import SessionsScreen
 
-        folder = self.data_root / "sessions" / key
-        try:
-            store = Store.resume(folder)
-        except SaveError as error:
-            self.notify(str(error), title=_("Cannot open the session"), severity="error", timeout=15)
-            return
-        self.open_store(store)
+        self.close_store()
+        self._phase_shown = ""
+        self.pop_screen()
+        if isinstance(self.screen, SessionsScreen):
+            self.screen.reload()
 
-    def new_from_file(self, path: Path) -> None:
-        from tui_combat.engine.encounter import load_encounter
-        from tui_combat.engine.errors import RuleError
-        from tui_combat.saves.library import new_session_folder
-        from tui_combat.store import store_from_encounter
-
-        try:
-            encounter = load_encounter(path)
-            store = store_from_encounter(encounter, new_session_folder(self.data_root, encounter.name), self._seed)
-        except (RuleError, SaveError) as error:
-            self.notify(str(error), title=_("Cannot start the encounter"), severity="error", timeout=15)
-            return
-        self.open_store(store)
-
-    def new_empty(self) -> None:
-        from tui_combat.engine.actions import AddSide, SetName
-        from tui_combat.engine.errors import RuleError
-        from tui_combat.saves.library import new_session_folder
-        from tui_combat.store import Store, new_state
-
-        name = _("New fight")
-        try:
-            store = Store.create(new_state(self._seed), new_session_folder(self.data_root, name))
-            store.dispatch(SetName(name=name))
-            store.dispatch(AddSide(name=_("Party"), is_party=True))
-            store.dispatch(AddSide(name=_("Monsters"), is_party=False))
-        except (RuleError, SaveError) as error:
-            self.notify(str(error), severity="error", timeout=15)
-            return
-        self.open_store(store)
-
-    # -- the store ---------------------------------------------------------------------------------
     def dispatch(self, action: Action) -> bool:
         """Dispatch and report: a refusal or a save problem is a notification, never a traceback."""
         from tui_combat.engine.dice import DiceError
@@ -136,22 +117,21 @@ class CombatApp(App[None]):
         return True
 
     def undo(self) -> None:
-        from tui_combat.engine.errors import RuleError
-
-        if self.store is None:
-            return
-        try:
-            self.store.undo()
-        except RuleError as error:
-            self.notify(str(error), timeout=3)
+        self._history_step(undo=True)
 
     def redo(self) -> None:
+        self._history_step(undo=False)
+
+    def _history_step(self, *, undo: bool) -> None:
         from tui_combat.engine.errors import RuleError
 
         if self.store is None:
             return
         try:
-            self.store.redo()
+            if undo:
+                self.store.undo()
+            else:
+                self.store.redo()
         except RuleError as error:
             self.notify(str(error), timeout=3)
 
@@ -177,16 +157,25 @@ class CombatApp(App[None]):
         else:
             self.switch_screen(screen)
 
+    # -- keys --------------------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette (ctrl+p) offers every key of the current screen, shown in the footer or not."""
         from tui_combat.screens.help import described_bindings
 
         yield from super().get_system_commands(screen)
         for keys, binding in described_bindings(screen):
-            yield SystemCommand(binding.description, f"{keys} · {binding.id or binding.action}",
-                                partial(screen.run_action, binding.action))
+            yield SystemCommand(binding.description, f"{keys} · {binding.id or binding.action}", partial(self._run_from_palette, screen, binding.action))
 
-    # -- app-wide actions --------------------------------------------------------------------------
+    async def _run_from_palette(self, screen: Screen[object], action: str) -> None:
+        """Run a key's action as the key would; one that does not apply now says so instead of nothing."""
+        from textual.actions import parse
+
+        _target, name, parameters = parse(action)
+        if screen.check_action(name, parameters) is False:
+            self.notify(_("That cannot be done now."), severity="warning", timeout=4)
+            return
+        await screen.run_action(action)
+
     def action_help(self) -> None:
         from tui_combat.screens.help import HelpScreen
 
@@ -196,16 +185,6 @@ class CombatApp(App[None]):
     async def action_quit(self) -> None:
         self.close_store()
         self.exit()
-
-    def leave_session(self) -> None:
-        """Back to the session list (the session is saved first)."""
-        self.close_store()
-        self._phase_shown = ""
-        self.pop_screen()
-        from tui_combat.screens.sessions import SessionsScreen
-
-        if isinstance(self.screen, SessionsScreen):
-            self.screen.reload()
 
 
 def _screen_for(phase: str, ruleset_id: str) -> Screen[None]:
@@ -221,3 +200,9 @@ def _screen_for(phase: str, ruleset_id: str) -> Screen[None]:
 
     return round_screen(ruleset_id)
 
+
+if TYPE_CHECKING:
+    from tui_combat.screens.host import Host
+
+    def _gives_the_screens_what_they_need(app: CombatApp) -> Host:
+        return app  # mypy checks here that the app satisfies the screens' protocol

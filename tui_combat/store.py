@@ -17,9 +17,9 @@ from pathlib import Path
 from tui_combat.engine.actions import Action
 from tui_combat.engine.apply import apply
 from tui_combat.engine.encounter import Encounter, encounter_actions
+from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.engine.errors import RuleError
 from tui_combat.saves import codec
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.journal import SessionFolder, make_snapshot
@@ -43,6 +43,10 @@ class Store:
         self.warnings: list[str] = []
         self._listeners: list[Listener] = []
         self.rng = random.Random(state.seed)
+        self.upgraded_from = 0
+        """The older state schema the session's files are in (0: today's); they are rewritten, the old
+        ones kept beside them, the first time the fight changes."""
+        self._loaded_seq = 0
 
     # -- creating and resuming ------------------------------------------------------------------------
     @classmethod
@@ -76,10 +80,18 @@ class Store:
             for entry in loaded.entries:
                 store._replay(entry)
                 store._seq = entry.seq
+        except Exception as error:  # a refused or failing action: the journal cannot be replayed here
+            raise SaveError(_("{path} cannot be replayed by this version of tui-combat (journal entry {seq}: {error}). "
+                              "The files were left as they are.", path=session.journal_path, seq=entry.seq,
+                              error=error)) from None
         finally:
             if collecting:
                 gc.enable()
         store._since_snapshot = len(loaded.entries)
+        store._loaded_seq = store._seq
+        if loaded.upgraded_from:
+            store.upgraded_from = loaded.upgraded_from
+            store.unsaved = True  # the next change writes the whole session in today's format
         # A different stream of dice after every resume, yet reproducible from the seed and history.
         store.rng = random.Random(f"{snapshot.base.seed}:{store._seq}")
         return store
@@ -178,14 +190,20 @@ class Store:
     def _write_snapshot(self) -> None:
         if self.folder is None:
             return
+        if self.upgraded_from:
+            self.folder.keep_old_files(self.upgraded_from)
         snapshot = make_snapshot(self._seq, self.base, self.done_actions(), list(self._redo), self.state)
         self.folder.write_snapshot(snapshot)
         self._since_snapshot = 0
         self.unsaved = False
         self.save_problem = ""
+        self.upgraded_from = 0
 
     def save_now(self) -> None:
-        """Compact the journal into a snapshot (on quit, or to retry after a failed write)."""
+        """Compact the journal into a snapshot (on quit, or to retry after a failed write). A session in an
+        older format that was only looked at is left as it was."""
+        if self.upgraded_from and self._seq == self._loaded_seq:
+            return
         self._write_snapshot()
 
     def save_as(self, folder: Path) -> None:
@@ -199,6 +217,7 @@ class Store:
         self._since_snapshot = 0
         self.unsaved = False
         self.save_problem = ""
+        self.upgraded_from = 0
 
     def close(self) -> None:
         if self.folder is not None:

@@ -1,4 +1,5 @@
-"""The engine, the store, the rulesets and the save code never import Textual (they run headless)."""
+"""The engine, the rulesets, the save code, the store and the session lifecycle never import Textual
+(they run headless)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ import importlib, json, pkgutil, sys
 
 import tui_combat.engine.apply
 import tui_combat.store
+import tui_combat.session
 import tui_combat.rulesets
 import tui_combat.saves
 
-imported = []
+imported = ["tui_combat.store", "tui_combat.session"]
 for package in (tui_combat.rulesets, tui_combat.saves, tui_combat.engine):
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
         importlib.import_module(info.name)
@@ -28,7 +30,7 @@ print(json.dumps({"imported": imported, "textual": textual}))
 """
 
 
-def test_engine_store_rulesets_and_saves_do_not_import_textual() -> None:
+def test_engine_rulesets_saves_store_and_session_do_not_import_textual() -> None:
     result = subprocess.run(
         [sys.executable, "-c", SCRIPT],
         cwd=ROOT,
@@ -40,5 +42,7 @@ def test_engine_store_rulesets_and_saves_do_not_import_textual() -> None:
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["textual"] == [], f"Textual was imported: {report['textual']}"
     imported = set(report["imported"])
-    assert {"tui_combat.rulesets.adnd2e", "tui_combat.rulesets.base", "tui_combat.saves.journal",
-            "tui_combat.saves.codec", "tui_combat.saves.library", "tui_combat.engine.apply"} <= imported
+    assert {"tui_combat.rulesets.adnd2e", "tui_combat.rulesets.data_loading", "tui_combat.saves.journal",
+            "tui_combat.saves.codec", "tui_combat.saves.library", "tui_combat.saves.migrate", "tui_combat.engine.apply",
+            "tui_combat.engine.contract", "tui_combat.engine.registry", "tui_combat.store",
+            "tui_combat.session"} <= imported

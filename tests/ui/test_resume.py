@@ -61,6 +61,18 @@ async def test_quit_and_resume_restores_the_exact_state_and_its_undo(make_app, d
     assert again.can_redo
 
 
+async def test_resuming_an_unknown_session_says_so_and_stays_on_the_list(make_app) -> None:
+    from tui_combat.screens.sessions import SessionsScreen
+
+    app = make_app(resume="no-such-fight")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SessionsScreen)
+        assert app.store is None
+        (notice,) = list(app._notifications)
+        assert (notice.title, notice.message) == ("Cannot open the session", "There is no saved session no-such-fight.")
+
+
 # -- the kill test: the real program in a pseudo-terminal, killed with SIGKILL ----------------------
 ANSI = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|P[^\x1b]*\x1b\\|[@-Z\\-_])")
 

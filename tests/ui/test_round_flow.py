@@ -28,6 +28,7 @@ from tests.ui.steps import (
     visible_text,
 )
 from tui_combat.engine.dice import parse, roll
+from tui_combat.engine.log import render
 from tui_combat.saves.journal import JOURNAL
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.help import HelpScreen
@@ -72,12 +73,14 @@ async def test_round_one_of_the_seed_and_into_round_two(make_app, data_root: Pat
 
         await type_initiative(pilot, "7", "10")
         state = store(app).state
-        assert [slot.label for slot in state.order] == ["7", "10"]
+        assert [render(slot.label) for slot in state.order] == ["7", "10"]
         assert names(app, state.order[0].combatants) == ["Raf", "Rupert", "Delsenora"]
         assert names(app, state.order[1].combatants) == [
             "Troll 1", "Troll 2", "Troll 3", "Orc 1", "Orc 2", "Orc 3", "Orc 4", "Orc 5", "Orc 6",
         ]
-        assert state.round_data["initiative"] == {PARTY: 7, MONSTERS: 10}
+        assert {key: (r.total, r.physical) for key, r in state.initiative.rolls.items()} == {
+            PARTY: (7, True), MONSTERS: (10, True)}
+        assert state.initiative.settled and state.initiative.pending == ()
         assert state.cursor == 0
         screen = app.screen
         assert isinstance(screen, RoundScreen)
@@ -152,7 +155,7 @@ async def test_equal_typed_rolls_make_one_slot(make_app) -> None:
         await to_round(pilot)
         await type_initiative(pilot, "7", "7")
         state = store(app).state
-        assert [slot.label for slot in state.order] == ["7"]
+        assert [render(slot.label) for slot in state.order] == ["7"]
         assert len(state.order[0].combatants) == 12  # both sides act simultaneously
         await pilot.press("n")
         assert store(app).state.round == 1

@@ -227,12 +227,22 @@ def _set_surprised(action: a.SetSurprised, state: State) -> State:
 def _roll_distance(action: a.RollDistance, state: State) -> State:
     _require_phase(state, "surprise", "setup")
     ruleset = get(state.ruleset)
-    situation = next((s for s in ruleset.distance_situations() if s.id == action.situation), None)
+    applicable = ruleset.encounter_distances(state)
+    situation = next((s for s in applicable if s.id == action.situation), None)
     if situation is None:
+        known = next((s for s in ruleset.distance_situations() if s.id == action.situation), None)
+        if known is not None:
+            raise RuleError(_("\"{situation}\" does not apply now; choose one of: {choices}.", situation=_(known.label),
+                              choices=", ".join(_(s.label) for s in applicable)))
         raise RuleError(_("Unknown situation {id}.", id=action.situation))
     if action.roll is None:
         distance = Msg(id=situation.label)
         return log(replace(state, distance=distance), N_("Distance: {situation}."), situation=distance)
+    if not situation.dice:  # the GM gives the figure (the limit of sight)
+        amount = action.roll.total * situation.multiplier
+        distance = Msg(id=N_("{amount} {unit}"), params={"amount": amount, "unit": Msg(id=situation.unit)})
+        return log(replace(state, distance=distance), N_("Distance ({situation}): {distance}, as the GM gives it."),
+                   facts={"distance": amount}, situation=Msg(id=situation.label), distance=distance)
     amount = action.roll.total * situation.multiplier
     distance = Msg(id=N_("{amount} {unit}"), params={"amount": amount, "unit": Msg(id=situation.unit)})
     return log(replace(state, distance=distance), N_("Distance ({situation}): {roll} × {mult} = {distance}."),
@@ -253,8 +263,12 @@ def _start_fight(action: a.StartFight, state: State) -> State:
     state = log(state, N_("Round {n} begins."), n=1)
     effect = ruleset.surprise_effect()
     if state.surprised and effect:
-        state = log(state, effect, names=_names(state, state.surprised))
-    return ruleset.on_round_start(state)
+        names = _names(state, state.surprised)
+        if isinstance(effect, Msg):
+            state = log(state, Msg(id=effect.id, params={**effect.params, "names": names}))
+        else:
+            state = log(state, effect, names=names)
+    return _turn_start(ruleset, ruleset.on_round_start(state))
 
 
 # -- the round ----------------------------------------------------------------------------------------
@@ -336,8 +350,15 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
     requests, fresh = initiative_asked(ruleset, state)
     if not requests and not fresh:
         raise RuleError(_("Initiative is rolled in the initiative step."))
+    if fresh and state.initiative.settled and ruleset.order_policy == "fight":
+        raise RuleError(_("The order stands for the whole fight."))
     if fresh:
         state = initiative.reset(state)
+    # Rolls asked for during a turn (a newcomer's) must not move the turn away from whoever is acting, nor
+    # from a slot nobody is in (a lair action).
+    in_turn = _step_kind(ruleset, state) == "resolve" and state.cursor < len(state.order)
+    acting, cursor_before = (state.acting_now() if in_turn else ()), state.cursor
+    slot_before = state.order[state.cursor] if in_turn else None
     for request in requests:
         roll = action.rolls.get(request.key)
         if roll is None:
@@ -360,15 +381,24 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
         step += 1
     state = replace(state, step=step)
     names = state.names()
-    summary: list[str | int | Msg] = [
+    slots = [
         Msg(id=N_("{slot}: {names}"), params={"slot": slot.label, "names": ", ".join(names[c] for c in slot.combatants)})
+        if slot.combatants else slot.label  # a slot nobody is in (a lair action) by its label alone
         for slot in state.order
     ]
+    # Slots are separated by "; " (a slot's names already by ", "): one message made only of placeholders.
+    summary = Msg(id="; ".join(f"{{s{i}}}" for i in range(len(slots))), params={f"s{i}": m for i, m in enumerate(slots)})
     secret = any(r.secret for r in requests)
-    if summary:
+    if slots:
         state = log(state, N_("Order: {summary}."), secret=secret, summary=summary)
     else:
         state = log(state, N_("Order: nobody acts."))
+    if in_turn:
+        cursor = next((i for i, slot in enumerate(state.order) if acting and acting[0] in slot.combatants), None)
+        if cursor is None:
+            cursor = next((i for i, slot in enumerate(state.order) if slot == slot_before),
+                          min(cursor_before, max(len(state.order) - 1, 0)))
+        return replace(state, cursor=cursor)
     return _turn_start(ruleset, state)
 
 

@@ -154,6 +154,10 @@ class Ruleset(Generic[R, F]):
     round_state_type: type[R]
     fight_state_type: type[F]
 
+    def prepare(self) -> None:
+        """Load and check the ruleset's data (house rules included) when the ruleset is loaded, so a bad
+        file is reported once, with its name, instead of failing in the middle of a fight."""
+
     # -- typed state -------------------------------------------------------------------------------
     def round_of(self, state: State) -> R:
         """This ruleset's round state (a fresh one when the round has none yet)."""
@@ -239,18 +243,26 @@ class Ruleset(Generic[R, F]):
                         facts={"total": total, "surprised": hit}, who=request.label,
                         roll=roll_param(roll), modifier=f" {modifier:+d} → {total}" if modifier else "",
                         result=Msg(id=N_("surprised") if hit else N_("not surprised")))
-        everyone = {c.id for r in self.surprise_requests(state) for c in (state.combatant(i) for i in r.combatants)}
+        everyone = {cid for request in self.surprise_requests(state) for cid in request.combatants}
         if surprised and len(requests) > 1 and set(surprised) >= everyone:
             state = log(state, N_("Every side is surprised: the effects cancel."))
             surprised = []
         return replace(state, surprised=tuple(surprised))
 
-    def surprise_effect(self) -> str:
-        """What surprise does, as a log message id with ``{names}``; "" to say nothing at the start."""
+    def surprise_effect(self) -> str | Msg:
+        """What surprise does, logged as the fight starts: a message id with ``{names}`` (or a :class:`Msg`
+        whose other parameters the ruleset fills in); "" to say nothing."""
         return ""
 
     def distance_situations(self) -> tuple[Situation, ...]:
+        """Every encounter-distance situation of the book. One without dice asks the GM for the figure:
+        ``RollDistance.roll`` is then a typed roll whose total is that figure."""
         return ()
+
+    def encounter_distances(self, state: State) -> tuple[Situation, ...]:
+        """The situations that apply now (a book whose distance follows the surprise result narrows them
+        to that result's rows); by default all of :meth:`distance_situations`."""
+        return self.distance_situations()
 
     # -- initiative --------------------------------------------------------------------------------
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:

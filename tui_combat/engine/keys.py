@@ -7,6 +7,8 @@ that silently does nothing.
 
 from __future__ import annotations
 
+from tui_combat.i18n import N_
+
 ROUND_KEYS: dict[str, str] = {
     "round.next": "n,space",
     "round.back": "b",
@@ -30,6 +32,15 @@ APP_KEYS: dict[str, str] = {
     "app.palette": "ctrl+p",
     "focus": "tab,shift+tab,up,down,left,right,pageup,pagedown,home,end,enter",
 }
+
+KEY_LABELS: dict[str, str] = {
+    "round.next": N_("Next"), "round.back": N_("Back"), "round.roll": N_("Roll"), "round.type": N_("Typed"),
+    "round.declare": N_("Declare"), "round.damage": N_("Damage"), "round.heal": N_("Heal"), "round.status": N_("Status"),
+    "round.add": N_("Add"), "round.undo": N_("Undo"), "round.redo": N_("Redo"), "round.leave": N_("Sessions"),
+    "round.save_as": N_("Save as"), "round.options": N_("Options"), "round.quit": N_("Quit"), "app.help": N_("Help"),
+    "app.quit": N_("Quit"), "app.palette": N_("Palette"), "focus": N_("moving around the screen"),
+}
+"""What each reserved binding does, for messages about a key already taken."""
 
 
 def reserved() -> dict[str, str]:

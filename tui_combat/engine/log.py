@@ -9,16 +9,13 @@ same journal gives the same state whatever language the GM or a player view uses
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Union
+from typing import Protocol, TypeVar, Union, cast
 
 import msgspec
 from msgspec.structs import replace
 
 from tui_combat.engine.dice import Roll
 from tui_combat.i18n import N_, _
-
-if TYPE_CHECKING:
-    from tui_combat.engine.model import State
 
 __all__ = ["Fact", "LogEntry", "Msg", "N_", "Param", "log", "msg", "render", "render_param", "roll_param"]
 
@@ -95,10 +92,25 @@ def append_log(chunks: tuple[LogChunk, ...], entry: LogEntry) -> tuple[LogChunk,
     return (*chunks, (entry,))
 
 
-def log(state: State, message_id: str | Msg, /, *, secret: bool = False, rolls: tuple[Roll, ...] = (),
-        facts: Mapping[str, Fact] | None = None, **params: Param) -> State:
-    """``state`` with one more log entry (``message_id`` marked with :func:`N_`)."""
+class Logged(Protocol):
+    """What :func:`log` needs of a state (typed here so that this module does not import the model,
+    which imports it)."""
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def log(self) -> tuple[LogChunk, ...]: ...
+
+
+S = TypeVar("S", bound=Logged)
+
+
+def log(state: S, message_id: str | Msg, /, *, secret: bool = False, rolls: tuple[Roll, ...] = (),
+        facts: Mapping[str, Fact] | None = None, **params: Param) -> S:
+    """``state`` (a :class:`~tui_combat.engine.model.State`) with one more log entry (``message_id``
+    marked with :func:`N_`)."""
     message = message_id if isinstance(message_id, Msg) else Msg(id=message_id, params=params)
     entry = LogEntry(round=state.round, msg=message, secret=secret, rolls=rolls, facts=dict(facts or {}))
-    return replace(state, log=append_log(state.log, entry))
+    return cast(S, replace(cast(msgspec.Struct, state), log=append_log(state.log, entry)))
 

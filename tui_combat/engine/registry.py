@@ -11,7 +11,7 @@ import importlib
 
 from tui_combat.engine.contract import AnyRuleset, Ruleset
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.keys import reserved
+from tui_combat.engine.keys import KEY_LABELS, reserved
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
 
@@ -20,6 +20,9 @@ ENTRY_POINT_GROUP = "tui_combat.rulesets"
 _BUILTIN: dict[str, str] = {
     "adnd2e": "tui_combat.rulesets.adnd2e:RULESET",
     "trudvang": "tui_combat.rulesets.trudvang:RULESET",
+    "dnd5e": "tui_combat.rulesets.dnd5e:RULESET",
+    "ose": "tui_combat.rulesets.ose:RULESET",
+    "players_option": "tui_combat.rulesets.players_option:RULESET",
 }
 _loaded: dict[str, AnyRuleset] = {}
 _discovered: dict[str, str] | None = None
@@ -32,16 +35,16 @@ def check_catalogue(ruleset: AnyRuleset) -> None:
     names: set[str] = set()
     for spec in ruleset.actions:
         if spec.name in names:
-            raise RuleError(_("Ruleset {ruleset}: the action {action} is listed twice.", ruleset=ruleset.id, action=spec.name))
+            raise RuleError(_("Ruleset {ruleset}: the action {action} is listed twice.", ruleset=ruleset.name, action=_(spec.label)))
         names.add(spec.name)
         for key in spec.key.split(","):
             if key in taken:
                 raise RuleError(_("Ruleset {ruleset}: the key {key} of {action} is already the app's key for {other}.",
-                                  ruleset=ruleset.id, key=key, action=spec.name, other=taken[key]))
+                                  ruleset=ruleset.name, key=key, action=_(spec.label), other=_(KEY_LABELS.get(taken[key], taken[key]))))
             if key in seen:
                 raise RuleError(_("Ruleset {ruleset}: the key {key} is used by both {action} and {other}.",
-                                  ruleset=ruleset.id, key=key, action=spec.name, other=seen[key]))
-            seen[key] = spec.name
+                                  ruleset=ruleset.name, key=key, action=_(spec.label), other=_(seen[key])))
+            seen[key] = spec.label
 
 
 def _load_target(target: str) -> AnyRuleset:
@@ -54,6 +57,7 @@ def _load_target(target: str) -> AnyRuleset:
     if not isinstance(ruleset, Ruleset):
         raise RuleError(_("Ruleset plugin {target} is not a Ruleset.", target=target))
     check_catalogue(ruleset)
+    ruleset.prepare()
     return ruleset
 
 
@@ -102,4 +106,5 @@ def restore(state: State) -> State:
 def register(ruleset: AnyRuleset) -> None:
     """Make ``ruleset`` available under its id without an entry point (tests, embedding); checked like any."""
     check_catalogue(ruleset)
+    ruleset.prepare()
     _loaded[ruleset.id] = ruleset

@@ -12,9 +12,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from tui_combat.config import house_rules_dir
-from tui_combat.engine.errors import RuleError
 from tui_combat.engine.tables import convert, load_table, merge, read_toml
-from tui_combat.i18n import _
 
 DATA_DIR = Path(__file__).parent / "data"
 T = TypeVar("T")
@@ -26,15 +24,13 @@ def house_rules_path(name: str) -> Path:
     return house_rules_dir() / f"{name}.toml"
 
 
-def load_ruleset_data(name: str, kind: type[T]) -> T:
-    """The tables of ruleset data file ``name`` (``adnd2e``), house rules included."""
-    packaged = DATA_DIR / f"{name}.toml"
+def load_ruleset_data(name: str, kind: type[T], data_dir: Path = DATA_DIR) -> T:
+    """The tables of ruleset data file ``name`` (``adnd2e``) from ``data_dir`` (a plugin passes its own),
+    house rules included."""
+    packaged = data_dir / f"{name}.toml"
     raw = read_toml(packaged)
     override = house_rules_path(name)
     if not override.exists():
         return convert(raw, kind, packaged)
     convert(raw, kind, packaged)  # the packaged file is right on its own: an error here is ours, not the GM's
-    try:
-        return convert(merge(raw, read_toml(override)), kind, override)
-    except RuleError as error:
-        raise RuleError(_("House rules in {path}: {error}", path=override, error=error)) from None
+    return convert(merge(raw, read_toml(override)), kind, override)

@@ -11,14 +11,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import msgspec
+from msgspec.structs import replace
 
 from tui_combat.engine.actions import Action
+from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import SCHEMA_VERSION, State
+from tui_combat.engine.registry import restore
 from tui_combat.i18n import _
 from tui_combat.saves import codec
 from tui_combat.saves.atomic import atomic_write, fsync_dir
 from tui_combat.saves.errors import SaveError
-
+from tui_combat.saves.migrate import OLDEST_READABLE, state_schema, upgrade_snapshot
 from tui_combat.saves.schema import JOURNAL, SNAPSHOT
 
 
@@ -30,6 +33,9 @@ class Loaded(msgspec.Struct, kw_only=True):
     snapshot: codec.Snapshot
     entries: list[codec.Entry]
     warnings: list[str]
+    upgraded_from: int = 0
+    """The state schema the files were written in, when older than today's (0: today's). The folder
+    still holds the old files; they are replaced the first time the session is saved."""
 
 
 class SessionFolder:
@@ -80,18 +86,30 @@ class SessionFolder:
         A torn last journal line (the process died mid-write) is cut off with a warning; any other
         damage raises :class:`SaveError` naming the file, and nothing on disk is changed.
         """
-        snapshot = self._read_snapshot()
+        snapshot, upgraded_from = self._read_snapshot()
         entries, warnings, good_length = self._read_journal(snapshot.seq)
-        if good_length is not None:
+        if good_length is not None and not upgraded_from:  # old files are only read; they are replaced whole later
             try:
                 with self.journal_path.open("r+b") as handle:
                     handle.truncate(good_length)
                     os.fsync(handle.fileno())
             except OSError as error:
                 raise SaveError(_("Cannot repair {path}: {error}", path=self.journal_path, error=_explain(error))) from None
-        return Loaded(snapshot=snapshot, entries=entries, warnings=warnings)
+        return Loaded(snapshot=snapshot, entries=entries, warnings=warnings, upgraded_from=upgraded_from)
 
-    def _read_snapshot(self) -> codec.Snapshot:
+    def keep_old_files(self, schema: int) -> None:
+        """Copy the snapshot and the journal aside (``snapshot.schema1.json`` …) before a session written
+        in an older format is saved in today's; an existing copy is never overwritten."""
+        for path in (self.snapshot_path, self.journal_path):
+            copy = path.with_name(f"{path.stem}.schema{schema}{path.suffix}")
+            try:
+                if path.exists() and not copy.exists():
+                    atomic_write(copy, path.read_bytes())
+            except OSError as error:
+                raise SaveError(_("Cannot write {path}: {error}", path=copy, error=_explain(error))) from None
+
+    def _read_snapshot(self) -> tuple[codec.Snapshot, int]:
+        """The snapshot, and the state schema it was written in when that is older than today's."""
         path = self.snapshot_path
         try:
             data = path.read_bytes()
@@ -108,13 +126,20 @@ class SessionFolder:
                 _("{path} was saved by a newer tui-combat (format {found}, this one reads up to {known}). Update tui-combat to open it.",
                   path=path, found=schema, known=codec.SNAPSHOT_SCHEMA)
             )
+        state_version = state_schema(data)
+        if state_version > SCHEMA_VERSION:
+            raise SaveError(_("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path))
+        if OLDEST_READABLE <= state_version < SCHEMA_VERSION:
+            return upgrade_snapshot(data, path), state_version
         try:
             snapshot = codec.snapshot_decoder.decode(data)
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
             raise SaveError(_("{path} is damaged ({error}). The file was left as it is.", path=path, error=error)) from None
-        if snapshot.current.schema > SCHEMA_VERSION:
-            raise SaveError(_("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path))
-        return snapshot
+        try:
+            snapshot = replace(snapshot, base=restore(snapshot.base), current=restore(snapshot.current))
+        except (RuleError, msgspec.ValidationError) as error:
+            raise SaveError(_("Cannot open {path}: {error}", path=path, error=error)) from None
+        return snapshot, 0
 
     def _read_journal(self, after_seq: int) -> tuple[list[codec.Entry], list[str], int | None]:
         path = self.journal_path

@@ -6,9 +6,12 @@ Validation happens in the dialog: a wrong value shows its message under the form
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -16,17 +19,45 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from tui_combat.i18n import _
 from tui_combat.engine.contract import FieldSpec
+from tui_combat.engine.dice import DiceError, Roll, physical, roll
+from tui_combat.i18n import _
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 
 
-def convert_fields(fields: tuple[FieldSpec, ...] | list[FieldSpec], raw: dict[str, Any]) -> dict[str, Any] | str:
-    """Turn the form's strings into the fields' types, or return the message for the first bad one."""
+def roll_label(spec: FieldSpec, modifier: int = 0) -> str:
+    """A roll field's label with its dice, and the modifier added to them if any: "To hit (1d20)",
+    "Fridgar (1d10! -4)"."""
+    return f"{_(spec.label)} ({spec.default}{f' {modifier:+d}' if modifier else ''})"
+
+
+def take_roll(spec: FieldSpec, typed: str, rng: random.Random | None, modifier: int = 0) -> Roll | str:
+    """A roll field's value: what the GM typed from real dice, or (left empty) a roll of the app's dice;
+    the message for the GM when it cannot be either."""
+    dice = str(spec.default)
+    text = typed.strip()
+    try:
+        if text and text.replace(" ", "") != dice.replace(" ", ""):
+            return physical(dice, text)
+        if rng is None:
+            return _("{field}: type what the dice showed.", field=roll_label(spec, modifier))
+        return roll(dice, rng)
+    except DiceError as error:
+        return f"{roll_label(spec, modifier)}: {error}"
+
+
+def convert_fields(fields: tuple[FieldSpec, ...] | list[FieldSpec], raw: dict[str, Any],
+                   rng: random.Random | None = None, modifiers: Mapping[str, int] | None = None) -> dict[str, Any] | str:
+    """Turn the form's strings into the fields' types, or return the message for the first bad one.
+
+    Roll fields come last, once every other field is right, so a refused form rolls no dice: each is
+    what the GM typed (``physical``), or, left empty, rolled here with ``rng``."""
     values: dict[str, Any] = {}
     for spec in fields:
         value = raw.get(spec.key, spec.default)
+        if spec.kind == "roll":
+            continue
         if spec.kind == "int":
             text = str(value).strip().replace("−", "-")
             if text in ("", "-"):
@@ -39,12 +70,31 @@ def convert_fields(fields: tuple[FieldSpec, ...] | list[FieldSpec], raw: dict[st
             values[spec.key] = bool(value)
         else:
             values[spec.key] = "" if value is None else str(value).strip()
-    return values
+    for spec in fields:
+        if spec.kind == "roll":
+            taken = take_roll(spec, str(raw.get(spec.key) or ""), rng, (modifiers or {}).get(spec.key, 0))
+            if isinstance(taken, str):
+                return taken
+            values[spec.key] = taken
+    return {spec.key: values[spec.key] for spec in fields}
+
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _widget_id(index: int, key: str) -> str:
+    """``f-KEY`` for the field's widget; a key that cannot be a widget id (a roll key such as "s1#2") is
+    replaced by the field's position."""
+    return f"f-{key}" if _PLAIN_KEY.match(key) else f"field-{index}"
 
 
 class FormDialog(ModalScreen[dict[str, Any] | None]):
     """A form of labelled fields. Enter goes to the next text field and submits from the last one;
-    ctrl+s submits from anywhere; Escape cancels."""
+    ctrl+s submits from anywhere; Escape cancels.
+
+    A ``roll`` field (any number of them) shows its dice in the label; typed, it is what real dice showed;
+    left empty, the form rolls it with ``rng`` when it is submitted. Its value is a :class:`Roll`.
+    ``roll_modifiers`` (field key → modifier) are shown beside the dice; the value is the roll alone."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
@@ -52,33 +102,43 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
     ]
 
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
-                 validate: Validator | None = None, note: str = "") -> None:
+                 validate: Validator | None = None, note: str = "", rng: random.Random | None = None,
+                 roll_modifiers: Mapping[str, int] | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.fields = tuple(fields)
         self.values = dict(values or {})
         self.validate = validate
         self.note = note
+        self.rng = rng
+        self.roll_modifiers = dict(roll_modifiers or {})
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(self.title_text, id="dialog-title")
+            yield Static(Text(self.title_text), id="dialog-title")
             if self.note:
-                yield Static(self.note, id="dialog-note")
+                yield Static(Text(self.note), id="dialog-note")
             with VerticalScroll(id="dialog-fields"):
-                for spec in self.fields:
-                    current = self.values.get(spec.key, spec.default)
+                for index, spec in enumerate(self.fields):
+                    widget_id = _widget_id(index, spec.key)
+                    current = self.values.get(spec.key, "" if spec.kind == "roll" else spec.default)
                     with Horizontal(classes="field"):
-                        yield Label(_(spec.label), classes="field-label")
-                        if spec.kind == "bool":
-                            yield Checkbox(_("yes"), value=bool(current), id=f"f-{spec.key}", compact=True)
+                        label = roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" \
+                            else _(spec.label)
+                        yield Label(Text(label), classes="field-label")
+                        if spec.kind == "roll":
+                            hint = _("empty: rolled for you") if self.rng is not None else str(spec.default)
+                            yield Input(value="" if current is None else str(current), id=widget_id,
+                                        placeholder=hint, compact=True)
+                        elif spec.kind == "bool":
+                            yield Checkbox(_("yes"), value=bool(current), id=widget_id, compact=True)
                         elif spec.kind == "choice" and spec.choices:
                             options = [(_(text), value) for value, text in spec.choices]
                             known = {value for _t, value in options}
                             yield Select(options, value=current if current in known else spec.choices[0][0],
-                                         allow_blank=False, id=f"f-{spec.key}", compact=True)
+                                         allow_blank=False, id=widget_id, compact=True)
                         else:
-                            yield Input(value="" if current is None else str(current), id=f"f-{spec.key}",
+                            yield Input(value="" if current is None else str(current), id=widget_id,
                                         placeholder=spec.help, compact=True)
             yield Static("", id="dialog-error")
             yield Static(_("Enter: next text field, OK on the last · ctrl+s: OK · Tab: next · Esc: cancel"), id="dialog-help")
@@ -92,8 +152,8 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
 
     def raw_values(self) -> dict[str, Any]:
         raw: dict[str, Any] = {}
-        for spec in self.fields:
-            widget = self.query_one(f"#f-{spec.key}")
+        for index, spec in enumerate(self.fields):
+            widget = self.query_one(f"#{_widget_id(index, spec.key)}")
             if isinstance(widget, (Input, Checkbox)):
                 raw[spec.key] = widget.value
             elif isinstance(widget, Select):
@@ -111,11 +171,11 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
             self.action_submit()
 
     def action_submit(self) -> None:
-        values = convert_fields(self.fields, self.raw_values())
+        values = convert_fields(self.fields, self.raw_values(), self.rng, self.roll_modifiers)
         if isinstance(values, dict) and self.validate is not None:
             values = self.validate(values)
         if isinstance(values, str):
-            self.query_one("#dialog-error", Static).update(f"[b red]{values}[/]")
+            self.query_one("#dialog-error", Static).update(Text(values, style="bold red"))
             return
         self.dismiss(values)
 
@@ -136,8 +196,8 @@ class ChoiceDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(self.title_text, id="dialog-title")
-            yield OptionList(*[Option(_(label), id=value) for value, label in self.choices], id="choices")
+            yield Static(Text(self.title_text), id="dialog-title")
+            yield OptionList(*[Option(Text(_(label)), id=value) for value, label in self.choices], id="choices")
             yield Static(_("Enter: choose · Esc: cancel"), id="dialog-help")
 
     def on_mount(self) -> None:

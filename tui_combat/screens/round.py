@@ -1,24 +1,34 @@
 """The round: phase bar, turn order with the acting slot, the selected combatant, the roll log.
 
-Keys are generic (next, roll, damage …) plus the active ruleset's own actions (attack, parry …),
-which :func:`round_screen` adds as bindings so that they show in the footer and the help screen.
+Keys are generic (next, roll, damage …, from :data:`tui_combat.engine.keys.ROUND_KEYS`) plus the
+active ruleset's own actions from its static catalogue (``Ruleset.actions``), which
+:func:`round_screen` turns into bindings when the screen class is made. The footer shows what applies
+now (``check_action`` asks the ruleset); help and the palette list every key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import msgspec
+from rich.markup import escape
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, RichLog, Static
 
-from tui_combat.engine import registry
 from tui_combat.engine import actions as a
-from tui_combat.engine.dice import DiceError, Roll, parse, physical, roll
-from tui_combat.engine.model import State
+from tui_combat.engine import registry
+from tui_combat.engine.apply import initiative_asked
+from tui_combat.engine.contract import ActionSpec, AnyRuleset, FieldSpec
+from tui_combat.engine.dice import DiceError, Roll, parse, roll
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.keys import ROUND_KEYS
+from tui_combat.engine.log import render
+from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import _
-from tui_combat.engine.contract import FieldSpec, Ruleset, RuleError
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.budget import BudgetMeter
@@ -28,25 +38,42 @@ from tui_combat.widgets.phase_bar import PhaseBar
 LOG_LINES = 200
 
 
+def _key(binding_id: str) -> str:
+    return ROUND_KEYS[binding_id]
+
+
+def request_label(request: RollRequest) -> str:
+    """What a roll request is called on screen, with its modifier: "Party +1"."""
+    label = render(request.label)
+    return f"{label} {request.modifier:+d}" if request.modifier else label
+
+
+def roll_fields(requests: tuple[RollRequest, ...]) -> list[FieldSpec]:
+    """One roll field per request: typed from real dice, or left for the app to roll."""
+    return [FieldSpec(key=r.key, label=render(r.label), kind="roll", default=r.dice) for r in requests]
+
+
+def roll_arg(value: Roll) -> dict[str, Any]:
+    """A roll as a ruleset action's argument: plain data, exactly as the journal gives it back (lists,
+    not tuples), so that the action dispatched now equals the action replayed after a restart."""
+    return dict(msgspec.json.decode(msgspec.json.encode(value)))
+
+
 class RoundScreen(SessionScreen):
-    ruleset_keys: dict[str, str] = {}
-    """Ruleset action name → key, filled in by :func:`round_screen`."""
     BINDINGS = [
-        Binding("n,space", "next", _("Next"), id="round.next"),
-        Binding("b", "back", _("Back"), id="round.back", show=False),
-        Binding("r", "roll", _("Roll"), id="round.roll"),
-        Binding("t", "type_rolls", _("Typed"), id="round.type"),
-        Binding("e", "declare", _("Declare"), id="round.declare"),
-        Binding("d", "damage", _("Damage"), id="round.damage"),
-        Binding("h", "heal", _("Heal"), id="round.heal", show=False),
-        Binding("x", "status", _("Status"), id="round.status", show=False),
-        Binding("i", "add", _("Add"), id="round.add", show=False),
-        *session_bindings("round", undo_in_footer=True),
-
-        Binding("ctrl+s", "save_as", _("Save as"), id="round.save_as", show=False),
-        Binding("O", "options", _("Options (initiative method …)"), id="round.options", show=False),
-
-        Binding("q", "app.quit", _("Quit"), id="round.quit", show=False),
+        Binding(_key("round.next"), "next", _("Next"), id="round.next"),
+        Binding(_key("round.back"), "back", _("Back"), id="round.back", show=False),
+        Binding(_key("round.roll"), "roll", _("Roll"), id="round.roll"),
+        Binding(_key("round.type"), "type_rolls", _("Typed"), id="round.type"),
+        Binding(_key("round.declare"), "declare", _("Declare"), id="round.declare"),
+        Binding(_key("round.damage"), "damage", _("Damage"), id="round.damage"),
+        Binding(_key("round.heal"), "heal", _("Heal"), id="round.heal", show=False),
+        Binding(_key("round.status"), "status", _("Status"), id="round.status", show=False),
+        Binding(_key("round.add"), "add", _("Add"), id="round.add", show=False),
+        *session_bindings("round", undo_in_footer=True, keys=ROUND_KEYS),
+        Binding(_key("round.save_as"), "save_as", _("Save as"), id="round.save_as", show=False),
+        Binding(_key("round.options"), "options", _("Options (initiative method …)"), id="round.options", show=False),
+        Binding(_key("round.quit"), "app.quit", _("Quit"), id="round.quit", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -62,11 +89,12 @@ class RoundScreen(SessionScreen):
 
     def prepare(self) -> None:
         self._log_count = 0
+        self._available: frozenset[str] | None = None
         self.query_one(OrderList).focus()
 
     # -- reading the state --------------------------------------------------------------------------
     @property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> AnyRuleset:
         return registry.get(self.state.ruleset)
 
     def step_kind(self) -> str:
@@ -79,6 +107,20 @@ class RoundScreen(SessionScreen):
     def selected(self) -> str | None:
         return self.query_one(OrderList).selected_combatant()
 
+    def initiative_requests(self) -> tuple[RollRequest, ...] | None:
+        """The rolls initiative asks for now (the first ones, or pending follow-ups such as a tie
+        reroll); ``()`` when the order needs no roll; None when no roll applies now."""
+        state = self.state
+        if state.phase != "round":
+            return None
+        ruleset = self.ruleset
+        requests, fresh = initiative_asked(ruleset, state)
+        if fresh and state.initiative.settled and ruleset.order_policy == "fight":
+            return None  # the order stands for the whole fight
+        if not requests and not fresh:
+            return None
+        return requests
+
     # -- rendering ----------------------------------------------------------------------------------
     def show(self, state: State) -> None:
         if state.phase not in ("round", "over"):
@@ -87,13 +129,16 @@ class RoundScreen(SessionScreen):
         steps = ruleset.steps(state)
         kind = steps[state.step].kind if state.step < len(steps) else ""
         extra = ""
-        if kind == "resolve" and state.order:
-            extra = "▶ " + state.order[min(state.cursor, len(state.order) - 1)].label
+        if state.initiative.pending:
+            extra = "⚄ " + _("initiative waits for {rolls}",
+                              rolls=", ".join(request_label(r) for r in state.initiative.pending))
+        elif kind == "resolve" and state.order:
+            extra = "▶ " + render(state.order[min(state.cursor, len(state.order) - 1)].label)
         self.query_one(PhaseBar).show(state.round, steps, state.step, extra)
         self.query_one(OrderList).show(state, kind == "resolve")
         self._show_log(state)
         self.show_card()
-        self.refresh_bindings()
+        self.refresh_keys()
 
     def _show_log(self, state: State) -> None:
         entries = state.log_entries()
@@ -113,81 +158,108 @@ class RoundScreen(SessionScreen):
         head = self.query_one("#card-head", Static)
         card = self.query_one("#card", Static)
         meter = self.query_one(BudgetMeter)
+        pending = [f"[yellow]{escape(_('Initiative waits for more rolls (r rolls, t takes real dice):'))}[/]"]
+        pending += [f"[yellow]  {escape(request_label(r))}: {escape(r.dice)}[/]" for r in state.initiative.pending]
         if combatant_id is None:
             head.update(_("Nobody selected."))
-            card.update("")
+            card.update("\n".join(pending) if state.initiative.pending else "")
             meter.update("")
             return
         combatant = state.combatant(combatant_id)
         ruleset = registry.get(state.ruleset)
-        head.update(f"[b]{_escape(combatant.name)}[/]  {_escape(state.side(combatant.side).name)}  "
+        head.update(f"[b]{escape(combatant.name)}[/]  {escape(state.side(combatant.side).name)}  "
                     f"HP {combatant.hp}/{combatant.max_hp}  {_(combatant.status)}")
         try:
-            lines = [f"{_escape(label)}: {_escape(value)}" for label, value in ruleset.details(state, combatant_id)]
+            lines = [f"{escape(label)}: {escape(value)}" for label, value in ruleset.details(state, combatant_id)]
             budget = ruleset.budget(state, combatant_id)
         except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
-            lines = [f"[red]{_escape(str(error))}[/]"]
+            lines = [f"[red]{escape(str(error))}[/]"]
             budget = ()
         if combatant.notes:
-            lines.append(f"[dim]{_escape(combatant.notes)}[/]")
+            lines.append(f"[dim]{escape(combatant.notes)}[/]")
+        if state.initiative.pending:
+            lines = pending + lines
         card.update("\n".join(lines))
         meter.show(budget)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.show_card()
+        self.refresh_keys()
 
     # -- which keys apply now -----------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        kind = self.step_kind()
+        """False hides a key from the footer (it stays in help and the palette) and stops it."""
+        if self.host.store is None:
+            return True
         if action in ("roll", "type_rolls"):
-            return kind in ("initiative", "declare")
+            return self.initiative_requests() is not None
         if action == "declare":
-            return kind == "declare"
+            return self.step_kind() == "declare"
         if action == "undo":
-            return self.app.store is not None and self.app.store.can_undo
+            return self.store.can_undo
         if action == "redo":
-            return self.app.store is not None and self.app.store.can_redo
+            return self.store.can_redo
         if action == "ruleset":
-            name = str(parameters[0]) if parameters else ""
-            return any(key.name == name for key in self.ruleset.round_actions(self.state))
+            spec = self.action_spec(str(parameters[0]) if parameters else "")
+            if spec is None:
+                return False
+            selected = self.selected()
+            if spec.needs_combatant and selected is None:
+                return False
+            try:
+                return self.ruleset.action_available(self.state, spec.name, selected)
+            except RuleError:
+                return False
         return True
+
+    def refresh_keys(self) -> None:
+        """Redraw the footer only when the set of keys that apply has changed."""
+        available = frozenset(
+            binding.action for bindings in self._bindings.key_to_bindings.values() for binding in bindings
+            if self._action_applies(binding.action)
+        )
+        if available != self._available:
+            self._available = available
+            self.refresh_bindings()
+
+    def _action_applies(self, action: str) -> bool:
+        _target, name, parameters = parse_action(action)
+        return self.check_action(name, parameters) is not False
 
     # -- generic actions ----------------------------------------------------------------------------
     def action_next(self) -> None:
-        self.app.dispatch(a.NextStep())
+        self.host.dispatch(a.NextStep())
 
     def action_back(self) -> None:
-        self.app.dispatch(a.PreviousStep())
+        self.host.dispatch(a.PreviousStep())
 
     def action_roll(self) -> None:
-        store = self.app.store
-        assert store is not None
-        requests = self.ruleset.initiative_requests(self.state)
-        try:
-            rolls = {request.key: roll(request.dice, store.rng) for request in requests}
-        except DiceError as error:
-            self.app.notify(str(error), severity="error")
+        requests = self.initiative_requests()
+        if requests is None:
             return
-        self.app.dispatch(a.RollInitiative(rolls=rolls))
+        try:
+            rolls = {request.key: roll(request.dice, self.store.rng) for request in requests}
+        except DiceError as error:
+            self.notify(str(error), severity="error")
+            return
+        self.host.dispatch(a.RollInitiative(rolls=rolls))
 
     def action_type_rolls(self) -> None:
-        requests = self.ruleset.initiative_requests(self.state)
-        if not requests:
-            self.app.dispatch(a.RollInitiative(rolls={}))
+        requests = self.initiative_requests()
+        if requests is None:
             return
-        fields = [FieldSpec(key=r.key, label=f"{r.label} ({r.dice}{f' {r.modifier:+d}' if r.modifier else ''})") for r in requests]
-
-        def validate(values: dict[str, Any]) -> dict[str, Any] | str:
-            try:
-                return {r.key: physical(r.dice, values[r.key]) for r in requests}
-            except DiceError as error:
-                return str(error)
+        if not requests:
+            self.host.dispatch(a.RollInitiative(rolls={}))
+            return
+        title = _("Initiative rolled on real dice") if not self.state.initiative.pending else \
+            _("Initiative: the further rolls, on real dice")
 
         def typed(values: dict[str, Any] | None) -> None:
             if values is not None:
-                self.app.dispatch(a.RollInitiative(rolls=values))
+                self.host.dispatch(a.RollInitiative(rolls=values))
 
-        self.app.push_screen(FormDialog(_("Initiative rolled on real dice"), fields, validate=validate), typed)
+        modifiers = {r.key: r.modifier for r in requests if r.modifier}
+        self.app.push_screen(FormDialog(title, roll_fields(requests), rng=self.store.rng, roll_modifiers=modifiers), typed)
 
     def action_declare(self) -> None:
         combatant_id = self.selected()
@@ -195,21 +267,21 @@ class RoundScreen(SessionScreen):
             return
         state = self.state
         fields = self.ruleset.declaration_fields(state, combatant_id)
-        current = state.round_data.get("declarations", {}).get(combatant_id, {})
+        current = self.ruleset.declaration(state, combatant_id)
         name = state.combatant(combatant_id).name
 
         def declared(values: dict[str, Any] | None) -> None:
             if values is not None:
-                self.app.dispatch(a.Declare(combatant=combatant_id, declaration=values))
+                self.host.dispatch(a.Declare(combatant=combatant_id, declaration=values))
 
-        self.app.push_screen(FormDialog(_("Declaration: {name}", name=name), fields, current), declared)
+        self.app.push_screen(FormDialog(_("Declaration: {name}", name=name), fields, current, rng=self.store.rng), declared)
 
-    def _amount_dialog(self, title: str, then: Any) -> None:
+    def _amount_dialog(self, title: str, then: Callable[[str, dict[str, Any]], object]) -> None:
+        """A form for an amount (typed, or dice the app rolls) given to the selected combatant."""
         combatant_id = self.selected()
         if combatant_id is None:
             return
-        store = self.app.store
-        assert store is not None
+        rng = self.store.rng
 
         def validate(values: dict[str, Any]) -> dict[str, Any] | str:
             text = str(values["amount"]).strip()
@@ -218,28 +290,29 @@ class RoundScreen(SessionScreen):
             if text.lstrip("+").isdigit():
                 return {"amount": int(text), "roll": None}
             try:
-                rolled = roll(parse(text), store.rng)
+                rolled = roll(parse(text), rng)
             except DiceError as error:
                 return str(error)
             return {"amount": max(rolled.total, 0), "roll": rolled}
 
+        def given(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                then(combatant_id, values)
+
         name = self.state.combatant(combatant_id).name
         fields = [FieldSpec(key="amount", label="Amount, or dice to roll (2d6+1)")]
-        self.app.push_screen(
-            FormDialog(title.format(name=name), fields, validate=validate),
-            lambda values: then(combatant_id, values) if values is not None else None,
-        )
+        self.app.push_screen(FormDialog(title.format(name=name), fields, validate=validate), given)
 
     def action_damage(self) -> None:
         self._amount_dialog(
             _("Damage to {name}", name="{name}"),
-            lambda cid, v: self.app.dispatch(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"])),
+            lambda cid, v: self.host.dispatch(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"])),
         )
 
     def action_heal(self) -> None:
         self._amount_dialog(
             _("Heal {name}", name="{name}"),
-            lambda cid, v: self.app.dispatch(a.Heal(combatant=cid, amount=v["amount"])),
+            lambda cid, v: self.host.dispatch(a.Heal(combatant=cid, amount=v["amount"])),
         )
 
     def action_status(self) -> None:
@@ -251,7 +324,7 @@ class RoundScreen(SessionScreen):
 
         def chosen(value: str | None) -> None:
             if value:
-                self.app.dispatch(a.SetStatus(combatant=combatant_id, status=value))  # type: ignore[arg-type]
+                self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value))  # type: ignore[arg-type]
 
         self.app.push_screen(ChoiceDialog(_("Status of {name}", name=combatant.name), choices, combatant.status), chosen)
 
@@ -259,100 +332,72 @@ class RoundScreen(SessionScreen):
         from tui_combat.screens.setup import add_combatant_dialog
 
         selected = self.selected()
-        add_combatant_dialog(self.app, self.state, self.state.combatant(selected).side if selected else None)
+        add_combatant_dialog(self, self.state.combatant(selected).side if selected else None)
 
     def action_options(self) -> None:
         from tui_combat.screens.setup import options_dialog
 
-        options_dialog(self.app, self.state)
+        options_dialog(self)
 
     def action_save_as(self) -> None:
-        from tui_combat.saves.errors import SaveError
-        from tui_combat.saves.library import new_session_folder
+        from tui_combat.session import SessionError, save_as
 
         def chosen(values: dict[str, Any] | None) -> None:
-            store = self.app.store
+            store = self.host.store
             if values is None or store is None:
                 return
             try:
-                store.save_as(new_session_folder(self.app.data_root, values["name"]))
-            except SaveError as error:
-                self.app.notify(str(error), severity="error", timeout=10)
+                save_as(store, self.host.data_root, values["name"])
+            except SessionError as error:
+                self.notify(str(error), title=error.title, severity="error", timeout=10)
                 return
-            self.app.dispatch(a.SetName(name=values["name"]))
-            self.app.notify(_("Saved as {name}.", name=values["name"]))
+            self.notify(_("Saved as {name}.", name=values["name"]))
 
         self.app.push_screen(FormDialog(_("Save as"), [FieldSpec(key="name", label="Name")], {"name": self.state.name},
                                         validate=lambda v: v if v["name"] else _("A name cannot be empty.")), chosen)
 
     # -- ruleset actions ----------------------------------------------------------------------------
+    def action_spec(self, name: str) -> ActionSpec | None:
+        return next((spec for spec in self.ruleset.actions if spec.name == name), None)
+
     def action_ruleset(self, name: str) -> None:
+        spec = self.action_spec(name)
+        if spec is None:
+            return
         combatant_id = self.selected()
         state = self.state
         ruleset = self.ruleset
         fields = ruleset.action_fields(state, name, combatant_id or "")
-        store = self.app.store
-        assert store is not None
-        label = next((k.label for k in ruleset.round_actions(state) if k.name == name), name)
 
         def dispatch(values: dict[str, Any]) -> None:
-            args = {"combatant": combatant_id or "", **values}
-            if isinstance(values.get("roll"), Roll):
-                args["roll"] = {"expr": values["roll"].expr, "total": values["roll"].total,
-                                "faces": list(values["roll"].faces), "physical": values["roll"].physical}
-            self.app.dispatch(a.RulesetAction(name=name, args=args))
+            args: dict[str, Any] = {"combatant": combatant_id or ""} if spec.needs_combatant else {}
+            for key, value in values.items():
+                args[key] = roll_arg(value) if isinstance(value, Roll) else value
+            self.host.dispatch(a.RulesetAction(name=name, args=args))
 
         if not fields:
             dispatch({})
             return
-        roll_field = next((f for f in fields if f.key == "roll"), None)
-
-        def validate(values: dict[str, Any]) -> dict[str, Any] | str:
-            if roll_field is None:
-                return values
-            dice = str(roll_field.default)
-            try:
-                typed = str(values.get("roll", "")).strip()
-                values["roll"] = physical(dice, typed) if typed and typed != dice else roll(dice, store.rng)
-            except DiceError as error:
-                return str(error)
-            return values
-
-        defaults = {f.key: ("" if f.key == "roll" else f.default) for f in fields}
         who = state.combatant(combatant_id).name if combatant_id else ""
-        self.app.push_screen(FormDialog(f"{_(label)} — {who}", fields, defaults, validate=validate),
+        title = f"{_(spec.label)} — {who}" if who else _(spec.label)
+        defaults = {f.key: f.default for f in fields if f.kind != "roll"}
+        self.app.push_screen(FormDialog(title, fields, defaults, rng=self.store.rng),
                              lambda values: dispatch(values) if values is not None else None)
-
-
-def _escape(text: str) -> str:
-    return text.replace("[", r"\[")
 
 
 _screen_classes: dict[str, type[RoundScreen]] = {}
 
 
 def round_screen(ruleset_id: str) -> RoundScreen:
-    """A round screen whose bindings include the ruleset's own actions."""
+    """A round screen whose bindings include the ruleset's own actions, from its static catalogue (the
+    registry refused any key that collides with a generic one when it loaded the ruleset)."""
     cls = _screen_classes.get(ruleset_id)
     if cls is None:
         ruleset = registry.get(ruleset_id)
-        taken = {key for b in RoundScreen.BINDINGS if isinstance(b, Binding) for key in b.key.split(",")}
-        extra = []
-        for state_probe in _probe_states(ruleset):
-            for action_key in ruleset.round_actions(state_probe):
-                if action_key.key in taken:
-                    continue
-                taken.add(action_key.key)
-                extra.append(Binding(action_key.key, f"ruleset('{action_key.name}')", _(action_key.label),
-                                     show=action_key.footer, id=f"{ruleset_id}.{action_key.name}"))
+        extra = [
+            Binding(spec.key, f"ruleset({spec.name!r})", _(spec.label), show=spec.footer, id=f"{ruleset_id}.{spec.name}")
+            for spec in ruleset.actions
+        ]
         cls = type(f"RoundScreen_{ruleset_id}", (RoundScreen,), {"BINDINGS": extra})
         _screen_classes[ruleset_id] = cls
     return cls()
-
-
-def _probe_states(ruleset: Ruleset) -> list[State]:
-    """States at each step of a round, to collect every action key the ruleset may offer."""
-    from msgspec.structs import replace
-
-    base = State(ruleset=ruleset.id, phase="round", round=1)
-    return [replace(base, step=index) for index in range(len(ruleset.steps(base)))]

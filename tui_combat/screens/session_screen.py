@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
@@ -11,29 +11,50 @@ from textual.widgets import DataTable
 
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
+from tui_combat.screens.host import Host, host_of
 
 if TYPE_CHECKING:
-    from tui_combat.app import CombatApp
+    from tui_combat.store import Store
+
+SESSION_KEYS: dict[str, str] = {"undo": "u", "redo": "U,ctrl+y", "leave": "escape"}
 
 
-def session_bindings(screen_id: str, undo_in_footer: bool = False) -> list[Binding]:
-    """Undo, redo and back to the session list, for a screen's BINDINGS (placed where its footer wants them)."""
+def session_bindings(screen_id: str, undo_in_footer: bool = False, keys: Mapping[str, str] | None = None) -> list[Binding]:
+    """Undo, redo and back to the session list, for a screen's BINDINGS (placed where its footer wants them).
+    ``keys`` maps binding ids (``round.undo`` …) to keys, for a screen whose keys come from a table."""
+
+    def key(name: str) -> str:
+        return (keys or {}).get(f"{screen_id}.{name}", SESSION_KEYS[name])
+
     return [
-        Binding("u", "undo", _("Undo"), id=f"{screen_id}.undo", show=undo_in_footer),
-        Binding("U,ctrl+y", "redo", _("Redo"), id=f"{screen_id}.redo", show=False),
-        Binding("escape", "leave", _("Sessions"), id=f"{screen_id}.leave", show=False),
+        Binding(key("undo"), "undo", _("Undo"), id=f"{screen_id}.undo", show=undo_in_footer),
+        Binding(key("redo"), "redo", _("Redo"), id=f"{screen_id}.redo", show=False),
+        Binding(key("leave"), "leave", _("Sessions"), id=f"{screen_id}.leave", show=False),
     ]
 
 
 class SessionScreen(Screen[None]):
     """Subclasses fill in :meth:`prepare` (one-off set-up) and :meth:`show` (render a new state)."""
 
-    app: CombatApp
     _unsubscribe: Callable[[], None] | None = None
+    _host: Host | None = None
+
+    @property
+    def host(self) -> Host:
+        if self._host is None:
+            self._host = host_of(self)
+        return self._host
+
+    @property
+    def store(self) -> Store:
+        store = self.host.store
+        if store is None:
+            raise RuntimeError("no session is open")
+        return store
 
     def on_mount(self) -> None:
         self.prepare()
-        store = self.app.store
+        store = self.host.store
         if store is not None:
             self._unsubscribe = store.subscribe(self.show)
             self.show(store.state)
@@ -50,8 +71,7 @@ class SessionScreen(Screen[None]):
 
     @property
     def state(self) -> State:
-        assert self.app.store is not None
-        return self.app.store.state
+        return self.store.state
 
     def selected_row(self) -> str | None:
         """The key of the row under the cursor of the screen's table, if it has one."""
@@ -61,10 +81,10 @@ class SessionScreen(Screen[None]):
         return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
     def action_undo(self) -> None:
-        self.app.undo()
+        self.host.undo()
 
     def action_redo(self) -> None:
-        self.app.redo()
+        self.host.redo()
 
     def action_leave(self) -> None:
-        self.app.leave_session()
+        self.host.leave_session()

@@ -1,35 +1,33 @@
-"""The first screen: saved sessions, newest first, and the built-in demo encounter."""
+"""The first screen: saved sessions, newest first, and the built-in demo encounters."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import partial
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tui_combat import session
 from tui_combat.i18n import _
-from tui_combat.saves.library import SessionInfo, format_time, list_sessions
-
-if TYPE_CHECKING:
-    from tui_combat.app import CombatApp
+from tui_combat.saves.library import format_time
+from tui_combat.screens.host import Host, host_of
 
 DEMO_PREFIX = "\0demo:"
-DEMOS = (
-    ("demo_adnd2e.toml", "▶ Demo: trolls and orcs in the tunnel (AD&D 2e)", "adnd2e"),
-    ("demo_trudvang.toml", "▶ Demo: Fridgar at the ford (Trudvang)", "trudvang"),
-)
 
 
 class SessionsScreen(Screen[None]):
-    app: CombatApp
     BINDINGS = [
         Binding("enter", "open", _("Open"), id="sessions.open"),
         Binding("n", "new", _("New fight"), id="sessions.new"),
         Binding("d", "demo", _("Demo"), id="sessions.demo"),
         Binding("q", "app.quit", _("Quit"), id="sessions.quit"),
     ]
+
+    @property
+    def host(self) -> Host:
+        return host_of(self)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -45,12 +43,12 @@ class SessionsScreen(Screen[None]):
     def reload(self) -> None:
         table = self.query_one(DataTable)
         table.clear()
-        sessions: list[SessionInfo] = list_sessions(self.app.data_root)
+        sessions = session.list_sessions(self.host.data_root)
         for info in sessions:
-            name = info.name + (f" [red]({_(info.problem)})[/]" if info.problem else "")
+            name = info.name.replace("[", r"\[") + (f" [red]({_(info.problem)})[/]" if info.problem else "")
             table.add_row(name, info.ruleset, str(info.round), format_time(info.saved_at), key=info.key)
-        for file_name, label, ruleset in DEMOS:
-            table.add_row(_(label), ruleset, "—", "", key=DEMO_PREFIX + file_name)
+        for demo in session.DEMOS:
+            table.add_row("▶ " + _(demo.label), demo.ruleset, "—", "", key=DEMO_PREFIX + demo.file_name)
         hint = self.query_one("#sessions-hint", Static)
         if sessions:
             hint.update(_("Saved sessions, newest first. Enter opens one; n starts a new fight; d the demo."))
@@ -66,19 +64,17 @@ class SessionsScreen(Screen[None]):
         if key and key.startswith(DEMO_PREFIX):
             self.open_demo(key.removeprefix(DEMO_PREFIX))
         elif key:
-            self.app.resume_session(key)
+            self.host.open_session(partial(session.resume, self.host.data_root, key))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_open()
 
     def action_new(self) -> None:
-        self.app.new_empty()
+        self.host.open_session(partial(session.new_empty, self.host.data_root, seed=self.host.seed))
 
     def action_demo(self) -> None:
-        self.open_demo(DEMOS[0][0])
+        self.open_demo(session.DEMOS[0].file_name)
 
     def open_demo(self, file_name: str) -> None:
-        from tui_combat.engine.encounter import ENCOUNTER_DIR
-
-        self.app.new_from_file(ENCOUNTER_DIR / file_name)
+        self.host.open_session(partial(session.open_demo, self.host.data_root, file_name, seed=self.host.seed))

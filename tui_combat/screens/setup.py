@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
-from tui_combat.engine import registry
 from tui_combat.engine import actions as a
+from tui_combat.engine import registry
+from tui_combat.engine.contract import FieldSpec
+from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.engine.contract import FieldSpec, RuleError
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
-
-if TYPE_CHECKING:
-    from tui_combat.app import CombatApp
 
 _GROUP = re.compile(r"^\s*(\d+)\s*[x×]?\s+(\S.*)$")
 
@@ -41,10 +40,11 @@ def combatant_fields(state: State, with_side: bool) -> list[FieldSpec]:
     return fields
 
 
-def add_combatant_dialog(app: CombatApp, state: State, side: str | None) -> None:
+def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
     """Ask for a combatant (or a group: "5 orc") and add it with its ruleset fields."""
+    state = screen.state
     if not state.sides:
-        app.notify(_("Add a side first (s)."), severity="warning")
+        screen.notify(_("Add a side first (s)."), severity="warning")
         return
 
     def validate(values: dict[str, Any]) -> dict[str, Any] | str:
@@ -63,28 +63,38 @@ def add_combatant_dialog(app: CombatApp, state: State, side: str | None) -> None
         count, name = split_group(values.pop("name"))
         hp = values.pop("hp")
         side_id = values.pop("side")
-        app.dispatch(a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=values))
+        screen.host.dispatch(a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=values))
 
     fields = combatant_fields(state, with_side=True)
-    app.push_screen(FormDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate), added)
+    screen.app.push_screen(FormDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate), added)
 
 
-def options_dialog(app: CombatApp, state: State) -> None:
+def options_dialog(screen: SessionScreen) -> None:
     """Choose the ruleset's options (initiative method …); in set-up or between rounds alike."""
+    state = screen.state
     ruleset = registry.get(state.ruleset)
     fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0]) for o in ruleset.options]
     if not fields:
-        app.notify(_("This ruleset has no options."))
+        screen.notify(_("This ruleset has no options."))
         return
 
     def chosen(values: dict[str, Any] | None) -> None:
-        if values is None or app.store is None:
+        if values is None or screen.host.store is None:
             return
         for key, value in values.items():
-            if app.store.state.options.get(key) != value:
-                app.dispatch(a.SetOption(key=key, value=value))
+            if screen.state.options.get(key) != value:
+                screen.host.dispatch(a.SetOption(key=key, value=value))
 
-    app.push_screen(FormDialog(_("Options"), fields, dict(state.options)), chosen)
+    screen.app.push_screen(FormDialog(_("Options"), fields, dict(state.options)), chosen)
+
+
+def _group_names(state: State) -> dict[str, str]:
+    """Group id → what the GM calls the group ("Orc ×6"), never the id itself."""
+    members: dict[str, list[str]] = {}
+    for combatant in state.combatants:
+        if combatant.group:
+            members.setdefault(combatant.group, []).append(combatant.name)
+    return {group: f"{names[0].rsplit(' ', 1)[0]} ×{len(names)}" for group, names in members.items()}
 
 
 class SetupScreen(SessionScreen):
@@ -119,15 +129,18 @@ class SetupScreen(SessionScreen):
         )
         sides = " · ".join(side.name for side in state.sides) or _("no sides yet")
         self.query_one("#setup-summary", Static).update(
-            f"[b]{state.name}[/]  —  {ruleset.name}\n{_('Options')}: {options}\n{_('Sides')}: {sides}"
+            f"[b]{escape(state.name)}[/]  —  {escape(ruleset.name)}\n{_('Options')}: {escape(options)}\n"
+            f"{_('Sides')}: {escape(sides)}"
         )
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
+        group_names = _group_names(state)
         for combatant in state.combatants:
             sheet = ", ".join(f"{k}={v}" for k, v in combatant.sheet.items() if v not in ("", 0, False, None))
             side = state.side(combatant.side).name
-            table.add_row(side, combatant.name, str(combatant.hp), combatant.group, sheet[:60], key=combatant.id)
+            table.add_row(escape(side), escape(combatant.name), str(combatant.hp), group_names.get(combatant.group, ""),
+                          escape(sheet[:60]), key=combatant.id)
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
         table.focus()
@@ -135,7 +148,7 @@ class SetupScreen(SessionScreen):
     # -- combatants -----------------------------------------------------------------------------------
     def action_add(self) -> None:
         selected = self.selected_row()
-        add_combatant_dialog(self.app, self.state, self.state.combatant(selected).side if selected else None)
+        add_combatant_dialog(self, self.state.combatant(selected).side if selected else None)
 
     def action_edit(self) -> None:
         selected = self.selected_row()
@@ -150,28 +163,28 @@ class SetupScreen(SessionScreen):
                 return
             name = result.pop("name")
             hp = result.pop("hp")
-            self.app.dispatch(a.EditCombatant(combatant=selected, name=name, hp=hp, max_hp=hp, sheet=result))
+            self.host.dispatch(a.EditCombatant(combatant=selected, name=name, hp=hp, max_hp=hp, sheet=result))
 
         self.app.push_screen(FormDialog(_("Edit {name}", name=combatant.name), fields, values), edited)
 
     def action_remove(self) -> None:
         selected = self.selected_row()
         if selected is not None:
-            self.app.dispatch(a.RemoveCombatant(combatant=selected))
+            self.host.dispatch(a.RemoveCombatant(combatant=selected))
 
     def action_add_side(self) -> None:
         fields = [FieldSpec(key="name", label="Side name"), FieldSpec(key="party", label="Player characters", kind="bool")]
 
         def added(values: dict[str, Any] | None) -> None:
             if values is not None:
-                self.app.dispatch(a.AddSide(name=values["name"], is_party=values["party"]))
+                self.host.dispatch(a.AddSide(name=values["name"], is_party=values["party"]))
 
         self.app.push_screen(FormDialog(_("Add side"), fields), added)
 
     def action_rename(self) -> None:
         def renamed(values: dict[str, Any] | None) -> None:
             if values is not None:
-                self.app.dispatch(a.SetName(name=values["name"]))
+                self.host.dispatch(a.SetName(name=values["name"]))
 
         self.app.push_screen(FormDialog(_("Rename the fight"), [FieldSpec(key="name", label="Name")], {"name": self.state.name}), renamed)
 
@@ -186,12 +199,12 @@ class SetupScreen(SessionScreen):
 
         def chosen(value: str | None) -> None:
             if value and value != self.state.ruleset:
-                self.app.dispatch(a.SetRuleset(ruleset=value))
+                self.host.dispatch(a.SetRuleset(ruleset=value))
 
         self.app.push_screen(ChoiceDialog(_("Ruleset"), choices, self.state.ruleset), chosen)
 
     def action_options(self) -> None:
-        options_dialog(self.app, self.state)
+        options_dialog(self)
 
     def action_begin(self) -> None:
-        self.app.dispatch(a.BeginSurprise())
+        self.host.dispatch(a.BeginSurprise())

@@ -1,21 +1,82 @@
-"""Before the first round: who is surprised, and how far apart the sides are."""
+"""Before the first round: who is surprised, and how far apart the sides are.
+
+With a surprise roll, the rows are the rolls the ruleset asks for (one per side, or one per combatant);
+without one, the rows are the sides or the combatants (by the ruleset's ``surprise_scope``) and the GM
+marks who is surprised. Either way ``s`` rules the selected row surprised, or not.
+
+``g`` takes the encounter distance from the situations that apply now
+(:meth:`~tui_combat.engine.contract.Ruleset.encounter_distances`, which may follow the surprise result):
+the GM picks one when several apply, then rolls its dice (or types real dice), or, for a situation
+without dice, gives the figure himself.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
-from tui_combat.engine import registry
 from tui_combat.engine import actions as a
-from tui_combat.engine.dice import DiceError, Roll, physical, roll
-from tui_combat.engine.model import State
-from tui_combat.i18n import _
-from tui_combat.engine.contract import FieldSpec
-from tui_combat.screens.dialogs import FormDialog
+from tui_combat.engine import registry
+from tui_combat.engine.contract import AnyRuleset, FieldSpec, Situation
+from tui_combat.engine.dice import DiceError, Roll, roll
+from tui_combat.engine.log import render
+from tui_combat.engine.model import RollRequest, State
+from tui_combat.i18n import N_, _
+from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
+
+
+class Row:
+    """One line of the table: a surprise roll, or (without a roll) a side or a combatant."""
+
+    __slots__ = ("combatants", "key", "label", "request")
+
+    def __init__(self, key: str, label: str, combatants: tuple[str, ...], request: RollRequest | None = None) -> None:
+        self.key = key
+        self.label = label
+        self.combatants = combatants
+        self.request = request
+
+
+def surprise_rows(ruleset: AnyRuleset, state: State) -> list[Row]:
+    requests = ruleset.surprise_requests(state)
+    if requests:
+        return [Row(r.key, render(r.label), r.combatants, r) for r in requests]
+    if ruleset.surprise_scope == "combatant":
+        return [Row(c.id, c.name, (c.id,)) for c in state.combatants]
+    return [Row(s.id, s.name, tuple(c.id for c in state.combatants if c.side == s.id)) for s in state.sides]
+
+
+MAX_GM_DISTANCE = 9999
+"""The largest figure the GM may give for a situation without dice, in its unit: room for the longest
+missile range in feet or squares, while a slip that runs to five digits is caught."""
+
+
+def situation_reading(situation: Situation) -> str:
+    """How a situation's dice read as a distance: "2d6 × 10 ft", "1d6 squares of 5 ft"."""
+    if situation.multiplier == 1:
+        return _("{dice} {unit}", dice=situation.dice, unit=_(situation.unit))
+    return _("{dice} × {multiplier} {unit}", dice=situation.dice, multiplier=situation.multiplier, unit=_(situation.unit))
+
+
+def situation_choice(situation: Situation) -> str:
+    """A situation as the GM picks it: its name and what it rolls, or that the GM gives the figure."""
+    if situation.dice:
+        return _("{situation} — {reading}", situation=_(situation.label), reading=situation_reading(situation))
+    return _("{situation} — the GM gives the figure", situation=_(situation.label))
+
+
+def distance_offer(situations: tuple[Situation, ...]) -> str:
+    """What ``g`` offers now, for the summary: the one situation that applies, or how many do."""
+    if len(situations) == 1:
+        return _(situations[0].label)
+    if not situations:
+        return _("none applies now")
+    return _("{count} situations", count=len(situations))
 
 
 class SurpriseScreen(SessionScreen):
@@ -33,6 +94,7 @@ class SurpriseScreen(SessionScreen):
     def __init__(self) -> None:
         super().__init__()
         self.exposed: dict[str, bool] = {}
+        """Row key → whether it rolls for surprise (space: those who cannot be surprised do not)."""
         self.modifiers: dict[str, int] = {}
 
     def compose(self) -> ComposeResult:
@@ -42,136 +104,198 @@ class SurpriseScreen(SessionScreen):
         yield RichLog(id="surprise-log", wrap=True, markup=False, min_width=20)
         yield Footer()
 
+    @property
+    def ruleset(self) -> AnyRuleset:
+        return registry.get(self.state.ruleset)
+
+    def rows(self) -> list[Row]:
+        return surprise_rows(self.ruleset, self.state)
+
     def prepare(self) -> None:
-        self.query_one(DataTable).add_columns(_("Side"), _("Can be surprised"), _("Modifier"), _("Result"))
+        first = _("Combatant") if self.ruleset.surprise_scope == "combatant" else _("Side")
+        self.query_one(DataTable).add_columns(first, _("Can be surprised"), _("Modifier"), _("Result"))
 
     def show(self, state: State) -> None:
         if state.phase != "surprise":
             return
         ruleset = registry.get(state.ruleset)
         table = self.query_one(DataTable)
-        row = table.cursor_row
+        row_index = table.cursor_row
         table.clear()
-        for side in state.sides:
-            result = _("surprised") if side.id in state.surprised else ""
+        surprised = set(state.surprised)
+        for row in surprise_rows(ruleset, state):
+            hit = bool(row.combatants) and set(row.combatants) <= surprised
             table.add_row(
-                side.name,
-                _("yes") if self.exposed.get(side.id, True) else _("no"),
-                f"{self.modifiers.get(side.id, 0):+d}",
-                result,
-                key=side.id,
+                Text(row.label),
+                _("yes") if self.exposed.get(row.key, True) else _("no"),
+                f"{self.modifiers.get(row.key, 0):+d}",
+                _("surprised") if hit else "",
+                key=row.key,
             )
-        table.move_cursor(row=min(max(row, 0), max(table.row_count - 1, 0)))
-        distance = state.distance or _("not rolled")
+        table.move_cursor(row=min(max(row_index, 0), max(table.row_count - 1, 0)))
+        distance = render(state.distance) if state.distance is not None else _("not rolled")
         dice = ruleset.surprise_dice()
         if dice:
             how = _("Each side that could be surprised rolls {dice}: r rolls, t takes real dice; "
                     "space: this side cannot be surprised; s marks a side by hand.", dice=dice)
+            if ruleset.surprise_scope == "combatant":
+                how = _("Each combatant who could be surprised rolls {dice}: r rolls, t takes real dice; "
+                        "space: this one cannot be surprised; s marks one by hand.", dice=dice)
+        elif ruleset.surprise_scope == "combatant":
+            how = _("{ruleset} has no surprise roll: s marks the selected combatant surprised.", ruleset=ruleset.name)
         else:
             how = _("{ruleset} has no surprise roll: s marks the selected side surprised.", ruleset=ruleset.name)
-        self.query_one("#surprise-summary", Static).update(
-            f"{how}\n" + _("Distance: {distance} (g). c starts the fight.", distance=distance)
-        )
+        if ruleset.distance_situations():
+            where = _("Distance: {distance} (g: {offer}). c starts the fight.", distance=distance,
+                      offer=distance_offer(ruleset.encounter_distances(state)))
+        else:
+            where = _("c starts the fight.")
+        summary = how + "\n" + where
+        self.query_one("#surprise-summary", Static).update(Text(summary))
         log = self.query_one(RichLog)
         log.clear()
         for entry in state.log_entries()[-12:]:
-            log.write(entry.text)
+            log.write(("🔒 " if entry.secret else "") + entry.text)
         table.focus()
 
+    def _selected(self) -> Row | None:
+        key = self.selected_row()
+        return next((row for row in self.rows() if row.key == key), None)
+
     def action_toggle_rolls(self) -> None:
-        side = self.selected_row()
-        if side:
-            self.exposed[side] = not self.exposed.get(side, True)
+        row = self._selected()
+        if row is not None:
+            self.exposed[row.key] = not self.exposed.get(row.key, True)
             self.show(self.state)
 
     def action_mark(self) -> None:
-        """The GM rules the selected side surprised, or not (books without a surprise roll)."""
-        side = self.selected_row()
-        if side is None:
+        """The GM rules the selected row surprised, or no longer surprised."""
+        row = self._selected()
+        if row is None or not row.combatants:
             return
-        surprised = set(self.state.surprised) ^ {side}
-        self.app.dispatch(a.SetSurprised(sides=tuple(s.id for s in self.state.sides if s.id in surprised)))
+        state = self.state
+        now = set(state.surprised)
+        members = set(row.combatants)
+        now = now - members if members <= now else now | members
+        if self.ruleset.surprise_scope == "side":
+            sides = tuple(side.id for side in state.sides
+                          if (ids := {c.id for c in state.combatants if c.side == side.id}) and ids <= now)
+            if {c.id for c in state.combatants if c.side in sides} == now:
+                self.host.dispatch(a.SetSurprised(sides=sides))
+                return
+        self.host.dispatch(a.SetSurprised(combatants=tuple(c.id for c in state.combatants if c.id in now)))
 
     def action_modifier(self) -> None:
-        side = self.selected_row()
-        if side is None:
+        row = self._selected()
+        if row is None:
             return
-        ruleset = registry.get(self.state.ruleset)
-        table = ", ".join(f"{_(m.label)} {m.value:+d}" for m in ruleset.surprise_modifiers())
+        table = ", ".join(f"{_(m.label)} {m.value:+d}" for m in self.ruleset.surprise_modifiers())
 
         def chosen(values: dict[str, Any] | None) -> None:
             if values is not None:
-                self.modifiers[side] = values["modifier"]
+                self.modifiers[row.key] = values["modifier"]
                 self.show(self.state)
 
         self.app.push_screen(
-            FormDialog(_("Surprise modifier for {side}", side=self.state.side(side).name),
+            FormDialog(_("Surprise modifier for {side}", side=row.label),
                        [FieldSpec(key="modifier", label="Modifier", kind="int", default=0)],
-                       {"modifier": self.modifiers.get(side, 0)}, note=table),
+                       {"modifier": self.modifiers.get(row.key, 0)}, note=table),
             chosen,
         )
 
-    def _sides(self) -> list[str]:
-        return [side.id for side in self.state.sides if self.exposed.get(side.id, True)]
+    def _rolling(self) -> list[RollRequest] | None:
+        """The surprise rolls to take (those marked as not able to be surprised left out); None, with a
+        word to the GM, when the book has no surprise roll."""
+        requests = [row.request for row in self.rows() if row.request is not None and self.exposed.get(row.key, True)]
+        if not self.ruleset.surprise_dice():
+            self.notify(_("This book has no surprise roll: mark who is surprised with s."), severity="warning")
+            return None
+        return requests
 
-    def _no_roll(self, dice: str) -> bool:
-        if not dice:
-            self.app.notify(_("This book has no surprise roll: mark surprised sides with s."), severity="warning")
-        return not dice
+    def _modifiers(self, requests: list[RollRequest]) -> dict[str, int]:
+        return {r.key: self.modifiers[r.key] for r in requests if self.modifiers.get(r.key)}
 
     def action_roll(self) -> None:
-        store = self.app.store
-        assert store is not None
-        dice = registry.get(self.state.ruleset).surprise_dice()
-        if self._no_roll(dice):
+        requests = self._rolling()
+        if requests is None:
             return
-        rolls = {side: roll(dice, store.rng) for side in self._sides()}
-        self.app.dispatch(a.RollSurprise(rolls=rolls, modifiers=dict(self.modifiers)))
+        try:
+            rolls = {r.key: roll(r.dice, self.store.rng) for r in requests}
+        except DiceError as error:
+            self.notify(str(error), severity="error")
+            return
+        self.host.dispatch(a.RollSurprise(rolls=rolls, modifiers=self._modifiers(requests)))
 
     def action_type(self) -> None:
-        dice = registry.get(self.state.ruleset).surprise_dice()
-        if self._no_roll(dice):
+        requests = self._rolling()
+        if requests is None:
             return
-        sides = self._sides()
-        fields = [FieldSpec(key=side, label=self.state.side(side).name, kind="str") for side in sides]
-
-        def validate(values: dict[str, Any]) -> dict[str, Any] | str:
-            try:
-                return {side: physical(dice, values[side]) for side in sides}
-            except DiceError as error:
-                return str(error)
+        fields = [FieldSpec(key=r.key, label=render(r.label), kind="roll", default=r.dice) for r in requests]
+        dice = ", ".join(sorted({r.dice for r in requests}))
 
         def typed(values: dict[str, Any] | None) -> None:
             if values is not None:
-                self.app.dispatch(a.RollSurprise(rolls=values, modifiers=dict(self.modifiers)))
+                self.host.dispatch(a.RollSurprise(rolls=values, modifiers=self._modifiers(requests)))
 
-        self.app.push_screen(FormDialog(_("Surprise rolled on real dice ({dice})", dice=dice), fields, validate=validate), typed)
+        self.app.push_screen(FormDialog(_("Surprise rolled on real dice ({dice})", dice=dice), fields, rng=self.store.rng),
+                             typed)
 
     def action_distance(self) -> None:
-        situations = registry.get(self.state.ruleset).distance_situations()
-        fields = [
-            FieldSpec(key="situation", label="Situation", kind="choice", choices=tuple((s.id, s.label) for s in situations)),
-            FieldSpec(key="typed", label="Rolled on real dice (empty: the app rolls)", kind="str"),
-        ]
+        """``g``: the encounter distance, from the rows that apply now (a book may narrow them to the
+        surprise result's rows). Several rows: the GM picks one (the first is highlighted); one row: its
+        form opens at once."""
+        situations = self.ruleset.encounter_distances(self.state)
+        if not situations:
+            if self.ruleset.distance_situations():
+                self.notify(_("No encounter distance applies now."), severity="warning")
+            else:
+                self.notify(_("This book gives no encounter distance roll."), severity="warning")
+            return
+        if len(situations) == 1:
+            self._ask_distance(situations[0])
+            return
 
-        def validate(values: dict[str, Any]) -> dict[str, Any] | str:
-            situation = next(s for s in situations if s.id == values["situation"])
-            if not situation.dice:
-                return {"situation": situation.id, "roll": None}
-            try:
-                if values["typed"]:
-                    return {"situation": situation.id, "roll": physical(situation.dice, values["typed"])}
-                assert self.app.store is not None
-                return {"situation": situation.id, "roll": roll(situation.dice, self.app.store.rng)}
-            except DiceError as error:
-                return str(error)
+        def chosen(situation_id: str | None) -> None:
+            situation = next((s for s in situations if s.id == situation_id), None)
+            if situation is not None:
+                self._ask_distance(situation)
 
-        def chosen(values: dict[str, Any] | None) -> None:
+        choices = [(s.id, situation_choice(s)) for s in situations]
+        self.app.push_screen(ChoiceDialog(_("Encounter distance: the situation"), choices, situations[0].id), chosen)
+
+    def _ask_distance(self, situation: Situation) -> None:
+        """The distance of one situation: its dice (rolled by the app, or typed from real dice), or, for a
+        row without dice, the GM's own figure."""
+        title = _("Encounter distance: {situation}", situation=_(situation.label))
+        if situation.dice:
+            fields = [FieldSpec(key="roll", label=N_("Dice"), kind="roll", default=situation.dice)]
+
+            def rolled(values: dict[str, Any] | None) -> None:
+                if values is not None:
+                    self.host.dispatch(a.RollDistance(situation=situation.id, roll=values["roll"]))
+
+            note = _("Read as {reading}. Empty: the app rolls; or type what real dice showed.",
+                     reading=situation_reading(situation))
+            self.app.push_screen(FormDialog(title, fields, rng=self.store.rng, note=note), rolled)
+            return
+        unit = _(situation.unit) if situation.multiplier == 1 else f"× {situation.multiplier} {_(situation.unit)}"
+        label = _("Distance")
+        fields = [FieldSpec(key="figure", label=label, kind="int", default="", help=unit)]
+
+        def checked(values: dict[str, Any]) -> dict[str, Any] | str:
+            figure: int = values["figure"]
+            if not 1 <= figure <= MAX_GM_DISTANCE:
+                return _("{field}: a whole number from 1 to {most} ({unit}).", field=label, most=MAX_GM_DISTANCE,
+                         unit=unit)
+            return values
+
+        def given(values: dict[str, Any] | None) -> None:
             if values is not None:
-                rolled: Roll | None = values["roll"]
-                self.app.dispatch(a.RollDistance(situation=values["situation"], roll=rolled))
+                figure = Roll(expr="", total=values["figure"], physical=True)
+                self.host.dispatch(a.RollDistance(situation=situation.id, roll=figure))
 
-        self.app.push_screen(FormDialog(_("Encounter distance"), fields, validate=validate), chosen)
+        note = _("The book gives no roll here: type how far apart the sides are, in {unit}.", unit=unit)
+        self.app.push_screen(FormDialog(title, fields, validate=checked, note=note), given)
 
     def action_start(self) -> None:
-        self.app.dispatch(a.StartFight())
+        self.host.dispatch(a.StartFight())

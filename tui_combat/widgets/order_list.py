@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from tui_combat.engine.log import render
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import _
 
@@ -33,7 +34,7 @@ class OrderList(OptionList):
             listed: set[str] = set()
             for index, slot in enumerate(state.order):
                 now = in_resolve and index == state.cursor
-                header = Text(f"── {slot.label} ", style="bold reverse" if now else "bold")
+                header = Text(f"── {render(slot.label)} ", style="bold reverse" if now else "bold")
                 options.append(Option(header, id=f"slot-{index}", disabled=True))
                 for combatant_id in slot.combatants:
                     key = combatant_id if combatant_id not in listed else f"{combatant_id}#{index}"
