@@ -23,7 +23,7 @@ from tests.ui.conftest import SIZE
 from tests.ui.steps import combatant_id, dialog_error, store
 from tui_combat.engine.model import State
 from tui_combat.engine.contract import BudgetLine
-from tui_combat.rulesets.trudvang import RULESET
+from tui_combat.rulesets.trudvang import RULESET, AttackRecord, Bonus
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
@@ -153,8 +153,9 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert labels[:4] == ["Fridgar (1d10! -4)", "Sigrun (1d10! -5)", "Raider ×3 (1d10! -7)", "Ulf the Bold (1d10! -8)"]
         state = store(app).state
         assert state.step == 2 and state.cursor == 0  # straight into the countdown
-        assert state.round_data["initiative"] == {fridgar: 5, sigrun: 3, raiders: 1, ulf: 2}
-        assert [(slot.label, slot.combatants) for slot in state.order] == [
+        assert RULESET.initiative_totals(state) == {fridgar: 5, sigrun: 3, raiders: 1, ulf: 2}
+        assert {key: roll.total for key, roll in state.initiative.rolls.items()} == {fridgar: 9, sigrun: 8, raiders: 8, ulf: 10}
+        assert [(str(slot.label), slot.combatants) for slot in state.order] == [
             ("5", (fridgar,)),
             ("3", (sigrun,)),
             ("2", (ulf,)),
@@ -165,7 +166,7 @@ async def test_trudvang_countdown_round(make_app) -> None:
         # -- Fridgar holds at his call ------------------------------------------------------------------
         await pilot.press("l")
         state = store(app).state
-        assert state.round_data["turns"][fridgar]["held"] is True
+        assert RULESET.round_of(state).turns[fridgar].held is True
         assert fridgar not in [cid for slot in state.order for cid in slot.combatants]
         assert state.acting_now() == (sigrun,)
         assert log_texts(app)[-1] == "Fridgar holds his action (-5 on what he does when he acts)."
@@ -174,10 +175,10 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert selected(app) == sigrun
         await pilot.press("k")
         state = store(app).state
-        assert state.round_data["turns"][sigrun]["skipped"] is True
-        assert state.carry["init_bonus"][sigrun] == {"round": 2, "value": 5}
+        assert RULESET.round_of(state).turns[sigrun].skipped is True
+        assert RULESET.fight_of(state).init_bonus[sigrun] == Bonus(round=2, value=5)
         assert state.acting_now() == (ulf,)
-        assert [slot.label for slot in state.order] == ["2", "1"]
+        assert [str(slot.label) for slot in state.order] == ["2", "1"]
 
         # -- Ulf attacks Fridgar: 6 CP, d20 3 → hit ------------------------------------------------------
         assert selected(app) == ulf
@@ -188,8 +189,10 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert form.fields[0].key == "target" and form.fields[0].default == fridgar
         assert isinstance(app.screen, RoundScreen)
         state = store(app).state
-        attack = state.round_data["attacks"][0]
-        assert (attack["attacker"], attack["target"], attack["hit"], attack["defended"]) == (ulf, fridgar, True, "")
+        assert RULESET.round_of(state).attacks == (
+            AttackRecord(id=0, attacker=ulf, target=fridgar, kind="attack", item="Two-handed axe", hit=True),
+        )
+        assert state.log_entries()[-1].facts["cp"] == 6 and state.log_entries()[-1].facts["needed"] == 6
         assert cp_left(state, ulf) == ulf_cp - 6
         ulf_lines = lines(state, ulf)
         assert (ulf_lines["CP any weapon"].left, ulf_lines["CP"].left) == (0, 6)  # locked pool first
@@ -213,7 +216,7 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert form.fields[1].default == "Seax"
         assert isinstance(app.screen, RoundScreen)
         state = store(app).state
-        assert state.round_data["attacks"][0]["defended"] == "parry"
+        assert RULESET.round_of(state).attacks[0].defended == "parry"
         assert cp_left(state, fridgar) == fridgar_cp - 5
         fridgar_lines = lines(state, fridgar)
         # the seax draws its locked CP first: one-handed light 4, any weapon 1; the general CP stay
@@ -241,21 +244,22 @@ async def test_trudvang_countdown_round(make_app) -> None:
         # -- the raiders' call: Fridgar acts on his held action, −5 on his attack ----------------------
         await pilot.press("n")
         state = store(app).state
-        assert state.acting_now() == state.order[-1].combatants and state.order[-1].label == "1"
+        assert state.acting_now() == state.order[-1].combatants and str(state.order[-1].label) == "1"
         await select(pilot, fridgar)
         await pilot.press("j")  # no other held combatant: no form
         state = store(app).state
         assert isinstance(app.screen, RoundScreen)
         assert state.acting_now() == (fridgar,)
-        assert [slot.label for slot in state.order] == ["2", "held", "1"]
-        assert state.round_data["turns"][fridgar]["acted_held"] is True
+        assert [str(slot.label) for slot in state.order] == ["2", "held", "1"]
+        assert RULESET.round_of(state).turns[fridgar].acted_held is True
         assert log_texts(app)[-1] == "Held action now: Fridgar (-5 on that turn's actions)."
         assert selected(app) == fridgar
         form = await fill_weapon_form(pilot, "a", "8", "3")
         assert form.fields[0].default == raider1
         state = store(app).state
-        attack = state.round_data["attacks"][1]
-        assert (attack["attacker"], attack["target"], attack["hit"]) == (fridgar, raider1, True)
+        attack = RULESET.round_of(state).attacks[1]
+        assert (attack.attacker, attack.target, attack.hit) == (fridgar, raider1, True)
+        assert state.log_entries()[-1].facts["sv"] == 3  # 8 CP − 5 for the held turn
         assert log_texts(app)[-1] == (
             "#1 Fridgar attacks Raider 1 with the seax: 8 CP -5 held = SV 3; 1d20 (typed): 3 → hit. "
             "Raider 1 may parry or dodge."
@@ -285,8 +289,8 @@ async def test_trudvang_countdown_round(make_app) -> None:
         labels = await type_initiative(pilot, "9", "8", "8", "10")
         assert labels[1] == "Sigrun (1d10!)"  # −5 IMs, +5 for the skipped turn
         state = store(app).state
-        assert state.round_data["initiative"] == {fridgar: 5, sigrun: 8, raiders: 1, ulf: 2}
-        assert [slot.label for slot in state.order][0] == "8" and state.order[0].combatants == (sigrun,)
+        assert RULESET.initiative_totals(state) == {fridgar: 5, sigrun: 8, raiders: 1, ulf: 2}
+        assert str(state.order[0].label) == "8" and state.order[0].combatants == (sigrun,)
         initiative = [text for text in log_texts(app) if text.startswith("Initiative — Sigrun")]
         assert initiative == [
             "Initiative — Sigrun: 1d10! (typed): 8 -5 = 3.",  # round 1

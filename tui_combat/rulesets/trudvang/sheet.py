@@ -1,0 +1,431 @@
+"""A combatant's Trudvang sheet: the typed sheet, and the setup form's mini-syntax parsed into it.
+
+Names are matched ignoring case, ``_``/``-`` and "ё", in English or Russian, against the data's ids,
+names and aliases; an unknown name is refused with the known ones and the closest match.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any
+
+import msgspec
+
+from tui_combat.engine.errors import RuleError
+from tui_combat.i18n import N_, _
+from tui_combat.rulesets.trudvang.data import (
+    SKILL_FIELDS,
+    NonNegative,
+    SkillField,
+    TrudvangData,
+    canonical_lock,
+    default_data,
+    find_entry,
+    lock_problem,
+    norm,
+)
+
+__all__ = [
+    "NAME_AND_NUMBER", "NONE_WORDS", "SHEET_LABELS", "Skill", "TrudvangSheet", "Weapon", "read_int", "sheet_from_fields", "split_outside_parentheses",
+]
+
+SHEET_LABELS: dict[str, str] = {
+    "sv": N_("Combat SV"),
+    "weapons": N_("Weapons"),
+    "shield": N_("Shield"),
+    "armour": N_("Armour"),
+    "disciplines": N_("Disciplines"),
+    "specialties": N_("Specialties"),
+    "wrestling": N_("Wrestling SV"),
+    "ambidexter": N_("Ambidexter"),
+    "shield_bearer": N_("Shield bearer"),
+    "body_control": N_("Body control"),
+    "str_mod": N_("Strength modifier"),
+    "agi_mod": N_("Agility modifier"),
+    "fear": N_("Fear level"),
+}
+"""The sheet's fields and their labels (English, translated when shown)."""
+
+
+class Weapon(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    im: int
+    actions: NonNegative
+    group: str
+    hands: int = 1
+    light: bool = False
+    ranged: bool = False
+    base: str = ""
+    """The data id it was copied from ("" for a weapon made up on the sheet)."""
+
+
+class Skill(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    level: NonNegative
+    cp_per_level: NonNegative
+    lock: str
+    im_per_level: int = 0
+
+
+class TrudvangSheet(msgspec.Struct, frozen=True, kw_only=True):
+    """A combatant's fighting numbers, resolved against the data (weapons carry their IM and actions)."""
+
+    sv: NonNegative = 0
+    """Combat SV: the minimum CP."""
+    weapons: tuple[Weapon, ...] = ()
+    shield: str = ""
+    """A key of the data's shields, "" for none."""
+    armour: str = ""
+    """A key of the data's armour, "" for none."""
+    disciplines: tuple[Skill, ...] = ()
+    specialties: tuple[Skill, ...] = ()
+    wrestling: NonNegative = 0
+    """Wrestling SV: the cap on SV bought for grapple, Glima and Glima defence."""
+    ambidexter: NonNegative = 0
+    shield_bearer: NonNegative = 0
+    body_control: NonNegative = 0
+    experienced: NonNegative = 0
+    """Discipline "Experienced": +1 IM and +1 CP per level (data)."""
+    combat_reaction: NonNegative = 0
+    """Specialty "Combat reaction": +2 IM per level (data)."""
+    str_mod: int = 0
+    agi_mod: int = 0
+    fear: NonNegative = 0
+
+    def weapon(self, name: str) -> Weapon | None:
+        wanted = norm(name)
+        for weapon in self.weapons:
+            if norm(weapon.name) == wanted:
+                return weapon
+        for weapon in self.weapons:
+            if weapon.base and norm(weapon.base) == wanted:
+                return weapon
+        return None
+
+
+class WeaponInput(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: str
+    like: str = ""
+    base: str = ""
+    im: int | None = None
+    actions: NonNegative | None = None
+    group: str | None = None
+    hands: Annotated[int, msgspec.Meta(ge=1, le=2)] | None = None
+    light: bool | None = None
+    ranged: bool | None = None
+
+
+class SkillInput(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: str
+    level: NonNegative
+    cp_per_level: NonNegative | None = None
+    im_per_level: int | None = None
+    lock: str | None = None
+
+
+class SheetInput(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``Combatant.sheet`` may hold: the setup form's flat values, or the resolved sheet's fields."""
+
+    sv: NonNegative = 0
+    weapons: str | list[str | WeaponInput] = ""
+    shield: str = ""
+    armour: str = ""
+    disciplines: str | list[SkillInput] = ""
+    specialties: str | list[SkillInput] = ""
+    wrestling: NonNegative = 0
+    ambidexter: NonNegative = 0
+    shield_bearer: NonNegative = 0
+    body_control: NonNegative = 0
+    experienced: NonNegative = 0
+    combat_reaction: NonNegative = 0
+    str_mod: int = 0
+    agi_mod: int = 0
+    fear: NonNegative = 0
+
+
+NONE_WORDS = {"", "none", "no", "-", "нет"}
+_TRUE_WORDS = {"yes", "true", "1", "y", "да"}
+_FALSE_WORDS = {"no", "false", "0", "n", "нет"}
+_ENTRY = re.compile(r"^(?P<head>[^()]*?)\s*(?:\((?P<options>[^()]*)\))?$")
+_OPTION = re.compile(r"^(?P<key>[A-Za-z_]+)\s*(?:[=:]\s*|\s+|$)(?P<value>.*)$")
+NAME_AND_NUMBER = re.compile(r"^(?P<name>.*?)\s*(?P<level>[+\-−]?\d+)$")
+
+
+def split_outside_parentheses(text: str, separators: str) -> list[str]:
+    """Split at ``separators`` outside parentheses."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        if depth == 0 and char in separators:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [part.strip() for part in parts if part.strip()]
+
+
+def _entry(text: str, where: str) -> tuple[str, dict[str, str]]:
+    match = _ENTRY.match(text.strip())
+    if match is None:
+        raise RuleError(_('{where}: cannot read "{text}": write "name (key value, key value)".', where=where, text=text))
+    options: dict[str, str] = {}
+    for part in split_outside_parentheses(match["options"] or "", ",;"):
+        option = _OPTION.match(part)
+        if option is None:
+            raise RuleError(_('{where}: cannot read "{text}" in "{entry}": write "key value".', where=where, text=part, entry=text))
+        options[option["key"].lower()] = option["value"].strip()
+    return match["head"].strip(), options
+
+
+def read_int(value: str, where: str, key: str) -> int:
+    cleaned = value.strip().replace("−", "-")
+    try:
+        return int(cleaned)
+    except ValueError:
+        raise RuleError(_('{where}: {key} must be a whole number, not "{value}".', where=where, key=key, value=value)) from None
+
+
+def _bool(value: str, where: str, key: str) -> bool:
+    word = value.strip().lower()
+    if word == "" or word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    raise RuleError(_('{where}: {key} must be yes or no, not "{value}".', where=where, key=key, value=value))
+
+
+def _suggest(name: str, known: Iterable[str]) -> str:
+    names = list(known)
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    if not close:
+        lowered = {norm(k): k for k in names}
+        match = difflib.get_close_matches(norm(name), list(lowered), n=1, cutoff=0.6)
+        close = [lowered[match[0]]] if match else []
+    return _(' Did you mean "{name}"?', name=close[0]) if close else ""
+
+
+def _weapon_inputs(text: str) -> list[str | WeaponInput]:
+    result: list[str | WeaponInput] = []
+    for part in split_outside_parentheses(text, ",;\n"):
+        head, options = _entry(part, _("Weapons"))
+        if not options:
+            result.append(head)
+            continue
+        fields: dict[str, Any] = {"name": head}
+        where = _("Weapons: {name}", name=head)
+        for key, value in options.items():
+            if key in ("like", "as", "base"):
+                fields["like"] = value
+            elif key in ("im", "actions", "hands"):
+                fields[key] = read_int(value, where, key)
+            elif key == "group":
+                fields["group"] = value
+            elif key in ("light", "ranged"):
+                fields[key] = _bool(value, where, key)
+            else:
+                raise RuleError(_('{where}: unknown key "{key}"; use like, im, actions, group, hands, light, ranged.', where=where, key=key))
+        try:
+            result.append(msgspec.convert(fields, WeaponInput))
+        except msgspec.ValidationError as error:
+            raise RuleError(_("{where}: {error}", where=where, error=error)) from None
+    return result
+
+
+def _skill_inputs(text: str, label: str) -> list[SkillInput]:
+    result: list[SkillInput] = []
+    for part in split_outside_parentheses(text, ",;\n"):
+        head, options = _entry(part, label)
+        match = NAME_AND_NUMBER.match(head)
+        if match is None or not match["name"].strip():
+            raise RuleError(_('{where}: "{text}" needs a level after the name, e.g. "{text} 1".', where=label, text=head))
+        level = read_int(match["level"], label, match["name"])
+        if level < 0:
+            raise RuleError(_('{where}: the level of "{name}" cannot be negative.', where=label, name=match["name"]))
+        fields: dict[str, Any] = {"name": match["name"].strip(), "level": level}
+        where = f"{label}: {fields['name']}"
+        for key, value in options.items():
+            if key in ("cp", "cp_per_level"):
+                fields["cp_per_level"] = read_int(value, where, key)
+            elif key in ("im", "im_per_level"):
+                fields["im_per_level"] = read_int(value, where, key)
+            elif key == "lock":
+                fields["lock"] = value
+            else:
+                raise RuleError(_('{where}: unknown key "{key}"; use cp, im, lock.', where=where, key=key))
+        try:
+            result.append(msgspec.convert(fields, SkillInput))
+        except msgspec.ValidationError as error:
+            raise RuleError(_("{where}: {error}", where=where, error=error)) from None
+    return result
+
+
+def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
+    spec = WeaponInput(name=item) if isinstance(item, str) else item
+    name = spec.name.strip()
+    if not name:
+        raise RuleError(_("Weapons: a weapon needs a name."))
+    like = spec.like or spec.base
+    key = find_entry(data.weapons, like or name)
+    if like and key is None:
+        known = [w.name for w in data.weapons.values()]
+        raise RuleError(_('Weapons: "{name}" is like "{like}", which is not a known weapon. Known: {known}.{hint}', name=name, like=like, known=", ".join(known), hint=_suggest(like, known)))
+    base = data.weapons[key] if key is not None else None
+    if base is None and (spec.im is None or spec.actions is None or spec.group is None):
+        known = [w.name for w in data.weapons.values()]
+        raise RuleError(
+            _(
+                'Weapons: unknown weapon "{name}". Known: {known}.{hint} For another weapon give its numbers: "{name} (im -2, actions 3, group one-handed heavy)" or "{name} (like seax)".',
+                name=name,
+                known=", ".join(known),
+                hint=_suggest(name, known),
+            )
+        )
+    plain = spec.im is None and spec.actions is None and spec.group is None and spec.hands is None and spec.light is None and spec.ranged is None
+    shown = base.name if base is not None and not like and plain else name
+    return Weapon(
+        name=shown,
+        im=spec.im if spec.im is not None else (base.im if base else 0),
+        actions=spec.actions if spec.actions is not None else (base.actions if base else 0),
+        group=(spec.group if spec.group is not None else (base.group if base else "")).strip(),
+        hands=spec.hands if spec.hands is not None else (base.hands if base else 1),
+        light=spec.light if spec.light is not None else (base.light if base else False),
+        ranged=spec.ranged if spec.ranged is not None else (base.ranged if base else False),
+        base=key or "",
+    )
+
+
+def _known_skills(data: TrudvangData) -> list[str]:
+    return [s.name for s in data.disciplines.values()] + [s.name for s in data.specialties.values()]
+
+
+def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = None) -> TrudvangSheet:
+    """The typed sheet from the setup form's values (or a stored sheet dict); :class:`RuleError` says what is wrong.
+
+    Mini-syntax of the text fields (entries separated by ``;`` or ``,``; names are matched ignoring case,
+    ``_``/``-`` and "ё", in English or Russian):
+
+    * ``weapons``: ``broadsword, seax``; a weapon not in the data, or a second one of a kind, gives its
+      numbers in parentheses: ``Left seax (like seax)``, ``Club (im -2, actions 3, group one-handed heavy,
+      hands 1, light no, ranged no)``.
+    * ``disciplines`` / ``specialties``: ``Armed combat 1; Unarmed combat 1`` and ``One-handed light weapons
+      2; Brawler 1``; one of your own: ``Axe lord 1 (cp 2, lock weapon:battle axe)``. Experienced, Combat
+      reaction, Body control, Ambidexter and Shield bearer set their own fields.
+    """
+    data = data or default_data()
+    try:
+        raw = msgspec.convert({k: v for k, v in fields.items() if v is not None}, SheetInput, strict=False)
+    except msgspec.ValidationError as error:
+        text = str(error)
+        match = re.search(r" - at `\$\.(\w+)", text)
+        if match is not None:
+            text = f"{_(SHEET_LABELS.get(match[1], match[1]))}: {text[: match.start()]}"
+        raise RuleError(_("Sheet: {error}", error=text)) from None
+    weapon_items = _weapon_inputs(raw.weapons) if isinstance(raw.weapons, str) else raw.weapons
+    weapons = tuple(_resolve_weapon(item, data) for item in weapon_items)
+    seen: set[str] = set()
+    for weapon in weapons:
+        if norm(weapon.name) in seen:
+            raise RuleError(_('Weapons: "{name}" is listed twice; name the second one, e.g. "Left {name} (like {name})".', name=weapon.name))
+        seen.add(norm(weapon.name))
+
+    shield = ""
+    if norm(raw.shield) not in NONE_WORDS:
+        found = find_entry(data.shields, raw.shield)
+        if found is None:
+            known = [s.name for s in data.shields.values()]
+            raise RuleError(_('Shield: unknown shield "{name}". Known: none, {known}.{hint}', name=raw.shield, known=", ".join(known), hint=_suggest(raw.shield, known)))
+        shield = found
+    armour = ""
+    if norm(raw.armour) not in NONE_WORDS:
+        found = find_entry(data.armour, raw.armour)
+        if found is None:
+            known = [a.name for a in data.armour.values()]
+            raise RuleError(_('Armour: unknown armour "{name}". Known: none, {known}.{hint}', name=raw.armour, known=", ".join(known), hint=_suggest(raw.armour, known)))
+        armour = found
+
+    levels: dict[SkillField, int] = {field: getattr(raw, field) for field in SKILL_FIELDS}
+    from_lists: dict[SkillField, int] = {}
+    disciplines: list[Skill] = []
+    specialties: list[Skill] = []
+    weapon_names = {norm(w.name) for w in weapons} | {norm(w.base) for w in weapons if w.base}
+    for weapon_key, weapon_data in data.weapons.items():
+        weapon_names |= {norm(weapon_key), norm(weapon_data.name), *(norm(a) for a in weapon_data.aliases)}
+    groups = data.weapon_groups() | {norm(w.group) for w in weapons}
+    for label, value, own in ((_("Disciplines"), raw.disciplines, "disciplines"), (_("Specialties"), raw.specialties, "specialties")):
+        items = _skill_inputs(value, label) if isinstance(value, str) else value
+        for item in items:
+            table_name = own
+            key = find_entry(data.disciplines if own == "disciplines" else data.specialties, item.name)
+            if key is None:
+                other = "specialties" if own == "disciplines" else "disciplines"
+                key = find_entry(data.specialties if other == "specialties" else data.disciplines, item.name)
+                table_name = other if key is not None else own
+            known_skill = None
+            if key is not None:
+                known_skill = (data.disciplines if table_name == "disciplines" else data.specialties)[key]
+            if known_skill is not None and known_skill.field is not None:
+                field = known_skill.field
+                if field in from_lists:
+                    raise RuleError(_('{where}: "{name}" is listed twice.', where=label, name=known_skill.name))
+                from_lists[field] = item.level
+                continue
+            if known_skill is None and (item.cp_per_level is None or item.lock is None):
+                known = _known_skills(data)
+                raise RuleError(
+                    _(
+                        '{where}: unknown name "{name}". Known: {known}.{hint} One of your own needs its CP and lock: "{name} {level} (cp 2, lock group:one-handed light)".',
+                        where=label,
+                        name=item.name,
+                        known=", ".join(known),
+                        hint=_suggest(item.name, known),
+                        level=item.level,
+                    )
+                )
+            lock = item.lock if item.lock is not None else (known_skill.lock if known_skill else "general")
+            problem = lock_problem(lock, groups, weapon_names)
+            if problem:
+                raise RuleError(_("{where}: {name}: {problem}", where=label, name=item.name, problem=problem))
+            skill = Skill(
+                name=known_skill.name if known_skill else item.name,
+                level=item.level,
+                cp_per_level=item.cp_per_level if item.cp_per_level is not None else (known_skill.cp_per_level if known_skill else 0),
+                im_per_level=item.im_per_level if item.im_per_level is not None else (known_skill.im_per_level if known_skill else 0),
+                lock=canonical_lock(lock),
+            )
+            target = disciplines if table_name == "disciplines" else specialties
+            if any(norm(s.name) == norm(skill.name) for s in (*disciplines, *specialties)):
+                raise RuleError(_('{where}: "{name}" is listed twice.', where=label, name=skill.name))
+            target.append(skill)
+    for field, level in from_lists.items():
+        if levels[field] and levels[field] != level:
+            raise RuleError(_("{name} is given twice, as {a} and {b}.", name=field.replace("_", " ").capitalize(), a=levels[field], b=level))
+        levels[field] = level
+    if raw.fear >= len(data.rules.fear_im):
+        raise RuleError(_("Fear level goes from 0 to {max}, not {value}.", max=len(data.rules.fear_im) - 1, value=raw.fear))
+    return TrudvangSheet(
+        sv=raw.sv,
+        weapons=weapons,
+        shield=shield,
+        armour=armour,
+        disciplines=tuple(disciplines),
+        specialties=tuple(specialties),
+        wrestling=raw.wrestling,
+        ambidexter=levels["ambidexter"],
+        shield_bearer=levels["shield_bearer"],
+        body_control=levels["body_control"],
+        experienced=levels["experienced"],
+        combat_reaction=levels["combat_reaction"],
+        str_mod=raw.str_mod,
+        agi_mod=raw.agi_mod,
+        fear=raw.fear,
+    )
+
+

@@ -1,0 +1,228 @@
+"""What the screens show: the budget lines, a combatant's details, the forms of the actions and of the
+declaration. All of it is computed when shown (so it is translated with ``_``), never stored.
+"""
+
+from __future__ import annotations
+
+from tui_combat.engine.contract import BudgetLine, FieldSpec
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import State
+from tui_combat.i18n import N_, _
+from tui_combat.rulesets.trudvang.actions import CombatActions
+from tui_combat.rulesets.trudvang.budget import cp_available, cp_left, usable_pools
+from tui_combat.rulesets.trudvang.data import SHIELD, SKILL_FIELDS, UNARMED, WRESTLING, norm
+from tui_combat.rulesets.trudvang.state import Turn, Used
+
+__all__ = ["TrudvangView"]
+
+KIND_LABELS = {"attack": N_("attack"), "grapple": N_("grapple"), "glima": N_("Glima")}
+POOL_LABELS = {
+    "general": N_("CP"),
+    "any_weapon": N_("CP any weapon"),
+    "ranged": N_("CP ranged"),
+    "unarmed": N_("CP unarmed"),
+    "brawl": N_("CP brawling"),
+    "wrestling": N_("CP wrestling"),
+}
+
+
+class TrudvangView(CombatActions):
+    # -- budget --------------------------------------------------------------------------------------
+    def pool_label(self, pool: str) -> str:
+        kind, _sep, target = pool.partition(":")
+        if kind in POOL_LABELS:
+            return _(POOL_LABELS[kind])
+        if kind == "group":
+            target = next((w.group for w in self.data.weapons.values() if norm(w.group) == target), target)
+        elif kind == "weapon":
+            target = next((w.name for k, w in self.data.weapons.items() if norm(k) == target or norm(w.name) == target), target)
+        return _("CP {target}", target=target)
+
+    def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
+        """One line per CP pool, then the weapon actions of each weapon and the shield, then the unarmed attacks."""
+        budget = self.budget_of(state, self.round_of(state), combatant_id)
+        sheet = self.sheet(state, combatant_id)
+        lines = [BudgetLine(label=self.pool_label(pool), left=meter.left, total=meter.total) for pool, meter in budget.pools.items()]
+        for item, meter in budget.actions.items():
+            name = self.data.shields[sheet.shield].name if item == SHIELD and sheet.shield else item
+            lines.append(BudgetLine(label=_("{item} actions", item=name), left=meter.left, total=meter.total))
+        lines.append(BudgetLine(label=_("Unarmed attacks"), left=budget.unarmed.left, total=budget.unarmed.total))
+        return tuple(lines)
+
+    def cp_left(self, state: State, combatant_id: str, what: str) -> int:
+        """CP the combatant can still put into an action with ``what`` (see :func:`usable_pools`) this round."""
+        sheet = self.sheet(state, combatant_id)
+        budget = self.budget_of(state, self.round_of(state), combatant_id)
+        return cp_left(budget, usable_pools(sheet, what, data=self.data))
+
+    # -- details ---------------------------------------------------------------------------------------
+    def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
+        combatant = state.combatant(combatant_id)
+        sheet = self.sheet_of(combatant)
+        data = self.data
+        lines: list[tuple[str, str]] = [(_("Combat SV"), str(sheet.sv))]
+        cp = [f"{w.name} {cp_available(sheet, w.name, data)}" for w in sheet.weapons]
+        if sheet.shield:
+            cp.append(f"{data.shields[sheet.shield].name} {cp_available(sheet, SHIELD, data)}")
+        cp.append(f"{_('unarmed')} {cp_available(sheet, UNARMED, data)}")
+        if sheet.wrestling:
+            cp.append(f"{_('wrestling')} {cp_available(sheet, WRESTLING, data)}")
+        lines.append((_("CP by weapon"), " · ".join(cp)))
+        for weapon in sheet.weapons:
+            text = _("IM {im:+d}, {actions} actions, {group}", im=weapon.im, actions=weapon.actions, group=weapon.group)
+            lines.append((weapon.name, text + (", " + _("ranged") if weapon.ranged else "")))
+        if sheet.shield:
+            shield = data.shields[sheet.shield]
+            lines.append((_("Shield"), _("{name}: IM {im:+d}, {actions} actions", name=shield.name, im=shield.im, actions=shield.actions)))
+        if sheet.armour:
+            armour = data.armour[sheet.armour]
+            lines.append((_("Armour"), _("{name}: IM {im:+d}", name=armour.name, im=armour.im)))
+        skills = [f"{s.name} {s.level}" for s in (*sheet.disciplines, *sheet.specialties)]
+        for field in SKILL_FIELDS:
+            level = getattr(sheet, field)
+            skill = data.field_skill(field)
+            if level:
+                skills.append(f"{skill.name if skill else field} {level}")
+        if skills:
+            lines.append((_("Skills"), ", ".join(skills)))
+        if sheet.wrestling:
+            lines.append((_("Wrestling SV"), str(sheet.wrestling)))
+        if state.phase == "round":
+            lines += self._round_details(state, combatant_id)
+        return tuple(lines)
+
+    def _round_details(self, state: State, combatant_id: str) -> list[tuple[str, str]]:
+        data = self.data
+        try:
+            parts = self.im_parts(state, combatant_id)
+        except RuleError as error:
+            return [(_("Initiative modifier"), str(error))]
+        info = self.round_of(state)
+        lines: list[tuple[str, str]] = []
+        total = sum(v for _l, v in parts)
+        listed = " (" + ", ".join(f"{label} {value:+d}" for label, value in parts) + ")" if parts else ""
+        lines.append((_("Initiative modifier"), f"{total:+d}{listed}"))
+        value = self.value_of(state, info, combatant_id)
+        if value is not None:
+            lines.append((_("Initiative"), _("{total} (call {call})", total=value, call=self.call_label(value))))
+        turn = info.turns.get(combatant_id, Turn())
+        flags = []
+        if self.surprised_now(state, combatant_id):
+            flags.append(_("surprised ({penalty:+d})", penalty=data.rules.surprise_penalty))
+        if turn.held:
+            flags.append(_("holding his action"))
+        if turn.acted_held:
+            flags.append(_("acting held ({penalty:+d})", penalty=data.rules.held_penalty))
+        if turn.skipped:
+            flags.append(_("gave up his turn"))
+        grappled = self.holders(state)
+        if combatant_id in grappled:
+            flags.append(_("held by {name}", name=self.name_of(state, grappled[combatant_id])))
+        names = state.names()
+        holding = [names[victim] for victim, holder in grappled.items() if holder == combatant_id and victim in names]
+        if holding:
+            flags.append(_("holding {names}", names=", ".join(holding)))
+        if flags:
+            lines.append((_("This round"), "; ".join(flags)))
+        return lines
+
+    # -- forms -----------------------------------------------------------------------------------------
+    def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
+        """The form for a ruleset action; the screen adds ``combatant`` (the selected one). A ``roll`` field
+        is the d20: left empty the app rolls it, or the GM types what his die showed."""
+        names = state.names()
+        if not combatant_id or combatant_id not in names:
+            return ()
+        combatant = state.combatant(combatant_id)
+        sheet = self.sheet_of(combatant)
+        info = self.round_of(state)
+        roll = FieldSpec(key="roll", label=N_("d20"), kind="roll", default=self.data.rules.action_dice)
+        modifier = FieldSpec(key="modifier", label=N_("Situational modifier"), kind="int", default=0)
+        active = [c for c in state.combatants if c.id != combatant_id and c.status == "active"]
+        others = tuple((c.id, c.name) for c in active)
+        enemies = tuple((c.id, c.name) for c in active if c.side != combatant.side)
+        target = FieldSpec(key="target", label=N_("Target"), kind="choice", default=(enemies or others or (("", ""),))[0][0], choices=others)
+        hits = [r for r in reversed(info.attacks) if r.target == combatant_id and r.hit and not r.defended]
+
+        def against(kinds: tuple[str, ...]) -> FieldSpec:
+            choices = tuple((str(r.id), f"#{r.id} {names.get(r.attacker, '?')} ({_(KIND_LABELS[r.kind])}, {self.item_label(state, r.item, owner=r.attacker)})")
+                            for r in hits if r.kind in kinds)
+            return FieldSpec(key="attack", label=N_("Against"), kind="choice", default=choices[0][0] if choices else "", choices=choices)
+
+        cp = FieldSpec(key="cp", label=N_("CP to spend"), kind="int", default=0)
+        sv = FieldSpec(key="sv", label=N_("SV to buy"), kind="int", default=0)
+        grip = FieldSpec(key="hand", label=N_("Hands"), kind="choice", default="both",
+                         choices=(("both", N_("both hands")), ("weapon", N_("weapon hand only")), ("shield", N_("shield hand only"))))
+        if name in ("attack", "parry"):
+            try:
+                used = self.used(state, combatant_id)
+            except RuleError:
+                used = Used(weapon=None, offhand=None, shield=False, spell_im=0, other_im=0)
+            items = [w for w in (used.weapon, used.offhand) if w is not None] if name == "attack" else list(sheet.weapons)
+            choices = [(w.name, w.name) for w in items]
+            if sheet.shield and (used.shield or name == "parry"):
+                choices.append((SHIELD, self.data.shields[sheet.shield].name))
+            choices.append((UNARMED, N_("unarmed")))
+            weapon = FieldSpec(key="weapon", label=N_("With"), kind="choice", default=choices[0][0], choices=tuple(choices))
+            hand = FieldSpec(key="hand", label=N_("Hand"), kind="choice", default="",
+                             choices=(("", N_("as declared")), ("main", N_("main hand")), ("off", N_("off hand"))))
+            if name == "attack":
+                return (target, weapon, cp, hand, modifier, roll)
+            return (against(("attack", "grapple")), weapon, cp, hand, modifier, roll)
+        if name == "dodge":
+            return (against(("attack", "grapple")), cp, modifier, roll)
+        if name == "grapple":
+            return (target, sv, grip, modifier, roll)
+        if name == "break_free":
+            return (sv, modifier, roll)
+        if name == "glima":
+            held = tuple((victim, names[victim]) for victim, holder in self.holders(state).items() if holder == combatant_id and victim in names)
+            return (
+                FieldSpec(key="target", label=N_("Throw"), kind="choice", default=held[0][0] if held else "", choices=held),
+                sv,
+                grip,
+                FieldSpec(key="drop", label=N_("Drop onto him (1d6, he stays held)"), kind="bool", default=False),
+                modifier,
+                roll,
+            )
+        if name == "glima_defence":
+            return (against(("glima",)), sv, modifier, roll)
+        if name == "act_held":
+            held_others = [names[cid] for cid, turn in info.turns.items() if turn.held and cid != combatant_id and cid in names]
+            if not held_others:
+                return ()
+            return (
+                FieldSpec(key="together", label=N_("Acting at the same moment"), kind="str", default="", help=", ".join(held_others)),
+                FieldSpec(key="tiebreak", label=N_("1d10 tie-break"), kind="str", default="", help=_("name roll, … (only for equal Combat SV)")),
+                FieldSpec(key="after", label=N_("After the current slot"), kind="bool", default=False),
+            )
+        if name == "change_action":
+            return self.declaration_fields(state, combatant_id)
+        return ()
+
+    def item_label(self, state: State, item: str, *, owner: str) -> str:
+        """An item's name as the GM knows it: the shield's own name, "unarmed"."""
+        if item == UNARMED:
+            return _("unarmed")
+        if item == SHIELD:
+            sheet = self.sheet(state, owner) if owner in state.names() else None
+            return self.data.shields[sheet.shield].name if sheet is not None and sheet.shield else _("shield")
+        return item
+
+    def declaration_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
+        sheet = self.sheet(state, combatant_id)
+        weapons = tuple((w.name, f"{w.name} ({w.im:+d})") for w in sheet.weapons)
+        fields = [
+            FieldSpec(key="weapon", label=N_("Weapon"), kind="choice", default=sheet.weapons[0].name if sheet.weapons else UNARMED,
+                      choices=(*weapons, (UNARMED, N_("unarmed (0)")))),
+        ]
+        if len(sheet.weapons) > 1:
+            fields.append(FieldSpec(key="offhand", label=N_("Off-hand weapon"), kind="choice", default="none",
+                                    choices=(("none", N_("none")), *weapons)))
+        if sheet.shield:
+            shield = self.data.shields[sheet.shield]
+            fields.append(FieldSpec(key="shield", label=N_("Use the shield"), kind="bool", default=True, help=f"{shield.name} {shield.im:+d}"))
+        fields.append(FieldSpec(key="spell_im", label=N_("Spell / divine power IM"), kind="int", default=0))
+        fields.append(FieldSpec(key="other_im", label=N_("Other IM"), kind="int", default=0, help=_("fatigue, damage, stress, drugs")))
+        return tuple(fields)
+
