@@ -14,6 +14,7 @@ from tui_combat.engine.model import State
 from tui_combat.rulesets import adnd2e
 from tui_combat.rulesets.adnd2e import RULESET, Sheet, attacks_this_round, thac0, weapon_speed
 from tui_combat.engine.errors import RuleError
+from tui_combat.i18n import use_catalog
 from tui_combat.store import Store, store_from_encounter
 
 # Ids in the demo encounter (they follow next_id: sides and groups take an id too).
@@ -32,7 +33,7 @@ def step_kind(state: State) -> str:
 
 
 def order_of(state: State) -> list[tuple[str, set[str]]]:
-    return [(slot.label, set(slot.combatants)) for slot in state.order]
+    return [(str(slot.label), set(slot.combatants)) for slot in state.order]
 
 
 def demo_store(folder: Path | None = None) -> Store:
@@ -231,6 +232,7 @@ def test_caster_hit_before_her_slot_loses_the_spell() -> None:
     store.dispatch(a.Damage(combatant=DELSENORA, amount=3))
     assert RULESET.spell_lost(store.state, DELSENORA)
     assert "Delsenora is hit before casting: acid arrow is lost." in last_log(store.state)
+    assert store.state.log_entries()[-1].facts == {"spell": "acid arrow"}
     store.dispatch(a.NextStep())  # Delsenora's slot
     before = store.state
     with pytest.raises(RuleError, match="spell was lost"):
@@ -304,7 +306,6 @@ def test_explicit_thac0_wins() -> None:
         ("long sword", 0, 5),
         ("dagger", 5, 0),  # never below 0
         ("Long Sword ", 2, 3),  # looked up case- and space-insensitively
-        ("no such weapon", 0, 0),
     ],
 )
 def test_weapon_speed_with_magic_bonus(weapon: str, magic: int, speed: int) -> None:
@@ -330,14 +331,14 @@ def test_three_halves_in_the_round_order_and_budget() -> None:
     store.dispatch(a.EditCombatant(combatant=RUPERT, sheet={"attacks": "3/2", "level": 7}))
     start(store)
     store.dispatch(a.RollInitiative(rolls={PARTY: d10(3), MONSTERS: d10(8)}))
-    assert not any(slot.label.startswith("2nd") for slot in store.state.order)  # round 1: one attack
+    assert not any(str(slot.label).startswith("2nd") for slot in store.state.order)  # round 1: one attack
     assert store.state.round == 1
     assert RULESET.budget(store.state, RUPERT)[0].total == 1
     finish_round(store)
     to_initiative(store)
     store.dispatch(a.RollInitiative(rolls={PARTY: d10(3), MONSTERS: d10(8)}))
     assert store.state.round == 2
-    assert store.state.order[-1].label == "2nd · 3" and store.state.order[-1].combatants == (RUPERT,)
+    assert str(store.state.order[-1].label) == "2nd · 3" and store.state.order[-1].combatants == (RUPERT,)
     assert RULESET.budget(store.state, RUPERT)[0].total == 2
     store.dispatch(a.SetOption(key="three_halves", value="odd"))
     assert RULESET.budget(store.state, RUPERT)[0].total == 1
@@ -366,13 +367,75 @@ def test_attack_roll_against_thac0() -> None:
     store = demo_store()
     start(store)
     store.dispatch(a.RollInitiative(rolls={PARTY: d10(3), MONSTERS: d10(8)}))
-    # Raf: warrior 5 → THAC0 16; against AC 4 he needs 12.
-    roll = {"expr": "1d20", "total": 12, "faces": [12]}
+    # Raf: warrior 5 → THAC0 20 − (5 − 1) = 16; against AC 4 he needs 12; his war hammer is +4, so 8 hits.
+    roll = {"expr": "1d20", "total": 8, "faces": [8]}
     store.dispatch(a.RulesetAction(name="attack", args={"combatant": RAF, "roll": roll, "target_ac": 4}))
-    assert last_log(store.state) == ["Raf attacks AC 4: d20 12 vs 12 — hit."]
+    assert last_log(store.state) == ["Raf attacks AC 4: d20 8 +4 magic vs 12 — hit."]
+    # Rupert, warrior 4 (THAC0 17), bastard sword +1: a natural 1 misses whatever the bonus.
     roll = {"expr": "1d20", "total": 1, "faces": [1]}
     store.dispatch(a.RulesetAction(name="attack", args={"combatant": RUPERT, "roll": roll, "target_ac": -10, "bonus": 30}))
-    assert last_log(store.state) == ["Rupert attacks AC -10: d20 1 +30 vs 27 — miss."]
+    assert last_log(store.state) == ["Rupert attacks AC -10: d20 1 +1 magic +30 vs 27 — miss."]
+    # The results are readable from the entries, not only from their text.
+    raf_entry, rupert_entry = store.state.log_entries()[-2:]
+    assert raf_entry.facts == {"needed": 12, "natural": 8, "hit": True, "magic": 4, "bonus": 0, "armour_modifier": 0,
+                               "weapon": "war hammer", "target": ""}
+    assert (rupert_entry.facts["needed"], rupert_entry.facts["natural"], rupert_entry.facts["hit"]) == (27, 1, False)
+    assert [r.total for r in raf_entry.rolls] == [8]
+
+
+def test_the_log_is_rendered_in_the_language_shown() -> None:
+    store = demo_store()
+    start(store)
+    store.dispatch(a.RollInitiative(rolls={PARTY: d10(3), MONSTERS: d10(8)}))
+    roll = {"expr": "1d20", "total": 15, "faces": [15]}
+    store.dispatch(a.RulesetAction(name="attack", args={"combatant": RAF, "roll": roll, "target_ac": 4}))
+    entry = store.state.log_entries()[-1]
+    use_catalog("ru", {
+        "{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}.": "{name} бьёт КБ {ac}: d20 {roll}{bonus} против {needed} — {result}.",
+        " {value} magic": " {value} магия",
+        "hit": "попал",
+    })
+    try:
+        assert entry.text == "Raf бьёт КБ 4: d20 15 +4 магия против 12 — попал."
+    finally:
+        use_catalog("en", {})
+    assert entry.text == "Raf attacks AC 4: d20 15 +4 magic vs 12 — hit."
+
+
+def test_actions_are_offered_by_step() -> None:
+    store = demo_store()
+    start(store)  # the initiative step
+    state = store.state
+    assert RULESET.action_available(state, "side_situations", None)
+    assert not RULESET.action_available(state, "attack", RAF)
+    assert not RULESET.action_available(state, "main_action", RAF)
+    store.dispatch(a.RollInitiative(rolls={PARTY: d10(3), MONSTERS: d10(8)}))
+    state = store.state
+    assert step_kind(state) == "resolve"
+    assert RULESET.action_available(state, "attack", RAF) and RULESET.action_available(state, "main_action", RAF)
+    assert not RULESET.action_available(state, "attack", None)  # nobody selected
+    assert not RULESET.action_available(state, "side_situations", None)
+    before = store.state
+    with pytest.raises(RuleError, match="cannot be done now"):
+        store.dispatch(a.RulesetAction(name="side_situations", args={"side": PARTY, "situations": ["hasted"]}))
+    assert store.state is before
+
+
+def test_declaration_form_shows_what_was_declared() -> None:
+    store = demo_store()
+    start(store)
+    assert RULESET.declaration(store.state, RAF) == {}
+    store.dispatch(a.Declare(combatant=RAF, declaration={"action": "item", "item": "wand", "text": "wand of frost",
+                                                         "situation_higher_ground": True}))
+    values = RULESET.declaration(store.state, RAF)
+    assert {k: v for k, v in values.items() if not k.startswith("situation_")} == {
+        "action": "item", "spell": "", "casting": "", "item": "wand", "text": "wand of frost",
+    }
+    assert [k for k, v in values.items() if k.startswith("situation_") and v] == ["situation_higher_ground"]
+    before = store.state
+    with pytest.raises(RuleError, match="Unknown situation: flying"):
+        store.dispatch(a.Declare(combatant=RAF, declaration={"action": "weapon", "situations": "flying"}))
+    assert store.state is before
 
 
 # -- surprise and distance --------------------------------------------------------------------------------
@@ -387,14 +450,14 @@ def test_surprise_is_1_to_3_on_1d10(total: int, surprised: bool) -> None:
     assert RULESET.surprise_dice() == "1d10"
     store = surprise_store()
     store.dispatch(a.RollSurprise(rolls={PARTY: d10(total)}))
-    assert store.state.surprised == ((PARTY,) if surprised else ())
+    assert store.state.surprised == ((RAF, RUPERT, DELSENORA) if surprised else ())
     assert RULESET.is_surprised(total) is surprised
 
 
 def test_surprise_modifiers_apply() -> None:
     store = surprise_store()
     store.dispatch(a.RollSurprise(rolls={PARTY: d10(5), MONSTERS: d10(2)}, modifiers={PARTY: -4, MONSTERS: 2}))
-    assert store.state.surprised == (PARTY,)
+    assert store.state.surprised == (RAF, RUPERT, DELSENORA)
     assert last_log(store.state, 2) == [
         "Surprise — Party: 1d10: [5] = 5 -4 → 1: surprised.",
         "Surprise — Monsters: 1d10: [2] = 2 +2 → 4: not surprised.",
@@ -413,7 +476,7 @@ def test_surprised_side_is_absent_from_round_1_only() -> None:
     store = surprise_store()
     store.dispatch(a.RollSurprise(rolls={PARTY: d10(1), MONSTERS: d10(9)}))
     store.dispatch(a.StartFight())
-    assert "Surprised, they lose this round: Party." in last_log(store.state)
+    assert "Surprised, they lose this round: Raf, Rupert, Delsenora." in last_log(store.state)
     to_initiative(store)
     assert [r.key for r in RULESET.initiative_requests(store.state)] == [MONSTERS]
     store.dispatch(a.RollInitiative(rolls={MONSTERS: d10(6)}))
@@ -442,12 +505,13 @@ def test_distance_situations() -> None:
 
     store = surprise_store()
     store.dispatch(a.RollDistance(situation="jungle", roll=Roll(expr="1d10", total=4, faces=(4,))))
-    assert store.state.distance == "40 ft"
+    assert str(store.state.distance) == "40 ft"
     assert last_log(store.state) == ["Distance (jungle or dense forest): 1d10: [4] = 4 × 10 = 40 ft."]
-    store.dispatch(a.RollDistance(situation="one_surprised", roll=Roll(expr="4d6", total=13, faces=(1, 3, 4, 5))))
-    assert store.state.distance == "13 ft"
     store.dispatch(a.RollDistance(situation="sight"))
-    assert store.state.distance == "night or dungeon: limit of sight"
+    assert str(store.state.distance) == "night or dungeon: limit of sight"
+    store.dispatch(a.RollSurprise(rolls={PARTY: d10(2), MONSTERS: d10(7)}))  # the party is surprised
+    store.dispatch(a.RollDistance(situation="one_surprised", roll=Roll(expr="4d6", total=13, faces=(1, 3, 4, 5))))
+    assert str(store.state.distance) == "13 ft"
     before = store.state
     with pytest.raises(RuleError, match="Unknown situation"):
         store.dispatch(a.RollDistance(situation="outer space"))
@@ -528,14 +592,20 @@ def test_unicode_names_survive_save_and_resume(tmp_path: Path) -> None:
 
 def test_tables_say_where_each_value_came_from() -> None:
     data = adnd2e.tables()
-    assert data.schema == 1
+    assert data.schema == 2
     assert data.initiative.source == "seed"
     assert {s.id: s.value for s in data.initiative.situations} == {
         "hasted": -2, "slowed": 2, "higher_ground": -1, "set_for_charge": -2, "wading": 2,
         "deep_water": 4, "foreign": 6, "hindered": 3, "waiting": 1,
     }
-    assert data.numbers(data.initiative.natural_by_size) == {
+    assert data.initiative.natural_by_size == {
         "tiny": 0, "small": 3, "medium": 3, "large": 6, "huge": 9, "gargantuan": 12,
     }
-    assert data.numbers(data.initiative.magic_items) == {"misc": 3, "potion": 4, "ring": 3, "rod": 1, "staff": 2, "wand": 3}
-    assert data.numbers(data.initiative.actions) == {"breath": 1, "innate": 3}
+    assert data.initiative.magic_items == {"misc": 3, "potion": 4, "ring": 3, "rod": 1, "staff": 2, "wand": 3}
+    assert data.initiative.actions == {"breath": 1, "innate": 3}
+    # Each table of numbers keeps its source note beside it.
+    assert (data.initiative.natural_by_size_source, data.initiative.magic_items_source, data.initiative.actions_source) == (
+        "seed", "seed", "seed",
+    )
+    assert (data.weapon_speeds_source, data.thac0.rates_source, data.thac0.monsters_source) == ("default", "seed", "default")
+    assert data.weapon_speeds["long sword"] == 5 and data.weapon_speeds["staff sling"] == 11

@@ -16,7 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import tui_combat.store as store_module
 from tui_combat.engine import registry
 from tui_combat.engine import actions as a
-from tui_combat.engine.apply import apply
+from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
 from tui_combat.engine.errors import RuleError
@@ -111,7 +111,7 @@ class StoreMachine(RuleBasedStateMachine):
     @rule()
     def to_the_next_initiative_step(self) -> None:
         for _ in range(12):
-            if is_initiative_step(self.store.state) and not self.store.state.order:
+            if is_initiative_step(self.store.state) and not self.store.state.initiative.settled:
                 return
             before = self.store.state
             self._try(a.NextStep())
@@ -122,13 +122,14 @@ class StoreMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def roll_initiative(self, data: st.DataObject) -> None:
         state = self.store.state
-        requests = registry.get(state.ruleset).initiative_requests(state)
+        requests, _fresh = initiative_asked(registry.get(state.ruleset), state)  # first rolls, or those still pending
         rolls = {}
         for request in requests:
             face = data.draw(st.integers(1, 10), label=request.key)
             rolls[request.key] = Roll(expr="1d10", total=face, faces=(face,))
         self.store.dispatch(a.RollInitiative(rolls=rolls))
         assert self.store.state.order or not requests
+        assert self.store.state.initiative.settled or self.store.state.initiative.pending
         event(f"initiative rolled in round {min(self.store.state.round, 3)}{'+' if self.store.state.round >= 3 else ''}")
 
     @precondition(lambda self: self.store.can_undo)

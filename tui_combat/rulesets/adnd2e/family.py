@@ -1,0 +1,438 @@
+"""What the AD&D rulesets share (AD&D 2e and Player's Option: Combat & Tactics): the sheet, surprise and
+the encounter distance by the surprise result, the attack helper, the round's budget, spells lost to a
+hit, and effects with a duration counted down at the end of every round.
+
+A ruleset of the family subclasses :class:`AdndFamily` with its own round state (a :class:`RoundBase`)
+and says what each combatant declared (:meth:`AdndFamily.declared_action` and friends) and what he
+strikes with (:meth:`AdndFamily.attack_plan_of`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
+
+import msgspec
+from msgspec.structs import replace
+
+from tui_combat.engine.contract import ActionSpec, BudgetLine, FieldSpec, Ruleset, Situation, SurpriseModifier
+from tui_combat.engine.dice import Roll
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import Fact, Msg, Param, log
+from tui_combat.engine.model import Combatant, State
+from tui_combat.i18n import N_, _
+from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
+from tui_combat.rulesets.adnd2e.sheet import (
+    CLASSES,
+    SIZES,
+    Sheet,
+    armour_modifier,
+    check_sheet_values,
+    first_forms,
+    magic_of,
+    sheet_of,
+    thac0,
+    weapon_key,
+)
+from tui_combat.rulesets.adnd2e.state import AdndFight, Effect, RoundBase, Spent, duration
+
+__all__ = ["EFFECT_ACTION", "AdndFamily", "int_arg", "ordinal", "signed", "spell_param"]
+
+RB = TypeVar("RB", bound=RoundBase)
+Plan = tuple[tuple[str, ...], ...]
+
+EFFECT_ACTION = ActionSpec(name="effect", key="f", label=N_("Duration"), footer=False)
+"""Start counting down a spell or effect on the selected combatant (rounds or turns)."""
+
+
+def signed(value: int) -> str:
+    """``+5`` / ``-5``: a modifier as a log parameter (log parameters carry no format specs)."""
+    return f"{value:+d}"
+
+
+def int_arg(args: Mapping[str, Any], key: str, default: int) -> int:
+    value = args.get(key, default)
+    if value in ("", None):
+        return default
+    try:
+        return int(str(value).strip().replace("−", "-"))
+    except (TypeError, ValueError):
+        raise RuleError(_("\"{value}\" is not a whole number.", value=value)) from None
+
+
+def spell_param(spell: str) -> Param:
+    """A spell's name as a log parameter; an unnamed one is "the spell" (translated when shown)."""
+    return spell if spell and spell != "spell" else Msg(id=N_("the spell"))
+
+
+def ordinal(number: int) -> str:
+    """The message id of a repeated attack's slot: "2nd · 7", "3rd · 7", "4th · 7"."""
+    if number == 2:
+        return N_("2nd · {value}")
+    if number == 3:
+        return N_("3rd · {value}")
+    return N_("{n}th · {value}")
+
+
+class AdndFamily(Ruleset[RB, AdndFight]):
+    """The parts AD&D 2e and Player's Option share; the round state ``RB`` is each one's own."""
+
+    fight_state_type = AdndFight
+    sheet_type: ClassVar[type[Sheet]] = Sheet
+
+    def prepare(self) -> None:
+        tables()
+
+    # -- the sheet -------------------------------------------------------------------------------------
+    def base_sheet_fields(self) -> tuple[FieldSpec, ...]:
+        armour = (("", N_("none or not known")), *((name, name) for name in tables().armour_types))
+        return (
+            FieldSpec(key="cls", label=N_("Class"), kind="choice", default="warrior", choices=tuple((c, c) for c in CLASSES)),
+            FieldSpec(key="level", label=N_("Level / HD"), kind="str", default="1", help=N_("5; monsters: 4+1, 6+6, 1-1")),
+            FieldSpec(key="ac", label=N_("AC"), kind="int", default=10),
+            FieldSpec(key="armour", label=N_("Armour type"), kind="choice", default="", choices=armour),
+            FieldSpec(key="thac0", label=N_("THAC0 (0 = from level)"), kind="int", default=0),
+            FieldSpec(key="weapon", label=N_("Weapon"), kind="str", default=""),
+            FieldSpec(key="magic", label=N_("Weapon bonus"), kind="int", default=0),
+            FieldSpec(key="speed", label=N_("Speed (−1 = from table)"), kind="int", default=-1),
+            FieldSpec(key="weapon2", label=N_("Second weapon"), kind="str", default="", help=N_("two-weapon fighting")),
+            FieldSpec(key="magic2", label=N_("Second weapon bonus"), kind="int", default=0),
+            FieldSpec(key="forms", label=N_("Attack forms"), kind="str", default="", help=N_("claw, claw, bite")),
+            FieldSpec(key="natural", label=N_("Natural weapons"), kind="bool", default=False),
+            FieldSpec(key="size", label=N_("Size"), kind="choice", default="medium", choices=tuple((s, s) for s in SIZES)),
+            FieldSpec(key="attacks", label=N_("Attacks per round"), kind="str", default="",
+                      help=N_("empty: by class and level; 3/2")),
+            FieldSpec(key="specialist", label=N_("Weapon specialist"), kind="bool", default=False),
+            FieldSpec(key="spells", label=N_("Spells"), kind="str", default="", help="acid arrow 2, haste 3"),
+        )
+
+    @property
+    def sheet_fields(self) -> tuple[FieldSpec, ...]:  # type: ignore[override]  # the armour list comes from the data
+        return self.base_sheet_fields()
+
+    def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        check_sheet_values(sheet, self.sheet_type)
+        return sheet
+
+    def sheet(self, combatant: Combatant) -> Sheet:
+        return sheet_of(combatant)
+
+    # -- what a combatant declared (each ruleset its own) -----------------------------------------------
+    def declared_action(self, state: State, combatant_id: str) -> str:
+        """"weapon", "natural", "spell", "item", "move" …"""
+        return "weapon"
+
+    def declared_spell(self, state: State, combatant_id: str) -> str:
+        """The spell he declared ("" when he casts none; a spell without a name is "spell")."""
+        return ""
+
+    def declared_what(self, state: State, combatant_id: str) -> Param:
+        return Msg(id=self.declared_action(state, combatant_id))
+
+    def attack_plan_of(self, state: State, combatant: Combatant) -> Plan:
+        """What he strikes with in each of his slots this round (empty when he declared no attack)."""
+        return (first_forms(self.sheet(combatant)),)
+
+    def declares_attack(self, state: State, combatant_id: str) -> bool:
+        return self.declared_action(state, combatant_id) in ("weapon", "natural")
+
+    # -- surprise and distance ------------------------------------------------------------------------
+    def surprise_dice(self) -> str:
+        return tables().surprise.dice
+
+    def surprise_modifiers(self) -> tuple[SurpriseModifier, ...]:
+        return tuple(SurpriseModifier(label=m.label, value=m.value) for m in tables().surprise.modifiers)
+
+    def is_surprised(self, total: int) -> bool:
+        return total <= tables().surprise.surprised_up_to
+
+    def surprise_effect(self) -> str:
+        return N_("Surprised, they lose this round: {names}.")
+
+    def settle_surprise(self, state: State, rolls: Mapping[str, Roll], modifiers: Mapping[str, int]) -> State:
+        state = super().settle_surprise(state, rolls, modifiers)
+        rolled = [r for r in self.surprise_requests(state) if r.key in rolls]
+        both = len(rolled) > 1 and all(
+            self.is_surprised(rolls[r.key].total + modifiers.get(r.key, 0)) for r in rolled)
+        return self.with_fight(state, replace(self.fight_of(state), both_surprised=both))
+
+    def surprise_result(self, state: State) -> SurpriseResult:
+        if state.surprised:
+            return "one"
+        return "both" if self.fight_of(state).both_surprised else "none"
+
+    def distance_rows(self) -> tuple[Distance, ...]:
+        return tables().distance
+
+    def distance_situations(self) -> tuple[Situation, ...]:
+        return tuple(Situation(id=d.id, label=d.label, dice=d.dice, multiplier=d.multiplier, unit=d.unit)
+                     for d in self.distance_rows())
+
+    def encounter_distances(self, state: State) -> tuple[Situation, ...]:
+        """The rows of the surprise result: both sides surprised, one side, or (nobody) the terrain's."""
+        result = self.surprise_result(state)
+        wanted = {d.id for d in self.distance_rows() if d.surprise == result}
+        return tuple(s for s in self.distance_situations() if s.id in wanted)
+
+    def on_round_start(self, state: State) -> State:
+        state = super().on_round_start(state)
+        if state.round > 1 and state.surprised:
+            state = replace(state, surprised=())  # surprise costs the first round, nothing more
+        return state
+
+    def acting(self, state: State) -> list[Combatant]:
+        """Who takes part in this round's order: the active, less the surprised in round 1."""
+        skip = set(state.surprised) if state.round == 1 else set()
+        return [c for c in state.combatants if c.status == "active" and c.id not in skip]
+
+    def step_kind(self, state: State) -> str:
+        steps = self.steps(state)
+        return steps[state.step].kind if 0 <= state.step < len(steps) else ""
+
+    # -- the round's budget ---------------------------------------------------------------------------
+    def spent(self, state: State, combatant_id: str) -> Spent:
+        return self.round_of(state).spent.get(combatant_id, Spent())
+
+    def spend(self, state: State, combatant_id: str, *, attacks: int = 0, main: int = 0) -> State:
+        current = self.round_of(state)
+        spent = current.spent.get(combatant_id, Spent())
+        spent = Spent(attacks=spent.attacks + attacks, main=spent.main + main)
+        return self.with_round(state, replace(current, spent={**current.spent, combatant_id: spent}))
+
+    def attack_total(self, state: State, combatant: Combatant) -> int:
+        return sum(len(routine) for routine in self.attack_plan_of(state, combatant))
+
+    def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
+        combatant = state.combatant(combatant_id)
+        spent = self.spent(state, combatant_id)
+        attacks = self.attack_total(state, combatant)
+        lines = []
+        if attacks:
+            lines.append(BudgetLine(label=_("Attacks"), left=max(attacks - spent.attacks, 0), total=attacks))
+        lines.append(BudgetLine(label=_("Main action"), left=max(1 - spent.main, 0), total=1))
+        return tuple(lines)
+
+    def slots_of(self, state: State, combatant_id: str) -> list[int]:
+        return [index for index, slot in enumerate(state.order) if combatant_id in slot.combatants]
+
+    def attacks_due(self, state: State, combatant: Combatant, plan: Plan) -> int:
+        """Attacks he may have made by now: his own slot's forms whenever the GM likes; each repeated use
+        only once the order has reached its slot, after everyone's first attack."""
+        positions = self.slots_of(state, combatant.id)
+        if len(positions) < len(plan):
+            return sum(len(routine) for routine in plan)  # not (yet) in the order: the GM keeps count
+        due = len(plan[0]) if plan else 0
+        in_resolve = self.step_kind(state) == "resolve"
+        for index in range(1, len(plan)):
+            if not in_resolve or positions[index] <= state.cursor:
+                due += len(plan[index])
+        return due
+
+    # -- spells lost to a hit ---------------------------------------------------------------------------
+    def spell_lost(self, state: State, combatant_id: str) -> bool:
+        return combatant_id in self.round_of(state).spells_lost
+
+    def has_acted(self, state: State, combatant_id: str) -> bool:
+        """Whether his (first) slot has come up: a hit from then on no longer disturbs what he did."""
+        kind = self.step_kind(state)
+        if kind == "end":
+            return True
+        if kind != "resolve":
+            return False
+        positions = self.slots_of(state, combatant_id)
+        return bool(positions) and positions[0] <= state.cursor
+
+    def lose_spell(self, state: State, combatant_id: str, spell: str) -> State:
+        current = self.round_of(state)
+        state = self.with_round(state, replace(current, spells_lost=(*current.spells_lost, combatant_id)))
+        return log(state, N_("{name} is hit before casting: {spell} is lost."), facts={"spell": spell},
+                   name=state.combatant(combatant_id).name, spell=spell_param(spell))
+
+    def on_damage(self, state: State, combatant_id: str, amount: int) -> State:
+        spell = self.declared_spell(state, combatant_id)
+        if not spell or self.spell_lost(state, combatant_id) or self.has_acted(state, combatant_id):
+            return state
+        return self.lose_spell(state, combatant_id, spell)
+
+    # -- the attack helper -------------------------------------------------------------------------------
+    def attack_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
+        combatant = state.combatant(combatant_id)
+        plan = self.attack_plan_of(state, combatant)
+        pool = [form for routine in plan for form in routine] or list(first_forms(self.sheet(combatant)))
+        used = self.spent(state, combatant_id).attacks
+        forms = tuple(dict.fromkeys(pool))
+        foes = [c for c in state.combatants if c.side != combatant.side and c.status == "active"]
+        fields = [
+            FieldSpec(key="with", label=N_("With"), kind="choice", default=pool[min(used, len(pool) - 1)],
+                      choices=tuple((form, form) for form in forms)),
+            FieldSpec(key="target", label=N_("Target"), kind="choice", default="",
+                      choices=(("", N_("— (the AC below)")), *((c.id, c.name) for c in foes))),
+            FieldSpec(key="target_ac", label=N_("Target AC"), kind="str", default="", help=N_("empty: the target's")),
+        ]
+        if state.options.get("weapon_vs_armour") == "on":
+            armour = (("", N_("as on the target's sheet")), ("none", N_("none or not known")),
+                      *((name, name) for name in tables().armour_types))
+            fields.append(FieldSpec(key="armour", label=N_("Target's armour"), kind="choice", default="", choices=armour))
+        fields += [
+            FieldSpec(key="bonus", label=N_("Other modifiers"), kind="int", default=0),
+            FieldSpec(key="roll", label=N_("Attack roll"), kind="roll", default="1d20"),
+        ]
+        return tuple(fields)
+
+    def attack(self, state: State, combatant: Combatant, args: Mapping[str, Any]) -> State:
+        plan = self.attack_plan_of(state, combatant)
+        total = sum(len(routine) for routine in plan)
+        used = self.spent(state, combatant.id).attacks
+        if not total:
+            raise RuleError(_("{name} declared {what}, not an attack.", name=combatant.name,
+                              what=_describe(self.declared_what(state, combatant.id))))
+        if used >= total:
+            raise RuleError(_("{name} has no attacks left this round.", name=combatant.name))
+        if used >= self.attacks_due(state, combatant, plan):
+            nth = self.slots_of(state, combatant.id)[len(_routines_used(plan, used))]
+            raise RuleError(_("{name}'s next attack comes after everyone's first attack ({slot}).",
+                              name=combatant.name, slot=str(state.order[nth].label)))
+        raw_roll = args.get("roll")
+        if raw_roll in (None, ""):
+            return log(self.spend(state, combatant.id, attacks=1), N_("{name} attacks."), name=combatant.name)
+        try:
+            roll = msgspec.convert(raw_roll, Roll, strict=False)
+        except msgspec.ValidationError as error:
+            raise RuleError(_("Attack roll: {error}", error=error)) from None
+        sheet = self.sheet(combatant)
+        pool = [form for routine in plan for form in routine]
+        form = str(args.get("with") or pool[min(used, len(pool) - 1)])
+        if weapon_key(form) not in {weapon_key(f) for f in pool}:
+            raise RuleError(_("{name} does not attack with {weapon} this round (he has: {forms}).", name=combatant.name,
+                              weapon=form, forms=", ".join(_(f) for f in dict.fromkeys(pool))))
+        target = self._target(state, str(args.get("target") or ""))
+        target_sheet = self.sheet(target) if target is not None else None
+        ac = int_arg(args, "target_ac", target_sheet.ac if target_sheet is not None else 10)
+        armour = str(args.get("armour") or (target_sheet.armour if target_sheet is not None else ""))
+        modifier, kind = (0, None)
+        if state.options.get("weapon_vs_armour") == "on" and armour != "none":
+            modifier, kind = armour_modifier(form, armour)
+        magic = magic_of(sheet, form)
+        bonus = int_arg(args, "bonus", 0)
+        natural = roll.total
+        needed = thac0(sheet) - ac + modifier
+        hit = natural == 20 or (natural != 1 and natural + magic + bonus >= needed)
+        state = self.spend(state, combatant.id, attacks=1)
+        bonus_param = Msg(id="{magic}{other}", params={
+            "magic": Msg(id=N_(" {value} magic"), params={"value": signed(magic)}) if magic else "",
+            "other": f" {signed(bonus)}" if bonus else "",
+        })
+        needed_param: Param = needed
+        if kind is not None:
+            needed_param = Msg(id=N_("{needed} ({armour} vs {kind} {modifier})"), params={
+                "needed": needed, "armour": Msg(id=weapon_key(armour)), "kind": Msg(id=kind), "modifier": signed(modifier)})
+        facts: dict[str, Fact] = {"needed": needed, "natural": natural, "hit": hit, "magic": magic, "bonus": bonus,
+                 "armour_modifier": modifier, "weapon": form, "target": target.id if target is not None else ""}
+        result = Msg(id=N_("hit") if hit else N_("miss"))
+        if target is None and len(set(pool)) == 1:  # one weapon and no named target: the short line
+            return log(state, N_("{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}."), rolls=(roll,),
+                       facts=facts, name=combatant.name, ac=ac, roll=natural, bonus=bonus_param, needed=needed_param,
+                       result=result)
+        target_param = (Msg(id=N_("{name} (AC {ac})"), params={"name": target.name, "ac": ac}) if target is not None
+                        else Msg(id=N_("AC {ac}"), params={"ac": ac}))
+        return log(state, N_("{name} attacks {target} with {weapon}: d20 {roll}{bonus} vs {needed} — {result}."),
+                   rolls=(roll,), facts=facts, name=combatant.name, target=target_param, weapon=Msg(id=form),
+                   roll=natural, bonus=bonus_param, needed=needed_param, result=result)
+
+    @staticmethod
+    def _target(state: State, target_id: str) -> Combatant | None:
+        if not target_id:
+            return None
+        try:
+            return state.combatant(target_id)
+        except KeyError:
+            raise RuleError(_("The target is not in this fight.")) from None
+
+    def main_action(self, state: State, combatant: Combatant) -> State:
+        if self.spent(state, combatant.id).main >= 1:
+            raise RuleError(_("{name} has already taken the main action this round.", name=combatant.name))
+        if self.declared_spell(state, combatant.id) and self.spell_lost(state, combatant.id):
+            raise RuleError(_("{name}'s spell was lost this round.", name=combatant.name))
+        state = self.spend(state, combatant.id, main=1)
+        action = self.declared_action(state, combatant.id)
+        return log(state, N_("{name}: {what}."), facts={"action": action}, name=combatant.name,
+                   what=self.declared_what(state, combatant.id))
+
+    # -- effects with a duration ------------------------------------------------------------------------
+    def effect_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
+        spell = self.declared_spell(state, combatant_id)
+        return (
+            FieldSpec(key="name", label=N_("Spell or effect"), kind="str", default=spell if spell != "spell" else ""),
+            FieldSpec(key="amount", label=N_("Duration"), kind="int", default=1),
+            FieldSpec(key="unit", label=N_("In"), kind="choice", default="rounds",
+                      choices=(("rounds", N_("rounds")), ("turns", N_("turns (10 rounds)")))),
+        )
+
+    def start_effect(self, state: State, combatant: Combatant, args: Mapping[str, Any]) -> State:
+        name = str(args.get("name") or "").strip()
+        if not name:
+            raise RuleError(_("Name the spell or effect."))
+        amount = int_arg(args, "amount", 1)
+        if amount < 1:
+            raise RuleError(_("A duration is at least 1."))
+        per_turn = tables().time.rounds_per_turn
+        unit = str(args.get("unit") or "rounds")
+        if unit not in ("rounds", "turns"):
+            raise RuleError(_("\"{unit}\" is neither rounds nor turns.", unit=unit))
+        rounds = amount * (per_turn if unit == "turns" else 1)
+        fight = self.fight_of(state)
+        effect = Effect(combatant=combatant.id, name=name, rounds_left=rounds)
+        state = self.with_fight(state, replace(fight, effects=(*fight.effects, effect)))
+        return log(state, N_("{effect} on {name}: {duration}."), facts={"rounds": rounds}, effect=name,
+                   name=combatant.name, duration=duration(rounds, per_turn))
+
+    def tick_effects(self, state: State) -> State:
+        """The end of a round: every effect has one round less; those at 0 end. Every tenth round a turn
+        has passed."""
+        per_turn = tables().time.rounds_per_turn
+        fight = self.fight_of(state)
+        names = state.names()
+        kept = []
+        for effect in fight.effects:
+            left = effect.rounds_left - 1
+            if left <= 0:
+                state = log(state, N_("{effect} on {name} ends."), effect=effect.name, name=names.get(effect.combatant, "?"))
+            else:
+                kept.append(replace(effect, rounds_left=left))
+        state = self.with_fight(state, replace(self.fight_of(state), effects=tuple(kept)))
+        if state.round % per_turn == 0:
+            state = log(state, N_("Turn {n} is over ({rounds} rounds)."), n=state.round // per_turn, rounds=per_turn)
+        return state
+
+    def effects_on(self, state: State, combatant_id: str) -> list[Msg]:
+        """The effects on a combatant with the time they have left, as messages ("haste 4 rounds")."""
+        per_turn = tables().time.rounds_per_turn
+        return [Msg(id="{effect} {duration}", params={"effect": e.name, "duration": duration(e.rounds_left, per_turn)})
+                for e in self.fight_of(state).effects if e.combatant == combatant_id]
+
+    # -- what the screens show ----------------------------------------------------------------------------
+    def plan_text(self, plan: Plan) -> str:
+        parts = [", ".join(_(form) for form in routine) for routine in plan]
+        if not parts:
+            return ""
+        text = parts[0]
+        for number, routine in enumerate(parts[1:], start=2):
+            text += "; " + _(ordinal(number), n=number, value=routine)
+        return text
+
+
+def _routines_used(plan: Plan, used: int) -> list[int]:
+    """The routines whose every attack is used up (``used`` attacks, taken in order)."""
+    full, count = [], 0
+    for index, routine in enumerate(plan):
+        count += len(routine)
+        if count > used:
+            break
+        full.append(index)
+    return full
+
+
+def _describe(what: Param) -> str:
+    if isinstance(what, Msg):
+        return str(what)
+    return str(what) if what is not None else ""

@@ -1,0 +1,295 @@
+"""A combatant's AD&D sheet: class and level (or Hit Dice), THAC0, weapons and attack forms, attacks per
+round.
+
+Attack forms and repeated attacks are kept apart, as the seed's "Multiple attacks and initiative" does:
+
+* **forms** strike together in the combatant's own slot: every natural attack form (claw, claw, bite)
+  and both weapons of a two-weapon fighter;
+* **repeated uses of the same weapon** (3/2, 2/1 from class and level, a specialist's extra half attack,
+  haste) come after everyone's first attack, in the same initiative order. A two-weapon fighter repeats
+  his main weapon; haste repeats everything he strikes with.
+"""
+
+from __future__ import annotations
+
+import difflib
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import msgspec
+
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import Combatant
+from tui_combat.i18n import N_, _
+from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, tables
+
+__all__ = [
+    "CLASSES", "SIZES", "Sheet", "armour_modifier", "attack_plan", "attack_rate", "attacks_this_round", "check_sheet_values",
+    "first_forms", "hit_dice", "level_text", "magic_of", "sheet_of", "thac0", "uses_natural_weapons", "weapon_key",
+    "weapon_kinds", "weapon_speed",
+]
+
+S = TypeVar("S", bound="Sheet")
+
+CLASSES = (N_("warrior"), N_("wizard"), N_("priest"), N_("rogue"), N_("monster"))
+SIZES = (N_("tiny"), N_("small"), N_("medium"), N_("large"), N_("huge"), N_("gargantuan"))
+
+
+class Sheet(msgspec.Struct, frozen=True, kw_only=True):
+    cls: str = "warrior"
+    level: int | str = 1
+    """Level for characters; Hit Dice for monsters, pluses and minuses included ("4+1", "6+6", "1-1", "1/2")."""
+    thac0: int = 0
+    """0 means: work it out from class and level (or Hit Dice)."""
+    ac: int = 10
+    armour: str = ""
+    """The armour's type (weapon type vs armour type); "" when none or not known."""
+    weapon: str = ""
+    speed: int = -1
+    """−1 means: look the weapon up in the speed table."""
+    magic: int = 0
+    weapon2: str = ""
+    """A second weapon used together with the first (two-weapon fighting): both strike in the same slot."""
+    magic2: int = 0
+    forms: str = ""
+    """Natural attack forms that strike together: "claw, claw, bite"."""
+    size: str = "medium"
+    natural: bool = False
+    attacks: str = ""
+    """"" means: from class and level; else a rate such as 1/1, 3/2, 2/1."""
+    specialist: bool = False
+    spells: str = ""
+    """"name casting-time" pairs separated by commas: "acid arrow 2, haste 3, fireball 3"."""
+
+
+def sheet_of(combatant: Combatant) -> Sheet:
+    try:
+        return msgspec.convert(combatant.sheet, Sheet, strict=False)
+    except msgspec.ValidationError as error:
+        raise RuleError(_("{name}: {error}", name=combatant.name, error=error)) from None
+
+
+def weapon_key(name: str) -> str:
+    return " ".join(name.strip().lower().split())
+
+
+def _unknown_weapon(name: str) -> RuleError:
+    known = sorted(tables().weapon_speeds)
+    close = difflib.get_close_matches(weapon_key(name), [weapon_key(k) for k in known], n=3, cutoff=0.6)
+    if close:
+        return RuleError(_("Unknown weapon \"{weapon}\". Did you mean: {close}? (Or give its speed.)",
+                           weapon=name.strip(), close=", ".join(close)))
+    return RuleError(_("Unknown weapon \"{weapon}\"; give its speed, or add it to the house rules.", weapon=name.strip()))
+
+
+def _table_speed(name: str) -> int:
+    speeds = {weapon_key(k): v for k, v in tables().weapon_speeds.items()}
+    speed = speeds.get(weapon_key(name))
+    if speed is None:
+        raise _unknown_weapon(name)
+    return speed
+
+
+def weapon_speed(sheet: Sheet) -> int:
+    """The main weapon's speed factor, less its magical bonus, never below 0 (bastard sword +1 used
+    two-handed: 8 → 7; war hammer +4: 4 → 0). An unknown weapon without a speed is refused."""
+    if sheet.speed >= 0:
+        base = sheet.speed
+    elif sheet.weapon.strip():
+        base = _table_speed(sheet.weapon)
+    else:
+        base = 0
+    return max(base - max(sheet.magic, 0), 0)
+
+
+def slowest_weapon_speed(sheet: Sheet) -> int:
+    """A two-weapon fighter strikes with both at once, so the slower weapon sets his speed."""
+    speed = weapon_speed(sheet)
+    if sheet.weapon2.strip():
+        speed = max(speed, max(_table_speed(sheet.weapon2) - max(sheet.magic2, 0), 0))
+    return speed
+
+
+def weapon_kinds(name: str) -> tuple[AttackKind, ...]:
+    """Slashing / piercing / bludgeoning for a weapon (or an attack form the house rules name); () unknown."""
+    types = {weapon_key(k): v for k, v in tables().weapon_types.items()}
+    return types.get(weapon_key(name), ())
+
+
+def armour_modifier(weapon: str, armour: str) -> tuple[int, AttackKind | None]:
+    """What the armour adds to the number needed against this weapon, and the kind that applies (the best
+    for the attacker when the weapon has several); (0, None) when either is unknown."""
+    rows = {weapon_key(k): v for k, v in tables().armour_types.items()}
+    row = rows.get(weapon_key(armour))
+    kinds = weapon_kinds(weapon)
+    if row is None or not kinds:
+        return 0, None
+    best = min(kinds, key=lambda kind: getattr(row, kind))
+    return int(getattr(row, best)), best
+
+
+def uses_natural_weapons(sheet: Sheet) -> bool:
+    return not sheet.weapon.strip() and (sheet.natural or bool(sheet.forms.strip()))
+
+
+def natural_forms(sheet: Sheet) -> list[str]:
+    return [form.strip() for form in sheet.forms.split(",") if form.strip()]
+
+
+def first_forms(sheet: Sheet) -> tuple[str, ...]:
+    """What strikes together in the combatant's own slot: his weapons, then his natural attack forms."""
+    forms = [w.strip() for w in (sheet.weapon, sheet.weapon2) if w.strip()] + natural_forms(sheet)
+    if not forms:
+        forms = [N_("natural weapons") if sheet.natural else N_("bare hands")]
+    return tuple(forms)
+
+
+def magic_of(sheet: Sheet, form: str) -> int:
+    """The magical bonus to hit of one attack form: the weapon's plus; natural forms have none."""
+    if sheet.weapon.strip() and weapon_key(form) == weapon_key(sheet.weapon):
+        return sheet.magic
+    if sheet.weapon2.strip() and weapon_key(form) == weapon_key(sheet.weapon2):
+        return sheet.magic2
+    return 0
+
+
+# -- level, Hit Dice, THAC0 ----------------------------------------------------------------------------
+def hit_dice(level: int | str) -> float:
+    """Hit Dice as the THAC0 table reads them: "4+1" → 4, "6+6" → 7 (+3 or more hit points count as one
+    more die), "1-1" and "1/2" → 0.5 (less than one full die)."""
+    if isinstance(level, int):
+        return float(level)
+    text = level.strip().replace("−", "-").replace(" ", "")
+    try:
+        if "/" in text:
+            number, _sep, per = text.partition("/")
+            return min(int(number) / int(per), 0.5) if int(per) > 0 else 0.5
+        if "+" in text:
+            dice, _sep, plus = text.partition("+")
+            extra = 1 if int(plus) >= tables().thac0.extra_hit_points_count_as_die else 0
+            return float(int(dice) + extra)
+        if "-" in text[1:]:
+            dice, _sep, _minus = text.partition("-")
+            return int(dice) - 0.5
+        return float(int(text))
+    except ValueError:
+        raise RuleError(_("Hit Dice \"{value}\" are not like 4, 4+1 or 1-1.", value=level)) from None
+
+
+def level_number(sheet: Sheet) -> int:
+    try:
+        return int(sheet.level)
+    except ValueError:
+        raise RuleError(_("Level \"{value}\" is not a whole number.", value=sheet.level)) from None
+
+
+def level_text(sheet: Sheet) -> str:
+    return str(sheet.level).strip()
+
+
+def thac0(sheet: Sheet) -> int:
+    if sheet.thac0:
+        return sheet.thac0
+    data = tables().thac0
+    if sheet.cls == "monster":
+        dice = hit_dice(sheet.level)
+        for max_hd, value in data.monsters:
+            if dice <= max_hd:
+                return value
+        return data.monsters[-1][1] if data.monsters else 20
+    points, levels = data.rates.get(sheet.cls, (1, 1))
+    return 20 - points * ((max(level_number(sheet), 1) - 1) // levels)
+
+
+# -- attacks per round -----------------------------------------------------------------------------------
+def _parse_rate(text: str) -> Fraction | None:
+    number, _sep, per = text.strip().partition("/")
+    try:
+        rate = Fraction(int(number), int(per or "1"))
+    except (ValueError, ZeroDivisionError):
+        return None
+    return rate if rate > 0 else None
+
+
+def _rate_from_table(rows: tuple[tuple[int, str], ...], level: int) -> Fraction | None:
+    chosen = None
+    for from_level, rate in rows:
+        if level >= from_level:
+            chosen = rate
+    return _parse_rate(chosen) if chosen else None
+
+
+def attack_rate(sheet: Sheet) -> Fraction:
+    """Attacks per round: the sheet's own rate, else by class and level (a specialist's table when he is
+    one); 1/1 when nothing says otherwise."""
+    own = _parse_rate(sheet.attacks) if sheet.attacks.strip() else None
+    if own is not None:
+        return own
+    if sheet.cls == "monster":
+        return Fraction(1)
+    data = tables()
+    level = level_number(sheet)
+    table = data.attacks_specialist if sheet.specialist else data.attacks
+    rows = table.get(sheet.cls) or data.attacks.get(sheet.cls, ())
+    return _rate_from_table(rows, level) or Fraction(1)
+
+
+def attacks_this_round(sheet: Sheet, round_number: int, three_halves: str, hasted: bool) -> int:
+    """How many times the main weapon strikes this round: a rate of 3/2 gives 1 and 2 in turn (the two in
+    even rounds, or odd ones with ``three_halves="odd"``); haste doubles it."""
+    rate = attack_rate(sheet)
+    shift = 1 if three_halves == "odd" else 0
+    count = int((round_number + shift) * rate) - int((round_number + shift - 1) * rate)
+    return max(count, 1) * (2 if hasted else 1)
+
+
+def attack_plan(sheet: Sheet, round_number: int, three_halves: str, hasted: bool) -> tuple[tuple[str, ...], ...]:
+    """What the combatant strikes with in each of his slots this round: the first entry in his own slot
+    (every form together), each further one after everyone's first attack."""
+    forms = first_forms(sheet)
+    repeat = (sheet.weapon.strip(),) if sheet.weapon.strip() else forms
+    own = attacks_this_round(sheet, round_number, three_halves, False)
+    plan = [forms] + [repeat] * (own - 1)
+    if hasted:
+        plan += plan
+    return tuple(plan)
+
+
+# -- checking a sheet when it is entered -------------------------------------------------------------------
+def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
+    """The sheet as a :class:`Sheet` (or a subclass's), or a refusal naming the wrong field."""
+    unknown = sorted(set(sheet) - set(kind.__struct_fields__))
+    if unknown:
+        raise RuleError(_("Unknown field {fields}; the sheets have: {known}.",
+                          fields=", ".join(unknown), known=", ".join(kind.__struct_fields__)))
+    try:
+        checked = msgspec.convert(sheet, kind, strict=False)
+    except msgspec.ValidationError as error:
+        raise RuleError(_("Sheet: {error}", error=error)) from None
+    if checked.cls not in CLASSES:
+        raise RuleError(_("Class \"{cls}\" is not one of {known}.", cls=checked.cls, known=", ".join(CLASSES)))
+    if checked.size not in SIZES:
+        raise RuleError(_("Size \"{size}\" is not one of {known}.", size=checked.size, known=", ".join(SIZES)))
+    if checked.cls == "monster":
+        hit_dice(checked.level)
+    elif level_number(checked) < 1:
+        raise RuleError(_("Level must be 1 or more."))
+    if checked.weapon.strip() and checked.speed < 0:
+        _table_speed(checked.weapon)
+    if checked.weapon2.strip():
+        if not checked.weapon.strip():
+            raise RuleError(_("A second weapon needs a first one."))
+        _table_speed(checked.weapon2)
+    if checked.attacks.strip() and _parse_rate(checked.attacks) is None:
+        raise RuleError(_("Attacks \"{rate}\" is not a rate such as 1/1, 3/2 or 2/1.", rate=checked.attacks))
+    if checked.specialist and checked.cls not in tables().attacks_specialist:
+        raise RuleError(_("Only {classes} can specialise in a weapon.", classes=", ".join(tables().attacks_specialist)))
+    if checked.armour.strip() and weapon_key(checked.armour) not in {weapon_key(k) for k in tables().armour_types}:
+        raise RuleError(_("Armour \"{armour}\" is not one of {known}.", armour=checked.armour,
+                          known=", ".join(tables().armour_types)))
+    return checked
+
+
+KIND_WORDS = (N_("slashing"), N_("piercing"), N_("bludgeoning"))
+"""The kinds of :data:`ATTACK_KINDS`, marked for translation (shown as ``Msg(id=kind)``)."""
+assert KIND_WORDS == ATTACK_KINDS
