@@ -1,0 +1,241 @@
+"""D&D 5e rounds played with real key presses at 80×24.
+
+Standard initiative with a surprised creature (the 2024 rule): Ada and Bram against two goblins; the DM
+marks Bram surprised. In the initiative form Ada's d20 is typed (12 + 2 = 14), the goblins' too (9 + 2 =
+11), and Bram's is left for the app: seed 1 gives a d20 with disadvantage showing 5 and 19, the lower
+kept, 5. Ada attacks Goblin 1 (+4 against AC 15: 50 % to hit, shown in the form), rolls 15 (19, a hit)
+and 5 damage; Bram, on his turn, moves 10 of his 25 feet. Round 2 keeps the order with no roll.
+
+Speed factor: Oswin (the seed's paladin: a 2nd-level spell as a bonus action and a shortsword, +0) and a
+goblin (small +2, scimitar +2, Dex +2: +6) declare, then roll in secret: Oswin 14, the goblin 8 + 6 = 14;
+the tie goes to the goblin's higher Dexterity. Round 2 asks for declarations and a new roll.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Footer, RichLog, Select
+from textual.widgets._footer import FooterKey
+
+from tests.ui.steps import SEED, SIZE, combatant_id, dialog_error, store, visible_text
+from tui_combat.app import CombatApp
+from tui_combat.engine.dice import roll
+from tui_combat.engine.log import render
+from tui_combat.rulesets.dnd5e import RULESET
+from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.round import RoundScreen
+from tui_combat.screens.setup import SetupScreen
+from tui_combat.screens.surprise import SurpriseScreen
+from tui_combat.widgets.budget import BudgetMeter
+from tui_combat.widgets.phase_bar import PhaseBar
+
+AMBUSH = """
+name = "Ambush"
+ruleset = "dnd5e"
+[options]
+initiative = "{initiative}"
+[[sides]]
+name = "Party"
+party = true
+[[sides.combatants]]
+name = "Ada"
+hp = 20
+sheet = {{ dex = 14, attack = 4, damage = "1d8+2", ac = 15 }}
+[[sides.combatants]]
+name = "Bram"
+hp = 24
+sheet = {{ dex = 10, speed = 25, ac = 16 }}
+[[sides]]
+name = "Goblins"
+[[sides.combatants]]
+name = "Goblin"
+hp = 7
+count = 2
+sheet = {{ dex = 14, ac = 15, attack = 4, damage = "1d6+2", size = "small" }}
+"""
+
+SPEED = """
+name = "Speed"
+ruleset = "dnd5e"
+[options]
+initiative = "speed_factor"
+[[sides]]
+name = "Party"
+party = true
+[[sides.combatants]]
+name = "Oswin"
+hp = 42
+sheet = { dex = 10, ac = 18, attack = 6, damage = "1d6+3", weapons = "shortsword" }
+[[sides]]
+name = "Goblins"
+[[sides.combatants]]
+name = "Goblin"
+hp = 7
+sheet = { dex = 14, ac = 15, attack = 4, damage = "1d6+2", size = "small", weapons = "scimitar" }
+"""
+
+
+def encounter(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "encounter.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def footer_text(app: CombatApp) -> str:
+    return " · ".join(key.description for key in app.screen.query_one(Footer).query(FooterKey))
+
+
+def log_text(app: CombatApp) -> str:
+    """The log as shown, its wrapped lines joined again."""
+    return "".join(strip.text for strip in app.screen.query_one("#log", RichLog).lines)
+
+
+def shown(widget: Widget) -> str:
+    """What a widget and the widgets inside it show on the terminal."""
+    return "\n".join(visible_text(part) for part in (widget, *widget.query("*")))
+
+
+def field_labels(form: FormDialog) -> list[str]:
+    return [str(label.render()) for label in form.query(".field-label")]
+
+
+def budget_text(app: CombatApp) -> str:
+    return str(app.screen.query_one("#budget", BudgetMeter).render())
+
+
+async def to_the_round(pilot: Pilot[None], mark: int | None = None) -> None:
+    """Set-up → surprise (the row ``mark`` marked surprised, if any) → round 1."""
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, SetupScreen), type(pilot.app.screen).__name__
+    await pilot.press("c")
+    assert isinstance(pilot.app.screen, SurpriseScreen)
+    if mark is not None:
+        await pilot.press(*["down"] * mark, "s")
+    await pilot.press("c")
+    assert isinstance(pilot.app.screen, RoundScreen), type(pilot.app.screen).__name__
+    await pilot.pause()
+
+
+async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_app: Callable[..., CombatApp]) -> None:
+    app = make_app(encounter=encounter(tmp_path, AMBUSH.format(initiative="standard")))
+    async with app.run_test(size=SIZE) as pilot:
+        await to_the_round(pilot, mark=1)  # the rows: Ada, Bram, Goblin 1, Goblin 2
+        bram, ada, goblin_1 = combatant_id(app, "Bram"), combatant_id(app, "Ada"), combatant_id(app, "Goblin 1")
+        state = store(app).state
+        assert state.surprised == (bram,)
+        assert "Surprised, they roll initiative with disadvantage: Bram." in log_text(app)
+
+        # Initiative: Ada and the goblins typed, Bram's two dice left for the app.
+        await pilot.press("t")
+        form = app.screen
+        assert isinstance(form, FormDialog)
+        assert [(f.label, f.default) for f in form.fields] == [("Ada", "1d20"), ("Bram", "d20dis"), ("Goblin", "1d20")]
+        assert field_labels(form) == ["Ada (1d20 +2)", "Bram (d20dis)", "Goblin (1d20 +2)"]
+        await pilot.press("1", "2", "enter", "enter", "9", "enter")
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        expected = roll("d20dis", random.Random(SEED))
+        assert expected.faces == (5, 19) and expected.total == 5
+        state = store(app).state
+        bram_entry = next(e for e in state.log_entries() if e.text.startswith("Initiative — Bram"))
+        assert bram_entry.rolls == (expected,) and bram_entry.text == "Initiative — Bram: d20dis: [5, (19)] = 5."
+        assert "Initiative — Bram: d20dis: [5, (19)] = 5." in log_text(app)
+        assert [render(s.label) for s in state.order] == ["14", "11", "5"]
+        assert [[state.combatant(c).name for c in s.combatants] for s in state.order] == [
+            ["Ada"], ["Goblin 1", "Goblin 2"], ["Bram"]]
+        assert state.acting_now() == (ada,) and app.screen.selected() == ada  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert "Roll" not in footer_text(app) and "Attack" in footer_text(app)
+        assert "Movement (ft)" in budget_text(app) and "30/30" in budget_text(app)
+
+        # Ada attacks: the chance is in the form before anything is rolled.
+        await pilot.press("a")
+        form = app.screen
+        assert isinstance(form, FormDialog)
+        target = form.query_one("#f-target", Select)
+        assert target.value == goblin_1 and "Goblin 1 — AC 15: 50% to hit" in shown(target)
+        assert [(f.key, f.kind) for f in form.fields] == [("target", "choice"), ("uses", "choice"), ("to_hit", "roll"),
+                                                          ("damage", "roll"), ("critical", "roll")]
+        await pilot.press("tab", "tab", "1", "5", "enter", "5", "enter", "enter")
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        state = store(app).state
+        attack = next(e for e in state.log_entries() if e.text.startswith("Ada attacks"))
+        assert attack.text == "Ada attacks Goblin 1: 1d20 (typed): 15, +4 → 19 against AC 15: hit."
+        assert state.combatant(goblin_1).hp == 2
+        assert RULESET.budget(state, ada)[0].left == 0  # her action is spent
+
+        # The goblins' turn, then Bram's: he moves 10 of his 25 feet.
+        await pilot.press("n")
+        assert store(app).state.acting_now() == (goblin_1, combatant_id(app, "Goblin 2"))
+        await pilot.press("n")
+        assert store(app).state.acting_now() == (bram,)
+        await pilot.pause()
+        assert "25/25" in budget_text(app)
+        await pilot.press("m")
+        assert isinstance(app.screen, FormDialog)
+        await pilot.press("backspace", "1", "0", "enter")
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        assert "Bram moves 10 ft (15 ft left)." in log_text(app)
+        await pilot.pause()
+        assert "15/25" in budget_text(app)
+
+        # End of round 1, round 2: the same order, Ada's turn, nothing to roll.
+        await pilot.press("n", "n")
+        state = store(app).state
+        assert state.round == 2 and [render(s.label) for s in state.order] == ["14", "11", "5"]
+        assert state.acting_now() == (ada,)
+        await pilot.pause()
+        assert "Roll" not in footer_text(app)
+        assert "Round 2" in visible_text(app.screen.query_one(PhaseBar))
+
+
+async def test_a_speed_factor_round(tmp_path: Path, make_app: Callable[..., CombatApp]) -> None:
+    app = make_app(encounter=encounter(tmp_path, SPEED))
+    async with app.run_test(size=SIZE) as pilot:
+        await to_the_round(pilot)
+        oswin, goblin = combatant_id(app, "Oswin"), combatant_id(app, "Goblin")
+        assert [s.id for s in RULESET.steps(store(app).state)] == ["declare", "initiative", "resolve", "end"]
+        assert app.screen.selected() == oswin  # type: ignore[attr-defined]
+
+        # Oswin: an attack with the shortsword (the defaults), and a 2nd-level spell as a bonus action.
+        await pilot.press("e")
+        form = app.screen
+        assert isinstance(form, FormDialog)
+        await pilot.press("tab", "tab", "tab")  # the bonus action
+        await pilot.press("enter", "down", "down", "enter")  # no bonus action → attack → spell
+        assert form.query_one("#f-bonus", Select).value == "spell"
+        await pilot.press("tab", "tab", "backspace", "2", "ctrl+s")
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        assert ("Oswin declares an attack with shortsword, and as a bonus action a spell of level 2: speed factor +0 "
+                "(spell of level 2 -2, light or finesse melee weapon +2).") in log_text(app)
+
+        # The goblin keeps the defaults: an attack with his scimitar.
+        await pilot.press("down", "e")
+        assert isinstance(app.screen, FormDialog)
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        assert "Goblin declares an attack with scimitar: speed factor +4" in log_text(app)
+
+        # Initiative, in secret: both at 14; the goblin's Dexterity (14) beats Oswin's (10).
+        await pilot.press("n", "t")
+        form = app.screen
+        assert isinstance(form, FormDialog)
+        assert [(f.label, f.default) for f in form.fields] == [("Oswin", "1d20"), ("Goblin", "1d20")]
+        assert field_labels(form) == ["Oswin (1d20)", "Goblin (1d20 +6)"]
+        await pilot.press("1", "4", "enter", "8", "enter")
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        state = store(app).state
+        assert [(render(s.label), s.combatants) for s in state.order] == [("14", (goblin,)), ("14", (oswin,))]
+        assert all(e.secret for e in state.log_entries() if e.text.startswith(("Initiative —", "Order:")))
+        assert state.acting_now() == (goblin,)
+
+        # The goblin's turn, Oswin's, the end of the round; round 2 asks for actions and a new roll.
+        await pilot.press("n", "n", "n")
+        state = store(app).state
+        assert state.round == 2 and state.order == () and RULESET.steps(state)[state.step].id == "declare"
+        await pilot.pause()
+        assert "Roll" in footer_text(app) and "Declare" in footer_text(app)

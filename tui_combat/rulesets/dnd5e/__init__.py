@@ -1,0 +1,98 @@
+"""D&D 5th edition: four ways to order a fight, the per-turn budget, lair actions, conditions.
+
+Options (``state.options``):
+
+``initiative``
+    ``standard`` — a Dexterity check (d20 + Dex modifier + the sheet's other initiative bonuses) once, at
+    the start; one roll for a group of identical creatures; the order is kept for the whole fight and a
+    newcomer rolls and is placed by his roll. ``static`` — 10 + the same modifier, +5 with advantage, −5
+    with disadvantage; no roll. ``side`` — one d20 per side, no modifiers, ties rerolled until broken; a
+    side's members act in the order the DM picks (a free slot). ``speed_factor`` — every round each
+    creature declares its action, then rolls in secret d20 + Dex modifier + the modifiers of that action
+    (data file, each at most once, only the highest spell level, a bonus action's too); the DM counts
+    down from 30; ties go to the higher Dexterity, then to a roll-off.
+``surprise``
+    ``2024`` (the seed) — a surprised creature rolls initiative with disadvantage (static: −5); both d20s
+    are in the log, the lower kept. ``2014`` — a surprised creature can neither move nor act on its first
+    turn, and takes no reaction until that turn ends.
+``lair``
+    ``on`` — a lair action slot at initiative count 20, after every creature at 20 (it loses ties); it is
+    placed again whenever the order is rebuilt, in every method.
+
+Ruleset actions (``RulesetAction(name, args)``; a ``roll`` argument is a
+:class:`~tui_combat.engine.dice.Roll` or its mapping ``{"expr", "total", "faces", "physical"}``):
+
+``attack`` (``a``), ``attack_advantage`` (``A``), ``attack_disadvantage`` (``D``)
+    ``combatant``, ``target``, ``uses`` (``action``, ``bonus``, ``reaction``, ``none``), ``to_hit`` (1d20,
+    d20adv or d20dis), ``damage`` (the sheet's dice), ``critical`` (the damage dice again, used only on a
+    natural 20). The sheet's attack bonus against the target's AC; a natural 20 hits and doubles the damage
+    dice, a natural 1 misses. The form shows each target's chance to hit before the roll.
+``use`` (``s``)
+    ``combatant``, ``what`` (``action``, ``bonus``, ``reaction``, ``dash``, ``counter:<name>``),
+    ``amount`` (of a counter), ``note``.
+``move`` (``m``)
+    ``combatant``, ``feet``: on his own turn, at most the movement left.
+``condition`` (``c``), ``end_condition`` (``C``)
+    ``combatant``, ``condition`` (a name from the data file), ``ends`` (``removed``, ``end`` / ``start``
+    of ``anchor``'s next turn, ``rounds``: until ``anchor``'s turn starts ``rounds`` rounds later);
+    ``end_condition`` takes the condition's id.
+``counter`` (``g``)
+    ``combatant``, ``name``, ``total``, ``refresh`` (``turn``: at the start of his turn, like legendary
+    actions; ``fight``: once, like spell slots). Counters may also be written on the sheet
+    (``counters = "legendary actions 3/turn, 1st-level slots 4"``).
+``tie`` (``f``)
+    ``place1`` … : the entries of the first undecided tie in the order chosen (the last is implied).
+
+Budget lines: Action, Attacks (when the Attack action gives more than one), Bonus action, Reaction,
+Movement (ft), then each counter. All are refreshed at the start of the creature's own turn (per-fight
+counters never are); they live in the fight state, so a reaction spent on another creature's turn stays
+spent until the owner's next turn.
+
+Readings settled here (the seed leaves them open):
+
+* Ties of the standard and static methods: the tied creatures share a free slot labelled "…, tie" and
+  the log says once who decides (the players between player characters, otherwise the DM); the *tie*
+  action records the order in the fight state, and it holds whenever the order is rebuilt (a newcomer, a
+  round's start). A newcomer who ties makes it a new tie, offered with the old order first.
+* A group of identical creatures rolls (and, with the speed factor, declares) once and acts in one free
+  slot; a group only part of which is surprised rolls in two parts.
+* Side initiative: a side whose every creature is surprised rolls its d20 with disadvantage (2024); the
+  seed's "no modifiers" is read as "no numbers added". A newcomer joins his side's slot; a new side rolls.
+* Static initiative includes the sheet's other initiative bonuses (it is 10 + the initiative modifier).
+* The speed-factor countdown labels a value above 30 as 30 (the DM's count starts there); a weapon not in
+  the data file's table (a claw) gives no weapon modifier. Changing the method (``O``) takes effect when
+  the next round starts: its order is rolled (or computed) then.
+* Conditions: "until the end of X's next turn" ends when X's turn ends, counting only a turn that starts
+  after the condition was given; "N rounds" ends when X's turn starts N rounds later. A duration whose
+  creature leaves the fight, or whose count passes without his turn, ends at the start of the next round.
+  Incapacitating conditions take away actions and reactions; grappled, restrained, paralysed, petrified,
+  stunned and unconscious creatures have no movement. "Concentrating" is kept as a condition too (not one
+  of the book's): damage to a concentrating creature logs the saving throw it owes (DC 10 or half the damage).
+
+The package: :mod:`.data` (the data file), :mod:`.sheet`, :mod:`.state` (what the round and the fight
+keep), :mod:`.base` (options, steps, helpers), :mod:`.initiative` (the four methods, ties, newcomers,
+lair, declarations), :mod:`.turns` (budgets, lost turns, conditions ending), :mod:`.actions` (the keys),
+:mod:`.view` (details).
+"""
+
+from __future__ import annotations
+
+from tui_combat.rulesets.dnd5e.actions import critical_dice, critical_roll, hit_chance
+from tui_combat.rulesets.dnd5e.data import Dnd5eData, data
+from tui_combat.rulesets.dnd5e.initiative import speed_parts
+from tui_combat.rulesets.dnd5e.sheet import Counter, Sheet, parse_counters
+from tui_combat.rulesets.dnd5e.state import ActiveCondition, Declaration, DndFight, DndRound, Entry, Spent
+from tui_combat.rulesets.dnd5e.view import Dnd5eView
+
+__all__ = [
+    "RULESET", "ActiveCondition", "Counter", "Declaration", "Dnd5e", "Dnd5eData", "DndFight", "DndRound", "Entry", "Sheet",
+    "Spent", "critical_dice", "critical_roll", "data", "hit_chance", "parse_counters", "speed_parts",
+]
+
+
+class Dnd5e(Dnd5eView):
+    """D&D 5e as a :class:`~tui_combat.engine.contract.Ruleset` ``[DndRound, DndFight]``, built up module by
+    module (base → initiative → turns → actions → view)."""
+
+
+RULESET = Dnd5e()

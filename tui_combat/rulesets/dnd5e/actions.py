@@ -1,0 +1,384 @@
+"""The DM's keys: the attack helper, spending the turn's budget, movement, conditions, counters and ties."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from tui_combat.engine import actions
+from tui_combat.engine.apply import apply
+from tui_combat.engine.contract import ActionSpec, FieldSpec
+from tui_combat.engine.dice import Constant, Dice, DiceError, Roll, parse
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import Msg, Param, log, roll_param
+from tui_combat.engine.model import Combatant, State
+from tui_combat.i18n import N_, _
+from tui_combat.rulesets.dnd5e.base import int_arg, roll_arg
+from tui_combat.rulesets.dnd5e.data import data
+from tui_combat.rulesets.dnd5e.sheet import Counter, sheet_of
+from tui_combat.rulesets.dnd5e.state import ActiveCondition, Ending
+from tui_combat.rulesets.dnd5e.turns import Dnd5eTurns
+
+__all__ = ["ATTACKS", "CATALOGUE", "Dnd5eActions", "critical_dice", "critical_roll", "hit_chance"]
+
+ATTACKS = {"attack": 0, "attack_advantage": 1, "attack_disadvantage": -1}
+"""Attack action name → +1 advantage, −1 disadvantage."""
+CATALOGUE = (
+    ActionSpec(name="attack", key="a", label=N_("Attack")),
+    ActionSpec(name="attack_advantage", key="A", label=N_("Attack with advantage"), footer=False),
+    ActionSpec(name="attack_disadvantage", key="D", label=N_("Attack with disadvantage"), footer=False),
+    ActionSpec(name="use", key="s", label=N_("Use")),
+    ActionSpec(name="move", key="m", label=N_("Move")),
+    ActionSpec(name="condition", key="c", label=N_("Condition")),
+    ActionSpec(name="end_condition", key="C", label=N_("End a condition"), footer=False),
+    ActionSpec(name="counter", key="g", label=N_("Add a counter"), footer=False),
+    ActionSpec(name="tie", key="f", label=N_("Decide a tie"), needs_combatant=False),
+)
+USES = (("action", N_("the action")), ("bonus", N_("the bonus action")), ("reaction", N_("the reaction")),
+        ("none", N_("nothing more (part of an action already taken)")))
+ENDINGS = (("removed", N_("until removed")), ("end", N_("until the end of that creature's next turn")),
+           ("start", N_("until the start of that creature's next turn")), ("rounds", N_("for a number of rounds")))
+ENDING_KINDS: dict[str, Ending] = {"removed": "removed", "end": "end", "start": "start", "rounds": "rounds"}
+PLACES = (N_("Acts 1st"), N_("Acts 2nd"), N_("Acts 3rd"), N_("Acts 4th"), N_("Acts 5th"), N_("Acts 6th"), N_("Acts 7th"),
+          N_("Acts 8th"), N_("Acts 9th"))
+EDGE_TEXT = {1: N_(" with advantage"), -1: N_(" with disadvantage")}
+
+
+def hit_chance(bonus: int, armour_class: int, edge: int) -> float:
+    """The chance to hit: a natural 20 always hits, a natural 1 always misses; advantage rolls twice and
+    keeps the higher (1 − (1 − p)²), disadvantage the lower (p²)."""
+    rules = data().attack
+    hits = sum(1 for face in range(1, 21)
+               if face >= rules.critical or (face > rules.automatic_miss and face + bonus >= armour_class))
+    chance = hits / 20
+    if edge > 0:
+        return 1 - (1 - chance) ** 2
+    if edge < 0:
+        return chance * chance
+    return chance
+
+
+def critical_dice(expr: str) -> str:
+    """The dice of a damage expression without its constants: what a critical hit rolls again ("" if none)."""
+    try:
+        parsed = parse(expr)
+    except DiceError:
+        return ""
+    text = ""
+    for term in parsed.terms:
+        if isinstance(term, Dice):
+            text += ("-" if term.negative else ("+" if text else "")) + term.notation()
+    return text
+
+
+def critical_roll(damage: Roll, extra: Roll) -> Roll | None:
+    """The damage and its critical dice as one roll with the dice doubled ("1d8+3" and "1d8" → "2d8+3"),
+    faces in order; None when the expression is not plain dice and numbers (the two rolls stay apart)."""
+    try:
+        parsed = parse(damage.expr)
+    except DiceError:
+        return None
+    if any(isinstance(t, Dice) and (t.keep or t.explode or t.advantage) for t in parsed.terms):
+        return None
+    parts: list[str] = []
+    faces: list[int] = []
+    own, more = list(damage.faces), list(extra.faces)
+    for term in parsed.terms:
+        if isinstance(term, Constant):
+            parts.append(f"{term.value:+d}" if parts else str(term.value))
+            continue
+        sign = "-" if term.negative else ("+" if parts else "")
+        parts.append(f"{sign}{2 * term.count}d{term.sides}")
+        faces += own[:term.count] + more[:term.count]
+        own, more = own[term.count:], more[term.count:]
+    physical = damage.physical or extra.physical
+    return Roll(expr="".join(parts), total=damage.total + extra.total, faces=() if physical else tuple(faces),
+                physical=physical)
+
+
+class Dnd5eActions(Dnd5eTurns):
+    actions = CATALOGUE
+
+    # -- which keys apply now ------------------------------------------------------------------------
+    def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:
+        if state.phase != "round":
+            return False
+        if name == "tie":
+            return bool(self.undecided_ties(state))
+        if combatant_id is None or combatant_id not in state.names():
+            return False
+        kind = self.step_kind(state)
+        if name == "move":
+            return combatant_id in self.acting(state)
+        if name in ATTACKS:
+            # A fallen creature is let through so that the refusal names the reason.
+            return kind == "resolve"
+        if name == "end_condition":
+            return bool(self.conditions_of(state, combatant_id))
+        return name in ("use", "condition", "counter")  # a reaction, a legendary action: at any moment
+
+    # -- forms ---------------------------------------------------------------------------------------
+    def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
+        if name in ATTACKS:
+            return self.attack_fields(state, combatant_id, ATTACKS[name])
+        if name == "use":
+            return self.use_fields(state, combatant_id)
+        if name == "move":
+            left, _total = self.movement(state, state.combatant(combatant_id))
+            return (FieldSpec(key="feet", label=_("Feet (of {left} left)", left=left), kind="int", default=5),)
+        if name == "condition":
+            return self.condition_fields(state, combatant_id)
+        if name == "end_condition":
+            return (FieldSpec(key="condition", label=N_("Condition"), kind="choice",
+                              choices=tuple((str(c.id), _(c.name) + str(self.duration_text(state, c)))
+                                            for c in self.conditions_of(state, combatant_id))),)
+        if name == "counter":
+            return (FieldSpec(key="name", label=N_("Counter"), help=_("legendary actions")),
+                    FieldSpec(key="total", label=N_("How many"), kind="int", default=1),
+                    FieldSpec(key="refresh", label=N_("Refreshed"), kind="choice", default="turn",
+                              choices=(("turn", N_("at the start of each of its turns")), ("fight", N_("never: for the fight"))))) 
+        if name == "tie":
+            return self.tie_fields(state)
+        return ()
+
+    def attack_fields(self, state: State, combatant_id: str, edge: int) -> tuple[FieldSpec, ...]:
+        attacker = state.combatant(combatant_id)
+        sheet = sheet_of(attacker)
+        others = sorted((c for c in state.combatants if c.id != attacker.id and c.status == "active"),
+                        key=lambda c: c.side == attacker.side)
+        targets = tuple((c.id, _("{name} — AC {ac}: {chance}% to hit", name=c.name, ac=sheet_of(c).ac,
+                                 chance=round(100 * hit_chance(sheet.attack, sheet_of(c).ac, edge)))) for c in others)
+        uses = "action" if combatant_id in self.acting(state) else "reaction"
+        dice = {1: "d20adv", -1: "d20dis"}.get(edge, "1d20")
+        fields = [
+            FieldSpec(key="target", label=N_("Target"), kind="choice", default=targets[0][0] if targets else "", choices=targets),
+            FieldSpec(key="uses", label=N_("Uses"), kind="choice", default=uses, choices=USES),
+            FieldSpec(key="to_hit", label=_("To hit {bonus:+d}", bonus=sheet.attack), kind="roll", default=dice),
+            FieldSpec(key="damage", label=N_("Damage"), kind="roll", default=sheet.damage, help=N_("Used only on a hit.")),
+        ]
+        extra = critical_dice(sheet.damage)
+        if extra:
+            fields.append(FieldSpec(key="critical", label=N_("Critical dice"), kind="roll", default=extra,
+                                    help=N_("Used only on a critical hit.")))
+        return tuple(fields)
+
+    def use_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
+        choices: list[tuple[str, str]] = [("action", N_("the action")), ("bonus", N_("the bonus action")),
+                                          ("reaction", N_("the reaction")), ("dash", N_("Dash (the action: speed added)"))]
+        choices += [(f"counter:{c.name}", c.name) for c in self.counters_of(state, combatant_id)]
+        default = "action" if combatant_id in self.acting(state) else "reaction"
+        return (FieldSpec(key="what", label=N_("Uses"), kind="choice", default=default, choices=tuple(choices)),
+                FieldSpec(key="amount", label=N_("How many (of a counter)"), kind="int", default=1),
+                FieldSpec(key="note", label=N_("What for"), help=_("Dodge, Shield, a legendary action …")))
+
+    def condition_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
+        names = tuple((name, name) for name in data().conditions)
+        acting = self.acting(state)
+        anchor = acting[0] if acting else combatant_id
+        return (FieldSpec(key="condition", label=N_("Condition"), kind="choice", default=names[0][0], choices=names),
+                FieldSpec(key="ends", label=N_("Lasts"), kind="choice", default="removed", choices=ENDINGS),
+                FieldSpec(key="anchor", label=N_("Whose turn"), kind="choice", default=anchor,
+                          choices=self.combatant_choices(state, anchor)),
+                FieldSpec(key="rounds", label=N_("Rounds"), kind="int", default=1))
+
+    def tie_fields(self, state: State) -> tuple[FieldSpec, ...]:
+        ties = self.undecided_ties(state)
+        if not ties:
+            return ()
+        live = self.live_entries(state)
+        keys = ties[0]
+        fight = self.fight_of(state)
+        known = next((k for k in reversed(fight.decided) if set(k) & set(keys)), ())
+        suggested = [k for k in known if k in keys] + [k for k in keys if k not in known]
+        choices = tuple((key, str(live[key].label)) for key in keys)
+        who = _("the players choose") if all(live[key].party for key in keys) else _("the DM chooses")
+        return tuple(FieldSpec(key=f"place{i + 1}", label=f"{_(PLACES[min(i, len(PLACES) - 1)])} ({who})", kind="choice",
+                               default=suggested[i], choices=choices) for i in range(len(keys) - 1))
+
+    # -- applying ------------------------------------------------------------------------------------
+    def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
+        if name == "tie":
+            return self.apply_tie(state, args)
+        combatant = self.actor(state, str(args.get("combatant", ""))) if name not in ("condition", "end_condition") \
+            else self.someone(state, str(args.get("combatant", "")))
+        if name in ATTACKS:
+            return self.attack(state, combatant, args, ATTACKS[name])
+        if name == "use":
+            return self.use(state, combatant, args)
+        if name == "move":
+            return self.move(state, combatant, int_arg(args, "feet", 0, N_("Feet")))
+        if name == "condition":
+            return self.add_condition(state, combatant, args)
+        if name == "end_condition":
+            return self.remove_condition(state, combatant, str(args.get("condition", "")))
+        if name == "counter":
+            return self.add_counter(state, combatant, args)
+        raise RuleError(_("Unknown action {name}.", name=name))
+
+    @staticmethod
+    def someone(state: State, combatant_id: str) -> Combatant:
+        try:
+            return state.combatant(combatant_id)
+        except KeyError:
+            raise RuleError(_("Select a combatant first.")) from None
+
+    def apply_tie(self, state: State, args: dict[str, Any]) -> State:
+        ties = self.undecided_ties(state)
+        if not ties:
+            raise RuleError(_("There is no tie to decide."))
+        keys = ties[0]
+        chosen = [str(args.get(f"place{i + 1}", "")) for i in range(len(keys) - 1)]
+        chosen += [key for key in keys if key not in chosen][:1]
+        return self.decide_tie(state, chosen)
+
+    def attack(self, state: State, attacker: Combatant, args: dict[str, Any], edge: int) -> State:
+        try:
+            target = state.combatant(str(args.get("target", "")))
+        except KeyError:
+            raise RuleError(_("Choose a target.")) from None
+        uses = str(args.get("uses") or ("action" if attacker.id in self.acting(state) else "reaction"))
+        to_hit = roll_arg(args, "to_hit", N_("To hit"))
+        state = self.pay_for_attack(state, attacker, uses)
+        rules = data().attack
+        sheet = sheet_of(attacker)
+        armour = sheet_of(target).ac
+        natural = to_hit.total
+        critical = natural >= rules.critical
+        hit = critical or (natural > rules.automatic_miss and natural + sheet.attack >= armour)
+        if critical:
+            result = Msg(id=N_("critical hit"))
+        elif hit:
+            result = Msg(id=N_("hit"))
+        elif natural <= rules.automatic_miss:
+            result = Msg(id=N_("miss (natural {natural})"), params={"natural": natural})
+        else:
+            result = Msg(id=N_("miss"))
+        needed = min(max(armour - sheet.attack, rules.automatic_miss + 1), rules.critical)
+        state = log(state, N_("{attacker} attacks {target}{edge}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
+                    rolls=(to_hit,), facts={"needed": needed, "natural": natural, "total": natural + sheet.attack,
+                                            "hit": hit, "critical": critical},
+                    attacker=attacker.name, target=target.name, edge=Msg(id=EDGE_TEXT[edge]) if edge else "",
+                    roll=roll_param(to_hit), bonus=f"{sheet.attack:+d}", total=natural + sheet.attack, ac=armour,
+                    result=result)
+        if not hit:
+            return state
+        damage = roll_arg(args, "damage", N_("Damage"))
+        dealt: Roll | None = damage
+        amount = damage.total
+        if critical and critical_dice(damage.expr):
+            extra = roll_arg(args, "critical", N_("Critical dice"))
+            amount += extra.total
+            dealt = critical_roll(damage, extra)
+            state = log(state, N_("Critical hit: the damage dice are rolled twice: {damage} and {extra}."),
+                        rolls=(damage, extra), facts={"damage": amount}, damage=roll_param(damage), extra=roll_param(extra))
+        return apply(state, actions.Damage(combatant=target.id, amount=max(amount, 0), roll=dealt))
+
+    def pay_for_attack(self, state: State, attacker: Combatant, uses: str) -> State:
+        """An attack takes the Attack action (its further attacks come free), the bonus action, the
+        reaction, or nothing more."""
+        if uses == "none":
+            return state
+        if uses in ("bonus", "reaction"):
+            return self.take(state, attacker, uses)
+        if uses != "action":
+            raise RuleError(_("Choose what the attack uses."))
+        self.require_turn(state, attacker)
+        self.require_able(state, attacker)
+        spent = self.spent_of(state, attacker.id)
+        if spent.attack_action and spent.attacks < sheet_of(attacker).attacks:
+            return self.spend(state, attacker.id, replace(spent, attacks=spent.attacks + 1))
+        if self.left(state, attacker.id)["action"][0] <= 0:
+            raise RuleError(_("{name} has no action left.", name=attacker.name))
+        return self.spend(state, attacker.id, replace(spent, action=spent.action + 1, attack_action=True, attacks=1))
+
+    def use(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
+        what = str(args.get("what", ""))
+        note = str(args.get("note", "") or "").strip()
+        for_what: Param = Msg(id=N_(": {note}"), params={"note": note}) if note else ""
+        if what in ("action", "bonus", "reaction"):
+            state = self.take(state, combatant, what)
+            return log(state, N_("{name} uses {what}{note}."), facts={"uses": what}, name=combatant.name,
+                       what=Msg(id=dict(USES)[what]), note=for_what)
+        if what == "dash":
+            state = self.take(state, combatant, "action")
+            speed = 0 if self.cannot_move(state, combatant.id) else sheet_of(combatant).speed
+            spent = self.spent_of(state, combatant.id)
+            state = self.spend(state, combatant.id, replace(spent, dash=spent.dash + speed))
+            return log(state, N_("{name} dashes: {feet} ft more movement."), facts={"uses": "dash", "feet": speed},
+                       name=combatant.name, feet=speed)
+        counter = next((c for c in self.counters_of(state, combatant.id) if f"counter:{c.name}" == what), None)
+        if counter is None:
+            raise RuleError(_("Choose what {name} uses.", name=combatant.name))
+        amount = int_arg(args, "amount", 1, N_("How many (of a counter)"))
+        left = self.counter_left(state, combatant.id, counter)
+        if amount < 1 or amount > left:
+            raise RuleError(_("{name} has {left} of {counter} left.", name=combatant.name, left=left, counter=counter.name))
+        state = self.spend_counter(state, combatant.id, counter, amount)
+        return log(state, N_("{name} uses {amount} of {counter}{note}: {left} left."),
+                   facts={"uses": counter.name, "left": left - amount}, name=combatant.name, amount=amount,
+                   counter=counter.name, note=for_what, left=left - amount)
+
+    def spend_counter(self, state: State, combatant_id: str, counter: Counter, amount: int) -> State:
+        if counter.per_turn:
+            spent = self.spent_of(state, combatant_id)
+            counts = {**spent.counters, counter.name: spent.counters.get(counter.name, 0) + amount}
+            return self.spend(state, combatant_id, replace(spent, counters=counts))
+        fight = self.fight_of(state)
+        own = fight.used.get(combatant_id, {})
+        used = {**fight.used, combatant_id: {**own, counter.name: own.get(counter.name, 0) + amount}}
+        return self.with_fight(state, replace(fight, used=used))
+
+    def move(self, state: State, combatant: Combatant, feet: int) -> State:
+        self.require_turn(state, combatant)
+        if self.spent_of(state, combatant.id).lost_turn:
+            raise RuleError(_("{name} is surprised: this first turn is lost.", name=combatant.name))
+        left, _total = self.movement(state, combatant)
+        if feet < 1 or feet > left:
+            raise RuleError(_("{name} has {left} ft of movement left.", name=combatant.name, left=left))
+        spent = self.spent_of(state, combatant.id)
+        state = self.spend(state, combatant.id, replace(spent, movement=spent.movement + feet))
+        return log(state, N_("{name} moves {feet} ft ({left} ft left)."), facts={"moved": feet}, name=combatant.name,
+                   feet=feet, left=left - feet)
+
+    def add_condition(self, state: State, target: Combatant, args: dict[str, Any]) -> State:
+        name = str(args.get("condition", ""))
+        if name not in data().conditions:
+            raise RuleError(_("\"{name}\" is not a condition; known: {known}.", name=name, known=", ".join(data().conditions)))
+        ends = ENDING_KINDS.get(str(args.get("ends", "removed")))
+        if ends is None:
+            raise RuleError(_("Choose how long the condition lasts."))
+        anchor = str(args.get("anchor", "")) if ends != "removed" else ""
+        if ends != "removed" and anchor not in state.names():
+            raise RuleError(_("Choose whose turn ends the condition."))
+        rounds = int_arg(args, "rounds", 1, N_("Rounds"))
+        if ends == "rounds" and rounds < 1:
+            raise RuleError(_("A condition lasts at least one round."))
+        fight = self.fight_of(state)
+        condition = ActiveCondition(id=fight.next_condition, target=target.id, name=name, ends=ends, anchor=anchor,
+                                    until_round=state.round + rounds if ends == "rounds" else 0)
+        state = self.with_fight(state, replace(fight, conditions=(*fight.conditions, condition),
+                                               next_condition=fight.next_condition + 1))
+        return log(state, N_("{name} is {condition}{duration}."), facts={"condition": name}, name=target.name,
+                   condition=Msg(id=name), duration=self.duration_text(state, condition))
+
+    def remove_condition(self, state: State, target: Combatant, condition_id: str) -> State:
+        condition = next((c for c in self.conditions_of(state, target.id) if str(c.id) == condition_id), None)
+        if condition is None:
+            raise RuleError(_("Choose one of {name}'s conditions.", name=target.name))
+        return self.end_conditions(state, [condition])
+
+    def add_counter(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
+        name = " ".join(str(args.get("name", "")).split())
+        total = int_arg(args, "total", 1, N_("How many"))
+        if not name or total < 0:
+            raise RuleError(_("A counter needs a name and a number that is not negative."))
+        if any(c.name == name for c in self.counters_of(state, combatant.id)):
+            raise RuleError(_("{name} already has a counter {counter}.", name=combatant.name, counter=name))
+        counter = Counter(name=name, total=total, per_turn=args.get("refresh", "turn") == "turn")
+        fight = self.fight_of(state)
+        counters = {**fight.counters, combatant.id: (*fight.counters.get(combatant.id, ()), counter)}
+        state = self.with_fight(state, replace(fight, counters=counters))
+        return log(state, N_("{name}: {counter} {total}, {refresh}."), facts={"counter": name}, name=combatant.name,
+                   counter=name, total=total, refresh=Msg(id=N_("refreshed at the start of each of its turns")
+                                                          if counter.per_turn else N_("for the whole fight")))

@@ -1,0 +1,131 @@
+"""The D&D 5e data file (``data/dnd5e.toml``): its schema and loading it with the GM's house rules.
+
+Decoded strictly (a misspelt key or ``"5"`` for a number is refused naming the file and the key); what the
+types cannot say (a size missing from the speed-factor table) is checked here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Annotated, Literal
+
+import msgspec
+
+from tui_combat.engine.errors import RuleError
+from tui_combat.i18n import N_, _
+from tui_combat.rulesets.data_loading import DATA_DIR, house_rules_path, load_ruleset_data
+
+__all__ = [
+    "NAME", "SIZES", "AttackRules", "BudgetRules", "ConcentrationRules", "ConditionData", "Dnd5eData", "InitiativeRules", "SpeedFactorRules",
+    "WeaponData", "data", "find_weapon", "norm",
+]
+
+NAME = "dnd5e"
+Source = Literal["seed", "default"]
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+NonNegative = Annotated[int, msgspec.Meta(ge=0)]
+SIZES = (N_("tiny"), N_("small"), N_("medium"), N_("large"), N_("huge"), N_("gargantuan"))
+
+
+class _Data(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A part of the data file: a misspelt key in a house-rules file is refused, not ignored."""
+
+
+class InitiativeRules(_Data, frozen=True, kw_only=True):
+    dice: str
+    dice_source: Source
+    static_base: int
+    static_advantage: NonNegative
+    static_source: Source
+    side_dice: str
+    side_source: Source
+    lair_count: int
+    lair_source: Source
+
+
+class SpeedFactorRules(_Data, frozen=True, kw_only=True):
+    countdown_from: int
+    countdown_source: Source
+    spell_per_level: int
+    heavy_melee: int
+    light_or_finesse_melee: int
+    two_handed_melee: int
+    loading_ranged: int
+    modifiers_source: Source
+    size: dict[str, int]
+    size_source: Source
+
+
+class BudgetRules(_Data, frozen=True, kw_only=True):
+    actions: NonNegative
+    bonus_actions: NonNegative
+    reactions: NonNegative
+    source: Source
+
+
+class AttackRules(_Data, frozen=True, kw_only=True):
+    critical: Annotated[int, msgspec.Meta(ge=2, le=20)]
+    automatic_miss: Annotated[int, msgspec.Meta(ge=0, le=19)]
+    source: Source
+
+
+class ConcentrationRules(_Data, frozen=True, kw_only=True):
+    minimum_dc: int
+    source: Source
+
+
+class ConditionData(_Data, frozen=True, kw_only=True):
+    incapacitated: bool = False
+    """No actions, bonus actions or reactions."""
+    speed_zero: bool = False
+    concentration: bool = False
+    """Damage asks for a concentration saving throw."""
+
+
+class WeaponData(_Data, frozen=True, kw_only=True):
+    category: Literal["melee", "ranged"]
+    light: bool = False
+    finesse: bool = False
+    heavy: bool = False
+    two_handed: bool = False
+    loading: bool = False
+
+
+class Dnd5eData(_Data, frozen=True, kw_only=True):
+    schema: int
+    conditions_source: Source
+    weapons_source: Source
+    initiative: InitiativeRules
+    speed_factor: SpeedFactorRules
+    budget: BudgetRules
+    attack: AttackRules
+    concentration: ConcentrationRules
+    conditions: dict[str, ConditionData]
+    weapons: dict[str, WeaponData]
+
+
+def norm(text: str) -> str:
+    """Names are compared in lower case with single spaces ("Hand  Crossbow" is "hand crossbow")."""
+    return " ".join(text.lower().replace("_", " ").split())
+
+
+def _check(tables: Dnd5eData, where: str) -> Dnd5eData:
+    missing = [size for size in SIZES if size not in tables.speed_factor.size]
+    if missing:
+        raise RuleError(_("{path}: speed_factor.size needs a value for {sizes}.", path=where, sizes=", ".join(missing)))
+    if not tables.conditions:
+        raise RuleError(_("{path}: [conditions] lists no condition.", path=where))
+    return tables
+
+
+@cache
+def data() -> Dnd5eData:
+    """The 5e tables with the GM's house rules, read once (``data.cache_clear()`` reads them again)."""
+    house = house_rules_path(NAME)
+    return _check(load_ruleset_data(NAME, Dnd5eData), str(house if house.exists() else DATA_DIR / f"{NAME}.toml"))
+
+
+def find_weapon(name: str) -> WeaponData | None:
+    """The weapon of the table called ``name`` (compared with :func:`norm`); None for one not listed."""
+    wanted = norm(name)
+    return next((weapon for key, weapon in data().weapons.items() if norm(key) == wanted), None) if wanted else None

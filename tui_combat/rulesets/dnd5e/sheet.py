@@ -1,0 +1,122 @@
+"""A 5e combatant's sheet: what it holds, how it is checked, and the counters written on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec.structs import asdict
+
+from tui_combat.engine.contract import FieldSpec
+from tui_combat.engine.dice import DiceError, parse
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import Combatant
+from tui_combat.i18n import N_, _
+from tui_combat.rulesets.dnd5e.data import SIZES
+
+__all__ = ["ADVANTAGE", "SHEET_FIELDS", "Counter", "Sheet", "check_sheet", "dex_modifier", "parse_counters", "sheet_of"]
+
+ADVANTAGE = (("none", N_("none")), ("advantage", N_("advantage")), ("disadvantage", N_("disadvantage")))
+
+
+class Sheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    dex: int = 10
+    """The Dexterity score (its modifier is added to initiative; the score breaks speed-factor ties)."""
+    init_bonus: int = 0
+    """Other initiative bonuses (Alert, Jack of All Trades …)."""
+    init_advantage: str = "none"
+    """Advantage or disadvantage on initiative (static: +5 / −5)."""
+    ac: int = 10
+    attack: int = 0
+    """Attack bonus of the attack helper."""
+    attacks: int = 1
+    """Attacks one Attack action gives (Extra Attack, Multiattack)."""
+    damage: str = "1d6"
+    speed: int = 30
+    """Walking speed in feet."""
+    size: str = "medium"
+    weapons: str = ""
+    """Weapon names from the data file's table, comma-separated (the speed-factor declaration offers them)."""
+    counters: str = ""
+    """"legendary actions 3/turn, 1st-level slots 4": a counter refreshed at the start of the creature's
+    turn ("/turn"), or once for the whole fight."""
+
+
+class Counter(msgspec.Struct, frozen=True, kw_only=True):
+    """A budget line the GM adds: legendary actions, spell slots, a once-a-fight power."""
+
+    name: str
+    total: int
+    per_turn: bool = False
+    """Refreshed at the start of the creature's own turn; otherwise once for the whole fight."""
+
+
+SHEET_FIELDS = (
+    FieldSpec(key="dex", label=N_("Dexterity"), kind="int", default=10),
+    FieldSpec(key="init_bonus", label=N_("Initiative bonus"), kind="int", default=0),
+    FieldSpec(key="init_advantage", label=N_("Initiative advantage"), kind="choice", default="none", choices=ADVANTAGE),
+    FieldSpec(key="ac", label=N_("AC"), kind="int", default=10),
+    FieldSpec(key="attack", label=N_("Attack bonus"), kind="int", default=0),
+    FieldSpec(key="attacks", label=N_("Attacks per Attack action"), kind="int", default=1),
+    FieldSpec(key="damage", label=N_("Damage dice"), kind="str", default="1d6", help="1d8+3"),
+    FieldSpec(key="speed", label=N_("Speed (ft)"), kind="int", default=30),
+    FieldSpec(key="size", label=N_("Size"), kind="choice", default="medium", choices=tuple((s, s) for s in SIZES)),
+    FieldSpec(key="weapons", label=N_("Weapons"), kind="str", default="", help="shortsword, longbow"),
+    FieldSpec(key="counters", label=N_("Counters"), kind="str", default="",
+              help="legendary actions 3/turn, 1st-level slots 4"),
+)
+
+
+def dex_modifier(score: int) -> int:
+    return (score - 10) // 2
+
+
+def parse_counters(text: str) -> tuple[Counter, ...]:
+    """"legendary actions 3/turn, 1st-level slots 4" → two counters; :class:`RuleError` naming a bad one."""
+    counters: list[Counter] = []
+    for part in text.split(","):
+        item = " ".join(part.split())
+        if not item:
+            continue
+        name, _sep, amount = item.rpartition(" ")
+        number, slash, refresh = amount.partition("/")
+        if not name or not number.isdigit() or (slash and refresh.lower() not in ("turn", "fight")):
+            raise RuleError(_("Counter \"{item}\": write a name and a number, \"/turn\" for one refreshed every turn "
+                              "(legendary actions 3/turn, 1st-level slots 4).", item=item))
+        if any(c.name == name for c in counters):
+            raise RuleError(_("Counter \"{name}\" is written twice.", name=name))
+        counters.append(Counter(name=name, total=int(number), per_turn=refresh.lower() == "turn"))
+    return tuple(counters)
+
+
+def check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(sheet) - set(Sheet.__struct_fields__))
+    if unknown:
+        raise RuleError(_("Unknown field {fields}; D&D 5e sheets have: {known}.",
+                          fields=", ".join(unknown), known=", ".join(Sheet.__struct_fields__)))
+    try:
+        checked = msgspec.convert(sheet, Sheet, strict=False)
+    except msgspec.ValidationError as error:
+        raise RuleError(_("Sheet: {error}", error=error)) from None
+    if not 1 <= checked.dex <= 30:
+        raise RuleError(_("Dexterity is a score from 1 to 30, not {value}.", value=checked.dex))
+    if checked.size not in SIZES:
+        raise RuleError(_("Size \"{size}\" is not one of {known}.", size=checked.size, known=", ".join(SIZES)))
+    if checked.init_advantage not in dict(ADVANTAGE):
+        raise RuleError(_("Initiative advantage \"{value}\" is not one of {known}.",
+                          value=checked.init_advantage, known=", ".join(dict(ADVANTAGE))))
+    if checked.attacks < 1 or checked.speed < 0:
+        raise RuleError(_("A creature makes at least one attack and its speed is not negative."))
+    try:
+        parse(checked.damage)
+    except DiceError as error:
+        raise RuleError(_("Damage dice: {error}", error=error)) from None
+    parse_counters(checked.counters)
+    return asdict(checked)
+
+
+def sheet_of(combatant: Combatant) -> Sheet:
+    try:
+        return msgspec.convert(combatant.sheet, Sheet, strict=False)
+    except msgspec.ValidationError as error:
+        raise RuleError(_("{name}: {error}", name=combatant.name, error=error)) from None

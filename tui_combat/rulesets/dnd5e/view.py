@@ -1,0 +1,41 @@
+"""What the round screen shows of a 5e creature beside its budget (computed when shown, so translated here)."""
+
+from __future__ import annotations
+
+from tui_combat.engine.log import render, render_param
+from tui_combat.engine.model import State
+from tui_combat.i18n import _
+from tui_combat.rulesets.dnd5e.actions import Dnd5eActions
+from tui_combat.rulesets.dnd5e.base import unit_of
+from tui_combat.rulesets.dnd5e.initiative import speed_parts
+from tui_combat.rulesets.dnd5e.sheet import dex_modifier, sheet_of
+
+__all__ = ["Dnd5eView"]
+
+
+class Dnd5eView(Dnd5eActions):
+    def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
+        combatant = state.combatant(combatant_id)
+        sheet = sheet_of(combatant)
+        lines: list[tuple[str, str]] = []
+        entry = next((e for e in self.live_entries(state).values() if combatant_id in e.combatants), None)
+        if entry is not None:
+            tied = any(combatant_id in self.live_entries(state)[k].combatants for keys in self.undecided_ties(state) for k in keys)
+            lines.append((_("Initiative"), f"{entry.value}" + (f" ({_('tie')})" if tied else "")))
+        attacks = f" ×{sheet.attacks}" if sheet.attacks > 1 else ""
+        lines.append((_("AC / attack"), f"{sheet.ac} / {sheet.attack:+d}{attacks} ({sheet.damage})"))
+        lines.append((_("Dexterity"), f"{sheet.dex} ({dex_modifier(sheet.dex):+d})"))
+        if self.round_of(state).shape == "declare":
+            declaration = self.round_of(state).declarations.get(unit_of(combatant))
+            if declaration is None:
+                lines.append((_("Declared"), _("nothing yet")))
+            else:
+                what = render(self.action_text(declaration.action, declaration.weapon, declaration.spell_level))
+                bonus = render_param(self.bonus_text(declaration))
+                total = sum(value for _label, value in speed_parts(sheet, declaration))
+                lines.append((_("Declared"), f"{what}{bonus} ({total:+d})"))
+        if self.waits_for_first_turn(state, combatant_id):
+            lines.append((_("Surprised"), _("loses the first turn")))
+        for condition in self.conditions_of(state, combatant_id):
+            lines.append((_("Condition"), _(condition.name) + render(self.duration_text(state, condition))))
+        return tuple(lines)
