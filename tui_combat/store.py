@@ -10,9 +10,11 @@ store remembers it is unsaved, and every later action retries with a full snapsh
 from __future__ import annotations
 
 import gc
+import os
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from tui_combat.engine.actions import Action
 from tui_combat.engine.apply import apply
@@ -21,11 +23,24 @@ from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.rulesets.base import RuleError
 from tui_combat.saves import codec
-from tui_combat.saves.errors import SaveError
+from tui_combat.saves.errors import DamagedSession, DamageReport, NewerVersionError, SaveError
 from tui_combat.saves.journal import SessionFolder, make_snapshot
+from tui_combat.saves.reading import Plan, Segment, plan
+from tui_combat.saves.schema import JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 Listener = Callable[[State], None]
 SNAPSHOT_EVERY = 500
+
+
+def _reason(error: Exception) -> str:
+    return str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
+
+
+class Rebuilt(NamedTuple):
+    store: Store
+    replayed: int
+    """How many journal entries were replayed before ``problem`` stopped the replay."""
+    problem: str
 
 
 class Store:
@@ -59,38 +74,88 @@ class Store:
 
     @classmethod
     def resume(cls, folder: Path) -> Store:
-        session = SessionFolder(folder)
-        loaded = session.load()
-        snapshot = loaded.snapshot
-        store = cls(snapshot.base, session)
+        """Open a saved session. Reading changes nothing on disk: damage raises :class:`DamagedSession`
+        (with a report of what :func:`recover` can rebuild), any other problem :class:`SaveError`."""
+        session = SessionFolder.open(folder)
+        try:
+            session.lock()
+            store = cls._open(session)
+        except BaseException:
+            session.close()
+            raise
+        session.remove_temp_files()
+        return store
+
+    @classmethod
+    def _open(cls, session: SessionFolder) -> Store:
+        problems: list[str] = []
+        snapshot = session.read_snapshot()
+        if snapshot.snapshot is None:
+            if not session.holds_a_session():
+                raise SaveError(_("{path} is missing: this is not a saved session.", path=session.snapshot_path))
+            problems.append(snapshot.problem)
+        else:
+            journal = session.read_segment(JOURNAL)
+            steps = plan(SNAPSHOT, snapshot.snapshot, [journal])
+            rebuilt = cls._rebuild(steps)
+            problems += steps.problems + ([rebuilt.problem] if rebuilt.problem else [])
+            if not problems:
+                store = rebuilt.store
+                store.folder = session
+                store.warnings = list(steps.warnings)
+                if journal.torn_at is not None:
+                    session.cut_journal_before_next_write(journal.torn_at)
+                return store
+        report = damage_report(session, problems)
+        raise DamagedSession(describe_damage(report), report)
+
+    @classmethod
+    def _from_snapshot(cls, snapshot: codec.Snapshot) -> Store:
+        store = cls(snapshot.base)
         store.state = snapshot.current
         store._history = [(action, None) for action in snapshot.done]
         store._redo = list(snapshot.redo)
         store._seq = snapshot.seq
-        store.warnings = list(loaded.warnings)
+        return store
+
+    @classmethod
+    def _rebuild(cls, steps: Plan) -> Rebuilt:
+        """The store ``steps`` lead to, replayed in memory as far as they go (nothing is written)."""
+        store = cls._from_snapshot(steps.snapshot)
+        replayed, problem = 0, ""
         # Replay keeps every earlier state alive for undo; the cyclic collector would rescan that
         # growing heap again and again for nothing (states hold no cycles), doubling resume time.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            for entry in loaded.entries:
-                store._replay(entry)
-                store._seq = entry.seq
+            for located in steps.entries:
+                try:
+                    store._replay(located.entry)
+                except Exception as error:  # the rules are plugins: whatever they raise is damage here
+                    problem = _("{path}, line {line}: this entry cannot be replayed ({error}).",
+                                path=located.segment.path, line=located.line, error=_reason(error))
+                    break
+                store._seq = located.entry.seq
+                replayed += 1
         finally:
             if collecting:
                 gc.enable()
-        store._since_snapshot = len(loaded.entries)
+        store._since_snapshot = replayed
         # A different stream of dice after every resume, yet reproducible from the seed and history.
-        store.rng = random.Random(f"{snapshot.base.seed}:{store._seq}")
-        return store
+        store.rng = random.Random(f"{store.base.seed}:{store._seq}")
+        return Rebuilt(store, replayed, problem)
 
     def _replay(self, entry: codec.Entry) -> None:
         if isinstance(entry, codec.Done):
             self._do(entry.a)
             self._redo.clear()
         elif isinstance(entry, codec.Undone):
+            if not self._history:
+                raise RuleError(_("an undo with nothing to undo"))
             self._undo()
         else:
+            if not self._redo:
+                raise RuleError(_("a redo with nothing to redo"))
             self._redo_one()
 
     # -- reading --------------------------------------------------------------------------------------
@@ -192,7 +257,11 @@ class Store:
         """Write the whole session, history included, to a new folder and continue there."""
         target = SessionFolder(folder)
         snapshot = make_snapshot(self._seq, self.base, self.done_actions(), list(self._redo), self.state)
-        target.write_snapshot(snapshot)
+        try:
+            target.write_snapshot(snapshot)
+        except SaveError:
+            target.close()
+            raise
         if self.folder is not None:
             self.folder.close()
         self.folder = target
@@ -219,3 +288,98 @@ def store_from_encounter(encounter: Encounter, folder: Path | None = None, seed:
         store.dispatch(action)
     return store
 
+
+
+# -- damaged sessions ---------------------------------------------------------------------------------
+class Recovery(NamedTuple):
+    rebuilt: Rebuilt
+    steps: Plan
+
+
+def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery]:
+    """Every way the folder's files can rebuild the session: from the newest snapshot, from the one before,
+    or from the first state a journal's header holds; each replayed in memory as far as it goes."""
+    journal = session.read_segment(JOURNAL)
+    previous_journal = session.read_segment(PREV_JOURNAL, required=False)
+    sources: list[tuple[str, codec.Snapshot | None, list[Segment]]] = []
+    for name, segments in ((SNAPSHOT, [journal]), (PREV_SNAPSHOT, [previous_journal, journal])):
+        try:
+            sources.append((name, session.read_snapshot(name).snapshot, segments))
+        except NewerVersionError:
+            continue
+    for segment, segments in ((previous_journal, [previous_journal, journal]), (journal, [journal])):
+        start = segment.header.start if segment.header is not None else None
+        first = make_snapshot(0, start, [], [], start) if start is not None else None
+        sources.append((segment.name, first, segments))
+    recoveries = []
+    for name, snapshot, segments in sources:
+        if snapshot is not None:
+            steps = plan(name, snapshot, segments, up_to_line=up_to_line)
+            recoveries.append(Recovery(Store._rebuild(steps), steps))
+    return recoveries
+
+
+def _best_recovery(session: SessionFolder, up_to_line: int | None) -> Recovery | None:
+    """The recovery that reaches furthest (the newest snapshot first when two reach as far)."""
+    best: Recovery | None = None
+    for recovery in _recoveries(session, up_to_line):
+        if best is None or recovery.rebuilt.store._seq > best.rebuilt.store._seq:
+            best = recovery
+    return best
+
+
+def _last_journal_line(recovery: Recovery) -> int:
+    used = recovery.steps.entries[: recovery.rebuilt.replayed]
+    lines = [located.line for located in used if located.segment.name == JOURNAL]
+    return lines[-1] if lines else 0
+
+
+def damage_report(session: SessionFolder, problems: list[str]) -> DamageReport:
+    best = _best_recovery(session, None)
+    if best is None:
+        return DamageReport(folder=str(session.folder), problems=tuple(problems), recoverable=False)
+    return DamageReport(
+        folder=str(session.folder),
+        problems=tuple(problems),
+        recoverable=True,
+        source=best.steps.source,
+        actions=best.rebuilt.replayed,
+        last_line=_last_journal_line(best),
+    )
+
+
+def describe_damage(report: DamageReport) -> str:
+    lines = [_("{path} is damaged, so it was not opened; nothing on disk was changed.", path=report.folder)]
+    lines += report.problems
+    name = Path(report.folder).name
+    if not report.recoverable:
+        lines.append(_("No snapshot in it can be read, so it cannot be rebuilt automatically."))
+    elif report.last_line:
+        lines.append(_("It can be rebuilt from {source} and line {line} of {journal} ({count} saved actions) into a new session beside it: tui-combat recover {name}",
+                       source=report.source, line=report.last_line, journal=JOURNAL, count=report.actions, name=name))
+    else:
+        lines.append(_("It can be rebuilt from {source} ({count} saved actions after it) into a new session beside it: tui-combat recover {name}",
+                       source=report.source, count=report.actions, name=name))
+    return "\n".join(lines)
+
+
+def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store:
+    """Rebuild a damaged session, as far as its files can be read (and no further than line ``up_to_line``
+    of its journal), into the new folder ``into``. The damaged folder is only read, never written.
+
+    Returns the new session's store, open for writing. Raises :class:`SaveError`.
+    """
+    if os.path.lexists(into) and (not into.is_dir() or into.is_symlink() or any(into.iterdir())):
+        raise SaveError(_("{path} already exists: a recovery never writes over anything.", path=into))
+    session = SessionFolder.open(folder)
+    try:
+        best = _best_recovery(session, up_to_line)
+    finally:
+        session.close()
+    if best is None:
+        raise SaveError(_("Nothing in {path} can be rebuilt: no snapshot in it can be read.", path=folder))
+    store = best.rebuilt.store
+    store.save_as(into)
+    store.warnings = [_("Rebuilt from {path}: {count} saved actions after {source}.",
+                        path=folder, count=best.rebuilt.replayed, source=best.steps.source)]
+    return store

@@ -4,6 +4,8 @@
 * ``snapshot.json`` — everything needed to resume with full undo: the state the history starts from,
   the actions done since, the actions that can be redone, and the current state (so resuming does not
   replay the history).
+* ``snapshot.prev.json`` and ``journal.prev.jsonl`` — the snapshot before and the journal that followed
+  it, kept so that a damaged newest snapshot still leaves a session to recover.
 """
 
 from __future__ import annotations
@@ -19,6 +21,11 @@ from tui_combat.saves.schema import SNAPSHOT_SCHEMA as SNAPSHOT_SCHEMA
 class JournalHeader(msgspec.Struct, frozen=True, kw_only=True, tag="header", tag_field="k"):
     schema: int
     app: str = "tui-combat"
+    after: int = 0
+    """The seq of the snapshot this journal follows: its entries start at ``after + 1``."""
+    start: State | None = None
+    """The session's first state, in the journal that follows its very first snapshot: with it the
+    session can be rebuilt even if every snapshot is lost."""
 
 
 class Done(msgspec.Struct, frozen=True, kw_only=True, tag="do", tag_field="k"):
