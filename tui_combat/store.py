@@ -5,6 +5,9 @@ notify subscribers. Undo and redo are journalled too, so history survives a rest
 
 When the disk refuses a write, nothing already saved is touched: the fight goes on in memory, the
 store remembers it is unsaved, and every later action retries with a full snapshot until one lands.
+
+One writer per session: the store that writes holds a lock on the session folder; a second store on
+the same folder (another copy of the app, or a viewer) opens read-only and refuses every change.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import gc
 import os
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -30,6 +34,7 @@ from tui_combat.saves.schema import JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSH
 
 Listener = Callable[[State], None]
 SNAPSHOT_EVERY = 500
+READ_ATTEMPTS = 3
 
 
 def _reason(error: Exception) -> str:
@@ -56,6 +61,9 @@ class Store:
         self.unsaved = False
         self.save_problem = ""
         self.warnings: list[str] = []
+        self.read_only = False
+        """Opened read-only (another copy of tui-combat is this session's writer): every change is refused."""
+        self.read_only_reason = ""
         self._listeners: list[Listener] = []
         self.rng = random.Random(state.seed)
 
@@ -73,18 +81,40 @@ class Store:
         return store
 
     @classmethod
-    def resume(cls, folder: Path) -> Store:
+    def resume(cls, folder: Path, *, read_only: bool = False) -> Store:
         """Open a saved session. Reading changes nothing on disk: damage raises :class:`DamagedSession`
-        (with a report of what :func:`recover` can rebuild), any other problem :class:`SaveError`."""
+        (with a report of what :func:`recover` can rebuild), any other problem :class:`SaveError`.
+
+        One writer per session: when another copy of tui-combat holds the session (or ``read_only`` is
+        asked), the store opens read-only, says so in :attr:`warnings`, and refuses every change.
+        """
         session = SessionFolder.open(folder)
         try:
-            session.lock()
-            store = cls._open(session)
+            writer = not read_only and session.lock()
+            store = cls._open(session) if writer else cls._open_beside_a_writer(session)
         except BaseException:
             session.close()
             raise
-        session.remove_temp_files()
+        if writer:
+            session.remove_temp_files()
+        else:
+            store.read_only = True
+            if read_only:
+                store.read_only_reason = _("This session was opened read-only: nothing can be changed here.")
+            else:
+                store.read_only_reason = _("This session is open in another copy of tui-combat, so it is read-only here: nothing can be changed or saved from this one.")
+            store.warnings.append(store.read_only_reason)
         return store
+
+    @classmethod
+    def _open_beside_a_writer(cls, session: SessionFolder) -> Store:
+        """A writer may be halfway through rotating its files; what looks like a gap can be that moment."""
+        for _attempt in range(READ_ATTEMPTS - 1):
+            try:
+                return cls._open(session)
+            except DamagedSession:
+                time.sleep(0.05)
+        return cls._open(session)
 
     @classmethod
     def _open(cls, session: SessionFolder) -> Store:
@@ -175,14 +205,20 @@ class Store:
         return lambda: self._listeners.remove(listener)
 
     # -- changing -------------------------------------------------------------------------------------
+    def _refuse_if_read_only(self) -> None:
+        if self.read_only:
+            raise RuleError(self.read_only_reason)
+
     def dispatch(self, action: Action) -> State:
         """Apply, remember, save, notify. Raises :class:`RuleError` (nothing changes) when refused."""
+        self._refuse_if_read_only()
         self._do(action)
         self._redo.clear()
         self._record(lambda seq: codec.Done(seq=seq, round=self.state.round, a=action))
         return self.state
 
     def undo(self) -> State:
+        self._refuse_if_read_only()
         if not self._history:
             raise RuleError(_("Nothing to undo."))
         self._undo()
@@ -190,6 +226,7 @@ class Store:
         return self.state
 
     def redo(self) -> State:
+        self._refuse_if_read_only()
         if not self._redo:
             raise RuleError(_("Nothing to redo."))
         self._redo_one()
@@ -250,8 +287,10 @@ class Store:
         self.save_problem = ""
 
     def save_now(self) -> None:
-        """Compact the journal into a snapshot (on quit, or to retry after a failed write)."""
-        self._write_snapshot()
+        """Compact the journal into a snapshot (on quit, or to retry after a failed write). A read-only
+        store writes nothing."""
+        if not self.read_only:
+            self._write_snapshot()
 
     def save_as(self, folder: Path) -> None:
         """Write the whole session, history included, to a new folder and continue there."""
@@ -265,6 +304,8 @@ class Store:
         if self.folder is not None:
             self.folder.close()
         self.folder = target
+        self.read_only = False
+        self.read_only_reason = ""
         self._since_snapshot = 0
         self.unsaved = False
         self.save_problem = ""
