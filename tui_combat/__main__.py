@@ -72,6 +72,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "recover":
         return _recover(root, args.name, args.up_to_line)
+    if args.command == "resume":
+        from tui_combat.saves.errors import SaveError
+        from tui_combat.saves.library import session_folder
+
+        try:
+            session_folder(root, args.name)
+        except SaveError as error:
+            print(error, file=sys.stderr)
+            return 2
     from tui_combat.app import CombatApp
 
     app = CombatApp(
@@ -86,13 +95,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _recover(root: Path, name: str, up_to_line: int | None) -> int:
     from tui_combat.saves.errors import SaveError
-    from tui_combat.saves.library import new_session_folder
-    from tui_combat.saves.locations import sessions_dir
+    from tui_combat.saves.library import new_session_folder, session_folder
     from tui_combat.store import recover
 
     target = new_session_folder(root, f"{name}-recovered")
     try:
-        store = recover(sessions_dir(root) / name, target, up_to_line=up_to_line)
+        store = recover(session_folder(root, name), target, up_to_line=up_to_line)
     except SaveError as error:
         print(error, file=sys.stderr)
         return 2

@@ -95,6 +95,12 @@ class Folder:
         except OSError as error:
             raise _refusal(self.path / name, error) from None
 
+    def make_private(self) -> None:
+        try:
+            os.fchmod(self.fd, FOLDER_MODE)
+        except OSError:
+            pass
+
     def close(self) -> None:
         if self.fd >= 0:
             try:

@@ -14,6 +14,7 @@ last line is cut when that writer saves its next action, not before.
 
 from __future__ import annotations
 
+import errno
 import os
 from datetime import datetime, timezone
 from pathlib import Path
@@ -41,6 +42,7 @@ class SessionFolder:
         self.journal_path = folder / JOURNAL
         self._dir: Folder | None = None
         self._locked = False
+        self._made_private = False
         self._journal: int | None = None
         self._cut_journal_at: int | None = None
 
@@ -97,6 +99,9 @@ class SessionFolder:
         try:
             return self._dir.read(name)
         except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.",
+                                  path=self.folder / name)) from None
             raise SaveError(_("Cannot read {path}: {error}", path=self.folder / name, error=explain(error))) from None
 
     def read_snapshot(self, name: str = SNAPSHOT) -> SnapshotRead:
@@ -111,6 +116,9 @@ class SessionFolder:
             self._dir = Folder.open(self.folder, create=True)
         if not self.lock():
             raise SaveError(_("{path} is open in another copy of tui-combat; nothing was written.", path=self.folder))
+        if not self._made_private:
+            self._dir.make_private()  # a folder written by an older version may be 0755
+            self._made_private = True
         return self._dir
 
     def write_snapshot(self, snapshot: codec.Snapshot) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import msgspec
 
+from tui_combat.i18n import _
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.files import Folder
 from tui_combat.saves.locations import sessions_dir, slug
@@ -153,6 +154,21 @@ def list_sessions(root: Path) -> list[SessionInfo]:
             sessions.append(info)
     sessions.sort(key=lambda info: info.saved_at, reverse=True)
     return sessions
+
+
+def session_folder(root: Path, name: str) -> Path:
+    """The folder of the saved session called ``name``: only a plain name inside the sessions folder is
+    accepted (no ``..``, no path, no absolute path), and no symbolic link is followed to reach it.
+    Raises :class:`SaveError`."""
+    parent = sessions_dir(root)
+    if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name or os.path.isabs(name):
+        raise SaveError(_("\"{name}\" is not the name of a saved session: give a name from tui-combat list.", name=name))
+    if parent.is_symlink():
+        raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=parent))
+    folder = parent / name
+    if folder.is_symlink():
+        raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=folder))
+    return folder
 
 
 def new_session_folder(root: Path, name: str) -> Path:
