@@ -12,7 +12,6 @@ the same folder (another copy of the app, or a viewer) opens read-only and refus
 
 from __future__ import annotations
 
-import gc
 import os
 import random
 import time
@@ -28,12 +27,16 @@ from tui_combat.i18n import _
 from tui_combat.rulesets.base import RuleError
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, DamageReport, NewerVersionError, SaveError
-from tui_combat.saves.journal import SessionFolder, make_snapshot
+from tui_combat.saves.history import History
+from tui_combat.saves.journal import SessionFolder, first_snapshot, make_snapshot
 from tui_combat.saves.reading import Plan, Segment, plan
 from tui_combat.saves.schema import JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 Listener = Callable[[State], None]
 SNAPSHOT_EVERY = 500
+"""Journal entries between two snapshots: resuming replays at most this many."""
+BLOCK_SIZE = 100
+"""Actions per sealed block of undo history: an undo replays at most this many."""
 READ_ATTEMPTS = 3
 
 
@@ -42,7 +45,8 @@ def _reason(error: Exception) -> str:
 
 
 class Rebuilt(NamedTuple):
-    store: Store
+    store: Store | None
+    """None when even the starting snapshot could not be turned into a store."""
     replayed: int
     """How many journal entries were replayed before ``problem`` stopped the replay."""
     problem: str
@@ -50,11 +54,11 @@ class Rebuilt(NamedTuple):
 
 class Store:
     def __init__(self, state: State, folder: SessionFolder | None = None) -> None:
-        self.base = state
         self.state = state
         self.folder = folder
-        self._history: list[tuple[Action, State | None]] = []
-        """Each action done, with the state before it (None until rebuilt after a resume)."""
+        self._blocks_from: SessionFolder | None = folder
+        """Where sealed history blocks not in memory are read from."""
+        self._history = History(state, apply, BLOCK_SIZE, self._load_block)
         self._redo: list[Action] = []
         self._seq = 0
         self._since_snapshot = 0
@@ -127,52 +131,66 @@ class Store:
         else:
             journal = session.read_segment(JOURNAL)
             steps = plan(SNAPSHOT, snapshot.snapshot, [journal])
-            rebuilt = cls._rebuild(steps)
+            rebuilt = cls._rebuild(steps, session)
             problems += steps.problems + ([rebuilt.problem] if rebuilt.problem else [])
-            if not problems:
-                store = rebuilt.store
+            store = rebuilt.store
+            if not problems and store is not None:
                 store.folder = session
                 store.warnings = list(steps.warnings)
+                session.note_opened(snapshot.snapshot)
                 if journal.torn_at is not None:
                     session.cut_journal_before_next_write(journal.torn_at)
+                if isinstance(snapshot.snapshot, codec.SnapshotV1):
+                    store._since_snapshot = SNAPSHOT_EVERY  # the next save writes the current format
                 return store
         report = damage_report(session, problems)
         raise DamagedSession(describe_damage(report), report)
 
     @classmethod
-    def _from_snapshot(cls, snapshot: codec.Snapshot) -> Store:
-        store = cls(snapshot.base)
-        store.state = snapshot.current
-        store._history = [(action, None) for action in snapshot.done]
+    def _from_snapshot(cls, snapshot: codec.AnySnapshot, blocks_from: SessionFolder | None) -> Store:
+        if isinstance(snapshot, codec.SnapshotV1):
+            return cls._from_format_1(snapshot)
+        store = cls(snapshot.current)
+        store._blocks_from = blocks_from
+        store._history = History.restore(
+            apply=apply, block_size=snapshot.block_size, sealed=snapshot.sealed, checkpoint=snapshot.checkpoint,
+            run=snapshot.run, current=snapshot.current, load=store._load_block,
+        )
         store._redo = list(snapshot.redo)
         store._seq = snapshot.seq
         return store
 
     @classmethod
-    def _rebuild(cls, steps: Plan) -> Rebuilt:
+    def _from_format_1(cls, snapshot: codec.SnapshotV1) -> Store:
+        """Format 1 kept every action since the start: replay them once to cut the history into blocks."""
+        store = cls(snapshot.base)
+        for action in snapshot.done:
+            store._history.push(action, apply(store._history.current, action), tag=0)
+        store.state = store._history.current
+        store._redo = list(snapshot.redo)
+        store._seq = snapshot.seq
+        return store
+
+    @classmethod
+    def _rebuild(cls, steps: Plan, blocks_from: SessionFolder | None) -> Rebuilt:
         """The store ``steps`` lead to, replayed in memory as far as they go (nothing is written)."""
-        store = cls._from_snapshot(steps.snapshot)
-        replayed, problem = 0, ""
-        # Replay keeps every earlier state alive for undo; the cyclic collector would rescan that
-        # growing heap again and again for nothing (states hold no cycles), doubling resume time.
-        collecting = gc.isenabled()
-        gc.disable()
         try:
-            for located in steps.entries:
-                try:
-                    store._replay(located.entry)
-                except Exception as error:  # the rules are plugins: whatever they raise is damage here
-                    problem = _("{path}, line {line}: this entry cannot be replayed ({error}).",
-                                path=located.segment.path, line=located.line, error=_reason(error))
-                    break
-                store._seq = located.entry.seq
-                replayed += 1
-        finally:
-            if collecting:
-                gc.enable()
+            store = cls._from_snapshot(steps.snapshot, blocks_from)
+        except Exception as error:  # a format-1 history that no longer replays
+            return Rebuilt(None, 0, _("{source} cannot be replayed ({error}).", source=steps.source, error=_reason(error)))
+        replayed, problem = 0, ""
+        for located in steps.entries:
+            try:
+                store._replay(located.entry)
+            except Exception as error:  # the rules are plugins: whatever they raise is damage here
+                problem = _("{path}, line {line}: this entry cannot be replayed ({error}).",
+                            path=located.segment.path, line=located.line, error=_reason(error))
+                break
+            store._seq = located.entry.seq
+            replayed += 1
         store._since_snapshot = replayed
         # A different stream of dice after every resume, yet reproducible from the seed and history.
-        store.rng = random.Random(f"{store.base.seed}:{store._seq}")
+        store.rng = random.Random(f"{store.state.seed}:{store._seq}")
         return Rebuilt(store, replayed, problem)
 
     def _replay(self, entry: codec.Entry) -> None:
@@ -188,17 +206,28 @@ class Store:
                 raise RuleError(_("a redo with nothing to redo"))
             self._redo_one()
 
+    def _load_block(self, index: int, tag: int) -> tuple[State, list[Action]]:
+        if self._blocks_from is None:
+            raise SaveError(_("The undo history before this point is not saved anywhere."))
+        return self._blocks_from.read_block(index, tag)
+
     # -- reading --------------------------------------------------------------------------------------
     @property
+    def base(self) -> State:
+        """The state before the first action (read from the saved history when not in memory)."""
+        return self._history.base
+
+    @property
     def can_undo(self) -> bool:
-        return bool(self._history)
+        return len(self._history) > 0
 
     @property
     def can_redo(self) -> bool:
         return bool(self._redo)
 
     def done_actions(self) -> list[Action]:
-        return [action for action, _before in self._history]
+        """Every action done, oldest first. Reads the whole saved history: not for every key press."""
+        return self._history.actions()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -218,10 +247,17 @@ class Store:
         return self.state
 
     def undo(self) -> State:
+        """Raises :class:`RuleError` (nothing changes) when there is nothing to undo, or when the saved
+        history it needs cannot be read."""
         self._refuse_if_read_only()
         if not self._history:
             raise RuleError(_("Nothing to undo."))
-        self._undo()
+        try:
+            self._undo()
+        except SaveError as error:
+            raise RuleError(str(error)) from None
+        except Exception as error:  # the history replays through the rules; a bug there must not crash the app
+            raise RuleError(_("Cannot undo: {error}", error=_reason(error))) from None
         self._record(lambda seq: codec.Undone(seq=seq, round=self.state.round))
         return self.state
 
@@ -235,53 +271,48 @@ class Store:
 
     def _do(self, action: Action) -> None:
         new = apply(self.state, action)
-        self._history.append((action, self.state))
+        self._history.push(action, new, tag=self._seq + 1)  # the seq of the entry about to record it
         self.state = new
 
     def _undo(self) -> None:
-        action, before = self._history[-1]
-        if before is None:
-            self._rebuild_history()
-            action, before = self._history[-1]
-        assert before is not None
-        self._history.pop()
+        action, before = self._history.pop()
         self._redo.append(action)
         self.state = before
 
     def _redo_one(self) -> None:
-        action = self._redo.pop()
-        self._do(action)
-
-    def _rebuild_history(self) -> None:
-        """Recompute the states before each action from the base (needed once after a resume)."""
-        state = self.base
-        rebuilt: list[tuple[Action, State | None]] = []
-        for action, _before in self._history:
-            rebuilt.append((action, state))
-            state = apply(state, action)
-        self._history = rebuilt
+        self._do(self._redo[-1])
+        self._redo.pop()
 
     # -- saving ---------------------------------------------------------------------------------------
     def _record(self, make_entry: Callable[[int], codec.Entry]) -> None:
         self._seq += 1
         if self.folder is not None:
             try:
-                if self.unsaved or self._since_snapshot >= SNAPSHOT_EVERY:
+                if self.unsaved:  # the journal misses what failed to save: only a snapshot can follow it
                     self._write_snapshot()
                 else:
+                    # Journalled even when a snapshot follows, so that the previous snapshot and its
+                    # journal still reach this action if the new snapshot is ever lost.
                     self.folder.append(make_entry(self._seq))
                     self._since_snapshot += 1
+                    if self._since_snapshot >= SNAPSHOT_EVERY:
+                        self._write_snapshot()
             except SaveError as error:
                 self.unsaved = True
                 self.save_problem = str(error)
         for listener in list(self._listeners):
             listener(self.state)
 
+    def _snapshot(self) -> codec.Snapshot:
+        history = self._history
+        return make_snapshot(self._seq, block_size=history.block_size, sealed=[block.tag for block in history.sealed],
+                             checkpoint=history.checkpoint, run=list(history.run), redo=list(self._redo), current=self.state)
+
     def _write_snapshot(self) -> None:
         if self.folder is None:
             return
-        snapshot = make_snapshot(self._seq, self.base, self.done_actions(), list(self._redo), self.state)
-        self.folder.write_snapshot(snapshot)
+        self.folder.write_snapshot(self._snapshot(), self._history.unsaved_blocks())
+        self._history.mark_saved(keep_in_memory=False)
         self._since_snapshot = 0
         self.unsaved = False
         self.save_problem = ""
@@ -295,15 +326,16 @@ class Store:
     def save_as(self, folder: Path) -> None:
         """Write the whole session, history included, to a new folder and continue there."""
         target = SessionFolder(folder)
-        snapshot = make_snapshot(self._seq, self.base, self.done_actions(), list(self._redo), self.state)
+        self._history.load_all()  # every block is written again, in the new folder
         try:
-            target.write_snapshot(snapshot)
+            target.write_snapshot(self._snapshot(), self._history.unsaved_blocks())
         except SaveError:
             target.close()
             raise
         if self.folder is not None:
             self.folder.close()
-        self.folder = target
+        self.folder = self._blocks_from = target
+        self._history.mark_saved(keep_in_memory=False)
         self.read_only = False
         self.read_only_reason = ""
         self._since_snapshot = 0
@@ -333,7 +365,8 @@ def store_from_encounter(encounter: Encounter, folder: Path | None = None, seed:
 
 # -- damaged sessions ---------------------------------------------------------------------------------
 class Recovery(NamedTuple):
-    rebuilt: Rebuilt
+    store: Store
+    replayed: int
     steps: Plan
 
 
@@ -342,7 +375,7 @@ def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery
     or from the first state a journal's header holds; each replayed in memory as far as it goes."""
     journal = session.read_segment(JOURNAL)
     previous_journal = session.read_segment(PREV_JOURNAL, required=False)
-    sources: list[tuple[str, codec.Snapshot | None, list[Segment]]] = []
+    sources: list[tuple[str, codec.AnySnapshot | None, list[Segment]]] = []
     for name, segments in ((SNAPSHOT, [journal]), (PREV_SNAPSHOT, [previous_journal, journal])):
         try:
             sources.append((name, session.read_snapshot(name).snapshot, segments))
@@ -350,13 +383,15 @@ def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery
             continue
     for segment, segments in ((previous_journal, [previous_journal, journal]), (journal, [journal])):
         start = segment.header.start if segment.header is not None else None
-        first = make_snapshot(0, start, [], [], start) if start is not None else None
+        first = first_snapshot(start, BLOCK_SIZE) if start is not None else None
         sources.append((segment.name, first, segments))
     recoveries = []
     for name, snapshot, segments in sources:
         if snapshot is not None:
             steps = plan(name, snapshot, segments, up_to_line=up_to_line)
-            recoveries.append(Recovery(Store._rebuild(steps), steps))
+            rebuilt = Store._rebuild(steps, session)
+            if rebuilt.store is not None:
+                recoveries.append(Recovery(rebuilt.store, rebuilt.replayed, steps))
     return recoveries
 
 
@@ -364,13 +399,13 @@ def _best_recovery(session: SessionFolder, up_to_line: int | None) -> Recovery |
     """The recovery that reaches furthest (the newest snapshot first when two reach as far)."""
     best: Recovery | None = None
     for recovery in _recoveries(session, up_to_line):
-        if best is None or recovery.rebuilt.store._seq > best.rebuilt.store._seq:
+        if best is None or recovery.store._seq > best.store._seq:
             best = recovery
     return best
 
 
 def _last_journal_line(recovery: Recovery) -> int:
-    used = recovery.steps.entries[: recovery.rebuilt.replayed]
+    used = recovery.steps.entries[: recovery.replayed]
     lines = [located.line for located in used if located.segment.name == JOURNAL]
     return lines[-1] if lines else 0
 
@@ -384,7 +419,7 @@ def damage_report(session: SessionFolder, problems: list[str]) -> DamageReport:
         problems=tuple(problems),
         recoverable=True,
         source=best.steps.source,
-        actions=best.rebuilt.replayed,
+        actions=best.replayed,
         last_line=_last_journal_line(best),
     )
 
@@ -415,12 +450,11 @@ def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store
     session = SessionFolder.open(folder)
     try:
         best = _best_recovery(session, up_to_line)
+        if best is None:
+            raise SaveError(_("Nothing in {path} can be rebuilt: no snapshot in it can be read.", path=folder))
+        best.store.save_as(into)  # reads the history blocks it needs from the damaged folder, so before closing it
     finally:
         session.close()
-    if best is None:
-        raise SaveError(_("Nothing in {path} can be rebuilt: no snapshot in it can be read.", path=folder))
-    store = best.rebuilt.store
-    store.save_as(into)
-    store.warnings = [_("Rebuilt from {path}: {count} saved actions after {source}.",
-                        path=folder, count=best.rebuilt.replayed, source=best.steps.source)]
-    return store
+    best.store.warnings = [_("Rebuilt from {path}: {count} saved actions after {source}.",
+                             path=folder, count=best.replayed, source=best.steps.source)]
+    return best.store

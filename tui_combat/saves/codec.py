@@ -1,11 +1,16 @@
 """The on-disk formats, each with a schema version.
 
 * ``journal.jsonl`` — a header line, then one entry per line: an action done, an undo or a redo.
-* ``snapshot.json`` — everything needed to resume with full undo: the state the history starts from,
-  the actions done since, the actions that can be redone, and the current state (so resuming does not
-  replay the history).
+* ``snapshot.json`` — what resuming needs without replaying the past: the current state, the open run of
+  the undo history (its checkpoint and the actions since), the seqs naming the sealed history blocks,
+  and the actions that can be redone. It holds states, not every action since the session began.
+* ``history/IIIIII-TTTTTTTTT.json.z`` — one sealed block of the undo history (zlib-compressed JSON): the
+  state before it and its actions. Read only when an undo reaches it.
 * ``snapshot.prev.json`` and ``journal.prev.jsonl`` — the snapshot before and the journal that followed
   it, kept so that a damaged newest snapshot still leaves a session to recover.
+
+Format 1 (before history blocks) kept every action since the start in the snapshot; it still opens,
+and is written in the current format at the next save.
 """
 
 from __future__ import annotations
@@ -56,10 +61,46 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str
     round: int
     saved_at: str
+    block_size: int
+    sealed: list[int]
+    """For each sealed history block, oldest first, the seq that names its file."""
+    checkpoint: State
+    """The state before ``run``."""
+    run: list[Action]
+    """The actions done since the last sealed block (fewer than ``block_size``)."""
+    redo: list[Action]
+    current: State
+
+    def states(self) -> tuple[State, ...]:
+        return (self.checkpoint, self.current)
+
+
+class SnapshotV1(msgspec.Struct, frozen=True, kw_only=True):
+    """Format 1: the state the history starts from and every action done since."""
+
+    schema: int
+    seq: int
+    name: str
+    ruleset: str
+    round: int
+    saved_at: str
     base: State
     done: list[Action]
     redo: list[Action]
     current: State
+
+    def states(self) -> tuple[State, ...]:
+        return (self.base, self.current)
+
+
+AnySnapshot = Snapshot | SnapshotV1
+
+
+class HistoryBlock(msgspec.Struct, frozen=True, kw_only=True):
+    schema: int
+    index: int
+    start: State
+    actions: list[Action]
 
 
 class SchemaProbe(msgspec.Struct):
@@ -68,5 +109,14 @@ class SchemaProbe(msgspec.Struct):
 
 line_encoder = msgspec.json.Encoder()
 line_decoder = msgspec.json.Decoder(Line)
-snapshot_decoder = msgspec.json.Decoder(Snapshot)
+snapshot_decoders: dict[int, msgspec.json.Decoder[Snapshot] | msgspec.json.Decoder[SnapshotV1]] = {
+    1: msgspec.json.Decoder(SnapshotV1),
+    2: msgspec.json.Decoder(Snapshot),
+}
+"""Every snapshot format this version reads, by schema number (a newer one is refused)."""
+block_decoder = msgspec.json.Decoder(HistoryBlock)
 probe_decoder = msgspec.json.Decoder(SchemaProbe)
+
+
+def block_name(index: int, tag: int) -> str:
+    return f"{index:06d}-{tag:09d}.json.z"

@@ -1,4 +1,5 @@
-"""One session's folder: ``snapshot.json`` plus an append-only ``journal.jsonl``, and the pair before them.
+"""One session's folder: ``snapshot.json`` plus an append-only ``journal.jsonl``, the pair before them,
+and the sealed blocks of the undo history in ``history/``.
 
 Every entry is written and fsynced before the screen shows its result, so whatever happens next
 (quit, kill -9, a dropped SSH connection) the session resumes after the last action.
@@ -7,6 +8,8 @@ Writing a snapshot rotates: the current snapshot and journal are kept as ``snaps
 ``journal.prev.jsonl`` (hard links where the file system allows, so nothing is copied), then the new
 snapshot replaces ``snapshot.json``, then a fresh ``journal.jsonl`` starts after it. A crash between any
 two steps leaves a session that opens: the seq numbers tell which entries a snapshot already holds.
+History blocks are written before the snapshot that refers to them, and deleted only once neither
+the newest nor the previous snapshot refers to them.
 
 Opening reads and changes nothing; only a writer (the holder of the folder's lock) writes, and a torn
 last line is cut when that writer saves its next action, not before.
@@ -16,6 +19,8 @@ from __future__ import annotations
 
 import errno
 import os
+import zlib
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -27,10 +32,13 @@ from tui_combat.i18n import _
 from tui_combat.saves import codec
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.files import Folder, explain
+from tui_combat.saves.history import Block
 from tui_combat.saves.reading import Segment, SnapshotRead, parse_segment, parse_snapshot
-from tui_combat.saves.schema import JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
-__all__ = ["JOURNAL", "SNAPSHOT", "SessionFolder", "make_snapshot", "now_iso"]
+BLOCK_SUFFIX = ".json.z"
+
+__all__ = ["JOURNAL", "SNAPSHOT", "SessionFolder", "first_snapshot", "make_snapshot", "now_iso"]
 
 
 class SessionFolder:
@@ -45,6 +53,9 @@ class SessionFolder:
         self._made_private = False
         self._journal: int | None = None
         self._cut_journal_at: int | None = None
+        self._current_blocks: set[str] | None = None
+        """History blocks ``snapshot.json`` refers to; None when unknown (then none is ever deleted)."""
+        self._previous_blocks: set[str] | None = None
 
     @classmethod
     def open(cls, folder: Path) -> SessionFolder:
@@ -70,8 +81,16 @@ class SessionFolder:
         self._cut_journal_at = offset
 
     def remove_temp_files(self) -> None:
-        if self._dir is not None and self._locked:
-            self._dir.remove_temp_files()
+        if self._dir is None or not self._locked:
+            return
+        self._dir.remove_temp_files()
+        if self._dir.exists(HISTORY):
+            try:
+                history = self._dir.subfolder(HISTORY, create=False)
+            except SaveError:
+                return
+            history.remove_temp_files()
+            history.close()
 
     def close(self) -> None:
         self._close_journal()
@@ -114,6 +133,8 @@ class SessionFolder:
     def _writable(self) -> Folder:
         if self._dir is None:
             self._dir = Folder.open(self.folder, create=True)
+            if not self._dir.exists(SNAPSHOT):
+                self._current_blocks = set()  # a new session: no snapshot refers to any block yet
         if not self.lock():
             raise SaveError(_("{path} is open in another copy of tui-combat; nothing was written.", path=self.folder))
         if not self._made_private:
@@ -121,14 +142,17 @@ class SessionFolder:
             self._made_private = True
         return self._dir
 
-    def write_snapshot(self, snapshot: codec.Snapshot) -> None:
-        """Rotate (keep the current pair as the previous one), write ``snapshot`` and start an empty journal
-        after it. Raises :class:`SaveError`."""
+    def write_snapshot(self, snapshot: codec.Snapshot, blocks: Sequence[tuple[Block, State, list[Action]]] = ()) -> None:
+        """Write the history ``blocks`` not yet on disk, rotate (keep the current pair as the previous one),
+        write ``snapshot`` and start an empty journal after it. Raises :class:`SaveError`."""
         folder = self._writable()
         self._close_journal()
-        start = snapshot.current if snapshot.seq == 0 and not snapshot.done and not snapshot.redo else None
-        header = codec.JournalHeader(schema=codec.JOURNAL_SCHEMA, after=snapshot.seq, start=start)
+        first = snapshot.seq == 0 and not snapshot.sealed and not snapshot.run and not snapshot.redo
+        header = codec.JournalHeader(schema=codec.JOURNAL_SCHEMA, after=snapshot.seq, start=snapshot.current if first else None)
+        referenced = {codec.block_name(index, tag) for index, tag in enumerate(snapshot.sealed)}
         try:
+            if blocks:
+                self._write_blocks(folder, blocks)
             folder.keep_copy(SNAPSHOT, PREV_SNAPSHOT)
             folder.keep_copy(JOURNAL, PREV_JOURNAL)
             folder.write_atomic(SNAPSHOT, msgspec.json.encode(snapshot))
@@ -136,6 +160,72 @@ class SessionFolder:
         except OSError as error:
             raise SaveError(_("Cannot write {path}: {error}", path=self.folder, error=explain(error))) from None
         self._cut_journal_at = None
+        self._previous_blocks, self._current_blocks = self._current_blocks, referenced
+        self._forget_blocks(folder)
+
+    def _write_blocks(self, folder: Folder, blocks: Sequence[tuple[Block, State, list[Action]]]) -> None:
+        history = folder.subfolder(HISTORY, create=True)
+        try:
+            for block, start, actions in blocks:
+                name = codec.block_name(block.index, block.tag)
+                if history.exists(name):  # the same index and tag: the same block, written before a crash
+                    continue
+                data = msgspec.json.encode(codec.HistoryBlock(schema=codec.SNAPSHOT_SCHEMA, index=block.index, start=start, actions=actions))
+                history.write_atomic(name, zlib.compress(data, 1))
+        finally:
+            history.close()
+
+    def _forget_blocks(self, folder: Folder) -> None:
+        """Delete the history blocks neither the newest nor the previous snapshot refers to."""
+        if self._current_blocks is None or self._previous_blocks is None or not folder.exists(HISTORY):
+            return  # what an older snapshot refers to is unknown: keep everything
+        keep = self._current_blocks | self._previous_blocks
+        try:
+            history = folder.subfolder(HISTORY, create=False)
+        except SaveError:
+            return
+        try:
+            for name in history.names():
+                if name.endswith(BLOCK_SUFFIX) and name not in keep:
+                    history.remove(name)
+        except OSError:
+            pass
+        finally:
+            history.close()
+
+    def note_opened(self, snapshot: codec.AnySnapshot) -> None:
+        """Which history blocks the snapshot ``snapshot.json`` holds refers to (none for format 1)."""
+        sealed = snapshot.sealed if isinstance(snapshot, codec.Snapshot) else []
+        self._current_blocks = {codec.block_name(index, tag) for index, tag in enumerate(sealed)}
+
+    def read_block(self, index: int, tag: int) -> tuple[State, list[Action]]:
+        """One sealed block of the undo history. Raises :class:`SaveError`."""
+        name = codec.block_name(index, tag)
+        path = self.folder / HISTORY / name
+        if self._dir is None:  # a closed session can still be read
+            folder = Folder.open(self.folder)
+            try:
+                self._dir = folder
+                return self.read_block(index, tag)
+            finally:
+                self._dir = None
+                folder.close()
+        try:
+            history = self._dir.subfolder(HISTORY, create=False)
+            try:
+                data = history.read(name)
+            finally:
+                history.close()
+            if data is None:
+                raise SaveError(_("{path} is missing: the undo history cannot go back past it.", path=path))
+            block = codec.block_decoder.decode(zlib.decompress(data))
+        except OSError as error:
+            raise SaveError(_("Cannot read {path}: {error}", path=path, error=explain(error))) from None
+        except (zlib.error, msgspec.DecodeError, msgspec.ValidationError) as error:
+            raise SaveError(_("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)) from None
+        if block.index != index or len(block.actions) == 0:
+            raise SaveError(_("{path} is damaged: the undo history cannot go back past it.", path=path))
+        return block.start, block.actions
 
     def append(self, entry: codec.Entry) -> None:
         """Append one entry and fsync it; raises :class:`SaveError`."""
@@ -160,7 +250,8 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
 
-def make_snapshot(seq: int, base: State, done: list[Action], redo: list[Action], current: State) -> codec.Snapshot:
+def make_snapshot(seq: int, *, block_size: int, sealed: list[int], checkpoint: State, run: list[Action],
+                  redo: list[Action], current: State) -> codec.Snapshot:
     return codec.Snapshot(
         schema=codec.SNAPSHOT_SCHEMA,
         seq=seq,
@@ -168,8 +259,15 @@ def make_snapshot(seq: int, base: State, done: list[Action], redo: list[Action],
         ruleset=current.ruleset,
         round=current.round,
         saved_at=now_iso(),
-        base=base,
-        done=done,
+        block_size=block_size,
+        sealed=sealed,
+        checkpoint=checkpoint,
+        run=run,
         redo=redo,
         current=current,
     )
+
+
+def first_snapshot(state: State, block_size: int) -> codec.Snapshot:
+    """The snapshot a session starts with: ``state`` and no history."""
+    return make_snapshot(0, block_size=block_size, sealed=[], checkpoint=state, run=[], redo=[], current=state)

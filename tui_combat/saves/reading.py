@@ -46,7 +46,7 @@ class Segment:
 class SnapshotRead:
     name: str
     path: Path
-    snapshot: codec.Snapshot | None
+    snapshot: codec.AnySnapshot | None
     problem: str = ""
 
 
@@ -110,11 +110,14 @@ def parse_snapshot(name: str, path: Path, data: bytes | None) -> SnapshotRead:
             _("{path} was saved by a newer tui-combat (format {found}, this one reads up to {known}). Update tui-combat to open it.",
               path=path, found=schema, known=codec.SNAPSHOT_SCHEMA)
         )
+    decoder = codec.snapshot_decoders.get(schema)
+    if decoder is None:
+        return SnapshotRead(name, path, None, _("{path} is damaged (unknown format {found}).", path=path, found=schema))
     try:
-        snapshot = codec.snapshot_decoder.decode(data)
+        snapshot = decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         return SnapshotRead(name, path, None, _("{path} is damaged ({error}).", path=path, error=error))
-    if snapshot.current.schema > SCHEMA_VERSION or snapshot.base.schema > SCHEMA_VERSION:
+    if any(state.schema > SCHEMA_VERSION for state in snapshot.states()):
         raise NewerVersionError(_("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path))
     return SnapshotRead(name, path, snapshot)
 
@@ -133,7 +136,7 @@ class Plan:
     """A way to rebuild a session: start from ``snapshot`` (read from ``source``), then replay ``entries``."""
 
     source: str
-    snapshot: codec.Snapshot
+    snapshot: codec.AnySnapshot
     entries: list[Located]
     problems: list[str]
     warnings: list[str]
@@ -143,7 +146,7 @@ class Plan:
         return lines[-1] if lines else 0
 
 
-def plan(source: str, snapshot: codec.Snapshot, segments: list[Segment], *, up_to_line: int | None = None) -> Plan:
+def plan(source: str, snapshot: codec.AnySnapshot, segments: list[Segment], *, up_to_line: int | None = None) -> Plan:
     """The entries after ``snapshot`` through ``segments`` in order, stopping at the first damage or gap.
 
     ``up_to_line`` leaves out every line of ``journal.jsonl`` after it (a recovery "up to line N").
