@@ -30,7 +30,7 @@ from tui_combat.saves.errors import DamagedSession, DamageReport, NewerVersionEr
 from tui_combat.saves.history import History
 from tui_combat.saves.journal import SessionFolder, first_snapshot, make_snapshot
 from tui_combat.saves.reading import Plan, Segment, plan
-from tui_combat.saves.schema import JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 Listener = Callable[[State], None]
 SNAPSHOT_EVERY = 500
@@ -138,6 +138,11 @@ class Store:
                 store.folder = session
                 store.warnings = list(steps.warnings)
                 session.note_opened(snapshot.snapshot)
+                missing = session.missing_blocks(snapshot.snapshot)
+                if missing:
+                    reach = len(store._history) - (missing[-1] + 1) * store._history.block_size
+                    store.warnings.append(_("Part of the undo history in {path} is missing: undo can go back {count} actions, not further.",
+                                            path=session.folder / HISTORY, count=max(reach, 0)))
                 if journal.torn_at is not None:
                     session.cut_journal_before_next_write(journal.torn_at)
                 if isinstance(snapshot.snapshot, codec.SnapshotV1):

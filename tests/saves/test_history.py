@@ -273,3 +273,25 @@ def test_every_snapshot_format_has_a_decoder() -> None:
     assert sorted(codec.snapshot_decoders) == list(range(1, codec.SNAPSHOT_SCHEMA + 1))
     old = msgspec.json.decode((FORMAT_1 / SNAPSHOT).read_bytes(), type=codec.SchemaProbe)
     assert isinstance(codec.snapshot_decoders[old.schema].decode((FORMAT_1 / SNAPSHOT).read_bytes()), codec.SnapshotV1)
+
+
+def test_missing_history_blocks_are_reported_on_opening_and_undo_stops_there(tmp_path: Path, small_blocks: None) -> None:
+    folder = tmp_path / "fight"
+    store = small_fight(folder)
+    for action in wounds(14):
+        store.dispatch(action)
+    store.save_now()
+    store.close()
+    blocks = sorted((folder / HISTORY).iterdir())
+    assert len(blocks) == 4  # 18 actions: 4 sealed blocks of 4, a run of 2
+    blocks[1].unlink()
+    before = fingerprint(folder)
+    resumed = Store.resume(folder)
+    assert fingerprint(folder) == before
+    (warning,) = resumed.warnings
+    assert "undo can go back 10 actions" in warning
+    for _ in range(10):
+        resumed.undo()
+    with pytest.raises(RuleError, match="missing"):
+        resumed.undo()
+    resumed.close()

@@ -198,6 +198,19 @@ class SessionFolder:
         sealed = snapshot.sealed if isinstance(snapshot, codec.Snapshot) else []
         self._current_blocks = {codec.block_name(index, tag) for index, tag in enumerate(sealed)}
 
+    def missing_blocks(self, snapshot: codec.AnySnapshot) -> list[int]:
+        """Indexes of the history blocks ``snapshot`` refers to that are not on disk (a stat each, no reading)."""
+        if not isinstance(snapshot, codec.Snapshot) or not snapshot.sealed or self._dir is None:
+            return []
+        try:
+            history = self._dir.subfolder(HISTORY, create=False)
+        except SaveError:
+            return list(range(len(snapshot.sealed)))
+        try:
+            return [index for index, tag in enumerate(snapshot.sealed) if not history.exists(codec.block_name(index, tag))]
+        finally:
+            history.close()
+
     def read_block(self, index: int, tag: int) -> tuple[State, list[Action]]:
         """One sealed block of the undo history. Raises :class:`SaveError`."""
         name = codec.block_name(index, tag)
