@@ -61,18 +61,20 @@ class HistoryMachine(RuleBasedStateMachine):
 
     @rule(combatant=st.sampled_from(["c3", "c5", "c6", "c99"]), amount=st.integers(0, 20), heal=st.booleans())
     def act(self, combatant: str, amount: int, heal: bool) -> None:
-        action: a.Action = a.Heal(combatant=combatant, amount=amount) if heal else a.Damage(combatant=combatant, amount=amount)
+        self._do(a.Heal(combatant=combatant, amount=amount) if heal else a.Damage(combatant=combatant, amount=amount))
+
+    @rule(text=st.text(min_size=1, max_size=8))
+    def note(self, text: str) -> None:
+        self._do(a.Note(text=text))
+
+    def _do(self, action: a.Action) -> None:
+        """Dispatch; what the rules refuse changes neither the store nor the model."""
         try:
             self.store.dispatch(action)
         except RuleError:
             event("refused")
             return
         self.model.do(action)
-
-    @rule(text=st.text(min_size=1, max_size=8))
-    def note(self, text: str) -> None:
-        self.store.dispatch(a.Note(text=text))
-        self.model.do(a.Note(text=text))
 
     @precondition(lambda self: len(self.model.actions) > 0)
     @rule(times=st.integers(1, 9))
