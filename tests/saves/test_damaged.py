@@ -14,8 +14,7 @@ from tui_combat.engine import actions as a
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, NewerVersionError, SaveError
 from tui_combat.saves.library import RECOVERABLE, list_sessions
-from tui_combat.saves.reading import MAX_TORN_TAIL
-from tui_combat.saves.schema import JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 from tui_combat.store import Store, recover
 
 
@@ -68,9 +67,11 @@ def journal_line_count(folder: Path) -> int:
 
 # -- a torn tail is an interrupted write: skipped, the file kept until the next write --------------------
 @pytest.mark.parametrize("tail", [b'{"k":"do","seq":9', b"\0" * 300, b"{" + b"x" * (MAX_TORN_TAIL - 1)], ids=["prefix", "zeros", "longest"])
-def test_a_torn_tail_opens_with_a_warning_and_the_file_unchanged(folder: Path, tail: bytes) -> None:
+def test_a_torn_tail_opens_with_a_warning_and_the_file_unchanged(folder: Path, root: Path, tail: bytes) -> None:
     store = saved_session(folder)
     append(folder / JOURNAL, tail)
+    (info,) = list_sessions(root)
+    assert info.problem == ""
     before = fingerprint(folder)
     resumed = Store.resume(folder)
     assert resumed.state == store.state
@@ -85,10 +86,13 @@ def test_a_torn_tail_opens_with_a_warning_and_the_file_unchanged(folder: Path, t
     [b"garbage\n", b'{"k":"undo"\n', b"garbage", b"{" + b"x" * MAX_TORN_TAIL, b"\x89PNG" * 1_000_000],
     ids=["unreadable-last-line", "incomplete-but-ended", "short-junk", "longer-than-any-line", "4MB-of-junk"],
 )
-def test_damage_at_the_end_is_reported_and_recoverable(folder: Path, tail: bytes, tmp_path: Path) -> None:
+def test_damage_at_the_end_is_reported_and_recoverable(folder: Path, root: Path, tail: bytes, tmp_path: Path) -> None:
     store = saved_session(folder)
     lines = journal_line_count(folder)
     append(folder / JOURNAL, tail)
+    if len(tail) < 4096:  # the list looks at the journal's last 4 KiB only; opening reads it all
+        (info,) = list_sessions(root)
+        assert info.problem == RECOVERABLE and info.recoverable
     damaged = open_damaged(folder)
     report = damaged.report
     assert report.recoverable and report.source == SNAPSHOT
@@ -195,6 +199,8 @@ def test_a_missing_journal_is_reported(folder: Path, tmp_path: Path) -> None:
     damaged = open_damaged(folder)
     assert str(folder / JOURNAL) in str(damaged) and "missing" in str(damaged)
     assert damaged.report.recoverable
+    (info,) = list_sessions(folder.parent.parent)
+    assert info.problem == RECOVERABLE
 
 
 def test_an_empty_journal_is_reported(folder: Path) -> None:

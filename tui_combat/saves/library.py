@@ -16,7 +16,7 @@ from tui_combat.i18n import _
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.files import Folder
 from tui_combat.saves.locations import sessions_dir, slug
-from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA
+from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA, is_torn
 
 # Problems are message ids: the screens translate them when shown.
 DAMAGED = "damaged"
@@ -59,6 +59,7 @@ _head_decoder = msgspec.json.Decoder(_Head)
 _header_decoder = msgspec.json.Decoder(_HeaderHead)
 _round_decoder = msgspec.json.Decoder(dict[str, object])
 _SESSION_FILES = (SNAPSHOT, PREV_SNAPSHOT, JOURNAL, PREV_JOURNAL)
+_LINE_KINDS = ("header", "do", "undo", "redo")
 
 
 def _snapshot_head(folder: Folder, name: str) -> _Head | None:
@@ -81,21 +82,34 @@ def _journal_start(folder: Folder, name: str) -> _StartHead | None:
     return header.start
 
 
-def _last_round(folder: Folder) -> int | None:
-    """The round of the last journal entry, read from the file's tail."""
+def _journal_end(folder: Folder) -> tuple[int | None, bool]:
+    """(the round of the last journal entry, whether the journal's end is visibly damaged), from its last
+    4 KiB: a missing journal, a last complete line that cannot be read, or trailing bytes that are not
+    the start of a line. Deeper damage is found when the session is opened."""
     try:
         tail = folder.read_tail(JOURNAL, 4096)
     except OSError:
-        return None
-    for raw in reversed((tail or b"").split(b"\n")):
+        return None, True
+    if tail is None:
+        return None, True
+    lines = tail.split(b"\n")
+    damaged = False
+    if len(lines) > 1:
+        after_last_newline, last_line = lines[-1], lines[-2]
+        try:
+            damaged = _round_decoder.decode(last_line).get("k") not in _LINE_KINDS
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            damaged = True
+        damaged = damaged or bool(after_last_newline) and not is_torn(after_last_newline)
+    for raw in reversed(lines):
         try:
             line = _round_decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError):
             continue
         value = line.get("round")
         if isinstance(value, int):
-            return value
-    return None
+            return value, damaged
+    return None, damaged
 
 
 def _info(key: str, folder: Folder) -> SessionInfo | None:
@@ -114,10 +128,12 @@ def _info(key: str, folder: Folder) -> SessionInfo | None:
             head, recoverable = _Head(name=start.name, ruleset=start.ruleset, round=start.round), True
         if recoverable:
             problem = RECOVERABLE
+    round_number, journal_damaged = _journal_end(folder)
+    if not problem and journal_damaged:
+        problem, recoverable = RECOVERABLE, True  # the snapshot is readable: at least it can be rebuilt
     if head is not None and head.schema > SNAPSHOT_SCHEMA:
         problem, recoverable = NEWER, False
     head = head or _Head()
-    round_number = _last_round(folder)
     return SessionInfo(
         key=key,
         name=head.name or key,

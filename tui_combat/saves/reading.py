@@ -19,10 +19,8 @@ from tui_combat.engine.model import SCHEMA_VERSION
 from tui_combat.i18n import _
 from tui_combat.saves import codec
 from tui_combat.saves.errors import NewerVersionError
-from tui_combat.saves.schema import JOURNAL
+from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL as MAX_TORN_TAIL, is_torn
 
-MAX_TORN_TAIL = 1 << 20
-"""No journal line is this long: a longer tail is not an interrupted write."""
 
 
 @dataclass
@@ -48,10 +46,6 @@ class SnapshotRead:
     path: Path
     snapshot: codec.AnySnapshot | None
     problem: str = ""
-
-
-def _is_torn(tail: bytes) -> bool:
-    return len(tail) <= MAX_TORN_TAIL and (tail.startswith(b"{") or not tail.strip(b"\0"))
 
 
 def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) -> Segment:
@@ -89,7 +83,7 @@ def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) 
             # The lines are still entries; a recovery may use them.
         segment.entries.append((number, line))
     if tail:
-        if _is_torn(tail):
+        if is_torn(tail):
             segment.torn_at = len(data) - len(tail)
         elif not segment.problem:
             segment.problem = _("{path} ends with {count} bytes that are not a journal line.", path=path, count=len(tail))
