@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import zlib
 from collections.abc import Iterator
@@ -18,6 +19,8 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
 from tui_combat.rulesets.base import RuleError
 from tui_combat.saves import codec
+from tui_combat.saves import files as files_module
+from tui_combat.saves import journal as journal_module
 from tui_combat.saves.history import History
 from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 from tui_combat.store import Store, new_state, recover
@@ -295,3 +298,50 @@ def test_missing_history_blocks_are_reported_on_opening_and_undo_stops_there(tmp
     with pytest.raises(RuleError, match="missing"):
         resumed.undo()
     resumed.close()
+
+
+class _AppendsFail:
+    """The ``os`` module inside the journal, except that every write fails: no entry reaches the journal."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(os, name)
+
+    @staticmethod
+    def write(fd: int, data: bytes) -> int:
+        raise OSError(28, "No space left on device")
+
+
+def test_blocks_left_by_a_failed_snapshot_are_rewritten_not_trusted(tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "fight"
+    store = small_fight(folder)  # 4 actions: one sealed block, written with the first snapshot below
+    store.save_now()
+    real_write_atomic = files_module.Folder.write_atomic
+
+    def snapshot_fails(self: files_module.Folder, name: str, data: bytes) -> None:
+        if name == SNAPSHOT:
+            raise OSError(28, "No space left on device")
+        real_write_atomic(self, name, data)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(journal_module, "os", _AppendsFail())
+        patched.setattr(files_module.Folder, "write_atomic", snapshot_fails)
+        for action in wounds(4):  # seals block 1; its file is written, the snapshot naming it is not
+            store.dispatch(action)
+        assert store.unsaved
+    store.close()
+    assert len(list((folder / HISTORY).iterdir())) == 2
+
+    resumed = Store.resume(folder)  # back at the last snapshot: the four unsaved actions are gone
+    other = [a.Note(text=f"другая ветка {n}") for n in range(4)]
+    states = [resumed.state]
+    for action in other:  # the same seqs seal block 1 again, with other actions
+        resumed.dispatch(action)
+        states.append(resumed.state)
+    resumed.save_now()
+    resumed.close()
+
+    again = Store.resume(folder)
+    for expected in reversed(states[:-1]):
+        again.undo()
+        assert again.state == expected
+    again.close()

@@ -166,10 +166,10 @@ class SessionFolder:
     def _write_blocks(self, folder: Folder, blocks: Sequence[tuple[Block, State, list[Action]]]) -> None:
         history = folder.subfolder(HISTORY, create=True)
         try:
+            # Always written, even when the name exists: a snapshot that failed after writing its blocks
+            # leaves files no snapshot refers to, and the seqs naming them are given out again.
             for block, start, actions in blocks:
                 name = codec.block_name(block.index, block.tag)
-                if history.exists(name):  # the same index and tag: the same block, written before a crash
-                    continue
                 data = msgspec.json.encode(codec.HistoryBlock(schema=codec.SNAPSHOT_SCHEMA, index=block.index, start=start, actions=actions))
                 history.write_atomic(name, zlib.compress(data, 1))
         finally:
