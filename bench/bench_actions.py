@@ -1,30 +1,41 @@
-"""How long one action takes, and how long resuming a long fight takes, against the unavoidable I/O.
+"""What one action, one undo and one resume cost against the I/O they cannot avoid, and how much memory a
+long fight holds.
 
-Run:  .venv/bin/python bench/bench_actions.py  [--profile]
+Run:  .venv/bin/python bench/bench_actions.py  [--profile] [--dir DIR] [--quick]
 
-* Per action: ``Store.dispatch`` (apply + undo history + one journal line written and fsynced) in the
-  resolve step of a fight with 20, 200 and 2,000 combatants, compared with the baseline of encoding one
-  journal entry with msgspec and ``os.write`` + ``os.fsync`` of it to a file in the same folder.
-* Resume: ``Store.resume`` of a session whose journal holds 10,000 damage / heal / next-step actions after
-  the first snapshot, compared with just reading that journal and decoding its lines with msgspec.
+* Per action: ``Store.dispatch`` (apply + undo history + one journal line written and fsynced, and every
+  500th action a snapshot with its history blocks) in the resolve step of fights of 20, 200 and 2,000
+  combatants. Each repeat is paired with a baseline measured just before it in the same folder:
+  encoding a journal entry with msgspec and ``os.write`` + ``os.fsync`` of it. The ratio is taken per
+  pair, so a slow moment of the disk weighs on both sides. Actions that wrote a snapshot are counted
+  in the mean and shown apart.
+* Undo at 2,000 combatants: a run of undos (most pop a kept state; one in a hundred reopens a history
+  block from disk and replays it), and the first undo after a resume.
+* Resume of a 10,480-action session (default settings: a snapshot every 500 entries, so 480 journal
+  lines to replay), paired with reading its snapshot and journal and decoding them with msgspec.
+* Memory at 2,000 combatants after 10,000 actions, next to a process that only builds the same fight:
+  the peak RSS of a fresh process, and what Python still holds (tracemalloc).
 
-Every figure is the median of several repeats, measured with ``time.perf_counter`` in this same run.
+Every figure is a median of several repeats measured with ``time.perf_counter`` in this same run.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import os
 import pstats
 import random
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,18 +48,20 @@ from tui_combat.engine.apply import apply  # noqa: E402
 from tui_combat.engine.dice import Roll  # noqa: E402
 from tui_combat.engine.model import State  # noqa: E402
 from tui_combat.saves import codec  # noqa: E402
+from tui_combat.saves import files as files_module  # noqa: E402
 from tui_combat.saves import journal as journal_module  # noqa: E402
-from tui_combat.saves.journal import JOURNAL  # noqa: E402
+from tui_combat.saves.schema import JOURNAL, SNAPSHOT  # noqa: E402
 from tui_combat.store import Store, new_state  # noqa: E402
 
 SIZES = (20, 200, 2_000)
-ACTIONS_PER_REPEAT = 200
-REPEATS = 5
-RESUME_ACTIONS = 10_000
-RESUME_COMBATANTS = 20
+ACTIONS_PER_REPEAT = 240  # a multiple of 20: each repeat ends where it began
+REPEATS = 6
+UNDOS = 300
+LONG_ACTIONS = 10_000
+RESUME_SIZES = (20, 2_000)
 RESUME_REPEATS = 5
-LIMIT_ACTION_US = 1_000.0
-LIMIT_RESUME_MS = 150.0
+RESUME_TAIL = 480
+"""Actions after the long session's last snapshot, near the worst case (499), so resume has lines to replay."""
 
 
 # -- building fights ----------------------------------------------------------------------------------
@@ -92,74 +105,10 @@ def action_stream(state: State, count: int, rng: random.Random) -> list[a.Action
     return result
 
 
-# -- measuring ----------------------------------------------------------------------------------------
-def median_per_item(run: Callable[[], int], repeats: int) -> float:
-    """Median over ``repeats`` of (seconds for one run) / (items the run did)."""
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        items = run()
-        samples.append((time.perf_counter() - start) / items)
-    return statistics.median(samples)
-
-
-def baseline_append(folder: Path) -> float:
-    """Seconds to encode one journal entry with msgspec, write it and fsync it."""
-    path = folder / "baseline.jsonl"
-    entry_actions = [a.Damage(combatant="c17", amount=2), a.Heal(combatant="c17", amount=1), a.NextStep()]
-    encoder = msgspec.json.Encoder()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        def run() -> int:
-            for n in range(ACTIONS_PER_REPEAT):
-                line = encoder.encode(codec.Done(seq=n, round=1, a=entry_actions[n % 3])) + b"\n"
-                os.write(fd, line)
-                os.fsync(fd)
-            return ACTIONS_PER_REPEAT
-
-        run()  # warm up
-        return median_per_item(run, REPEATS)
-    finally:
-        os.close(fd)
-
-
-def per_action(folder: Path, combatants: int) -> tuple[float, float, float]:
-    """(seconds per dispatch with fsynced append, seconds per pure apply, seconds per full snapshot)."""
-    state = fight(combatants)
-    store = Store.create(state, folder / f"n{combatants}")
-    rng = random.Random(combatants)
-    try:
-        def run_store() -> int:
-            for action in action_stream(store.state, ACTIONS_PER_REPEAT, rng):
-                store.dispatch(action)
-            return ACTIONS_PER_REPEAT
-
-        run_store()  # warm up
-        dispatch = median_per_item(run_store, REPEATS)
-        assert not store.unsaved, store.save_problem
-
-        def run_apply() -> int:
-            current = state
-            for action in action_stream(state, ACTIONS_PER_REPEAT, rng):
-                current = apply(current, action)
-            return ACTIONS_PER_REPEAT
-
-        pure = median_per_item(run_apply, REPEATS)
-
-        def run_snapshot() -> int:
-            store.save_now()
-            return 1
-
-        snapshot = median_per_item(run_snapshot, 3)
-    finally:
-        store.close()
-    return dispatch, pure, snapshot
-
-
 class _NoFsync:
-    """The ``os`` module, minus the fsync: only to build the 10,000-line journal quickly."""
+    """The ``os`` module minus fsync: only to build long sessions quickly, never while measuring."""
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> object:
         return getattr(os, name)
 
     @staticmethod
@@ -167,50 +116,217 @@ class _NoFsync:
         return None
 
 
-def build_long_session(folder: Path) -> Store:
-    state = fight(RESUME_COMBATANTS)
-    store = Store.create(state, folder)
-    real_os = journal_module.os
-    journal_module.os = _NoFsync()  # type: ignore[assignment]
+def without_fsync(work: Callable[[], object]) -> None:
+    saved = journal_module.os, files_module.os
+    journal_module.os = files_module.os = _NoFsync()  # type: ignore[assignment]
     try:
-        for action in action_stream(state, RESUME_ACTIONS, random.Random(10_000)):
-            store.dispatch(action)
+        work()
     finally:
-        journal_module.os = real_os  # type: ignore[assignment]
-    store.close()
-    lines = [line for line in (folder / JOURNAL).read_bytes().split(b"\n") if line]
-    assert len(lines) == RESUME_ACTIONS + 1, len(lines)  # the header plus every action: no compaction
+        journal_module.os, files_module.os = saved  # type: ignore[assignment]
+
+
+def play(store: Store, stream: list[a.Action]) -> None:
+    for action in stream:
+        store.dispatch(action)
+
+
+def long_session(folder: Path, combatants: int, actions: int) -> Store:
+    state = fight(combatants)
+    store = Store.create(state, folder)
+    stream = action_stream(state, actions, random.Random(actions))
+    without_fsync(lambda: play(store, stream))
     return store
 
 
-def baseline_read(folder: Path) -> float:
-    def run() -> int:
-        data = (folder / JOURNAL).read_bytes()
-        decoded = [codec.line_decoder.decode(line) for line in data.split(b"\n") if line]
-        assert len(decoded) == RESUME_ACTIONS + 1
-        return 1
+# -- measuring ----------------------------------------------------------------------------------------
+def baseline_appends(fd: int, count: int) -> float:
+    """Seconds per entry to encode ``count`` journal entries with msgspec, write and fsync each."""
+    entry_actions = [a.Damage(combatant="c17", amount=2), a.Heal(combatant="c17", amount=1), a.NextStep()]
+    encoder = msgspec.json.Encoder()
+    start = time.perf_counter()
+    for n in range(count):
+        os.write(fd, encoder.encode(codec.Done(seq=n, round=1, a=entry_actions[n % 3])) + b"\n")
+        os.fsync(fd)
+    return (time.perf_counter() - start) / count
 
-    run()
-    return median_per_item(run, RESUME_REPEATS)
+
+@dataclass
+class ActionRow:
+    combatants: int
+    baseline_us: float
+    dispatch_us: float
+    """Mean per action, snapshots included."""
+    ratio: float
+    """Median over repeats of (mean dispatch / the paired baseline)."""
+    plain_us: float
+    """Median of the actions that only appended a line."""
+    snapshot_ms: float
+    """Median of the actions that also wrote a snapshot (0 when none did)."""
+    snapshots: int
+    apply_us: float
 
 
-def resume_time(folder: Path, expected: State, *, collect: bool = True) -> float:
-    """Median seconds of ``Store.resume``; ``collect=False`` runs it with the cyclic GC paused."""
-    def run() -> int:
-        enabled = gc.isenabled()
-        if not collect:
-            gc.disable()
-        try:
-            resumed = Store.resume(folder)
-        finally:
-            if enabled:
-                gc.enable()
-        resumed.close()
-        assert resumed.state == expected
-        return 1
+def per_action(folder: Path, combatants: int) -> tuple[ActionRow, Store]:
+    state = fight(combatants)
+    store = Store.create(state, folder / f"n{combatants}")
+    rng = random.Random(combatants)
+    fd = os.open(folder / f"baseline-{combatants}.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    ratios, means, baselines, plain, snapshots = [], [], [], [], []
+    try:
+        for repeat in range(REPEATS + 1):  # the first pair warms up
+            baseline = baseline_appends(fd, ACTIONS_PER_REPEAT)
+            times = []
+            for action in action_stream(store.state, ACTIONS_PER_REPEAT, rng):
+                start = time.perf_counter()
+                store.dispatch(action)
+                took = time.perf_counter() - start
+                times.append(took)
+                (snapshots if store._since_snapshot == 0 else plain).append(took) if repeat else None
+            assert not store.unsaved, store.save_problem
+            if repeat:
+                mean = statistics.fmean(times)
+                means.append(mean)
+                baselines.append(baseline)
+                ratios.append(mean / baseline)
+    finally:
+        os.close(fd)
+    current = state
+    applies = action_stream(state, ACTIONS_PER_REPEAT, rng)
+    start = time.perf_counter()
+    for action in applies:
+        current = apply(current, action)
+    pure = (time.perf_counter() - start) / len(applies)
+    row = ActionRow(
+        combatants=combatants,
+        baseline_us=statistics.median(baselines) * 1e6,
+        dispatch_us=statistics.median(means) * 1e6,
+        ratio=statistics.median(ratios),
+        plain_us=statistics.median(plain) * 1e6,
+        snapshot_ms=statistics.median(snapshots) * 1e3 if snapshots else 0.0,
+        snapshots=len(snapshots),
+        apply_us=pure * 1e6,
+    )
+    return row, store
 
-    run()
-    return median_per_item(run, RESUME_REPEATS)
+
+def undo_costs(store: Store, folder: Path) -> tuple[float, float, float, float]:
+    """(median undo, slowest undo, first undo after a resume, paired baseline) in seconds."""
+    fd = os.open(folder / "baseline-undo.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        baseline = baseline_appends(fd, 100)
+        times = []
+        for _ in range(UNDOS):
+            start = time.perf_counter()
+            store.undo()
+            times.append(time.perf_counter() - start)
+        path = store.folder.folder if store.folder else None
+        store.close()
+        assert path is not None
+        firsts = []
+        for _ in range(3):
+            resumed = Store.resume(path)
+            start = time.perf_counter()
+            resumed.undo()
+            firsts.append(time.perf_counter() - start)
+            resumed.redo()
+            resumed.close()
+        baseline = (baseline + baseline_appends(fd, 100)) / 2
+    finally:
+        os.close(fd)
+    return statistics.median(times), max(times), statistics.median(firsts), baseline
+
+
+def replay_cost(folder: Path) -> float:
+    """Seconds to apply the journal's actions to the snapshot's state: the rules' share of a resume."""
+    snapshot = codec.snapshot_decoders[codec.SNAPSHOT_SCHEMA].decode((folder / SNAPSHOT).read_bytes())
+    assert isinstance(snapshot, codec.Snapshot)
+    actions = [line.a for line in map(codec.line_decoder.decode, (folder / JOURNAL).read_bytes().split(b"\n")[1:-1])
+               if isinstance(line, codec.Done)]
+    state = snapshot.current
+    start = time.perf_counter()
+    for action in actions:
+        state = apply(state, action)
+    return time.perf_counter() - start
+
+
+def resume_costs(folder: Path) -> tuple[float, float, float]:
+    """(Store.resume, the paired read + decode baseline, journal lines after the snapshot)."""
+    def baseline() -> None:
+        snapshot = (folder / SNAPSHOT).read_bytes()
+        lines = (folder / JOURNAL).read_bytes().split(b"\n")
+        codec.snapshot_decoders[codec.SNAPSHOT_SCHEMA].decode(snapshot)
+        for line in lines:
+            if line:
+                codec.line_decoder.decode(line)
+
+    resumes, baselines = [], []
+    for repeat in range(RESUME_REPEATS + 1):
+        start = time.perf_counter()
+        baseline()
+        took_baseline = time.perf_counter() - start
+        start = time.perf_counter()
+        Store.resume(folder).close()
+        took = time.perf_counter() - start
+        if repeat:
+            resumes.append(took)
+            baselines.append(took_baseline)
+    lines = (folder / JOURNAL).read_bytes().count(b"\n") - 1
+    return statistics.median(resumes), statistics.median(baselines), lines
+
+
+def memory_child(kind: str, combatants: int, actions: int, folder: str, trace: bool) -> None:
+    """Run in a fresh process; prints its peak RSS in KiB, or with ``trace`` the memory Python still holds
+    for what ``kind`` built (tracemalloc inflates the peak, so the two are separate runs).
+
+    ``fight``: build the fight. ``store``: build it, then play ``actions`` through a store (fsync off to
+    save time: it does not change what is kept). ``resume``: resume the session in ``folder``, undo once.
+    """
+    if trace:
+        tracemalloc.start()
+    held = 0
+    if kind == "resume":
+        store = Store.resume(Path(folder))
+        store.undo()
+        held = tracemalloc.get_traced_memory()[0] if trace else 0
+        store.close()
+    else:
+        state = fight(combatants)
+        held = tracemalloc.get_traced_memory()[0] if trace else 0
+        if kind == "store":
+            store = Store.create(state, Path(folder))
+            stream = action_stream(state, actions, random.Random(actions))
+            del state
+            without_fsync(lambda: play(store, stream))
+            del stream
+            held = tracemalloc.get_traced_memory()[0] if trace else 0
+            store.close()
+    print(held // 1024 if trace else peak_rss_kib())
+
+
+def memory_mib(kind: str, combatants: int, actions: int, folder: Path) -> tuple[float, float]:
+    """(peak RSS, memory held) in MiB, each from a fresh process running :func:`memory_child`."""
+    figures = []
+    for trace in ("peak", "held"):
+        if kind == "store" and trace == "held":
+            shutil.rmtree(folder, ignore_errors=True)
+        output = subprocess.run(
+            [sys.executable, __file__, "--memory-child", kind, str(combatants), str(actions), str(folder), trace],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        figures.append(int(output.split()[-1]) / 1024)
+    return figures[0], figures[1]
+
+
+def peak_rss_kib() -> int:
+    """This process's peak RSS. ``ru_maxrss`` is not used on Linux: it survives ``exec`` and so reports
+    the parent's peak for a child started with fork + exec."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 # -- reporting ----------------------------------------------------------------------------------------
@@ -224,53 +340,74 @@ def profile(label: str, work: Callable[[], object]) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--profile", action="store_true", help="profile the biggest cases even when within limits")
+    global LONG_ACTIONS, REPEATS
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--profile", action="store_true", help="profile dispatch and resume at the biggest size")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the temporary files (default: system temp)")
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and a 2,000-action long session (a smoke run)")
+    parser.add_argument("--memory-child", nargs=5, metavar=("KIND", "COMBATANTS", "ACTIONS", "FOLDER", "WHAT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.memory_child:
+        kind, combatants, actions, folder, what = args.memory_child
+        memory_child(kind, int(combatants), int(actions), folder, trace=what == "held")
+        return 0
+    if args.quick:
+        LONG_ACTIONS, REPEATS = 2_000, 2
 
     root = Path(tempfile.mkdtemp(prefix="tui-combat-bench-", dir=args.dir))
-    saved_every = store_module.SNAPSHOT_EVERY
-    store_module.SNAPSHOT_EVERY = 10**9  # measure journal appends only; snapshots are reported apart
     started = time.perf_counter()
-    over: list[str] = []
     try:
         print(f"tui-combat action benchmark — Python {sys.version.split()[0]}, msgspec {msgspec.__version__}, files in {root}")
-        base = baseline_append(root)
-        print(f"\nbaseline: msgspec encode + os.write + os.fsync of one entry: {base * 1e6:8.1f} µs")
-        print(f"\n{'combatants':>10} {'dispatch µs':>12} {'× baseline':>11} {'apply µs':>10} {'snapshot ms':>12}")
+        print(f"a snapshot every {store_module.SNAPSHOT_EVERY} journal entries, history blocks of {store_module.BLOCK_SIZE} actions")
+        print("\nper action, each repeat paired with its own baseline (msgspec encode + os.write + os.fsync of one entry):")
+        print(f"{'combatants':>10} {'baseline µs':>12} {'dispatch µs':>12} {'× baseline':>11} {'append-only µs':>15} "
+              f"{'with snapshot ms':>17} {'apply µs':>9}")
+        biggest: Store | None = None
         for size in SIZES:
-            dispatch, pure, snapshot = per_action(root, size)
-            print(f"{size:>10,} {dispatch * 1e6:12.1f} {dispatch / base:11.2f} {pure * 1e6:10.1f} {snapshot * 1e3:12.2f}")
-            if size == SIZES[-1] and dispatch * 1e6 > LIMIT_ACTION_US:
-                over.append("action")
-        print(f"(a full snapshot is written every {saved_every} actions by default; the table's dispatch excludes it)")
+            row, store = per_action(root, size)
+            print(f"{size:>10,} {row.baseline_us:12.1f} {row.dispatch_us:12.1f} {row.ratio:11.2f} {row.plain_us:15.1f} "
+                  f"{row.snapshot_ms:13.2f} ({row.snapshots}) {row.apply_us:9.1f}")
+            if size == SIZES[-1]:
+                biggest = store
+            else:
+                store.close()
+        print("(dispatch: the mean over every action, snapshots included; (n): how many actions wrote one)")
 
-        folder = root / "long"
-        store = build_long_session(folder)
-        read = baseline_read(folder)
-        resume = resume_time(folder, store.state)
-        resume_no_gc = resume_time(folder, store.state, collect=False)
-        print(f"\nresume of a {RESUME_ACTIONS:,}-action journal ({RESUME_COMBATANTS} combatants, "
-              f"{(folder / JOURNAL).stat().st_size / 1e6:.2f} MB):")
-        print(f"  baseline read + msgspec decode of the lines: {read * 1e3:8.1f} ms")
-        print(f"  Store.resume:                                {resume * 1e3:8.1f} ms  ({resume / read:.1f} × baseline)")
-        print(f"  Store.resume with the cyclic GC paused:      {resume_no_gc * 1e3:8.1f} ms  ({resume_no_gc / read:.1f} × baseline)")
-        if resume * 1e3 > LIMIT_RESUME_MS:
-            over.append("resume")
+        assert biggest is not None
+        median, slowest, first, baseline = undo_costs(biggest, root)
+        print(f"\nundo at {SIZES[-1]:,} combatants (paired baseline {baseline * 1e6:.1f} µs):")
+        print(f"  median of {UNDOS} undos:        {median * 1e6:10.1f} µs  ({median / baseline:.2f} × baseline)")
+        print(f"  slowest (reopens a block):   {slowest * 1e6:10.1f} µs  ({slowest / baseline:.2f} × baseline)")
+        print(f"  first undo after a resume:   {first * 1e6:10.1f} µs  ({first / baseline:.2f} × baseline)")
 
-        if over or args.profile:
-            print(f"\nover the limit ({LIMIT_ACTION_US:.0f} µs per action at {SIZES[-1]:,}, {LIMIT_RESUME_MS:.0f} ms resume): "
-                  f"{', '.join(over) or 'nothing'}")
-            if "action" in over or args.profile:
-                big = Store.create(fight(SIZES[-1]), root / "profile")
-                stream = action_stream(big.state, 500, random.Random(1))
-                profile(f"500 dispatches at {SIZES[-1]:,} combatants", lambda: [big.dispatch(x) for x in stream])
-                big.close()
-            if "resume" in over or args.profile:
-                profile("Store.resume", lambda: Store.resume(folder).close())
+        for size in RESUME_SIZES:
+            folder = root / f"long-{size}"
+            long_session(folder, size, LONG_ACTIONS + RESUME_TAIL).close()
+            resume, read, lines = resume_costs(folder)
+            print(f"\nresume of a {LONG_ACTIONS + RESUME_TAIL:,}-action session at {size:,} combatants ({lines} journal lines after its snapshot):")
+            print(f"  baseline read + msgspec decode of snapshot and journal: {read * 1e3:8.1f} ms")
+            print(f"  Store.resume:                                           {resume * 1e3:8.1f} ms  ({resume / read:.2f} × baseline)")
+            print(f"  of which the rules applying the {lines} actions:           {replay_cost(folder) * 1e3:8.1f} ms")
+
+        size = SIZES[-1]
+        bare_peak, bare_held = memory_mib("fight", size, 0, root / "unused")
+        played_peak, played_held = memory_mib("store", size, LONG_ACTIONS, root / "memory")
+        reopened_peak, reopened_held = memory_mib("resume", size, 0, root / "memory")
+        print(f"\nmemory at {size:,} combatants (a fresh process each; held = allocated by Python and still alive):")
+        print(f"  {'':44} {'peak RSS MiB':>12} {'held MiB':>9}")
+        print(f"  {'the fight built, no store':44} {bare_peak:12.1f} {bare_held:9.1f}")
+        print(f"  {f'the fight after {LONG_ACTIONS:,} actions through a store':44} {played_peak:12.1f} {played_held:9.1f}")
+        print(f"  {'that session resumed from disk, one undo':44} {reopened_peak:12.1f} {reopened_held:9.1f}")
+        disk = sum(path.stat().st_size for path in (root / "memory").rglob("*") if path.is_file())
+        print(f"  the session on disk: {disk / 1e6:.1f} MB")
+
+        if args.profile:
+            big = Store.create(fight(size), root / "profile")
+            stream = action_stream(big.state, 500, random.Random(1))
+            profile(f"500 dispatches at {size:,} combatants", lambda: play(big, stream))
+            big.close()
+            profile("Store.resume", lambda: Store.resume(root / "memory").close())
     finally:
-        store_module.SNAPSHOT_EVERY = saved_every
         shutil.rmtree(root, ignore_errors=True)
     print(f"\ntotal bench time {time.perf_counter() - started:.1f} s")
     return 0

@@ -1,4 +1,4 @@
-"""Command line: ``tui-combat [--data-dir DIR] [--seed N] [resume NAME | new FILE | roll EXPR | check FILE | list]``."""
+"""Command line: ``tui-combat [--data-dir DIR] [--seed N] [resume NAME | recover NAME | new FILE | roll EXPR | check FILE | list]``."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("list", help=_("list saved sessions"))
     resume = commands.add_parser("resume", help=_("resume a saved session"))
     resume.add_argument("name")
+    recover = commands.add_parser("recover", help=_("rebuild a damaged session into a new one beside it (the damaged one is kept as it is)"))
+    recover.add_argument("name")
+    recover.add_argument("--up-to-line", type=int, default=None, help=_("use the journal only up to this line"))
     new = commands.add_parser("new", help=_("start a session from an encounter file"))
     new.add_argument("file", type=Path)
     roll = commands.add_parser("roll", help=_("roll dice, e.g. 4d6kh3"))
@@ -60,8 +63,20 @@ def main(argv: list[str] | None = None) -> int:
         from tui_combat.session import list_sessions
 
         for info in list_sessions(root):
-            print(f"{info.key}\t{info.name}\t{info.ruleset}\t{_('round')} {info.round}\t{format_time(info.saved_at)}")
+            problem = f"\t({_(info.problem)})" if info.problem else ""
+            print(f"{info.key}\t{info.name}\t{info.ruleset}\t{_('round')} {info.round}\t{format_time(info.saved_at)}{problem}")
         return 0
+    if args.command == "recover":
+        return _recover(root, args.name, args.up_to_line)
+    if args.command == "resume":
+        from tui_combat.saves.errors import SaveError
+        from tui_combat.saves.library import session_folder
+
+        try:
+            session_folder(root, args.name)
+        except SaveError as error:
+            print(error, file=sys.stderr)
+            return 2
     from tui_combat.app import CombatApp
 
     app = CombatApp(
@@ -71,6 +86,22 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
     )
     app.run()
+    return 0
+
+
+def _recover(root: Path, name: str, up_to_line: int | None) -> int:
+    from tui_combat.session import SessionError, recover
+
+    try:
+        store = recover(root, name, up_to_line=up_to_line)
+    except SessionError as error:
+        print(error, file=sys.stderr)
+        return 2
+    key = store.folder.folder.name if store.folder is not None else ""
+    store.close()
+    for warning in store.warnings:
+        print(warning)
+    print(_("The recovered session is {key}: tui-combat resume {key}", key=key))
     return 0
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from tui_combat.i18n import N_, _
-from tui_combat.saves.library import SessionInfo, list_sessions, new_session_folder
+from tui_combat.saves.library import SessionInfo, list_sessions, new_session_folder, session_folder
 
 if TYPE_CHECKING:
     from tui_combat.engine.model import State
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "list_sessions", "new_empty", "new_from_file",
-    "open_demo", "resume", "save_as",
+    "open_demo", "recover", "resume", "save_as",
 ]
 
 
@@ -94,18 +94,47 @@ def open_demo(data_root: Path, file_name: str, *, seed: int | None = None) -> St
     return new_from_file(data_root, ENCOUNTER_DIR / file_name, seed=seed)
 
 
-def resume(data_root: Path, key: str) -> Store:
-    """The saved session ``key`` (its folder name, as :func:`list_sessions` gives it), where it was left."""
-    from tui_combat.saves.locations import sessions_dir
+def _saved_folder(data_root: Path, key: str, title: str) -> Path:
+    """The folder of the saved session ``key``: only a plain name inside the sessions folder, reached
+    without following a symbolic link (:func:`~tui_combat.saves.library.session_folder`)."""
+    from tui_combat.saves.errors import SaveError
+
+    try:
+        return session_folder(data_root, key)
+    except SaveError as error:
+        raise SessionError(title, str(error)) from None
+
+
+def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
+    """The saved session ``key`` (its folder name, as :func:`list_sessions` gives it), where it was left.
+
+    Opening only reads: a damaged session, one written by a newer version or one this version cannot
+    replay is refused with a message saying why (and, when damaged, how to recover it); nothing on disk
+    changes. When another copy of tui-combat has the session open (or ``read_only`` is asked), it opens
+    read-only and says so in the store's warnings."""
     from tui_combat.store import Store
 
-    folder = sessions_dir(data_root) / key
-    if not key or Path(key).name != key or not folder.is_dir():
+    folder = _saved_folder(data_root, key, _("Cannot open the session"))
+    if not folder.is_dir():
         raise SessionError(_("Cannot open the session"), _("There is no saved session {name}.", name=key))
     try:
-        return Store.resume(folder)
+        return Store.resume(folder, read_only=read_only)
     except _refusals() as error:
         raise SessionError(_("Cannot open the session"), str(error)) from None
+
+
+def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Store:
+    """Rebuild the damaged session ``key`` into a new session beside it (``KEY-recovered``), as far as its
+    files can be read (and no further than line ``up_to_line`` of its journal); the damaged folder is only
+    read. Returns the new session's store."""
+    from tui_combat.store import recover as rebuild
+
+    folder = _saved_folder(data_root, key, _("Cannot recover the session"))
+    target = new_session_folder(data_root, f"{key}-recovered")
+    try:
+        return rebuild(folder, target, up_to_line=up_to_line)
+    except _refusals() as error:
+        raise SessionError(_("Cannot recover the session"), str(error)) from None
 
 
 def save_as(store: Store, data_root: Path, name: str) -> str:

@@ -5,14 +5,23 @@ notify subscribers. Undo and redo are journalled too, so history survives a rest
 
 When the disk refuses a write, nothing already saved is touched: the fight goes on in memory, the
 store remembers it is unsaved, and every later action retries with a full snapshot until one lands.
+
+One writer per session: the store that writes holds a lock on the session folder; a second store on
+the same folder (another copy of the app, or a viewer) opens read-only and refuses every change.
+
+A session saved in an older snapshot format opens as it is and is written in today's format at its
+first change; one whose states have an older schema also keeps its old files beside the new ones. Only
+looked at, it is left as it was.
 """
 
 from __future__ import annotations
 
-import gc
+import os
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from tui_combat.engine.actions import Action
 from tui_combat.engine.apply import apply
@@ -21,31 +30,55 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.saves import codec
-from tui_combat.saves.errors import SaveError
-from tui_combat.saves.journal import SessionFolder, make_snapshot
+from tui_combat.saves.errors import DamagedSession, DamageReport, IncompatibleSession, NewerVersionError, SaveError
+from tui_combat.saves.history import History
+from tui_combat.saves.journal import SessionFolder, first_snapshot, make_snapshot
+from tui_combat.saves.reading import Plan, Segment, plan
+from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 Listener = Callable[[State], None]
 SNAPSHOT_EVERY = 500
+"""Journal entries between two snapshots: resuming replays at most this many."""
+BLOCK_SIZE = 100
+"""Actions per sealed block of undo history: an undo replays at most this many."""
+READ_ATTEMPTS = 3
+
+
+def _reason(error: Exception) -> str:
+    return str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
+
+
+class Rebuilt(NamedTuple):
+    store: Store | None
+    """None when even the starting snapshot could not be turned into a store."""
+    replayed: int
+    """How many journal entries were replayed before ``problem`` stopped the replay."""
+    problem: str
 
 
 class Store:
     def __init__(self, state: State, folder: SessionFolder | None = None) -> None:
-        self.base = state
         self.state = state
         self.folder = folder
-        self._history: list[tuple[Action, State | None]] = []
-        """Each action done, with the state before it (None until rebuilt after a resume)."""
+        self._blocks_from: SessionFolder | None = folder
+        """Where sealed history blocks not in memory are read from."""
+        self._history = History(state, apply, BLOCK_SIZE, self._load_block)
         self._redo: list[Action] = []
         self._seq = 0
         self._since_snapshot = 0
         self.unsaved = False
         self.save_problem = ""
         self.warnings: list[str] = []
+        self.read_only = False
+        """Opened read-only (another copy of tui-combat is this session's writer): every change is refused."""
+        self.read_only_reason = ""
         self._listeners: list[Listener] = []
         self.rng = random.Random(state.seed)
         self.upgraded_from = 0
-        """The older state schema the session's files are in (0: today's); they are rewritten, the old
-        ones kept beside them, the first time the fight changes."""
+        """The older state schema the session's files are in (0: today's); they are copied aside
+        (``snapshot.schema1.json`` …) and the session written in today's format at the first change."""
+        self._old_format = False
+        """Opened from a snapshot of an older format; written in today's at the first change."""
         self._loaded_seq = 0
 
     # -- creating and resuming ------------------------------------------------------------------------
@@ -62,81 +95,195 @@ class Store:
         return store
 
     @classmethod
-    def resume(cls, folder: Path) -> Store:
-        session = SessionFolder(folder)
-        loaded = session.load()
-        snapshot = loaded.snapshot
-        store = cls(snapshot.base, session)
-        store.state = snapshot.current
-        store._history = [(action, None) for action in snapshot.done]
+    def resume(cls, folder: Path, *, read_only: bool = False) -> Store:
+        """Open a saved session. Reading changes nothing on disk: damage raises :class:`DamagedSession`
+        (with a report of what :func:`recover` can rebuild), a session of a newer version
+        :class:`NewerVersionError`, one this version cannot make a fight of (an older session whose
+        history no longer replays, a ruleset that is not installed) :class:`IncompatibleSession`, any
+        other problem :class:`SaveError`.
+
+        One writer per session: when another copy of tui-combat holds the session (or ``read_only`` is
+        asked), the store opens read-only, says so in :attr:`warnings`, and refuses every change.
+        """
+        session = SessionFolder.open(folder)
+        try:
+            writer = not read_only and session.lock()
+            store = cls._open(session) if writer else cls._open_beside_a_writer(session)
+        except BaseException:
+            session.close()
+            raise
+        if writer:
+            session.remove_temp_files()
+        else:
+            store.read_only = True
+            if read_only:
+                store.read_only_reason = _("This session was opened read-only: nothing can be changed here.")
+            else:
+                store.read_only_reason = _("This session is open in another copy of tui-combat, so it is read-only here: nothing can be changed or saved from this one.")
+            store.warnings.append(store.read_only_reason)
+        return store
+
+    @classmethod
+    def _open_beside_a_writer(cls, session: SessionFolder) -> Store:
+        """A writer may be halfway through rotating its files; what looks like a gap can be that moment."""
+        for _attempt in range(READ_ATTEMPTS - 1):
+            try:
+                return cls._open(session)
+            except DamagedSession:
+                time.sleep(0.05)
+        return cls._open(session)
+
+    @classmethod
+    def _open(cls, session: SessionFolder) -> Store:
+        problems: list[str] = []
+        snapshot = session.read_snapshot()
+        if snapshot.snapshot is None:
+            if not session.holds_a_session():
+                raise SaveError(_("{path} is missing: this is not a saved session.", path=session.snapshot_path))
+            problems.append(snapshot.problem)
+        else:
+            journal = session.read_segment(JOURNAL)
+            steps = plan(SNAPSHOT, snapshot.snapshot, [journal])
+            rebuilt = cls._rebuild(steps, session)
+            problems += steps.problems + ([rebuilt.problem] if rebuilt.problem else [])
+            store = rebuilt.store
+            if not problems and store is not None:
+                store.folder = session
+                store.warnings = list(steps.warnings)
+                session.note_opened(snapshot.snapshot)
+                missing = session.missing_blocks(snapshot.snapshot)
+                if missing:
+                    reach = len(store._history) - (missing[-1] + 1) * store._history.block_size
+                    store.warnings.append(_("Part of the undo history in {path} is missing: undo can go back {count} actions, not further.",
+                                            path=session.folder / HISTORY, count=max(reach, 0)))
+                if journal.torn_at is not None:
+                    session.cut_journal_before_next_write(journal.torn_at)
+                if isinstance(snapshot.snapshot, codec.SnapshotV1):
+                    store._since_snapshot = SNAPSHOT_EVERY  # the next save writes the current format
+                    store._old_format = True
+                    store.upgraded_from = snapshot.snapshot.upgraded_from
+                store._loaded_seq = store._seq
+                return store
+        report = damage_report(session, problems)
+        raise DamagedSession(describe_damage(report), report)
+
+    @classmethod
+    def _from_snapshot(cls, snapshot: codec.AnySnapshot, blocks_from: SessionFolder | None) -> Store:
+        if isinstance(snapshot, codec.SnapshotV1):
+            return cls._from_format_1(snapshot)
+        store = cls(snapshot.current)
+        store._blocks_from = blocks_from
+        store._history = History.restore(
+            apply=apply, block_size=snapshot.block_size, sealed=snapshot.sealed, checkpoint=snapshot.checkpoint,
+            run=snapshot.run, current=snapshot.current, load=store._load_block,
+        )
         store._redo = list(snapshot.redo)
         store._seq = snapshot.seq
-        store.warnings = list(loaded.warnings)
-        # Replay keeps every earlier state alive for undo; the cyclic collector would rescan that
-        # growing heap again and again for nothing (states hold no cycles), doubling resume time.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            for entry in loaded.entries:
-                store._replay(entry)
-                store._seq = entry.seq
-        except Exception as error:  # a refused or failing action: the journal cannot be replayed here
-            raise SaveError(_("{path} cannot be replayed by this version of tui-combat (journal entry {seq}: {error}). "
-                              "The files were left as they are.", path=session.journal_path, seq=entry.seq,
-                              error=error)) from None
-        finally:
-            if collecting:
-                gc.enable()
-        store._since_snapshot = len(loaded.entries)
-        store._loaded_seq = store._seq
-        if loaded.upgraded_from:
-            store.upgraded_from = loaded.upgraded_from
-            store.unsaved = True  # the next change writes the whole session in today's format
-        # A different stream of dice after every resume, yet reproducible from the seed and history.
-        store.rng = random.Random(f"{snapshot.base.seed}:{store._seq}")
         return store
+
+    @classmethod
+    def _from_format_1(cls, snapshot: codec.SnapshotV1) -> Store:
+        """Formats 1 and 2 kept every action since the start: replay them once to cut the history into blocks."""
+        store = cls(snapshot.base)
+        for action in snapshot.done:
+            store._history.push(action, apply(store._history.current, action), tag=0)
+        store.state = store._history.current
+        store._redo = list(snapshot.redo)
+        store._seq = snapshot.seq
+        return store
+
+    @classmethod
+    def _rebuild(cls, steps: Plan, blocks_from: SessionFolder | None) -> Rebuilt:
+        """The store ``steps`` lead to, replayed in memory as far as they go (nothing is written)."""
+        try:
+            store = cls._from_snapshot(steps.snapshot, blocks_from)
+        except Exception as error:  # a format-1 history that no longer replays
+            return Rebuilt(None, 0, _("{source} cannot be replayed ({error}).", source=steps.source, error=_reason(error)))
+        replayed, problem = 0, ""
+        for located in steps.entries:
+            try:
+                store._replay(located.entry)
+            except Exception as error:  # the rules are plugins: whatever they raise is damage here
+                problem = _("{path}, line {line}: this entry cannot be replayed ({error}).",
+                            path=located.segment.path, line=located.line, error=_reason(error))
+                break
+            store._seq = located.entry.seq
+            replayed += 1
+        store._since_snapshot = replayed
+        # A different stream of dice after every resume, yet reproducible from the seed and history.
+        store.rng = random.Random(f"{store.state.seed}:{store._seq}")
+        return Rebuilt(store, replayed, problem)
 
     def _replay(self, entry: codec.Entry) -> None:
         if isinstance(entry, codec.Done):
             self._do(entry.a)
             self._redo.clear()
         elif isinstance(entry, codec.Undone):
+            if not self._history:
+                raise RuleError(_("an undo with nothing to undo"))
             self._undo()
         else:
+            if not self._redo:
+                raise RuleError(_("a redo with nothing to redo"))
             self._redo_one()
+
+    def _load_block(self, index: int, tag: int) -> tuple[State, list[Action]]:
+        if self._blocks_from is None:
+            raise SaveError(_("The undo history before this point is not saved anywhere."))
+        return self._blocks_from.read_block(index, tag)
 
     # -- reading --------------------------------------------------------------------------------------
     @property
+    def base(self) -> State:
+        """The state before the first action (read from the saved history when not in memory)."""
+        return self._history.base
+
+    @property
     def can_undo(self) -> bool:
-        return bool(self._history)
+        return len(self._history) > 0
 
     @property
     def can_redo(self) -> bool:
         return bool(self._redo)
 
     def done_actions(self) -> list[Action]:
-        return [action for action, _before in self._history]
+        """Every action done, oldest first. Reads the whole saved history: not for every key press."""
+        return self._history.actions()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
     # -- changing -------------------------------------------------------------------------------------
+    def _refuse_if_read_only(self) -> None:
+        if self.read_only:
+            raise RuleError(self.read_only_reason)
+
     def dispatch(self, action: Action) -> State:
         """Apply, remember, save, notify. Raises :class:`RuleError` (nothing changes) when refused."""
+        self._refuse_if_read_only()
         self._do(action)
         self._redo.clear()
         self._record(lambda seq: codec.Done(seq=seq, round=self.state.round, a=action))
         return self.state
 
     def undo(self) -> State:
+        """Raises :class:`RuleError` (nothing changes) when there is nothing to undo, or when the saved
+        history it needs cannot be read."""
+        self._refuse_if_read_only()
         if not self._history:
             raise RuleError(_("Nothing to undo."))
-        self._undo()
+        try:
+            self._undo()
+        except SaveError as error:
+            raise RuleError(str(error)) from None
+        except Exception as error:  # the history replays through the rules; a bug there must not crash the app
+            raise RuleError(_("Cannot undo: {error}", error=_reason(error))) from None
         self._record(lambda seq: codec.Undone(seq=seq, round=self.state.round))
         return self.state
 
     def redo(self) -> State:
+        self._refuse_if_read_only()
         if not self._redo:
             raise RuleError(_("Nothing to redo."))
         self._redo_one()
@@ -145,79 +292,87 @@ class Store:
 
     def _do(self, action: Action) -> None:
         new = apply(self.state, action)
-        self._history.append((action, self.state))
+        self._history.push(action, new, tag=self._seq + 1)  # the seq of the entry about to record it
         self.state = new
 
     def _undo(self) -> None:
-        action, before = self._history[-1]
-        if before is None:
-            self._rebuild_history()
-            action, before = self._history[-1]
-        assert before is not None
-        self._history.pop()
+        action, before = self._history.pop()
         self._redo.append(action)
         self.state = before
 
     def _redo_one(self) -> None:
-        action = self._redo.pop()
-        self._do(action)
-
-    def _rebuild_history(self) -> None:
-        """Recompute the states before each action from the base (needed once after a resume)."""
-        state = self.base
-        rebuilt: list[tuple[Action, State | None]] = []
-        for action, _before in self._history:
-            rebuilt.append((action, state))
-            state = apply(state, action)
-        self._history = rebuilt
+        self._do(self._redo[-1])
+        self._redo.pop()
 
     # -- saving ---------------------------------------------------------------------------------------
     def _record(self, make_entry: Callable[[int], codec.Entry]) -> None:
         self._seq += 1
         if self.folder is not None:
             try:
-                if self.unsaved or self._since_snapshot >= SNAPSHOT_EVERY:
+                self._keep_old_files()  # before anything is appended to the old journal
+                if self.unsaved:  # the journal misses what failed to save: only a snapshot can follow it
                     self._write_snapshot()
                 else:
+                    # Journalled even when a snapshot follows, so that the previous snapshot and its
+                    # journal still reach this action if the new snapshot is ever lost.
                     self.folder.append(make_entry(self._seq))
                     self._since_snapshot += 1
+                    if self._since_snapshot >= SNAPSHOT_EVERY:
+                        self._write_snapshot()
             except SaveError as error:
                 self.unsaved = True
                 self.save_problem = str(error)
         for listener in list(self._listeners):
             listener(self.state)
 
+    def _snapshot(self) -> codec.Snapshot:
+        history = self._history
+        return make_snapshot(self._seq, block_size=history.block_size, sealed=[block.tag for block in history.sealed],
+                             checkpoint=history.checkpoint, run=list(history.run), redo=list(self._redo), current=self.state)
+
+    def _keep_old_files(self) -> None:
+        if self.folder is not None and self.upgraded_from:
+            self.folder.keep_old_files(self.upgraded_from)
+
     def _write_snapshot(self) -> None:
         if self.folder is None:
             return
-        if self.upgraded_from:
-            self.folder.keep_old_files(self.upgraded_from)
-        snapshot = make_snapshot(self._seq, self.base, self.done_actions(), list(self._redo), self.state)
-        self.folder.write_snapshot(snapshot)
+        self._keep_old_files()
+        self.folder.write_snapshot(self._snapshot(), self._history.unsaved_blocks())
+        self._history.mark_saved(keep_in_memory=False)
         self._since_snapshot = 0
         self.unsaved = False
         self.save_problem = ""
         self.upgraded_from = 0
+        self._old_format = False
 
     def save_now(self) -> None:
-        """Compact the journal into a snapshot (on quit, or to retry after a failed write). A session in an
-        older format that was only looked at is left as it was."""
-        if self.upgraded_from and self._seq == self._loaded_seq:
+        """Compact the journal into a snapshot (on quit, or to retry after a failed write). A read-only
+        store writes nothing, nor does one of an older format that was only looked at."""
+        if self.read_only or (self._old_format and self._seq == self._loaded_seq):
             return
         self._write_snapshot()
 
     def save_as(self, folder: Path) -> None:
         """Write the whole session, history included, to a new folder and continue there."""
         target = SessionFolder(folder)
-        snapshot = make_snapshot(self._seq, self.base, self.done_actions(), list(self._redo), self.state)
-        target.write_snapshot(snapshot)
+        self._history.load_all()  # every block is written again, in the new folder
+        try:
+            target.write_snapshot(self._snapshot(), self._history.unsaved_blocks())
+        except SaveError:
+            target.close()
+            raise
         if self.folder is not None:
             self.folder.close()
-        self.folder = target
+        self.folder = self._blocks_from = target
+        self._history.mark_saved(keep_in_memory=False)
+        self.read_only = False
+        self.read_only_reason = ""
+        self.upgraded_from = 0  # the old files stay where they were, untouched
+        self._old_format = False
         self._since_snapshot = 0
         self.unsaved = False
         self.save_problem = ""
-        self.upgraded_from = 0
 
     def close(self) -> None:
         if self.folder is not None:
@@ -238,3 +393,99 @@ def store_from_encounter(encounter: Encounter, folder: Path | None = None, seed:
         store.dispatch(action)
     return store
 
+
+# -- damaged sessions ---------------------------------------------------------------------------------
+class Recovery(NamedTuple):
+    store: Store
+    replayed: int
+    steps: Plan
+
+
+def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery]:
+    """Every way the folder's files can rebuild the session: from the newest snapshot, from the one before,
+    or from the first state a journal's header holds; each replayed in memory as far as it goes."""
+    journal = session.read_segment(JOURNAL)
+    previous_journal = session.read_segment(PREV_JOURNAL, required=False)
+    sources: list[tuple[str, codec.AnySnapshot | None, list[Segment]]] = []
+    for name, segments in ((SNAPSHOT, [journal]), (PREV_SNAPSHOT, [previous_journal, journal])):
+        try:
+            sources.append((name, session.read_snapshot(name).snapshot, segments))
+        except (NewerVersionError, IncompatibleSession):
+            continue
+    for segment, segments in ((previous_journal, [previous_journal, journal]), (journal, [journal])):
+        start = segment.header.start if segment.header is not None else None
+        first = first_snapshot(start, BLOCK_SIZE) if start is not None else None
+        sources.append((segment.name, first, segments))
+    recoveries = []
+    for name, snapshot, segments in sources:
+        if snapshot is not None:
+            steps = plan(name, snapshot, segments, up_to_line=up_to_line)
+            rebuilt = Store._rebuild(steps, session)
+            if rebuilt.store is not None:
+                recoveries.append(Recovery(rebuilt.store, rebuilt.replayed, steps))
+    return recoveries
+
+
+def _best_recovery(session: SessionFolder, up_to_line: int | None) -> Recovery | None:
+    """The recovery that reaches furthest (the newest snapshot first when two reach as far)."""
+    best: Recovery | None = None
+    for recovery in _recoveries(session, up_to_line):
+        if best is None or recovery.store._seq > best.store._seq:
+            best = recovery
+    return best
+
+
+def _last_journal_line(recovery: Recovery) -> int:
+    used = recovery.steps.entries[: recovery.replayed]
+    lines = [located.line for located in used if located.segment.name == JOURNAL]
+    return lines[-1] if lines else 0
+
+
+def damage_report(session: SessionFolder, problems: list[str]) -> DamageReport:
+    best = _best_recovery(session, None)
+    if best is None:
+        return DamageReport(folder=str(session.folder), problems=tuple(problems), recoverable=False)
+    return DamageReport(
+        folder=str(session.folder),
+        problems=tuple(problems),
+        recoverable=True,
+        source=best.steps.source,
+        actions=best.replayed,
+        last_line=_last_journal_line(best),
+    )
+
+
+def describe_damage(report: DamageReport) -> str:
+    lines = [_("{path} is damaged, so it was not opened; nothing on disk was changed.", path=report.folder)]
+    lines += report.problems
+    name = Path(report.folder).name
+    if not report.recoverable:
+        lines.append(_("No snapshot in it can be read, so it cannot be rebuilt automatically."))
+    elif report.last_line:
+        lines.append(_("It can be rebuilt from {source} and line {line} of {journal} ({count} saved actions) into a new session beside it: tui-combat recover {name}",
+                       source=report.source, line=report.last_line, journal=JOURNAL, count=report.actions, name=name))
+    else:
+        lines.append(_("It can be rebuilt from {source} ({count} saved actions after it) into a new session beside it: tui-combat recover {name}",
+                       source=report.source, count=report.actions, name=name))
+    return "\n".join(lines)
+
+
+def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store:
+    """Rebuild a damaged session, as far as its files can be read (and no further than line ``up_to_line``
+    of its journal), into the new folder ``into``. The damaged folder is only read, never written.
+
+    Returns the new session's store, open for writing. Raises :class:`SaveError`.
+    """
+    if os.path.lexists(into) and (not into.is_dir() or into.is_symlink() or any(into.iterdir())):
+        raise SaveError(_("{path} already exists: a recovery never writes over anything.", path=into))
+    session = SessionFolder.open(folder)
+    try:
+        best = _best_recovery(session, up_to_line)
+        if best is None:
+            raise SaveError(_("Nothing in {path} can be rebuilt: no snapshot in it can be read.", path=folder))
+        best.store.save_as(into)  # reads the history blocks it needs from the damaged folder, so before closing it
+    finally:
+        session.close()
+    best.store.warnings = [_("Rebuilt from {path}: {count} saved actions after {source}.",
+                             path=folder, count=best.replayed, source=best.steps.source)]
+    return best.store

@@ -17,11 +17,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from tests.saves.helpers import damage_round, small_fight
 from tui_combat import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.log import render
 from tui_combat.saves import codec
-from tui_combat.saves.schema import JOURNAL, SNAPSHOT
+from tui_combat.saves.errors import DamagedSession, IncompatibleSession
+from tui_combat.saves.schema import JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 from tui_combat.store import Store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema1"
@@ -149,15 +151,35 @@ def test_an_old_session_whose_history_no_longer_replays_is_refused_unchanged(old
 
 
 def test_an_old_session_whose_journal_no_longer_replays_is_refused_unchanged(old_root: Path) -> None:
-    """Damage to a combatant the fight does not have, in the journal after the snapshot."""
+    """Damage to a combatant the fight does not have, in the journal after the snapshot: refused as damage,
+    naming the line, with the way to rebuild what still replays."""
     journal = old_root / "sessions" / KEY / JOURNAL
     _rewrite(journal, b'"combatant":"c7","amount":9,"roll":null', b'"combatant":"c99","amount":9,"roll":null')
     before = files(old_root)
     with pytest.raises(session.SessionError) as refused:
         session.resume(old_root, KEY)
     message = str(refused.value)
-    assert "cannot be replayed" in message and "entry 18" in message and "left as they are" in message, message
+    assert "cannot be replayed" in message and f"{JOURNAL}, line 3" in message, message
+    assert "nothing on disk was changed" in message and f"tui-combat recover {KEY}" in message, message
     assert files(old_root) == before
+
+
+def test_a_damaged_old_session_is_recovered_into_a_new_one_in_todays_format(old_root: Path) -> None:
+    journal = old_root / "sessions" / KEY / JOURNAL
+    _rewrite(journal, b'"combatant":"c7","amount":9,"roll":null', b'"combatant":"c99","amount":9,"roll":null')
+    before = files(old_root)
+    store = session.recover(old_root, KEY)
+    assert store.folder is not None and store.folder.folder.name == f"{KEY}-recovered"
+    state = store.state
+    assert (state.phase, state.round, state.step, state.cursor) == ("round", 1, 3, 1)  # the Next of line 2, no further
+    assert [c.hp for c in state.combatants] == FULL_HP
+    store.close()
+    assert {name: data for name, data in files(old_root).items() if name.startswith(f"sessions/{KEY}/")} == before
+    recovered = json.loads((old_root / "sessions" / f"{KEY}-recovered" / SNAPSHOT).read_bytes())
+    assert (recovered["schema"], recovered["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, 2)
+    again = session.resume(old_root, f"{KEY}-recovered")
+    assert again.state == state
+    again.close()
 
 
 def test_an_old_session_that_replays_into_another_fight_is_refused(old_root: Path) -> None:
@@ -206,4 +228,81 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_is_re
                 assert app.store is not None and app.store.state.combatant("c7").hp == 27
         await pilot.press("escape")  # back to the list: the old session is saved only if it changed
         assert isinstance(app.screen, SessionsScreen)
+    assert files(old_root) == before
+
+
+# -- the other formats before history blocks ---------------------------------------------------------------
+def test_an_old_session_that_no_longer_replays_is_not_taken_for_damage(old_root: Path) -> None:
+    snapshot = old_root / "sessions" / KEY / SNAPSHOT
+    _rewrite(snapshot, b'{"t":"initiative","rolls":{"s1":{"expr":"1d10","total":7,"faces":[],"physical":true},',
+             b'{"t":"initiative","rolls":{')
+    with pytest.raises(IncompatibleSession) as refused:
+        Store.resume(old_root / "sessions" / KEY)
+    assert not isinstance(refused.value, DamagedSession)
+    (info,) = session.list_sessions(old_root)
+    assert info.problem == "" and not info.recoverable  # its files are whole: recovering would not help
+
+
+def _whole_history_session(folder: Path, schema: int) -> Store:
+    """A session as the versions before history blocks wrote it with today's states (format 1 after the
+    log became data, format 2 after that): the first state and every action in the snapshot, then a
+    journal of three more actions and an undo. Returns the store that played it (closed)."""
+    store = small_fight(None, seed=5)
+    damage_round(store, 4)
+    store.undo()
+    snapshot = {"schema": schema, "seq": 10, "name": store.state.name, "ruleset": store.state.ruleset,
+                "round": store.state.round, "saved_at": "2026-01-02T03:04:05+00:00", "base": store.base,
+                "done": store.done_actions(), "redo": store._redo, "current": store.state}
+    lines = [codec.JournalHeader(schema=1)]
+    for seq, action in enumerate([a.Heal(combatant="c5", amount=1), a.Damage(combatant="c6", amount=2),
+                                  a.Note(text="noted")], start=11):
+        store.dispatch(action)
+        lines.append(codec.Done(seq=seq, round=0, a=action))
+    store.undo()
+    lines.append(codec.Undone(seq=14, round=0))
+    folder.mkdir(parents=True)
+    (folder / SNAPSHOT).write_bytes(msgspec.json.encode(snapshot))
+    (folder / JOURNAL).write_bytes(b"".join(codec.line_encoder.encode(line) + b"\n" for line in lines))
+    return store
+
+
+@pytest.mark.parametrize("schema", [1, 2])
+def test_a_whole_history_snapshot_of_todays_states_opens_and_is_rewritten_at_the_first_change(
+        tmp_path: Path, schema: int) -> None:
+    folder = tmp_path / "fight"
+    played = _whole_history_session(folder, schema)
+    before = files(folder)
+
+    store = Store.resume(folder)
+    assert store.state == played.state and store.done_actions() == played.done_actions()
+    assert store.can_redo and store.upgraded_from == 0
+    store.save_now()  # only looked at: left as it was
+    store.close()
+    assert files(folder) == before
+
+    store = Store.resume(folder)
+    store.redo()
+    store.close()
+    after = files(folder)
+    assert json.loads(after[SNAPSHOT])["schema"] == codec.SNAPSHOT_SCHEMA
+    assert after[PREV_SNAPSHOT] == before[SNAPSHOT]  # the old snapshot kept as the fallback
+    assert not any("schema" in name for name in after)  # its states were today's: nothing to keep besides
+    again = Store.resume(folder)
+    assert again.state.log_entries()[-1].text == "noted"
+    while again.can_undo:
+        again.undo()
+    assert again.state == played.base
+    again.close()
+
+
+def test_a_format_2_snapshot_of_the_development_version_before_the_log_became_data_is_refused(old_root: Path) -> None:
+    """Format 2 was also written, for a while, with states of schema 1 and the undo history in blocks;
+    no release wrote it. It is refused with a message, never taken for damage or rewritten."""
+    snapshot = old_root / "sessions" / KEY / SNAPSHOT
+    data = json.loads(snapshot.read_bytes())
+    data["schema"] = 2
+    snapshot.write_bytes(json.dumps(data).encode())
+    before = files(old_root)
+    with pytest.raises(IncompatibleSession, match="development version"):
+        Store.resume(old_root / "sessions" / KEY)
     assert files(old_root) == before

@@ -1,77 +1,107 @@
-"""One session's folder: ``snapshot.json`` plus an append-only ``journal.jsonl``.
+"""One session's folder: ``snapshot.json`` plus an append-only ``journal.jsonl``, the pair before them,
+and the sealed blocks of the undo history in ``history/``.
 
 Every entry is written and fsynced before the screen shows its result, so whatever happens next
 (quit, kill -9, a dropped SSH connection) the session resumes after the last action.
+
+Writing a snapshot rotates: the current snapshot and journal are kept as ``snapshot.prev.json`` and
+``journal.prev.jsonl`` (hard links where the file system allows, so nothing is copied), then the new
+snapshot replaces ``snapshot.json``, then a fresh ``journal.jsonl`` starts after it. A crash between any
+two steps leaves a session that opens: the seq numbers tell which entries a snapshot already holds.
+History blocks are written before the snapshot that refers to them, and deleted only once neither
+the newest nor the previous snapshot refers to them.
+
+Opening reads and changes nothing; only a writer (the holder of the folder's lock) writes, and a torn
+last line is cut when that writer saves its next action, not before. A session whose states were saved
+in an older schema keeps its old snapshot and journal beside the new ones (``snapshot.schema1.json``,
+``journal.schema1.jsonl``) from the first change on.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import zlib
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
 import msgspec
-from msgspec.structs import replace
 
 from tui_combat.engine.actions import Action
-from tui_combat.engine.errors import RuleError
-from tui_combat.engine.model import SCHEMA_VERSION, State
-from tui_combat.engine.registry import restore
+from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.saves import codec
-from tui_combat.saves.atomic import atomic_write, fsync_dir
 from tui_combat.saves.errors import SaveError
-from tui_combat.saves.migrate import OLDEST_READABLE, state_schema, upgrade_snapshot
-from tui_combat.saves.schema import JOURNAL, SNAPSHOT
+from tui_combat.saves.files import Folder, explain
+from tui_combat.saves.history import Block
+from tui_combat.saves.reading import Segment, SnapshotRead, parse_segment, parse_snapshot
+from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
+BLOCK_SUFFIX = ".json.z"
 
-def _explain(error: OSError) -> str:
-    return error.strerror or str(error)
-
-
-class Loaded(msgspec.Struct, kw_only=True):
-    snapshot: codec.Snapshot
-    entries: list[codec.Entry]
-    warnings: list[str]
-    upgraded_from: int = 0
-    """The state schema the files were written in, when older than today's (0: today's). The folder
-    still holds the old files; they are replaced the first time the session is saved."""
+__all__ = ["JOURNAL", "SNAPSHOT", "SessionFolder", "first_snapshot", "make_snapshot", "now_iso"]
 
 
 class SessionFolder:
+    """The files of one session. Reads need only an open folder; writes need the writer's lock too."""
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.snapshot_path = folder / SNAPSHOT
         self.journal_path = folder / JOURNAL
+        self._dir: Folder | None = None
+        self._locked = False
+        self._made_private = False
         self._journal: int | None = None
+        self._cut_journal_at: int | None = None
+        self._current_blocks: set[str] | None = None
+        """History blocks ``snapshot.json`` refers to; None when unknown (then none is ever deleted)."""
+        self._previous_blocks: set[str] | None = None
 
-    # -- writing -----------------------------------------------------------------------------------
-    def write_snapshot(self, snapshot: codec.Snapshot) -> None:
-        """Write a snapshot and start an empty journal after it; raises :class:`SaveError`."""
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.snapshot_path, msgspec.json.encode(snapshot))
-            self.close()
-            header = codec.line_encoder.encode(codec.JournalHeader(schema=codec.JOURNAL_SCHEMA)) + b"\n"
-            atomic_write(self.journal_path, header)
-        except OSError as error:
-            raise SaveError(_("Cannot write {path}: {error}", path=self.folder, error=_explain(error))) from None
+    @classmethod
+    def open(cls, folder: Path) -> SessionFolder:
+        """An existing session folder, opened for reading (a symbolic link is refused). Raises :class:`SaveError`."""
+        session = cls(folder)
+        session._dir = Folder.open(folder)
+        return session
 
-    def append(self, entry: codec.Entry) -> None:
-        """Append one entry and fsync it; raises :class:`SaveError`."""
-        line = codec.line_encoder.encode(entry) + b"\n"
-        try:
-            if self._journal is None:
-                self._journal = os.open(self.journal_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            written = os.write(self._journal, line)
-            if written != len(line):
-                raise OSError(28, "No space left on device")
-            os.fsync(self._journal)
-        except OSError as error:
-            self.close()
-            raise SaveError(_("Cannot write {path}: {error}", path=self.journal_path, error=_explain(error))) from None
+    def lock(self) -> bool:
+        """Become this session's one writer; False when another copy of tui-combat already is."""
+        if self._dir is None:
+            raise SaveError(_("{path} is not open.", path=self.folder))
+        if not self._locked:
+            self._locked = self._dir.try_lock()
+        return self._locked
+
+    @property
+    def locked(self) -> bool:
+        return self._locked
+
+    def cut_journal_before_next_write(self, offset: int) -> None:
+        """A torn last line was skipped on reading; the next append first cuts it off at ``offset``."""
+        self._cut_journal_at = offset
+
+    def remove_temp_files(self) -> None:
+        if self._dir is None or not self._locked:
+            return
+        self._dir.remove_temp_files()
+        if self._dir.exists(HISTORY):
+            try:
+                history = self._dir.subfolder(HISTORY, create=False)
+            except SaveError:
+                return
+            history.remove_temp_files()
+            history.close()
 
     def close(self) -> None:
+        self._close_journal()
+        if self._dir is not None:
+            self._dir.close()  # releases the lock
+            self._dir = None
+        self._locked = False
+
+    def _close_journal(self) -> None:
         if self._journal is not None:
             try:
                 os.close(self._journal)
@@ -80,110 +110,179 @@ class SessionFolder:
             self._journal = None
 
     # -- reading -----------------------------------------------------------------------------------
-    def load(self) -> Loaded:
-        """Read the snapshot and the journal after it.
+    def holds_a_session(self) -> bool:
+        """Whether any file of a session is here (a folder with none is simply not a session)."""
+        return self._dir is not None and any(self._dir.exists(name) for name in (SNAPSHOT, PREV_SNAPSHOT, JOURNAL, PREV_JOURNAL))
 
-        A torn last journal line (the process died mid-write) is cut off with a warning; any other
-        damage raises :class:`SaveError` naming the file, and nothing on disk is changed.
-        """
-        snapshot, upgraded_from = self._read_snapshot()
-        entries, warnings, good_length = self._read_journal(snapshot.seq)
-        if good_length is not None and not upgraded_from:  # old files are only read; they are replaced whole later
-            try:
-                with self.journal_path.open("r+b") as handle:
-                    handle.truncate(good_length)
-                    os.fsync(handle.fileno())
-            except OSError as error:
-                raise SaveError(_("Cannot repair {path}: {error}", path=self.journal_path, error=_explain(error))) from None
-        return Loaded(snapshot=snapshot, entries=entries, warnings=warnings, upgraded_from=upgraded_from)
+    def _read(self, name: str) -> bytes | None:
+        if self._dir is None:
+            raise SaveError(_("{path} is not open.", path=self.folder))
+        try:
+            return self._dir.read(name)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.",
+                                  path=self.folder / name)) from None
+            raise SaveError(_("Cannot read {path}: {error}", path=self.folder / name, error=explain(error))) from None
+
+    def read_snapshot(self, name: str = SNAPSHOT) -> SnapshotRead:
+        return parse_snapshot(name, self.folder / name, self._read(name))
+
+    def read_segment(self, name: str = JOURNAL, *, required: bool = True) -> Segment:
+        return parse_segment(name, self.folder / name, self._read(name), required=required)
+
+    # -- writing -----------------------------------------------------------------------------------
+    def _writable(self) -> Folder:
+        if self._dir is None:
+            self._dir = Folder.open(self.folder, create=True)
+            if not self._dir.exists(SNAPSHOT):
+                self._current_blocks = set()  # a new session: no snapshot refers to any block yet
+        if not self.lock():
+            raise SaveError(_("{path} is open in another copy of tui-combat; nothing was written.", path=self.folder))
+        if not self._made_private:
+            self._dir.make_private()  # a folder written by an older version may be 0755
+            self._made_private = True
+        return self._dir
+
+    def write_snapshot(self, snapshot: codec.Snapshot, blocks: Sequence[tuple[Block, State, list[Action]]] = ()) -> None:
+        """Write the history ``blocks`` not yet on disk, rotate (keep the current pair as the previous one),
+        write ``snapshot`` and start an empty journal after it. Raises :class:`SaveError`."""
+        folder = self._writable()
+        self._close_journal()
+        first = snapshot.seq == 0 and not snapshot.sealed and not snapshot.run and not snapshot.redo
+        header = codec.JournalHeader(schema=codec.JOURNAL_SCHEMA, after=snapshot.seq, start=snapshot.current if first else None)
+        referenced = {codec.block_name(index, tag) for index, tag in enumerate(snapshot.sealed)}
+        try:
+            if blocks:
+                self._write_blocks(folder, blocks)
+            folder.keep_copy(SNAPSHOT, PREV_SNAPSHOT)
+            folder.keep_copy(JOURNAL, PREV_JOURNAL)
+            folder.write_atomic(SNAPSHOT, msgspec.json.encode(snapshot))
+            folder.write_atomic(JOURNAL, codec.line_encoder.encode(header) + b"\n")
+        except OSError as error:
+            raise SaveError(_("Cannot write {path}: {error}", path=self.folder, error=explain(error))) from None
+        self._cut_journal_at = None
+        self._previous_blocks, self._current_blocks = self._current_blocks, referenced
+        self._forget_blocks(folder)
+
+    def _write_blocks(self, folder: Folder, blocks: Sequence[tuple[Block, State, list[Action]]]) -> None:
+        history = folder.subfolder(HISTORY, create=True)
+        try:
+            # Always written, even when the name exists: a snapshot that failed after writing its blocks
+            # leaves files no snapshot refers to, and the seqs naming them are given out again.
+            for block, start, actions in blocks:
+                name = codec.block_name(block.index, block.tag)
+                data = msgspec.json.encode(codec.HistoryBlock(schema=codec.SNAPSHOT_SCHEMA, index=block.index, start=start, actions=actions))
+                history.write_atomic(name, zlib.compress(data, 1))
+        finally:
+            history.close()
+
+    def _forget_blocks(self, folder: Folder) -> None:
+        """Delete the history blocks neither the newest nor the previous snapshot refers to."""
+        if self._current_blocks is None or self._previous_blocks is None or not folder.exists(HISTORY):
+            return  # what an older snapshot refers to is unknown: keep everything
+        keep = self._current_blocks | self._previous_blocks
+        try:
+            history = folder.subfolder(HISTORY, create=False)
+        except SaveError:
+            return
+        try:
+            for name in history.names():
+                if name.endswith(BLOCK_SUFFIX) and name not in keep:
+                    history.remove(name)
+        except OSError:
+            pass
+        finally:
+            history.close()
 
     def keep_old_files(self, schema: int) -> None:
-        """Copy the snapshot and the journal aside (``snapshot.schema1.json`` …) before a session written
-        in an older format is saved in today's; an existing copy is never overwritten."""
-        for path in (self.snapshot_path, self.journal_path):
-            copy = path.with_name(f"{path.stem}.schema{schema}{path.suffix}")
+        """Copy the snapshot and the journal aside (``snapshot.schema1.json`` …) before a session whose states
+        were saved in an older schema is first written in today's; an existing copy is never overwritten.
+        The copies are real copies, not links: the journal is appended to in place. Raises :class:`SaveError`."""
+        folder = self._writable()
+        for name in (SNAPSHOT, JOURNAL):
+            stem, dot, suffix = name.partition(".")
+            copy = f"{stem}.schema{schema}{dot}{suffix}"
             try:
-                if path.exists() and not copy.exists():
-                    atomic_write(copy, path.read_bytes())
+                data = folder.read(name)
+                if data is not None and not folder.exists(copy):
+                    folder.write_atomic(copy, data)
             except OSError as error:
-                raise SaveError(_("Cannot write {path}: {error}", path=copy, error=_explain(error))) from None
+                raise SaveError(_("Cannot write {path}: {error}", path=self.folder / copy, error=explain(error))) from None
 
-    def _read_snapshot(self) -> tuple[codec.Snapshot, int]:
-        """The snapshot, and the state schema it was written in when that is older than today's."""
-        path = self.snapshot_path
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise SaveError(_("{path} is missing: this is not a saved session.", path=path)) from None
-        except OSError as error:
-            raise SaveError(_("Cannot read {path}: {error}", path=path, error=_explain(error))) from None
-        try:
-            schema = codec.probe_decoder.decode(data).schema
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            raise SaveError(_("{path} is damaged (not a snapshot). The file was left as it is.", path=path)) from None
-        if schema > codec.SNAPSHOT_SCHEMA:
-            raise SaveError(
-                _("{path} was saved by a newer tui-combat (format {found}, this one reads up to {known}). Update tui-combat to open it.",
-                  path=path, found=schema, known=codec.SNAPSHOT_SCHEMA)
-            )
-        state_version = state_schema(data)
-        if state_version > SCHEMA_VERSION:
-            raise SaveError(_("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path))
-        if OLDEST_READABLE <= state_version < SCHEMA_VERSION:
-            return upgrade_snapshot(data, path), state_version
-        try:
-            snapshot = codec.snapshot_decoder.decode(data)
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            raise SaveError(_("{path} is damaged ({error}). The file was left as it is.", path=path, error=error)) from None
-        try:
-            snapshot = replace(snapshot, base=restore(snapshot.base), current=restore(snapshot.current))
-        except (RuleError, msgspec.ValidationError) as error:
-            raise SaveError(_("Cannot open {path}: {error}", path=path, error=error)) from None
-        return snapshot, 0
+    def note_opened(self, snapshot: codec.AnySnapshot) -> None:
+        """Which history blocks the snapshot ``snapshot.json`` holds refers to (none for format 1)."""
+        sealed = snapshot.sealed if isinstance(snapshot, codec.Snapshot) else []
+        self._current_blocks = {codec.block_name(index, tag) for index, tag in enumerate(sealed)}
 
-    def _read_journal(self, after_seq: int) -> tuple[list[codec.Entry], list[str], int | None]:
-        path = self.journal_path
+    def missing_blocks(self, snapshot: codec.AnySnapshot) -> list[int]:
+        """Indexes of the history blocks ``snapshot`` refers to that are not on disk (a stat each, no reading)."""
+        if not isinstance(snapshot, codec.Snapshot) or not snapshot.sealed or self._dir is None:
+            return []
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return [], [], None
-        except OSError as error:
-            raise SaveError(_("Cannot read {path}: {error}", path=path, error=_explain(error))) from None
-        lines = data.split(b"\n")
-        torn = lines.pop()  # after the last newline: empty unless the last write was cut short
-        warnings: list[str] = []
-        good_length: int | None = None
-        entries: list[codec.Entry] = []
-        offset = 0
-        for number, raw in enumerate(lines, start=1):
-            is_last = number == len(lines) and not torn
+            history = self._dir.subfolder(HISTORY, create=False)
+        except SaveError:
+            return list(range(len(snapshot.sealed)))
+        try:
+            return [index for index, tag in enumerate(snapshot.sealed) if not history.exists(codec.block_name(index, tag))]
+        finally:
+            history.close()
+
+    def read_block(self, index: int, tag: int) -> tuple[State, list[Action]]:
+        """One sealed block of the undo history. Raises :class:`SaveError`."""
+        name = codec.block_name(index, tag)
+        path = self.folder / HISTORY / name
+        if self._dir is None:  # a closed session can still be read
+            folder = Folder.open(self.folder)
             try:
-                line = codec.line_decoder.decode(raw)
-            except (msgspec.DecodeError, msgspec.ValidationError) as error:
-                if is_last:
-                    torn, good_length = raw, offset
-                    break
-                raise SaveError(
-                    _("{path} is damaged at line {line} ({error}). The file was left as it is.", path=path, line=number, error=error)
-                ) from None
-            offset += len(raw) + 1
-            if isinstance(line, codec.JournalHeader):
-                if line.schema > codec.JOURNAL_SCHEMA:
-                    raise SaveError(_("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path))
-                continue
-            if line.seq > after_seq:
-                entries.append(line)
-        if torn:
-            good_length = offset if good_length is None else good_length
-            warnings.append(_("The last action in {path} was cut off while being written and has been dropped.", path=path))
-        return entries, warnings, good_length
+                self._dir = folder
+                return self.read_block(index, tag)
+            finally:
+                self._dir = None
+                folder.close()
+        try:
+            history = self._dir.subfolder(HISTORY, create=False)
+            try:
+                data = history.read(name)
+            finally:
+                history.close()
+            if data is None:
+                raise SaveError(_("{path} is missing: the undo history cannot go back past it.", path=path))
+            block = codec.block_decoder.decode(zlib.decompress(data))
+            start = codec.restored(block.start, path)
+        except OSError as error:
+            raise SaveError(_("Cannot read {path}: {error}", path=path, error=explain(error))) from None
+        except (zlib.error, msgspec.DecodeError, msgspec.ValidationError) as error:
+            raise SaveError(_("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)) from None
+        if block.index != index or len(block.actions) == 0:
+            raise SaveError(_("{path} is damaged: the undo history cannot go back past it.", path=path))
+        return start, block.actions
+
+    def append(self, entry: codec.Entry) -> None:
+        """Append one entry and fsync it; raises :class:`SaveError`."""
+        line = codec.line_encoder.encode(entry) + b"\n"
+        try:
+            if self._journal is None:
+                folder = self._writable()
+                if self._cut_journal_at is not None:
+                    folder.truncate(JOURNAL, self._cut_journal_at)
+                    self._cut_journal_at = None
+                self._journal = folder.open_append(JOURNAL)
+            written = os.write(self._journal, line)
+            if written != len(line):
+                raise OSError(28, "No space left on device")
+            os.fsync(self._journal)
+        except OSError as error:
+            self._close_journal()
+            raise SaveError(_("Cannot write {path}: {error}", path=self.journal_path, error=explain(error))) from None
 
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
 
-def make_snapshot(seq: int, base: State, done: list[Action], redo: list[Action], current: State) -> codec.Snapshot:
+def make_snapshot(seq: int, *, block_size: int, sealed: list[int], checkpoint: State, run: list[Action],
+                  redo: list[Action], current: State) -> codec.Snapshot:
     return codec.Snapshot(
         schema=codec.SNAPSHOT_SCHEMA,
         seq=seq,
@@ -191,11 +290,15 @@ def make_snapshot(seq: int, base: State, done: list[Action], redo: list[Action],
         ruleset=current.ruleset,
         round=current.round,
         saved_at=now_iso(),
-        base=base,
-        done=done,
+        block_size=block_size,
+        sealed=sealed,
+        checkpoint=checkpoint,
+        run=run,
         redo=redo,
         current=current,
     )
 
 
-__all__ = ["Loaded", "SessionFolder", "fsync_dir", "make_snapshot", "now_iso"]
+def first_snapshot(state: State, block_size: int) -> codec.Snapshot:
+    """The snapshot a session starts with: ``state`` and no history."""
+    return make_snapshot(0, block_size=block_size, sealed=[], checkpoint=state, run=[], redo=[], current=state)

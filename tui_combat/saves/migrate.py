@@ -6,13 +6,17 @@ by field. The actions, though, are unchanged (the same tags; ``SetSurprised`` on
 ``combatants``), so such a session is rebuilt by applying its journalled actions to its first state with
 today's engine, and the result is checked against what the old version saved.
 
-Nothing is written here: opening an old session only reads it. The store saves it in the new format the
-first time the fight changes, and keeps the old files beside it (:meth:`SessionFolder.keep_old_files`).
+Such states are only in snapshots of format 1 (the state the history starts from, every action since,
+the redo list, the current state); :data:`tui_combat.saves.codec.snapshot_decoders` calls
+:func:`upgrade_snapshot` for them. Nothing is written here: opening an old session only reads it. The
+store saves it in today's format the first time the fight changes, and keeps the old files beside it
+(:meth:`SessionFolder.keep_old_files <tui_combat.saves.journal.SessionFolder.keep_old_files>`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 
@@ -21,12 +25,11 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.log import LogEntry, Msg, append_log
 from tui_combat.engine.model import Combatant, LogChunk, Side, State
 from tui_combat.i18n import _
-from tui_combat.saves import codec
-from tui_combat.saves.errors import SaveError
+from tui_combat.saves.errors import IncompatibleSession
 
 OLDEST_READABLE = 1
 
-__all__ = ["OLDEST_READABLE", "upgrade_snapshot", "state_schema"]
+__all__ = ["OLDEST_READABLE", "Upgraded", "state_schema", "upgrade_snapshot"]
 
 
 class _StateHead(msgspec.Struct):
@@ -35,18 +38,22 @@ class _StateHead(msgspec.Struct):
 
 class _SnapshotHead(msgspec.Struct):
     schema: int = 0
-    current: _StateHead = msgspec.field(default_factory=_StateHead)
+    base: _StateHead | None = None
+    checkpoint: _StateHead | None = None
+    current: _StateHead | None = None
 
 
 _head_decoder = msgspec.json.Decoder(_SnapshotHead)
 
 
 def state_schema(data: bytes) -> int:
-    """The schema of the state a snapshot holds (0 when it cannot be read: the caller reports the damage)."""
+    """The newest schema of the states a snapshot holds (0 when it cannot be read: the decoder that
+    follows reports the damage)."""
     try:
-        return _head_decoder.decode(data).current.schema
+        head = _head_decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return 0
+    return max((state.schema for state in (head.base, head.checkpoint, head.current) if state is not None), default=0)
 
 
 # -- schema 1, as far as the migration reads it ---------------------------------------------------------
@@ -115,17 +122,27 @@ def _refusal(path: Path, reason: str) -> str:
              "The files were left as they are.", path=path, reason=reason)
 
 
-def upgrade_snapshot(data: bytes, path: Path) -> codec.Snapshot:
-    """A snapshot of schema 1 as a snapshot of today's format, its current state replayed from its history.
+class Upgraded(NamedTuple):
+    """A format-1 snapshot of state schema 1, its states rebuilt with today's engine."""
 
-    Raises :class:`SaveError` saying why when the session cannot be brought up to date (nothing is written).
+    seq: int
+    saved_at: str
+    base: State
+    done: list[Action]
+    redo: list[Action]
+    current: State
+
+
+def upgrade_snapshot(data: bytes, path: Path) -> Upgraded:
+    """A format-1 snapshot of state schema 1 with today's states: its first state converted, its current
+    state replayed from its history and checked against the one saved.
+
+    Raises ``msgspec.DecodeError`` / ``ValidationError`` when the file is damaged, and
+    :class:`IncompatibleSession` saying why when the session cannot be brought up to date. Nothing is written.
     """
-    try:
-        old = _v1_decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as error:
-        raise SaveError(_("{path} is damaged ({error}). The file was left as it is.", path=path, error=error)) from None
+    old = _v1_decoder.decode(data)
     if old.base.phase != "setup" or old.base.round or old.base.round_data or old.base.carry:
-        raise SaveError(_refusal(path, _("its history does not start in set-up.")))
+        raise IncompatibleSession(_refusal(path, _("its history does not start in set-up.")))
     base = _first_state(old.base)
     state = base
     for number, action in enumerate(old.done, start=1):
@@ -134,10 +151,8 @@ def upgrade_snapshot(data: bytes, path: Path) -> codec.Snapshot:
         except Exception as error:  # a refusal or a fault in a ruleset: either way this session cannot replay
             reason = _("action {number} ({action}) is refused now: {error}", number=number,
                        action=type(action).__name__, error=error)
-            raise SaveError(_refusal(path, reason)) from None
+            raise IncompatibleSession(_refusal(path, reason)) from None
     if _fight(state) != _fight(old.current):
-        raise SaveError(_refusal(path, _("replayed with the rules of this version, the fight comes out "
-                                         "different from what was saved.")))
-    return codec.Snapshot(schema=codec.SNAPSHOT_SCHEMA, seq=old.seq, name=state.name, ruleset=state.ruleset,
-                          round=state.round, saved_at=old.saved_at, base=base, done=old.done, redo=old.redo,
-                          current=state)
+        raise IncompatibleSession(_refusal(path, _("replayed with the rules of this version, the fight comes out "
+                                                   "different from what was saved.")))
+    return Upgraded(seq=old.seq, saved_at=old.saved_at, base=base, done=old.done, redo=old.redo, current=state)

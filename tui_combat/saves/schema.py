@@ -1,10 +1,30 @@
-"""File names and format versions of a session folder (light: the session list needs only these).
+"""File names, format versions and what a torn journal line looks like (light: the session list needs only these).
 
-Snapshot format 2 holds a state of schema 2 (the log as data, the rulesets' own typed state). A folder
-written in format 1 is brought up to date in memory when it is opened (:mod:`tui_combat.saves.migrate`).
+Snapshot formats, each still read:
+
+1. The state the history starts from, every action done since, the redo list and the current state.
+   Written by versions whose state had schema 1 (the log as translated text, untyped ruleset data; such a
+   session is rebuilt in memory by replaying its actions, :mod:`tui_combat.saves.migrate`) and by the
+   first versions with state schema 2.
+2. The same layout, always with state schema 2.
+3. States and the open run of the undo history, the sealed history blocks in ``history/`` (today's).
 """
 
 SNAPSHOT = "snapshot.json"
+PREV_SNAPSHOT = "snapshot.prev.json"
+"""The snapshot before the newest one, kept as a fallback; ``journal.prev.jsonl`` holds what followed it."""
 JOURNAL = "journal.jsonl"
+PREV_JOURNAL = "journal.prev.jsonl"
+HISTORY = "history"
+"""The folder of sealed undo-history blocks."""
 JOURNAL_SCHEMA = 1
-SNAPSHOT_SCHEMA = 2
+SNAPSHOT_SCHEMA = 3
+
+MAX_TORN_TAIL = 1 << 20
+"""No journal line is this long: a longer tail is not an interrupted write."""
+
+
+def is_torn(tail: bytes) -> bool:
+    """Whether bytes after a journal's last newline can be an interrupted write (else they are damage):
+    the start of a line (every line is a JSON object), or the zeros a crash can leave, and not too long."""
+    return len(tail) <= MAX_TORN_TAIL and (tail.startswith(b"{") or not tail.strip(b"\0"))

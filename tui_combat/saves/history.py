@@ -1,0 +1,147 @@
+"""Undo history of unlimited depth that does not keep every state.
+
+The actions done so far are cut into *blocks* of ``block_size``: each sealed block is the state before it
+(a checkpoint) and its actions; the open run after the last one is a checkpoint, the actions since, and
+— once an undo needed them — the states after each of those actions. Undoing into a sealed block
+reopens it: its states are rebuilt by replaying at most ``block_size`` actions from its checkpoint, so
+an undo costs at most one such replay, wherever it lands and whether or not the session was just
+resumed.
+
+Sealed blocks are written to disk once (at the next snapshot) and then dropped from memory; they are
+read back only when an undo reaches them. Each is named by its index and the seq of the journal entry
+that sealed it, so a block rewritten after an undo never overwrites the one an older snapshot refers to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tui_combat.engine.actions import Action
+from tui_combat.engine.model import State
+
+Apply = Callable[[State, Action], State]
+LoadBlock = Callable[[int, int], tuple[State, list[Action]]]
+"""(index, tag) → the block's starting state and actions, read from disk."""
+
+
+@dataclass
+class Block:
+    index: int
+    tag: int
+    """The seq of the journal entry that sealed it: with ``index``, its file name."""
+    start: State | None
+    """None once written and dropped from memory."""
+    actions: list[Action] | None
+    saved: bool = False
+
+
+class History:
+    def __init__(self, start: State, apply: Apply, block_size: int, load: LoadBlock | None = None) -> None:
+        if block_size < 1:
+            raise ValueError("block_size must be at least 1")
+        self.apply = apply
+        self.block_size = block_size
+        self.load = load
+        self.sealed: list[Block] = []
+        self.checkpoint = start
+        self.run: list[Action] = []
+        self._states: list[State] | None = [start]
+        """State before each action of ``run`` and after the last; None until an undo needs them."""
+        self.current = start
+
+    @classmethod
+    def restore(cls, *, apply: Apply, block_size: int, sealed: list[int], checkpoint: State, run: list[Action],
+                current: State, load: LoadBlock | None) -> History:
+        """A history as a snapshot saved it: sealed blocks on disk, the open run's states not yet rebuilt."""
+        history = cls(checkpoint, apply, block_size, load)
+        history.sealed = [Block(index, tag, None, None, saved=True) for index, tag in enumerate(sealed)]
+        history.run = list(run)
+        history._states = None if run else [checkpoint]
+        history.current = current
+        return history
+
+    # -- reading -------------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.sealed) * self.block_size + len(self.run)
+
+    @property
+    def base(self) -> State:
+        """The state before the first action."""
+        if not self.sealed:
+            return self.checkpoint
+        return self._content(self.sealed[0])[0]
+
+    def actions(self) -> list[Action]:
+        """Every action done, oldest first (reads every sealed block: for tests and exports, not per key)."""
+        done: list[Action] = []
+        for block in self.sealed:
+            done += self._content(block)[1]
+        return done + self.run
+
+    def _content(self, block: Block) -> tuple[State, list[Action]]:
+        if block.start is not None and block.actions is not None:
+            return block.start, block.actions
+        if self.load is None:
+            raise LookupError(f"block {block.index} is not in memory and there is no disk to read it from")
+        return self.load(block.index, block.tag)
+
+    def unsaved_blocks(self) -> list[tuple[Block, State, list[Action]]]:
+        return [(block, *self._content(block)) for block in self.sealed if not block.saved]
+
+    # -- changing ------------------------------------------------------------------------------------
+    def push(self, action: Action, after: State, tag: int) -> None:
+        """Record ``action``, which led to ``after``; ``tag`` is the seq of the journal entry recording it."""
+        self.run.append(action)
+        if self._states is not None:
+            self._states.append(after)
+        self.current = after
+        if len(self.run) >= self.block_size:
+            self.sealed.append(Block(len(self.sealed), tag, self.checkpoint, self.run))
+            self.checkpoint = after
+            self.run = []
+            self._states = [after]
+
+    def pop(self) -> tuple[Action, State]:
+        """Take back the last action: (that action, the state before it). Changes nothing if it raises
+        (``IndexError`` when there is nothing to undo, or whatever reading or replaying a block raises)."""
+        if self.run:
+            checkpoint, run, states = self.checkpoint, self.run, self._states
+            if states is None:
+                states = self._replay(checkpoint, run)
+            reopened = False
+        else:
+            if not self.sealed:
+                raise IndexError("nothing to undo")
+            checkpoint, actions = self._content(self.sealed[-1])
+            run = list(actions)
+            states = self._replay(checkpoint, run)
+            reopened = True
+        if reopened:
+            self.sealed.pop()
+        self.checkpoint, self.run, self._states = checkpoint, run, states
+        action = run.pop()
+        states.pop()
+        self.current = states[-1]
+        return action, self.current
+
+    def _replay(self, start: State, actions: list[Action]) -> list[State]:
+        states = [start]
+        for action in actions:
+            states.append(self.apply(states[-1], action))
+        return states
+
+    # -- saving --------------------------------------------------------------------------------------
+    def mark_saved(self, keep_in_memory: bool) -> None:
+        """Every sealed block is on disk now; unless asked to keep them, forget their states and actions."""
+        for block in self.sealed:
+            block.saved = True
+            if not keep_in_memory:
+                block.start = None
+                block.actions = None
+
+    def load_all(self) -> None:
+        """Bring every sealed block into memory and mark it unsaved (before writing them all elsewhere)."""
+        for block in self.sealed:
+            block.start, block.actions = self._content(block)
+            block.saved = False

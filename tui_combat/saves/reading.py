@@ -1,0 +1,189 @@
+"""Reading a session folder without changing it: what each file holds and what is wrong with it.
+
+Nothing here writes. Damage is described (file, line, what) and left to the caller: :mod:`tui_combat.store`
+refuses to open a damaged session and offers to recover it into a new folder instead.
+
+Only a real torn tail counts as an interrupted write: bytes after the last newline that look like the
+start of a journal line (or are the zeros a crash can leave) and are shorter than any line tui-combat
+writes. A complete line that cannot be read, or a long run of trailing bytes, is damage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+from msgspec.structs import replace
+
+from tui_combat.engine.model import SCHEMA_VERSION
+from tui_combat.i18n import _
+from tui_combat.saves import codec
+from tui_combat.saves.errors import NewerVersionError, SaveError
+from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL as MAX_TORN_TAIL, is_torn
+
+
+@dataclass
+class Segment:
+    """One journal file as read: its header, the entries up to the first damage, and that damage."""
+
+    name: str
+    path: Path
+    exists: bool = True
+    header: codec.JournalHeader | None = None
+    entries: list[tuple[int, codec.Entry]] = field(default_factory=list)
+    """(line number, entry); line 1 is the header."""
+    problem: str = ""
+    problem_line: int = 0
+    """The line the problem is on (0: the whole file; one past the last line: its trailing bytes)."""
+    torn_at: int | None = None
+    """Byte offset where a torn last line starts (skipped, never cut on reading)."""
+
+
+@dataclass
+class SnapshotRead:
+    name: str
+    path: Path
+    snapshot: codec.AnySnapshot | None
+    problem: str = ""
+
+
+def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) -> Segment:
+    """Raises :class:`NewerVersionError` for a journal written by a newer tui-combat."""
+    segment = Segment(name=name, path=path)
+    if data is None:
+        segment.exists = False
+        if required:
+            segment.problem = _("{path} is missing: the actions saved after the snapshot are lost.", path=path)
+        return segment
+    if not data:
+        segment.problem = _("{path} is empty: it has lost even its header line.", path=path)
+        return segment
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    for number, raw in enumerate(lines, start=1):
+        try:
+            line = codec.line_decoder.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            segment.problem = _("{path} cannot be read at line {line} ({error}).", path=path, line=number, error=error)
+            segment.problem_line = number
+            return segment
+        if isinstance(line, codec.JournalHeader):
+            if line.schema > codec.JOURNAL_SCHEMA:
+                raise NewerVersionError(_("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path))
+            if number != 1:
+                segment.problem = _("{path} has a second header at line {line}.", path=path, line=number)
+                segment.problem_line = number
+                return segment
+            segment.header = _with_start_restored(line, path)
+            continue
+        if number == 1:
+            segment.problem = _("{path} has no header line: its beginning is lost.", path=path)
+            segment.problem_line = 1
+            # The lines are still entries; a recovery may use them.
+        segment.entries.append((number, line))
+    if tail:
+        if is_torn(tail):
+            segment.torn_at = len(data) - len(tail)
+        elif not segment.problem:
+            segment.problem = _("{path} ends with {count} bytes that are not a journal line.", path=path, count=len(tail))
+            segment.problem_line = len(lines) + 1
+    return segment
+
+
+def _with_start_restored(header: codec.JournalHeader, path: Path) -> codec.JournalHeader:
+    """The header with its first state's ruleset Structs back; without that state when they cannot be
+    (it is only a way to recover a session that lost every snapshot)."""
+    if header.start is None:
+        return header
+    try:
+        return replace(header, start=codec.restored(header.start, path))
+    except (SaveError, msgspec.ValidationError):
+        return replace(header, start=None)
+
+
+def parse_snapshot(name: str, path: Path, data: bytes | None) -> SnapshotRead:
+    """Raises :class:`NewerVersionError` for a snapshot written by a newer tui-combat, and
+    :class:`~tui_combat.saves.errors.IncompatibleSession` for one this version reads but cannot make a
+    fight of (an older session whose history no longer replays, a ruleset that is not installed)."""
+    if data is None:
+        return SnapshotRead(name, path, None, _("{path} is missing.", path=path))
+    try:
+        schema = codec.probe_decoder.decode(data).schema
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return SnapshotRead(name, path, None, _("{path} is damaged (not a snapshot).", path=path))
+    if schema > codec.SNAPSHOT_SCHEMA:
+        raise NewerVersionError(
+            _("{path} was saved by a newer tui-combat (format {found}, this one reads up to {known}). Update tui-combat to open it.",
+              path=path, found=schema, known=codec.SNAPSHOT_SCHEMA)
+        )
+    decoder = codec.snapshot_decoders.get(schema)
+    if decoder is None:
+        return SnapshotRead(name, path, None, _("{path} is damaged (unknown format {found}).", path=path, found=schema))
+    try:
+        snapshot = decoder.decode(data, path)
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        return SnapshotRead(name, path, None, _("{path} is damaged ({error}).", path=path, error=error))
+    if any(state.schema > SCHEMA_VERSION for state in snapshot.states()):
+        raise NewerVersionError(_("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path))
+    return SnapshotRead(name, path, snapshot)
+
+
+@dataclass
+class Located:
+    """A journal entry and where it was read, so a replay error can name its line."""
+
+    segment: Segment
+    line: int
+    entry: codec.Entry
+
+
+@dataclass
+class Plan:
+    """A way to rebuild a session: start from ``snapshot`` (read from ``source``), then replay ``entries``."""
+
+    source: str
+    snapshot: codec.AnySnapshot
+    entries: list[Located]
+    problems: list[str]
+    warnings: list[str]
+
+    def last_line(self, segment_name: str = JOURNAL) -> int:
+        lines = [located.line for located in self.entries if located.segment.name == segment_name]
+        return lines[-1] if lines else 0
+
+
+def plan(source: str, snapshot: codec.AnySnapshot, segments: list[Segment], *, up_to_line: int | None = None) -> Plan:
+    """The entries after ``snapshot`` through ``segments`` in order, stopping at the first damage or gap.
+
+    ``up_to_line`` leaves out every line of ``journal.jsonl`` after it (a recovery "up to line N").
+    """
+    entries: list[Located] = []
+    problems: list[str] = []
+    warnings: list[str] = []
+    seq = snapshot.seq
+    for segment in segments:
+        if segment.header is not None and segment.header.after > seq:
+            problems.append(_("{path} follows action {after}, but what comes before it ends at action {seq}: the actions between are missing.",
+                              path=segment.path, after=segment.header.after, seq=seq))
+            break
+        limit = up_to_line if segment.name == JOURNAL else None
+        for line, entry in segment.entries:
+            if limit is not None and line > limit:
+                break
+            if entry.seq <= seq:  # already in the snapshot: written before a crash cut the rotation short
+                continue
+            if entry.seq != seq + 1:
+                problems.append(_("{path}, line {line}: action {found} follows action {seq}; the ones between are missing.",
+                                  path=segment.path, line=line, found=entry.seq, seq=seq))
+                return Plan(source, snapshot, entries, problems, warnings)
+            entries.append(Located(segment, line, entry))
+            seq = entry.seq
+        if segment.problem and (limit is None or segment.problem_line <= limit):
+            problems.append(segment.problem)
+            break
+        if limit is not None:
+            break
+        if segment.torn_at is not None:
+            warnings.append(_("The last action in {path} was cut off while being written and is skipped.", path=segment.path))
+    return Plan(source, snapshot, entries, problems, warnings)
