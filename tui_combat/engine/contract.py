@@ -324,7 +324,7 @@ class Ruleset(Generic[R, F]):
         return {}
 
     def declare(self, state: State, combatant_id: str, declaration: dict[str, Any]) -> State:
-        raise RuleError(_("{ruleset} takes no declarations.", ruleset=self.name))
+        raise RuleError(_("{ruleset} takes no declarations.", ruleset=_(self.name)))
 
     # -- the ruleset's own actions -----------------------------------------------------------------
     def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:

@@ -18,7 +18,7 @@ import random
 
 import msgspec
 
-from tui_combat.i18n import _
+from tui_combat.i18n import _, ngettext
 
 MAX_LENGTH = 200
 MAX_TERMS = 50
@@ -191,9 +191,11 @@ class _Parser:
         for word, lowest in (("adv", False), ("dis", True)):
             if self._eat(word):
                 if explicit_count and count != 1:
-                    raise DiceError(_('Cannot read "{expr}": "{word}" applies to a single die '
-                                      "(e.g. d20{word}), not {count} dice.",
-                                      expr=self.shown, word=word, count=count))
+                    raise DiceError(ngettext('Cannot read "{expr}": "{word}" applies to a single die '
+                                             "(e.g. d20{word}), not {n} die.",
+                                             'Cannot read "{expr}": "{word}" applies to a single die '
+                                             "(e.g. d20{word}), not {n} dice.", count,
+                                             expr=self.shown, word=word))
                 return Dice(count=2, sides=sides, negative=negative, keep=1,
                             keep_lowest=lowest, advantage=True)
         if self._eat("!"):
@@ -208,9 +210,11 @@ class _Parser:
                     raise DiceError(_('Cannot read "{expr}": "{word}" needs the number of dice '
                                       "to keep (e.g. 4d6{word}3).", expr=self.shown, word=word))
                 if not 1 <= keep <= count:
-                    raise DiceError(_('Cannot read "{expr}": you can keep from 1 to {count} of '
-                                      "the {count} dice, got {word}{keep}.", expr=self.shown,
-                                      count=count, word=word, keep=_shorten(str(keep), 12)))
+                    raise DiceError(ngettext('Cannot read "{expr}": you can keep from 1 to {n} of '
+                                             "the {n} die, got {word}{keep}.",
+                                             'Cannot read "{expr}": you can keep from 1 to {n} of '
+                                             "the {n} dice, got {word}{keep}.", count, expr=self.shown,
+                                             word=word, keep=_shorten(str(keep), 12)))
                 return Dice(count=count, sides=sides, negative=negative, keep=keep,
                             keep_lowest=lowest)
         return Dice(count=count, sides=sides, negative=negative)

@@ -15,9 +15,9 @@ import msgspec
 from msgspec.structs import replace
 
 from tui_combat.engine.dice import Roll
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, ngettext
 
-__all__ = ["Fact", "LogEntry", "Msg", "N_", "Param", "log", "msg", "render", "render_param", "roll_param"]
+__all__ = ["Fact", "LogEntry", "Msg", "N_", "Param", "log", "msg", "plural_msg", "render", "render_param", "roll_param"]
 
 Fact = Union[int, str, bool]
 
@@ -27,6 +27,8 @@ class Msg(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     id: str
     params: dict[str, Param] = msgspec.field(default_factory=dict)
+    plural: str = ""
+    """The plural id of a message whose words follow a number, ``params["n"]`` (:func:`plural_msg`)."""
 
     def __str__(self) -> str:
         return render(self)
@@ -37,6 +39,12 @@ Param = Union[str, int, float, bool, None, Msg, list[Union[str, int, Msg]]]
 
 def msg(message_id: str, /, **params: Param) -> Msg:
     return Msg(id=message_id, params=params)
+
+
+def plural_msg(singular: str, plural: str, count: int, /, **params: Param) -> Msg:
+    """A message whose words follow ``count`` ("{n} round" / "{n} rounds"; Russian and Ukrainian have three
+    forms), rendered with :func:`~tui_combat.i18n.ngettext`; ``{n}`` is the count."""
+    return Msg(id=singular, params={"n": count, **params}, plural=plural)
 
 
 def roll_param(roll: Roll) -> Param:
@@ -62,6 +70,10 @@ def render(message: Msg | str) -> str:
     """The message in the active language."""
     if isinstance(message, str):
         return _(message)
+    if message.plural:
+        count = message.params.get("n")
+        rendered = {key: render_param(value) for key, value in message.params.items()}
+        return ngettext(message.id, message.plural, count if isinstance(count, int) else 0, **rendered)
     if not message.params:
         return _(message.id)
     return _(message.id, **{key: render_param(value) for key, value in message.params.items()})

@@ -17,10 +17,13 @@ import msgspec
 
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.log import LOG_CHUNK, LogChunk, LogEntry, Msg, append_log
+from tui_combat.i18n import N_
 
 SCHEMA_VERSION = 2
 
 Status = Literal["active", "down", "fled", "surrendered"]
+STATUS_WORDS = (N_("active"), N_("down"), N_("fled"), N_("surrendered"))
+"""The statuses, marked for translation: a screen shows ``_(combatant.status)``."""
 JSONMap = dict[str, Any]
 
 __all__ = [

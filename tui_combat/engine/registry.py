@@ -35,15 +35,15 @@ def check_catalogue(ruleset: AnyRuleset) -> None:
     names: set[str] = set()
     for spec in ruleset.actions:
         if spec.name in names:
-            raise RuleError(_("Ruleset {ruleset}: the action {action} is listed twice.", ruleset=ruleset.name, action=_(spec.label)))
+            raise RuleError(_("Ruleset {ruleset}: the action {action} is listed twice.", ruleset=_(ruleset.name), action=_(spec.label)))
         names.add(spec.name)
         for key in spec.key.split(","):
             if key in taken:
                 raise RuleError(_("Ruleset {ruleset}: the key {key} of {action} is already the app's key for {other}.",
-                                  ruleset=ruleset.name, key=key, action=_(spec.label), other=_(KEY_LABELS.get(taken[key], taken[key]))))
+                                  ruleset=_(ruleset.name), key=key, action=_(spec.label), other=_(KEY_LABELS.get(taken[key], taken[key]))))
             if key in seen:
                 raise RuleError(_("Ruleset {ruleset}: the key {key} is used by both {action} and {other}.",
-                                  ruleset=ruleset.name, key=key, action=_(spec.label), other=_(seen[key])))
+                                  ruleset=_(ruleset.name), key=key, action=_(spec.label), other=_(seen[key])))
             seen[key] = spec.label
 
 

@@ -1,32 +1,77 @@
-"""One translation function for every user-facing string.
+"""One translation function for every user-facing string, on standard gettext catalogs.
 
-Messages are written in English in the code and looked up by their English text in the
-active catalog (``ru.toml``, ``uk.toml`` beside this file, added as they are translated).
+Messages are written in English in the code and looked up by their English text. The catalogs are
+``ru.po`` and ``uk.po`` beside this module (plain gettext catalogs: Poedit and Weblate open them); they are
+compiled for :class:`gettext.GNUTranslations` when first used (see :mod:`tui_combat.i18n.catalog`).
 A missing translation falls back to English, so a half-translated catalog never breaks the app.
+
+* ``_("{name} attacks.", name=...)`` — translate now and fill the ``{placeholders}``;
+* ``ngettext("{n} round", "{n} rounds", count)`` — the form that goes with ``count`` (Russian and
+  Ukrainian have three: 1 раунд, 2 раунда, 5 раундов); ``{n}`` is the count;
+* ``N_("...")`` — mark a message id that is stored and translated when shown (the log, labels in data);
+* ``pgettext("range", "medium")`` — a word whose translation depends on where it is used (a medium range
+  is not a medium size in Russian); ``NC_("range", "medium")`` marks one for later.
+
+The language is chosen once, before the screens are imported (:func:`choose_language`: ``--lang``, then
+``language`` in the user's ``settings.toml``, then ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``):
+binding descriptions are translated when their screen's module is imported.
+
+Updating the catalogs after strings changed in the code is one command (it needs Babel, from the test
+extras)::
+
+    .venv/bin/python -m tui_combat.i18n.update
+
+It extracts every message (``_``, ``N_``, ``ngettext``, ``plural_msg``, and the labels of the data and demo
+files) and merges the result into ``ru.po`` and ``uk.po``; then translate what it lists as new.
 """
 
 from __future__ import annotations
 
-import os
-import tomllib
+from gettext import NullTranslations
 from pathlib import Path
+from typing import Final
 
-_CATALOG_DIR = Path(__file__).parent
-_catalog: dict[str, str] = {}
-_language = "en"
+from tui_combat.i18n import choose as _choose
+from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_language, language_argument
+
+__all__ = [
+    "KNOWN_LANGUAGES", "NC_", "N_", "UnknownLanguage", "_", "choose_language", "language", "language_argument",
+    "localize_argparse", "ngettext", "pgettext", "set_language", "use_catalog",
+]
+
+ENGLISH: Final = "en"
 
 
-def set_language(language: str) -> None:
-    """Switch the catalog; unknown languages fall back to English."""
-    global _catalog, _language
-    _language = language
-    path = _CATALOG_DIR / f"{language}.toml"
-    if language == "en" or not path.exists():
-        _catalog = {}
+class _DictTranslations(NullTranslations):
+    """An in-memory catalog (tests, and messages loaded from elsewhere): English plural rule."""
+
+    def __init__(self, messages: dict[str, str]) -> None:
+        super().__init__()
+        self._messages = dict(messages)
+
+    def gettext(self, message: str) -> str:
+        return self._messages.get(message, message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self._messages.get(msgid1 if n == 1 else msgid2, msgid1 if n == 1 else msgid2)
+
+
+_translations: NullTranslations = NullTranslations()
+_language = ENGLISH
+
+
+def set_language(language: str, po_file: Path | None = None) -> None:
+    """Switch the catalog ("en" is the code's own text). An unknown language raises
+    :class:`UnknownLanguage`; ``po_file`` reads another ``.po`` (a translator trying a change)."""
+    global _translations, _language
+    if language == ENGLISH and po_file is None:
+        _translations, _language = NullTranslations(), ENGLISH
         return
-    with path.open("rb") as handle:
-        data = tomllib.load(handle)
-    _catalog = {str(key): str(value) for key, value in data.get("messages", {}).items()}
+    if po_file is None and language not in KNOWN_LANGUAGES:
+        raise UnknownLanguage(language)
+    from tui_combat.i18n.catalog import translations
+
+    _translations, _language = translations(language, po_file), language
 
 
 def language() -> str:
@@ -35,9 +80,9 @@ def language() -> str:
 
 def use_catalog(language: str, messages: dict[str, str]) -> None:
     """Switch to an in-memory catalog (for tests, and for catalogs loaded from elsewhere)."""
-    global _catalog, _language
+    global _translations, _language
     _language = language
-    _catalog = dict(messages)
+    _translations = _DictTranslations(messages) if messages else NullTranslations()
 
 
 def N_(message: str, /) -> str:
@@ -45,21 +90,51 @@ def N_(message: str, /) -> str:
     return message
 
 
+def NC_(context: str, message: str, /) -> str:
+    """Mark a message id of a given context (see :func:`pgettext`) without translating it."""
+    return message
+
+
+def _fill(text: str, english: str, params: dict[str, object]) -> str:
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError, AttributeError):  # a broken translation: show the English
+        return english.format(**params)
+
+
 def _(message: str, /, **params: object) -> str:
     """Translate ``message`` and fill ``{name}`` placeholders from ``params``."""
-    text = _catalog.get(message, message)
-    if params:
-        try:
-            return text.format(**params)
-        except (KeyError, IndexError, ValueError):
-            return message.format(**params)
-    return text
+    text = _translations.gettext(message)
+    return _fill(text, message, params) if params else text
 
 
-def _init_from_environment() -> None:
-    lang = os.environ.get("TUI_COMBAT_LANG", "")
-    if lang:
-        set_language(lang.split(".")[0].split("_")[0])
+_choose.translate = _
 
 
-_init_from_environment()
+def ngettext(singular: str, plural: str, count: int, /, **params: object) -> str:
+    """The translation of ``singular``/``plural`` whose form goes with ``count``; ``{n}`` is the count
+    unless ``params`` give another ``n``."""
+    params.setdefault("n", count)
+    return _fill(_translations.ngettext(singular, plural, count), singular if count == 1 else plural, params)
+
+
+def pgettext(context: str, message: str, /, **params: object) -> str:
+    """Translate ``message`` as used in ``context`` and fill its placeholders."""
+    text = _translations.pgettext(context, message)
+    return _fill(text, message, params) if params else text
+
+
+def localize_argparse() -> None:
+    """Give :mod:`argparse`'s own words ("usage:", "options", its errors) from the active catalog: it looks
+    them up through the module-level ``_``/``ngettext`` it imported from :mod:`gettext`, which know
+    nothing of this package's catalogs. Its messages are listed in :mod:`tui_combat.i18n.argparse_words`."""
+    import argparse
+
+    def gettext(message: str) -> str:
+        return _translations.gettext(message)
+
+    def plural(singular: str, plural: str, count: int) -> str:
+        return _translations.ngettext(singular, plural, count)
+
+    setattr(argparse, "_", gettext)
+    setattr(argparse, "ngettext", plural)

@@ -11,6 +11,7 @@ import msgspec
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _
 from tui_combat.rulesets.data_loading import house_rules_path, load_ruleset_data
+from tui_combat.rulesets.names import unknown_aliases
 
 __all__ = [
     "ATTACK_KINDS", "AttackKind", "NonNegative", "Positive", "Source", "SurpriseResult", "Tables", "check_tables",
@@ -123,6 +124,10 @@ class Tables(_Data, frozen=True, kw_only=True):
     """Class → (from level, rate) rows for a weapon specialist (melee)."""
     attacks_specialist_source: Source
     time: _Time
+    weapon_aliases: dict[str, str] = {}
+    """Other names of the weapons (Russian, Ukrainian …): alias → the name in ``weapon_speeds``."""
+    armour_aliases: dict[str, str] = {}
+    """Other names of the armours: alias → the name in ``armour_types``."""
 
 
 def _rate_problem(rate: str) -> bool:
@@ -137,6 +142,11 @@ def check_tables(data: Tables, where: str) -> Tables:
         if weapon.strip().lower() not in speeds:
             raise RuleError(_("{path}: weapon_types names \"{weapon}\", which is not in weapon_speeds.",
                               path=where, weapon=weapon))
+    for table_name, aliases, known in (("weapon_aliases", data.weapon_aliases, data.weapon_speeds),
+                                       ("armour_aliases", data.armour_aliases, data.armour_types)):
+        for alias in unknown_aliases(known, aliases):
+            raise RuleError(_("{path}: {table} names \"{target}\" for \"{alias}\", which is not in the table.",
+                              path=where, table=table_name, target=aliases[alias], alias=alias))
     for table_name, table in (("attacks", data.attacks), ("attacks_specialist", data.attacks_specialist)):
         for cls, rows in table.items():
             for _level, rate in rows:

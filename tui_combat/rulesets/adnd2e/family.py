@@ -18,7 +18,7 @@ from msgspec.structs import replace
 from tui_combat.engine.contract import ActionSpec, BudgetLine, FieldSpec, Ruleset, Situation, SurpriseModifier
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Fact, Msg, Param, log
+from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
@@ -27,6 +27,7 @@ from tui_combat.rulesets.adnd2e.sheet import (
     SIZES,
     Sheet,
     armour_modifier,
+    canonical_sheet,
     check_sheet_values,
     first_forms,
     magic_of,
@@ -112,7 +113,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
 
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         check_sheet_values(sheet, self.sheet_type)
-        return sheet
+        return canonical_sheet(sheet)
 
     def sheet(self, combatant: Combatant) -> Sheet:
         return sheet_of(combatant)
@@ -401,7 +402,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                 kept.append(replace(effect, rounds_left=left))
         state = self.with_fight(state, replace(self.fight_of(state), effects=tuple(kept)))
         if state.round % per_turn == 0:
-            state = log(state, N_("Turn {n} is over ({rounds} rounds)."), n=state.round // per_turn, rounds=per_turn)
+            state = log(state, plural_msg("Turn {turn} is over ({n} round).", "Turn {turn} is over ({n} rounds).", per_turn,
+                                          turn=state.round // per_turn))
         return state
 
     def effects_on(self, state: State, combatant_id: str) -> list[Msg]:

@@ -19,6 +19,7 @@ from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan, o
 from tui_combat.rulesets.adnd2e.sheet import (
     attack_plan,
     level_text,
+    natural_forms,
     slowest_weapon_speed,
     thac0,
     uses_natural_weapons,
@@ -81,7 +82,7 @@ def situation_boxes(ticked: list[str] | tuple[str, ...]) -> tuple[FieldSpec, ...
 
 class ADnD2e(AdndFamily[AdndRound]):
     id = "adnd2e"
-    name = "AD&D 2nd edition"
+    name = N_("AD&D 2nd edition")
     round_state_type = AdndRound
     options = (
         OptionSpec(
@@ -452,11 +453,11 @@ class ADnD2e(AdndFamily[AdndRound]):
         ]
         if sheet.weapon:
             bonus = f" +{sheet.magic}" if sheet.magic else ""
-            lines.append((_("Weapon"), f"{sheet.weapon}{bonus} ({_('speed')} {weapon_speed(sheet)})"))
+            lines.append((_("Weapon"), f"{_(sheet.weapon)}{bonus} ({_('speed')} {weapon_speed(sheet)})"))
             if sheet.weapon2:
-                lines.append((_("Second weapon"), sheet.weapon2 + (f" +{sheet.magic2}" if sheet.magic2 else "")))
+                lines.append((_("Second weapon"), _(sheet.weapon2) + (f" +{sheet.magic2}" if sheet.magic2 else "")))
         elif sheet.natural or sheet.forms:
-            lines.append((_("Weapon"), sheet.forms or _("natural weapons")))
+            lines.append((_("Weapon"), ", ".join(_(form) for form in natural_forms(sheet)) or _("natural weapons")))
         plan = self.attack_plan_of(state, combatant)
         if len(plan) > 1 or (plan and len(plan[0]) > 1):
             lines.append((_("Attacks"), self.plan_text(plan)))

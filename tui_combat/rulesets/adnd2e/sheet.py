@@ -12,7 +12,6 @@ Attack forms and repeated attacks are kept apart, as the seed's "Multiple attack
 
 from __future__ import annotations
 
-import difflib
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -21,12 +20,13 @@ import msgspec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _
-from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, tables
+from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, Tables, tables
+from tui_combat.rulesets.names import NameTable
 
 __all__ = [
-    "CLASSES", "SIZES", "Sheet", "armour_modifier", "attack_plan", "attack_rate", "attacks_this_round", "check_sheet_values",
+    "CLASSES", "SIZES", "Sheet", "armour_modifier", "armour_name", "attack_plan", "attack_rate", "attacks_this_round", "canonical_sheet", "check_sheet_values",
     "first_forms", "hit_dice", "level_text", "magic_of", "sheet_of", "thac0", "uses_natural_weapons", "weapon_key",
-    "weapon_kinds", "weapon_speed",
+    "weapon_kinds", "weapon_name", "weapon_speed",
 ]
 
 S = TypeVar("S", bound="Sheet")
@@ -73,9 +73,33 @@ def weapon_key(name: str) -> str:
     return " ".join(name.strip().lower().split())
 
 
+_names: dict[int, tuple[Tables, NameTable, NameTable]] = {}
+
+
+def _name_tables() -> tuple[NameTable, NameTable]:
+    """The weapons' and the armours' names with their aliases, for the tables in use (house rules too)."""
+    data = tables()
+    cached = _names.get(id(data))
+    if cached is None or cached[0] is not data:
+        _names.clear()
+        cached = _names[id(data)] = (data, NameTable(data.weapon_speeds, data.weapon_aliases),
+                                     NameTable(data.armour_types, data.armour_aliases))
+    return cached[1], cached[2]
+
+
+def weapon_name(name: str) -> str:
+    """The speed table's name for a weapon written as the GM wrote it (an alias such as "боевой молот"
+    included); the name itself when the table does not know it."""
+    return _name_tables()[0].find(name) or name
+
+
+def armour_name(name: str) -> str | None:
+    """The armour table's name for an armour written as the GM wrote it; None when it does not know it."""
+    return _name_tables()[1].find(name)
+
+
 def _unknown_weapon(name: str) -> RuleError:
-    known = sorted(tables().weapon_speeds)
-    close = difflib.get_close_matches(weapon_key(name), [weapon_key(k) for k in known], n=3, cutoff=0.6)
+    close = _name_tables()[0].close(name)
     if close:
         return RuleError(_("Unknown weapon \"{weapon}\". Did you mean: {close}? (Or give its speed.)",
                            weapon=name.strip(), close=", ".join(close)))
@@ -84,7 +108,7 @@ def _unknown_weapon(name: str) -> RuleError:
 
 def _table_speed(name: str) -> int:
     speeds = {weapon_key(k): v for k, v in tables().weapon_speeds.items()}
-    speed = speeds.get(weapon_key(name))
+    speed = speeds.get(weapon_key(weapon_name(name)))
     if speed is None:
         raise _unknown_weapon(name)
     return speed
@@ -113,14 +137,14 @@ def slowest_weapon_speed(sheet: Sheet) -> int:
 def weapon_kinds(name: str) -> tuple[AttackKind, ...]:
     """Slashing / piercing / bludgeoning for a weapon (or an attack form the house rules name); () unknown."""
     types = {weapon_key(k): v for k, v in tables().weapon_types.items()}
-    return types.get(weapon_key(name), ())
+    return types.get(weapon_key(weapon_name(name)), ())
 
 
 def armour_modifier(weapon: str, armour: str) -> tuple[int, AttackKind | None]:
     """What the armour adds to the number needed against this weapon, and the kind that applies (the best
     for the attacker when the weapon has several); (0, None) when either is unknown."""
-    rows = {weapon_key(k): v for k, v in tables().armour_types.items()}
-    row = rows.get(weapon_key(armour))
+    canonical = armour_name(armour)
+    row = tables().armour_types.get(canonical) if canonical is not None else None
     kinds = weapon_kinds(weapon)
     if row is None or not kinds:
         return 0, None
@@ -256,6 +280,14 @@ def attack_plan(sheet: Sheet, round_number: int, three_halves: str, hasted: bool
 
 
 # -- checking a sheet when it is entered -------------------------------------------------------------------
+def canonical_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
+    """The sheet with its armour named as the table names it ("кольчуга" → "chain mail"), so that the
+    set-up form shows it chosen; weapons stay as the GM wrote them (they are looked up when used)."""
+    armour = sheet.get("armour")
+    canonical = armour_name(armour) if isinstance(armour, str) and armour.strip() else None
+    return {**sheet, "armour": canonical} if canonical is not None and canonical != armour else sheet
+
+
 def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
     """The sheet as a :class:`Sheet` (or a subclass's), or a refusal naming the wrong field."""
     unknown = sorted(set(sheet) - set(kind.__struct_fields__))
@@ -284,11 +316,20 @@ def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
         raise RuleError(_("Attacks \"{rate}\" is not a rate such as 1/1, 3/2 or 2/1.", rate=checked.attacks))
     if checked.specialist and checked.cls not in tables().attacks_specialist:
         raise RuleError(_("Only {classes} can specialise in a weapon.", classes=", ".join(tables().attacks_specialist)))
-    if checked.armour.strip() and weapon_key(checked.armour) not in {weapon_key(k) for k in tables().armour_types}:
+    if checked.armour.strip() and armour_name(checked.armour) is None:
+        close = _name_tables()[1].close(checked.armour)
+        if close:
+            raise RuleError(_("Unknown armour \"{armour}\". Did you mean: {close}?", armour=checked.armour.strip(),
+                              close=", ".join(close)))
         raise RuleError(_("Armour \"{armour}\" is not one of {known}.", armour=checked.armour,
-                          known=", ".join(tables().armour_types)))
+                          known=", ".join(_(name) for name in tables().armour_types)))
     return checked
 
+
+FORM_WORDS = (N_("claw"), N_("bite"), N_("kick"), N_("tail"), N_("sting"), N_("butt"), N_("gore"), N_("hug"),
+              N_("tentacle"), N_("fist"), N_("talon"), N_("beak"), N_("horn"), N_("hoof"), N_("slam"), N_("crush"))
+"""Natural attack forms a sheet commonly names ("claw, claw, bite"), marked for translation: each form is
+shown as ``_(form)``, so a form the GM writes in his own language shows as he wrote it."""
 
 KIND_WORDS = (N_("slashing"), N_("piercing"), N_("bludgeoning"))
 """The kinds of :data:`ATTACK_KINDS`, marked for translation (shown as ``Msg(id=kind)``)."""

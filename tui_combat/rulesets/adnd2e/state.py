@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tui_combat.engine.log import Msg
+from tui_combat.engine.log import Msg, plural_msg
 from tui_combat.i18n import N_
 
 __all__ = [
@@ -97,8 +97,8 @@ def parse_spells(text: str) -> dict[str, str]:
     return spells
 
 
-_ROUND_WORDS = ("r", "rd", "rds", "round", "rounds", "раунд", "раунда", "раундов")
-_TURN_WORDS = ("t", "turn", "turns", "оборот", "оборота", "оборотов")
+_ROUND_WORDS = ("r", "rd", "rds", "round", "rounds", "р", "раунд", "раунда", "раундов", "раунди", "раундів")
+_TURN_WORDS = ("t", "turn", "turns", "об", "оборот", "оборота", "оборотов", "обороти", "оборотів")
 
 
 def _unit_rounds(word: str) -> int:
@@ -132,8 +132,11 @@ def casting_modifier(casting: str) -> int:
 def duration(rounds: int, rounds_per_turn: int = 10) -> Msg:
     """A count of rounds as the GM reads it: "4 rounds", "1 turn", "2 turns 3 rounds"."""
     turns, rest = divmod(max(rounds, 0), rounds_per_turn)
+    rounds_text = plural_msg("{n} round", "{n} rounds", rest)
+    turns_text = plural_msg("{n} turn", "{n} turns", turns)
     if not turns:
-        return Msg(id=N_("{rounds} rounds") if rest != 1 else N_("1 round"), params={"rounds": rest})
+        return rounds_text
     if not rest:
-        return Msg(id=N_("{turns} turns") if turns != 1 else N_("1 turn"), params={"turns": turns})
-    return Msg(id=N_("{turns} turns {rounds} rounds"), params={"turns": turns, "rounds": rest})
+        return turns_text
+    # Translators: a duration: "2 turns" then "3 rounds".
+    return Msg(id=N_("{turns} {rounds}"), params={"turns": turns_text, "rounds": rounds_text})

@@ -14,6 +14,7 @@ import msgspec
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.data_loading import DATA_DIR, house_rules_path, load_ruleset_data
+from tui_combat.rulesets.names import NameTable, unknown_aliases
 
 __all__ = [
     "NAME", "SIZES", "AttackRules", "BudgetRules", "ConcentrationRules", "ConditionData", "Dnd5eData", "InitiativeRules", "SpeedFactorRules",
@@ -102,6 +103,8 @@ class Dnd5eData(_Data, frozen=True, kw_only=True):
     concentration: ConcentrationRules
     conditions: dict[str, ConditionData]
     weapons: dict[str, WeaponData]
+    weapon_aliases: dict[str, str] = {}
+    """Other names of the weapons (Russian, Ukrainian …): alias → the name in ``weapons``."""
 
 
 def norm(text: str) -> str:
@@ -115,6 +118,9 @@ def _check(tables: Dnd5eData, where: str) -> Dnd5eData:
         raise RuleError(_("{path}: speed_factor.size needs a value for {sizes}.", path=where, sizes=", ".join(missing)))
     if not tables.conditions:
         raise RuleError(_("{path}: [conditions] lists no condition.", path=where))
+    for alias in unknown_aliases(tables.weapons, tables.weapon_aliases):
+        raise RuleError(_("{path}: {table} names \"{target}\" for \"{alias}\", which is not in the table.",
+                          path=where, table="weapon_aliases", target=tables.weapon_aliases[alias], alias=alias))
     return tables
 
 
@@ -127,5 +133,6 @@ def data() -> Dnd5eData:
 
 def find_weapon(name: str) -> WeaponData | None:
     """The weapon of the table called ``name`` (compared with :func:`norm`); None for one not listed."""
-    wanted = norm(name)
-    return next((weapon for key, weapon in data().weapons.items() if norm(key) == wanted), None) if wanted else None
+    tables = data()
+    wanted = norm(NameTable(tables.weapons, tables.weapon_aliases).find(name) or name)
+    return next((weapon for key, weapon in tables.weapons.items() if norm(key) == wanted), None) if wanted else None

@@ -13,12 +13,12 @@ from tui_combat.engine.contract import ActionSpec, FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, roll_param
 from tui_combat.engine.model import Combatant, State
-from tui_combat.i18n import N_, _
-from tui_combat.rulesets.ose.data import tables
+from tui_combat.i18n import NC_, N_, _, pgettext
+from tui_combat.rulesets.ose.data import tables, weapon_name
 from tui_combat.rulesets.ose.morale import OseMorale, chance_text, roll_arg, signed_int
 from tui_combat.rulesets.ose.state import Spent
 
-RANGE_LABELS = {"short": N_("short"), "medium": N_("medium"), "long": N_("long")}
+RANGE_LABELS = {"short": NC_("range", "short"), "medium": NC_("range", "medium"), "long": NC_("range", "long")}
 
 
 class OseActions(OseMorale):
@@ -125,7 +125,7 @@ class OseActions(OseMorale):
     def attacks_by_missile(self, state: State, attacker: Combatant) -> bool:
         phase = self.phase_now(state)
         if phase == "slow":
-            return self.sheet_of(attacker).weapon.strip().lower() in tables().missile.ranges
+            return weapon_name(self.sheet_of(attacker).weapon) in tables().missile.ranges
         return phase == "missile"
 
     def target_label(self, state: State, target: Combatant, missile: bool) -> str:
@@ -145,11 +145,11 @@ class OseActions(OseMorale):
                             choices=targets)]
         if missile:
             data = tables().missile
-            bands = data.ranges.get(sheet.weapon.strip().lower())
+            bands = data.ranges.get(weapon_name(sheet.weapon))
             choices = []
             for index, (band, modifier) in enumerate(data.range_modifiers.items()):
                 feet = _(" (to {feet} ft)", feet=bands[index]) if bands and index < len(bands) else ""
-                choices.append((band, f"{_(RANGE_LABELS.get(band, band))}{feet} {modifier:+d}"))
+                choices.append((band, f"{pgettext('range', RANGE_LABELS.get(band, band))}{feet} {modifier:+d}"))
             default = "medium" if "medium" in data.range_modifiers else choices[0][0]
             fields.append(FieldSpec(key="range", label=N_("Range"), kind="choice", default=default, choices=tuple(choices)))
         fields.append(FieldSpec(key="modifier", label=N_("Other modifier"), kind="int", default=0,

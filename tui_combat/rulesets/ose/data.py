@@ -11,6 +11,7 @@ from tui_combat.engine.dice import Dice, DiceError, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _
 from tui_combat.rulesets.data_loading import load_ruleset_data
+from tui_combat.rulesets.names import NameTable, unknown_aliases
 
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]
 Positive = Annotated[int, msgspec.Meta(ge=1)]
@@ -80,6 +81,8 @@ class OseData(_Data, frozen=True, kw_only=True):
     fleeing: Fleeing
     missile: Missile
     slow_weapons: SlowWeapons
+    weapon_aliases: dict[str, str] = {}
+    """Other names of the weapons (Ukrainian, Russian …): alias → the name in the range or slow tables."""
 
 
 def _check(data: OseData) -> OseData:
@@ -90,6 +93,9 @@ def _check(data: OseData) -> OseData:
             parse(dice)
         except DiceError as error:
             raise RuleError(_("ose.toml: {where}: {error}", where=where, error=error)) from None
+    for alias in unknown_aliases((*data.missile.ranges, *data.slow_weapons.weapons), data.weapon_aliases):
+        raise RuleError(_("ose.toml: weapon_aliases names \"{target}\" for \"{alias}\", which is not a weapon of the tables.",
+                          target=data.weapon_aliases[alias], alias=alias))
     if any(isinstance(term, Dice) and (term.keep or term.explode) for term in parse(data.morale.dice).terms):
         raise RuleError(_("ose.toml: morale.dice: plain dice only (such as 2d6), to show the chance of breaking."))
     return data
@@ -110,5 +116,13 @@ def dex_modifier(score: int) -> int:
     return rows[-1][1] if rows else 0
 
 
+def weapon_name(weapon: str) -> str:
+    """The tables' name of a weapon as the GM wrote it (an alias such as "короткий лук" included), in
+    lower case; the name itself when the tables do not know it."""
+    data = tables()
+    found = NameTable((*data.missile.ranges, *data.slow_weapons.weapons), data.weapon_aliases).find(weapon)
+    return (found or weapon).strip().lower()
+
+
 def is_slow(weapon: str) -> bool:
-    return weapon.strip().lower() in {w.lower() for w in tables().slow_weapons.weapons}
+    return weapon_name(weapon) in {w.lower() for w in tables().slow_weapons.weapons}

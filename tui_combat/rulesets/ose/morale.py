@@ -10,9 +10,9 @@ from msgspec.structs import replace
 
 from tui_combat.engine.dice import Dice, DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Msg, log, roll_param
+from tui_combat.engine.log import Msg, log, plural_msg, roll_param
 from tui_combat.engine.model import Combatant, State, Status
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, ngettext
 from tui_combat.rulesets.ose.data import tables
 from tui_combat.rulesets.ose.order import OseOrder
 from tui_combat.rulesets.ose.state import MoralePrompt
@@ -137,8 +137,9 @@ class OseMorale(OseOrder):
         if combatant.id in fight.broken:
             return _("{name}'s nerve has already broken.", name=combatant.name)
         if fight.passes.get(combatant.id, 0) >= data.passes_to_stop:
-            return _("{name} passed {count} morale checks: he fights to the death.", name=combatant.name,
-                     count=data.passes_to_stop)
+            return ngettext("{name} passed {n} morale check: he fights to the death.",
+                            "{name} passed {n} morale checks: he fights to the death.", data.passes_to_stop,
+                            name=combatant.name)
         return ""
 
     def morale_check(self, state: State, args: dict[str, Any]) -> State:
@@ -172,8 +173,9 @@ class OseMorale(OseOrder):
         done = [c for c in members if passes[c] >= data.passes_to_stop]
         if done:
             names = state.names()
-            state = log(state, N_("{names} passed {count} morale checks: they fight to the death."),
-                        names=", ".join(names[c] for c in done), count=data.passes_to_stop)
+            state = log(state, plural_msg("{names} passed {n} morale check: they fight to the death.",
+                                          "{names} passed {n} morale checks: they fight to the death.", data.passes_to_stop,
+                                          names=", ".join(names[c] for c in done)))
         return state
 
     # -- reminders -----------------------------------------------------------------------------------

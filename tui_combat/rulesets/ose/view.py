@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.engine.model import State
-from tui_combat.i18n import _
+from tui_combat.i18n import _, ngettext
 from tui_combat.rulesets.ose.actions import OseActions
 from tui_combat.rulesets.ose.base import INTENT_LABELS
 from tui_combat.rulesets.ose.data import dex_modifier, tables
@@ -29,7 +29,7 @@ class OseView(OseActions):
         sheet = self.sheet_of(combatant)
         shield = _(" (shield {shield})", shield=sheet.shield) if sheet.shield else ""
         lines = [(_("AC / attack"), f"{sheet.ac}{shield} / {sheet.attack:+d}")]
-        weapon = f"{sheet.weapon}, {sheet.damage}" if sheet.weapon else sheet.damage
+        weapon = f"{_(sheet.weapon)}, {sheet.damage}" if sheet.weapon else sheet.damage
         if self.slow_attacker(state, combatant_id):
             weapon += " — " + _("slow: acts last")
         lines.append((_("Weapon"), weapon))
@@ -62,7 +62,8 @@ class OseView(OseActions):
             return [(_("Morale"), _("{score}: fights to the death, never checks", score=score))]
         passes = fight.passes.get(combatant_id, 0)
         if passes >= data.passes_to_stop:
-            return [(_("Morale"), _("{score}: {count} checks passed, fights to the death", score=score, count=passes))]
+            return [(_("Morale"), ngettext("{score}: {n} check passed, fights to the death",
+                                                   "{score}: {n} checks passed, fights to the death", passes, score=score))]
         lines = [(_("Morale"), f"{score} — {chance_text(score)}")]
         if passes:
             lines.append((_("Morale checks passed"), f"{passes}/{data.passes_to_stop}"))

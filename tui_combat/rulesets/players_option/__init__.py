@@ -45,7 +45,9 @@ from tui_combat.engine.model import Combatant, RollRequest, Slot, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.adnd2e.data import Distance, tables
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan
-from tui_combat.rulesets.adnd2e.sheet import attack_plan, check_sheet_values, level_text, thac0, uses_natural_weapons
+from tui_combat.rulesets.adnd2e.sheet import (
+    attack_plan, canonical_sheet, check_sheet_values, level_text, natural_forms, thac0, uses_natural_weapons,
+)
 from tui_combat.rulesets.adnd2e.state import RoundBase, parse_spells
 from tui_combat.rulesets.players_option.data import PoTables, po_tables
 from tui_combat.rulesets.players_option.phases import (
@@ -86,7 +88,7 @@ def _base_key(key: str) -> tuple[str, int]:
 
 class PlayersOption(AdndFamily[PoRound]):
     id = "players_option"
-    name = "AD&D 2e: Player's Option (Combat & Tactics)"
+    name = N_("AD&D 2e: Player's Option (Combat & Tactics)")
     round_state_type = PoRound
     sheet_type = PoSheet
     options = (
@@ -129,10 +131,10 @@ class PlayersOption(AdndFamily[PoRound]):
         checked = check_sheet_values(sheet, PoSheet)
         if checked.encumbrance not in self.data.base.encumbrance:
             raise RuleError(_("Encumbrance \"{load}\" is not one of {known}.", load=checked.encumbrance,
-                              known=", ".join(self.data.base.encumbrance)))
+                              known=", ".join(_(load) for load in self.data.base.encumbrance)))
         if checked.weapon_class:
             self.data.phase_index(checked.weapon_class)
-        return sheet
+        return canonical_sheet(sheet)
 
     def po_sheet(self, combatant: Combatant) -> PoSheet:
         try:
@@ -429,10 +431,10 @@ class PlayersOption(AdndFamily[PoRound]):
             (_("THAC0 / AC"), f"{thac0(sheet)} / {sheet.ac}" + (f" ({_(sheet.armour)})" if sheet.armour else "")),
         ]
         if sheet.weapon:
-            lines.append((_("Weapon"), sheet.weapon + (f" +{sheet.magic}" if sheet.magic else "")
-                          + (f", {sheet.weapon2}" if sheet.weapon2 else "")))
+            lines.append((_("Weapon"), _(sheet.weapon) + (f" +{sheet.magic}" if sheet.magic else "")
+                          + (f", {_(sheet.weapon2)}" if sheet.weapon2 else "")))
         elif sheet.forms or sheet.natural:
-            lines.append((_("Weapon"), sheet.forms or _("natural weapons")))
+            lines.append((_("Weapon"), ", ".join(_(form) for form in natural_forms(sheet)) or _("natural weapons")))
         reading = self.reading(state, combatant)
         lines.append((_("Phase"), f"{_(self.data.phases[reading.index].label)} ({'; '.join(reading.steps)})"))
         current = self.round_of(state)

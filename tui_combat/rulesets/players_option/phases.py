@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import msgspec
 
-from tui_combat.i18n import N_, _
-from tui_combat.rulesets.adnd2e.sheet import Sheet, uses_natural_weapons, weapon_key
+from tui_combat.i18n import N_, _, ngettext
+from tui_combat.rulesets.adnd2e.sheet import Sheet, uses_natural_weapons, weapon_key, weapon_name
 from tui_combat.rulesets.players_option.data import PoTables
 
 __all__ = ["ENCUMBRANCE", "MOVES", "PO_ACTIONS", "PoDeclaration", "PoSheet", "Reading", "phase_of"]
@@ -63,7 +63,8 @@ def base_phase(sheet: PoSheet, data: PoTables) -> Reading:
     load = base.encumbrance.get(sheet.encumbrance, 0)
     if load:
         index = _clamp(index + load, data)
-        steps.append(_("{load} encumbrance: {n} slower", load=_(sheet.encumbrance), n=load))
+        steps.append(ngettext("{load} encumbrance: {n} phase slower", "{load} encumbrance: {n} phases slower", load,
+                              load=_(sheet.encumbrance)))
     return Reading(index=index, steps=tuple(steps))
 
 
@@ -71,7 +72,7 @@ def weapon_class(sheet: PoSheet, weapon: str, data: PoTables) -> int:
     if sheet.weapon_class and weapon_key(weapon) == weapon_key(sheet.weapon):
         return data.phase_index(sheet.weapon_class)
     classes = {weapon_key(k): v for k, v in data.weapons.classes.items()}
-    return data.phase_index(classes.get(weapon_key(weapon), data.weapons.default_class))
+    return data.phase_index(classes.get(weapon_key(weapon_name(weapon)), data.weapons.default_class))
 
 
 def magic_shift(plus: int, data: PoTables) -> int:
@@ -90,11 +91,11 @@ def weapon_phase(sheet: PoSheet, data: PoTables) -> Reading | None:
     best: Reading | None = None
     for weapon, plus in weapons:
         index = weapon_class(sheet, weapon, data)
-        steps = [_("{weapon}: {phase}", weapon=weapon, phase=_(data.phases[index].label))]
+        steps = [_("{weapon}: {phase}", weapon=_(weapon), phase=_(data.phases[index].label))]
         faster = magic_shift(plus, data)
         if faster:
             index = _clamp(index - faster, data)
-            steps.append(_("+{plus}: {n} faster", plus=plus, n=faster))
+            steps.append(ngettext("+{plus}: {n} phase faster", "+{plus}: {n} phases faster", faster, plus=plus))
         if best is None or index > best.index:
             best = Reading(index=index, steps=tuple(steps))
     return best
@@ -115,7 +116,8 @@ def phase_of(sheet: PoSheet, declaration: PoDeclaration, data: PoTables, side_sh
         later = {"half": data.movement.half, "full": data.movement.full}.get(declaration.movement, 0)
         if later:
             reading = Reading(index=_clamp(reading.index + later, data),
-                              steps=(*reading.steps, _("{move} move: {n} later", move=_(declaration.movement), n=later)))
+                              steps=(*reading.steps, ngettext("{move} move: {n} phase later", "{move} move: {n} phases later", later,
+                                                             move=_(declaration.movement))))
     if side_shift:
         word = _("one faster") if side_shift < 0 else _("one slower")
         reading = Reading(index=_clamp(reading.index + side_shift, data), steps=(*reading.steps, _("side's roll: {how}", how=word)))

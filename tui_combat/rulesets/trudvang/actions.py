@@ -22,7 +22,7 @@ from msgspec.structs import replace
 from tui_combat.engine.contract import ActionSpec
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Fact, Msg, Param, log, roll_param
+from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg, roll_param
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.trudvang.base import convert_args, signed
@@ -151,7 +151,7 @@ def sv_param(base: Msg, mods: list[tuple[str, int]], sv: int) -> Msg:
 
 
 def cp_text(cp: int) -> Msg:
-    return Msg(id=N_("{cp} CP"), params={"cp": cp})
+    return plural_msg("{n} CP", "{n} CP", cp)
 
 
 class CombatActions(TurnActions):
@@ -422,7 +422,7 @@ class CombatActions(TurnActions):
             if bought > sheet.wrestling:
                 raise RuleError(_("{name} cannot buy SV {sv} for {what}: his Wrestling SV is {cap}.",
                                   name=combatant.name, sv=bought, what=what, cap=sheet.wrestling))
-        base = Msg(id=N_("SV {sv} ({cp} CP)"), params={"sv": bought, "cp": bought * rate})
+        base = plural_msg("SV {sv} ({n} CP)", "SV {sv} ({n} CP)", bought * rate, sv=bought)
         return Purchase(pays=WRESTLING, cp=bought * rate, sv=bought, base=base, bought=True, once=once, once_label=what,
                         unarmed_attack=unarmed_attack, mods=tuple(mods))
 

@@ -40,7 +40,7 @@ def convert_args(raw: Mapping[str, Any], kind: type[Args], action: str) -> Args:
 
 class TrudvangBase(Ruleset[RoundInfo, Carry]):
     id = "trudvang"
-    name = "Trudvang Chronicles"
+    name = N_("Trudvang Chronicles")
     round_state_type = RoundInfo
     fight_state_type = Carry
 

@@ -12,7 +12,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, ngettext
 from tui_combat.rulesets.trudvang.data import (
     DODGE,
     SHIELD,
@@ -149,8 +149,8 @@ def describe_item(item: str, sheet: TrudvangSheet, data: TrudvangData) -> Msg:
     if item == SHIELD:
         if not sheet.shield:
             return Msg(id=N_("the shield"))
-        return Msg(id=N_("the {item}"), params={"item": data.shields[sheet.shield].name.lower()})
-    return Msg(id=N_("the {item}"), params={"item": item.lower()})
+        return Msg(id=N_("the {item}"), params={"item": Msg(id=data.shields[sheet.shield].name.lower())})
+    return Msg(id=N_("the {item}"), params={"item": Msg(id=item.lower())})
 
 
 def pay(budget: Budget, sheet: TrudvangSheet, data: TrudvangData, *, who: str, item: str, cp: int,
@@ -169,8 +169,9 @@ def pay(budget: Budget, sheet: TrudvangSheet, data: TrudvangData, *, who: str, i
             raise RuleError(_("{name} has no {item}.", name=who, item=weapon_action))
         if meter.left <= 0:
             what = str(describe_item(weapon_action, sheet, data)).capitalize()
-            raise RuleError(_("{what} allows {count} weapon actions a round; {name} has used them all.",
-                              what=what, count=meter.total, name=who))
+            raise RuleError(ngettext("{what} allows {n} weapon action a round; {name} has used it.",
+                                     "{what} allows {n} weapon actions a round; {name} has used them all.", meter.total,
+                                     what=what, name=who))
         actions[weapon_action] = Meter(left=meter.left - 1, total=meter.total)
     new_pools = dict(budget.pools)
     rest = cp
@@ -184,5 +185,6 @@ def pay(budget: Budget, sheet: TrudvangSheet, data: TrudvangData, *, who: str, i
 
 def use_unarmed_attack(budget: Budget, *, who: str) -> Budget:
     if budget.unarmed.left <= 0:
-        raise RuleError(_("{name} has made all {count} unarmed attacks this round.", name=who, count=budget.unarmed.total))
+        raise RuleError(ngettext("{name} has made his {n} unarmed attack this round.",
+                                 "{name} has made all {n} unarmed attacks this round.", budget.unarmed.total, name=who))
     return replace(budget, unarmed=Meter(left=budget.unarmed.left - 1, total=budget.unarmed.total))

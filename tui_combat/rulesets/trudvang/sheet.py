@@ -212,6 +212,11 @@ def _suggest(name: str, known: Iterable[str]) -> str:
     return _(' Did you mean "{name}"?', name=close[0]) if close else ""
 
 
+def _names_and_aliases(table: Mapping[str, Any]) -> list[str]:
+    """Every name a table's entries answer to, for "did you mean" in whatever language the GM typed."""
+    return [name for entry in table.values() for name in (entry.name, _(entry.name), *entry.aliases)]
+
+
 def _weapon_inputs(text: str) -> list[str | WeaponInput]:
     result: list[str | WeaponInput] = []
     for part in split_outside_parentheses(text, ",;\n"):
@@ -275,17 +280,17 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
     like = spec.like or spec.base
     key = find_entry(data.weapons, like or name)
     if like and key is None:
-        known = [w.name for w in data.weapons.values()]
-        raise RuleError(_('Weapons: "{name}" is like "{like}", which is not a known weapon. Known: {known}.{hint}', name=name, like=like, known=", ".join(known), hint=_suggest(like, known)))
+        known = [_(w.name) for w in data.weapons.values()]
+        raise RuleError(_('Weapons: "{name}" is like "{like}", which is not a known weapon. Known: {known}.{hint}', name=name, like=like, known=", ".join(known), hint=_suggest(like, _names_and_aliases(data.weapons))))
     base = data.weapons[key] if key is not None else None
     if base is None and (spec.im is None or spec.actions is None or spec.group is None):
-        known = [w.name for w in data.weapons.values()]
+        known = [_(w.name) for w in data.weapons.values()]
         raise RuleError(
             _(
                 'Weapons: unknown weapon "{name}". Known: {known}.{hint} For another weapon give its numbers: "{name} (im -2, actions 3, group one-handed heavy)" or "{name} (like seax)".',
                 name=name,
                 known=", ".join(known),
-                hint=_suggest(name, known),
+                hint=_suggest(name, _names_and_aliases(data.weapons)),
             )
         )
     plain = spec.im is None and spec.actions is None and spec.group is None and spec.hands is None and spec.light is None and spec.ranged is None
@@ -303,7 +308,7 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
 
 
 def _known_skills(data: TrudvangData) -> list[str]:
-    return [s.name for s in data.disciplines.values()] + [s.name for s in data.specialties.values()]
+    return [_(s.name) for s in data.disciplines.values()] + [_(s.name) for s in data.specialties.values()]
 
 
 def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = None) -> TrudvangSheet:
@@ -340,15 +345,15 @@ def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = Non
     if norm(raw.shield) not in NONE_WORDS:
         found = find_entry(data.shields, raw.shield)
         if found is None:
-            known = [s.name for s in data.shields.values()]
-            raise RuleError(_('Shield: unknown shield "{name}". Known: none, {known}.{hint}', name=raw.shield, known=", ".join(known), hint=_suggest(raw.shield, known)))
+            known = [_(s.name) for s in data.shields.values()]
+            raise RuleError(_('Shield: unknown shield "{name}". Known: none, {known}.{hint}', name=raw.shield, known=", ".join(known), hint=_suggest(raw.shield, _names_and_aliases(data.shields))))
         shield = found
     armour = ""
     if norm(raw.armour) not in NONE_WORDS:
         found = find_entry(data.armour, raw.armour)
         if found is None:
-            known = [a.name for a in data.armour.values()]
-            raise RuleError(_('Armour: unknown armour "{name}". Known: none, {known}.{hint}', name=raw.armour, known=", ".join(known), hint=_suggest(raw.armour, known)))
+            known = [_(a.name) for a in data.armour.values()]
+            raise RuleError(_('Armour: unknown armour "{name}". Known: none, {known}.{hint}', name=raw.armour, known=", ".join(known), hint=_suggest(raw.armour, _names_and_aliases(data.armour))))
         armour = found
 
     levels: dict[SkillField, int] = {field: getattr(raw, field) for field in SKILL_FIELDS}
@@ -385,7 +390,7 @@ def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = Non
                         where=label,
                         name=item.name,
                         known=", ".join(known),
-                        hint=_suggest(item.name, known),
+                        hint=_suggest(item.name, [*known, *_names_and_aliases(data.disciplines), *_names_and_aliases(data.specialties)]),
                         level=item.level,
                     )
                 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tui_combat.engine.contract import BudgetLine, FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, ngettext
 from tui_combat.rulesets.trudvang.actions import CombatActions
 from tui_combat.rulesets.trudvang.budget import cp_available, cp_left, usable_pools
 from tui_combat.rulesets.trudvang.data import SHIELD, SKILL_FIELDS, UNARMED, WRESTLING, norm
@@ -33,9 +33,9 @@ class TrudvangView(CombatActions):
         if kind in POOL_LABELS:
             return _(POOL_LABELS[kind])
         if kind == "group":
-            target = next((w.group for w in self.data.weapons.values() if norm(w.group) == target), target)
+            target = _(next((w.group for w in self.data.weapons.values() if norm(w.group) == target), target))
         elif kind == "weapon":
-            target = next((w.name for k, w in self.data.weapons.items() if norm(k) == target or norm(w.name) == target), target)
+            target = _(next((w.name for k, w in self.data.weapons.items() if norm(k) == target or norm(w.name) == target), target))
         return _("CP {target}", target=target)
 
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
@@ -45,7 +45,7 @@ class TrudvangView(CombatActions):
         lines = [BudgetLine(label=self.pool_label(pool), left=meter.left, total=meter.total) for pool, meter in budget.pools.items()]
         for item, meter in budget.actions.items():
             name = self.data.shields[sheet.shield].name if item == SHIELD and sheet.shield else item
-            lines.append(BudgetLine(label=_("{item} actions", item=name), left=meter.left, total=meter.total))
+            lines.append(BudgetLine(label=_("{item} actions", item=_(name)), left=meter.left, total=meter.total))
         lines.append(BudgetLine(label=_("Unarmed attacks"), left=budget.unarmed.left, total=budget.unarmed.total))
         return tuple(lines)
 
@@ -61,28 +61,30 @@ class TrudvangView(CombatActions):
         sheet = self.sheet_of(combatant)
         data = self.data
         lines: list[tuple[str, str]] = [(_("Combat SV"), str(sheet.sv))]
-        cp = [f"{w.name} {cp_available(sheet, w.name, data)}" for w in sheet.weapons]
+        cp = [f"{_(w.name)} {cp_available(sheet, w.name, data)}" for w in sheet.weapons]
         if sheet.shield:
-            cp.append(f"{data.shields[sheet.shield].name} {cp_available(sheet, SHIELD, data)}")
+            cp.append(f"{_(data.shields[sheet.shield].name)} {cp_available(sheet, SHIELD, data)}")
         cp.append(f"{_('unarmed')} {cp_available(sheet, UNARMED, data)}")
         if sheet.wrestling:
             cp.append(f"{_('wrestling')} {cp_available(sheet, WRESTLING, data)}")
         lines.append((_("CP by weapon"), " · ".join(cp)))
         for weapon in sheet.weapons:
-            text = _("IM {im:+d}, {actions} actions, {group}", im=weapon.im, actions=weapon.actions, group=weapon.group)
-            lines.append((weapon.name, text + (", " + _("ranged") if weapon.ranged else "")))
+            text = ngettext("IM {im:+d}, {n} action, {group}", "IM {im:+d}, {n} actions, {group}", weapon.actions, im=weapon.im,
+                            group=_(weapon.group))
+            lines.append((_(weapon.name), text + (", " + _("ranged") if weapon.ranged else "")))
         if sheet.shield:
             shield = data.shields[sheet.shield]
-            lines.append((_("Shield"), _("{name}: IM {im:+d}, {actions} actions", name=shield.name, im=shield.im, actions=shield.actions)))
+            lines.append((_("Shield"), ngettext("{name}: IM {im:+d}, {n} action", "{name}: IM {im:+d}, {n} actions", shield.actions,
+                                                      name=_(shield.name), im=shield.im)))
         if sheet.armour:
             armour = data.armour[sheet.armour]
-            lines.append((_("Armour"), _("{name}: IM {im:+d}", name=armour.name, im=armour.im)))
-        skills = [f"{s.name} {s.level}" for s in (*sheet.disciplines, *sheet.specialties)]
+            lines.append((_("Armour"), _("{name}: IM {im:+d}", name=_(armour.name), im=armour.im)))
+        skills = [f"{_(s.name)} {s.level}" for s in (*sheet.disciplines, *sheet.specialties)]
         for field in SKILL_FIELDS:
             level = getattr(sheet, field)
             skill = data.field_skill(field)
             if level:
-                skills.append(f"{skill.name if skill else field} {level}")
+                skills.append(f"{_(skill.name) if skill else field} {level}")
         if skills:
             lines.append((_("Skills"), ", ".join(skills)))
         if sheet.wrestling:
@@ -161,7 +163,7 @@ class TrudvangView(CombatActions):
             items = [w for w in (used.weapon, used.offhand) if w is not None] if name == "attack" else list(sheet.weapons)
             choices = [(w.name, w.name) for w in items]
             if sheet.shield and (used.shield or name == "parry"):
-                choices.append((SHIELD, self.data.shields[sheet.shield].name))
+                choices.append((SHIELD, _(self.data.shields[sheet.shield].name)))
             choices.append((UNARMED, N_("unarmed")))
             weapon = FieldSpec(key="weapon", label=N_("With"), kind="choice", default=choices[0][0], choices=tuple(choices))
             hand = FieldSpec(key="hand", label=N_("Hand"), kind="choice", default="",
@@ -206,12 +208,12 @@ class TrudvangView(CombatActions):
             return _("unarmed")
         if item == SHIELD:
             sheet = self.sheet(state, owner) if owner in state.names() else None
-            return self.data.shields[sheet.shield].name if sheet is not None and sheet.shield else _("shield")
-        return item
+            return _(self.data.shields[sheet.shield].name) if sheet is not None and sheet.shield else _("shield")
+        return _(item)
 
     def declaration_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         sheet = self.sheet(state, combatant_id)
-        weapons = tuple((w.name, f"{w.name} ({w.im:+d})") for w in sheet.weapons)
+        weapons = tuple((w.name, f"{_(w.name)} ({w.im:+d})") for w in sheet.weapons)
         fields = [
             FieldSpec(key="weapon", label=N_("Weapon"), kind="choice", default=sheet.weapons[0].name if sheet.weapons else UNARMED,
                       choices=(*weapons, (UNARMED, N_("unarmed (0)")))),
@@ -221,7 +223,7 @@ class TrudvangView(CombatActions):
                                     choices=(("none", N_("none")), *weapons)))
         if sheet.shield:
             shield = self.data.shields[sheet.shield]
-            fields.append(FieldSpec(key="shield", label=N_("Use the shield"), kind="bool", default=True, help=f"{shield.name} {shield.im:+d}"))
+            fields.append(FieldSpec(key="shield", label=N_("Use the shield"), kind="bool", default=True, help=f"{_(shield.name)} {shield.im:+d}"))
         fields.append(FieldSpec(key="spell_im", label=N_("Spell / divine power IM"), kind="int", default=0))
         fields.append(FieldSpec(key="other_im", label=N_("Other IM"), kind="int", default=0, help=_("fatigue, damage, stress, drugs")))
         return tuple(fields)

@@ -1,0 +1,109 @@
+"""The interface in a language, as ``tui-combat --lang ru`` gets it: the language is chosen before the
+screens are imported (their key descriptions are translated when their module loads), so a test imports
+the app, the screens and the widgets afresh under the language, and puts the English ones back after.
+
+Classes come from the fresh modules: check screens by class name, not with ``isinstance`` against the
+English modules' classes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from tui_combat.i18n import language, set_language
+
+INTERFACE = ("tui_combat.app", "tui_combat.screens", "tui_combat.widgets")
+SEED = 1
+SIZE = (80, 24)
+
+
+def _is_interface(name: str) -> bool:
+    return any(name == prefix or name.startswith(prefix + ".") for prefix in INTERFACE)
+
+
+@contextmanager
+def interface_in(lang: str) -> Iterator[ModuleType]:
+    """``tui_combat.app`` imported anew with ``lang`` active; everything restored afterwards."""
+    saved = {name: module for name, module in sys.modules.items() if _is_interface(name)}
+    before = language()
+    for name in saved:
+        del sys.modules[name]
+    set_language(lang)
+    try:
+        yield importlib.import_module("tui_combat.app")
+    finally:
+        for name in [name for name in sys.modules if _is_interface(name)]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+        set_language(before)
+
+
+def make_app(app_module: ModuleType, data_root: Path, **kwargs: Any) -> Any:
+    kwargs.setdefault("seed", SEED)
+    return app_module.CombatApp(data_root, **kwargs)
+
+
+def screen_name(pilot: Pilot[Any]) -> str:
+    return type(pilot.app.screen).__name__
+
+
+def footer_keys(pilot: Pilot[Any]) -> list[tuple[str, str]]:
+    """(key shown, description) of every key in the footer, in order."""
+    footer = pilot.app.screen.query_one(Footer)
+    return [(key.key_display, key.description) for key in footer.query(FooterKey)]
+
+
+def visible_keys(pilot: Pilot[Any]) -> list[str]:
+    """The actions of the footer's keys drawn whole, left of the palette key (a key pushed under it is
+    hidden: help, on f1 and ?, is the first to go when the footer is full, in English too)."""
+    footer = pilot.app.screen.query_one(Footer)
+    keys = list(footer.query(FooterKey))
+    palette = [key for key in keys if key.has_class("-command-palette")]
+    right = palette[0].region.x if palette else pilot.app.size.width
+    return [key.action for key in keys if not key.has_class("-command-palette") and key.region.width > 0
+            and key.region.right - 1 <= right]  # its last column is padding
+
+
+async def to_setup(pilot: Pilot[Any]) -> None:
+    await pilot.press("enter")  # the first row of the session list: the AD&D demo
+    await pilot.pause()
+    assert screen_name(pilot) == "SetupScreen", screen_name(pilot)
+
+
+async def to_surprise(pilot: Pilot[Any]) -> None:
+    await to_setup(pilot)
+    await pilot.press("c")
+    await pilot.pause()
+    assert screen_name(pilot) == "SurpriseScreen", screen_name(pilot)
+
+
+async def to_round(pilot: Pilot[Any]) -> None:
+    """Surprise typed from real dice (5 and 8 on 1d10: nobody surprised), then the fight starts."""
+    await to_surprise(pilot)
+    await pilot.press("t")
+    await pilot.pause()
+    assert screen_name(pilot) == "FormDialog", screen_name(pilot)
+    await pilot.press("5", "enter", "8", "enter")
+    await pilot.pause()
+    await pilot.press("c")
+    await pilot.pause()
+    assert screen_name(pilot) == "RoundScreen_adnd2e", screen_name(pilot)
+
+
+async def type_initiative(pilot: Pilot[Any], party: str, monsters: str) -> None:
+    await pilot.press("n", "n", "t")
+    await pilot.pause()
+    assert screen_name(pilot) == "FormDialog", screen_name(pilot)
+    await pilot.press(*party, "enter", *monsters, "enter")
+    await pilot.pause()
+    assert screen_name(pilot) == "RoundScreen_adnd2e", screen_name(pilot)

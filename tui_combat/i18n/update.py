@@ -1,0 +1,168 @@
+"""Update the catalogs from the code: extract every message, merge into each ``.po``, report what needs work.
+
+    .venv/bin/python -m tui_combat.i18n.update            # extract → merge into ru.po and uk.po
+    .venv/bin/python -m tui_combat.i18n.update --check    # only report; exit 1 if anything needs work
+    .venv/bin/python -m tui_combat.i18n.update --new pl   # start a catalog for another language
+
+Extraction is Babel's: its Python extractor with the keywords below (and the calls inside f-strings, see
+:mod:`tui_combat.i18n.extract`), and :func:`~tui_combat.i18n.extract.extract_toml` for the shown labels of
+the ruleset data files and the demo encounters. Merging is Babel's
+too: a message the code no longer uses is dropped, a new one is added untranslated, and one whose English
+changed a little comes back marked fuzzy with the old translation, for a translator to check (a fuzzy
+translation is not used, and the catalog test fails until it is checked). Locations are written without
+line numbers, so that editing code does not rewrite the catalogs. Babel comes with the test extras
+(``pip install -e '.[test]'``); the app itself does not need it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from tui_combat.i18n.catalog import CATALOG_DIR
+
+PACKAGE_DIR = CATALOG_DIR.parent
+ROOT = PACKAGE_DIR.parent
+KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
+    "_": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "plural_msg": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "NC_": ((1, "c"), 2),
+}
+"""The translation functions: ``_`` and ``N_`` take the message first; ``ngettext`` and
+:func:`tui_combat.engine.log.plural_msg` take singular and plural."""
+
+TOML = "tui_combat.i18n.extract:extract_toml"
+METHODS: list[tuple[str, str]] = [
+    ("**.py", "tui_combat.i18n.extract:extract_python"),
+    ("rulesets/data/adnd2e.toml", TOML),
+    ("rulesets/data/players_option.toml", TOML),
+    ("rulesets/data/dnd5e.toml", TOML),
+    ("rulesets/data/ose.toml", TOML),
+    ("rulesets/data/trudvang.toml", TOML),
+    ("encounters/*.toml", TOML),
+]
+OPTIONS: dict[str, dict[str, str]] = {
+    "rulesets/data/adnd2e.toml": {
+        "values": "label unit",
+        "keys_of": "weapon_speeds armour_types",
+        "comment": "AD&D 2e data: a situation, a weapon or an armour",
+    },
+    "rulesets/data/players_option.toml": {
+        "values": "label question unit",
+        "keys_of": "weapons.classes",
+        "comment": "Player's Option data: a phase, a range situation, a critical event, an end-of-round part",
+    },
+    "rulesets/data/dnd5e.toml": {
+        "keys_of": "conditions weapons",
+        "comment": "D&D 5e data: a condition or a weapon",
+    },
+    "rulesets/data/ose.toml": {
+        "values": "label unit",
+        "keys_of": "missile.ranges",
+        "lists": "slow_weapons.weapons",
+        "comment": "OSE / Dolmenwood data: a distance situation or a weapon",
+    },
+    "rulesets/data/trudvang.toml": {
+        "values": "name group",
+        "lowercase": "weapons shields",
+        "comment": "Trudvang data: a weapon, shield, armour, discipline, specialty or weapon group",
+    },
+    "encounters/*.toml": {
+        "values": "name notes",
+        "comment": "a demo encounter: its name, a side, a combatant, a note",
+    },
+}
+
+
+def extract_catalog() -> Catalog:
+    """Every message of the package, as a template catalog (locations relative to the repository)."""
+    template = Catalog(project="tui-combat", fuzzy=False)
+    found = extract_from_dir(str(PACKAGE_DIR), method_map=METHODS, options_map=OPTIONS, keywords=KEYWORDS,
+                             comment_tags=("Translators:",), strip_comment_tags=True)
+    for file_name, line, message, comments, context in found:
+        where = f"{PACKAGE_DIR.name}/{file_name}"
+        template.add(message, None, [(where, line)], auto_comments=comments, context=context)
+    return template
+
+
+def languages() -> list[str]:
+    return sorted(path.stem for path in CATALOG_DIR.glob("*.po"))
+
+
+def read_catalog(language: str) -> Catalog:
+    with (CATALOG_DIR / f"{language}.po").open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    catalog.project, catalog.version, catalog.msgid_bugs_address = "tui-combat", "0.1", "tui-combat issues"
+    return catalog
+
+
+def write_catalog(catalog: Catalog, language: str) -> None:
+    with (CATALOG_DIR / f"{language}.po").open("wb") as handle:
+        write_po(handle, catalog, width=100, include_lineno=False, ignore_obsolete=True)
+
+
+def needs_work(catalog: Catalog) -> list[Message]:
+    """Messages without a translation (any plural form) or marked fuzzy."""
+    result = []
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            result.append(message)
+    return result
+
+
+def merge(template: Catalog, language: str) -> Catalog:
+    catalog = read_catalog(language)
+    catalog.update(template, update_header_comment=False, update_creation_date=False)  # no churn from dates
+    return catalog
+
+
+def new_catalog(template: Catalog, language: str) -> None:
+    path = CATALOG_DIR / f"{language}.po"
+    if path.exists():
+        raise SystemExit(f"{path} exists already")
+    catalog = Catalog(locale=language, project="tui-combat", fuzzy=False)
+    catalog.update(template)
+    write_catalog(catalog, language)
+
+
+def _report(language: str, messages: Iterable[Message]) -> int:
+    listed = list(messages)
+    print(f"{language}.po: {len(listed)} to translate or check")
+    for message in listed:
+        mark = " (fuzzy)" if message.fuzzy else ""
+        print(f"  {message.id!r}{mark}")
+    return len(listed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tui_combat.i18n.update", description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="report only, change no file")
+    parser.add_argument("--new", metavar="LANG", help="start a catalog for another language")
+    args = parser.parse_args(argv)
+    template = extract_catalog()
+    if args.new:
+        new_catalog(template, args.new)
+    pending = 0
+    for language in languages():
+        catalog = merge(template, language)
+        if not args.check:
+            write_catalog(catalog, language)
+        pending += _report(language, needs_work(catalog))
+    print(f"{len(template)} messages in the code.")
+    return 1 if args.check and pending else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
