@@ -1,0 +1,124 @@
+"""``tui-combat view`` the way an SSH forced command runs it: its own session on a pseudo-terminal (the
+controlling terminal), TERM set, no arguments from the player (the data folder comes from the
+environment, as the GM's ``authorized_keys`` line would set it); the terminal is resized, then hung up."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tui_combat import session
+
+READ_LIMIT_SECONDS = 60.0
+"""A bound on waiting for the screen (the process starts Python and Textual): not a measure of speed."""
+
+
+def set_size(fd: int, rows: int, columns: int) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+
+def become_the_terminals_session() -> None:
+    """In the child, after ``setsid``: standard input (the pty) becomes the controlling terminal, as under sshd."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Terminal:
+    def __init__(self, master: int, process: subprocess.Popen[bytes]) -> None:
+        self.master = master
+        self.process = process
+        self.output = b""
+
+    def read_until(self, *wanted: bytes) -> bytes:
+        """Read the screen's output until every one of ``wanted`` has appeared since this call started."""
+        start = len(self.output)
+        deadline = time.monotonic() + READ_LIMIT_SECONDS
+        while time.monotonic() < deadline:
+            if all(text in self.output[start:] for text in wanted):
+                return self.output[start:]
+            ready, _w, _x = select.select([self.master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                self.output += chunk
+            elif self.process.poll() is not None:
+                break
+        raise AssertionError(f"never saw {wanted!r}; exit code {self.process.poll()}; output ends with:\n"
+                             f"{self.output[-2000:].decode('utf-8', 'replace')}")
+
+    def drain(self) -> None:
+        """Read whatever is left until the other end closes (the process ended)."""
+        deadline = time.monotonic() + READ_LIMIT_SECONDS
+        while time.monotonic() < deadline:
+            ready, _w, _x = select.select([self.master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                self.output += chunk
+            elif self.process.poll() is not None:
+                return
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    data = tmp_path / "data"
+    session.open_demo(data, "demo_adnd2e.toml", seed=1).close()
+    master, slave = os.openpty()
+    set_size(slave, 24, 80)
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("TEXTUAL", "PYTEST"))}
+    environment.update({"TERM": "xterm-256color", "TUI_COMBAT_DATA_DIR": str(data), "SSH_CONNECTION": "127.0.0.1 50000 127.0.0.1 22",
+                        "TUI_COMBAT_CONFIG_DIR": str(tmp_path / "config"), "LANG": "C.UTF-8"})
+    environment.pop("COLUMNS", None)
+    environment.pop("LINES", None)
+    process = subprocess.Popen([sys.executable, "-m", "tui_combat", "view"], stdin=slave, stdout=slave, stderr=slave,
+                               env=environment, start_new_session=True, preexec_fn=become_the_terminals_session,
+                               close_fds=True)
+    os.close(slave)
+    terminal = Terminal(master, process)
+    try:
+        yield terminal
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        try:
+            os.close(master)
+        except OSError:
+            pass
+
+
+def test_it_draws_resizes_and_exits_cleanly_when_the_connection_drops(terminal: Terminal) -> None:
+    terminal.read_until(b"Trolls and orcs", b"Troll 1", b"Raf")
+    assert b"\x1b[?1000h" not in terminal.output  # no mouse reporting asked of the terminal
+    set_size(terminal.master, 30, 100)  # the player's window grows: the kernel sends SIGWINCH
+    terminal.read_until(b"Troll 1")  # drawn again
+    assert terminal.process.poll() is None
+    os.close(terminal.master)  # the connection drops: sshd closes the pty, the kernel hangs the session up
+    assert terminal.process.wait(timeout=READ_LIMIT_SECONDS) == 0
+
+
+def test_a_hang_up_signal_ends_it_without_a_traceback(terminal: Terminal) -> None:
+    terminal.read_until(b"Trolls and orcs", b"Troll 1")
+    terminal.process.send_signal(signal.SIGHUP)
+    assert terminal.process.wait(timeout=READ_LIMIT_SECONDS) == 0
+    terminal.drain()
+    assert b"Traceback" not in terminal.output
+    assert b"\x1b[?1049l" in terminal.output  # the terminal's normal screen is given back

@@ -1,0 +1,285 @@
+"""What the players may see of a fight: a pure function from a state to its public view.
+
+The players' screen (``tui-combat view``) shows only what :func:`public_view` returns, so every secret is
+left out here, in the engine, and never depends on a screen remembering to hide it:
+
+* log entries marked secret (secret notes, GM-only rolls such as the 5e speed factor, the monsters'
+  declarations and whatever was done during a secret step: :func:`~tui_combat.engine.apply.apply` marks
+  them as they are logged);
+* the exact hit points of anyone outside the party: a word instead (unhurt, wounded, bloodied, down; the
+  thresholds and the words are the GM's :class:`HealthScale`), also in the log lines that state them;
+* notes, secret notes, sheets and the ruleset's own round and fight state (declarations, budgets …):
+  none of them is read, except the details a ruleset shows as conditions (:data:`CONDITION_LABELS`);
+* an order rolled in secret (a GM-only initiative roll): only the slots that have acted and the one acting
+  now are listed, without their values; everyone else waits, in no particular order.
+
+The view holds text in the active language (it is computed when shown, like every label on screen).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from tui_combat.engine.contract import AnyRuleset, StepDef
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import LogEntry, Msg, render
+from tui_combat.engine.model import Combatant, State, Status
+from tui_combat.engine.registry import get
+from tui_combat.i18n import N_, _
+
+__all__ = [
+    "CONDITION_LABELS", "HEALTH_WORDS", "LOG_LINES", "HealthScale", "PublicCombatant", "PublicGroup", "PublicLine",
+    "PublicStep", "PublicView", "health_word", "public_log", "public_view",
+]
+
+LOG_LINES = 60
+"""How many of the latest public log lines a view carries."""
+
+HEALTH_WORDS: dict[str, str] = {
+    "unhurt": N_("unhurt"),
+    "wounded": N_("wounded"),
+    "bloodied": N_("bloodied"),
+    "down": N_("down"),
+    "fled": N_("fled"),
+    "surrendered": N_("surrendered"),
+}
+
+CONDITION_LABELS: tuple[str, ...] = (N_("Condition"), N_("Effects"), N_("Surprised"), N_("This round"))
+"""Labels of a ruleset's details (:meth:`~tui_combat.engine.contract.Ruleset.details`) that the players see:
+conditions and effects with the time they have left, surprise. Every other detail (declarations, spells
+being cast, morale, sheets) stays the GM's."""
+
+_HP_MESSAGES: dict[str, str] = {
+    N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."): N_("{name} takes {amount} damage{rolled}."),
+    N_("{name} heals {amount}: {hp}/{max} HP."): N_("{name} heals {amount}."),
+}
+"""Log messages that state exact HP, and what the players read instead about someone outside the party."""
+
+GroupKind = Literal["slot", "side", "waiting", "idle"]
+
+
+class HealthScale(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """How the players see the health of those outside the party (the GM's settings)."""
+
+    wounded_below: int = 100
+    """Below this percentage of his maximum HP a combatant looks wounded."""
+    bloodied_at: int = 50
+    """At or below this percentage he looks bloodied."""
+    words: dict[str, str] = msgspec.field(default_factory=dict)
+    """The GM's own words, by key of :data:`HEALTH_WORDS` (shown as written, not translated)."""
+
+
+class PublicCombatant(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    side: str
+    """The side's name."""
+    party: bool
+    health: str
+    """The word for his health (for the party too, beside the exact figures)."""
+    hp: int | None = None
+    """Exact, for the party only."""
+    max_hp: int | None = None
+    status: Status = "active"
+    conditions: tuple[str, ...] = ()
+    acting: bool = False
+    acted: bool = False
+
+
+class PublicGroup(msgspec.Struct, frozen=True, kw_only=True):
+    """A slot of the order (or, with no order yet, a side; or those still waiting, or not acting)."""
+
+    kind: GroupKind
+    label: str
+    combatants: tuple[PublicCombatant, ...]
+    now: bool = False
+    done: bool = False
+
+
+class PublicStep(msgspec.Struct, frozen=True, kw_only=True):
+    label: str
+    secret: bool = False
+    current: bool = False
+
+
+class PublicLine(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    text: str
+
+
+class PublicView(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    ruleset: str
+    """The ruleset's name."""
+    phase: str
+    round: int
+    steps: tuple[PublicStep, ...]
+    groups: tuple[PublicGroup, ...]
+    now: tuple[PublicCombatant, ...]
+    """Who acts now (empty outside the turns of a round)."""
+    now_label: str = ""
+    """What the GM calls out for the slot acting now ("" when that is secret)."""
+    order_hidden: bool = False
+    """The order was rolled in secret: only the slots that acted and the one acting now are listed."""
+    distance: str = ""
+    log: tuple[PublicLine, ...] = ()
+
+
+def health_word(combatant: Combatant, scale: HealthScale) -> str:
+    """The word the players read for ``combatant``'s health."""
+    key: str
+    if combatant.status in ("fled", "surrendered"):
+        key = combatant.status
+    elif combatant.status == "down" or combatant.hp <= 0:
+        key = "down"
+    elif combatant.max_hp > 0 and combatant.hp * 100 <= combatant.max_hp * scale.bloodied_at:
+        key = "bloodied"
+    elif combatant.max_hp > 0 and combatant.hp * 100 < combatant.max_hp * scale.wounded_below:
+        key = "wounded"
+    else:
+        key = "unhurt"
+    return scale.words.get(key) or _(HEALTH_WORDS[key])
+
+
+def _exact_names(state: State) -> frozenset[str]:
+    """Names whose HP the players may read: the party's, unless someone outside it has the same name."""
+    party = {side.id for side in state.sides if side.is_party}
+    inside = {c.name for c in state.combatants if c.side in party}
+    outside = {c.name for c in state.combatants if c.side not in party}
+    return frozenset(inside - outside)
+
+
+def _public_message(entry: LogEntry, exact: frozenset[str]) -> Msg:
+    public_id = _HP_MESSAGES.get(entry.msg.id)
+    if public_id is None or entry.msg.params.get("name") in exact:
+        return entry.msg
+    return Msg(id=public_id, params={k: v for k, v in entry.msg.params.items() if k not in ("hp", "max")})
+
+
+def public_log(state: State, lines: int = LOG_LINES) -> tuple[PublicLine, ...]:
+    """The latest ``lines`` entries the players may read, oldest first, in the active language."""
+    exact = _exact_names(state)
+    shown: list[PublicLine] = []
+    for chunk in reversed(state.log):
+        for entry in reversed(chunk):
+            if entry.secret:
+                continue
+            shown.append(PublicLine(round=entry.round, text=render(_public_message(entry, exact))))
+            if len(shown) >= lines:
+                return tuple(reversed(shown))
+    return tuple(reversed(shown))
+
+
+def _conditions(ruleset: AnyRuleset, state: State, combatant_id: str, labels: frozenset[str]) -> tuple[str, ...]:
+    try:
+        details = ruleset.details(state, combatant_id)
+    except Exception:  # a sheet the ruleset cannot read (or a bug in it) must not take the players' screen down
+        return ()
+    return tuple(f"{label}: {value}" if label != _("Condition") else value
+                 for label, value in details if label in labels)
+
+
+def _secretly_rolled(ruleset: AnyRuleset, state: State) -> bool:
+    """Whether the order comes from GM-only rolls (then it is the GM's, like the log entry that lists it)."""
+    if any(request.secret for request in state.initiative.pending):
+        return True
+    try:
+        return any(request.secret for request in ruleset.initiative_requests(state))
+    except (RuleError, KeyError, ValueError):
+        return True  # when in doubt, the order stays hidden
+
+
+class _Builder:
+    """Turns combatants into their public form, once each."""
+
+    def __init__(self, ruleset: AnyRuleset, state: State, scale: HealthScale) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.scale = scale
+        self.party = {side.id for side in state.sides if side.is_party}
+        self.side_names = {side.id: side.name for side in state.sides}
+        self.labels = frozenset(_(label) for label in CONDITION_LABELS)
+        self.by_id = {combatant.id: combatant for combatant in state.combatants}
+
+    def combatant(self, combatant_id: str, *, acting: bool = False, acted: bool = False) -> PublicCombatant:
+        combatant = self.by_id[combatant_id]
+        party = combatant.side in self.party
+        return PublicCombatant(
+            name=combatant.name,
+            side=self.side_names.get(combatant.side, ""),
+            party=party,
+            health=health_word(combatant, self.scale),
+            hp=combatant.hp if party else None,
+            max_hp=combatant.max_hp if party else None,
+            status=combatant.status,
+            conditions=_conditions(self.ruleset, self.state, combatant_id, self.labels) if self.state.phase == "round" else (),
+            acting=acting,
+            acted=acted,
+        )
+
+
+def _step_position(steps: tuple[StepDef, ...], step: int) -> tuple[bool, bool]:
+    """(the current step walks the order, every turn of the round is over)."""
+    kind = steps[step].kind if 0 <= step < len(steps) else ""
+    resolving = [index for index, definition in enumerate(steps) if definition.kind == "resolve"]
+    return kind == "resolve", bool(resolving) and step > max(resolving)
+
+
+def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tuple[list[PublicGroup], bool]:
+    """The groups shown, and whether the order is hidden."""
+    ruleset = builder.ruleset
+    if not state.order:
+        return [PublicGroup(kind="side", label=side.name,
+                            combatants=tuple(builder.combatant(c.id) for c in state.combatants if c.side == side.id))
+                for side in state.sides], False
+    in_turns, all_done = _step_position(steps, state.step) if state.phase == "round" else (False, state.phase == "over")
+    hidden = _secretly_rolled(ruleset, state)
+    cursor = min(state.cursor, len(state.order) - 1)
+    groups: list[PublicGroup] = []
+    listed: set[str] = set()
+    for index, slot in enumerate(state.order):
+        now = in_turns and index == cursor
+        done = all_done or (in_turns and index < cursor)
+        if hidden and not (now or done):
+            continue
+        members = [c for c in slot.combatants if c in builder.by_id]
+        if hidden and not members:
+            continue
+        listed.update(members)
+        groups.append(PublicGroup(kind="slot", label="" if hidden else render(slot.label), now=now, done=done,
+                                  combatants=tuple(builder.combatant(c, acting=now, acted=done) for c in members)))
+    rest = [c for c in state.combatants if c.id not in listed]
+    if hidden:
+        waiting = [c for c in rest if c.status == "active" and any(c.id in slot.combatants for slot in state.order)]
+        if waiting:
+            groups.append(PublicGroup(kind="waiting", label=_("yet to act"),
+                                      combatants=tuple(builder.combatant(c.id) for c in waiting)))
+        rest = [c for c in rest if c not in waiting]
+    if rest:
+        groups.append(PublicGroup(kind="idle", label=_("not acting"),
+                                  combatants=tuple(builder.combatant(c.id) for c in rest)))
+    return groups, hidden
+
+
+def public_view(state: State, scale: HealthScale | None = None, *, log_lines: int = LOG_LINES) -> PublicView:
+    """Everything the players' screen shows of ``state``, and nothing secret."""
+    ruleset = get(state.ruleset)
+    builder = _Builder(ruleset, state, scale or HealthScale())
+    steps = ruleset.steps(state) if state.phase == "round" else ()
+    groups, hidden = _groups(builder, state, steps)
+    now_group = next((group for group in groups if group.now), None)
+    return PublicView(
+        name=state.name,
+        ruleset=_(ruleset.name),
+        phase=state.phase,
+        round=state.round,
+        steps=tuple(PublicStep(label=_(step.label), secret=step.secret, current=index == state.step)
+                    for index, step in enumerate(steps)),
+        groups=tuple(groups),
+        now=now_group.combatants if now_group else (),
+        now_label=now_group.label if now_group else "",
+        order_hidden=hidden,
+        distance=render(state.distance) if state.distance is not None else "",
+        log=public_log(state, log_lines),
+    )

@@ -1,0 +1,395 @@
+"""The players' screen (``tui-combat view``): a read-only copy of the fight that follows the GM's session live.
+
+It shows only :func:`tui_combat.engine.public.public_view` of the state, so every secret is already gone
+before anything here sees it. The session is read with :meth:`~tui_combat.store.Store.resume` in
+read-only mode (no lock, nothing written) whenever its files change (:class:`tui_combat.saves.follow.Follower`,
+a few ``stat`` calls ten times a second, in a thread so the screen never waits on the disk).
+
+Made for a second terminal, an SSH forced command or a browser tab (``tui-combat serve``): keyboard only
+(no mouse reporting), it reflows when resized, and a hang-up (SIGHUP) ends it cleanly. ``--large`` is the
+layout for a TV: the round, who acts now and the order, nothing else.
+
+The text of every part comes from the pure functions :func:`head_text`, :func:`order_text`,
+:func:`now_text` and :func:`log_text`; :func:`view_text` joins them as the screen shows them (the
+property tests read it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import msgspec
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from tui_combat.engine.public import HEALTH_WORDS, HealthScale, PublicCombatant, PublicView, public_view
+from tui_combat.engine.tables import load_table
+from tui_combat.i18n import _
+from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
+
+if TYPE_CHECKING:
+    from tui_combat.engine.model import State
+
+__all__ = [
+    "SETTINGS_FILE", "PlayerViewApp", "PlayerViewScreen", "ViewSettings", "head_text", "load_settings", "log_text",
+    "now_text", "order_text", "view_text",
+]
+
+SETTINGS_FILE = "players-view.toml"
+"""In the configuration folder: how the players see others' health (:class:`ViewSettings`)."""
+NARROW = 64
+"""Below this many columns the log is left out, so the order keeps its room."""
+
+
+# -- settings ---------------------------------------------------------------------------------------------
+class ViewSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``players-view.toml``: a ``[health]`` table with ``wounded_below`` and ``bloodied_at`` (percentages of
+    the maximum HP) and ``[health.words]`` (the GM's own words for unhurt, wounded, bloodied, down …)."""
+
+    health: HealthScale = msgspec.field(default_factory=HealthScale)
+
+
+def load_settings(path: Path) -> tuple[HealthScale, str]:
+    """The health scale in ``path`` (the defaults when there is no such file), and what is wrong with the
+    file ("" when nothing): a bad file is reported on screen and the defaults are used."""
+    from tui_combat.engine.errors import RuleError
+
+    if not path.exists():
+        return HealthScale(), ""
+    try:
+        scale = load_table(path, ViewSettings).health
+    except RuleError as error:
+        return HealthScale(), str(error)
+    if not 0 <= scale.bloodied_at <= scale.wounded_below <= 100:
+        return HealthScale(), _("{path}: the percentages must keep 0 ≤ bloodied_at ≤ wounded_below ≤ 100.", path=path)
+    unknown = sorted(set(scale.words) - set(HEALTH_WORDS))
+    if unknown:
+        return HealthScale(), _("{path}: no health word is called {name}; the words are: {known}.", path=path,
+                                name=", ".join(unknown), known=", ".join(HEALTH_WORDS))
+    return scale, ""
+
+
+# -- the text of each part ------------------------------------------------------------------------------
+def _phase_label(view: PublicView) -> str:
+    if view.phase == "setup":
+        return _("Setting up the fight")
+    if view.phase == "surprise":
+        return _("Surprise and distance")
+    if view.phase == "over":
+        return _("The fight is over")
+    return _("Round {n}", n=view.round)
+
+
+def head_text(view: PublicView, *, large: bool = False) -> Text:
+    """The fight's name, the round and its steps (a secret step is named, never shown)."""
+    text = Text(no_wrap=not large, overflow="ellipsis")
+    if not large and view.name:
+        text.append(view.name, style="bold")
+        text.append(" · ", style="dim")
+    text.append(_phase_label(view), style="bold")
+    if large:
+        current = next((step for step in view.steps if step.current), None)
+        if current is not None:
+            text.append(" · ")
+            text.append(current.label + (" 🔒" if current.secret else ""), style="bold reverse")
+        return text
+    for index, step in enumerate(view.steps):
+        text.append(" │ " if index == 0 else " › ", style="dim")
+        text.append(step.label + (" 🔒" if step.secret else ""), style="bold reverse" if step.current else "")
+    if view.distance:
+        text.append(" · ", style="dim")
+        text.append(_("distance {distance}", distance=view.distance))
+    return text
+
+
+def _health(combatant: PublicCombatant) -> str:
+    if combatant.hp is not None and combatant.status == "active":
+        return f"{combatant.hp}/{combatant.max_hp}"
+    if combatant.hp is not None:
+        return f"{combatant.hp}/{combatant.max_hp} {combatant.health}"
+    return combatant.health
+
+
+def _combatant_line(text: Text, combatant: PublicCombatant, *, large: bool) -> None:
+    mark = "▶ " if combatant.acting else ("✓ " if combatant.acted else "  ")
+    out = combatant.status != "active"
+    text.append(mark, style="bold yellow" if combatant.acting else "dim")
+    text.append(combatant.name, style="dim strike" if out else ("bold" if combatant.acting else ""))
+    if large:
+        if out:
+            text.append(f"  {combatant.health}", style="dim")
+        return
+    text.append(f"  {_health(combatant)}", style="dim" if out else ("cyan" if combatant.party else "magenta"))
+    for condition in combatant.conditions:
+        text.append(f"  · {condition}", style="yellow")
+
+
+def order_text(view: PublicView, *, large: bool = False) -> Text:
+    """The turn order: each slot with its combatants, who acts now (▶) and who has acted (✓)."""
+    return _order(view, large=large)[0]
+
+
+def _order(view: PublicView, *, large: bool) -> tuple[Text, int]:
+    """The order's text, and the line the slot acting now starts on (0 when none does)."""
+    text = Text()
+    text.append(_("Turn order") if view.phase == "round" or view.phase == "over" else _("Combatants"), style="bold underline")
+    if view.order_hidden and not large:
+        text.append("  " + _("(rolled in secret: the rest of the order shows as it comes)"), style="dim")
+    elif view.phase == "round" and all(group.kind == "side" for group in view.groups):
+        text.append("  " + _("(not rolled yet)"), style="dim")
+    now_line = 0
+    for group in view.groups:
+        text.append("\n")
+        if large:
+            text.append("\n")
+        if group.now:
+            now_line = text.plain.count("\n")
+        label = group.label or ("▶" if group.now else "✓" if group.done else "·")
+        style = "bold reverse" if group.now else ("dim" if group.done or group.kind in ("idle", "waiting") else "bold")
+        text.append(f"── {label} ", style=style)
+        for combatant in group.combatants:
+            text.append("\n")
+            _combatant_line(text, combatant, large=large)
+    return text, now_line
+
+
+def now_text(view: PublicView) -> Text:
+    """Who acts now, big: for the TV at the table."""
+    text = Text(justify="center")
+    if not view.now:
+        text.append(_("Nobody acts just now."), style="dim")
+        return text
+    text.append(_("Now"), style="dim")
+    if view.now_label:
+        text.append(f"  {view.now_label}", style="dim")
+    for combatant in view.now:
+        text.append("\n")
+        text.append(combatant.name, style="bold reverse" if combatant.status == "active" else "dim strike")
+    return text
+
+
+def log_text(view: PublicView) -> Text:
+    text = Text()
+    text.append(_("Log"), style="bold underline")
+    for line in view.log:
+        text.append("\n")
+        text.append(line.text)
+    return text
+
+
+def view_text(view: PublicView, *, large: bool = False) -> str:
+    """Every word the players' screen shows of ``view`` (in the standard or the large layout)."""
+    parts = [head_text(view, large=large)]
+    if large:
+        parts += [now_text(view), order_text(view, large=True)]
+    else:
+        parts += [order_text(view), log_text(view)]
+    return "\n".join(part.plain for part in parts)
+
+
+# -- the screen -----------------------------------------------------------------------------------------
+def _read_state(folder: Path) -> State:
+    """The session in ``folder`` as it stands, read-only: no lock is taken and nothing is written."""
+    from tui_combat.store import Store
+
+    store = Store.resume(folder, read_only=True)
+    try:
+        return store.state
+    finally:
+        store.close()
+
+
+class PlayerViewScreen(Screen[None]):
+    BINDINGS = [Binding("q", "app.quit", _("Quit"), id="view.quit")]
+
+    def __init__(self, follower: Follower, scale: HealthScale, *, large: bool = False,
+                 poll_seconds: float = POLL_SECONDS, settings_problem: str = "") -> None:
+        super().__init__(classes="large" if large else "")
+        self.follower = follower
+        self.scale = scale
+        self.large = large
+        self.poll_seconds = poll_seconds
+        self.settings_problem = settings_problem
+        self.view: PublicView | None = None
+        self._polling = False
+        self._now_line = -1
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="view-head")
+        if self.large:
+            yield Static(id="view-now")
+            with VerticalScroll(id="view-order-box"):
+                yield Static(id="view-order")
+        else:
+            with Horizontal(id="view-main"):
+                with VerticalScroll(id="view-order-box"):
+                    yield Static(id="view-order")
+                with VerticalScroll(id="view-log-box"):
+                    yield Static(id="view-log")
+        yield Static(id="view-status")
+
+    def on_mount(self) -> None:
+        self.query_one("#view-status", Static).update(self.settings_problem or _("Waiting for the fight…"))
+        self.set_interval(self.poll_seconds, self.poll)
+        self.call_after_refresh(self.poll)
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < NARROW, "narrow")
+
+    async def poll(self) -> None:
+        """Look at the session's files in a thread; show what changed."""
+        if self._polling:
+            return
+        self._polling = True
+        try:
+            found = await asyncio.to_thread(self._poll_in_thread)
+        finally:
+            self._polling = False
+        if found is not None:
+            self.show(*found)
+
+    def _poll_in_thread(self) -> tuple[Update, PublicView | None] | None:
+        update = self.follower.poll()
+        if update is None or update.state is None:
+            return None if update is None else (update, None)
+        try:
+            return update, public_view(update.state, self.scale)
+        except Exception as error:  # a ruleset's bug must not take the players' screen down: say it, keep the last view
+            update.problem = _("Cannot show this state: {error}", error=f"{type(error).__name__}: {error}")
+            return update, None
+
+    def show(self, update: Update, view: PublicView | None) -> None:
+        if update.moved:
+            self.notify(update.moved, timeout=8)
+        status = self.query_one("#view-status", Static)
+        problem = update.problem or self.settings_problem
+        status.update(Text(problem, style="yellow") if problem else Text(_("q quits · read-only: nothing here changes the fight"), style="dim"))
+        if view is None:
+            return
+        self.view = view
+        self.query_one("#view-head", Static).update(head_text(view, large=self.large))
+        order, now_line = _order(view, large=self.large)
+        self.query_one("#view-order", Static).update(order)
+        if now_line != self._now_line:  # the turn moved: keep the slot acting now in sight
+            self._now_line = now_line
+            box = self.query_one("#view-order-box", VerticalScroll)
+            self.call_after_refresh(box.scroll_to, y=max(now_line - 2, 0), animate=False)
+        if self.large:
+            self.query_one("#view-now", Static).update(now_text(view))
+        else:
+            self.query_one("#view-log", Static).update(log_text(view))
+            self.query_one("#view-log-box", VerticalScroll).scroll_end(animate=False, immediate=False)
+
+
+CSS = """
+#view-head { height: auto; max-height: 2; padding: 0 1; background: $boost; }
+#view-main { height: 1fr; }
+#view-order-box { width: 3fr; height: 1fr; padding: 0 1; }
+#view-log-box { width: 2fr; height: 1fr; padding: 0 1; border-left: solid $primary-darken-2; scrollbar-size-vertical: 1; }
+PlayerViewScreen.narrow #view-log-box { display: none; }
+#view-status { height: 1; padding: 0 1; }
+PlayerViewScreen.large #view-head { height: 3; content-align: center middle; text-style: bold; }
+PlayerViewScreen.large #view-now { height: auto; max-height: 50%; padding: 0 2; margin: 0 4; border: heavy $accent; text-align: center; text-style: bold; }
+PlayerViewScreen.large #view-order-box { width: 1fr; padding: 0 4; }
+"""
+
+
+class PlayerViewApp(App[None]):
+    """The players' view on its own: ``tui-combat view [NAME]``. Nothing in it can change the fight."""
+
+    CSS = CSS
+    TITLE = "tui-combat"
+    ENABLE_COMMAND_PALETTE = False  # its commands (a screenshot, a theme) are not for a forced-command login
+    BINDINGS = [Binding("ctrl+q,ctrl+c", "quit", _("Quit"), id="view.app_quit", show=False, priority=True)]
+
+    def __init__(self, data_root: Path, name: str | None = None, *, large: bool = False,
+                 settings_path: Path | None = None, poll_seconds: float = POLL_SECONDS,
+                 handle_hangup: bool = True) -> None:
+        super().__init__()
+        self.data_root = data_root
+        self.session_name = name
+        self.large = large
+        self.settings_path = settings_path
+        self.poll_seconds = poll_seconds
+        self.handle_hangup = handle_hangup
+        self.hung_up = False
+
+    def get_default_screen(self) -> Screen[None]:
+        from tui_combat.config import config_dir
+
+        scale, problem = load_settings(self.settings_path or config_dir() / SETTINGS_FILE)
+        follower = Follower(self.data_root, self.session_name, _read_state)
+        return PlayerViewScreen(follower, scale, large=self.large, poll_seconds=self.poll_seconds,
+                                settings_problem=problem)
+
+    def on_mount(self) -> None:
+        if self.handle_hangup:
+            loop = asyncio.get_running_loop()
+            for number in (signal.SIGHUP, signal.SIGTERM):
+                loop.add_signal_handler(number, self._hang_up)
+
+    def _hang_up(self) -> None:
+        """The terminal is gone (the SSH connection dropped) or we are asked to stop: leave quietly."""
+        self.hung_up = True
+        self.exit()
+
+
+# -- in a browser -----------------------------------------------------------------------------------------
+LARGE_FONT = 32
+"""Letter size (px) of the page ``serve --large`` gives a browser that asks for no other."""
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def view_command(data_root: Path, name: str | None, *, large: bool = False, language: str | None = None) -> str:
+    """The shell command that runs one players' view (what ``serve`` starts for each browser tab)."""
+    import shlex
+    import sys
+
+    words = [sys.executable, "-m", "tui_combat", "--data-dir", str(data_root)]
+    if language:
+        words += ["--lang", language]
+    words.append("view")
+    if name:
+        words.append(name)
+    if large:
+        words.append("--large")
+    return shlex.join(words)
+
+
+def serve(data_root: Path, name: str | None = None, *, host: str = "127.0.0.1", port: int = 8000,
+          public_url: str | None = None, large: bool = False, language: str | None = None) -> int:
+    """Serve the players' view with textual-serve until interrupted: each browser tab gets its own
+    ``tui-combat view`` process (read-only, like every view), ended when the tab closes."""
+    from aiohttp import web
+    from textual_serve.server import Server
+
+    if host not in LOOPBACK:
+        print(_("Listening on {host}: anyone who can reach this computer on port {port} sees the players' view "
+                "(never a secret, but the whole fight).", host=host, port=port))
+
+    @web.middleware
+    async def large_letters(request: web.Request,
+                            handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """The page asked for without a letter size of its own comes with big letters (for the TV)."""
+        if request.path == "/" and "fontsize" not in request.query:
+            raise web.HTTPFound(f"/?fontsize={LARGE_FONT}")
+        return await handler(request)
+
+    class PlayersServer(Server):
+        async def _make_app(self) -> web.Application:
+            application = await super()._make_app()
+            if large:
+                application.middlewares.append(large_letters)
+            return application
+
+    PlayersServer(view_command(data_root, name, large=large, language=language), host=host, port=port,
+                  title=_("tui-combat — the players' view"), public_url=public_url).serve()
+    return 0
