@@ -6,21 +6,36 @@ through :class:`~tui_combat.screens.host.Host`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.actions import ActionParseResult, parse
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.timer import Timer
+from textual.worker import Worker, WorkerState
 
 from tui_combat.i18n import _
+from tui_combat.i18n.textual_words import PALETTE_KEY, PALETTE_PLACEHOLDER, PALETTE_TOOLTIP
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
     from tui_combat.engine.actions import Action
     from tui_combat.engine.model import State
+    from tui_combat.session import SessionError
     from tui_combat.store import Store
+
+LOADING_AFTER = 0.3
+"""Seconds a session may take to open before the screen says it is still working on it."""
+EXIT_UNSAVED = 3
+"""The exit status when the GM left although some actions could not be saved."""
+READ_ONLY_KEYS = frozenset({"leave", "save_as"})
+"""What a session screen still does on a read-only session (besides the app's own keys)."""
 
 
 class CombatApp(App[None]):
@@ -30,6 +45,8 @@ class CombatApp(App[None]):
     BINDINGS = [
         Binding("f1,question_mark", "help", _("Help"), id="app.help"),
         Binding("ctrl+q", "quit", _("Quit"), id="app.quit", show=False, priority=True),
+        Binding("ctrl+p", "command_palette", _(PALETTE_KEY), show=False, priority=True,
+                tooltip=_(PALETTE_TOOLTIP)),  # Textual's own palette key (no id: help lists it apart), in the GM's language
     ]
 
     def __init__(self, data_root: Path, *, resume: str | None = None, encounter: Path | None = None,
@@ -40,41 +57,94 @@ class CombatApp(App[None]):
         self.store: Store | None = None
         self._start_resume = resume
         self._start_encounter = encounter
+        if resume or encounter:  # what opening it needs is imported while Textual starts up
+            threading.Thread(target=_import_for_opening, name="import-for-opening", daemon=True).start()
         self._unsubscribe: Callable[[], None] | None = None
         self._phase_shown = ""
         self._reported_problem = ""
+        self._opening: Worker[Store | SessionError] | None = None
+        self._loading_timer: Timer | None = None
+        self.lost_actions = False
+        """The GM left a session although some of its actions could not be saved: the exit status says so."""
 
     def get_default_screen(self) -> Screen[None]:
-        from tui_combat.screens.sessions import SessionsScreen
+        from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
 
-        return SessionsScreen()
+        return OpeningScreen() if self._start_resume or self._start_encounter else SessionsScreen()
+
+    def _show_session_list(self) -> None:
+        """Over the :class:`OpeningScreen` the app started on, once the session list is needed (that screen
+        stays under it, never seen again)."""
+        from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
+
+        if isinstance(self.screen, OpeningScreen):
+            self.push_screen(SessionsScreen())
 
     def on_mount(self) -> None:
         from tui_combat import session
 
         if self._start_resume:
-            self.call_after_refresh(self.open_session, partial(session.resume, self.data_root, self._start_resume))
+            self.open_session(partial(session.resume, self.data_root, self._start_resume))
         elif self._start_encounter:
-            self.call_after_refresh(self.open_session, partial(session.new_from_file, self.data_root,
-                                                               self._start_encounter, seed=self.seed))
+            self.open_session(partial(session.new_from_file, self.data_root, self._start_encounter, seed=self.seed))
 
     # -- the session -------------------------------------------------------------------------------
+    @property
+    def opening(self) -> bool:
+        """A session is being opened (in a worker thread)."""
+        return self._opening is not None
+
     def open_session(self, opener: Callable[[], Store]) -> None:
+        """Open the session ``opener`` makes, in a worker thread: a long resume or rebuild never stops the
+        screen, and when it takes more than :data:`LOADING_AFTER` seconds the screen says it is working."""
+        if self._opening is not None:
+            self.notify(_("A session is being opened: one moment."), severity="warning", timeout=4)
+            return
+        self._opening = self.run_worker(partial(_open, opener), name="open-session", group="session", thread=True,
+                                        exit_on_error=False)
+        self._loading_timer = self.set_timer(LOADING_AFTER, partial(self._show_opening, True))
+
+    def _show_opening(self, opening: bool) -> None:
+        from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, (SessionsScreen, OpeningScreen)):
+                screen.show_opening(opening)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         from tui_combat.session import SessionError
 
-        try:
-            store = opener()
-        except SessionError as error:
-            self.notify(str(error), title=error.title, severity="error", timeout=15)
+        worker = event.worker
+        if worker is not self._opening or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
             return
+        self._opening = None
+        if self._loading_timer is not None:
+            self._loading_timer.stop()
+        self._show_opening(False)
+        result = worker.result
+        if event.state == WorkerState.ERROR:  # a bug must not end the app: say what it was
+            self.notify(_("Unexpected error: {error}", error=repr(worker.error)), severity="error", timeout=15)
+        elif isinstance(result, SessionError):
+            self.notify(str(result), title=result.title, severity="error", timeout=15)
+        elif result is not None:
+            self._opened(result)
+            return
+        self._show_session_list()
+
+    def _opened(self, store: Store) -> None:
         self.close_store()
         self.store = store
         self._unsubscribe = store.subscribe(self._on_state)
         for warning in store.warnings:
             self.notify(warning, severity="warning", timeout=8)
         self._report_save_problem()
+        self._show_read_only()
         self._phase_shown = ""
         self._show_phase(store.state, push=True)
+
+    def _show_read_only(self) -> None:
+        """The header of every screen says when the session is read-only (the round screen has its own bar)."""
+        self.sub_title = _("read-only") if self.store is not None and self.store.read_only else ""
 
     def close_store(self) -> None:
         from tui_combat.saves.errors import SaveError
@@ -88,9 +158,14 @@ class CombatApp(App[None]):
             if self._unsubscribe:
                 self._unsubscribe()
         self.store = None
+        self._show_read_only()
 
     def leave_session(self) -> None:
-        """Back to the session list (the session is saved first)."""
+        """Back to the session list (the session is saved first; when it cannot be, the GM is asked)."""
+        if not self._asks_before_losing_actions(self._leave):
+            self._leave()
+
+    def _leave(self) -> None:
         from tui_combat.screens.sessions import SessionsScreen
 
         self.close_store()
@@ -98,6 +173,7 @@ class CombatApp(App[None]):
         self.pop_screen()
         if isinstance(self.screen, SessionsScreen):
             self.screen.reload()
+        self._show_session_list()
 
     def dispatch(self, action: Action) -> bool:
         """Dispatch and report: a refusal or a save problem is a notification, never a traceback."""
@@ -137,6 +213,7 @@ class CombatApp(App[None]):
 
     def _on_state(self, state: State) -> None:
         self._report_save_problem()
+        self._show_read_only()
         self._show_phase(state)
 
     def _report_save_problem(self) -> None:
@@ -162,14 +239,19 @@ class CombatApp(App[None]):
         """The palette (ctrl+p) offers every key of the current screen, shown in the footer or not."""
         from tui_combat.screens.help import described_bindings
 
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):  # Textual's words, through the catalog
+            yield command._replace(title=_(command.title), help=_(command.help))
         for keys, binding in described_bindings(screen):
             yield SystemCommand(binding.description, f"{keys} · {binding.id or binding.action}", partial(self._run_from_palette, screen, binding.action))
 
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=_(PALETTE_PLACEHOLDER)))
+
     async def _run_from_palette(self, screen: Screen[object], action: str) -> None:
         """Run a key's action as the key would; one that does not apply now says so instead of nothing."""
-        from textual.actions import parse
-
         _target, name, parameters = parse(action)
         if screen.check_action(name, parameters) is False:
             self.notify(_("That cannot be done now."), severity="warning", timeout=4)
@@ -183,8 +265,99 @@ class CombatApp(App[None]):
             self.push_screen(HelpScreen(self.screen))
 
     async def action_quit(self) -> None:
+        if not self._asks_before_losing_actions(self._quit):
+            self._quit()
+
+    def _quit(self) -> None:
         self.close_store()
-        self.exit()
+        self.exit(return_code=EXIT_UNSAVED if self.lost_actions else 0)
+
+    def _asks_before_losing_actions(self, leave: Callable[[], None]) -> bool:
+        """When the open session has actions the disk refused (one more save is tried first), ask the GM
+        whether to ``leave`` all the same, and return True: ``leave`` runs only if he says so."""
+        from tui_combat.saves.errors import SaveError
+        from tui_combat.screens.dialogs import ConfirmDialog
+
+        store = self.store
+        if store is None or store.read_only or not store.unsaved:
+            return False
+        try:
+            store.save_now()
+        except SaveError:
+            pass
+        if not store.unsaved:
+            return False
+        if isinstance(self.screen, ConfirmDialog):
+            return True  # already asking
+
+        def answered(leave_anyway: bool | None) -> None:
+            if leave_anyway:
+                self.lost_actions = True
+                leave()
+
+        self.push_screen(ConfirmDialog(
+            _("Some actions are not saved"),
+            _("{problem}\nThe actions since then are only in memory: leaving now loses them.", problem=store.save_problem),
+            confirm=_("Leave without saving them"), cancel=_("Stay: the fight stays open"),
+        ), answered)
+        return True
+
+    # -- messages and refusals ------------------------------------------------------------------------
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification is plain text: a name such as ``Raf [/]`` in a message is shown as it is,
+        never read as markup (no message of the app uses markup)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def action_help_quit(self) -> None:
+        """Textual's ctrl+c hint, without its markup."""
+        self.notify(_("Press ctrl+q to quit."), title=_("Do you want to quit?"))
+
+    async def run_action(self, action: str | ActionParseResult, default_namespace: DOMNode | None = None,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+        """On a read-only session, a key that would change the fight says why it does nothing."""
+        if self._refused_as_read_only(action, default_namespace):
+            return True
+        return await super().run_action(action, default_namespace, namespaces)
+
+    def _refused_as_read_only(self, action: str | ActionParseResult, namespace: DOMNode | None) -> bool:
+        from tui_combat.screens.session_screen import SessionScreen
+
+        store = self.store
+        if store is None or not store.read_only or not isinstance(namespace, SessionScreen):
+            return False
+        target, name, _parameters = parse(action) if isinstance(action, str) else action
+        if target or name in READ_ONLY_KEYS:
+            return False
+        self.notify(store.read_only_reason, title=_("Read-only"), severity="warning", timeout=6)
+        return True
+
+
+def _open(opener: Callable[[], Store]) -> Store | SessionError:
+    """Run in the worker thread: the store, or the refusal to show."""
+    from tui_combat.session import SessionError
+
+    try:
+        store = opener()
+    except SessionError as error:
+        return error
+    _screen_module(store.state.phase)  # imported here, not while the main thread draws
+    return store
+
+
+def _import_for_opening() -> None:
+    import tui_combat.screens.round  # noqa: F401  (the engine and the round screen)
+    import tui_combat.session  # noqa: F401
+    import tui_combat.store  # noqa: F401
+
+
+def _screen_module(phase: str) -> None:
+    if phase in ("round", "over"):
+        import tui_combat.screens.round  # noqa: F401
+    elif phase == "surprise":
+        import tui_combat.screens.surprise  # noqa: F401
+    else:
+        import tui_combat.screens.setup  # noqa: F401
 
 
 def _screen_for(phase: str, ruleset_id: str) -> Screen[None]:

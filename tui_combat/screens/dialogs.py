@@ -25,6 +25,30 @@ from tui_combat.i18n import _
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 
+MAX_DIGITS = 9
+"""The longest whole number a form takes: more is a slip of the finger, and could not be saved."""
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+"""ASCII digits only: ``²`` and ``①`` count as digits to Python's ``isdigit`` but are no number to ``int``."""
+
+
+def shown_value(value: object, most: int = 24) -> str:
+    """What the GM typed, as a message quotes it: cut short when it is long."""
+    text = str(value).strip()
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def read_whole_number(label: str, typed: object, default: object = 0) -> int | str:
+    """A whole number from a form field (empty, or a lone minus: ``default``), or the message saying
+    why it is not one."""
+    text = str(typed).strip().replace("−", "-")
+    if text in ("", "-"):
+        text = str(default if default not in ("", None) else 0)
+    if not _WHOLE_NUMBER.fullmatch(text):
+        return _("{field}: \"{value}\" is not a whole number.", field=label, value=shown_value(typed))
+    if len(text.lstrip("+-")) > MAX_DIGITS:
+        return _("{field}: a whole number of at most {digits} digits.", field=label, digits=MAX_DIGITS)
+    return int(text)
+
 
 def roll_label(spec: FieldSpec, modifier: int = 0) -> str:
     """A roll field's label with its dice, and the modifier added to them if any: "To hit (1d20)",
@@ -59,13 +83,10 @@ def convert_fields(fields: tuple[FieldSpec, ...] | list[FieldSpec], raw: dict[st
         if spec.kind == "roll":
             continue
         if spec.kind == "int":
-            text = str(value).strip().replace("−", "-")
-            if text in ("", "-"):
-                text = str(spec.default if spec.default != "" else 0)
-            try:
-                values[spec.key] = int(text)
-            except ValueError:
-                return _("{field}: \"{value}\" is not a whole number.", field=_(spec.label), value=str(value).strip())
+            number = read_whole_number(_(spec.label), value, spec.default)
+            if isinstance(number, str):
+                return number
+            values[spec.key] = number
         elif spec.kind == "bool":
             values[spec.key] = bool(value)
         else:
@@ -97,8 +118,8 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
     ``roll_modifiers`` (field key → modifier) are shown beside the dice; the value is the roll alone."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
-        Binding("ctrl+s", "submit", "OK", id="dialog.submit"),
+        Binding("escape", "cancel", _("Cancel"), id="dialog.cancel"),
+        Binding("ctrl+s", "submit", _("OK"), id="dialog.submit"),
     ]
 
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
@@ -133,7 +154,7 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
                         elif spec.kind == "bool":
                             yield Checkbox(_("yes"), value=bool(current), id=widget_id, compact=True)
                         elif spec.kind == "choice" and spec.choices:
-                            options = [(_(text), value) for value, text in spec.choices]
+                            options = [(Text(_(text)), value) for value, text in spec.choices]  # a side's name is text, not markup
                             known = {value for _t, value in options}
                             yield Select(options, value=current if current in known else spec.choices[0][0],
                                          allow_blank=False, id=widget_id, compact=True)
@@ -186,7 +207,7 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
 class ChoiceDialog(ModalScreen[str | None]):
     """Pick one of several choices with the arrows and Enter (or its first letter)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+    BINDINGS = [Binding("escape", "cancel", _("Cancel"), id="dialog.cancel")]
 
     def __init__(self, title: str, choices: list[tuple[str, str]], current: str | None = None) -> None:
         super().__init__()
@@ -212,3 +233,33 @@ class ChoiceDialog(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A question with two answers: ``cancel`` (highlighted first, and Escape) or ``confirm``."""
+
+    BINDINGS = [Binding("escape", "cancel", _("Cancel"), id="dialog.cancel")]
+
+    def __init__(self, title: str, message: str, *, confirm: str, cancel: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.message = message
+        self.answers = ((False, cancel), (True, confirm))
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.title_text), id="dialog-title")
+            yield Static(Text(self.message), id="dialog-note")
+            yield OptionList(*[Option(Text(label), id="yes" if answer else "no") for answer, label in self.answers],
+                             id="choices")
+            yield Static(_("Enter: choose · Esc: cancel"), id="dialog-help")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).highlighted = 0
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id == "yes")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

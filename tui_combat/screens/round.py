@@ -8,16 +8,17 @@ now (``check_action`` asks the ruleset); help and the palette list every key.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from rich.markup import escape
+from rich.text import Text
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import Footer, OptionList, RichLog
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -26,16 +27,20 @@ from tui_combat.engine.contract import ActionSpec, AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, parse, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.keys import ROUND_KEYS
-from tui_combat.engine.log import render
+from tui_combat.engine.log import LogEntry, render
 from tui_combat.engine.model import RollRequest, State
-from tui_combat.i18n import _
-from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.i18n import N_, _
+from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, read_whole_number
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.budget import BudgetMeter
+from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
+from tui_combat.widgets.read_only import ReadOnlyBar
+from tui_combat.widgets.redraw import RoundLog
 
 LOG_LINES = 200
+LOG_ENTRY_CHARS = 600
 
 
 def _key(binding_id: str) -> str:
@@ -59,6 +64,39 @@ def roll_arg(value: Roll) -> dict[str, Any]:
     return dict(msgspec.json.decode(msgspec.json.encode(value)))
 
 
+def shortened(text: str) -> str:
+    """A log entry as the log shows it: cut at :data:`LOG_ENTRY_CHARS` (the order of 2,000 combatants runs
+    to many screens; the turn list shows it in full)."""
+    return text if len(text) <= LOG_ENTRY_CHARS else text[: LOG_ENTRY_CHARS - 1] + "…"
+
+
+def last_entries(state: State, count: int) -> list[LogEntry]:
+    """The last ``count`` entries of the log, oldest first, without going through the whole log."""
+    entries: list[LogEntry] = []
+    for chunk in reversed(state.log):
+        entries[:0] = chunk[max(len(chunk) - (count - len(entries)), 0):]
+        if len(entries) >= count:
+            break
+    return entries
+
+
+def read_amount(typed: str, rng: random.Random) -> dict[str, Any] | str:
+    """Damage or healing as the GM gives it: a whole number, or dice the app rolls ("2d6+1"); else the
+    message for the form. Only ASCII digits make a number (``²`` is no number), and at most
+    :data:`~tui_combat.screens.dialogs.MAX_DIGITS` of them."""
+    text = typed.strip()
+    if not text:
+        return _("Type a number or a dice expression such as 2d6+1.")
+    if text.lstrip("+").isascii() and text.lstrip("+").isdigit():
+        number = read_whole_number(_("Amount"), text.lstrip("+"))
+        return {"amount": number, "roll": None} if isinstance(number, int) else number
+    try:
+        rolled = roll(parse(text), rng)
+    except DiceError as error:
+        return str(error)
+    return {"amount": max(rolled.total, 0), "roll": rolled}
+
+
 class RoundScreen(SessionScreen):
     BINDINGS = [
         Binding(_key("round.next"), "next", _("Next"), id="round.next"),
@@ -77,19 +115,22 @@ class RoundScreen(SessionScreen):
     ]
 
     def compose(self) -> ComposeResult:
+        yield ReadOnlyBar(id="read-only-bar")
         yield PhaseBar(id="phase-bar")
         with Horizontal(id="round-main"):
             yield OrderList(id="order")
             with Vertical(id="round-side"):
-                yield Static(id="card-head")
+                yield TextLines(id="card-head")
                 yield BudgetMeter(id="budget")
-                yield Static(id="card")
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
+                yield TextLines(id="card")
+                yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         yield Footer(compact=True)
 
     def prepare(self) -> None:
         self._log_count = 0
         self._available: frozenset[str] | None = None
+        self.keys_refreshed = 0
+        """How many times the keys that apply changed (and the footer was redrawn); for tests."""
         self.query_one(OrderList).focus()
 
     # -- reading the state --------------------------------------------------------------------------
@@ -134,53 +175,56 @@ class RoundScreen(SessionScreen):
                               rolls=", ".join(request_label(r) for r in state.initiative.pending))
         elif kind == "resolve" and state.order:
             extra = "▶ " + render(state.order[min(state.cursor, len(state.order) - 1)].label)
-        self.query_one(PhaseBar).show(state.round, steps, state.step, extra)
+        self.query_one(ReadOnlyBar).show_read_only(self.store.read_only)
+        self.query_one(PhaseBar).show_step(state.round, steps, state.step, extra)
         self.query_one(OrderList).show(state, kind == "resolve")
         self._show_log(state)
         self.show_card()
         self.refresh_keys()
 
     def _show_log(self, state: State) -> None:
-        entries = state.log_entries()
+        """Append the entries the log does not show yet (all at once: one layout, one scroll); redraw it only
+        when an undo took entries away."""
+        total = sum(map(len, state.log))
         log = self.query_one(RichLog)
-        if len(entries) < self._log_count:  # undo took entries away: redraw
+        if total < self._log_count:
             log.clear()
             self._log_count = 0
-        for entry in entries[max(self._log_count, len(entries) - LOG_LINES):]:
-            prefix = "🔒 " if entry.secret else ""
-            log.write(f"{prefix}{entry.text}")
-        self._log_count = len(entries)
+        new = min(total - self._log_count, LOG_LINES)
+        if new > 0:
+            log.write("\n".join(("🔒 " if entry.secret else "") + shortened(entry.text) for entry in last_entries(state, new)))
+        self._log_count = total
 
     def show_card(self) -> None:
-        """The selected combatant: name and HP, then the live budget, then the ruleset's details."""
+        """The selected combatant: name and HP, then the live budget, then the ruleset's details. Names and
+        details are text, never markup; a part that did not change is not redrawn."""
         state = self.state
         combatant_id = self.selected()
-        head = self.query_one("#card-head", Static)
-        card = self.query_one("#card", Static)
         meter = self.query_one(BudgetMeter)
-        pending = [f"[yellow]{escape(_('Initiative waits for more rolls (r rolls, t takes real dice):'))}[/]"]
-        pending += [f"[yellow]  {escape(request_label(r))}: {escape(r.dice)}[/]" for r in state.initiative.pending]
+        pending: list[Text] = []
+        if state.initiative.pending:
+            pending.append(Text(_("Initiative waits for more rolls (r rolls, t takes real dice):"), style="yellow"))
+            pending += [Text(f"  {request_label(r)}: {r.dice}", style="yellow") for r in state.initiative.pending]
         if combatant_id is None:
-            head.update(_("Nobody selected."))
-            card.update("\n".join(pending) if state.initiative.pending else "")
-            meter.update("")
+            self.query_one("#card-head", TextLines).show(Text(_("Nobody selected.")))
+            self.query_one("#card", TextLines).show(Text("\n").join(pending))
+            meter.show_budget(())
             return
         combatant = state.combatant(combatant_id)
         ruleset = registry.get(state.ruleset)
-        head.update(f"[b]{escape(combatant.name)}[/]  {escape(state.side(combatant.side).name)}  "
-                    f"HP {combatant.hp}/{combatant.max_hp}  {_(combatant.status)}")
+        head = Text.assemble((combatant.name, "bold"), f"  {state.side(combatant.side).name}  ",
+                             f"{_('HP')} {combatant.hp}/{combatant.max_hp}  {_(combatant.status)}")
         try:
-            lines = [f"{escape(label)}: {escape(value)}" for label, value in ruleset.details(state, combatant_id)]
+            lines = [Text(f"{label}: {value}") for label, value in ruleset.details(state, combatant_id)]
             budget = ruleset.budget(state, combatant_id)
         except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
-            lines = [f"[red]{escape(str(error))}[/]"]
+            lines = [Text(str(error), style="red")]
             budget = ()
         if combatant.notes:
-            lines.append(f"[dim]{escape(combatant.notes)}[/]")
-        if state.initiative.pending:
-            lines = pending + lines
-        card.update("\n".join(lines))
-        meter.show(budget)
+            lines.append(Text(combatant.notes, style="dim"))
+        self.query_one("#card-head", TextLines).show(head)
+        self.query_one("#card", TextLines).show(Text("\n").join(pending + lines))
+        meter.show_budget(budget)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.show_card()
@@ -219,8 +263,10 @@ class RoundScreen(SessionScreen):
             if self._action_applies(binding.action)
         )
         if available != self._available:
-            self._available = available
-            self.refresh_bindings()
+            first, self._available = self._available is None, available
+            if not first:  # the footer works out the keys of a screen when it is first shown
+                self.keys_refreshed += 1
+                self.refresh_bindings()
 
     def _action_applies(self, action: str) -> bool:
         _target, name, parameters = parse_action(action)
@@ -284,23 +330,14 @@ class RoundScreen(SessionScreen):
         rng = self.store.rng
 
         def validate(values: dict[str, Any]) -> dict[str, Any] | str:
-            text = str(values["amount"]).strip()
-            if not text:
-                return _("Type a number or a dice expression such as 2d6+1.")
-            if text.lstrip("+").isdigit():
-                return {"amount": int(text), "roll": None}
-            try:
-                rolled = roll(parse(text), rng)
-            except DiceError as error:
-                return str(error)
-            return {"amount": max(rolled.total, 0), "roll": rolled}
+            return read_amount(str(values["amount"]), rng)
 
         def given(values: dict[str, Any] | None) -> None:
             if values is not None:
                 then(combatant_id, values)
 
         name = self.state.combatant(combatant_id).name
-        fields = [FieldSpec(key="amount", label="Amount, or dice to roll (2d6+1)")]
+        fields = [FieldSpec(key="amount", label=N_("Amount, or dice to roll (2d6+1)"))]
         self.app.push_screen(FormDialog(title.format(name=name), fields, validate=validate), given)
 
     def action_damage(self) -> None:
@@ -353,7 +390,7 @@ class RoundScreen(SessionScreen):
                 return
             self.notify(_("Saved as {name}.", name=values["name"]))
 
-        self.app.push_screen(FormDialog(_("Save as"), [FieldSpec(key="name", label="Name")], {"name": self.state.name},
+        self.app.push_screen(FormDialog(_("Save as"), [FieldSpec(key="name", label=N_("Name"))], {"name": self.state.name},
                                         validate=lambda v: v if v["name"] else _("A name cannot be empty.")), chosen)
 
     # -- ruleset actions ----------------------------------------------------------------------------

@@ -1,13 +1,18 @@
-"""The first screen: saved sessions, newest first, and the built-in demo encounters."""
+"""The first screen: saved sessions, newest first, and the built-in demo encounters.
+
+A damaged session is listed as such; ``r`` rebuilds one that can be recovered into a new session beside
+it (the damaged folder is only read) and opens that. Names are shown as text, never as markup.
+"""
 
 from __future__ import annotations
 
 from functools import partial
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Header, LoadingIndicator, Static
 
 from tui_combat import session
 from tui_combat.i18n import _
@@ -22,8 +27,14 @@ class SessionsScreen(Screen[None]):
         Binding("enter", "open", _("Open"), id="sessions.open"),
         Binding("n", "new", _("New fight"), id="sessions.new"),
         Binding("d", "demo", _("Demo"), id="sessions.demo"),
+        Binding("r", "recover", _("Recover"), id="sessions.recover"),
         Binding("q", "app.quit", _("Quit"), id="sessions.quit"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sessions: dict[str, session.SessionInfo] = {}
+        """The saved sessions listed, by key."""
 
     @property
     def host(self) -> Host:
@@ -44,23 +55,61 @@ class SessionsScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear()
         sessions = session.list_sessions(self.host.data_root)
+        self.sessions = {info.key: info for info in sessions}
         for info in sessions:
-            name = info.name.replace("[", r"\[") + (f" [red]({_(info.problem)})[/]" if info.problem else "")
-            table.add_row(name, info.ruleset, str(info.round), format_time(info.saved_at), key=info.key)
+            name = Text(info.name)
+            if info.problem:
+                name.append(f" ({_(info.problem)})", style="red")
+            table.add_row(name, Text(session.ruleset_label(info.ruleset)), str(info.round), format_time(info.saved_at),
+                          key=info.key)
         for demo in session.DEMOS:
-            table.add_row("▶ " + _(demo.label), demo.ruleset, "—", "", key=DEMO_PREFIX + demo.file_name)
-        hint = self.query_one("#sessions-hint", Static)
-        if sessions:
-            hint.update(_("Saved sessions, newest first. Enter opens one; n starts a new fight; d the demo."))
-        else:
-            hint.update(_("No saved sessions yet. Press Enter to play the demo encounter, or n for a new fight."))
+            table.add_row(Text("▶ " + _(demo.label)), Text(session.ruleset_label(demo.ruleset)), "—", "",
+                          key=DEMO_PREFIX + demo.file_name)
+        self._show_hint()
         table.focus()
+        self.refresh_bindings()
 
-    def action_open(self) -> None:
+    def _show_hint(self, opening: bool = False) -> None:
+        hint = self.query_one("#sessions-hint", Static)
+        if opening:
+            text = _("Opening the session… (a long fight takes a moment)")
+        elif not self.sessions:
+            text = _("No saved sessions yet. Press Enter to play the demo encounter, or n for a new fight.")
+        else:
+            text = _("Saved sessions, newest first. Enter opens one; n starts a new fight; d the demo.")
+            if any(info.recoverable for info in self.sessions.values()):
+                text += "\n" + _("A damaged session stays as it is: r rebuilds it into a new session beside it.")
+        hint.update(Text(text))
+
+    def show_opening(self, opening: bool) -> None:
+        """While a session opens (and it takes a while): a loading indicator over the list, and a word."""
+        self.query_one(DataTable).loading = opening
+        self._show_hint(opening)
+
+    def selected_key(self) -> str | None:
         table = self.query_one(DataTable)
         if table.row_count == 0:
-            return
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``r`` applies (and shows in the footer) on a damaged session that can be recovered."""
+        if action == "recover":
+            info = self.sessions.get(self.selected_key() or "")
+            return info is not None and info.recoverable
+        return True
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.refresh_bindings()
+
+    def action_recover(self) -> None:
+        """Rebuild the selected damaged session into a new one beside it, and open that."""
+        info = self.sessions.get(self.selected_key() or "")
+        if info is not None and info.recoverable:
+            self.host.open_session(partial(session.recover, self.host.data_root, info.key))
+
+    def action_open(self) -> None:
+        key = self.selected_key()
         if key and key.startswith(DEMO_PREFIX):
             self.open_demo(key.removeprefix(DEMO_PREFIX))
         elif key:
@@ -78,3 +127,20 @@ class SessionsScreen(Screen[None]):
 
     def open_demo(self, file_name: str) -> None:
         self.host.open_session(partial(session.open_demo, self.host.data_root, file_name, seed=self.host.seed))
+
+
+class OpeningScreen(Screen[None]):
+    """What the app shows first when it was started on a session (``tui-combat resume NAME``, ``new FILE``):
+    one line, drawn at once, instead of the whole session list; the list takes its place when that session
+    is left, or could not be opened."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(_("Opening the session…")), id="opening-hint")
+
+    def show_opening(self, opening: bool) -> None:
+        """It takes a while: a loading indicator under the line."""
+        if opening and not self.query(LoadingIndicator):
+            self.mount(LoadingIndicator())
+        elif not opening:
+            self.query(LoadingIndicator).remove()
+

@@ -15,11 +15,11 @@ from tui_combat.engine import registry
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.i18n import _
+from tui_combat.i18n import N_, _
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 
-_GROUP = re.compile(r"^\s*(\d+)\s*[x×]?\s+(\S.*)$")
+_GROUP = re.compile(r"^\s*([0-9]{1,6})\s*[x×]?\s+(\S.*)$")  # a count of 7 digits or more is part of the name
 
 
 def split_group(text: str) -> tuple[int, str]:
@@ -32,10 +32,10 @@ def split_group(text: str) -> tuple[int, str]:
 
 
 def combatant_fields(state: State, with_side: bool) -> list[FieldSpec]:
-    fields = [FieldSpec(key="name", label="Name", kind="str", help=_("\"5 orc\" adds Orc 1…Orc 5"))]
+    fields = [FieldSpec(key="name", label=N_("Name"), kind="str", help=_("\"5 orc\" adds Orc 1…Orc 5"))]
     if with_side:
-        fields.append(FieldSpec(key="side", label="Side", kind="choice", choices=tuple((s.id, s.name) for s in state.sides)))
-    fields.append(FieldSpec(key="hp", label="HP", kind="int", default=1))
+        fields.append(FieldSpec(key="side", label=N_("Side"), kind="choice", choices=tuple((s.id, s.name) for s in state.sides)))
+    fields.append(FieldSpec(key="hp", label=N_("HP"), kind="int", default=1))
     fields.extend(registry.get(state.ruleset).sheet_fields)
     return fields
 
@@ -88,6 +88,23 @@ def options_dialog(screen: SessionScreen) -> None:
     screen.app.push_screen(FormDialog(_("Options"), fields, dict(state.options)), chosen)
 
 
+def sheet_entry(fields: dict[str, FieldSpec], key: str, value: object) -> str:
+    """One value of a sheet as the GM reads it: the field's label and the value's name, in his language
+    ("Weapon war hammer", "Оружие боевой молот"), never the sheet's own key."""
+    field = fields.get(key)
+    if field is None:
+        return f"{key} {value}"
+    if value is True:
+        shown = _("yes")
+    elif field.choices:
+        shown = _(dict(field.choices).get(str(value), str(value)))
+    elif isinstance(value, str):
+        shown = _(value)
+    else:
+        shown = str(value)
+    return f"{_(field.label)} {shown}"
+
+
 def _group_names(state: State) -> dict[str, str]:
     """Group id → what the GM calls the group ("Orc ×6"), never the id itself."""
     members: dict[str, list[str]] = {}
@@ -129,17 +146,18 @@ class SetupScreen(SessionScreen):
         )
         sides = " · ".join(side.name for side in state.sides) or _("no sides yet")
         self.query_one("#setup-summary", Static).update(
-            f"[b]{escape(state.name)}[/]  —  {escape(ruleset.name)}\n{_('Options')}: {escape(options)}\n"
+            f"[b]{escape(state.name)}[/]  —  {escape(_(ruleset.name))}\n{_('Options')}: {escape(options)}\n"
             f"{_('Sides')}: {escape(sides)}"
         )
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
         group_names = _group_names(state)
+        sheet_fields = {field.key: field for field in ruleset.sheet_fields}
         for combatant in state.combatants:
-            sheet = ", ".join(f"{k}={v}" for k, v in combatant.sheet.items() if v not in ("", 0, False, None))
+            sheet = ", ".join(sheet_entry(sheet_fields, k, v) for k, v in combatant.sheet.items() if v not in ("", 0, False, None))
             side = state.side(combatant.side).name
-            table.add_row(escape(side), escape(combatant.name), str(combatant.hp), group_names.get(combatant.group, ""),
+            table.add_row(escape(side), escape(combatant.name), str(combatant.hp), escape(group_names.get(combatant.group, "")),
                           escape(sheet[:60]), key=combatant.id)
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
@@ -173,7 +191,7 @@ class SetupScreen(SessionScreen):
             self.host.dispatch(a.RemoveCombatant(combatant=selected))
 
     def action_add_side(self) -> None:
-        fields = [FieldSpec(key="name", label="Side name"), FieldSpec(key="party", label="Player characters", kind="bool")]
+        fields = [FieldSpec(key="name", label=N_("Side name")), FieldSpec(key="party", label=N_("Player characters"), kind="bool")]
 
         def added(values: dict[str, Any] | None) -> None:
             if values is not None:
@@ -186,7 +204,7 @@ class SetupScreen(SessionScreen):
             if values is not None:
                 self.host.dispatch(a.SetName(name=values["name"]))
 
-        self.app.push_screen(FormDialog(_("Rename the fight"), [FieldSpec(key="name", label="Name")], {"name": self.state.name}), renamed)
+        self.app.push_screen(FormDialog(_("Rename the fight"), [FieldSpec(key="name", label=N_("Name"))], {"name": self.state.name}), renamed)
 
     # -- ruleset --------------------------------------------------------------------------------------
     def action_ruleset(self) -> None:

@@ -25,7 +25,7 @@ from tui_combat.engine.contract import AnyRuleset, FieldSpec, Situation
 from tui_combat.engine.dice import DiceError, Roll, roll
 from tui_combat.engine.log import render
 from tui_combat.engine.model import RollRequest, State
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 
@@ -76,7 +76,7 @@ def distance_offer(situations: tuple[Situation, ...]) -> str:
         return _(situations[0].label)
     if not situations:
         return _("none applies now")
-    return _("{count} situations", count=len(situations))
+    return ngettext("{n} situation", "{n} situations", len(situations))
 
 
 class SurpriseScreen(SessionScreen):
@@ -142,9 +142,9 @@ class SurpriseScreen(SessionScreen):
                 how = _("Each combatant who could be surprised rolls {dice}: r rolls, t takes real dice; "
                         "space: this one cannot be surprised; s marks one by hand.", dice=dice)
         elif ruleset.surprise_scope == "combatant":
-            how = _("{ruleset} has no surprise roll: s marks the selected combatant surprised.", ruleset=ruleset.name)
+            how = _("{ruleset} has no surprise roll: s marks the selected combatant surprised.", ruleset=_(ruleset.name))
         else:
-            how = _("{ruleset} has no surprise roll: s marks the selected side surprised.", ruleset=ruleset.name)
+            how = _("{ruleset} has no surprise roll: s marks the selected side surprised.", ruleset=_(ruleset.name))
         if ruleset.distance_situations():
             where = _("Distance: {distance} (g: {offer}). c starts the fight.", distance=distance,
                       offer=distance_offer(ruleset.encounter_distances(state)))
@@ -198,7 +198,7 @@ class SurpriseScreen(SessionScreen):
 
         self.app.push_screen(
             FormDialog(_("Surprise modifier for {side}", side=row.label),
-                       [FieldSpec(key="modifier", label="Modifier", kind="int", default=0)],
+                       [FieldSpec(key="modifier", label=N_("Modifier"), kind="int", default=0)],
                        {"modifier": self.modifiers.get(row.key, 0)}, note=table),
             chosen,
         )

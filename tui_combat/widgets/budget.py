@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from tui_combat.engine.contract import BudgetLine
+from tui_combat.widgets.lines import TextLines
 
 BAR_WIDTH = 10
 
@@ -25,6 +25,6 @@ def render_budget(lines: tuple[BudgetLine, ...], width: int = BAR_WIDTH) -> Text
     return text
 
 
-class BudgetMeter(Static):
-    def show(self, lines: tuple[BudgetLine, ...]) -> None:
-        self.update(render_budget(lines))
+class BudgetMeter(TextLines):
+    def show_budget(self, lines: tuple[BudgetLine, ...]) -> None:
+        self.show(render_budget(lines))

@@ -1,54 +1,142 @@
-"""The turn order: slots (everyone in a slot acts at once) with the combatants in each."""
+"""The turn order: slots (everyone in a slot acts at once) with the combatants in each.
+
+The acting slot is marked on its header alone ("▶─ 7"), so that a turn moving on changes one cell of two
+rows however many combatants a slot holds. Each action changes a few rows at most, so :meth:`OrderList.show`
+compares every row with what it shows and redraws only the rows that changed, and moving the highlight
+redraws the two rows involved. The whole list is rebuilt only when its rows themselves change: a new
+order, a combatant added or removed. Every row is one line (no wrapping), so replacing a row never
+moves the others.
+"""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.reactive import reactive
 from textual.widgets import OptionList
+from textual.visual import VisualType
 from textual.widgets.option_list import Option
 
-from tui_combat.engine.log import render
+from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import _
+from tui_combat.widgets.lines import changed_span
+from tui_combat.widgets.redraw import SteadyScrollBars
 
 STATUS_MARK = {"active": "", "down": " ✝", "fled": " ↪", "surrendered": " ⚐"}
 
 
-def _line(combatant: Combatant, acting: bool) -> Text:
-    text = Text("▶ " if acting else "  ", style="bold yellow" if acting else "")
+def _line(combatant: Combatant) -> Text:
     style = "dim" if combatant.status != "active" else ""
+    text = Text("  ")
     text.append(combatant.name, style=style)
     text.append(f"  {combatant.hp}/{combatant.max_hp}{STATUS_MARK[combatant.status]}", style="dim" if style else "cyan")
     return text
 
 
-class OrderList(OptionList):
-    """Slot headers are disabled options; combatants are options whose id is the combatant id."""
+class Row:
+    """One line of the list: its option id, whether it can be selected, and what it shows (``look``:
+    compared with ``==``, so an unchanged combatant, the same object in the new state, costs nothing)."""
+
+    __slots__ = ("disabled", "key", "look")
+
+    def __init__(self, key: str, look: tuple[object, ...], disabled: bool = False) -> None:
+        self.key = key
+        self.look = look
+        self.disabled = disabled
+
+    def prompt(self) -> Text:
+        kind = self.look[0]
+        if kind == "combatant":
+            combatant = self.look[1]
+            assert isinstance(combatant, Combatant)
+            return _line(combatant)
+        if kind == "slot":
+            label, now = self.look[1], self.look[2]
+            assert isinstance(label, Msg)
+            # The same cells either way but the first: a turn moving on redraws one cell of each header.
+            return Text.assemble(("▶" if now else "─", "bold yellow" if now else "bold"), (f"─ {render(label)} ", "bold"))
+        if kind == "idle":
+            return Text(f"── {_('not acting')} ", style="dim")
+        return Text(f"── {self.look[1]} ", style="bold")
+
+
+class RowOption(Option):
+    """An option whose text is made the first time it is drawn: of 2,000 rows only those on screen are."""
+
+    def __init__(self, row: Row) -> None:
+        super().__init__("", id=row.key, disabled=row.disabled)
+        self._row: Row | None = row
+
+    @property
+    def built(self) -> bool:
+        """Its text was made: it may be on the terminal."""
+        return self._row is None
+
+    @property
+    def prompt(self) -> VisualType:
+        if self._row is not None:
+            self._prompt, self._row = self._row.prompt(), None
+        return self._prompt
+
+
+def order_rows(state: State, in_resolve: bool) -> list[Row]:
+    """The rows for ``state``: the order's slots with their combatants, then those not acting; before
+    any order, the sides with their combatants."""
+    rows: list[Row] = []
+    by_id = {combatant.id: combatant for combatant in state.combatants}  # one pass, not a search per line
+    if state.order:
+        listed: set[str] = set()
+        for index, slot in enumerate(state.order):
+            now = in_resolve and index == state.cursor
+            rows.append(Row(f"slot-{index}", ("slot", slot.label, now), disabled=True))
+            for combatant_id in slot.combatants:
+                key = combatant_id if combatant_id not in listed else f"{combatant_id}#{index}"
+                listed.add(combatant_id)
+                rows.append(Row(key, ("combatant", by_id[combatant_id])))
+        idle = [c for c in state.combatants if c.id not in listed]
+        if idle:
+            rows.append(Row("slot-idle", ("idle",), disabled=True))
+            rows.extend(Row(c.id, ("combatant", c)) for c in idle)
+    else:
+        for side in state.sides:
+            rows.append(Row(f"side-{side.id}", ("side", side.name), disabled=True))
+            rows.extend(Row(c.id, ("combatant", c)) for c in state.combatants if c.side == side.id)
+    return rows
+
+
+class OrderList(SteadyScrollBars, OptionList):
+    """Slot headers are disabled options; combatants are options whose id is the combatant id (with
+    ``#slot`` after it when the combatant appears again in a later slot)."""
+
+    DEFAULT_CSS = """
+    OrderList { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
+    """As in ``OptionList``, but a move redraws the two rows involved, not the whole list."""
 
     _turn: tuple[int, int, int, tuple[str, ...]] | None = None
 
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+        super().__init__(name=name, id=id, classes=classes)
+        self._rows: list[Row] = []
+        self._index: dict[str, int] = {}
+        """Option id, and combatant id (its first row), → index."""
+        self.rebuilds = 0
+        """How many times every row was rebuilt (a new order, a combatant added …); for tests."""
+        self.rows_redrawn = 0
+        """How many rows were redrawn one by one; for tests."""
+
+    # -- showing a state ------------------------------------------------------------------------------
     def show(self, state: State, in_resolve: bool) -> None:
         selected = self.highlighted_option.id if self.highlighted_option is not None else None
-        options: list[Option] = []
-        by_id = {combatant.id: combatant for combatant in state.combatants}  # one pass, not a search per line
-        if state.order:
-            listed: set[str] = set()
-            for index, slot in enumerate(state.order):
-                now = in_resolve and index == state.cursor
-                header = Text(f"── {render(slot.label)} ", style="bold reverse" if now else "bold")
-                options.append(Option(header, id=f"slot-{index}", disabled=True))
-                for combatant_id in slot.combatants:
-                    key = combatant_id if combatant_id not in listed else f"{combatant_id}#{index}"
-                    listed.add(combatant_id)
-                    options.append(Option(_line(by_id[combatant_id], now), id=key))
-            idle = [c for c in state.combatants if c.id not in listed]
-            if idle:
-                options.append(Option(Text(f"── {_('not acting')} ", style="dim"), id="slot-idle", disabled=True))
-                options.extend(Option(_line(c, False), id=c.id) for c in idle)
+        rows = order_rows(state, in_resolve)
+        if [(row.key, row.disabled) for row in rows] == [(row.key, row.disabled) for row in self._rows]:
+            self._update_rows(rows)
         else:
-            for side in state.sides:
-                options.append(Option(Text(f"── {side.name} ", style="bold"), id=f"side-{side.id}", disabled=True))
-                options.extend(Option(_line(c, False), id=c.id) for c in state.combatants if c.side == side.id)
-        self.set_options(options)
+            self._rebuild(rows)
         target = selected
         turn = (state.round, state.step, state.cursor, state.acting_now()) if in_resolve else None
         if turn is not None and turn != self._turn and state.order:
@@ -59,17 +147,87 @@ class OrderList(OptionList):
         self._turn = turn
         self._highlight(target)
 
+    def _rebuild(self, rows: list[Row]) -> None:
+        self.rebuilds += 1
+        self._rows = rows
+        self._index = {}
+        for index, row in enumerate(rows):
+            self._index[row.key] = index
+            self._index.setdefault(row.key.split("#")[0], index)
+        self.set_options([RowOption(row) for row in rows])
+
+    def _update_rows(self, rows: list[Row]) -> None:
+        """Same rows as shown: replace the options of those that look different, and redraw their lines."""
+        old_rows = self._rows
+        self._rows = rows
+        for index, row in enumerate(rows):
+            if row.look != old_rows[index].look:
+                self._replace_option(index, row)
+
+    def _replace_option(self, index: int, row: Row) -> None:
+        """A new option object in place of the old one (rendered lines are cached per option object), and
+        only the cells of its line that changed redrawn. ``OptionList.replace_option_prompt`` would drop
+        every cached line instead."""
+        old = self._options[index]
+        new = RowOption(row)
+        self._options[index] = new
+        del self._option_to_index[old]
+        self._option_to_index[new] = index
+        if old.id is not None:
+            self._id_to_option[old.id] = new
+        self.rows_redrawn += 1
+        if isinstance(old, RowOption) and old.built and self.is_mounted:
+            console = self.app.console
+            before, after = (Strip(list(option.prompt.render(console))) for option in (old, new))  # type: ignore[union-attr]
+            span = changed_span(before, after, max(before.cell_length, after.cell_length))
+            if span is not None:
+                self._refresh_row(index, span)
+            return
+        self._refresh_row(index)
+
+    def _refresh_row(self, index: int | None, cells: tuple[int, int] | None = None) -> None:
+        """Redraw row ``index``: its ``cells`` (start, end) of the prompt, or the whole row (not the scroll
+        bar beside it)."""
+        if index is None or not self.is_mounted:
+            return
+        line = self._index_to_line.get(index)
+        if line is None:
+            return
+        y = line - self.scroll_offset.y
+        if cells is None:
+            self.refresh(Region(0, y, self.scrollable_content_region.width, 1))
+        else:
+            left = self.get_component_styles("option-list--option").padding.left + self._get_left_gutter_width()
+            self.refresh(Region(left + cells[0], y, cells[1] - cells[0], 1))
+
+    def _update_lines(self) -> None:
+        """Every row is one line (``text-wrap: nowrap``, no separators), so the line of row ``i`` is ``i``:
+        no need to measure 2,000 rows, as ``OptionList`` does whenever its line cache is cleared."""
+        if not self.scrollable_content_region:
+            return
+        cache = self._line_cache
+        start, count = len(cache.lines), len(self._options)
+        if start < count:
+            cache.lines.extend((index, 0) for index in range(start, count))
+            cache.heights.update((index, 1) for index in range(start, count))
+            cache.index_to_line.update((index, index) for index in range(start, count))
+        virtual_size = Size(self.scrollable_content_region.width - self._get_left_gutter_width(), count)
+        if virtual_size != self.virtual_size:
+            self.virtual_size = virtual_size
+            self._scroll_update(virtual_size)
+
+    # -- the highlight --------------------------------------------------------------------------------
+    def watch_highlighted(self, old: int | None, new: int | None) -> None:  # type: ignore[override]
+        self._refresh_row(old)
+        self._refresh_row(new)
+        super().watch_highlighted(new)
+
     def _highlight(self, option_id: str | None) -> None:
-        if option_id is not None:
-            for index in range(self.option_count):
-                option = self.get_option_at_index(index)
-                if option.id == option_id or (option.id or "").split("#")[0] == option_id:
-                    self.highlighted = index
-                    return
-        for index in range(self.option_count):
-            if not self.get_option_at_index(index).disabled:
-                self.highlighted = index
-                return
+        index = self._index.get(option_id) if option_id is not None else None
+        if index is None:
+            index = next((i for i, row in enumerate(self._rows) if not row.disabled), None)
+        if index is not None:
+            self.highlighted = index
 
     def selected_combatant(self) -> str | None:
         option = self.highlighted_option

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from tui_combat.i18n import _
 from tui_combat.engine.contract import StepDef
+from tui_combat.widgets.lines import TextLines
 
 
-class PhaseBar(Static):
+class PhaseBar(TextLines):
+    """One line; a new turn redraws the cells that changed ("▶ 7" → "▶ 3"), not the whole procedure."""
+
     _shown: tuple[int, tuple[StepDef, ...], int, str] | None = None
 
-    def show(self, round_number: int, steps: tuple[StepDef, ...], current: int, extra: str = "") -> None:
+    def show_step(self, round_number: int, steps: tuple[StepDef, ...], current: int, extra: str = "") -> None:
         self._shown = (round_number, steps, current, extra)
-        self.update(self._text(self.size.width or 80))
+        self.show(self._text(self.size.width or 80))
 
     def on_resize(self) -> None:
         if self._shown is not None:
-            self.update(self._text(self.size.width))
+            self.show(self._text(self.size.width))
 
     def _text(self, width: int) -> Text:
         """The whole procedure when it fits; else from the step before the current one, with "…"."""

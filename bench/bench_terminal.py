@@ -1,0 +1,302 @@
+"""The app as a GM sees it: a real pseudo-terminal of 80×24, keys written to it, frames read back.
+
+Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--dir DIR]
+
+Every figure is paired with a bare Textual app (a header, a line of text that changes on a key, a
+footer) measured in the same run, in the same kind of terminal, alternately with ours:
+
+* Next turn at 200 and 2,000 combatants: ``python -m tui_combat resume NAME`` on a session built with
+  the engine first (the fight of ``bench_actions.py``: AD&D 2e, two sides, the resolve step of round 1).
+  Keys ``n`` (next slot) and ``b`` (back) are written in turn; for each, the time from writing the key
+  to the last byte of the frame it caused (the output is read until it has been quiet for a while),
+  and the bytes written. The bare app gets the same keys.
+* Start: the same command from ``fork`` to the end of the first frame that shows the round screen (a frame
+  is a burst of output; Textual writes one at once), and to the last byte before the screen is quiet, on
+  the 2,000-combatant session after 10,000 actions; against the bare app's start measured the same way.
+* Peak memory: the app's peak RSS (``VmHWM``) after that resume and the keys, next to the bare app's.
+
+Prints medians, and ratios to the bare app. Quiet is detected with a gap (``QUIET``): the times are
+taken at the last byte read, never at the end of the gap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import fcntl
+import os
+import pty
+import select
+import shutil
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+COLUMNS, LINES = 80, 24
+QUIET = 0.25
+"""Seconds without output after which a frame counts as finished."""
+FRAME_GAP = 0.008
+"""Seconds without output that end one frame of a burst (Textual writes a frame at once)."""
+TIMEOUT = 60.0
+SIZES = (200, 2_000)
+LONG_ACTIONS = 10_000
+STARTS = 5
+KEYS = 24
+
+BARE = """
+from textual.app import App
+from textual.binding import Binding
+from textual.widgets import Footer, Header, Static
+
+
+class Bare(App[None]):
+    BINDINGS = [Binding("n", "step(1)", "Next"), Binding("b", "step(-1)", "Back"), Binding("ctrl+q", "quit", "Quit")]
+
+    def compose(self):
+        self.count = 0
+        yield Header()
+        yield Static("turn 0", id="turn")
+        yield Footer()
+
+    def action_step(self, by: int) -> None:
+        self.count += by
+        self.query_one("#turn", Static).update(f"turn {self.count}")
+
+
+Bare().run()
+"""
+
+
+# -- a program in a pseudo-terminal -------------------------------------------------------------------
+class Terminal:
+    """``argv`` in a pseudo-terminal of 80×24 whose output is read as it comes, with the time of each read."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.started = time.perf_counter()
+        pid, fd = pty.fork()
+        if pid == 0:  # the child becomes the program
+            try:
+                os.execve(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        self.pid, self.fd = pid, fd
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
+        self.output = bytearray()
+        self.last_byte_at = self.started
+        self.chunks: list[tuple[float, int]] = []
+        """(time read, output length after it) of every read."""
+        self.closed = False
+
+    def _read_once(self, wait: float) -> bool:
+        """Read what is there (waiting up to ``wait``); False when nothing came."""
+        ready, _w, _x = select.select([self.fd], [], [], wait)
+        if not ready:
+            return False
+        try:
+            chunk = os.read(self.fd, 1 << 16)
+        except OSError as error:
+            if error.errno == errno.EIO:  # the program has gone
+                self.closed = True
+                return False
+            raise
+        if not chunk:
+            self.closed = True
+            return False
+        self.last_byte_at = time.perf_counter()
+        self.output += chunk
+        self.chunks.append((self.last_byte_at, len(self.output)))
+        return True
+
+    def first_frame_end(self, marker: bytes) -> float:
+        """When the first frame showing ``marker`` was written out: the last read of the burst of output that
+        brought ``marker`` (a burst ends at a gap of FRAME_GAP without output)."""
+        where = self.output.find(marker)
+        index = next(i for i, (_at, length) in enumerate(self.chunks) if length > where)
+        while index + 1 < len(self.chunks) and self.chunks[index + 1][0] - self.chunks[index][0] < FRAME_GAP:
+            index += 1
+        return self.chunks[index][0]
+
+    def until_quiet(self, since: int, marker: bytes = b"") -> None:
+        """Read until something (containing ``marker``) came after offset ``since`` and then nothing for QUIET."""
+        deadline = time.perf_counter() + TIMEOUT
+        while True:
+            came = self._read_once(QUIET)
+            if not came and len(self.output) > since and marker in self.output[since:]:
+                return
+            if self.closed or time.perf_counter() > deadline:
+                tail = bytes(self.output[since:])[-400:]
+                raise RuntimeError(f"no settled frame (marker {marker!r}); the program wrote: {tail!r}")
+
+    def key(self, key: bytes) -> tuple[float, int]:
+        """Write ``key``; (seconds to the last byte of the resulting frame, bytes written in reply)."""
+        self.drain()
+        since = len(self.output)
+        sent = time.perf_counter()
+        os.write(self.fd, key)
+        self.until_quiet(since)
+        return self.last_byte_at - sent, len(self.output) - since
+
+    def drain(self) -> None:
+        while self._read_once(0):
+            pass
+
+    def peak_rss_mib(self) -> float:
+        """The program's peak resident memory so far (``VmHWM``: reset by ``exec``, unlike ``ru_maxrss``)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def close(self) -> None:
+        try:
+            os.write(self.fd, b"\x11")  # ctrl+q
+            deadline = time.perf_counter() + 10
+            while not self.closed and time.perf_counter() < deadline:
+                self._read_once(0.1)
+        except OSError:
+            pass
+        if os.waitpid(self.pid, os.WNOHANG)[0] == 0:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def environment() -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
+    env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS), LINES=str(LINES))
+    return env
+
+
+def ours(data: Path, key: str) -> list[str]:
+    return [sys.executable, "-m", "tui_combat", "--data-dir", str(data), "resume", key]
+
+
+def bare() -> list[str]:
+    return [sys.executable, "-c", BARE]
+
+
+# -- the sessions, built with the engine --------------------------------------------------------------
+def build(data: Path, combatants: int, actions: int) -> str:
+    """A saved session of ``combatants`` in the resolve step after ``actions`` actions (in a subprocess,
+    so that this process stays small); returns its key."""
+    key = f"bench-{combatants}-{actions}"
+    code = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])\n"
+        "import bench_actions as b\n"
+        "store = b.long_session(Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))\n"
+        "assert store.state.phase == 'round' and store.state.order, store.state.phase\n"
+        "store.close()\n"
+    )
+    folder = data / "sessions" / key
+    subprocess.run([sys.executable, "-c", code, str(ROOT), str(ROOT / "bench"), str(folder), str(combatants), str(actions)],
+                   check=True)
+    return key
+
+
+# -- measuring ----------------------------------------------------------------------------------------
+@dataclass
+class Keys:
+    times: list[float] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+
+    @property
+    def ms(self) -> float:
+        return statistics.median(self.times) * 1e3
+
+    @property
+    def size(self) -> float:
+        return statistics.median(self.sizes)
+
+
+ROUND_MARKER = "Round".encode()
+
+
+def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> tuple[Keys, Keys, float]:
+    """Start ``argv``, wait for its first frame, then write ``n`` and ``b`` in turn ``count`` times each
+    (the first two of each are a warm-up). Returns (n, b, peak RSS MiB)."""
+    terminal = Terminal(argv, env)
+    try:
+        terminal.until_quiet(0, marker)
+        forward, back = Keys(), Keys()
+        for number in range(count + 2):
+            for key, into in ((b"n", forward), (b"b", back)):
+                took, size = terminal.key(key)
+                if number >= 2:
+                    into.times.append(took)
+                    into.sizes.append(size)
+        return forward, back, terminal.peak_rss_mib()
+    finally:
+        terminal.close()
+
+
+def start_time(argv: list[str], marker: bytes, env: dict[str, str]) -> tuple[float, float]:
+    """(to the end of the first frame showing ``marker``, to the last byte before the screen is quiet),
+    each from ``fork``."""
+    terminal = Terminal(argv, env)
+    try:
+        terminal.until_quiet(0, marker)
+        return terminal.first_frame_end(marker) - terminal.started, terminal.last_byte_at - terminal.started
+    finally:
+        terminal.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer keys and starts, a 1,000-action long session")
+    parser.add_argument("--keys", type=int, default=KEYS, help=f"keys of each kind per size (default {KEYS})")
+    parser.add_argument("--dir", type=Path, default=None, help="folder for the sessions (default: system temp)")
+    args = parser.parse_args()
+    keys, starts, long_actions = (8, 3, 1_000) if args.quick else (args.keys, STARTS, LONG_ACTIONS)
+    env = environment()
+    data = Path(tempfile.mkdtemp(prefix="tui-combat-terminal-", dir=args.dir))
+    began = time.perf_counter()
+    try:
+        print(f"tui-combat in a pseudo-terminal of {COLUMNS}×{LINES}, against a bare Textual app in the same run; "
+              f"a frame ends after {QUIET * 1000:.0f} ms of quiet")
+        sessions = {size: build(data, size, 0) for size in SIZES}
+        long_key = build(data, SIZES[-1], long_actions)
+
+        print(f"\nkeys n (next slot) and b (back), {keys} of each, medians:")
+        print(f"{'':28} {'n ms':>8} {'b ms':>8} {'n bytes':>8} {'b bytes':>8} {'× bare ms':>10} {'× bare bytes':>13}")
+        bare_n, bare_b, bare_rss = press_keys(bare(), b"turn 0", keys, env)
+        print(f"{'bare Textual app':28} {bare_n.ms:8.1f} {bare_b.ms:8.1f} {bare_n.size:8.0f} {bare_b.size:8.0f}")
+        for size, key in sessions.items():
+            forward, back, _rss = press_keys(ours(data, key), ROUND_MARKER, keys, env)
+            again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)  # paired: the machine now
+            print(f"{f'tui-combat, {size:,} combatants':28} {forward.ms:8.1f} {back.ms:8.1f} {forward.size:8.0f} "
+                  f"{back.size:8.0f} {forward.ms / again_n.ms:10.2f} {forward.size / again_n.size:13.1f}")
+
+        print(f"\nthe {SIZES[-1]:,}-combatant session after {long_actions:,} actions:")
+        ours_starts, bare_starts = [], []
+        start_time(bare(), b"turn 0", env)  # warm-ups: the file cache, and bytecode written for edited modules
+        start_time(ours(data, long_key), ROUND_MARKER, env)
+        for _ in range(starts):  # alternated, so that machine noise weighs on both
+            bare_starts.append(start_time(bare(), b"turn 0", env))
+            ours_starts.append(start_time(ours(data, long_key), ROUND_MARKER, env))
+        for what, index in (("first frame", 0), ("quiet screen", 1)):
+            o = statistics.median(times[index] for times in ours_starts)
+            b = statistics.median(times[index] for times in bare_starts)
+            print(f"  start to the {what}: bare app {b * 1e3:.0f} ms, resume to the round screen {o * 1e3:.0f} ms: "
+                  f"{o / b:.2f}×{' (target ≤ 1.5×)' if not index else ''} (median of {starts})")
+        forward, _back, rss = press_keys(ours(data, long_key), ROUND_MARKER, keys, env)
+        print(f"  next slot: {forward.ms:.1f} ms, {forward.size:.0f} bytes")
+        print(f"  peak RSS after the resume and {2 * (keys + 2)} keys: {rss:.1f} MiB (bare app {bare_rss:.1f} MiB; "
+              f"target ≤ 60 MB)")
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    print(f"\ntotal bench time {time.perf_counter() - began:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

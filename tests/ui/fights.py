@@ -1,0 +1,74 @@
+"""Saved fights for the interface tests, built with the engine (no keys pressed): a session in the resolve
+step of round 1 of an AD&D 2e fight, the party acting first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from tui_combat.app import CombatApp
+from tui_combat.engine import actions as a
+from tui_combat.engine.apply import apply
+from tui_combat.engine.dice import Roll
+from tui_combat.engine.model import State
+from tui_combat.saves.locations import sessions_dir
+from tui_combat.screens.session_screen import SessionScreen
+from tui_combat.store import Store, new_state
+
+PARTY_SIDE, MONSTER_SIDE = "s1", "s2"
+
+
+def round_state(party: list[str], monsters: int, monster_name: str = "Orc", name: str = "Ambush") -> State:
+    """Round 1, resolve step: ``party`` (one combatant each, 20 HP) acts at initiative 3, then ``monsters``
+    of ``monster_name`` (8 HP each, in groups of at most 500) at 7."""
+    state = new_state(seed=1)
+    steps: list[a.Action] = [a.SetName(name=name), a.SetRuleset(ruleset="adnd2e"),
+                             a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters")]
+    steps += [a.AddCombatants(side=PARTY_SIDE, name=hero, hp=20, sheet={"cls": "warrior", "level": 3}) for hero in party]
+    left = monsters
+    while left:
+        count = min(left, 500)
+        steps.append(a.AddCombatants(side=MONSTER_SIDE, name=monster_name, hp=8, count=count,
+                                     sheet={"cls": "monster", "level": 1}))
+        left -= count
+    steps += [a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep(),
+              a.RollInitiative(rolls={PARTY_SIDE: Roll(expr="1d10", total=3, faces=(3,)),
+                                      MONSTER_SIDE: Roll(expr="1d10", total=7, faces=(7,))})]
+    for action in steps:
+        state = apply(state, action)
+    assert state.phase == "round" and len(state.order) == 2, (state.phase, state.order)
+    return state
+
+
+def saved_round(data_root: Path, key: str, party: list[str], monsters: int, monster_name: str = "Orc") -> Path:
+    """The fight of :func:`round_state` saved as the session ``key``; returns its folder."""
+    folder = sessions_dir(data_root) / key
+    Store.create(round_state(party, monsters, monster_name), folder).close()
+    return folder
+
+
+# -- waiting for the app ------------------------------------------------------------------------------
+async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, tries: int = 300) -> None:
+    """Let the app work until ``condition`` holds (a bounded number of short pauses: no clock is asserted)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    pytest.fail(f"waited in vain for {what}; the screen is {type(pilot.app.screen).__name__}")
+
+
+async def opened(pilot: Pilot[None]) -> None:
+    """Until the session the app was started on is open and its screen shown."""
+    app = pilot.app
+    assert isinstance(app, CombatApp)
+    await until(pilot, lambda: app.store is not None and not app.opening and isinstance(app.screen, SessionScreen),
+                "the session to open")
+    await pilot.pause()
+
+
+def messages(app: CombatApp) -> list[str]:
+    """The notifications shown so far, oldest first."""
+    return [notification.message for notification in app._notifications]

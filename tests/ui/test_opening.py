@@ -1,0 +1,102 @@
+"""Opening a session never stops the screen: the store is resumed (or rebuilt) in a worker thread, the
+list shows that it is working when that takes a while, and keys are handled meanwhile."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable
+
+from tests.ui.fights import messages, opened, saved_round, until
+from tests.ui.steps import SIZE, store, visible_text
+from tui_combat import session
+from tui_combat.app import CombatApp
+from tui_combat.screens.help import HelpScreen
+from tui_combat.screens.round import RoundScreen
+from tui_combat.screens.sessions import SessionsScreen
+from tui_combat.store import Store
+
+
+async def test_a_slow_resume_leaves_the_app_answering_keys(make_app: Callable[..., CombatApp], data_root: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    saved_round(data_root, "ambush", ["Raf", "Ada"], 3)
+    saved_round(data_root, "other", ["Bo"], 1)
+    release = threading.Event()
+    threads: list[threading.Thread] = []
+    resume = session.resume
+
+    def slow_resume(data: Path, key: str, *, read_only: bool = False) -> Store:
+        threads.append(threading.current_thread())
+        assert release.wait(30), "the test never let the resume finish"
+        return resume(data, key, read_only=read_only)
+
+    monkeypatch.setattr(session, "resume", slow_resume)
+    app = make_app()
+    try:
+        await _watch_a_slow_resume(app, release, threads)
+    finally:
+        release.set()  # a failed test must not leave the worker thread waiting
+    assert app.return_code == 0
+
+
+async def _watch_a_slow_resume(app: CombatApp, release: threading.Event, threads: list[threading.Thread]) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SessionsScreen)
+        table = screen.query_one(DataTable)
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        await pilot.press("enter")
+        await until(pilot, lambda: bool(threads), "the resume to start")
+        assert threads[0] is not threading.main_thread()
+        assert app.opening and app.store is None
+        (worker,) = [worker for worker in app.workers if worker.name == "open-session"]
+        assert worker.is_running
+
+        # It takes long: the list says so, under a loading indicator.
+        await until(pilot, lambda: table.loading, "the loading indicator")
+        assert "Opening the session" in visible_text(screen.query_one("#sessions-hint"))
+
+        # Meanwhile the keys work: help opens and closes, and a second open is refused with a word.
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("enter")
+        assert messages(app)[-1] == "A session is being opened: one moment."
+        assert len(threads) == 1
+
+        release.set()
+        await opened(pilot)
+        assert isinstance(app.screen, RoundScreen)
+        assert store(app).folder is not None and store(app).folder.folder.name == key  # the first one asked for
+        assert not table.loading
+        await pilot.press("q")
+
+
+async def test_a_refusal_from_the_worker_is_a_message(make_app: Callable[..., CombatApp]) -> None:
+    app = make_app(resume="no-such-fight")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: bool(messages(app)), "the refusal")
+        assert isinstance(app.screen, SessionsScreen) and app.store is None and not app.opening
+        assert messages(app) == ["There is no saved session no-such-fight."]
+
+
+async def test_a_bug_while_opening_is_reported_not_fatal(make_app: Callable[..., CombatApp], data_root: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    saved_round(data_root, "ambush", ["Raf"], 1)
+
+    def broken(data: Path, key: str, *, read_only: bool = False) -> Store:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(session, "resume", broken)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: bool(messages(app)), "the report")
+        assert messages(app) == ["Unexpected error: ZeroDivisionError('a bug')"]
+        assert isinstance(app.screen, SessionsScreen) and not app.opening
+        await pilot.press("enter")  # the app goes on: the list still opens sessions
+        await until(pilot, lambda: len(messages(app)) == 2, "the second report")
