@@ -1,4 +1,5 @@
-"""Command line: ``tui-combat [--data-dir DIR] [--seed N] [resume NAME | recover NAME | new FILE | roll EXPR | check FILE | list]``."""
+"""Command line: ``tui-combat [--data-dir DIR] [--seed N] [resume NAME | recover NAME | new FILE | roll EXPR | check FILE | list
+| view [NAME] | serve [NAME]]``."""
 
 from __future__ import annotations
 
@@ -7,34 +8,48 @@ import random
 import sys
 from pathlib import Path
 
-from tui_combat.i18n import _, set_language
+from tui_combat.i18n import KNOWN_LANGUAGES, UnknownLanguage, _, choose_language, language_argument, localize_argparse, ngettext, set_language
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tui-combat", description=_("A combat manager for game masters."))
-    parser.add_argument("--data-dir", help=_("where sessions are saved (default: the platform's data folder, or $TUI_COMBAT_DATA_DIR)"))
-    parser.add_argument("--seed", type=int, help=_("dice seed for new sessions (for reproducible demos and tests)"))
-    parser.add_argument("--lang", help=_("language of the interface: en, ru, uk"))
+    parser.add_argument("--data-dir", metavar=_("DIR"), help=_("where sessions are saved (default: the platform's data folder, or $TUI_COMBAT_DATA_DIR)"))
+    parser.add_argument("--seed", type=int, metavar=_("N"), help=_("dice seed for new sessions (for reproducible demos and tests)"))
+    parser.add_argument("--lang", metavar=_("LANG"), help=_("language of the interface: {languages} (default: language in settings.toml in the config folder, then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)", languages=", ".join(KNOWN_LANGUAGES)))
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("list", help=_("list saved sessions"))
     resume = commands.add_parser("resume", help=_("resume a saved session"))
-    resume.add_argument("name")
+    resume.add_argument("name", metavar=_("NAME"), help=_("the session's name, as list shows it"))
     recover = commands.add_parser("recover", help=_("rebuild a damaged session into a new one beside it (the damaged one is kept as it is)"))
-    recover.add_argument("name")
-    recover.add_argument("--up-to-line", type=int, default=None, help=_("use the journal only up to this line"))
+    recover.add_argument("name", metavar=_("NAME"), help=_("the session's name, as list shows it"))
+    recover.add_argument("--up-to-line", type=int, default=None, metavar=_("LINE"), help=_("use the journal only up to this line"))
     new = commands.add_parser("new", help=_("start a session from an encounter file"))
-    new.add_argument("file", type=Path)
+    new.add_argument("file", type=Path, metavar=_("FILE"), help=_("an encounter file (TOML)"))
     roll = commands.add_parser("roll", help=_("roll dice, e.g. 4d6kh3"))
-    roll.add_argument("expr", nargs="+")
+    roll.add_argument("expr", nargs="+", metavar=_("EXPR"), help=_("dice: NdM, +/-, kh/kl, d20adv, d10!"))
     check = commands.add_parser("check", help=_("check an encounter file for mistakes"))
-    check.add_argument("file", type=Path)
+    check.add_argument("file", type=Path, metavar=_("FILE"), help=_("an encounter file (TOML)"))
+    view = commands.add_parser("view", help=_("the players' screen: follow a fight read-only (the latest one when no name is given)"))
+    view.add_argument("name", nargs="?", metavar=_("NAME"), help=_("the session's name, as list shows it"))
+    view.add_argument("--large", action="store_true", help=_("big layout for a TV: the order and who acts now"))
+    serve = commands.add_parser("serve", help=_("serve the players' screen to web browsers: each tab is its own read-only view"))
+    serve.add_argument("name", nargs="?", metavar=_("NAME"), help=_("the session's name, as list shows it"))
+    serve.add_argument("--host", default="127.0.0.1", metavar=_("HOST"), help=_("address to listen on (default: 127.0.0.1, this computer only)"))
+    serve.add_argument("--port", type=int, default=8000, metavar=_("PORT"), help=_("port to listen on (default: 8000)"))
+    serve.add_argument("--public-url", metavar=_("URL"), help=_("the address browsers reach the server at, when it is not http://HOST:PORT"))
+    serve.add_argument("--large", action="store_true", help=_("big layout and big letters for a TV"))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:  # before the parser is built: its help is written in the chosen language
+        set_language(choose_language(language_argument(argv)))
+    except UnknownLanguage as error:
+        print(error, file=sys.stderr)
+        return 2
+    localize_argparse()
     args = _parser().parse_args(argv)
-    if args.lang:
-        set_language(args.lang)
     from tui_combat.saves.locations import data_dir
 
     root = data_dir(args.data_dir)
@@ -55,45 +70,107 @@ def main(argv: list[str] | None = None) -> int:
         except SessionError as error:
             print(error, file=sys.stderr)
             return 2
-        print(_("{path}: {count} combatants, ruleset {ruleset}. OK.", path=args.file, count=len(state.combatants),
-                ruleset=state.ruleset))
+        from tui_combat.engine.registry import get
+
+        print(ngettext("{path}: {n} combatant, ruleset {ruleset}. OK.", "{path}: {n} combatants, ruleset {ruleset}. OK.",
+                       len(state.combatants), path=args.file, ruleset=_(get(state.ruleset).name)))
         return 0
     if args.command == "list":
         from tui_combat.saves.library import format_time
-        from tui_combat.session import list_sessions
+        from tui_combat.session import list_sessions, progress_label, ruleset_label
 
-        for info in list_sessions(root):
+        for info in list_sessions(root, steps=True):
             problem = f"\t({_(info.problem)})" if info.problem else ""
-            print(f"{info.key}\t{info.name}\t{info.ruleset}\t{_('round')} {info.round}\t{format_time(info.saved_at)}{problem}")
+            print(f"{info.key}\t{info.name}\t{ruleset_label(info.ruleset)}\t{progress_label(info)}\t"
+                  f"{format_time(info.saved_at)}{problem}")
         return 0
     if args.command == "recover":
         return _recover(root, args.name, args.up_to_line)
-    if args.command == "resume":
-        from tui_combat.saves.errors import SaveError
-        from tui_combat.saves.library import session_folder
-
-        try:
-            session_folder(root, args.name)
-        except SaveError as error:
-            print(error, file=sys.stderr)
+    if args.command in ("view", "serve") and args.name is not None:
+        key = _session_key(root, args.name)
+        if key is None:
             return 2
+        args.name = key
+    resume_key = None
+    if args.command == "resume":
+        resume_key = _session_key(root, args.name)
+        if resume_key is None:
+            return 2
+    if args.command == "new":
+        problem = _unreadable_encounter(args.file)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
+    if args.command in (None, "resume", "new", "view") and not _has_terminal():
+        print(_("tui-combat shows its screens only in a terminal, and this one has none on its input or output "
+                "(a pipe, a file, a closed SSH session). list, check, roll and recover work without one."),
+              file=sys.stderr)
+        return 2
+    if args.command in ("view", "serve"):
+        return _players(root, args)
     from tui_combat.app import CombatApp
 
     app = CombatApp(
         root,
-        resume=args.name if args.command == "resume" else None,
+        resume=resume_key,
         encounter=args.file if args.command == "new" else None,
         seed=args.seed,
     )
     app.run()
-    return 0
+    return app.return_code or 0  # EXIT_UNSAVED when the GM left with actions that could not be saved
+
+
+def _has_terminal() -> bool:
+    """Both the input and the output are a terminal: the screens can be shown (and a key can reach them).
+    A Textual driver named in the environment brings its own way in and out (``serve`` runs each browser
+    tab's view with the web driver, over pipes)."""
+    import os
+
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return True
+    try:
+        return sys.stdin is not None and sys.stdout is not None and sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stream
+        return False
+
+
+def _session_key(root: Path, name: str) -> str | None:
+    """The folder key of the saved session ``name`` (its key, or its name as listed, case aside); when there
+    is none, or several share the name, the reason is printed and None returned."""
+    from tui_combat.saves.errors import SaveError
+    from tui_combat.saves.library import session_folder
+    from tui_combat.session import SessionError, find_session
+
+    try:
+        info = find_session(root, name)
+        folder = session_folder(root, info.key if info is not None else name)
+    except (SessionError, SaveError) as error:
+        print(error, file=sys.stderr)
+        return None
+    if info is None or not folder.is_dir():
+        print(_("There is no saved session {name}.", name=name), file=sys.stderr)
+        return None
+    return info.key
+
+
+def _unreadable_encounter(path: Path) -> str:
+    """Every mistake of the encounter file (missing, not UTF-8, not TOML, wrong fields, sheets the ruleset
+    refuses, a fight that would not build), before the screen is taken over; "" when it is right."""
+    from tui_combat.session import SessionError, check_encounter
+
+    try:
+        check_encounter(path)
+    except SessionError as error:
+        return str(error)
+    return ""
 
 
 def _recover(root: Path, name: str, up_to_line: int | None) -> int:
-    from tui_combat.session import SessionError, recover
+    from tui_combat.session import SessionError, find_session, recover
 
     try:
-        store = recover(root, name, up_to_line=up_to_line)
+        found = find_session(root, name, title=_("Cannot recover the session"))
+        store = recover(root, found.key if found is not None else name, up_to_line=up_to_line)
     except SessionError as error:
         print(error, file=sys.stderr)
         return 2
@@ -102,6 +179,36 @@ def _recover(root: Path, name: str, up_to_line: int | None) -> int:
     for warning in store.warnings:
         print(warning)
     print(_("The recovered session is {key}: tui-combat resume {key}", key=key))
+    return 0
+
+
+def _players(root: Path, args: argparse.Namespace) -> int:
+    """``view``: the players' screen here; ``serve``: the same, one process per browser tab."""
+    if args.name is not None:
+        from tui_combat.saves.errors import SaveError
+        from tui_combat.saves.library import session_folder
+
+        try:
+            folder = session_folder(root, args.name)
+        except SaveError as error:
+            print(error, file=sys.stderr)
+            return 2
+        if not folder.is_dir():
+            print(_("There is no saved session {name}.", name=args.name), file=sys.stderr)
+            return 2
+    if args.command == "serve":
+        from tui_combat.screens.player_view import serve
+
+        return serve(root, args.name, host=args.host, port=args.port, public_url=args.public_url, large=args.large,
+                     language=args.lang)
+    from tui_combat.screens.player_view import PlayerViewApp
+
+    app = PlayerViewApp(root, args.name, large=args.large)
+    try:
+        app.run(mouse=False)
+    except OSError:  # the terminal went away while the screen was being restored: nothing left to show
+        if not app.hung_up:
+            raise
     return 0
 
 

@@ -1,5 +1,10 @@
 """A session's life, without Textual: start one (empty, from an encounter file, a demo), resume one by its
-key, save it under a new name, list them. The app and the screens both use this module.
+key or its name, save it under a new name, rename, delete, list them. The app and the screens both use
+this module.
+
+One session per name: a new session whose name is taken gets the next free one ("New fight 2"), "save as"
+under the session's own name saves in place, and under another session's name is refused. A session
+started here and left before any real action leaves nothing behind (:func:`discard_if_empty`).
 
 Every function that opens a session returns a :class:`~tui_combat.store.Store` ready to be shown, or
 raises :class:`SessionError` with a title and a message for the GM, never a traceback. The engine and the
@@ -8,6 +13,9 @@ store load on the first call, not when this module is imported, so the session l
 
 from __future__ import annotations
 
+import re
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -15,12 +23,14 @@ from tui_combat.i18n import N_, _
 from tui_combat.saves.library import SessionInfo, list_sessions, new_session_folder, session_folder
 
 if TYPE_CHECKING:
+    from tui_combat.engine.actions import Action
     from tui_combat.engine.model import State
     from tui_combat.store import Store
 
 __all__ = [
-    "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "list_sessions", "new_empty", "new_from_file",
-    "open_demo", "recover", "resume", "save_as",
+    "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "delete", "discard_if_empty",
+    "existing_session_for_demo", "find_session", "free_name", "list_sessions", "new_empty", "new_from_file", "open_demo",
+    "progress_label", "recover", "rename", "resume", "ruleset_label", "save_as",
 ]
 
 
@@ -49,6 +59,68 @@ DEMOS: tuple[Demo, ...] = (
 )
 
 
+RULESET_LABELS: dict[str, str] = {
+    "adnd2e": N_("AD&D 2e"),
+    "players_option": N_("Player's Option"),
+    "dnd5e": N_("D&D 5e"),
+    "ose": N_("OSE / Dolmenwood"),
+    "trudvang": N_("Trudvang"),
+}
+"""Short names of the built-in rulesets for the session list, which draws before any ruleset is loaded."""
+
+
+def ruleset_label(ruleset_id: str) -> str:
+    """What the session list calls a ruleset, translated: a plug-in's own name (which loads it), its id
+    when it cannot be loaded."""
+    if ruleset_id in RULESET_LABELS:
+        return _(RULESET_LABELS[ruleset_id])
+    if not ruleset_id:
+        return ""
+    from tui_combat.engine.errors import RuleError
+    from tui_combat.engine.registry import get
+
+    try:
+        return _(get(ruleset_id).name)
+    except RuleError:
+        return ruleset_id
+
+
+def progress_label(info: SessionInfo) -> str:
+    """Where the fight stands, for the list: "set-up", "surprise", "round 3 · Initiative" (the step when
+    :func:`list_sessions` was asked for ``steps`` and the step is known), "round 3", "over"."""
+    if info.phase == "setup":
+        return _("set-up")
+    if info.phase == "surprise":
+        return _("surprise")
+    if info.phase == "over":
+        return _("over, round {n}", n=info.round)
+    if info.step_label:
+        return _("round {n} · {step}", n=info.round, step=_(info.step_label))
+    return _("round {n}", n=info.round) if info.round else ""
+
+
+_fresh: weakref.WeakKeyDictionary[Store, State] = weakref.WeakKeyDictionary()
+"""Sessions started here, with the state they were started in: one left in that state is discarded."""
+_NUMBERED_NAME = re.compile(r"^(.*\S)\s+(\d+)$")
+
+
+def _taken(data_root: Path, name: str, *, but: str = "") -> SessionInfo | None:
+    """The saved session (other than the one in folder ``but``) called ``name``, case aside."""
+    key = name.strip().casefold()
+    return next((info for info in list_sessions(data_root) if info.key != but and info.name.strip().casefold() == key), None)
+
+
+def free_name(data_root: Path, name: str) -> str:
+    """``name`` when no saved session has it, else the first of "name 2", "name 3" … that is free."""
+    names = {info.name.strip().casefold() for info in list_sessions(data_root)}
+    if name.casefold() not in names:
+        return name
+    number = 2
+    while f"{name} {number}".casefold() in names:
+        number += 1
+    return f"{name} {number}"
+
+
 def _refusals() -> tuple[type[Exception], ...]:
     from tui_combat.engine.dice import DiceError
     from tui_combat.engine.errors import RuleError
@@ -57,41 +129,70 @@ def _refusals() -> tuple[type[Exception], ...]:
     return RuleError, SaveError, DiceError
 
 
-def new_empty(data_root: Path, *, seed: int | None = None) -> Store:
-    """A new fight in set-up with two empty sides, saved in a fresh folder."""
-    from tui_combat.engine.actions import AddSide, SetName
+def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State], list[Action]], title: str) -> Store:
+    """A new session called ``name`` in a fresh folder, built by the actions ``build`` gives (each in its
+    journal). When the build fails the folder is removed: a session that did not start leaves nothing."""
+    import msgspec
+
+    from tui_combat.saves.library import remove_new_folder
     from tui_combat.store import Store, new_state
 
-    name = _("New fight")
+    folder = new_session_folder(data_root, name)
+    # The first snapshot carries the name already: the session list (and the next free name) sees it.
+    store = Store.create(msgspec.structs.replace(new_state(seed), name=name), folder)
     try:
-        store = Store.create(new_state(seed), new_session_folder(data_root, name))
-        store.dispatch(SetName(name=name))
-        store.dispatch(AddSide(name=_("Party"), is_party=True))
-        store.dispatch(AddSide(name=_("Monsters"), is_party=False))
-    except _refusals() as error:
-        raise SessionError(_("Cannot start a new fight"), str(error)) from None
+        for action in build(store.state):
+            store.dispatch(action)
+    except BaseException as error:
+        store.close()
+        remove_new_folder(folder)
+        if isinstance(error, _refusals()):
+            raise SessionError(title, str(error)) from None
+        raise
+    _fresh[store] = store.state
     return store
 
 
-def new_from_file(data_root: Path, path: Path, *, seed: int | None = None) -> Store:
-    """A new session built from an encounter file; every step of the build is in its journal."""
-    from tui_combat.engine.encounter import load_encounter
-    from tui_combat.store import store_from_encounter
+def new_empty(data_root: Path, *, seed: int | None = None) -> Store:
+    """A new fight in set-up with two empty sides, saved in a fresh folder ("New fight", or the next free
+    name: "New fight 2" …)."""
+    from tui_combat.engine.actions import AddSide, SetName
 
+    name = free_name(data_root, _("New fight"))
+    return _start(data_root, name, seed, lambda state: [
+        SetName(name=name), AddSide(name=_("Party"), is_party=True), AddSide(name=_("Monsters"), is_party=False),
+    ], _("Cannot start a new fight"))
+
+
+def new_from_file(data_root: Path, path: Path, *, seed: int | None = None, translated: bool = False) -> Store:
+    """A new session built from an encounter file; every step of the build is in its journal. A packaged
+    demo is ``translated``: its names and notes are taken in the GM's language. The file is checked
+    through and the fight built in memory first: a file with mistakes is refused with every one of them,
+    and nothing is written. The session takes the encounter's name, or the next free one."""
+    import msgspec
+
+    from tui_combat.engine.encounter import built, encounter_actions, load_encounter, localized
+
+    title = _("Cannot start the encounter")
     try:
         encounter = load_encounter(path)
-        return store_from_encounter(encounter, new_session_folder(data_root, encounter.name), seed)
+        if translated:
+            encounter = localized(encounter)
+        built(encounter, path)
     except _refusals() as error:
-        raise SessionError(_("Cannot start the encounter"), str(error)) from None
+        raise SessionError(title, str(error)) from None
+    encounter = msgspec.structs.replace(encounter, name=free_name(data_root, encounter.name))
+    return _start(data_root, encounter.name, seed, lambda state: encounter_actions(encounter, state), title)
 
 
 def open_demo(data_root: Path, file_name: str, *, seed: int | None = None) -> Store:
-    """A new session of one of the packaged demo encounters (:data:`DEMOS`)."""
+    """A new session of one of the packaged demo encounters (:data:`DEMOS`); when a session of it is saved
+    already (:func:`existing_session_for_demo`), this one is "… 2"."""
     from tui_combat.engine.encounter import ENCOUNTER_DIR
 
     if file_name not in {demo.file_name for demo in DEMOS}:
         raise SessionError(_("Cannot start the encounter"), _("There is no demo {name}.", name=file_name))
-    return new_from_file(data_root, ENCOUNTER_DIR / file_name, seed=seed)
+    return new_from_file(data_root, ENCOUNTER_DIR / file_name, seed=seed, translated=True)
 
 
 def _saved_folder(data_root: Path, key: str, title: str) -> Path:
@@ -138,13 +239,31 @@ def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Stor
 
 
 def save_as(store: Store, data_root: Path, name: str) -> str:
-    """Write the whole session, history included, to a new folder named after ``name`` and go on there
-    under that name. Returns the new key."""
+    """Save the session under ``name``. Under its own name (case aside) it is saved in place (a new
+    spelling of the name is taken); under a new name the whole session, history included, is written to a
+    new folder named after it, and goes on there. The name of another saved session is refused: one
+    session per name. Returns the session's key (its folder name)."""
     from tui_combat.engine.actions import SetName
 
     name = name.strip()
     if not name:
         raise SessionError(_("Cannot save"), _("A name cannot be empty."))
+    own_key = store.folder.folder.name if store.folder is not None else ""
+    if own_key and name.casefold() == store.state.name.strip().casefold():
+        if store.read_only:
+            raise SessionError(_("Cannot save"), _("{reason} Give another name to save a copy of it.",
+                                                   reason=store.read_only_reason))
+        try:
+            if name != store.state.name:
+                store.dispatch(SetName(name=name))
+            store.save_now()
+        except _refusals() as error:
+            raise SessionError(_("Cannot save"), str(error)) from None
+        return own_key
+    other = _taken(data_root, name, but=own_key)
+    if other is not None:
+        raise SessionError(_("Cannot save"), _("There is already a session called {name}: choose another name, "
+                                               "or delete that session first.", name=other.name))
     folder = new_session_folder(data_root, name)
     try:
         store.save_as(folder)
@@ -156,18 +275,126 @@ def save_as(store: Store, data_root: Path, name: str) -> str:
 
 
 def check_encounter(path: Path) -> State:
-    """Build an encounter file in memory (nothing is saved): the fight it describes, or a
-    :class:`SessionError` naming the file and the mistake."""
-    from tui_combat.engine.encounter import encounter_actions, load_encounter
-    from tui_combat.store import Store, new_state
+    """Check an encounter file through and build it in memory (nothing is saved): the fight it describes,
+    or a :class:`SessionError` with every mistake, one line each (``FILE:LINE: whose: what``)."""
+    from tui_combat.engine.encounter import built, load_encounter
 
     try:
-        encounter = load_encounter(path)
-        store = Store(new_state(0))
-        for action in encounter_actions(encounter, store.state):
-            store.dispatch(action)
+        return built(load_encounter(path), path)
     except _refusals() as error:
         message = str(error)
         raise SessionError(_("The encounter has a mistake"),
                            message if str(path) in message else f"{path}: {message}") from None
-    return store.state
+
+
+# -- one session per name -------------------------------------------------------------------------------
+def find_session(data_root: Path, name: str, *, title: str | None = None) -> SessionInfo | None:
+    """The saved session ``name`` means: its folder name, or its name as listed (case aside); None when
+    there is none. When several have that name and exactly one of them is not damaged, that one; else
+    :class:`SessionError` lists them."""
+    title = title or _("Cannot open the session")
+    sessions = list_sessions(data_root)
+    wanted = name.strip().casefold()
+    for info in sessions:
+        if info.key == name:
+            return info
+    for matches in ([info for info in sessions if info.name.strip().casefold() == wanted],
+                    [info for info in sessions if info.key.casefold() == wanted]):
+        sound = [info for info in matches if not info.problem]
+        if len(matches) == 1 or len(sound) == 1:
+            return matches[0] if len(matches) == 1 else sound[0]
+        if matches:
+            from tui_combat.saves.library import format_time
+
+            listed = "\n".join(f"  {info.key}\t{info.name}\t{format_time(info.saved_at)}" for info in matches)
+            raise SessionError(title, _("Several saved sessions are called {name}; give the folder name of one:\n{sessions}",
+                                        name=name, sessions=listed))
+    return None
+
+
+def existing_session_for_demo(data_root: Path, file_name: str) -> SessionInfo | None:
+    """The newest saved session that opening the demo ``file_name`` again would repeat: one of the demo's
+    ruleset, named as the demo (in the GM's language or in English, "… 2" too), not damaged; None when
+    there is none. The session list asks first: resume it (:func:`resume` with its ``key``) or start
+    another (:func:`open_demo`, which names it "… 2")."""
+    import tomllib
+
+    demo = next((demo for demo in DEMOS if demo.file_name == file_name), None)
+    if demo is None:
+        return None
+    try:
+        english = str(tomllib.loads((_ENCOUNTERS / file_name).read_text(encoding="utf-8"))["name"])
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError):
+        return None
+    names = {english.casefold(), _(english).casefold()}
+    for info in list_sessions(data_root):
+        listed = info.name.strip()
+        numbered = _NUMBERED_NAME.match(listed)
+        named = listed.casefold() in names or (numbered is not None and numbered.group(1).casefold() in names)
+        if named and info.ruleset == demo.ruleset and not info.problem:
+            return info
+    return None
+
+
+_ENCOUNTERS = Path(__file__).resolve().parent / "encounters"
+
+
+def discard_if_empty(store: Store) -> bool:
+    """Remove the session ``store`` holds when it was started here (new, from a file, a demo) and nothing
+    was done in it since (or all of it undone): leaving it leaves nothing behind. Closes the store and
+    returns True then; else changes nothing and returns False (the caller saves and closes as usual)."""
+    from tui_combat.saves.library import remove_new_folder
+
+    started = _fresh.get(store)
+    if started is None or store.folder is None or store.read_only:
+        return False
+    if store.state is not started and store.state != started:
+        return False
+    folder = store.folder.folder
+    store.close()
+    remove_new_folder(folder)
+    del _fresh[store]
+    return True
+
+
+def rename(data_root: Path, key: str, name: str) -> str:
+    """Rename the saved session ``key``: the name it is listed under and, when the folder that name makes is
+    free, its folder. Refused when the name is empty or another session's, or while another copy of
+    tui-combat has the session open. Returns the session's key afterwards."""
+    from tui_combat.engine.actions import SetName
+    from tui_combat.saves.library import move_session_folder
+
+    title = _("Cannot rename the session")
+    name = name.strip()
+    if not name:
+        raise SessionError(title, _("A name cannot be empty."))
+    other = _taken(data_root, name, but=key)
+    if other is not None:
+        raise SessionError(title, _("There is already a session called {name}.", name=other.name))
+    try:
+        store = resume(data_root, key)
+    except SessionError as error:
+        raise SessionError(title, str(error)) from None
+    try:
+        if store.read_only:
+            raise SessionError(title, store.read_only_reason)
+        if store.state.name != name:
+            store.dispatch(SetName(name=name))
+        store.save_now()
+        return move_session_folder(data_root, key, name)  # while the lock is held
+    except _refusals() as error:
+        raise SessionError(title, str(error)) from None
+    finally:
+        store.close()
+
+
+def delete(data_root: Path, key: str) -> None:
+    """Remove the saved session ``key`` for good (its folder and everything in it). Refused while another
+    copy of tui-combat has it open."""
+    from tui_combat.saves.errors import SaveError
+    from tui_combat.saves.library import delete_session_folder
+
+    try:
+        delete_session_folder(data_root, key)
+    except SaveError as error:
+        raise SessionError(_("Cannot delete the session"), str(error)) from None

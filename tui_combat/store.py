@@ -28,7 +28,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.encounter import Encounter, encounter_actions
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.i18n import _
+from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, DamageReport, IncompatibleSession, NewerVersionError, SaveError
 from tui_combat.saves.history import History
@@ -154,8 +154,9 @@ class Store:
                 missing = session.missing_blocks(snapshot.snapshot)
                 if missing:
                     reach = len(store._history) - (missing[-1] + 1) * store._history.block_size
-                    store.warnings.append(_("Part of the undo history in {path} is missing: undo can go back {count} actions, not further.",
-                                            path=session.folder / HISTORY, count=max(reach, 0)))
+                    store.warnings.append(ngettext("Part of the undo history in {path} is missing: undo can go back {n} action, not further.",
+                                                   "Part of the undo history in {path} is missing: undo can go back {n} actions, not further.",
+                                                   max(reach, 0), path=session.folder / HISTORY))
                 if journal.torn_at is not None:
                     session.cut_journal_before_next_write(journal.torn_at)
                 if isinstance(snapshot.snapshot, codec.SnapshotV1):
@@ -462,11 +463,13 @@ def describe_damage(report: DamageReport) -> str:
     if not report.recoverable:
         lines.append(_("No snapshot in it can be read, so it cannot be rebuilt automatically."))
     elif report.last_line:
-        lines.append(_("It can be rebuilt from {source} and line {line} of {journal} ({count} saved actions) into a new session beside it: tui-combat recover {name}",
-                       source=report.source, line=report.last_line, journal=JOURNAL, count=report.actions, name=name))
+        lines.append(ngettext("It can be rebuilt from {source} and line {line} of {journal} ({n} saved action) into a new session beside it: tui-combat recover {name}",
+                              "It can be rebuilt from {source} and line {line} of {journal} ({n} saved actions) into a new session beside it: tui-combat recover {name}",
+                              report.actions, source=report.source, line=report.last_line, journal=JOURNAL, name=name))
     else:
-        lines.append(_("It can be rebuilt from {source} ({count} saved actions after it) into a new session beside it: tui-combat recover {name}",
-                       source=report.source, count=report.actions, name=name))
+        lines.append(ngettext("It can be rebuilt from {source} ({n} saved action after it) into a new session beside it: tui-combat recover {name}",
+                              "It can be rebuilt from {source} ({n} saved actions after it) into a new session beside it: tui-combat recover {name}",
+                              report.actions, source=report.source, name=name))
     return "\n".join(lines)
 
 
@@ -486,6 +489,7 @@ def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store
         best.store.save_as(into)  # reads the history blocks it needs from the damaged folder, so before closing it
     finally:
         session.close()
-    best.store.warnings = [_("Rebuilt from {path}: {count} saved actions after {source}.",
-                             path=folder, count=best.replayed, source=best.steps.source)]
+    best.store.warnings = [ngettext("Rebuilt from {path}: {n} saved action after {source}.",
+                                    "Rebuilt from {path}: {n} saved actions after {source}.",
+                                    best.replayed, path=folder, source=best.steps.source)]
     return best.store

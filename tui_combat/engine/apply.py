@@ -8,6 +8,7 @@ state is left as it was.
 
 from __future__ import annotations
 
+import re
 from functools import singledispatch
 
 from msgspec.structs import replace
@@ -23,7 +24,7 @@ from tui_combat.i18n import N_, _
 
 MAX_GROUP = 500
 
-__all__ = ["MAX_GROUP", "apply", "log", "replace_combatant"]
+__all__ = ["MAX_GROUP", "apply", "log", "new_names", "replace_combatant"]
 
 
 def replace_combatant(state: State, combatant: Combatant) -> State:
@@ -32,7 +33,32 @@ def replace_combatant(state: State, combatant: Combatant) -> State:
 
 
 def apply(state: State, action: a.Action) -> State:
-    return _apply(action, state)
+    return _kept_secret(state, _apply(action, state), action)
+
+
+def _kept_secret(before: State, after: State, action: a.Action) -> State:
+    """Mark secret, as it is logged, whatever is done during a secret step (the monsters' intentions, which
+    the GM decides in secret): the players' view leaves out every secret entry. Moving between steps only
+    says where the round is, and stays public."""
+    if after.log is before.log or before.phase != "round" or isinstance(action, (a.NextStep, a.PreviousStep)):
+        return after
+    steps = get(before.ruleset).steps(before)
+    if not (0 <= before.step < len(steps) and steps[before.step].secret):
+        return after
+    return _secret_from(after, sum(map(len, before.log)))
+
+
+def _secret_from(state: State, count: int) -> State:
+    """``state`` with every log entry after the first ``count`` marked secret (the chunks before untouched)."""
+    chunks = list(state.log)
+    position = 0
+    for index, chunk in enumerate(chunks):
+        end = position + len(chunk)
+        if end > count:
+            start = max(count - position, 0)
+            chunks[index] = (*chunk[:start], *(entry if entry.secret else replace(entry, secret=True) for entry in chunk[start:]))
+        position = end
+    return replace(state, log=tuple(chunks))
 
 
 @singledispatch
@@ -92,8 +118,36 @@ def _add_side(action: a.AddSide, state: State) -> State:
     name = action.name.strip()
     if not name:
         raise RuleError(_("A side needs a name."))
+    taken = next((side for side in state.sides if side.name.casefold() == name.casefold()), None)
+    if taken is not None:
+        raise RuleError(_("There is already a side called {name}: give this one another name.", name=taken.name))
     side = Side(id=f"s{state.next_id}", name=name, is_party=action.is_party)
     return replace(state, sides=(*state.sides, side), next_id=state.next_id + 1)
+
+
+_NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
+
+
+def new_names(state: State, name: str, count: int) -> list[str]:
+    """The names ``count`` newcomers called ``name`` get: a group is numbered on from the highest number
+    any combatant of that name already has, whatever group or side he is in (Orc 1–6 exist: 5 more are
+    Orc 7 … Orc 11); one newcomer keeps his name unless someone has it or is numbered after it (then he
+    takes the next number). Names compare without case; newcomers take the spelling already in use."""
+    key = name.casefold()
+    spelling, highest, exact, numbered = name, 0, False, False
+    for combatant in state.combatants:
+        match = _NUMBERED.match(combatant.name)
+        if combatant.name.casefold() == key:
+            spelling, highest, exact = combatant.name, max(highest, 1), True
+        elif match is not None and match.group(1).casefold() == key:
+            spelling, highest, numbered = match.group(1), max(highest, int(match.group(2))), True
+    if count == 1:
+        if not exact and not numbered:
+            return [name]
+        typed = _NUMBERED.match(name)
+        if exact and typed is not None:  # "Orc 2" typed again: the next Orc
+            return new_names(state, typed.group(1), 1)
+    return [f"{spelling} {number}" for number in range(highest + 1, highest + count + 1)]
 
 
 @_apply.register
@@ -115,12 +169,13 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
     group = f"g{next_id}" if action.count > 1 else ""
     if group:
         next_id += 1
+    names = new_names(state, name, action.count)
     new = []
-    for number in range(1, action.count + 1):
+    for new_name in names:
         new.append(
             Combatant(
                 id=f"c{next_id}",
-                name=f"{name} {number}" if action.count > 1 else name,
+                name=new_name,
                 side=action.side,
                 hp=action.hp,
                 max_hp=action.hp,
@@ -133,9 +188,10 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
     state = replace(state, combatants=(*state.combatants, *new), next_id=next_id)
     if state.phase == "round":
         if action.count == 1:
-            state = log(state, N_("{name} joins the fight."), name=name)
+            state = log(state, N_("{name} joins the fight."), name=names[0])
         else:
-            state = log(state, N_("{count} × {name} join the fight."), count=action.count, name=name)
+            state = log(state, N_("{count} × {name} join the fight."), count=action.count,
+                        name=names[0].rpartition(" ")[0])
         state = ruleset.on_join(state, tuple(c.id for c in new))
     return state
 
@@ -195,7 +251,7 @@ def _roll_surprise(action: a.RollSurprise, state: State) -> State:
     _require_phase(state, "surprise")
     ruleset = get(state.ruleset)
     if not ruleset.surprise_requests(state):
-        raise RuleError(_("{ruleset} has no surprise roll: the GM marks who is surprised.", ruleset=ruleset.name))
+        raise RuleError(_("{ruleset} has no surprise roll: the GM marks who is surprised.", ruleset=_(ruleset.name)))
     known = {request.key for request in ruleset.surprise_requests(state)}
     unknown = [key for key in action.rolls if key not in known]
     if unknown:
@@ -374,7 +430,7 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
         return log(state, N_("Initiative needs more rolls: {labels}."),
                    labels=[r.label for r in state.initiative.pending])
     if not state.initiative.settled:
-        raise RuleError(_("The ruleset {ruleset} neither settled the order nor asked for rolls.", ruleset=ruleset.name))
+        raise RuleError(_("The ruleset {ruleset} neither settled the order nor asked for rolls.", ruleset=_(ruleset.name)))
     steps = ruleset.steps(state)
     step = state.step
     if steps[step].kind == "initiative" and step + 1 < len(steps) and steps[step + 1].kind == "resolve":

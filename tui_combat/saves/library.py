@@ -7,8 +7,10 @@ is missing or unreadable shows as damaged (and says whether it can be recovered)
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+import shutil
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 
@@ -35,6 +37,19 @@ class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
     problem: str = ""
     recoverable: bool = False
     """Damaged, but ``tui-combat recover KEY`` can rebuild it into a new session."""
+    phase: str = ""
+    """"setup", "surprise", "round" or "over"; "" when unknown (a damaged session)."""
+    step: int = -1
+    """The step of the round (an index into the ruleset's steps); -1 when not in a round, or when actions
+    were saved after the last snapshot (the step then needs a replay to be known)."""
+    step_label: str = ""
+    """The step's label, a message id translated when shown; only filled when :func:`list_sessions` is asked
+    for ``steps``, and "" when the step is unknown."""
+
+
+class _CurrentHead(msgspec.Struct):
+    phase: str = ""
+    step: int = 0
 
 
 class _Head(msgspec.Struct):
@@ -42,6 +57,7 @@ class _Head(msgspec.Struct):
     ruleset: str = ""
     round: int = 0
     schema: int = 0
+    current: _CurrentHead | None = None
 
 
 class _StartHead(msgspec.Struct):
@@ -82,22 +98,32 @@ def _journal_start(folder: Folder, name: str) -> _StartHead | None:
     return header.start
 
 
-def _journal_end(folder: Folder) -> tuple[int | None, bool]:
-    """(the round of the last journal entry, whether the journal's end is visibly damaged), from its last
-    4 KiB: a missing journal, a last complete line that cannot be read, or trailing bytes that are not
-    the start of a line. Deeper damage is found when the session is opened."""
+class _JournalEnd(NamedTuple):
+    round: int | None
+    """The round of the last journal entry."""
+    damaged: bool
+    """The journal's end is visibly damaged."""
+    entries: bool
+    """Entries follow the snapshot's header (the snapshot does not show the latest state)."""
+
+
+def _journal_end(folder: Folder) -> _JournalEnd:
+    """How the journal ends, from its last 4 KiB: visibly damaged is a missing journal, a last complete
+    line that cannot be read, or trailing bytes that are not the start of a line. Deeper damage is found
+    when the session is opened."""
     try:
         tail = folder.read_tail(JOURNAL, 4096)
     except OSError:
-        return None, True
+        return _JournalEnd(None, True, True)
     if tail is None:
-        return None, True
+        return _JournalEnd(None, True, True)
     lines = tail.split(b"\n")
-    damaged = False
+    damaged, entries = False, True
     if len(lines) > 1:
         after_last_newline, last_line = lines[-1], lines[-2]
         try:
-            damaged = _round_decoder.decode(last_line).get("k") not in _LINE_KINDS
+            kind = _round_decoder.decode(last_line).get("k")
+            damaged, entries = kind not in _LINE_KINDS, kind != "header"
         except (msgspec.DecodeError, msgspec.ValidationError):
             damaged = True
         damaged = damaged or bool(after_last_newline) and not is_torn(after_last_newline)
@@ -108,15 +134,16 @@ def _journal_end(folder: Folder) -> tuple[int | None, bool]:
             continue
         value = line.get("round")
         if isinstance(value, int):
-            return value, damaged
-    return None, damaged
+            return _JournalEnd(value, damaged, entries)
+    return _JournalEnd(None, damaged, entries)
 
 
-def _info(key: str, folder: Folder) -> SessionInfo | None:
+def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
     if not any(folder.exists(name) for name in _SESSION_FILES):
         return None
     saved_at = max(folder.mtime(name) for name in (SNAPSHOT, JOURNAL))
     head = _snapshot_head(folder, SNAPSHOT)
+    newest = head  # the newest snapshot's own head (head may become an older one below)
     problem, recoverable = "", False
     if head is None:
         problem = DAMAGED
@@ -128,12 +155,20 @@ def _info(key: str, folder: Folder) -> SessionInfo | None:
             head, recoverable = _Head(name=start.name, ruleset=start.ruleset, round=start.round), True
         if recoverable:
             problem = RECOVERABLE
-    round_number, journal_damaged = _journal_end(folder)
+    round_number, journal_damaged, entries = _journal_end(folder)
     if not problem and journal_damaged:
         problem, recoverable = RECOVERABLE, True  # the snapshot is readable: at least it can be rebuilt
     if head is not None and head.schema > SNAPSHOT_SCHEMA:
         problem, recoverable = NEWER, False
     head = head or _Head()
+    phase, step, step_label = "", -1, ""
+    if newest is not None and newest.current is not None and problem != NEWER:
+        phase = newest.current.phase
+        if entries and phase in ("setup", "surprise") and (round_number or 0) > 0:
+            phase = "round"  # the fight started after the snapshot
+        if phase == "round" and not entries:
+            step = newest.current.step
+            step_label = _step_label(folder, step) if steps else ""
     return SessionInfo(
         key=key,
         name=head.name or key,
@@ -142,10 +177,34 @@ def _info(key: str, folder: Folder) -> SessionInfo | None:
         saved_at=saved_at,
         problem=problem,
         recoverable=recoverable,
+        phase=phase,
+        step=step,
+        step_label=step_label,
     )
 
 
-def list_sessions(root: Path) -> list[SessionInfo]:
+def _step_label(folder: Folder, step: int) -> str:
+    """The label of step ``step`` of the round in the session's snapshot, as its ruleset names it (it
+    may depend on the state): loads the ruleset and decodes the whole state. "" when that fails."""
+    from tui_combat.saves.reading import parse_snapshot
+
+    try:
+        read = parse_snapshot(SNAPSHOT, folder.path / SNAPSHOT, folder.read(SNAPSHOT))
+        snapshot = read.snapshot
+        if snapshot is None:
+            return ""
+        from tui_combat.engine.registry import get
+
+        state = snapshot.current
+        steps = get(state.ruleset).steps(state)
+        return steps[step].label if 0 <= step < len(steps) else ""
+    except Exception:  # the rules are plugins, the file may be anything: the list shows no step then
+        return ""
+
+
+def list_sessions(root: Path, *, steps: bool = False) -> list[SessionInfo]:
+    """Every saved session, newest first. With ``steps``, each one in a round also gets the label of its
+    step (which loads its ruleset and decodes its snapshot: slower than the list itself)."""
     parent = sessions_dir(root)
     try:
         children = sorted(parent.iterdir())
@@ -163,7 +222,7 @@ def list_sessions(root: Path) -> list[SessionInfo]:
         except SaveError:
             continue
         try:
-            info = _info(child.name, folder)
+            info = _info(child.name, folder, steps=steps)
         finally:
             folder.close()
         if info is not None:
@@ -199,7 +258,53 @@ def new_session_folder(root: Path, name: str) -> Path:
     return candidate
 
 
-def format_time(timestamp: float) -> str:
+def delete_session_folder(root: Path, key: str) -> None:
+    """Remove the folder of the saved session ``key`` and everything in it, for good. Refused (with
+    :class:`SaveError`, nothing removed) while another copy of tui-combat has the session open: its lock is
+    held during the removal, so no one can open it halfway."""
+    path = session_folder(root, key)
+    if not path.is_dir():
+        raise SaveError(_("There is no saved session {name}.", name=key))
+    folder = Folder.open(path)
+    try:
+        if not folder.try_lock():
+            raise SaveError(_("{path} is open in another copy of tui-combat: close it there first.", path=path))
+        try:
+            shutil.rmtree(path)
+        except OSError as error:
+            raise SaveError(_("Cannot delete {path}: {error}", path=path, error=error.strerror or error)) from None
+    finally:
+        folder.close()
+
+
+def remove_new_folder(path: Path) -> None:
+    """Remove the folder of a session that failed to start (it holds nothing worth keeping)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def move_session_folder(root: Path, key: str, name: str) -> str:
+    """Give the session ``key`` the folder its new ``name`` makes, when that folder is free; the key it has
+    afterwards (the old one when the folder is taken). The caller holds the session's lock."""
+    target = sessions_dir(root) / slug(name)
+    if target.name == key or os.path.lexists(target):
+        return key
+    try:
+        os.rename(session_folder(root, key), target)
+    except OSError:
+        return key  # taken meanwhile, or a file system that refuses: the session keeps its folder
+    return target.name
+
+
+def format_time(timestamp: float, now: float | None = None) -> str:
+    """When a session was saved, for the list: "today 14:05", "yesterday 09:12", else the date and time.
+    ``now`` is for tests (the current time otherwise)."""
     if not timestamp:
         return "—"
-    return datetime.fromtimestamp(timestamp, tz=timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M")
+    when = datetime.fromtimestamp(timestamp, tz=timezone.utc).astimezone()
+    today = datetime.fromtimestamp(now, tz=timezone.utc).astimezone().date() if now is not None else datetime.now().astimezone().date()
+    if when.date() == today:
+        return _("today {time}", time=when.strftime("%H:%M"))
+    if when.date() == today - timedelta(days=1):
+        return _("yesterday {time}", time=when.strftime("%H:%M"))
+    return when.strftime("%Y-%m-%d %H:%M")

@@ -17,7 +17,7 @@ import msgspec
 from msgspec.structs import replace
 
 from tui_combat.engine.model import SCHEMA_VERSION
-from tui_combat.i18n import _
+from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
 from tui_combat.saves.errors import NewerVersionError, SaveError
 from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL as MAX_TORN_TAIL, is_torn
@@ -86,7 +86,8 @@ def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) 
         if is_torn(tail):
             segment.torn_at = len(data) - len(tail)
         elif not segment.problem:
-            segment.problem = _("{path} ends with {count} bytes that are not a journal line.", path=path, count=len(tail))
+            segment.problem = ngettext("{path} ends with {n} byte that is not a journal line.",
+                                       "{path} ends with {n} bytes that are not a journal line.", len(tail), path=path)
             segment.problem_line = len(lines) + 1
     return segment
 
