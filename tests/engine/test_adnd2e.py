@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.common import d10
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
@@ -22,10 +23,6 @@ PARTY, MONSTERS = "s1", "s5"
 RAF, RUPERT, DELSENORA = "c2", "c3", "c4"
 TROLLS = ("c7", "c8", "c9")
 ORCS = ("c11", "c12", "c13", "c14", "c15", "c16")
-
-
-def d10(total: int) -> Roll:
-    return Roll(expr="1d10", total=total, faces=(total,))
 
 
 def step_kind(state: State) -> str:

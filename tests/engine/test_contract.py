@@ -6,7 +6,6 @@ OSE …), registers it, and plays it through ``apply``; the expected numbers are
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -15,11 +14,12 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
+from tests.common import Faces, ids, order_names, typed
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.contract import ActionSpec, AnyRuleset, BudgetLine, NoState, Ruleset, StepDef
-from tui_combat.engine.dice import Roll, physical, roll
+from tui_combat.engine.dice import Roll, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.initiative import ask, fresh_key, settle, totals
 from tui_combat.engine.log import Msg, log
@@ -34,21 +34,6 @@ Register = Callable[[AnyRuleset], None]
 def register() -> Iterator[Register]:
     yield registry.register
     registry.forget()
-
-
-class Faces(random.Random):
-    """Dice that show the faces we choose."""
-
-    def __init__(self, *faces: int) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
-
-
-def typed(expr: str, total: int) -> Roll:
-    return physical(expr, str(total))
 
 
 def named(text: str, **params: str | int | Msg) -> Msg:
@@ -69,15 +54,6 @@ def play(actions: list[a.Action], state: State | None = None) -> State:
     for action in actions:
         state = apply(state, action)
     return state
-
-
-def ids(state: State) -> dict[str, str]:
-    return {c.name: c.id for c in state.combatants}
-
-
-def order_names(state: State) -> list[list[str]]:
-    names = state.names()
-    return [[names[c] for c in slot.combatants] for slot in state.order]
 
 
 def step_kind(ruleset: AnyRuleset, state: State) -> str:

@@ -8,7 +8,6 @@ one attack per turn.
 
 from __future__ import annotations
 
-import random
 import shutil
 import sys
 from collections.abc import Iterator
@@ -17,11 +16,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from tests.common import Faces, ids, typed
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.contract import AnyRuleset, BudgetLine
-from tui_combat.engine.dice import Roll, physical, roll
+from tui_combat.engine.dice import Roll, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 
@@ -47,25 +47,6 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AnyRu
     finally:
         registry.forget()
         sys.modules.pop("skirmish_example", None)
-
-
-class Faces(random.Random):
-    """Dice that show the faces we choose."""
-
-    def __init__(self, *faces: int) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
-
-
-def typed(expr: str, total: int) -> Roll:
-    return physical(expr, str(total))
-
-
-def ids(state: State) -> dict[str, str]:
-    return {c.name: c.id for c in state.combatants}
 
 
 def attack(state: State, attacker: str, target: str, to_hit: Roll, damage: Roll) -> State:

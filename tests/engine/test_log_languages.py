@@ -3,16 +3,16 @@ entry; only the text rendered from an entry follows the language in use when it 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import msgspec
 import pytest
 
+from tests.common import Faces, typed
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
-from tui_combat.engine.dice import Roll, physical, roll
+from tui_combat.engine.dice import roll
 from tui_combat.engine.encounter import DEMO, encounter_actions, load_encounter
 from tui_combat.engine.model import State
 from tui_combat.i18n import language, set_language, use_catalog
@@ -29,19 +29,6 @@ CATALOG = {
     "{name} is hit before casting: {spell} is lost.": "{name} estas trafita antaŭ ol sorĉi: {spell} perdiĝas.",
     "{name} has fled.": "{name} forkuris.",
 }
-
-
-class Faces(random.Random):
-    def __init__(self, *faces: int) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
-
-
-def typed(expr: str, total: int) -> Roll:
-    return physical(expr, str(total))
 
 
 @pytest.fixture

@@ -1,40 +1,22 @@
-"""Helpers for the D&D 5e tests: build a fight from sides of (name, hp, sheet[, count]), dice that show the
-faces we choose, and short readers of the order and the log."""
+"""Helpers for the D&D 5e tests: build a fight from sides of (name, hp, sheet[, count]), a d20 typed from
+real dice, and short readers of the order, the log and the budget. Dice that show the faces we choose, and
+the readers other rulesets share, are in ``tests.common``."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tests.common import ids, typed
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
-from tui_combat.engine.dice import Roll, physical, roll
-from tui_combat.engine.log import LogEntry, render
+from tui_combat.engine.dice import Roll
+from tui_combat.engine.log import LogEntry
 from tui_combat.engine.model import State
 from tui_combat.rulesets.dnd5e import RULESET
 
 Member = tuple[Any, ...]
 """(name, hp, sheet) or (name, hp, sheet, count)."""
-
-
-class Faces(random.Random):
-    """Dice that show the faces we choose."""
-
-    def __init__(self, *faces: int) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
-
-
-def typed(expr: str, total: int) -> Roll:
-    return physical(expr, str(total))
-
-
-def rolled(expr: str, *faces: int) -> Roll:
-    return roll(expr, Faces(*faces))
 
 
 def d20(total: int) -> Roll:
@@ -57,19 +39,6 @@ def play(state: State, *actions: a.Action) -> State:
     for action in actions:
         state = apply(state, action)
     return state
-
-
-def ids(state: State) -> dict[str, str]:
-    return {c.name: c.id for c in state.combatants}
-
-
-def order_names(state: State) -> list[list[str]]:
-    names = state.names()
-    return [[names[c] for c in slot.combatants] for slot in state.order]
-
-
-def labels(state: State) -> list[str]:
-    return [render(slot.label) for slot in state.order]
 
 
 def values(state: State) -> list[int]:

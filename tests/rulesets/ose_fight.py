@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tests.common import labels, typed
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
-from tui_combat.engine.dice import Roll, physical
+from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR, encounter_actions, load_encounter
 from tui_combat.engine.log import render
 from tui_combat.engine.model import State
@@ -19,11 +20,6 @@ PARTY, GOBLIN_SIDE, OGRE_SIDE = "s1", "s6", "s12"
 AMBROSE, WENDEL, PIPKIN, THISTLE = "c2", "c3", "c4", "c5"
 GOBLINS = ("c8", "c9", "c10", "c11")
 OGRE = "c13"
-
-
-def typed(expr: str, total: int) -> Roll:
-    """A roll typed from real dice."""
-    return physical(expr, str(total))
 
 
 def d6(total: int) -> Roll:
@@ -67,10 +63,6 @@ def roll_initiative(state: State, totals: Mapping[str, int]) -> State:
     if RULESET.steps(state)[state.step].kind == "declare":
         state = apply(state, a.NextStep())
     return apply(state, a.RollInitiative(rolls={key: d6(total) for key, total in totals.items()}))
-
-
-def labels(state: State) -> list[str]:
-    return [render(slot.label) for slot in state.order]
 
 
 def members(state: State, label: str) -> list[str]:

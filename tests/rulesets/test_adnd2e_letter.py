@@ -14,60 +14,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.common import d10
+from tests.rulesets.side_fight import (
+    Fighter, kind, order_of, roll_sides, roll_surprise, sides, texts, to_initiative, two_sides, who,
+)
 from tui_combat.engine import actions as a
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import CombatantSpec, Encounter, SideSpec
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.model import State
 from tui_combat.rulesets.adnd2e import RULESET, Sheet, attacks_this_round, thac0, weapon_speed
 from tui_combat.rulesets.adnd2e.sheet import armour_modifier
 from tui_combat.store import Store, store_from_encounter
 
-Fighter = tuple[str, dict[str, Any]]
-
 
 def fight(party: list[Fighter], monsters: list[Fighter], **options: str) -> Store:
-    def specs(fighters: list[Fighter]) -> list[CombatantSpec]:
-        return [CombatantSpec(name=name, hp=20, sheet=sheet) for name, sheet in fighters]
-
-    encounter = Encounter(name="Test", ruleset="adnd2e", options=dict(options), sides=[
-        SideSpec(name="Party", party=True, combatants=specs(party)), SideSpec(name="Monsters", combatants=specs(monsters))])
-    return store_from_encounter(encounter, seed=1)
-
-
-def who(store: Store) -> dict[str, str]:
-    return {c.name: c.id for c in store.state.combatants}
-
-
-def sides(store: Store) -> tuple[str, str]:
-    party, monsters = (side.id for side in store.state.sides)
-    return party, monsters
-
-
-def d10(total: int) -> Roll:
-    return Roll(expr="1d10", total=total, faces=(total,))
+    return two_sides("adnd2e", ("Party", party), ("Monsters", monsters), **options)
 
 
 def d20(total: int) -> dict[str, Any]:
     return {"expr": "1d20", "total": total, "faces": [total]}
-
-
-def kind(state: State) -> str:
-    return RULESET.steps(state)[state.step].kind
-
-
-def to_initiative(store: Store) -> None:
-    if store.state.phase != "round":
-        store.dispatch(a.BeginSurprise())
-        store.dispatch(a.StartFight())
-    while kind(store.state) != "initiative":
-        store.dispatch(a.NextStep())
-
-
-def roll_sides(store: Store, party: int, monsters: int) -> None:
-    to_initiative(store)
-    p, m = sides(store)
-    store.dispatch(a.RollInitiative(rolls={p: d10(party), m: d10(monsters)}))
 
 
 def to_end_of_round(store: Store) -> None:
@@ -79,15 +44,6 @@ def next_round(store: Store) -> None:
     number = store.state.round
     while store.state.round == number:
         store.dispatch(a.NextStep())
-
-
-def order_of(state: State) -> list[tuple[str, set[str]]]:
-    names = state.names()
-    return [(str(slot.label), {names[c] for c in slot.combatants}) for slot in state.order]
-
-
-def texts(state: State) -> list[str]:
-    return [entry.text for entry in state.log_entries()]
 
 
 def attack(store: Store, name: str, roll: int, **args: Any) -> str:
@@ -375,11 +331,7 @@ def test_side_situations_are_picked_too() -> None:
 
 # -- encounter distance by the surprise result ----------------------------------------------------------------
 def surprise(party: int, monsters: int) -> Store:
-    store = fight([("Ann", {"cls": "warrior"})], [("Orc", {"cls": "monster"})])
-    store.dispatch(a.BeginSurprise())
-    p, m = sides(store)
-    store.dispatch(a.RollSurprise(rolls={p: d10(party), m: d10(monsters)}))
-    return store
+    return roll_surprise(fight([("Ann", {"cls": "warrior"})], [("Orc", {"cls": "monster"})]), party, monsters)
 
 
 @pytest.mark.parametrize(

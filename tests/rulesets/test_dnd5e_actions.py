@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.rulesets.dnd5e_fight import Member, act, budget, d20, entry, fight, ids, play, rolled, texts, typed
+from tests.common import config_folder, house_rules_file, ids, rolled, typed
+from tests.rulesets.dnd5e_fight import Member, act, budget, d20, entry, fight, play, texts
 from tui_combat import session
-from tui_combat.config import CONFIG_ENV_VAR
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply, initiative_asked
@@ -138,19 +138,12 @@ def test_the_demo_is_offered_and_builds() -> None:
 # -- house rules --------------------------------------------------------------------------------------------
 @pytest.fixture
 def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = tmp_path / "config"
-    monkeypatch.setenv(CONFIG_ENV_VAR, str(folder))
-    data.cache_clear()
-    yield folder
-    data.cache_clear()
+    with config_folder(tmp_path / "config", monkeypatch, data) as folder:
+        yield folder
 
 
 def write_house_rules(config_dir: Path, text: str) -> Path:
-    path = config_dir / "rulesets" / "dnd5e.toml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    data.cache_clear()
-    return path
+    return house_rules_file(config_dir, "dnd5e", text, data)
 
 
 def test_house_rules_change_a_speed_factor(config_dir: Path) -> None:

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.dnd5e_fight import Member, d20, entry, fight, ids, labels, order_names, play, rolled, step, texts, values
+from tests.common import ids, labels, order_names, rolled
+from tests.rulesets.dnd5e_fight import Member, d20, entry, fight, play, step, texts, values
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.errors import RuleError

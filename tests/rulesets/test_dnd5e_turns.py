@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.rulesets.dnd5e_fight import Member, act, budget, d20, entry, fight, ids, next_until, play, texts
+from tests.common import ids
+from tests.rulesets.dnd5e_fight import Member, act, budget, d20, entry, fight, next_until, play, texts
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.errors import RuleError

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tui_combat.config import CONFIG_ENV_VAR
+from tests.common import config_folder, d10, house_rules_file
 from tui_combat.engine import actions as a
-from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import DEMO, load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
@@ -27,23 +26,12 @@ ORCS = ("c11", "c12", "c13", "c14", "c15", "c16")
 @pytest.fixture
 def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """An empty config folder of our own; the cached tables are read again from it, and again after."""
-    folder = tmp_path / "config"
-    monkeypatch.setenv(CONFIG_ENV_VAR, str(folder))
-    adnd2e.tables.cache_clear()
-    yield folder
-    adnd2e.tables.cache_clear()
+    with config_folder(tmp_path / "config", monkeypatch, adnd2e.tables) as folder:
+        yield folder
 
 
 def write_house_rules(config_dir: Path, text: str) -> Path:
-    path = config_dir / "rulesets" / "adnd2e.toml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    adnd2e.tables.cache_clear()
-    return path
-
-
-def d10(total: int) -> Roll:
-    return Roll(expr="1d10", total=total, faces=(total,))
+    return house_rules_file(config_dir, "adnd2e", text, adnd2e.tables)
 
 
 def play_group_initiative() -> State:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.common import config_folder, house_rules_file, typed
 from tests.rulesets.ose_fight import (
-    AMBROSE, GOBLIN_SIDE, GOBLINS, OGRE, OGRE_SIDE, act, build, demo, last_texts, next_round, started, to_step, typed,
+    AMBROSE, GOBLIN_SIDE, GOBLINS, OGRE, OGRE_SIDE, act, build, demo, last_texts, next_round, started, to_step,
 )
-from tui_combat.config import CONFIG_ENV_VAR
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
@@ -182,17 +182,11 @@ def test_a_morale_check_from_a_journal_reads_its_roll_back() -> None:
 
 # -- house rules --------------------------------------------------------------------------------------------
 def test_house_rules_change_the_modifier_range(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(CONFIG_ENV_VAR, str(tmp_path))
-    (tmp_path / "rulesets").mkdir()
-    (tmp_path / "rulesets" / "ose.toml").write_text("[morale]\nmax_modifier = 3\n", encoding="utf-8")
-    tables.cache_clear()
-    try:
+    with config_folder(tmp_path, monkeypatch, tables):
+        house_rules_file(tmp_path, "ose", "[morale]\nmax_modifier = 3\n", tables)
         assert tables().morale.max_modifier == 3
         state = morale(started(demo()), GOBLINS[0], 10, modifier="+3")  # 10 against 10: holds
         assert state.log_entries()[-1].facts["broken"] is False
-        (tmp_path / "rulesets" / "ose.toml").write_text("[morale]\nmax_modifier = \"3\"\n", encoding="utf-8")
-        tables.cache_clear()
+        house_rules_file(tmp_path, "ose", "[morale]\nmax_modifier = \"3\"\n", tables)
         with pytest.raises(RuleError, match="ose.toml"):
             RULESET.prepare()
-    finally:
-        tables.cache_clear()

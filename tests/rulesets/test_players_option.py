@@ -13,71 +13,27 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tui_combat.config import CONFIG_ENV_VAR
+from tests.common import config_folder, d10
+from tests.rulesets.side_fight import (
+    Fighter, kind, order_of, roll_sides, roll_surprise, sides, texts, to_initiative, two_sides, who,
+)
 from tui_combat.engine import actions as a
 from tui_combat.engine.dice import Roll
-from tui_combat.engine.encounter import ENCOUNTER_DIR, CombatantSpec, Encounter, SideSpec, load_encounter
+from tui_combat.engine.encounter import ENCOUNTER_DIR, load_encounter
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.model import State
 from tui_combat.rulesets.players_option import RULESET, po_tables
 from tui_combat.store import Store, store_from_encounter
 
-Fighter = tuple[str, dict[str, Any]]
 DEMO = ENCOUNTER_DIR / "demo_players_option.toml"
 
 
 def fight(heroes: list[Fighter], monsters: list[Fighter], **options: str) -> Store:
-    def specs(fighters: list[Fighter]) -> list[CombatantSpec]:
-        return [CombatantSpec(name=name, hp=20, sheet=sheet) for name, sheet in fighters]
-
-    encounter = Encounter(name="Test", ruleset="players_option", options=dict(options), sides=[
-        SideSpec(name="Heroes", party=True, combatants=specs(heroes)), SideSpec(name="Monsters", combatants=specs(monsters))])
-    return store_from_encounter(encounter, seed=1)
-
-
-def who(store: Store) -> dict[str, str]:
-    return {c.name: c.id for c in store.state.combatants}
-
-
-def sides(store: Store) -> tuple[str, str]:
-    heroes, monsters = (side.id for side in store.state.sides)
-    return heroes, monsters
-
-
-def d10(total: int) -> Roll:
-    return Roll(expr="1d10", total=total, faces=(total,))
-
-
-def kind(state: State) -> str:
-    return RULESET.steps(state)[state.step].kind
-
-
-def to_initiative(store: Store) -> None:
-    if store.state.phase != "round":
-        store.dispatch(a.BeginSurprise())
-        store.dispatch(a.StartFight())
-    while kind(store.state) != "initiative":
-        store.dispatch(a.NextStep())
-
-
-def roll_sides(store: Store, heroes: int, monsters: int) -> None:
-    to_initiative(store)
-    h, m = sides(store)
-    store.dispatch(a.RollInitiative(rolls={h: d10(heroes), m: d10(monsters)}))
+    return two_sides("players_option", ("Heroes", heroes), ("Monsters", monsters), **options)
 
 
 def declare(store: Store, name: str, **declaration: str) -> None:
     to_initiative(store)
     store.dispatch(a.Declare(combatant=who(store)[name], declaration=declaration))
-
-
-def order_of(state: State) -> list[tuple[str, set[str]]]:
-    names = state.names()
-    return [(str(slot.label), {names[c] for c in slot.combatants}) for slot in state.order]
-
-
-def texts(state: State) -> list[str]:
-    return [entry.text for entry in state.log_entries()]
 
 
 def phase(store: Store, name: str) -> str:
@@ -87,11 +43,7 @@ def phase(store: Store, name: str) -> str:
 
 # -- encounter range, every row -----------------------------------------------------------------------------
 def surprise(heroes: int, monsters: int) -> Store:
-    store = store_from_encounter(load_encounter(DEMO), seed=1)
-    store.dispatch(a.BeginSurprise())
-    h, m = sides(store)
-    store.dispatch(a.RollSurprise(rolls={h: d10(heroes), m: d10(monsters)}))
-    return store
+    return roll_surprise(store_from_encounter(load_encounter(DEMO), seed=1), heroes, monsters)
 
 
 @pytest.mark.parametrize(
@@ -509,12 +461,9 @@ def test_every_living_combatant_appears_once_no_slot_is_empty_and_a_slot_shares_
 @pytest.fixture
 def house_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """``players_option.toml`` in a config folder of our own; the cached tables are read again, and after."""
-    folder = tmp_path / "config"
-    (folder / "rulesets").mkdir(parents=True)
-    monkeypatch.setenv(CONFIG_ENV_VAR, str(folder))
-    po_tables.cache_clear()
-    yield folder / "rulesets" / "players_option.toml"
-    po_tables.cache_clear()
+    with config_folder(tmp_path / "config", monkeypatch, po_tables) as folder:
+        (folder / "rulesets").mkdir(parents=True)
+        yield folder / "rulesets" / "players_option.toml"
 
 
 def test_a_house_rule_weapon_class_changes_the_phase(house_rules: Path) -> None:

@@ -7,15 +7,14 @@ Everything that touches a fight goes through the real engine (``apply``) with re
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
 
+from tests.common import Faces, config_folder, house_rules_file
 from tests.rulesets.trudvang_fight import FRIDGAR, act, cid, d10, d20, declare, fight, labels, last_entry, next_round, roll_initiative
-from tui_combat.config import CONFIG_ENV_VAR
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
@@ -99,19 +98,12 @@ def test_a_bad_data_file_names_the_file_and_the_key(tmp_path: Path) -> None:
 @pytest.fixture
 def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """An empty config folder of our own; the tables are read again from it, and again after the test."""
-    folder = tmp_path / "config"
-    monkeypatch.setenv(CONFIG_ENV_VAR, str(folder))
-    default_data.cache_clear()
-    yield folder
-    default_data.cache_clear()
+    with config_folder(tmp_path / "config", monkeypatch, default_data) as folder:
+        yield folder
 
 
 def house_rules(config_dir: Path, text: str) -> Path:
-    path = config_dir / "rulesets" / "trudvang.toml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    default_data.cache_clear()
-    return path
+    return house_rules_file(config_dir, "trudvang", text, default_data)
 
 
 def skip_then_roll_round_two(fridgar_d10: int) -> State:
@@ -229,15 +221,7 @@ def test_order_buckets_higher_first_and_ties_share_a_slot() -> None:
 
 
 def test_open_ended_roll_totals_with_modifiers_and_the_faces_are_kept() -> None:
-    class Fixed(random.Random):
-        def __init__(self, faces: list[int]) -> None:
-            super().__init__(0)
-            self.faces = faces
-
-        def randint(self, a: int, b: int) -> int:
-            return self.faces.pop(0)
-
-    rolled = roll("1d10!", Fixed([10, 10, 3]))
+    rolled = roll("1d10!", Faces(10, 10, 3))
     assert rolled.total == 23 and rolled.faces == (10, 10, 3)
     typed = physical("1d10!", "27")
     sheet = {"sv": 9, "weapons": "broadsword", "armour": "chain", "shield": "medium", "agi_mod": 1, "specialties": "Combat reaction 1", "disciplines": "Experienced 1"}

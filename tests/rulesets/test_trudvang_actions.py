@@ -426,7 +426,7 @@ def test_the_log_is_data_rendered_in_the_language_shown() -> None:
     try:
         use_catalog("xx", {
             "#{id} {name} attacks {target} with {what}: {sv}; {roll} → {result}.{notes}": "{name} ⚔ {target} ({what}): {sv}, {roll}: {result}.{notes}",
-            "the {item}": "[{item}]", "{cp} CP": "{cp} BO", "SV {sv}": "ZN {sv}", "hit": "HIT",
+            "the {item}": "[{item}]", "{n} CP": "{n} BO", "SV {sv}": "ZN {sv}", "hit": "HIT",
             "{target} may parry or dodge.": "{target}: parry/dodge?",
         })
         assert entry.text == "Fridgar ⚔ Ulf ([seax]): 6 BO = ZN 6, 1d20: [2] = 2: HIT. Ulf: parry/dodge?"

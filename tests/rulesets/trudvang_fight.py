@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.common import die
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
@@ -22,7 +23,7 @@ WRESTLER = {"sv": 10, "weapons": "seax", "disciplines": "Unarmed combat 2", "spe
 
 
 def d20(total: int) -> Roll:
-    return Roll(expr="1d20", total=total, faces=(total,))
+    return die("1d20", total)
 
 
 def d10(*faces: int) -> Roll:

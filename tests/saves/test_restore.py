@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import tui_combat.store as store_module
+from tests.common import BRIDGE, encounter_file, registered
 from tests.plugins.skirmish import RULESET, SkirmishFight, SkirmishRound
 from tui_combat import session
 from tui_combat.engine import actions as a
@@ -15,41 +16,28 @@ from tui_combat.engine import registry
 from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.dice import physical
 from tui_combat.saves import codec
-from tui_combat.store import recover
-
-ENCOUNTER = """
-name = "Bridge"
-ruleset = "skirmish"
-[[sides]]
-name = "Party"
-party = true
-[[sides.combatants]]
-name = "Ada"
-hp = 10
-sheet = { attack = 2, ac = 12, damage = "1d8" }
-[[sides]]
-name = "Bandits"
-[[sides.combatants]]
-name = "Bandit"
-hp = 9
-sheet = { attack = 1, ac = 14, damage = "1d6" }
-"""
+from tui_combat.store import Store, recover
 
 
 @pytest.fixture
 def skirmish() -> Iterator[AnyRuleset]:
-    registry.register(RULESET)
-    try:
-        yield RULESET
-    finally:
-        registry.forget()
+    with registered(RULESET) as ruleset:
+        yield ruleset
+
+
+def bridge_session(tmp_path: Path) -> tuple[Path, Store]:
+    """A new session of the bridge encounter (Ada c2 against the bandit c4) in ``tmp_path / "data"``, seed 1."""
+    root = tmp_path / "data"
+    return root, session.new_from_file(root, encounter_file(tmp_path, BRIDGE, "bridge.toml"), seed=1)
+
+
+def session_key(store: Store) -> str:
+    """The name of the session's folder, which ``session.resume`` takes."""
+    return store.folder.folder.name if store.folder else ""
 
 
 def test_round_and_fight_state_come_back_as_the_rulesets_structs(tmp_path: Path, skirmish: AnyRuleset) -> None:
-    encounter = tmp_path / "bridge.toml"
-    encounter.write_text(ENCOUNTER, encoding="utf-8")
-    root = tmp_path / "data"
-    store = session.new_from_file(root, encounter, seed=1)
+    root, store = bridge_session(tmp_path)
     store.dispatch(a.StartFight())
     store.dispatch(a.RollInitiative(rolls={"s1": physical("1d6", "5"), "s3": physical("1d6", "2")}))
     # Ada (attack +2) rolls 13 against the bandit's AC 14: 15, a hit; the d8 shows 4.
@@ -60,7 +48,7 @@ def test_round_and_fight_state_come_back_as_the_rulesets_structs(tmp_path: Path,
     }))
     store.save_now()  # the snapshot holds the state itself, not only the actions
     saved = store.state
-    key = store.folder.folder.name if store.folder else ""
+    key = session_key(store)
     store.close()
     assert saved.round_state == SkirmishRound(attacks_left={"c2": 0})
     assert saved.fight_state == SkirmishFight(hits={"c2": 1})
@@ -74,13 +62,10 @@ def test_round_and_fight_state_come_back_as_the_rulesets_structs(tmp_path: Path,
 
 
 def test_a_session_of_a_ruleset_that_is_not_installed_is_refused(tmp_path: Path, skirmish: AnyRuleset) -> None:
-    encounter = tmp_path / "bridge.toml"
-    encounter.write_text(ENCOUNTER, encoding="utf-8")
-    root = tmp_path / "data"
-    store = session.new_from_file(root, encounter, seed=1)
+    root, store = bridge_session(tmp_path)
     store.dispatch(a.StartFight())
     store.save_now()
-    key = store.folder.folder.name if store.folder else ""
+    key = session_key(store)
     store.close()
     registry.forget()  # the plugin is gone
     with pytest.raises(session.SessionError) as refused:
@@ -94,10 +79,7 @@ def test_states_read_back_from_history_blocks_and_from_a_journal_header_are_the_
     state a journal's header holds: those states too come back with the ruleset's own Structs."""
     monkeypatch.setattr(store_module, "BLOCK_SIZE", 2)
     monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 3)
-    encounter = tmp_path / "bridge.toml"
-    encounter.write_text(ENCOUNTER, encoding="utf-8")
-    root = tmp_path / "data"
-    store = session.new_from_file(root, encounter, seed=1)
+    root, store = bridge_session(tmp_path)
     store.dispatch(a.StartFight())
     store.dispatch(a.RollInitiative(rolls={"s1": physical("1d6", "5"), "s3": physical("1d6", "2")}))
     store.dispatch(a.RulesetAction(name="attack", args={
@@ -110,7 +92,7 @@ def test_states_read_back_from_history_blocks_and_from_a_journal_header_are_the_
         store.dispatch(a.Damage(combatant="c4", amount=amount))
         states.append(store.state)
     assert isinstance(store.state.round_state, SkirmishRound)
-    key = store.folder.folder.name if store.folder else ""
+    key = session_key(store)
     store.close()
     assert len(list((root / "sessions" / key / "history").iterdir())) >= 3
 

@@ -1,13 +1,17 @@
-"""Key sequences shared by the interface tests: each helper presses real keys, as a GM would."""
+"""Key sequences shared by the interface tests: each helper presses real keys, as a GM would; and short
+readers of what the screen shows."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from textual.app import App
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey
 
 from tui_combat.app import CombatApp
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
@@ -15,6 +19,8 @@ from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.store import Store
+from tui_combat.widgets.budget import BudgetMeter
+from tui_combat.widgets.order_list import OrderList
 
 SEED = 1
 SIZE = (80, 24)
@@ -46,6 +52,26 @@ def visible_text(widget: Widget) -> str:
 
 def combatant_id(app: CombatApp, name: str) -> str:
     return next(c.id for c in store(app).state.combatants if c.name == name)
+
+
+def log_texts(app: CombatApp) -> list[str]:
+    """The text of every log entry of the session, in order."""
+    return [entry.text for entry in store(app).state.log_entries()]
+
+
+def footer_text(app: App[Any]) -> str:
+    """The descriptions of the keys the footer shows now."""
+    return " · ".join(key.description for key in app.screen.query_one(Footer).query(FooterKey))
+
+
+def budget_text(app: App[Any]) -> str:
+    """The budget meter as rendered."""
+    return str(app.screen.query_one("#budget", BudgetMeter).render())
+
+
+def selected(app: App[Any]) -> str | None:
+    """The combatant highlighted in the order list."""
+    return app.screen.query_one(OrderList).selected_combatant()
 
 
 async def open_demo(pilot: Pilot[None]) -> None:
@@ -87,3 +113,43 @@ async def choose(pilot: Pilot[None], value: str) -> None:
     current = values.index(screen.current) if screen.current in values else 0
     steps = values.index(value) - current
     await pilot.press(*(["down"] * steps if steps > 0 else ["up"] * -steps), "enter")
+
+
+async def to_round_from_setup(pilot: Pilot[None], mark: int | None = None) -> None:
+    """An encounter opened on set-up (waiting for it to show) → surprise, where nobody is surprised unless
+    the row ``mark`` is marked → round 1."""
+    await pilot.pause()
+    for _ in range(50):
+        if isinstance(pilot.app.screen, SetupScreen):
+            break
+        await pilot.pause()
+    assert isinstance(pilot.app.screen, SetupScreen), type(pilot.app.screen).__name__
+    await pilot.press("c")
+    assert isinstance(pilot.app.screen, SurpriseScreen), type(pilot.app.screen).__name__
+    if mark is not None:
+        await pilot.press(*["down"] * mark, "s")
+    await pilot.press("c")
+    assert isinstance(pilot.app.screen, RoundScreen), type(pilot.app.screen).__name__
+    await pilot.pause()
+
+
+async def open_form(pilot: Pilot[None], key: str) -> FormDialog:
+    """Press ``key``; the form it opens."""
+    await pilot.press(key)
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, FormDialog), type(screen).__name__
+    return screen
+
+
+async def select(pilot: Pilot[None], cid: str) -> None:
+    """Move the order list's highlight with the arrows until ``cid`` is selected."""
+    order = pilot.app.screen.query_one(OrderList)
+    ids = [(order.get_option_at_index(i).id or "").split("#")[0] for i in range(order.option_count)]
+    assert cid in ids, ids
+    key = "down" if ids.index(cid) > (order.highlighted or 0) else "up"
+    for _ in range(order.option_count):
+        if selected(pilot.app) == cid:
+            break
+        await pilot.press(key)
+    assert selected(pilot.app) == cid, (selected(pilot.app), cid)

@@ -17,21 +17,19 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Footer, RichLog, Select
-from textual.widgets._footer import FooterKey
+from textual.widgets import RichLog, Select
 
-from tests.ui.steps import SEED, SIZE, combatant_id, dialog_error, store, visible_text
+from tests.common import encounter_file
+from tests.ui.steps import (
+    SEED, SIZE, budget_text, combatant_id, dialog_error, footer_text, store, to_round_from_setup, visible_text,
+)
 from tui_combat.app import CombatApp
 from tui_combat.engine.dice import roll
 from tui_combat.engine.log import render
 from tui_combat.rulesets.dnd5e import RULESET
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
-from tui_combat.screens.setup import SetupScreen
-from tui_combat.screens.surprise import SurpriseScreen
-from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.phase_bar import PhaseBar
 
 AMBUSH = """
@@ -80,16 +78,6 @@ sheet = { dex = 14, ac = 15, attack = 4, damage = "1d6+2", size = "small", weapo
 """
 
 
-def encounter(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "encounter.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def footer_text(app: CombatApp) -> str:
-    return " · ".join(key.description for key in app.screen.query_one(Footer).query(FooterKey))
-
-
 def log_text(app: CombatApp) -> str:
     """The log as shown, its wrapped lines joined again."""
     return "".join(strip.text for strip in app.screen.query_one("#log", RichLog).lines)
@@ -104,27 +92,10 @@ def field_labels(form: FormDialog) -> list[str]:
     return [str(label.render()) for label in form.query(".field-label")]
 
 
-def budget_text(app: CombatApp) -> str:
-    return str(app.screen.query_one("#budget", BudgetMeter).render())
-
-
-async def to_the_round(pilot: Pilot[None], mark: int | None = None) -> None:
-    """Set-up → surprise (the row ``mark`` marked surprised, if any) → round 1."""
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, SetupScreen), type(pilot.app.screen).__name__
-    await pilot.press("c")
-    assert isinstance(pilot.app.screen, SurpriseScreen)
-    if mark is not None:
-        await pilot.press(*["down"] * mark, "s")
-    await pilot.press("c")
-    assert isinstance(pilot.app.screen, RoundScreen), type(pilot.app.screen).__name__
-    await pilot.pause()
-
-
 async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_app: Callable[..., CombatApp]) -> None:
-    app = make_app(encounter=encounter(tmp_path, AMBUSH.format(initiative="standard")))
+    app = make_app(encounter=encounter_file(tmp_path, AMBUSH.format(initiative="standard")))
     async with app.run_test(size=SIZE) as pilot:
-        await to_the_round(pilot, mark=1)  # the rows: Ada, Bram, Goblin 1, Goblin 2
+        await to_round_from_setup(pilot, mark=1)  # the rows: Ada, Bram, Goblin 1, Goblin 2
         bram, ada, goblin_1 = combatant_id(app, "Bram"), combatant_id(app, "Ada"), combatant_id(app, "Goblin 1")
         state = store(app).state
         assert state.surprised == (bram,)
@@ -194,9 +165,9 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
 
 
 async def test_a_speed_factor_round(tmp_path: Path, make_app: Callable[..., CombatApp]) -> None:
-    app = make_app(encounter=encounter(tmp_path, SPEED))
+    app = make_app(encounter=encounter_file(tmp_path, SPEED))
     async with app.run_test(size=SIZE) as pilot:
-        await to_the_round(pilot)
+        await to_round_from_setup(pilot)
         oswin, goblin = combatant_id(app, "Oswin"), combatant_id(app, "Goblin")
         assert [s.id for s in RULESET.steps(store(app).state)] == ["declare", "initiative", "resolve", "end"]
         assert app.screen.selected() == oswin  # type: ignore[attr-defined]

@@ -19,58 +19,24 @@ from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Footer, Select
-from textual.widgets._footer import FooterKey
+from textual.widgets import DataTable, Select
 
-from tests.ui.steps import SIZE, combatant_id, dialog_error, store, visible_text
-from tui_combat.app import CombatApp
+from tests.ui.steps import (
+    SIZE, combatant_id, dialog_error, footer_text, log_texts, open_form, select, selected, store, visible_text,
+)
 from tui_combat.engine.log import render
 from tui_combat.rulesets.ose import RULESET
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
-from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 
 DEMO_ROW = "▶ Demo: goblins at the mossy bridge (Dolmenwood)"
 
 
-def footer_text(app: CombatApp) -> str:
-    return " · ".join(key.description for key in app.screen.query_one(Footer).query(FooterKey))
-
-
-def log_texts(app: CombatApp) -> list[str]:
-    return [entry.text for entry in store(app).state.log_entries()]
-
-
 def phase_bar(app: App[Any]) -> str:
     return visible_text(app.screen.query_one(PhaseBar))
-
-
-def selected(app: App[Any]) -> str | None:
-    return app.screen.query_one(OrderList).selected_combatant()
-
-
-async def select(pilot: Pilot[None], cid: str) -> None:
-    """Move the order list's highlight with the arrows until ``cid`` is selected."""
-    order = pilot.app.screen.query_one(OrderList)
-    ids = [(order.get_option_at_index(i).id or "").split("#")[0] for i in range(order.option_count)]
-    assert cid in ids, ids
-    key = "down" if ids.index(cid) > (order.highlighted or 0) else "up"
-    for _ in range(order.option_count):
-        if selected(pilot.app) == cid:
-            break
-        await pilot.press(key)
-    assert selected(pilot.app) == cid, (selected(pilot.app), cid)
-
-
-async def open_form(pilot: Pilot[None], key: str) -> FormDialog:
-    await pilot.press(key)
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, FormDialog), type(screen).__name__
-    return screen
 
 
 async def pick(pilot: Pilot[None], form: FormDialog, key: str, value: str) -> None:

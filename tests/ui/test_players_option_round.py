@@ -16,35 +16,21 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import Label
 
-from tests.ui.steps import SIZE, combatant_id, dialog_error, store, visible_text
+from tests.ui.steps import (
+    SIZE, combatant_id, dialog_error, log_texts, open_form, select, store, to_round_from_setup, visible_text,
+)
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.log import render
-from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
-from tui_combat.screens.setup import SetupScreen
-from tui_combat.screens.surprise import SurpriseScreen
-from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 
 DEMO = ENCOUNTER_DIR / "demo_players_option.toml"
-
-
-def log_texts(app) -> list[str]:
-    return [entry.text for entry in store(app).state.log_entries()]
 
 
 def order(app) -> list[tuple[str, list[str]]]:
     state = store(app).state
     names = state.names()
     return [(render(slot.label), [names[c] for c in slot.combatants]) for slot in state.order]
-
-
-async def open_form(pilot: Pilot[None], key: str) -> FormDialog:
-    await pilot.press(key)
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, FormDialog), type(screen).__name__
-    return screen
 
 
 async def type_rolls(pilot: Pilot[None], *typed: str) -> list[str]:
@@ -59,27 +45,10 @@ async def type_rolls(pilot: Pilot[None], *typed: str) -> list[str]:
     return labels
 
 
-async def select(pilot: Pilot[None], cid: str) -> None:
-    order_list = pilot.app.screen.query_one(OrderList)
-    for _ in range(order_list.option_count):
-        if order_list.selected_combatant() == cid:
-            return
-        await pilot.press("down")
-    assert order_list.selected_combatant() == cid
-
-
 async def test_a_players_option_round_with_a_tie(make_app) -> None:
     app = make_app(encounter=DEMO)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(50):
-            if isinstance(app.screen, SetupScreen):
-                break
-            await pilot.pause()
-        assert isinstance(app.screen, SetupScreen), type(app.screen).__name__
-        await pilot.press("c")
-        assert isinstance(app.screen, SurpriseScreen), type(app.screen).__name__
-        await pilot.press("c")
-        assert isinstance(app.screen, RoundScreen), type(app.screen).__name__
+        await to_round_from_setup(pilot)
         screen = app.screen
         assert "Placing the figures: the DM places everyone, the heroes in their marching order." in log_texts(app)
 

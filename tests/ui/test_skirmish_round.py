@@ -15,14 +15,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
-from textual.widgets import DataTable, Footer
-from textual.widgets._footer import FooterKey
+from textual.widgets import DataTable
 
+from tests.common import BRIDGE, encounter_file, registered
 from tests.plugins.skirmish import RULESET, Skirmish
-from tests.ui.steps import SIZE, SEED, dialog_error, store, visible_text
+from tests.ui.steps import SIZE, SEED, dialog_error, footer_text, store, to_round_from_setup, visible_text
 from tui_combat.app import CombatApp
-from tui_combat.engine import registry
 from tui_combat.engine.actions import RulesetAction
 from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.dice import Roll, parse, roll
@@ -30,59 +28,22 @@ from tui_combat.engine.log import render
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.help import HelpScreen
 from tui_combat.screens.round import RoundScreen
-from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.widgets.phase_bar import PhaseBar
 
-ENCOUNTER = """
-name = "Bridge"
-ruleset = "skirmish"
-[[sides]]
-name = "Party"
-party = true
-[[sides.combatants]]
-name = "Ada"
-hp = 10
-sheet = { attack = 2, ac = 12, damage = "1d8" }
-[[sides]]
-name = "Bandits"
-[[sides.combatants]]
-name = "Bandit"
-hp = 9
-sheet = { attack = 1, ac = 14, damage = "1d6" }
-"""
 ADA, BANDIT = "c2", "c4"
 
 
 @pytest.fixture
 def skirmish_app(tmp_path: Path, make_app: Callable[..., CombatApp]) -> Iterator[CombatApp]:
-    registry.register(RULESET)
-    encounter = tmp_path / "bridge.toml"
-    encounter.write_text(ENCOUNTER, encoding="utf-8")
-    try:
-        yield make_app(encounter=encounter)
-    finally:
-        registry.forget()
-
-
-def footer_text(app: CombatApp) -> str:
-    """The descriptions of the keys the footer shows now."""
-    return " · ".join(key.description for key in app.screen.query_one(Footer).query(FooterKey))
-
-
-async def to_the_round(pilot: Pilot[None]) -> None:
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, SetupScreen), type(pilot.app.screen).__name__
-    await pilot.press("c")
-    assert isinstance(pilot.app.screen, SurpriseScreen)
-    await pilot.press("c")
-    assert isinstance(pilot.app.screen, RoundScreen), type(pilot.app.screen).__name__
+    with registered(RULESET):
+        yield make_app(encounter=encounter_file(tmp_path, BRIDGE, "bridge.toml"))
 
 
 async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: CombatApp) -> None:
     app = skirmish_app
     async with app.run_test(size=SIZE) as pilot:
-        await to_the_round(pilot)
+        await to_round_from_setup(pilot)
         screen = app.screen
         assert isinstance(screen, RoundScreen)
         await pilot.pause()
@@ -168,7 +129,7 @@ async def test_r_rolls_the_pending_rerolls_with_the_sessions_dice(skirmish_app: 
     """Seed 1 gives 2 and then 5 on a d6: after the typed tie the party rerolls 2, the bandits 5."""
     app = skirmish_app
     async with app.run_test(size=SIZE) as pilot:
-        await to_the_round(pilot)
+        await to_round_from_setup(pilot)
         await pilot.press("t", "3", "enter", "3", "enter")
         assert len(store(app).state.initiative.pending) == 2, dialog_error(app)
         await pilot.press("r")
@@ -217,11 +178,8 @@ async def test_without_a_surprise_roll_the_gm_marks_by_the_rulesets_scope(
     """Ambush: Ada against Bandit 1 and Bandit 2 (ids c5, c6 of side s3). The second row is marked."""
     import msgspec
 
-    registry.register(ruleset)
-    encounter = tmp_path / "ambush.toml"
-    encounter.write_text(AMBUSH.format(ruleset=ruleset.id), encoding="utf-8")
-    try:
-        app = make_app(encounter=encounter)
+    with registered(ruleset):
+        app = make_app(encounter=encounter_file(tmp_path, AMBUSH.format(ruleset=ruleset.id), "ambush.toml"))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await pilot.press("c")
@@ -238,5 +196,3 @@ async def test_without_a_surprise_roll_the_gm_marks_by_the_rulesets_scope(
             await pilot.press("s", "c")
             assert isinstance(app.screen, RoundScreen)
             assert store(app).state.surprised == marked
-    finally:
-        registry.forget()

@@ -19,17 +19,14 @@ from textual.pilot import Pilot
 from textual.widgets import Label
 
 import tui_combat
-from tests.ui.conftest import SIZE
-from tests.ui.steps import combatant_id, dialog_error, store
+from tests.ui.steps import (
+    SIZE, budget_text, combatant_id, dialog_error, log_texts, open_form, select, selected, store, to_round_from_setup,
+)
 from tui_combat.engine.model import State
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.rulesets.trudvang import RULESET, AttackRecord, Bonus
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
-from tui_combat.screens.setup import SetupScreen
-from tui_combat.screens.surprise import SurpriseScreen
-from tui_combat.widgets.budget import BudgetMeter
-from tui_combat.widgets.order_list import OrderList
 
 ENCOUNTER = Path(tui_combat.__file__).parent / "encounters" / "demo_trudvang.toml"
 
@@ -44,10 +41,6 @@ def cp_left(state: State, cid: str) -> int:
     return sum(line.left for line in RULESET.budget(state, cid) if line.label.startswith("CP"))
 
 
-def budget_text(app) -> str:
-    return str(app.screen.query_one("#budget", BudgetMeter).render())
-
-
 def budget_row(app, label: str) -> str:
     """The rendered bar line of ``label`` in the #budget widget (labels are cut and padded to 20)."""
     rows = [row for row in budget_text(app).splitlines() if row.startswith(f"{label[:20]:<20} ")]
@@ -55,38 +48,8 @@ def budget_row(app, label: str) -> str:
     return rows[0]
 
 
-def log_texts(app) -> list[str]:
-    return [entry.text for entry in store(app).state.log_entries()]
-
-
 def messages(app) -> list[str]:
     return [str(notification.message) for notification in app._notifications]
-
-
-def selected(app) -> str | None:
-    return app.screen.query_one(OrderList).selected_combatant()
-
-
-async def select(pilot: Pilot[None], cid: str) -> None:
-    """Move the order list's highlight with the arrows until ``cid`` is selected."""
-    order = pilot.app.screen.query_one(OrderList)
-    ids = [(order.get_option_at_index(i).id or "").split("#")[0] for i in range(order.option_count)]
-    assert cid in ids, ids
-    here = order.highlighted or 0
-    key = "down" if ids.index(cid) > here else "up"
-    for _ in range(order.option_count):
-        if selected(pilot.app) == cid:
-            break
-        await pilot.press(key)
-    assert selected(pilot.app) == cid, (selected(pilot.app), cid)
-
-
-async def open_form(pilot: Pilot[None], key: str) -> FormDialog:
-    await pilot.press(key)
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, FormDialog), type(screen).__name__
-    return screen
 
 
 async def fill_weapon_form(pilot: Pilot[None], key: str, cp: str, d20: str) -> FormDialog:
@@ -104,17 +67,8 @@ async def fill_weapon_form(pilot: Pilot[None], key: str, cp: str, d20: str) -> F
 
 
 async def to_round(pilot: Pilot[None]) -> None:
-    app = pilot.app
-    for _ in range(50):
-        if isinstance(app.screen, SetupScreen):
-            break
-        await pilot.pause()
-    assert isinstance(app.screen, SetupScreen), type(app.screen).__name__
-    await pilot.press("c")
-    assert isinstance(app.screen, SurpriseScreen), type(app.screen).__name__
-    await pilot.press("c")
-    assert isinstance(app.screen, RoundScreen), type(app.screen).__name__
-    assert type(app.screen).__name__ == "RoundScreen_trudvang"
+    await to_round_from_setup(pilot)
+    assert type(pilot.app.screen).__name__ == "RoundScreen_trudvang"
 
 
 async def type_initiative(pilot: Pilot[None], *typed: str) -> list[str]:

@@ -1,0 +1,134 @@
+"""Helpers shared by the test folders: dice that show the faces we choose and rolls built by hand, short
+readers of a state, a ruleset registered for one test, house rules in a config folder of our own, and the
+Skirmish plugin's bridge encounter written to a file."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+
+from tui_combat.config import CONFIG_ENV_VAR
+from tui_combat.engine import registry
+from tui_combat.engine.contract import AnyRuleset
+from tui_combat.engine.dice import Roll, physical, roll
+from tui_combat.engine.log import render
+from tui_combat.engine.model import State
+
+
+# -- dice ---------------------------------------------------------------------------------------------------
+class Faces(random.Random):
+    """Dice that show the faces we choose."""
+
+    def __init__(self, *faces: int) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0)
+
+
+def typed(expr: str, total: int) -> Roll:
+    """A roll typed from real dice: the total, no faces."""
+    return physical(expr, str(total))
+
+
+def rolled(expr: str, *faces: int) -> Roll:
+    """``expr`` rolled with dice that show ``faces``."""
+    return roll(expr, Faces(*faces))
+
+
+def die(expr: str, total: int) -> Roll:
+    """One die that showed ``total``."""
+    return Roll(expr=expr, total=total, faces=(total,))
+
+
+def d10(total: int) -> Roll:
+    return die("1d10", total)
+
+
+# -- reading a state ----------------------------------------------------------------------------------------
+def ids(state: State) -> dict[str, str]:
+    """Combatant name → id."""
+    return {c.name: c.id for c in state.combatants}
+
+
+def order_names(state: State) -> list[list[str]]:
+    """The names in each slot of the order."""
+    names = state.names()
+    return [[names[c] for c in slot.combatants] for slot in state.order]
+
+
+def labels(state: State) -> list[str]:
+    """The label of each slot of the order, rendered."""
+    return [render(slot.label) for slot in state.order]
+
+
+# -- a ruleset for one test ---------------------------------------------------------------------------------
+@contextmanager
+def registered(ruleset: AnyRuleset) -> Iterator[AnyRuleset]:
+    """``ruleset`` registered without an entry point; the registry forgets it (and everything) after."""
+    registry.register(ruleset)
+    try:
+        yield ruleset
+    finally:
+        registry.forget()
+
+
+# -- house rules --------------------------------------------------------------------------------------------
+class Cached(Protocol):
+    """A ruleset's cached tables (``functools.cache``)."""
+
+    def cache_clear(self) -> None: ...
+
+
+@contextmanager
+def config_folder(folder: Path, monkeypatch: pytest.MonkeyPatch, tables: Cached) -> Iterator[Path]:
+    """``folder`` as the GM's config folder; the cached ``tables`` are read again from it, and again after."""
+    monkeypatch.setenv(CONFIG_ENV_VAR, str(folder))
+    tables.cache_clear()
+    try:
+        yield folder
+    finally:
+        tables.cache_clear()
+
+
+def house_rules_file(config_dir: Path, ruleset_id: str, text: str, tables: Cached) -> Path:
+    """``rulesets/<ruleset_id>.toml`` in the config folder holds ``text``; the cached tables are dropped."""
+    path = config_dir / "rulesets" / f"{ruleset_id}.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    tables.cache_clear()
+    return path
+
+
+# -- encounters on disk -------------------------------------------------------------------------------------
+BRIDGE = """
+name = "Bridge"
+ruleset = "skirmish"
+[[sides]]
+name = "Party"
+party = true
+[[sides.combatants]]
+name = "Ada"
+hp = 10
+sheet = { attack = 2, ac = 12, damage = "1d8" }
+[[sides]]
+name = "Bandits"
+[[sides.combatants]]
+name = "Bandit"
+hp = 9
+sheet = { attack = 1, ac = 14, damage = "1d6" }
+"""
+"""Skirmish (``tests/plugins/skirmish.py``): Ada (c2, attack +2, AC 12, 1d8) against a bandit (c4, 9 HP, AC 14)."""
+
+
+def encounter_file(folder: Path, text: str, name: str = "encounter.toml") -> Path:
+    """The encounter ``text`` written to ``folder / name``."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
