@@ -16,6 +16,7 @@ from textual.actions import ActionParseResult, parse
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.filter import Monochrome, NoColor
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
@@ -52,6 +53,10 @@ class CombatApp(App[None]):
     def __init__(self, data_root: Path, *, resume: str | None = None, encounter: Path | None = None,
                  seed: int | None = None) -> None:
         super().__init__()
+        if self.no_color:
+            # NO_COLOR: no colour code at all (Textual's own answer is a grey scale, still in colour codes);
+            # bold, reverse and underline stay, and the stylesheet marks highlights with them.
+            self._filters = [f for f in self._filters if not isinstance(f, Monochrome)] + [NoColor()]
         self.data_root = data_root
         self.seed = seed
         self.store: Store | None = None
@@ -147,9 +152,15 @@ class CombatApp(App[None]):
         self.sub_title = _("read-only") if self.store is not None and self.store.read_only else ""
 
     def close_store(self) -> None:
+        """Save and close the open session; one started here and left untouched is removed instead (a new
+        fight abandoned leaves nothing behind)."""
+        from tui_combat import session
         from tui_combat.saves.errors import SaveError
 
-        if self.store is not None:
+        if self.store is not None and session.discard_if_empty(self.store):
+            if self._unsubscribe:
+                self._unsubscribe()
+        elif self.store is not None:
             try:
                 self.store.save_now()
             except SaveError as error:
@@ -191,6 +202,24 @@ class CombatApp(App[None]):
             self.notify(_("Unexpected error: {error}", error=repr(error)), severity="error", timeout=15)
             return False
         return True
+
+    def refusal(self, action: Action) -> str | None:
+        """Dispatch for a form: None when applied, else the reason (the form shows it and stays open). A bug
+        is reported as an unexpected error, and its text handed back too."""
+        from tui_combat.engine.dice import DiceError
+        from tui_combat.engine.errors import RuleError
+
+        if self.store is None:
+            return _("No session is open.")
+        try:
+            self.store.dispatch(action)
+        except (RuleError, DiceError) as error:
+            return str(error)
+        except Exception as error:  # a bug must not cost the GM his fight: report it and carry on
+            message = _("Unexpected error: {error}", error=repr(error))
+            self.notify(message, severity="error", timeout=15)
+            return message
+        return None
 
     def undo(self) -> None:
         self._history_step(undo=True)
@@ -242,7 +271,7 @@ class CombatApp(App[None]):
         for command in super().get_system_commands(screen):  # Textual's words, through the catalog
             yield command._replace(title=_(command.title), help=_(command.help))
         for keys, binding in described_bindings(screen):
-            yield SystemCommand(binding.description, f"{keys} · {binding.id or binding.action}", partial(self._run_from_palette, screen, binding.action))
+            yield SystemCommand(binding.description, keys, partial(self._run_from_palette, screen, binding.action))
 
     def action_command_palette(self) -> None:
         from textual.command import CommandPalette

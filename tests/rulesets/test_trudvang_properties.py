@@ -75,7 +75,7 @@ def model_weapon_actions(sheet: dict[str, Any]) -> dict[str, int]:
 
 COST_PER_SV = {"grapple": 2, "glima": 2, "break_free": 3, "glima_defence": 3}  # the seed's rates
 REFUSALS = re.compile("|".join((
-    r"^Put at least 1 CP into the (attack|parry|dodge)\.$", r"^Not enough CP: ", r"weapon actions a round; .* has used them all",
+    r"^Put at least 1 CP into the (attack|parry|dodge)\.$", r"^Not enough CP: ", r"weapon actions a round; .* has used them all", r"weapon action a round; .* has used it\.$",
     r"has made all 4 unarmed attacks this round", r"It is not .*'s turn", r"turn has passed", r"has no place in the countdown",
     r"gave up his turn this round", r"is holding his action", r"The countdown has not started", r"No hit on .* to defend against",
     r"missed: there is nothing to", r"has already tried to defend against attack", r"A ranged attack cannot be parried",

@@ -48,19 +48,21 @@ def test_an_amount_that_is_no_number_is_a_message(typed: str) -> None:
 
 def test_an_amount_is_a_number_or_dice() -> None:
     assert read_amount(" +7 ", random.Random(1)) == {"amount": 7, "roll": None}
-    assert read_amount("1" * MAX_DIGITS, random.Random(1)) == {"amount": 111_111_111, "roll": None}
+    assert read_amount("9999", random.Random(1)) == {"amount": 9999, "roll": None}
+    assert read_amount("10000", random.Random(1)) == "Amount: a number from 0 to 9999."
+    assert read_amount("-3", random.Random(1), "Damage") == "Damage cannot be negative."
     rolled = read_amount("2d6+1", Faces(3, 4))
     assert isinstance(rolled, dict) and rolled["amount"] == 8 and rolled["roll"].faces == (3, 4)
 
 
 @pytest.mark.parametrize(("typed", "expected"), [
-    ("12", 12), ("-3", -3), ("−3", -3), ("+4", 4), ("", 2), ("-", 2), ("  5 ", 5), ("1" * MAX_DIGITS, 111_111_111),
+    ("12", 12), ("-3", -3), ("−3", -3), ("+4", 4), ("", 2), ("-", 2), ("  5 ", 5), ("9999", 9999), ("-999", -999),
 ])
 def test_a_whole_number_field_reads_ascii_digits(typed: str, expected: int) -> None:
     assert convert_fields([FieldSpec(key="n", label="N", kind="int", default=2)], {"n": typed}) == {"n": expected}
 
 
-@pytest.mark.parametrize("typed", ["²", "①", "٣", "1.5", "x", ENDLESS, "-" + ENDLESS, "1" * (MAX_DIGITS + 1)])
+@pytest.mark.parametrize("typed", ["²", "①", "٣", "1.5", "x", ENDLESS, "-" + ENDLESS, "1" * (MAX_DIGITS + 1), "10000", "-1000"])
 def test_a_whole_number_field_refuses_the_rest_with_a_message(typed: str) -> None:
     result = convert_fields([FieldSpec(key="n", label="N", kind="int", default=2)], {"n": typed})
     assert isinstance(result, str) and result.startswith("N: "), result
@@ -88,7 +90,7 @@ async def test_odd_digits_in_the_damage_field(make_app: Callable[..., CombatApp]
         app.screen.query_one("Input").insert_text_at_cursor(ENDLESS)  # as a paste would
         await pilot.press("enter")
         assert isinstance(app.screen, FormDialog)
-        assert dialog_error(app) == f"Amount: a whole number of at most {MAX_DIGITS} digits."
+        assert dialog_error(app) == f"Healing: a whole number of at most {MAX_DIGITS} digits."
         await pilot.press("escape", "d", "7", "enter")
         assert isinstance(app.screen, RoundScreen)
         assert store(app).state.combatant(raf).hp == 13

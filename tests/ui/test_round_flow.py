@@ -242,7 +242,7 @@ async def test_help_lists_the_round_keys_and_closes_with_escape(make_app) -> Non
         await pilot.press("escape")
         assert isinstance(app.screen, RoundScreen)
         # Help over set-up too; there q closes the help, not the app.
-        await pilot.press("escape", "d")
+        await pilot.press("escape", "d", "down", "enter")  # the demo has a session: start another
         assert isinstance(app.screen, SetupScreen)
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)

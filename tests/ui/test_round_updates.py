@@ -49,8 +49,8 @@ async def test_a_turn_moving_on_touches_two_rows_of_two_hundred(
         assert store(app).state.cursor == 1
         assert (order.rebuilds, set_options) == (rebuilds, 0)
         assert order.rows_redrawn - redrawn == 2  # the two slot headers: "▶─ 3" → "── 3", "── 7" → "▶─ 7"
-        assert str(order.get_option_at_index(0).prompt) == "── 3 "
-        assert str(order.get_option_at_index(3).prompt) == "▶─ 7 "
+        assert str(order.get_option_at_index(0).prompt) == "── 3 acted "
+        assert str(order.get_option_at_index(3).prompt) == "▶─ 7 now "
         assert order.highlighted == 4 and screen.selected() == store(app).state.order[1].combatants[0]
         assert bar.cells_redrawn - bar_cells == 1  # "▶ 3" → "▶ 7": one cell of the phase bar
 

@@ -189,10 +189,13 @@ async def test_trudvang_countdown_round(make_app) -> None:
         await select(pilot, ulf)
         before = store(app).state
         seen = len(messages(app))
-        await fill_weapon_form(pilot, "a", "99", "2")
+        form = await fill_weapon_form(pilot, "a", "99", "2")
+        assert app.screen is form  # refused: the form stays open with what was typed, and says why
+        assert dialog_error(app) == "Not enough CP: Ulf the Bold has 6 left for the two-handed axe, needs 99."
+        assert form.query_one("#f-cp").value == "99" and form.query_one("#f-roll").value == "2"
+        assert store(app).state is before and messages(app)[seen:] == []
+        await pilot.press("escape")
         assert isinstance(app.screen, RoundScreen)
-        assert store(app).state is before
-        assert messages(app)[seen:] == ["Not enough CP: Ulf the Bold has 6 left for the two-handed axe, needs 99."]
         assert lines(store(app).state, ulf)["Two-handed axe actions"].left == 1
 
         # -- the raiders' call: Fridgar acts on his held action, −5 on his attack ----------------------

@@ -24,7 +24,7 @@ from tui_combat.i18n import N_, _
 
 MAX_GROUP = 500
 
-__all__ = ["MAX_GROUP", "apply", "log", "new_names", "replace_combatant"]
+__all__ = ["MAX_GROUP", "OUT_OF_TURN", "apply", "log", "new_names", "replace_combatant"]
 
 
 def replace_combatant(state: State, combatant: Combatant) -> State:
@@ -541,4 +541,14 @@ def _ruleset_action(action: a.RulesetAction, state: State) -> State:
     combatant = action.args.get("combatant")
     if not ruleset.action_available(state, action.name, str(combatant) if combatant else None):
         raise RuleError(_("{action} cannot be done now.", action=_(spec.label)))
-    return ruleset.apply_action(state, action.name, dict(action.args))
+    args = dict(action.args)
+    if args.pop(OUT_OF_TURN, False) and combatant:
+        # The GM confirmed an action out of turn: the log says so, before what the action itself logs.
+        state = log(state, N_("{name} acts out of turn: {action}."), name=_find(state, str(combatant)).name,
+                    action=Msg(id=spec.label))
+    return ruleset.apply_action(state, action.name, args)
+
+
+OUT_OF_TURN = "out_of_turn"
+"""A ruleset action's argument (bool) set by the screens when the GM confirmed it out of turn; the engine logs
+it and takes it out of the arguments the ruleset gets."""

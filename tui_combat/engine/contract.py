@@ -81,6 +81,10 @@ class FieldSpec(msgspec.Struct, frozen=True, kw_only=True):
     real dice showed."""
     choices: tuple[tuple[str, str], ...] = ()
     help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    """For an ``int`` field: the range it takes (a form refuses what is outside, with the range); None leaves
+    it to the app's default, a range wide enough for modifiers, AC and feet."""
 
 
 class Situation(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,6 +123,10 @@ class ActionSpec(msgspec.Struct, frozen=True, kw_only=True):
     and the palette."""
     needs_combatant: bool = True
     """The action is about the selected combatant (his id is passed as ``combatant``)."""
+    in_turn: bool = False
+    """The action belongs to the actor's own turn (an attack, a move, a spell): taken by someone who does not
+    act now (:meth:`Ruleset.acts_now`), the screens ask the GM first and the log says it was out of turn.
+    False for what may come at any time (a parry, a saving throw, a condition)."""
 
 
 def group_slots(values: Mapping[str, int], *, descending: bool, prefix: str = "", free: bool = False) -> list[Slot]:
@@ -337,12 +345,34 @@ class Ruleset(Generic[R, F]):
     def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
         raise RuleError(_("Unknown action {name}.", name=name))
 
+    def acts_now(self, state: State, combatant_id: str) -> bool:
+        """Whether ``combatant_id`` may take an ``in_turn`` action now without it being out of turn: by
+        default, outside a resolve step everyone may, inside it those in the acting slot."""
+        steps = self.steps(state)
+        if state.phase != "round" or not 0 <= state.step < len(steps) or steps[state.step].kind != "resolve":
+            return True
+        return combatant_id in state.acting_now()
+
     # -- what the screens show ---------------------------------------------------------------------
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
         return ()
 
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         return ()
+
+    def slot_marker(self, state: State, slot: int) -> str:
+        """A word for a slot's header in the turn list during a resolve step (translated, short): by default
+        "acted", "now" or "to come" by where the cursor is."""
+        if slot < state.cursor:
+            return _("acted")
+        return _("now") if slot == state.cursor else _("to come")
+
+    def turn_marker(self, state: State, combatant_id: str, slot: int | None) -> str:
+        """A word for a combatant's row in the turn list during a resolve step (translated, short); ``slot``
+        is the index of the slot the row is in, None for one not in the order. The list shows it only when
+        it differs from :meth:`slot_marker`: a ruleset whose combatants hold or skip says so here ("holds",
+        "skips"). By default the slot's word, or "" out of the order."""
+        return "" if slot is None else self.slot_marker(state, slot)
 
     # -- helpers for subclasses --------------------------------------------------------------------
     @staticmethod

@@ -1,7 +1,9 @@
 """Small modal dialogs: a form built from field specs, and a pick-one list.
 
 Each dialog is a ``ModalScreen[T]`` that dismisses with its value, or ``None`` on Escape.
-Validation happens in the dialog: a wrong value shows its message under the form and nothing closes.
+Validation happens in the dialog: a wrong value shows its message under the form and nothing closes. A form
+given a ``submit`` callback hands it the values and closes only when it accepts them: a refusal (the rules
+saying no to an attack of 99 CP) is shown in the form, with everything that was typed still there.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.content import Content
 from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -24,9 +27,15 @@ from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.i18n import _
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
+Submitter = Callable[[dict[str, Any]], "str | None"]
+"""Takes a form's values: None when they were accepted (the form closes), else the refusal to show in it."""
 
 MAX_DIGITS = 9
 """The longest whole number a form takes: more is a slip of the finger, and could not be saved."""
+NUMBER_RANGE = (-999, 9999)
+"""What a whole-number field takes when its spec gives no range of its own: modifiers, AC, feet, levels."""
+AMOUNT_RANGE = (0, 9999)
+"""Damage, healing, hit points."""
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 """ASCII digits only: ``²`` and ``①`` count as digits to Python's ``isdigit`` but are no number to ``int``."""
 
@@ -37,9 +46,10 @@ def shown_value(value: object, most: int = 24) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
-def read_whole_number(label: str, typed: object, default: object = 0) -> int | str:
+def read_whole_number(label: str, typed: object, default: object = 0,
+                      bounds: tuple[int, int] | None = None) -> int | str:
     """A whole number from a form field (empty, or a lone minus: ``default``), or the message saying
-    why it is not one."""
+    why it is not one; with ``bounds`` (lowest, highest) a number outside them is refused too."""
     text = str(typed).strip().replace("−", "-")
     if text in ("", "-"):
         text = str(default if default not in ("", None) else 0)
@@ -47,7 +57,19 @@ def read_whole_number(label: str, typed: object, default: object = 0) -> int | s
         return _("{field}: \"{value}\" is not a whole number.", field=label, value=shown_value(typed))
     if len(text.lstrip("+-")) > MAX_DIGITS:
         return _("{field}: a whole number of at most {digits} digits.", field=label, digits=MAX_DIGITS)
-    return int(text)
+    number = int(text)
+    if bounds is not None and not bounds[0] <= number <= bounds[1]:
+        if bounds[0] == 0 and number < 0:
+            return _("{field} cannot be negative.", field=label)
+        return _("{field}: a number from {low} to {high}.", field=label, low=bounds[0], high=bounds[1])
+    return number
+
+
+def field_bounds(spec: FieldSpec) -> tuple[int, int]:
+    """The range a whole-number field takes: its own, or :data:`NUMBER_RANGE`."""
+    low = NUMBER_RANGE[0] if spec.minimum is None else spec.minimum
+    high = NUMBER_RANGE[1] if spec.maximum is None else spec.maximum
+    return low, high
 
 
 def roll_label(spec: FieldSpec, modifier: int = 0) -> str:
@@ -83,7 +105,7 @@ def convert_fields(fields: tuple[FieldSpec, ...] | list[FieldSpec], raw: dict[st
         if spec.kind == "roll":
             continue
         if spec.kind == "int":
-            number = read_whole_number(_(spec.label), value, spec.default)
+            number = read_whole_number(_(spec.label), value, spec.default, field_bounds(spec))
             if isinstance(number, str):
                 return number
             values[spec.key] = number
@@ -100,6 +122,19 @@ def convert_fields(fields: tuple[FieldSpec, ...] | list[FieldSpec], raw: dict[st
     return {spec.key: values[spec.key] for spec in fields}
 
 
+def choice_value(spec: FieldSpec, current: object) -> str | None:
+    """Which of a choice field's values ``current`` is: the value itself, or one whose label (in English or
+    in the GM's language) it spells, case aside; the first choice when it is empty; None when it is none
+    of them (the form then keeps it as it is, rather than silently putting the first choice in its place)."""
+    if current in ("", None):
+        return spec.choices[0][0]
+    text = str(current).strip().casefold()
+    for value, label in spec.choices:
+        if value == current or text in (value.casefold(), label.casefold(), _(label).casefold()):
+            return value
+    return None
+
+
 _PLAIN_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -109,23 +144,39 @@ def _widget_id(index: int, key: str) -> str:
     return f"f-{key}" if _PLAIN_KEY.match(key) else f"field-{index}"
 
 
+class TickBox(Checkbox, inherit_bindings=False):
+    """A checkbox that reads without colour: ``[x]`` ticked, ``[ ]`` not. Space ticks it; Enter moves on,
+    as in every other field of a form."""
+
+    BINDINGS = [Binding("space", "toggle_button", _("Tick"), show=False)]
+
+    @property
+    def _button(self) -> Content:
+        return Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
+
+
 class FormDialog(ModalScreen[dict[str, Any] | None]):
-    """A form of labelled fields. Enter goes to the next text field and submits from the last one;
-    ctrl+s submits from anywhere; Escape cancels.
+    """A form of labelled fields. Enter goes to the next field and submits from the last one; ctrl+s
+    submits from anywhere; Escape cancels.
 
     A ``roll`` field (any number of them) shows its dice in the label; typed, it is what real dice showed;
     left empty, the form rolls it with ``rng`` when it is submitted. Its value is a :class:`Roll`.
-    ``roll_modifiers`` (field key → modifier) are shown beside the dice; the value is the roll alone."""
+    ``roll_modifiers`` (field key → modifier) are shown beside the dice; the value is the roll alone.
+
+    ``submit``, when given, receives the checked values: it returns None when it accepted them (the form
+    closes with them) or the refusal, shown in the form, which stays open with what was typed."""
 
     BINDINGS = [
         Binding("escape", "cancel", _("Cancel"), id="dialog.cancel"),
         Binding("ctrl+s", "submit", _("OK"), id="dialog.submit"),
+        Binding("enter", "next_field", _("Next field"), id="dialog.next", show=False),
     ]
 
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
                  validate: Validator | None = None, note: str = "", rng: random.Random | None = None,
-                 roll_modifiers: Mapping[str, int] | None = None) -> None:
+                 roll_modifiers: Mapping[str, int] | None = None, submit: Submitter | None = None) -> None:
         super().__init__()
+        self.submit = submit
         self.title_text = title
         self.fields = tuple(fields)
         self.values = dict(values or {})
@@ -152,17 +203,29 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
                             yield Input(value="" if current is None else str(current), id=widget_id,
                                         placeholder=hint, compact=True)
                         elif spec.kind == "bool":
-                            yield Checkbox(_("yes"), value=bool(current), id=widget_id, compact=True)
+                            yield TickBox(_("yes"), value=bool(current), id=widget_id, compact=True)
                         elif spec.kind == "choice" and spec.choices:
                             options = [(Text(_(text)), value) for value, text in spec.choices]  # a side's name is text, not markup
-                            known = {value for _t, value in options}
-                            yield Select(options, value=current if current in known else spec.choices[0][0],
-                                         allow_blank=False, id=widget_id, compact=True)
+                            chosen = choice_value(spec, current)
+                            if chosen is None:  # a value the list does not know (an alias in a file): kept as it is
+                                chosen = str(current)
+                                options.append((Text(chosen), chosen))
+                            yield Select(options, value=chosen, allow_blank=False, id=widget_id, compact=True)
                         else:
                             yield Input(value="" if current is None else str(current), id=widget_id,
                                         placeholder=spec.help, compact=True)
             yield Static("", id="dialog-error")
-            yield Static(_("Enter: next text field, OK on the last · ctrl+s: OK · Tab: next · Esc: cancel"), id="dialog-help")
+            yield Static(self.help_line(), id="dialog-help")
+
+    def help_line(self) -> str:
+        """The keys of this form, in one line: only those that do something in it."""
+        parts = [_("Enter: next field, OK on the last"), _("ctrl+s: OK")]
+        if any(spec.kind == "bool" for spec in self.fields):
+            parts.append(_("Space: tick"))
+        if any(spec.kind == "choice" and spec.choices for spec in self.fields):
+            parts.append(_("↓ opens a list"))
+        parts.append(_("Esc: cancel"))
+        return " · ".join(parts)
 
     def on_mount(self) -> None:
         # The first field takes the keys, not the scrolling box around the fields.
@@ -182,22 +245,35 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
         return raw
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter moves on to the next text field (lists are reached with Tab) and submits on the last."""
         event.stop()
-        inputs = list(self.query("#dialog-fields Input"))
-        later = inputs[inputs.index(event.input) + 1:] if event.input in inputs else []
-        if later:
-            later[0].focus()
+        self.action_next_field()
+
+    def action_next_field(self) -> None:
+        """Enter: on to the next field (a text field, a tick box or a list), OK on the last one."""
+        fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
+        focused = self.focused
+        position = next((i for i, widget in enumerate(fields) if focused is widget or
+                         (focused is not None and widget in focused.ancestors)), None)
+        if position is not None and position + 1 < len(fields):
+            fields[position + 1].focus()
         else:
             self.action_submit()
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#dialog-error", Static).update(Text(message, style="bold red"))
 
     def action_submit(self) -> None:
         values = convert_fields(self.fields, self.raw_values(), self.rng, self.roll_modifiers)
         if isinstance(values, dict) and self.validate is not None:
             values = self.validate(values)
         if isinstance(values, str):
-            self.query_one("#dialog-error", Static).update(Text(values, style="bold red"))
+            self.show_error(values)
             return
+        if self.submit is not None:
+            refusal = self.submit(values)
+            if refusal is not None:
+                self.show_error(refusal)
+                return
         self.dismiss(values)
 
     def action_cancel(self) -> None:

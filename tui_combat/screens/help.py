@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -24,16 +25,16 @@ def described_bindings(node: DOMNode) -> list[tuple[str, Binding]]:
     return [(", ".join(keys), binding) for keys, binding in grouped.values()]
 
 
-def binding_rows(screen: Screen[object]) -> list[tuple[str, str, str]]:
-    """(keys, description, binding id) for the screen's bindings and then the app's."""
-    rows: list[tuple[str, str, str]] = []
+def binding_rows(screen: Screen[object]) -> list[tuple[str, str]]:
+    """(keys, description) for the screen's bindings and then the app's; never a binding's internal id."""
+    rows: list[tuple[str, str]] = []
     seen: set[str] = set()
     for node in (screen, screen.app):
         for keys, binding in described_bindings(node):
             if binding.action in seen:
                 continue
             seen.add(binding.action)
-            rows.append((keys, binding.description, binding.id or ""))
+            rows.append((keys, binding.description))
     return rows
 
 
@@ -52,9 +53,9 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(_("Key"), _("Does"), _("Id"))
-        for keys, description, binding_id in binding_rows(self.target):
-            table.add_row(keys, description, binding_id)
+        table.add_columns(_("Key"), _("Does"))
+        for keys, description in binding_rows(self.target):
+            table.add_row(Text(keys), Text(description))
         table.focus()
 
     def action_close(self) -> None:

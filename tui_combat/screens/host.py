@@ -31,6 +31,10 @@ class Host(Protocol):
     def dispatch(self, action: Action) -> bool:
         """Apply ``action`` to the open session; a refusal is shown to the GM and gives False."""
 
+    def refusal(self, action: Action) -> str | None:
+        """Apply ``action`` to the open session: None when it was applied, else why not (for a form to show,
+        which then stays open; nothing is notified)."""
+
     def undo(self) -> None: ...
 
     def redo(self) -> None: ...

@@ -22,7 +22,7 @@ from textual.widgets import Footer, OptionList, RichLog
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
-from tui_combat.engine.apply import initiative_asked
+from tui_combat.engine.apply import OUT_OF_TURN, initiative_asked
 from tui_combat.engine.contract import ActionSpec, AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, parse, roll
 from tui_combat.engine.errors import RuleError
@@ -30,11 +30,12 @@ from tui_combat.engine.keys import ROUND_KEYS
 from tui_combat.engine.log import LogEntry, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _
-from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, read_whole_number
+from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.budget import BudgetMeter
+from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
-from tui_combat.widgets.order_list import OrderList
+from tui_combat.widgets.order_list import FILTER_ACTING, FILTER_ALL, OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.read_only import ReadOnlyBar
 from tui_combat.widgets.redraw import RoundLog
@@ -80,20 +81,25 @@ def last_entries(state: State, count: int) -> list[LogEntry]:
     return entries
 
 
-def read_amount(typed: str, rng: random.Random) -> dict[str, Any] | str:
-    """Damage or healing as the GM gives it: a whole number, or dice the app rolls ("2d6+1"); else the
-    message for the form. Only ASCII digits make a number (``²`` is no number), and at most
-    :data:`~tui_combat.screens.dialogs.MAX_DIGITS` of them."""
-    text = typed.strip()
+def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any] | str:
+    """Damage or healing as the GM gives it: a whole number from 0 to 9,999, or dice the app rolls
+    ("2d6+1"); else the message for the form. A negative amount is refused (heal is its own key), never
+    turned into 0. Only ASCII digits make a number (``²`` is no number)."""
+    text = typed.strip().replace("−", "-")
+    what = what or _("Amount")
     if not text:
         return _("Type a number or a dice expression such as 2d6+1.")
+    if text.startswith("-"):
+        return _("{what} cannot be negative.", what=what)
     if text.lstrip("+").isascii() and text.lstrip("+").isdigit():
-        number = read_whole_number(_("Amount"), text.lstrip("+"))
+        number = read_whole_number(what, text.lstrip("+"), bounds=AMOUNT_RANGE)
         return {"amount": number, "roll": None} if isinstance(number, int) else number
     try:
         rolled = roll(parse(text), rng)
     except DiceError as error:
         return str(error)
+    if rolled.total > AMOUNT_RANGE[1]:
+        return _("{what}: a number from {low} to {high}.", what=what, low=AMOUNT_RANGE[0], high=AMOUNT_RANGE[1])
     return {"amount": max(rolled.total, 0), "roll": rolled}
 
 
@@ -112,11 +118,13 @@ class RoundScreen(SessionScreen):
         Binding(_key("round.save_as"), "save_as", _("Save as"), id="round.save_as", show=False),
         Binding(_key("round.options"), "options", _("Options (initiative method …)"), id="round.options", show=False),
         Binding(_key("round.quit"), "app.quit", _("Quit"), id="round.quit", show=False),
+        Binding(_key("round.filter"), "filter", _("List: everyone, acting now, one side"), id="round.filter", show=False),
     ]
 
     def compose(self) -> ComposeResult:
         yield ReadOnlyBar(id="read-only-bar")
         yield PhaseBar(id="phase-bar")
+        yield TextLines(id="step-hint")
         with Horizontal(id="round-main"):
             yield OrderList(id="order")
             with Vertical(id="round-side"):
@@ -171,16 +179,54 @@ class RoundScreen(SessionScreen):
         kind = steps[state.step].kind if state.step < len(steps) else ""
         extra = ""
         if state.initiative.pending:
-            extra = "⚄ " + _("initiative waits for {rolls}",
+            extra = glyph("⚄") + " " + _("initiative waits for {rolls}",
                               rolls=", ".join(request_label(r) for r in state.initiative.pending))
         elif kind == "resolve" and state.order:
-            extra = "▶ " + render(state.order[min(state.cursor, len(state.order) - 1)].label)
+            extra = glyph("▶") + " " + render(state.order[min(state.cursor, len(state.order) - 1)].label)
         self.query_one(ReadOnlyBar).show_read_only(self.store.read_only)
         self.query_one(PhaseBar).show_step(state.round, steps, state.step, extra)
-        self.query_one(OrderList).show(state, kind == "resolve")
+        self.query_one(OrderList).show(state, kind == "resolve", ruleset)
+        self.query_one("#step-hint", TextLines).show(self.next_move(state, ruleset))
         self._show_log(state)
         self.show_card()
         self.refresh_keys()
+
+    def next_move(self, state: State, ruleset: AnyRuleset) -> Text:
+        """What to do next, in one line: the keys first (they must not be cut), then the step's own help."""
+        steps = ruleset.steps(state)
+        step = steps[state.step] if 0 <= state.step < len(steps) else None
+        if state.phase == "over" or step is None:
+            keys = _("The fight is over: u undoes, Esc goes back to the sessions.")
+        elif state.initiative.pending:
+            keys = _("r rolls the further initiative rolls, t takes them from real dice")
+        elif step.kind == "declare":
+            keys = _("e on each combatant, n when done")
+        elif step.kind == "initiative" and not state.initiative.settled:
+            keys = _("r rolls initiative, t takes it from real dice")
+        elif step.kind == "resolve" and state.order:
+            # The same line all through the step (who acts is in the list and the phase bar): a turn moving on
+            # sends nothing for it.
+            first = state.acting_now()[0] if state.acting_now() else None
+            own = [f"{spec.key} {_(spec.label).lower()}" for spec in ruleset.actions
+                   if spec.footer and self._ruleset_key_applies(ruleset, state, spec, first)]
+            damage = _("d damage")
+            keys = _("{keys} for those acting now, n when done", keys=", ".join([*own[:3], damage]))
+        elif step.kind == "end":
+            keys = _("n starts round {n}", n=state.round + 1)
+        else:
+            keys = _("n goes on")
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(keys, style="bold")
+        if step is not None and step.help and state.phase != "over":
+            text.append(f" · {_(step.help)}", style="dim")
+        return text
+
+    @staticmethod
+    def _ruleset_key_applies(ruleset: AnyRuleset, state: State, spec: ActionSpec, combatant_id: str | None) -> bool:
+        try:
+            return ruleset.action_available(state, spec.name, combatant_id)
+        except RuleError:
+            return False
 
     def _show_log(self, state: State) -> None:
         """Append the entries the log does not show yet (all at once: one layout, one scroll); redraw it only
@@ -192,7 +238,8 @@ class RoundScreen(SessionScreen):
             self._log_count = 0
         new = min(total - self._log_count, LOG_LINES)
         if new > 0:
-            log.write("\n".join(("🔒 " if entry.secret else "") + shortened(entry.text) for entry in last_entries(state, new)))
+            secret = glyph("🔒") + " "
+            log.write("\n".join((secret if entry.secret else "") + shortened(entry.text) for entry in last_entries(state, new)))
         self._log_count = total
 
     def show_card(self) -> None:
@@ -276,10 +323,47 @@ class RoundScreen(SessionScreen):
     def action_next(self) -> None:
         self.host.dispatch(a.NextStep())
 
+    def action_filter(self) -> None:
+        """The turn list shows everyone, then only those acting now, then each side in turn, then everyone."""
+        order = self.query_one(OrderList)
+        choices = [FILTER_ALL, FILTER_ACTING, *(side.id for side in self.state.sides)]
+        shown = choices[(choices.index(order.filter) + 1) % len(choices)] if order.filter in choices else FILTER_ALL
+        order.show_only(shown)
+        if shown == FILTER_ALL:
+            self.notify(_("The list shows everyone."), timeout=3)
+        elif shown == FILTER_ACTING:
+            self.notify(_("The list shows those acting now."), timeout=3)
+        else:
+            self.notify(_("The list shows {side}.", side=self.state.side(shown).name), timeout=3)
+        self.show_card()
+        self.refresh_keys()
+
     def action_back(self) -> None:
         self.host.dispatch(a.PreviousStep())
 
+    def reroll_asks(self, then: Callable[[], None]) -> None:
+        """Run ``then`` (a new initiative roll); when this round's order is settled already and someone may
+        have acted on it, only once the GM confirms."""
+        state = self.state
+        if not (state.initiative.settled and state.order and not state.initiative.pending):
+            then()
+            return
+
+        def answered(again: bool | None) -> None:
+            if again:
+                then()
+
+        self.app.push_screen(ConfirmDialog(
+            _("Roll initiative again?"),
+            _("This round's order is settled and may have been acted on; a new roll replaces it."),
+            confirm=_("Roll again"), cancel=_("Keep the order")), answered)
+
     def action_roll(self) -> None:
+        if self.initiative_requests() is None:
+            return
+        self.reroll_asks(self._roll)
+
+    def _roll(self) -> None:
         requests = self.initiative_requests()
         if requests is None:
             return
@@ -291,6 +375,11 @@ class RoundScreen(SessionScreen):
         self.host.dispatch(a.RollInitiative(rolls=rolls))
 
     def action_type_rolls(self) -> None:
+        if self.initiative_requests() is None:
+            return
+        self.reroll_asks(self._type_rolls)
+
+    def _type_rolls(self) -> None:
         requests = self.initiative_requests()
         if requests is None:
             return
@@ -300,12 +389,9 @@ class RoundScreen(SessionScreen):
         title = _("Initiative rolled on real dice") if not self.state.initiative.pending else \
             _("Initiative: the further rolls, on real dice")
 
-        def typed(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                self.host.dispatch(a.RollInitiative(rolls=values))
-
         modifiers = {r.key: r.modifier for r in requests if r.modifier}
-        self.app.push_screen(FormDialog(title, roll_fields(requests), rng=self.store.rng, roll_modifiers=modifiers), typed)
+        self.app.push_screen(FormDialog(title, roll_fields(requests), rng=self.store.rng, roll_modifiers=modifiers,
+                                        submit=lambda values: self.host.refusal(a.RollInitiative(rolls=values))))
 
     def action_declare(self) -> None:
         combatant_id = self.selected()
@@ -316,40 +402,36 @@ class RoundScreen(SessionScreen):
         current = self.ruleset.declaration(state, combatant_id)
         name = state.combatant(combatant_id).name
 
-        def declared(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                self.host.dispatch(a.Declare(combatant=combatant_id, declaration=values))
+        self.app.push_screen(FormDialog(_("Declaration: {name}", name=name), fields, current, rng=self.store.rng,
+                                        submit=lambda values: self.host.refusal(a.Declare(combatant=combatant_id,
+                                                                                           declaration=values))))
 
-        self.app.push_screen(FormDialog(_("Declaration: {name}", name=name), fields, current, rng=self.store.rng), declared)
-
-    def _amount_dialog(self, title: str, then: Callable[[str, dict[str, Any]], object]) -> None:
-        """A form for an amount (typed, or dice the app rolls) given to the selected combatant."""
+    def _amount_dialog(self, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None]) -> None:
+        """A form for an amount (typed, or dice the app rolls) given to the selected combatant; a refusal
+        stays in the form."""
         combatant_id = self.selected()
         if combatant_id is None:
             return
         rng = self.store.rng
 
         def validate(values: dict[str, Any]) -> dict[str, Any] | str:
-            return read_amount(str(values["amount"]), rng)
-
-        def given(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                then(combatant_id, values)
+            return read_amount(str(values["amount"]), rng, what)
 
         name = self.state.combatant(combatant_id).name
         fields = [FieldSpec(key="amount", label=N_("Amount, or dice to roll (2d6+1)"))]
-        self.app.push_screen(FormDialog(title.format(name=name), fields, validate=validate), given)
+        self.app.push_screen(FormDialog(title.format(name=name), fields, validate=validate,
+                                        submit=lambda values: then(combatant_id, values)))
 
     def action_damage(self) -> None:
         self._amount_dialog(
-            _("Damage to {name}", name="{name}"),
-            lambda cid, v: self.host.dispatch(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"])),
+            _("Damage to {name}", name="{name}"), _("Damage"),
+            lambda cid, v: self.host.refusal(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"])),
         )
 
     def action_heal(self) -> None:
         self._amount_dialog(
-            _("Heal {name}", name="{name}"),
-            lambda cid, v: self.host.dispatch(a.Heal(combatant=cid, amount=v["amount"])),
+            _("Heal {name}", name="{name}"), _("Healing"),
+            lambda cid, v: self.host.refusal(a.Heal(combatant=cid, amount=v["amount"])),
         )
 
     def action_status(self) -> None:
@@ -379,47 +461,70 @@ class RoundScreen(SessionScreen):
     def action_save_as(self) -> None:
         from tui_combat.session import SessionError, save_as
 
-        def chosen(values: dict[str, Any] | None) -> None:
+        def submit(values: dict[str, Any]) -> str | None:
             store = self.host.store
-            if values is None or store is None:
-                return
+            if store is None:
+                return None
             try:
                 save_as(store, self.host.data_root, values["name"])
             except SessionError as error:
-                self.notify(str(error), title=error.title, severity="error", timeout=10)
-                return
+                return str(error)
             self.notify(_("Saved as {name}.", name=values["name"]))
+            return None
 
         self.app.push_screen(FormDialog(_("Save as"), [FieldSpec(key="name", label=N_("Name"))], {"name": self.state.name},
-                                        validate=lambda v: v if v["name"] else _("A name cannot be empty.")), chosen)
+                                        validate=lambda v: v if v["name"] else _("A name cannot be empty."), submit=submit))
 
     # -- ruleset actions ----------------------------------------------------------------------------
     def action_spec(self, name: str) -> ActionSpec | None:
         return next((spec for spec in self.ruleset.actions if spec.name == name), None)
 
     def action_ruleset(self, name: str) -> None:
+        """A ruleset action of the selected combatant. One that belongs to a turn (``in_turn``) taken by
+        someone who does not act now asks the GM first; confirmed, it is logged as out of turn."""
         spec = self.action_spec(name)
         if spec is None:
             return
         combatant_id = self.selected()
+        if spec.in_turn and spec.needs_combatant and combatant_id and not self.ruleset.acts_now(self.state, combatant_id):
+            combatant = self.state.combatant(combatant_id)
+            acting = ", ".join(self.state.combatant(cid).name for cid in self.state.acting_now()) or _("nobody")
+
+            def answered(anyway: bool | None) -> None:
+                if anyway:
+                    self.ruleset_form(spec, combatant_id, out_of_turn=True)
+
+            self.app.push_screen(ConfirmDialog(
+                _("{name} does not act now", name=combatant.name),
+                _("Acting now: {names}. {action} by {name} out of turn? The log will say so.",
+                  names=acting, action=_(spec.label), name=combatant.name),
+                confirm=_("Yes, out of turn"), cancel=_("No")), answered)
+            return
+        self.ruleset_form(spec, combatant_id)
+
+    def ruleset_form(self, spec: ActionSpec, combatant_id: str | None, *, out_of_turn: bool = False) -> None:
+        """The action's form (none when it has no fields); a refusal stays in the form with what was typed."""
         state = self.state
         ruleset = self.ruleset
-        fields = ruleset.action_fields(state, name, combatant_id or "")
+        fields = ruleset.action_fields(state, spec.name, combatant_id or "")
 
-        def dispatch(values: dict[str, Any]) -> None:
+        def submit(values: dict[str, Any]) -> str | None:
             args: dict[str, Any] = {"combatant": combatant_id or ""} if spec.needs_combatant else {}
             for key, value in values.items():
                 args[key] = roll_arg(value) if isinstance(value, Roll) else value
-            self.host.dispatch(a.RulesetAction(name=name, args=args))
+            if out_of_turn:
+                args[OUT_OF_TURN] = True
+            return self.host.refusal(a.RulesetAction(name=spec.name, args=args))
 
         if not fields:
-            dispatch({})
+            refusal = submit({})
+            if refusal is not None:
+                self.notify(refusal, severity="warning", timeout=6)
             return
         who = state.combatant(combatant_id).name if combatant_id else ""
         title = f"{_(spec.label)} — {who}" if who else _(spec.label)
         defaults = {f.key: f.default for f in fields if f.kind != "roll"}
-        self.app.push_screen(FormDialog(title, fields, defaults, rng=self.store.rng),
-                             lambda values: dispatch(values) if values is not None else None)
+        self.app.push_screen(FormDialog(title, fields, defaults, rng=self.store.rng, submit=submit))
 
 
 _screen_classes: dict[str, type[RoundScreen]] = {}

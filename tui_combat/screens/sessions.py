@@ -1,5 +1,8 @@
 """The first screen: saved sessions, newest first, and the built-in demo encounters.
 
+Each row: the session's name, its ruleset, where the fight stands (round and step) and when it was saved;
+never a folder name or another internal id. ``e`` renames the selected session, ``x`` deletes it (after
+asking). Opening a demo that has a saved session already asks whether to resume that one or start another.
 A damaged session is listed as such; ``r`` rebuilds one that can be recovered into a new session beside
 it (the damaged folder is only read) and opens that. Names are shown as text, never as markup.
 """
@@ -11,12 +14,18 @@ from functools import partial
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from typing import Any
+
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, LoadingIndicator, Static
+from textual.widgets.data_table import RowDoesNotExist
 
 from tui_combat import session
-from tui_combat.i18n import _
+from tui_combat.engine.contract import FieldSpec
+from tui_combat.i18n import N_, _
 from tui_combat.saves.library import format_time
+from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog
+from tui_combat.widgets.glyphs import glyph
 from tui_combat.screens.host import Host, host_of
 
 DEMO_PREFIX = "\0demo:"
@@ -27,6 +36,8 @@ class SessionsScreen(Screen[None]):
         Binding("enter", "open", _("Open"), id="sessions.open"),
         Binding("n", "new", _("New fight"), id="sessions.new"),
         Binding("d", "demo", _("Demo"), id="sessions.demo"),
+        Binding("e,f2", "rename", _("Rename"), id="sessions.rename"),
+        Binding("x,delete", "delete", _("Delete"), id="sessions.delete"),
         Binding("r", "recover", _("Recover"), id="sessions.recover"),
         Binding("q", "app.quit", _("Quit"), id="sessions.quit"),
     ]
@@ -48,22 +59,22 @@ class SessionsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(_("Name"), _("Ruleset"), _("Round"), _("Saved"))
+        table.add_columns(_("Name"), _("Ruleset"), _("Where"), _("Saved"))
         self.reload()
 
     def reload(self) -> None:
         table = self.query_one(DataTable)
         table.clear()
-        sessions = session.list_sessions(self.host.data_root)
+        sessions = session.list_sessions(self.host.data_root, steps=True)
         self.sessions = {info.key: info for info in sessions}
         for info in sessions:
             name = Text(info.name)
             if info.problem:
                 name.append(f" ({_(info.problem)})", style="red")
-            table.add_row(name, Text(session.ruleset_label(info.ruleset)), str(info.round), format_time(info.saved_at),
-                          key=info.key)
+            table.add_row(name, Text(session.ruleset_label(info.ruleset)), Text(session.progress_label(info)),
+                          Text(format_time(info.saved_at)), key=info.key)
         for demo in session.DEMOS:
-            table.add_row(Text("▶ " + _(demo.label)), Text(session.ruleset_label(demo.ruleset)), "—", "",
+            table.add_row(Text(glyph("▶") + " " + _(demo.label)), Text(session.ruleset_label(demo.ruleset)), "—", "",
                           key=DEMO_PREFIX + demo.file_name)
         self._show_hint()
         table.focus()
@@ -76,7 +87,8 @@ class SessionsScreen(Screen[None]):
         elif not self.sessions:
             text = _("No saved sessions yet. Press Enter to play the demo encounter, or n for a new fight.")
         else:
-            text = _("Saved sessions, newest first. Enter opens one; n starts a new fight; d the demo.")
+            text = _("Saved sessions, newest first. Enter opens one; n starts a new fight; d the demo; "
+                     "e renames, x deletes.")
             if any(info.recoverable for info in self.sessions.values()):
                 text += "\n" + _("A damaged session stays as it is: r rebuilds it into a new session beside it.")
         hint.update(Text(text))
@@ -97,6 +109,8 @@ class SessionsScreen(Screen[None]):
         if action == "recover":
             info = self.sessions.get(self.selected_key() or "")
             return info is not None and info.recoverable
+        if action in ("rename", "delete"):
+            return self.selected_key() in self.sessions
         return True
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -126,7 +140,73 @@ class SessionsScreen(Screen[None]):
         self.open_demo(session.DEMOS[0].file_name)
 
     def open_demo(self, file_name: str) -> None:
-        self.host.open_session(partial(session.open_demo, self.host.data_root, file_name, seed=self.host.seed))
+        """Start the demo; when a session of it is saved already, ask first: resume that one, or start another."""
+        existing = session.existing_session_for_demo(self.host.data_root, file_name)
+        start = partial(self.host.open_session, partial(session.open_demo, self.host.data_root, file_name,
+                                                        seed=self.host.seed))
+        if existing is None:
+            start()
+            return
+
+        def chosen(answer: str | None) -> None:
+            if answer == "resume" and existing is not None:
+                self.host.open_session(partial(session.resume, self.host.data_root, existing.key))
+            elif answer == "new":
+                start()
+
+        self.app.push_screen(ChoiceDialog(
+            _("This demo has a saved session: {name}", name=existing.name),
+            [("resume", _("Resume {name} ({where})", name=existing.name, where=session.progress_label(existing))),
+             ("new", _("Start another"))], "resume"), chosen)
+
+    # -- rename and delete ----------------------------------------------------------------------------
+    def action_rename(self) -> None:
+        info = self.sessions.get(self.selected_key() or "")
+        if info is None:
+            return
+        data_root = self.host.data_root
+
+        def submit(values: dict[str, Any]) -> str | None:
+            try:
+                key = session.rename(data_root, info.key, str(values["name"]))
+            except session.SessionError as error:
+                return str(error)
+            self.reload()
+            self.select_key(key)
+            return None
+
+        self.app.push_screen(FormDialog(_("Rename {name}", name=info.name), [FieldSpec(key="name", label=N_("Name"))],
+                                        {"name": info.name}, submit=submit))
+
+    def action_delete(self) -> None:
+        info = self.sessions.get(self.selected_key() or "")
+        if info is None:
+            return
+
+        def answered(delete: bool | None) -> None:
+            if not delete or info is None:
+                return
+            try:
+                session.delete(self.host.data_root, info.key)
+            except session.SessionError as error:
+                self.notify(str(error), title=error.title, severity="error", timeout=10)
+                return
+            self.notify(_("{name} is deleted.", name=info.name))
+            self.reload()
+
+        self.app.push_screen(ConfirmDialog(
+            _("Delete {name}?", name=info.name),
+            _("The fight, its log and its history are removed for good."),
+            confirm=_("Delete it"), cancel=_("Keep it"),
+        ), answered)
+
+    def select_key(self, key: str) -> None:
+        """Put the cursor on the row of ``key`` (when it is listed)."""
+        table = self.query_one(DataTable)
+        try:
+            table.move_cursor(row=table.get_row_index(key))
+        except RowDoesNotExist:
+            pass
 
 
 class OpeningScreen(Screen[None]):

@@ -14,9 +14,9 @@ from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.model import State
+from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
-from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, FormDialog, choice_value
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 
 _GROUP = re.compile(r"^\s*([0-9]{1,6})\s*[x×]?\s+(\S.*)$")  # a count of 7 digits or more is part of the name
@@ -35,7 +35,7 @@ def combatant_fields(state: State, with_side: bool) -> list[FieldSpec]:
     fields = [FieldSpec(key="name", label=N_("Name"), kind="str", help=_("\"5 orc\" adds Orc 1…Orc 5"))]
     if with_side:
         fields.append(FieldSpec(key="side", label=N_("Side"), kind="choice", choices=tuple((s.id, s.name) for s in state.sides)))
-    fields.append(FieldSpec(key="hp", label=N_("HP"), kind="int", default=1))
+    fields.append(FieldSpec(key="hp", label=N_("HP"), kind="int", default=1, minimum=AMOUNT_RANGE[0], maximum=AMOUNT_RANGE[1]))
     fields.extend(registry.get(state.ruleset).sheet_fields)
     return fields
 
@@ -57,16 +57,15 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
             return _("A group has from 1 to {max} members.", max=500)
         return values
 
-    def added(values: dict[str, Any] | None) -> None:
-        if values is None:
-            return
-        count, name = split_group(values.pop("name"))
-        hp = values.pop("hp")
-        side_id = values.pop("side")
-        screen.host.dispatch(a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=values))
+    def add(values: dict[str, Any]) -> str | None:
+        sheet = dict(values)
+        count, name = split_group(sheet.pop("name"))
+        hp = sheet.pop("hp")
+        side_id = sheet.pop("side")
+        return screen.host.refusal(a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=sheet))
 
     fields = combatant_fields(state, with_side=True)
-    screen.app.push_screen(FormDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate), added)
+    screen.app.push_screen(FormDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate, submit=add))
 
 
 def options_dialog(screen: SessionScreen) -> None:
@@ -112,6 +111,27 @@ def _group_names(state: State) -> dict[str, str]:
         if combatant.group:
             members.setdefault(combatant.group, []).append(combatant.name)
     return {group: f"{names[0].rsplit(' ', 1)[0]} ×{len(names)}" for group, names in members.items()}
+
+
+def edit_action(combatant: Combatant, fields: list[FieldSpec], result: dict[str, Any]) -> a.EditCombatant:
+    """The edit a form's values make: only what the GM changed. A sheet field left as it was stays exactly as
+    it was stored (a value the form shows under another spelling included), and one the form does not show
+    is never touched."""
+    changed: dict[str, Any] = {}
+    for spec in fields:
+        if spec.key in ("name", "hp") or spec.key not in result:
+            continue
+        value = result[spec.key]
+        stored = combatant.sheet.get(spec.key, spec.default)
+        if spec.kind == "choice" and spec.choices and choice_value(spec, stored) == value:
+            continue
+        if value != stored:
+            changed[spec.key] = value
+    hp = int(result["hp"])
+    name = str(result["name"])
+    return a.EditCombatant(combatant=combatant.id, name=name if name != combatant.name else None,
+                           hp=hp if hp != combatant.max_hp else None, max_hp=hp if hp != combatant.max_hp else None,
+                           sheet=changed or None)
 
 
 class SetupScreen(SessionScreen):
@@ -175,15 +195,8 @@ class SetupScreen(SessionScreen):
         combatant = self.state.combatant(selected)
         fields = combatant_fields(self.state, with_side=False)
         values = {"name": combatant.name, "hp": combatant.max_hp, **combatant.sheet}
-
-        def edited(result: dict[str, Any] | None) -> None:
-            if result is None:
-                return
-            name = result.pop("name")
-            hp = result.pop("hp")
-            self.host.dispatch(a.EditCombatant(combatant=selected, name=name, hp=hp, max_hp=hp, sheet=result))
-
-        self.app.push_screen(FormDialog(_("Edit {name}", name=combatant.name), fields, values), edited)
+        self.app.push_screen(FormDialog(_("Edit {name}", name=combatant.name), fields, values,
+                                        submit=lambda result: self.host.refusal(edit_action(combatant, fields, result))))
 
     def action_remove(self) -> None:
         selected = self.selected_row()
@@ -193,18 +206,12 @@ class SetupScreen(SessionScreen):
     def action_add_side(self) -> None:
         fields = [FieldSpec(key="name", label=N_("Side name")), FieldSpec(key="party", label=N_("Player characters"), kind="bool")]
 
-        def added(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                self.host.dispatch(a.AddSide(name=values["name"], is_party=values["party"]))
-
-        self.app.push_screen(FormDialog(_("Add side"), fields), added)
+        self.app.push_screen(FormDialog(_("Add side"), fields, submit=lambda values: self.host.refusal(
+            a.AddSide(name=values["name"], is_party=values["party"]))))
 
     def action_rename(self) -> None:
-        def renamed(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                self.host.dispatch(a.SetName(name=values["name"]))
-
-        self.app.push_screen(FormDialog(_("Rename the fight"), [FieldSpec(key="name", label=N_("Name"))], {"name": self.state.name}), renamed)
+        self.app.push_screen(FormDialog(_("Rename the fight"), [FieldSpec(key="name", label=N_("Name"))], {"name": self.state.name},
+                                        submit=lambda values: self.host.refusal(a.SetName(name=values["name"]))))
 
     # -- ruleset --------------------------------------------------------------------------------------
     def action_ruleset(self) -> None:

@@ -28,6 +28,7 @@ from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
+from tui_combat.widgets.glyphs import glyph
 
 
 class Row:
@@ -155,7 +156,7 @@ class SurpriseScreen(SessionScreen):
         log = self.query_one(RichLog)
         log.clear()
         for entry in state.log_entries()[-12:]:
-            log.write(("🔒 " if entry.secret else "") + entry.text)
+            log.write((glyph("🔒") + " " if entry.secret else "") + entry.text)
         table.focus()
 
     def _selected(self) -> Row | None:

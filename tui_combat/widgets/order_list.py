@@ -1,6 +1,6 @@
 """The turn order: slots (everyone in a slot acts at once) with the combatants in each.
 
-The acting slot is marked on its header alone ("▶─ 7"), so that a turn moving on changes one cell of two
+The acting slot is marked on its header ("▶─ 7 now"; "── 3 acted", "── 1 to come" for the others), so that a turn moving on changes one cell of two
 rows however many combatants a slot holds. Each action changes a few rows at most, so :meth:`OrderList.show`
 compares every row with what it shows and redraws only the rows that changed, and moving the highlight
 redraws the two rows involved. The whole list is rebuilt only when its rows themselves change: a new
@@ -18,20 +18,43 @@ from textual.widgets import OptionList
 from textual.visual import VisualType
 from textual.widgets.option_list import Option
 
+from tui_combat.engine.contract import AnyRuleset, BudgetLine
+from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import _
+from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import changed_span
 from tui_combat.widgets.redraw import SteadyScrollBars
 
 STATUS_MARK = {"active": "", "down": " ✝", "fled": " ↪", "surrendered": " ⚐"}
+FILTER_ALL, FILTER_ACTING = "", "\0acting"
+"""The list's filters besides a side's id: everyone, or only those acting now."""
 
 
-def _line(combatant: Combatant) -> Text:
+def status_mark(status: str) -> str:
+    mark = STATUS_MARK.get(status, "")
+    return f" {glyph(mark.strip())}" if mark else ""
+
+
+def budget_marker(lines: tuple[BudgetLine, ...]) -> str:
+    """What a combatant has left, in a few cells, once he has spent something: "left/total" of his first two
+    budget lines ("1/2·0/1"); nothing while all of it is left (a fresh round draws no marker at all; the
+    card shows the selected combatant's whole budget)."""
+    if all(line.left >= line.total for line in lines):
+        return ""
+    return "·".join(f"{line.left}/{line.total}" for line in lines[:2])
+
+
+def _line(combatant: Combatant, marker: str = "", budget: str = "") -> Text:
     style = "dim" if combatant.status != "active" else ""
     text = Text("  ")
     text.append(combatant.name, style=style)
-    text.append(f"  {combatant.hp}/{combatant.max_hp}{STATUS_MARK[combatant.status]}", style="dim" if style else "cyan")
+    text.append(f"  {combatant.hp}/{combatant.max_hp}{status_mark(combatant.status)}", style="dim" if style else "cyan")
+    if budget:
+        text.append(f"  {budget}")
+    if marker:
+        text.append(f"  {marker}", style="italic")
     return text
 
 
@@ -49,16 +72,18 @@ class Row:
     def prompt(self) -> Text:
         kind = self.look[0]
         if kind == "combatant":
-            combatant = self.look[1]
-            assert isinstance(combatant, Combatant)
-            return _line(combatant)
+            combatant, marker, budget = self.look[1], self.look[2], self.look[3]
+            assert isinstance(combatant, Combatant) and isinstance(marker, str) and isinstance(budget, str)
+            return _line(combatant, marker, budget)
         if kind == "slot":
-            label, now = self.look[1], self.look[2]
+            label, now, marker = self.look[1], self.look[2], self.look[3]
             assert isinstance(label, Msg)
-            # The same cells either way but the first: a turn moving on redraws one cell of each header.
-            return Text.assemble(("▶" if now else "─", "bold yellow" if now else "bold"), (f"─ {render(label)} ", "bold"))
+            # The same cells either way but the first: a turn moving on redraws one cell of each header (and
+            # the word after it).
+            word = f"{marker} " if marker else ""
+            return Text.assemble((glyph("▶") if now else "─", "bold yellow" if now else "bold"), (f"─ {render(label)} {word}", "bold"))
         if kind == "idle":
-            return Text(f"── {_('not acting')} ", style="dim")
+            return Text(f"── {_('not in the order')} ", style="dim")
         return Text(f"── {self.look[1]} ", style="bold")
 
 
@@ -81,28 +106,65 @@ class RowOption(Option):
         return self._prompt
 
 
-def order_rows(state: State, in_resolve: bool) -> list[Row]:
-    """The rows for ``state``: the order's slots with their combatants, then those not acting; before
-    any order, the sides with their combatants."""
+def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None, shown: str = FILTER_ALL,
+               window: tuple[tuple[int, int], ...] | None = None) -> list[Row]:
+    """The rows for ``state``: the order's slots with their combatants, then those not in the order; before
+    any order, the sides with their combatants. In a resolve step, with the ``ruleset``, each slot header
+    says where the round is ("acted", "now", "to come"), each combatant what he has left and any word of
+    his own that differs from his slot's ("holds"). ``shown`` filters: a side's id, or :data:`FILTER_ACTING`.
+    What is left is worked out only for the rows ``window`` (ranges of first, last) covers, when given: those
+    on the screen (a budget for each of 2,000 combatants on every action would cost more than the rest of the list)."""
     rows: list[Row] = []
     by_id = {combatant.id: combatant for combatant in state.combatants}  # one pass, not a search per line
+    marked = in_resolve and ruleset is not None
+    acting = set(state.acting_now()) if in_resolve else set()
+
+    def wanted(combatant: Combatant) -> bool:
+        if shown == FILTER_ALL:
+            return True
+        if shown == FILTER_ACTING:
+            return combatant.id in acting
+        return combatant.side == shown
+
+    def row(key: str, combatant: Combatant, slot: int | None, slot_word: str) -> Row:
+        marker = budget = ""
+        if marked and ruleset is not None:
+            marker = ruleset.turn_marker(state, combatant.id, slot)
+            marker = "" if marker == slot_word else marker
+            visible = window is None or any(first <= len(rows) <= last for first, last in window)
+            if combatant.status == "active" and visible:
+                try:
+                    budget = budget_marker(ruleset.budget(state, combatant.id))
+                except RuleError:
+                    budget = ""
+        return Row(key, ("combatant", combatant, marker, budget))
+
     if state.order:
         listed: set[str] = set()
         for index, slot in enumerate(state.order):
             now = in_resolve and index == state.cursor
-            rows.append(Row(f"slot-{index}", ("slot", slot.label, now), disabled=True))
-            for combatant_id in slot.combatants:
-                key = combatant_id if combatant_id not in listed else f"{combatant_id}#{index}"
-                listed.add(combatant_id)
-                rows.append(Row(key, ("combatant", by_id[combatant_id])))
-        idle = [c for c in state.combatants if c.id not in listed]
+            members = [by_id[cid] for cid in slot.combatants if cid in by_id]
+            if shown != FILTER_ALL and not any(wanted(c) for c in members):
+                listed.update(slot.combatants)
+                continue
+            slot_word = ruleset.slot_marker(state, index) if marked and ruleset is not None else ""
+            rows.append(Row(f"slot-{index}", ("slot", slot.label, now, slot_word), disabled=True))
+            for combatant in members:
+                key = combatant.id if combatant.id not in listed else f"{combatant.id}#{index}"
+                listed.add(combatant.id)
+                if wanted(combatant):
+                    rows.append(row(key, combatant, index, slot_word))
+        idle = [c for c in state.combatants if c.id not in listed and wanted(c)]
         if idle:
             rows.append(Row("slot-idle", ("idle",), disabled=True))
-            rows.extend(Row(c.id, ("combatant", c)) for c in idle)
+            rows.extend(row(c.id, c, None, "") for c in idle)
     else:
         for side in state.sides:
+            members = [c for c in state.combatants if c.side == side.id and wanted(c)]
+            if shown != FILTER_ALL and not members:
+                continue
             rows.append(Row(f"side-{side.id}", ("side", side.name), disabled=True))
-            rows.extend(Row(c.id, ("combatant", c)) for c in state.combatants if c.side == side.id)
+            rows.extend(row(c.id, c, None, "") for c in members)
     return rows
 
 
@@ -128,11 +190,29 @@ class OrderList(SteadyScrollBars, OptionList):
         """How many times every row was rebuilt (a new order, a combatant added …); for tests."""
         self.rows_redrawn = 0
         """How many rows were redrawn one by one; for tests."""
+        self.filter = FILTER_ALL
+        """Who is listed: everyone, those acting now (:data:`FILTER_ACTING`), or one side (its id)."""
+        self._shown_state: tuple[State, bool, AnyRuleset | None] | None = None
+        self._window: tuple[int, int] = (0, 0)
+
+    def show_only(self, shown: str) -> None:
+        """List only ``shown`` (a side's id, :data:`FILTER_ACTING`, or :data:`FILTER_ALL`: everyone)."""
+        self.filter = shown
+        if self._shown_state is not None:
+            self.show(*self._shown_state)
 
     # -- showing a state ------------------------------------------------------------------------------
-    def show(self, state: State, in_resolve: bool) -> None:
+    def show(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None) -> None:
         selected = self.highlighted_option.id if self.highlighted_option is not None else None
-        rows = order_rows(state, in_resolve)
+        self._shown_state = (state, in_resolve, ruleset)
+        self._window = self._visible_rows()
+        # And where the list will scroll to when the turn moves on (the first of those acting now), so that
+        # the rows it brings up are drawn once, with what they have left.
+        acting = state.acting_now()
+        at = self._index.get(acting[0]) if in_resolve and acting else None
+        height = max(self.size.height, 24)
+        rows = order_rows(state, in_resolve, ruleset, self.filter,
+                          (self._window, (max(at - height, 0), at + height)) if at is not None else (self._window,))
         if [(row.key, row.disabled) for row in rows] == [(row.key, row.disabled) for row in self._rows]:
             self._update_rows(rows)
         else:
@@ -146,6 +226,21 @@ class OrderList(SteadyScrollBars, OptionList):
                 target = acting[0]
         self._turn = turn
         self._highlight(target)
+
+    def _visible_rows(self) -> tuple[int, int]:
+        """The rows on the screen now, and two more either side."""
+        top = self.scroll_offset.y
+        return max(top - 2, 0), top + max(self.size.height, 24) + 2
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        """Scrolled: the rows now on the screen get what they have left (worked out for the rows shown only)."""
+        super().watch_scroll_y(old, new)
+        if self._shown_state is not None and self._visible_rows() != self._window:
+            self.call_later(self._show_again)
+
+    def _show_again(self) -> None:
+        if self._shown_state is not None and self._visible_rows() != self._window:
+            self.show(*self._shown_state)
 
     def _rebuild(self, rows: list[Row]) -> None:
         self.rebuilds += 1

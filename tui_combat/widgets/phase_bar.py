@@ -6,6 +6,7 @@ from rich.text import Text
 
 from tui_combat.i18n import _
 from tui_combat.engine.contract import StepDef
+from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
 
 
@@ -38,7 +39,7 @@ class PhaseBar(TextLines):
                 step = steps[index]
                 if index > first:
                     text.append(" › ", style="dim")
-                label = _(step.label) + (" 🔒" if step.secret else "")
+                label = _(step.label) + (f" {glyph('🔒')}" if step.secret else "")
                 text.append(label, style="reverse bold" if index == current else "")
             if text.cell_len <= width - 2 or first >= current:
                 return text

@@ -107,8 +107,8 @@ class ADnD2e(AdndFamily[AdndRound]):
     )
     actions = (
         ActionSpec(name="side_situations", key="m", label=N_("Sides"), needs_combatant=False),
-        ActionSpec(name="attack", key="a", label=N_("Attack")),
-        ActionSpec(name="main_action", key="c", label=N_("Main action")),
+        ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
+        ActionSpec(name="main_action", key="c", label=N_("Main action"), in_turn=True),
         EFFECT_ACTION,
     )
 

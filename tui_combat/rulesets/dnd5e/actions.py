@@ -25,9 +25,9 @@ __all__ = ["ATTACKS", "CATALOGUE", "Dnd5eActions", "critical_dice", "critical_ro
 ATTACKS = {"attack": 0, "attack_advantage": 1, "attack_disadvantage": -1}
 """Attack action name → +1 advantage, −1 disadvantage."""
 CATALOGUE = (
-    ActionSpec(name="attack", key="a", label=N_("Attack")),
-    ActionSpec(name="attack_advantage", key="A", label=N_("Attack with advantage"), footer=False),
-    ActionSpec(name="attack_disadvantage", key="D", label=N_("Attack with disadvantage"), footer=False),
+    ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
+    ActionSpec(name="attack_advantage", key="A", label=N_("Attack with advantage"), footer=False, in_turn=True),
+    ActionSpec(name="attack_disadvantage", key="D", label=N_("Attack with disadvantage"), footer=False, in_turn=True),
     ActionSpec(name="use", key="s", label=N_("Use")),
     ActionSpec(name="move", key="m", label=N_("Move")),
     ActionSpec(name="condition", key="c", label=N_("Condition")),

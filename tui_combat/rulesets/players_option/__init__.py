@@ -100,8 +100,8 @@ class PlayersOption(AdndFamily[PoRound]):
                    choices=(("off", N_("AC only")), ("on", N_("AC and armour type vs weapon type")))),
     )
     actions = (
-        ActionSpec(name="attack", key="a", label=N_("Attack")),
-        ActionSpec(name="main_action", key="c", label=N_("Main action")),
+        ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
+        ActionSpec(name="main_action", key="c", label=N_("Main action"), in_turn=True),
         ActionSpec(name="abandon", key="z", label=N_("Change action")),
         ActionSpec(name="check", key="k", label=N_("Check"), needs_combatant=False),
         EFFECT_ACTION,

@@ -1,0 +1,54 @@
+"""The turn list at a glance, at 80×24: each slot says whether it has acted, acts now or is still to come,
+each combatant what he has left; the list filters to those acting now or one side; a line says what to do
+next."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.ui.fights import opened, saved_round
+from tests.ui.steps import SIZE, selected, visible_text
+from tui_combat.app import CombatApp
+from tui_combat.widgets.order_list import OrderList
+
+
+def rows(app: CombatApp) -> list[str]:
+    order = app.screen.query_one(OrderList)
+    return [str(order.get_option_at_index(index).prompt).rstrip() for index in range(order.option_count)]
+
+
+async def test_slots_say_acted_now_to_come_and_rows_what_is_left(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    saved_round(data_root, "ambush", ["Raf"], 2)  # AD&D 2e: the party (3) acts before the orcs (7)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        # Nobody has spent anything yet: no marker of what is left.
+        assert rows(app) == ["▶─ 3 now", "  Raf  20/20", "── 7 to come", "  Orc 1  8/8", "  Orc 2  8/8"]
+        # Raf attacks (the roll left empty: the attack is taken, its result told at the table): a 3rd-level
+        # warrior (levels 1–6) has one attack a round, now used: 0/1; his main action, counted apart, 1/1.
+        await pilot.press("a", "ctrl+s")
+        assert rows(app)[1] == "  Raf  20/20  0/1·1/1", rows(app)
+        hint = visible_text(app.screen.query_one("#step-hint")).strip()
+        assert hint == "a attack, c main action, d damage for those acting now, n when done", hint
+        await pilot.press("n")
+        assert rows(app)[0] == "── 3 acted" and rows(app)[2] == "▶─ 7 now"
+        assert visible_text(app.screen.query_one("#step-hint")).strip() == hint  # nothing to send for it
+
+
+async def test_the_list_filters_to_acting_now_and_to_each_side(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    saved_round(data_root, "ambush", ["Raf"], 2)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        everyone = rows(app)
+        await pilot.press("slash")
+        assert rows(app) == everyone[:2]  # acting now: the party's slot
+        await pilot.press("slash")
+        assert rows(app) == everyone[:2]  # the party
+        await pilot.press("slash")
+        assert rows(app) == everyone[2:]  # the monsters
+        assert selected(app) is not None and app.store is not None
+        assert app.store.state.combatant(selected(app) or "").name == "Orc 1"
+        await pilot.press("slash")
+        assert rows(app) == everyone
