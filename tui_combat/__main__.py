@@ -116,7 +116,16 @@ def main(argv: list[str] | None = None) -> int:
         encounter=args.file if args.command == "new" else None,
         seed=args.seed,
     )
-    app.run()
+    import gc
+
+    # What start-up has made so far (Textual's modules, the app's, the app itself) lives as long as the app:
+    # kept out of the garbage collector's way while it runs, so that the collections the fight's many
+    # objects set off while the first screen is drawn do not walk all of it again and again.
+    gc.freeze()
+    try:
+        app.run()
+    finally:
+        gc.unfreeze()
     return app.return_code or 0  # EXIT_UNSAVED when the GM left with actions that could not be saved
 
 
@@ -138,7 +147,10 @@ def _session_key(root: Path, name: str) -> str | None:
     """The folder key of the saved session ``name`` (its key, or its name as listed, case aside); when there
     is none, or several share the name, the reason is printed and None returned."""
     from tui_combat.saves.errors import SaveError
-    from tui_combat.saves.library import session_folder
+    from tui_combat.saves.library import is_listed_key, session_folder
+
+    if is_listed_key(root, name):  # a session's own key, as list shows it: no need to read every session's files
+        return name
     from tui_combat.session import SessionError, find_session
 
     try:

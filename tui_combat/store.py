@@ -21,11 +21,10 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tui_combat.engine.actions import Action
 from tui_combat.engine.apply import apply
-from tui_combat.engine.encounter import Encounter, encounter_actions
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import _, ngettext
@@ -35,6 +34,9 @@ from tui_combat.saves.history import History
 from tui_combat.saves.journal import SessionFolder, first_snapshot, make_snapshot
 from tui_combat.saves.reading import Plan, Segment, plan
 from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+
+if TYPE_CHECKING:  # encounter files (and their TOML reader) load only when a session is started from one
+    from tui_combat.engine.encounter import Encounter
 
 Listener = Callable[[State], None]
 SNAPSHOT_EVERY = 500
@@ -389,6 +391,8 @@ def new_state(seed: int | None = None) -> State:
 
 def store_from_encounter(encounter: Encounter, folder: Path | None = None, seed: int | None = None) -> Store:
     """A new session built from an encounter: every step of the build is in the journal."""
+    from tui_combat.engine.encounter import encounter_actions
+
     store = Store.create(new_state(seed), folder)
     for action in encounter_actions(encounter, store.state):
         store.dispatch(action)

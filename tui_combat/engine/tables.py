@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from pathlib import Path
@@ -71,6 +70,8 @@ def _name_keys(raw: Any, kind: type[Any], message: str) -> str:
                     if str(error) == message:
                         raw = narrowed
                         trail.append(key)
+                        import json  # only when a file is refused
+
                         shown += f"[{json.dumps(key, ensure_ascii=False)}]"
                         break
             else:

@@ -21,17 +21,16 @@ blocks and journal headers.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 from msgspec.structs import replace
 
 from tui_combat.engine.actions import Action
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.model import SCHEMA_VERSION, State
+from tui_combat.engine.model import SCHEMA_VERSION, Combatant, LogChunk, State
 from tui_combat.engine.registry import restore
 from tui_combat.i18n import _
-from tui_combat.saves import migrate
 from tui_combat.saves.errors import IncompatibleSession, NewerVersionError
 from tui_combat.saves.schema import JOURNAL_SCHEMA as JOURNAL_SCHEMA  # re-exported: the codec's versions
 from tui_combat.saves.schema import SNAPSHOT
@@ -159,6 +158,8 @@ class _WholeHistory:
         self._decoder = msgspec.json.Decoder(SnapshotV1)
 
     def decode(self, data: bytes, path: Path = Path(SNAPSHOT)) -> AnySnapshot:
+        from tui_combat.saves import migrate  # only for sessions of these older formats
+
         found = migrate.state_schema(data)
         if found > SCHEMA_VERSION:
             raise _newer(path)
@@ -176,16 +177,118 @@ class _WholeHistory:
 
 
 class _States:
-    """Format 3 (today's): states and the open run of the undo history."""
+    """Format 3 (today's): states and the open run of the undo history.
+
+    The checkpoint is the state a few actions (fewer than a block) before the current one, so most of it is
+    the same: it is decoded sharing the current state's combatants and log chunks wherever their JSON is
+    the same (all of it when nothing was done since the last block), which keeps one copy of a big fight
+    in memory instead of two and decodes it once. A snapshot that does not decode that way is decoded
+    whole, so that a damaged one is reported exactly as before."""
 
     def __init__(self) -> None:
         self._decoder = msgspec.json.Decoder(Snapshot)
+        self._parts = _Parts()
 
     def decode(self, data: bytes, path: Path = Path(SNAPSHOT)) -> AnySnapshot:
+        try:
+            parts = self._parts.decode_snapshot(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            parts = None  # decoded whole below, for the error to name the field as it always has
+        if isinstance(parts, _NewerState):
+            raise _newer(path)
+        if parts is not None:
+            checkpoint, current, head = parts
+            checkpoint_restored = restored(checkpoint, path)
+            current_restored = checkpoint_restored if current is checkpoint else restored(current, path)
+            return Snapshot(**{name: getattr(head, name) for name in _SNAPSHOT_FIELDS},
+                            checkpoint=checkpoint_restored, current=current_restored)
+        from tui_combat.saves import migrate  # only here, for a snapshot that did not decode in parts
+
         if migrate.state_schema(data) > SCHEMA_VERSION:
             raise _newer(path)
         snapshot = self._decoder.decode(data)
         return replace(snapshot, checkpoint=restored(snapshot.checkpoint, path), current=restored(snapshot.current, path))
+
+
+def _with_field_types(struct: type[msgspec.Struct], name: str, raw: dict[str, Any]) -> Any:
+    """A Struct type with the fields of ``struct`` (same names, defaults and types), except that those named
+    in ``raw`` are read as the type given there (with ``msgspec.Raw``, left as their JSON)."""
+    fields: list[tuple[str, Any] | tuple[str, Any, Any]] = []
+    for info in msgspec.structs.fields(struct):
+        kind = raw.get(info.name, info.type)
+        if info.default is not msgspec.NODEFAULT:
+            fields.append((info.name, kind, info.default))
+        elif info.default_factory is not msgspec.NODEFAULT:
+            fields.append((info.name, kind, msgspec.field(default_factory=info.default_factory)))
+        else:
+            fields.append((info.name, kind))
+    return msgspec.defstruct(name, fields, kw_only=True)
+
+
+_SHARED = ("checkpoint", "current")
+_SNAPSHOT_FIELDS = tuple(name for name in Snapshot.__struct_fields__ if name not in _SHARED)
+_STATE_PIECES = ("combatants", "log")
+_STATE_FIELDS = tuple(name for name in State.__struct_fields__ if name not in _STATE_PIECES)
+
+
+class _NewerState:
+    """A snapshot holds a state of a newer schema than this version's."""
+
+
+class _Parts:
+    """Decodes a format-3 snapshot's two states so that they share what is the same in both."""
+
+    def __init__(self) -> None:
+        self._head = msgspec.json.Decoder(_with_field_types(Snapshot, "_SnapshotParts", dict.fromkeys(_SHARED, msgspec.Raw)))
+        self._state = msgspec.json.Decoder(State)
+        self._state_pieces = msgspec.json.Decoder(
+            _with_field_types(State, "_StatePieces", dict.fromkeys(_STATE_PIECES, tuple[msgspec.Raw, ...])))
+        self._combatant = msgspec.json.Decoder(Combatant)
+        self._chunk = msgspec.json.Decoder(LogChunk)
+
+    def decode_snapshot(self, data: bytes) -> tuple[State, State, Any] | _NewerState:
+        """(checkpoint, current, the snapshot's other fields), the states not yet restored; the checkpoint
+        is the current state itself when their JSON is the same. :class:`_NewerState` when a state in it
+        has a newer schema than this version's. A newer state that does not even decode as today's raises
+        here: the whole-file path then refuses it as newer, before decoding anything."""
+        head = self._head.decode(data)
+        current = self._state.decode(head.current)
+        if current.schema > SCHEMA_VERSION:
+            return _NewerState()
+        if head.checkpoint == head.current:
+            return current, current, head
+        checkpoint = self._beside(head.checkpoint, head.current, current)
+        return (checkpoint, current, head) if checkpoint is not None else _NewerState()
+
+    def _beside(self, raw: msgspec.Raw, other_raw: msgspec.Raw, other: State) -> State | None:
+        """The state in ``raw``, holding ``other``'s own combatants and log chunks where the JSON of
+        theirs (in ``other_raw``) is the same; None when its schema is newer than this version's."""
+        mine = self._state_pieces.decode(raw)
+        if mine.schema > SCHEMA_VERSION:
+            return None
+        theirs = self._state_pieces.decode(other_raw)
+        combatants = _shared(mine.combatants, theirs.combatants, other.combatants, self._combatant)
+        log = _shared(mine.log, theirs.log, other.log, self._chunk)
+        return State(**{name: getattr(mine, name) for name in _STATE_FIELDS}, combatants=combatants, log=log)
+
+
+T = TypeVar("T")
+
+
+def _shared(pieces: tuple[msgspec.Raw, ...], their_pieces: tuple[msgspec.Raw, ...], theirs: tuple[T, ...],
+            decoder: msgspec.json.Decoder[T]) -> tuple[T, ...]:
+    """Each of ``pieces`` decoded, or the one of ``theirs`` whose JSON is the same: at the same place first
+    (an action changes a few combatants and the last log chunk), then anywhere (one was added or removed)."""
+    found: list[T | None] = [theirs[index] if index < len(their_pieces) and piece == their_pieces[index] else None
+                             for index, piece in enumerate(pieces)]
+    missing = [index for index, value in enumerate(found) if value is None]
+    if missing:
+        matched = set(range(len(pieces))).difference(missing)
+        by_json = {bytes(piece): theirs[index] for index, piece in enumerate(their_pieces) if index not in matched}
+        for index in missing:
+            value = by_json.get(bytes(pieces[index]))
+            found[index] = decoder.decode(pieces[index]) if value is None else value
+    return tuple(value for value in found if value is not None)
 
 
 line_encoder = msgspec.json.Encoder()

@@ -14,7 +14,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import secrets
 from pathlib import Path
 
 from tui_combat.i18n import _
@@ -29,6 +28,12 @@ _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 def explain(error: OSError) -> str:
     return error.strerror or str(error)
+
+
+def _random_hex() -> str:
+    """12 random hex digits for a temporary file's name (what ``secrets.token_hex(6)`` gives, without
+    importing ``secrets``, ``hmac`` and ``hashlib`` at start-up)."""
+    return os.urandom(6).hex()
 
 
 def is_temp_name(name: str) -> bool:
@@ -128,12 +133,12 @@ class Folder:
         except FileNotFoundError:
             return None
         try:
-            chunks: list[bytes] = []
-            while True:
-                chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    return b"".join(chunks)
-                chunks.append(chunk)
+            # One read of the size it has (one copy in memory, not chunks and their join), then on until
+            # the end in case it grew meanwhile.
+            chunks: list[bytes] = [os.read(fd, max(os.fstat(fd).st_size, 0) + 1)]
+            while chunks[-1]:
+                chunks.append(os.read(fd, 1 << 20))
+            return chunks[0] if len(chunks) <= 2 else b"".join(chunks)
         finally:
             os.close(fd)
 
@@ -192,7 +197,7 @@ class Folder:
     # -- writing -----------------------------------------------------------------------------------
     def _create_temp(self, name: str) -> tuple[str, int]:
         while True:
-            temp = f".{name}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
+            temp = f".{name}.{_random_hex()}{TEMP_SUFFIX}"
             try:
                 fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE, dir_fd=self.fd)
             except FileExistsError:
@@ -221,7 +226,7 @@ class Folder:
         """Make ``copy`` hold what ``name`` holds now (atomically; a hard link when the file system allows it)."""
         if not self.exists(name):
             return
-        temp = f".{copy}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
+        temp = f".{copy}.{_random_hex()}{TEMP_SUFFIX}"
         try:
             os.link(name, temp, src_dir_fd=self.fd, dst_dir_fd=self.fd, follow_symlinks=False)
         except OSError:

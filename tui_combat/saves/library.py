@@ -231,6 +231,24 @@ def list_sessions(root: Path, *, steps: bool = False) -> list[SessionInfo]:
     return sessions
 
 
+def is_listed_key(root: Path, name: str) -> bool:
+    """Whether :func:`list_sessions` lists a session whose key is exactly ``name`` (a folder of that name in
+    the sessions folder, not a link, holding one of a session's files), found without reading any session's
+    files: ``tui-combat resume KEY`` then needs no list. False when it may be anything else (a name as
+    listed, a folder that is no session, a link): the list decides those."""
+    try:
+        folder_path = session_folder(root, name)
+        if name not in os.listdir(sessions_dir(root)):  # the exact name, even where the file system ignores case
+            return False
+        folder = Folder.open(folder_path)
+    except (OSError, SaveError):
+        return False
+    try:
+        return any(folder.exists(file_name) for file_name in _SESSION_FILES)
+    finally:
+        folder.close()
+
+
 def session_folder(root: Path, name: str) -> Path:
     """The folder of the saved session called ``name``: only a plain name inside the sessions folder is
     accepted (no ``..``, no path, no absolute path), and no symbolic link is followed to reach it.
