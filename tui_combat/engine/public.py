@@ -46,7 +46,8 @@ HEALTH_WORDS: dict[str, str] = {
     "surrendered": N_("surrendered"),
 }
 
-CONDITION_LABELS: tuple[str, ...] = (N_("Condition"), N_("Effects"), N_("Surprised"), N_("This round"))
+# Not AD&D's "Effects": an effect is named after a declared spell, and the monsters declare in secret.
+CONDITION_LABELS: tuple[str, ...] = (N_("Condition"), N_("Surprised"), N_("This round"))
 """Labels of a ruleset's details (:meth:`~tui_combat.engine.contract.Ruleset.details`) that the players see:
 conditions and effects with the time they have left, surprise. Every other detail (declarations, spells
 being cast, morale, sheets) stays the GM's."""
