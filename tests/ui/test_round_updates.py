@@ -30,7 +30,10 @@ async def test_a_turn_moving_on_touches_two_rows_of_two_hundred(
         screen = app.screen
         assert isinstance(screen, RoundScreen)
         order = screen.query_one(OrderList)
-        assert order.option_count == 2 + 2 + ORCS  # two slot headers, the party, the orcs
+        assert order.option_count == 2 + 2 + 1  # two slot headers, the party, the orcs folded into one row
+        await pilot.press("end", "asterisk")  # unfolded: one row per orc
+        assert order.option_count == 2 + 2 + ORCS
+        await pilot.press("home")
         rebuilds, redrawn = order.rebuilds, order.rows_redrawn
         set_options = 0
         real_set_options = order.set_options

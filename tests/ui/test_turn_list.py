@@ -52,3 +52,36 @@ async def test_the_list_filters_to_acting_now_and_to_each_side(make_app: Callabl
         assert app.store.state.combatant(selected(app) or "").name == "Orc 1"
         await pilot.press("slash")
         assert rows(app) == everyone
+
+
+async def test_a_mass_battle_folds_each_group_into_one_row_that_unfolds_on_a_key(
+        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    saved_round(data_root, "horde", ["Raf"], 480)  # 480 orcs of 8 HP: one group, more than a screen's worth
+    app = make_app(resume="horde")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        assert app.store is not None
+        orcs = [c.id for c in app.store.state.combatants if c.name.startswith("Orc")]
+        order = app.screen.query_one(OrderList)
+        assert rows(app) == ["▶─ 3 now", "  Raf  20/20", "── 7 to come", "  Orc ×480"]
+        # Three orcs go down (8 damage each on 8 HP), typed against the first active one each time: the
+        # group's row selects its first member still standing.
+        await pilot.press("down")
+        for orc in orcs[:3]:
+            assert selected(app) == orc
+            await pilot.press("d", "8", "enter")
+        assert rows(app)[3] == "  Orc ×480 · 3 down", rows(app)
+        assert order.option_count == 4
+        rebuilds, redrawn = order.rebuilds, order.rows_redrawn
+        await pilot.press("n")  # the orcs' turn: the two headers change, the group's row stays one row
+        assert rows(app) == ["── 3 acted", "  Raf  20/20", "▶─ 7 now", "  Orc ×480 · 3 down"]
+        assert order.rebuilds == rebuilds and order.rows_redrawn - redrawn == 2
+        assert selected(app) == orcs[3]
+        await pilot.press("asterisk")  # unfolded: one row per orc, the selection on the same orc
+        assert order.option_count == 2 + 1 + 480  # two slot headers, Raf, the orcs
+        assert rows(app)[3:5] == ["  Orc 1  0/8 ✝", "  Orc 2  0/8 ✝"] and selected(app) == orcs[3]
+        await pilot.press("asterisk")  # folded again, from any member
+        assert rows(app)[3] == "  Orc ×480 · 3 down" and selected(app) == orcs[3]
+        await pilot.press("up", "asterisk")  # Raf is in no group: nothing changes
+        assert order.option_count == 4
+        await pilot.press("q")

@@ -129,6 +129,21 @@ class Note(_Action, tag="note", frozen=True, kw_only=True):
     secret: bool = False
 
 
+class AddEffect(_Action, tag="effect", frozen=True, kw_only=True):
+    """A condition or effect on a combatant for ``rounds`` rounds: a name typed by the GM, or one of the
+    ruleset's (:meth:`Ruleset.effect_names`, a message id then, shown in the GM's language)."""
+
+    combatant: str
+    name: str
+    rounds: int
+
+
+class EndEffect(_Action, tag="end_effect", frozen=True, kw_only=True):
+    """An effect ended before its time (by its id)."""
+
+    effect: int
+
+
 class RulesetAction(_Action, tag="rs", frozen=True, kw_only=True):
     """An action only the active ruleset understands (spend combat points, hold, skip …)."""
 
@@ -157,5 +172,7 @@ Action = (
     | Heal
     | SetStatus
     | Note
+    | AddEffect
+    | EndEffect
     | RulesetAction
 )

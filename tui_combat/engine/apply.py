@@ -14,7 +14,7 @@ from functools import singledispatch
 from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
-from tui_combat.engine import initiative
+from tui_combat.engine import effects, initiative
 from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, roll_param
@@ -358,16 +358,21 @@ def _next_step(action: a.NextStep, state: State) -> State:
                               labels=", ".join(str(r.label) for r in state.initiative.pending)))
         raise RuleError(_("Roll initiative first."))
     if kind == "resolve" and state.cursor < len(state.order) - 1:
-        state = ruleset.on_turn_end(state, state.cursor)
+        state = _turn_effects(ruleset, ruleset.on_turn_end(state, state.cursor))
         state = replace(state, cursor=state.cursor + 1)
         return ruleset.on_turn_start(state, state.cursor)
+    if kind == "resolve":
+        state = _turn_effects(ruleset, state)
     state = _turn_end(ruleset, state)
     if state.step < len(steps) - 1:
         state = replace(state, step=state.step + 1, cursor=0)
         kind = _step_kind(ruleset, state)
         if kind == "end":
-            return log(ruleset.on_round_end(state), N_("End of round {n}."), n=state.round)
+            state = log(ruleset.on_round_end(state), N_("End of round {n}."), n=state.round)
+            return _round_effects(ruleset, state)
         return _turn_start(ruleset, state)
+    if not any(step.kind == "end" for step in steps):
+        state = _round_effects(ruleset, state)
     new_round = state.round + 1
     state = replace(state, round=new_round, step=0, cursor=0)
     if ruleset.order_policy == "round":
@@ -530,6 +535,33 @@ def _note(action: a.Note, state: State) -> State:
     if not text:
         raise RuleError(_("A note cannot be empty."))
     return log(state, Msg(id="{text}", params={"text": text}), secret=action.secret)
+
+
+@_apply.register
+def _add_effect(action: a.AddEffect, state: State) -> State:
+    _require_phase(state, "round")
+    return effects.add_effect(state, action.combatant, action.name, action.rounds, get(state.ruleset).effect_names())
+
+
+@_apply.register
+def _end_effect(action: a.EndEffect, state: State) -> State:
+    return effects.end_effect(state, action.effect)
+
+
+def _turn_effects(ruleset: AnyRuleset, state: State) -> State:
+    """The slot whose turn ends: one round less on its combatants' effects, when the ruleset counts them so."""
+    if ruleset.effects_count_down != "turn" or not state.cursor < len(state.order):
+        return state
+    return effects.count_down(state, set(state.order[state.cursor].combatants))
+
+
+def _round_effects(ruleset: AnyRuleset, state: State) -> State:
+    """The round's end: one round less on every effect (on those out of the order only, when the ruleset
+    counts them down turn by turn)."""
+    if ruleset.effects_count_down == "turn":
+        in_order = {cid for slot in state.order for cid in slot.combatants}
+        return effects.count_down(state, {c.id for c in state.combatants if c.id not in in_order})
+    return effects.count_down(state)
 
 
 @_apply.register

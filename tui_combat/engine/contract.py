@@ -149,6 +149,17 @@ class NoState(msgspec.Struct, frozen=True, kw_only=True):
     """For rulesets that keep nothing of their own."""
 
 
+def shown_value(field: FieldSpec, value: object) -> str:
+    """A sheet value as the GM reads it: a choice by its translated label, a checkbox as "yes" or nothing."""
+    if isinstance(value, bool):
+        return _("yes") if value else ""
+    if field.choices:
+        return _(dict(field.choices).get(str(value), str(value)))
+    if isinstance(value, str):
+        return _(value) if value else ""
+    return str(value)
+
+
 class Ruleset(Generic[R, F]):
     """Subclass, set the class attributes, override the hooks your book needs."""
 
@@ -359,6 +370,31 @@ class Ruleset(Generic[R, F]):
 
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         return ()
+
+    effects_count_down: ClassVar[Literal["round", "turn"]] = "round"
+    """When the engine counts down conditions and effects: at the end of each round, or at the end of the
+    turn of the slot the combatant acts in (a combatant outside the order then at the round's end)."""
+
+    def effect_names(self) -> tuple[str, ...]:
+        """The ruleset's conditions and effects the GM can pick by name (message ids); he may type others."""
+        return ()
+
+    def summary_columns(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The set-up table's columns of a combatant's sheet: a label (a message id, translated when shown)
+        and the sheet fields shown in it, side by side ("Class" ← class and level). By default the first
+        three sheet fields, one column each."""
+        return tuple((field.label, (field.key,)) for field in self.sheet_fields[:3])
+
+    def summary(self, state: State, combatant_id: str) -> tuple[str, ...]:
+        """One cell per :meth:`summary_columns` for a combatant, as the GM reads it (translated; a choice by
+        its label, never the sheet's own key)."""
+        sheet = state.combatant(combatant_id).sheet
+        fields = {field.key: field for field in self.sheet_fields}
+        cells: list[str] = []
+        for _label, keys in self.summary_columns():
+            words = (shown_value(fields[key], sheet.get(key, fields[key].default)) for key in keys if key in fields)
+            cells.append(" ".join(word for word in words if word))
+        return tuple(cells)
 
     def slot_marker(self, state: State, slot: int) -> str:
         """A word for a slot's header in the turn list during a resolve step (translated, short): by default

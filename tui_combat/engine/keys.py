@@ -26,6 +26,8 @@ ROUND_KEYS: dict[str, str] = {
     "round.options": "O",
     "round.quit": "q",
     "round.filter": "slash",
+    "round.group": "asterisk",
+    "round.effect": "E",
 }
 APP_KEYS: dict[str, str] = {
     "app.help": "f1,question_mark",
@@ -38,7 +40,9 @@ KEY_LABELS: dict[str, str] = {
     "round.next": N_("Next"), "round.back": N_("Back"), "round.roll": N_("Roll"), "round.type": N_("Typed"),
     "round.declare": N_("Declare"), "round.damage": N_("Damage"), "round.heal": N_("Heal"), "round.status": N_("Status"),
     "round.add": N_("Add"), "round.undo": N_("Undo"), "round.redo": N_("Redo"), "round.leave": N_("Sessions"),
-    "round.save_as": N_("Save as"), "round.options": N_("Options"), "round.quit": N_("Quit"), "round.filter": N_("List"), "app.help": N_("Help"),
+    "round.save_as": N_("Save as"), "round.options": N_("Options"), "round.quit": N_("Quit"), "round.filter": N_("List"),
+    "round.group": N_("Fold or unfold a group"), "round.effect": N_("Condition or effect for some rounds"),
+    "app.help": N_("Help"),
     "app.quit": N_("Quit"), "app.palette": N_("Palette"), "focus": N_("moving around the screen"),
 }
 """What each reserved binding does, for messages about a key already taken."""

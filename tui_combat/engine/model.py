@@ -27,7 +27,7 @@ STATUS_WORDS = (N_("active"), N_("down"), N_("fled"), N_("surrendered"))
 JSONMap = dict[str, Any]
 
 __all__ = [
-    "LOG_CHUNK", "SCHEMA_VERSION", "Combatant", "Initiative", "JSONMap", "LogChunk", "LogEntry", "RollRequest", "Side",
+    "LOG_CHUNK", "SCHEMA_VERSION", "Combatant", "Effect", "Initiative", "JSONMap", "LogChunk", "LogEntry", "RollRequest", "Side",
     "Slot", "State", "Status", "append_log",
 ]
 
@@ -51,6 +51,18 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
     """The ruleset's fields for this combatant (weapon, speed, THAC0, skill values …)."""
     notes: str = ""
     secret_notes: str = ""
+
+
+class Effect(msgspec.Struct, frozen=True, kw_only=True):
+    """A condition or effect on a combatant for a number of rounds (blessed, stunned, held …), kept by the
+    engine whatever the ruleset: counted down at the end of each round (or of the combatant's turn, if the
+    ruleset says so) and gone, with a log line, when no round is left."""
+
+    id: int
+    combatant: str
+    label: Msg
+    rounds: int
+    """Rounds left, counting the present one."""
 
 
 class Slot(msgspec.Struct, frozen=True, kw_only=True):
@@ -113,6 +125,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """The ruleset's own Struct for the whole fight (what carries from round to round)."""
     log: tuple[LogChunk, ...] = ()
     """The log in chunks of :data:`LOG_CHUNK` so appending stays cheap in a long fight."""
+    effects: tuple[Effect, ...] = ()
+    """Conditions and effects lasting some rounds, in the order they were put on."""
+    next_effect: int = 1
 
     # -- small read helpers (pure) --------------------------------------------------------------
     def combatant(self, combatant_id: str) -> Combatant:

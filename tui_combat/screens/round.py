@@ -17,14 +17,15 @@ from rich.text import Text
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, RichLog
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, OptionList
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import OUT_OF_TURN, initiative_asked
 from tui_combat.engine.contract import ActionSpec, AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, parse, roll
+from tui_combat.engine.effects import MAX_ROUNDS, effects_of, find_effect
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.keys import ROUND_KEYS
 from tui_combat.engine.log import LogEntry, render
@@ -119,6 +120,8 @@ class RoundScreen(SessionScreen):
         Binding(_key("round.options"), "options", _("Options (initiative method …)"), id="round.options", show=False),
         Binding(_key("round.quit"), "app.quit", _("Quit"), id="round.quit", show=False),
         Binding(_key("round.filter"), "filter", _("List: everyone, acting now, one side"), id="round.filter", show=False),
+        Binding(_key("round.group"), "fold_group", _("Fold or unfold a group"), id="round.group", show=False),
+        Binding(_key("round.effect"), "effect", _("Condition or effect for some rounds"), id="round.effect", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -130,7 +133,8 @@ class RoundScreen(SessionScreen):
             with Vertical(id="round-side"):
                 yield TextLines(id="card-head")
                 yield BudgetMeter(id="budget")
-                yield TextLines(id="card")
+                with VerticalScroll(id="card-box"):
+                    yield TextLines(id="card")
                 yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         yield Footer(compact=True)
 
@@ -232,14 +236,14 @@ class RoundScreen(SessionScreen):
         """Append the entries the log does not show yet (all at once: one layout, one scroll); redraw it only
         when an undo took entries away."""
         total = sum(map(len, state.log))
-        log = self.query_one(RichLog)
+        log = self.query_one(RoundLog)
         if total < self._log_count:
-            log.clear()
+            log.forget()
             self._log_count = 0
         new = min(total - self._log_count, LOG_LINES)
         if new > 0:
             secret = glyph("🔒") + " "
-            log.write("\n".join((secret if entry.secret else "") + shortened(entry.text) for entry in last_entries(state, new)))
+            log.add_lines("\n".join((secret if entry.secret else "") + shortened(entry.text) for entry in last_entries(state, new)))
         self._log_count = total
 
     def show_card(self) -> None:
@@ -267,6 +271,9 @@ class RoundScreen(SessionScreen):
         except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
             lines = [Text(str(error), style="red")]
             budget = ()
+        for effect in effects_of(state, combatant_id):
+            lines.append(Text(_("{effect}: {rounds} rounds left", effect=render(effect.label), rounds=effect.rounds),
+                              style="magenta"))
         if combatant.notes:
             lines.append(Text(combatant.notes, style="dim"))
         self.query_one("#card-head", TextLines).show(head)
@@ -335,6 +342,15 @@ class RoundScreen(SessionScreen):
             self.notify(_("The list shows those acting now."), timeout=3)
         else:
             self.notify(_("The list shows {side}.", side=self.state.side(shown).name), timeout=3)
+        self.show_card()
+        self.refresh_keys()
+
+    def action_fold_group(self) -> None:
+        """The selected group becomes one row in the turn list, or one row per member again."""
+        folded = self.query_one(OrderList).fold_or_unfold()
+        if folded is None:
+            self.notify(_("Select a group or one of its members to fold or unfold it."), timeout=3)
+            return
         self.show_card()
         self.refresh_keys()
 
@@ -446,6 +462,32 @@ class RoundScreen(SessionScreen):
                 self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value))  # type: ignore[arg-type]
 
         self.app.push_screen(ChoiceDialog(_("Status of {name}", name=combatant.name), choices, combatant.status), chosen)
+
+    def action_effect(self) -> None:
+        """A condition or effect on the selected combatant: a name (typed, or one of the ruleset's) and how
+        many rounds it lasts; 0 rounds ends the one of that name."""
+        combatant_id = self.selected()
+        if combatant_id is None:
+            return
+        known = self.ruleset.effect_names()
+        fields = [
+            FieldSpec(key="name", label=N_("Condition or effect"),
+                      help=_("Known: {names}", names=", ".join(_(name) for name in known)) if known else ""),
+            FieldSpec(key="rounds", label=N_("Rounds (0 ends it)"), kind="int", default=1, minimum=0, maximum=MAX_ROUNDS),
+        ]
+
+        def submit(values: dict[str, Any]) -> str | None:
+            name, rounds = str(values["name"]), int(values["rounds"])
+            if rounds > 0:
+                return self.host.refusal(a.AddEffect(combatant=combatant_id, name=name, rounds=rounds))
+            effect = find_effect(self.state, combatant_id, name, known)
+            if effect is None:
+                return _("{name} has no effect called {effect}.", name=self.state.combatant(combatant_id).name,
+                         effect=name.strip())
+            return self.host.refusal(a.EndEffect(effect=effect.id))
+
+        title = _("Condition or effect on {name}", name=self.state.combatant(combatant_id).name)
+        self.app.push_screen(FormDialog(title, fields, {"name": "", "rounds": 1}, submit=submit))
 
     def action_add(self) -> None:
         from tui_combat.screens.setup import add_combatant_dialog

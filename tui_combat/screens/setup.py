@@ -87,23 +87,6 @@ def options_dialog(screen: SessionScreen) -> None:
     screen.app.push_screen(FormDialog(_("Options"), fields, dict(state.options)), chosen)
 
 
-def sheet_entry(fields: dict[str, FieldSpec], key: str, value: object) -> str:
-    """One value of a sheet as the GM reads it: the field's label and the value's name, in his language
-    ("Weapon war hammer", "Оружие боевой молот"), never the sheet's own key."""
-    field = fields.get(key)
-    if field is None:
-        return f"{key} {value}"
-    if value is True:
-        shown = _("yes")
-    elif field.choices:
-        shown = _(dict(field.choices).get(str(value), str(value)))
-    elif isinstance(value, str):
-        shown = _(value)
-    else:
-        shown = str(value)
-    return f"{_(field.label)} {shown}"
-
-
 def _group_names(state: State) -> dict[str, str]:
     """Group id → what the GM calls the group ("Orc ×6"), never the id itself."""
     members: dict[str, list[str]] = {}
@@ -154,8 +137,11 @@ class SetupScreen(SessionScreen):
         yield Static(_("a adds a combatant (\"5 orc\": a group of five) · c when ready"), id="setup-hint")
         yield Footer()
 
+    _columns_of: str | None = None
+    """The ruleset whose columns the table has."""
+
     def prepare(self) -> None:
-        self.query_one(DataTable).add_columns(_("Side"), _("Name"), _("HP"), _("Group"), _("Sheet"))
+        self._columns_of = None
 
     def show(self, state: State) -> None:
         if state.phase != "setup":
@@ -171,14 +157,22 @@ class SetupScreen(SessionScreen):
         )
         table = self.query_one(DataTable)
         row = table.cursor_row
-        table.clear()
+        if self._columns_of != state.ruleset:  # each ruleset has columns of its own (class and level, AC …)
+            table.clear(columns=True)
+            table.add_columns(_("Side"), _("Name"), _("HP"), _("Group"),
+                              *(_(label) for label, _keys in ruleset.summary_columns()))
+            self._columns_of = state.ruleset
+        else:
+            table.clear()
         group_names = _group_names(state)
-        sheet_fields = {field.key: field for field in ruleset.sheet_fields}
         for combatant in state.combatants:
-            sheet = ", ".join(sheet_entry(sheet_fields, k, v) for k, v in combatant.sheet.items() if v not in ("", 0, False, None))
+            try:
+                cells = ruleset.summary(state, combatant.id)
+            except RuleError:
+                cells = ()
             side = state.side(combatant.side).name
             table.add_row(escape(side), escape(combatant.name), str(combatant.hp), escape(group_names.get(combatant.group, "")),
-                          escape(sheet[:60]), key=combatant.id)
+                          *(escape(cell[:30]) for cell in cells), key=combatant.id)
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
         table.focus()

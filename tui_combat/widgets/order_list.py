@@ -4,11 +4,16 @@ The acting slot is marked on its header ("▶─ 7 now"; "── 3 acted", "─�
 rows however many combatants a slot holds. Each action changes a few rows at most, so :meth:`OrderList.show`
 compares every row with what it shows and redraws only the rows that changed, and moving the highlight
 redraws the two rows involved. The whole list is rebuilt only when its rows themselves change: a new
-order, a combatant added or removed. Every row is one line (no wrapping), so replacing a row never
-moves the others.
+order, a combatant added or removed, a group folded or unfolded. Every row is one line (no wrapping), so
+replacing a row never moves the others.
+
+A group of more than :data:`FOLD_OVER` members (a mass battle) is folded into one row, "Orc ×480 · 3 down",
+with its slot and the budget marker of its first member still up; a key unfolds it (or folds a small one).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -21,7 +26,7 @@ from textual.widgets.option_list import Option
 from tui_combat.engine.contract import AnyRuleset, BudgetLine
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, render
-from tui_combat.engine.model import Combatant, State
+from tui_combat.engine.model import Combatant, Effect, State
 from tui_combat.i18n import _
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import changed_span
@@ -30,6 +35,9 @@ from tui_combat.widgets.redraw import SteadyScrollBars
 STATUS_MARK = {"active": "", "down": " ✝", "fled": " ↪", "surrendered": " ⚐"}
 FILTER_ALL, FILTER_ACTING = "", "\0acting"
 """The list's filters besides a side's id: everyone, or only those acting now."""
+FOLD_OVER = 12
+"""A group of more members than this is shown folded into one row until the GM unfolds it."""
+GROUP_PREFIX = "group-"
 
 
 def status_mark(status: str) -> str:
@@ -46,11 +54,37 @@ def budget_marker(lines: tuple[BudgetLine, ...]) -> str:
     return "·".join(f"{line.left}/{line.total}" for line in lines[:2])
 
 
-def _line(combatant: Combatant, marker: str = "", budget: str = "") -> Text:
+def effect_text(effect: Effect) -> str:
+    """An effect as the turn list shows it beside its combatant: its name and the rounds left ("Held 2")."""
+    return f"{render(effect.label)} {effect.rounds}"
+
+
+def _line(combatant: Combatant, marker: str = "", budget: str = "", effects: tuple[Effect, ...] = ()) -> Text:
     style = "dim" if combatant.status != "active" else ""
     text = Text("  ")
     text.append(combatant.name, style=style)
     text.append(f"  {combatant.hp}/{combatant.max_hp}{status_mark(combatant.status)}", style="dim" if style else "cyan")
+    if effects:
+        text.append("  " + ", ".join(effect_text(effect) for effect in effects), style="magenta")
+    if budget:
+        text.append(f"  {budget}")
+    if marker:
+        text.append(f"  {marker}", style="italic")
+    return text
+
+
+def group_name(members: list[Combatant]) -> str:
+    """What a group is called: its members' name without their number ("Orc 12" → "Orc")."""
+    name = members[0].name
+    base, _space, number = name.rpartition(" ")
+    return base if base and number.isdigit() else name
+
+
+def _group_line(name: str, count: int, down: int, marker: str, budget: str) -> Text:
+    text = Text("  ")
+    text.append(_("{name} ×{count}", name=name, count=count), style="bold")
+    if down:
+        text.append(" · " + _("{count} down", count=down), style="dim")
     if budget:
         text.append(f"  {budget}")
     if marker:
@@ -60,21 +94,30 @@ def _line(combatant: Combatant, marker: str = "", budget: str = "") -> Text:
 
 class Row:
     """One line of the list: its option id, whether it can be selected, and what it shows (``look``:
-    compared with ``==``, so an unchanged combatant, the same object in the new state, costs nothing)."""
+    compared with ``==``, so an unchanged combatant, the same object in the new state, costs nothing).
+    A folded group's row lists its ``members``, those still active first."""
 
-    __slots__ = ("disabled", "key", "look")
+    __slots__ = ("disabled", "key", "look", "members")
 
-    def __init__(self, key: str, look: tuple[object, ...], disabled: bool = False) -> None:
+    def __init__(self, key: str, look: tuple[object, ...], disabled: bool = False,
+                 members: tuple[str, ...] = ()) -> None:
         self.key = key
         self.look = look
         self.disabled = disabled
+        self.members = members
 
     def prompt(self) -> Text:
         kind = self.look[0]
         if kind == "combatant":
-            combatant, marker, budget = self.look[1], self.look[2], self.look[3]
+            combatant, marker, budget, effects = self.look[1], self.look[2], self.look[3], self.look[4]
             assert isinstance(combatant, Combatant) and isinstance(marker, str) and isinstance(budget, str)
-            return _line(combatant, marker, budget)
+            assert isinstance(effects, tuple)
+            return _line(combatant, marker, budget, effects)
+        if kind == "group":
+            name, count, down, marker, budget = self.look[1:6]
+            assert isinstance(name, str) and isinstance(count, int) and isinstance(down, int)
+            assert isinstance(marker, str) and isinstance(budget, str)
+            return _group_line(name, count, down, marker, budget)
         if kind == "slot":
             label, now, marker = self.look[1], self.look[2], self.look[3]
             assert isinstance(label, Msg)
@@ -106,18 +149,32 @@ class RowOption(Option):
         return self._prompt
 
 
+def folded_groups(state: State, flipped: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The groups shown as one row: those of more than :data:`FOLD_OVER` members, unless the GM unfolded
+    them, and the smaller ones he folded (``flipped``: the groups whose default the GM turned over)."""
+    sizes: dict[str, int] = {}
+    for combatant in state.combatants:
+        if combatant.group:
+            sizes[combatant.group] = sizes.get(combatant.group, 0) + 1
+    return frozenset(group for group, size in sizes.items() if (size > FOLD_OVER) != (group in flipped))
+
+
 def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None, shown: str = FILTER_ALL,
-               window: tuple[tuple[int, int], ...] | None = None) -> list[Row]:
+               window: tuple[tuple[int, int], ...] | None = None, folded: frozenset[str] = frozenset()) -> list[Row]:
     """The rows for ``state``: the order's slots with their combatants, then those not in the order; before
     any order, the sides with their combatants. In a resolve step, with the ``ruleset``, each slot header
     says where the round is ("acted", "now", "to come"), each combatant what he has left and any word of
     his own that differs from his slot's ("holds"). ``shown`` filters: a side's id, or :data:`FILTER_ACTING`.
+    The groups in ``folded`` are one row each wherever their members stand together.
     What is left is worked out only for the rows ``window`` (ranges of first, last) covers, when given: those
     on the screen (a budget for each of 2,000 combatants on every action would cost more than the rest of the list)."""
     rows: list[Row] = []
     by_id = {combatant.id: combatant for combatant in state.combatants}  # one pass, not a search per line
     marked = in_resolve and ruleset is not None
     acting = set(state.acting_now()) if in_resolve else set()
+    effects_on: dict[str, tuple[Effect, ...]] = {}
+    for effect in state.effects:
+        effects_on[effect.combatant] = (*effects_on.get(effect.combatant, ()), effect)
 
     def wanted(combatant: Combatant) -> bool:
         if shown == FILTER_ALL:
@@ -137,7 +194,36 @@ def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None
                     budget = budget_marker(ruleset.budget(state, combatant.id))
                 except RuleError:
                     budget = ""
-        return Row(key, ("combatant", combatant, marker, budget))
+        return Row(key, ("combatant", combatant, marker, budget, effects_on.get(combatant.id, ())))
+
+    listed_groups: set[str] = set()
+
+    def add_rows(members: list[Combatant], slot: int | None, slot_word: str, key_of: Callable[[Combatant], str]) -> None:
+        """The rows of ``members`` (those wanted): a folded group once, where its first member stands."""
+        by_group: dict[str, list[Combatant]] = {}
+        for combatant in members:
+            if combatant.group in folded and wanted(combatant):
+                by_group.setdefault(combatant.group, []).append(combatant)
+        for combatant in members:
+            if not wanted(combatant):
+                continue
+            group = by_group.pop(combatant.group, None) if combatant.group in folded else None
+            if group is None and combatant.group in folded:
+                continue  # shown already in its group's row
+            if group is None:
+                rows.append(row(key_of(combatant), combatant, slot, slot_word))
+                continue
+            active = [c for c in group if c.status == "active"]
+            first = active[0] if active else group[0]
+            shown_row = row(first.id, first, slot, slot_word)
+            _kind, _first, marker, budget, _effects = shown_row.look
+            assert isinstance(marker, str) and isinstance(budget, str)
+            key = GROUP_PREFIX + combatant.group
+            key = key if combatant.group not in listed_groups else f"{key}#{slot}"
+            listed_groups.add(combatant.group)
+            members_first = tuple(c.id for c in active) + tuple(c.id for c in group if c.status != "active")
+            rows.append(Row(key, ("group", group_name(group), len(group), len(group) - len(active), marker, budget),
+                            members=members_first))
 
     if state.order:
         listed: set[str] = set()
@@ -149,22 +235,20 @@ def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None
                 continue
             slot_word = ruleset.slot_marker(state, index) if marked and ruleset is not None else ""
             rows.append(Row(f"slot-{index}", ("slot", slot.label, now, slot_word), disabled=True))
-            for combatant in members:
-                key = combatant.id if combatant.id not in listed else f"{combatant.id}#{index}"
-                listed.add(combatant.id)
-                if wanted(combatant):
-                    rows.append(row(key, combatant, index, slot_word))
+            keys = {c.id: c.id if c.id not in listed else f"{c.id}#{index}" for c in members}
+            listed.update(keys)
+            add_rows(members, index, slot_word, lambda c: keys[c.id])
         idle = [c for c in state.combatants if c.id not in listed and wanted(c)]
         if idle:
             rows.append(Row("slot-idle", ("idle",), disabled=True))
-            rows.extend(row(c.id, c, None, "") for c in idle)
+            add_rows(idle, None, "", lambda c: c.id)
     else:
         for side in state.sides:
             members = [c for c in state.combatants if c.side == side.id and wanted(c)]
             if shown != FILTER_ALL and not members:
                 continue
             rows.append(Row(f"side-{side.id}", ("side", side.name), disabled=True))
-            rows.extend(row(c.id, c, None, "") for c in members)
+            add_rows(members, None, "", lambda c: c.id)
     return rows
 
 
@@ -194,6 +278,35 @@ class OrderList(SteadyScrollBars, OptionList):
         """Who is listed: everyone, those acting now (:data:`FILTER_ACTING`), or one side (its id)."""
         self._shown_state: tuple[State, bool, AnyRuleset | None] | None = None
         self._window: tuple[int, int] = (0, 0)
+        self.flipped: frozenset[str] = frozenset()
+        """The groups the GM folded or unfolded, against their default (see :func:`folded_groups`)."""
+
+    def selected_group(self) -> str | None:
+        """The group of the selected row: a folded group's row, or a member of a group."""
+        index = self.highlighted
+        if index is None or self._shown_state is None or not 0 <= index < len(self._rows):
+            return None
+        row = self._rows[index]
+        if row.key.startswith(GROUP_PREFIX):
+            return row.key[len(GROUP_PREFIX):].split("#")[0]
+        combatant = self.selected_combatant()
+        state = self._shown_state[0]
+        group = next((c.group for c in state.combatants if c.id == combatant), "") if combatant else ""
+        return group or None
+
+    def fold_or_unfold(self) -> bool | None:
+        """Fold the selected group into one row, or unfold it: True when it is now folded, None when no
+        group is selected. The selection stays on the group (its first member when unfolded)."""
+        group = self.selected_group()
+        if group is None or self._shown_state is None:
+            return None
+        member = self.selected_combatant()
+        self.flipped = self.flipped ^ {group}
+        state = self._shown_state[0]
+        now_folded = group in folded_groups(state, self.flipped)
+        self.show(*self._shown_state)
+        self._highlight(member)
+        return now_folded
 
     def show_only(self, shown: str) -> None:
         """List only ``shown`` (a side's id, :data:`FILTER_ACTING`, or :data:`FILTER_ALL`: everyone)."""
@@ -212,7 +325,8 @@ class OrderList(SteadyScrollBars, OptionList):
         at = self._index.get(acting[0]) if in_resolve and acting else None
         height = max(self.size.height, 24)
         rows = order_rows(state, in_resolve, ruleset, self.filter,
-                          (self._window, (max(at - height, 0), at + height)) if at is not None else (self._window,))
+                          (self._window, (max(at - height, 0), at + height)) if at is not None else (self._window,),
+                          folded_groups(state, self.flipped))
         if [(row.key, row.disabled) for row in rows] == [(row.key, row.disabled) for row in self._rows]:
             self._update_rows(rows)
         else:
@@ -249,6 +363,8 @@ class OrderList(SteadyScrollBars, OptionList):
         for index, row in enumerate(rows):
             self._index[row.key] = index
             self._index.setdefault(row.key.split("#")[0], index)
+            for member in row.members:
+                self._index.setdefault(member, index)
         self.set_options([RowOption(row) for row in rows])
 
     def _update_rows(self, rows: list[Row]) -> None:
@@ -325,7 +441,12 @@ class OrderList(SteadyScrollBars, OptionList):
             self.highlighted = index
 
     def selected_combatant(self) -> str | None:
+        """The selected combatant: on a folded group's row, its first member still active."""
         option = self.highlighted_option
         if option is None or option.disabled or option.id is None:
             return None
+        index = self.highlighted
+        if index is not None and option.id.startswith(GROUP_PREFIX) and 0 <= index < len(self._rows):
+            members = self._rows[index].members
+            return members[0] if members else None
         return option.id.split("#")[0]

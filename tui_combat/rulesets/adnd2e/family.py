@@ -111,6 +111,17 @@ class AdndFamily(Ruleset[RB, AdndFight]):
     def sheet_fields(self) -> tuple[FieldSpec, ...]:  # type: ignore[override]  # the armour list comes from the data
         return self.base_sheet_fields()
 
+    def summary_columns(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return ((N_("Class and level"), ("cls", "level")), (N_("AC"), ("ac",)), (N_("Weapon"), ("weapon", "magic")))
+
+    def summary(self, state: State, combatant_id: str) -> tuple[str, ...]:
+        """As the contract's, with the weapon's bonus signed ("war hammer +4") and a bonus of 0 left out."""
+        sheet = state.combatant(combatant_id).sheet
+        klass, ac, _weapon = super().summary(state, combatant_id)
+        weapon = _(str(sheet.get("weapon", ""))) if sheet.get("weapon") else ""
+        magic = int(sheet.get("magic", 0) or 0)
+        return klass, ac, f"{weapon} {magic:+d}".strip() if magic else weapon
+
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         check_sheet_values(sheet, self.sheet_type)
         return canonical_sheet(sheet)

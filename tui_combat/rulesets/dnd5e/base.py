@@ -82,6 +82,9 @@ class Dnd5eBase(Ruleset[DndRound, DndFight]):
     )
     sheet_fields = SHEET_FIELDS
 
+    def summary_columns(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return ((N_("AC"), ("ac",)), (N_("Attack bonus"), ("attack",)), (N_("Weapons"), ("weapons", "damage")))
+
     def prepare(self) -> None:
         data()
 

@@ -15,7 +15,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
-from tui_combat.rulesets.trudvang.budget import Budget, find_weapon, fresh_budget
+from tui_combat.rulesets.trudvang.budget import Budget, cp_pools, find_weapon, fresh_budget
 from tui_combat.rulesets.trudvang.data import SKILL_FIELDS, UNARMED, TrudvangData, default_data, norm
 from tui_combat.rulesets.trudvang.sheet import NONE_WORDS, SHEET_LABELS, TrudvangSheet, Weapon, sheet_from_fields
 from tui_combat.rulesets.trudvang.state import Carry, Declaration, RoundInfo, Turn, Used
@@ -115,6 +115,18 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
 
     def sheet(self, state: State, cid: str) -> TrudvangSheet:
         return self.sheet_of(state.combatant(cid))
+
+    def summary_columns(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return ((SHEET_LABELS["sv"], ("sv",)), (N_("CP"), ()), (SHEET_LABELS["armour"], ("armour",)))
+
+    def summary(self, state: State, combatant_id: str) -> tuple[str, ...]:
+        """SV and armour from the sheet; CP, the combat points of a fresh round (all pools together)."""
+        sv, _cp, armour = super().summary(state, combatant_id)
+        try:
+            points = sum(cp_pools(self.sheet(state, combatant_id), self.data).values())
+        except RuleError:
+            return sv, "", armour
+        return sv, str(points), armour
 
     # -- declarations and initiative modifiers ---------------------------------------------------------
     def read_declaration(self, state: State, cid: str, raw: Mapping[str, Any] | Declaration | None) -> tuple[Declaration, Used]:

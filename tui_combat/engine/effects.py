@@ -1,0 +1,90 @@
+"""Conditions and effects lasting some rounds, kept by the engine for every ruleset: put on with a name and a
+number of rounds, shown beside the combatant, counted down at the end of each round (or of the combatant's
+turn, as the ruleset says: :attr:`Ruleset.effects_count_down`), gone with a log line when none is left."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from msgspec.structs import replace
+
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import Msg, log, render
+from tui_combat.engine.model import Effect, State
+from tui_combat.i18n import N_, _
+
+MAX_ROUNDS = 1000
+MAX_NAME = 40
+
+__all__ = ["MAX_NAME", "MAX_ROUNDS", "add_effect", "count_down", "effect_label", "effects_of", "end_effect", "find_effect"]
+
+
+def effect_label(name: str, known: Collection[str]) -> Msg:
+    """What an effect is called: one of the ruleset's ``known`` message ids (matched in the GM's language or
+    in English, whatever the case) is kept as that id, translated when shown; anything else as typed."""
+    typed = name.strip().casefold()
+    for message_id in known:
+        if typed in (message_id.casefold(), _(message_id).casefold()):
+            return Msg(id=message_id)
+    return Msg(id="{text}", params={"text": name.strip()})
+
+
+def effects_of(state: State, combatant_id: str) -> tuple[Effect, ...]:
+    return tuple(effect for effect in state.effects if effect.combatant == combatant_id)
+
+
+def find_effect(state: State, combatant_id: str, name: str, known: Collection[str]) -> Effect | None:
+    """The combatant's effect called ``name`` (in any case, in the GM's language or as its id), if any."""
+    label = effect_label(name, known)
+    typed = name.strip().casefold()
+    return next((effect for effect in effects_of(state, combatant_id)
+                 if effect.label == label or render(effect.label).casefold() == typed), None)
+
+
+def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: Collection[str]) -> State:
+    """``name`` on the combatant for ``rounds`` rounds (the present one counted); the same name again sets
+    its rounds anew."""
+    combatant = next((c for c in state.combatants if c.id == combatant_id), None)
+    if combatant is None:
+        raise RuleError(_("No such combatant."))
+    if not name.strip():
+        raise RuleError(_("An effect needs a name."))
+    if len(name.strip()) > MAX_NAME:
+        raise RuleError(_("An effect's name has at most {max} characters.", max=MAX_NAME))
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise RuleError(_("Rounds: a number from {low} to {high}.", low=1, high=MAX_ROUNDS))
+    label = effect_label(name, known)
+    same = find_effect(state, combatant_id, name, known)
+    kept = tuple(e for e in state.effects if e is not same)
+    effect = Effect(id=state.next_effect, combatant=combatant_id, label=label, rounds=rounds)
+    state = replace(state, effects=(*kept, effect), next_effect=state.next_effect + 1)
+    return log(state, N_("{name}: {effect} for {rounds} rounds."), name=combatant.name, effect=label, rounds=rounds)
+
+
+def end_effect(state: State, effect_id: int) -> State:
+    effect = next((e for e in state.effects if e.id == effect_id), None)
+    if effect is None:
+        raise RuleError(_("That effect has ended already."))
+    state = replace(state, effects=tuple(e for e in state.effects if e.id != effect_id))
+    return log(state, N_("{effect} on {name} ends."), effect=effect.label, name=state.names().get(effect.combatant, ""))
+
+
+def count_down(state: State, combatant_ids: Collection[str] | None = None) -> State:
+    """One round less for the effects on ``combatant_ids`` (everyone's when None); those with none left end,
+    each with a log line."""
+    if not state.effects:
+        return state
+    kept: list[Effect] = []
+    ended: list[Effect] = []
+    for effect in state.effects:
+        if combatant_ids is not None and effect.combatant not in combatant_ids:
+            kept.append(effect)
+        elif effect.rounds <= 1:
+            ended.append(effect)
+        else:
+            kept.append(replace(effect, rounds=effect.rounds - 1))
+    state = replace(state, effects=tuple(kept))
+    names = state.names() if ended else {}
+    for effect in ended:
+        state = log(state, N_("{effect} on {name} has run out."), effect=effect.label, name=names.get(effect.combatant, ""))
+    return state
