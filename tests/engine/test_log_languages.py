@@ -57,9 +57,9 @@ def demo_journal() -> list[a.Action]:
         a.RollSurprise(rolls={party: typed("1d10", 6), monsters: roll("1d10", Faces(9))}),
         a.RollDistance(situation="smoke_fog", roll=roll("6d6", Faces(1, 2, 3, 4, 5, 6))),
         a.StartFight(),
+        a.NextStep(),  # past the monsters' secret step: the players declare in their own
         a.Declare(combatant=who["Delsenora"], declaration={"action": "spell", "spell": "haste"}),
         a.Declare(combatant=who["Raf"], declaration={"action": "weapon", "text": "the nearest orc"}),
-        a.NextStep(),
         a.NextStep(),
         a.RollInitiative(rolls={party: typed("1d10", 6), monsters: roll("1d10", Faces(5))}),
         a.RulesetAction(name="attack", args={"combatant": who["Raf"], "target_ac": 6, "roll": roll("1d20", Faces(14))}),

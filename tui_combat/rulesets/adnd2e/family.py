@@ -138,6 +138,19 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         """The spell he declared ("" when he casts none; a spell without a name is "spell")."""
         return ""
 
+    def declared_in_secret(self, state: State, combatant_id: str) -> bool:
+        """Whether his declaration is the GM's secret: the monsters' and NPCs' intentions are decided in the
+        secret step, so what they declared stays off the players' screen even when it comes up later."""
+        combatant = state.combatant(combatant_id)
+        return not state.side(combatant.side).is_party
+
+    def refuse_party_in_secret_step(self, state: State, combatant_id: str) -> None:
+        """The secret step is for the monsters' intentions: the players declare in their own step."""
+        steps = self.steps(state)
+        combatant = state.combatant(combatant_id)
+        if 0 <= state.step < len(steps) and steps[state.step].secret and state.side(combatant.side).is_party:
+            raise RuleError(_("{name} declares in the players' step.", name=combatant.name))
+
     def declared_what(self, state: State, combatant_id: str) -> Param:
         return Msg(id=self.declared_action(state, combatant_id))
 
@@ -258,6 +271,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         current = self.round_of(state)
         state = self.with_round(state, replace(current, spells_lost=(*current.spells_lost, combatant_id)))
         return log(state, N_("{name} is hit before casting: {spell} is lost."), facts={"spell": spell},
+                   secret=self.declared_in_secret(state, combatant_id),
                    name=state.combatant(combatant_id).name, spell=spell_param(spell))
 
     def on_damage(self, state: State, combatant_id: str, amount: int) -> State:
@@ -368,7 +382,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         state = self.spend(state, combatant.id, main=1)
         action = self.declared_action(state, combatant.id)
         return log(state, N_("{name}: {what}."), facts={"action": action}, name=combatant.name,
-                   what=self.declared_what(state, combatant.id))
+                   secret=self.declared_in_secret(state, combatant.id), what=self.declared_what(state, combatant.id))
 
     # -- effects with a duration ------------------------------------------------------------------------
     def effect_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:

@@ -196,6 +196,7 @@ class ADnD2e(AdndFamily[AdndRound]):
     def declare(self, state: State, combatant_id: str, declaration: dict[str, Any]) -> State:
         if state.initiative.settled or state.order:
             raise RuleError(_("Declarations are fixed once initiative is rolled (spells cannot be changed)."))
+        self.refuse_party_in_secret_step(state, combatant_id)
         situations = picked_situations(declaration)
         check_situations(situations)
         plain = {k: v for k, v in declaration.items() if not k.startswith(SITUATION_FIELD)}

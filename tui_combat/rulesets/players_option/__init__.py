@@ -204,6 +204,7 @@ class PlayersOption(AdndFamily[PoRound]):
     def declare(self, state: State, combatant_id: str, declaration: dict[str, Any]) -> State:
         if state.initiative.settled or state.order:
             raise RuleError(_("Declarations are fixed once initiative is rolled: change the action instead (z)."))
+        self.refuse_party_in_secret_step(state, combatant_id)
         try:
             checked = msgspec.convert(declaration, PoDeclaration, strict=False)
         except msgspec.ValidationError as error:
