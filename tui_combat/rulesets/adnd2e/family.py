@@ -140,7 +140,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
 
     def declared_in_secret(self, state: State, combatant_id: str) -> bool:
         """Whether his declaration is the GM's secret: the monsters' and NPCs' intentions are decided in the
-        secret step, so what they declared stays off the players' screen even when it comes up later."""
+        secret step, so what they declared (and the effects named after it) stays off the players' screen
+        even when it comes up later."""
         combatant = state.combatant(combatant_id)
         return not state.side(combatant.side).is_party
 
@@ -410,7 +411,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         effect = Effect(combatant=combatant.id, name=name, rounds_left=rounds)
         state = self.with_fight(state, replace(fight, effects=(*fight.effects, effect)))
         return log(state, N_("{effect} on {name}: {duration}."), facts={"rounds": rounds}, effect=name,
-                   name=combatant.name, duration=duration(rounds, per_turn))
+                   secret=self.declared_in_secret(state, combatant.id), name=combatant.name,
+                   duration=duration(rounds, per_turn))
 
     def tick_effects(self, state: State) -> State:
         """The end of a round: every effect has one round less; those at 0 end. Every tenth round a turn
@@ -422,7 +424,9 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         for effect in fight.effects:
             left = effect.rounds_left - 1
             if left <= 0:
-                state = log(state, N_("{effect} on {name} ends."), effect=effect.name, name=names.get(effect.combatant, "?"))
+                outside = effect.combatant not in names or self.declared_in_secret(state, effect.combatant)
+                state = log(state, N_("{effect} on {name} ends."), secret=outside, effect=effect.name,
+                            name=names.get(effect.combatant, "?"))
             else:
                 kept.append(replace(effect, rounds_left=left))
         state = self.with_fight(state, replace(self.fight_of(state), effects=tuple(kept)))
