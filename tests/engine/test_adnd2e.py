@@ -375,7 +375,7 @@ def test_attack_roll_against_thac0() -> None:
     # The results are readable from the entries, not only from their text.
     raf_entry, rupert_entry = store.state.log_entries()[-2:]
     assert raf_entry.facts == {"needed": 12, "natural": 8, "hit": True, "magic": 4, "bonus": 0, "armour_modifier": 0,
-                               "weapon": "war hammer", "target": ""}
+                               "weapon": "war hammer", "attacker": RAF, "target": ""}
     assert (rupert_entry.facts["needed"], rupert_entry.facts["natural"], rupert_entry.facts["hit"]) == (27, 1, False)
     assert [r.total for r in raf_entry.rolls] == [8]
 

@@ -123,7 +123,7 @@ def test_rendering_follows_the_language_in_use_when_shown(english: None) -> None
     entry = next(e for e in state.log_entries() if e.facts.get("hit") is True)
     assert entry.text == "Raf attacks AC 6: d20 14 +4 magic vs 10 — hit."
     assert entry.facts == {"needed": 10, "natural": 14, "hit": True, "magic": 4, "bonus": 0, "armour_modifier": 0,
-                           "weapon": "war hammer", "target": ""}
+                           "weapon": "war hammer", "attacker": "c2", "target": ""}
     use_catalog("xx", CATALOG)
     assert entry.text == "Raf atakas KA 6: d20 14 +4 magia kontraŭ 10 — trafo."
     set_language("en")

@@ -134,6 +134,17 @@ def test_what_is_done_in_a_secret_step_stays_secret() -> None:
     assert "Raf shouts a warning" in view_text(public_view(state))
 
 
+def test_effects_show_with_their_rounds_unless_put_on_in_secret() -> None:
+    state = adnd2e_in_resolve()
+    state = apply(state, a.AddEffect(combatant=named(state, "Troll 1").id, name="hasted", rounds=2))
+    state = apply(state, a.AddEffect(combatant=named(state, "Raf").id, name="blessed", rounds=1))
+    people = {c.name: c for group in public_view(state).groups for c in group.combatants}
+    assert people["Troll 1"].conditions == ("hasted: 2 rounds",) and people["Raf"].conditions == ("blessed: 1 round",)
+    secret = apply(state_of("demo_adnd2e.toml"), a.StartFight())  # the monsters' intentions: a secret step
+    secret = apply(secret, a.AddEffect(combatant=named(secret, "Troll 1").id, name="ZQX charmed", rounds=3))
+    assert secret.effects[-1].secret and SECRET not in view_text(public_view(secret))
+
+
 def test_declarations_are_as_secret_as_the_book_makes_them() -> None:
     """Old-School Essentials announces every declaration, the referee's too (a caster can be hit before his
     side's magic phase): they show. 5e's speed factor declares the monsters' actions in secret: they do not."""
@@ -199,7 +210,7 @@ def fights(draw: st.DrawFn) -> tuple[str, tuple[tuple[str, str], ...]]:
 
 Step = tuple[str, int, int]
 steps = st.lists(st.tuples(st.sampled_from(["next", "next", "next", "roll", "roll", "roll", "back", "damage", "damage",
-                                            "heal", "status", "secret_note", "public_note", "declare", "declare",
+                                            "heal", "status", "secret_note", "public_note", "declare", "declare", "effect",
                                             "ruleset", "ruleset", "ruleset", "ruleset"]),
                            st.integers(0, 63), st.integers(1, 20)), min_size=1, max_size=24)
 
@@ -270,6 +281,11 @@ def action_for(state: State, step: Step) -> a.Action | None:
         return a.Note(text=f"{SECRET} note {index}", secret=True)
     if kind == "public_note":  # not marked secret; in a secret step it is secret all the same
         return a.Note(text=f"{SECRET} aside {index}" if secret_step(state) else f"Loud noise {index}")
+    if kind == "effect":  # named after a secret in a secret step: hidden; else the players see it
+        if state.phase != "round":
+            return None
+        name = f"{SECRET} charm {index}" if secret_step(state) else f"dazzled {index}"
+        return a.AddEffect(combatant=target.id, name=name, rounds=amount)
     if kind == "declare":
         outside = [c for c in people if c.side not in party]
         who = outside[index % len(outside)] if amount % 4 else target

@@ -30,7 +30,7 @@ WORDS = {
         "order": "Порядок: 7: Раф, Руперт, Дельсенора; 10: Тролль 1, Тролль 2, Тролль 3, Орк 1, Орк 2, Орк 3, Орк 4, "
                  "Орк 5, Орк 6.",
         # Raf, warrior 5: THAC0 16, so AC 4 needs 12; his war hammer +4 adds 4: a 9 gives 13, a hit.
-        "attack": "Раф атакует КД 4: d20 9 +4 магия против 12 — попадание.",
+        "attack": "Раф атакует Тролль 1 (КД 4) (боевой молот): d20 9 +4 магия против 12 — попадание.",
         "damage": "Тролль 1 получает урон 7: хиты 29/36.",
         "round2": "Начинается раунд 2.",
         "round_footer": ["Далее", "Урон", "Откат"],
@@ -44,7 +44,7 @@ WORDS = {
         "round1": "Починається раунд 1.",
         "order": "Порядок: 7: Раф, Руперт, Дельсенора; 10: Троль 1, Троль 2, Троль 3, Орк 1, Орк 2, Орк 3, Орк 4, "
                  "Орк 5, Орк 6.",
-        "attack": "Раф атакує AC 4: d20 9 +4 магія проти 12 — влучання.",
+        "attack": "Раф атакує Троль 1 (AC 4) (бойовий молот): d20 9 +4 магія проти 12 — влучання.",
         "damage": "Троль 1 зазнає ушкодження 7: HP 29/36.",
         "round2": "Починається раунд 2.",
         "round_footer": ["Далі", "Шкода", "Відкат"],
@@ -111,12 +111,15 @@ async def walk_adnd(lang: str, data_root: Path, troll_name: str) -> Walk:
             walk.check(pilot)
             if lang != "en":
                 budgets_whole(pilot)
-            # Raf (selected, acting in slot 7) attacks by AC: with, target (by AC), AC 4 (a troll's), other
-            # modifiers, the d20 typed: 9.
+            # Raf (selected, acting in slot 7) attacks: with, target (the first foe, Troll 1), AC 4 typed (the
+            # troll's), other modifiers, the d20 typed: 9.
             await pilot.press("a")
             await pilot.pause()
             assert screen_name(pilot) == "FormDialog"
             await pilot.press("tab", "tab", "4", "enter", "enter", "9", "enter")
+            await pilot.pause()
+            assert screen_name(pilot) == "FormDialog"  # a hit on Troll 1: his damage is asked for, and left
+            await pilot.press("escape")
             await pilot.pause()
             assert screen_name(pilot) == "RoundScreen_adnd2e"
             troll = next(c.id for c in pilot.app.store.state.combatants if c.name == troll_name)

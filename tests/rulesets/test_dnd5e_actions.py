@@ -17,7 +17,9 @@ from tui_combat.engine.dice import Roll, format_roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
+from tui_combat.engine.contract import DamageDue
 from tui_combat.rulesets.dnd5e import RULESET, critical_dice, critical_roll, data, hit_chance
+from tui_combat.rulesets.dnd5e.actions import doubled_dice
 
 SIDES: dict[str, list[Member]] = {"Party": [("Brenna", 44, {"dex": 12, "attack": 6, "attacks": 2, "damage": "1d8+3", "ac": 18}),
                    ("Mirela", 27, {"dex": 14, "attack": 5, "damage": "1d4+2"})],
@@ -49,8 +51,7 @@ def test_the_form_shows_the_chance_before_the_roll() -> None:
     who = ids(state)
     fields = RULESET.action_fields(state, "attack", who["Brenna"])
     assert [(f.key, f.kind, f.default) for f in fields] == [
-        ("target", "choice", who["Goblin 1"]), ("uses", "choice", "action"), ("to_hit", "roll", "1d20"),
-        ("damage", "roll", "1d8+3"), ("critical", "roll", "1d8")]
+        ("target", "choice", who["Goblin 1"]), ("uses", "choice", "action"), ("to_hit", "roll", "1d20")]
     # +6 against AC 15: 9–20, 60 %; Mirela (AC 10) is listed after the foes: 4–20, 85 %.
     assert fields[0].choices == ((who["Goblin 1"], "Goblin 1 — AC 15: 60% to hit"), (who["Goblin 2"], "Goblin 2 — AC 15: 60% to hit"),
                                  (who["Mirela"], "Mirela — AC 10: 85% to hit"))
@@ -71,7 +72,8 @@ def test_extra_attack_a_hit_a_miss_and_no_third_attack() -> None:
                 critical=rolled("1d8", 8))
     attack = entry(state, "Brenna attacks")
     assert attack.text == "Brenna attacks Goblin 1: 1d20: [9] = 9, +6 → 15 against AC 15: hit."
-    assert attack.facts == {"needed": 9, "natural": 9, "total": 15, "hit": True, "critical": False}
+    assert attack.facts == {"needed": 9, "natural": 9, "total": 15, "hit": True, "critical": False,
+                            "attacker": who["Brenna"], "target": goblin}
     assert state.combatant(goblin).hp == 0 and state.combatant(goblin).status == "down"
     assert budget(state, "Brenna")["Attacks"] == (1, 2) and budget(state, "Brenna")["Action"] == (0, 1)
     # The second attack of the same Attack action: 8 + 6 = 14, a miss.
@@ -98,10 +100,31 @@ def test_a_natural_20_doubles_the_dice_and_a_natural_1_misses() -> None:
     assert state.combatant(who["Mirela"]).hp == 27
 
 
+def test_the_form_says_what_is_needed_and_a_hit_asks_for_the_damage() -> None:
+    state = brennas_turn()
+    who = ids(state)
+    goblin = who["Goblin 1"]
+    # +6 against AC 15: 9 or more, 12 faces of 20; with advantage 1 − 0.4² = 84 %.
+    assert RULESET.form_preview(state, "attack", who["Brenna"], {"target": goblin}) == \
+        "Needs 9 or more on the d20 (AC 15, +6 to hit): 60% to hit."
+    assert RULESET.form_preview(state, "attack_advantage", who["Brenna"], {"target": who["Mirela"]}) == \
+        "Needs 4 or more on the d20 (AC 10, +6 to hit) with advantage: 98% to hit."
+    hit = act(state, "attack", "Brenna", target=goblin, uses="action", to_hit=rolled("1d20", 9))
+    assert hit.combatant(goblin).hp == 7  # nothing dealt yet: the damage is asked for next
+    args = {"combatant": who["Brenna"], "target": goblin}
+    assert RULESET.damage_due(state, hit, "attack", args) == DamageDue(target=goblin, dice="1d8+3")
+    critical = act(state, "attack", "Brenna", target=goblin, uses="action", to_hit=rolled("1d20", 20))
+    due = RULESET.damage_due(state, critical, "attack", args)
+    assert due is not None and (due.target, due.dice) == (goblin, "2d8+3")
+    miss = act(state, "attack", "Brenna", target=goblin, uses="action", to_hit=rolled("1d20", 8))
+    assert RULESET.damage_due(state, miss, "attack", args) is None
+
+
 def test_critical_dice_and_the_doubled_roll() -> None:
     assert critical_dice("1d8+3") == "1d8" and critical_dice("2d6+1d4-1") == "2d6+1d4" and critical_dice("5") == ""
     doubled = critical_roll(Roll(expr="2d6+1d4+2", total=13, faces=(3, 5, 3)), Roll(expr="2d6+1d4", total=9, faces=(6, 1, 2)))
     assert doubled is not None and format_roll(doubled) == "4d6+2d4+2: [3, 5, 6, 1] + [3, 2] + 2 = 22"
+    assert doubled_dice("1d8+3") == "2d8+3" and doubled_dice("2d6+1d4-1") == "4d6+2d4-1" and doubled_dice("4d6kh3") == "4d6kh3"
     typed_in = critical_roll(typed("1d8+3", 7), rolled("1d8", 6))
     assert typed_in == Roll(expr="2d8+3", total=13, physical=True)
 

@@ -292,9 +292,20 @@ def test_an_attack_is_one_action_a_round() -> None:
     state = to_slot(state, "Party · missiles")
     # Pipkin (long bow, +1) at short range (+1): 11 + 2 = 13 hits Goblin 1 (AC 13); 3 damage drops it.
     fields = RULESET.action_fields(state, "attack", PIPKIN)
-    assert [f.key for f in fields] == ["target", "range", "modifier", "to_hit", "damage"]
+    assert [f.key for f in fields] == ["target", "range", "modifier", "to_hit"]
     assert [label for _key, label in fields[1].choices] == [
         "short (to 70 ft) +1", "medium (to 140 ft) +0", "long (to 210 ft) -1"]
+    # Before the roll: 13 − 2 = 11 or more, 10 faces of 20; at long range (−1 → +0) 13 or more, 40 %.
+    assert RULESET.form_preview(state, "attack", PIPKIN, {"target": GOBLINS[0], "range": "short"}) == \
+        "Needs 11 or more on the d20 (AC 13, +2 to hit): 50% to hit."
+    assert RULESET.form_preview(state, "attack", PIPKIN, {"target": GOBLINS[0], "range": "long"}) == \
+        "Needs 13 or more on the d20 (AC 13, +0 to hit): 40% to hit."
+    # The hit asks for the bow's damage next, for the goblin it struck.
+    before = state
+    hit = act(state, "attack", combatant=PIPKIN, target=GOBLINS[0], range="short", to_hit=typed("1d20", 11))
+    assert hit.combatant(GOBLINS[0]).status == "active"
+    due = RULESET.damage_due(before, hit, "attack", {"combatant": PIPKIN, "target": GOBLINS[0]})
+    assert due is not None and (due.target, due.dice) == (GOBLINS[0], "1d6")
     state = act(state, "attack", combatant=PIPKIN, target=GOBLINS[0], range="short", to_hit=typed("1d20", 11),
                 damage=typed("1d6", 3))
     assert state.combatant(GOBLINS[0]).status == "down"

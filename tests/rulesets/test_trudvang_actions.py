@@ -433,4 +433,5 @@ def test_the_log_is_data_rendered_in_the_language_shown() -> None:
     finally:
         use_catalog("en", {})
     assert entry.text == english == "#0 Fridgar attacks Ulf with the seax: 6 CP = SV 6; 1d20: [2] = 2 → hit. Ulf may parry or dodge."
-    assert entry.facts == {"cp": 6, "sv": 6, "needed": 6, "roll": 2, "result": "success", "success": True, "attack": 0, "hit": True}
+    assert entry.facts == {"cp": 6, "sv": 6, "needed": 6, "roll": 2, "result": "success", "success": True, "attack": 0, "hit": True,
+                           "attacker": "c3", "target": "c4"}

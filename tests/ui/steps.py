@@ -153,3 +153,13 @@ async def select(pilot: Pilot[None], cid: str) -> None:
             break
         await pilot.press(key)
     assert selected(pilot.app) == cid, (selected(pilot.app), cid)
+
+
+async def leave_damage(pilot: Pilot[None]) -> bool:
+    """Esc on the damage form a hit opens, if the attack hit (the dice decide): True when there was one."""
+    await pilot.pause()
+    screen = pilot.app.screen
+    if isinstance(screen, FormDialog) and [f.key for f in screen.fields] in (["damage"], ["amount"]):
+        await pilot.press("escape")
+        return True
+    return False

@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import DataTable, Input
 
 from tests.ui.fights import messages, opened, saved_round, until
-from tests.ui.steps import SIZE, dialog_error, log_texts, select, session_folders, store, visible_text
+from tests.ui.steps import SIZE, dialog_error, leave_damage, log_texts, select, session_folders, store, visible_text
 from tui_combat import session
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
@@ -156,6 +156,7 @@ async def test_acting_out_of_turn_asks_and_is_logged(make_app: Callable[..., Com
         await pilot.press("a", "down", "enter")
         assert isinstance(app.screen, FormDialog)
         await pilot.press("ctrl+s")
+        await leave_damage(pilot)
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
         assert "Orc 1 acts out of turn: Attack." in log_texts(app)
 

@@ -120,9 +120,11 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         await next_slot(pilot, "Goblins · melee")
         assert selected(app) == goblin1 and "Attack" in footer_text(app)
         form = await open_form(pilot, "a")
-        assert [f.key for f in form.fields] == ["target", "modifier", "behind", "to_hit", "damage"]
+        assert [f.key for f in form.fields] == ["target", "modifier", "behind", "to_hit"]
         await pick(pilot, form, "target", wendel)
-        await pilot.press("tab", "tab", "tab", "1", "2", "enter", "2", "enter")
+        await pilot.press("tab", "tab", "tab", "1", "2", "enter")
+        assert isinstance(app.screen, FormDialog) and app.screen.title_text == "Damage to Wendel", dialog_error(app)
+        await pilot.press("2", "enter")
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
         assert store(app).state.combatant(wendel).hp == 2
         assert log_texts(app)[-1] == \
@@ -133,9 +135,11 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         await next_slot(pilot, "Party · missiles")
         await select(pilot, pipkin)
         form = await open_form(pilot, "a")
-        assert [f.key for f in form.fields] == ["target", "range", "modifier", "to_hit", "damage"]
+        assert [f.key for f in form.fields] == ["target", "range", "modifier", "to_hit"]
         assert form.query_one("#f-target", Select).value == goblin1
-        await pilot.press("tab", "tab", "tab", "1", "2", "enter", "3", "enter")
+        await pilot.press("tab", "tab", "tab", "1", "2", "enter")
+        assert isinstance(app.screen, FormDialog) and app.screen.title_text == "Damage to Goblin 1", dialog_error(app)
+        await pilot.press("3", "enter")
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
         assert store(app).state.combatant(goblin1).status == "down"
         assert "Morale check due for Goblins: first death." in log_texts(app)[-3:]

@@ -83,7 +83,7 @@ async def test_a_players_option_round_with_a_tie(make_app) -> None:
         await pilot.press("tab", "tab", "3", "enter", "enter", "1", "5", "enter")
         await pilot.pause()
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
-        assert log_texts(app)[-1] == "Wolf 1 attacks AC 3: d20 15 vs 16 — miss."
+        assert log_texts(app)[-1] == "Wolf 1 attacks Gerda (AC 3) with bite: d20 15 vs 16 — miss."
 
         # The heroes' fast phase: Tam changes his action; he acts at the very end of the round.
         await pilot.press("n")

@@ -60,6 +60,8 @@ def test_trudvang_countdown_after_an_attack(snap_compare, make_app) -> None:
         await pilot.pause()
         await pilot.press("tab", "tab", "6", "tab", "tab", "tab", "3", "enter")  # target, with, CP, hand, modifier, d20
         await pilot.pause()
+        await pilot.press("escape")  # the damage the hit asks for: left until the target has tried to parry
+        await pilot.pause()
 
     app = make_app(encounter=ENCOUNTER_DIR / "demo_trudvang.toml")
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -20,7 +20,7 @@ from textual.widgets import Label
 
 import tui_combat
 from tests.ui.steps import (
-    SIZE, budget_text, combatant_id, dialog_error, log_texts, open_form, select, selected, store, to_round_from_setup,
+    SIZE, budget_text, combatant_id, dialog_error, leave_damage, log_texts, open_form, select, selected, store, to_round_from_setup,
 )
 from tui_combat.engine.model import State
 from tui_combat.engine.contract import BudgetLine
@@ -141,6 +141,11 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert (ulf_cp, fridgar_cp) == (12, 17)
         form = await fill_weapon_form(pilot, "a", "6", "3")
         assert form.fields[0].key == "target" and form.fields[0].default == fridgar
+        # The hit asks for its damage at once, saying Fridgar may defend first: the GM lets him parry.
+        damage = app.screen
+        assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)"
+        assert damage.note == "Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails."
+        await pilot.press("escape")
         assert isinstance(app.screen, RoundScreen)
         state = store(app).state
         assert RULESET.round_of(state).attacks == (
@@ -211,13 +216,20 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert RULESET.round_of(state).turns[fridgar].acted_held is True
         assert log_texts(app)[-1] == "Held action now: Fridgar (-5 on that turn's actions)."
         assert selected(app) == fridgar
+        raider_hp = store(app).state.combatant(raider1).hp
         form = await fill_weapon_form(pilot, "a", "8", "3")
         assert form.fields[0].default == raider1
+        # The raider does not defend: the damage goes straight on (the seed gives a seax no dice: typed).
+        damage = app.screen
+        assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Raider 1 (Seax)", dialog_error(app)
+        await pilot.press("4", "enter")
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        assert store(app).state.combatant(raider1).hp == raider_hp - 4
         state = store(app).state
         attack = RULESET.round_of(state).attacks[1]
         assert (attack.attacker, attack.target, attack.hit) == (fridgar, raider1, True)
-        assert state.log_entries()[-1].facts["sv"] == 3  # 8 CP − 5 for the held turn
-        assert log_texts(app)[-1] == (
+        assert state.log_entries()[-2].facts["sv"] == 3  # 8 CP − 5 for the held turn
+        assert log_texts(app)[-2] == (
             "#1 Fridgar attacks Raider 1 with the seax: 8 CP -5 held = SV 3; 1d20 (typed): 3 → hit. "
             "Raider 1 may parry or dodge."
         )

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.ui.fights import opened, saved_round
-from tests.ui.steps import SIZE, selected, visible_text
+from tests.ui.steps import SIZE, leave_damage, selected, visible_text
 from tui_combat.app import CombatApp
 from tui_combat.widgets.order_list import OrderList
 
@@ -28,6 +28,7 @@ async def test_slots_say_acted_now_to_come_and_rows_what_is_left(make_app: Calla
         # Raf attacks (the roll left empty: the attack is taken, its result told at the table): a 3rd-level
         # warrior (levels 1–6) has one attack a round, now used: 0/1; his main action, counted apart, 1/1.
         await pilot.press("a", "ctrl+s")
+        await leave_damage(pilot)
         assert rows(app)[1] == "  Raf  20/20  0/1·1/1", rows(app)
         hint = visible_text(app.screen.query_one("#step-hint")).strip()
         assert hint == "a attack, c main action, d damage for those acting now, n when done", hint

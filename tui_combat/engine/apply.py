@@ -540,7 +540,10 @@ def _note(action: a.Note, state: State) -> State:
 @_apply.register
 def _add_effect(action: a.AddEffect, state: State) -> State:
     _require_phase(state, "round")
-    return effects.add_effect(state, action.combatant, action.name, action.rounds, get(state.ruleset).effect_names())
+    ruleset = get(state.ruleset)
+    steps = ruleset.steps(state)
+    secret = 0 <= state.step < len(steps) and steps[state.step].secret
+    return effects.add_effect(state, action.combatant, action.name, action.rounds, ruleset.effect_names(), secret=secret)
 
 
 @_apply.register

@@ -27,6 +27,11 @@ What the engine does and what it asks the ruleset:
 * **Typed state**: ``round_state_type`` and ``fight_state_type`` are the ruleset's own Structs; the
   engine stores them in ``State.round_state`` / ``State.fight_state`` and never writes inside them.
 * **The log** is data (:mod:`tui_combat.engine.log`): ``log(state, N_("{name} attacks."), name=…)``.
+* **The attack flow**: an attack's log entry carries the facts ``attacker`` and ``target`` (combatant ids),
+  so the next attack form names the last one attacked first (:func:`last_target`);
+  :meth:`Ruleset.form_preview` says, while the form is filled in, what is needed and the chance of it;
+  :meth:`Ruleset.damage_due` says, after the action, whom the damage goes to and with which dice, and
+  the screen asks for it (pre-filled, rolled or typed) and applies it with the engine's ``Damage``.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ OrderPolicy = Literal["round", "fight"]
 SurpriseScope = Literal["side", "combatant"]
 
 __all__ = [
-    "ActionSpec", "AnyRuleset", "BudgetLine", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
+    "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "last_target", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
     "RuleError", "Situation", "StepDef", "StepKind", "SurpriseModifier", "SurpriseScope", "group_slots",
 ]
 
@@ -85,6 +90,8 @@ class FieldSpec(msgspec.Struct, frozen=True, kw_only=True):
     maximum: int | None = None
     """For an ``int`` field: the range it takes (a form refuses what is outside, with the range); None leaves
     it to the app's default, a range wide enough for modifiers, AC and feet."""
+    suggestions: tuple[str, ...] = ()
+    """For a ``str`` field: words offered as the GM types (message ids, shown translated); he may type others."""
 
 
 class Situation(msgspec.Struct, frozen=True, kw_only=True):
@@ -139,6 +146,49 @@ def group_slots(values: Mapping[str, int], *, descending: bool, prefix: str = ""
              combatants=tuple(ids), value=value, free=free)
         for value, ids in sorted(by_value.items(), reverse=descending)
     ]
+
+
+class DamageDue(msgspec.Struct, frozen=True, kw_only=True):
+    """Damage an action calls for: what the screen asks for next, pre-filled."""
+
+    target: str
+    """The combatant id the damage goes to."""
+    dice: str = ""
+    """The damage dice, every known bonus included ("1d4+5"); "" when the sheet does not say."""
+    what: str | Msg = ""
+    """What deals it, for the form's title: a weapon, "critical hit"."""
+    note: str | Msg = ""
+    """A line for the GM under the title ("if he parries, take the parry first")."""
+
+
+def last_target(state: State, attacker_id: str, within: int = 2000) -> str | None:
+    """Whom ``attacker_id`` attacked last (the ``attacker``/``target`` facts of the log), if he is still in
+    the fight; looks back at most ``within`` entries (a mass battle's log is long)."""
+    seen = 0
+    for chunk in reversed(state.log):
+        for entry in reversed(chunk):
+            if entry.facts.get("attacker") == attacker_id and entry.facts.get("target"):
+                target = str(entry.facts["target"])
+                try:
+                    return target if state.combatant(target).status == "active" else None
+                except KeyError:
+                    return None
+            seen += 1
+            if seen >= within:
+                return None
+    return None
+
+
+def new_facts(before: State, after: State) -> list[Mapping[str, Any]]:
+    """The facts of the log entries ``after`` has and ``before`` had not, newest first."""
+    count = sum(len(chunk) for chunk in after.log) - sum(len(chunk) for chunk in before.log)
+    found: list[Mapping[str, Any]] = []
+    for chunk in reversed(after.log):
+        for entry in reversed(chunk):
+            if len(found) >= count:
+                return found
+            found.append(entry.facts)
+    return found
 
 
 R = TypeVar("R", bound=msgspec.Struct)
@@ -355,6 +405,16 @@ class Ruleset(Generic[R, F]):
 
     def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
         raise RuleError(_("Unknown action {name}.", name=name))
+
+    def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
+        """A line shown in the action's form as it is filled in (``values``: the fields as typed, strings
+        not yet checked): for an attack, the number needed and the chance of it. "" for none."""
+        return ""
+
+    def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
+        """The damage the action just applied (``before`` → ``after``) calls for, which the screen then
+        asks for: a hit that is not yet damage. None when there is none."""
+        return None
 
     def acts_now(self, state: State, combatant_id: str) -> bool:
         """Whether ``combatant_id`` may take an ``in_turn`` action now without it being out of turn: by

@@ -232,6 +232,14 @@ def parse(expr: str) -> DiceExpr:
     return _Parser(text, shown).parse()
 
 
+def with_bonus(expr: str, bonus: int) -> str:
+    """``expr`` with ``bonus`` added and its constants folded into one: ("1d4+1", 4) → "1d4+5"."""
+    parsed = parse(expr)
+    dice: list[Term] = [term for term in parsed.terms if isinstance(term, Dice)]
+    constant = sum(term.value for term in parsed.terms if isinstance(term, Constant)) + bonus
+    return _render([*dice, *([Constant(value=constant)] if constant else [])]) or "0"
+
+
 def _as_expr(expr: str | DiceExpr) -> DiceExpr:
     return parse(expr) if isinstance(expr, str) else expr
 

@@ -41,7 +41,8 @@ def find_effect(state: State, combatant_id: str, name: str, known: Collection[st
                  if effect.label == label or render(effect.label).casefold() == typed), None)
 
 
-def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: Collection[str]) -> State:
+def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: Collection[str], *,
+               secret: bool = False) -> State:
     """``name`` on the combatant for ``rounds`` rounds (the present one counted); the same name again sets
     its rounds anew."""
     combatant = next((c for c in state.combatants if c.id == combatant_id), None)
@@ -56,7 +57,7 @@ def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: C
     label = effect_label(name, known)
     same = find_effect(state, combatant_id, name, known)
     kept = tuple(e for e in state.effects if e is not same)
-    effect = Effect(id=state.next_effect, combatant=combatant_id, label=label, rounds=rounds)
+    effect = Effect(id=state.next_effect, combatant=combatant_id, label=label, rounds=rounds, secret=secret)
     state = replace(state, effects=(*kept, effect), next_effect=state.next_effect + 1)
     return log(state, N_("{name}: {effect} for {rounds} rounds."), name=combatant.name, effect=label, rounds=rounds)
 

@@ -63,6 +63,8 @@ class Effect(msgspec.Struct, frozen=True, kw_only=True):
     label: Msg
     rounds: int
     """Rounds left, counting the present one."""
+    secret: bool = False
+    """Put on during a secret step: the players' screen does not show it."""
 
 
 class Slot(msgspec.Struct, frozen=True, kw_only=True):

@@ -19,15 +19,20 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.content import Content
+from textual.suggester import SuggestFromList
 from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
+from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 Submitter = Callable[[dict[str, Any]], "str | None"]
+Previewer = Callable[[dict[str, Any]], str]
+"""Takes the form's values as typed (unchecked strings) and gives the line shown above the keys: for an
+attack, the number needed and the chance of it."""
 """Takes a form's values: None when they were accepted (the form closes), else the refusal to show in it."""
 
 MAX_DIGITS = 9
@@ -164,7 +169,9 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
     ``roll_modifiers`` (field key → modifier) are shown beside the dice; the value is the roll alone.
 
     ``submit``, when given, receives the checked values: it returns None when it accepted them (the form
-    closes with them) or the refusal, shown in the form, which stays open with what was typed."""
+    closes with them) or the refusal, shown in the form, which stays open with what was typed.
+
+    ``preview``, when given, is asked again as each field changes, and its line is shown under the fields."""
 
     BINDINGS = [
         Binding("escape", "cancel", _("Cancel"), id="dialog.cancel"),
@@ -174,9 +181,11 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
 
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
                  validate: Validator | None = None, note: str = "", rng: random.Random | None = None,
-                 roll_modifiers: Mapping[str, int] | None = None, submit: Submitter | None = None) -> None:
+                 roll_modifiers: Mapping[str, int] | None = None, submit: Submitter | None = None,
+                 preview: Previewer | None = None) -> None:
         super().__init__()
         self.submit = submit
+        self.preview = preview
         self.title_text = title
         self.fields = tuple(fields)
         self.values = dict(values or {})
@@ -212,8 +221,12 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
                                 options.append((Text(chosen), chosen))
                             yield Select(options, value=chosen, allow_blank=False, id=widget_id, compact=True)
                         else:
+                            suggester = (SuggestFromList([_(word) for word in spec.suggestions], case_sensitive=False)
+                                         if spec.suggestions else None)
                             yield Input(value="" if current is None else str(current), id=widget_id,
-                                        placeholder=spec.help, compact=True)
+                                        placeholder=spec.help, compact=True, suggester=suggester)
+            if self.preview is not None:
+                yield Static("", id="dialog-preview")
             yield Static("", id="dialog-error")
             yield Static(self.help_line(), id="dialog-help")
 
@@ -233,6 +246,25 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
         fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
         if fields:
             fields[0].focus()
+        self.update_preview()
+
+    def update_preview(self) -> None:
+        if self.preview is None or not self.is_mounted:
+            return
+        try:
+            line = self.preview(self.raw_values())
+        except (RuleError, DiceError, ValueError, KeyError):  # a half-typed value: no line yet, the form goes on
+            line = ""
+        self.query_one("#dialog-preview", Static).update(Text(line, style="bold"))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.update_preview()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self.update_preview()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self.update_preview()
 
     def raw_values(self) -> dict[str, Any]:
         raw: dict[str, Any] = {}

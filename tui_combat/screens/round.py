@@ -23,12 +23,12 @@ from textual.widgets import Footer, OptionList
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import OUT_OF_TURN, initiative_asked
-from tui_combat.engine.contract import ActionSpec, AnyRuleset, FieldSpec
+from tui_combat.engine.contract import ActionSpec, AnyRuleset, DamageDue, FieldSpec, last_target
 from tui_combat.engine.dice import DiceError, Roll, parse, roll
 from tui_combat.engine.effects import MAX_ROUNDS, effects_of, find_effect
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.keys import ROUND_KEYS
-from tui_combat.engine.log import LogEntry, render
+from tui_combat.engine.keys import ROUND_KEYS, ruleset_binding_id, shown_key
+from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number
@@ -122,6 +122,9 @@ class RoundScreen(SessionScreen):
         Binding(_key("round.filter"), "filter", _("List: everyone, acting now, one side"), id="round.filter", show=False),
         Binding(_key("round.group"), "fold_group", _("Fold or unfold a group"), id="round.group", show=False),
         Binding(_key("round.effect"), "effect", _("Condition or effect for some rounds"), id="round.effect", show=False),
+        Binding(_key("round.export"), "export", _("Fight report"), id="round.export", show=False),
+        Binding(_key("round.save_to_library"), "save_to_library", _("Save to the library"), id="round.save_to_library",
+                show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -200,25 +203,31 @@ class RoundScreen(SessionScreen):
         steps = ruleset.steps(state)
         step = steps[state.step] if 0 <= state.step < len(steps) else None
         if state.phase == "over" or step is None:
-            keys = _("The fight is over: u undoes, Esc goes back to the sessions.")
+            keys = _("The fight is over: {undo} undoes, {leave} goes back to the sessions.",
+                     undo=shown_key("round.undo"), leave=shown_key("round.leave"))
         elif state.initiative.pending:
-            keys = _("r rolls the further initiative rolls, t takes them from real dice")
+            keys = _("{roll} rolls the further initiative rolls, {typed} takes them from real dice",
+                     roll=shown_key("round.roll"), typed=shown_key("round.type"))
         elif step.kind == "declare":
-            keys = _("e on each combatant, n when done")
+            keys = _("{declare} on each combatant, {next} when done", declare=shown_key("round.declare"),
+                     next=shown_key("round.next"))
         elif step.kind == "initiative" and not state.initiative.settled:
-            keys = _("r rolls initiative, t takes it from real dice")
+            keys = _("{roll} rolls initiative, {typed} takes it from real dice", roll=shown_key("round.roll"),
+                     typed=shown_key("round.type"))
         elif step.kind == "resolve" and state.order:
             # The same line all through the step (who acts is in the list and the phase bar): a turn moving on
             # sends nothing for it.
             first = state.acting_now()[0] if state.acting_now() else None
-            own = [f"{spec.key} {_(spec.label).lower()}" for spec in ruleset.actions
+            own = [f"{shown_key(ruleset_binding_id(ruleset.id, spec.name), spec.key)} {_(spec.label).lower()}"
+                   for spec in ruleset.actions
                    if spec.footer and self._ruleset_key_applies(ruleset, state, spec, first)]
-            damage = _("d damage")
-            keys = _("{keys} for those acting now, n when done", keys=", ".join([*own[:3], damage]))
+            damage = _("{key} damage", key=shown_key("round.damage"))
+            keys = _("{keys} for those acting now, {next} when done", keys=", ".join([*own[:3], damage]),
+                     next=shown_key("round.next"))
         elif step.kind == "end":
-            keys = _("n starts round {n}", n=state.round + 1)
+            keys = _("{next} starts round {n}", next=shown_key("round.next"), n=state.round + 1)
         else:
-            keys = _("n goes on")
+            keys = _("{next} goes on", next=shown_key("round.next"))
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(keys, style="bold")
         if step is not None and step.help and state.phase != "over":
@@ -254,7 +263,8 @@ class RoundScreen(SessionScreen):
         meter = self.query_one(BudgetMeter)
         pending: list[Text] = []
         if state.initiative.pending:
-            pending.append(Text(_("Initiative waits for more rolls (r rolls, t takes real dice):"), style="yellow"))
+            pending.append(Text(_("Initiative waits for more rolls ({roll} rolls, {typed} takes real dice):",
+                                  roll=shown_key("round.roll"), typed=shown_key("round.type")), style="yellow"))
             pending += [Text(f"  {request_label(r)}: {r.dice}", style="yellow") for r in state.initiative.pending]
         if combatant_id is None:
             self.query_one("#card-head", TextLines).show(Text(_("Nobody selected.")))
@@ -471,8 +481,8 @@ class RoundScreen(SessionScreen):
             return
         known = self.ruleset.effect_names()
         fields = [
-            FieldSpec(key="name", label=N_("Condition or effect"),
-                      help=_("Known: {names}", names=", ".join(_(name) for name in known)) if known else ""),
+            FieldSpec(key="name", label=N_("Condition or effect"), suggestions=known,
+                      help=_("→ completes: {names}", names=", ".join(_(name) for name in known)) if known else ""),
             FieldSpec(key="rounds", label=N_("Rounds (0 ends it)"), kind="int", default=1, minimum=0, maximum=MAX_ROUNDS),
         ]
 
@@ -488,6 +498,16 @@ class RoundScreen(SessionScreen):
 
         title = _("Condition or effect on {name}", name=self.state.combatant(combatant_id).name)
         self.app.push_screen(FormDialog(title, fields, {"name": "", "rounds": 1}, submit=submit))
+
+    def action_export(self) -> None:
+        from tui_combat.screens.export import export_dialog
+
+        export_dialog(self, self.host)
+
+    def action_save_to_library(self) -> None:
+        from tui_combat.screens.library import save_to_library_dialog
+
+        save_to_library_dialog(self, self.selected())
 
     def action_add(self) -> None:
         from tui_combat.screens.setup import add_combatant_dialog
@@ -545,10 +565,13 @@ class RoundScreen(SessionScreen):
         self.ruleset_form(spec, combatant_id)
 
     def ruleset_form(self, spec: ActionSpec, combatant_id: str | None, *, out_of_turn: bool = False) -> None:
-        """The action's form (none when it has no fields); a refusal stays in the form with what was typed."""
+        """The action's form (none when it has no fields); a refusal stays in the form with what was typed.
+        The target is the one this combatant attacked last, while the form shows what he needs and the
+        chance of it; a hit that calls for damage asks for it next (:meth:`ask_damage`)."""
         state = self.state
         ruleset = self.ruleset
         fields = ruleset.action_fields(state, spec.name, combatant_id or "")
+        taken: dict[str, Any] = {}
 
         def submit(values: dict[str, Any]) -> str | None:
             args: dict[str, Any] = {"combatant": combatant_id or ""} if spec.needs_combatant else {}
@@ -556,17 +579,68 @@ class RoundScreen(SessionScreen):
                 args[key] = roll_arg(value) if isinstance(value, Roll) else value
             if out_of_turn:
                 args[OUT_OF_TURN] = True
-            return self.host.refusal(a.RulesetAction(name=spec.name, args=args))
+            before = self.state
+            refusal = self.host.refusal(a.RulesetAction(name=spec.name, args=args))
+            if refusal is None:
+                taken.update(before=before, args=args)
+            return refusal
+
+        def then(_values: dict[str, Any] | None = None) -> None:
+            if taken:
+                self.ask_damage(ruleset.damage_due(taken["before"], self.state, spec.name, taken["args"]))
 
         if not fields:
             refusal = submit({})
             if refusal is not None:
                 self.notify(refusal, severity="warning", timeout=6)
+            then()
             return
         who = state.combatant(combatant_id).name if combatant_id else ""
         title = f"{_(spec.label)} — {who}" if who else _(spec.label)
         defaults = {f.key: f.default for f in fields if f.kind != "roll"}
-        self.app.push_screen(FormDialog(title, fields, defaults, rng=self.store.rng, submit=submit))
+        target_field = next((f for f in fields if f.key == "target" and f.kind == "choice"), None)
+        if target_field is not None and combatant_id:
+            last = last_target(state, combatant_id)
+            if last is not None and any(value == last for value, _label in target_field.choices):
+                defaults["target"] = last
+
+        def preview(values: dict[str, Any]) -> str:
+            return ruleset.form_preview(self.state, spec.name, combatant_id or "", values)
+
+        self.app.push_screen(FormDialog(title, fields, defaults, rng=self.store.rng, submit=submit, preview=preview),
+                             then)
+
+    def ask_damage(self, due: DamageDue | None) -> None:
+        """The damage a hit calls for, applied to the target: with known dice, Enter rolls them and a number
+        typed is what real dice showed; without, an amount or dice to roll. Esc leaves it (the damage key
+        still gives it)."""
+        if due is None:
+            return
+        try:
+            target = self.state.combatant(due.target)
+        except KeyError:
+            return
+        what = render(due.what) if isinstance(due.what, Msg) else _(due.what) if due.what else ""
+        title = (_("Damage to {name} ({what})", name=target.name, what=what) if what
+                 else _("Damage to {name}", name=target.name))
+        note = render(due.note) if isinstance(due.note, Msg) else _(due.note) if due.note else ""
+        rng = self.store.rng
+
+        def deal(amount: int, rolled: Roll | None) -> str | None:
+            return self.host.refusal(a.Damage(combatant=due.target, amount=max(amount, 0), roll=rolled))
+
+        if due.dice:
+            fields = [FieldSpec(key="damage", label=N_("Damage"), kind="roll", default=due.dice)]
+            self.app.push_screen(FormDialog(title, fields, note=note, rng=rng,
+                                            submit=lambda v: deal(v["damage"].total, v["damage"])))
+            return
+
+        def validate(values: dict[str, Any]) -> dict[str, Any] | str:
+            return read_amount(str(values["amount"]), rng, _("Damage"))
+
+        fields = [FieldSpec(key="amount", label=N_("Amount, or dice to roll (2d6+1)"))]
+        self.app.push_screen(FormDialog(title, fields, validate=validate, note=note,
+                                        submit=lambda v: deal(v["amount"], v["roll"])))
 
 
 _screen_classes: dict[str, type[RoundScreen]] = {}

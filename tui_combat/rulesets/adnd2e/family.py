@@ -10,12 +10,12 @@ strikes with (:meth:`AdndFamily.attack_plan_of`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import msgspec
 from msgspec.structs import replace
 
-from tui_combat.engine.contract import ActionSpec, BudgetLine, FieldSpec, Ruleset, Situation, SurpriseModifier
+from tui_combat.engine.contract import ActionSpec, BudgetLine, DamageDue, FieldSpec, new_facts, Ruleset, Situation, SurpriseModifier
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
@@ -29,6 +29,7 @@ from tui_combat.rulesets.adnd2e.sheet import (
     armour_modifier,
     canonical_sheet,
     check_sheet_values,
+    damage_of,
     first_forms,
     magic_of,
     sheet_of,
@@ -59,6 +60,34 @@ def int_arg(args: Mapping[str, Any], key: str, default: int) -> int:
         return int(str(value).strip().replace("−", "-"))
     except (TypeError, ValueError):
         raise RuleError(_("\"{value}\" is not a whole number.", value=value)) from None
+
+
+class AttackReckoning(NamedTuple):
+    """What one attack needs, worked out from the form (see :meth:`AdndFamily.reckon`)."""
+
+    form: str
+    one_weapon: bool
+    target: Combatant | None
+    ac: int
+    armour: str
+    modifier: int
+    kind: str | None
+    magic: int
+    bonus: int
+    needed: int
+    """THAC0 − AC, with the weapon-vs-armour modifier: what the d20 plus bonuses must reach."""
+
+    def modifiers_text(self) -> str:
+        """" +4 magic +1 other" for the preview (translated); "" when there are none."""
+        parts = []
+        if self.modifier:
+            parts.append(_("{modifier} {armour} vs {kind}", modifier=signed(self.modifier), armour=_(self.armour),
+                           kind=_(self.kind or "")))
+        if self.magic:
+            parts.append(_("{value} magic", value=signed(self.magic)))
+        if self.bonus:
+            parts.append(_("{value} other", value=signed(self.bonus)))
+        return "".join(f", {part}" for part in parts)
 
 
 def spell_param(spell: str) -> Param:
@@ -95,9 +124,12 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             FieldSpec(key="thac0", label=N_("THAC0 (0 = from level)"), kind="int", default=0),
             FieldSpec(key="weapon", label=N_("Weapon"), kind="str", default=""),
             FieldSpec(key="magic", label=N_("Weapon bonus"), kind="int", default=0),
+            FieldSpec(key="damage", label=N_("Damage"), kind="str", default="",
+                      help=N_("1d8; attack forms: 1d4+4, 1d4+4, 2d6")),
             FieldSpec(key="speed", label=N_("Speed (−1 = from table)"), kind="int", default=-1),
             FieldSpec(key="weapon2", label=N_("Second weapon"), kind="str", default="", help=N_("two-weapon fighting")),
             FieldSpec(key="magic2", label=N_("Second weapon bonus"), kind="int", default=0),
+            FieldSpec(key="damage2", label=N_("Second weapon damage"), kind="str", default=""),
             FieldSpec(key="forms", label=N_("Attack forms"), kind="str", default="", help=N_("claw, claw, bite")),
             FieldSpec(key="natural", label=N_("Natural weapons"), kind="bool", default=False),
             FieldSpec(key="size", label=N_("Size"), kind="choice", default="medium", choices=tuple((s, s) for s in SIZES)),
@@ -110,6 +142,10 @@ class AdndFamily(Ruleset[RB, AdndFight]):
     @property
     def sheet_fields(self) -> tuple[FieldSpec, ...]:  # type: ignore[override]  # the armour list comes from the data
         return self.base_sheet_fields()
+
+    def effect_names(self) -> tuple[str, ...]:
+        """The states the seed's initiative modifiers name (hasted, slowed, hindered), and sleep."""
+        return (N_("hasted"), N_("slowed"), N_("hindered (tied, climbing, held)"), N_("asleep"))
 
     def summary_columns(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         return ((N_("Class and level"), ("cls", "level")), (N_("AC"), ("ac",)), (N_("Weapon"), ("weapon", "magic")))
@@ -292,7 +328,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         fields = [
             FieldSpec(key="with", label=N_("With"), kind="choice", default=pool[min(used, len(pool) - 1)],
                       choices=tuple((form, form) for form in forms)),
-            FieldSpec(key="target", label=N_("Target"), kind="choice", default="",
+            FieldSpec(key="target", label=N_("Target"), kind="choice", default=foes[0].id if foes else "",
                       choices=(("", N_("— (the AC below)")), *((c.id, c.name) for c in foes))),
             FieldSpec(key="target_ac", label=N_("Target AC"), kind="str", default="", help=N_("empty: the target's")),
         ]
@@ -305,6 +341,46 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             FieldSpec(key="roll", label=N_("Attack roll"), kind="roll", default="1d20"),
         ]
         return tuple(fields)
+
+    def reckon(self, state: State, combatant: Combatant, args: Mapping[str, Any]) -> AttackReckoning:
+        """What an attack needs, from the form's values: the weapon, the target and his AC (the sheet's,
+        or the one typed), weapon type vs armour type, the weapon's bonus and the other modifiers."""
+        plan = self.attack_plan_of(state, combatant)
+        used = self.spent(state, combatant.id).attacks
+        pool = [form for routine in plan for form in routine] or list(first_forms(self.sheet(combatant)))
+        form = str(args.get("with") or pool[min(used, len(pool) - 1)])
+        if weapon_key(form) not in {weapon_key(f) for f in pool}:
+            raise RuleError(_("{name} does not attack with {weapon} this round (he has: {forms}).", name=combatant.name,
+                              weapon=form, forms=", ".join(_(f) for f in dict.fromkeys(pool))))
+        sheet = self.sheet(combatant)
+        target = self._target(state, str(args.get("target") or ""))
+        target_sheet = self.sheet(target) if target is not None else None
+        ac = int_arg(args, "target_ac", target_sheet.ac if target_sheet is not None else 10)
+        armour = str(args.get("armour") or (target_sheet.armour if target_sheet is not None else ""))
+        modifier, kind = (0, None)
+        if state.options.get("weapon_vs_armour") == "on" and armour != "none":
+            modifier, kind = armour_modifier(form, armour)
+        return AttackReckoning(form=form, one_weapon=len(set(pool)) == 1, target=target, ac=ac, armour=armour,
+                               modifier=modifier, kind=kind, magic=magic_of(sheet, form),
+                               bonus=int_arg(args, "bonus", 0), needed=thac0(sheet) - ac + modifier)
+
+    def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
+        if name != "attack" or not combatant_id:
+            return ""
+        reckoning = self.reckon(state, state.combatant(combatant_id), values)
+        least = reckoning.needed - reckoning.magic - reckoning.bonus
+        hits = sum(1 for face in range(1, 21) if face == 20 or (face != 1 and face >= least))
+        return _("Needs {least} or more on the d20 (THAC0 {thac0} − AC {ac}{modifiers}): {chance}% to hit.",
+                 least=max(min(least, 20), 2), thac0=thac0(self.sheet(state.combatant(combatant_id))),
+                 ac=reckoning.ac, modifiers=reckoning.modifiers_text(), chance=hits * 5)
+
+    def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
+        facts = next((f for f in new_facts(before, after) if f.get("attacker") == args.get("combatant")), None)
+        if name != "attack" or facts is None or not facts.get("hit") or not facts.get("target"):
+            return None
+        attacker = after.combatant(str(facts["attacker"]))
+        form = str(facts.get("weapon", ""))
+        return DamageDue(target=str(facts["target"]), dice=damage_of(self.sheet(attacker), form), what=form)
 
     def attack(self, state: State, combatant: Combatant, args: Mapping[str, Any]) -> State:
         plan = self.attack_plan_of(state, combatant)
@@ -326,23 +402,10 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             roll = msgspec.convert(raw_roll, Roll, strict=False)
         except msgspec.ValidationError as error:
             raise RuleError(_("Attack roll: {error}", error=error)) from None
-        sheet = self.sheet(combatant)
-        pool = [form for routine in plan for form in routine]
-        form = str(args.get("with") or pool[min(used, len(pool) - 1)])
-        if weapon_key(form) not in {weapon_key(f) for f in pool}:
-            raise RuleError(_("{name} does not attack with {weapon} this round (he has: {forms}).", name=combatant.name,
-                              weapon=form, forms=", ".join(_(f) for f in dict.fromkeys(pool))))
-        target = self._target(state, str(args.get("target") or ""))
-        target_sheet = self.sheet(target) if target is not None else None
-        ac = int_arg(args, "target_ac", target_sheet.ac if target_sheet is not None else 10)
-        armour = str(args.get("armour") or (target_sheet.armour if target_sheet is not None else ""))
-        modifier, kind = (0, None)
-        if state.options.get("weapon_vs_armour") == "on" and armour != "none":
-            modifier, kind = armour_modifier(form, armour)
-        magic = magic_of(sheet, form)
-        bonus = int_arg(args, "bonus", 0)
+        reckoning = self.reckon(state, combatant, args)
+        form, target, ac, magic, bonus = reckoning.form, reckoning.target, reckoning.ac, reckoning.magic, reckoning.bonus
         natural = roll.total
-        needed = thac0(sheet) - ac + modifier
+        needed = reckoning.needed
         hit = natural == 20 or (natural != 1 and natural + magic + bonus >= needed)
         state = self.spend(state, combatant.id, attacks=1)
         bonus_param = Msg(id="{magic}{other}", params={
@@ -350,13 +413,15 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             "other": f" {signed(bonus)}" if bonus else "",
         })
         needed_param: Param = needed
-        if kind is not None:
+        if reckoning.kind is not None:
             needed_param = Msg(id=N_("{needed} ({armour} vs {kind} {modifier})"), params={
-                "needed": needed, "armour": Msg(id=weapon_key(armour)), "kind": Msg(id=kind), "modifier": signed(modifier)})
+                "needed": needed, "armour": Msg(id=weapon_key(reckoning.armour)), "kind": Msg(id=reckoning.kind),
+                "modifier": signed(reckoning.modifier)})
         facts: dict[str, Fact] = {"needed": needed, "natural": natural, "hit": hit, "magic": magic, "bonus": bonus,
-                 "armour_modifier": modifier, "weapon": form, "target": target.id if target is not None else ""}
+                 "armour_modifier": reckoning.modifier, "weapon": form, "attacker": combatant.id,
+                 "target": target.id if target is not None else ""}
         result = Msg(id=N_("hit") if hit else N_("miss"))
-        if target is None and len(set(pool)) == 1:  # one weapon and no named target: the short line
+        if target is None and reckoning.one_weapon:  # one weapon and no named target: the short line
             return log(state, N_("{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}."), rolls=(roll,),
                        facts=facts, name=combatant.name, ac=ac, roll=natural, bonus=bonus_param, needed=needed_param,
                        result=result)

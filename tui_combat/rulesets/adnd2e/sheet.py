@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from tui_combat.engine.dice import DiceError, parse, with_bonus
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _
@@ -24,7 +25,7 @@ from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, Tables, ta
 from tui_combat.rulesets.names import NameTable
 
 __all__ = [
-    "CLASSES", "SIZES", "Sheet", "armour_modifier", "armour_name", "attack_plan", "attack_rate", "attacks_this_round", "canonical_sheet", "check_sheet_values",
+    "CLASSES", "SIZES", "Sheet", "armour_modifier", "damage_of", "armour_name", "attack_plan", "attack_rate", "attacks_this_round", "canonical_sheet", "check_sheet_values",
     "first_forms", "hit_dice", "level_text", "magic_of", "sheet_of", "thac0", "uses_natural_weapons", "weapon_key",
     "weapon_kinds", "weapon_name", "weapon_speed",
 ]
@@ -48,9 +49,14 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True):
     speed: int = -1
     """−1 means: look the weapon up in the speed table."""
     magic: int = 0
+    damage: str = ""
+    """The weapon's damage dice ("1d4+1"), or each natural attack form's in order ("1d4+4, 1d4+4, 2d6");
+    "" when not known (the GM types it). The weapon's bonus is added when the damage is asked for."""
     weapon2: str = ""
     """A second weapon used together with the first (two-weapon fighting): both strike in the same slot."""
     magic2: int = 0
+    damage2: str = ""
+    """The second weapon's damage dice."""
     forms: str = ""
     """Natural attack forms that strike together: "claw, claw, bite"."""
     size: str = "medium"
@@ -175,6 +181,21 @@ def magic_of(sheet: Sheet, form: str) -> int:
     if sheet.weapon2.strip() and weapon_key(form) == weapon_key(sheet.weapon2):
         return sheet.magic2
     return 0
+
+
+def damage_of(sheet: Sheet, form: str) -> str:
+    """The damage dice of one attack form with the weapon's bonus added ("1d4+1" and +4 → "1d4+5"); "" when
+    the sheet does not give them."""
+    key = weapon_key(form)
+    if sheet.weapon.strip() and key == weapon_key(sheet.weapon):
+        dice = sheet.damage.split(",")[0].strip()
+    elif sheet.weapon2.strip() and key == weapon_key(sheet.weapon2):
+        dice = sheet.damage2.strip()
+    else:
+        forms = [weapon_key(name) for name in natural_forms(sheet)]
+        each = [part.strip() for part in sheet.damage.split(",")]
+        dice = each[forms.index(key)] if key in forms and forms.index(key) < len(each) else ""
+    return with_bonus(dice, magic_of(sheet, form)) if dice else ""
 
 
 # -- level, Hit Dice, THAC0 ----------------------------------------------------------------------------
@@ -312,6 +333,12 @@ def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
         if not checked.weapon.strip():
             raise RuleError(_("A second weapon needs a first one."))
         _table_speed(checked.weapon2)
+    for dice in (*checked.damage.split(","), checked.damage2):
+        if dice.strip():
+            try:
+                parse(dice.strip())
+            except DiceError as error:
+                raise RuleError(_("Damage \"{dice}\": {error}", dice=dice.strip(), error=error)) from None
     if checked.attacks.strip() and _parse_rate(checked.attacks) is None:
         raise RuleError(_("Attacks \"{rate}\" is not a rate such as 1/1, 3/2 or 2/1.", rate=checked.attacks))
     if checked.specialist and checked.cls not in tables().attacks_specialist:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from msgspec.structs import replace
 
 from tui_combat.engine import actions
 from tui_combat.engine.apply import apply
-from tui_combat.engine.contract import ActionSpec, FieldSpec
+from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, new_facts
 from tui_combat.engine.dice import Constant, Dice, DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, roll_param
@@ -20,7 +21,7 @@ from tui_combat.rulesets.dnd5e.sheet import Counter, sheet_of
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Ending
 from tui_combat.rulesets.dnd5e.turns import Dnd5eTurns
 
-__all__ = ["ATTACKS", "CATALOGUE", "Dnd5eActions", "critical_dice", "critical_roll", "hit_chance"]
+__all__ = ["ATTACKS", "CATALOGUE", "Dnd5eActions", "critical_dice", "critical_roll", "doubled_dice", "hit_chance"]
 
 ATTACKS = {"attack": 0, "attack_advantage": 1, "attack_disadvantage": -1}
 """Attack action name → +1 advantage, −1 disadvantage."""
@@ -70,6 +71,20 @@ def critical_dice(expr: str) -> str:
         if isinstance(term, Dice):
             text += ("-" if term.negative else ("+" if text else "")) + term.notation()
     return text
+
+
+def doubled_dice(expr: str) -> str:
+    """A damage expression with its dice rolled twice, as a critical hit deals it ("1d8+3" → "2d8+3");
+    as it is when it is not plain dice and numbers."""
+    try:
+        parsed = parse(expr)
+    except DiceError:
+        return expr
+    if any(isinstance(t, Dice) and (t.keep or t.explode or t.advantage) for t in parsed.terms):
+        return expr
+    return str(parse("".join(
+        f"{term.value:+d}" if isinstance(term, Constant) else f"{'-' if term.negative else '+'}{2 * term.count}d{term.sides}"
+        for term in parsed.terms).lstrip("+")))
 
 
 def critical_roll(damage: Roll, extra: Roll) -> Roll | None:
@@ -155,13 +170,33 @@ class Dnd5eActions(Dnd5eTurns):
             FieldSpec(key="target", label=N_("Target"), kind="choice", default=targets[0][0] if targets else "", choices=targets),
             FieldSpec(key="uses", label=N_("Uses"), kind="choice", default=uses, choices=USES),
             FieldSpec(key="to_hit", label=_("To hit {bonus:+d}", bonus=sheet.attack), kind="roll", default=dice),
-            FieldSpec(key="damage", label=N_("Damage"), kind="roll", default=sheet.damage, help=N_("Used only on a hit.")),
         ]
-        extra = critical_dice(sheet.damage)
-        if extra:
-            fields.append(FieldSpec(key="critical", label=N_("Critical dice"), kind="roll", default=extra,
-                                    help=N_("Used only on a critical hit.")))
         return tuple(fields)
+
+    def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
+        if name not in ATTACKS or not combatant_id:
+            return ""
+        target = state.combatant(str(values.get("target", "")))
+        bonus, armour = sheet_of(state.combatant(combatant_id)).attack, sheet_of(target).ac
+        rules = data().attack
+        least = min(max(armour - bonus, rules.automatic_miss + 1), rules.critical)
+        edge = ATTACKS[name]
+        chance = round(100 * hit_chance(bonus, armour, edge))
+        if edge:
+            return _("Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit){edge}: {chance}% to hit.",
+                     least=least, ac=armour, bonus=bonus, edge=_(EDGE_TEXT[edge]), chance=chance)
+        return _("Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit): {chance}% to hit.",
+                 least=least, ac=armour, bonus=bonus, chance=chance)
+
+    def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
+        facts = next((f for f in new_facts(before, after) if f.get("attacker") == args.get("combatant")), None)
+        if name not in ATTACKS or facts is None or not facts.get("hit") or "damage" in args:
+            return None
+        dice = sheet_of(after.combatant(str(facts["attacker"]))).damage
+        if facts.get("critical"):
+            return DamageDue(target=str(facts["target"]), dice=doubled_dice(dice),
+                             what=Msg(id=N_("critical hit: the damage dice twice")))
+        return DamageDue(target=str(facts["target"]), dice=dice)
 
     def use_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         choices: list[tuple[str, str]] = [("action", N_("the action")), ("bonus", N_("the bonus action")),
@@ -257,11 +292,12 @@ class Dnd5eActions(Dnd5eTurns):
         needed = min(max(armour - sheet.attack, rules.automatic_miss + 1), rules.critical)
         state = log(state, N_("{attacker} attacks {target}{edge}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
                     rolls=(to_hit,), facts={"needed": needed, "natural": natural, "total": natural + sheet.attack,
-                                            "hit": hit, "critical": critical},
+                                            "hit": hit, "critical": critical, "attacker": attacker.id,
+                                            "target": target.id},
                     attacker=attacker.name, target=target.name, edge=Msg(id=EDGE_TEXT[edge]) if edge else "",
                     roll=roll_param(to_hit), bonus=f"{sheet.attack:+d}", total=natural + sheet.attack, ac=armour,
                     result=result)
-        if not hit:
+        if not hit or "damage" not in args:  # the damage is asked for next (sessions from before rolled it here)
             return state
         damage = roll_arg(args, "damage", N_("Damage"))
         dealt: Roll | None = damage

@@ -82,6 +82,10 @@ class Dnd5eBase(Ruleset[DndRound, DndFight]):
     )
     sheet_fields = SHEET_FIELDS
 
+    def effect_names(self) -> tuple[str, ...]:
+        """The SRD conditions of the data (the condition key keeps their rules; this is for a plain count)."""
+        return tuple(data().conditions)
+
     def summary_columns(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         return ((N_("AC"), ("ac",)), (N_("Attack bonus"), ("attack",)), (N_("Weapons"), ("weapons", "damage")))
 

@@ -3,13 +3,14 @@ rules as damage and statuses are recorded: disruption and morale triggers."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from msgspec.structs import replace
 
 from tui_combat.engine import actions
 from tui_combat.engine.apply import apply
-from tui_combat.engine.contract import ActionSpec, FieldSpec
+from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, new_facts
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, roll_param
 from tui_combat.engine.model import Combatant, State
@@ -19,6 +20,21 @@ from tui_combat.rulesets.ose.morale import OseMorale, chance_text, roll_arg, sig
 from tui_combat.rulesets.ose.state import Spent
 
 RANGE_LABELS = {"short": NC_("range", "short"), "medium": NC_("range", "medium"), "long": NC_("range", "long")}
+
+
+class Reckoning(NamedTuple):
+    """What one attack needs (see :meth:`OseActions.reckon`)."""
+
+    target: Combatant
+    missile: bool
+    armour: int
+    """The target's AC as this attack meets it."""
+    bonus: int
+    """Everything added to the d20."""
+    fleeing: bool
+    flee_bonus: int
+    shield_off: bool
+    """The target has a shield and it does not count."""
 
 
 class OseActions(OseMorale):
@@ -156,9 +172,7 @@ class OseActions(OseMorale):
                                 help=N_("cover −1 to −4, the GM's call")))
         if not missile:
             fields.append(FieldSpec(key="behind", label=N_("From behind (no shield)"), kind="bool", default=False))
-        fields += [FieldSpec(key="to_hit", label=N_("To-hit roll"), kind="roll", default="1d20"),
-                   FieldSpec(key="damage", label=N_("Damage roll"), kind="roll", default=sheet.damage,
-                             help=N_("Used only on a hit."))]
+        fields.append(FieldSpec(key="to_hit", label=N_("To-hit roll"), kind="roll", default="1d20"))
         return tuple(fields)
 
     def morale_fields(self, state: State, combatant: Combatant) -> tuple[FieldSpec, ...]:
@@ -216,12 +230,11 @@ class OseActions(OseMorale):
         message = N_("{name} casts {what}.") if declaration.intent == "spell" else N_("{name} uses {what}.")
         return log(state, message, facts={"cast": declaration.intent}, name=combatant.name, what=what)
 
-    def attack(self, state: State, attacker: Combatant, args: dict[str, Any]) -> State:
-        if self.spent(state, attacker.id).acted:
-            raise RuleError(_("{name} has already acted this round.", name=attacker.name))
+    def reckon(self, state: State, attacker: Combatant, args: Mapping[str, Any]) -> Reckoning:
+        """What an attack needs, from the form's values: the target's AC (his shield off when he flees melee
+        or is struck from behind), the attacker's bonus, range and the GM's other modifier."""
         target = self.opponent(state, attacker, str(args.get("target", "")))
         missile = self.attacks_by_missile(state, attacker)
-        to_hit = roll_arg(args, "to_hit", N_("To-hit roll"))
         modifier = signed_int(args.get("modifier", 0), _("Other modifier"))
         range_bonus = 0
         if missile:
@@ -236,22 +249,48 @@ class OseActions(OseMorale):
         sheet = self.sheet_of(target)
         armour = sheet.ac - (sheet.shield if shield_off else 0)
         bonus = self.sheet_of(attacker).attack + modifier + range_bonus + flee_bonus
+        return Reckoning(target=target, missile=missile, armour=armour, bonus=bonus, fleeing=fleeing,
+                         flee_bonus=flee_bonus, shield_off=shield_off and bool(sheet.shield))
+
+    def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
+        if name != "attack" or not combatant_id:
+            return ""
+        reckoning = self.reckon(state, state.combatant(combatant_id), values)
+        least = reckoning.armour - reckoning.bonus
+        hits = sum(1 for face in range(1, 21) if face >= least)
+        return _("Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit): {chance}% to hit.",
+                 least=min(max(least, 1), 20), ac=reckoning.armour, bonus=reckoning.bonus, chance=hits * 5)
+
+    def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
+        facts = next((f for f in new_facts(before, after) if f.get("attacker") == args.get("combatant")), None)
+        if name != "attack" or facts is None or not facts.get("hit") or "damage" in args:
+            return None
+        dice = self.sheet_of(after.combatant(str(facts["attacker"]))).damage
+        return DamageDue(target=str(facts["target"]), dice=dice)
+
+    def attack(self, state: State, attacker: Combatant, args: dict[str, Any]) -> State:
+        if self.spent(state, attacker.id).acted:
+            raise RuleError(_("{name} has already acted this round.", name=attacker.name))
+        reckoning = self.reckon(state, attacker, args)
+        target, armour, bonus = reckoning.target, reckoning.armour, reckoning.bonus
+        to_hit = roll_arg(args, "to_hit", N_("To-hit roll"))
         total = to_hit.total + bonus
         hit = total >= armour
         notes: list[str | int | Msg] = []
-        if fleeing:
-            notes.append(Msg(id=N_("+{bonus}: fleeing melee"), params={"bonus": flee_bonus}))
-        if shield_off and sheet.shield:
+        if reckoning.fleeing:
+            notes.append(Msg(id=N_("+{bonus}: fleeing melee"), params={"bonus": reckoning.flee_bonus}))
+        if reckoning.shield_off:
             notes.append(Msg(id=N_("shield ignored")))
         state = self.spend(state, attacker.id, acted=True)
         state = log(state, N_("{attacker} attacks {target} ({kind}): {roll} {bonus} = {total} against AC {ac}{notes}: {result}."),
-                    rolls=(to_hit,), facts={"needed": armour - bonus, "total": total, "hit": hit, "fleeing": fleeing,
-                                            "shield_ignored": shield_off},
-                    attacker=attacker.name, target=target.name, kind=Msg(id=N_("missile") if missile else N_("melee")),
+                    rolls=(to_hit,), facts={"needed": armour - bonus, "total": total, "hit": hit, "fleeing": reckoning.fleeing,
+                                            "shield_ignored": not reckoning.missile and (reckoning.fleeing or bool(args.get("behind", False))),
+                                            "attacker": attacker.id, "target": target.id},
+                    attacker=attacker.name, target=target.name, kind=Msg(id=N_("missile") if reckoning.missile else N_("melee")),
                     roll=roll_param(to_hit), bonus=f"{bonus:+d}", total=total, ac=armour,
                     notes=Msg(id=" ({notes})", params={"notes": notes}) if notes else "",
                     result=Msg(id=N_("hit") if hit else N_("miss")))
-        if not hit:
+        if not hit or "damage" not in args:  # the damage is asked for next (sessions from before rolled it here)
             return state
         damage = roll_arg(args, "damage", N_("Damage roll"))
         return apply(state, actions.Damage(combatant=target.id, amount=max(damage.total, 0), roll=damage))

@@ -64,6 +64,9 @@ class OseBase(Ruleset[OseRound, OseFight]):
     def prepare(self) -> None:
         tables()
 
+    def effect_names(self) -> tuple[str, ...]:
+        return (N_("asleep"), N_("held"), N_("blinded"))
+
     def summary_columns(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         return ((N_("AC"), ("ac",)), (N_("Attack bonus"), ("attack",)), (N_("Weapon"), ("weapon", "damage")))
 

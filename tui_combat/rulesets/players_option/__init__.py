@@ -127,6 +127,10 @@ class PlayersOption(AdndFamily[PoRound]):
             FieldSpec(key="weapon_class", label=N_("Weapon speed class"), kind="choice", default="", choices=classes),
         )
 
+    def effect_names(self) -> tuple[str, ...]:
+        """The family's, and what the end-of-round status check follows: an ongoing spell, poison."""
+        return (*super().effect_names(), N_("ongoing spell"), N_("poisoned"))
+
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         checked = check_sheet_values(sheet, PoSheet)
         if checked.encumbrance not in self.data.base.encumbrance:

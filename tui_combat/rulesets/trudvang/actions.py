@@ -198,7 +198,8 @@ class CombatActions(TurnActions):
         info = self.with_turn(info, combatant.id, replace(info.turns.get(combatant.id, turn), acted=True))
         state = self.after_attack(self.with_round(state, info), record)
         sheet = self.sheet_of(combatant)
-        return log(state, ATTACK_TEXT[kind], rolls=(args.roll,), facts={**outcome.facts, "attack": record.id, "hit": record.hit},
+        return log(state, ATTACK_TEXT[kind], rolls=(args.roll,), facts={**outcome.facts, "attack": record.id, "hit": record.hit,
+                                                               "attacker": combatant.id, "target": target.id},
                    id=record.id, name=combatant.name, target=target.name, what=describe_item(item, sheet, self.data),
                    sv=outcome.sv_text, roll=roll_param(args.roll), result=Msg(id=RESULT_WORDS[kind][outcome.result]),
                    notes=notes_param(self.attack_notes(record, combatant, target)))

@@ -116,6 +116,10 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
     def sheet(self, state: State, cid: str) -> TrudvangSheet:
         return self.sheet_of(state.combatant(cid))
 
+    def effect_names(self) -> tuple[str, ...]:
+        """What the seed names as lasting penalties (fear, fatigue, stress) and being held."""
+        return (N_("fear"), N_("fatigue"), N_("stress"), N_("held"))
+
     def summary_columns(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         return ((SHEET_LABELS["sv"], ("sv",)), (N_("CP"), ()), (SHEET_LABELS["armour"], ("armour",)))
 

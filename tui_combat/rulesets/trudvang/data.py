@@ -85,6 +85,8 @@ class WeaponData(ShieldData, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     hands: Annotated[int, msgspec.Meta(ge=1, le=2)] = 1
     light: bool = False
     ranged: bool = False
+    damage: str = ""
+    """Damage dice, asked for after a hit. The seed gives none: empty in the packaged table, for house rules."""
 
 
 class SkillData(_Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from tui_combat.engine.dice import DiceError, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.trudvang.data import (
@@ -59,6 +60,8 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True):
     ranged: bool = False
     base: str = ""
     """The data id it was copied from ("" for a weapon made up on the sheet)."""
+    damage: str = ""
+    """Its damage dice ("1d10+1"), asked for after a hit; "" when not known (the GM types it)."""
 
 
 class Skill(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,6 +118,7 @@ class WeaponInput(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     hands: Annotated[int, msgspec.Meta(ge=1, le=2)] | None = None
     light: bool | None = None
     ranged: bool | None = None
+    damage: str | None = None
 
 
 class SkillInput(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -233,10 +237,16 @@ def _weapon_inputs(text: str) -> list[str | WeaponInput]:
                 fields[key] = read_int(value, where, key)
             elif key == "group":
                 fields["group"] = value
+            elif key == "damage":
+                try:
+                    parse(value)
+                except DiceError as error:
+                    raise RuleError(_("{where}: damage: {error}", where=where, error=error)) from None
+                fields["damage"] = value
             elif key in ("light", "ranged"):
                 fields[key] = _bool(value, where, key)
             else:
-                raise RuleError(_('{where}: unknown key "{key}"; use like, im, actions, group, hands, light, ranged.', where=where, key=key))
+                raise RuleError(_('{where}: unknown key "{key}"; use like, im, actions, group, hands, light, ranged, damage.', where=where, key=key))
         try:
             result.append(msgspec.convert(fields, WeaponInput))
         except msgspec.ValidationError as error:
@@ -293,7 +303,8 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
                 hint=_suggest(name, _names_and_aliases(data.weapons)),
             )
         )
-    plain = spec.im is None and spec.actions is None and spec.group is None and spec.hands is None and spec.light is None and spec.ranged is None
+    plain = spec.im is None and spec.actions is None and spec.group is None and spec.hands is None and spec.light is None \
+        and spec.ranged is None and spec.damage is None
     shown = base.name if base is not None and not like and plain else name
     return Weapon(
         name=shown,
@@ -304,6 +315,7 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
         light=spec.light if spec.light is not None else (base.light if base else False),
         ranged=spec.ranged if spec.ranged is not None else (base.ranged if base else False),
         base=key or "",
+        damage=spec.damage if spec.damage is not None else (base.damage if base else ""),
     )
 
 

@@ -4,14 +4,19 @@ declaration. All of it is computed when shown (so it is translated with ``_``), 
 
 from __future__ import annotations
 
-from tui_combat.engine.contract import BudgetLine, FieldSpec
+from collections.abc import Mapping
+from typing import Any
+
+from msgspec.structs import replace
+
+from tui_combat.engine.contract import BudgetLine, DamageDue, FieldSpec, new_facts
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _, ngettext
-from tui_combat.rulesets.trudvang.actions import CombatActions
-from tui_combat.rulesets.trudvang.budget import cp_available, cp_left, usable_pools
+from tui_combat.rulesets.trudvang.actions import ATTACKS, DEFENCES, CombatActions
+from tui_combat.rulesets.trudvang.budget import cp_available, cp_left, find_weapon, usable_pools
 from tui_combat.rulesets.trudvang.data import SHIELD, SKILL_FIELDS, UNARMED, WRESTLING, norm
-from tui_combat.rulesets.trudvang.state import Turn, Used
+from tui_combat.rulesets.trudvang.state import AttackRecord, Turn, Used
 
 __all__ = ["TrudvangView"]
 
@@ -201,6 +206,61 @@ class TrudvangView(CombatActions):
         if name == "change_action":
             return self.declaration_fields(state, combatant_id)
         return ()
+
+    # -- the attack flow ------------------------------------------------------------------------------
+    def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
+        """The SV this attack or defence buys with everything that modifies it, and the chance of rolling it
+        (a 1 always succeeds, a 20 always fails); or why it cannot be done as filled in."""
+        if name not in ATTACKS and name not in DEFENCES and name != "break_free":
+            return ""
+        neutral = {"expr": self.data.rules.action_dice, "total": 2, "faces": [2]}
+        try:
+            after = self.apply_action(state, name, {**values, "combatant": combatant_id, "roll": neutral})
+        except RuleError as refusal:
+            return str(refusal)
+        facts = next((f for f in new_facts(state, after) if "sv" in f), None)
+        if facts is None:
+            return ""
+        sv = int(facts["sv"])
+        chance = 5 * (1 + max(0, min(sv, 19) - 1))
+        return _("SV {sv}: needs {sv} or less on the d20: {chance}% to succeed.", sv=sv, chance=chance)
+
+    def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
+        """A hit asks for its damage at once, saying the target may defend first; a failed defence asks for
+        it again (and an unarmed parry of an armed attack, for half)."""
+        facts = next((f for f in new_facts(before, after) if "attack" in f), None)
+        attacks = self.round_of(after).attacks
+        if facts is None or not 0 <= int(facts["attack"]) < len(attacks):
+            return None
+        record = attacks[int(facts["attack"])]
+        if record.kind == "grapple" or not record.hit:
+            return None
+        due = DamageDue(target=record.target, dice=self.damage_dice(after, record),
+                        what=self.item_label(after, record.item, owner=record.attacker))
+        target = after.combatant(record.target).name
+        if name in ATTACKS:
+            if record.kind == "glima":
+                return replace(due, note=_("{name}'s Glima defence may stop it first.", name=target))
+            if record.ranged:
+                return replace(due, note=_("{name} may dodge first: Esc, and the damage is asked for if the dodge fails.",
+                                           name=target))
+            return replace(due, note=_("{name} may parry or dodge first: Esc, and the damage is asked for if it fails.",
+                                       name=target))
+        if not facts.get("saved"):
+            return due
+        if name == "parry" and args.get("weapon") == UNARMED and not record.unarmed:
+            return replace(due, note=_("An unarmed parry of an armed attack: he takes half the damage."))
+        return None
+
+    def damage_dice(self, state: State, record: AttackRecord) -> str:
+        """What a hit deals: a Glima's fall (1d4, 1d6 when the thrower drops onto him), a fist (1d6 for a
+        medium creature), or the weapon's dice when the sheet or the house rules give them."""
+        if record.kind == "glima":
+            return "1d6" if record.drop else "1d4"
+        if record.unarmed:
+            return "1d6"
+        weapon = find_weapon(self.sheet_of(state.combatant(record.attacker)), record.item, self.data)
+        return weapon.damage if weapon is not None else ""
 
     def item_label(self, state: State, item: str, *, owner: str) -> str:
         """An item's name as the GM knows it: the shield's own name, "unarmed"."""

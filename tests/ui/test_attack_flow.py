@@ -1,0 +1,118 @@
+"""The attack flow at 80×24 for the AD&D family (AD&D 2e and Player's Option share it): the target from the
+turn list, the number needed and the chance in the form before the roll, and on a hit the damage with the
+weapon's dice (its magic included) filled in, applied to the target. The next attack names the last one
+attacked first. (D&D 5e, OSE and Trudvang play the same flow in their own round tests.)"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Select
+
+from tests.ui.fights import opened
+from tests.ui.steps import SIZE, dialog_error, log_texts, store, visible_text
+from tui_combat.app import CombatApp
+from tui_combat.engine import actions as a
+from tui_combat.engine.apply import apply
+from tui_combat.engine.dice import Roll
+from tui_combat.engine.model import State
+from tui_combat.saves.locations import sessions_dir
+from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.round import RoundScreen
+from tui_combat.store import Store, new_state
+
+RAF = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "war hammer", "magic": 4, "damage": "1d4+1"}
+ORC = {"cls": "monster", "level": 1, "ac": 6, "weapon": "long sword", "damage": "1d8"}
+
+
+def fight(ruleset: str) -> State:
+    """Raf (warrior 5, THAC0 16, war hammer +4, 1d4+1) against two orcs (AC 6, 8 HP), the party first."""
+    state = new_state(seed=1)
+    steps: list[a.Action] = [
+        a.SetName(name="Hammer"), a.SetRuleset(ruleset=ruleset),
+        a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters"),
+        a.AddCombatants(side="s1", name="Raf", hp=38, sheet=RAF),
+        a.AddCombatants(side="s2", name="Orc", hp=8, count=2, sheet=ORC),
+        a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep(),  # intentions, declarations: none
+        a.RollInitiative(rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)), "s2": Roll(expr="1d10", total=7, faces=(7,))}),
+    ]
+    for action in steps:
+        state = apply(state, action)
+    return state
+
+
+async def pick(pilot: Pilot[None], form: FormDialog, key: str, value: str) -> None:
+    widget = form.query_one(f"#f-{key}", Select)
+    widget.focus()
+    values = [choice for choice, _label in next(f for f in form.fields if f.key == key).choices]
+    steps = values.index(value) - values.index(str(widget.value))
+    await pilot.press("enter", *(["down"] * steps), "enter")
+    await pilot.pause()
+    assert widget.value == value, (widget.value, value)
+
+
+@pytest.mark.parametrize("ruleset", ["adnd2e", "players_option"])
+async def test_attack_target_chance_damage(ruleset: str, make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    Store.create(fight(ruleset), sessions_dir(data_root) / "hammer").close()
+    app = make_app(resume="hammer")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        state = store(app).state
+        raf, orc1, orc2 = (next(c.id for c in state.combatants if c.name == name) for name in ("Raf", "Orc 1", "Orc 2"))
+        assert state.acting_now() == (raf,), [str(s.label) for s in state.order]
+        await pilot.press("a")
+        form = app.screen
+        assert isinstance(form, FormDialog), dialog_error(app)
+        assert form.query_one("#f-target", Select).value == orc1  # the first foe, with no attack yet
+        await pick(pilot, form, "target", orc2)
+        # THAC0 16 against AC 6: 10; the hammer's +4 makes it 6 or more on the die, 15 faces of 20.
+        preview = " ".join(visible_text(form.query_one("#dialog-preview")).split())
+        assert preview == "Needs 6 or more on the d20 (THAC0 16 − AC 6, +4 magic): 75% to hit.", preview
+        form.query_one("#f-roll").focus()
+        await pilot.press("1", "2", "enter")
+        damage = app.screen
+        assert isinstance(damage, FormDialog) and damage is not form, dialog_error(app)
+        assert damage.title_text == "Damage to Orc 2 (war hammer)"
+        assert [str(label.render()) for label in damage.query(".field-label")] == ["Damage (1d4+5)"]
+        await pilot.press("7", "enter")  # what the real die showed: 2 + 5
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        state = store(app).state
+        assert state.combatant(orc2).hp == 1 and state.combatant(orc1).hp == 8
+        assert "Raf attacks Orc 2 (AC 6) with war hammer: d20 12 +4 magic vs 10 — hit." in log_texts(app)
+        # The next attack form names the orc he struck last.
+        await pilot.press("a")
+        again = app.screen
+        assert isinstance(again, FormDialog)
+        assert again.query_one("#f-target", Select).value == orc2
+        await pilot.press("escape")
+        assert isinstance(app.screen, RoundScreen)
+
+
+async def test_an_effect_is_picked_from_the_rulesets_names_as_it_is_typed(make_app: Callable[..., CombatApp],
+                                                                          data_root: Path) -> None:
+    Store.create(fight("adnd2e"), sessions_dir(data_root) / "hammer").close()
+    app = make_app(resume="hammer")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("E")
+        form = app.screen
+        assert isinstance(form, FormDialog), dialog_error(app)
+        await pilot.press("h", "a", "s")
+        await pilot.pause()
+        await pilot.press("right")  # takes the word offered: "hasted"
+        assert form.query_one("#f-name").value == "hasted"  # type: ignore[attr-defined]
+        await pilot.press("tab", "ctrl+u", "2", "enter")
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        assert "Raf: hasted for 2 rounds." in log_texts(app)
+
+
+def test_every_ruleset_offers_effect_names() -> None:
+    from tui_combat.engine import registry
+
+    for ruleset in ("adnd2e", "players_option", "dnd5e", "trudvang", "ose"):
+        names = registry.get(ruleset).effect_names()
+        assert names and all(name.strip() for name in names), ruleset
+    assert "hasted" in registry.get("adnd2e").effect_names() and "stunned" in registry.get("dnd5e").effect_names()

@@ -1,0 +1,37 @@
+"""The footer keeps room for the palette key (^p) at 60 and 80 columns, on every screen of a fight in every
+ruleset: the keys that apply now come first, and none pushes the palette off the edge."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from tests.ui.fights import until
+from tui_combat.app import CombatApp
+from tui_combat.engine.encounter import ENCOUNTER_DIR
+from tui_combat.screens.round import RoundScreen
+from tui_combat.screens.setup import SetupScreen
+from tui_combat.session import DEMOS
+
+
+def palette_fits(app: CombatApp, width: int) -> bool:
+    keys = [key for key in app.screen.query_one(Footer).query(FooterKey) if key.key == "ctrl+p"]
+    return len(keys) == 1 and keys[0].region.right <= width and keys[0].region.width > 0
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+@pytest.mark.parametrize("demo", DEMOS, ids=[demo.ruleset for demo in DEMOS])
+async def test_the_palette_key_stays_on_screen(demo: object, size: tuple[int, int],
+                                               make_app: Callable[..., CombatApp]) -> None:
+    app = make_app(encounter=ENCOUNTER_DIR / demo.file_name)  # type: ignore[attr-defined]
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "set-up")
+        await pilot.pause()
+        assert palette_fits(app, size[0]), type(app.screen).__name__
+        await pilot.press("c", "c")
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "the round")
+        await pilot.pause()
+        assert palette_fits(app, size[0]), type(app.screen).__name__
