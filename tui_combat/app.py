@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
+from tui_combat.engine.keys import APP_KEYS
 from tui_combat.i18n import _
 from tui_combat.i18n.textual_words import PALETTE_KEY, PALETTE_PLACEHOLDER, PALETTE_TOOLTIP
 
@@ -35,7 +36,7 @@ LOADING_AFTER = 0.3
 """Seconds a session may take to open before the screen says it is still working on it."""
 EXIT_UNSAVED = 3
 """The exit status when the GM left although some actions could not be saved."""
-READ_ONLY_KEYS = frozenset({"leave", "save_as"})
+READ_ONLY_KEYS = frozenset({"leave", "save_as", "export", "save_to_library", "save_encounter"})
 """What a session screen still does on a read-only session (besides the app's own keys)."""
 
 
@@ -44,15 +45,20 @@ class CombatApp(App[None]):
     TITLE = "tui-combat"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
-        Binding("f1,question_mark", "help", _("Help"), id="app.help"),
+        Binding(APP_KEYS["app.help"], "help", _("Help"), id="app.help"),
+        Binding(APP_KEYS["app.settings"], "settings", _("Settings"), id="app.settings", show=False),
         Binding("ctrl+q", "quit", _("Quit"), id="app.quit", show=False, priority=True),
         Binding("ctrl+p", "command_palette", _(PALETTE_KEY), show=False, priority=True,
                 tooltip=_(PALETTE_TOOLTIP)),  # Textual's own palette key (no id: help lists it apart), in the GM's language
     ]
 
     def __init__(self, data_root: Path, *, resume: str | None = None, encounter: Path | None = None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, settings_path: Path | None = None) -> None:
         super().__init__()
+        from tui_combat.config import settings_path as default_settings_path
+
+        self.settings_path = settings_path or default_settings_path()
+        """The GM's ``settings.toml``: theme and keymap applied at start, written by the settings screen."""
         if self.no_color:
             # NO_COLOR: no colour code at all (Textual's own answer is a grey scale, still in colour codes);
             # bold, reverse and underline stay, and the stylesheet marks highlights with them.
@@ -88,6 +94,7 @@ class CombatApp(App[None]):
     def on_mount(self) -> None:
         from tui_combat import session
 
+        self.apply_settings()
         if self._start_resume:
             self.open_session(partial(session.resume, self.data_root, self._start_resume))
         elif self._start_encounter:
@@ -272,6 +279,8 @@ class CombatApp(App[None]):
             yield command._replace(title=_(command.title), help=_(command.help))
         for keys, binding in described_bindings(screen):
             yield SystemCommand(binding.description, keys, partial(self._run_from_palette, screen, binding.action))
+        yield SystemCommand(_("Settings"), _("Theme, language, the players' screen's words for health, keys"),
+                            self.action_settings)
 
     def action_command_palette(self) -> None:
         from textual.command import CommandPalette
@@ -286,6 +295,71 @@ class CombatApp(App[None]):
             self.notify(_("That cannot be done now."), severity="warning", timeout=4)
             return
         await screen.run_action(action)
+
+    def action_settings(self) -> None:
+        from tui_combat.screens.settings import SettingsScreen
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen(self.settings_path), self._after_settings)
+
+    def _after_settings(self, _result: None) -> None:
+        """The screen underneath shows the keys now in force (its hint line names them)."""
+        from tui_combat.screens.session_screen import SessionScreen
+
+        screen = self.screen
+        if isinstance(screen, SessionScreen) and self.store is not None:
+            screen.show(self.store.state)
+        screen.refresh_bindings()
+
+    def apply_settings(self) -> None:
+        """The theme and the keymap of the GM's settings file. Whatever in it is wrong is reported with its
+        line, and the defaults stay for it (the language was read before the app started)."""
+        from tui_combat.config import read_settings
+        from tui_combat.engine import keys
+
+        settings = read_settings(self.settings_path)
+        problems: list[str] = []
+        if settings.problem is not None:
+            problems.append(_(settings.problem.message, **settings.problem.params))
+        keymap: dict[str, str] = {}
+        if settings.text and ("theme" in settings.document or "keys" in settings.document):
+            from tui_combat.engine.toml_lines import key_lines
+
+            lines = key_lines(settings.text)
+            problems += self._apply_theme(settings.theme, settings.path, lines.get(("theme",), 0))
+            if "keys" in settings.document:
+                keymap, found = self._checked_keymap(settings.document["keys"], settings.path, lines)
+                problems += found
+        keys.use_keymap(keymap)
+        self.set_keymap(keymap)
+        for problem in problems:
+            self.notify(problem, title=_("Settings"), severity="warning", timeout=20)
+
+    def _apply_theme(self, theme: object, path: Path, line: int) -> list[str]:
+        if theme is None:
+            return []
+        if isinstance(theme, str) and theme in self.available_themes:
+            self.theme = theme
+            return []
+        return [_("{file}, line {line}: there is no theme called \"{theme}\". The themes are: {themes}.", file=path,
+                  line=line, theme=theme, themes=", ".join(sorted(self.available_themes)))]
+
+    def _checked_keymap(self, entries: object, path: Path,
+                        lines: Mapping[tuple[str | int, ...], int]) -> tuple[dict[str, str], list[str]]:
+        """The keymap entries that can be used, and a message (with its line) for each one that cannot."""
+        from tui_combat.screens.keymap import check_keymap, collect, defaults_kept
+
+        if not isinstance(entries, dict):
+            return {}, [_("{file}, line {line}: [keys] is a table of action = \"key\" lines, such as \"round.next\" = \"j\".",
+                          file=path, line=lines.get(("keys",), 0))]
+        table = collect(type(self))
+        check = check_keymap(entries, table)
+        refused = sorted(check.problems, key=lambda problem: lines.get(("keys", problem.binding_id), 0))
+        return check.keymap, [
+            _("{file}, line {line}: {problem}", file=path, line=lines.get(("keys", problem.binding_id), 0),
+              problem=f"{problem.reason} {defaults_kept(problem.binding_id, table)}".strip())
+            for problem in refused
+        ]
 
     def action_help(self) -> None:
         from tui_combat.screens.help import HelpScreen

@@ -1,15 +1,44 @@
-"""Where the user's own files live: house-rule data, settings (``~/.config/tui-combat`` on Linux).
+"""Where the user's own files live (house-rule data, settings; ``~/.config/tui-combat`` on Linux), and the
+settings file itself.
 
 ``TUI_COMBAT_CONFIG_DIR`` overrides the platform's folder (tests, portable installs).
+
+``settings.toml`` holds the GM's choices::
+
+    language = "ru"            # the interface's language (read when the app starts)
+    theme = "gruvbox"          # one of Textual's themes
+
+    [keys]                     # the GM's keymap, by binding id: "round.next" = "j"
+    "round.next" = "j"
+
+    [health]                   # how the players' screen words the health of those outside the party
+    wounded_below = 100
+    bloodied_at = 50
+    [health.words]
+    bloodied = "reeling"
+
+:func:`read_settings` never raises (a file that cannot be read is a problem to report, and the defaults
+apply); :func:`write_settings` replaces the file in one step and keeps every key it was not asked to
+change, unknown ones included (comments are not kept).
 """
 
 from __future__ import annotations
 
+import datetime
+import math
 import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 CONFIG_ENV_VAR = "TUI_COMBAT_CONFIG_DIR"
 APP_NAME = "tui-combat"
+SETTINGS_FILE = "settings.toml"
+PLAYERS_VIEW_FILE = "players-view.toml"
+"""The players' screen's own settings file of earlier versions (its ``[health]`` table), still read when
+``settings.toml`` has no ``[health]``."""
 
 
 def config_dir() -> Path:
@@ -24,3 +53,195 @@ def config_dir() -> Path:
 def house_rules_dir() -> Path:
     """Ruleset data files placed here (``adnd2e.toml`` …) override the built-in tables, key by key."""
     return config_dir() / "rulesets"
+
+
+def settings_path() -> Path:
+    return config_dir() / SETTINGS_FILE
+
+
+# -- reading --------------------------------------------------------------------------------------------
+def N_(message: str) -> str:
+    """Marks a message for the catalogs; it is translated where it is shown (this module sits below
+    :mod:`tui_combat.i18n`, which reads the language from the settings file)."""
+    return message
+
+
+class SettingsProblem(Exception):
+    """What is wrong with the settings file: a message id and its parameters, translated when shown
+    (``_(problem.message, **problem.params)``)."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message.format(**params))
+        self.message = message
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings file as read: its whole document (so that saving keeps what this version does not
+    know), its text (for the line of an entry) and what was wrong with it (None when nothing)."""
+
+    path: Path
+    document: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+    problem: SettingsProblem | None = None
+
+    @property
+    def language(self) -> str | None:
+        value = self.document.get("language")
+        return value if isinstance(value, str) else None
+
+    @property
+    def theme(self) -> object:
+        """What the file says for ``theme`` (checked against the themes the app has when it is applied)."""
+        return self.document.get("theme")
+
+    @property
+    def keys(self) -> dict[str, object]:
+        """The ``[keys]`` table, as written (each entry is checked when the app starts)."""
+        table = self.document.get("keys")
+        return dict(table) if isinstance(table, dict) else {}
+
+    @property
+    def health(self) -> dict[str, Any] | None:
+        table = self.document.get("health")
+        return dict(table) if isinstance(table, dict) else None
+
+
+def read_settings(path: Path | None = None) -> Settings:
+    """The settings in ``path`` (the user's ``settings.toml`` by default); a missing file is no settings,
+    an unreadable one is reported in :attr:`Settings.problem`."""
+    path = path if path is not None else settings_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Settings(path)
+    except OSError as error:
+        return Settings(path, problem=SettingsProblem(N_("Cannot read {path}: {error}"), path=path,
+                                                      error=error.strerror or error))
+    except UnicodeDecodeError:
+        return Settings(path, problem=SettingsProblem(N_("{path} is not UTF-8 text."), path=path))
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return Settings(path, problem=SettingsProblem(N_("{path} is not valid TOML: {error}"), path=path, error=error))
+    return Settings(path, document, text)
+
+
+def health_settings_path() -> Path:
+    """The file whose ``[health]`` table the players' screen reads: ``settings.toml`` when it has one,
+    else the older ``players-view.toml``."""
+    settings = read_settings()
+    if settings.health is not None or not (config_dir() / PLAYERS_VIEW_FILE).exists():
+        return settings.path
+    return config_dir() / PLAYERS_VIEW_FILE
+
+
+# -- writing --------------------------------------------------------------------------------------------
+def write_settings(changes: Mapping[str, Any], path: Path | None = None) -> Path:
+    """Write ``changes`` (top-level keys; None removes one) into the settings file, over what it holds now:
+    every other key stays as it is. The file is replaced in one step (a temporary file, then a rename), so
+    it is never half-written. Raises :class:`OSError` when it cannot be written, :class:`SettingsProblem`
+    when the file holds text that is not TOML (it is left alone rather than overwritten)."""
+    path = path if path is not None else settings_path()
+    current = read_settings(path)
+    if current.problem is not None:
+        raise current.problem
+    document = dict(current.document)
+    for key, value in changes.items():
+        if value is None:
+            document.pop(key, None)
+        else:
+            document[key] = value
+    text = toml_text(document)
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def toml_text(document: Mapping[str, Any]) -> str:
+    """``document`` as TOML text that :mod:`tomllib` reads back equal: plain keys first, then tables and
+    arrays of tables (nested ones under dotted headers)."""
+    lines: list[str] = []
+    _write_table(lines, (), document)
+    return "\n".join(lines).lstrip("\n") + "\n" if lines else ""
+
+
+def _is_table_array(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(item, dict) for item in value)
+
+
+def _write_table(lines: list[str], trail: tuple[str, ...], table: Mapping[str, Any]) -> None:
+    plain = [(key, value) for key, value in table.items() if not isinstance(value, dict) and not _is_table_array(value)]
+    for key, value in plain:
+        lines.append(f"{_key(key)} = {_value(value)}")
+    for key, value in table.items():
+        if isinstance(value, dict):
+            inner = (*trail, key)
+            has_plain = any(not isinstance(v, dict) and not _is_table_array(v) for v in value.values())
+            if has_plain or not value:
+                lines += ["", f"[{'.'.join(map(_key, inner))}]"]
+            _write_table(lines, inner, value)
+        elif _is_table_array(value):
+            inner = (*trail, key)
+            for item in value:
+                lines += ["", f"[[{'.'.join(map(_key, inner))}]]"]
+                _write_table(lines, inner, item)
+
+
+_BARE_KEY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _key(key: str) -> str:
+    return key if key and set(key) <= _BARE_KEY else _string(key)
+
+
+def _string(text: str) -> str:
+    escaped: list[str] = []
+    for char in text:
+        if char == '"':
+            escaped.append('\\"')
+        elif char == "\\":
+            escaped.append("\\\\")
+        elif char == "\n":
+            escaped.append("\\n")
+        elif char == "\t":
+            escaped.append("\\t")
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            escaped.append(f"\\u{ord(char):04x}")
+        else:
+            escaped.append(char)
+    return '"' + "".join(escaped) + '"'
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_key(str(k))} = {_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no TOML form for {type(value).__name__}")

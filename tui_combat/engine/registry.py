@@ -11,7 +11,7 @@ import importlib
 
 from tui_combat.engine.contract import AnyRuleset, Ruleset
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.keys import KEY_LABELS, reserved
+from tui_combat.engine.keys import KEY_LABELS, effective, reserved, ruleset_binding_id
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
 
@@ -29,7 +29,8 @@ _discovered: dict[str, str] | None = None
 
 
 def check_catalogue(ruleset: AnyRuleset) -> None:
-    """Refuse a catalogue whose key is one of the app's or another action's."""
+    """Refuse a catalogue whose key is one of the app's or another action's: the keys in force, with the
+    GM's keymap (:mod:`tui_combat.engine.keys`) over the app's and the ruleset's own."""
     taken = reserved()
     seen: dict[str, str] = {}
     names: set[str] = set()
@@ -37,7 +38,7 @@ def check_catalogue(ruleset: AnyRuleset) -> None:
         if spec.name in names:
             raise RuleError(_("Ruleset {ruleset}: the action {action} is listed twice.", ruleset=_(ruleset.name), action=_(spec.label)))
         names.add(spec.name)
-        for key in spec.key.split(","):
+        for key in effective(ruleset_binding_id(ruleset.id, spec.name), spec.key).split(","):
             if key in taken:
                 raise RuleError(_("Ruleset {ruleset}: the key {key} of {action} is already the app's key for {other}.",
                                   ruleset=_(ruleset.name), key=key, action=_(spec.label), other=_(KEY_LABELS.get(taken[key], taken[key]))))

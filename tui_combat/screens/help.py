@@ -4,24 +4,37 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.containers import Vertical
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
+from tui_combat.engine.keys import shown_key
 from tui_combat.i18n import _
 
 
+def keymapped(node: DOMNode) -> BindingsMap:
+    """``node``'s bindings with the keys they have now: the GM's keymap (Textual's, by binding id) applied."""
+    bindings = node._bindings.copy()
+    keymap = node.app._keymap
+    if keymap:
+        bindings.apply_keymap(keymap)
+    return bindings
+
+
 def described_bindings(node: DOMNode) -> list[tuple[str, Binding]]:
-    """(keys, binding) for every described binding of ``node``, its keys joined ("n, space")."""
+    """(keys, binding) for every described binding of ``node``, its keys joined ("n, space"): the keys in
+    force, the GM's where his keymap moved a binding."""
     grouped: dict[tuple[str, str], tuple[list[str], Binding]] = {}
-    for key, bindings in node._bindings.key_to_bindings.items():
+    for key, bindings in keymapped(node).key_to_bindings.items():
         for binding in bindings:
             if not binding.description or binding.system or not binding.id:  # ours all have ids
                 continue
             keys, _first = grouped.setdefault((binding.action, binding.description), ([], binding))
-            keys.append(node.app.get_key_display(Binding(key, binding.action)))
+            shown = node.app.get_key_display(Binding(key, binding.action))
+            if shown not in keys:  # a keymap entry can list a binding under one key twice
+                keys.append(shown)
     return [(", ".join(keys), binding) for keys, binding in grouped.values()]
 
 
@@ -49,7 +62,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="dialog"):
             yield Static(_("Keys — ctrl+p opens the command palette"), id="dialog-title")
             yield DataTable(id="help-keys", cursor_type="row", show_cursor=True)
-            yield Static(_("Esc closes"), id="dialog-help")
+            yield Static(_("{key} closes", key=shown_key("help.close", "escape")), id="dialog-help")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -31,7 +31,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from tui_combat.engine.public import HEALTH_WORDS, HealthScale, PublicCombatant, PublicView, public_view
-from tui_combat.engine.tables import load_table
+from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
 
@@ -44,7 +44,8 @@ __all__ = [
 ]
 
 SETTINGS_FILE = "players-view.toml"
-"""In the configuration folder: how the players see others' health (:class:`ViewSettings`)."""
+"""In the configuration folder: how the players see others' health (:class:`ViewSettings`), as earlier
+versions kept it; the ``[health]`` table of the GM's ``settings.toml`` is read first."""
 NARROW = 64
 """Below this many columns the log is left out, so the order keeps its room."""
 
@@ -58,14 +59,16 @@ class ViewSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
 
 def load_settings(path: Path) -> tuple[HealthScale, str]:
-    """The health scale in ``path`` (the defaults when there is no such file), and what is wrong with the
-    file ("" when nothing): a bad file is reported on screen and the defaults are used."""
+    """The health scale of the ``[health]`` table in ``path`` (the defaults when there is no such file or
+    table; the file's other keys are not the players' screen's), and what is wrong with it ("" when
+    nothing): a bad table is reported on screen and the defaults are used."""
     from tui_combat.engine.errors import RuleError
 
     if not path.exists():
         return HealthScale(), ""
     try:
-        scale = load_table(path, ViewSettings).health
+        raw = read_toml(path)
+        scale = convert({"health": raw["health"]} if "health" in raw else {}, ViewSettings, path).health
     except RuleError as error:
         return HealthScale(), str(error)
     if not 0 <= scale.bloodied_at <= scale.wounded_below <= 100:
@@ -323,9 +326,9 @@ class PlayerViewApp(App[None]):
         self.hung_up = False
 
     def get_default_screen(self) -> Screen[None]:
-        from tui_combat.config import config_dir
+        from tui_combat.config import health_settings_path
 
-        scale, problem = load_settings(self.settings_path or config_dir() / SETTINGS_FILE)
+        scale, problem = load_settings(self.settings_path or health_settings_path())
         follower = Follower(self.data_root, self.session_name, _read_state)
         return PlayerViewScreen(follower, scale, large=self.large, poll_seconds=self.poll_seconds,
                                 settings_problem=problem)
