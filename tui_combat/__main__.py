@@ -1,5 +1,5 @@
 """Command line: ``tui-combat [--data-dir DIR] [--seed N] [resume NAME | recover NAME | new FILE | roll EXPR | check FILE | list
-| view [NAME] | serve [NAME]]``."""
+| view [NAME] | serve [NAME] | export NAME]``."""
 
 from __future__ import annotations
 
@@ -38,6 +38,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, metavar=_("PORT"), help=_("port to listen on (default: 8000)"))
     serve.add_argument("--public-url", metavar=_("URL"), help=_("the address browsers reach the server at, when it is not http://HOST:PORT"))
     serve.add_argument("--large", action="store_true", help=_("big layout and big letters for a TV"))
+    export = commands.add_parser("export", help=_("write a report of a fight: its rounds, turn order, every roll, damage and healing"))
+    export.add_argument("name", metavar=_("NAME"), help=_("the session's name, as list shows it"))
+    export.add_argument("--format", choices=("md", "html", "json"), default=None,
+                        help=_("md (Markdown, for a wiki or a chat), html (a web page) or json (default: from the name of the output file, else md)"))
+    export.add_argument("--public", action="store_true", help=_("only what the players' screen shows: nothing secret"))
+    export.add_argument("--output", "-o", type=Path, metavar=_("FILE"), help=_("write the report to FILE (default: print it)"))
     return parser
 
 
@@ -86,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "recover":
         return _recover(root, args.name, args.up_to_line)
+    if args.command == "export":
+        return _export(root, args)
     if args.command in ("view", "serve") and args.name is not None:
         key = _session_key(root, args.name)
         if key is None:
@@ -191,6 +199,52 @@ def _recover(root: Path, name: str, up_to_line: int | None) -> int:
     for warning in store.warnings:
         print(warning)
     print(_("The recovered session is {key}: tui-combat resume {key}", key=key))
+    return 0
+
+
+def _export(root: Path, args: argparse.Namespace) -> int:
+    """``export``: a report of the saved session, printed or written to a file (whole or not at all)."""
+    key = _session_key(root, args.name)
+    if key is None:
+        return 2
+    from tui_combat.report import ReportError, format_for, rendered, store_report, write_report
+    from tui_combat.session import SessionError, resume
+
+    try:
+        store = resume(root, key, read_only=True)  # only read: the GM may be running the fight right now
+    except SessionError as error:
+        print(error, file=sys.stderr)
+        return 2
+    try:
+        scale = None
+        if args.public:
+            from tui_combat.screens.export import players_health_scale
+
+            scale, problem = players_health_scale()
+            if problem:
+                print(problem, file=sys.stderr)
+        text = rendered(store_report(store, public=args.public, scale=scale), args.format or format_for(args.output))
+    finally:
+        store.close()
+    if args.output is None:
+        try:
+            if hasattr(sys.stdout, "buffer"):
+                sys.stdout.buffer.write(text.encode("utf-8"))
+            else:
+                sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader stopped early (``| head``): nothing more to say, and nothing to flush
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        return 0
+    try:
+        written = write_report(args.output, text)
+    except ReportError as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(_("Report written to {path}.", path=written))
     return 0
 
 

@@ -27,11 +27,11 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import Combatant, State, Status
 from tui_combat.engine.registry import get
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, ngettext
 
 __all__ = [
     "CONDITION_LABELS", "HEALTH_WORDS", "LOG_LINES", "HealthScale", "PublicCombatant", "PublicGroup", "PublicLine",
-    "PublicStep", "PublicView", "health_word", "public_log", "public_view",
+    "PublicStep", "PublicView", "health_word", "public_entries", "public_log", "public_view",
 ]
 
 LOG_LINES = 60
@@ -151,11 +151,23 @@ def _exact_names(state: State) -> frozenset[str]:
     return frozenset(inside - outside)
 
 
-def _public_message(entry: LogEntry, exact: frozenset[str]) -> Msg:
+def _public_entry(entry: LogEntry, exact: frozenset[str]) -> LogEntry | None:
+    """``entry`` as the players read it (None when it is secret): about someone outside the party, a message
+    that states exact HP without them, in its text and in its facts."""
+    if entry.secret:
+        return None
     public_id = _HP_MESSAGES.get(entry.msg.id)
     if public_id is None or entry.msg.params.get("name") in exact:
-        return entry.msg
-    return Msg(id=public_id, params={k: v for k, v in entry.msg.params.items() if k not in ("hp", "max")})
+        return entry
+    return msgspec.structs.replace(
+        entry, msg=Msg(id=public_id, params={k: v for k, v in entry.msg.params.items() if k not in ("hp", "max")}),
+        facts={k: v for k, v in entry.facts.items() if k != "hp"})
+
+
+def public_entries(state: State) -> list[LogEntry]:
+    """Every log entry the players may read, oldest first, as they read it (for a report of the fight)."""
+    exact = _exact_names(state)
+    return [shown for chunk in state.log for entry in chunk if (shown := _public_entry(entry, exact)) is not None]
 
 
 def public_log(state: State, lines: int = LOG_LINES) -> tuple[PublicLine, ...]:
@@ -164,21 +176,27 @@ def public_log(state: State, lines: int = LOG_LINES) -> tuple[PublicLine, ...]:
     shown: list[PublicLine] = []
     for chunk in reversed(state.log):
         for entry in reversed(chunk):
-            if entry.secret:
+            public = _public_entry(entry, exact)
+            if public is None:
                 continue
-            shown.append(PublicLine(round=entry.round, text=render(_public_message(entry, exact))))
+            shown.append(PublicLine(round=entry.round, text=render(public.msg)))
             if len(shown) >= lines:
                 return tuple(reversed(shown))
     return tuple(reversed(shown))
 
 
 def _conditions(ruleset: AnyRuleset, state: State, combatant_id: str, labels: frozenset[str]) -> tuple[str, ...]:
+    """The ruleset's details the players see, then the conditions and effects the GM put on with the time
+    they have left (not one put on during a secret step)."""
+    lasting = tuple(ngettext("{effect}: {n} round", "{effect}: {n} rounds", effect.rounds, effect=render(effect.label),
+                             n=effect.rounds)
+                    for effect in state.effects if effect.combatant == combatant_id and not effect.secret)
     try:
         details = ruleset.details(state, combatant_id)
     except Exception:  # a sheet the ruleset cannot read (or a bug in it) must not take the players' screen down
-        return ()
+        return lasting
     return tuple(f"{label}: {value}" if label != _("Condition") else value
-                 for label, value in details if label in labels)
+                 for label, value in details if label in labels) + lasting
 
 
 def _secretly_rolled(ruleset: AnyRuleset, state: State) -> bool:

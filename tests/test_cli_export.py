@@ -1,0 +1,96 @@
+"""``tui-combat export NAME``: the report of a saved fight on stdout or in a file, the players' form, and plain
+messages with exit code 2 for an unknown session or a file that cannot be written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_report import two_rounds
+from tui_combat import session
+from tui_combat.saves.locations import sessions_dir
+
+TROLLS = "Trolls and orcs in the tunnel"
+
+
+def run(data: Path, *args: str, config: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
+    env["LANG"] = env["LANGUAGE"] = "C.UTF-8"  # the messages below are the English ones
+    env["TUI_COMBAT_CONFIG_DIR"] = str(config or data / "no-config")
+    return subprocess.run([sys.executable, "-m", "tui_combat", "--data-dir", str(data), *args],
+                          capture_output=True, text=True, encoding="utf-8", timeout=60, check=False, env=env)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The AD&D demo after two rounds (tests/test_report.py), saved as the session ``trolls``."""
+    root = tmp_path_factory.mktemp("export") / "data"
+    store = two_rounds(sessions_dir(root) / "trolls")
+    store.save_now()
+    store.close()
+    return root
+
+
+def test_the_report_is_printed_by_the_name_list_shows(data: Path) -> None:
+    result = run(data, "export", "trolls AND orcs in the tunnel")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"# {TROLLS}\n")
+    assert "## Round 2" in result.stdout and "- Orc 1 takes 6 damage (1d8+1: [5] + 1 = 6): -1/5 HP." in result.stdout
+    assert "🔒 Troll 2 smells the wizard" in result.stdout
+    assert result.stderr == ""
+
+
+def test_the_public_json_goes_to_a_file(data: Path, tmp_path: Path) -> None:
+    target = tmp_path / "for-players.json"
+    result = run(data, "export", "trolls", "--public", "--format", "json", "--output", str(target))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"Report written to {target}."
+    report = json.loads(target.read_text(encoding="utf-8"))
+    assert report["public"] is True and [r["number"] for r in report["rounds"]] == [0, 1, 2]
+    text = target.read_text(encoding="utf-8")
+    assert "smells the wizard" not in text and "first death" not in text and "-1/5" not in text
+
+
+def test_the_format_follows_the_file_name_and_the_gms_health_words(data: Path, tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "players-view.toml").write_text('[health.words]\ndown = "out cold"\n', encoding="utf-8")
+    target = tmp_path / "report.html"
+    result = run(data, "export", "trolls", "--public", "-o", str(target), config=config)
+    assert result.returncode == 0, result.stderr
+    page = target.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<td>Orc 1</td><td>out cold</td>" in page
+
+
+def test_the_session_may_be_open_in_the_app_meanwhile(data: Path) -> None:
+    store = session.resume(data, "trolls")  # the GM's copy, holding the session's lock
+    try:
+        assert not store.read_only
+        result = run(data, "export", "trolls", "--format", "json")
+    finally:
+        store.close()
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["round"] == 2
+
+
+def test_an_unknown_session_is_refused_plainly(data: Path) -> None:
+    result = run(data, "export", "goblins")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "There is no saved session goblins." and result.stdout == ""
+
+
+def test_a_file_that_cannot_be_written_is_refused_plainly(data: Path, tmp_path: Path) -> None:
+    result = run(data, "export", "trolls", "--output", str(tmp_path / "missing" / "report.md"))
+    assert result.returncode == 2
+    assert "the folder" in result.stderr and "does not exist" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout == "" and not (tmp_path / "missing").exists()
+
+
+def test_an_unknown_format_is_refused_by_the_parser(data: Path) -> None:
+    result = run(data, "export", "trolls", "--format", "pdf")
+    assert result.returncode == 2 and "invalid choice" in result.stderr and result.stdout == ""
