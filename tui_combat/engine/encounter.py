@@ -25,7 +25,7 @@ import re
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import msgspec
 
@@ -35,6 +35,9 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.i18n import N_, _
+
+if TYPE_CHECKING:
+    from tui_combat.engine.contract import AnyRuleset
 
 ENCOUNTER_DIR = Path(__file__).resolve().parent.parent / "encounters"
 DEMO = ENCOUNTER_DIR / "demo_adnd2e.toml"
@@ -172,6 +175,9 @@ def built(encounter: Encounter, path: Path) -> State:
 
 # -- the fields -------------------------------------------------------------------------------------------
 _TEXT, _WHOLE, _YES_NO, _TABLE, _TABLES = N_("text"), N_("a whole number"), N_("true or false"), N_("a table"), N_("a list of tables")
+_TEXTS = N_("a list of text")
+KIND_TABLES, KIND_TEXTS = _TABLES, _TEXTS
+"""Kinds of field for files made of the same tables (the combatant library)."""
 
 
 def _whole(value: object) -> TypeGuard[int]:
@@ -184,6 +190,7 @@ _KINDS: dict[str, Callable[[Any], bool]] = {
     _YES_NO: lambda value: isinstance(value, bool),
     _TABLE: lambda value: isinstance(value, dict),
     _TABLES: lambda value: isinstance(value, list) and all(isinstance(item, dict) for item in value),
+    _TEXTS: lambda value: isinstance(value, list) and all(isinstance(item, str) for item in value),
 }
 
 ENCOUNTER_FIELDS: dict[str, str] = {"name": _TEXT, "ruleset": _TEXT, "options": _TABLE, "sides": _TABLES}
@@ -271,15 +278,18 @@ class _Checker:
         self.fields(where, owner, side, SIDE_FIELDS, required=("name",))
         for index, spec in enumerate(_tables(side.get("combatants"))):
             at: KeyPath = (*where, "combatants", index)
-            who = combatant_owner(owner, spec.get("name"), spec.get("count", 1), index)
-            self.fields(at, who, spec, COMBATANT_FIELDS, required=("name", "hp"))
-            hp, count = spec.get("hp"), spec.get("count", 1)
-            if _whole(hp) and not 0 <= hp <= MAX_HP:
-                self.add((*at, "hp"), who, _("\"hp\" must be from 0 to {max}, not {value}.", max=MAX_HP, value=hp),
-                         field=True)
-            if _whole(count) and not 1 <= count <= MAX_GROUP:
-                self.add((*at, "count"), who, _("\"count\" must be from 1 to {max}, not {value}.", max=MAX_GROUP,
-                                                value=count), field=True)
+            self.combatant(at, combatant_owner(owner, spec.get("name"), spec.get("count", 1), index), spec)
+
+    def combatant(self, at: KeyPath, who: str, spec: Mapping[str, Any], fields: dict[str, str] = COMBATANT_FIELDS) -> None:
+        """One combatant (or group): its fields' names, kinds and ranges; not its sheet (see :meth:`sheet`)."""
+        self.fields(at, who, spec, fields, required=("name", "hp"))
+        hp, count = spec.get("hp"), spec.get("count", 1)
+        if _whole(hp) and not 0 <= hp <= MAX_HP:
+            self.add((*at, "hp"), who, _("\"hp\" must be from 0 to {max}, not {value}.", max=MAX_HP, value=hp),
+                     field=True)
+        if _whole(count) and not 1 <= count <= MAX_GROUP:
+            self.add((*at, "count"), who, _("\"count\" must be from 1 to {max}, not {value}.", max=MAX_GROUP,
+                                            value=count), field=True)
 
     # -- what the rules say -----------------------------------------------------------------------------
     def rules(self, sides: list[dict[str, Any]]) -> None:
@@ -323,16 +333,24 @@ class _Checker:
                     name=sides[earlier]["name"].strip(), line=line_of(self.lines, ("sides", earlier, "name")) or "?"))
         for number, side in enumerate(sides):
             for index, spec in enumerate(_tables(side.get("combatants"))):
-                sheet = spec.get("sheet", {})
-                if not isinstance(sheet, dict):
-                    continue
-                try:
-                    ruleset.check_sheet(dict(sheet))
-                except Exception as error:  # the rules are plugins: whatever they raise is a mistake in this sheet
-                    at: KeyPath = ("sides", number, "combatants", index, "sheet")
-                    message = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
-                    owner = combatant_owner(side_owner(side.get("name"), number), spec.get("name"), spec.get("count", 1), index)
-                    self.add(_culprit(at, sheet, message), owner, message)
+                owner = combatant_owner(side_owner(side.get("name"), number), spec.get("name"), spec.get("count", 1), index)
+                self.sheet(ruleset, ("sides", number, "combatants", index), owner, spec)
+
+    def sheet(self, ruleset: AnyRuleset, at: KeyPath, who: str, spec: Mapping[str, Any]) -> None:
+        """The sheet of the combatant at ``at``, by the ruleset's own ``check_sheet``."""
+        sheet = spec.get("sheet", {})
+        if not isinstance(sheet, dict):
+            return  # a wrong kind, reported with the fields
+        try:
+            ruleset.check_sheet(dict(sheet))
+        except Exception as error:  # the rules are plugins: whatever they raise is a mistake in this sheet
+            message = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
+            self.add(_culprit((*at, "sheet"), sheet, message), who, message)
+
+
+FieldChecker = _Checker
+"""The encounter file's checks, for other files made of the same tables (the combatant library): its
+``fields``, ``combatant`` and ``sheet`` each add what is wrong to ``problems``."""
 
 
 def _dotted(path: KeyPath) -> str:

@@ -49,6 +49,7 @@ METHODS: list[tuple[str, str]] = [
     ("rulesets/data/ose.toml", TOML),
     ("rulesets/data/trudvang.toml", TOML),
     ("encounters/*.toml", TOML),
+    ("rulesets/data/bestiary/*.toml", TOML),
 ]
 OPTIONS: dict[str, dict[str, str]] = {
     "rulesets/data/adnd2e.toml": {
@@ -79,6 +80,10 @@ OPTIONS: dict[str, dict[str, str]] = {
     "encounters/*.toml": {
         "values": "name notes",
         "comment": "a demo encounter: its name, a side, a combatant, a note",
+    },
+    "rulesets/data/bestiary/*.toml": {
+        "values": "name notes",
+        "comment": "a starter bestiary: a creature's name or notes",
     },
 }
 

@@ -1,8 +1,12 @@
-"""Encounter set-up: ruleset and its options, sides, combatants (``5 orc`` adds a group of five)."""
+"""Encounter set-up: ruleset and its options, sides, combatants (``5 orc`` adds a group of five, from the GM's
+library or the ruleset's bestiary when one of them has an orc), the library both ways, and the set-up saved as
+an encounter file."""
 
 from __future__ import annotations
 
 import re
+import shlex
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
@@ -16,7 +20,10 @@ from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
+from tui_combat.library import Finder, entry_action, parse_count, summary
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, FormDialog, choice_value
+from tui_combat.screens.host import host_of
+from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 
 _GROUP = re.compile(r"^\s*([0-9]{1,6})\s*[x×]?\s+(\S.*)$")  # a count of 7 digits or more is part of the name
@@ -40,12 +47,47 @@ def combatant_fields(state: State, with_side: bool) -> list[FieldSpec]:
     return fields
 
 
+class AddCombatantDialog(FormDialog):
+    """The add form, with a key to the library picker: it opens over the form with the name typed so far,
+    and the form closes when the picker added someone (Escape in the picker comes back to the form)."""
+
+    BINDINGS = [Binding("ctrl+l", "library", _("From the library"), id="dialog.library")]
+
+    def __init__(self, *args: Any, side: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.side = side
+
+    def help_line(self) -> str:
+        return _("ctrl+l: from the library") + " · " + super().help_line()
+
+    def action_library(self) -> None:
+        raw = self.raw_values()
+        side = raw.get("side")
+        store = host_of(self).store
+        if store is None:
+            return
+        finder = Finder.load(host_of(self).data_root, store.state.ruleset)
+        picker = LibraryPicker(finder, store.state, side if isinstance(side, str) else self.side,
+                               str(raw.get("name") or ""))
+
+        def added(done: bool | None) -> None:
+            if done:
+                self.dismiss(None)
+
+        self.app.push_screen(picker, added)
+
+
 def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
-    """Ask for a combatant (or a group: "5 orc") and add it with its ruleset fields."""
+    """Ask for a combatant (or a group: "5 orc") and add it with its ruleset fields. A name found in the GM's
+    library or the ruleset's starter bestiary brings that entry's HP, sheet and notes (and group size, when
+    no number is typed); what the GM changed in the form wins. ctrl+l opens the library picker instead."""
     state = screen.state
     if not state.sides:
         screen.notify(_("Add a side first (s)."), severity="warning")
         return
+    finder = Finder.load(screen.host.data_root, state.ruleset)
+    fields = combatant_fields(state, with_side=True)
+    defaults = {spec.key: spec.default for spec in fields}
 
     def validate(values: dict[str, Any]) -> dict[str, Any] | str:
         if not str(values["name"]).strip():
@@ -59,13 +101,31 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
 
     def add(values: dict[str, Any]) -> str | None:
         sheet = dict(values)
-        count, name = split_group(sheet.pop("name"))
+        typed = str(sheet.pop("name"))
+        count, name = split_group(typed)
         hp = sheet.pop("hp")
         side_id = sheet.pop("side")
-        return screen.host.refusal(a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=sheet))
+        typed_count, typed_name = parse_count(typed)
+        entry = finder.find(typed_name)
+        if entry is None:
+            return screen.host.refusal(a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=sheet))
+        changed = {key: value for key, value in sheet.items() if value != defaults.get(key)}
+        return screen.host.refusal(entry_action(entry, side_id, name=name, count=typed_count,
+                                                hp=None if hp == defaults["hp"] else hp, sheet=changed))
 
-    fields = combatant_fields(state, with_side=True)
-    screen.app.push_screen(FormDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate, submit=add))
+    def preview(raw: dict[str, Any]) -> str:
+        entry = finder.find(parse_count(str(raw.get("name") or ""))[1])
+        if entry is None:
+            return ""
+        where = _("your library") if entry.source == "library" else _("the starter bestiary")
+        return _("{entry} from {where}: {summary}. What you change here wins.", entry=entry.label(), where=where,
+                 summary=summary(entry, registry.get(state.ruleset).sheet_fields))
+
+    if finder.problems:
+        screen.notify("\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning",
+                      timeout=10)
+    screen.app.push_screen(AddCombatantDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate,
+                                              submit=add, preview=preview, side=side))
 
 
 def options_dialog(screen: SessionScreen) -> None:
@@ -85,6 +145,39 @@ def options_dialog(screen: SessionScreen) -> None:
                 screen.host.dispatch(a.SetOption(key=key, value=value))
 
     screen.app.push_screen(FormDialog(_("Options"), fields, dict(state.options)), chosen)
+
+
+def save_encounter_dialog(screen: SessionScreen) -> None:
+    """Write the set-up as an encounter file (what ``tui-combat new FILE`` reads), by default in the data
+    folder's ``encounters``; a file that exists is replaced only when the GM ticks it."""
+    from tui_combat.encounter_file import EncounterFileError, default_path, save_encounter
+
+    fields = [FieldSpec(key="path", label=N_("File")),
+              FieldSpec(key="replace", label=N_("Replace it if it exists"), kind="bool", default=False)]
+
+    def submit(values: dict[str, Any]) -> str | None:
+        typed = str(values["path"]).strip()
+        if not typed:
+            return _("Give a file name.")
+        try:
+            saved = save_encounter(screen.state, Path(typed), replace=bool(values["replace"]))
+        except EncounterFileError as error:
+            return str(error)
+        where = saved.path.absolute()
+        message = _("Saved in {path}. Start it again with: tui-combat new {quoted}", path=where,
+                    quoted=shlex.quote(str(where)))
+        if saved.warnings:
+            message += "\n" + _("Not saved exactly as they are now (a group is written with its first member's "
+                                 "numbers, and numbered anew): {names}.", names=", ".join(saved.warnings))
+        screen.notify(message, title=_("Encounter saved"), severity="warning" if saved.warnings else "information",
+                      timeout=12)
+        return None
+
+    default = default_path(screen.host.data_root, screen.state.name)
+    screen.app.push_screen(FormDialog(_("Save the set-up as an encounter file"), fields,
+                                      {"path": str(default), "replace": False}, submit=submit,
+                                      note=_("The same file tui-combat new reads: the sides, the combatants, "
+                                             "the options.")))
 
 
 def _group_names(state: State) -> dict[str, str]:
@@ -127,6 +220,9 @@ class SetupScreen(SessionScreen):
         Binding("o", "options", _("Options"), id="setup.options"),
         Binding("c", "begin", _("Continue"), id="setup.continue"),
         Binding("f2", "rename", _("Rename"), id="setup.rename", show=False),
+        Binding("l", "library", _("Add from the library"), id="setup.library", show=False),
+        Binding("L", "save_to_library", _("Save to the library"), id="setup.save_to_library", show=False),
+        Binding("w", "save_encounter", _("Save as an encounter file"), id="setup.save_encounter", show=False),
         *session_bindings("setup"),
     ]
 
@@ -191,6 +287,16 @@ class SetupScreen(SessionScreen):
         values = {"name": combatant.name, "hp": combatant.max_hp, **combatant.sheet}
         self.app.push_screen(FormDialog(_("Edit {name}", name=combatant.name), fields, values,
                                         submit=lambda result: self.host.refusal(edit_action(combatant, fields, result))))
+
+    def action_library(self) -> None:
+        selected = self.selected_row()
+        open_library_picker(self, self.state.combatant(selected).side if selected else None)
+
+    def action_save_to_library(self) -> None:
+        save_to_library_dialog(self, self.selected_row())
+
+    def action_save_encounter(self) -> None:
+        save_encounter_dialog(self)
 
     def action_remove(self) -> None:
         selected = self.selected_row()

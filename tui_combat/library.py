@@ -1,0 +1,436 @@
+"""The GM's combatant library and the rulesets' starter bestiaries: creatures and characters kept between fights.
+
+Each ruleset has a library in the user's data folder, ``library/<ruleset>.toml``, that the GM may edit by
+hand, and a starter bestiary shipped with the app (``rulesets/data/bestiary/<ruleset>.toml``). Both are
+lists of entries written as an encounter file writes a combatant or a group::
+
+    [[combatants]]
+    name = "Orc"
+    hp = 5
+    count = 6                         # a group: Orc 1 … Orc 6 (a number typed when adding wins)
+    aliases = ["орк"]                 # other names to find it by, in any language
+    notes = "Hates the sun."
+    sheet = { cls = "monster", level = 1, ac = 6, weapon = "long sword" }
+
+A name is looked up in the library first, then in the bestiary; case, spacing and ё/е do not matter, and a
+bestiary entry is also found by its name in the GM's language and by its aliases ("5 орк"). An entry with a
+mistake is left out and reported with its file, line and what the field should hold; the others still
+serve. Saving writes the one entry into the library (replacing an entry of the same name), atomically and
+private (0600), keeping the GM's other entries and comments as they are.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from tui_combat.engine import actions as a
+from tui_combat.engine.contract import FieldSpec, shown_value
+from tui_combat.engine.encounter import COMBATANT_FIELDS, KIND_TABLES, KIND_TEXTS, FieldChecker, Problem
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import State
+from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
+from tui_combat.engine.toml_write import TomlWriteError, key, table_lines
+from tui_combat.i18n import _
+from tui_combat.rulesets.names import name_key
+
+__all__ = [
+    "BESTIARY_DIR", "Entry", "Finder", "Library", "LibraryError", "base_name", "entry_action", "entry_from_state",
+    "library_path", "parse_count", "read_library", "save_entry", "with_entry",
+]
+
+BESTIARY_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "bestiary"
+LIBRARY_FOLDER = "library"
+ENTRY_FIELDS: dict[str, str] = {**COMBATANT_FIELDS, "aliases": KIND_TEXTS}
+"""What an entry holds: an encounter file's combatant, and other names to find it by."""
+FILE_FIELDS: dict[str, str] = {"combatants": KIND_TABLES}
+
+Source = Literal["library", "bestiary"]
+_NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
+_COUNTED = re.compile(r"^\s*([0-9]{1,6})\s*[x×]?\s+(\S.*)$")
+_RULESET_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
+class LibraryError(Exception):
+    """The library could not be read or written; ``str()`` is for the GM."""
+
+
+class Entry(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    hp: int
+    count: int = 1
+    sheet: dict[str, Any] = msgspec.field(default_factory=dict)
+    notes: str = ""
+    aliases: tuple[str, ...] = ()
+    source: Source = "library"
+    line: int | None = None
+    """Where the entry begins in its file."""
+
+    def shown_name(self) -> str:
+        """The name in the GM's language: a bestiary's names are translated, the GM's own are his."""
+        return _(self.name) if self.source == "bestiary" else self.name
+
+    def shown_notes(self) -> str:
+        return (_(self.notes) if self.source == "bestiary" else self.notes) if self.notes else ""
+
+    def names(self) -> list[str]:
+        """Every name it is found by, as compared (:func:`~tui_combat.rulesets.names.name_key`)."""
+        found = [name_key(self.name), name_key(self.shown_name()), *(name_key(alias) for alias in self.aliases)]
+        return list(dict.fromkeys(name for name in found if name))
+
+    def label(self) -> str:
+        """"Orc ×6" for a group, "Orc" for one."""
+        return f"{self.shown_name()} ×{self.count}" if self.count > 1 else self.shown_name()
+
+
+class Library(msgspec.Struct, frozen=True, kw_only=True):
+    """One file's entries: those without a mistake, and every mistake, one line each (``FILE, line N: …``)."""
+
+    path: Path
+    entries: tuple[Entry, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+# -- where ------------------------------------------------------------------------------------------------
+def library_path(data_root: Path, ruleset_id: str) -> Path:
+    """The GM's library of a ruleset, in the data folder."""
+    if not _RULESET_ID.fullmatch(ruleset_id):
+        raise LibraryError(_("\"{id}\" cannot name a library file.", id=ruleset_id))
+    return data_root / LIBRARY_FOLDER / f"{ruleset_id}.toml"
+
+
+def bestiary_path(ruleset_id: str) -> Path:
+    return BESTIARY_DIR / f"{ruleset_id}.toml"
+
+
+# -- reading ----------------------------------------------------------------------------------------------
+def read_library(path: Path, ruleset_id: str, source: Source = "library") -> Library:
+    """The entries of ``path`` (none when it does not exist), each checked as an encounter's combatant is,
+    its sheet by the ruleset's own check."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return Library(path=path)
+    except OSError as error:
+        return Library(path=path, problems=(_("Cannot read {path}: {error}", path=path, error=error.strerror or error),))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return Library(path=path, problems=(_("{path} is not UTF-8 text.", path=path),))
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return Library(path=path, problems=(Problem(line=_toml_error_line(error, text), where="", message=_(
+            "this is not valid TOML: {error}.", error=_toml_error_reason(error))).text(path),))
+    return _checked(path, raw, key_lines(text), ruleset_id, source)
+
+
+def _toml_error_line(error: tomllib.TOMLDecodeError, text: str) -> int:
+    found = re.search(r"\(at line (\d+), column \d+\)$", str(error))
+    return int(found.group(1)) if found else text.count("\n") + 1
+
+
+def _toml_error_reason(error: tomllib.TOMLDecodeError) -> str:
+    return re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)$", "", str(error))
+
+
+def _checked(path: Path, raw: dict[str, Any], lines: dict[KeyPath, int], ruleset_id: str, source: Source) -> Library:
+    from tui_combat.engine.registry import get
+
+    checker = FieldChecker(path, raw, lines)
+    checker.fields((), "", raw, FILE_FIELDS, required=())
+    try:
+        ruleset = get(ruleset_id)
+    except RuleError as error:
+        checker.problems.append(Problem(line=None, where="", message=str(error)))
+        ruleset = None
+    entries: list[Entry] = []
+    first_of: dict[str, int] = {}
+    specs = raw.get("combatants")
+    for index, spec in enumerate(specs if isinstance(specs, list) else []):
+        if not isinstance(spec, dict):
+            continue  # a wrong kind, reported with the file's fields
+        at: KeyPath = ("combatants", index)
+        who = _owner(spec.get("name"), index)
+        before = len(checker.problems)
+        checker.combatant(at, who, spec, ENTRY_FIELDS)
+        if ruleset is not None:
+            checker.sheet(ruleset, at, who, spec)
+        name = spec.get("name")
+        if isinstance(name, str) and name.strip():
+            earlier = first_of.setdefault(name_key(name), index)
+            if earlier != index:
+                checker.add((*at, "name"), who, _("there is already an entry called {name} (line {line}): this one is "
+                                                  "not used.", name=name.strip(),
+                                                  line=line_of(lines, ("combatants", earlier)) or "?"))
+        if len(checker.problems) == before:
+            entries.append(Entry(name=spec["name"].strip(), hp=spec["hp"], count=spec.get("count", 1),
+                                 sheet=dict(spec.get("sheet", {})), notes=spec.get("notes", ""),
+                                 aliases=tuple(spec.get("aliases", ())), source=source, line=line_of(lines, at)))
+    problems = sorted(checker.problems, key=lambda p: (p.line is None, p.line or 0))
+    return Library(path=path, entries=tuple(entries), problems=tuple(problem.text(path) for problem in problems))
+
+
+def _owner(name: object, index: int) -> str:
+    if isinstance(name, str) and name.strip():
+        return _("entry {name}", name=name.strip())
+    return _("entry {number}", number=index + 1)
+
+
+_bestiaries: dict[str, Library] = {}
+
+
+def read_bestiary(ruleset_id: str) -> Library:
+    """The starter bestiary shipped for a ruleset (read once; none for a ruleset that has none)."""
+    cached = _bestiaries.get(ruleset_id)
+    if cached is None:
+        cached = _bestiaries[ruleset_id] = read_library(bestiary_path(ruleset_id), ruleset_id, "bestiary") \
+            if _RULESET_ID.fullmatch(ruleset_id) else Library(path=BESTIARY_DIR)
+    return cached
+
+
+class Finder:
+    """The library and the bestiary of one ruleset, read once: what the add form and the picker look in."""
+
+    def __init__(self, library: Library, bestiary: Library) -> None:
+        self.library = library
+        self.bestiary = bestiary
+        self.entries: tuple[Entry, ...] = (*library.entries, *bestiary.entries)
+        by_name = {name_key(entry.name): entry for entry in reversed(bestiary.entries)}
+        self._names: list[list[str]] = []
+        for entry in self.entries:
+            names = entry.names()
+            shadowed = by_name.get(name_key(entry.name)) if entry.source == "library" else None
+            if shadowed is not None:  # the GM's own Orc is found by every name of the bestiary's
+                names = list(dict.fromkeys([*names, *shadowed.names()]))
+            self._names.append(names)
+
+    @classmethod
+    def load(cls, data_root: Path, ruleset_id: str) -> Finder:
+        try:
+            library = read_library(library_path(data_root, ruleset_id), ruleset_id)
+        except LibraryError as error:
+            library = Library(path=data_root / LIBRARY_FOLDER, problems=(str(error),))
+        return cls(library, read_bestiary(ruleset_id))
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What is wrong in the GM's library (the bestiary has nothing wrong: the tests see to it)."""
+        return self.library.problems + self.bestiary.problems
+
+    def find(self, name: str) -> Entry | None:
+        """The entry called ``name`` (or that has it as an alias): the library's first, then the bestiary's."""
+        wanted = name_key(name)
+        if not wanted:
+            return None
+        return next((entry for entry, names in zip(self.entries, self._names) if wanted in names), None)
+
+    def search(self, query: str) -> list[Entry]:
+        """The entries whose name or an alias holds ``query``, those that begin with it first; the library's
+        before the bestiary's. Every entry for an empty query."""
+        wanted = name_key(query)
+        if not wanted:
+            return list(self.entries)
+        ranked: list[tuple[int, int, Entry]] = []
+        for position, (entry, names) in enumerate(zip(self.entries, self._names)):
+            if any(name.startswith(wanted) for name in names):
+                ranked.append((0, position, entry))
+            elif any(wanted in name for name in names):
+                ranked.append((1, position, entry))
+        return [entry for _rank, _position, entry in sorted(ranked, key=lambda item: item[:2])]
+
+
+# -- a fight and an entry ---------------------------------------------------------------------------------
+def parse_count(text: str) -> tuple[int | None, str]:
+    """``"5 orc"`` → ``(5, "orc")``; ``"orc"`` → ``(None, "orc")`` (no count typed)."""
+    match = _COUNTED.match(text)
+    if match is None:
+        return None, text.strip()
+    return int(match.group(1)), match.group(2).strip()
+
+
+def base_name(name: str) -> str:
+    """"Orc 3" → "Orc": the name a numbered member of a group was given from."""
+    match = _NUMBERED.match(name.strip())
+    return match.group(1) if match else name.strip()
+
+
+def entry_from_state(state: State, combatant_id: str, *, whole_group: bool = True, name: str | None = None) -> Entry:
+    """An entry for the combatant ``combatant_id`` (with ``whole_group``, his whole group: its size is the
+    entry's count): his full HP, sheet and notes, under ``name`` (by default his, without a group number)."""
+    combatant = state.combatant(combatant_id)
+    members = [c for c in state.combatants if c.group == combatant.group] if combatant.group and whole_group else [combatant]
+    default = base_name(combatant.name) if combatant.group else combatant.name
+    return Entry(name=(name if name is not None else default).strip(), hp=combatant.max_hp, count=len(members),
+                 sheet=dict(combatant.sheet), notes=combatant.notes)
+
+
+def entry_action(entry: Entry, side: str, *, name: str | None = None, count: int | None = None, hp: int | None = None,
+                 sheet: Mapping[str, Any] | None = None) -> a.AddCombatants:
+    """The action that adds ``entry`` to ``side``: what the GM typed (a name, a count, HP, sheet fields)
+    over the entry's own."""
+    return a.AddCombatants(side=side, name=name or entry.shown_name(), hp=entry.hp if hp is None else hp,
+                           count=entry.count if count is None else count, sheet={**entry.sheet, **(sheet or {})},
+                           notes=entry.shown_notes())
+
+
+# -- writing ----------------------------------------------------------------------------------------------
+def entry_table(entry: Entry) -> dict[str, Any]:
+    """The entry as its file holds it (what is at its default left out)."""
+    table: dict[str, Any] = {"name": entry.name, "hp": entry.hp}
+    if entry.count != 1:
+        table["count"] = entry.count
+    if entry.aliases:
+        table["aliases"] = list(entry.aliases)
+    if entry.notes:
+        table["notes"] = entry.notes
+    if entry.sheet:
+        table["sheet"] = {name: item for name, item in entry.sheet.items() if item is not None}
+    return table
+
+
+def _block(table: Mapping[str, Any]) -> str:
+    return "\n".join(["[[combatants]]", *table_lines(table.items())]) + "\n"
+
+
+def _header(ruleset_id: str) -> str:
+    from tui_combat.session import ruleset_label
+
+    words = _("The combatant library of {ruleset}: creatures and characters to add to any fight of this ruleset. "
+              "Each [[combatants]] is one entry, written as in an encounter file (name, hp, count, sheet, notes), "
+              "with aliases: other names to find it by. Edit it freely; tui-combat adds an entry at the end, or "
+              "replaces the one of the same name, and leaves the rest of the file as it is.",
+              ruleset=ruleset_label(ruleset_id))
+    return "".join(f"# {line}\n" for line in textwrap.wrap(words, 100))
+
+
+def with_entry(text: str, entry: Entry, ruleset_id: str) -> str:
+    """The library's text with ``entry`` in it: in place of the first entry of the same name, else at the
+    end. The rest of the text stays as it was; when the file is written in a way this cannot follow (the
+    entries in one inline list), it is written anew with every entry it had. Raises :class:`LibraryError`
+    when the text is not TOML (nothing is written then: the GM fixes it first)."""
+    try:
+        table = entry_table(entry)
+        block = _block(table)
+    except TomlWriteError as error:
+        raise LibraryError(_("Cannot save {name}: {error}", name=entry.name, error=error)) from None
+    if not text.strip():
+        return _header(ruleset_id) + "\n" + block
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise LibraryError(_("Line {line} of the library is not valid TOML ({error}): fix it first, nothing was "
+                             "written.", line=_toml_error_line(error, text), error=_toml_error_reason(error))) from None
+    existing = raw.get("combatants", [])
+    if not isinstance(existing, list) or not all(isinstance(item, dict) for item in existing):
+        raise LibraryError(_("\"combatants\" in the library is not a list of tables: fix it first, nothing was written."))
+    index = next((i for i, item in enumerate(existing)
+                  if isinstance(item.get("name"), str) and name_key(item["name"]) == name_key(entry.name)), None)
+    expected_entries = list(existing)
+    if index is None:
+        expected_entries.append(table)
+        candidate: str | None = text + ("" if text.endswith("\n") else "\n") + "\n" + block
+    else:
+        expected_entries[index] = table
+        candidate = _replaced(text, index, block)
+    expected = {**raw, "combatants": expected_entries}
+    if candidate is not None and _reads_as(candidate, expected):
+        return candidate
+    rewritten = _document(expected)  # comments are lost, entries never
+    if not _reads_as(rewritten, expected):
+        raise LibraryError(_("Cannot save {name}: the library could not be written back as it was read.", name=entry.name))
+    return rewritten
+
+
+def _reads_as(text: str, expected: Mapping[str, Any]) -> bool:
+    try:
+        return tomllib.loads(text) == expected
+    except tomllib.TOMLDecodeError:
+        return False
+
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]*?)\s*\]")
+
+
+def _replaced(text: str, index: int, block: str) -> str | None:
+    """``text`` with the ``[[combatants]]`` table number ``index`` (and its sub-tables) replaced by ``block``;
+    None when the entry is not written as such a table. Comments and blank lines after it stay: they
+    belong to what follows."""
+    start = key_lines(text).get(("combatants", index))
+    lines = text.splitlines(keepends=True)
+    if start is None or not lines[start - 1].lstrip().startswith("[["):
+        return None
+    end = len(lines)
+    for number in range(start, len(lines)):
+        found = _HEADER.match(lines[number])
+        if found is not None:
+            path = found.group(1).replace(" ", "")
+            if path == "combatants" or not path.startswith("combatants."):
+                end = number
+                break
+    while end > start and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
+        end -= 1
+    return "".join([*lines[:start - 1], block, *lines[end:]])
+
+
+def _document(data: Mapping[str, Any]) -> str:
+    """A whole TOML document: plain values first, then tables, then lists of tables."""
+    plain = [(name, item) for name, item in data.items() if not isinstance(item, dict) and not _is_tables(item)]
+    parts = ["\n".join(table_lines(plain))] if plain else []
+    for name, item in data.items():
+        if isinstance(item, dict):
+            parts.append("\n".join([f"[{key(name)}]", *table_lines(item.items())]))
+    for name, item in data.items():
+        if _is_tables(item):
+            for table in item:
+                parts.append("\n".join([f"[[{key(name)}]]", *table_lines(table.items())]))
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+def _is_tables(item: object) -> bool:
+    return isinstance(item, list) and bool(item) and all(isinstance(inner, dict) for inner in item)
+
+
+def save_entry(data_root: Path, ruleset_id: str, entry: Entry) -> Path:
+    """Write ``entry`` into the GM's library of ``ruleset_id`` (replacing an entry of the same name): the
+    file is replaced atomically, private to the user. Returns its path; raises :class:`LibraryError`."""
+    from tui_combat.saves.errors import SaveError
+    from tui_combat.saves.files import Folder
+
+    if not entry.name.strip():
+        raise LibraryError(_("A library entry needs a name."))
+    path = library_path(data_root, ruleset_id)
+    try:
+        folder = Folder.open(path.parent, create=True)
+    except SaveError as error:
+        raise LibraryError(str(error)) from None
+    try:
+        data = folder.read(path.name)
+        try:
+            text = data.decode("utf-8") if data else ""
+        except UnicodeDecodeError:
+            raise LibraryError(_("{path} is not UTF-8 text.", path=path)) from None
+        folder.write_atomic(path.name, with_entry(text, entry, ruleset_id).encode("utf-8"))
+    except OSError as error:
+        raise LibraryError(_("Cannot write {path}: {error}", path=path, error=error.strerror or error)) from None
+    finally:
+        folder.close()
+    return path
+
+
+def summary(entry: Entry, fields: Iterable[FieldSpec]) -> str:
+    """The entry's HP and sheet as the GM reads them ("HP 5 · Class monster · AC 6"), field labels translated."""
+    parts = [_("HP {hp}", hp=entry.hp)]
+    for spec in fields:
+        if spec.key in entry.sheet:
+            shown = shown_value(spec, entry.sheet[spec.key])
+            if shown:
+                parts.append(f"{_(spec.label)} {shown}")
+    return " · ".join(parts)
+

@@ -1,0 +1,251 @@
+"""The combatant library on screen: pick an entry to add (incremental search), and save a combatant into it.
+
+:class:`LibraryPicker` lists the GM's library and the ruleset's starter bestiary; typing narrows the list as
+each letter comes ("5 orc" adds five of the highlighted entry), the arrows move in it, Enter adds. It is
+opened from the set-up screen and from the add form (ctrl+l), in set-up and mid-fight alike.
+:func:`save_to_library_dialog` saves a combatant, or his whole group, into the library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from tui_combat.engine import registry
+from tui_combat.engine.contract import FieldSpec
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import State
+from tui_combat.i18n import N_, _
+from tui_combat.library import (
+    Entry, Finder, LibraryError, base_name, entry_action, entry_from_state, library_path, parse_count, save_entry, summary,
+)
+from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.host import Host, host_of
+from tui_combat.screens.session_screen import SessionScreen
+
+__all__ = ["LibraryPicker", "default_side", "open_library_picker", "save_to_library_dialog"]
+
+
+def default_side(state: State, side: str | None) -> str:
+    """The side a newcomer from the library joins: the one asked for, else the first side that is not the
+    party's (monsters come from the library more often than heroes), else the first."""
+    if side is not None and any(s.id == side for s in state.sides):
+        return side
+    return next((s.id for s in state.sides if not s.is_party), state.sides[0].id)
+
+
+def source_word(entry: Entry) -> str:
+    return _("your library") if entry.source == "library" else _("bestiary")
+
+
+class LibraryPicker(ModalScreen[bool]):
+    """Find an entry and add it; dismisses with True when something was added, False on Escape."""
+
+    DEFAULT_CSS = """
+    LibraryPicker .library-row { height: 1; }
+    LibraryPicker .library-label { width: 8; height: 1; color: $text-muted; }
+    LibraryPicker #library-query, LibraryPicker #library-side { width: 1fr; }
+    LibraryPicker #library-entries { height: auto; max-height: 10; }
+    LibraryPicker #library-detail { height: auto; max-height: 3; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", _("Cancel"), id="library.cancel"),
+        # The arrows move in the list while the keys stay in the search field (no ids: they are the focus keys).
+        Binding("down", "move(1)", show=False),
+        Binding("up", "move(-1)", show=False),
+        Binding("pagedown", "move(8)", show=False),
+        Binding("pageup", "move(-8)", show=False),
+    ]
+
+    def __init__(self, finder: Finder, state: State, side: str | None = None, query: str = "") -> None:
+        super().__init__()
+        self.finder = finder
+        self.sides = [(s.id, s.name) for s in state.sides]
+        self.side = default_side(state, side)
+        self.query_text = query
+        self.fields: tuple[FieldSpec, ...] = ()
+        try:
+            self.fields = tuple(registry.get(state.ruleset).sheet_fields)
+        except RuleError:
+            pass
+        self.shown: list[Entry] = []
+        self.chosen: Entry | None = None
+        """The entry the GM moved to with the arrows."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(_("Add from the library")), id="dialog-title")
+            with Horizontal(classes="library-row"):
+                yield Label(_("Find"), classes="library-label")
+                yield Input(value=self.query_text, placeholder=_("a name; \"5 orc\" adds five"), id="library-query",
+                            compact=True, select_on_focus=False)
+            with Horizontal(classes="library-row"):
+                yield Label(_("Side"), classes="library-label")
+                yield Select([(Text(name), side_id) for side_id, name in self.sides], value=self.side, allow_blank=False,
+                             id="library-side", compact=True)
+            yield OptionList(id="library-entries")
+            yield Static("", id="library-detail")
+            yield Static("", id="dialog-error")
+            yield Static(_("type to search · ↑↓ choose · Enter: add · Esc: cancel"), id="dialog-help")
+
+    def on_mount(self) -> None:
+        self.query_one("#library-entries", OptionList).can_focus = False  # the keys stay in the search field
+        self.query_one("#library-query", Input).focus()
+        self.refresh_list()
+
+    # -- the list --------------------------------------------------------------------------------------
+    def typed(self) -> tuple[int | None, str]:
+        return parse_count(self.query_one("#library-query", Input).value)
+
+    def refresh_list(self) -> None:
+        """The entries the query finds; the one the GM moved to stays highlighted whenever it is among them
+        (typing the count in front of the name keeps his choice), else the first."""
+        _count, query = self.typed()
+        self.shown = self.finder.search(query)
+        options = self.query_one("#library-entries", OptionList)
+        options.clear_options()
+        options.add_options([Option(self.row(entry), id=str(index)) for index, entry in enumerate(self.shown)])
+        if self.shown:
+            options.highlighted = next((i for i, entry in enumerate(self.shown) if entry is self.chosen), 0)
+        self.show_detail()
+
+    def row(self, entry: Entry) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{entry.label()[:30]:<31}")
+        text.append(f"{_('HP {hp}', hp=entry.hp):<9}")
+        text.append(source_word(entry), style="dim")
+        return text
+
+    def highlighted(self) -> Entry | None:
+        index = self.query_one("#library-entries", OptionList).highlighted
+        return self.shown[index] if index is not None and 0 <= index < len(self.shown) else None
+
+    def show_detail(self) -> None:
+        entry = self.highlighted()
+        count, query = self.typed()
+        if entry is None:
+            if query:
+                line = _("Nothing in the library or the bestiary is called \"{query}\".", query=query)
+            else:
+                line = _("The library and the bestiary are empty.")
+        else:
+            many = entry.count if count is None else count
+            side = dict(self.sides).get(self.selected_side(), "")
+            line = _("Enter adds {count} × {name} to {side}.", count=many, name=entry.shown_name(), side=side)
+            line = f"{summary(entry, self.fields)}\n{line}"
+        self.query_one("#library-detail", Static).update(Text(line))
+        self.query_one("#dialog-error", Static).update("")
+
+    def selected_side(self) -> str:
+        value = self.query_one("#library-side", Select).value
+        return value if isinstance(value, str) else self.side
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.refresh_list()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        self.show_detail()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self.show_detail()
+
+    def action_move(self, step: int) -> None:
+        options = self.query_one("#library-entries", OptionList)
+        if not self.shown:
+            return
+        current = options.highlighted or 0
+        options.highlighted = max(0, min(len(self.shown) - 1, current + step))
+        self.chosen = self.highlighted()
+
+    # -- adding ----------------------------------------------------------------------------------------
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.add()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.add()
+
+    @property
+    def host(self) -> Host:
+        return host_of(self)
+
+    def add(self) -> None:
+        entry = self.highlighted()
+        if entry is None:
+            self.show_error(_("Nothing to add: type another name, or Esc and add it by hand."))
+            return
+        count, _query = self.typed()
+        refusal = self.host.refusal(entry_action(entry, self.selected_side(), count=count))
+        if refusal is not None:
+            self.show_error(refusal)
+            return
+        self.dismiss(True)
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#dialog-error", Static).update(Text(message, style="bold red"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+def open_library_picker(screen: SessionScreen, side: str | None, query: str = "",
+                        then: Callable[[bool | None], None] | None = None) -> None:
+    """Open the picker over ``screen`` for its fight (what is wrong in the GM's library is said first, the
+    good entries are offered all the same); ``then`` gets whether something was added."""
+    state = screen.state
+    if not state.sides:
+        screen.notify(_("Add a side first (s)."), severity="warning")
+        return
+    finder = Finder.load(screen.host.data_root, state.ruleset)
+    if finder.problems:
+        screen.notify("\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning", timeout=10)
+    screen.app.push_screen(LibraryPicker(finder, state, side, query), then)
+
+
+def save_to_library_dialog(screen: SessionScreen, combatant_id: str | None) -> None:
+    """Ask under which name to keep the combatant ``combatant_id`` (or his whole group) in the library of the
+    fight's ruleset, and save him there; an entry of that name is replaced."""
+    state = screen.state
+    if combatant_id is None:
+        screen.notify(_("Select a combatant first."), severity="warning")
+        return
+    combatant = state.combatant(combatant_id)
+    members = [c for c in state.combatants if c.group == combatant.group] if combatant.group else [combatant]
+    fields = [FieldSpec(key="name", label=N_("Name in the library"))]
+    values: dict[str, object] = {"name": base_name(combatant.name) if combatant.group else combatant.name}
+    if len(members) > 1:
+        fields.append(FieldSpec(key="group", label=N_("The whole group"), kind="bool", default=True,
+                                help=_("{count} of them", count=len(members))))
+        values["group"] = True
+    data_root = screen.host.data_root
+    try:
+        path = library_path(data_root, state.ruleset)
+    except LibraryError as error:
+        screen.notify(str(error), severity="error")
+        return
+
+    def submit(form: dict[str, object]) -> str | None:
+        entry = entry_from_state(screen.state, combatant_id, whole_group=bool(form.get("group", False)),
+                                 name=str(form["name"]))
+        try:
+            save_entry(data_root, screen.state.ruleset, entry)
+        except LibraryError as error:
+            return str(error)
+        screen.notify(_("{entry} is in your library: {path}", entry=entry.label(), path=path))
+        return None
+
+    note = _("Kept in {path}; an entry of the same name is replaced.", path=path)
+    screen.app.push_screen(FormDialog(_("Save {name} to the library", name=combatant.name), fields, values,
+                                      note=note, submit=submit))
+
