@@ -4,7 +4,8 @@ Each row: the session's name, its ruleset, where the fight stands (round and ste
 never a folder name or another internal id. ``e`` renames the selected session, ``x`` deletes it (after
 asking). Opening a demo that has a saved session already asks whether to resume that one or start another.
 A damaged session is listed as such; ``r`` rebuilds one that can be recovered into a new session beside
-it (the damaged folder is only read) and opens that. Names are shown as text, never as markup.
+it (the damaged folder is only read) and opens that. ``w`` looks back at the selected fight, read-only, and
+can go on from any point of it as a new fight. Names are shown as text, never as markup.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class SessionsScreen(Screen[None]):
         Binding("e,f2", "rename", _("Rename"), id="sessions.rename"),
         Binding("x,delete", "delete", _("Delete"), id="sessions.delete"),
         Binding("r", "recover", _("Recover"), id="sessions.recover"),
+        Binding("w", "rewind", _("Look back"), id="sessions.rewind"),
         Binding("q", "app.quit", _("Quit"), id="sessions.quit"),
     ]
 
@@ -88,7 +90,7 @@ class SessionsScreen(Screen[None]):
             text = _("No saved sessions yet. Press Enter to play the demo encounter, or n for a new fight.")
         else:
             text = _("Saved sessions, newest first. Enter opens one; n starts a new fight; d the demo; "
-                     "e renames, x deletes.")
+                     "e renames, x deletes; w looks back at a fight.")
             if any(info.recoverable for info in self.sessions.values()):
                 text += "\n" + _("A damaged session stays as it is: r rebuilds it into a new session beside it.")
         hint.update(Text(text))
@@ -111,6 +113,9 @@ class SessionsScreen(Screen[None]):
             return info is not None and info.recoverable
         if action in ("rename", "delete"):
             return self.selected_key() in self.sessions
+        if action == "rewind":
+            info = self.sessions.get(self.selected_key() or "")
+            return info is not None and not info.problem
         return True
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -121,6 +126,14 @@ class SessionsScreen(Screen[None]):
         info = self.sessions.get(self.selected_key() or "")
         if info is not None and info.recoverable:
             self.host.open_session(partial(session.recover, self.host.data_root, info.key))
+
+    def action_rewind(self) -> None:
+        """The selected session, read-only, at any point of its history; it can go on from there as a new fight."""
+        from tui_combat.screens.rewind import RewindScreen
+
+        info = self.sessions.get(self.selected_key() or "")
+        if info is not None and not info.problem:
+            self.app.push_screen(RewindScreen(info.key, info.name))
 
     def action_open(self) -> None:
         key = self.selected_key()
