@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tui_combat.rulesets",),
     ("tui_combat.saves",),
     ("tui_combat.store",),
-    ("tui_combat.session",),
+    ("tui_combat.session", "tui_combat.rewind", "tui_combat.report", "tui_combat.library", "tui_combat.encounter_file"),
     ("tui_combat.widgets",),
     ("tui_combat.screens",),
     ("tui_combat.app",),
