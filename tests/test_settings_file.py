@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_combat.config import SettingsProblem, health_settings_path, read_settings, toml_text, write_settings
+from tui_combat.config import SettingsProblem, health_settings_path, read_settings, write_settings
+from tui_combat.toml_write import toml_text
 
 SETTINGS = """\
 language = "ru"

@@ -24,14 +24,14 @@ change, unknown ones included (comments are not kept).
 
 from __future__ import annotations
 
-import datetime
-import math
 import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tui_combat.toml_write import toml_text
 
 CONFIG_ENV_VAR = "TUI_COMBAT_CONFIG_DIR"
 APP_NAME = "tui-combat"
@@ -170,78 +170,3 @@ def write_settings(changes: Mapping[str, Any], path: Path | None = None) -> Path
     return path
 
 
-def toml_text(document: Mapping[str, Any]) -> str:
-    """``document`` as TOML text that :mod:`tomllib` reads back equal: plain keys first, then tables and
-    arrays of tables (nested ones under dotted headers)."""
-    lines: list[str] = []
-    _write_table(lines, (), document)
-    return "\n".join(lines).lstrip("\n") + "\n" if lines else ""
-
-
-def _is_table_array(value: object) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(item, dict) for item in value)
-
-
-def _write_table(lines: list[str], trail: tuple[str, ...], table: Mapping[str, Any]) -> None:
-    plain = [(key, value) for key, value in table.items() if not isinstance(value, dict) and not _is_table_array(value)]
-    for key, value in plain:
-        lines.append(f"{_key(key)} = {_value(value)}")
-    for key, value in table.items():
-        if isinstance(value, dict):
-            inner = (*trail, key)
-            has_plain = any(not isinstance(v, dict) and not _is_table_array(v) for v in value.values())
-            if has_plain or not value:
-                lines += ["", f"[{'.'.join(map(_key, inner))}]"]
-            _write_table(lines, inner, value)
-        elif _is_table_array(value):
-            inner = (*trail, key)
-            for item in value:
-                lines += ["", f"[[{'.'.join(map(_key, inner))}]]"]
-                _write_table(lines, inner, item)
-
-
-_BARE_KEY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-
-
-def _key(key: str) -> str:
-    return key if key and set(key) <= _BARE_KEY else _string(key)
-
-
-def _string(text: str) -> str:
-    escaped: list[str] = []
-    for char in text:
-        if char == '"':
-            escaped.append('\\"')
-        elif char == "\\":
-            escaped.append("\\\\")
-        elif char == "\n":
-            escaped.append("\\n")
-        elif char == "\t":
-            escaped.append("\\t")
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            escaped.append(f"\\u{ord(char):04x}")
-        else:
-            escaped.append(char)
-    return '"' + "".join(escaped) + '"'
-
-
-def _value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
-        return value.isoformat()
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_value(item) for item in value) + "]"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{_key(str(k))} = {_value(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"no TOML form for {type(value).__name__}")

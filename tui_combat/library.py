@@ -36,7 +36,7 @@ from tui_combat.engine.encounter import COMBATANT_FIELDS, KIND_TABLES, KIND_TEXT
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
-from tui_combat.engine.toml_write import TomlWriteError, key, table_lines
+from tui_combat.toml_write import TomlWriteError, key, table_lines
 from tui_combat.i18n import _
 from tui_combat.rulesets.names import name_key
 

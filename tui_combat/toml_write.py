@@ -1,4 +1,4 @@
-"""Writing TOML (:mod:`tomllib` only reads it): the values an encounter or a library entry holds, written so
+"""Writing TOML (:mod:`tomllib` only reads it): the settings file, an encounter, a library entry, written so
 that :mod:`tomllib` reads back exactly what was written.
 
 Text, whole numbers, true/false, decimals, lists and tables; a table inside an entry is written inline on
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from datetime import date, datetime, time
 from typing import Any
 
-__all__ = ["TomlWriteError", "key", "table_lines", "value"]
+__all__ = ["TomlWriteError", "key", "table_lines", "toml_text", "value"]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -61,3 +61,30 @@ def value(item: Any) -> str:
 def table_lines(items: Iterable[tuple[str, Any]]) -> list[str]:
     """``key = value`` lines for the pairs whose value is not None."""
     return [f"{key(name)} = {value(item)}" for name, item in items if item is not None]
+
+
+def toml_text(document: Mapping[str, Any]) -> str:
+    """``document`` as TOML text that :mod:`tomllib` reads back equal: plain keys first, then tables and
+    arrays of tables (nested ones under dotted headers)."""
+    lines: list[str] = []
+    _write_table(lines, (), document)
+    return "\n".join(lines).lstrip("\n") + "\n" if lines else ""
+
+
+def _is_table_array(item: object) -> bool:
+    return isinstance(item, list) and bool(item) and all(isinstance(inner, dict) for inner in item)
+
+
+def _write_table(lines: list[str], trail: tuple[str, ...], table: Mapping[str, Any]) -> None:
+    lines += table_lines((name, item) for name, item in table.items()
+                         if not isinstance(item, dict) and not _is_table_array(item))
+    for name, item in table.items():
+        inner = (*trail, name)
+        if isinstance(item, dict):
+            if not item or any(not isinstance(v, dict) and not _is_table_array(v) for v in item.values()):
+                lines += ["", f"[{'.'.join(map(key, inner))}]"]
+            _write_table(lines, inner, item)
+        elif _is_table_array(item):
+            for entry in item:
+                lines += ["", f"[[{'.'.join(map(key, inner))}]]"]
+                _write_table(lines, inner, entry)
