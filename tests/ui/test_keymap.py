@@ -119,3 +119,18 @@ async def test_the_theme_of_the_settings_and_a_wrong_one(make_app: Callable[...,
         (message,) = messages(app)
         assert message.startswith(f'{path}, line 2: there is no theme called "no such theme". The themes are: ')
         assert "nord" in message and app.theme == "textual-dark"
+
+
+async def test_the_session_list_and_set_up_name_the_keys_in_force(make_app: Callable[..., CombatApp],
+                                                                  tmp_path: Path) -> None:
+    path = settings_file(tmp_path, '[keys]\n"sessions.new" = "N"\n"setup.add" = "A"\n')
+    app = make_app(settings_path=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert messages(app) == []
+        shown = " ".join(str(app.screen.query_one("#sessions-hint").render()).split())
+        assert "or N for a new fight" in shown, shown
+        await pilot.press("enter")  # the demo's set-up
+        await pilot.pause()
+        shown = " ".join(str(app.screen.query_one("#setup-hint").render()).split())
+        assert shown.startswith("A adds a combatant"), shown

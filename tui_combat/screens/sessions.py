@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Header, LoadingIndicator, Static
 from textual.widgets.data_table import RowDoesNotExist
 
 from tui_combat import session
+from tui_combat.engine.keys import shown_key
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.i18n import N_, _
 from tui_combat.saves.library import format_time
@@ -87,12 +88,17 @@ class SessionsScreen(Screen[None]):
         if opening:
             text = _("Opening the session… (a long fight takes a moment)")
         elif not self.sessions:
-            text = _("No saved sessions yet. Press Enter to play the demo encounter, or n for a new fight.")
+            text = _("No saved sessions yet. Press {open} to play the demo encounter, or {new} for a new fight.",
+                     open=shown_key("sessions.open", "enter"), new=shown_key("sessions.new", "n"))
         else:
-            text = _("Saved sessions, newest first. Enter opens one; n starts a new fight; d the demo; "
-                     "e renames, x deletes; w looks back at a fight.")
+            text = _("Saved sessions, newest first. {open} opens one; {new} starts a new fight; {demo} the demo; "
+                     "{rename} renames, {delete} deletes; {rewind} looks back at a fight.",
+                     open=shown_key("sessions.open", "enter"), new=shown_key("sessions.new", "n"),
+                     demo=shown_key("sessions.demo", "d"), rename=shown_key("sessions.rename", "e"),
+                     delete=shown_key("sessions.delete", "x"), rewind=shown_key("sessions.rewind", "w"))
             if any(info.recoverable for info in self.sessions.values()):
-                text += "\n" + _("A damaged session stays as it is: r rebuilds it into a new session beside it.")
+                text += "\n" + _("A damaged session stays as it is: {recover} rebuilds it into a new session beside it.",
+                                  recover=shown_key("sessions.recover", "r"))
         hint.update(Text(text))
 
     def show_opening(self, opening: bool) -> None:

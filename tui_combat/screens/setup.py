@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
+from tui_combat.engine.keys import shown_key
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
@@ -230,7 +231,8 @@ class SetupScreen(SessionScreen):
         yield Header()
         yield Static("", id="setup-summary")
         yield DataTable(id="setup-combatants", cursor_type="row", zebra_stripes=True)
-        yield Static(_("a adds a combatant (\"5 orc\": a group of five) · c when ready"), id="setup-hint")
+        yield Static(_("{add} adds a combatant (\"5 orc\": a group of five) · {next} when ready",
+                       add=shown_key("setup.add", "a"), next=shown_key("setup.continue", "c")), id="setup-hint")
         yield Footer()
 
     _columns_of: str | None = None

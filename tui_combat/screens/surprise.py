@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
+from tui_combat.engine.keys import shown_key
 from tui_combat.engine.contract import AnyRuleset, FieldSpec, Situation
 from tui_combat.engine.dice import DiceError, Roll, roll
 from tui_combat.engine.log import render
@@ -137,20 +138,25 @@ class SurpriseScreen(SessionScreen):
         distance = render(state.distance) if state.distance is not None else _("not rolled")
         dice = ruleset.surprise_dice()
         if dice:
-            how = _("Each side that could be surprised rolls {dice}: r rolls, t takes real dice; "
-                    "space: this side cannot be surprised; s marks a side by hand.", dice=dice)
+            keys = {"roll": shown_key("surprise.roll", "r"), "typed": shown_key("surprise.type", "t"),
+                    "mark": shown_key("surprise.mark", "s")}
+            how = _("Each side that could be surprised rolls {dice}: {roll} rolls, {typed} takes real dice; "
+                    "space: this side cannot be surprised; {mark} marks a side by hand.", dice=dice, **keys)
             if ruleset.surprise_scope == "combatant":
-                how = _("Each combatant who could be surprised rolls {dice}: r rolls, t takes real dice; "
-                        "space: this one cannot be surprised; s marks one by hand.", dice=dice)
+                how = _("Each combatant who could be surprised rolls {dice}: {roll} rolls, {typed} takes real dice; "
+                        "space: this one cannot be surprised; {mark} marks one by hand.", dice=dice, **keys)
         elif ruleset.surprise_scope == "combatant":
-            how = _("{ruleset} has no surprise roll: s marks the selected combatant surprised.", ruleset=_(ruleset.name))
+            how = _("{ruleset} has no surprise roll: {mark} marks the selected combatant surprised.",
+                    ruleset=_(ruleset.name), mark=shown_key("surprise.mark", "s"))
         else:
-            how = _("{ruleset} has no surprise roll: s marks the selected side surprised.", ruleset=_(ruleset.name))
+            how = _("{ruleset} has no surprise roll: {mark} marks the selected side surprised.",
+                    ruleset=_(ruleset.name), mark=shown_key("surprise.mark", "s"))
         if ruleset.distance_situations():
-            where = _("Distance: {distance} (g: {offer}). c starts the fight.", distance=distance,
+            where = _("Distance: {distance} ({distance_key}: {offer}). {start} starts the fight.", distance=distance,
+                      distance_key=shown_key("surprise.distance", "g"), start=shown_key("surprise.start", "c"),
                       offer=distance_offer(ruleset.encounter_distances(state)))
         else:
-            where = _("c starts the fight.")
+            where = _("{start} starts the fight.", start=shown_key("surprise.start", "c"))
         summary = how + "\n" + where
         self.query_one("#surprise-summary", Static).update(Text(summary))
         log = self.query_one(RichLog)
