@@ -1,6 +1,6 @@
 """The app as a GM sees it: a real pseudo-terminal of 80×24, keys written to it, frames read back.
 
-Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--dir DIR]
+Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame]
 
 Every figure is paired with a bare Textual app (a header, a line of text that changes on a key, a
 footer) measured in the same run, in the same kind of terminal, alternately with ours:
@@ -14,6 +14,8 @@ footer) measured in the same run, in the same kind of terminal, alternately with
   is a burst of output; Textual writes one at once), and to the last byte before the screen is quiet, on
   the 2,000-combatant session after 10,000 actions; against the bare app's start measured the same way.
 * Peak memory: the app's peak RSS (``VmHWM``) after that resume and the keys, next to the bare app's.
+* ``--frame``: what one next turn writes at 200 combatants, piece by piece (where the cursor went, how many
+  bytes, the text), to see which parts of the screen a key redraws and what they cost.
 
 The app's bytecode is compiled first (``compileall``), as an installed copy has it, so that no module is
 compiled again at each start of ours when ``PYTHONDONTWRITEBYTECODE`` is set.
@@ -29,6 +31,7 @@ import errno
 import fcntl
 import os
 import pty
+import re
 import select
 import shutil
 import signal
@@ -53,7 +56,7 @@ FRAME_GAP = 0.008
 TIMEOUT = 60.0
 SIZES = (200, 2_000)
 LONG_ACTIONS = 10_000
-STARTS = 5
+STARTS = 15
 KEYS = 24
 
 BARE = """
@@ -261,13 +264,50 @@ def start_time(argv: list[str], marker: bytes, env: dict[str, str]) -> tuple[flo
         terminal.close()
 
 
+CURSOR_MOVE = re.compile(rb"\x1b\[(\d+);(\d+)H")
+STYLE_CODE = re.compile(rb"\x1b\[[0-9;]*m")
+
+
+def frame_pieces(frame: bytes) -> list[tuple[int, int, int, str]]:
+    """A frame cut where the cursor is moved: (row, column, bytes written there, the text without colour
+    codes) for each piece that writes something."""
+    pieces = []
+    moves = list(CURSOR_MOVE.finditer(frame))
+    for move, following in zip(moves, [*moves[1:], None]):
+        body = frame[move.end():following.start() if following else len(frame)]
+        text = STYLE_CODE.sub(b"", body).decode(errors="replace").replace("\r\n", "")
+        if text:
+            pieces.append((int(move[1]), int(move[2]), following.start() - move.start() if following else
+                           len(frame) - move.start(), text))
+    return pieces
+
+
+def show_frame(argv: list[str], marker: bytes, env: dict[str, str]) -> None:
+    """Print what one ``n`` writes (after two ``n``/``b`` pairs, as the timed keys are warmed up)."""
+    terminal = Terminal(argv, env)
+    try:
+        terminal.until_quiet(0, marker)
+        for key in (b"n", b"b", b"n", b"b"):
+            terminal.key(key)
+        since = len(terminal.output)
+        _took, size = terminal.key(b"n")
+        frame = bytes(terminal.output[since:])
+    finally:
+        terminal.close()
+    print(f"\none next slot (n) writes {size} bytes:")
+    for row, column, length, text in frame_pieces(frame):
+        print(f"  row {row:2} col {column:2}: {length:4} B  {text!r}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer keys and starts, a 1,000-action long session")
     parser.add_argument("--keys", type=int, default=KEYS, help=f"keys of each kind per size (default {KEYS})")
+    parser.add_argument("--starts", type=int, default=STARTS, help=f"starts of each app (default {STARTS})")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the sessions (default: system temp)")
+    parser.add_argument("--frame", action="store_true", help="only show what one next turn writes, piece by piece")
     args = parser.parse_args()
-    keys, starts, long_actions = (8, 3, 1_000) if args.quick else (args.keys, STARTS, LONG_ACTIONS)
+    keys, starts, long_actions = (8, 3, 1_000) if args.quick else (args.keys, args.starts, LONG_ACTIONS)
     env = environment()
     data = Path(tempfile.mkdtemp(prefix="tui-combat-terminal-", dir=args.dir))
     began = time.perf_counter()
@@ -275,6 +315,9 @@ def main() -> int:
     try:
         print(f"tui-combat in a pseudo-terminal of {COLUMNS}×{LINES}, against a bare Textual app in the same run; "
               f"a frame ends after {QUIET * 1000:.0f} ms of quiet")
+        if args.frame:
+            show_frame(ours(data, build(data, SIZES[0], 0)), ROUND_MARKER, env)
+            return 0
         sessions = {size: build(data, size, 0) for size in SIZES}
         long_key = build(data, SIZES[-1], long_actions)
 
@@ -298,8 +341,10 @@ def main() -> int:
         for what, index in (("first frame", 0), ("quiet screen", 1)):
             o = statistics.median(times[index] for times in ours_starts)
             b = statistics.median(times[index] for times in bare_starts)
+            paired = sorted(mine[index] / theirs[index] for mine, theirs in zip(ours_starts, bare_starts))
             print(f"  start to the {what}: bare app {b * 1e3:.0f} ms, resume to the round screen {o * 1e3:.0f} ms: "
-                  f"{o / b:.2f}×{' (target ≤ 1.5×)' if not index else ''} (median of {starts})")
+                  f"{o / b:.2f}×{' (target ≤ 1.5×)' if not index else ''} (medians of {starts}; each start against "
+                  f"the bare one before it: {paired[0]:.2f}–{paired[-1]:.2f}×)")
         forward, _back, rss = press_keys(ours(data, long_key), ROUND_MARKER, keys, env)
         print(f"  next slot: {forward.ms:.1f} ms, {forward.size:.0f} bytes")
         print(f"  peak RSS after the resume and {2 * (keys + 2)} keys: {rss:.1f} MiB (bare app {bare_rss:.1f} MiB; "

@@ -6,7 +6,7 @@ through :class:`~tui_combat.screens.host.Host`.
 
 from __future__ import annotations
 
-import threading
+import gc
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
@@ -68,8 +68,6 @@ class CombatApp(App[None]):
         self.store: Store | None = None
         self._start_resume = resume
         self._start_encounter = encounter
-        if resume or encounter:  # what opening it needs is imported while Textual starts up
-            threading.Thread(target=_import_for_opening, name="import-for-opening", daemon=True).start()
         self._unsubscribe: Callable[[], None] | None = None
         self._phase_shown = ""
         self._reported_problem = ""
@@ -99,6 +97,8 @@ class CombatApp(App[None]):
             self.open_session(partial(session.resume, self.data_root, self._start_resume))
         elif self._start_encounter:
             self.open_session(partial(session.new_from_file, self.data_root, self._start_encounter, seed=self.seed))
+        else:
+            self.call_after_refresh(gc.enable)  # the first screen is drawn (``__main__`` turned it off)
 
     # -- the session -------------------------------------------------------------------------------
     @property
@@ -130,6 +130,7 @@ class CombatApp(App[None]):
         if worker is not self._opening or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
             return
         self._opening = None
+        self.call_after_refresh(gc.enable)  # once the session's first screen is drawn (``__main__`` turned it off)
         if self._loading_timer is not None:
             self._loading_timer.stop()
         self._show_opening(False)
@@ -446,12 +447,6 @@ def _open(opener: Callable[[], Store]) -> Store | SessionError:
         return error
     _screen_module(store.state.phase)  # imported here, not while the main thread draws
     return store
-
-
-def _import_for_opening() -> None:
-    import tui_combat.screens.round  # noqa: F401  (the engine and the round screen)
-    import tui_combat.session  # noqa: F401
-    import tui_combat.store  # noqa: F401
 
 
 def _screen_module(phase: str) -> None:

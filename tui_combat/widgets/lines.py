@@ -6,11 +6,18 @@ lines it drew; an update compares each new line with the old one and marks dirty
 between the first and the last that differ. The screen is laid out again only when the number of lines
 changes.
 
+What Textual then writes starts at the left edge of the widget (it never cuts a line short on the left)
+and sends every piece of text with its whole colour code and a reset: :func:`joined` draws each line with
+as few pieces as it looks, which the turn list uses too.
+
 The text is always a Rich ``Text`` built by the caller, never markup: a combatant called ``Raf [/]`` shows
 as it is.
 """
 
 from __future__ import annotations
+
+import pickle
+from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -32,6 +39,80 @@ def _cells(strip: Strip, width: int) -> list[Cell]:
             cells.extend(("", segment.style) for _ in range(cell_len(character) - 1))
     cells.extend(("", None) for _ in range(width - len(cells)))
     return cells
+
+
+BLANK_SHOWS = ("underline", "underline2", "strike", "overline", "reverse", "frame", "encircle")
+"""Attributes that draw something on a blank cell (a bold or an italic blank looks like any other)."""
+
+
+def _look(style: Style | None) -> tuple[object, ...]:
+    """What the terminal is sent for ``style``: its colours, the attributes it sets, its link."""
+    if style is None:
+        return (None, None, 0, None)
+    return style.color, style.bgcolor, style._attributes & style._set_attributes, style.link
+
+
+def _blank_look(style: Style | None) -> tuple[object, ...] | None:
+    """How a blank cell in ``style`` looks (its background), or None when more of the style shows on it."""
+    if style is None:
+        return (None, None)
+    if any(getattr(style, attribute) for attribute in BLANK_SHOWS):
+        return None
+    return style.bgcolor, style.link
+
+
+@lru_cache(maxsize=1024)
+def _meta_but_position(meta: bytes | None) -> dict[str, object]:
+    """What Textual keeps in a style's meta (the row a click picks …) but where its text starts (never
+    changed: it is shared)."""
+    if meta is None:
+        return {}
+    values: dict[str, object] = pickle.loads(meta)  # as Rich keeps it (``Style.meta``)
+    values.pop("offset", None)
+    return values
+
+
+def _meta(style: Style | None) -> bytes | None:
+    return style._meta if style is not None else None
+
+
+def _joined_style(first: Segment, second: Segment) -> tuple[bool, Style | None]:
+    """Whether ``first`` and ``second`` can be drawn as one piece, and in which style. A blank piece takes on
+    the look of its neighbour when it would look the same (a bold blank is a blank), and its meta when it
+    has none (the padding beside a row: a click on it picks that row)."""
+    if first.control or second.control:
+        return False, None
+    first_style, second_style = first.style, second.style
+    first_meta, second_meta = _meta_but_position(_meta(first_style)), _meta_but_position(_meta(second_style))
+    same_meta = first_meta == second_meta
+    if same_meta and _look(first_style) == _look(second_style):
+        return True, first_style
+    second_blank = _blank_look(second_style) if not second.text.strip(" ") else None
+    if second_blank is not None and (same_meta or not second_meta) and second_blank == _blank_look(first_style):
+        return True, first_style
+    first_blank = _blank_look(first_style) if not first.text.strip(" ") else None
+    if first_blank is not None and (same_meta or not first_meta) and first_blank == _blank_look(second_style):
+        return True, second_style
+    return False, None
+
+
+def joined(strip: Strip) -> Strip:
+    """``strip`` drawn with as few pieces as it looks: Textual sends every piece with its whole colour code
+    (some 40 bytes) and a reset, so "  Orc ×194" and the blank after it, made of three pieces that look
+    alike, would cost three codes where one does. Only for a widget whose text cannot be selected with
+    the mouse (a joined piece keeps the text position of its first part only)."""
+    segments = list(strip)
+    if len(segments) < 2:
+        return strip
+    merged = [segments[0]]
+    for segment in segments[1:]:
+        last = merged[-1]
+        joinable, style = _joined_style(last, segment)
+        if joinable:
+            merged[-1] = Segment(last.text + segment.text, style)
+        else:
+            merged.append(segment)
+    return strip if len(merged) == len(segments) else Strip(merged, strip.cell_length)
 
 
 def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int] | None:
@@ -90,12 +171,11 @@ class TextLines(Widget):
         if len(new) != len(old):
             self.refresh(layout=True)
             return
-        gutter = self.styles.gutter
         regions = []
         for y, (before, after) in enumerate(zip(old, new)):
             span = changed_span(before, after, width)
-            if span is not None:
-                regions.append(Region(gutter.left + span[0], gutter.top + y, span[1] - span[0], 1))
+            if span is not None:  # (``refresh`` takes regions of the content: Textual adds the padding)
+                regions.append(Region(span[0], y, span[1] - span[0], 1))
                 self.cells_redrawn += span[1] - span[0]
         if regions:
             self.refresh(*regions)
@@ -114,6 +194,10 @@ class TextLines(Widget):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(len(self._lines_at(width)), 1) if self._content_text.plain else 0
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines with their padding, each with as few pieces as it looks (see :func:`joined`)."""
+        return [joined(strip) for strip in super().render_lines(crop)]
 
     def render_line(self, y: int) -> Strip:
         width = self.content_region.width

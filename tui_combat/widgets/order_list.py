@@ -29,7 +29,7 @@ from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, Effect, State
 from tui_combat.i18n import _
 from tui_combat.widgets.glyphs import glyph
-from tui_combat.widgets.lines import changed_span
+from tui_combat.widgets.lines import changed_span, joined
 from tui_combat.widgets.redraw import SteadyScrollBars
 
 STATUS_MARK = {"active": "", "down": " ✝", "fled": " ↪", "surrendered": " ⚐"}
@@ -426,6 +426,10 @@ class OrderList(SteadyScrollBars, OptionList):
         if virtual_size != self.virtual_size:
             self.virtual_size = virtual_size
             self._scroll_update(virtual_size)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Each line with as few pieces as it looks (see :func:`joined`; the list's text cannot be selected)."""
+        return [joined(strip) for strip in super().render_lines(crop)]
 
     # -- the highlight --------------------------------------------------------------------------------
     def watch_highlighted(self, old: int | None, new: int | None) -> None:  # type: ignore[override]
