@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from tests.common import d10, rolled
-from tests.engine.test_public import SECRET, SECRET_NUMBERS, Step, action_for, fights, physical, prepared, state_of, steps
+from tests.engine.test_public import SECRET, SECRET_NUMBERS, Step, fights, physical, played, prepared, state_of, steps
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.encounter import DEMO, load_encounter
@@ -225,20 +225,12 @@ def test_no_secret_ever_reaches_the_public_report(fight: tuple[str, tuple[tuple[
     outside the party, then random play with GM-only rolls of 8000 and more. The public Markdown and JSON hold
     none of it; the GM's report holds every secret entry (so the check can fail)."""
     base = prepared(*fight)
-    if surprise:
+    if surprise:  # the report replays from the base as the fight had it
         base = replace(base, surprised=tuple(c.id for c in base.combatants if not base.side(c.side).is_party))
-    state = apply(base, a.StartFight())
-    done: list[a.Action] = [a.StartFight()]
-    for step in [("advance", number, 1) for number in range(advances)] + actions:
-        try:
-            action = action_for(state, step)
-            if action is None:
-                continue
-            state = apply(state, action)
-        except (RuleError, ValueError):
-            continue
+    done: list[a.Action] = []
+    state = base
+    for action, state in played(base, advances, actions, False):
         done.append(action)
-        note(repr(action))
     public = fight_report(base, done, public=True)
     for text in (markdown(public), json_text(public)):
         assert SECRET not in text, text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -143,6 +144,8 @@ def test_effects_show_with_their_rounds_unless_put_on_in_secret() -> None:
     secret = apply(state_of("demo_adnd2e.toml"), a.StartFight())  # the monsters' intentions: a secret step
     secret = apply(secret, a.AddEffect(combatant=named(secret, "Troll 1").id, name="ZQX charmed", rounds=3))
     assert secret.effects[-1].secret and SECRET not in view_text(public_view(secret))
+    ended = apply(apply(secret, a.NextStep()), a.EndEffect(effect=secret.effects[-1].id))  # ended in an open step
+    assert ended.log_entries()[-1].secret and SECRET not in view_text(public_view(ended))
 
 
 def test_declarations_are_as_secret_as_the_book_makes_them() -> None:
@@ -301,17 +304,13 @@ def check_nothing_secret(state: State) -> None:
     assert found is None, f"{found.group()} in:\n{shown}" if found else ""
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
-def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple[str, str], ...]], advances: int,
-                                                  actions: list[Step], surprise: bool) -> None:
-    """From one of the demo fights (any options, its monsters surprised or not), the fight driven ahead a few
-    steps, then random actions: after each, nothing secret is in the view's text, in either layout."""
-    state = prepared(*fight)
+def played(base: State, advances: int, actions: list[Step], surprise: bool) -> Iterator[tuple[a.Action, State]]:
+    """The fight started from ``base`` (its monsters surprised or not), driven ahead ``advances`` steps, then
+    ``actions``: each action the rules took, with the state after it (a refused one is skipped)."""
     if surprise:  # the GM rules the monsters surprised
-        state = replace(state, surprised=tuple(c.id for c in state.combatants if not state.side(c.side).is_party))
-    state = apply(state, a.StartFight())
-    check_nothing_secret(state)
+        base = replace(base, surprised=tuple(c.id for c in base.combatants if not base.side(c.side).is_party))
+    state = apply(base, a.StartFight())
+    yield a.StartFight(), state
     for step in [("advance", number, 1) for number in range(advances)] + actions:
         try:
             action = action_for(state, step)
@@ -321,6 +320,16 @@ def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple
         except (RuleError, ValueError):
             continue
         note(repr(action))
+        yield action, state
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
+def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple[str, str], ...]], advances: int,
+                                                  actions: list[Step], surprise: bool) -> None:
+    """From one of the demo fights (any options, its monsters surprised or not), the fight driven ahead a few
+    steps, then random actions: after each, nothing secret is in the view's text, in either layout."""
+    for action, state in played(prepared(*fight), advances, actions, surprise):
         check_nothing_secret(state)
         if isinstance(action, a.Note) and not action.secret and not state.log_entries()[-1].secret:
             assert action.text in view_text(public_view(state))  # what is public does show

@@ -67,7 +67,8 @@ def end_effect(state: State, effect_id: int) -> State:
     if effect is None:
         raise RuleError(_("That effect has ended already."))
     state = replace(state, effects=tuple(e for e in state.effects if e.id != effect_id))
-    return log(state, N_("{effect} on {name} ends."), effect=effect.label, name=state.names().get(effect.combatant, ""))
+    return log(state, N_("{effect} on {name} ends."), secret=effect.secret, effect=effect.label,
+               name=state.names().get(effect.combatant, ""))
 
 
 def count_down(state: State, combatant_ids: Collection[str] | None = None) -> State:
@@ -87,5 +88,6 @@ def count_down(state: State, combatant_ids: Collection[str] | None = None) -> St
     state = replace(state, effects=tuple(kept))
     names = state.names() if ended else {}
     for effect in ended:
-        state = log(state, N_("{effect} on {name} has run out."), effect=effect.label, name=names.get(effect.combatant, ""))
+        state = log(state, N_("{effect} on {name} has run out."), secret=effect.secret, effect=effect.label,
+                    name=names.get(effect.combatant, ""))
     return state
