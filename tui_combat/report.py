@@ -33,6 +33,7 @@ from tui_combat.engine.public import HealthScale, health_word, public_entries, p
 from tui_combat.engine.registry import get
 from tui_combat.i18n import _, language
 from tui_combat.saves.locations import slug
+from tui_combat.session import fight_progress
 
 if TYPE_CHECKING:
     from tui_combat.store import Store
@@ -236,16 +237,6 @@ def _tallies(entries: list[ReportEntry]) -> tuple[Tally, ...]:
     return tuple(Tally(name=name, damage=damage[name], healing=healing[name]) for name in damage)
 
 
-def _progress(state: State) -> str:
-    if state.phase == "setup":
-        return _("set-up")
-    if state.phase == "surprise":
-        return _("surprise")
-    if state.phase == "over":
-        return _("over, round {n}", n=state.round)
-    return _("round {n}", n=state.round)
-
-
 def fight_report(base: State, actions: Sequence[Action], *, final: State | None = None, public: bool = False,
                  scale: HealthScale | None = None) -> Report:
     """The report of the fight that ``actions`` made of ``base`` (``final``: the state they lead to, when it is
@@ -266,7 +257,7 @@ def fight_report(base: State, actions: Sequence[Action], *, final: State | None 
                    for number in numbers)
     return Report(
         name=final.name, ruleset=_(get(final.ruleset).name), language=language(), public=public, phase=final.phase,
-        round=final.round, progress=_progress(final), combatants=_combatants(final, public, scale), rounds=rounds,
+        round=final.round, progress=fight_progress(final.phase, final.round), combatants=_combatants(final, public, scale), rounds=rounds,
         damage=_tallies(entries),
         fallen=tuple(e for e in entries if {"down", "fled", "surrendered", "back"} & set(e.kinds)),
         spells_lost=tuple(e for e in entries if "spell_lost" in e.kinds),

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "delete", "discard_if_empty",
     "existing_session_for_demo", "find_session", "free_name", "list_sessions", "new_empty", "new_from_file", "open_demo",
-    "progress_label", "recover", "rename", "resume", "ruleset_label", "save_as",
+    "fight_progress", "progress_label", "recover", "rename", "resume", "ruleset_label", "save_as",
 ]
 
 
@@ -85,18 +85,25 @@ def ruleset_label(ruleset_id: str) -> str:
         return ruleset_id
 
 
+def fight_progress(phase: str, round_number: int) -> str:
+    """Where a fight stands: "set-up", "surprise", "round 3", "over, round 5"."""
+    if phase == "setup":
+        return _("set-up")
+    if phase == "surprise":
+        return _("surprise")
+    if phase == "over":
+        return _("over, round {n}", n=round_number)
+    return _("round {n}", n=round_number)
+
+
 def progress_label(info: SessionInfo) -> str:
     """Where the fight stands, for the list: "set-up", "surprise", "round 3 · Initiative" (the step when
     :func:`list_sessions` was asked for ``steps`` and the step is known), "round 3", "over"."""
-    if info.phase == "setup":
-        return _("set-up")
-    if info.phase == "surprise":
-        return _("surprise")
-    if info.phase == "over":
-        return _("over, round {n}", n=info.round)
-    if info.step_label:
+    if info.phase == "round" and info.step_label:
         return _("round {n} · {step}", n=info.round, step=_(info.step_label))
-    return _("round {n}", n=info.round) if info.round else ""
+    if info.phase == "round" and not info.round:
+        return ""
+    return fight_progress(info.phase, info.round)
 
 
 _fresh: weakref.WeakKeyDictionary[Store, State] = weakref.WeakKeyDictionary()

@@ -42,8 +42,8 @@ def _kept_secret(before: State, after: State, action: a.Action) -> State:
     says where the round is, and stays public."""
     if after.log is before.log or before.phase != "round" or isinstance(action, (a.NextStep, a.PreviousStep)):
         return after
-    steps = get(before.ruleset).steps(before)
-    if not (0 <= before.step < len(steps) and steps[before.step].secret):
+    step = get(before.ruleset).current_step(before)
+    if step is None or not step.secret:
         return after
     return _secret_from(after, sum(map(len, before.log)))
 
@@ -541,9 +541,9 @@ def _note(action: a.Note, state: State) -> State:
 def _add_effect(action: a.AddEffect, state: State) -> State:
     _require_phase(state, "round")
     ruleset = get(state.ruleset)
-    steps = ruleset.steps(state)
-    secret = 0 <= state.step < len(steps) and steps[state.step].secret
-    return effects.add_effect(state, action.combatant, action.name, action.rounds, ruleset.effect_names(), secret=secret)
+    step = ruleset.current_step(state)
+    return effects.add_effect(state, action.combatant, action.name, action.rounds, ruleset.effect_names(),
+                              secret=step is not None and step.secret)
 
 
 @_apply.register

@@ -54,7 +54,7 @@ OrderPolicy = Literal["round", "fight"]
 SurpriseScope = Literal["side", "combatant"]
 
 __all__ = [
-    "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "last_target", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
+    "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
     "RuleError", "Situation", "StepDef", "StepKind", "SurpriseModifier", "SurpriseScope", "group_slots",
 ]
 
@@ -189,6 +189,11 @@ def new_facts(before: State, after: State) -> list[Mapping[str, Any]]:
                 return found
             found.append(entry.facts)
     return found
+
+
+def new_attack(before: State, after: State, attacker_id: object) -> Mapping[str, Any] | None:
+    """The facts of the attack ``attacker_id`` just logged (``before`` → ``after``), if he attacked."""
+    return next((facts for facts in new_facts(before, after) if facts.get("attacker") == attacker_id), None)
 
 
 R = TypeVar("R", bound=msgspec.Struct)
@@ -416,13 +421,21 @@ class Ruleset(Generic[R, F]):
         asks for: a hit that is not yet damage. None when there is none."""
         return None
 
+    def current_step(self, state: State) -> StepDef | None:
+        """The round's step the fight is at; None outside a round."""
+        steps = self.steps(state)
+        return steps[state.step] if state.phase == "round" and 0 <= state.step < len(steps) else None
+
+    def step_kind(self, state: State) -> str:
+        """The kind of :meth:`current_step` ("" outside a round)."""
+        step = self.current_step(state)
+        return step.kind if step is not None else ""
+
     def acts_now(self, state: State, combatant_id: str) -> bool:
         """Whether ``combatant_id`` may take an ``in_turn`` action now without it being out of turn: by
         default, outside a resolve step everyone may, inside it those in the acting slot."""
-        steps = self.steps(state)
-        if state.phase != "round" or not 0 <= state.step < len(steps) or steps[state.step].kind != "resolve":
-            return True
-        return combatant_id in state.acting_now()
+        step = self.current_step(state)
+        return step is None or step.kind != "resolve" or combatant_id in state.acting_now()
 
     # -- what the screens show ---------------------------------------------------------------------
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:

@@ -23,6 +23,7 @@ from typing import Literal
 import msgspec
 
 from tui_combat.engine.contract import AnyRuleset, StepDef
+from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import Combatant, State, Status
@@ -190,7 +191,7 @@ def _conditions(ruleset: AnyRuleset, state: State, combatant_id: str, labels: fr
     they have left (not one put on during a secret step)."""
     lasting = tuple(ngettext("{effect}: {n} round", "{effect}: {n} rounds", effect.rounds, effect=render(effect.label),
                              n=effect.rounds)
-                    for effect in state.effects if effect.combatant == combatant_id and not effect.secret)
+                    for effect in effects_of(state, combatant_id) if not effect.secret)
     try:
         details = ruleset.details(state, combatant_id)
     except Exception:  # a sheet the ruleset cannot read (or a bug in it) must not take the players' screen down

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SETTINGS_FILE", "PlayerViewApp", "PlayerViewScreen", "ViewSettings", "head_text", "load_settings", "log_text",
-    "now_text", "order_text", "view_text",
+    "now_text", "order_text", "phase_title", "view_text",
 ]
 
 SETTINGS_FILE = "players-view.toml"
@@ -81,14 +81,15 @@ def load_settings(path: Path) -> tuple[HealthScale, str]:
 
 
 # -- the text of each part ------------------------------------------------------------------------------
-def _phase_label(view: PublicView) -> str:
-    if view.phase == "setup":
+def phase_title(phase: str, round_number: int) -> str:
+    """"Round 2", "Setting up the fight" …: where the fight stands, as a title."""
+    if phase == "setup":
         return _("Setting up the fight")
-    if view.phase == "surprise":
+    if phase == "surprise":
         return _("Surprise and distance")
-    if view.phase == "over":
+    if phase == "over":
         return _("The fight is over")
-    return _("Round {n}", n=view.round)
+    return _("Round {n}", n=round_number)
 
 
 def head_text(view: PublicView, *, large: bool = False) -> Text:
@@ -97,7 +98,7 @@ def head_text(view: PublicView, *, large: bool = False) -> Text:
     if not large and view.name:
         text.append(view.name, style="bold")
         text.append(" · ", style="dim")
-    text.append(_phase_label(view), style="bold")
+    text.append(phase_title(view.phase, view.round), style="bold")
     if large:
         current = next((step for step in view.steps if step.current), None)
         if current is not None:

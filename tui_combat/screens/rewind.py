@@ -32,6 +32,7 @@ from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.host import Host, host_of
+from tui_combat.screens.player_view import phase_title
 from tui_combat.screens.round import LOG_LINES, last_entries, shortened
 from tui_combat.session import SessionError, free_name
 from tui_combat.widgets.glyphs import glyph
@@ -40,21 +41,10 @@ from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.redraw import RoundLog
 
-__all__ = ["RewindScreen", "card_text", "phase_title", "position_text"]
+__all__ = ["RewindScreen", "card_text", "position_text"]
 
 BACK_ACTIONS = frozenset({"step(-1)", "round(-1)", "first"})
 FORWARD_ACTIONS = frozenset({"step(1)", "round(1)", "last"})
-
-
-def phase_title(state: State) -> str:
-    """"Round 2", "Setting up the fight" …: where the fight stands, for the line above the order."""
-    if state.phase == "setup":
-        return _("Setting up the fight")
-    if state.phase == "surprise":
-        return _("Surprise and distance")
-    if state.phase == "over":
-        return _("The fight is over")
-    return _("Round {n}", n=state.round)
 
 
 def _entry_text(entry: LogEntry) -> str:
@@ -64,7 +54,7 @@ def _entry_text(entry: LogEntry) -> str:
 def position_text(timeline: rewind.Timeline, position: int, state: State) -> Text:
     """"Round 2 · action 14 of 57 · <what that action logged>", cut to one line."""
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(phase_title(state), style="bold")
+    text.append(phase_title(state.phase, state.round), style="bold")
     text.append(" · ")
     if position == 0:
         text.append(_("before the first action, {total} in all", total=timeline.last))

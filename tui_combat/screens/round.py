@@ -82,6 +82,13 @@ def last_entries(state: State, count: int) -> list[LogEntry]:
     return entries
 
 
+def translated(word: str | Msg) -> str:
+    """A ruleset's word (a message id, or a message with parameters) in the active language; "" for none."""
+    if isinstance(word, Msg):
+        return render(word)
+    return _(word) if word else ""
+
+
 def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any] | str:
     """Damage or healing as the GM gives it: a whole number from 0 to 9,999, or dice the app rolls
     ("2d6+1"); else the message for the form. A negative amount is refused (heal is its own key), never
@@ -620,10 +627,9 @@ class RoundScreen(SessionScreen):
             target = self.state.combatant(due.target)
         except KeyError:
             return
-        what = render(due.what) if isinstance(due.what, Msg) else _(due.what) if due.what else ""
+        what, note = translated(due.what), translated(due.note)
         title = (_("Damage to {name} ({what})", name=target.name, what=what) if what
                  else _("Damage to {name}", name=target.name))
-        note = render(due.note) if isinstance(due.note, Msg) else _(due.note) if due.note else ""
         rng = self.store.rng
 
         def deal(amount: int, rolled: Roll | None) -> str | None:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from tui_combat.engine.contract import ActionSpec, BudgetLine, DamageDue, FieldSpec, new_facts, Ruleset, Situation, SurpriseModifier
+from tui_combat.engine.contract import ActionSpec, BudgetLine, DamageDue, FieldSpec, new_attack, Ruleset, Situation, SurpriseModifier
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
@@ -248,6 +248,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         return [c for c in state.combatants if c.status == "active" and c.id not in skip]
 
     def step_kind(self, state: State) -> str:
+        """As the contract's, but after the fight too: its last step stays ("end": everyone has acted, so a
+        hit after the fight disturbs no spell)."""
         steps = self.steps(state)
         return steps[state.step].kind if 0 <= state.step < len(steps) else ""
 
@@ -375,7 +377,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                  ac=reckoning.ac, modifiers=reckoning.modifiers_text(), chance=hits * 5)
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
-        facts = next((f for f in new_facts(before, after) if f.get("attacker") == args.get("combatant")), None)
+        facts = new_attack(before, after, args.get("combatant"))
         if name != "attack" or facts is None or not facts.get("hit") or not facts.get("target"):
             return None
         attacker = after.combatant(str(facts["attacker"]))

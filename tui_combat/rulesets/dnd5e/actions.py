@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions
 from tui_combat.engine.apply import apply
-from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, new_facts
+from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, new_attack
 from tui_combat.engine.dice import Constant, Dice, DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, roll_param
@@ -189,7 +189,7 @@ class Dnd5eActions(Dnd5eTurns):
                  least=least, ac=armour, bonus=bonus, chance=chance)
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
-        facts = next((f for f in new_facts(before, after) if f.get("attacker") == args.get("combatant")), None)
+        facts = new_attack(before, after, args.get("combatant"))
         if name not in ATTACKS or facts is None or not facts.get("hit") or "damage" in args:
             return None
         dice = sheet_of(after.combatant(str(facts["attacker"]))).damage

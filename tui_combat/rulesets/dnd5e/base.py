@@ -129,10 +129,6 @@ class Dnd5eBase(Ruleset[DndRound, DndFight]):
             return (resolve, end)
         return (initiative, resolve, end)
 
-    def step_kind(self, state: State) -> str:
-        steps = self.steps(state)
-        return steps[state.step].kind if state.phase == "round" and 0 <= state.step < len(steps) else ""
-
     def acting(self, state: State) -> tuple[str, ...]:
         """Who is taking a turn now (nobody outside the turns step)."""
         return state.acting_now() if self.step_kind(state) == "resolve" else ()

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions
 from tui_combat.engine.apply import apply
-from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, new_facts
+from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, new_attack
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, roll_param
 from tui_combat.engine.model import Combatant, State
@@ -262,7 +262,7 @@ class OseActions(OseMorale):
                  least=min(max(least, 1), 20), ac=reckoning.armour, bonus=reckoning.bonus, chance=hits * 5)
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
-        facts = next((f for f in new_facts(before, after) if f.get("attacker") == args.get("combatant")), None)
+        facts = new_attack(before, after, args.get("combatant"))
         if name != "attack" or facts is None or not facts.get("hit") or "damage" in args:
             return None
         dice = self.sheet_of(after.combatant(str(facts["attacker"]))).damage

@@ -99,10 +99,6 @@ class OseBase(Ruleset[OseRound, OseFight]):
             last,
         )
 
-    def step_kind(self, state: State) -> str:
-        steps = self.steps(state)
-        return steps[state.step].kind if state.phase == "round" and 0 <= state.step < len(steps) else ""
-
     # -- sheets ------------------------------------------------------------------------------------
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         try:

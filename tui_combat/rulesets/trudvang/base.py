@@ -217,10 +217,6 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
             StepDef(id="end", label=N_("end (CP refresh)"), kind="end"),
         )
 
-    def step_kind(self, state: State) -> str:
-        steps = self.steps(state)
-        return steps[state.step].kind if state.phase == "round" and 0 <= state.step < len(steps) else ""
-
     def surprise_effect(self) -> Msg:
         """The seed has no surprise roll (the GM marks who is surprised); a surprised combatant acts in
         round 1 with the data's penalty (−5) on every combat action, not on his initiative."""
