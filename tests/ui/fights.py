@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from tests.waiting import until as wait_until
+
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
@@ -51,13 +53,9 @@ def saved_round(data_root: Path, key: str, party: list[str], monsters: int, mons
 
 
 # -- waiting for the app ------------------------------------------------------------------------------
-async def until(pilot: Pilot[None], condition: Callable[[], object], what: str, tries: int = 300) -> None:
-    """Let the app work until ``condition`` holds (a bounded number of short pauses: no clock is asserted)."""
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    pytest.fail(f"waited in vain for {what}; the screen is {type(pilot.app.screen).__name__}")
+async def until(pilot: Pilot[None], condition: Callable[[], object], what: str) -> None:
+    """Let the app work until ``condition`` holds (see :func:`tests.waiting.until`)."""
+    await wait_until(pilot, condition, what)
 
 
 async def opened(pilot: Pilot[None]) -> None:

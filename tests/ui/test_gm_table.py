@@ -80,8 +80,9 @@ async def test_a_rename_refused_keeps_the_form_open_with_the_reason(make_app: Ca
 
 async def select_row(pilot, key: str) -> None:  # type: ignore[no-untyped-def]
     table = pilot.app.screen.query_one(DataTable)
+    await until(pilot, lambda: key in table.rows, f"the row {key} in the set-up table")
     table.move_cursor(row=table.get_row_index(key))
-    await pilot.pause()
+    await until(pilot, lambda: table.cursor_row == table.get_row_index(key), f"the cursor on the row {key}")
 
 
 async def test_an_untouched_new_fight_leaves_nothing(make_app: Callable[..., CombatApp], data_root: Path) -> None:

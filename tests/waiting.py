@@ -1,0 +1,67 @@
+"""The one way an interface test waits: for a condition, up to a generous deadline, never for time alone.
+
+A Pilot key press returns once the app has handled the key, but what the key set going — a screen
+pushed after a worker, a table filled after its first refresh, a file written by a thread — may land a
+moment later, and later still on a busy machine. A test that reads the screen right after a key reads
+it through :func:`until`, which lets the app run in short pauses until the condition holds and fails,
+saying what it waited for and what the screen was, once the deadline has passed.
+
+``TUI_COMBAT_TEST_DEADLINE`` (seconds, default 60) stretches the deadline for a very slow machine.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import App
+from textual.css.query import NoMatches
+from textual.pilot import Pilot
+
+DEFAULT_DEADLINE = 60.0
+STEP = 0.01
+"""Seconds between two looks at the condition: the app (and its worker threads) run meanwhile."""
+
+
+def deadline() -> float:
+    try:
+        return float(os.environ.get("TUI_COMBAT_TEST_DEADLINE", "")) or DEFAULT_DEADLINE
+    except ValueError:
+        return DEFAULT_DEADLINE
+
+
+def _screen_name(app: App[Any]) -> str:
+    try:
+        return type(app.screen).__name__
+    except Exception:  # noqa: BLE001 — the app may have no screen yet, or have closed
+        return "(none)"
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str,
+                seconds: float | None = None) -> None:
+    """Let the app work until ``condition()`` is true; fail after ``seconds`` (the run's deadline by
+    default) naming ``what``. A condition that raises :class:`NoMatches`, :class:`LookupError` or
+    :class:`AttributeError` (a widget not mounted yet, a row not added yet) counts as not yet."""
+    limit = deadline() if seconds is None else seconds
+    end = time.monotonic() + limit
+    last_error: BaseException | None = None
+    while True:
+        try:
+            if condition():
+                return
+            last_error = None
+        except (NoMatches, LookupError, AttributeError) as error:
+            last_error = error
+        if time.monotonic() >= end:
+            detail = f" (last: {type(last_error).__name__}: {last_error})" if last_error else ""
+            raise AssertionError(f"waited {limit:.0f} s in vain for {what}; the screen is "
+                                 f"{_screen_name(pilot.app)}{detail}")
+        await pilot.pause(STEP)
+
+
+async def until_screen(pilot: Pilot[Any], screen_type: type, what: str | None = None) -> Any:
+    """Until the active screen is a ``screen_type``; returns it."""
+    await until(pilot, lambda: isinstance(pilot.app.screen, screen_type), what or f"the {screen_type.__name__}")
+    return pilot.app.screen
