@@ -208,6 +208,7 @@ def _order(state: State, public: bool, scale: HealthScale) -> tuple[ReportSlot, 
 
 
 def _combatants(state: State, public: bool, scale: HealthScale) -> tuple[ReportCombatant, ...]:
+    ruleset = get(state.ruleset)
     party = {side.id for side in state.sides if side.is_party}
     sides = {side.id: side.name for side in state.sides}
     listed = []
@@ -216,7 +217,7 @@ def _combatants(state: State, public: bool, scale: HealthScale) -> tuple[ReportC
             exact = not public or combatant.side in party
             listed.append(ReportCombatant(
                 name=combatant.name, side=sides[combatant.side], party=combatant.side in party, status=combatant.status,
-                health=health_word(combatant, scale), hp=combatant.hp if exact else None,
+                health=health_word(combatant, scale, ruleset.condition_word(state, combatant.id)), hp=combatant.hp if exact else None,
                 max_hp=combatant.max_hp if exact else None))
     return tuple(listed)
 

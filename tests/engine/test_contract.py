@@ -576,7 +576,7 @@ class Morale(Ruleset[NoState, MoraleWatch]):
             state = self.prompt(state, side, N_("half the side is out"))
         return state
 
-    def on_damage(self, state: State, combatant_id: str, amount: int) -> State:
+    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         combatant = state.combatant(combatant_id)
         if [c.id for c in state.combatants if c.side == combatant.side] != [combatant_id]:
             return state

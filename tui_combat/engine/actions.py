@@ -112,6 +112,8 @@ class Damage(_Action, tag="damage", frozen=True, kw_only=True):
     combatant: str
     amount: int
     roll: Roll | None = None
+    critical: bool = False
+    """The damage of a critical hit (some books count it twice against the dying)."""
 
 
 class Heal(_Action, tag="heal", frozen=True, kw_only=True):

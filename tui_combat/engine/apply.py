@@ -485,9 +485,9 @@ def _damage(action: a.Damage, state: State) -> State:
     if action.amount < 0:
         raise RuleError(_("Damage cannot be negative; use heal."))
     ruleset = get(state.ruleset)
-    hp = combatant.hp - action.amount
-    status: Status = "down" if hp <= 0 and combatant.status == "active" else combatant.status
-    state = replace_combatant(state, replace(combatant, hp=hp, status=status))
+    health = ruleset.after_damage(state, combatant, action.amount, critical=action.critical)
+    hp = health.hp
+    state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
     rolls = (action.roll,) if action.roll else ()
     state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls,
                 facts={"damage": action.amount, "hp": hp}, name=combatant.name, amount=action.amount,
@@ -495,7 +495,7 @@ def _damage(action: a.Damage, state: State) -> State:
                 hp=hp, max=combatant.max_hp)
     state = _status_changed(ruleset, state, combatant, combatant.status)
     if state.phase == "round" and action.amount > 0:
-        state = ruleset.on_damage(state, combatant.id, action.amount)
+        state = ruleset.on_damage(state, combatant.id, action.amount, critical=action.critical)
     return state
 
 
@@ -504,9 +504,9 @@ def _heal(action: a.Heal, state: State) -> State:
     combatant = _find(state, action.combatant)
     if action.amount < 0:
         raise RuleError(_("Healing cannot be negative; use damage."))
-    hp = min(combatant.hp + action.amount, max(combatant.max_hp, combatant.hp))
-    status: Status = "active" if combatant.status == "down" and hp > 0 else combatant.status
-    state = replace_combatant(state, replace(combatant, hp=hp, status=status))
+    health = get(state.ruleset).after_healing(state, combatant, action.amount)
+    hp = health.hp
+    state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
     state = log(state, N_("{name} heals {amount}: {hp}/{max} HP."), facts={"heal": action.amount, "hp": hp},
                 name=combatant.name, amount=action.amount, hp=hp, max=combatant.max_hp)
     return _status_changed(get(state.ruleset), state, combatant, combatant.status)

@@ -54,10 +54,17 @@ OrderPolicy = Literal["round", "fight"]
 SurpriseScope = Literal["side", "combatant"]
 
 __all__ = [
-    "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
+    "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
     "RuleError", "Situation", "StepDef", "StepKind", "SurpriseModifier", "SurpriseScope", "group_slots",
 ]
 
+
+
+class Health(msgspec.Struct, frozen=True, kw_only=True):
+    """What a hit or a heal leaves of a combatant (see :meth:`Ruleset.after_damage`)."""
+
+    hp: int
+    status: Status
 
 class StepDef(msgspec.Struct, frozen=True, kw_only=True):
     id: str
@@ -385,9 +392,30 @@ class Ruleset(Generic[R, F]):
         """A combatant's status changed (down, fled, surrendered, back in the fight)."""
         return state
 
-    def on_damage(self, state: State, combatant_id: str, amount: int) -> State:
-        """A combatant took damage (after HP and status are updated)."""
+    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
+        """A combatant took damage (after HP and status are updated); ``critical`` when the hit was a
+        critical hit."""
         return state
+
+    # -- health ------------------------------------------------------------------------------------
+    def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
+        """What ``amount`` damage leaves of ``combatant``: hit points and status, before :meth:`on_damage`.
+        The default lets hit points go below 0 and puts an active combatant down at 0 or less; a book that
+        stops at 0, kills at 0 or lets characters lie dying says so here."""
+        hp = combatant.hp - amount
+        return Health(hp=hp, status="down" if hp <= 0 and combatant.status == "active" else combatant.status)
+
+    def after_healing(self, state: State, combatant: Combatant, amount: int) -> Health:
+        """What ``amount`` healing leaves of ``combatant``. The default: up to the maximum (or the current
+        hit points when above it), and a combatant who is down is back in the fight above 0."""
+        hp = min(combatant.hp + amount, max(combatant.max_hp, combatant.hp))
+        return Health(hp=hp, status="active" if combatant.status == "down" and hp > 0 else combatant.status)
+
+    def condition_word(self, state: State, combatant_id: str) -> str | None:
+        """A message id for the state of a combatant's health the book names ("dying", "stable", "dead",
+        "seriously injured"), shown on the card and, translated, on the players' screen; None when the
+        book names none (the players' screen then words the hit points by its own scale)."""
+        return None
 
     # -- declarations ------------------------------------------------------------------------------
     def declaration_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:

@@ -128,8 +128,11 @@ class PublicView(msgspec.Struct, frozen=True, kw_only=True):
     log: tuple[PublicLine, ...] = ()
 
 
-def health_word(combatant: Combatant, scale: HealthScale) -> str:
-    """The word the players read for ``combatant``'s health."""
+def health_word(combatant: Combatant, scale: HealthScale, condition: str | None = None) -> str:
+    """The word the players read for ``combatant``'s health: the book's own word for it when the ruleset
+    names one (``condition``, a message id: "dying", "stable"), else the scale's."""
+    if condition and combatant.status not in ("fled", "surrendered"):
+        return _(condition)
     key: str
     if combatant.status in ("fled", "surrendered"):
         key = combatant.status
@@ -229,7 +232,7 @@ class _Builder:
             name=combatant.name,
             side=self.side_names.get(combatant.side, ""),
             party=party,
-            health=health_word(combatant, self.scale),
+            health=health_word(combatant, self.scale, self.ruleset.condition_word(self.state, combatant_id)),
             hp=combatant.hp if party else None,
             max_hp=combatant.max_hp if party else None,
             status=combatant.status,

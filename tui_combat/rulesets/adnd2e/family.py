@@ -313,7 +313,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                    secret=self.declared_in_secret(state, combatant_id),
                    name=state.combatant(combatant_id).name, spell=spell_param(spell))
 
-    def on_damage(self, state: State, combatant_id: str, amount: int) -> State:
+    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         spell = self.declared_spell(state, combatant_id)
         if not spell or self.spell_lost(state, combatant_id) or self.has_acted(state, combatant_id):
             return state

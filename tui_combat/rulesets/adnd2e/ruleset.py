@@ -337,7 +337,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         declaration = self.declaration_of(state, combatant_id)
         return casting_rounds(declaration.casting, tables().time.rounds_per_turn) <= 1
 
-    def on_damage(self, state: State, combatant_id: str, amount: int) -> State:
+    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         spell = self.declared_spell(state, combatant_id)
         if not spell or self.spell_lost(state, combatant_id):
             return state

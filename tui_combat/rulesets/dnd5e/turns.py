@@ -162,7 +162,7 @@ class Dnd5eTurns(Dnd5eInitiative):
                                            if (c.ends != "removed" and c.anchor not in names)
                                            or (c.ends == "rounds" and c.until_round < state.round)])
 
-    def on_damage(self, state: State, combatant_id: str, amount: int) -> State:
+    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         """A concentrating creature that takes damage saves against DC 10 or half the damage."""
         table = data().conditions
         if not any(c.name in table and table[c.name].concentration for c in self.conditions_of(state, combatant_id)):

@@ -70,7 +70,7 @@ class OseActions(OseMorale):
     def on_round_end(self, state: State) -> State:
         return self.due_reminder(state)
 
-    def on_damage(self, state: State, combatant_id: str, amount: int) -> State:
+    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         state = self.disrupt(state, combatant_id, N_("hit"))
         return self.lone_creature_hurt(state, combatant_id)
 
