@@ -7,6 +7,9 @@ Plural forms are the language's own: three in Russian and Ukrainian, checked aga
 from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
 import re
 import string
 from collections.abc import Iterator
@@ -190,3 +193,28 @@ def test_no_message_is_built_at_run_time() -> None:
             if name in MARKERS and node.args and isinstance(node.args[0], (ast.JoinedStr, ast.BinOp)):
                 built.append(f"{Path(path).relative_to(PACKAGE_DIR.parent)}:{node.lineno}")
     assert not built, built
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_empty_message_is_empty_in_every_language(code: str, speaking: None) -> None:
+    """gettext's own ``gettext("")`` is the catalog's header ("Project-Id-Version: …"); a label left empty in
+    the data must show as nothing."""
+    from tui_combat.i18n import _, pgettext
+
+    set_language(code)
+    assert _("") == "" and pgettext("range", "") == ""
+
+
+MSGFMT = shutil.which("msgfmt")
+
+
+@pytest.mark.skipif(MSGFMT is None and not os.environ.get("CI"),
+                    reason="GNU gettext's msgfmt is not installed here (.ci/run installs it)")
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_msgfmt_checks_the_catalog(code: str) -> None:
+    """The catalogs go through translators' standard tools: ``msgfmt --check`` finds no error."""
+    assert MSGFMT is not None, "msgfmt is needed in CI (Debian's gettext package)"
+    result = subprocess.run([MSGFMT, "--check", "--statistics", "-o", os.devnull,
+                             str(PACKAGE_DIR / "i18n" / f"{code}.po")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "fuzzy" not in result.stderr and "untranslated" not in result.stderr, result.stderr

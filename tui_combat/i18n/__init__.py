@@ -103,7 +103,10 @@ def _fill(text: str, english: str, params: dict[str, object]) -> str:
 
 
 def _(message: str, /, **params: object) -> str:
-    """Translate ``message`` and fill ``{name}`` placeholders from ``params``."""
+    """Translate ``message`` and fill ``{name}`` placeholders from ``params``. The empty message is the
+    empty string (gettext would give the catalog's header)."""
+    if not message:
+        return ""
     text = _translations.gettext(message)
     return _fill(text, message, params) if params else text
 
@@ -120,6 +123,8 @@ def ngettext(singular: str, plural: str, count: int, /, **params: object) -> str
 
 def pgettext(context: str, message: str, /, **params: object) -> str:
     """Translate ``message`` as used in ``context`` and fill its placeholders."""
+    if not message:
+        return ""
     text = _translations.pgettext(context, message)
     return _fill(text, message, params) if params else text
 

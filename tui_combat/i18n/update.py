@@ -130,7 +130,23 @@ def needs_work(catalog: Catalog) -> list[Message]:
 def merge(template: Catalog, language: str) -> Catalog:
     catalog = read_catalog(language)
     catalog.update(template, update_header_comment=False, update_creation_date=False)  # no churn from dates
+    brace_format(catalog)
     return catalog
+
+
+def brace_format(catalog: Catalog) -> None:
+    """Mark the messages with ``{placeholders}`` as what they are. Babel guesses ``python-format`` from a
+    ``%`` in the text ("% of max HP"), which makes ``msgfmt --check`` read them as printf formats; the
+    messages of this package are all filled with :meth:`str.format`."""
+    for message in catalog:
+        if not message.id:
+            continue
+        message.flags.discard("python-format")
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        if any("{" in text for text in ids):
+            message.flags.add("python-brace-format")
+        else:
+            message.flags.discard("python-brace-format")
 
 
 def new_catalog(template: Catalog, language: str) -> None:

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.keys import shown_key
-from tui_combat.engine.contract import FieldSpec
+from tui_combat.engine.contract import FieldSpec, OptionSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
@@ -245,9 +245,8 @@ class SetupScreen(SessionScreen):
         if state.phase != "setup":
             return
         ruleset = registry.get(state.ruleset)
-        options = ", ".join(
-            _(dict(option.choices).get(state.options.get(option.key, ""), "")) for option in ruleset.options
-        )
+        options = ", ".join(_option_shown(option, state.options.get(option.key)) for option in ruleset.options) \
+            or _("none")
         sides = " · ".join(side.name for side in state.sides) or _("no sides yet")
         self.query_one("#setup-summary", Static).update(
             f"[b]{escape(state.name)}[/]  —  {escape(_(ruleset.name))}\n{_('Options')}: {escape(options)}\n"
@@ -335,3 +334,11 @@ class SetupScreen(SessionScreen):
 
     def action_begin(self) -> None:
         self.host.dispatch(a.BeginSurprise())
+
+
+def _option_shown(option: OptionSpec, value: object) -> str:
+    """An option as the set-up summary names it: the chosen value's label, the default's when none was
+    chosen."""
+    labels = dict(option.choices)
+    label = labels.get(str(value)) if value is not None else None
+    return _(label if label is not None else option.choices[0][1]) if option.choices else ""
