@@ -119,6 +119,9 @@ class CombatApp(App[None]):
     def _show_opening(self, opening: bool) -> None:
         from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
 
+        if opening and self._opening is None:  # the timer fired, but the session opened before it was handled
+            return
+
         for screen in self.screen_stack:
             if isinstance(screen, (SessionsScreen, OpeningScreen)):
                 screen.show_opening(opening)

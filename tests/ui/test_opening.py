@@ -100,3 +100,20 @@ async def test_a_bug_while_opening_is_reported_not_fatal(make_app: Callable[...,
         assert isinstance(app.screen, SessionsScreen) and not app.opening
         await pilot.press("enter")  # the app goes on: the list still opens sessions
         await until(pilot, lambda: len(messages(app)) == 2, "the second report")
+
+
+async def test_a_loading_timer_that_fires_after_the_session_opened_shows_nothing(
+        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    """The loading timer can fire while the worker's result is on its way: its call, handled after the
+    session opened, must not put up a loading indicator nobody takes down (the app would repaint forever)."""
+    from textual.widgets import LoadingIndicator
+
+    saved_round(data_root, "ambush", ["Raf"], 2)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        app._show_opening(True)  # the timer's late call, forced to come after the opening
+        await pilot.pause()
+        indicators = [widget for screen in app.screen_stack for widget in screen.query(LoadingIndicator)]
+        assert not indicators and not any(
+            isinstance(screen, SessionsScreen) and screen.query_one(DataTable).loading for screen in app.screen_stack)
