@@ -113,6 +113,17 @@ class SurpriseScreen(SessionScreen):
     def rows(self) -> list[Row]:
         return surprise_rows(self.ruleset, self.state)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A book without a surprise roll (the GM marks who is surprised) has no roll, typed roll,
+        modifier or "rolls or not" key; one without encounter distances has no distance key."""
+        if self.host.store is None:
+            return True
+        if action in ("roll", "type", "modifier", "toggle_rolls"):
+            return bool(self.ruleset.surprise_dice())
+        if action == "distance":
+            return bool(self.ruleset.distance_situations())
+        return True
+
     def prepare(self) -> None:
         first = _("Combatant") if self.ruleset.surprise_scope == "combatant" else _("Side")
         self.query_one(DataTable).add_columns(first, _("Can be surprised"), _("Modifier"), _("Result"))

@@ -1,0 +1,40 @@
+"""The surprise screen offers only the keys that do something in the book at hand: Trudvang and D&D 5e have
+no surprise roll (the GM marks who is surprised), so no roll, typed-roll or modifier key."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.ui.fights import messages
+from tests.ui.steps import SIZE, footer_text
+from tests.waiting import until, until_screen
+from tui_combat.app import CombatApp
+from tui_combat.engine import registry
+from tui_combat.screens.setup import SetupScreen
+from tui_combat.screens.surprise import SurpriseScreen
+
+DEMO_ROWS = {"adnd2e": 0, "trudvang": 1, "dnd5e": 2, "ose": 3, "players_option": 4}
+
+
+@pytest.mark.parametrize("ruleset", ["adnd2e", "trudvang", "dnd5e"])
+async def test_surprise_keys_are_the_books(make_app: Callable[..., CombatApp], ruleset: str) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*["down"] * DEMO_ROWS[ruleset], "enter")
+        await until_screen(pilot, SetupScreen)
+        assert app.store is not None and app.store.state.ruleset == ruleset
+        await pilot.press("c")
+        await until_screen(pilot, SurpriseScreen)
+        rolls = bool(registry.get(ruleset).surprise_dice())
+        footer = footer_text(app)
+        assert ("Roll" in footer.split(" · ")) is rolls, footer
+        assert ("Typed" in footer.split(" · ")) is rolls, footer
+        if not rolls:
+            state = app.store.state
+            await pilot.press("r", "t", "m")
+            await pilot.pause()
+            assert isinstance(app.screen, SurpriseScreen) and app.store.state is state
+            assert not [m for m in messages(app) if "no surprise roll" in m], messages(app)
+        await until(pilot, lambda: "Fight!" in footer_text(app), "the start key in the footer")
