@@ -45,7 +45,7 @@ async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(make_app: Cal
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, SessionsScreen)
-        assert row_text(app, "ambush").startswith("Ambush (damaged, can be recovered)"), row_text(app, "ambush")
+        assert row_text(app, "ambush").startswith("Ambush | AD&D 2e | damaged, can be recovered |"), row_text(app, "ambush")
         assert "damaged" not in row_text(app, "sound")
         assert "r rebuilds it into a new session beside it" in visible_text(app.screen.query_one("#sessions-hint"))
 

@@ -134,19 +134,23 @@ def merge(template: Catalog, language: str) -> Catalog:
     return catalog
 
 
+PRINTF_FORMATTED = "argparse_words.py"
+"""The one module whose messages are printf formats: argparse's own words, which argparse fills with ``%``."""
+
+
 def brace_format(catalog: Catalog) -> None:
     """Mark the messages with ``{placeholders}`` as what they are. Babel guesses ``python-format`` from a
     ``%`` in the text ("% of max HP"), which makes ``msgfmt --check`` read them as printf formats; the
-    messages of this package are all filled with :meth:`str.format`."""
+    messages of this package are filled with :meth:`str.format` (argparse's own words, which have no
+    braces, keep their printf format)."""
     for message in catalog:
         if not message.id:
             continue
-        message.flags.discard("python-format")
+        if not any(where.endswith(PRINTF_FORMATTED) for where, _line in message.locations):
+            message.flags.discard("python-format")
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         if any("{" in text for text in ids):
             message.flags.add("python-brace-format")
-        else:
-            message.flags.discard("python-brace-format")
 
 
 def new_catalog(template: Catalog, language: str) -> None:

@@ -31,6 +31,33 @@ from tui_combat.widgets.glyphs import glyph
 from tui_combat.screens.host import Host, host_of
 
 DEMO_PREFIX = "\0demo:"
+PROBLEM_WORDS = (N_("damaged"), N_("damaged, can be recovered"), N_("newer version"), N_("symbolic link, refused"))
+"""What the list says of a session it cannot open as it is (:mod:`tui_combat.saves.library` names them)."""
+CELL_PADDING = 2
+"""Columns a DataTable adds around each cell."""
+SCROLLBAR = 2
+LIMITS = (0, 24, 26, 18)
+"""The most each column but the name takes: ruleset, where the fight stands, when it was saved."""
+MIN_NAME = 12
+
+
+def column_widths(width: int, headers: tuple[str, ...], rows: list[tuple[int, int, int, int]]) -> list[int]:
+    """Widths of the Name, Ruleset, Where and Saved columns for a screen ``width`` wide: each of the last
+    three as wide as its widest cell (or header) up to its limit, the name the rest (at least
+    :data:`MIN_NAME`); when even that does not fit, the other columns give way in turn."""
+    natural = [max([len(headers[i])] + [row[i] for row in rows]) for i in range(4)]
+    others = [min(natural[i], LIMITS[i]) for i in (1, 2, 3)]
+    room = width - SCROLLBAR - CELL_PADDING * 4
+    name = max(min(natural[0], room - sum(others)), MIN_NAME)
+    excess = name + sum(others) - room
+    for i in (0, 1, 2):  # the ruleset gives way first, then where, then the time
+        if excess <= 0:
+            break
+        cut = min(excess, others[i] - len(headers[i + 1]))
+        if cut > 0:
+            others[i] -= cut
+            excess -= cut
+    return [max(name, 1), *others]
 
 
 class SessionsScreen(Screen[None]):
@@ -43,12 +70,16 @@ class SessionsScreen(Screen[None]):
         Binding("r", "recover", _("Recover"), id="sessions.recover"),
         Binding("w", "rewind", _("Look back"), id="sessions.rewind"),
         Binding("q", "app.quit", _("Quit"), id="sessions.quit"),
+        Binding("home", "first", _("First"), id="sessions.first", show=False),
+        Binding("end", "last", _("Last"), id="sessions.last", show=False),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.sessions: dict[str, session.SessionInfo] = {}
         """The saved sessions listed, by key."""
+        self._rows: list[tuple[str, Text, str, Text, str]] = []
+        self._laid_out_for = 0
 
     @property
     def host(self) -> Host:
@@ -61,27 +92,55 @@ class SessionsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns(_("Name"), _("Ruleset"), _("Where"), _("Saved"))
         self.reload()
 
+    def on_resize(self) -> None:
+        if self._rows and self._laid_out_for != self.size.width:
+            self._fill(keep_cursor=True)
+
     def reload(self) -> None:
-        table = self.query_one(DataTable)
-        table.clear()
         sessions = session.list_sessions(self.host.data_root, steps=True)
         self.sessions = {info.key: info for info in sessions}
+        rows: list[tuple[str, Text, str, Text, str]] = []
         for info in sessions:
-            name = Text(info.name)
-            if info.problem:
-                name.append(f" ({_(info.problem)})", style="red")
-            table.add_row(name, Text(session.ruleset_label(info.ruleset)), Text(session.progress_label(info)),
-                          Text(format_time(info.saved_at)), key=info.key)
+            where = Text(_(info.problem), style="red") if info.problem else Text(session.progress_label(info))
+            rows.append((info.key, Text(info.name), session.ruleset_label(info.ruleset), where,
+                         format_time(info.saved_at)))
         for demo in session.DEMOS:
-            table.add_row(Text(glyph("▶") + " " + _(demo.label)), Text(session.ruleset_label(demo.ruleset)), "—", "",
-                          key=DEMO_PREFIX + demo.file_name)
+            rows.append((DEMO_PREFIX + demo.file_name, Text(glyph("▶") + " " + _(demo.label)),
+                         session.ruleset_label(demo.ruleset), Text("—"), ""))
+        self._rows = rows
+        self._fill()
         self._show_hint()
-        table.focus()
+        self.query_one(DataTable).focus()
         self.refresh_bindings()
+
+    def _fill(self, keep_cursor: bool = False) -> None:
+        """The table, its columns sized to the screen: where, ruleset and time whole (up to a limit each),
+        the name in what is left, cut with "…" only when it must be."""
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        width = self.size.width or self.app.size.width
+        self._laid_out_for = width
+        headers = (_("Name"), _("Ruleset"), _("Where"), _("Saved"))
+        widths = column_widths(width, headers, [(r[1].cell_len, len(r[2]), r[3].cell_len, len(r[4])) for r in self._rows])
+        table.clear(columns=True)
+        for header, column_width in zip(headers, widths):
+            table.add_column(header, width=column_width)
+        for key, name, ruleset, where, saved in self._rows:
+            cells = [name.copy(), Text(ruleset), where.copy(), Text(saved)]
+            for cell, column_width in zip(cells, widths):
+                cell.truncate(column_width, overflow="ellipsis")
+            table.add_row(*cells, key=key)
+        if keep_cursor and table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1))
+
+    def action_first(self) -> None:
+        self.query_one(DataTable).move_cursor(row=0)
+
+    def action_last(self) -> None:
+        table = self.query_one(DataTable)
+        table.move_cursor(row=max(table.row_count - 1, 0))
 
     def _show_hint(self, opening: bool = False) -> None:
         hint = self.query_one("#sessions-hint", Static)
