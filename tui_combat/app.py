@@ -279,10 +279,13 @@ class CombatApp(App[None]):
         """The palette (ctrl+p) offers every key of the current screen, shown in the footer or not."""
         from tui_combat.screens.help import described_bindings
 
+        titles: set[str] = set()
         for command in super().get_system_commands(screen):  # Textual's words, through the catalog
+            titles.add(_(command.title))
             yield command._replace(title=_(command.title), help=_(command.help))
         for keys, binding in described_bindings(screen):
-            yield SystemCommand(binding.description, keys, partial(self._run_from_palette, screen, binding.action))
+            if binding.description not in titles:  # "Quit" is Textual's already
+                yield SystemCommand(binding.description, keys, partial(self._run_from_palette, screen, binding.action))
         yield SystemCommand(_("Settings"), _("Theme, language, the players' screen's words for health, keys"),
                             self.action_settings)
 
