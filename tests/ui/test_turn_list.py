@@ -86,3 +86,18 @@ async def test_a_mass_battle_folds_each_group_into_one_row_that_unfolds_on_a_key
         await pilot.press("up", "asterisk")  # Raf is in no group: nothing changes
         assert order.option_count == 4
         await pilot.press("q")
+
+
+def test_a_folded_group_counts_each_way_out_of_the_fight_apart() -> None:
+    """Orcs who fled or surrendered are not counted as down."""
+    from msgspec.structs import replace
+
+    from tests.ui.fights import round_state
+    from tui_combat.widgets.order_list import folded_groups, order_rows
+
+    state = round_state(["Raf"], 40)
+    orcs = [c for c in state.combatants if c.name.startswith("Orc")]
+    statuses = {orcs[0].id: "down", orcs[1].id: "down", orcs[2].id: "fled", orcs[3].id: "surrendered"}
+    state = replace(state, combatants=tuple(replace(c, status=statuses.get(c.id, c.status)) for c in state.combatants))
+    lines = [row.prompt().plain for row in order_rows(state, True, folded=folded_groups(state))]
+    assert "  Orc ×40 · 2 down · 1 fled · 1 surrendered" in lines, lines

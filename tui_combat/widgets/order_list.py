@@ -27,7 +27,7 @@ from tui_combat.engine.contract import AnyRuleset, BudgetLine
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, Effect, State
-from tui_combat.i18n import _
+from tui_combat.i18n import N_, _
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import changed_span, joined
 from tui_combat.widgets.redraw import SteadyScrollBars
@@ -80,16 +80,26 @@ def group_name(members: list[Combatant]) -> str:
     return base if base and number.isdigit() else name
 
 
-def _group_line(name: str, count: int, down: int, marker: str, budget: str) -> Text:
+OUT_WORDS = {"down": N_("{count} down"), "fled": N_("{count} fled"), "surrendered": N_("{count} surrendered")}
+"""How a folded group counts those of its members out of the fight, by status."""
+
+
+def _group_line(name: str, count: int, out: tuple[tuple[str, int], ...], marker: str, budget: str) -> Text:
     text = Text("  ")
     text.append(_("{name} ×{count}", name=name, count=count), style="bold")
-    if down:
-        text.append(" · " + _("{count} down", count=down), style="dim")
+    for status, many in out:
+        text.append(" · " + _(OUT_WORDS[status], count=many), style="dim")
     if budget:
         text.append(f"  {budget}")
     if marker:
         text.append(f"  {marker}", style="italic")
     return text
+
+
+def _out_of_the_fight(group: list[Combatant]) -> tuple[tuple[str, int], ...]:
+    """(status, how many) of a group's members out of the fight: down, fled, surrendered, in that order."""
+    counts = {status: sum(1 for c in group if c.status == status) for status in OUT_WORDS}
+    return tuple((status, many) for status, many in counts.items() if many)
 
 
 class Row:
@@ -114,10 +124,10 @@ class Row:
             assert isinstance(effects, tuple)
             return _line(combatant, marker, budget, effects)
         if kind == "group":
-            name, count, down, marker, budget = self.look[1:6]
-            assert isinstance(name, str) and isinstance(count, int) and isinstance(down, int)
+            name, count, out, marker, budget = self.look[1:6]
+            assert isinstance(name, str) and isinstance(count, int) and isinstance(out, tuple)
             assert isinstance(marker, str) and isinstance(budget, str)
-            return _group_line(name, count, down, marker, budget)
+            return _group_line(name, count, out, marker, budget)
         if kind == "slot":
             label, now, marker = self.look[1], self.look[2], self.look[3]
             assert isinstance(label, Msg)
@@ -222,7 +232,7 @@ def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None
             key = key if combatant.group not in listed_groups else f"{key}#{slot}"
             listed_groups.add(combatant.group)
             members_first = tuple(c.id for c in active) + tuple(c.id for c in group if c.status != "active")
-            rows.append(Row(key, ("group", group_name(group), len(group), len(group) - len(active), marker, budget),
+            rows.append(Row(key, ("group", group_name(group), len(group), _out_of_the_fight(group), marker, budget),
                             members=members_first))
 
     if state.order:
