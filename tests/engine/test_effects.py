@@ -90,7 +90,7 @@ def test_an_effect_of_two_rounds_runs_out_at_the_end_of_the_second() -> None:
 
 def test_a_ruleset_name_is_kept_as_its_id_and_shown_in_the_gms_language() -> None:
     state = fight()
-    russian = {"Blessed": "Благословлён", "{name}: {effect} for {rounds} rounds.": "{name}: {effect} на {rounds} раунда."}
+    russian = {"Blessed": "Благословлён", "{name}: {effect} for {n} rounds.": "{name}: {effect} на {n} раунда."}
     use_catalog("xx", russian)
     try:
         state = apply(state, a.AddEffect(combatant=ids(state)["Orc"], name="благословлён", rounds=3))
@@ -126,3 +126,9 @@ def test_an_effect_ended_early_says_so_and_bad_input_is_refused() -> None:
             apply(state, a.AddEffect(combatant=ada, name=name, rounds=rounds))
     with pytest.raises(RuleError):
         apply(state, a.EndEffect(effect=99))
+
+
+def test_one_round_is_one_round() -> None:
+    state = apply(fight(), a.AddEffect(combatant=ids(fight())["Ada"], name="Held", rounds=1))
+    assert texts(state, 1) == ["Ada: Held for 1 round."]
+

@@ -9,7 +9,7 @@ from collections.abc import Collection
 from msgspec.structs import replace
 
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Msg, log, render
+from tui_combat.engine.log import Msg, log, plural_msg, render
 from tui_combat.engine.model import Effect, State
 from tui_combat.i18n import N_, _
 
@@ -59,7 +59,8 @@ def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: C
     kept = tuple(e for e in state.effects if e is not same)
     effect = Effect(id=state.next_effect, combatant=combatant_id, label=label, rounds=rounds, secret=secret)
     state = replace(state, effects=(*kept, effect), next_effect=state.next_effect + 1)
-    return log(state, N_("{name}: {effect} for {rounds} rounds."), name=combatant.name, effect=label, rounds=rounds)
+    return log(state, plural_msg("{name}: {effect} for {n} round.", "{name}: {effect} for {n} rounds.", rounds,
+                                 name=combatant.name, effect=label))
 
 
 def end_effect(state: State, effect_id: int) -> State:

@@ -29,7 +29,7 @@ from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, render
 from tui_combat.engine.model import State
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.player_view import phase_title
@@ -82,7 +82,8 @@ def card_text(state: State, combatant_id: str) -> tuple[Text, Text]:
     except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
         lines.append(Text(str(error), style="red"))
     for effect in effects_of(state, combatant_id):
-        lines.append(Text(_("{effect}: {rounds} rounds left", effect=render(effect.label), rounds=effect.rounds),
+        lines.append(Text(ngettext("{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds,
+                                       effect=render(effect.label)),
                           style="magenta"))
     if combatant.notes:
         lines.append(Text(combatant.notes, style="dim"))

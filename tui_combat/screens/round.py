@@ -30,7 +30,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.keys import ROUND_KEYS, ruleset_binding_id, shown_key
 from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import RollRequest, State
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.budget import BudgetMeter
@@ -289,7 +289,8 @@ class RoundScreen(SessionScreen):
             lines = [Text(str(error), style="red")]
             budget = ()
         for effect in effects_of(state, combatant_id):
-            lines.append(Text(_("{effect}: {rounds} rounds left", effect=render(effect.label), rounds=effect.rounds),
+            lines.append(Text(ngettext("{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds,
+                                       effect=render(effect.label)),
                               style="magenta"))
         if combatant.notes:
             lines.append(Text(combatant.notes, style="dim"))

@@ -1,0 +1,11 @@
+"""Log messages of earlier versions. A saved fight's journal keeps each line as a message id and its
+parameters, so a message the code no longer writes is still shown when an older fight is opened: listed
+here, it stays in the catalogs and is shown translated."""
+
+from __future__ import annotations
+
+from tui_combat.i18n import N_
+
+RETIRED = (
+    N_("{name}: {effect} for {rounds} rounds."),  # now one of "{n} round" / "{n} rounds" forms
+)
