@@ -15,12 +15,14 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.content import Content
 from textual.suggester import SuggestFromList
 from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
+from textual.widgets._select import SelectOverlay
 from textual.widgets.option_list import Option
 
 from tui_combat.engine.contract import FieldSpec
@@ -176,7 +178,9 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
     BINDINGS = [
         Binding("escape", "cancel", _("Cancel"), id="dialog.cancel"),
         Binding("ctrl+s", "submit", _("OK"), id="dialog.submit"),
-        Binding("enter", "next_field", _("Next field"), id="dialog.next", show=False),
+        # Handled as the key arrives, before the field sees it: keys typed right after Enter go to the next
+        # field even on a busy machine (a text field's own Enter would move on only a moment later).
+        Binding("enter", "next_field", _("Next field"), id="dialog.next", show=False, priority=True),
     ]
 
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
@@ -282,12 +286,14 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
 
     def action_next_field(self) -> None:
         """Enter: on to the next field (a text field, a tick box or a list), OK on the last one."""
-        fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
         focused = self.focused
+        if isinstance(focused, (Select, SelectOverlay)):  # a list: Enter opens it, or chooses in it
+            raise SkipAction()
+        fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
         position = next((i for i, widget in enumerate(fields) if focused is widget or
                          (focused is not None and widget in focused.ancestors)), None)
         if position is not None and position + 1 < len(fields):
-            fields[position + 1].focus()
+            self.set_focus(fields[position + 1])
         else:
             self.action_submit()
 
