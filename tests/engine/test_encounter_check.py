@@ -156,7 +156,7 @@ def test_the_message_names_the_file_the_line_and_the_field(tmp_path: Path) -> No
     lines = str(refused.value).splitlines()
     assert len(lines) == 9
     assert lines[5] == (f'{path}, line 18: side Party, Rupert: unknown field "hpp" (did you mean "hp"?); '
-                        'the fields here are: name, hp, count, sheet, notes. (sides[0].combatants[1].hpp)')
+                        'the fields here are: name, hp, count, sheet, notes.')
     assert isinstance(refused.value, RuleError)
 
 
@@ -239,3 +239,13 @@ def test_every_packaged_encounter_passes(demo: str) -> None:
 def test_the_checked_fields_are_the_fields_of_the_encounter_structs() -> None:
     for struct in (Encounter, SideSpec, CombatantSpec):
         assert list(FIELDS_OF[struct]) == list(struct.__struct_fields__)
+
+
+def test_a_sheet_field_beside_the_name_is_pointed_to_the_sheet(tmp_path: Path) -> None:
+    path = write(tmp_path, 'name = "x"\nruleset = "adnd2e"\n[[sides]]\nname = "Party"\n[[sides.combatants]]\n'
+                           'name = "Raf"\nhp = 10\ncls = "warrior"\n')
+    with pytest.raises(EncounterError) as refused:
+        load_encounter(path)
+    text = str(refused.value)
+    assert 'line 8: side Party, Raf: "cls" belongs in the sheet: write it as sheet.cls' in text, text
+    assert "sides[0]" not in text

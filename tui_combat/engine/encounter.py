@@ -120,12 +120,11 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
     """Translated."""
     key: str = ""
     """The field as the file's structure reaches it (``sides[1].combatants[0].hp``), for a mistake in one
-    field: found also where a line says little (a list of inline tables on one line)."""
+    field: for programs that read the problems (the GM reads the line, the owner and the field's name)."""
 
     def text(self, path: Path) -> str:
         place = _("{path}, line {line}", path=path, line=self.line) if self.line is not None else str(path)
-        text = f"{place}: {self.where}: {self.message}" if self.where else f"{place}: {self.message}"
-        return f"{text} ({self.key})" if self.key else text
+        return f"{place}: {self.where}: {self.message}" if self.where else f"{place}: {self.message}"
 
 
 class EncounterError(RuleError):
@@ -281,8 +280,14 @@ class _Checker:
             self.combatant(at, combatant_owner(owner, spec.get("name"), spec.get("count", 1), index), spec)
 
     def combatant(self, at: KeyPath, who: str, spec: Mapping[str, Any], fields: dict[str, str] = COMBATANT_FIELDS) -> None:
-        """One combatant (or group): its fields' names, kinds and ranges; not its sheet (see :meth:`sheet`)."""
-        self.fields(at, who, spec, fields, required=("name", "hp"))
+        """One combatant (or group): its fields' names, kinds and ranges; not its sheet (see :meth:`sheet`).
+        A field of the ruleset's sheet written beside ``name`` and ``hp`` is pointed to the sheet."""
+        sheet_keys = self.sheet_keys()
+        misplaced = {key for key in spec if key not in fields and key in sheet_keys}
+        for key in sorted(misplaced):
+            self.add((*at, key), who, _("\"{field}\" belongs in the sheet: write it as sheet.{field} = … or under "
+                                        "a [sides.combatants.sheet] table.", field=key), field=True)
+        self.fields(at, who, {k: v for k, v in spec.items() if k not in misplaced}, fields, required=("name", "hp"))
         hp, count = spec.get("hp"), spec.get("count", 1)
         if _whole(hp) and not 0 <= hp <= MAX_HP:
             self.add((*at, "hp"), who, _("\"hp\" must be from 0 to {max}, not {value}.", max=MAX_HP, value=hp),
@@ -290,6 +295,17 @@ class _Checker:
         if _whole(count) and not 1 <= count <= MAX_GROUP:
             self.add((*at, "count"), who, _("\"count\" must be from 1 to {max}, not {value}.", max=MAX_GROUP,
                                             value=count), field=True)
+
+    def sheet_keys(self) -> frozenset[str]:
+        """The fields of the file's ruleset's sheet (none when the ruleset is unknown)."""
+        from tui_combat.engine.registry import get
+
+        ruleset_id = self.raw.get("ruleset", "adnd2e")
+        try:
+            return frozenset(spec.key for spec in get(ruleset_id).sheet_fields) if isinstance(ruleset_id, str) \
+                else frozenset()
+        except RuleError:
+            return frozenset()
 
     # -- what the rules say -----------------------------------------------------------------------------
     def rules(self, sides: list[dict[str, Any]]) -> None:
