@@ -1,5 +1,5 @@
 """Every test runs on a machine of its own: empty config, data and cache folders, English, a plain UTC clock
-and a known terminal — never the user's settings, library, saves, language or theme.
+and a known terminal (colours on, as most GMs have them) — never the user's settings, library, saves, language or theme.
 
 The environment is pinned twice: once when the test run starts (so that anything decided at import time,
 such as the terminal's symbols or a language chosen while a module loads, is decided on the pinned
@@ -25,7 +25,7 @@ PINNED: dict[str, str] = {
     "LC_CTYPE": "",
     "TZ": "UTC",
     "TERM": "xterm-256color",
-    "NO_COLOR": "1",
+    "NO_COLOR": "",
     "COLORTERM": "",
     "TUI_COMBAT_PLAIN": "",
 }
@@ -34,7 +34,9 @@ PINNED: dict[str, str] = {
 CLEARED_PREFIXES = ("TEXTUAL", "TUI_COMBAT_")
 """Variables the user may have set that change what the app or Textual does; removed for each test."""
 KEPT = {"TUI_COMBAT_BROWSER", "TUI_COMBAT_TEST_DEADLINE"}
-"""…except these, which tell the tests where a browser is and how long a busy machine may take."""
+"""…except these, which tell the tests where a browser is and how long a busy machine may take, and the
+snapshot plugin's own (it sets them when the run starts)."""
+KEPT_PREFIXES = ("TEXTUAL_SNAPSHOT",)
 
 USER_FOLDERS = {
     "HOME": "home",
@@ -55,7 +57,7 @@ def hermetic_environment(machine: Path, cache: Path) -> dict[str, str | None]:
     """What the environment should be for a test whose private folders live in ``machine`` (None: unset)."""
     wanted: dict[str, str | None] = {
         name: None for name in os.environ
-        if name.startswith(CLEARED_PREFIXES) and name not in KEPT
+        if name.startswith(CLEARED_PREFIXES) and name not in KEPT and not name.startswith(KEPT_PREFIXES)
     }
     for name, value in PINNED.items():
         wanted[name] = value or None
@@ -92,7 +94,7 @@ _CACHE_KEY = pytest.StashKey[Path]()
 def hermetic(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest,
              monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The test's own machine folder (HOME, XDG folders, the app's config and data folders inside it),
-    English, UTC, ``NO_COLOR``; the interface's language and the terminal's symbols decided afresh."""
+    English, UTC, no ``NO_COLOR``; the interface's language and the terminal's symbols decided afresh."""
     machine = tmp_path_factory.mktemp("machine")
     for name, value in hermetic_environment(machine, request.config.stash[_CACHE_KEY]).items():
         if value is None:
