@@ -15,12 +15,15 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from tui_combat.engine.contract import ActionSpec, BudgetLine, DamageDue, FieldSpec, new_attack, Ruleset, Situation, SurpriseModifier
+from tui_combat.engine.contract import (
+    ActionSpec, BudgetLine, DamageDue, FieldSpec, Health, Ruleset, Situation, SurpriseModifier, new_attack,
+)
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
+from tui_combat.rulesets.adnd2e import death
 from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
 from tui_combat.rulesets.adnd2e.sheet import (
     CLASSES,
@@ -314,10 +317,38 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                    name=state.combatant(combatant_id).name, spell=spell_param(spell))
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
+        state = self.with_fight(state, death.note_damage(state, self.fight_of(state), combatant_id))
+        return self.disturb_spell(state, combatant_id)
+
+    def disturb_spell(self, state: State, combatant_id: str) -> State:
+        """A hit on a caster: his spell is lost if his slot has not come up."""
         spell = self.declared_spell(state, combatant_id)
         if not spell or self.spell_lost(state, combatant_id) or self.has_acted(state, combatant_id):
             return state
         return self.lose_spell(state, combatant_id, spell)
+
+    # -- death ------------------------------------------------------------------------------------------
+    def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
+        return death.health_after(state, combatant, amount)
+
+    def condition_word(self, state: State, combatant_id: str) -> str | None:
+        return death.condition(state, self.fight_of(state), combatant_id)
+
+    @staticmethod
+    def anyone(state: State, combatant_id: str) -> Combatant:
+        """The combatant an action names, standing or not (binding the wounds of the fallen)."""
+        try:
+            return state.combatant(combatant_id)
+        except KeyError:
+            raise RuleError(_("Select a combatant first.")) from None
+
+    def bind_wounds(self, state: State, combatant: Combatant) -> State:
+        fight, state = death.bind(state, self.fight_of(state), combatant)
+        return self.with_fight(state, fight)
+
+    def bleed(self, state: State) -> State:
+        fight, state = death.bleed(state, self.fight_of(state))
+        return self.with_fight(state, fight)
 
     # -- the attack helper -------------------------------------------------------------------------------
     def attack_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:

@@ -14,6 +14,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _
+from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.data import tables
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan, ordinal, spell_param
 from tui_combat.rulesets.adnd2e.sheet import (
@@ -104,12 +105,14 @@ class ADnD2e(AdndFamily[AdndRound]):
             label=N_("Weapon type vs armour type"),
             choices=(("off", N_("AC only")), ("on", N_("AC and armour type vs weapon type"))),
         ),
+        DEATH_OPTION,
     )
     actions = (
         ActionSpec(name="side_situations", key="m", label=N_("Sides"), needs_combatant=False),
         ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
         ActionSpec(name="main_action", key="c", label=N_("Main action"), in_turn=True),
         EFFECT_ACTION,
+        BIND_ACTION,
     )
 
     # -- steps ---------------------------------------------------------------------------------
@@ -337,7 +340,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         declaration = self.declaration_of(state, combatant_id)
         return casting_rounds(declaration.casting, tables().time.rounds_per_turn) <= 1
 
-    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
+    def disturb_spell(self, state: State, combatant_id: str) -> State:
         spell = self.declared_spell(state, combatant_id)
         if not spell or self.spell_lost(state, combatant_id):
             return state
@@ -388,7 +391,7 @@ class ADnD2e(AdndFamily[AdndRound]):
                 state = log(state, N_("{name} goes on casting {spell}: {left} to go."), facts={"rounds_left": left},
                             name=names[caster], spell=spell, left=duration(left, per_turn))
         state = self.with_fight(state, replace(self.fight_of(state), castings=going_on))
-        return self.tick_effects(state)
+        return self.tick_effects(self.bleed(state))
 
     # -- ruleset actions -----------------------------------------------------------------------
     def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:
@@ -402,6 +405,8 @@ class ADnD2e(AdndFamily[AdndRound]):
             return kind == "resolve" and combatant_id is not None and combatant_id in state.names()
         if name == "effect":
             return combatant_id is not None and combatant_id in state.names()
+        if name == "bind":
+            return state.options.get("death") == "minus_10" and combatant_id is not None and combatant_id in state.names()
         return False
 
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -422,6 +427,8 @@ class ADnD2e(AdndFamily[AdndRound]):
     def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
         if name == "side_situations":
             return self._side_situations(state, args)
+        if name == "bind":
+            return self.bind_wounds(state, self.anyone(state, str(args.get("combatant", ""))))
         combatant = self.actor(state, str(args.get("combatant", "")))
         if name == "attack":
             return self.attack(state, combatant, args)
@@ -475,4 +482,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         effects = self.effects_on(state, combatant_id)
         if effects:
             lines.append((_("Effects"), "; ".join(str(effect) for effect in effects)))
+        word = self.condition_word(state, combatant_id)
+        if word:
+            lines.append((_("Condition"), _(word)))
         return tuple(lines)

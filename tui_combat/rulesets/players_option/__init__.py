@@ -43,6 +43,7 @@ from tui_combat.engine.initiative import ask, fresh_key, settle
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State
 from tui_combat.i18n import N_, _
+from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.data import Distance, tables
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan
 from tui_combat.rulesets.adnd2e.sheet import (
@@ -98,6 +99,7 @@ class PlayersOption(AdndFamily[PoRound]):
                    choices=(("even", N_("two attacks in even rounds")), ("odd", N_("two attacks in odd rounds")))),
         OptionSpec(key="weapon_vs_armour", label=N_("Weapon type vs armour type"),
                    choices=(("off", N_("AC only")), ("on", N_("AC and armour type vs weapon type")))),
+        DEATH_OPTION,
     )
     actions = (
         ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
@@ -105,6 +107,7 @@ class PlayersOption(AdndFamily[PoRound]):
         ActionSpec(name="abandon", key="z", label=N_("Change action")),
         ActionSpec(name="check", key="k", label=N_("Check"), needs_combatant=False),
         EFFECT_ACTION,
+        BIND_ACTION,
     )
 
     def prepare(self) -> None:
@@ -362,6 +365,8 @@ class PlayersOption(AdndFamily[PoRound]):
             return kind == "end" and self.round_of(state).checked < len(self.data.end_of_round)
         if name == "effect":
             return known
+        if name == "bind":
+            return state.options.get("death") == "minus_10" and known
         return False
 
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -376,6 +381,8 @@ class PlayersOption(AdndFamily[PoRound]):
     def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
         if name == "check":
             return self._check(state)
+        if name == "bind":
+            return self.bind_wounds(state, self.anyone(state, str(args.get("combatant", ""))))
         combatant = self.actor(state, str(args.get("combatant", "")))
         if name == "attack":
             return self.attack(state, combatant, args)
@@ -424,7 +431,7 @@ class PlayersOption(AdndFamily[PoRound]):
                 for effect in self.effects_on(state, combatant.id)]
 
     def on_round_end(self, state: State) -> State:
-        state = self.tick_effects(state)
+        state = self.tick_effects(self.bleed(state))
         return log(state, N_("End of the round: {parts}."), parts=[Msg(id=p.label) for p in self.data.end_of_round])
 
     # -- what the screens show ------------------------------------------------------------------------------
@@ -452,6 +459,9 @@ class PlayersOption(AdndFamily[PoRound]):
         effects = self.effects_on(state, combatant_id)
         if effects:
             lines.append((_("Effects"), "; ".join(str(effect) for effect in effects)))
+        word = self.condition_word(state, combatant_id)
+        if word:
+            lines.append((_("Condition"), _(word)))
         if self.step_kind(state) == "end":
             parts = self.data.end_of_round
             marks = [("✓ " if index < current.checked else "☐ ") + _(part.label) for index, part in enumerate(parts)]
