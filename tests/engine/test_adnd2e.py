@@ -351,9 +351,9 @@ def test_attack_budget_refuses_a_second_attack_at_one_per_round() -> None:
     with pytest.raises(RuleError, match="Raf has no attacks left this round"):
         store.dispatch(a.RulesetAction(name="attack", args={"combatant": RAF}))
     assert store.state is before
-    # The main action is a separate line of the budget, spent once.
-    store.dispatch(a.RulesetAction(name="main_action", args={"combatant": RAF}))
-    with pytest.raises(RuleError, match="already taken the main action"):
+    # His attack was his main action: another (a spell, an item) is refused with the reason.
+    assert [line.left for line in RULESET.budget(store.state, RAF)] == [0, 0]
+    with pytest.raises(RuleError, match="Raf has attacked this round: his attacks were his main action"):
         store.dispatch(a.RulesetAction(name="main_action", args={"combatant": RAF}))
     # The next round refreshes the budget.
     finish_round(store)

@@ -41,10 +41,14 @@ from tui_combat.rulesets.adnd2e.sheet import (
 )
 from tui_combat.rulesets.adnd2e.state import AdndFight, Effect, RoundBase, Spent, duration
 
-__all__ = ["EFFECT_ACTION", "AdndFamily", "int_arg", "ordinal", "signed", "spell_param"]
+__all__ = ["ANYWAY", "EFFECT_ACTION", "AdndFamily", "int_arg", "ordinal", "signed", "spell_param"]
 
 RB = TypeVar("RB", bound=RoundBase)
 Plan = tuple[tuple[str, ...], ...]
+
+ANYWAY = "anyway"
+"""A form's box: take an action the book refuses (a second main action), the log saying so."""
+ANYWAY_LABEL = N_("Ignore the book (the log says so)")
 
 EFFECT_ACTION = ActionSpec(name="effect", key="f", label=N_("Duration"), footer=False)
 """Start counting down a spell or effect on the selected combatant (rounds or turns)."""
@@ -266,6 +270,32 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         spent = Spent(attacks=spent.attacks + attacks, main=spent.main + main)
         return self.with_round(state, replace(current, spent={**current.spent, combatant_id: spent}))
 
+    def main_refusal(self, state: State, combatant: Combatant, attacking: bool) -> str:
+        """Why the book refuses him another main action this round ("" when it does not): one main action
+        a round, his attacks (however many) being one, a spell or anything else another."""
+        spent = self.spent(state, combatant.id)
+        if spent.main:
+            return _("{name} has already taken his main action this round: one a round.", name=combatant.name)
+        if spent.attacks and not attacking:
+            return _("{name} has attacked this round: his attacks were his main action.", name=combatant.name)
+        return ""
+
+    def against_the_book(self, state: State, combatant: Combatant, attacking: bool, args: Mapping[str, Any]) -> State:
+        """Refuse a second main action with the reason, or, the GM having ticked "ignore the book", log it."""
+        reason = self.main_refusal(state, combatant, attacking)
+        if not reason:
+            return state
+        if args.get(ANYWAY) is not True:
+            raise RuleError(reason + " " + _("Tick \"{box}\" to allow it.", box=_(ANYWAY_LABEL)))
+        return log(state, N_("{name} takes a second main action this round, against the book."), facts={"anyway": True},
+                   name=combatant.name, secret=self.declared_in_secret(state, combatant.id))
+
+    def anyway_fields(self, state: State, combatant_id: str, attacking: bool) -> tuple[FieldSpec, ...]:
+        """The "ignore the book" box, only when the book would refuse the action."""
+        if not self.main_refusal(state, state.combatant(combatant_id), attacking):
+            return ()
+        return (FieldSpec(key=ANYWAY, label=ANYWAY_LABEL, kind="bool", default=False),)
+
     def attack_total(self, state: State, combatant: Combatant) -> int:
         return sum(len(routine) for routine in self.attack_plan_of(state, combatant))
 
@@ -276,7 +306,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         lines = []
         if attacks:
             lines.append(BudgetLine(label=_("Attacks"), left=max(attacks - spent.attacks, 0), total=attacks))
-        lines.append(BudgetLine(label=_("Main action"), left=max(1 - spent.main, 0), total=1))
+        lines.append(BudgetLine(label=_("Main action"), left=0 if spent.main or spent.attacks else 1, total=1))
         return tuple(lines)
 
     def slots_of(self, state: State, combatant_id: str) -> list[int]:
@@ -372,6 +402,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         fields += [
             FieldSpec(key="bonus", label=N_("Other modifiers"), kind="int", default=0),
             FieldSpec(key="roll", label=N_("Attack roll"), kind="roll", default="1d20"),
+            *self.anyway_fields(state, combatant_id, True),
         ]
         return tuple(fields)
 
@@ -398,6 +429,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                                bonus=int_arg(args, "bonus", 0), needed=thac0(sheet) - ac + modifier)
 
     def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
+        if name == "main_action" and combatant_id:
+            return self.main_refusal(state, state.combatant(combatant_id), False)
         if name != "attack" or not combatant_id:
             return ""
         reckoning = self.reckon(state, state.combatant(combatant_id), values)
@@ -424,6 +457,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                               what=_describe(self.declared_what(state, combatant.id))))
         if used >= total:
             raise RuleError(_("{name} has no attacks left this round.", name=combatant.name))
+        state = self.against_the_book(state, combatant, True, args)
         if used >= self.attacks_due(state, combatant, plan):
             nth = self.slots_of(state, combatant.id)[len(_routines_used(plan, used))]
             raise RuleError(_("{name}'s next attack comes after everyone's first attack ({slot}).",
@@ -473,11 +507,10 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         except KeyError:
             raise RuleError(_("The target is not in this fight.")) from None
 
-    def main_action(self, state: State, combatant: Combatant) -> State:
-        if self.spent(state, combatant.id).main >= 1:
-            raise RuleError(_("{name} has already taken the main action this round.", name=combatant.name))
+    def main_action(self, state: State, combatant: Combatant, args: Mapping[str, Any] | None = None) -> State:
         if self.declared_spell(state, combatant.id) and self.spell_lost(state, combatant.id):
             raise RuleError(_("{name}'s spell was lost this round.", name=combatant.name))
+        state = self.against_the_book(state, combatant, False, args or {})
         state = self.spend(state, combatant.id, main=1)
         action = self.declared_action(state, combatant.id)
         return log(state, N_("{name}: {what}."), facts={"action": action}, name=combatant.name,

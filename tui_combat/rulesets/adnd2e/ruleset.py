@@ -414,6 +414,8 @@ class ADnD2e(AdndFamily[AdndRound]):
             return self.attack_fields(state, combatant_id)
         if name == "effect":
             return self.effect_fields(state, combatant_id)
+        if name == "main_action":
+            return self.anyway_fields(state, combatant_id, False)
         if name == "side_situations":
             side = state.combatant(combatant_id).side if combatant_id in state.names() else ""
             default = side or (state.sides[0].id if state.sides else "")
@@ -437,7 +439,7 @@ class ADnD2e(AdndFamily[AdndRound]):
             if declaration.action == "spell" and self.rolls_at_end(state, combatant):
                 raise RuleError(_("{spell} takes effect by itself at the end of the round.",
                                   spell=declaration.spell or _("The spell")))
-            return self.main_action(state, combatant)
+            return self.main_action(state, combatant, args)
         if name == "effect":
             return self.start_effect(state, combatant, args)
         raise RuleError(_("Unknown action {name}.", name=name))

@@ -374,6 +374,8 @@ class PlayersOption(AdndFamily[PoRound]):
             return self.attack_fields(state, combatant_id)
         if name == "effect":
             return self.effect_fields(state, combatant_id)
+        if name == "main_action":
+            return self.anyway_fields(state, combatant_id, False)
         if name == "abandon":
             return (FieldSpec(key="text", label=N_("The new action"), kind="str", default=""),)
         return ()
@@ -387,7 +389,7 @@ class PlayersOption(AdndFamily[PoRound]):
         if name == "attack":
             return self.attack(state, combatant, args)
         if name == "main_action":
-            return self.main_action(state, combatant)
+            return self.main_action(state, combatant, args)
         if name == "abandon":
             return self._abandon(state, combatant, str(args.get("text") or "").strip())
         if name == "effect":
