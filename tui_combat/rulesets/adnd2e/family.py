@@ -81,6 +81,10 @@ class AttackReckoning(NamedTuple):
     kind: str | None
     magic: int
     bonus: int
+    surprised: int
+    """+1 against a surprised target (0 otherwise)."""
+    dex_lost: int
+    """The Dex bonus the surprised target's AC lost (2 for −2), 0 for none."""
     needed: int
     """THAC0 − AC, with the weapon-vs-armour modifier: what the d20 plus bonuses must reach."""
 
@@ -94,6 +98,10 @@ class AttackReckoning(NamedTuple):
             parts.append(_("{value} magic", value=signed(self.magic)))
         if self.bonus:
             parts.append(_("{value} other", value=signed(self.bonus)))
+        if self.surprised:
+            parts.append(_("{value} surprised", value=signed(self.surprised)))
+        if self.dex_lost:
+            parts.append(_("surprised: AC without Dex {value}", value=signed(-self.dex_lost)))
         return "".join(f", {part}" for part in parts)
 
 
@@ -127,6 +135,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             FieldSpec(key="cls", label=N_("Class"), kind="choice", default="warrior", choices=tuple((c, c) for c in CLASSES)),
             FieldSpec(key="level", label=N_("Level / HD"), kind="str", default="1", help=N_("5; monsters: 4+1, 6+6, 1-1")),
             FieldSpec(key="ac", label=N_("AC"), kind="int", default=10),
+            FieldSpec(key="dex_ac", label=N_("Dex adjustment in the AC"), kind="int", default=0,
+                      help=N_("−2: AC 2 better; lost when surprised")),
             FieldSpec(key="armour", label=N_("Armour type"), kind="choice", default="", choices=armour),
             FieldSpec(key="thac0", label=N_("THAC0 (0 = from level)"), kind="int", default=0),
             FieldSpec(key="weapon", label=N_("Weapon"), kind="str", default=""),
@@ -248,6 +258,19 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         if state.round > 1 and state.surprised:
             state = replace(state, surprised=())  # surprise costs the first round, nothing more
         return state
+
+    def free_round(self, state: State) -> bool:
+        """Round 1 after one side was surprised: the other side's free round (both surprised: none)."""
+        return state.round == 1 and bool(state.surprised)
+
+    def surprised_now(self, state: State, combatant_id: str) -> bool:
+        return self.free_round(state) and combatant_id in state.surprised
+
+    def refuse_spell_in_free_round(self, state: State, combatant_id: str, casting: bool) -> None:
+        """The free round allows melee, missiles and magic items, no spells."""
+        if casting and self.free_round(state):
+            raise RuleError(_("{name} cannot cast a spell in the surprise round: melee, missiles and magic items only.",
+                              name=state.combatant(combatant_id).name))
 
     def acting(self, state: State) -> list[Combatant]:
         """Who takes part in this round's order: the active, less the surprised in round 1."""
@@ -419,14 +442,21 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         sheet = self.sheet(combatant)
         target = self._target(state, str(args.get("target") or ""))
         target_sheet = self.sheet(target) if target is not None else None
-        ac = int_arg(args, "target_ac", target_sheet.ac if target_sheet is not None else 10)
+        surprised = target is not None and self.surprised_now(state, target.id)
+        # Surprised, he loses his Dex bonus (a penalty stays); an AC the GM types is taken as it is.
+        dex_lost = -target_sheet.dex_ac if surprised and target_sheet is not None and target_sheet.dex_ac < 0 else 0
+        typed = args.get("target_ac") not in (None, "")
+        if typed:
+            dex_lost = 0
+        ac = int_arg(args, "target_ac", target_sheet.ac + dex_lost if target_sheet is not None else 10)
         armour = str(args.get("armour") or (target_sheet.armour if target_sheet is not None else ""))
         modifier, kind = (0, None)
         if state.options.get("weapon_vs_armour") == "on" and armour != "none":
             modifier, kind = armour_modifier(form, armour)
         return AttackReckoning(form=form, one_weapon=len(set(pool)) == 1, target=target, ac=ac, armour=armour,
                                modifier=modifier, kind=kind, magic=magic_of(sheet, form),
-                               bonus=int_arg(args, "bonus", 0), needed=thac0(sheet) - ac + modifier)
+                               bonus=int_arg(args, "bonus", 0), surprised=1 if surprised else 0, dex_lost=dex_lost,
+                               needed=thac0(sheet) - ac + modifier)
 
     def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
         if name == "main_action" and combatant_id:
@@ -434,7 +464,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         if name != "attack" or not combatant_id:
             return ""
         reckoning = self.reckon(state, state.combatant(combatant_id), values)
-        least = reckoning.needed - reckoning.magic - reckoning.bonus
+        least = reckoning.needed - reckoning.magic - reckoning.bonus - reckoning.surprised
         hits = sum(1 for face in range(1, 21) if face == 20 or (face != 1 and face >= least))
         return _("Needs {least} or more on the d20 (THAC0 {thac0} − AC {ac}{modifiers}): {chance}% to hit.",
                  least=max(min(least, 20), 2), thac0=thac0(self.sheet(state.combatant(combatant_id))),
@@ -470,14 +500,17 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         except msgspec.ValidationError as error:
             raise RuleError(_("Attack roll: {error}", error=error)) from None
         reckoning = self.reckon(state, combatant, args)
-        form, target, ac, magic, bonus = reckoning.form, reckoning.target, reckoning.ac, reckoning.magic, reckoning.bonus
+        form, target, ac, magic = reckoning.form, reckoning.target, reckoning.ac, reckoning.magic
+        bonus = reckoning.bonus + reckoning.surprised
         natural = roll.total
         needed = reckoning.needed
         hit = natural == 20 or (natural != 1 and natural + magic + bonus >= needed)
         state = self.spend(state, combatant.id, attacks=1)
-        bonus_param = Msg(id="{magic}{other}", params={
+        bonus_param = Msg(id="{magic}{other}{surprised}", params={
             "magic": Msg(id=N_(" {value} magic"), params={"value": signed(magic)}) if magic else "",
-            "other": f" {signed(bonus)}" if bonus else "",
+            "other": f" {signed(reckoning.bonus)}" if reckoning.bonus else "",
+            "surprised": Msg(id=N_(" {value} surprised"), params={"value": signed(reckoning.surprised)})
+            if reckoning.surprised else "",
         })
         needed_param: Param = needed
         if reckoning.kind is not None:
@@ -487,6 +520,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         facts: dict[str, Fact] = {"needed": needed, "natural": natural, "hit": hit, "magic": magic, "bonus": bonus,
                  "armour_modifier": reckoning.modifier, "weapon": form, "attacker": combatant.id,
                  "target": target.id if target is not None else ""}
+        if reckoning.surprised:
+            facts["surprised"] = True
         result = Msg(id=N_("hit") if hit else N_("miss"))
         if target is None and reckoning.one_weapon:  # one weapon and no named target: the short line
             return log(state, N_("{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}."), rolls=(roll,),

@@ -213,6 +213,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         if checked.item not in ITEMS:
             raise RuleError(_("Magic item \"{item}\" is not one of {known}.", item=checked.item, known=", ".join(ITEMS)))
         name = state.combatant(combatant_id).name
+        self.refuse_spell_in_free_round(state, combatant_id, checked.action == "spell")
         # A declaration is what it says: no spell unless he casts one, no item unless he uses one.
         if checked.action == "spell":
             if not checked.spell.strip() and not checked.casting.strip():

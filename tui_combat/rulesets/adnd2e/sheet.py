@@ -43,6 +43,8 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True):
     thac0: int = 0
     """0 means: work it out from class and level (or Hit Dice)."""
     ac: int = 10
+    dex_ac: int = 0
+    """The Dexterity adjustment already in his AC (−2: two better); a surprised combatant loses a bonus."""
     armour: str = ""
     """The armour's type (weapon type vs armour type); "" when none or not known."""
     weapon: str = ""

@@ -222,6 +222,7 @@ class PlayersOption(AdndFamily[PoRound]):
             raise RuleError(_("Moving \"{move}\" is not one of {known}.", move=checked.movement, known=", ".join(MOVES)))
         if checked.phase:
             self.data.phase_index(checked.phase)
+        self.refuse_spell_in_free_round(state, combatant_id, checked.action == "spell")
         if checked.action != "spell":
             checked = replace(checked, spell="")
         current = self.round_of(state)
