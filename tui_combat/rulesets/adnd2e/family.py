@@ -34,8 +34,10 @@ from tui_combat.rulesets.adnd2e.sheet import (
     check_sheet_values,
     damage_of,
     first_forms,
+    is_large,
     magic_of,
     sheet_of,
+    table_damage,
     thac0,
     weapon_key,
 )
@@ -476,7 +478,13 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             return None
         attacker = after.combatant(str(facts["attacker"]))
         form = str(facts.get("weapon", ""))
-        return DamageDue(target=str(facts["target"]), dice=damage_of(self.sheet(attacker), form), what=form)
+        target = after.combatant(str(facts["target"]))
+        large = is_large(self.sheet(target))
+        dice = damage_of(self.sheet(attacker), form, large=large)
+        note: str | Msg = ""
+        if large and table_damage(form) is not None and dice != damage_of(self.sheet(attacker), form):
+            note = Msg(id=N_("Against a large target: the weapon's large column."))
+        return DamageDue(target=target.id, dice=dice, what=form, note=note)
 
     def attack(self, state: State, combatant: Combatant, args: Mapping[str, Any]) -> State:
         plan = self.attack_plan_of(state, combatant)
