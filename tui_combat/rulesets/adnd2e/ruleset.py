@@ -92,7 +92,8 @@ class ADnD2e(AdndFamily[AdndRound]):
             choices=(
                 ("standard", N_("standard: 1d10 per side")),
                 ("group", N_("group-modified: 1d10 per side + own modifiers")),
-                ("individual", N_("individual: 1d10 each")),
+                ("individual", N_("individual: 1d10 each, every monster too")),
+                ("individual_groups", N_("individual: 1d10 each, one for a group of like monsters")),
             ),
         ),
         OptionSpec(
@@ -253,15 +254,15 @@ class ADnD2e(AdndFamily[AdndRound]):
         method = state.options.get("initiative", "standard")
         dice = tables().initiative.dice
         acting = [c for c in self.acting(state) if not self.rolls_at_end(state, c)]
-        if method == "individual":
+        if method in ("individual", "individual_groups"):
             requests: dict[str, RollRequest] = {}
             for combatant in acting:
-                key = combatant.group or combatant.id
+                key = (combatant.group if method == "individual_groups" else "") or combatant.id
                 if key in requests:
                     previous = requests[key]
                     requests[key] = replace(previous, combatants=(*previous.combatants, combatant.id))
                 else:
-                    name = combatant.name.rsplit(" ", 1)[0] if combatant.group else combatant.name
+                    name = combatant.name.rsplit(" ", 1)[0] if key == combatant.group else combatant.name
                     requests[key] = RollRequest(key=key, label=Msg(id="{name}", params={"name": name}), dice=dice,
                                                 combatants=(combatant.id,))
             return tuple(requests.values())
@@ -275,15 +276,23 @@ class ADnD2e(AdndFamily[AdndRound]):
                                       modifier=modifier, combatants=members))
         return tuple(result)
 
+    def own_situations(self, state: State, combatant: Combatant, *, with_side: bool) -> int:
+        """Table 55 for him: the situations ticked in his declaration (and his side's, when asked); a caster
+        gets no haste modifier (the seed's round 3)."""
+        declaration = self.declaration_of(state, combatant.id)
+        situations = situation_ids(declaration.situations)
+        if with_side:
+            situations += self.side_situations(state, combatant.side)
+        if declaration.action == "spell":
+            situations = [s for s in situations if s != "hasted"]
+        return self.situation_total(situations)
+
     def action_modifier(self, state: State, combatant: Combatant) -> int:
         """Table 55 (own situations) + Table 56 (declared action) for group and individual initiative."""
         sheet = self.sheet(combatant)
         declaration = self.declaration_of(state, combatant.id)
         data = tables().initiative
-        situations = situation_ids(declaration.situations) + self.side_situations(state, combatant.side)
-        if declaration.action == "spell":
-            situations = [s for s in situations if s != "hasted"]  # the seed's round 3
-        modifier = self.situation_total(situations)
+        modifier = self.own_situations(state, combatant, with_side=True)
         action = self.declared_action(state, combatant.id)
         if action == "weapon":
             modifier += slowest_weapon_speed(sheet)
@@ -311,6 +320,8 @@ class ADnD2e(AdndFamily[AdndRound]):
                 value = totals[request.key]
                 if method != "standard":
                     value += self.action_modifier(state, by_id[combatant_id])
+                else:  # the side's roll and situations, and his own (the archers on the hill)
+                    value += self.own_situations(state, by_id[combatant_id], with_side=False)
                 values[combatant_id] = value
         slots = group_slots(values, descending=False)
         plans = {cid: self.attack_plan_of(state, by_id[cid]) for cid in values}
