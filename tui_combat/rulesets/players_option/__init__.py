@@ -24,8 +24,15 @@ Readings settled here (the seed leaves them open):
 * All of a combatant's attacks happen in his phase (the seed says nothing of repeated attacks here).
 * A combatant who abandons his declared action (``z``) acts at the very end of the round, in a slot of
   its own after the very slow phase; only before his phase is over.
-* Surprise, THAC0, weapons, armour, attacks, effects with a duration: as AD&D 2e (``adnd2e.toml``).
-  Placement: a surprised side places its figures first; otherwise the DM places everyone.
+* A spell acts in the phase its casting time gives (the data file's ``[spells]``: 1–3 fast, 4–6 average,
+  7–9 slow, more or a round and longer very slow — a default, not in the seed), from the caster's
+  spell list; the side's 1 or 10 shifts it; the GM's phase in the declaration wins; a spell not on the
+  list takes his base initiative.
+* Surprise, THAC0, weapons, armour, attacks, one main action a round, death, damage against large
+  targets, effects with a duration: as AD&D 2e (``adnd2e.toml``).
+* Placement: a side that was surprised, or that the other spotted unseen (option ``spotted``: the party
+  spotted the others, or the others the party), places its figures first, then the other side; otherwise
+  the DM places everyone.
 """
 
 from __future__ import annotations
@@ -99,6 +106,10 @@ class PlayersOption(AdndFamily[PoRound]):
                    choices=(("even", N_("two attacks in even rounds")), ("odd", N_("two attacks in odd rounds")))),
         OptionSpec(key="weapon_vs_armour", label=N_("Weapon type vs armour type"),
                    choices=(("off", N_("AC only")), ("on", N_("AC and armour type vs weapon type")))),
+        OptionSpec(key="spotted", label=N_("Spotted unseen"),
+                   choices=(("nobody", N_("nobody: surprise decides who places first")),
+                            ("party", N_("the party spotted the others unseen")),
+                            ("others", N_("the others spotted the party unseen")))),
         DEATH_OPTION,
     )
     actions = (
@@ -235,13 +246,21 @@ class PlayersOption(AdndFamily[PoRound]):
                               source=r.source) for r in self.data.range)
 
     def on_fight_start(self, state: State) -> State:
+        """Placement: a side surprised, or spotted unseen by the other (option ``spotted``), places its
+        figures first; otherwise the DM places everyone."""
         surprised = {state.combatant(cid).side for cid in state.surprised}
-        if not surprised:
+        spotted = state.options.get("spotted", "nobody")
+        unseen = {s.id for s in state.sides if spotted != "nobody" and s.is_party == (spotted == "others")}
+        unaware = surprised | unseen
+        if not unaware or len(unaware) == len(state.sides):
             return log(state, N_("Placing the figures: the DM places everyone, the heroes in their marching order."))
-        first = [s.name for s in state.sides if s.id in surprised]
-        then = [s.name for s in state.sides if s.id not in surprised]
-        return log(state, N_("Placing the figures: {first} first (surprised), then {then}, at the rolled range."),
-                   first=", ".join(first), then=", ".join(then))
+        first = ", ".join(s.name for s in state.sides if s.id in unaware)
+        then = ", ".join(s.name for s in state.sides if s.id not in unaware)
+        if surprised >= unaware:
+            return log(state, N_("Placing the figures: {first} first (surprised), then {then}, at the rolled range."),
+                       first=first, then=then)
+        return log(state, N_("Placing the figures: {first} first (spotted unseen), then {then}, at the rolled range."),
+                   first=first, then=then)
 
     # -- initiative --------------------------------------------------------------------------------------
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
