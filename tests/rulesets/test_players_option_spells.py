@@ -11,6 +11,7 @@ from tests.rulesets.side_fight import texts
 from tests.rulesets.test_players_option import DEMO, surprise
 from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import load_encounter
+from tui_combat.engine.errors import RuleError
 from tui_combat.rulesets.players_option import RULESET, PoDeclaration, PoSheet, po_tables
 from tui_combat.rulesets.players_option.phases import phase_of
 from tui_combat.store import store_from_encounter
@@ -64,3 +65,13 @@ def test_surprise_still_places_the_surprised_first() -> None:
     store.dispatch(a.StartFight())
     assert "Placing the figures: Heroes first (surprised), then Gnolls, at the rolled range." in texts(store.state)
 
+
+
+def test_the_free_round_allows_no_spell_in_players_option_either() -> None:
+    store = surprise(8, 2)  # the gnolls rolled 2: surprised
+    store.dispatch(a.StartFight())
+    store.dispatch(a.NextStep())  # the monsters' actions: on to the heroes'
+    ilse = next(c.id for c in store.state.combatants if c.name == "Ilse")
+    with pytest.raises(RuleError, match="Ilse cannot cast a spell in the surprise round"):
+        store.dispatch(a.Declare(combatant=ilse, declaration={"action": "spell", "spell": "sleep"}))
+    store.dispatch(a.Declare(combatant=ilse, declaration={"action": "attack"}))
