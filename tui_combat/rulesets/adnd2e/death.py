@@ -78,6 +78,8 @@ def bind(state: State, fight: AdndFight, combatant: Combatant) -> tuple[AdndFigh
 
 def bleed(state: State, fight: AdndFight) -> tuple[AdndFight, State]:
     """The end of a round: every dying character not bound nor healed loses 1 hit point; at −10 he is dead."""
+    if state.options.get("death") != "minus_10":
+        return replace(fight, bleeding={}, bound=()), state  # the option turned off: nobody lies dying
     bleeding: dict[str, int] = {}
     bound = list(fight.bound)
     names = state.names()

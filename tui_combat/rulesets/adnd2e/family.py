@@ -23,7 +23,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
-from tui_combat.rulesets.adnd2e import death
+from tui_combat.rulesets.adnd2e.death import bind, bleed, condition, health_after, note_damage
 from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
 from tui_combat.rulesets.adnd2e.sheet import (
     CLASSES,
@@ -372,7 +372,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                    name=state.combatant(combatant_id).name, spell=spell_param(spell))
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
-        state = self.with_fight(state, death.note_damage(state, self.fight_of(state), combatant_id))
+        state = self.with_fight(state, note_damage(state, self.fight_of(state), combatant_id))
         return self.disturb_spell(state, combatant_id)
 
     def disturb_spell(self, state: State, combatant_id: str) -> State:
@@ -384,10 +384,10 @@ class AdndFamily(Ruleset[RB, AdndFight]):
 
     # -- death ------------------------------------------------------------------------------------------
     def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
-        return death.health_after(state, combatant, amount)
+        return health_after(state, combatant, amount)
 
     def condition_word(self, state: State, combatant_id: str) -> str | None:
-        return death.condition(state, self.fight_of(state), combatant_id)
+        return condition(state, self.fight_of(state), combatant_id)
 
     @staticmethod
     def anyone(state: State, combatant_id: str) -> Combatant:
@@ -398,11 +398,11 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             raise RuleError(_("Select a combatant first.")) from None
 
     def bind_wounds(self, state: State, combatant: Combatant) -> State:
-        fight, state = death.bind(state, self.fight_of(state), combatant)
+        fight, state = bind(state, self.fight_of(state), combatant)
         return self.with_fight(state, fight)
 
     def bleed(self, state: State) -> State:
-        fight, state = death.bleed(state, self.fight_of(state))
+        fight, state = bleed(state, self.fight_of(state))
         return self.with_fight(state, fight)
 
     # -- the attack helper -------------------------------------------------------------------------------
