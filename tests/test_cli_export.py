@@ -40,7 +40,7 @@ def test_the_report_is_printed_by_the_name_list_shows(data: Path) -> None:
     result = run(data, "export", "trolls AND orcs in the tunnel")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(f"# {TROLLS}\n")
-    assert "## Round 2" in result.stdout and "- Orc 1 takes 6 damage (1d8+1: [5] + 1 = 6): -1/5 HP." in result.stdout
+    assert "## Round 2" in result.stdout and "- Orc 1 takes 6 damage (1d8+1: [5] + 1 = 6): 0/5 HP." in result.stdout
     assert "🔒 Troll 2 smells the wizard" in result.stdout
     assert result.stderr == ""
 
@@ -53,18 +53,18 @@ def test_the_public_json_goes_to_a_file(data: Path, tmp_path: Path) -> None:
     report = json.loads(target.read_text(encoding="utf-8"))
     assert report["public"] is True and [r["number"] for r in report["rounds"]] == [0, 1, 2]
     text = target.read_text(encoding="utf-8")
-    assert "smells the wizard" not in text and "first death" not in text and "-1/5" not in text
+    assert "smells the wizard" not in text and "first death" not in text and "0/5" not in text
 
 
 def test_the_format_follows_the_file_name_and_the_gms_health_words(data: Path, tmp_path: Path) -> None:
     config = tmp_path / "config"
     config.mkdir()
-    (config / "players-view.toml").write_text('[health.words]\ndown = "out cold"\n', encoding="utf-8")
+    (config / "players-view.toml").write_text('[health.words]\nunhurt = "fresh"\n', encoding="utf-8")
     target = tmp_path / "report.html"
     result = run(data, "export", "trolls", "--public", "-o", str(target), config=config)
     assert result.returncode == 0, result.stderr
     page = target.read_text(encoding="utf-8")
-    assert page.startswith("<!DOCTYPE html>") and "<td>Orc 1</td><td>out cold</td>" in page
+    assert page.startswith("<!DOCTYPE html>") and "<td>Troll 1</td><td>fresh</td>" in page
 
 
 def test_the_session_may_be_open_in_the_app_meanwhile(data: Path) -> None:

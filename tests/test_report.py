@@ -145,16 +145,16 @@ def test_the_gm_report_marks_what_only_the_gm_saw(fought: Store) -> None:
     text = markdown(store_report(fought))
     assert "- 🔒 The orcs run at the first death" in text.splitlines()
     assert "- 🔒 Troll 2 smells the wizard" in text.splitlines()
-    assert "- Orc 1: -1/5 HP, down" in text.splitlines()
+    assert "- Orc 1: 0/5 HP, down" in text.splitlines()  # AD&D: hit points stop at 0
 
 
 def test_the_public_report_leaves_out_secrets_and_the_monsters_hp(fought: Store) -> None:
     text = markdown(store_report(fought, public=True))
     assert "The orcs run" not in text and "smells the wizard" not in text and "🔒" not in text
     lines = text.splitlines()
-    assert "- Orc 1 takes 6 damage (1d8+1: [5] + 1 = 6)." in lines  # no "-1/5 HP"
+    assert "- Orc 1 takes 6 damage (1d8+1: [5] + 1 = 6)." in lines  # no "0/5 HP"
     assert "- Delsenora takes 5 damage (1d4+1: [4] + 1 = 5): 9/14 HP." in lines  # the party's own HP stay
-    assert "- Orc 1: down" in lines and "- Troll 1: unhurt" in lines and "- Delsenora: 12/14 HP, active" in lines
+    assert "- Orc 1: dead" in lines and "- Troll 1: unhurt" in lines and "- Delsenora: 12/14 HP, active" in lines
     assert "/36" not in text and "/5 HP" not in text
 
 
@@ -197,16 +197,16 @@ def test_the_json_holds_rounds_of_entries_with_ids_params_rolls_and_facts(fought
                                                                                 ("7", ["Raf", "Rupert"])]
     damage = next(e for e in round_1["entries"] if e["text"].startswith("Orc 1 takes"))
     assert damage["message"] == "{name} takes {amount} damage{rolled}: {hp}/{max} HP."
-    assert (damage["params"]["name"], damage["params"]["amount"], damage["params"]["hp"]) == ("Orc 1", 6, -1)
+    assert (damage["params"]["name"], damage["params"]["amount"], damage["params"]["hp"]) == ("Orc 1", 6, 0)
     assert damage["rolls"] == [{"dice": "1d8+1", "total": 6, "faces": [5], "typed": False, "text": "1d8+1: [5] + 1 = 6"}]
-    assert damage["facts"] == {"damage": 6, "hp": -1} and damage["kinds"] == ["roll", "damage"]
+    assert damage["facts"] == {"damage": 6, "hp": 0} and damage["kinds"] == ["roll", "damage"]
     assert data["damage"] == [{"name": "Delsenora", "damage": 5, "healing": 3}, {"name": "Orc 1", "damage": 6, "healing": 0}]
     public = json.loads(json_text(store_report(fought, public=True)))
     damage = next(e for r in public["rounds"] for e in r["entries"] if e["text"].startswith("Orc 1 takes"))
     assert damage["message"] == "{name} takes {amount} damage{rolled}." and "hp" not in damage["params"]
     assert damage["facts"] == {"damage": 6}
     orc = next(c for c in public["combatants"] if c["name"] == "Orc 1")
-    assert (orc["hp"], orc["max_hp"], orc["health"]) == (None, None, "down")
+    assert (orc["hp"], orc["max_hp"], orc["health"]) == (None, None, "dead")  # the book's word
 
 
 def test_a_fight_still_in_set_up_has_a_short_report() -> None:

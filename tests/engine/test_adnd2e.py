@@ -112,6 +112,21 @@ def test_table_55_side_modifiers() -> None:
     assert "Initiative — Party: 1d10: [7] = 7 -2 = 5." in last_log(store.state, 3)
 
 
+def test_table_55_applies_to_those_it_concerns() -> None:
+    """The text after Table 55: only those on higher ground get its −1 (the archer on the hill), not the side."""
+    store = demo_store()
+    start(store)
+    store.dispatch(a.Declare(combatant=RUPERT, declaration={"action": "weapon", "situation_higher_ground": True}))
+    store.dispatch(a.Declare(combatant=RAF, declaration={"action": "weapon", "situation_wading": True}))
+    assert [r.modifier for r in RULESET.initiative_requests(store.state)] == [0, 0]
+    store.dispatch(a.RollInitiative(rolls={PARTY: d10(7), MONSTERS: d10(7)}))
+    assert order_of(store.state) == [
+        ("6", {RUPERT}),  # 7 − 1 on higher ground: before everyone
+        ("7", {DELSENORA, *TROLLS, *ORCS}),  # the rest of the party ties with the monsters
+        ("9", {RAF}),  # 7 + 2 wading
+    ]
+
+
 def test_table_55_modifiers_add_up_and_unknown_is_refused() -> None:
     store = demo_store()
     start(store)
@@ -212,9 +227,20 @@ def test_hasted_caster_gets_no_haste_bonus() -> None:
     assert RULESET.action_modifier(state, state.combatant(RUPERT)) == 5
 
 
-def test_demo_trolls_share_one_roll_in_individual_mode() -> None:
+def test_individual_initiative_gives_every_monster_its_own_roll() -> None:
     store = demo_store()
     store.dispatch(a.SetOption(key="initiative", value="individual"))
+    start(store)
+    requests = {r.key: r.combatants for r in RULESET.initiative_requests(store.state)}
+    assert set(requests) == {RAF, RUPERT, DELSENORA, *TROLLS, *ORCS}
+    assert all(len(members) == 1 for members in requests.values())
+    labels = [str(r.label) for r in RULESET.initiative_requests(store.state)]
+    assert labels[3:5] == ["Troll 1", "Troll 2"]
+
+
+def test_demo_trolls_share_one_roll_in_the_group_roll_option() -> None:
+    store = demo_store()
+    store.dispatch(a.SetOption(key="initiative", value="individual_groups"))
     start(store)
     requests = {r.key: r.combatants for r in RULESET.initiative_requests(store.state)}
     assert requests["g6"] == TROLLS and requests["g10"] == ORCS
@@ -351,9 +377,9 @@ def test_attack_budget_refuses_a_second_attack_at_one_per_round() -> None:
     with pytest.raises(RuleError, match="Raf has no attacks left this round"):
         store.dispatch(a.RulesetAction(name="attack", args={"combatant": RAF}))
     assert store.state is before
-    # The main action is a separate line of the budget, spent once.
-    store.dispatch(a.RulesetAction(name="main_action", args={"combatant": RAF}))
-    with pytest.raises(RuleError, match="already taken the main action"):
+    # His attack was his main action: another (a spell, an item) is refused with the reason.
+    assert [line.left for line in RULESET.budget(store.state, RAF)] == [0, 0]
+    with pytest.raises(RuleError, match="Raf has attacked this round: his attacks were his main action"):
         store.dispatch(a.RulesetAction(name="main_action", args={"combatant": RAF}))
     # The next round refreshes the budget.
     finish_round(store)

@@ -538,7 +538,7 @@ def sheets(draw: st.DrawFn) -> dict[str, Any]:
 @given(
     party=st.lists(sheets(), min_size=1, max_size=3),
     monsters=st.lists(sheets(), min_size=1, max_size=3),
-    method=st.sampled_from(["standard", "group", "individual"]),
+    method=st.sampled_from(["standard", "group", "individual", "individual_groups"]),
     second_round=st.booleans(),
     hasted=st.lists(st.booleans(), min_size=6, max_size=6),
     down=st.lists(st.booleans(), min_size=6, max_size=6),
@@ -581,7 +581,9 @@ def test_every_living_combatant_appears_once_per_attack_slot_and_slots_share_one
             seen[cid] = seen.get(cid, 0) + 1
             index = next(i for i, c in enumerate(state.combatants) if c.id == cid)
             sheet = sheet_of[state.combatant(cid).name]
-            value = roll_of[cid] if method == "standard" else roll_of[cid] + expected_modifier(sheet, hasted[index % 6])
+            # Standard: the side's roll and his own situations (hasted −2), no Table 56.
+            value = (roll_of[cid] - 2 * hasted[index % 6] if method == "standard"
+                     else roll_of[cid] + expected_modifier(sheet, hasted[index % 6]))
             keys.add((seen[cid], value))
         assert len(keys) == 1, (str(slot.label), keys)
         assert slot.value == next(iter(keys))[1]

@@ -26,10 +26,10 @@ async def test_slots_say_acted_now_to_come_and_rows_what_is_left(make_app: Calla
         # Nobody has spent anything yet: no marker of what is left.
         assert rows(app) == ["▶─ 3 now", "  Raf  20/20", "── 7 to come", "  Orc 1  8/8", "  Orc 2  8/8"]
         # Raf attacks (the roll left empty: the attack is taken, its result told at the table): a 3rd-level
-        # warrior (levels 1–6) has one attack a round, now used: 0/1; his main action, counted apart, 1/1.
+        # warrior (levels 1–6) has one attack a round, now used: 0/1; it was his main action too: 0/1.
         await pilot.press("a", "ctrl+s")
         await leave_damage(pilot)
-        assert rows(app)[1] == "  Raf  20/20  0/1·1/1", rows(app)
+        assert rows(app)[1] == "  Raf  20/20  0/1·0/1", rows(app)
         hint = visible_text(app.screen.query_one("#step-hint")).strip()
         assert hint == "a attack, c main action, d damage for those acting now, n when done", hint
         await pilot.press("n")

@@ -250,7 +250,9 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
         fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
         if fields:
             fields[0].focus()
-        self.update_preview()
+        # Not yet mounted while its own mount runs: the line comes once it is (a form of tick boxes only
+        # has no change before the GM presses a key).
+        self.call_after_refresh(self.update_preview)
 
     def update_preview(self) -> None:
         if self.preview is None or not self.is_mounted:

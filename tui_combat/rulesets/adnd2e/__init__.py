@@ -3,12 +3,13 @@
 Round: the DM decides monsters' actions in secret → players declare → initiative → resolve in
 initiative order → end of round. Initiative methods (option ``initiative``):
 
-* ``standard`` — one 1d10 per side plus the side's Table 55 modifiers; lowest first; tied sides act
-  simultaneously (one slot).
+* ``standard`` — one 1d10 per side; Table 55 applies to those it concerns, as the text after the table
+  says: a situation ticked for the whole side (``m``) to everyone of it, one ticked in a declaration to
+  him alone (the archer on the hill); lowest first; equal results act simultaneously (one slot).
 * ``group`` — one 1d10 per side; each combatant adds his own Table 55 situations and the Table 56
   modifier of his declared action (weapon speed, casting time, natural weapons by size, magic items).
-* ``individual`` — every combatant rolls (a group such as "5 orc" shares one roll) and adds the same
-  modifiers as ``group``.
+* ``individual`` — every combatant rolls, every monster too, and adds the same modifiers as ``group``.
+* ``individual_groups`` — the same, but a group of like monsters ("5 orc") shares one roll.
 
 Readings settled here (the book leaves them to the DM):
 
@@ -36,6 +37,20 @@ Readings settled here (the book leaves them to the DM):
 * Surprise is rolled per side; the surprised side's combatants are left out of the order of round 1
   (the free round) and are no longer surprised from round 2 on. The encounter distance follows the
   result: both sides surprised, one side, or (nobody) the terrain.
+* One main action a round: his attacks (however many forms or repeated attacks) are one, a spell, an
+  item or anything else (``c``) another; a second is refused with the reason. Ticking "ignore the book"
+  in the form allows it, and the log says so (as it says an action out of turn).
+* Surprise, whole (DM's Guide): in the free round the surprising side may fight, shoot and use magic
+  items, but not cast (a spell declared is refused); attacks on the surprised get +1, and their AC loses
+  the Dex bonus the sheet's ``dex_ac`` says is in it (a penalty stays; an AC the GM types is taken as it
+  is). Both sides surprised: none of it.
+* Death (option ``death``): at 0 hit points dead, and hit points stop at 0; or the DM's Guide's optional
+  rule for the party's characters (monsters still die at 0): unconscious at 0 to −9, losing 1 HP at
+  every end of round until his wounds are bound (``w``) or he is healed, dead at −10. The card and the
+  players' screen say "dying", "unconscious" (bound) or "dead".
+* Damage against a large, huge or gargantuan target: the weapon's large column of PHB Table 44 (data
+  file, ``weapon_damage``); a constant the sheet adds to the table's small/medium dice is kept, a sheet
+  with other dice is the GM's own figure for every size; natural attack forms have one figure.
 * Effects with a duration (``f``) count down at every end of round, in rounds or turns; every tenth
   round the log says a turn has passed.
 

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from tui_combat.engine.dice import DiceError, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _
 from tui_combat.rulesets.data_loading import house_rules_path, load_ruleset_data
@@ -124,6 +125,9 @@ class Tables(_Data, frozen=True, kw_only=True):
     """Class → (from level, rate) rows for a weapon specialist (melee)."""
     attacks_specialist_source: Source
     time: _Time
+    weapon_damage: dict[str, tuple[str, str]] = {}
+    """PHB Table 44: weapon → (damage against small or man-sized, against large)."""
+    weapon_damage_source: Source = "default"
     weapon_aliases: dict[str, str] = {}
     """Other names of the weapons (Russian, Ukrainian …): alias → the name in ``weapon_speeds``."""
     armour_aliases: dict[str, str] = {}
@@ -142,6 +146,16 @@ def check_tables(data: Tables, where: str) -> Tables:
         if weapon.strip().lower() not in speeds:
             raise RuleError(_("{path}: weapon_types names \"{weapon}\", which is not in weapon_speeds.",
                               path=where, weapon=weapon))
+    for weapon, dice in data.weapon_damage.items():
+        if weapon.strip().lower() not in speeds:
+            raise RuleError(_("{path}: weapon_damage names \"{weapon}\", which is not in weapon_speeds.",
+                              path=where, weapon=weapon))
+        for each in dice:
+            try:
+                parse(each)
+            except DiceError as error:
+                raise RuleError(_("{path}: weapon_damage.{weapon}: \"{dice}\": {error}", path=where, weapon=weapon,
+                                  dice=each, error=error)) from None
     for table_name, aliases, known in (("weapon_aliases", data.weapon_aliases, data.weapon_speeds),
                                        ("armour_aliases", data.armour_aliases, data.armour_types)):
         for alias in unknown_aliases(known, aliases):

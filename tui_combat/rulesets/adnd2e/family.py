@@ -15,12 +15,15 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from tui_combat.engine.contract import ActionSpec, BudgetLine, DamageDue, FieldSpec, new_attack, Ruleset, Situation, SurpriseModifier
+from tui_combat.engine.contract import (
+    ActionSpec, BudgetLine, DamageDue, FieldSpec, Health, Ruleset, Situation, SurpriseModifier, new_attack,
+)
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
+from tui_combat.rulesets.adnd2e.death import bind, bleed, condition, health_after, note_damage
 from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
 from tui_combat.rulesets.adnd2e.sheet import (
     CLASSES,
@@ -31,17 +34,23 @@ from tui_combat.rulesets.adnd2e.sheet import (
     check_sheet_values,
     damage_of,
     first_forms,
+    is_large,
     magic_of,
     sheet_of,
+    table_damage,
     thac0,
     weapon_key,
 )
 from tui_combat.rulesets.adnd2e.state import AdndFight, Effect, RoundBase, Spent, duration
 
-__all__ = ["EFFECT_ACTION", "AdndFamily", "int_arg", "ordinal", "signed", "spell_param"]
+__all__ = ["ANYWAY", "EFFECT_ACTION", "AdndFamily", "int_arg", "ordinal", "signed", "spell_param"]
 
 RB = TypeVar("RB", bound=RoundBase)
 Plan = tuple[tuple[str, ...], ...]
+
+ANYWAY = "anyway"
+"""A form's box: take an action the book refuses (a second main action), the log saying so."""
+ANYWAY_LABEL = N_("Ignore the book (the log says so)")
 
 EFFECT_ACTION = ActionSpec(name="effect", key="f", label=N_("Duration"), footer=False)
 """Start counting down a spell or effect on the selected combatant (rounds or turns)."""
@@ -74,6 +83,10 @@ class AttackReckoning(NamedTuple):
     kind: str | None
     magic: int
     bonus: int
+    surprised: int
+    """+1 against a surprised target (0 otherwise)."""
+    dex_lost: int
+    """The Dex bonus the surprised target's AC lost (2 for −2), 0 for none."""
     needed: int
     """THAC0 − AC, with the weapon-vs-armour modifier: what the d20 plus bonuses must reach."""
 
@@ -87,6 +100,10 @@ class AttackReckoning(NamedTuple):
             parts.append(_("{value} magic", value=signed(self.magic)))
         if self.bonus:
             parts.append(_("{value} other", value=signed(self.bonus)))
+        if self.surprised:
+            parts.append(_("{value} surprised", value=signed(self.surprised)))
+        if self.dex_lost:
+            parts.append(_("surprised: AC without Dex {value}", value=signed(-self.dex_lost)))
         return "".join(f", {part}" for part in parts)
 
 
@@ -120,6 +137,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             FieldSpec(key="cls", label=N_("Class"), kind="choice", default="warrior", choices=tuple((c, c) for c in CLASSES)),
             FieldSpec(key="level", label=N_("Level / HD"), kind="str", default="1", help=N_("5; monsters: 4+1, 6+6, 1-1")),
             FieldSpec(key="ac", label=N_("AC"), kind="int", default=10),
+            FieldSpec(key="dex_ac", label=N_("Dex adjustment in the AC"), kind="int", default=0,
+                      help=N_("−2: AC 2 better; lost when surprised")),
             FieldSpec(key="armour", label=N_("Armour type"), kind="choice", default="", choices=armour),
             FieldSpec(key="thac0", label=N_("THAC0 (0 = from level)"), kind="int", default=0),
             FieldSpec(key="weapon", label=N_("Weapon"), kind="str", default=""),
@@ -242,6 +261,19 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             state = replace(state, surprised=())  # surprise costs the first round, nothing more
         return state
 
+    def free_round(self, state: State) -> bool:
+        """Round 1 after one side was surprised: the other side's free round (both surprised: none)."""
+        return state.round == 1 and bool(state.surprised)
+
+    def surprised_now(self, state: State, combatant_id: str) -> bool:
+        return self.free_round(state) and combatant_id in state.surprised
+
+    def refuse_spell_in_free_round(self, state: State, combatant_id: str, casting: bool) -> None:
+        """The free round allows melee, missiles and magic items, no spells."""
+        if casting and self.free_round(state):
+            raise RuleError(_("{name} cannot cast a spell in the surprise round: melee, missiles and magic items only.",
+                              name=state.combatant(combatant_id).name))
+
     def acting(self, state: State) -> list[Combatant]:
         """Who takes part in this round's order: the active, less the surprised in round 1."""
         skip = set(state.surprised) if state.round == 1 else set()
@@ -263,6 +295,32 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         spent = Spent(attacks=spent.attacks + attacks, main=spent.main + main)
         return self.with_round(state, replace(current, spent={**current.spent, combatant_id: spent}))
 
+    def main_refusal(self, state: State, combatant: Combatant, attacking: bool) -> str:
+        """Why the book refuses him another main action this round ("" when it does not): one main action
+        a round, his attacks (however many) being one, a spell or anything else another."""
+        spent = self.spent(state, combatant.id)
+        if spent.main:
+            return _("{name} has already taken his main action this round: one a round.", name=combatant.name)
+        if spent.attacks and not attacking:
+            return _("{name} has attacked this round: his attacks were his main action.", name=combatant.name)
+        return ""
+
+    def against_the_book(self, state: State, combatant: Combatant, attacking: bool, args: Mapping[str, Any]) -> State:
+        """Refuse a second main action with the reason, or, the GM having ticked "ignore the book", log it."""
+        reason = self.main_refusal(state, combatant, attacking)
+        if not reason:
+            return state
+        if args.get(ANYWAY) is not True:
+            raise RuleError(reason + " " + _("Tick \"{box}\" to allow it.", box=_(ANYWAY_LABEL)))
+        return log(state, N_("{name} takes a second main action this round, against the book."), facts={"anyway": True},
+                   name=combatant.name, secret=self.declared_in_secret(state, combatant.id))
+
+    def anyway_fields(self, state: State, combatant_id: str, attacking: bool) -> tuple[FieldSpec, ...]:
+        """The "ignore the book" box, only when the book would refuse the action."""
+        if not self.main_refusal(state, state.combatant(combatant_id), attacking):
+            return ()
+        return (FieldSpec(key=ANYWAY, label=ANYWAY_LABEL, kind="bool", default=False),)
+
     def attack_total(self, state: State, combatant: Combatant) -> int:
         return sum(len(routine) for routine in self.attack_plan_of(state, combatant))
 
@@ -273,7 +331,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         lines = []
         if attacks:
             lines.append(BudgetLine(label=_("Attacks"), left=max(attacks - spent.attacks, 0), total=attacks))
-        lines.append(BudgetLine(label=_("Main action"), left=max(1 - spent.main, 0), total=1))
+        lines.append(BudgetLine(label=_("Main action"), left=0 if spent.main or spent.attacks else 1, total=1))
         return tuple(lines)
 
     def slots_of(self, state: State, combatant_id: str) -> list[int]:
@@ -314,10 +372,38 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                    name=state.combatant(combatant_id).name, spell=spell_param(spell))
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
+        state = self.with_fight(state, note_damage(state, self.fight_of(state), combatant_id))
+        return self.disturb_spell(state, combatant_id)
+
+    def disturb_spell(self, state: State, combatant_id: str) -> State:
+        """A hit on a caster: his spell is lost if his slot has not come up."""
         spell = self.declared_spell(state, combatant_id)
         if not spell or self.spell_lost(state, combatant_id) or self.has_acted(state, combatant_id):
             return state
         return self.lose_spell(state, combatant_id, spell)
+
+    # -- death ------------------------------------------------------------------------------------------
+    def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
+        return health_after(state, combatant, amount)
+
+    def condition_word(self, state: State, combatant_id: str) -> str | None:
+        return condition(state, self.fight_of(state), combatant_id)
+
+    @staticmethod
+    def anyone(state: State, combatant_id: str) -> Combatant:
+        """The combatant an action names, standing or not (binding the wounds of the fallen)."""
+        try:
+            return state.combatant(combatant_id)
+        except KeyError:
+            raise RuleError(_("Select a combatant first.")) from None
+
+    def bind_wounds(self, state: State, combatant: Combatant) -> State:
+        fight, state = bind(state, self.fight_of(state), combatant)
+        return self.with_fight(state, fight)
+
+    def bleed(self, state: State) -> State:
+        fight, state = bleed(state, self.fight_of(state))
+        return self.with_fight(state, fight)
 
     # -- the attack helper -------------------------------------------------------------------------------
     def attack_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -341,6 +427,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         fields += [
             FieldSpec(key="bonus", label=N_("Other modifiers"), kind="int", default=0),
             FieldSpec(key="roll", label=N_("Attack roll"), kind="roll", default="1d20"),
+            *self.anyway_fields(state, combatant_id, True),
         ]
         return tuple(fields)
 
@@ -357,20 +444,29 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         sheet = self.sheet(combatant)
         target = self._target(state, str(args.get("target") or ""))
         target_sheet = self.sheet(target) if target is not None else None
-        ac = int_arg(args, "target_ac", target_sheet.ac if target_sheet is not None else 10)
+        surprised = target is not None and self.surprised_now(state, target.id)
+        # Surprised, he loses his Dex bonus (a penalty stays); an AC the GM types is taken as it is.
+        dex_lost = -target_sheet.dex_ac if surprised and target_sheet is not None and target_sheet.dex_ac < 0 else 0
+        typed = args.get("target_ac") not in (None, "")
+        if typed:
+            dex_lost = 0
+        ac = int_arg(args, "target_ac", target_sheet.ac + dex_lost if target_sheet is not None else 10)
         armour = str(args.get("armour") or (target_sheet.armour if target_sheet is not None else ""))
         modifier, kind = (0, None)
         if state.options.get("weapon_vs_armour") == "on" and armour != "none":
             modifier, kind = armour_modifier(form, armour)
         return AttackReckoning(form=form, one_weapon=len(set(pool)) == 1, target=target, ac=ac, armour=armour,
                                modifier=modifier, kind=kind, magic=magic_of(sheet, form),
-                               bonus=int_arg(args, "bonus", 0), needed=thac0(sheet) - ac + modifier)
+                               bonus=int_arg(args, "bonus", 0), surprised=1 if surprised else 0, dex_lost=dex_lost,
+                               needed=thac0(sheet) - ac + modifier)
 
     def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
+        if name == "main_action" and combatant_id:
+            return self.main_refusal(state, state.combatant(combatant_id), False)
         if name != "attack" or not combatant_id:
             return ""
         reckoning = self.reckon(state, state.combatant(combatant_id), values)
-        least = reckoning.needed - reckoning.magic - reckoning.bonus
+        least = reckoning.needed - reckoning.magic - reckoning.bonus - reckoning.surprised
         hits = sum(1 for face in range(1, 21) if face == 20 or (face != 1 and face >= least))
         return _("Needs {least} or more on the d20 (THAC0 {thac0} − AC {ac}{modifiers}): {chance}% to hit.",
                  least=max(min(least, 20), 2), thac0=thac0(self.sheet(state.combatant(combatant_id))),
@@ -382,7 +478,13 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             return None
         attacker = after.combatant(str(facts["attacker"]))
         form = str(facts.get("weapon", ""))
-        return DamageDue(target=str(facts["target"]), dice=damage_of(self.sheet(attacker), form), what=form)
+        target = after.combatant(str(facts["target"]))
+        large = is_large(self.sheet(target))
+        dice = damage_of(self.sheet(attacker), form, large=large)
+        note: str | Msg = ""
+        if large and table_damage(form) is not None and dice != damage_of(self.sheet(attacker), form):
+            note = Msg(id=N_("Against a large target: the weapon's large column."))
+        return DamageDue(target=target.id, dice=dice, what=form, note=note)
 
     def attack(self, state: State, combatant: Combatant, args: Mapping[str, Any]) -> State:
         plan = self.attack_plan_of(state, combatant)
@@ -393,6 +495,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                               what=_describe(self.declared_what(state, combatant.id))))
         if used >= total:
             raise RuleError(_("{name} has no attacks left this round.", name=combatant.name))
+        state = self.against_the_book(state, combatant, True, args)
         if used >= self.attacks_due(state, combatant, plan):
             nth = self.slots_of(state, combatant.id)[len(_routines_used(plan, used))]
             raise RuleError(_("{name}'s next attack comes after everyone's first attack ({slot}).",
@@ -405,14 +508,17 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         except msgspec.ValidationError as error:
             raise RuleError(_("Attack roll: {error}", error=error)) from None
         reckoning = self.reckon(state, combatant, args)
-        form, target, ac, magic, bonus = reckoning.form, reckoning.target, reckoning.ac, reckoning.magic, reckoning.bonus
+        form, target, ac, magic = reckoning.form, reckoning.target, reckoning.ac, reckoning.magic
+        bonus = reckoning.bonus + reckoning.surprised
         natural = roll.total
         needed = reckoning.needed
         hit = natural == 20 or (natural != 1 and natural + magic + bonus >= needed)
         state = self.spend(state, combatant.id, attacks=1)
-        bonus_param = Msg(id="{magic}{other}", params={
+        bonus_param = Msg(id="{magic}{other}{surprised}", params={
             "magic": Msg(id=N_(" {value} magic"), params={"value": signed(magic)}) if magic else "",
-            "other": f" {signed(bonus)}" if bonus else "",
+            "other": f" {signed(reckoning.bonus)}" if reckoning.bonus else "",
+            "surprised": Msg(id=N_(" {value} surprised"), params={"value": signed(reckoning.surprised)})
+            if reckoning.surprised else "",
         })
         needed_param: Param = needed
         if reckoning.kind is not None:
@@ -422,6 +528,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         facts: dict[str, Fact] = {"needed": needed, "natural": natural, "hit": hit, "magic": magic, "bonus": bonus,
                  "armour_modifier": reckoning.modifier, "weapon": form, "attacker": combatant.id,
                  "target": target.id if target is not None else ""}
+        if reckoning.surprised:
+            facts["surprised"] = True
         result = Msg(id=N_("hit") if hit else N_("miss"))
         if target is None and reckoning.one_weapon:  # one weapon and no named target: the short line
             return log(state, N_("{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}."), rolls=(roll,),
@@ -442,11 +550,10 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         except KeyError:
             raise RuleError(_("The target is not in this fight.")) from None
 
-    def main_action(self, state: State, combatant: Combatant) -> State:
-        if self.spent(state, combatant.id).main >= 1:
-            raise RuleError(_("{name} has already taken the main action this round.", name=combatant.name))
+    def main_action(self, state: State, combatant: Combatant, args: Mapping[str, Any] | None = None) -> State:
         if self.declared_spell(state, combatant.id) and self.spell_lost(state, combatant.id):
             raise RuleError(_("{name}'s spell was lost this round.", name=combatant.name))
+        state = self.against_the_book(state, combatant, False, args or {})
         state = self.spend(state, combatant.id, main=1)
         action = self.declared_action(state, combatant.id)
         return log(state, N_("{name}: {what}."), facts={"action": action}, name=combatant.name,

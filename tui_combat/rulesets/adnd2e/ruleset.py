@@ -14,6 +14,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _
+from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.data import tables
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan, ordinal, spell_param
 from tui_combat.rulesets.adnd2e.sheet import (
@@ -91,7 +92,8 @@ class ADnD2e(AdndFamily[AdndRound]):
             choices=(
                 ("standard", N_("standard: 1d10 per side")),
                 ("group", N_("group-modified: 1d10 per side + own modifiers")),
-                ("individual", N_("individual: 1d10 each")),
+                ("individual", N_("individual: 1d10 each, every monster too")),
+                ("individual_groups", N_("individual: 1d10 each, one for a group of like monsters")),
             ),
         ),
         OptionSpec(
@@ -104,12 +106,14 @@ class ADnD2e(AdndFamily[AdndRound]):
             label=N_("Weapon type vs armour type"),
             choices=(("off", N_("AC only")), ("on", N_("AC and armour type vs weapon type"))),
         ),
+        DEATH_OPTION,
     )
     actions = (
         ActionSpec(name="side_situations", key="m", label=N_("Sides"), needs_combatant=False),
         ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
         ActionSpec(name="main_action", key="c", label=N_("Main action"), in_turn=True),
         EFFECT_ACTION,
+        BIND_ACTION,
     )
 
     # -- steps ---------------------------------------------------------------------------------
@@ -210,6 +214,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         if checked.item not in ITEMS:
             raise RuleError(_("Magic item \"{item}\" is not one of {known}.", item=checked.item, known=", ".join(ITEMS)))
         name = state.combatant(combatant_id).name
+        self.refuse_spell_in_free_round(state, combatant_id, checked.action == "spell")
         # A declaration is what it says: no spell unless he casts one, no item unless he uses one.
         if checked.action == "spell":
             if not checked.spell.strip() and not checked.casting.strip():
@@ -249,15 +254,15 @@ class ADnD2e(AdndFamily[AdndRound]):
         method = state.options.get("initiative", "standard")
         dice = tables().initiative.dice
         acting = [c for c in self.acting(state) if not self.rolls_at_end(state, c)]
-        if method == "individual":
+        if method in ("individual", "individual_groups"):
             requests: dict[str, RollRequest] = {}
             for combatant in acting:
-                key = combatant.group or combatant.id
+                key = (combatant.group if method == "individual_groups" else "") or combatant.id
                 if key in requests:
                     previous = requests[key]
                     requests[key] = replace(previous, combatants=(*previous.combatants, combatant.id))
                 else:
-                    name = combatant.name.rsplit(" ", 1)[0] if combatant.group else combatant.name
+                    name = combatant.name.rsplit(" ", 1)[0] if key == combatant.group else combatant.name
                     requests[key] = RollRequest(key=key, label=Msg(id="{name}", params={"name": name}), dice=dice,
                                                 combatants=(combatant.id,))
             return tuple(requests.values())
@@ -271,15 +276,23 @@ class ADnD2e(AdndFamily[AdndRound]):
                                       modifier=modifier, combatants=members))
         return tuple(result)
 
+    def own_situations(self, state: State, combatant: Combatant, *, with_side: bool) -> int:
+        """Table 55 for him: the situations ticked in his declaration (and his side's, when asked); a caster
+        gets no haste modifier (the seed's round 3)."""
+        declaration = self.declaration_of(state, combatant.id)
+        situations = situation_ids(declaration.situations)
+        if with_side:
+            situations += self.side_situations(state, combatant.side)
+        if declaration.action == "spell":
+            situations = [s for s in situations if s != "hasted"]
+        return self.situation_total(situations)
+
     def action_modifier(self, state: State, combatant: Combatant) -> int:
         """Table 55 (own situations) + Table 56 (declared action) for group and individual initiative."""
         sheet = self.sheet(combatant)
         declaration = self.declaration_of(state, combatant.id)
         data = tables().initiative
-        situations = situation_ids(declaration.situations) + self.side_situations(state, combatant.side)
-        if declaration.action == "spell":
-            situations = [s for s in situations if s != "hasted"]  # the seed's round 3
-        modifier = self.situation_total(situations)
+        modifier = self.own_situations(state, combatant, with_side=True)
         action = self.declared_action(state, combatant.id)
         if action == "weapon":
             modifier += slowest_weapon_speed(sheet)
@@ -307,6 +320,8 @@ class ADnD2e(AdndFamily[AdndRound]):
                 value = totals[request.key]
                 if method != "standard":
                     value += self.action_modifier(state, by_id[combatant_id])
+                else:  # the side's roll and situations, and his own (the archers on the hill)
+                    value += self.own_situations(state, by_id[combatant_id], with_side=False)
                 values[combatant_id] = value
         slots = group_slots(values, descending=False)
         plans = {cid: self.attack_plan_of(state, by_id[cid]) for cid in values}
@@ -337,7 +352,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         declaration = self.declaration_of(state, combatant_id)
         return casting_rounds(declaration.casting, tables().time.rounds_per_turn) <= 1
 
-    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
+    def disturb_spell(self, state: State, combatant_id: str) -> State:
         spell = self.declared_spell(state, combatant_id)
         if not spell or self.spell_lost(state, combatant_id):
             return state
@@ -388,7 +403,7 @@ class ADnD2e(AdndFamily[AdndRound]):
                 state = log(state, N_("{name} goes on casting {spell}: {left} to go."), facts={"rounds_left": left},
                             name=names[caster], spell=spell, left=duration(left, per_turn))
         state = self.with_fight(state, replace(self.fight_of(state), castings=going_on))
-        return self.tick_effects(state)
+        return self.tick_effects(self.bleed(state))
 
     # -- ruleset actions -----------------------------------------------------------------------
     def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:
@@ -402,6 +417,8 @@ class ADnD2e(AdndFamily[AdndRound]):
             return kind == "resolve" and combatant_id is not None and combatant_id in state.names()
         if name == "effect":
             return combatant_id is not None and combatant_id in state.names()
+        if name == "bind":
+            return state.options.get("death") == "minus_10" and combatant_id is not None and combatant_id in state.names()
         return False
 
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -409,6 +426,8 @@ class ADnD2e(AdndFamily[AdndRound]):
             return self.attack_fields(state, combatant_id)
         if name == "effect":
             return self.effect_fields(state, combatant_id)
+        if name == "main_action":
+            return self.anyway_fields(state, combatant_id, False)
         if name == "side_situations":
             side = state.combatant(combatant_id).side if combatant_id in state.names() else ""
             default = side or (state.sides[0].id if state.sides else "")
@@ -422,6 +441,8 @@ class ADnD2e(AdndFamily[AdndRound]):
     def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
         if name == "side_situations":
             return self._side_situations(state, args)
+        if name == "bind":
+            return self.bind_wounds(state, self.anyone(state, str(args.get("combatant", ""))))
         combatant = self.actor(state, str(args.get("combatant", "")))
         if name == "attack":
             return self.attack(state, combatant, args)
@@ -430,7 +451,7 @@ class ADnD2e(AdndFamily[AdndRound]):
             if declaration.action == "spell" and self.rolls_at_end(state, combatant):
                 raise RuleError(_("{spell} takes effect by itself at the end of the round.",
                                   spell=declaration.spell or _("The spell")))
-            return self.main_action(state, combatant)
+            return self.main_action(state, combatant, args)
         if name == "effect":
             return self.start_effect(state, combatant, args)
         raise RuleError(_("Unknown action {name}.", name=name))
@@ -475,4 +496,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         effects = self.effects_on(state, combatant_id)
         if effects:
             lines.append((_("Effects"), "; ".join(str(effect) for effect in effects)))
+        word = self.condition_word(state, combatant_id)
+        if word:
+            lines.append((_("Condition"), _(word)))
         return tuple(lines)

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from tui_combat.engine.dice import DiceError, parse, with_bonus
+from tui_combat.engine.dice import Constant, DiceError, parse, with_bonus
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _
@@ -25,7 +25,7 @@ from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, Tables, ta
 from tui_combat.rulesets.names import NameTable
 
 __all__ = [
-    "CLASSES", "SIZES", "Sheet", "armour_modifier", "damage_of", "armour_name", "attack_plan", "attack_rate", "attacks_this_round", "canonical_sheet", "check_sheet_values",
+    "CLASSES", "LARGE", "SIZES", "Sheet", "is_large", "table_damage", "armour_modifier", "damage_of", "armour_name", "attack_plan", "attack_rate", "attacks_this_round", "canonical_sheet", "check_sheet_values",
     "first_forms", "hit_dice", "level_text", "magic_of", "sheet_of", "thac0", "uses_natural_weapons", "weapon_key",
     "weapon_kinds", "weapon_name", "weapon_speed",
 ]
@@ -43,6 +43,8 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True):
     thac0: int = 0
     """0 means: work it out from class and level (or Hit Dice)."""
     ac: int = 10
+    dex_ac: int = 0
+    """The Dexterity adjustment already in his AC (−2: two better); a surprised combatant loses a bonus."""
     armour: str = ""
     """The armour's type (weapon type vs armour type); "" when none or not known."""
     weapon: str = ""
@@ -183,19 +185,54 @@ def magic_of(sheet: Sheet, form: str) -> int:
     return 0
 
 
-def damage_of(sheet: Sheet, form: str) -> str:
+LARGE = ("large", "huge", "gargantuan")
+"""The sizes that take a weapon's damage against large (PHB Table 44's L column)."""
+
+
+def table_damage(weapon: str) -> tuple[str, str] | None:
+    """PHB Table 44's (small or man-sized, large) damage of a weapon; None when the table does not know it."""
+    rows = {weapon_key(k): v for k, v in tables().weapon_damage.items()}
+    return rows.get(weapon_key(weapon_name(weapon)))
+
+
+def _split(dice: str) -> tuple[str, int]:
+    """"1d4+1" → ("1d4", 1): the dice and the constant added to them."""
+    total = with_bonus(dice, 0)
+    parsed = parse(total)
+    constant = sum(term.value for term in parsed.terms if isinstance(term, Constant))
+    return with_bonus(total, -constant) if constant else total, constant
+
+
+def damage_of(sheet: Sheet, form: str, *, large: bool = False) -> str:
     """The damage dice of one attack form with the weapon's bonus added ("1d4+1" and +4 → "1d4+5"); "" when
-    the sheet does not give them."""
+    neither the sheet nor the weapon table gives them. Against a large target a weapon of the table deals
+    its large column; a constant the sheet adds to the table's small/medium dice (Strength) is kept, and a
+    sheet whose dice differ from the table's is the GM's own figure, used against every size."""
     key = weapon_key(form)
+    weapon = ""
     if sheet.weapon.strip() and key == weapon_key(sheet.weapon):
-        dice = sheet.damage.split(",")[0].strip()
+        dice, weapon = sheet.damage.split(",")[0].strip(), sheet.weapon
     elif sheet.weapon2.strip() and key == weapon_key(sheet.weapon2):
-        dice = sheet.damage2.strip()
+        dice, weapon = sheet.damage2.strip(), sheet.weapon2
     else:
         forms = [weapon_key(name) for name in natural_forms(sheet)]
         each = [part.strip() for part in sheet.damage.split(",")]
         dice = each[forms.index(key)] if key in forms and forms.index(key) < len(each) else ""
+    row = table_damage(weapon) if weapon else None
+    if row is not None:
+        small, big = row
+        if not dice:
+            dice = big if large else small
+        elif large:
+            own, extra = _split(dice)
+            table, table_extra = _split(small)
+            if own == table:
+                dice = with_bonus(big, extra - table_extra)
     return with_bonus(dice, magic_of(sheet, form)) if dice else ""
+
+
+def is_large(sheet: Sheet) -> bool:
+    return sheet.size in LARGE
 
 
 # -- level, Hit Dice, THAC0 ----------------------------------------------------------------------------

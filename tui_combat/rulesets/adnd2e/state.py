@@ -46,6 +46,11 @@ class FightBase(msgspec.Struct, frozen=True, kw_only=True):
 
     both_surprised: bool = False
     """The surprise roll found every side surprised (the effects cancel; the encounter distance does not)."""
+    bleeding: dict[str, int] = msgspec.field(default_factory=dict)
+    """Option ``death`` = ``minus_10``: the dying (unconscious at 0 to −9) by combatant id, with their hit
+    points when last seen; each loses 1 a round until bound or healed."""
+    bound: tuple[str, ...] = ()
+    """The dying whose wounds were bound (or who were healed): they no longer lose hit points."""
 
 
 class AdndRound(RoundBase, frozen=True, kw_only=True):

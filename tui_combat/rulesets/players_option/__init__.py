@@ -24,8 +24,15 @@ Readings settled here (the seed leaves them open):
 * All of a combatant's attacks happen in his phase (the seed says nothing of repeated attacks here).
 * A combatant who abandons his declared action (``z``) acts at the very end of the round, in a slot of
   its own after the very slow phase; only before his phase is over.
-* Surprise, THAC0, weapons, armour, attacks, effects with a duration: as AD&D 2e (``adnd2e.toml``).
-  Placement: a surprised side places its figures first; otherwise the DM places everyone.
+* A spell acts in the phase its casting time gives (the data file's ``[spells]``: 1–3 fast, 4–6 average,
+  7–9 slow, more or a round and longer very slow — a default, not in the seed), from the caster's
+  spell list; the side's 1 or 10 shifts it; the GM's phase in the declaration wins; a spell not on the
+  list takes his base initiative.
+* Surprise, THAC0, weapons, armour, attacks, one main action a round, death, damage against large
+  targets, effects with a duration: as AD&D 2e (``adnd2e.toml``).
+* Placement: a side that was surprised, or that the other spotted unseen (option ``spotted``: the party
+  spotted the others, or the others the party), places its figures first, then the other side; otherwise
+  the DM places everyone.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from tui_combat.engine.initiative import ask, fresh_key, settle
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State
 from tui_combat.i18n import N_, _
+from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.data import Distance, tables
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan
 from tui_combat.rulesets.adnd2e.sheet import (
@@ -98,6 +106,11 @@ class PlayersOption(AdndFamily[PoRound]):
                    choices=(("even", N_("two attacks in even rounds")), ("odd", N_("two attacks in odd rounds")))),
         OptionSpec(key="weapon_vs_armour", label=N_("Weapon type vs armour type"),
                    choices=(("off", N_("AC only")), ("on", N_("AC and armour type vs weapon type")))),
+        OptionSpec(key="spotted", label=N_("Spotted unseen"),
+                   choices=(("nobody", N_("nobody: surprise decides who places first")),
+                            ("party", N_("the party spotted the others unseen")),
+                            ("others", N_("the others spotted the party unseen")))),
+        DEATH_OPTION,
     )
     actions = (
         ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
@@ -105,6 +118,7 @@ class PlayersOption(AdndFamily[PoRound]):
         ActionSpec(name="abandon", key="z", label=N_("Change action")),
         ActionSpec(name="check", key="k", label=N_("Check"), needs_combatant=False),
         EFFECT_ACTION,
+        BIND_ACTION,
     )
 
     def prepare(self) -> None:
@@ -219,6 +233,7 @@ class PlayersOption(AdndFamily[PoRound]):
             raise RuleError(_("Moving \"{move}\" is not one of {known}.", move=checked.movement, known=", ".join(MOVES)))
         if checked.phase:
             self.data.phase_index(checked.phase)
+        self.refuse_spell_in_free_round(state, combatant_id, checked.action == "spell")
         if checked.action != "spell":
             checked = replace(checked, spell="")
         current = self.round_of(state)
@@ -231,13 +246,21 @@ class PlayersOption(AdndFamily[PoRound]):
                               source=r.source) for r in self.data.range)
 
     def on_fight_start(self, state: State) -> State:
+        """Placement: a side surprised, or spotted unseen by the other (option ``spotted``), places its
+        figures first; otherwise the DM places everyone."""
         surprised = {state.combatant(cid).side for cid in state.surprised}
-        if not surprised:
+        spotted = state.options.get("spotted", "nobody")
+        unseen = {s.id for s in state.sides if spotted != "nobody" and s.is_party == (spotted == "others")}
+        unaware = surprised | unseen
+        if not unaware or len(unaware) == len(state.sides):
             return log(state, N_("Placing the figures: the DM places everyone, the heroes in their marching order."))
-        first = [s.name for s in state.sides if s.id in surprised]
-        then = [s.name for s in state.sides if s.id not in surprised]
-        return log(state, N_("Placing the figures: {first} first (surprised), then {then}, at the rolled range."),
-                   first=", ".join(first), then=", ".join(then))
+        first = ", ".join(s.name for s in state.sides if s.id in unaware)
+        then = ", ".join(s.name for s in state.sides if s.id not in unaware)
+        if surprised >= unaware:
+            return log(state, N_("Placing the figures: {first} first (surprised), then {then}, at the rolled range."),
+                       first=first, then=then)
+        return log(state, N_("Placing the figures: {first} first (spotted unseen), then {then}, at the rolled range."),
+                   first=first, then=then)
 
     # -- initiative --------------------------------------------------------------------------------------
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
@@ -362,6 +385,8 @@ class PlayersOption(AdndFamily[PoRound]):
             return kind == "end" and self.round_of(state).checked < len(self.data.end_of_round)
         if name == "effect":
             return known
+        if name == "bind":
+            return state.options.get("death") == "minus_10" and known
         return False
 
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -369,6 +394,8 @@ class PlayersOption(AdndFamily[PoRound]):
             return self.attack_fields(state, combatant_id)
         if name == "effect":
             return self.effect_fields(state, combatant_id)
+        if name == "main_action":
+            return self.anyway_fields(state, combatant_id, False)
         if name == "abandon":
             return (FieldSpec(key="text", label=N_("The new action"), kind="str", default=""),)
         return ()
@@ -376,11 +403,13 @@ class PlayersOption(AdndFamily[PoRound]):
     def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
         if name == "check":
             return self._check(state)
+        if name == "bind":
+            return self.bind_wounds(state, self.anyone(state, str(args.get("combatant", ""))))
         combatant = self.actor(state, str(args.get("combatant", "")))
         if name == "attack":
             return self.attack(state, combatant, args)
         if name == "main_action":
-            return self.main_action(state, combatant)
+            return self.main_action(state, combatant, args)
         if name == "abandon":
             return self._abandon(state, combatant, str(args.get("text") or "").strip())
         if name == "effect":
@@ -424,7 +453,7 @@ class PlayersOption(AdndFamily[PoRound]):
                 for effect in self.effects_on(state, combatant.id)]
 
     def on_round_end(self, state: State) -> State:
-        state = self.tick_effects(state)
+        state = self.tick_effects(self.bleed(state))
         return log(state, N_("End of the round: {parts}."), parts=[Msg(id=p.label) for p in self.data.end_of_round])
 
     # -- what the screens show ------------------------------------------------------------------------------
@@ -452,6 +481,9 @@ class PlayersOption(AdndFamily[PoRound]):
         effects = self.effects_on(state, combatant_id)
         if effects:
             lines.append((_("Effects"), "; ".join(str(effect) for effect in effects)))
+        word = self.condition_word(state, combatant_id)
+        if word:
+            lines.append((_("Condition"), _(word)))
         if self.step_kind(state) == "end":
             parts = self.data.end_of_round
             marks = [("✓ " if index < current.checked else "☐ ") + _(part.label) for index, part in enumerate(parts)]

@@ -65,6 +65,15 @@ class _Movement(_Data, frozen=True, kw_only=True):
     source: Source
 
 
+class _Spells(_Data, frozen=True, kw_only=True):
+    """A spell's phase by its casting time: the first row whose time is at least the spell's; a casting time
+    in rounds (or turns) takes ``rounds``."""
+
+    casting: tuple[tuple[NonNegative, str], ...]
+    rounds: str
+    source: Source
+
+
 class _Scale(_Data, frozen=True, kw_only=True):
     unit: str
     source: Source
@@ -100,6 +109,7 @@ class PoTables(_Data, frozen=True, kw_only=True):
     base: _Base
     weapons: _Weapons
     movement: _Movement
+    spells: _Spells
     scale: _Scale
     range: tuple[RangeRow, ...]
     critical_events: tuple[CriticalEvent, ...]
@@ -110,6 +120,19 @@ class PoTables(_Data, frozen=True, kw_only=True):
             if phase.id == phase_id:
                 return index
         raise RuleError(_("\"{phase}\" is not a phase: {known}.", phase=phase_id, known=", ".join(p.id for p in self.phases)))
+
+    def casting_phase(self, casting: str, rounds: int) -> int | None:
+        """The phase of a spell cast in ``casting`` (a bare number) or ``rounds`` rounds; None when the casting
+        time is not known."""
+        if rounds > 0:
+            return self.phase_index(self.spells.rounds)
+        if not casting.strip().isdigit():
+            return None
+        time = int(casting.strip())
+        for up_to, phase in self.spells.casting:
+            if time <= up_to:
+                return self.phase_index(phase)
+        return self.phase_index(self.spells.rounds)
 
     def event(self, roll: int) -> CriticalEvent | None:
         return next((e for e in self.critical_events if e.low <= roll <= e.high), None)
@@ -126,6 +149,7 @@ def check_po_tables(data: PoTables, where: str) -> PoTables:
     named = [("base.default", data.base.default), ("weapons.default_class", data.weapons.default_class)]
     named += [(f"base.natural_by_size.{size}", phase) for size, phase in data.base.natural_by_size.items()]
     named += [(f"weapons.classes[\"{weapon}\"]", phase) for weapon, phase in data.weapons.classes.items()]
+    named += [(f"spells.casting[{time}]", phase) for time, phase in data.spells.casting] + [("spells.rounds", data.spells.rounds)]
     for key, phase in named:
         if phase not in ids:
             raise problem(_("{key}: \"{phase}\" is not a phase ({known}).", key=key, phase=phase, known=", ".join(ids)))

@@ -8,6 +8,7 @@ import msgspec
 
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.rulesets.adnd2e.sheet import Sheet, uses_natural_weapons, weapon_key, weapon_name
+from tui_combat.rulesets.adnd2e.state import casting_rounds, parse_spells
 from tui_combat.rulesets.players_option.data import PoTables
 
 __all__ = ["ENCUMBRANCE", "MOVES", "PO_ACTIONS", "PoDeclaration", "PoSheet", "Reading", "phase_of"]
@@ -101,11 +102,25 @@ def weapon_phase(sheet: PoSheet, data: PoTables) -> Reading | None:
     return best
 
 
+def spell_phase(sheet: PoSheet, declaration: PoDeclaration, data: PoTables) -> Reading | None:
+    """The phase of the spell he casts, by its casting time on his sheet's list; None when it is not there."""
+    casting = parse_spells(sheet.spells).get(declaration.spell.strip())
+    if casting is None:
+        return None
+    index = data.casting_phase(casting, casting_rounds(casting))
+    if index is None:
+        return None
+    return Reading(index=index, steps=(_("{spell}, casting time {time}: {phase}", spell=declaration.spell,
+                                          time=casting, phase=_(data.phases[index].label)),))
+
+
 def phase_of(sheet: PoSheet, declaration: PoDeclaration, data: PoTables, side_shift: int = 0) -> Reading:
     """The phase of his declared action this round, ``side_shift`` (−1, 0, +1) from his side's roll."""
     if declaration.phase:
         reading = Reading(index=data.phase_index(declaration.phase),
                           steps=(_("set by the GM: {phase}", phase=_(data.phases[data.phase_index(declaration.phase)].label)),))
+    elif declaration.action == "spell" and (cast := spell_phase(sheet, declaration, data)) is not None:
+        reading = cast
     else:
         reading = base_phase(sheet, data)
         weapon = weapon_phase(sheet, data) if declaration.action == "attack" else None

@@ -1,0 +1,111 @@
+"""Death in the AD&D family (DM's Guide): at 0 hit points a creature is dead, or, by the option ``death``,
+a character of the party lies unconscious down to −10, losing 1 hit point a round until his wounds are
+bound or he is healed, and is dead at −10.
+
+Readings: the option covers the party's side only (the book's "character"); monsters and NPCs of other
+sides die at 0. Hit points never go below 0 when the option is off, nor below −10 when it is on. A heal
+that leaves him at 0 or less stops the loss as binding does; one that brings him above 0 puts him back in
+the fight (the engine's rule for "down" above 0).
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from tui_combat.engine.contract import ActionSpec, Health, OptionSpec
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import log
+from tui_combat.engine.model import Combatant, State
+from tui_combat.i18n import N_, _
+from tui_combat.rulesets.adnd2e.state import AdndFight
+
+__all__ = ["BIND_ACTION", "DEATH_OPTION", "DEAD_AT", "bind", "bleed", "condition", "health_after", "note_damage"]
+
+DEATH_OPTION = OptionSpec(
+    key="death",
+    label=N_("At 0 hit points"),
+    choices=(
+        ("dead", N_("dead (DM's Guide)")),
+        ("minus_10", N_("the party unconscious to −10, losing 1 HP a round")),
+    ),
+)
+DEAD_AT = -10
+"""Option ``minus_10``: dead at this many hit points."""
+
+BIND_ACTION = ActionSpec(name="bind", key="w", label=N_("Bind wounds"), footer=False)
+"""Stop a dying character's loss of 1 hit point a round (option ``minus_10``)."""
+
+
+def lies_dying(state: State, combatant: Combatant) -> bool:
+    """Whether the option lets him lie dying rather than dead: the option is on and he is of the party."""
+    return state.options.get("death") == "minus_10" and state.side(combatant.side).is_party
+
+
+def health_after(state: State, combatant: Combatant, amount: int) -> Health:
+    floor = DEAD_AT if lies_dying(state, combatant) else 0
+    hp = max(combatant.hp - amount, min(floor, combatant.hp))
+    return Health(hp=hp, status="down" if hp <= 0 and combatant.status == "active" else combatant.status)
+
+
+def note_damage(state: State, fight: AdndFight, combatant_id: str) -> AdndFight:
+    """After a hit: the dying are counted (their hit points as they are now); the dead are no longer."""
+    combatant = state.combatant(combatant_id)
+    bleeding = {cid: hp for cid, hp in fight.bleeding.items() if cid != combatant_id}
+    bound = tuple(cid for cid in fight.bound if cid != combatant_id)
+    if lies_dying(state, combatant) and DEAD_AT < combatant.hp <= 0:
+        bleeding[combatant_id] = combatant.hp
+        if combatant_id in fight.bound:
+            bound = fight.bound  # bound wounds stay bound; a new hit does not open them (a reading)
+    return replace(fight, bleeding=bleeding, bound=bound)
+
+
+def condition(state: State, fight: AdndFight, combatant_id: str) -> str | None:
+    """"dead", "dying" or, once bound, "unconscious"; None while he stands."""
+    combatant = state.combatant(combatant_id)
+    if combatant.status != "down" or combatant.hp > 0:
+        return None
+    if not lies_dying(state, combatant) or combatant.hp <= DEAD_AT or combatant_id not in fight.bleeding:
+        return N_("dead")
+    return N_("unconscious") if combatant_id in fight.bound else N_("dying")
+
+
+def bind(state: State, fight: AdndFight, combatant: Combatant) -> tuple[AdndFight, State]:
+    if combatant.id not in fight.bleeding or condition(state, fight, combatant.id) != N_("dying"):
+        raise RuleError(_("{name} is not dying: there is nothing to bind.", name=combatant.name))
+    state = log(state, N_("{name}'s wounds are bound: he no longer loses hit points."), name=combatant.name)
+    return replace(fight, bound=(*fight.bound, combatant.id)), state
+
+
+def bleed(state: State, fight: AdndFight) -> tuple[AdndFight, State]:
+    """The end of a round: every dying character not bound nor healed loses 1 hit point; at −10 he is dead."""
+    if state.options.get("death") != "minus_10":
+        return replace(fight, bleeding={}, bound=()), state  # the option turned off: nobody lies dying
+    bleeding: dict[str, int] = {}
+    bound = list(fight.bound)
+    names = state.names()
+    for cid, seen in fight.bleeding.items():
+        if cid not in names:
+            continue
+        combatant = state.combatant(cid)
+        if combatant.hp > 0 or combatant.status != "down":
+            bound = [b for b in bound if b != cid]
+            continue  # healed up and back in the fight (or set otherwise by the GM)
+        if cid in bound:
+            bleeding[cid] = combatant.hp
+            continue
+        if combatant.hp > seen:  # healed, though not above 0: the loss stops
+            bound.append(cid)
+            bleeding[cid] = combatant.hp
+            state = log(state, N_("{name} was healed: he no longer loses hit points."), name=combatant.name)
+            continue
+        hp = combatant.hp - 1
+        combatants = tuple(replace(c, hp=hp) if c.id == cid else c for c in state.combatants)
+        state = replace(state, combatants=combatants)
+        if hp <= DEAD_AT:
+            state = log(state, N_("{name} loses 1 hit point: {hp}. He is dead."), facts={"hp": hp, "dead": True},
+                        name=combatant.name, hp=hp)
+        else:
+            bleeding[cid] = hp
+            state = log(state, N_("{name} is dying and loses 1 hit point: {hp}."), facts={"hp": hp},
+                        name=combatant.name, hp=hp)
+    return replace(fight, bleeding=bleeding, bound=tuple(bound)), state
