@@ -53,7 +53,7 @@ def test_attack_spends_locked_cp_first_and_one_weapon_action() -> None:
     facts = last_entry(state).facts
     assert (facts["cp"], facts["sv"], facts["needed"], facts["roll"], facts["result"], facts["hit"]) == (6, 6, 6, 6, "success", True)
     assert last_entry(state).rolls == (d20(6),)
-    assert RULESET.round_of(state).attacks == (AttackRecord(id=0, attacker=fridgar, target=ulf, kind="attack", item="Seax", hit=True),)
+    assert RULESET.round_of(state).attacks == (AttackRecord(id=1, attacker=fridgar, target=ulf, kind="attack", item="Seax", hit=True),)
     state = act(state, "attack", combatant=fridgar, target=ulf, cp=2, weapon="seax", roll=d20(1))
     assert "critical hit" in last_log(state) and last_entry(state).facts["result"] == "critical"
     state = act(state, "attack", combatant=fridgar, target=ulf, cp=2, weapon="seax", roll=d20(20))
@@ -103,7 +103,7 @@ def test_refusals_say_why() -> None:
         act(state, "attack", combatant=fridgar, target=ulf, cp=3, hand="tail", roll=d20(3))
     state = act(state, "attack", combatant=fridgar, target=ulf, cp=3, roll=d20(15))
     with pytest.raises(RuleError, match="missed: there is nothing to parry"):
-        act(state, "parry", combatant=ulf, cp=3, attack=0, roll=d20(3))
+        act(state, "parry", combatant=ulf, cp=3, attack=1, roll=d20(3))
     state = apply(state, a.NextStep())
     with pytest.raises(RuleError, match="Fridgar's turn has passed \\(his call was 10\\)"):
         act(state, "attack", combatant=fridgar, target=ulf, cp=3, roll=d20(3))
@@ -116,10 +116,10 @@ def test_parry_once_per_attack_and_never_against_ranged() -> None:
     state = act(state, "parry", combatant=ulf, cp=3, weapon="hunting bow", roll=d20(2))
     assert budget(state, "Ulf")["CP"] == (5, 8) and budget(state, "Ulf")["Hunting bow actions"] == (2, 3)
     assert "parried" in last_log(state)
-    assert (last_entry(state).facts["defence"], last_entry(state).facts["saved"], last_entry(state).facts["attack"]) == ("parry", True, 0)
+    assert (last_entry(state).facts["defence"], last_entry(state).facts["saved"], last_entry(state).facts["attack"]) == ("parry", True, 1)
     assert RULESET.round_of(state).attacks[0].defended == "parry"
     with pytest.raises(RuleError, match="one attempt per attack"):
-        act(state, "parry", combatant=ulf, cp=3, attack=0, roll=d20(2))
+        act(state, "parry", combatant=ulf, cp=3, attack=1, roll=d20(2))
     state = apply(state, a.NextStep())
     state = act(state, "attack", combatant=ulf, target=fridgar, cp=4, weapon="hunting bow", roll=d20(2))
     assert RULESET.round_of(state).attacks[1].ranged
@@ -345,7 +345,7 @@ def test_grapple_break_free_and_glima() -> None:
     assert "SV 2 (6 CP) +1 Agility = SV 3" in last_log(state) and "still held" in last_log(state)
     assert (last_entry(state).facts["sv_bought"], last_entry(state).facts["cp"], last_entry(state).facts["saved"]) == (2, 6, True)
     with pytest.raises(RuleError, match="one attempt per attack"):
-        act(state, "glima_defence", combatant=ulf, sv=1, attack=1, roll=d20(1))
+        act(state, "glima_defence", combatant=ulf, sv=1, attack=2, roll=d20(1))
     state = apply(state, a.NextStep())
     assert state.acting_now() == (ulf,)
     with pytest.raises(RuleError, match="Ulf is held by Fridgar: he can only try to break free"):
@@ -393,9 +393,9 @@ def test_action_forms_drive_the_actions() -> None:
     assert "Fridgar attacks Ulf with the seax" in last_log(state)
     parry = RULESET.action_fields(state, "parry", cid(state, "Ulf"))
     against = next(f for f in parry if f.key == "attack")
-    assert against.choices == (("0", "#0 Fridgar (attack, Seax)"),)
+    assert against.choices == (("1", "#1 Fridgar (attack, Seax)"),)
     state = apply(state, a.RulesetAction(name="parry", args=form(state, "parry", "Ulf", weapon="shield", cp=4, roll=msgspec.to_builtins(d20(3)))))
-    assert "parries attack #0 with the small shield: 4 CP = SV 4" in last_log(state)
+    assert "parries attack #1 with the small shield: 4 CP = SV 4" in last_log(state)
     change = form(state, "change_action", "Ulf", weapon="broadsword", shield=False)
     assert set(change) >= {"weapon", "shield", "spell_im", "other_im"}
     state = apply(state, a.RulesetAction(name="change_action", args=change))
@@ -413,7 +413,7 @@ def test_a_typed_roll_from_real_dice_is_logged_as_typed() -> None:
     state = two()
     typed = {"expr": "1d20", "total": 4, "faces": [], "physical": True}
     state = act(state, "attack", combatant=cid(state, "Fridgar"), target=cid(state, "Ulf"), cp=5, roll=typed)
-    assert last_log(state) == "#0 Fridgar attacks Ulf with the seax: 5 CP = SV 5; 1d20 (typed): 4 → hit. Ulf may parry or dodge."
+    assert last_log(state) == "#1 Fridgar attacks Ulf with the seax: 5 CP = SV 5; 1d20 (typed): 4 → hit. Ulf may parry or dodge."
 
 
 def test_the_log_is_data_rendered_in_the_language_shown() -> None:
@@ -432,6 +432,6 @@ def test_the_log_is_data_rendered_in_the_language_shown() -> None:
         assert entry.text == "Fridgar ⚔ Ulf ([seax]): 6 BO = ZN 6, 1d20: [2] = 2: HIT. Ulf: parry/dodge?"
     finally:
         use_catalog("en", {})
-    assert entry.text == english == "#0 Fridgar attacks Ulf with the seax: 6 CP = SV 6; 1d20: [2] = 2 → hit. Ulf may parry or dodge."
-    assert entry.facts == {"cp": 6, "sv": 6, "needed": 6, "roll": 2, "result": "success", "success": True, "attack": 0, "hit": True,
+    assert entry.text == english == "#1 Fridgar attacks Ulf with the seax: 6 CP = SV 6; 1d20: [2] = 2 → hit. Ulf may parry or dodge."
+    assert entry.facts == {"cp": 6, "sv": 6, "needed": 6, "roll": 2, "result": "success", "success": True, "attack": 1, "hit": True,
                            "attacker": "c3", "target": "c4"}
