@@ -68,7 +68,7 @@ def test_armour_absorbs_its_pv_and_wears_by_the_excess() -> None:
     state = damage(state, "Ulf", 12)  # chain mail PV 5: 7 through
     ulf = state.combatant(cid(state, "Ulf"))
     assert (ulf.hp, ulf.max_hp) == (13, 20)
-    assert last_log(state) == "Ulf loses 7 BP: 13/20 BP, injured (-1). Chain mail absorbs 5. Chain mail: BV 50 → 43, PV 5."
+    assert last_log(state) == "Ulf loses 7 BP, injured (-1). Chain mail absorbs 5. Chain mail: BV 50 → 43, PV 5."
     assert (last_entry(state).facts["body_damage"], last_entry(state).facts["absorbed"]) == (7, 5)
     assert RULESET.fight_of(state).wear == {cid(state, "Ulf"): {"armour": 43}}
     assert RULESET.round_of(state).attacks[0].damaged
@@ -80,7 +80,7 @@ def test_worn_armour_protects_less_and_a_small_hit_does_nothing() -> None:
     assert (RULESET.bv_now(state, ulf, "armour"), RULESET.pv_now(state, ulf, "armour")) == (35, 4)
     state = damage(state, "Ulf", 4)  # all of it absorbed: no BP lost, no wear
     assert state.combatant(ulf).hp == 5 and RULESET.bv_now(state, ulf, "armour") == 35
-    assert last_log(state) == "Ulf loses 0 BP: 5/20 BP, seriously injured (-3). Chain mail absorbs 4."
+    assert last_log(state) == "Ulf loses 0 BP, seriously injured (-3). Chain mail absorbs 4."
     state = damage(state, "Ulf", 6)  # PV 4 now: 2 through
     assert state.combatant(ulf).hp == 3 and RULESET.bv_now(state, ulf, "armour") == 33
     assert dict(RULESET.details(state, ulf))["Armour"] == "Chain mail: IM -2, PV 4, BV 33 of 50"

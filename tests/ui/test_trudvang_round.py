@@ -25,6 +25,7 @@ import tui_combat
 from tests.ui.steps import (
     SIZE, budget_text, combatant_id, dialog_error, leave_damage, log_texts, open_form, select, selected, store, to_round_from_setup,
 )
+from tests.waiting import until
 from tui_combat.engine.model import State
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.rulesets.trudvang import RULESET, AttackRecord, Bonus
@@ -245,7 +246,7 @@ async def test_trudvang_countdown_round(make_app) -> None:
         attack = RULESET.round_of(state).attacks[1]
         assert (attack.id, attack.attacker, attack.target, attack.hit, attack.damaged) == (2, fridgar, raider1, True, True)
         assert state.log_entries()[-3].facts["sv"] == 3  # 8 CP − 5 for the held turn
-        assert log_texts(app)[-1] == ("Raider 1 loses 2 BP: 14/16 BP, lightly damaged. Fur / leather absorbs 2. "
+        assert log_texts(app)[-1] == ("Raider 1 loses 2 BP, lightly damaged. Fur / leather absorbs 2. "
                                       "Fur / leather: BV 20 → 18, PV 2.")
         assert log_texts(app)[-3] == (
             "#2 Fridgar attacks Raider 1 with the seax: 8 CP -5 held = SV 3; 1d20 (typed): 3 → hit. "
@@ -283,3 +284,54 @@ async def test_trudvang_countdown_round(make_app) -> None:
             "Initiative — Sigrun: 1d10! (typed): 9 -5 = 4.",  # round 1
             "Initiative — Sigrun: 1d10! (typed): 9.",  # round 2: −5 IMs +5 for the skipped turn
         ]
+
+
+# -- a hit's damage through the armour -----------------------------------------------------------------
+async def test_a_hit_fills_in_the_damage_takes_the_armour_off_and_shows_the_damage_level(make_app) -> None:
+    """Ulf the Bold (two-handed axe, Strength +2) hits Fridgar (34 BP, hardened leather PV 3 / BV 30): the
+    damage form offers 1d10!8+2; the GM types the dice one by one, 8 then 5 (the 8 rolled again): 15, the
+    leather takes 3 off, Fridgar loses 12 → 22/34, "injured" (−1) on his card and on the players' screen;
+    the leather's BV 30 loses the 12 that got through: 18, PV 2. Next round his initiative has −1."""
+    from tui_combat.engine.public import public_view
+    from tui_combat.widgets.lines import TextLines
+
+    app = make_app(encounter=ENCOUNTER)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_round(pilot)
+        fridgar, ulf = combatant_id(app, "Fridgar"), combatant_id(app, "Ulf the Bold")
+        assert store(app).state.combatant(fridgar).max_hp == 34  # human 32 + Constitution 1 + Strength 1
+        await pilot.press("n")
+        await type_initiative(pilot, "9", "9", "8", "10 1")  # Fridgar 5, Sigrun 4, Ulf 3, the raiders 1
+        await pilot.press("n", "n")  # past Fridgar's and Sigrun's calls
+        assert store(app).state.acting_now() == (ulf,)
+        assert selected(app) == ulf
+        await fill_weapon_form(pilot, "a", "6", "3")
+        damage = app.screen
+        assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)", dialog_error(app)
+        assert damage.fields[0].default == "1d10!8+2"
+        assert "Damage (1d10!8+2)" in [str(label.render()) for label in damage.query(Label)]
+        assert damage.note.endswith("Hardened leather absorbs 3 (BV 30).")
+        await pilot.press("8", "space", "5", "enter")
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "the damage dealt")
+        state = store(app).state
+        assert state.combatant(fridgar).hp == 22
+        assert log_texts(app)[-2:] == [
+            "Fridgar takes 15 damage (1d10!8+2 (typed): 15): 22/34 HP.",
+            "Fridgar loses 12 BP, injured (-1). Hardened leather absorbs 3. Hardened leather: BV 30 → 18, PV 2.",
+        ]
+        await select(pilot, fridgar)
+        await until(pilot, lambda: "Damage level" in str(app.screen.query_one("#card", TextLines).render()), "the card")
+        card = str(app.screen.query_one("#card", TextLines).render()).splitlines()
+        assert card[0] == "Damage level: injured (-1)", card
+        assert "Armour: Hardened leather: IM -1, PV 2, BV 18 of 30" in card
+        assert "Body Points: 22/34 (Human 32, Constitution +1, Strength +1)" in card
+        players = {c.name: c.health for group in public_view(state).groups for c in group.combatants}
+        assert players["Fridgar"] == "injured"
+        # the penalty: on his actions now, on his initiative next round
+        im = RULESET.init_modifier(state, fridgar)
+        while store(app).state.round == 1:
+            before = store(app).state
+            await pilot.press("n")
+            await until(pilot, lambda: store(app).state is not before, "the next step")
+        assert ("damage", -1) in RULESET.im_parts(store(app).state, fridgar)
+        assert RULESET.init_modifier(store(app).state, fridgar) == im - 1

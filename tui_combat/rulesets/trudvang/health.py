@@ -185,7 +185,8 @@ class Wounds(CombatActions):
         return Health(hp=hp, status="down" if hp <= 0 and combatant.status == "active" else combatant.status)
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
-        """The armour (or the parrying item) wears; the hit is marked as dealt; the log says where it went."""
+        """The armour (or the parrying item) wears; the hit is marked as dealt; the log says where it went
+        (without the BP left: the engine's line before it says them, hidden from the players for a foe)."""
         share = self.share(state, combatant_id, amount)
         combatant = state.combatant(combatant_id)
         info = self.round_of(state)
@@ -210,11 +211,11 @@ class Wounds(CombatActions):
         if share.absorbed:
             notes.append(Msg(id=N_(" {armour} absorbs {pv}."), params={"armour": self.item_name(sheet, ARMOUR), "pv": share.absorbed}))
         level = self.level_text(combatant)
-        return log(state, N_("{name} loses {body} BP: {hp}/{max} BP{level}.{notes}{wear}"),
+        return log(state, N_("{name} loses {body} BP{level}.{notes}{wear}"),
                    facts={"body_damage": share.body, "absorbed": share.absorbed, "level": self.level_of(combatant) or 0},
                    name=combatant.name, body=share.body, notes=Msg(id="".join(f"{{n{i}}}" for i in range(len(notes))),
                                                                    params={f"n{i}": n for i, n in enumerate(notes)}),
-                   hp=combatant.hp, max=combatant.max_hp, level=f", {level}" if level else "", wear=wear)
+                   level=f", {level}" if level else "", wear=wear)
 
     def wear(self, state: State, cid: str, item: str, excess: int) -> tuple[State, Param]:
         """Wear ``item`` by the ``excess`` damage that got past its PV; the log's sentence about it."""
