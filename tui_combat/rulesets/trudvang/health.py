@@ -56,6 +56,10 @@ def damage_level(hp: int, max_hp: int) -> int | None:
     return 3
 
 
+def _level_fact(level: int | None) -> int:
+    return -1 if level is None else level
+
+
 class Share(msgspec.Struct, frozen=True, kw_only=True):
     """Where one Damage goes."""
 
@@ -212,7 +216,7 @@ class Wounds(CombatActions):
             notes.append(Msg(id=N_(" {armour} absorbs {pv}."), params={"armour": self.item_name(sheet, ARMOUR), "pv": share.absorbed}))
         level = self.level_text(combatant)
         return log(state, N_("{name} loses {body} BP{level}.{notes}{wear}"),
-                   facts={"body_damage": share.body, "absorbed": share.absorbed, "level": self.level_of(combatant) or 0},
+                   facts={"body_damage": share.body, "absorbed": share.absorbed, "level": _level_fact(self.level_of(combatant))},
                    name=combatant.name, body=share.body, notes=Msg(id="".join(f"{{n{i}}}" for i in range(len(notes))),
                                                                    params={f"n{i}": n for i, n in enumerate(notes)}),
                    level=f", {level}" if level else "", wear=wear)
