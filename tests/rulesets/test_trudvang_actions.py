@@ -176,7 +176,7 @@ def test_off_hand_penalty_and_its_reductions() -> None:
 def test_hold_then_act_at_minus_five() -> None:
     state = three()
     fridgar, ulf = cid(state, "Fridgar"), cid(state, "Ulf")
-    assert labels(state) == [("10", ["Fridgar"]), ("10", ["Sigrid"]), ("5", ["Ulf"]), ("3", ["Orm"])]
+    assert labels(state) == [("10 (13)", ["Fridgar"]), ("10 (11)", ["Sigrid"]), ("5", ["Ulf"]), ("3", ["Orm"])]
     with pytest.raises(RuleError, match="It is not Ulf's turn"):
         act(state, "hold", combatant=ulf)
     state = act(state, "hold", combatant=fridgar)
@@ -280,7 +280,7 @@ def test_change_action_before_the_call_moves_him_in_the_countdown() -> None:
     ulf = cid(state, "Ulf")
     # Ulf: 9 − 4 (broadsword) = 5; unarmed: 9 → call 9
     state = act(state, "change_action", combatant=ulf, declaration={"weapon": "unarmed"})
-    assert labels(state) == [("10", ["Fridgar"]), ("10", ["Sigrid"]), ("9", ["Ulf"]), ("3", ["Orm"])]
+    assert labels(state) == [("10 (13)", ["Fridgar"]), ("10 (11)", ["Sigrid"]), ("9", ["Ulf"]), ("3", ["Orm"])]
     assert "IM -4 → +0, initiative 5 → 9 (call 9)" in last_log(state)
     assert last_entry(state).facts == {"im": 0, "initiative": 9}
     state = act(state, "change_action", combatant=ulf, weapon="broadsword")  # flat form fields work too
@@ -298,7 +298,7 @@ def test_change_to_a_call_already_passed_acts_next() -> None:
     orm = cid(state, "Orm")
     state = act(state, "change_action", combatant=orm, declaration={"weapon": "unarmed", "spell_im": 10})
     # Orm: 4 + 10 = 14 ≥ 11: he acts right after the current slot
-    assert labels(state) == [("10", ["Fridgar"]), ("10", ["Sigrid"]), ("10", ["Orm"]), ("5", ["Ulf"])]
+    assert labels(state) == [("10 (13)", ["Fridgar"]), ("10 (11)", ["Sigrid"]), ("10 (14)", ["Orm"]), ("5", ["Ulf"])]
     assert state.acting_now() == (cid(state, "Sigrid"),)
     state = apply(state, a.NextStep())
     assert state.acting_now() == (orm,)

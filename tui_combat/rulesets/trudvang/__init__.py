@@ -97,7 +97,8 @@ Readings chosen where the rules leave room:
 * Wrestling gives 2 CP per level (locked to wrestling) and a Wrestling SV of its own that caps the SV
   bought; the seed names both but gives no CP figure. Weapon groups, hands and "light" are defaults.
 * The countdown calls are 20 (20 and up), 15 (15–19), 10 (10–14), then 9 … 1, then "≤0". Each distinct
-  initiative value is its own slot (equal values act together); several slots share one call label.
+  initiative value is its own slot (equal values act together); two slots at one call show the
+  initiative beside it when it is not the call itself ("15 (17)", "15 (16)"; "≤0", "≤0 (-2)").
 * An undeclared combatant uses his first weapon (or unarmed) and his shield if he has one.
 * An NPC group rolls once and uses the initiative modifier of its first active member; changing the
   action of one member changes it for the whole group (they act together). A member who skipped his
