@@ -435,3 +435,24 @@ def test_the_log_is_data_rendered_in_the_language_shown() -> None:
     assert entry.text == english == "#1 Fridgar attacks Ulf with the seax: 6 CP = SV 6; 1d20: [2] = 2 → hit. Ulf may parry or dodge."
     assert entry.facts == {"cp": 6, "sv": 6, "needed": 6, "roll": 2, "result": "success", "success": True, "attack": 1, "hit": True,
                            "attacker": "c3", "target": "c4"}
+
+
+def test_the_attack_form_offers_cp_and_shows_the_chance_at_once() -> None:
+    """Fridgar's seax: 14 CP over 4 weapon actions → 3 offered, SV 3: a 1–3 on the d20, 15 %; then the
+    CP of his last attack (6), never more than he has left (8)."""
+    state = two()
+    fridgar, ulf = cid(state, "Fridgar"), cid(state, "Ulf")
+    fields = {f.key: f for f in RULESET.action_fields(state, "attack", fridgar)}
+    assert fields["weapon"].default == "Seax" and fields["cp"].default == 3
+    values = {key: f.default for key, f in fields.items() if f.kind != "roll"}
+    assert RULESET.form_preview(state, "attack", fridgar, values) == "SV 3: needs 3 or less on the d20: 15% to succeed."
+    state = act(state, "attack", combatant=fridgar, target=ulf, cp=6, roll=d20(15))
+    assert {f.key: f.default for f in RULESET.action_fields(state, "attack", fridgar)}["cp"] == 6
+    state = act(state, "attack", combatant=fridgar, target=ulf, cp=6, roll=d20(15))
+    assert {f.key: f.default for f in RULESET.action_fields(state, "attack", fridgar)}["cp"] == 2  # 14 − 12 left
+    # Ulf's parry: 8 CP over the broadsword's 3 actions → 2; then what he parried with last
+    state = act(state, "attack", combatant=fridgar, target=ulf, cp=2, roll=d20(2))
+    assert {f.key: f.default for f in RULESET.action_fields(state, "parry", ulf)}["cp"] == 2
+    state = act(state, "parry", combatant=ulf, cp=5, roll=d20(19))
+    state = apply(state, a.NextStep())
+    assert {f.key: f.default for f in RULESET.action_fields(next_round(state), "parry", ulf)}["cp"] == 5

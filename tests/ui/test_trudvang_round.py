@@ -305,6 +305,12 @@ async def test_a_hit_fills_in_the_damage_takes_the_armour_off_and_shows_the_dama
         await pilot.press("n", "n")  # past Fridgar's and Sigrun's calls
         assert store(app).state.acting_now() == (ulf,)
         assert selected(app) == ulf
+        form = await open_form(pilot, "a")  # the form offers CP at once, and the chance they buy
+        assert form.query_one("#f-cp").value == "6"  # 12 CP over the axe's 2 weapon actions
+        await until(pilot, lambda: "SV 6" in str(form.query_one("#dialog-preview").render()), "the chance shown")
+        assert str(form.query_one("#dialog-preview").render()) == "SV 6: needs 6 or less on the d20: 30% to succeed."
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "the form closed")
         await fill_weapon_form(pilot, "a", "6", "3")
         damage = app.screen
         assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)", dialog_error(app)

@@ -139,6 +139,9 @@ Readings chosen where the rules leave room:
   written in the discipline/specialty lists go to their own sheet fields. A discipline written among the
   specialties (or the other way round) is accepted where it belongs.
 * Attack ids, shown to the GM ("#1"), count from 1 in each round.
+* The attack, parry and dodge forms offer the CP of his last action of that kind in the fight (at most
+  what is left), or else an even share of the CP left for the item over its weapon actions left (all of
+  it for a dodge or an unarmed parry): the chance shows as the form opens.
 
 Damage, armour and Body Points (not in the seed: the GMG's figures as gaps.md gives them, in the data file
 with their source; the seed wins where it speaks):

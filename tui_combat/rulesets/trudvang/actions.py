@@ -287,7 +287,8 @@ class CombatActions(TurnActions):
         state = self.after_defence(state, record, combatant, how, outcome.success)
         sheet = self.sheet_of(combatant)
         return log(state, DEFENCE_TEXT[how], rolls=(args.roll,),
-                   facts={**outcome.facts, "attack": record.id, "defence": how, "saved": outcome.success},
+                   facts={**outcome.facts, "attack": record.id, "defence": how, "saved": outcome.success,
+                          "defender": combatant.id},
                    id=record.id, name=combatant.name, what=describe_item(item, sheet, self.data), sv=outcome.sv_text,
                    roll=roll_param(args.roll), result=Msg(id=RESULT_WORDS[how][outcome.result]),
                    notes=notes_param(self.defence_notes(record, how, item, sheet, outcome.success)))

@@ -16,7 +16,7 @@ from tui_combat.i18n import N_, _, ngettext
 from tui_combat.rulesets.trudvang.actions import ATTACKS, DEFENCES
 from tui_combat.rulesets.trudvang.health import ARMOUR, Wounds
 from tui_combat.rulesets.trudvang.budget import cp_available, cp_left, find_weapon, usable_pools
-from tui_combat.rulesets.trudvang.data import SHIELD, SKILL_FIELDS, UNARMED, WRESTLING, norm
+from tui_combat.rulesets.trudvang.data import DODGE, SHIELD, SKILL_FIELDS, UNARMED, WRESTLING, norm
 from tui_combat.rulesets.trudvang.state import AttackRecord, Turn, Used
 
 __all__ = ["TrudvangView"]
@@ -190,13 +190,14 @@ class TrudvangView(Wounds):
                 choices.append((SHIELD, _(self.data.shields[sheet.shield].name)))
             choices.append((UNARMED, N_("unarmed")))
             weapon = FieldSpec(key="weapon", label=N_("With"), kind="choice", default=choices[0][0], choices=tuple(choices))
+            cp = replace(cp, default=self.suggested_cp(state, combatant_id, name, choices[0][0]))
             hand = FieldSpec(key="hand", label=N_("Hand"), kind="choice", default="",
                              choices=(("", N_("as declared")), ("main", N_("main hand")), ("off", N_("off hand"))))
             if name == "attack":
                 return (target, weapon, cp, hand, modifier, roll)
             return (against(("attack", "grapple")), weapon, cp, hand, modifier, roll)
         if name == "dodge":
-            return (against(("attack", "grapple")), cp, modifier, roll)
+            return (against(("attack", "grapple")), replace(cp, default=self.suggested_cp(state, combatant_id, name, DODGE)), modifier, roll)
         if name == "grapple":
             return (target, sv, grip, modifier, roll)
         if name == "break_free":
@@ -225,6 +226,44 @@ class TrudvangView(Wounds):
         if name == "change_action":
             return self.declaration_fields(state, combatant_id)
         return ()
+
+    def suggested_cp(self, state: State, cid: str, name: str, item: str) -> int:
+        """What the form offers to spend: the CP he put into his last action of this kind in the fight, or
+        else an even share of what he has left for the item over the weapon actions it has left (all of
+        it for a dodge or an unarmed parry); never more than he has left."""
+        try:
+            left = self.cp_left(state, cid, item)
+            budget = self.budget_of(state, self.round_of(state), cid)
+        except RuleError:
+            return 0
+        if left <= 0:
+            return 0
+        last = self.last_cp(state, cid, name)
+        if last:
+            return min(last, left)
+        if item == UNARMED:
+            actions = budget.unarmed.left if name == "attack" else 1
+        else:
+            meter = budget.actions.get(item)
+            actions = meter.left if meter is not None else 1
+        return max(left // max(actions, 1), 1)
+
+    @staticmethod
+    def last_cp(state: State, cid: str, name: str, within: int = 2000) -> int:
+        """The CP ``cid`` put into his last ``name`` (attack, parry, dodge) of the fight; 0 for none."""
+        seen = 0
+        for chunk in reversed(state.log):
+            for entry in reversed(chunk):
+                facts = entry.facts
+                if "cp" in facts and "sv_bought" not in facts:
+                    if name == "attack" and facts.get("attacker") == cid and "defence" not in facts:
+                        return int(facts["cp"])
+                    if name != "attack" and facts.get("defender") == cid and facts.get("defence") == name:
+                        return int(facts["cp"])
+                seen += 1
+                if seen >= within:
+                    return 0
+        return 0
 
     # -- the attack flow ------------------------------------------------------------------------------
     def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
