@@ -125,7 +125,7 @@ def test_a_failed_parry_asks_for_the_damage_with_the_armour_note() -> None:
     before = state
     state = act(state, "parry", combatant=cid(state, "Ulf"), weapon="shield", cp=3, roll=d20(19))
     due = due_after(before, state, "parry", weapon="shield")
-    assert due is not None and due.note == "Chain mail absorbs 5 (BV 50)."
+    assert due is not None and due.note == "A 10 rolls again: type the dice one by one (10 4). Chain mail absorbs 5 (BV 50)."
     assert damage(state, "Ulf", 9).combatant(cid(state, "Ulf")).hp == 16
 
 

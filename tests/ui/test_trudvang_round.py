@@ -149,7 +149,7 @@ async def test_trudvang_countdown_round(make_app) -> None:
         damage = app.screen
         assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)"
         assert damage.note == ("Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails. "
-                               "Hardened leather absorbs 3 (BV 30).")
+                               "8–10 roll again: type the dice one by one (8 4). Hardened leather absorbs 3 (BV 30).")
         assert damage.fields[0].default == "1d10!8+2"  # OR 8 for a two-handed weapon, + Ulf's Strength
         await pilot.press("escape")
         assert isinstance(app.screen, RoundScreen)

@@ -10,6 +10,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from tui_combat.engine.contract import BudgetLine, DamageDue, FieldSpec, new_facts
+from tui_combat.engine.dice import Dice, DiceError, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _, ngettext
@@ -298,7 +299,7 @@ class TrudvangView(Wounds):
         due = DamageDue(target=record.target, dice=self.damage_dice(after, record),
                         what=self.item_label(after, record.item, owner=record.attacker))
         target = after.combatant(record.target).name
-        armour = self.armour_note(after, record.target)
+        armour = self.open_note(due.dice) + self.armour_note(after, record.target)
         if name in ATTACKS:
             if record.kind == "glima":
                 return replace(due, note=_("{name}'s Glima defence may stop it first.", name=target) + armour)
@@ -317,6 +318,20 @@ class TrudvangView(Wounds):
                                        item=self.item_label(after, item, owner=record.target), name=target,
                                        pv=self.pv_now(after, record.target, item), bv=self.bv_now(after, record.target, item)))
         return None
+
+    @staticmethod
+    def open_note(dice: str) -> str:
+        """" A 10 rolls again: type the dice one by one (10 4)." for an open-ended damage die ("" for none)."""
+        try:
+            parsed = parse(dice) if dice else None
+        except DiceError:
+            return ""
+        die = next((t for t in parsed.terms if isinstance(t, Dice) and t.explode), None) if parsed is not None else None
+        if die is None:
+            return ""
+        if die.threshold == die.sides:
+            return " " + _("A {face} rolls again: type the dice one by one ({face} 4).", face=die.sides)
+        return " " + _("{low}–{high} roll again: type the dice one by one ({low} 4).", low=die.threshold, high=die.sides)
 
     def armour_note(self, state: State, cid: str) -> str:
         """" His chain mail absorbs 5." for the damage form ("" without armour)."""
