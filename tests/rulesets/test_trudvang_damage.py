@@ -206,3 +206,17 @@ def test_the_level_penalty_applies_to_next_rounds_initiative() -> None:
     assert RULESET.init_modifier(state, fridgar) == im - 3
     state = roll_initiative(state, Fridgar=d10(6), Ulf=d10(9))
     assert RULESET.value_of(state, RULESET.round_of(state), fridgar) == 6 + im - 3
+
+
+@given(st.lists(st.integers(min_value=0, max_value=40), max_size=8), st.sampled_from(["excess", "one"]))
+def test_every_damage_takes_the_pv_of_the_moment_and_wears_the_armour_down(amounts: list[int], wear: str) -> None:
+    state = apply(two(ulf={**ULF, "armour": "plate"}), a.SetOption(key="wear", value=wear))
+    ulf = cid(state, "Ulf")
+    for amount in amounts:
+        hp, bv, pv = state.combatant(ulf).hp, RULESET.bv_now(state, ulf, "armour"), RULESET.pv_now(state, ulf, "armour")
+        state = damage(state, "Ulf", amount)
+        through = max(amount - pv, 0)
+        assert state.combatant(ulf).hp == hp - through
+        after = RULESET.bv_now(state, ulf, "armour")
+        assert after == (bv if not through else max(bv - (through if wear == "excess" else 1), 0))
+        assert RULESET.pv_now(state, ulf, "armour") == (pv if not through else pv_of(after))
