@@ -212,11 +212,23 @@ def test_countdown_calls() -> None:
     assert calls == {31: "20", 20: "20", 19: "15", 15: "15", 14: "10", 10: "10", 9: "9", 5: "5", 1: "1", 0: "≤0", -4: "≤0"}
 
 
+def test_two_slots_at_one_call_read_apart() -> None:
+    """The countdown once showed "≤0" twice: slots at one call now show their initiative."""
+    people = [("Heroes", n, {"sv": 8, "weapons": "two-handed axe", "armour": "plate"}) for n in ("A", "B")] + [("Foes", "C", {"sv": 8})]
+    state = roll_initiative(fight(*people), A=d10(9), B=d10(7), C=d10(4))  # A 9 − 11 = −2, B −4; C 4
+    assert [(str(slot.label), slot.value) for slot in state.order] == [("4", 4), ("≤0 (-2)", -2), ("≤0 (-4)", -4)]
+    state = roll_initiative(fight(*people), A=d10(10, 1), B=d10(7), C=d10(4))  # A 11 − 11 = 0
+    assert [str(slot.label) for slot in state.order] == ["4", "≤0", "≤0 (-4)"]
+    state = roll_initiative(fight(people[0], people[2]), A=d10(9), C=d10(4))
+    assert [str(slot.label) for slot in state.order] == ["4", "≤0"]  # alone at his call: the call alone
+
+
 def test_order_buckets_higher_first_and_ties_share_a_slot() -> None:
     people = [("Heroes", n, {"sv": 8}) for n in ("A", "B", "C")] + [("Foes", n, {"sv": 8}) for n in ("D", "E", "F", "G")]
     state = roll_initiative(fight(*people), A=d10(10, 10, 3), B=d10(10, 7), C=d10(10, 6), D=d10(10, 6), E=d10(9), F=d10(1), G=d10(10, 10, 10, 1))
-    assert [(str(slot.label), slot.value) for slot in state.order] == [("20", 31), ("20", 23), ("15", 17), ("15", 16), ("9", 9), ("1", 1)]
-    assert labels(state)[3] == ("15", ["C", "D"])
+    assert [(str(slot.label), slot.value) for slot in state.order] == [("20 (31)", 31), ("20 (23)", 23), ("15 (17)", 17),
+                                                                         ("15 (16)", 16), ("9", 9), ("1", 1)]
+    assert labels(state)[3] == ("15 (16)", ["C", "D"])
     assert state.acting_now() == (cid(state, "G"),)
 
 

@@ -53,7 +53,7 @@ def test_attack_spends_locked_cp_first_and_one_weapon_action() -> None:
     facts = last_entry(state).facts
     assert (facts["cp"], facts["sv"], facts["needed"], facts["roll"], facts["result"], facts["hit"]) == (6, 6, 6, 6, "success", True)
     assert last_entry(state).rolls == (d20(6),)
-    assert RULESET.round_of(state).attacks == (AttackRecord(id=0, attacker=fridgar, target=ulf, kind="attack", item="Seax", hit=True),)
+    assert RULESET.round_of(state).attacks == (AttackRecord(id=1, attacker=fridgar, target=ulf, kind="attack", item="Seax", hit=True),)
     state = act(state, "attack", combatant=fridgar, target=ulf, cp=2, weapon="seax", roll=d20(1))
     assert "critical hit" in last_log(state) and last_entry(state).facts["result"] == "critical"
     state = act(state, "attack", combatant=fridgar, target=ulf, cp=2, weapon="seax", roll=d20(20))
@@ -103,7 +103,7 @@ def test_refusals_say_why() -> None:
         act(state, "attack", combatant=fridgar, target=ulf, cp=3, hand="tail", roll=d20(3))
     state = act(state, "attack", combatant=fridgar, target=ulf, cp=3, roll=d20(15))
     with pytest.raises(RuleError, match="missed: there is nothing to parry"):
-        act(state, "parry", combatant=ulf, cp=3, attack=0, roll=d20(3))
+        act(state, "parry", combatant=ulf, cp=3, attack=1, roll=d20(3))
     state = apply(state, a.NextStep())
     with pytest.raises(RuleError, match="Fridgar's turn has passed \\(his call was 10\\)"):
         act(state, "attack", combatant=fridgar, target=ulf, cp=3, roll=d20(3))
@@ -116,10 +116,10 @@ def test_parry_once_per_attack_and_never_against_ranged() -> None:
     state = act(state, "parry", combatant=ulf, cp=3, weapon="hunting bow", roll=d20(2))
     assert budget(state, "Ulf")["CP"] == (5, 8) and budget(state, "Ulf")["Hunting bow actions"] == (2, 3)
     assert "parried" in last_log(state)
-    assert (last_entry(state).facts["defence"], last_entry(state).facts["saved"], last_entry(state).facts["attack"]) == ("parry", True, 0)
+    assert (last_entry(state).facts["defence"], last_entry(state).facts["saved"], last_entry(state).facts["attack"]) == ("parry", True, 1)
     assert RULESET.round_of(state).attacks[0].defended == "parry"
     with pytest.raises(RuleError, match="one attempt per attack"):
-        act(state, "parry", combatant=ulf, cp=3, attack=0, roll=d20(2))
+        act(state, "parry", combatant=ulf, cp=3, attack=1, roll=d20(2))
     state = apply(state, a.NextStep())
     state = act(state, "attack", combatant=ulf, target=fridgar, cp=4, weapon="hunting bow", roll=d20(2))
     assert RULESET.round_of(state).attacks[1].ranged
@@ -176,7 +176,7 @@ def test_off_hand_penalty_and_its_reductions() -> None:
 def test_hold_then_act_at_minus_five() -> None:
     state = three()
     fridgar, ulf = cid(state, "Fridgar"), cid(state, "Ulf")
-    assert labels(state) == [("10", ["Fridgar"]), ("10", ["Sigrid"]), ("5", ["Ulf"]), ("3", ["Orm"])]
+    assert labels(state) == [("10 (13)", ["Fridgar"]), ("10 (11)", ["Sigrid"]), ("5", ["Ulf"]), ("3", ["Orm"])]
     with pytest.raises(RuleError, match="It is not Ulf's turn"):
         act(state, "hold", combatant=ulf)
     state = act(state, "hold", combatant=fridgar)
@@ -280,7 +280,7 @@ def test_change_action_before_the_call_moves_him_in_the_countdown() -> None:
     ulf = cid(state, "Ulf")
     # Ulf: 9 − 4 (broadsword) = 5; unarmed: 9 → call 9
     state = act(state, "change_action", combatant=ulf, declaration={"weapon": "unarmed"})
-    assert labels(state) == [("10", ["Fridgar"]), ("10", ["Sigrid"]), ("9", ["Ulf"]), ("3", ["Orm"])]
+    assert labels(state) == [("10 (13)", ["Fridgar"]), ("10 (11)", ["Sigrid"]), ("9", ["Ulf"]), ("3", ["Orm"])]
     assert "IM -4 → +0, initiative 5 → 9 (call 9)" in last_log(state)
     assert last_entry(state).facts == {"im": 0, "initiative": 9}
     state = act(state, "change_action", combatant=ulf, weapon="broadsword")  # flat form fields work too
@@ -298,7 +298,7 @@ def test_change_to_a_call_already_passed_acts_next() -> None:
     orm = cid(state, "Orm")
     state = act(state, "change_action", combatant=orm, declaration={"weapon": "unarmed", "spell_im": 10})
     # Orm: 4 + 10 = 14 ≥ 11: he acts right after the current slot
-    assert labels(state) == [("10", ["Fridgar"]), ("10", ["Sigrid"]), ("10", ["Orm"]), ("5", ["Ulf"])]
+    assert labels(state) == [("10 (13)", ["Fridgar"]), ("10 (11)", ["Sigrid"]), ("10 (14)", ["Orm"]), ("5", ["Ulf"])]
     assert state.acting_now() == (cid(state, "Sigrid"),)
     state = apply(state, a.NextStep())
     assert state.acting_now() == (orm,)
@@ -345,7 +345,7 @@ def test_grapple_break_free_and_glima() -> None:
     assert "SV 2 (6 CP) +1 Agility = SV 3" in last_log(state) and "still held" in last_log(state)
     assert (last_entry(state).facts["sv_bought"], last_entry(state).facts["cp"], last_entry(state).facts["saved"]) == (2, 6, True)
     with pytest.raises(RuleError, match="one attempt per attack"):
-        act(state, "glima_defence", combatant=ulf, sv=1, attack=1, roll=d20(1))
+        act(state, "glima_defence", combatant=ulf, sv=1, attack=2, roll=d20(1))
     state = apply(state, a.NextStep())
     assert state.acting_now() == (ulf,)
     with pytest.raises(RuleError, match="Ulf is held by Fridgar: he can only try to break free"):
@@ -393,9 +393,9 @@ def test_action_forms_drive_the_actions() -> None:
     assert "Fridgar attacks Ulf with the seax" in last_log(state)
     parry = RULESET.action_fields(state, "parry", cid(state, "Ulf"))
     against = next(f for f in parry if f.key == "attack")
-    assert against.choices == (("0", "#0 Fridgar (attack, Seax)"),)
+    assert against.choices == (("1", "#1 Fridgar (attack, Seax)"),)
     state = apply(state, a.RulesetAction(name="parry", args=form(state, "parry", "Ulf", weapon="shield", cp=4, roll=msgspec.to_builtins(d20(3)))))
-    assert "parries attack #0 with the small shield: 4 CP = SV 4" in last_log(state)
+    assert "parries attack #1 with the small shield: 4 CP = SV 4" in last_log(state)
     change = form(state, "change_action", "Ulf", weapon="broadsword", shield=False)
     assert set(change) >= {"weapon", "shield", "spell_im", "other_im"}
     state = apply(state, a.RulesetAction(name="change_action", args=change))
@@ -413,7 +413,7 @@ def test_a_typed_roll_from_real_dice_is_logged_as_typed() -> None:
     state = two()
     typed = {"expr": "1d20", "total": 4, "faces": [], "physical": True}
     state = act(state, "attack", combatant=cid(state, "Fridgar"), target=cid(state, "Ulf"), cp=5, roll=typed)
-    assert last_log(state) == "#0 Fridgar attacks Ulf with the seax: 5 CP = SV 5; 1d20 (typed): 4 → hit. Ulf may parry or dodge."
+    assert last_log(state) == "#1 Fridgar attacks Ulf with the seax: 5 CP = SV 5; 1d20 (typed): 4 → hit. Ulf may parry or dodge."
 
 
 def test_the_log_is_data_rendered_in_the_language_shown() -> None:
@@ -432,6 +432,27 @@ def test_the_log_is_data_rendered_in_the_language_shown() -> None:
         assert entry.text == "Fridgar ⚔ Ulf ([seax]): 6 BO = ZN 6, 1d20: [2] = 2: HIT. Ulf: parry/dodge?"
     finally:
         use_catalog("en", {})
-    assert entry.text == english == "#0 Fridgar attacks Ulf with the seax: 6 CP = SV 6; 1d20: [2] = 2 → hit. Ulf may parry or dodge."
-    assert entry.facts == {"cp": 6, "sv": 6, "needed": 6, "roll": 2, "result": "success", "success": True, "attack": 0, "hit": True,
+    assert entry.text == english == "#1 Fridgar attacks Ulf with the seax: 6 CP = SV 6; 1d20: [2] = 2 → hit. Ulf may parry or dodge."
+    assert entry.facts == {"cp": 6, "sv": 6, "needed": 6, "roll": 2, "result": "success", "success": True, "attack": 1, "hit": True,
                            "attacker": "c3", "target": "c4"}
+
+
+def test_the_attack_form_offers_cp_and_shows_the_chance_at_once() -> None:
+    """Fridgar's seax: 14 CP over 4 weapon actions → 3 offered, SV 3: a 1–3 on the d20, 15 %; then the
+    CP of his last attack (6), never more than he has left (8)."""
+    state = two()
+    fridgar, ulf = cid(state, "Fridgar"), cid(state, "Ulf")
+    fields = {f.key: f for f in RULESET.action_fields(state, "attack", fridgar)}
+    assert fields["weapon"].default == "Seax" and fields["cp"].default == 3
+    values = {key: f.default for key, f in fields.items() if f.kind != "roll"}
+    assert RULESET.form_preview(state, "attack", fridgar, values) == "SV 3: needs 3 or less on the d20: 15% to succeed."
+    state = act(state, "attack", combatant=fridgar, target=ulf, cp=6, roll=d20(15))
+    assert {f.key: f.default for f in RULESET.action_fields(state, "attack", fridgar)}["cp"] == 6
+    state = act(state, "attack", combatant=fridgar, target=ulf, cp=6, roll=d20(15))
+    assert {f.key: f.default for f in RULESET.action_fields(state, "attack", fridgar)}["cp"] == 2  # 14 − 12 left
+    # Ulf's parry: 8 CP over the broadsword's 3 actions → 2; then what he parried with last
+    state = act(state, "attack", combatant=fridgar, target=ulf, cp=2, roll=d20(2))
+    assert {f.key: f.default for f in RULESET.action_fields(state, "parry", ulf)}["cp"] == 2
+    state = act(state, "parry", combatant=ulf, cp=5, roll=d20(19))
+    state = apply(state, a.NextStep())
+    assert {f.key: f.default for f in RULESET.action_fields(next_round(state), "parry", ulf)}["cp"] == 5

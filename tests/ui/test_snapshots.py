@@ -54,7 +54,7 @@ def test_trudvang_countdown_after_an_attack(snap_compare, make_app) -> None:
         assert isinstance(pilot.app.screen, RoundScreen)
         await pilot.press("n", "t")  # actions → initiative, typed from real dice
         await pilot.pause()
-        await pilot.press("9", "tab", "8", "tab", "8", "tab", "1", "0", "enter")
+        await pilot.press("9", "tab", "8", "tab", "8", "tab", "1", "0", "space", "1", "enter")  # a 10 rolls again
         await pilot.pause()
         await pilot.press("a")
         await pilot.pause()

@@ -2,12 +2,15 @@
 
 Every die is typed in "from physical dice", so nothing depends on the app's own dice:
 
-* initiative (1d10! + IMs): Fridgar 9 − 4 = 5, Sigrun 8 − 5 = 3, Ulf 10 − 8 = 2, the raiders 8 − 7 = 1;
+* initiative (1d10! + IMs): Fridgar 9 − 4 = 5, Sigrun 9 − 5 = 4, Ulf 10 then 1 − 8 = 3 (typed die by die:
+  a 10 rolls again), the raiders 8 − 7 = 1;
 * at his call Fridgar holds (``l``), Sigrun gives up her turn (``k``);
 * Ulf attacks Fridgar with 6 CP and rolls 3 (hit); Fridgar, holding, selects himself and parries with
-  the seax, 5 CP, rolling 4 (saved); Ulf then tries to put 99 CP into a second blow: refused;
+  the seax, 5 CP, rolling 4 (saved): the damage (two-handed axe 1d10!8 + Strength 2, typed die by die
+  "8 3" = 13) goes onto the seax, PV 5: its BV 50 loses 8; Ulf then tries to put 99 CP into a second
+  blow: refused;
 * at the raiders' call Fridgar acts on his held action (``j``) and attacks Raider 1 with 8 CP: −5 for
-  the held turn, SV 3, he rolls 3 (hit);
+  the held turn, SV 3, he rolls 3 (hit); 4 damage, the raider's fur PV 2 takes 2 off;
 * n through the end step into round 2: Sigrun starts it with +5 on her initiative.
 """
 
@@ -22,6 +25,7 @@ import tui_combat
 from tests.ui.steps import (
     SIZE, budget_text, combatant_id, dialog_error, leave_damage, log_texts, open_form, select, selected, store, to_round_from_setup,
 )
+from tests.waiting import until
 from tui_combat.engine.model import State
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.rulesets.trudvang import RULESET, AttackRecord, Bonus
@@ -102,17 +106,17 @@ async def test_trudvang_countdown_round(make_app) -> None:
         # -- initiative from physical dice: the countdown order is known -------------------------------
         await pilot.press("n")  # actions (declare) → initiative
         assert store(app).state.step == 1
-        labels = await type_initiative(pilot, "9", "8", "8", "10")
+        labels = await type_initiative(pilot, "9", "9", "8", "10 1")
         assert "Initiative — Fridgar: 1d10! (typed): 9 -4 = 5." in log_texts(app)
         assert labels[:4] == ["Fridgar (1d10! -4)", "Sigrun (1d10! -5)", "Raider ×3 (1d10! -7)", "Ulf the Bold (1d10! -8)"]
         state = store(app).state
         assert state.step == 2 and state.cursor == 0  # straight into the countdown
-        assert RULESET.initiative_totals(state) == {fridgar: 5, sigrun: 3, raiders: 1, ulf: 2}
-        assert {key: roll.total for key, roll in state.initiative.rolls.items()} == {fridgar: 9, sigrun: 8, raiders: 8, ulf: 10}
+        assert RULESET.initiative_totals(state) == {fridgar: 5, sigrun: 4, raiders: 1, ulf: 3}
+        assert {key: roll.total for key, roll in state.initiative.rolls.items()} == {fridgar: 9, sigrun: 9, raiders: 8, ulf: 11}
         assert [(str(slot.label), slot.combatants) for slot in state.order] == [
             ("5", (fridgar,)),
-            ("3", (sigrun,)),
-            ("2", (ulf,)),
+            ("4", (sigrun,)),
+            ("3", (ulf,)),
             ("1", (raider1, combatant_id(app, "Raider 2"), combatant_id(app, "Raider 3"))),
         ]
         assert selected(app) == fridgar  # the acting combatant is selected
@@ -132,7 +136,7 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert RULESET.round_of(state).turns[sigrun].skipped is True
         assert RULESET.fight_of(state).init_bonus[sigrun] == Bonus(round=2, value=5)
         assert state.acting_now() == (ulf,)
-        assert [str(slot.label) for slot in state.order] == ["2", "1"]
+        assert [str(slot.label) for slot in state.order] == ["3", "1"]
 
         # -- Ulf attacks Fridgar: 6 CP, d20 3 → hit ------------------------------------------------------
         assert selected(app) == ulf
@@ -144,12 +148,14 @@ async def test_trudvang_countdown_round(make_app) -> None:
         # The hit asks for its damage at once, saying Fridgar may defend first: the GM lets him parry.
         damage = app.screen
         assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)"
-        assert damage.note == "Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails."
+        assert damage.note == ("Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails. "
+                               "8–10 roll again: type the dice one by one (8 4). Hardened leather absorbs 3 (BV 30).")
+        assert damage.fields[0].default == "1d10!8+2"  # OR 8 for a two-handed weapon, + Ulf's Strength
         await pilot.press("escape")
         assert isinstance(app.screen, RoundScreen)
         state = store(app).state
         assert RULESET.round_of(state).attacks == (
-            AttackRecord(id=0, attacker=ulf, target=fridgar, kind="attack", item="Two-handed axe", hit=True),
+            AttackRecord(id=1, attacker=ulf, target=fridgar, kind="attack", item="Two-handed axe", hit=True),
         )
         assert state.log_entries()[-1].facts["cp"] == 6 and state.log_entries()[-1].facts["needed"] == 6
         assert cp_left(state, ulf) == ulf_cp - 6
@@ -158,7 +164,7 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert ulf_lines["Two-handed axe actions"].left == 1  # one weapon action used of 2
         assert cp_left(state, fridgar) == fridgar_cp
         assert log_texts(app)[-1] == (
-            "#0 Ulf the Bold attacks Fridgar with the two-handed axe: 6 CP = SV 6; 1d20 (typed): 3 → hit. "
+            "#1 Ulf the Bold attacks Fridgar with the two-handed axe: 6 CP = SV 6; 1d20 (typed): 3 → hit. "
             "Fridgar may parry or dodge."
         )
         # the live meter, as rendered
@@ -171,10 +177,24 @@ async def test_trudvang_countdown_round(make_app) -> None:
         await select(pilot, fridgar)
         assert budget_row(app, "Seax actions").endswith(" 4/4")
         form = await fill_weapon_form(pilot, "p", "5", "4")
-        assert form.fields[0].key == "attack" and form.fields[0].default == "0"
+        assert form.fields[0].key == "attack" and form.fields[0].default == "1"
         assert form.fields[1].default == "Seax"
-        assert isinstance(app.screen, RoundScreen)
+        # The parry succeeded: the damage is asked for again, to go onto the seax.
+        damage = app.screen
+        assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)", dialog_error(app)
+        assert damage.note == "Parried: the damage goes onto the Seax (PV 5, BV 50), not onto Fridgar."
+        assert log_texts(app)[-1] == (  # no held penalty on a parry made while waiting
+            "Fridgar parries attack #1 with the seax: 5 CP = SV 5; 1d20 (typed): 4 → parried. "
+            "The damage goes onto the seax: what is above its PV wears its BV."
+        )
+        fridgar_hp = store(app).state.combatant(fridgar).hp
+        await pilot.press("8", "space", "3", "enter")  # the axe's 8 rolls again: 3
+        assert isinstance(app.screen, RoundScreen), dialog_error(app)
         state = store(app).state
+        assert state.combatant(fridgar).hp == fridgar_hp
+        assert log_texts(app)[-1] == ("The parry puts the 13 damage on the Seax (PV 5): Fridgar's body takes none. "
+                                      "Seax: BV 50 → 42, PV 5.")
+        assert RULESET.fight_of(state).wear == {fridgar: {"Seax": 42}}
         assert RULESET.round_of(state).attacks[0].defended == "parry"
         assert cp_left(state, fridgar) == fridgar_cp - 5
         fridgar_lines = lines(state, fridgar)
@@ -182,10 +202,6 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert (fridgar_lines["CP one-handed light"].left, fridgar_lines["CP any weapon"].left, fridgar_lines["CP"].left) == (0, 0, 9)
         assert fridgar_lines["Seax actions"].left == 3
         assert cp_left(state, ulf) == ulf_cp - 6  # the attacker's meter is not touched by the parry
-        assert log_texts(app)[-1] == (  # no held penalty on a parry made while waiting
-            "Fridgar parries attack #0 with the seax: 5 CP = SV 5; 1d20 (typed): 4 → parried. "
-            "Roll the damage against the seax: above its durability, its quality drops by 1."
-        )
         await select(pilot, fridgar)
         assert budget_row(app, "CP one-handed light").endswith(" 0/4")
         assert budget_row(app, "Seax actions").endswith(" 3/4")
@@ -212,25 +228,28 @@ async def test_trudvang_countdown_round(make_app) -> None:
         state = store(app).state
         assert isinstance(app.screen, RoundScreen)
         assert state.acting_now() == (fridgar,)
-        assert [str(slot.label) for slot in state.order] == ["2", "held", "1"]
+        assert [str(slot.label) for slot in state.order] == ["3", "held", "1"]
         assert RULESET.round_of(state).turns[fridgar].acted_held is True
         assert log_texts(app)[-1] == "Held action now: Fridgar (-5 on that turn's actions)."
         assert selected(app) == fridgar
         raider_hp = store(app).state.combatant(raider1).hp
         form = await fill_weapon_form(pilot, "a", "8", "3")
         assert form.fields[0].default == raider1
-        # The raider does not defend: the damage goes straight on (the seed gives a seax no dice: typed).
+        # The raider does not defend: the damage goes straight on (a seax: 1d10 open on 10, + Strength 1).
         damage = app.screen
         assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Raider 1 (Seax)", dialog_error(app)
+        assert damage.fields[0].default == "1d10!+1"
         await pilot.press("4", "enter")
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
-        assert store(app).state.combatant(raider1).hp == raider_hp - 4
+        assert store(app).state.combatant(raider1).hp == raider_hp - 2  # fur / leather PV 2
         state = store(app).state
         attack = RULESET.round_of(state).attacks[1]
-        assert (attack.attacker, attack.target, attack.hit) == (fridgar, raider1, True)
-        assert state.log_entries()[-2].facts["sv"] == 3  # 8 CP − 5 for the held turn
-        assert log_texts(app)[-2] == (
-            "#1 Fridgar attacks Raider 1 with the seax: 8 CP -5 held = SV 3; 1d20 (typed): 3 → hit. "
+        assert (attack.id, attack.attacker, attack.target, attack.hit, attack.damaged) == (2, fridgar, raider1, True, True)
+        assert state.log_entries()[-3].facts["sv"] == 3  # 8 CP − 5 for the held turn
+        assert log_texts(app)[-1] == ("Raider 1 loses 2 BP, lightly damaged. Fur / leather absorbs 2. "
+                                      "Fur / leather: BV 20 → 18, PV 2.")
+        assert log_texts(app)[-3] == (
+            "#2 Fridgar attacks Raider 1 with the seax: 8 CP -5 held = SV 3; 1d20 (typed): 3 → hit. "
             "Raider 1 may parry or dodge."
         )
         assert cp_left(state, fridgar) == fridgar_cp - 5 - 8
@@ -255,13 +274,70 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert lines(state, fridgar)["Seax actions"].left == 4
 
         await pilot.press("n")  # initiative
-        labels = await type_initiative(pilot, "9", "8", "8", "10")
+        labels = await type_initiative(pilot, "9", "9", "8", "10 1")
         assert labels[1] == "Sigrun (1d10!)"  # −5 IMs, +5 for the skipped turn
         state = store(app).state
-        assert RULESET.initiative_totals(state) == {fridgar: 5, sigrun: 8, raiders: 1, ulf: 2}
-        assert str(state.order[0].label) == "8" and state.order[0].combatants == (sigrun,)
+        assert RULESET.initiative_totals(state) == {fridgar: 5, sigrun: 9, raiders: 1, ulf: 3}
+        assert str(state.order[0].label) == "9" and state.order[0].combatants == (sigrun,)
         initiative = [text for text in log_texts(app) if text.startswith("Initiative — Sigrun")]
         assert initiative == [
-            "Initiative — Sigrun: 1d10! (typed): 8 -5 = 3.",  # round 1
-            "Initiative — Sigrun: 1d10! (typed): 8.",  # round 2: −5 IMs +5 for the skipped turn
+            "Initiative — Sigrun: 1d10! (typed): 9 -5 = 4.",  # round 1
+            "Initiative — Sigrun: 1d10! (typed): 9.",  # round 2: −5 IMs +5 for the skipped turn
         ]
+
+
+# -- a hit's damage through the armour -----------------------------------------------------------------
+async def test_a_hit_fills_in_the_damage_takes_the_armour_off_and_shows_the_damage_level(make_app) -> None:
+    """Ulf the Bold (two-handed axe, Strength +2) hits Fridgar (34 BP, hardened leather PV 3 / BV 30): the
+    damage form offers 1d10!8+2; the GM types the dice one by one, 8 then 5 (the 8 rolled again): 15, the
+    leather takes 3 off, Fridgar loses 12 → 22/34, "injured" (−1) on his card and on the players' screen;
+    the leather's BV 30 loses the 12 that got through: 18, PV 2. Next round his initiative has −1."""
+    from tui_combat.engine.public import public_view
+    from tui_combat.widgets.lines import TextLines
+
+    app = make_app(encounter=ENCOUNTER)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_round(pilot)
+        fridgar, ulf = combatant_id(app, "Fridgar"), combatant_id(app, "Ulf the Bold")
+        assert store(app).state.combatant(fridgar).max_hp == 34  # human 32 + Constitution 1 + Strength 1
+        await pilot.press("n")
+        await type_initiative(pilot, "9", "9", "8", "10 1")  # Fridgar 5, Sigrun 4, Ulf 3, the raiders 1
+        await pilot.press("n", "n")  # past Fridgar's and Sigrun's calls
+        assert store(app).state.acting_now() == (ulf,)
+        assert selected(app) == ulf
+        form = await open_form(pilot, "a")  # the form offers CP at once, and the chance they buy
+        assert form.query_one("#f-cp").value == "6"  # 12 CP over the axe's 2 weapon actions
+        await until(pilot, lambda: "SV 6" in str(form.query_one("#dialog-preview").render()), "the chance shown")
+        assert str(form.query_one("#dialog-preview").render()) == "SV 6: needs 6 or less on the d20: 30% to succeed."
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "the form closed")
+        await fill_weapon_form(pilot, "a", "6", "3")
+        damage = app.screen
+        assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)", dialog_error(app)
+        assert damage.fields[0].default == "1d10!8+2"
+        assert "Damage (1d10!8+2)" in [str(label.render()) for label in damage.query(Label)]
+        assert damage.note.endswith("Hardened leather absorbs 3 (BV 30).")
+        await pilot.press("8", "space", "5", "enter")
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "the damage dealt")
+        state = store(app).state
+        assert state.combatant(fridgar).hp == 22
+        assert log_texts(app)[-2:] == [
+            "Fridgar takes 15 damage (1d10!8+2 (typed): 15): 22/34 HP.",
+            "Fridgar loses 12 BP, injured (-1). Hardened leather absorbs 3. Hardened leather: BV 30 → 18, PV 2.",
+        ]
+        await select(pilot, fridgar)
+        await until(pilot, lambda: "Damage level" in str(app.screen.query_one("#card", TextLines).render()), "the card")
+        card = str(app.screen.query_one("#card", TextLines).render()).splitlines()
+        assert card[0] == "Damage level: injured (-1)", card
+        assert "Armour: Hardened leather: IM -1, PV 2, BV 18 of 30" in card
+        assert "Body Points: 22/34 (Human 32, Constitution +1, Strength +1)" in card
+        players = {c.name: c.health for group in public_view(state).groups for c in group.combatants}
+        assert players["Fridgar"] == "injured"
+        # the penalty: on his actions now, on his initiative next round
+        im = RULESET.init_modifier(state, fridgar)
+        while store(app).state.round == 1:
+            before = store(app).state
+            await pilot.press("n")
+            await until(pilot, lambda: store(app).state is not before, "the next step")
+        assert ("damage", -1) in RULESET.im_parts(store(app).state, fridgar)
+        assert RULESET.init_modifier(store(app).state, fridgar) == im - 1

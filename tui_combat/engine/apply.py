@@ -165,6 +165,7 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
         raise RuleError(_("No such side.")) from None
     ruleset = get(state.ruleset)
     sheet = ruleset.check_sheet(dict(action.sheet))
+    hp = ruleset.starting_hp(sheet, action.hp)
     next_id = state.next_id
     group = f"g{next_id}" if action.count > 1 else ""
     if group:
@@ -177,8 +178,8 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
                 id=f"c{next_id}",
                 name=new_name,
                 side=action.side,
-                hp=action.hp,
-                max_hp=action.hp,
+                hp=hp,
+                max_hp=hp,
                 group=group,
                 sheet=sheet,
                 notes=action.notes,

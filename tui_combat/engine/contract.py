@@ -398,6 +398,11 @@ class Ruleset(Generic[R, F]):
         return state
 
     # -- health ------------------------------------------------------------------------------------
+    def starting_hp(self, sheet: dict[str, Any], typed: int) -> int:
+        """The hit points a combatant joins with: by default the figure typed; a book that works them out
+        from the sheet (Trudvang's Body Points: the race's base + Constitution + Strength) says so here."""
+        return typed
+
     def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
         """What ``amount`` damage leaves of ``combatant``: hit points and status, before :meth:`on_damage`.
         The default lets hit points go below 0 and puts an active combatant down at 0 or less; a book that

@@ -4,10 +4,14 @@ Grammar (case-insensitive, whitespace ignored, Unicode minus "−" read as "-"):
 
     expr := ["+" | "-"] term (("+" | "-") term)*
     term := INT | [INT] "d" (INT | "%") [mod]
-    mod  := ("kh" | "kl" | "k") INT | "adv" | "dis" | "!"
+    mod  := ("kh" | "kl" | "k") INT | "adv" | "dis" | "!" [INT]
 
 ``d20adv`` / ``d20dis`` roll two dice and keep the higher / lower one; ``d10!`` is open-ended:
-a die showing its maximum is rolled again and added, up to ``MAX_REROLLS`` times.
+a die showing its maximum is rolled again and added, up to ``MAX_REROLLS`` times; ``d10!9`` rolls
+again on 9 or more (Trudvang's "OR 9").
+
+A result typed from real dice is the total, or the faces one by one ("10 4", "10+4", "10, 4"): an
+open-ended die's chain then shows how it rolled on, and the expression's constants are added.
 Rolling only ever calls ``rng.randint(1, sides)``, so a seeded or fake ``random.Random`` makes
 every result reproducible.
 """
@@ -51,11 +55,17 @@ class Dice(msgspec.Struct, frozen=True, kw_only=True, tag="dice"):
     keep: int = 0  # 0 keeps every die
     keep_lowest: bool = False
     explode: bool = False
+    explode_at: int = 0  # an open-ended die rolls again on this face or more; 0: on its maximum
     advantage: bool = False  # written as "dMadv" / "dMdis": count=2, keep=1
 
     @property
     def kept(self) -> int:
         return self.keep or self.count
+
+    @property
+    def threshold(self) -> int:
+        """The lowest face an open-ended die rolls again on."""
+        return self.explode_at or self.sides
 
     def notation(self) -> str:
         if self.advantage:
@@ -63,7 +73,7 @@ class Dice(msgspec.Struct, frozen=True, kw_only=True, tag="dice"):
         text = f"{self.count}d{self.sides}"
         if self.keep:
             text += f"k{'l' if self.keep_lowest else 'h'}{self.keep}"
-        return text + ("!" if self.explode else "")
+        return text + (f"!{self.explode_at or ''}" if self.explode else "")
 
 
 Term = Dice | Constant
@@ -202,7 +212,11 @@ class _Parser:
             if negative:
                 raise DiceError(_('Cannot read "{expr}": open-ended dice ("!") cannot be '
                                   "subtracted.", expr=self.shown))
-            return Dice(count=count, sides=sides, explode=True)
+            at = self._int()
+            if at is not None and not 2 <= at <= sides:
+                raise DiceError(_('Cannot read "{expr}": an open-ended d{sides} rolls again on a face from 2 to '
+                                  "{sides}, not {at}.", expr=self.shown, sides=sides, at=_shorten(str(at), 12)))
+            return Dice(count=count, sides=sides, explode=True, explode_at=0 if at in (None, sides) else at)
         for word, lowest in (("kh", False), ("kl", True), ("k", False)):
             if self._eat(word):
                 keep = self._int()
@@ -247,7 +261,7 @@ def _as_expr(expr: str | DiceExpr) -> DiceExpr:
 def _roll_die(term: Dice, rng: random.Random) -> list[int]:
     """One die's faces: a single face, or the whole chain of an open-ended die."""
     chain = [rng.randint(1, term.sides)]
-    while term.explode and chain[-1] == term.sides and len(chain) <= MAX_REROLLS:
+    while term.explode and chain[-1] >= term.threshold and len(chain) <= MAX_REROLLS:
         chain.append(rng.randint(1, term.sides))
     return chain
 
@@ -278,10 +292,14 @@ def roll(expr: str | DiceExpr, rng: random.Random) -> Roll:
 
 
 def physical(expr: str | DiceExpr, text: str) -> Roll:
-    """A result the GM rolled on real dice and typed in; DiceError if it is not a possible total."""
+    """A result the GM rolled on real dice and typed in: the total, or the faces one by one ("10 4");
+    DiceError if it is not a possible result."""
     parsed = _as_expr(expr)
-    low, high = parsed.min_total, parsed.max_total
     cleaned = text.strip().replace("−", "-")
+    faces = _faces(cleaned)
+    if faces is not None and _group_faces(parsed, faces) is not None:
+        return _typed_faces(parsed, faces)
+    low, high = parsed.min_total, parsed.max_total
     digits = cleaned[1:] if cleaned[:1] in ("+", "-") else cleaned
     value: int | None = None
     if digits and len(digits) <= 18 and all("0" <= c <= "9" for c in digits):
@@ -293,7 +311,57 @@ def physical(expr: str | DiceExpr, text: str) -> Roll:
                               low=low, expr=parsed.text, text=got))
         raise DiceError(_('Expected a number from {low} to {high} for {expr}, got "{text}".',
                           low=low, high=high, expr=parsed.text, text=got))
+    gap = _open_gap(parsed, value)
+    if gap is not None:
+        raise DiceError(_("{expr} cannot total {value}: a {face} on the die always rolls again "
+                          "(type the dice one by one, like {example}).",
+                          expr=parsed.text, value=value, face=gap, example=f"{gap} 1"))
     return Roll(expr=parsed.text, total=value, physical=True)
+
+
+def _open_gap(parsed: DiceExpr, value: int) -> int | None:
+    """The face that makes ``value`` impossible for an expression with one open-ended die, or None.
+
+    One open-ended die never stops on a face it rolls again on: with ``d10!`` no total is a multiple of
+    10, with ``d10!9`` (rolls again on 9 or 10) the total is never 9. Anything more (two open-ended
+    dice, or another die beside it) can make every total from its minimum up."""
+    dice = [term for term in parsed.terms if isinstance(term, Dice)]
+    if len(dice) != 1 or not dice[0].explode or dice[0].count != 1:
+        return None
+    die = dice[0]
+    chain = value - sum(term.value for term in parsed.terms if isinstance(term, Constant))
+    if die.threshold == die.sides:
+        return die.sides if chain % die.sides == 0 else None
+    return die.threshold if chain == die.threshold else None
+
+
+def _faces(text: str) -> tuple[int, ...] | None:
+    """Several faces typed one by one ("10 4", "10+4", "10, 4"), or None when it is not that."""
+    parts = text.replace(",", " ").replace("+", " ").split()
+    if not 1 < len(parts) <= MAX_DICE or text[:1] in ("+", "-") or not all(p.isdigit() and len(p) <= 6 for p in parts):
+        return None
+    return tuple(int(part) for part in parts)
+
+
+def _typed_faces(parsed: DiceExpr, faces: tuple[int, ...]) -> Roll:
+    """Faces typed one by one, in the order of the expression's dice (an open-ended die's chain in a row)."""
+    groups = _group_faces(parsed, faces)
+    assert groups is not None  # the caller checked that they fit
+    total = 0
+    for term, chains in zip(parsed.terms, groups):
+        if isinstance(term, Constant):
+            total += term.value
+            continue
+        for chain in chains:
+            bad = next((face for face in chain if not 1 <= face <= term.sides), None)
+            if bad is not None:
+                raise DiceError(_("A d{sides} shows 1 to {sides}, not {face}.", sides=term.sides, face=bad))
+            if term.explode and chain[-1] >= term.threshold and len(chain) <= MAX_REROLLS:
+                raise DiceError(_("The {face} rolls again: type the next die too.", face=chain[-1]))
+        values = [sum(chain) for chain in chains]
+        kept = sum(values[i] for i in _kept_indices(values, term))
+        total += -kept if term.negative else kept
+    return Roll(expr=parsed.text, total=total, faces=faces, physical=True)
 
 
 def _group_faces(parsed: DiceExpr, faces: tuple[int, ...]) -> list[list[list[int]]] | None:
@@ -308,7 +376,7 @@ def _group_faces(parsed: DiceExpr, faces: tuple[int, ...]) -> list[list[list[int
                     return None
                 chain = [faces[pos]]
                 pos += 1
-                while (term.explode and chain[-1] == term.sides and len(chain) <= MAX_REROLLS
+                while (term.explode and chain[-1] >= term.threshold and len(chain) <= MAX_REROLLS
                        and pos < len(faces)):
                     chain.append(faces[pos])
                     pos += 1

@@ -71,17 +71,21 @@ What the state holds (typed Structs, :mod:`.state`): ``State.round_state`` is a 
 the declarations, the budgets touched this round (cid → CP pools, weapon actions, unarmed attacks as
 ``left``/``total`` meters), the turns (held / skipped / acted and the once-a-round counters), the IMs
 on each initiative roll (the rolls themselves, faces included, are the engine's
-``State.initiative.rolls``) and every attack of the round; ``State.fight_state`` is a :class:`Carry` —
-the bonus for a skipped turn and who holds whom in a grapple. Every log entry is data (a message id
+``State.initiative.rolls``), every attack of the round (whether it was defended, with what, and whether
+its damage has been dealt) and the damage levels' initiative penalties; ``State.fight_state`` is a
+:class:`Carry` — the bonus for a skipped turn, who holds whom in a grapple, and the Breach Value of each
+worn armour, shield or weapon. Every log entry is data (a message id
 with its parameters) with facts for what a reader needs without parsing text: ``cp``, ``sv``,
 ``sv_bought``, ``needed`` (the d20 must show at most this), ``roll``, ``result`` (critical, success,
-failure, fumble), ``hit`` / ``saved`` / ``free``, ``attack`` (the attack's id), ``bonus``.
+failure, fumble), ``hit`` / ``saved`` / ``free``, ``attack`` (the attack's id), ``bonus``;
+a damage: ``body_damage``, ``absorbed``, ``item_damage``, ``level`` (−1 unhurt, 0 lightly damaged … 4 dying).
 
 The package: :mod:`.data` (the data file and house rules), :mod:`.sheet` (a combatant's sheet),
 :mod:`.budget` (CP pools and spending), :mod:`.state` (what the round and fight keep), :mod:`.base`
 (declarations, IMs, the round's shape, shared checks), :mod:`.countdown` (initiative and the order),
 :mod:`.turns` (hold, skip, change of action), :mod:`.actions` (the attack and defence pipelines, the
-catalogue), :mod:`.view` (budget lines, details, forms).
+catalogue), :mod:`.health` (damage through armour and parries, wear, Body Points and damage levels),
+:mod:`.view` (budget lines, details, forms).
 
 Readings chosen where the rules leave room:
 
@@ -93,7 +97,8 @@ Readings chosen where the rules leave room:
 * Wrestling gives 2 CP per level (locked to wrestling) and a Wrestling SV of its own that caps the SV
   bought; the seed names both but gives no CP figure. Weapon groups, hands and "light" are defaults.
 * The countdown calls are 20 (20 and up), 15 (15–19), 10 (10–14), then 9 … 1, then "≤0". Each distinct
-  initiative value is its own slot (equal values act together); several slots share one call label.
+  initiative value is its own slot (equal values act together); two slots at one call show the
+  initiative beside it when it is not the call itself ("15 (17)", "15 (16)"; "≤0", "≤0 (-2)").
 * An undeclared combatant uses his first weapon (or unarmed) and his shield if he has one.
 * An NPC group rolls once and uses the initiative modifier of its first active member; changing the
   action of one member changes it for the whole group (they act together). A member who skipped his
@@ -133,8 +138,42 @@ Readings chosen where the rules leave room:
 * Experienced gives general CP; Body control, Ambidexter, Shield bearer, Experienced and Combat reaction
   written in the discipline/specialty lists go to their own sheet fields. A discipline written among the
   specialties (or the other way round) is accepted where it belongs.
-* Damage is left to the GM (the engine's ``Damage``); the log says what to roll (1d6 unarmed, 1d4/1d6
-  Glima, half damage for an unarmed parry of an armed attack, damage against the parrying item).
+* Attack ids, shown to the GM ("#1"), count from 1 in each round.
+* The attack, parry and dodge forms offer the CP of his last action of that kind in the fight (at most
+  what is left), or else an even share of the CP left for the item over its weapon actions left (all of
+  it for a dodge or an unarmed parry): the chance shows as the form opens.
+
+Damage, armour and Body Points (not in the seed: the GMG's figures as gaps.md gives them, in the data file
+with their source; the seed wins where it speaks):
+
+* A hit asks for its damage at once, filled in: the weapon's 1d10 open-ended from its OR (one-handed light
+  10, one-handed heavy 9, two-handed 8: ``1d10!9``) + the Strength modifier in melee, never for bows and
+  crossbows; a fist 1d6 + Strength; a Glima 1d4 / 1d6 (the seed's figures, not the GMG's 1d3 / 1d5); a
+  shield's blow asks the GM. A weapon's ``damage`` in the data or on the sheet replaces the open d10 (+
+  Strength still added in melee). Typed, the dice may be given one by one ("8 5"); a total an open die
+  cannot give (exactly 10 on ``1d10!``) is refused. A hunting bow's half damage at long range is the GM's.
+* Which hit a Damage belongs to: the last hit on that combatant this round not yet dealt, not dodged and
+  not stopped; none: it is plain damage, through the armour all the same (the PV is absorbed "from every
+  hit"). Once a hit's damage is dealt it can no longer be parried or dodged.
+* Armour absorbs its PV; what gets through wears its BV, by the option ``wear``: "excess" (the revised GMG,
+  the default: BV loses what got through) or "one" (BV loses 1 a hit that gets through); PV = ⌈BV / 10⌉
+  once worn. Wear lasts the whole fight (``Carry.wear``); no hit locations, one armour per combatant.
+* A successful parry with a weapon or a shield asks for the damage again and puts it on that item: its
+  BV is worn by what is above its PV, by the same option (the seed's "quality −1" when the damage exceeds
+  its durability is the "one" reading); the bearer's body takes nothing. A weapon's PV/BV never protect
+  its wielder's body.
+* An unarmed parry of an armed attack halves the damage (rounded down; the seed: after every bonus
+  added to the damage), then the armour absorbs its PV. An unarmed parry of an unarmed attack stops it.
+* Body Points are the combatant's HP. A sheet with a race gives them as the race's base + Constitution +
+  Strength (``starting_hp``: human 32, elf 30, dwarf 29, ogro 38), whatever HP was typed; no race: the HP
+  typed. Changing the race later does not change the BP.
+* Damage levels by the BP lost: up to ¼ of the maximum lightly damaged (0), up to ½ injured (−1), up to ¾
+  seriously injured (−3), more critically injured (−7), BP ≤ 0 dying (−7); the word is the card's "Damage
+  level" and the players' screen's word. The penalty applies at once to every combat action (attack,
+  parry, dodge, grapple, break free, Glima and its defence) and to the initiative of the rounds that
+  follow, by the level the combatant had as the round began (a change of action in the round keeps it).
+* Dying (BP ≤ 0) puts him out of the fight (status "down"); BP go on below 0; healing above 0 brings him
+  back.
 """
 
 from __future__ import annotations
@@ -153,7 +192,7 @@ __all__ = [
 
 class Trudvang(TrudvangView):
     """Trudvang Chronicles as a :class:`~tui_combat.engine.contract.Ruleset` ``[RoundInfo, Carry]``:
-    built up module by module (base → countdown → turns → actions → view)."""
+    built up module by module (base → countdown → turns → actions → health → view)."""
 
 
 RULESET = Trudvang()

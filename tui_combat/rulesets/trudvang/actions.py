@@ -192,7 +192,7 @@ class CombatActions(TurnActions):
             raise RuleError(_("{name} does not hold {target}: Glima throws a grappled opponent.", name=combatant.name, target=target.name))
         purchase, item, ranged = self.buy_attack(state, combatant, kind, args)
         info, outcome = self.resolve(state, info, combatant, purchase, args, held_turn=True)
-        record = AttackRecord(id=len(info.attacks), attacker=combatant.id, target=target.id, kind=kind, item=item,
+        record = AttackRecord(id=len(info.attacks) + 1, attacker=combatant.id, target=target.id, kind=kind, item=item,
                               ranged=ranged, unarmed=item == UNARMED, hit=outcome.success, drop=kind == "glima" and args.drop)
         info = replace(info, attacks=(*info.attacks, record))
         info = self.with_turn(info, combatant.id, replace(info.turns.get(combatant.id, turn), acted=True))
@@ -281,12 +281,14 @@ class CombatActions(TurnActions):
         purchase, item, state, info = self.buy_defence(state, info, combatant, how, args)
         info, outcome = self.resolve(state, info, combatant, purchase, args, held_turn=False)
         attacks = list(info.attacks)
-        attacks[record.id] = replace(record, defended=how)
+        attacks[record.id - 1] = replace(record, defended=how, saved=outcome.success,
+                                         parried_with=item if how == "parry" and outcome.success else "")
         state = self.with_round(state, replace(info, attacks=tuple(attacks)))
         state = self.after_defence(state, record, combatant, how, outcome.success)
         sheet = self.sheet_of(combatant)
         return log(state, DEFENCE_TEXT[how], rolls=(args.roll,),
-                   facts={**outcome.facts, "attack": record.id, "defence": how, "saved": outcome.success},
+                   facts={**outcome.facts, "attack": record.id, "defence": how, "saved": outcome.success,
+                          "defender": combatant.id},
                    id=record.id, name=combatant.name, what=describe_item(item, sheet, self.data), sv=outcome.sv_text,
                    roll=roll_param(args.roll), result=Msg(id=RESULT_WORDS[how][outcome.result]),
                    notes=notes_param(self.defence_notes(record, how, item, sheet, outcome.success)))
@@ -343,15 +345,15 @@ class CombatActions(TurnActions):
         if how == "parry" and item == UNARMED and not record.unarmed:
             return [Msg(id=N_("An unarmed parry of an armed attack: he still takes half damage."))]
         if how == "parry" and item != UNARMED:
-            return [Msg(id=N_("Roll the damage against {what}: above its durability, its quality drops by 1."),
+            return [Msg(id=N_("The damage goes onto {what}: what is above its PV wears its BV."),
                         params={"what": describe_item(item, sheet, self.data)})]
         return []
 
     def find_attack(self, info: RoundInfo, defender: Combatant, attack_id: int | None, kinds: tuple[AttackKind, ...]) -> AttackRecord:
         if attack_id is not None:
-            if not 0 <= attack_id < len(info.attacks):
+            if not 1 <= attack_id <= len(info.attacks):
                 raise RuleError(_("There is no attack #{id} this round.", id=attack_id))
-            record = info.attacks[attack_id]
+            record = info.attacks[attack_id - 1]
             if record.target != defender.id:
                 raise RuleError(_("Attack #{id} was not against {name}.", id=attack_id, name=defender.name))
             return record
@@ -367,6 +369,9 @@ class CombatActions(TurnActions):
         if record.defended:
             raise RuleError(_("{name} has already tried to defend against attack #{id} ({defence}): one attempt per attack.",
                               name=defender.name, id=record.id, defence=_(DEFENCE_NAMES[record.defended])))
+        if record.damaged:
+            raise RuleError(_("The damage of attack #{id} has been dealt: it is too late to {how}.", id=record.id,
+                              how=_(DEFENCE_VERBS[how])))
 
     # -- break free ------------------------------------------------------------------------------------
     def break_free(self, state: State, raw: dict[str, Any]) -> State:
@@ -454,14 +459,17 @@ class CombatActions(TurnActions):
         return info, Outcome(sv=sv, sv_text=sv_param(purchase.base, mods, sv), result=result, facts=facts)
 
     def common_mods(self, state: State, info: RoundInfo, cid: str, *, held: bool, extra: int) -> list[tuple[str, int]]:
-        """Surprise (round 1), a held turn (his own actions on it, not his parries while waiting), the
-        GM's situational modifier."""
+        """Surprise (round 1), a held turn (his own actions on it, not his parries while waiting), his
+        damage level, the GM's situational modifier."""
         turn = info.turns.get(cid, Turn())
         mods: list[tuple[str, int]] = []
         if self.surprised_now(state, cid):
             mods.append((N_("surprised"), self.data.rules.surprise_penalty))
         if held and turn.acted_held:
             mods.append((N_("held"), self.data.rules.held_penalty))
+        wounds = self.action_penalty(state, cid)
+        if wounds:
+            mods.append((N_("damage"), wounds))
         if extra:
             mods.append((N_("modifier"), extra))
         return mods

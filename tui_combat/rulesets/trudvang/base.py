@@ -69,6 +69,7 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         data = self.data
         shields = (("none", N_("No shield")), *((key, s.name) for key, s in data.shields.items()))
         armour = (("none", N_("No armour")), *((key, a.name) for key, a in data.armour.items()))
+        races = (("none", N_("none (BP = the HP typed)")), *((key, r.name) for key, r in data.races.items()))
         disciplines = ", ".join(s.name for s in data.disciplines.values())
         specialties = ", ".join(s.name for s in data.specialties.values())
         labels = SHEET_LABELS
@@ -78,6 +79,9 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
                       help="broadsword, seax — another: Club (im -2, actions 3, group one-handed heavy); a second of a kind: Left seax (like seax)"),
             FieldSpec(key="shield", label=labels["shield"], kind="choice", default="none", choices=shields),
             FieldSpec(key="armour", label=labels["armour"], kind="choice", default="none", choices=armour),
+            FieldSpec(key="race", label=labels["race"], kind="choice", default="none", choices=races,
+                      help="Body Points = the race's base + Constitution + Strength"),
+            FieldSpec(key="con_mod", label=labels["con_mod"], kind="int", default=0),
             FieldSpec(key="disciplines", label=labels["disciplines"], kind="str", default="",
                       help=f"Name level; …: Armed combat 1; Unarmed combat 1. Known: {disciplines}"),
             FieldSpec(key="specialties", label=labels["specialties"], kind="str", default="",
@@ -199,9 +203,18 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
             if skill is not None and skill.im_per_level:
                 parts.append((skill.name, getattr(sheet, field) * skill.im_per_level))
         parts.append((_("fear"), data.rules.fear_im[min(sheet.fear, len(data.rules.fear_im) - 1)]))
+        parts.append((_("damage"), self.damage_im(state, cid)))
         if bonus:
             parts.append((_("skipped turn"), self.carried_bonus(state, cid)))
         return [(label, value) for label, value in parts if value]
+
+    def damage_im(self, state: State, cid: str) -> int:
+        """The damage level's penalty on his initiative this round (:mod:`.health`)."""
+        return 0
+
+    def action_penalty(self, state: State, cid: str) -> int:
+        """The damage level's penalty on his combat actions now (:mod:`.health`)."""
+        return 0
 
     def init_modifier(self, state: State, cid: str, used: Used | None = None, *, bonus: bool = True) -> int:
         return sum(value for _label, value in self.im_parts(state, cid, used, bonus=bonus))

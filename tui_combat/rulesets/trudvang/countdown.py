@@ -8,6 +8,7 @@ initiative is his roll plus those IMs, plus, inside an NPC group, his own bonus 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 
 from msgspec.structs import replace
@@ -83,7 +84,7 @@ class Countdown(TrudvangBase):
             if key in totals:
                 for cid in members:
                     values[cid] = totals[key] + self.apart_bonus(state, cid)
-        return tuple(self.slots(values))
+        return self.labelled(tuple(self.slots(values)))
 
     def value_of(self, state: State, info: RoundInfo, cid: str) -> int | None:
         """The combatant's initiative this round (None before his roll)."""
@@ -112,9 +113,25 @@ class Countdown(TrudvangBase):
         call = self.call(value)
         return Msg(id="{value}", params={"value": call}) if call > 0 else Msg(id=N_("≤0"))
 
+    def slot_label(self, value: int) -> Msg:
+        """A slot's label: its call, with the initiative when the call covers more than one ("15 (17)",
+        "≤0 (-2)"), so that two slots at one call read apart."""
+        call = self.call(value)
+        if value == call:
+            return self.call_label(value)
+        return Msg(id=N_("{call} ({value})"), params={"call": self.call_label(value), "value": value})
+
+    def labelled(self, slots: tuple[Slot, ...]) -> tuple[Slot, ...]:
+        """The order with the slots that share a call told apart by :meth:`slot_label`; the others (and
+        held actions) labelled by their call alone."""
+        shared = Counter(self.call(slot.value) for slot in slots if slot.label != HELD)
+        return tuple(slot if slot.label == HELD else
+                     replace(slot, label=self.slot_label(slot.value) if shared[self.call(slot.value)] > 1 else self.call_label(slot.value))
+                     for slot in slots)
+
     def slots(self, values: Mapping[str, int]) -> list[Slot]:
         """Each distinct initiative is its own slot (equal values act together), highest first; several
-        slots may share one call."""
+        slots may share one call (:meth:`labelled` tells them apart)."""
         by_value: dict[int, list[str]] = {}
         for cid, value in values.items():
             by_value.setdefault(value, []).append(cid)
@@ -157,11 +174,10 @@ class Countdown(TrudvangBase):
                 values[cid] = value
         if joining and current is not None:
             past[-1] = replace(current, combatants=(*current.combatants, *joining))
-        new_order = tuple(slot for slot in (*past, *self.slots(early), *self.slots(values)) if slot.combatants)
+        new_order = self.labelled(tuple(slot for slot in (*past, *self.slots(early), *self.slots(values)) if slot.combatants))
         return replace(state, order=new_order, cursor=cursor)
 
-    @staticmethod
-    def remove_from_order(state: State, cid: str) -> State:
+    def remove_from_order(self, state: State, cid: str) -> State:
         """Take a combatant out of the countdown; an emptied slot goes, and the cursor keeps its place."""
         order: list[Slot] = []
         cursor = state.cursor
@@ -173,4 +189,4 @@ class Countdown(TrudvangBase):
                         cursor -= 1
                     continue
             order.append(slot)
-        return replace(state, order=tuple(order), cursor=cursor)
+        return replace(state, order=self.labelled(tuple(order)), cursor=cursor)

@@ -21,7 +21,7 @@ from tui_combat.rulesets.data_loading import DATA_DIR, house_rules_path, load_ru
 
 __all__ = [
     "DATA_PATH", "DODGE", "FIXED_LOCKS", "SHIELD", "SHIELD_GROUP", "SKILL_FIELDS", "UNARMED", "WRESTLING", "ArmourData",
-    "NonNegative", "Rules", "ShieldData", "SkillData", "SkillField", "TrudvangData", "WeaponData", "canonical_lock",
+    "NonNegative", "RaceData", "Rules", "ShieldData", "SkillData", "SkillField", "TrudvangData", "WeaponData", "canonical_lock",
     "default_data", "find_entry", "load_data", "lock_problem", "norm",
 ]
 
@@ -60,6 +60,12 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     glima_cp_per_sv: Positive
     glima_defence_cp_per_sv: Positive
     fear_im: tuple[int, ...]
+    damage_die: str = "1d10"
+    """Every weapon's damage die, open-ended from the weapon's ``open_at`` (OR)."""
+    unarmed_damage: str = "1d6"
+    level_penalties: tuple[int, int, int, int, int] = (0, -1, -3, -7, -7)
+    """The penalty of each damage level: lightly damaged (up to ¼ of the BP lost), injured (½),
+    seriously injured (¾), critically injured (more), dying (BP ≤ 0)."""
 
 
 class _Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -74,6 +80,10 @@ class _Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
 class ArmourData(_Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
     im: int
+    pv: NonNegative = 0
+    """Protection Value: absorbed from every hit (armour), or from the damage a parry puts on it."""
+    bv: NonNegative = 0
+    """Breach Value when new (10 × PV); worn down by hits, PV = ⌈BV / 10⌉."""
 
 
 class ShieldData(ArmourData, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -85,8 +95,16 @@ class WeaponData(ShieldData, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     hands: Annotated[int, msgspec.Meta(ge=1, le=2)] = 1
     light: bool = False
     ranged: bool = False
+    open_at: Annotated[int, msgspec.Meta(ge=2, le=10)] = 10
+    """OR: the damage die rolls again on this face or more (one-handed light 10, heavy 9, two-handed 8)."""
     damage: str = ""
-    """Damage dice, asked for after a hit. The seed gives none: empty in the packaged table, for house rules."""
+    """Damage dice of a house rule ("2d6"); empty: the damage die open-ended from ``open_at``, + Strength
+    for melee."""
+
+
+class RaceData(_Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    bp: Positive
+    """The race's base Body Points (+ Constitution + Strength)."""
 
 
 class SkillData(_Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -103,6 +121,7 @@ class TrudvangData(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     weapons: dict[str, WeaponData] = {}
     shields: dict[str, ShieldData] = {}
     armour: dict[str, ArmourData] = {}
+    races: dict[str, RaceData] = {}
     disciplines: dict[str, SkillData] = {}
     specialties: dict[str, SkillData] = {}
 

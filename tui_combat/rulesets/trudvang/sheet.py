@@ -44,6 +44,8 @@ SHEET_LABELS: dict[str, str] = {
     "shield_bearer": N_("Shield bearer"),
     "body_control": N_("Body control"),
     "str_mod": N_("Strength modifier"),
+    "race": N_("Race"),
+    "con_mod": N_("Constitution modifier"),
     "agi_mod": N_("Agility modifier"),
     "fear": N_("Fear level"),
 }
@@ -61,7 +63,12 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True):
     base: str = ""
     """The data id it was copied from ("" for a weapon made up on the sheet)."""
     damage: str = ""
-    """Its damage dice ("1d10+1"), asked for after a hit; "" when not known (the GM types it)."""
+    """Damage dice of a house rule ("2d6"); "": the data's damage die, open-ended from ``open_at``."""
+    open_at: int = 10
+    """OR: the damage die rolls again on this face or more."""
+    pv: int = 0
+    bv: int = 0
+    """The weapon's own Protection and Breach Value (when it parries)."""
 
 
 class Skill(msgspec.Struct, frozen=True, kw_only=True):
@@ -82,6 +89,9 @@ class TrudvangSheet(msgspec.Struct, frozen=True, kw_only=True):
     """A key of the data's shields, "" for none."""
     armour: str = ""
     """A key of the data's armour, "" for none."""
+    race: str = ""
+    """A key of the data's races, "" for none (the Body Points are the HP typed)."""
+    con_mod: int = 0
     disciplines: tuple[Skill, ...] = ()
     specialties: tuple[Skill, ...] = ()
     wrestling: NonNegative = 0
@@ -119,6 +129,9 @@ class WeaponInput(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     light: bool | None = None
     ranged: bool | None = None
     damage: str | None = None
+    open_at: Annotated[int, msgspec.Meta(ge=2, le=10)] | None = None
+    pv: NonNegative | None = None
+    bv: NonNegative | None = None
 
 
 class SkillInput(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -136,6 +149,8 @@ class SheetInput(msgspec.Struct, frozen=True, kw_only=True):
     weapons: str | list[str | WeaponInput] = ""
     shield: str = ""
     armour: str = ""
+    race: str = ""
+    con_mod: int = 0
     disciplines: str | list[SkillInput] = ""
     specialties: str | list[SkillInput] = ""
     wrestling: NonNegative = 0
@@ -233,8 +248,10 @@ def _weapon_inputs(text: str) -> list[str | WeaponInput]:
         for key, value in options.items():
             if key in ("like", "as", "base"):
                 fields["like"] = value
-            elif key in ("im", "actions", "hands"):
+            elif key in ("im", "actions", "hands", "pv", "bv"):
                 fields[key] = read_int(value, where, key)
+            elif key in ("or", "open_at"):
+                fields["open_at"] = read_int(value, where, key)
             elif key == "group":
                 fields["group"] = value
             elif key == "damage":
@@ -246,7 +263,7 @@ def _weapon_inputs(text: str) -> list[str | WeaponInput]:
             elif key in ("light", "ranged"):
                 fields[key] = _bool(value, where, key)
             else:
-                raise RuleError(_('{where}: unknown key "{key}"; use like, im, actions, group, hands, light, ranged, damage.', where=where, key=key))
+                raise RuleError(_('{where}: unknown key "{key}"; use like, im, actions, group, hands, light, ranged, damage, or, pv, bv.', where=where, key=key))
         try:
             result.append(msgspec.convert(fields, WeaponInput))
         except msgspec.ValidationError as error:
@@ -304,7 +321,7 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
             )
         )
     plain = spec.im is None and spec.actions is None and spec.group is None and spec.hands is None and spec.light is None \
-        and spec.ranged is None and spec.damage is None
+        and spec.ranged is None and spec.damage is None and spec.open_at is None and spec.pv is None and spec.bv is None
     shown = base.name if base is not None and not like and plain else name
     return Weapon(
         name=shown,
@@ -316,6 +333,9 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
         ranged=spec.ranged if spec.ranged is not None else (base.ranged if base else False),
         base=key or "",
         damage=spec.damage if spec.damage is not None else (base.damage if base else ""),
+        open_at=spec.open_at if spec.open_at is not None else (base.open_at if base else 10),
+        pv=spec.pv if spec.pv is not None else (base.pv if base else 0),
+        bv=spec.bv if spec.bv is not None else (base.bv if base else 0),
     )
 
 
@@ -367,6 +387,13 @@ def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = Non
             known = [_(a.name) for a in data.armour.values()]
             raise RuleError(_('Armour: unknown armour "{name}". Known: none, {known}.{hint}', name=raw.armour, known=", ".join(known), hint=_suggest(raw.armour, _names_and_aliases(data.armour))))
         armour = found
+    race = ""
+    if norm(raw.race) not in NONE_WORDS:
+        found = find_entry(data.races, raw.race)
+        if found is None:
+            known = [_(r.name) for r in data.races.values()]
+            raise RuleError(_('Race: unknown race "{name}". Known: none, {known}.{hint}', name=raw.race, known=", ".join(known), hint=_suggest(raw.race, _names_and_aliases(data.races))))
+        race = found
 
     levels: dict[SkillField, int] = {field: getattr(raw, field) for field in SKILL_FIELDS}
     from_lists: dict[SkillField, int] = {}
@@ -432,6 +459,8 @@ def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = Non
         weapons=weapons,
         shield=shield,
         armour=armour,
+        race=race,
+        con_mod=raw.con_mod,
         disciplines=tuple(disciplines),
         specialties=tuple(specialties),
         wrestling=raw.wrestling,

@@ -68,6 +68,12 @@ class AttackRecord(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     drop: bool = False
     """A Glima where the thrower drops onto his opponent (who stays held)."""
     defended: Defence = ""
+    saved: bool = False
+    """The defence succeeded."""
+    parried_with: str = ""
+    """The item of a successful parry (a weapon's name, ``shield`` or ``unarmed``)."""
+    damaged: bool = False
+    """Its damage has been dealt (to the target, or to the item that parried it)."""
 
 
 class RoundInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -79,7 +85,9 @@ class RoundInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Initiative roll key → the IMs on that roll (the roll itself is the engine's
     ``State.initiative.rolls``); a change of action changes them."""
     attacks: tuple[AttackRecord, ...] = ()
-    """Every attack this round; an attack's id is its index."""
+    """Every attack this round; an attack's id is its place in the round, from 1."""
+    damage_im: dict[str, int] = {}
+    """Combatant id → the damage level's penalty on his initiative this round (his level as it began)."""
 
 
 class Bonus(msgspec.Struct, frozen=True, kw_only=True):
@@ -92,3 +100,5 @@ class Carry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Combatant id → the bonus on his initiative in ``Bonus.round`` (a skipped turn)."""
     grappled: dict[str, str] = {}
     """Victim id → grappler id."""
+    wear: dict[str, dict[str, int]] = {}
+    """Combatant id → item (``armour``, ``shield`` or a weapon's name) → its Breach Value now, once worn."""

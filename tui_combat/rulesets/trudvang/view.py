@@ -10,12 +10,14 @@ from typing import Any
 from msgspec.structs import replace
 
 from tui_combat.engine.contract import BudgetLine, DamageDue, FieldSpec, new_facts
+from tui_combat.engine.dice import Dice, DiceError, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _, ngettext
-from tui_combat.rulesets.trudvang.actions import ATTACKS, DEFENCES, CombatActions
+from tui_combat.rulesets.trudvang.actions import ATTACKS, DEFENCES
+from tui_combat.rulesets.trudvang.health import ARMOUR, Wounds
 from tui_combat.rulesets.trudvang.budget import cp_available, cp_left, find_weapon, usable_pools
-from tui_combat.rulesets.trudvang.data import SHIELD, SKILL_FIELDS, UNARMED, WRESTLING, norm
+from tui_combat.rulesets.trudvang.data import DODGE, SHIELD, SKILL_FIELDS, UNARMED, WRESTLING, norm
 from tui_combat.rulesets.trudvang.state import AttackRecord, Turn, Used
 
 __all__ = ["TrudvangView"]
@@ -31,7 +33,7 @@ POOL_LABELS = {
 }
 
 
-class TrudvangView(CombatActions):
+class TrudvangView(Wounds):
     # -- budget --------------------------------------------------------------------------------------
     def pool_label(self, pool: str) -> str:
         kind, _sep, target = pool.partition(":")
@@ -73,17 +75,28 @@ class TrudvangView(CombatActions):
         if sheet.wrestling:
             cp.append(f"{_('wrestling')} {cp_available(sheet, WRESTLING, data)}")
         lines.append((_("CP by weapon"), " · ".join(cp)))
+        level = self.level_text(combatant)
+        if level:
+            lines.insert(0, (_("Damage level"), level))
+        if sheet.race:
+            race = data.races[sheet.race]
+            lines.append((_("Body Points"), _("{hp}/{max} ({race} {base}, Constitution {con:+d}, Strength {str:+d})",
+                                              hp=combatant.hp, max=combatant.max_hp, race=_(race.name), base=race.bp,
+                                              con=sheet.con_mod, str=sheet.str_mod)))
         for weapon in sheet.weapons:
             text = ngettext("IM {im:+d}, {n} action, {group}", "IM {im:+d}, {n} actions, {group}", weapon.actions, im=weapon.im,
                             group=_(weapon.group))
-            lines.append((_(weapon.name), text + (", " + _("ranged") if weapon.ranged else "")))
+            text += ", " + _("ranged") if weapon.ranged else ""
+            lines.append((_(weapon.name), text + ", " + _("damage {dice}", dice=self.weapon_damage(sheet, weapon.name))))
         if sheet.shield:
             shield = data.shields[sheet.shield]
-            lines.append((_("Shield"), ngettext("{name}: IM {im:+d}, {n} action", "{name}: IM {im:+d}, {n} actions", shield.actions,
-                                                      name=_(shield.name), im=shield.im)))
+            text = ngettext("{name}: IM {im:+d}, {n} action", "{name}: IM {im:+d}, {n} actions", shield.actions,
+                            name=_(shield.name), im=shield.im)
+            lines.append((_("Shield"), text + ", " + self.protection(state, combatant_id, SHIELD)))
         if sheet.armour:
             armour = data.armour[sheet.armour]
-            lines.append((_("Armour"), _("{name}: IM {im:+d}", name=_(armour.name), im=armour.im)))
+            lines.append((_("Armour"), _("{name}: IM {im:+d}", name=_(armour.name), im=armour.im) + ", "
+                          + self.protection(state, combatant_id, ARMOUR)))
         skills = [f"{_(s.name)} {s.level}" for s in (*sheet.disciplines, *sheet.specialties)]
         for field in SKILL_FIELDS:
             level = getattr(sheet, field)
@@ -97,6 +110,13 @@ class TrudvangView(CombatActions):
         if state.phase == "round":
             lines += self._round_details(state, combatant_id)
         return tuple(lines)
+
+    def protection(self, state: State, cid: str, item: str) -> str:
+        """"PV 5, BV 50" (worn: "PV 5, BV 43 of 50")."""
+        bv, new = self.bv_now(state, cid, item), self.new_bv(self.sheet(state, cid), item)
+        if bv == new:
+            return _("PV {pv}, BV {bv}", pv=self.pv_now(state, cid, item), bv=bv)
+        return _("PV {pv}, BV {bv} of {new}", pv=self.pv_now(state, cid, item), bv=bv, new=new)
 
     def _round_details(self, state: State, combatant_id: str) -> list[tuple[str, str]]:
         data = self.data
@@ -171,13 +191,14 @@ class TrudvangView(CombatActions):
                 choices.append((SHIELD, _(self.data.shields[sheet.shield].name)))
             choices.append((UNARMED, N_("unarmed")))
             weapon = FieldSpec(key="weapon", label=N_("With"), kind="choice", default=choices[0][0], choices=tuple(choices))
+            cp = replace(cp, default=self.suggested_cp(state, combatant_id, name, choices[0][0]))
             hand = FieldSpec(key="hand", label=N_("Hand"), kind="choice", default="",
                              choices=(("", N_("as declared")), ("main", N_("main hand")), ("off", N_("off hand"))))
             if name == "attack":
                 return (target, weapon, cp, hand, modifier, roll)
             return (against(("attack", "grapple")), weapon, cp, hand, modifier, roll)
         if name == "dodge":
-            return (against(("attack", "grapple")), cp, modifier, roll)
+            return (against(("attack", "grapple")), replace(cp, default=self.suggested_cp(state, combatant_id, name, DODGE)), modifier, roll)
         if name == "grapple":
             return (target, sv, grip, modifier, roll)
         if name == "break_free":
@@ -207,6 +228,44 @@ class TrudvangView(CombatActions):
             return self.declaration_fields(state, combatant_id)
         return ()
 
+    def suggested_cp(self, state: State, cid: str, name: str, item: str) -> int:
+        """What the form offers to spend: the CP he put into his last action of this kind in the fight, or
+        else an even share of what he has left for the item over the weapon actions it has left (all of
+        it for a dodge or an unarmed parry); never more than he has left."""
+        try:
+            left = self.cp_left(state, cid, item)
+            budget = self.budget_of(state, self.round_of(state), cid)
+        except RuleError:
+            return 0
+        if left <= 0:
+            return 0
+        last = self.last_cp(state, cid, name)
+        if last:
+            return min(last, left)
+        if item == UNARMED:
+            actions = budget.unarmed.left if name == "attack" else 1
+        else:
+            meter = budget.actions.get(item)
+            actions = meter.left if meter is not None else 1
+        return max(left // max(actions, 1), 1)
+
+    @staticmethod
+    def last_cp(state: State, cid: str, name: str, within: int = 2000) -> int:
+        """The CP ``cid`` put into his last ``name`` (attack, parry, dodge) of the fight; 0 for none."""
+        seen = 0
+        for chunk in reversed(state.log):
+            for entry in reversed(chunk):
+                facts = entry.facts
+                if "cp" in facts and "sv_bought" not in facts:
+                    if name == "attack" and facts.get("attacker") == cid and "defence" not in facts:
+                        return int(facts["cp"])
+                    if name != "attack" and facts.get("defender") == cid and facts.get("defence") == name:
+                        return int(facts["cp"])
+                seen += 1
+                if seen >= within:
+                    return 0
+        return 0
+
     # -- the attack flow ------------------------------------------------------------------------------
     def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
         """The SV this attack or defence buys with everything that modifies it, and the chance of rolling it
@@ -226,41 +285,68 @@ class TrudvangView(CombatActions):
         return _("SV {sv}: needs {sv} or less on the d20: {chance}% to succeed.", sv=sv, chance=chance)
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
-        """A hit asks for its damage at once, saying the target may defend first; a failed defence asks for
-        it again (and an unarmed parry of an armed attack, for half)."""
+        """A hit asks for its damage at once (the weapon's open-ended d10 + Strength), saying the target may
+        defend first; after a defence: a failed one asks for it again, a parry with a weapon or a shield
+        asks for the damage that goes onto it, an unarmed parry of an armed attack for the damage the app
+        halves. Nothing once it has been dealt."""
         facts = next((f for f in new_facts(before, after) if "attack" in f), None)
         attacks = self.round_of(after).attacks
-        if facts is None or not 0 <= int(facts["attack"]) < len(attacks):
+        if facts is None or not 1 <= int(facts["attack"]) <= len(attacks):
             return None
-        record = attacks[int(facts["attack"])]
-        if record.kind == "grapple" or not record.hit:
+        record = attacks[int(facts["attack"]) - 1]
+        if record.kind == "grapple" or not record.hit or record.damaged:
             return None
         due = DamageDue(target=record.target, dice=self.damage_dice(after, record),
                         what=self.item_label(after, record.item, owner=record.attacker))
         target = after.combatant(record.target).name
+        armour = self.open_note(due.dice) + self.armour_note(after, record.target)
         if name in ATTACKS:
             if record.kind == "glima":
-                return replace(due, note=_("{name}'s Glima defence may stop it first.", name=target))
+                return replace(due, note=_("{name}'s Glima defence may stop it first.", name=target) + armour)
             if record.ranged:
                 return replace(due, note=_("{name} may dodge first: Esc, and the damage is asked for if the dodge fails.",
-                                           name=target))
+                                           name=target) + armour)
             return replace(due, note=_("{name} may parry or dodge first: Esc, and the damage is asked for if it fails.",
-                                       name=target))
+                                       name=target) + armour)
         if not facts.get("saved"):
-            return due
-        if name == "parry" and args.get("weapon") == UNARMED and not record.unarmed:
-            return replace(due, note=_("An unarmed parry of an armed attack: he takes half the damage."))
+            return replace(due, note=armour.strip())
+        if record.parried_with == UNARMED and not record.unarmed:
+            return replace(due, note=_("An unarmed parry of an armed attack: half of it reaches him.") + armour)
+        if record.parried_with and record.parried_with != UNARMED:
+            item = record.parried_with
+            return replace(due, note=_("Parried: the damage goes onto the {item} (PV {pv}, BV {bv}), not onto {name}.",
+                                       item=self.item_label(after, item, owner=record.target), name=target,
+                                       pv=self.pv_now(after, record.target, item), bv=self.bv_now(after, record.target, item)))
         return None
 
+    @staticmethod
+    def open_note(dice: str) -> str:
+        """" A 10 rolls again: type the dice one by one (10 4)." for an open-ended damage die ("" for none)."""
+        try:
+            parsed = parse(dice) if dice else None
+        except DiceError:
+            return ""
+        die = next((t for t in parsed.terms if isinstance(t, Dice) and t.explode), None) if parsed is not None else None
+        if die is None:
+            return ""
+        if die.threshold == die.sides:
+            return " " + _("A {face} rolls again: type the dice one by one ({face} 4).", face=die.sides)
+        return " " + _("{low}–{high} roll again: type the dice one by one ({low} 4).", low=die.threshold, high=die.sides)
+
+    def armour_note(self, state: State, cid: str) -> str:
+        """" His chain mail absorbs 5." for the damage form ("" without armour)."""
+        sheet = self.sheet(state, cid)
+        if not sheet.armour:
+            return ""
+        return " " + _("{armour} absorbs {pv} (BV {bv}).", armour=_(self.data.armour[sheet.armour].name),
+                       pv=self.pv_now(state, cid, ARMOUR), bv=self.bv_now(state, cid, ARMOUR))
+
     def damage_dice(self, state: State, record: AttackRecord) -> str:
-        """What a hit deals: a Glima's fall (1d4, 1d6 when the thrower drops onto him), a fist (1d6 for a
-        medium creature), or the weapon's dice when the sheet or the house rules give them."""
+        """What a hit deals: a Glima's fall (1d4, 1d6 when the thrower drops onto him), a fist (1d6 +
+        Strength for a medium creature), a weapon's open-ended d10 (+ Strength in melee)."""
         if record.kind == "glima":
             return "1d6" if record.drop else "1d4"
-        if record.unarmed:
-            return "1d6"
-        weapon = find_weapon(self.sheet_of(state.combatant(record.attacker)), record.item, self.data)
-        return weapon.damage if weapon is not None else ""
+        return self.weapon_damage(self.sheet_of(state.combatant(record.attacker)), record.item)
 
     def item_label(self, state: State, item: str, *, owner: str) -> str:
         """An item's name as the GM knows it: the shield's own name, "unarmed"."""
