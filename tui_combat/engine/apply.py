@@ -514,7 +514,8 @@ def _damage(action: a.Damage, state: State) -> State:
     state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
     rolls = (action.roll,) if action.roll else ()
     state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls,
-                facts={"damage": action.amount, "hp": hp}, name=combatant.name, amount=action.amount,
+                facts={"damage": action.amount, "hp": hp, "hp_before": combatant.hp}, name=combatant.name,
+                amount=action.amount,
                 rolled=Msg(id=" ({roll})", params={"roll": roll_param(action.roll)}) if action.roll else "",
                 hp=hp, max=combatant.max_hp)
     state = _status_changed(ruleset, state, combatant, combatant.status)
