@@ -163,7 +163,7 @@ def test_a_monster_dies_at_0_and_hit_points_stop_there() -> None:
     state = apply(state, a.Damage(combatant=who["Goblin 1"], amount=11))
     goblin = state.combatant(who["Goblin 1"])
     assert (goblin.hp, goblin.status, RULESET.condition_word(state, goblin.id)) == (0, "down", "dead")
-    with pytest.raises(RuleError, match="^Goblin 1 is dead: healing does not bring him back.$"):
+    with pytest.raises(RuleError, match="^Goblin 1 is dead: healing does not bring the dead back.$"):
         apply(state, a.Heal(combatant=goblin.id, amount=3))
 
 
@@ -185,21 +185,21 @@ def test_a_character_at_0_falls_unconscious_and_saves_at_the_start_of_his_turns(
                                 "of each of his turns (key v).")
     assert RULESET.condition_word(state, bram) == "dying" and public_word(state, "Bram") == "dying"
     assert ("Death saves", "dying: successes ○○○, failures ○○○") in RULESET.details(state, bram)
-    with pytest.raises(RuleError, match="^Bram's death saving throw comes at the start of his turn.$"):
+    with pytest.raises(RuleError, match="^Bram's death saving throw comes at the start of the next turn.$"):
         act(state, "death_save", "Bram", roll=d20(12))  # not his turn yet
     state = next_until(state, "Bram")
     assert texts(state)[-1] == "Bram is dying: a death saving throw now (key v)."
     assert RULESET.action_available(state, "death_save", bram)
     state = act(state, "death_save", "Bram", roll=d20(12))
     assert texts(state)[-1] == "Bram: a success; successes ●○○, failures ○○○."
-    with pytest.raises(RuleError, match="^Bram's death saving throw comes at the start of his turn.$"):
+    with pytest.raises(RuleError, match="^Bram's death saving throw comes at the start of the next turn.$"):
         act(state, "death_save", "Bram", roll=d20(12))
     # Damage at 0 is a failure; a critical hit two: ✕✕✕ is death.
     state = apply(state, a.Damage(combatant=bram, amount=3))
     assert texts(state)[-1] == "Bram: damage at 0 hit points: a failure; successes ●○○, failures ✕○○."
     assert state.combatant(bram).hp == 0
     state = apply(state, a.Damage(combatant=bram, amount=4, critical=True))
-    assert texts(state)[-1] == "Bram: a critical hit at 0 hit points: two failures; three failures: he is dead."
+    assert texts(state)[-1] == "Bram: a critical hit at 0 hit points: two failures; three failures: dead."
     assert RULESET.condition_word(state, bram) == "dead" and public_word(state, "Bram") == "dead"
 
 
@@ -209,7 +209,7 @@ def test_three_successes_make_him_stable_and_healing_wakes_him() -> None:
     for face, line in ((10, "Bram: a success; successes ●○○, failures ○○○."),
                        (9, "Bram: a failure; successes ●○○, failures ✕○○."),
                        (15, "Bram: a success; successes ●●○, failures ✕○○."),
-                       (19, "Bram: a success; three successes: he is stable.")):
+                       (19, "Bram: a success; three successes: stable.")):
         state = next_until(apply(state, a.NextStep()), "Bram")
         state = act(state, "death_save", "Bram", roll=d20(face))
         assert texts(state)[-1] == line
@@ -218,7 +218,7 @@ def test_three_successes_make_him_stable_and_healing_wakes_him() -> None:
         act(next_until(apply(state, a.NextStep()), "Bram"), "death_save", "Bram", roll=d20(12))
     state = apply(state, a.Heal(combatant=bram, amount=5))
     assert (state.combatant(bram).hp, state.combatant(bram).status) == (5, "active")
-    assert texts(state)[-1] == "Bram wakes: his death saving throws are cleared."
+    assert texts(state)[-1] == "Bram wakes: the death saving throws are cleared."
     assert RULESET.dying_of(state, bram) is None and RULESET.condition_word(state, bram) is None
 
 
@@ -228,7 +228,7 @@ def test_a_natural_20_wakes_him_with_1_hit_point_and_a_natural_1_counts_two_fail
     one = act(state, "death_save", "Bram", roll=d20(1))
     assert texts(one)[-1] == "Bram: a natural 1: two failures; successes ○○○, failures ✕✕○."
     twenty = act(state, "death_save", "Bram", roll=d20(20))
-    assert "Bram rolls a natural 20: he regains 1 hit point and wakes." in texts(twenty)
+    assert "Bram rolls a natural 20: 1 hit point regained, awake." in texts(twenty)
     assert (twenty.combatant(bram).hp, twenty.combatant(bram).status) == (1, "active")
     assert RULESET.dying_of(twenty, bram) is None
 
@@ -238,13 +238,13 @@ def test_massive_damage_kills_outright() -> None:
     bram = ids(state)["Bram"]
     # 12 HP, 24 damage: 12 left over after 0, his maximum is 12: dead.
     dead = apply(state, a.Damage(combatant=bram, amount=24))
-    assert texts(dead)[-1] == "Bram is killed outright: 12 damage left over after 0 hit points, his maximum is 12."
+    assert texts(dead)[-1] == "Bram is killed outright: 12 damage left over after 0 hit points, the maximum is 12."
     assert RULESET.condition_word(dead, bram) == "dead"
     # 23: 11 left over, dying. Then 12 at 0 (his maximum): dead.
     dying = apply(state, a.Damage(combatant=bram, amount=23))
     assert RULESET.condition_word(dying, bram) == "dying"
     dying = apply(dying, a.Damage(combatant=bram, amount=12))
-    assert texts(dying)[-1] == "Bram is killed outright: 12 damage at 0 hit points, his maximum is 12."
+    assert texts(dying)[-1] == "Bram is killed outright: 12 damage at 0 hit points, the maximum is 12."
 
 
 def test_an_unconscious_character_is_hit_with_advantage_and_critically_from_within_5_ft() -> None:
@@ -274,7 +274,7 @@ def test_on_its_turn_a_creature_takes_what_it_declared_or_nothing() -> None:
     state = speed_round()
     who = ids(state)
     assert state.acting_now() == (who["Ada"],)
-    with pytest.raises(RuleError, match="^Ada declared a spell of level 1: on his turn he takes that or nothing "
+    with pytest.raises(RuleError, match="^Ada declared a spell of level 1: on its turn it takes that or nothing "
                                         "\\(speed factor\\), not an attack. Tick \"ignore the book\" to allow it.$"):
         act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", to_hit=d20(12))
     assert "overrule" in {f.key for f in RULESET.action_fields(state, "attack", who["Ada"])}

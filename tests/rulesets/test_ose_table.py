@@ -65,7 +65,7 @@ def test_zero_hit_points_is_dead_and_never_below() -> None:
     assert RULESET.condition_word(state, goblin) == "dead"
     seen = [c for group in public_view(state).groups for c in group.combatants if c.name == "Goblin 1"]
     assert seen and all(c.health == "dead" for c in seen)
-    with pytest.raises(RuleError, match="^Goblin 1 is dead: healing does not bring him back.$"):
+    with pytest.raises(RuleError, match="^Goblin 1 is dead: healing does not bring the dead back.$"):
         apply(state, a.Heal(combatant=goblin, amount=2))
     # Hurt but standing: no word of the book, the hit points go down to 1.
     state = apply(state, a.Damage(combatant=GOBLINS[1], amount=2))

@@ -432,7 +432,7 @@ class Dnd5eActions(Dnd5eEdge):
                 if declaration.bonus != "none" else Msg(id=N_("no bonus action"))
         taken = Msg(id=dict(TAKEN)[kind or slot])
         if not overrule:
-            raise RuleError(_("{name} declared {declared}: on his turn he takes that or nothing (speed factor), not "
+            raise RuleError(_("{name} declared {declared}: on its turn it takes that or nothing (speed factor), not "
                               "{taken}. Tick \"ignore the book\" to allow it.", name=combatant.name,
                               declared=render_param(declared_text), taken=render_param(taken)))
         return log(state, N_("{name} ignores the book: {taken} instead of the declared {declared}."),

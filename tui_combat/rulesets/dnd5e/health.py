@@ -79,7 +79,7 @@ class Dnd5eHealth(Dnd5eTurns):
 
     def after_healing(self, state: State, combatant: Combatant, amount: int) -> Health:
         if self.is_dead(state, combatant):
-            raise RuleError(_("{name} is dead: healing does not bring him back.", name=combatant.name))
+            raise RuleError(_("{name} is dead: healing does not bring the dead back.", name=combatant.name))
         return super().after_healing(state, combatant, amount)
 
     def set_dying(self, state: State, combatant_id: str, record: Dying | None) -> State:
@@ -109,7 +109,7 @@ class Dnd5eHealth(Dnd5eTurns):
                                  "start of each of his turns (key v)."), facts={"dying": True}, name=combatant.name)
         if amount >= combatant.max_hp:
             state = self.set_dying(state, combatant_id, Dying(dead=True))
-            return log(state, N_("{name} is killed outright: {amount} damage at 0 hit points, his maximum is {max}."),
+            return log(state, N_("{name} is killed outright: {amount} damage at 0 hit points, the maximum is {max}."),
                        facts={"dead": True}, name=combatant.name, amount=amount, max=combatant.max_hp)
         failures = record.failures + (2 if critical else 1)
         return self.saves_now(state, combatant, replace(record, failures=failures, stable=False),
@@ -131,12 +131,12 @@ class Dnd5eHealth(Dnd5eTurns):
         if record.failures >= rules.failures:
             record = replace(record, failures=rules.failures, dead=True, due=False)
             state = self.set_dying(state, combatant.id, record)
-            return log(state, N_("{name}: {why}; three failures: he is dead."), facts={"dead": True},
+            return log(state, N_("{name}: {why}; three failures: dead."), facts={"dead": True},
                        name=combatant.name, why=why)
         if record.successes >= rules.successes:
             record = replace(record, successes=rules.successes, stable=True, due=False)
             state = self.set_dying(state, combatant.id, record)
-            return log(state, N_("{name}: {why}; three successes: he is stable."), facts={"stable": True},
+            return log(state, N_("{name}: {why}; three successes: stable."), facts={"stable": True},
                        name=combatant.name, why=why)
         state = self.set_dying(state, combatant.id, record)
         successes, failures = save_marks(record)
@@ -149,7 +149,7 @@ class Dnd5eHealth(Dnd5eTurns):
         combatant = state.combatant(combatant_id)
         if before == "down" and combatant.status == "active" and self.dying_of(state, combatant_id) is not None:
             state = self.set_dying(state, combatant_id, None)
-            state = log(state, N_("{name} wakes: his death saving throws are cleared."), facts={"woke": True},
+            state = log(state, N_("{name} wakes: the death saving throws are cleared."), facts={"woke": True},
                         name=combatant.name)
         return super().on_status(state, combatant_id, before)
 
@@ -177,7 +177,7 @@ class Dnd5eHealth(Dnd5eTurns):
         if record.stable:
             raise RuleError(_("{name} is stable: no more death saving throws.", name=combatant.name))
         if not record.due:
-            raise RuleError(_("{name}'s death saving throw comes at the start of his turn.", name=combatant.name))
+            raise RuleError(_("{name}'s death saving throw comes at the start of the next turn.", name=combatant.name))
         rolled: Roll = roll_arg(args, "roll", N_("Death saving throw"))
         rules = data().death
         natural = rolled.total
@@ -186,7 +186,7 @@ class Dnd5eHealth(Dnd5eTurns):
                     name=combatant.name, roll=roll_param(rolled))
         if natural >= rules.regain_on:
             state = self.set_dying(state, combatant.id, None)
-            state = log(state, N_("{name} rolls a natural {natural}: he regains 1 hit point and wakes."),
+            state = log(state, N_("{name} rolls a natural {natural}: 1 hit point regained, awake."),
                         facts={"woke": True}, name=combatant.name, natural=natural)
             # The engine's own healing keeps the hit points, the status and the log in one place.
             return apply(state, actions.Heal(combatant=combatant.id, amount=1))

@@ -82,7 +82,7 @@ class OseActions(OseMorale):
 
     def after_healing(self, state: State, combatant: Combatant, amount: int) -> Health:
         if self.dead(combatant):
-            raise RuleError(_("{name} is dead: healing does not bring him back.", name=combatant.name))
+            raise RuleError(_("{name} is dead: healing does not bring the dead back.", name=combatant.name))
         return super().after_healing(state, combatant, amount)
 
     @staticmethod
