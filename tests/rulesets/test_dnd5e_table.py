@@ -182,7 +182,7 @@ def test_a_character_at_0_falls_unconscious_and_saves_at_the_start_of_his_turns(
     bram = ids(state)["Bram"]
     assert (state.combatant(bram).hp, state.combatant(bram).status) == (0, "down")
     assert texts(state)[-1] == ("Bram falls unconscious at 0 hit points and is dying: a death saving throw at the start "
-                                "of each of his turns (key v).")
+                                "of each turn (key v).")
     assert RULESET.condition_word(state, bram) == "dying" and public_word(state, "Bram") == "dying"
     assert ("Death saves", "dying: successes ○○○, failures ○○○") in RULESET.details(state, bram)
     with pytest.raises(RuleError, match="^Bram's death saving throw comes at the start of the next turn.$"):

@@ -102,11 +102,11 @@ class Dnd5eHealth(Dnd5eTurns):
             if amount - before >= combatant.max_hp:
                 state = self.set_dying(state, combatant_id, Dying(dead=True))
                 return log(state, N_("{name} is killed outright: {left} damage left over after 0 hit points, "
-                                     "his maximum is {max}."), facts={"dead": True}, name=combatant.name,
+                                     "the maximum is {max}."), facts={"dead": True}, name=combatant.name,
                            left=amount - before, max=combatant.max_hp)
             state = self.set_dying(state, combatant_id, Dying())
             return log(state, N_("{name} falls unconscious at 0 hit points and is dying: a death saving throw at the "
-                                 "start of each of his turns (key v)."), facts={"dying": True}, name=combatant.name)
+                                 "start of each turn (key v)."), facts={"dying": True}, name=combatant.name)
         if amount >= combatant.max_hp:
             state = self.set_dying(state, combatant_id, Dying(dead=True))
             return log(state, N_("{name} is killed outright: {amount} damage at 0 hit points, the maximum is {max}."),
