@@ -279,7 +279,7 @@ def test_on_its_turn_a_creature_takes_what_it_declared_or_nothing() -> None:
         act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", to_hit=d20(12))
     assert "overrule" in {f.key for f in RULESET.action_fields(state, "attack", who["Ada"])}
     ignored = act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", overrule=True, to_hit=d20(12))
-    assert "Ada ignores the book: an attack instead of the declared a spell of level 1." in texts(ignored)
+    assert "Ada ignores the book: an attack instead of what was declared (a spell of level 1)." in texts(ignored)
     # What she declared is allowed: her action for the spell.
     cast = act(state, "use", "Ada", what="action", note="magic missile")
     assert texts(cast)[-1] == "Ada uses the action: magic missile."

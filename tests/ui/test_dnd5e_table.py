@@ -10,9 +10,11 @@ with disadvantage 0.6² = 36 %.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from textual.widgets import Label, Select
 
+from tests.common import encounter_file
 from tests.ui.steps import (
     SIZE, combatant_id, dialog_error, footer_text, select, store, to_round_from_setup, visible_text,
 )
@@ -146,3 +148,66 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         assert (state.combatant(mirela).hp, state.combatant(mirela).status) == (5, "active")
         assert "Mirela wakes: the death saving throws are cleared." in [e.text for e in state.log_entries()]
         assert players_word(app, "Mirela") != "dying"
+
+
+SPEED = """
+name = "Speed"
+ruleset = "dnd5e"
+[options]
+initiative = "speed_factor"
+[[sides]]
+name = "Party"
+party = true
+[[sides.combatants]]
+name = "Oswin"
+hp = 42
+sheet = { dex = 10, ac = 18, attack = 6, damage = "1d6+3", weapons = "shortsword" }
+[[sides]]
+name = "Goblins"
+[[sides.combatants]]
+name = "Goblin"
+hp = 7
+sheet = { dex = 14, ac = 15, attack = 4, damage = "1d6+2", size = "small", weapons = "scimitar" }
+"""
+
+
+async def test_the_declared_action_binds_unless_the_book_is_ignored(
+        tmp_path: Path, make_app: Callable[..., CombatApp]) -> None:
+    """Oswin declares a spell (speed factor −1 for a 1st-level spell); on his turn the attack key is refused
+    with the reason until "ignore the book" is ticked, and the log says the book was ignored."""
+    app = make_app(encounter=encounter_file(tmp_path, SPEED))
+    async with app.run_test(size=SIZE) as pilot:
+        await to_round_from_setup(pilot)
+        oswin = combatant_id(app, "Oswin")
+        await pilot.press("e")
+        await until_screen(pilot, FormDialog, "Oswin's declaration")
+        await pilot.press("enter", "down", "enter")  # attack → cast a spell
+        await until(pilot, lambda: app.screen.query_one("#f-action", Select).value == "spell", "a spell declared")
+        await pilot.press("tab", "tab", "backspace", "1", "ctrl+s")
+        await until_screen(pilot, RoundScreen, "the round after Oswin's declaration")
+        await pilot.press("down", "e")
+        await until_screen(pilot, FormDialog, "the goblin's declaration")
+        await pilot.press("ctrl+s")
+        await until_screen(pilot, RoundScreen, "the round after the goblin's declaration")
+        await pilot.press("n", "t")
+        await until_screen(pilot, FormDialog, "the initiative form")
+        await pilot.press("2", "0", "enter", "1", "enter")  # Oswin 20 − 1 = 19, the goblin 1 + 6 = 7
+        await until_screen(pilot, RoundScreen, "the round")
+        await until(pilot, lambda: store(app).state.acting_now() == (oswin,), "Oswin's turn")
+
+        await select(pilot, oswin)
+        await pilot.press("a")
+        form = await until_screen(pilot, FormDialog, "the attack form")
+        assert [f.key for f in form.fields] == ["target", "uses", "edge", "close", "overrule", "to_hit"]
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: "on its turn it takes that or nothing" in " ".join(dialog_error(app).split()),
+                    "the refusal in the form")
+        assert " ".join(dialog_error(app).split()) == (
+            "Oswin declared a spell of level 1: on its turn it takes that or nothing (speed factor), not an attack. "
+            "Tick \"ignore the book\" to allow it.")
+        await pilot.press("tab", "tab", "tab", "tab", "space")  # target → … → "ignore the book" ticked
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: any(e.text.startswith("Oswin attacks") for e in store(app).state.log_entries()),
+                    "the attack taken")
+        texts = [e.text for e in store(app).state.log_entries()]
+        assert "Oswin ignores the book: an attack instead of what was declared (a spell of level 1)." in texts

@@ -435,7 +435,7 @@ class Dnd5eActions(Dnd5eEdge):
             raise RuleError(_("{name} declared {declared}: on its turn it takes that or nothing (speed factor), not "
                               "{taken}. Tick \"ignore the book\" to allow it.", name=combatant.name,
                               declared=render_param(declared_text), taken=render_param(taken)))
-        return log(state, N_("{name} ignores the book: {taken} instead of the declared {declared}."),
+        return log(state, N_("{name} ignores the book: {taken} instead of what was declared ({declared})."),
                    facts={"overruled": True}, name=combatant.name, taken=taken, declared=declared_text)
 
     def use(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
