@@ -10,6 +10,8 @@ disadvantage.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.common import ids, rolled
 from tests.rulesets.dnd5e_fight import act, d20, entry, fight, next_until, play, texts
@@ -307,3 +309,34 @@ def test_side_initiative_takes_no_modifiers_unless_the_option_says_so() -> None:
     assert ("Surprised: Goblin 1, Goblin 2. Side initiative takes no modifiers: their side's d20 is rolled as any other."
             in texts(state))
     assert next(o.choices[0][0] for o in RULESET.options if o.key == "side_surprise") == "plain"  # the default
+
+
+# -- invariants -------------------------------------------------------------------------------------------------
+BLOWS = st.lists(st.tuples(st.sampled_from(["damage", "critical", "heal"]), st.integers(min_value=1, max_value=30)),
+                 max_size=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(blows=BLOWS)
+def test_hit_points_stay_between_0_and_the_maximum_and_the_word_follows(blows: list[tuple[str, int]]) -> None:
+    state = adas_turn()
+    who = ids(state)
+    for target in ("Bram", "Goblin 1"):
+        for kind, amount in blows:
+            try:
+                if kind == "heal":
+                    state = apply(state, a.Heal(combatant=who[target], amount=amount))
+                else:
+                    state = apply(state, a.Damage(combatant=who[target], amount=amount, critical=kind == "critical"))
+            except RuleError as error:  # only the dead are refused healing
+                assert "is dead" in str(error) and RULESET.condition_word(state, who[target]) == "dead"
+            combatant = state.combatant(who[target])
+            assert 0 <= combatant.hp <= combatant.max_hp
+            word = RULESET.condition_word(state, combatant.id)
+            if combatant.hp > 0:
+                assert combatant.status == "active" and word is None
+            else:
+                assert combatant.status == "down" and word in (("dying", "stable", "dead") if target == "Bram" else ("dead",))
+            record = RULESET.dying_of(state, combatant.id)
+            if record is not None:
+                assert 0 <= record.successes <= 3 and 0 <= record.failures <= 3
