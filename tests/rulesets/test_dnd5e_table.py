@@ -18,6 +18,7 @@ from tests.rulesets.dnd5e_fight import act, d20, entry, fight, next_until, play,
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.dice import DiceError, format_roll, physical
+from tui_combat.engine.encounter import ENCOUNTER_DIR, encounter_actions, load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.engine.public import public_view
@@ -340,3 +341,29 @@ def test_hit_points_stay_between_0_and_the_maximum_and_the_word_follows(blows: l
             record = RULESET.dying_of(state, combatant.id)
             if record is not None:
                 assert 0 <= record.successes <= 3 and 0 <= record.failures <= 3
+
+
+# -- the stat block's attacks -----------------------------------------------------------------------------------
+def test_the_bugbear_throws_his_javelin() -> None:
+    state = play(State(seed=1), *encounter_actions(load_encounter(ENCOUNTER_DIR / "demo_dnd5e.toml"), State(seed=1)))
+    state = apply(state, a.StartFight())
+    who = ids(state)
+    rolls = {r.key: d20(20 if r.key == who["Bugbear"] else 1) for r in initiative_asked(RULESET, state)[0]}
+    state = apply(state, a.RollInitiative(rolls=rolls))
+    assert state.acting_now() == (who["Bugbear"],)
+    fields = {f.key: f for f in RULESET.action_fields(state, "attack", who["Bugbear"])}
+    assert fields["weapon"].choices == (("0", "morningstar +4, 2d8+2"), ("1", "javelin +4, 2d6+2"),
+                                        ("2", "javelin (thrown) +4, 1d6+2"))
+    assert fields["to_hit"].label == "To hit +4"
+    # +4 against Mirela's AC 12: 8 or more, 65 %.
+    assert RULESET.form_preview(state, "attack", who["Bugbear"], {"target": who["Mirela"], "weapon": "2"}) == \
+        "Needs 8 or more on the d20 (AC 12, +4 to hit): 65% to hit."
+    after = act(state, "attack", "Bugbear", target=who["Mirela"], weapon="2", uses="action", to_hit=d20(9))
+    assert entry(after, "Bugbear attacks").text == \
+        "Bugbear attacks Mirela with javelin (thrown): 1d20 (typed): 9, +4 → 13 against AC 12: hit."
+    due = RULESET.damage_due(state, after, "attack", {"combatant": who["Bugbear"], "weapon": "2"})
+    assert due is not None and due.dice == "1d6+2"
+    with pytest.raises(RuleError, match="^Choose one of Bugbear's attacks.$"):
+        act(state, "attack", "Bugbear", target=who["Mirela"], weapon="7", uses="action", to_hit=d20(9))
+    with pytest.raises(RuleError, match="^Attack \"javelin 1d6\": write a name, the attack bonus and the damage dice"):
+        RULESET.check_sheet({"attack_list": "javelin 1d6"})

@@ -26,7 +26,9 @@ Ruleset actions (``RulesetAction(name, args)``; a ``roll`` argument is a
 :class:`~tui_combat.engine.dice.Roll` or its mapping ``{"expr", "total", "faces", "physical"}``):
 
 ``attack`` (``a``), ``attack_advantage`` (``A``), ``attack_disadvantage`` (``D``)
-    ``combatant``, ``target``, ``uses`` (``action``, ``bonus``, ``reaction``, ``none``), ``edge`` (the DM's
+    ``combatant``, ``target``, ``weapon`` (the index of one of the sheet's ``attack_list``, "morningstar +4
+    2d8+2, javelin +4 1d6+2", when it has one: its bonus and damage replace ``attack`` and ``damage``),
+    ``uses`` (``action``, ``bonus``, ``reaction``, ``none``), ``edge`` (the DM's
     call: ``none``, ``advantage``, ``disadvantage``; the keys A and D start the form with it), ``close``
     (within 5 ft of the target; remembered per attacker and target), ``overrule`` (speed factor: take an
     action that was not declared, logged as ignoring the book), ``to_hit`` (1d20, d20adv or d20dis as the

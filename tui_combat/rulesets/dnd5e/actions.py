@@ -17,7 +17,7 @@ from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.dnd5e.base import int_arg, roll_arg
 from tui_combat.rulesets.dnd5e.data import data
-from tui_combat.rulesets.dnd5e.sheet import Counter, sheet_of
+from tui_combat.rulesets.dnd5e.sheet import Attack, Counter, parse_attacks, sheet_of
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Ending
 from tui_combat.rulesets.dnd5e.edge import EDGE_CHOICES, Dnd5eEdge, EdgeSources, dice_for
 
@@ -179,10 +179,13 @@ class Dnd5eActions(Dnd5eEdge):
         others = sorted((c for c in state.combatants if c.id != attacker.id and c.status == "active"
                          or self.unconscious_at_zero(state, c.id)), key=lambda c: c.side == attacker.side)
 
+        weapons = parse_attacks(sheet.attack_list)
+        first_weapon = self.weapon_of(attacker, {})
+
         def chance(target: Combatant) -> int:
             close = self.remembered_close(state, attacker.id, target.id)
             edge = self.edge_sources(state, attacker, target, call, close).edge
-            return round(100 * hit_chance(sheet.attack, sheet_of(target).ac, edge))
+            return round(100 * hit_chance(first_weapon.bonus, sheet_of(target).ac, edge))
 
         targets = tuple((c.id, _("{name} — AC {ac}: {chance}% to hit", name=c.name, ac=sheet_of(c).ac, chance=chance(c)))
                         for c in others)
@@ -190,17 +193,33 @@ class Dnd5eActions(Dnd5eEdge):
         uses = "action" if combatant_id in self.acting(state) else "reaction"
         close = self.remembered_close(state, attacker.id, first) if first else True
         edge = self.edge_sources(state, attacker, state.combatant(first), call, close).edge if first else 0
-        fields = [
-            FieldSpec(key="target", label=N_("Target"), kind="choice", default=first, choices=targets),
+        fields = [FieldSpec(key="target", label=N_("Target"), kind="choice", default=first, choices=targets)]
+        if weapons:
+            fields.append(FieldSpec(key="weapon", label=N_("Attack"), kind="choice", default="0", choices=tuple(
+                (str(i), f"{w.name} {w.bonus:+d}, {w.damage}") for i, w in enumerate(weapons))))
+        fields += [
             FieldSpec(key="uses", label=N_("Uses"), kind="choice", default=uses, choices=USES),
             FieldSpec(key="edge", label=N_("Advantage (the DM's call)"), kind="choice", default=call, choices=EDGE_CHOICES),
             FieldSpec(key="close", label=N_("Within 5 ft of the target"), kind="bool", default=close),
         ]
         if self.round_of(state).shape == "declare":
             fields.append(self.overrule_field())
-        fields.append(FieldSpec(key="to_hit", label=_("To hit {bonus:+d}", bonus=sheet.attack), kind="roll",
-                                default=dice_for(edge)))
+        bonuses = {w.bonus for w in weapons} or {sheet.attack}
+        label = _("To hit {bonus:+d}", bonus=bonuses.pop()) if len(bonuses) == 1 else _("To hit")
+        fields.append(FieldSpec(key="to_hit", label=label, kind="roll", default=dice_for(edge)))
         return tuple(fields)
+
+    @staticmethod
+    def weapon_of(attacker: Combatant, values: Mapping[str, Any]) -> Attack:
+        """The attack chosen in the form (the sheet's list), or the sheet's attack bonus and damage."""
+        sheet = sheet_of(attacker)
+        weapons = parse_attacks(sheet.attack_list)
+        if not weapons:
+            return Attack(name="", bonus=sheet.attack, damage=sheet.damage)
+        chosen = str(values.get("weapon", "0") or "0")
+        if not chosen.isdigit() or int(chosen) >= len(weapons):
+            raise RuleError(_("Choose one of {name}'s attacks.", name=attacker.name))
+        return weapons[int(chosen)]
 
     @staticmethod
     def overrule_field() -> FieldSpec:
@@ -231,7 +250,7 @@ class Dnd5eActions(Dnd5eEdge):
             return ""
         attacker = state.combatant(combatant_id)
         target, close, sources = self.attack_edge(state, attacker, values, name)
-        bonus, armour = sheet_of(attacker).attack, sheet_of(target).ac
+        bonus, armour = self.weapon_of(attacker, values).bonus, sheet_of(target).ac
         rules = data().attack
         least = min(max(armour - bonus, rules.automatic_miss + 1), rules.critical)
         chance = round(100 * hit_chance(bonus, armour, sources.edge))
@@ -259,7 +278,7 @@ class Dnd5eActions(Dnd5eEdge):
         facts = new_attack(before, after, args.get("combatant"))
         if name not in ATTACKS or facts is None or not facts.get("hit") or "damage" in args:
             return None
-        dice = sheet_of(after.combatant(str(facts["attacker"]))).damage
+        dice = self.weapon_of(after.combatant(str(facts["attacker"])), args).damage
         if facts.get("critical"):
             return DamageDue(target=str(facts["target"]), dice=doubled_dice(dice), critical=True,
                              what=Msg(id=N_("critical hit: the damage dice twice")))
@@ -349,10 +368,11 @@ class Dnd5eActions(Dnd5eEdge):
                               why=render_param(self.edge_text(sources)).strip(" ,") or _("a plain roll")))
         state = self.pay_for_attack(state, attacker, uses, bool(args.get(OVERRULE, False)))
         rules = data().attack
-        sheet = sheet_of(attacker)
+        weapon = self.weapon_of(attacker, args)
+        bonus = weapon.bonus
         armour = sheet_of(target).ac
         natural = to_hit.total
-        hit = natural >= rules.critical or (natural > rules.automatic_miss and natural + sheet.attack >= armour)
+        hit = natural >= rules.critical or (natural > rules.automatic_miss and natural + bonus >= armour)
         automatic = self.automatic_critical(state, target, close) if hit else ""
         critical = natural >= rules.critical or bool(automatic)
         if critical and automatic and natural < rules.critical:
@@ -368,14 +388,20 @@ class Dnd5eActions(Dnd5eEdge):
             result = Msg(id=N_("miss"))
         fight = self.fight_of(state)
         state = self.with_fight(state, replace(fight, close={**fight.close, f"{attacker.id}>{target.id}": close}))
-        needed = min(max(armour - sheet.attack, rules.automatic_miss + 1), rules.critical)
-        state = log(state, N_("{attacker} attacks {target}{edge}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
-                    rolls=(to_hit,), facts={"needed": needed, "natural": natural, "total": natural + sheet.attack,
-                                            "hit": hit, "critical": critical, "attacker": attacker.id,
-                                            "target": target.id, "edge": sources.edge, "close": close},
-                    attacker=attacker.name, target=target.name, edge=self.edge_text(sources),
-                    roll=roll_param(to_hit), bonus=f"{sheet.attack:+d}", total=natural + sheet.attack, ac=armour,
-                    result=result)
+        needed = min(max(armour - bonus, rules.automatic_miss + 1), rules.critical)
+        facts: dict[str, Any] = {"needed": needed, "natural": natural, "total": natural + bonus, "hit": hit,
+                                 "critical": critical, "attacker": attacker.id, "target": target.id, "edge": sources.edge,
+                                 "close": close}
+        params: dict[str, Any] = dict(attacker=attacker.name, target=target.name, edge=self.edge_text(sources),
+                                      roll=roll_param(to_hit), bonus=f"{bonus:+d}", total=natural + bonus, ac=armour,
+                                      result=result)
+        if weapon.name:
+            state = log(state, N_("{attacker} attacks {target} with {weapon}{edge}: {roll}, {bonus} → {total} against AC "
+                                  "{ac}: {result}."), rolls=(to_hit,), facts={**facts, "weapon": weapon.name},
+                        weapon=weapon.name, **params)
+        else:
+            state = log(state, N_("{attacker} attacks {target}{edge}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
+                        rolls=(to_hit,), facts=facts, **params)
         if not hit or "damage" not in args:  # the damage is asked for next (sessions from before rolled it here)
             return state
         damage = roll_arg(args, "damage", N_("Damage"))
