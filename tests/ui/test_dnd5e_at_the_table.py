@@ -20,6 +20,7 @@ from tests.ui.steps import (
 )
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
+from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.public import public_view
 from tui_combat.screens.dialogs import FormDialog
@@ -107,6 +108,8 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         assert ("Brenna attacks Goblin 1 with advantage (Goblin 1: prone): d20adv (typed): [20, (4)] = 20, +6 → 26 "
                 "against AC 15: critical hit.") in texts
         assert "Goblin 1 takes 12 damage (2d8+3 (typed): 12): 0/7 HP." in texts
+        dealt = store(app).done_actions()[-1]
+        assert isinstance(dealt, a.Damage) and (dealt.combatant, dealt.amount, dealt.critical) == (goblin_1, 12, True)
         assert players_word(app, "Goblin 1") == "dead"
 
         # Mirela (27 HP) takes 30: 3 left over, less than her 27: unconscious and dying.
