@@ -176,8 +176,9 @@ class Dnd5eActions(Dnd5eEdge):
     def attack_fields(self, state: State, combatant_id: str, call: str) -> tuple[FieldSpec, ...]:
         attacker = state.combatant(combatant_id)
         sheet = sheet_of(attacker)
-        others = sorted((c for c in state.combatants if c.id != attacker.id and c.status == "active"
-                         or self.unconscious_at_zero(state, c.id)), key=lambda c: c.side == attacker.side)
+        others = sorted((c for c in state.combatants if c.id != attacker.id
+                         and (c.status == "active" or self.unconscious_at_zero(state, c.id))),
+                        key=lambda c: c.side == attacker.side)
 
         weapons = parse_attacks(sheet.attack_list)
         first_weapon = self.weapon_of(attacker, {})
