@@ -192,6 +192,9 @@ def test_a_character_at_0_falls_unconscious_and_saves_at_the_start_of_his_turns(
         act(state, "death_save", "Bram", roll=d20(12))  # not his turn yet
     state = next_until(state, "Bram")
     assert texts(state)[-1] == "Bram is dying: a death saving throw now (key v)."
+    # Unconscious: his budget is empty (no action, no reaction, no movement).
+    assert {line.label: line.left for line in RULESET.budget(state, bram)} == {
+        "Action": 0, "Bonus action": 0, "Reaction": 0, "Movement (ft)": 0}
     assert RULESET.action_available(state, "death_save", bram)
     state = act(state, "death_save", "Bram", roll=d20(12))
     assert texts(state)[-1] == "Bram: a success; successes ●○○, failures ○○○."

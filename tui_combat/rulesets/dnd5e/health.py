@@ -62,6 +62,13 @@ class Dnd5eHealth(Dnd5eTurns):
         record = self.dying_of(state, combatant_id)
         return record is not None and not record.dead
 
+    def incapacitated_by(self, state: State, combatant_id: str) -> str:
+        """A character lying at 0 hit points is unconscious: no actions, no reactions, no movement."""
+        return N_("unconscious") if self.unconscious_at_zero(state, combatant_id) else super().incapacitated_by(state, combatant_id)
+
+    def cannot_move(self, state: State, combatant_id: str) -> bool:
+        return self.unconscious_at_zero(state, combatant_id) or super().cannot_move(state, combatant_id)
+
     def condition_word(self, state: State, combatant_id: str) -> str | None:
         try:
             combatant = state.combatant(combatant_id)
