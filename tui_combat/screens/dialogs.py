@@ -32,11 +32,11 @@ from tui_combat.i18n import _
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 Submitter = Callable[[dict[str, Any]], "str | None"]
 Previewer = Callable[[dict[str, Any]], str]
-DiceOf = Callable[[dict[str, Any]], Mapping[str, str]]
-"""Takes the form's values as typed and gives the dice of its roll fields that follow them (field key → dice)."""
 """Takes the form's values as typed (unchecked strings) and gives the line shown above the keys: for an
 attack, the number needed and the chance of it."""
 """Takes a form's values: None when they were accepted (the form closes), else the refusal to show in it."""
+DiceOf = Callable[[dict[str, Any]], Mapping[str, str]]
+"""Takes the form's values as typed and gives the dice of its roll fields that follow them (field key → dice)."""
 
 MAX_DIGITS = 9
 """The longest whole number a form takes: more is a slip of the finger, and could not be saved."""
