@@ -199,7 +199,7 @@ def test_the_json_holds_rounds_of_entries_with_ids_params_rolls_and_facts(fought
     assert damage["message"] == "{name} takes {amount} damage{rolled}: {hp}/{max} HP."
     assert (damage["params"]["name"], damage["params"]["amount"], damage["params"]["hp"]) == ("Orc 1", 6, 0)
     assert damage["rolls"] == [{"dice": "1d8+1", "total": 6, "faces": [5], "typed": False, "text": "1d8+1: [5] + 1 = 6"}]
-    assert damage["facts"] == {"damage": 6, "hp": 0} and damage["kinds"] == ["roll", "damage"]
+    assert damage["facts"] == {"damage": 6, "hp": 0, "hp_before": 5} and damage["kinds"] == ["roll", "damage"]
     assert data["damage"] == [{"name": "Delsenora", "damage": 5, "healing": 3}, {"name": "Orc 1", "damage": 6, "healing": 0}]
     public = json.loads(json_text(store_report(fought, public=True)))
     damage = next(e for r in public["rounds"] for e in r["entries"] if e["text"].startswith("Orc 1 takes"))

@@ -51,15 +51,17 @@ def test_the_form_shows_the_chance_before_the_roll() -> None:
     who = ids(state)
     fields = RULESET.action_fields(state, "attack", who["Brenna"])
     assert [(f.key, f.kind, f.default) for f in fields] == [
-        ("target", "choice", who["Goblin 1"]), ("uses", "choice", "action"), ("to_hit", "roll", "1d20")]
+        ("target", "choice", who["Goblin 1"]), ("uses", "choice", "action"), ("edge", "choice", "none"),
+        ("close", "bool", True), ("to_hit", "roll", "1d20")]
     # +6 against AC 15: 9–20, 60 %; Mirela (AC 10) is listed after the foes: 4–20, 85 %.
     assert fields[0].choices == ((who["Goblin 1"], "Goblin 1 — AC 15: 60% to hit"), (who["Goblin 2"], "Goblin 2 — AC 15: 60% to hit"),
                                  (who["Mirela"], "Mirela — AC 10: 85% to hit"))
-    assert fields[2].label == "To hit +6"
+    assert fields[4].label == "To hit +6"
     advantage = RULESET.action_fields(state, "attack_advantage", who["Brenna"])
-    assert advantage[2].default == "d20adv" and advantage[0].choices[0][1] == "Goblin 1 — AC 15: 84% to hit"
+    assert advantage[4].default == "d20adv" and advantage[0].choices[0][1] == "Goblin 1 — AC 15: 84% to hit"
+    assert advantage[2].default == "advantage"
     disadvantage = RULESET.action_fields(state, "attack_disadvantage", who["Brenna"])
-    assert disadvantage[2].default == "d20dis" and disadvantage[0].choices[0][1] == "Goblin 1 — AC 15: 36% to hit"
+    assert disadvantage[4].default == "d20dis" and disadvantage[0].choices[0][1] == "Goblin 1 — AC 15: 36% to hit"
     assert RULESET.action_fields(state, "attack", who["Goblin 1"])[1].default == "reaction"  # not his turn
 
 
@@ -73,7 +75,7 @@ def test_extra_attack_a_hit_a_miss_and_no_third_attack() -> None:
     attack = entry(state, "Brenna attacks")
     assert attack.text == "Brenna attacks Goblin 1: 1d20: [9] = 9, +6 → 15 against AC 15: hit."
     assert attack.facts == {"needed": 9, "natural": 9, "total": 15, "hit": True, "critical": False,
-                            "attacker": who["Brenna"], "target": goblin}
+                            "attacker": who["Brenna"], "target": goblin, "edge": 0, "close": True}
     assert state.combatant(goblin).hp == 0 and state.combatant(goblin).status == "down"
     assert budget(state, "Brenna")["Attacks"] == (1, 2) and budget(state, "Brenna")["Action"] == (0, 1)
     # The second attack of the same Attack action: 8 + 6 = 14, a miss.
@@ -90,10 +92,10 @@ def test_a_natural_20_doubles_the_dice_and_a_natural_1_misses() -> None:
     # With advantage: 20 and 3, the 20 kept; damage 1d8+3 showing 5, the critical 1d8 showing 4: 5 + 4 + 3 = 12.
     state = act(state, "attack_advantage", "Brenna", target=who["Goblin 1"], uses="action", to_hit=rolled("d20adv", 20, 3),
                 damage=rolled("1d8+3", 5), critical=rolled("1d8", 4))
-    assert entry(state, "Brenna attacks").text == ("Brenna attacks Goblin 1 with advantage: d20adv: [20, (3)] = 20, +6 → 26 "
-                                                   "against AC 15: critical hit.")
+    assert entry(state, "Brenna attacks").text == ("Brenna attacks Goblin 1 with advantage (the DM's call): d20adv: [20, (3)] "
+                                                   "= 20, +6 → 26 against AC 15: critical hit.")
     assert entry(state, "Critical hit").facts == {"damage": 12}
-    assert texts(state)[-2] == "Goblin 1 takes 12 damage (2d8+3: [5, 4] + 3 = 12): -5/7 HP."
+    assert "Goblin 1 takes 12 damage (2d8+3: [5, 4] + 3 = 12): 0/7 HP." in texts(state)  # never below 0
     # A natural 1 misses whatever the bonus: the goblin (+4) against Mirela's AC 10 needs a 6, but rolls 1.
     state = act(state, "attack", "Goblin 2", target=who["Mirela"], uses="reaction", to_hit=d20(1), damage=typed("1d6+2", 8))
     assert entry(state, "Goblin 2 attacks").text == "Goblin 2 attacks Mirela: 1d20 (typed): 1, +4 → 5 against AC 10: miss (natural 1)."
@@ -108,7 +110,7 @@ def test_the_form_says_what_is_needed_and_a_hit_asks_for_the_damage() -> None:
     assert RULESET.form_preview(state, "attack", who["Brenna"], {"target": goblin}) == \
         "Needs 9 or more on the d20 (AC 15, +6 to hit): 60% to hit."
     assert RULESET.form_preview(state, "attack_advantage", who["Brenna"], {"target": who["Mirela"]}) == \
-        "Needs 4 or more on the d20 (AC 10, +6 to hit) with advantage: 98% to hit."
+        "Needs 4 or more on the d20 (AC 10, +6 to hit) with advantage (the DM's call): 98% to hit."
     hit = act(state, "attack", "Brenna", target=goblin, uses="action", to_hit=rolled("1d20", 9))
     assert hit.combatant(goblin).hp == 7  # nothing dealt yet: the damage is asked for next
     args = {"combatant": who["Brenna"], "target": goblin}
@@ -142,7 +144,7 @@ def test_the_catalogue_and_what_applies_now() -> None:
     assert "dnd5e" in registry.available()
     assert [(s.name, s.key) for s in registry.get("dnd5e").actions] == [
         ("attack", "a"), ("attack_advantage", "A"), ("attack_disadvantage", "D"), ("use", "s"), ("move", "m"),
-        ("condition", "c"), ("end_condition", "C"), ("counter", "g"), ("tie", "f")]
+        ("condition", "c"), ("end_condition", "C"), ("counter", "g"), ("tie", "f"), ("death_save", "v")]
     state = brennas_turn()
     who = ids(state)
     available = {s.name for s in RULESET.actions if RULESET.action_available(state, s.name, who["Brenna"])}

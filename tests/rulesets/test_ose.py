@@ -282,7 +282,7 @@ def test_the_fleeing_only_move_and_the_log_says_what_it_costs() -> None:
     assert [render(slot.label) for slot in state.order if AMBROSE in slot.combatants] == ["Party · movement"]
     state = act(state, "move", combatant=AMBROSE)
     assert last_texts(state, 1) == [
-        "Sir Ambrose turns and flees from melee: this round his opponents get +2 to hit and ignore his shield."]
+        "Sir Ambrose turns and flees from melee: he is out of reach of the melee attacks still to come this round."]
     assert RULESET.round_of(state).spent[AMBROSE] == Spent(moved=True)
     assert not RULESET.action_available(state, "move", AMBROSE)
 
@@ -341,7 +341,10 @@ def test_surprise_is_1_or_2_on_1d6_and_the_surprised_side_loses_the_first_round(
 ])
 def test_encounter_distance(situation: str, dice: str, rolled: int, text: str, amount: int) -> None:
     assert {s.id: (s.dice, s.multiplier, s.unit) for s in RULESET.distance_situations()}[situation][0] == dice
-    state = apply(apply(demo(), a.BeginSurprise()), a.RollDistance(situation=situation, roll=typed(dice, rolled)))
+    state = apply(demo(), a.BeginSurprise())
+    if situation == "wilderness_surprised":  # offered only when a side is surprised
+        state = apply(state, a.SetSurprised(sides=(OGRE_SIDE,)))
+    state = apply(state, a.RollDistance(situation=situation, roll=typed(dice, rolled)))
     assert state.distance is not None and render(state.distance) == text
     assert state.log_entries()[-1].facts == {"distance": amount}
 

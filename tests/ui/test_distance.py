@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 from tests.ui.steps import SIZE, dialog_error, store, to_surprise, visible_text
+from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.log import render
@@ -161,3 +162,27 @@ async def test_players_option_limit_of_vision_takes_the_gms_squares(make_app: Ma
         assert distance(app) == "12 squares of 5 ft"
         assert last_log(app) == \
             "Distance (dungeon or night: limit of vision (the GM's squares)): 12 squares of 5 ft, as the GM gives it."
+
+
+async def test_ose_offers_the_short_wilderness_row_once_a_side_is_surprised(make_app: MakeApp) -> None:
+    """OSE: dungeon 2d6 × 10 ft, wilderness 4d6 × 10 yards, or 1d4 × 10 yards when a side is surprised."""
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_ose.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_screen(pilot, SetupScreen, "the set-up of the OSE demo")
+        await pilot.press("c")
+        await until_screen(pilot, SurpriseScreen, "the surprise screen")
+        assert await offered(pilot) == ["dungeon — 2d6 × 10 ft", "wilderness — 4d6 × 10 yards"]
+        await pilot.press("escape")
+        await until_screen(pilot, SurpriseScreen, "the surprise screen again")
+        await pilot.press("s")  # the party (the first row's side) is surprised
+        await until(pilot, lambda: bool(store(app).state.surprised), "the party surprised")
+        assert await offered(pilot) == ["dungeon — 2d6 × 10 ft", "wilderness, a side surprised — 1d4 × 10 yards"]
+        await pilot.press("down", "enter")
+        form = await until_screen(pilot, FormDialog, "the distance form")
+        assert form.title_text == "Encounter distance: wilderness, a side surprised"
+        await pilot.press("5", "enter")
+        await until(pilot, lambda: "from 1 to 4" in dialog_error(app), "5 refused for 1d4")
+        await pilot.press("backspace", "3", "enter")
+        await until_screen(pilot, SurpriseScreen, "the surprise screen after the distance")
+        assert distance(app) == "30 yards"
+        assert last_log(app) == "Distance (wilderness, a side surprised): 1d4 (typed): 3 × 10 = 30 yards."

@@ -129,10 +129,11 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         assert isinstance(form, FormDialog)
         target = form.query_one("#f-target", Select)
         assert target.value == goblin_1 and "Goblin 1 — AC 15: 50% to hit" in shown(target)
-        assert [(f.key, f.kind) for f in form.fields] == [("target", "choice"), ("uses", "choice"), ("to_hit", "roll")]
+        assert [(f.key, f.kind) for f in form.fields] == [("target", "choice"), ("uses", "choice"), ("edge", "choice"),
+                                                          ("close", "bool"), ("to_hit", "roll")]
         await pilot.pause()
         assert visible_text(form.query_one("#dialog-preview")) == "Needs 11 or more on the d20 (AC 15, +4 to hit): 50% to hit."
-        await pilot.press("tab", "tab", "1", "5", "enter")
+        await pilot.press("tab", "tab", "tab", "tab", "1", "5", "enter")
         # A hit: the damage comes next, her dice filled in; 5 is what the real dice showed.
         damage = app.screen
         assert isinstance(damage, FormDialog), dialog_error(app)

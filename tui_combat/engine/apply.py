@@ -16,6 +16,7 @@ from msgspec.structs import replace
 from tui_combat.engine import actions as a
 from tui_combat.engine import effects, initiative
 from tui_combat.engine.contract import AnyRuleset
+from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, roll_param
 from tui_combat.engine.model import Combatant, RollRequest, Side, State, Status
@@ -300,12 +301,35 @@ def _roll_distance(action: a.RollDistance, state: State) -> State:
         distance = Msg(id=N_("{amount} {unit}"), params={"amount": amount, "unit": Msg(id=situation.unit)})
         return log(replace(state, distance=distance), N_("Distance ({situation}): {distance}, as the GM gives it."),
                    facts={"distance": amount}, situation=Msg(id=situation.label), distance=distance)
+    _check_distance_roll(situation.dice, action.roll, situation.label)
     amount = action.roll.total * situation.multiplier
     distance = Msg(id=N_("{amount} {unit}"), params={"amount": amount, "unit": Msg(id=situation.unit)})
     return log(replace(state, distance=distance), N_("Distance ({situation}): {roll} × {mult} = {distance}."),
                rolls=(action.roll,), facts={"distance": amount},
                situation=Msg(id=situation.label), roll=roll_param(action.roll), mult=situation.multiplier,
                distance=distance)
+
+
+def _check_distance_roll(dice: str, rolled: Roll, label: str) -> None:
+    """A distance roll must be one the row's dice can give: its dice (when it names them) and a total
+    within their range (4d6 × 10 is never 5 nor 1000)."""
+    try:
+        expected = parse(dice)
+    except DiceError:
+        return  # a row with dice the engine cannot read is the data file's fault, reported when it loads
+    if rolled.expr:
+        try:
+            same = parse(rolled.expr).text == expected.text
+        except DiceError:
+            same = False
+        if not same:
+            raise RuleError(_("The distance for {situation} is rolled with {dice}, not {rolled}.",
+                              situation=_(label), dice=expected.text, rolled=rolled.expr))
+    low, high = expected.min_total, expected.max_total
+    if rolled.total < low or (high is not None and rolled.total > high):
+        raise RuleError(_("{dice} cannot show {total} (the distance for {situation}): from {low} to {high}.",
+                          dice=expected.text, total=rolled.total, situation=_(label), low=low,
+                          high=high if high is not None else "…"))
 
 
 @_apply.register
@@ -491,7 +515,8 @@ def _damage(action: a.Damage, state: State) -> State:
     state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
     rolls = (action.roll,) if action.roll else ()
     state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls,
-                facts={"damage": action.amount, "hp": hp}, name=combatant.name, amount=action.amount,
+                facts={"damage": action.amount, "hp": hp, "hp_before": combatant.hp}, name=combatant.name,
+                amount=action.amount,
                 rolled=Msg(id=" ({roll})", params={"roll": roll_param(action.roll)}) if action.roll else "",
                 hp=hp, max=combatant.max_hp)
     state = _status_changed(ruleset, state, combatant, combatant.status)

@@ -166,6 +166,8 @@ class DamageDue(msgspec.Struct, frozen=True, kw_only=True):
     """What deals it, for the form's title: a weapon, "critical hit"."""
     note: str | Msg = ""
     """A line for the GM under the title ("if he parries, take the parry first")."""
+    critical: bool = False
+    """The damage of a critical hit: the engine's ``Damage`` is applied with ``critical=True``."""
 
 
 def last_target(state: State, attacker_id: str, within: int = 2000) -> str | None:
@@ -448,6 +450,12 @@ class Ruleset(Generic[R, F]):
         """A line shown in the action's form as it is filled in (``values``: the fields as typed, strings
         not yet checked): for an attack, the number needed and the chance of it. "" for none."""
         return ""
+
+    def form_dice(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> Mapping[str, str]:
+        """The dice of the action form's ``roll`` fields as the form now stands (``values``: the fields as
+        typed, strings not yet checked), by field key, where they differ from the field's ``default``: an
+        attack with advantage from the target chosen is rolled with ``d20adv``. Empty by default."""
+        return {}
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
         """The damage the action just applied (``before`` → ``after``) calls for, which the screen then

@@ -291,10 +291,31 @@ def roll(expr: str | DiceExpr, rng: random.Random) -> Roll:
     return Roll(expr=parsed.text, total=total, faces=tuple(faces))
 
 
+def _typed_pair(parsed: DiceExpr, text: str) -> Roll | None:
+    """``d20adv`` / ``d20dis`` typed as the two faces ("15 7"): the kept one is the total, both are in the
+    roll; None when the expression is not one such die or the text not two numbers."""
+    words = text.replace(",", " ").replace(";", " ").replace("/", " ").split()
+    if len(words) != 2 or not all(len(w) <= 3 and all("0" <= c <= "9" for c in w) for w in words) \
+            or len(parsed.terms) != 1:
+        return None
+    term = parsed.terms[0]
+    if not isinstance(term, Dice) or not term.advantage:
+        return None
+    faces = (int(words[0]), int(words[1]))
+    if not all(1 <= face <= term.sides for face in faces):
+        raise DiceError(_('Each die of {expr} shows 1 to {sides}, got "{text}".', expr=parsed.text, sides=term.sides,
+                          text=_shorten(text.strip(), 20)))
+    return Roll(expr=parsed.text, total=min(faces) if term.keep_lowest else max(faces), faces=faces, physical=True)
+
+
 def physical(expr: str | DiceExpr, text: str) -> Roll:
-    """A result the GM rolled on real dice and typed in: the total, or the faces one by one ("10 4");
-    DiceError if it is not a possible result."""
+    """A result the GM rolled on real dice and typed in: the total, or the faces one by one ("10 4"); a die
+    with advantage or disadvantage also takes its two faces ("15 7"). DiceError if it is not a possible
+    result."""
     parsed = _as_expr(expr)
+    pair = _typed_pair(parsed, text)
+    if pair is not None:
+        return pair
     cleaned = text.strip().replace("−", "-")
     faces = _faces(cleaned)
     if faces is not None and _group_faces(parsed, faces) is not None:
@@ -385,17 +406,16 @@ def _group_faces(parsed: DiceExpr, faces: tuple[int, ...]) -> list[list[list[int
     return groups if pos == len(faces) else None
 
 
-def format_roll(r: Roll) -> str:
-    """One log line: ``"4d6kh3+2: [6, 5, 3, (1)] + 2 = 16"``; dropped dice in parentheses."""
-    if r.physical:
-        return _("{expr} (typed): {total}", expr=r.expr, total=r.total)
+def faces_text(r: Roll) -> str | None:
+    """The faces of a roll term by term, dropped dice in parentheses ("[6, 5, 3, (1)] + 2"); None when the
+    faces do not fit the expression."""
     try:
-        parsed: DiceExpr | None = parse(r.expr)
+        parsed = parse(r.expr)
     except DiceError:
-        parsed = None
-    groups = _group_faces(parsed, r.faces) if parsed is not None else None
-    if parsed is None or groups is None:
-        return f"{r.expr}: [{', '.join(map(str, r.faces))}] = {r.total}"
+        return None
+    groups = _group_faces(parsed, r.faces)
+    if groups is None:
+        return None
     body = ""
     for term, chains in zip(parsed.terms, groups):
         if isinstance(term, Constant):
@@ -409,4 +429,17 @@ def format_roll(r: Roll) -> str:
             body = ("-" if negative else "") + shown
         else:
             body += (" - " if negative else " + ") + shown
+    return body
+
+
+def format_roll(r: Roll) -> str:
+    """One log line: ``"4d6kh3+2: [6, 5, 3, (1)] + 2 = 16"``; dropped dice in parentheses. A roll typed from
+    real dice shows its faces when the GM typed them ("d20adv (typed): [15, (7)] = 15")."""
+    if r.physical and not r.faces:
+        return _("{expr} (typed): {total}", expr=r.expr, total=r.total)
+    body = faces_text(r)
+    if body is None:
+        return f"{r.expr}: [{', '.join(map(str, r.faces))}] = {r.total}"
+    if r.physical:
+        return _("{expr} (typed): {faces} = {total}", expr=r.expr, faces=body, total=r.total)
     return f"{r.expr}: {body} = {r.total}"

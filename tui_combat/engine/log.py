@@ -49,9 +49,13 @@ def plural_msg(singular: str, plural: str, count: int, /, **params: Param) -> Ms
 
 def roll_param(roll: Roll) -> Param:
     """A roll as a log parameter: its faces and total ("1d10: [7] = 7"), or "typed" for real dice."""
-    from tui_combat.engine.dice import format_roll
+    from tui_combat.engine.dice import faces_text, format_roll
 
     if roll.physical:
+        faces = faces_text(roll) if roll.faces else None
+        if faces is not None:
+            return Msg(id=N_("{expr} (typed): {faces} = {total}"), params={"expr": roll.expr, "faces": faces,
+                                                                           "total": roll.total})
         return Msg(id=N_("{expr} (typed): {total}"), params={"expr": roll.expr, "total": roll.total})
     return format_roll(roll)
 

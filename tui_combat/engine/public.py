@@ -165,7 +165,7 @@ def _public_entry(entry: LogEntry, exact: frozenset[str]) -> LogEntry | None:
         return entry
     return msgspec.structs.replace(
         entry, msg=Msg(id=public_id, params={k: v for k, v in entry.msg.params.items() if k not in ("hp", "max")}),
-        facts={k: v for k, v in entry.facts.items() if k != "hp"})
+        facts={k: v for k, v in entry.facts.items() if k not in ("hp", "hp_before")})
 
 
 def public_entries(state: State) -> list[LogEntry]:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import msgspec
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.actions import SkipAction
@@ -36,6 +37,8 @@ Previewer = Callable[[dict[str, Any]], str]
 """Takes the form's values as typed (unchecked strings) and gives the line shown above the keys: for an
 attack, the number needed and the chance of it."""
 """Takes a form's values: None when they were accepted (the form closes), else the refusal to show in it."""
+DiceOf = Callable[[dict[str, Any]], Mapping[str, str]]
+"""Takes the form's values as typed and gives the dice of its roll fields that follow them (field key → dice)."""
 
 MAX_DIGITS = 9
 """The longest whole number a form takes: more is a slip of the finger, and could not be saved."""
@@ -173,7 +176,11 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
     ``submit``, when given, receives the checked values: it returns None when it accepted them (the form
     closes with them) or the refusal, shown in the form, which stays open with what was typed.
 
-    ``preview``, when given, is asked again as each field changes, and its line is shown under the fields."""
+    ``preview``, when given, is asked again as each field changes, and its line is shown under the fields.
+
+    ``dice``, when given, is asked the same way for the dice of the roll fields that follow the other fields
+    (advantage from the target chosen): the label shows them, and the form rolls (or checks what is typed
+    against) them."""
 
     BINDINGS = [
         Binding("escape", "cancel", _("Cancel"), id="dialog.cancel"),
@@ -186,8 +193,9 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
                  validate: Validator | None = None, note: str = "", rng: random.Random | None = None,
                  roll_modifiers: Mapping[str, int] | None = None, submit: Submitter | None = None,
-                 preview: Previewer | None = None) -> None:
+                 preview: Previewer | None = None, dice: DiceOf | None = None) -> None:
         super().__init__()
+        self.dice = dice
         self.submit = submit
         self.preview = preview
         self.title_text = title
@@ -210,7 +218,7 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
                     with Horizontal(classes="field"):
                         label = roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" \
                             else _(spec.label)
-                        yield Label(Text(label), classes="field-label")
+                        yield Label(Text(label), classes="field-label", id=f"label-{widget_id}")
                         if spec.kind == "roll":
                             hint = _("empty: rolled for you") if self.rng is not None else str(spec.default)
                             yield Input(value="" if current is None else str(current), id=widget_id,
@@ -254,7 +262,26 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
         # has no change before the GM presses a key).
         self.call_after_refresh(self.update_preview)
 
+    def update_dice(self) -> None:
+        """The roll fields' dice as the other fields now stand (their labels follow)."""
+        if self.dice is None or not self.is_mounted:
+            return
+        try:
+            wanted = self.dice(self.raw_values())
+        except (RuleError, DiceError, ValueError, KeyError):  # a half-typed value: the dice stay as they were
+            return
+        fields = list(self.fields)
+        for index, spec in enumerate(fields):
+            if spec.kind == "roll" and spec.key in wanted and wanted[spec.key] != spec.default:
+                fields[index] = msgspec.structs.replace(spec, default=wanted[spec.key])
+                label = roll_label(fields[index], self.roll_modifiers.get(spec.key, 0))
+                self.query_one(f"#label-{_widget_id(index, spec.key)}", Label).update(Text(label))
+                if self.rng is None:
+                    self.query_one(f"#{_widget_id(index, spec.key)}", Input).placeholder = wanted[spec.key]
+        self.fields = tuple(fields)
+
     def update_preview(self) -> None:
+        self.update_dice()
         if self.preview is None or not self.is_mounted:
             return
         try:

@@ -9,7 +9,7 @@ now (``check_action`` asks the ruleset); help and the palette list every key.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -615,8 +615,11 @@ class RoundScreen(SessionScreen):
         def preview(values: dict[str, Any]) -> str:
             return ruleset.form_preview(self.state, spec.name, combatant_id or "", values)
 
-        self.app.push_screen(FormDialog(title, fields, defaults, rng=self.store.rng, submit=submit, preview=preview),
-                             then)
+        def dice(values: dict[str, Any]) -> Mapping[str, str]:
+            return ruleset.form_dice(self.state, spec.name, combatant_id or "", values)
+
+        self.app.push_screen(FormDialog(title, fields, defaults, rng=self.store.rng, submit=submit, preview=preview,
+                                        dice=dice), then)
 
     def ask_damage(self, due: DamageDue | None) -> None:
         """The damage a hit calls for, applied to the target: with known dice, Enter rolls them and a number
@@ -634,7 +637,8 @@ class RoundScreen(SessionScreen):
         rng = self.store.rng
 
         def deal(amount: int, rolled: Roll | None) -> str | None:
-            return self.host.refusal(a.Damage(combatant=due.target, amount=max(amount, 0), roll=rolled))
+            return self.host.refusal(a.Damage(combatant=due.target, amount=max(amount, 0), roll=rolled,
+                                              critical=due.critical))
 
         if due.dice:
             fields = [FieldSpec(key="damage", label=N_("Damage"), kind="roll", default=due.dice)]

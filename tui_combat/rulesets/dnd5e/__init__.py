@@ -15,6 +15,9 @@ Options (``state.options``):
     ``2024`` (the seed) — a surprised creature rolls initiative with disadvantage (static: −5); both d20s
     are in the log, the lower kept. ``2014`` — a surprised creature can neither move nor act on its first
     turn, and takes no reaction until that turn ends.
+``side_surprise``
+    ``plain`` (the default: the seed's side variant takes no modifiers, so a surprised side rolls its d20 as
+    any other) or ``disadvantage`` (a side whose every creature is surprised rolls with disadvantage, 2024).
 ``lair``
     ``on`` — a lair action slot at initiative count 20, after every creature at 20 (it loses ties); it is
     placed again whenever the order is rebuilt, in every method.
@@ -23,10 +26,22 @@ Ruleset actions (``RulesetAction(name, args)``; a ``roll`` argument is a
 :class:`~tui_combat.engine.dice.Roll` or its mapping ``{"expr", "total", "faces", "physical"}``):
 
 ``attack`` (``a``), ``attack_advantage`` (``A``), ``attack_disadvantage`` (``D``)
-    ``combatant``, ``target``, ``uses`` (``action``, ``bonus``, ``reaction``, ``none``), ``to_hit`` (1d20,
-    d20adv or d20dis), ``damage`` (the sheet's dice), ``critical`` (the damage dice again, used only on a
-    natural 20). The sheet's attack bonus against the target's AC; a natural 20 hits and doubles the damage
-    dice, a natural 1 misses. The form shows each target's chance to hit before the roll.
+    ``combatant``, ``target``, ``weapon`` (the index of one of the sheet's ``attack_list``, "morningstar +4
+    2d8+2, javelin +4 1d6+2", when it has one: its bonus and damage replace ``attack`` and ``damage``),
+    ``uses`` (``action``, ``bonus``, ``reaction``, ``none``), ``edge`` (the DM's
+    call: ``none``, ``advantage``, ``disadvantage``; the keys A and D start the form with it), ``close``
+    (within 5 ft of the target; remembered per attacker and target), ``overrule`` (speed factor: take an
+    action that was not declared, logged as ignoring the book), ``to_hit`` (1d20, d20adv or d20dis as the
+    sources say: another is refused; typed as the kept die or as both faces), ``damage`` (the sheet's dice),
+    ``critical`` (the damage dice again, used only on a critical hit). The sheet's attack bonus against the
+    target's AC; a natural 20 hits and is a critical hit, a natural 1 misses; a hit on a paralyzed or
+    unconscious target from within 5 ft is a critical hit. Advantage and disadvantage come from the data
+    file's conditions (``attacking`` / ``attacked``; prone gives advantage within 5 ft, disadvantage beyond)
+    and the DM's call; any number of each cancel to a plain roll. The form shows each target's real chance
+    to hit before the roll, and its dice follow the target and the distance chosen. A critical hit's damage
+    is asked with the dice doubled (2d8+3 for 1d8+3) and dealt as critical.
+``death_save`` (``v``)
+    ``combatant``, ``roll`` (1d20): a character of the party at 0 hit points, at the start of his turn.
 ``use`` (``s``)
     ``combatant``, ``what`` (``action``, ``bonus``, ``reaction``, ``dash``, ``counter:<name>``),
     ``amount`` (of a counter), ``note``.
@@ -48,6 +63,14 @@ Movement (ft), then each counter. All are refreshed at the start of the creature
 counters never are); they live in the fight state, so a reaction spent on another creature's turn stays
 spent until the owner's next turn.
 
+Hit points at 0 (SRD 5.1, :mod:`.health`): hit points never go below 0. A monster at 0 is dead (healing
+is refused; the DM may put it back with the status key). A character of the party falls unconscious: a
+death saving throw is asked at the start of each of his turns (10 or more a success, a natural 1 two
+failures, a natural 20 wakes him with 1 hit point); damage at 0 is a failure, a critical hit two; damage
+of his maximum hit points or more at 0, or left over after dropping him to 0, kills outright; three
+successes make him stable, three failures kill him; healing wakes him and clears the saves. The card shows
+the saves as ●●○ / ✕○○, and the players' screen "dying", "stable" or "dead", never a monster's numbers.
+
 Readings settled here (the seed leaves them open):
 
 * Ties of the standard and static methods: the tied creatures share a free slot labelled "…, tie" and
@@ -56,8 +79,17 @@ Readings settled here (the seed leaves them open):
   round's start). A newcomer who ties makes it a new tie, offered with the old order first.
 * A group of identical creatures rolls (and, with the speed factor, declares) once and acts in one free
   slot; a group only part of which is surprised rolls in two parts.
-* Side initiative: a side whose every creature is surprised rolls its d20 with disadvantage (2024); the
-  seed's "no modifiers" is read as "no numbers added". A newcomer joins his side's slot; a new side rolls.
+* Side initiative: the seed's "no modifiers" covers surprise too, so a surprised side rolls its d20 as any
+  other; the 2024 disadvantage for a wholly surprised side is the option ``side_surprise``. A newcomer
+  joins his side's slot; a new side rolls.
+* Speed factor: on its turn a creature takes the action (and bonus action) it declared, or nothing: an
+  attack when it declared a spell, Dash when it declared an attack, a bonus action it did not declare are
+  refused with the reason; reactions are never declared. The form's "ignore the book" takes it anyway and
+  the log says so (as acting out of turn does).
+* A character lying at 0 hit points counts as unconscious: no actions, reactions or movement, and attacks
+  on him have advantage (a hit from within 5 ft is a critical hit). "Within 5 ft" is asked in the attack form and remembered for the next attack by the
+  same attacker on the same target (at first: within 5 ft). Frightened gives disadvantage whatever its
+  source: the DM unticks it by ending the condition when the source is out of sight.
 * Static initiative includes the sheet's other initiative bonuses (it is 10 + the initiative modifier).
 * The speed-factor countdown labels a value above 30 as 30 (the DM's count starts there); a weapon not in
   the data file's table (a claw) gives no weapon modifier. Changing the method (``O``) takes effect when
@@ -71,7 +103,8 @@ Readings settled here (the seed leaves them open):
 
 The package: :mod:`.data` (the data file), :mod:`.sheet`, :mod:`.state` (what the round and the fight
 keep), :mod:`.base` (options, steps, helpers), :mod:`.initiative` (the four methods, ties, newcomers,
-lair, declarations), :mod:`.turns` (budgets, lost turns, conditions ending), :mod:`.actions` (the keys),
+lair, declarations), :mod:`.turns` (budgets, lost turns, conditions ending), :mod:`.health` (0 hit
+points, death saving throws), :mod:`.edge` (advantage, automatic critical hits), :mod:`.actions` (the keys),
 :mod:`.view` (details).
 """
 

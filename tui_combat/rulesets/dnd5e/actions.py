@@ -12,19 +12,21 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, new_attack
 from tui_combat.engine.dice import Constant, Dice, DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Msg, Param, log, roll_param
+from tui_combat.engine.log import Msg, Param, log, render_param, roll_param
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.dnd5e.base import int_arg, roll_arg
 from tui_combat.rulesets.dnd5e.data import data
-from tui_combat.rulesets.dnd5e.sheet import Counter, sheet_of
+from tui_combat.rulesets.dnd5e.sheet import Attack, Counter, parse_attacks, sheet_of
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Ending
-from tui_combat.rulesets.dnd5e.turns import Dnd5eTurns
+from tui_combat.rulesets.dnd5e.edge import EDGE_CHOICES, Dnd5eEdge, EdgeSources, dice_for
 
 __all__ = ["ATTACKS", "CATALOGUE", "Dnd5eActions", "critical_dice", "critical_roll", "doubled_dice", "hit_chance"]
 
-ATTACKS = {"attack": 0, "attack_advantage": 1, "attack_disadvantage": -1}
-"""Attack action name → +1 advantage, −1 disadvantage."""
+ATTACKS = {"attack": "none", "attack_advantage": "advantage", "attack_disadvantage": "disadvantage"}
+"""Attack action name → the DM's call it starts with (the form may change it)."""
+OVERRULE = "overrule"
+"""A form's tick box: the speed factor's declaration is set aside, and the log says the book was ignored."""
 CATALOGUE = (
     ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
     ActionSpec(name="attack_advantage", key="A", label=N_("Attack with advantage"), footer=False, in_turn=True),
@@ -35,6 +37,7 @@ CATALOGUE = (
     ActionSpec(name="end_condition", key="C", label=N_("End a condition"), footer=False),
     ActionSpec(name="counter", key="g", label=N_("Add a counter"), footer=False),
     ActionSpec(name="tie", key="f", label=N_("Decide a tie"), needs_combatant=False),
+    ActionSpec(name="death_save", key="v", label=N_("Death save")),
 )
 USES = (("action", N_("the action")), ("bonus", N_("the bonus action")), ("reaction", N_("the reaction")),
         ("none", N_("nothing more (part of an action already taken)")))
@@ -43,7 +46,15 @@ ENDINGS = (("removed", N_("until removed")), ("end", N_("until the end of that c
 ENDING_KINDS: dict[str, Ending] = {"removed": "removed", "end": "end", "start": "start", "rounds": "rounds"}
 PLACES = (N_("Acts 1st"), N_("Acts 2nd"), N_("Acts 3rd"), N_("Acts 4th"), N_("Acts 5th"), N_("Acts 6th"), N_("Acts 7th"),
           N_("Acts 8th"), N_("Acts 9th"))
-EDGE_TEXT = {1: N_(" with advantage"), -1: N_(" with disadvantage")}
+TAKEN = (("attack", N_("an attack")), ("other", N_("a Dash")), ("action", N_("another action")),
+         ("bonus", N_("a bonus action")))
+
+
+def same_dice(expr: str, wanted: str) -> bool:
+    try:
+        return parse(expr).text == parse(wanted).text
+    except DiceError:
+        return False
 
 
 def hit_chance(bonus: int, armour_class: int, edge: int) -> float:
@@ -112,7 +123,7 @@ def critical_roll(damage: Roll, extra: Roll) -> Roll | None:
                 physical=physical)
 
 
-class Dnd5eActions(Dnd5eTurns):
+class Dnd5eActions(Dnd5eEdge):
     actions = CATALOGUE
 
     # -- which keys apply now ------------------------------------------------------------------------
@@ -129,6 +140,9 @@ class Dnd5eActions(Dnd5eTurns):
         if name in ATTACKS:
             # A fallen creature is let through so that the refusal names the reason.
             return kind == "resolve"
+        if name == "death_save":  # a stable one is let through so that the refusal names the reason
+            record = self.dying_of(state, combatant_id)
+            return record is not None and not record.dead
         if name == "end_condition":
             return bool(self.conditions_of(state, combatant_id))
         return name in ("use", "condition", "counter")  # a reaction, a legendary action: at any moment
@@ -155,46 +169,119 @@ class Dnd5eActions(Dnd5eTurns):
                               choices=(("turn", N_("at the start of each of its turns")), ("fight", N_("never: for the fight"))))) 
         if name == "tie":
             return self.tie_fields(state)
+        if name == "death_save":
+            return self.death_save_fields()
         return ()
 
-    def attack_fields(self, state: State, combatant_id: str, edge: int) -> tuple[FieldSpec, ...]:
+    def attack_fields(self, state: State, combatant_id: str, call: str) -> tuple[FieldSpec, ...]:
         attacker = state.combatant(combatant_id)
         sheet = sheet_of(attacker)
-        others = sorted((c for c in state.combatants if c.id != attacker.id and c.status == "active"),
+        others = sorted((c for c in state.combatants if c.id != attacker.id
+                         and (c.status == "active" or self.unconscious_at_zero(state, c.id))),
                         key=lambda c: c.side == attacker.side)
-        targets = tuple((c.id, _("{name} — AC {ac}: {chance}% to hit", name=c.name, ac=sheet_of(c).ac,
-                                 chance=round(100 * hit_chance(sheet.attack, sheet_of(c).ac, edge)))) for c in others)
+
+        weapons = parse_attacks(sheet.attack_list)
+        first_weapon = self.weapon_of(attacker, {})
+
+        def chance(target: Combatant) -> int:
+            close = self.remembered_close(state, attacker.id, target.id)
+            edge = self.edge_sources(state, attacker, target, call, close).edge
+            return round(100 * hit_chance(first_weapon.bonus, sheet_of(target).ac, edge))
+
+        targets = tuple((c.id, _("{name} — AC {ac}: {chance}% to hit", name=c.name, ac=sheet_of(c).ac, chance=chance(c)))
+                        for c in others)
+        first = targets[0][0] if targets else ""
         uses = "action" if combatant_id in self.acting(state) else "reaction"
-        dice = {1: "d20adv", -1: "d20dis"}.get(edge, "1d20")
-        fields = [
-            FieldSpec(key="target", label=N_("Target"), kind="choice", default=targets[0][0] if targets else "", choices=targets),
+        close = self.remembered_close(state, attacker.id, first) if first else True
+        edge = self.edge_sources(state, attacker, state.combatant(first), call, close).edge if first else 0
+        fields = [FieldSpec(key="target", label=N_("Target"), kind="choice", default=first, choices=targets)]
+        if weapons:
+            fields.append(FieldSpec(key="weapon", label=N_("Attack"), kind="choice", default="0", choices=tuple(
+                (str(i), f"{w.name} {w.bonus:+d}, {w.damage}") for i, w in enumerate(weapons))))
+        fields += [
             FieldSpec(key="uses", label=N_("Uses"), kind="choice", default=uses, choices=USES),
-            FieldSpec(key="to_hit", label=_("To hit {bonus:+d}", bonus=sheet.attack), kind="roll", default=dice),
+            FieldSpec(key="edge", label=N_("Advantage (the DM's call)"), kind="choice", default=call, choices=EDGE_CHOICES),
+            FieldSpec(key="close", label=N_("Within 5 ft of the target"), kind="bool", default=close),
         ]
+        if self.round_of(state).shape == "declare":
+            fields.append(self.overrule_field())
+        bonuses = {w.bonus for w in weapons} or {sheet.attack}
+        label = _("To hit {bonus:+d}", bonus=bonuses.pop()) if len(bonuses) == 1 else _("To hit")
+        fields.append(FieldSpec(key="to_hit", label=label, kind="roll", default=dice_for(edge)))
         return tuple(fields)
+
+    @staticmethod
+    def weapon_of(attacker: Combatant, values: Mapping[str, Any]) -> Attack:
+        """The attack chosen in the form (the sheet's list), or the sheet's attack bonus and damage."""
+        sheet = sheet_of(attacker)
+        weapons = parse_attacks(sheet.attack_list)
+        if not weapons:
+            return Attack(name="", bonus=sheet.attack, damage=sheet.damage)
+        chosen = str(values.get("weapon", "0") or "0")
+        if not chosen.isdigit() or int(chosen) >= len(weapons):
+            raise RuleError(_("Choose one of {name}'s attacks.", name=attacker.name))
+        return weapons[int(chosen)]
+
+    @staticmethod
+    def overrule_field() -> FieldSpec:
+        return FieldSpec(key=OVERRULE, label=N_("Not what was declared: ignore the book"), kind="bool", default=False)
+
+    def attack_edge(self, state: State, attacker: Combatant, values: Mapping[str, Any], name: str
+                    ) -> tuple[Combatant, bool, EdgeSources]:
+        """The target, whether the attacker is within 5 ft, and the sources of advantage, from the form."""
+        try:
+            target = state.combatant(str(values.get("target", "")))
+        except KeyError:
+            raise RuleError(_("Choose a target.")) from None
+        call = str(values.get("edge") or ATTACKS.get(name, "none"))
+        if call not in dict(EDGE_CHOICES):
+            raise RuleError(_("Choose none, advantage or disadvantage."))
+        close = values.get("close", True)
+        close = close if isinstance(close, bool) else str(close).strip().lower() not in ("", "0", "false", "no")
+        return target, close, self.edge_sources(state, attacker, target, call, close)
+
+    def form_dice(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> Mapping[str, str]:
+        if name not in ATTACKS or not combatant_id:
+            return {}
+        _target, _close, sources = self.attack_edge(state, state.combatant(combatant_id), values, name)
+        return {"to_hit": dice_for(sources.edge)}
 
     def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
         if name not in ATTACKS or not combatant_id:
             return ""
-        target = state.combatant(str(values.get("target", "")))
-        bonus, armour = sheet_of(state.combatant(combatant_id)).attack, sheet_of(target).ac
+        attacker = state.combatant(combatant_id)
+        target, close, sources = self.attack_edge(state, attacker, values, name)
+        bonus, armour = self.weapon_of(attacker, values).bonus, sheet_of(target).ac
         rules = data().attack
         least = min(max(armour - bonus, rules.automatic_miss + 1), rules.critical)
-        edge = ATTACKS[name]
-        chance = round(100 * hit_chance(bonus, armour, edge))
-        if edge:
-            return _("Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit){edge}: {chance}% to hit.",
-                     least=least, ac=armour, bonus=bonus, edge=_(EDGE_TEXT[edge]), chance=chance)
-        return _("Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit): {chance}% to hit.",
-                 least=least, ac=armour, bonus=bonus, chance=chance)
+        chance = round(100 * hit_chance(bonus, armour, sources.edge))
+        line = _("Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit){edge}: {chance}% to hit.",
+                 least=least, ac=armour, bonus=bonus, edge=render_param(self.edge_text(sources)), chance=chance)
+        critical = self.automatic_critical(state, target, close)
+        if critical:
+            line += " " + _("A hit is a critical hit ({name}: {condition}, within 5 ft).", name=target.name,
+                            condition=_(critical))
+        return line
+
+    @staticmethod
+    def edge_text(sources: EdgeSources) -> Param:
+        """" with advantage (Goblin 1: prone)", " with disadvantage (…)", or the two cancelling."""
+        reasons: list[str | int | Msg] = list(sources.reasons())
+        if not reasons:
+            return ""
+        if sources.edge > 0:
+            return Msg(id=N_(" with advantage ({reasons})"), params={"reasons": reasons})
+        if sources.edge < 0:
+            return Msg(id=N_(" with disadvantage ({reasons})"), params={"reasons": reasons})
+        return Msg(id=N_(", advantage and disadvantage cancelling ({reasons})"), params={"reasons": reasons})
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
         facts = new_attack(before, after, args.get("combatant"))
         if name not in ATTACKS or facts is None or not facts.get("hit") or "damage" in args:
             return None
-        dice = sheet_of(after.combatant(str(facts["attacker"]))).damage
+        dice = self.weapon_of(after.combatant(str(facts["attacker"])), args).damage
         if facts.get("critical"):
-            return DamageDue(target=str(facts["target"]), dice=doubled_dice(dice),
+            return DamageDue(target=str(facts["target"]), dice=doubled_dice(dice), critical=True,
                              what=Msg(id=N_("critical hit: the damage dice twice")))
         return DamageDue(target=str(facts["target"]), dice=dice)
 
@@ -205,7 +292,8 @@ class Dnd5eActions(Dnd5eTurns):
         default = "action" if combatant_id in self.acting(state) else "reaction"
         return (FieldSpec(key="what", label=N_("Uses"), kind="choice", default=default, choices=tuple(choices)),
                 FieldSpec(key="amount", label=N_("How many (of a counter)"), kind="int", default=1),
-                FieldSpec(key="note", label=N_("What for"), help=_("Dodge, Shield, a legendary action …")))
+                FieldSpec(key="note", label=N_("What for"), help=_("Dodge, Shield, a legendary action …")),
+                *((self.overrule_field(),) if self.round_of(state).shape == "declare" else ()))
 
     def condition_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         names = tuple((name, name) for name in data().conditions)
@@ -235,10 +323,12 @@ class Dnd5eActions(Dnd5eTurns):
     def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
         if name == "tie":
             return self.apply_tie(state, args)
-        combatant = self.actor(state, str(args.get("combatant", ""))) if name not in ("condition", "end_condition") \
-            else self.someone(state, str(args.get("combatant", "")))
+        combatant = self.actor(state, str(args.get("combatant", ""))) \
+            if name not in ("condition", "end_condition", "death_save") else self.someone(state, str(args.get("combatant", "")))
+        if name == "death_save":
+            return self.death_save(state, combatant, args)
         if name in ATTACKS:
-            return self.attack(state, combatant, args, ATTACKS[name])
+            return self.attack(state, combatant, args, name)
         if name == "use":
             return self.use(state, combatant, args)
         if name == "move":
@@ -267,21 +357,29 @@ class Dnd5eActions(Dnd5eTurns):
         chosen += [key for key in keys if key not in chosen][:1]
         return self.decide_tie(state, chosen)
 
-    def attack(self, state: State, attacker: Combatant, args: dict[str, Any], edge: int) -> State:
-        try:
-            target = state.combatant(str(args.get("target", "")))
-        except KeyError:
-            raise RuleError(_("Choose a target.")) from None
+    def attack(self, state: State, attacker: Combatant, args: dict[str, Any], name: str) -> State:
+        target, close, sources = self.attack_edge(state, attacker, args, name)
+        if target.status != "active" and not self.unconscious_at_zero(state, target.id):
+            raise RuleError(_("{name} is out of the fight.", name=target.name))
         uses = str(args.get("uses") or ("action" if attacker.id in self.acting(state) else "reaction"))
         to_hit = roll_arg(args, "to_hit", N_("To hit"))
-        state = self.pay_for_attack(state, attacker, uses)
+        wanted = dice_for(sources.edge)
+        if not same_dice(to_hit.expr, wanted):
+            raise RuleError(_("This attack is rolled with {dice}, not {rolled}: {why}.", dice=wanted, rolled=to_hit.expr,
+                              why=render_param(self.edge_text(sources)).strip(" ,") or _("a plain roll")))
+        state = self.pay_for_attack(state, attacker, uses, bool(args.get(OVERRULE, False)))
         rules = data().attack
-        sheet = sheet_of(attacker)
+        weapon = self.weapon_of(attacker, args)
+        bonus = weapon.bonus
         armour = sheet_of(target).ac
         natural = to_hit.total
-        critical = natural >= rules.critical
-        hit = critical or (natural > rules.automatic_miss and natural + sheet.attack >= armour)
-        if critical:
+        hit = natural >= rules.critical or (natural > rules.automatic_miss and natural + bonus >= armour)
+        automatic = self.automatic_critical(state, target, close) if hit else ""
+        critical = natural >= rules.critical or bool(automatic)
+        if critical and automatic and natural < rules.critical:
+            result = Msg(id=N_("critical hit ({name}: {condition}, within 5 ft)"),
+                         params={"name": target.name, "condition": Msg(id=automatic)})
+        elif critical:
             result = Msg(id=N_("critical hit"))
         elif hit:
             result = Msg(id=N_("hit"))
@@ -289,14 +387,22 @@ class Dnd5eActions(Dnd5eTurns):
             result = Msg(id=N_("miss (natural {natural})"), params={"natural": natural})
         else:
             result = Msg(id=N_("miss"))
-        needed = min(max(armour - sheet.attack, rules.automatic_miss + 1), rules.critical)
-        state = log(state, N_("{attacker} attacks {target}{edge}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
-                    rolls=(to_hit,), facts={"needed": needed, "natural": natural, "total": natural + sheet.attack,
-                                            "hit": hit, "critical": critical, "attacker": attacker.id,
-                                            "target": target.id},
-                    attacker=attacker.name, target=target.name, edge=Msg(id=EDGE_TEXT[edge]) if edge else "",
-                    roll=roll_param(to_hit), bonus=f"{sheet.attack:+d}", total=natural + sheet.attack, ac=armour,
-                    result=result)
+        fight = self.fight_of(state)
+        state = self.with_fight(state, replace(fight, close={**fight.close, f"{attacker.id}>{target.id}": close}))
+        needed = min(max(armour - bonus, rules.automatic_miss + 1), rules.critical)
+        facts: dict[str, Any] = {"needed": needed, "natural": natural, "total": natural + bonus, "hit": hit,
+                                 "critical": critical, "attacker": attacker.id, "target": target.id, "edge": sources.edge,
+                                 "close": close}
+        params: dict[str, Any] = dict(attacker=attacker.name, target=target.name, edge=self.edge_text(sources),
+                                      roll=roll_param(to_hit), bonus=f"{bonus:+d}", total=natural + bonus, ac=armour,
+                                      result=result)
+        if weapon.name:
+            state = log(state, N_("{attacker} attacks {target} with {weapon}{edge}: {roll}, {bonus} → {total} against AC "
+                                  "{ac}: {result}."), rolls=(to_hit,), facts={**facts, "weapon": weapon.name},
+                        weapon=weapon.name, **params)
+        else:
+            state = log(state, N_("{attacker} attacks {target}{edge}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
+                        rolls=(to_hit,), facts=facts, **params)
         if not hit or "damage" not in args:  # the damage is asked for next (sessions from before rolled it here)
             return state
         damage = roll_arg(args, "damage", N_("Damage"))
@@ -308,13 +414,15 @@ class Dnd5eActions(Dnd5eTurns):
             dealt = critical_roll(damage, extra)
             state = log(state, N_("Critical hit: the damage dice are rolled twice: {damage} and {extra}."),
                         rolls=(damage, extra), facts={"damage": amount}, damage=roll_param(damage), extra=roll_param(extra))
-        return apply(state, actions.Damage(combatant=target.id, amount=max(amount, 0), roll=dealt))
+        return apply(state, actions.Damage(combatant=target.id, amount=max(amount, 0), roll=dealt, critical=critical))
 
-    def pay_for_attack(self, state: State, attacker: Combatant, uses: str) -> State:
+    def pay_for_attack(self, state: State, attacker: Combatant, uses: str, overrule: bool = False) -> State:
         """An attack takes the Attack action (its further attacks come free), the bonus action, the
         reaction, or nothing more."""
         if uses == "none":
             return state
+        if uses in ("action", "bonus"):
+            state = self.keep_to_declaration(state, attacker, uses, "attack", overrule)
         if uses in ("bonus", "reaction"):
             return self.take(state, attacker, uses)
         if uses != "action":
@@ -328,10 +436,42 @@ class Dnd5eActions(Dnd5eTurns):
             raise RuleError(_("{name} has no action left.", name=attacker.name))
         return self.spend(state, attacker.id, replace(spent, action=spent.action + 1, attack_action=True, attacks=1))
 
+    def keep_to_declaration(self, state: State, combatant: Combatant, slot: str, kind: str, overrule: bool) -> State:
+        """Speed factor: on his turn a creature takes the action (and bonus action) it declared, or none. ``kind``
+        is what is taken now: ``attack``, ``other`` (Dash), or "" for any declared action but an attack (a spell,
+        Dodge …). Anything else is refused with the reason, unless the DM ignores the book (and the log says so)."""
+        if self.round_of(state).shape != "declare" or combatant.id not in self.acting(state):
+            return state
+        declaration = self.declaration_of(state, combatant.id)
+        declared = "none" if declaration is None else declaration.action if slot == "action" else declaration.bonus
+        if kind:
+            allowed = declared == kind
+        else:
+            allowed = declared not in ("none", "attack") if slot == "action" else declared != "none"
+        if allowed:
+            return state
+        if declaration is None:
+            declared_text: Param = Msg(id=N_("nothing"))
+        elif slot == "action":
+            declared_text = self.action_text(declaration.action, declaration.weapon, declaration.spell_level)
+        else:
+            declared_text = self.action_text(declaration.bonus, declaration.bonus_weapon, declaration.bonus_spell_level) \
+                if declaration.bonus != "none" else Msg(id=N_("no bonus action"))
+        taken = Msg(id=dict(TAKEN)[kind or slot])
+        if not overrule:
+            raise RuleError(_("{name} declared {declared}: on its turn it takes that or nothing (speed factor), not "
+                              "{taken}. Tick \"ignore the book\" to allow it.", name=combatant.name,
+                              declared=render_param(declared_text), taken=render_param(taken)))
+        return log(state, N_("{name} ignores the book: {taken} instead of what was declared ({declared})."),
+                   facts={"overruled": True}, name=combatant.name, taken=taken, declared=declared_text)
+
     def use(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
         what = str(args.get("what", ""))
         note = str(args.get("note", "") or "").strip()
         for_what: Param = Msg(id=N_(": {note}"), params={"note": note}) if note else ""
+        if what in ("action", "bonus", "dash"):
+            state = self.keep_to_declaration(state, combatant, "bonus" if what == "bonus" else "action",
+                                             "other" if what == "dash" else "", bool(args.get(OVERRULE, False)))
         if what in ("action", "bonus", "reaction"):
             state = self.take(state, combatant, what)
             return log(state, N_("{name} uses {what}{note}."), facts={"uses": what}, name=combatant.name,

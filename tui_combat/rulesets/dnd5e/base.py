@@ -75,6 +75,10 @@ class Dnd5eBase(Ruleset[DndRound, DndFight]):
             ("2024", N_("disadvantage on initiative")),
             ("2014", N_("2014: the first turn is lost")),
         )),
+        OptionSpec(key="side_surprise", label=N_("Surprise with side initiative"), choices=(
+            ("plain", N_("no modifiers: a surprised side rolls its d20 as any other")),
+            ("disadvantage", N_("a wholly surprised side rolls with disadvantage")),
+        )),
         OptionSpec(key="lair", label=N_("Lair actions"), choices=(
             ("off", N_("none")),
             ("on", N_("at initiative 20, losing ties")),
@@ -109,6 +113,12 @@ class Dnd5eBase(Ruleset[DndRound, DndFight]):
         """The method the current order is rolled with: the option as it was when the round started (a
         change waits for the next round)."""
         return self.fight_of(state).method or self.method(state)
+
+    @staticmethod
+    def side_surprise(state: State) -> bool:
+        """Side initiative: a wholly surprised side rolls with disadvantage (an option; the seed's side
+        variant takes no modifiers)."""
+        return state.options.get("side_surprise") == "disadvantage"
 
     @staticmethod
     def lair_on(state: State) -> bool:

@@ -17,7 +17,7 @@ from tui_combat.rulesets.data_loading import DATA_DIR, house_rules_path, load_ru
 from tui_combat.rulesets.names import NameTable, unknown_aliases
 
 __all__ = [
-    "NAME", "SIZES", "AttackRules", "BudgetRules", "ConcentrationRules", "ConditionData", "Dnd5eData", "InitiativeRules", "SpeedFactorRules",
+    "NAME", "SIZES", "AttackRules", "BudgetRules", "ConcentrationRules", "ConditionData", "DeathRules", "Dnd5eData", "Edge", "InitiativeRules", "SpeedFactorRules",
     "WeaponData", "data", "find_weapon", "norm",
 ]
 
@@ -75,12 +75,38 @@ class ConcentrationRules(_Data, frozen=True, kw_only=True):
     source: Source
 
 
+Edge = Literal["", "advantage", "disadvantage"]
+
+
 class ConditionData(_Data, frozen=True, kw_only=True):
     incapacitated: bool = False
     """No actions, bonus actions or reactions."""
     speed_zero: bool = False
     concentration: bool = False
     """Damage asks for a concentration saving throw."""
+    attacking: Edge = ""
+    """What the condition gives the creature's own attack rolls."""
+    attacked: Edge = ""
+    """What it gives attack rolls against the creature."""
+    attacked_beyond_5ft: Edge = ""
+    """When set, ``attacked`` is for an attacker within 5 ft and this for one farther away (prone)."""
+    critical_within_5ft: bool = False
+    """A hit on the creature from within 5 ft is a critical hit (paralyzed, unconscious)."""
+
+
+class DeathRules(_Data, frozen=True, kw_only=True):
+    dice: str
+    success_from: int
+    """A death saving throw of this or more is a success."""
+    successes: Positive
+    """Successes that make a dying character stable."""
+    failures: Positive
+    """Failures that kill him."""
+    regain_on: int
+    """A natural roll that wakes him with 1 hit point."""
+    double_failure_on: int
+    """A natural roll that counts two failures."""
+    source: Source
 
 
 class WeaponData(_Data, frozen=True, kw_only=True):
@@ -101,6 +127,7 @@ class Dnd5eData(_Data, frozen=True, kw_only=True):
     budget: BudgetRules
     attack: AttackRules
     concentration: ConcentrationRules
+    death: DeathRules
     conditions: dict[str, ConditionData]
     weapons: dict[str, WeaponData]
     weapon_aliases: dict[str, str] = {}

@@ -135,8 +135,9 @@ class Dnd5eInitiative(Dnd5eBase):
                            combatants=tuple(c.id for c in unit.members), secret=self.order_method(state) == "speed_factor")
 
     def side_request(self, state: State, side_id: str, members: list[Combatant], key: str | None = None) -> RollRequest:
-        """One d20 for a side, no modifier; with disadvantage when the whole side is surprised (2024)."""
-        surprised = all(self.surprised_now(state, c.id) for c in members)
+        """One d20 for a side, no modifier (the seed); with the option ``side_surprise`` at ``disadvantage``,
+        with disadvantage when the whole side is surprised (2024)."""
+        surprised = self.side_surprise(state) and all(self.surprised_now(state, c.id) for c in members)
         return RollRequest(key=key or side_id, label=Msg(id="{name}", params={"name": state.side(side_id).name}),
                            dice=advantage_dice(data().initiative.side_dice, -1 if surprised else 0),
                            combatants=tuple(c.id for c in members))
@@ -308,7 +309,9 @@ class Dnd5eInitiative(Dnd5eBase):
         method = self.method(state)
         fight = self.fight_of(state)
         if state.round == 1 and state.surprised:
-            effect = (N_("Surprised, they roll initiative with disadvantage: {names}.") if self.surprise_rule(state) == "2024"
+            effect = (N_("Surprised: {names}. Side initiative takes no modifiers: their side's d20 is rolled as any "
+                         "other.") if self.surprise_rule(state) == "2024" and method == "side" and not self.side_surprise(state)
+                      else N_("Surprised, they roll initiative with disadvantage: {names}.") if self.surprise_rule(state) == "2024"
                       else N_("Surprised, they can neither move nor act on their first turn, and take no reaction "
                               "until it ends: {names}."))
             state = log(state, effect, names=self.names_param(state, state.surprised))

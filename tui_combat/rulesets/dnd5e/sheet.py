@@ -14,7 +14,8 @@ from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.dnd5e.data import SIZES
 
-__all__ = ["ADVANTAGE", "SHEET_FIELDS", "Counter", "Sheet", "check_sheet", "dex_modifier", "parse_counters", "sheet_of"]
+__all__ = ["ADVANTAGE", "SHEET_FIELDS", "Attack", "Counter", "Sheet", "check_sheet", "dex_modifier", "parse_attacks",
+           "parse_counters", "sheet_of"]
 
 ADVANTAGE = (("none", N_("none")), ("advantage", N_("advantage")), ("disadvantage", N_("disadvantage")))
 
@@ -40,6 +41,17 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     counters: str = ""
     """"legendary actions 3/turn, 1st-level slots 4": a counter refreshed at the start of the creature's
     turn ("/turn"), or once for the whole fight."""
+    attack_list: str = ""
+    """The stat block's attacks, "name +bonus dice" comma-separated ("morningstar +4 2d8+2, javelin +4
+    1d6+2"): the attack form offers them; empty, it uses ``attack`` and ``damage``."""
+
+
+class Attack(msgspec.Struct, frozen=True, kw_only=True):
+    """One attack of a stat block: its name, its attack bonus, its damage dice."""
+
+    name: str
+    bonus: int
+    damage: str
 
 
 class Counter(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,7 +76,31 @@ SHEET_FIELDS = (
     FieldSpec(key="weapons", label=N_("Weapons"), kind="str", default="", help="shortsword, longbow"),
     FieldSpec(key="counters", label=N_("Counters"), kind="str", default="",
               help="legendary actions 3/turn, 1st-level slots 4"),
+    FieldSpec(key="attack_list", label=N_("Attacks (name +bonus dice)"), kind="str", default="",
+              help="morningstar +4 2d8+2, javelin +4 1d6+2"),
 )
+
+
+def parse_attacks(text: str) -> tuple[Attack, ...]:
+    """"morningstar +4 2d8+2, javelin +4 1d6+2" → two attacks; :class:`RuleError` naming a bad one."""
+    attacks: list[Attack] = []
+    for part in text.split(","):
+        item = " ".join(part.split())
+        if not item:
+            continue
+        words = item.split(" ")
+        bonus = words[-2].replace("−", "-") if len(words) >= 3 else ""
+        try:
+            parse(words[-1])
+            ok = bool(bonus) and bonus[0] in "+-" and bonus[1:].isdigit()
+        except DiceError:
+            ok = False
+        if not ok:
+            raise RuleError(_("Attack \"{item}\": write a name, the attack bonus and the damage dice "
+                              "(javelin +4 1d6+2).", item=item))
+        attacks.append(Attack(name=" ".join(words[:-2]), bonus=int(bonus), damage=words[-1]))
+    return tuple(attacks)
+
 
 
 def dex_modifier(score: int) -> int:
@@ -112,6 +148,7 @@ def check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     except DiceError as error:
         raise RuleError(_("Damage dice: {error}", error=error)) from None
     parse_counters(checked.counters)
+    parse_attacks(checked.attack_list)
     return asdict(checked)
 
 

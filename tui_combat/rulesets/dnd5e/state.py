@@ -12,7 +12,7 @@ from tui_combat.engine.log import Msg
 from tui_combat.engine.model import RollRequest
 from tui_combat.rulesets.dnd5e.sheet import Counter
 
-__all__ = ["ActiveCondition", "Declaration", "DndFight", "DndRound", "Ending", "Entry", "RoundShape", "Spent"]
+__all__ = ["ActiveCondition", "Declaration", "DndFight", "DndRound", "Dying", "Ending", "Entry", "RoundShape", "Spent"]
 
 RoundShape = Literal["roll", "declare", "kept"]
 Ending = Literal["removed", "end", "start", "rounds"]
@@ -89,6 +89,17 @@ class ActiveCondition(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=T
     """``end``: the anchor's next turn has started (it ends when that turn ends)."""
 
 
+class Dying(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A character of the party at 0 hit points: his death saving throws."""
+
+    successes: int = 0
+    failures: int = 0
+    stable: bool = False
+    dead: bool = False
+    due: bool = False
+    """His turn has started and the saving throw is not yet made."""
+
+
 class DndFight(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     method: str = ""
     """The initiative method the order was settled with."""
@@ -107,3 +118,7 @@ class DndFight(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     next_condition: int = 1
     first_turn_over: tuple[str, ...] = ()
     """2014 surprise: surprised creatures whose first turn has ended."""
+    dying: dict[str, Dying] = {}
+    """Characters of the party at 0 hit points (dying, stable or dead), by combatant."""
+    close: dict[str, bool] = {}
+    """"attacker>target" → whether the last attack was made from within 5 ft (the form remembers it)."""

@@ -7,6 +7,7 @@ from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.rulesets.dnd5e.actions import Dnd5eActions
 from tui_combat.rulesets.dnd5e.base import unit_of
+from tui_combat.rulesets.dnd5e.health import save_marks
 from tui_combat.rulesets.dnd5e.initiative import speed_parts
 from tui_combat.rulesets.dnd5e.sheet import dex_modifier, sheet_of
 
@@ -34,6 +35,14 @@ class Dnd5eView(Dnd5eActions):
                 bonus = render_param(self.bonus_text(declaration))
                 total = sum(value for _label, value in speed_parts(sheet, declaration))
                 lines.append((_("Declared"), f"{what}{bonus} ({total:+d})"))
+        record = self.dying_of(state, combatant_id)
+        word = self.condition_word(state, combatant_id)
+        if record is not None and not record.dead:
+            successes, failures = save_marks(record)
+            lines.append((_("Death saves"), _("{word}: successes {successes}, failures {failures}", word=_(word or ""),
+                                              successes=successes, failures=failures)))
+        elif word:
+            lines.append((_("Condition"), _(word)))
         if self.waits_for_first_turn(state, combatant_id):
             lines.append((_("Surprised"), _("loses the first turn")))
         for condition in self.conditions_of(state, combatant_id):

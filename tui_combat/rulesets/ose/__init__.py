@@ -13,6 +13,10 @@ Options (``State.options``):
   together, phase by phase).
 * ``initiative`` — ``side`` or ``individual`` (1d6 + the Dexterity modifier per combatant or group).
 * ``slow_weapons`` — ``on``: whoever attacks with a slow weapon does so in a last slot of the round.
+* ``tied_disruption`` — with simultaneous ties, what a hit in the tied sides' shared turn does to a declared
+  spell or rune: ``simultaneous`` (the seed: a spell fails when its caster *loses* initiative and is hurt;
+  a tie loses it for nobody, so nothing in the shared turn disrupts) or ``phases`` (the phases keep their
+  order inside the shared turn: a missile hit before the magic phase disrupts).
 
 The order is one **free slot per phase of each turn** ("Party · movement", "Party · missiles" …):
 the cursor walks the winner's phases, then the next side's. Who is in a phase follows the
@@ -50,13 +54,21 @@ Rules applied as the GM records what happens:
   never checks, two passed checks end the checks, player characters (morale 0) decide for themselves.
   A broken side is reminded at the next round's start to flee or surrender.
 * **Surprise**: 1d6 per side, surprised on 1–2; the surprised lose round 1. **Distance**: dungeon
-  2d6 × 10 ft, wilderness 4d6 × 10 yards, 1d4 × 10 yards when a side is surprised.
+  2d6 × 10 ft, wilderness 4d6 × 10 yards, 1d4 × 10 yards when a side is surprised (only that wilderness
+  row is offered then, only the 4d6 one otherwise).
+* **Death**: a creature at 0 hit points is dead; hit points never go below 0, and healing does not bring
+  the dead back (the card and the players' screen say "dead").
 
 Readings chosen where the rules leave room:
 
 * "Before his side's initiative" (the seed) is read as before his side's magic phase; a hit during
   the declarations or initiative counts as before.
 * A disrupted caster has still used his round: he neither moves nor acts.
+* Fleeing melee: the fleer turns to run when he declares it (the seed: "opponents who won initiative may
+  attack the fleer with a bonus"). Melee attacks on him before he has moved (his opponents won
+  initiative), or in a turn tied sides share with him, get +2 and ignore his shield; once he has run in a
+  turn of his side that came before his opponents', he is gone: a melee attack on him is refused. Missiles
+  are never affected.
 * A side's morale check uses the selected combatant's score (the leader's) for everyone on the side
   who checks; the check answers every open trigger of that side.
 * A lone creature is a side of one; the first-death and half-the-side triggers are for larger sides.

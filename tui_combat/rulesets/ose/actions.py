@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions
 from tui_combat.engine.apply import apply
-from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, new_attack
+from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, Health, new_attack
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, roll_param
 from tui_combat.engine.model import Combatant, State
@@ -74,6 +74,27 @@ class OseActions(OseMorale):
         state = self.disrupt(state, combatant_id, N_("hit"))
         return self.lone_creature_hurt(state, combatant_id)
 
+    # -- health: 0 hit points is dead ------------------------------------------------------------------
+    def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
+        """Hit points stop at 0, and a creature at 0 is dead (Dolmenwood and OSE alike)."""
+        hp = max(combatant.hp - amount, 0)
+        return Health(hp=hp, status="down" if hp == 0 and combatant.status == "active" else combatant.status)
+
+    def after_healing(self, state: State, combatant: Combatant, amount: int) -> Health:
+        if self.dead(combatant):
+            raise RuleError(_("{name} is dead: healing does not bring the dead back.", name=combatant.name))
+        return super().after_healing(state, combatant, amount)
+
+    @staticmethod
+    def dead(combatant: Combatant) -> bool:
+        return combatant.status == "down" and combatant.hp <= 0
+
+    def condition_word(self, state: State, combatant_id: str) -> str | None:
+        try:
+            return N_("dead") if self.dead(state.combatant(combatant_id)) else None
+        except KeyError:
+            return None
+
     # -- disruption ------------------------------------------------------------------------------------
     def magic_phase_reached(self, state: State, combatant_id: str) -> bool:
         """His side's magic phase has come (a hit in it is simultaneous with the casting, not before)."""
@@ -85,12 +106,21 @@ class OseActions(OseMorale):
         index = self.phase_index(state, combatant_id, "magic")
         return index is not None and state.cursor >= index
 
+    def tied_turn_spares(self, state: State, combatant_id: str) -> bool:
+        """Tied sides acting simultaneously, and the caster's shared turn is under way: with the option
+        ``tied_disruption`` at ``simultaneous`` (the seed: a spell fails when its caster *loses* initiative,
+        and a tie loses it for nobody) a hit in that turn does not disrupt."""
+        turn = self.turn_of(state, combatant_id)
+        return ("+" in turn and self.turn_now(state) == turn
+                and state.options.get("tied_disruption", "simultaneous") == "simultaneous")
+
     def disrupt(self, state: State, combatant_id: str, cause: str) -> State:
         """A declared caster hit (or failing a save) before his side's magic phase loses the spell; a rune
         is used up."""
         declaration = self.declaration_of(state, combatant_id)
         if declaration.intent not in ("spell", "rune") or self.disrupted(state, combatant_id) \
-                or self.spent(state, combatant_id).acted or self.magic_phase_reached(state, combatant_id):
+                or self.spent(state, combatant_id).acted or self.magic_phase_reached(state, combatant_id) \
+                or self.tied_turn_spares(state, combatant_id):
             return state
         current = self.round_of(state)
         state = self.with_round(state, replace(current, disrupted=(*current.disrupted, combatant_id)))
@@ -144,9 +174,28 @@ class OseActions(OseMorale):
             return weapon_name(self.sheet_of(attacker).weapon) in tables().missile.ranges
         return phase == "missile"
 
+    def turn_of(self, state: State, combatant_id: str) -> str:
+        """The key of the turn (a side, tied sides, a combatant) the combatant acts in this round."""
+        return next((t.key for t in self.round_of(state).turns if combatant_id in t.members), "")
+
+    def turn_now(self, state: State) -> str:
+        """The key of the turn the cursor is in ("" outside the resolve step)."""
+        keys = self.round_of(state).slot_keys
+        if self.step_kind(state) != "resolve" or not 0 <= state.cursor < len(keys):
+            return ""
+        return keys[state.cursor].rpartition(":")[0]
+
+    def fled_out_of_reach(self, state: State, combatant_id: str) -> bool:
+        """He declared fleeing melee and ran in a turn of his side that came before this one: gone."""
+        if not self.fleeing(state, combatant_id) or not self.spent(state, combatant_id).moved:
+            return False
+        return self.turn_now(state) != self.turn_of(state, combatant_id)
+
     def target_label(self, state: State, target: Combatant, missile: bool) -> str:
         """A target as the attack form lists it: its AC, and what fleeing melee changes."""
         sheet = self.sheet_of(target)
+        if not missile and self.fled_out_of_reach(state, target.id):
+            return _("{name}: fled from melee, out of reach", name=target.name)
         if not missile and self.fleeing(state, target.id):
             return _("{name}: fleeing melee, +{bonus} to hit, AC {ac} without shield", name=target.name,
                      bonus=tables().fleeing.to_hit, ac=sheet.ac - sheet.shield)
@@ -211,10 +260,13 @@ class OseActions(OseMorale):
         if self.spent(state, combatant.id).moved:
             raise RuleError(_("{name} has already moved this round.", name=combatant.name))
         state = self.spend(state, combatant.id, moved=True)
-        if self.fleeing(state, combatant.id):
-            return log(state, N_("{name} turns and flees from melee: this round his opponents get +{bonus} to hit "
-                                 "and ignore his shield."), facts={"fleeing": True}, name=combatant.name,
+        if self.fleeing(state, combatant.id) and "+" in self.turn_of(state, combatant.id):
+            return log(state, N_("{name} turns and flees from melee: his opponents acting with him this turn get "
+                                 "+{bonus} to hit and ignore his shield."), facts={"fleeing": True}, name=combatant.name,
                        bonus=tables().fleeing.to_hit)
+        if self.fleeing(state, combatant.id):
+            return log(state, N_("{name} turns and flees from melee: he is out of reach of the melee attacks still "
+                                 "to come this round."), facts={"fleeing": True}, name=combatant.name)
         return log(state, N_("{name} moves."), name=combatant.name)
 
     def cast(self, state: State, combatant: Combatant) -> State:
@@ -243,6 +295,9 @@ class OseActions(OseMorale):
             if band not in bands:
                 raise RuleError(_("Range \"{band}\" is not one of {known}.", band=band, known=", ".join(bands)))
             range_bonus = bands[band]
+        if not missile and self.fled_out_of_reach(state, target.id):
+            raise RuleError(_("{name} turned and fled from melee in his side's turn: he is out of reach.",
+                              name=target.name))
         fleeing = not missile and self.fleeing(state, target.id)
         shield_off = not missile and (fleeing or bool(args.get("behind", False)))
         flee_bonus = tables().fleeing.to_hit if fleeing else 0

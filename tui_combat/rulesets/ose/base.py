@@ -41,6 +41,10 @@ class OseBase(Ruleset[OseRound, OseFight]):
             ("reroll", N_("tied sides roll again")),
             ("simultaneous", N_("tied sides act simultaneously")),
         )),
+        OptionSpec(key="tied_disruption", label=N_("Spells in a simultaneous turn"), choices=(
+            ("simultaneous", N_("a hit in the shared turn does not disrupt: nobody lost initiative")),
+            ("phases", N_("a hit before the shared magic phase disrupts, as the phases come")),
+        )),
         OptionSpec(key="initiative", label=N_("Initiative"), choices=(
             ("side", N_("1d6 per side")),
             ("individual", N_("individual: 1d6 + Dexterity modifier each")),
@@ -180,6 +184,13 @@ class OseBase(Ruleset[OseRound, OseFight]):
     def distance_situations(self) -> tuple[Situation, ...]:
         return tuple(Situation(id=d.id, label=d.label, dice=d.dice, multiplier=d.multiplier, unit=d.unit)
                      for d in tables().distance)
+
+    def encounter_distances(self, state: State) -> tuple[Situation, ...]:
+        """The rows that apply to the surprise result: in the wilderness 4d6 × 10 yards, or 1d4 × 10 yards
+        when a side is surprised (the dungeon's 2d6 × 10 ft either way)."""
+        result = "surprised" if state.surprised else "none"
+        wanted = {d.id for d in tables().distance if d.surprise in ("any", result)}
+        return tuple(s for s in self.distance_situations() if s.id in wanted)
 
     @staticmethod
     def surprised_now(state: State, combatant_id: str) -> bool:

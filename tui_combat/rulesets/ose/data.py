@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -41,6 +41,9 @@ class Distance(_Data, frozen=True, kw_only=True):
     dice: str
     multiplier: Positive
     unit: str
+    surprise: Literal["any", "none", "surprised"] = "any"
+    """When the row applies: whatever the surprise (``any``), only when nobody is surprised (``none``),
+    only when a side is (``surprised``)."""
     source: str
 
 

@@ -1,0 +1,206 @@
+"""Hit points at 0 (SRD 5.1): monsters die; characters of the party fall unconscious and make death saving
+throws at the start of their turns, until three successes make them stable, three failures kill them, or
+healing wakes them. Damage at 0 hit points is a failure (a critical hit two); damage that leaves at least
+the maximum hit points over kills outright. Hit points never go below 0.
+
+What a character's saves stand at lives in the fight state (:class:`~.state.Dying`): the hooks that see
+the damage (``on_damage``) and the change of status (``on_status``) keep it; ``after_damage`` and
+``after_healing`` only say what the hit points and the status become.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from tui_combat.engine import actions
+from tui_combat.engine.apply import apply
+from tui_combat.engine.contract import FieldSpec, Health
+from tui_combat.engine.dice import Roll
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import Msg, log, roll_param
+from tui_combat.engine.model import Combatant, State, Status
+from tui_combat.i18n import N_, _
+from tui_combat.rulesets.dnd5e.base import roll_arg
+from tui_combat.rulesets.dnd5e.data import data
+from tui_combat.rulesets.dnd5e.state import Dying
+from tui_combat.rulesets.dnd5e.turns import Dnd5eTurns
+
+__all__ = ["Dnd5eHealth", "save_marks"]
+
+
+def save_marks(dying: Dying) -> tuple[str, str]:
+    """The saves as the card shows them: successes ●●○, failures ✕○○."""
+    rules = data().death
+    successes = "●" * min(dying.successes, rules.successes) + "○" * max(rules.successes - dying.successes, 0)
+    failures = "✕" * min(dying.failures, rules.failures) + "○" * max(rules.failures - dying.failures, 0)
+    return successes, failures
+
+
+class Dnd5eHealth(Dnd5eTurns):
+    # -- reading -------------------------------------------------------------------------------------
+    @staticmethod
+    def in_party(state: State, combatant: Combatant) -> bool:
+        try:
+            return state.side(combatant.side).is_party
+        except KeyError:
+            return False
+
+    def dying_of(self, state: State, combatant_id: str) -> Dying | None:
+        return self.fight_of(state).dying.get(combatant_id)
+
+    def is_dead(self, state: State, combatant: Combatant) -> bool:
+        """A monster at 0 that is down, or a character whose saves (or a massive blow) killed him."""
+        record = self.dying_of(state, combatant.id)
+        if record is not None:
+            return record.dead
+        return combatant.status == "down" and combatant.hp <= 0 and not self.in_party(state, combatant)
+
+    def unconscious_at_zero(self, state: State, combatant_id: str) -> bool:
+        """A character lying at 0 hit points, dying or stable (attacks on him are as on the unconscious)."""
+        record = self.dying_of(state, combatant_id)
+        return record is not None and not record.dead
+
+    def incapacitated_by(self, state: State, combatant_id: str) -> str:
+        """A character lying at 0 hit points is unconscious: no actions, no reactions, no movement."""
+        return N_("unconscious") if self.unconscious_at_zero(state, combatant_id) else super().incapacitated_by(state, combatant_id)
+
+    def cannot_move(self, state: State, combatant_id: str) -> bool:
+        return self.unconscious_at_zero(state, combatant_id) or super().cannot_move(state, combatant_id)
+
+    def condition_word(self, state: State, combatant_id: str) -> str | None:
+        try:
+            combatant = state.combatant(combatant_id)
+        except KeyError:
+            return None
+        record = self.dying_of(state, combatant_id)
+        if record is not None:
+            return N_("dead") if record.dead else N_("stable") if record.stable else N_("dying")
+        return N_("dead") if self.is_dead(state, combatant) else None
+
+    # -- what a hit or a heal leaves -----------------------------------------------------------------
+    def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
+        hp = max(combatant.hp - amount, 0)
+        return Health(hp=hp, status="down" if hp == 0 and combatant.status == "active" else combatant.status)
+
+    def after_healing(self, state: State, combatant: Combatant, amount: int) -> Health:
+        if self.is_dead(state, combatant):
+            raise RuleError(_("{name} is dead: healing does not bring the dead back.", name=combatant.name))
+        return super().after_healing(state, combatant, amount)
+
+    def set_dying(self, state: State, combatant_id: str, record: Dying | None) -> State:
+        fight = self.fight_of(state)
+        dying = {key: value for key, value in fight.dying.items() if key != combatant_id}
+        if record is not None:
+            dying[combatant_id] = record
+        return self.with_fight(state, replace(fight, dying=dying))
+
+    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
+        state = super().on_damage(state, combatant_id, amount, critical=critical)
+        combatant = state.combatant(combatant_id)
+        if combatant.hp > 0 or not self.in_party(state, combatant):
+            return state
+        before = self.hit_points_before(state, combatant)
+        record = self.dying_of(state, combatant_id)
+        if record is not None and record.dead:
+            return state
+        if before > 0 or record is None:  # he drops to 0 now
+            if amount - before >= combatant.max_hp:
+                state = self.set_dying(state, combatant_id, Dying(dead=True))
+                return log(state, N_("{name} is killed outright: {left} damage left over after 0 hit points, "
+                                     "the maximum is {max}."), facts={"dead": True}, name=combatant.name,
+                           left=amount - before, max=combatant.max_hp)
+            state = self.set_dying(state, combatant_id, Dying())
+            return log(state, N_("{name} falls unconscious at 0 hit points and is dying: a death saving throw at the "
+                                 "start of each turn (key v)."), facts={"dying": True}, name=combatant.name)
+        if amount >= combatant.max_hp:
+            state = self.set_dying(state, combatant_id, Dying(dead=True))
+            return log(state, N_("{name} is killed outright: {amount} damage at 0 hit points, the maximum is {max}."),
+                       facts={"dead": True}, name=combatant.name, amount=amount, max=combatant.max_hp)
+        failures = record.failures + (2 if critical else 1)
+        return self.saves_now(state, combatant, replace(record, failures=failures, stable=False),
+                              Msg(id=N_("a critical hit at 0 hit points: two failures") if critical
+                                  else N_("damage at 0 hit points: a failure")))
+
+    @staticmethod
+    def hit_points_before(state: State, combatant: Combatant) -> int:
+        """His hit points before the damage just logged (the engine's damage entry says)."""
+        for chunk in reversed(state.log):
+            for entry in reversed(chunk):
+                if "hp_before" in entry.facts and entry.msg.params.get("name") == combatant.name:
+                    return int(entry.facts["hp_before"])
+        return combatant.hp
+
+    def saves_now(self, state: State, combatant: Combatant, record: Dying, why: Msg) -> State:
+        """Record the saves and say where they stand: stable at three successes, dead at three failures."""
+        rules = data().death
+        if record.failures >= rules.failures:
+            record = replace(record, failures=rules.failures, dead=True, due=False)
+            state = self.set_dying(state, combatant.id, record)
+            return log(state, N_("{name}: {why}; three failures: dead."), facts={"dead": True},
+                       name=combatant.name, why=why)
+        if record.successes >= rules.successes:
+            record = replace(record, successes=rules.successes, stable=True, due=False)
+            state = self.set_dying(state, combatant.id, record)
+            return log(state, N_("{name}: {why}; three successes: stable."), facts={"stable": True},
+                       name=combatant.name, why=why)
+        state = self.set_dying(state, combatant.id, record)
+        successes, failures = save_marks(record)
+        return log(state, N_("{name}: {why}; successes {successes}, failures {failures}."),
+                   facts={"successes": record.successes, "failures": record.failures}, name=combatant.name, why=why,
+                   successes=successes, failures=failures)
+
+    def on_status(self, state: State, combatant_id: str, before: Status) -> State:
+        """Healed (or put back in the fight by the GM), a character at 0 wakes and his saves are cleared."""
+        combatant = state.combatant(combatant_id)
+        if before == "down" and combatant.status == "active" and self.dying_of(state, combatant_id) is not None:
+            state = self.set_dying(state, combatant_id, None)
+            state = log(state, N_("{name} wakes: the death saving throws are cleared."), facts={"woke": True},
+                        name=combatant.name)
+        return super().on_status(state, combatant_id, before)
+
+    # -- the death saving throw ----------------------------------------------------------------------
+    def on_turn_start(self, state: State, slot: int) -> State:
+        state = super().on_turn_start(state, slot)
+        if not 0 <= slot < len(state.order):
+            return state
+        for combatant_id in state.order[slot].combatants:
+            record = self.dying_of(state, combatant_id)
+            if record is None or record.dead or record.stable:
+                continue
+            state = self.set_dying(state, combatant_id, replace(record, due=True))
+            state = log(state, N_("{name} is dying: a death saving throw now (key v)."), facts={"death_save_due": True},
+                        name=self.log_name(state, combatant_id))
+        return state
+
+    def death_save_fields(self) -> tuple[FieldSpec, ...]:
+        return (FieldSpec(key="roll", label=N_("Death saving throw"), kind="roll", default=data().death.dice),)
+
+    def death_save(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
+        record = self.dying_of(state, combatant.id)
+        if record is None or record.dead:
+            raise RuleError(_("{name} is not dying.", name=combatant.name))
+        if record.stable:
+            raise RuleError(_("{name} is stable: no more death saving throws.", name=combatant.name))
+        if not record.due:
+            raise RuleError(_("{name}'s death saving throw comes at the start of the next turn.", name=combatant.name))
+        rolled: Roll = roll_arg(args, "roll", N_("Death saving throw"))
+        rules = data().death
+        natural = rolled.total
+        record = replace(record, due=False)
+        state = log(state, N_("{name} makes a death saving throw: {roll}."), rolls=(rolled,), facts={"death_save": natural},
+                    name=combatant.name, roll=roll_param(rolled))
+        if natural >= rules.regain_on:
+            state = self.set_dying(state, combatant.id, None)
+            state = log(state, N_("{name} rolls a natural {natural}: 1 hit point regained, awake."),
+                        facts={"woke": True}, name=combatant.name, natural=natural)
+            # The engine's own healing keeps the hit points, the status and the log in one place.
+            return apply(state, actions.Heal(combatant=combatant.id, amount=1))
+        if natural <= rules.double_failure_on:
+            return self.saves_now(state, combatant, replace(record, failures=record.failures + 2),
+                                  Msg(id=N_("a natural 1: two failures")))
+        if natural >= rules.success_from:
+            return self.saves_now(state, combatant, replace(record, successes=record.successes + 1),
+                                  Msg(id=N_("a success")))
+        return self.saves_now(state, combatant, replace(record, failures=record.failures + 1), Msg(id=N_("a failure")))
