@@ -30,10 +30,10 @@ from tui_combat.engine.model import State
 from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, DamageReport, IncompatibleSession, NewerVersionError, SaveError
-from tui_combat.saves.history import History
+from tui_combat.saves.history import Block, History
 from tui_combat.saves.journal import SessionFolder, first_snapshot, make_snapshot
 from tui_combat.saves.reading import Plan, Segment, plan
-from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.schema import JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 if TYPE_CHECKING:  # encounter files (and their TOML reader) load only when a session is started from one
     from tui_combat.engine.encounter import Encounter
@@ -110,11 +110,13 @@ class Store:
         session = SessionFolder.open(folder)
         try:
             writer = not read_only and session.lock()
-            store = cls._open(session) if writer else cls._open_beside_a_writer(session)
+            store = cls._open(session, check_all=True) if writer else cls._open_beside_a_writer(session)
         except BaseException:
             session.close()
             raise
-        if writer:
+        if store.read_only:  # damaged: nothing in the folder may change, not even a leftover temp file
+            pass
+        elif writer:
             session.remove_temp_files()
         else:
             store.read_only = True
@@ -136,7 +138,9 @@ class Store:
         return cls._open(session)
 
     @classmethod
-    def _open(cls, session: SessionFolder) -> Store:
+    def _open(cls, session: SessionFolder, *, check_all: bool = False) -> Store:
+        """With ``check_all`` (the writer), the parts opening does not need at once are checked too: any of
+        them damaged or missing opens the session read-only, so that nothing in it is ever rewritten."""
         problems: list[str] = []
         snapshot = session.read_snapshot()
         if snapshot.snapshot is None:
@@ -153,12 +157,12 @@ class Store:
                 store.folder = session
                 store.warnings = list(steps.warnings)
                 session.note_opened(snapshot.snapshot)
-                missing = session.missing_blocks(snapshot.snapshot)
-                if missing:
-                    reach = len(store._history) - (missing[-1] + 1) * store._history.block_size
-                    store.warnings.append(ngettext("Part of the undo history in {path} is missing: undo can go back {n} action, not further.",
-                                                   "Part of the undo history in {path} is missing: undo can go back {n} actions, not further.",
-                                                   max(reach, 0), path=session.folder / HISTORY))
+                if check_all:
+                    damaged, last_bad = session.damaged_parts(snapshot.snapshot)
+                    if damaged:
+                        store._open_damaged(session, damaged, last_bad)
+                        store._loaded_seq = store._seq
+                        return store
                 if journal.torn_at is not None:
                     session.cut_journal_before_next_write(journal.torn_at)
                 if isinstance(snapshot.snapshot, codec.SnapshotV1):
@@ -169,6 +173,19 @@ class Store:
                 return store
         report = damage_report(session, problems)
         raise DamagedSession(describe_damage(report), report)
+
+    def _open_damaged(self, session: SessionFolder, problems: list[str], last_bad: int) -> None:
+        """Read-only, saying what is wrong and the way out."""
+        lines = list(problems)
+        if last_bad >= 0:
+            lines.append(ngettext("Undo reaches back only to action {n} of this fight.",
+                                  "Undo reaches back only to action {n} of this fight.",
+                                  (last_bad + 1) * self._history.block_size))
+        lines.append(_("So that nothing in it is changed, this session is open read-only. "
+                       "tui-combat recover {name} rebuilds it into a new session beside it.", name=session.folder.name))
+        self.read_only = True
+        self.read_only_reason = "\n".join(lines)
+        self.warnings.append(self.read_only_reason)
 
     @classmethod
     def _from_snapshot(cls, snapshot: codec.AnySnapshot, blocks_from: SessionFolder | None) -> Store:
@@ -415,8 +432,8 @@ def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery
     for name, segments in ((SNAPSHOT, [journal]), (PREV_SNAPSHOT, [previous_journal, journal])):
         try:
             sources.append((name, session.read_snapshot(name).snapshot, segments))
-        except (NewerVersionError, IncompatibleSession):
-            continue
+        except IncompatibleSession:
+            continue  # a session newer than this version is refused whole (NewerVersionError goes up)
     for segment, segments in ((previous_journal, [previous_journal, journal]), (journal, [journal])):
         start = segment.header.start if segment.header is not None else None
         first = first_snapshot(start, BLOCK_SIZE) if start is not None else None
@@ -447,7 +464,10 @@ def _last_journal_line(recovery: Recovery) -> int:
 
 
 def damage_report(session: SessionFolder, problems: list[str]) -> DamageReport:
-    best = _best_recovery(session, None)
+    try:
+        best = _best_recovery(session, None)
+    except NewerVersionError:
+        best = None
     if best is None:
         return DamageReport(folder=str(session.folder), problems=tuple(problems), recoverable=False)
     return DamageReport(
@@ -490,10 +510,27 @@ def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store
         best = _best_recovery(session, up_to_line)
         if best is None:
             raise SaveError(_("Nothing in {path} can be rebuilt: no snapshot in it can be read.", path=folder))
+        session.expect_sums(best.steps.snapshot)
+        forgotten = best.store._history.keep_readable(lambda block: _block_reads(best.store, block))
         best.store.save_as(into)  # reads the history blocks it needs from the damaged folder, so before closing it
     finally:
         session.close()
     best.store.warnings = [ngettext("Rebuilt from {path}: {n} saved action after {source}.",
                                     "Rebuilt from {path}: {n} saved actions after {source}.",
                                     best.replayed, path=folder, source=best.steps.source)]
+    if forgotten:
+        best.store.warnings.append(ngettext(
+            "Part of the undo history could not be read: undo reaches back only to action {n} of this fight.",
+            "Part of the undo history could not be read: undo reaches back only to action {n} of this fight.",
+            forgotten))
     return best.store
+
+
+def _block_reads(store: Store, block: Block) -> bool:
+    if block.start is not None and block.actions is not None:
+        return True
+    try:
+        store._load_block(block.index, block.tag)
+    except SaveError:
+        return False
+    return True

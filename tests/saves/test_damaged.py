@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import msgspec
@@ -16,6 +17,7 @@ from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, NewerVersionError, SaveError
 from tui_combat.saves.library import RECOVERABLE, list_sessions
 from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.sums import seal
 from tui_combat.store import Store, recover
 
 
@@ -39,7 +41,7 @@ def saved_session(folder: Path) -> Store:
 
 
 def line(entry: codec.Entry) -> bytes:
-    return codec.line_encoder.encode(entry) + b"\n"
+    return seal(codec.line_encoder.encode(entry)) + b"\n"
 
 
 def append(path: Path, data: bytes) -> None:
@@ -343,3 +345,41 @@ def test_decoding_a_report_round_trips(folder: Path) -> None:
     append(folder / JOURNAL, b"garbage\n")
     report = open_damaged(folder).report
     assert msgspec.json.decode(msgspec.json.encode(report), type=type(report)) == report
+
+
+def _flipped(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def test_a_flipped_byte_anywhere_in_any_file_is_damage_and_nothing_is_rewritten(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "BLOCK_SIZE", 3)
+    original = tmp_path / "original"
+    store = small_fight(original)
+    store.save_now()
+    damage_round(store, 5)
+    store.save_now()
+    damage_round(store, 2)
+    store.close()
+    files = sorted(path.relative_to(original) for path in original.rglob("*") if path.is_file())
+    assert {SNAPSHOT, PREV_SNAPSHOT, JOURNAL, PREV_JOURNAL} <= {str(name) for name in files}
+    assert any(str(name).startswith("history/") for name in files)
+    for name in files:
+        size = (original / name).stat().st_size
+        for at in sorted({0, 1, size // 5, size // 2, size - 2, size - 1}):
+            folder = tmp_path / f"copy-{str(name).replace('/', '-')}-{at}"
+            shutil.copytree(original, folder)
+            _flipped(folder / name, at)
+            before = fingerprint(folder)
+            try:
+                opened = Store.resume(folder)
+            except DamagedSession as error:
+                assert name.name in str(error) or str(name.parent) in str(error), (name, at, str(error))
+            else:
+                assert opened.read_only, f"{name} with byte {at} flipped opened for writing"
+                assert name.name in opened.read_only_reason
+                opened.save_now()
+                opened.close()
+            assert fingerprint(folder) == before, (name, at)
+            shutil.rmtree(folder)
