@@ -141,12 +141,16 @@ def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State]
     journal). When the build fails the folder is removed: a session that did not start leaves nothing."""
     import msgspec
 
+    from tui_combat.saves.errors import SaveError
     from tui_combat.saves.library import remove_new_folder
     from tui_combat.store import Store, new_state
 
     folder = new_session_folder(data_root, name)
     # The first snapshot carries the name already: the session list (and the next free name) sees it.
-    store = Store.create(msgspec.structs.replace(new_state(seed), name=name), folder)
+    try:
+        store = Store.create(msgspec.structs.replace(new_state(seed), name=name), folder)
+    except SaveError as error:  # the folder is someone else's: nothing was written
+        raise SessionError(title, str(error)) from None
     try:
         for action in build(store.state):
             store.dispatch(action)

@@ -29,7 +29,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
-from tui_combat.saves.errors import DamagedSession, DamageReport, IncompatibleSession, NewerVersionError, SaveError
+from tui_combat.saves.errors import DamagedSession, DamageReport, FolderTaken, IncompatibleSession, NewerVersionError, SaveError
 from tui_combat.saves.history import Block, History
 from tui_combat.saves.journal import SessionFolder, first_snapshot, make_snapshot
 from tui_combat.saves.reading import Plan, Segment, plan
@@ -87,10 +87,16 @@ class Store:
     @classmethod
     def create(cls, state: State, folder: Path | None) -> Store:
         """A new session. If its folder cannot be written the fight still starts, in memory, marked
-        unsaved; every later action retries the save."""
+        unsaved; every later action retries the save. Raises :class:`FolderTaken` (nothing written) when the
+        folder already holds a session or another writer holds it: two sessions never share a folder."""
         store = cls(state, SessionFolder(folder) if folder else None)
         try:
+            if store.folder is not None:
+                store.folder.claim_new()
             store._write_snapshot()
+        except FolderTaken:
+            store.close()
+            raise
         except SaveError as error:
             store.unsaved = True
             store.save_problem = str(error)

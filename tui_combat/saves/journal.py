@@ -33,7 +33,7 @@ from tui_combat.engine.actions import Action
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.saves import codec
-from tui_combat.saves.errors import SaveError
+from tui_combat.saves.errors import FolderTaken, SaveError
 from tui_combat.saves.files import Folder, explain
 from tui_combat.saves.history import Block
 from tui_combat.saves.reading import Segment, SnapshotRead, parse_segment, parse_snapshot, snapshot_sum_problem
@@ -136,6 +136,18 @@ class SessionFolder:
         return parse_segment(name, self.folder / name, self._read(name), required=required)
 
     # -- writing -----------------------------------------------------------------------------------
+    def claim_new(self) -> None:
+        """Become the writer of a new session in this folder (created when missing). Raises
+        :class:`FolderTaken` when the folder already holds a session or another writer holds it, and
+        :class:`SaveError` when it cannot be written."""
+        if self._dir is None:
+            self._dir = Folder.open(self.folder, create=True)
+        if not self.lock():
+            raise FolderTaken(_("{path} is open in another copy of tui-combat; nothing was written.", path=self.folder))
+        if self.holds_a_session():
+            raise FolderTaken(_("{path} already holds a session: a new one never writes over it.", path=self.folder))
+        self._current_blocks = set()
+
     def _writable(self) -> Folder:
         if self._dir is None:
             self._dir = Folder.open(self.folder, create=True)

@@ -16,7 +16,7 @@ import msgspec
 
 from tui_combat.i18n import _
 from tui_combat.saves.errors import SaveError
-from tui_combat.saves.files import Folder
+from tui_combat.saves.files import FOLDER_MODE, Folder, make_private_folders
 from tui_combat.saves.locations import sessions_dir, slug
 from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA, is_torn
 
@@ -265,15 +265,28 @@ def session_folder(root: Path, name: str) -> Path:
 
 
 def new_session_folder(root: Path, name: str) -> Path:
-    """A fresh folder for a session called ``name`` (``name-2`` … when taken)."""
+    """A fresh folder for a session called ``name`` (``name-2`` … when taken), created here, empty: making
+    it is the claim, so two sessions started at once never get the same one. When the sessions folder
+    cannot be written, the folder is named but not made (the session starts unsaved and says why)."""
     base = slug(name)
     folder = sessions_dir(root)
-    candidate = folder / base
-    number = 2
-    while os.path.lexists(candidate):
-        candidate = folder / f"{base}-{number}"
+    try:
+        make_private_folders(folder)
+    except OSError:
+        pass
+    number = 1
+    while True:
+        candidate = folder / (base if number == 1 else f"{base}-{number}")
         number += 1
-    return candidate
+        try:
+            os.mkdir(candidate, FOLDER_MODE)
+        except FileExistsError:
+            continue
+        except OSError:
+            if os.path.lexists(candidate):
+                continue
+            return candidate
+        return candidate
 
 
 def delete_session_folder(root: Path, key: str) -> None:
