@@ -37,10 +37,10 @@ def seal(data: bytes) -> bytes:
 def check(data: bytes | memoryview) -> Sum:
     """Whether ``data`` (one record, as read) carries a checksum and whether it matches."""
     view = memoryview(data)
-    if len(view) < _HEAD or view[: len(_PREFIX)] != _PREFIX:
+    if len(view) < _HEAD or bytes(view[: len(_PREFIX)]) != _PREFIX:
         return Sum.NONE
     digits = bytes(view[len(_PREFIX): len(_PREFIX) + 8])
-    if view[_HEAD - 2: _HEAD] != b'",' or not all(c in b"0123456789abcdef" for c in digits):
+    if bytes(view[_HEAD - 2: _HEAD]) != b'",' or not all(c in b"0123456789abcdef" for c in digits):
         return Sum.BAD
     return Sum.GOOD if zlib.crc32(view[_HEAD:], _OPEN_CRC) == int(digits, 16) else Sum.BAD
 
