@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tui_combat import toml_read
 from tui_combat.toml_write import toml_text
 
 CONFIG_ENV_VAR = "TUI_COMBAT_CONFIG_DIR"
@@ -122,7 +123,7 @@ def read_settings(path: Path | None = None) -> Settings:
     except UnicodeDecodeError:
         return Settings(path, problem=SettingsProblem(N_("{path} is not UTF-8 text."), path=path))
     try:
-        document = tomllib.loads(text)
+        document = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:
         return Settings(path, problem=SettingsProblem(N_("{path} is not valid TOML: {error}"), path=path, error=error))
     return Settings(path, document, text)
