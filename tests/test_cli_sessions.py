@@ -130,3 +130,24 @@ def test_in_a_terminal_resume_opens_the_session_by_its_listed_name(data: Path) -
     finally:
         terminal.kill()
     assert status is not None and os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("name", ["n" * 256, "é" * 130, "x" * 10_000_000], ids=["256 bytes", "130 é", "10 MB"])
+def test_a_name_too_long_for_a_folder_is_refused_with_a_message_by_every_command(data: Path, name: str,
+                                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from tui_combat.__main__ import main
+
+    for command in (["resume", name], ["view", name], ["export", name], ["recover", name], ["serve", name]):
+        assert main(["--data-dir", str(data), *command]) == 2, command[0]
+        error = capsys.readouterr().err
+        assert "too long" in error and "Traceback" not in error and len(error) < 400, command[0]
+
+
+def test_a_long_session_name_gives_a_folder_name_that_fits(tmp_path: Path) -> None:
+    from tui_combat.saves.library import new_session_folder
+
+    for name in ("é" * 130, "𝔄" * 100, "a" * 300):
+        folder = new_session_folder(tmp_path, name)
+        assert len(folder.name.encode()) <= 120 and folder.is_dir()
+        recovered = new_session_folder(tmp_path, f"{folder.name}-recovered")
+        assert recovered.is_dir()

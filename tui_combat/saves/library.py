@@ -249,13 +249,25 @@ def is_listed_key(root: Path, name: str) -> bool:
         folder.close()
 
 
+MAX_KEY_BYTES = 255
+"""The longest file name most file systems take (``NAME_MAX``): a longer session key is no folder."""
+
+
+def _shown(name: str) -> str:
+    """A name as a message quotes it: at most 60 characters of it."""
+    return name if len(name) <= 60 else name[:60] + "…"
+
+
 def session_folder(root: Path, name: str) -> Path:
     """The folder of the saved session called ``name``: only a plain name inside the sessions folder is
     accepted (no ``..``, no path, no absolute path), and no symbolic link is followed to reach it.
     Raises :class:`SaveError`."""
     parent = sessions_dir(root)
+    if len(name.encode("utf-8", "surrogateescape")) > MAX_KEY_BYTES:
+        raise SaveError(_("\"{name}\" is too long for the name of a saved session (a folder name holds at most {limit} bytes): "
+                          "give a name from tui-combat list.", name=_shown(name), limit=MAX_KEY_BYTES))
     if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name or os.path.isabs(name):
-        raise SaveError(_("\"{name}\" is not the name of a saved session: give a name from tui-combat list.", name=name))
+        raise SaveError(_("\"{name}\" is not the name of a saved session: give a name from tui-combat list.", name=_shown(name)))
     if parent.is_symlink():
         raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=parent))
     folder = parent / name
