@@ -151,3 +151,23 @@ def test_a_long_session_name_gives_a_folder_name_that_fits(tmp_path: Path) -> No
         assert len(folder.name.encode()) <= 120 and folder.is_dir()
         recovered = new_session_folder(tmp_path, f"{folder.name}-recovered")
         assert recovered.is_dir()
+
+
+def test_a_symlinked_sessions_folder_is_refused_with_one_message_by_every_command(tmp_path: Path,
+                                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from tui_combat.__main__ import main
+
+    elsewhere = tmp_path / "elsewhere"
+    store = session.new_empty(elsewhere, seed=1)
+    key = store.folder.folder.name if store.folder is not None else ""
+    store.close()
+    root = tmp_path / "data"
+    root.mkdir()
+    (root / "sessions").symlink_to(elsewhere / "sessions")
+    message = f"{root / 'sessions'} is a symbolic link"
+    for command in (["list"], ["resume", key], ["view", key], ["export", key], ["recover", key], ["serve", key]):
+        assert main(["--data-dir", str(root), *command]) == 2, command[0]
+        assert message in capsys.readouterr().err, command[0]
+    with pytest.raises(session.SessionError, match="symbolic link"):
+        session.new_empty(root, seed=2)
+    assert sorted(path.name for path in (elsewhere / "sessions").iterdir()) == [key]  # nothing made through the link

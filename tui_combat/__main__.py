@@ -82,9 +82,13 @@ def main(argv: list[str] | None = None) -> int:
                        len(state.combatants), path=args.file, ruleset=_(get(state.ruleset).name)))
         return 0
     if args.command == "list":
-        from tui_combat.saves.library import format_time
+        from tui_combat.saves.library import format_time, sessions_problem
         from tui_combat.session import list_sessions, progress_label, ruleset_label
 
+        problem = sessions_problem(root)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         for info in list_sessions(root, steps=True):
             problem = f"\t({_(info.problem)})" if info.problem else ""
             print(f"{info.key}\t{info.name}\t{ruleset_label(info.ruleset)}\t{progress_label(info)}\t"

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from tui_combat.i18n import N_, _
-from tui_combat.saves.library import SessionInfo, list_sessions, new_session_folder, session_folder
+from tui_combat.saves.library import SessionInfo, list_sessions, session_folder
 
 if TYPE_CHECKING:
     from tui_combat.engine.actions import Action
@@ -145,7 +145,7 @@ def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State]
     from tui_combat.saves.library import remove_new_folder
     from tui_combat.store import Store, new_state
 
-    folder = new_session_folder(data_root, name)
+    folder = new_session_folder(data_root, name, title)
     # The first snapshot carries the name already: the session list (and the next free name) sees it.
     try:
         store = Store.create(msgspec.structs.replace(new_state(seed), name=name), folder)
@@ -162,6 +162,18 @@ def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State]
         raise
     _fresh[store] = store.state
     return store
+
+
+def new_session_folder(data_root: Path, name: str, title: str) -> Path:
+    """A fresh folder for a session called ``name``; :class:`SessionError` (with ``title``) when there is none
+    to be had (the sessions folder is a symbolic link)."""
+    from tui_combat.saves import library
+    from tui_combat.saves.errors import SaveError
+
+    try:
+        return library.new_session_folder(data_root, name)
+    except SaveError as error:
+        raise SessionError(title, str(error)) from None
 
 
 def new_empty(data_root: Path, *, seed: int | None = None) -> Store:
@@ -242,7 +254,7 @@ def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Stor
     from tui_combat.store import recover as rebuild
 
     folder = _saved_folder(data_root, key, _("Cannot recover the session"))
-    target = new_session_folder(data_root, f"{key}-recovered")
+    target = new_session_folder(data_root, f"{key}-recovered", _("Cannot recover the session"))
     try:
         return rebuild(folder, target, up_to_line=up_to_line)
     except _refusals() as error:
@@ -275,7 +287,7 @@ def save_as(store: Store, data_root: Path, name: str) -> str:
     if other is not None:
         raise SessionError(_("Cannot save"), _("There is already a session called {name}: choose another name, "
                                                "or delete that session first.", name=other.name))
-    folder = new_session_folder(data_root, name)
+    folder = new_session_folder(data_root, name, _("Cannot save"))
     try:
         store.save_as(folder)
         store.dispatch(SetName(name=name))

@@ -206,6 +206,8 @@ def list_sessions(root: Path, *, steps: bool = False) -> list[SessionInfo]:
     """Every saved session, newest first. With ``steps``, each one in a round also gets the label of its
     step (which loads its ruleset and decodes its snapshot: slower than the list itself)."""
     parent = sessions_dir(root)
+    if sessions_problem(root):
+        return []  # the commands say why (sessions_problem)
     try:
         children = sorted(parent.iterdir())
     except OSError:
@@ -268,18 +270,34 @@ def session_folder(root: Path, name: str) -> Path:
                           "give a name from tui-combat list.", name=_shown(name), limit=MAX_KEY_BYTES))
     if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name or os.path.isabs(name):
         raise SaveError(_("\"{name}\" is not the name of a saved session: give a name from tui-combat list.", name=_shown(name)))
-    if parent.is_symlink():
-        raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=parent))
+    problem = sessions_problem(root)
+    if problem:
+        raise SaveError(problem)
     folder = parent / name
     if folder.is_symlink():
         raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=folder))
     return folder
 
 
+def sessions_problem(root: Path) -> str:
+    """Why the sessions folder cannot be used ("" when it can, or does not exist yet): a symbolic link is
+    refused by every command, listing included, as every link inside the data folder is."""
+    parent = sessions_dir(root)
+    if parent.is_symlink():
+        return _("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=parent)
+    if os.path.lexists(parent) and not parent.is_dir():
+        return _("{path} is not a folder.", path=parent)
+    return ""
+
+
 def new_session_folder(root: Path, name: str) -> Path:
     """A fresh folder for a session called ``name`` (``name-2`` … when taken), created here, empty: making
     it is the claim, so two sessions started at once never get the same one. When the sessions folder
-    cannot be written, the folder is named but not made (the session starts unsaved and says why)."""
+    cannot be written, the folder is named but not made (the session starts unsaved and says why). Raises
+    :class:`SaveError` when the sessions folder is a symbolic link (:func:`sessions_problem`)."""
+    problem = sessions_problem(root)
+    if problem:
+        raise SaveError(problem)
     base = slug(name)
     folder = sessions_dir(root)
     try:
