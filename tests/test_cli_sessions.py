@@ -171,3 +171,14 @@ def test_a_symlinked_sessions_folder_is_refused_with_one_message_by_every_comman
     with pytest.raises(session.SessionError, match="symbolic link"):
         session.new_empty(root, seed=2)
     assert sorted(path.name for path in (elsewhere / "sessions").iterdir()) == [key]  # nothing made through the link
+
+
+@pytest.mark.parametrize("command", [["roll", "1000d6"], ["list"], ["--help"]])
+def test_output_to_a_closed_pipe_ends_quietly(data: Path, command: list[str]) -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
+    with subprocess.Popen([sys.executable, "-m", "tui_combat", "--data-dir", str(data), *command], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # the reader is gone before anything is written, as after `| head -c 0`
+        error = process.stderr.read().decode()
+        assert process.wait(timeout=GUARD) in (0, 2) and "Traceback" not in error and "BrokenPipe" not in error, error

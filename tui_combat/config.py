@@ -51,6 +51,22 @@ def config_dir() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
+def make_private_folder(path: Path) -> None:
+    """Create ``path`` and its missing parents 0700 whatever the umask (the settings, the house rules and the
+    reports are the GM's alone); folders that exist are left as they are."""
+    missing: list[Path] = []
+    current = path
+    while not os.path.lexists(current) and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            continue
+        os.chmod(folder, 0o700)
+
+
 def house_rules_dir() -> Path:
     """Ruleset data files placed here (``adnd2e.toml`` …) override the built-in tables, key by key."""
     return config_dir() / "rulesets"
@@ -157,7 +173,7 @@ def write_settings(changes: Mapping[str, Any], path: Path | None = None) -> Path
     text = toml_text(document)
     import tempfile
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_folder(path.parent)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
