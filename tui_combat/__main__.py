@@ -302,6 +302,12 @@ def _players(root: Path, args: argparse.Namespace) -> int:
     except OSError:  # the terminal went away while the screen was being restored: nothing left to show
         if not app.hung_up:
             raise
+    if app.hung_up:
+        # The terminal is gone: leave now, without waiting for a read of the session still running in a
+        # thread (it may be a long one of a damaged file), and with nothing left to write anywhere.
+        import os
+
+        os._exit(0)
     return 0
 
 
