@@ -164,7 +164,9 @@ class Store:
                 store.warnings = list(steps.warnings)
                 session.note_opened(snapshot.snapshot)
                 if check_all:
-                    damaged, last_bad = session.damaged_parts(snapshot.snapshot)
+                    sealed = snapshot.snapshot
+                    damaged, last_bad = session.damaged_parts(*((sealed.sealed, sealed.block_sums)
+                                                                if isinstance(sealed, codec.Snapshot) else ([], [])))
                     if damaged:
                         store._open_damaged(session, damaged, last_bad)
                         store._loaded_seq = store._seq

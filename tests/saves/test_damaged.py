@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -383,3 +384,45 @@ def test_a_flipped_byte_anywhere_in_any_file_is_damage_and_nothing_is_rewritten(
                 opened.close()
             assert fingerprint(folder) == before, (name, at)
             shutil.rmtree(folder)
+
+
+def _damages(folder: Path) -> dict[str, Callable[[], None]]:
+    journal, snapshot = folder / JOURNAL, folder / SNAPSHOT
+
+    def edit_that_stays_json() -> None:
+        data = journal.read_bytes()
+        journal.write_bytes(data.replace(b'"amount":3', b'"amount":9', 1))
+
+    def flip_mid_journal() -> None:
+        data = bytearray(journal.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        journal.write_bytes(bytes(data))
+
+    return {
+        "an unreadable complete last line": lambda: append(journal, b"this is no entry\n"),
+        "a flipped byte mid-journal": flip_mid_journal,
+        "an empty journal": lambda: journal.write_bytes(b""),
+        "trailing garbage": lambda: append(journal, b"\x01garbage" * 1000),
+        "an edit that stays valid JSON": edit_that_stays_json,
+        "a foreign snapshot": lambda: snapshot.write_bytes(b'{"hello": "world"}'),
+        "a missing previous snapshot's partner": lambda: (folder / PREV_JOURNAL).write_bytes(b"{}\n"),
+    }
+
+
+@pytest.mark.parametrize("damage", sorted(_damages(Path("."))))
+def test_the_session_list_marks_damage_exactly_when_opening_finds_it(root: Path, folder: Path, damage: str) -> None:
+    saved_session(folder)
+    assert [info.problem for info in list_sessions(root)] == [""]
+    before = (folder / JOURNAL).read_bytes()
+    _damages(folder)[damage]()
+    assert (folder / JOURNAL).read_bytes() != before or damage in ("a foreign snapshot", "a missing previous snapshot's partner")
+    try:
+        opened = Store.resume(folder)
+    except DamagedSession:
+        damaged = True
+    else:
+        damaged = opened.read_only
+        opened.close()
+    assert damaged, f"{damage} opened as if sound"
+    (info,) = list_sessions(root)
+    assert info.problem == RECOVERABLE and info.phase == "" and info.step == -1

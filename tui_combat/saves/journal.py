@@ -243,20 +243,19 @@ class SessionFolder:
                 if known >= 0:
                     self._sums[codec.block_name(index, tag)] = known
 
-    def damaged_parts(self, snapshot: codec.AnySnapshot) -> tuple[list[str], int]:
-        """What is damaged or missing among the files opening ``snapshot`` does not need right away: the
-        history blocks it refers to (each read and checked whole), the previous snapshot and the journal that
-        followed it. Returns (the problems, the index of the last bad block of ``snapshot`` or -1). Changes
-        nothing; blocks found right have their checksums remembered."""
+    def damaged_parts(self, sealed: Sequence[int], block_sums: Sequence[int]) -> tuple[list[str], int]:
+        """What is damaged or missing among the files opening a snapshot does not need right away: the
+        history blocks it refers to (``sealed``, with their checksums ``block_sums``; each read and checked
+        whole), the previous snapshot and the journal that followed it. Returns (the problems, the index of
+        the last bad block or -1). Changes nothing; blocks found right have their checksums remembered."""
         problems: list[str] = []
         last_bad = -1
-        if isinstance(snapshot, codec.Snapshot):
-            for index, tag in enumerate(snapshot.sealed):
-                known = snapshot.block_sums[index] if index < len(snapshot.block_sums) else -1
-                problem = self._block_problem(codec.block_name(index, tag), known)
-                if problem:
-                    problems.append(problem)
-                    last_bad = index
+        for index, tag in enumerate(sealed):
+            known = block_sums[index] if index < len(block_sums) else -1
+            problem = self._block_problem(codec.block_name(index, tag), known)
+            if problem:
+                problems.append(problem)
+                last_bad = index
         try:
             previous = self._read(PREV_SNAPSHOT)
             if previous is not None:

@@ -18,7 +18,7 @@ from tui_combat.i18n import _
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.files import FOLDER_MODE, Folder, make_private_folders
 from tui_combat.saves.locations import sessions_dir, slug
-from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA, is_torn
+from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA
 
 # Problems are message ids: the screens translate them when shown.
 DAMAGED = "damaged"
@@ -57,6 +57,9 @@ class _Head(msgspec.Struct):
     ruleset: str = ""
     round: int = 0
     schema: int = 0
+    seq: int = 0
+    sealed: list[int] = msgspec.field(default_factory=list)
+    block_sums: list[int] = msgspec.field(default_factory=list)
     current: _CurrentHead | None = None
 
 
@@ -73,17 +76,22 @@ class _HeaderHead(msgspec.Struct):
 
 _head_decoder = msgspec.json.Decoder(_Head)
 _header_decoder = msgspec.json.Decoder(_HeaderHead)
-_round_decoder = msgspec.json.Decoder(dict[str, object])
 _SESSION_FILES = (SNAPSHOT, PREV_SNAPSHOT, JOURNAL, PREV_JOURNAL)
-_LINE_KINDS = ("header", "do", "undo", "redo")
 
 
 def _snapshot_head(folder: Folder, name: str) -> _Head | None:
+    """The head of a snapshot; None when it is missing, not a snapshot (a foreign ``snapshot.json``) or its
+    checksum says it changed."""
+    from tui_combat.saves.reading import snapshot_sum_problem
+
     try:
         data = folder.read(name)
-        return _head_decoder.decode(data) if data is not None else None
+        head = _head_decoder.decode(data) if data is not None else None
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return None
+    if data is None or head is None or head.schema < 1 or (head.schema <= SNAPSHOT_SCHEMA and snapshot_sum_problem(folder.path / name, data)):
+        return None
+    return head
 
 
 def _journal_start(folder: Folder, name: str) -> _StartHead | None:
@@ -100,42 +108,42 @@ def _journal_start(folder: Folder, name: str) -> _StartHead | None:
 
 class _JournalEnd(NamedTuple):
     round: int | None
-    """The round of the last journal entry."""
+    """The round of the last journal entry that follows the snapshot (None: no such entry)."""
     damaged: bool
-    """The journal's end is visibly damaged."""
+    """Opening would find damage: in the journal, in a gap after the snapshot, in the previous snapshot or
+    journal, or in a history block."""
     entries: bool
-    """Entries follow the snapshot's header (the snapshot does not show the latest state)."""
+    """Entries follow the snapshot (the snapshot does not show the latest state)."""
+    newer: bool = False
 
 
-def _journal_end(folder: Folder) -> _JournalEnd:
-    """How the journal ends, from its last 4 KiB: visibly damaged is a missing journal, a last complete
-    line that cannot be read, or trailing bytes that are not the start of a line. Deeper damage is found
-    when the session is opened."""
+def _journal_end(folder: Folder, head: _Head) -> _JournalEnd:
+    """What opening finds after the snapshot whose head is ``head``, by the same reading and checks (all
+    but replaying the entries: that needs the rules)."""
+    from tui_combat.saves.errors import NewerVersionError
+    from tui_combat.saves.journal import SessionFolder
+
     try:
-        tail = folder.read_tail(JOURNAL, 4096)
-    except OSError:
+        session = SessionFolder.open(folder.path)
+    except SaveError:
         return _JournalEnd(None, True, True)
-    if tail is None:
+    try:
+        segment = session.read_segment(JOURNAL)
+        if segment.header is not None and segment.header.after > head.seq:
+            return _JournalEnd(None, True, True)
+        after = [entry for _line, entry in segment.entries if entry.seq > head.seq]
+        contiguous = all(entry.seq == head.seq + number for number, entry in enumerate(after, start=1))
+        damaged = bool(segment.problem) or not contiguous
+        if not damaged:
+            problems, _last_bad = session.damaged_parts(head.sealed, head.block_sums)
+            damaged = bool(problems)
+        return _JournalEnd(after[-1].round if after else None, damaged, bool(after))
+    except NewerVersionError:
+        return _JournalEnd(None, False, True, newer=True)
+    except SaveError:
         return _JournalEnd(None, True, True)
-    lines = tail.split(b"\n")
-    damaged, entries = False, True
-    if len(lines) > 1:
-        after_last_newline, last_line = lines[-1], lines[-2]
-        try:
-            kind = _round_decoder.decode(last_line).get("k")
-            damaged, entries = kind not in _LINE_KINDS, kind != "header"
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            damaged = True
-        damaged = damaged or bool(after_last_newline) and not is_torn(after_last_newline)
-    for raw in reversed(lines):
-        try:
-            line = _round_decoder.decode(raw)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            continue
-        value = line.get("round")
-        if isinstance(value, int):
-            return _JournalEnd(value, damaged, entries)
-    return _JournalEnd(None, damaged, entries)
+    finally:
+        session.close()
 
 
 def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
@@ -155,14 +163,16 @@ def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
             head, recoverable = _Head(name=start.name, ruleset=start.ruleset, round=start.round), True
         if recoverable:
             problem = RECOVERABLE
-    round_number, journal_damaged, entries = _journal_end(folder)
+    newest_head = newest if newest is not None and newest.schema <= SNAPSHOT_SCHEMA else None
+    end = _journal_end(folder, newest_head) if newest_head is not None else _JournalEnd(None, False, True)
+    round_number, journal_damaged, entries = end.round, end.damaged, end.entries
     if not problem and journal_damaged:
         problem, recoverable = RECOVERABLE, True  # the snapshot is readable: at least it can be rebuilt
-    if head is not None and head.schema > SNAPSHOT_SCHEMA:
+    if end.newer or (head is not None and head.schema > SNAPSHOT_SCHEMA):
         problem, recoverable = NEWER, False
     head = head or _Head()
     phase, step, step_label = "", -1, ""
-    if newest is not None and newest.current is not None and problem != NEWER:
+    if newest is not None and newest.current is not None and not problem:
         phase = newest.current.phase
         if entries and phase in ("setup", "surprise") and (round_number or 0) > 0:
             phase = "round"  # the fight started after the snapshot
