@@ -294,6 +294,9 @@ def test_a_newer_snapshot_is_refused_not_reported_as_damage(folder: Path, schema
     with pytest.raises(NewerVersionError):
         Store.resume(folder)
     assert fingerprint(folder) == before
+    with pytest.raises(NewerVersionError):  # nor rebuilt by this older version from the journal's first state
+        recover(folder, folder.parent / "rebuilt")
+    assert fingerprint(folder) == before and not (folder.parent / "rebuilt").exists()
 
 
 # -- recovering -----------------------------------------------------------------------------------------
