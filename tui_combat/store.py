@@ -74,6 +74,8 @@ class Store:
         self.read_only = False
         """Opened read-only (another copy of tui-combat is this session's writer): every change is refused."""
         self.read_only_reason = ""
+        self.damaged = False
+        """Read-only because part of the session is damaged or missing (see :attr:`read_only_reason`)."""
         self._listeners: list[Listener] = []
         self.rng = random.Random(state.seed)
         self.upgraded_from = 0
@@ -192,6 +194,7 @@ class Store:
         lines.append(_("So that nothing in it is changed, this session is open read-only. "
                        "tui-combat recover {name} rebuilds it into a new session beside it.", name=session.folder.name))
         self.read_only = True
+        self.damaged = True
         self.read_only_reason = "\n".join(lines)
         self.warnings.append(self.read_only_reason)
 
@@ -395,6 +398,7 @@ class Store:
         self.folder = self._blocks_from = target
         self._history.mark_saved(keep_in_memory=False)
         self.read_only = False
+        self.damaged = False
         self.read_only_reason = ""
         self.upgraded_from = 0  # the old files stay where they were, untouched
         self._old_format = False
