@@ -232,9 +232,9 @@ def _saved_folder(data_root: Path, key: str, title: str) -> Path:
 def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
     """The saved session ``key`` (its folder name, as :func:`list_sessions` gives it), where it was left.
 
-    Opening only reads: a damaged session, one written by a newer version or one this version cannot
-    replay is refused with a message saying why (and, when damaged, how to recover it); nothing on disk
-    changes. When another copy of tui-combat has the session open (or ``read_only`` is asked), it opens
+    Opening only reads: a damaged session opens read-only as far as it can be read, saying what is wrong
+    and how to recover it (one that cannot be rebuilt at all, one written by a newer version or one this
+    version cannot replay is refused with a message saying why); nothing on disk changes. When another copy of tui-combat has the session open (or ``read_only`` is asked), it opens
     read-only and says so in the store's warnings."""
     from tui_combat.store import Store
 
@@ -242,7 +242,7 @@ def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
     if not folder.is_dir():
         raise SessionError(_("Cannot open the session"), _("There is no saved session {name}.", name=key))
     try:
-        return Store.resume(folder, read_only=read_only)
+        return Store.resume(folder, read_only=read_only, damaged_read_only=not read_only)
     except _refusals() as error:
         raise SessionError(_("Cannot open the session"), str(error)) from None
 

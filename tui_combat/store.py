@@ -105,7 +105,7 @@ class Store:
         return store
 
     @classmethod
-    def resume(cls, folder: Path, *, read_only: bool = False) -> Store:
+    def resume(cls, folder: Path, *, read_only: bool = False, damaged_read_only: bool = False) -> Store:
         """Open a saved session. Reading changes nothing on disk: damage raises :class:`DamagedSession`
         (with a report of what :func:`recover` can rebuild), a session of a newer version
         :class:`NewerVersionError`, one this version cannot make a fight of (an older session whose
@@ -114,11 +114,20 @@ class Store:
 
         One writer per session: when another copy of tui-combat holds the session (or ``read_only`` is
         asked), the store opens read-only, says so in :attr:`warnings`, and refuses every change.
+
+        With ``damaged_read_only``, a damaged session that can be rebuilt opens read-only instead, as far as
+        its files can be read, saying what is wrong and how to recover it (:attr:`damaged`); nothing in it is
+        written.
         """
         session = SessionFolder.open(folder)
         try:
             writer = not read_only and session.lock()
-            store = cls._open(session, check_all=True) if writer else cls._open_beside_a_writer(session)
+            try:
+                store = cls._open(session, check_all=True) if writer else cls._open_beside_a_writer(session)
+            except DamagedSession as damage:
+                if not damaged_read_only or not damage.report.recoverable:
+                    raise
+                store = cls._open_as_far_as_it_reads(session, damage.report)
         except BaseException:
             session.close()
             raise
@@ -183,6 +192,19 @@ class Store:
                 return store
         report = damage_report(session, problems)
         raise DamagedSession(describe_damage(report), report)
+
+    @classmethod
+    def _open_as_far_as_it_reads(cls, session: SessionFolder, report: DamageReport) -> Store:
+        """A damaged session, read-only, as far as its best recovery reaches."""
+        best = _best_recovery(session, None)
+        if best is None:
+            raise DamagedSession(describe_damage(report), report)
+        store = best.store
+        store.folder = session
+        store.read_only = store.damaged = True
+        store.read_only_reason = describe_read_only(report)
+        store.warnings = [store.read_only_reason]
+        return store
 
     def _open_damaged(self, session: SessionFolder, problems: list[str], last_bad: int) -> None:
         """Read-only, saying what is wrong and the way out."""
@@ -506,6 +528,16 @@ def describe_damage(report: DamageReport) -> str:
         lines.append(ngettext("It can be rebuilt from {source} ({n} saved action after it) into a new session beside it: tui-combat recover {name}",
                               "It can be rebuilt from {source} ({n} saved actions after it) into a new session beside it: tui-combat recover {name}",
                               report.actions, source=report.source, name=name))
+    return "\n".join(lines)
+
+
+def describe_read_only(report: DamageReport) -> str:
+    """What is wrong with a damaged session opened read-only, how far it was read, and the way out."""
+    lines = [_("{path} is damaged, so it is open read-only and nothing in it is changed.", path=report.folder)]
+    lines += report.problems
+    lines.append(ngettext("What is shown is {source} and {n} saved action after it. tui-combat recover {name} rebuilds it into a new session beside it.",
+                          "What is shown is {source} and {n} saved actions after it. tui-combat recover {name} rebuilds it into a new session beside it.",
+                          report.actions, source=report.source, name=Path(report.folder).name))
     return "\n".join(lines)
 
 

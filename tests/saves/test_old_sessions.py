@@ -150,17 +150,20 @@ def test_an_old_session_whose_history_no_longer_replays_is_refused_unchanged(old
     assert files(old_root) == before
 
 
-def test_an_old_session_whose_journal_no_longer_replays_is_refused_unchanged(old_root: Path) -> None:
-    """Damage to a combatant the fight does not have, in the journal after the snapshot: refused as damage,
-    naming the line, with the way to rebuild what still replays."""
+def test_an_old_session_whose_journal_no_longer_replays_opens_read_only_unchanged(old_root: Path) -> None:
+    """Damage to a combatant the fight does not have, in the journal after the snapshot: opened read-only as
+    far as it replays, naming the line, with the way to rebuild what still replays."""
     journal = old_root / "sessions" / KEY / JOURNAL
     _rewrite(journal, b'"combatant":"c7","amount":9,"roll":null', b'"combatant":"c99","amount":9,"roll":null')
     before = files(old_root)
-    with pytest.raises(session.SessionError) as refused:
-        session.resume(old_root, KEY)
-    message = str(refused.value)
+    opened = session.resume(old_root, KEY)
+    message = opened.read_only_reason
+    assert opened.read_only and opened.damaged
     assert "cannot be replayed" in message and f"{JOURNAL}, line 3" in message, message
-    assert "nothing on disk was changed" in message and f"tui-combat recover {KEY}" in message, message
+    assert "nothing in it is changed" in message and f"tui-combat recover {KEY}" in message, message
+    assert (opened.state.phase, opened.state.round, opened.state.step, opened.state.cursor) == ("round", 1, 3, 1)
+    opened.save_now()
+    opened.close()
     assert files(old_root) == before
 
 
@@ -195,7 +198,9 @@ def test_an_old_session_that_replays_into_another_fight_is_refused(old_root: Pat
     assert files(old_root) == before
 
 
-async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_is_refused(old_root: Path) -> None:
+async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_opens_read_only(old_root: Path) -> None:
+    from tests.waiting import until
+
     from textual.widgets import DataTable
 
     from tui_combat.app import CombatApp
@@ -218,14 +223,16 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_is_re
             while table.cursor_row != target:
                 await pilot.press("down" if table.cursor_row < target else "up")
             await pilot.press("enter")
-            await pilot.pause()
+            await until(pilot, lambda: isinstance(app.screen, RoundScreen) and not app.opening, "the session to open")
+            assert app.store is not None
             if key == "broken":
-                assert isinstance(app.screen, SessionsScreen)
-                (notice,) = list(app._notifications)
-                assert notice.title == "Cannot open the session" and "cannot be replayed" in notice.message
+                assert app.store.read_only and app.store.damaged
+                assert any("cannot be replayed" in notice.message for notice in app._notifications)
+                await pilot.press("escape")
+                await until(pilot, lambda: isinstance(app.screen, SessionsScreen), "the session list")
+                table = app.screen.query_one(DataTable)
             else:
-                assert isinstance(app.screen, RoundScreen)
-                assert app.store is not None and app.store.state.combatant("c7").hp == 27
+                assert app.store.state.combatant("c7").hp == 27
         await pilot.press("escape")  # back to the list: the old session is saved only if it changed
         assert isinstance(app.screen, SessionsScreen)
     assert files(old_root) == before
