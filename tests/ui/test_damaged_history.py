@@ -52,3 +52,21 @@ async def test_a_flipped_history_block_opens_read_only_and_quitting_changes_noth
         await pilot.press("ctrl+q")
         await until(pilot, lambda: app.store is None, "the app to quit")
     assert fingerprint(folder) == files
+
+
+async def test_a_symlinked_sessions_folder_is_refused_on_the_session_list_too(
+        make_app: Callable[..., CombatApp], data_root: Path, tmp_path: Path) -> None:
+    from tui_combat.screens.sessions import SessionsScreen
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    data_root.mkdir(parents=True, exist_ok=True)
+    sessions_dir(data_root).symlink_to(elsewhere)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SessionsScreen), "the session list")
+        hint = visible_text(app.screen.query_one("#sessions-hint"))
+        assert "is a symbolic link" in hint
+        await pilot.press("n")  # a new fight: refused with the same words, nothing made through the link
+        await until(pilot, lambda: any("symbolic link" in message for message in messages(app)), "the refusal")
+        assert list(elsewhere.iterdir()) == []
