@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from tui_combat.i18n import N_, _
-from tui_combat.saves.library import SessionInfo, list_sessions, session_folder
+from tui_combat.saves import library
+from tui_combat.saves.library import SessionInfo, session_folder
 
 if TYPE_CHECKING:
     from tui_combat.engine.actions import Action
@@ -94,6 +95,46 @@ def fight_progress(phase: str, round_number: int) -> str:
     if phase == "over":
         return _("over, round {n}", n=round_number)
     return _("round {n}", n=round_number)
+
+
+def list_sessions(data_root: Path, *, steps: bool = False) -> list[SessionInfo]:
+    """Every saved session, newest first (:func:`tui_combat.saves.library.list_sessions`). With ``steps``,
+    a session with actions saved after its last snapshot is also read as opening reads it (replayed, in
+    memory, read-only): damage found then marks it damaged, else it shows the step opening shows."""
+    sessions = library.list_sessions(data_root, steps=steps)
+    if not steps:
+        return sessions
+    return [_as_opened(data_root, info) if info.after_snapshot else info for info in sessions]
+
+
+def _as_opened(data_root: Path, info: SessionInfo) -> SessionInfo:
+    import msgspec
+
+    from tui_combat.engine.registry import get
+    from tui_combat.saves.errors import DamagedSession, SaveError
+    from tui_combat.store import Store
+
+    try:
+        store = Store.resume(session_folder(data_root, info.key), read_only=True)
+    except DamagedSession as damage:
+        return msgspec.structs.replace(info, problem=library.RECOVERABLE if damage.report.recoverable else library.DAMAGED,
+                                       recoverable=damage.report.recoverable, phase="", step=-1, step_label="")
+    except SaveError:
+        return info
+    except Exception:  # the rules are plugins: the list shows what it read without them
+        return info
+    try:
+        state = store.state
+        step, label = -1, ""
+        if state.phase == "round":
+            found = get(state.ruleset).steps(state)
+            step = state.step
+            label = found[step].label if 0 <= step < len(found) else ""
+        return msgspec.structs.replace(info, phase=state.phase, round=state.round, step=step, step_label=label)
+    except Exception:  # a ruleset's steps that fail: the list keeps what it read
+        return info
+    finally:
+        store.close()
 
 
 def progress_label(info: SessionInfo) -> str:

@@ -430,3 +430,22 @@ def test_the_session_list_marks_damage_exactly_when_opening_finds_it(root: Path,
     assert damaged, f"{damage} opened as if sound"
     (info,) = list_sessions(root)
     assert info.problem == RECOVERABLE and info.phase == "" and info.step == -1
+
+
+def test_the_session_list_replays_what_follows_the_snapshot_as_opening_does(root: Path, folder: Path) -> None:
+    from tui_combat import session
+
+    store = small_fight(folder)
+    store.dispatch(a.StartFight())
+    store.save_now()
+    store.dispatch(a.NextStep())
+    store.close()  # killed: the Next is only in the journal
+    opened = Store.resume(folder, read_only=True)
+    (info,) = session.list_sessions(root, steps=True)
+    assert (info.problem, info.phase, info.round, info.step) == ("", "round", opened.state.round, opened.state.step)
+    opened.close()
+    append(folder / JOURNAL, line(codec.Redone(seq=last_seq(folder) + 1, round=1)))  # nothing to redo
+    with pytest.raises(DamagedSession):
+        Store.resume(folder)
+    (info,) = session.list_sessions(root, steps=True)
+    assert info.problem == RECOVERABLE and info.step == -1  # a replay error is damage in the list too

@@ -45,6 +45,9 @@ class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
     step_label: str = ""
     """The step's label, a message id translated when shown; only filled when :func:`list_sessions` is asked
     for ``steps``, and "" when the step is unknown."""
+    after_snapshot: bool = False
+    """Actions were saved after the last snapshot: where the fight stands (and whether they replay) is known
+    only by replaying them (:func:`tui_combat.session.list_sessions` does, with ``steps``)."""
 
 
 class _CurrentHead(msgspec.Struct):
@@ -190,6 +193,7 @@ def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
         phase=phase,
         step=step,
         step_label=step_label,
+        after_snapshot=entries and not problem,
     )
 
 
