@@ -65,6 +65,8 @@ DEEP = {
     "inline tables": "x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n",
     "unclosed": "x = " + "[" * 5000 + "\n",
     "headers": "[" * 5000 + "\n",
+    "dotted keys": ".".join(["a"] * 5000) + " = 1\n",
+    "dotted table": "[" + ".".join(["a"] * 5000) + "]\n",
 }
 
 # What a mutation inserts: TOML's own punctuation, runs of it, and odd characters.

@@ -101,7 +101,30 @@ def loads(text: str) -> dict[str, Any]:
     """:func:`tomllib.loads` within the bounds above. Raises :class:`tomllib.TOMLDecodeError`."""
     check_bounds(text)
     try:
-        return tomllib.loads(text)
+        document = tomllib.loads(text)
     except RecursionError:  # nesting the pass above did not count (it cannot, in text that is not TOML)
         raise tomllib.TOMLDecodeError(_("values are nested more than {limit} deep", limit=MAX_DEPTH)
                                       + " (at line 1, column 1)") from None
+    if _depth(document) > MAX_DEPTH:  # dotted keys (a.b.c…) nest tables without a bracket
+        line = next((number for number, written in enumerate(text.split("\n"), start=1)
+                     if written.count(".") > MAX_DEPTH), 1)
+        raise tomllib.TOMLDecodeError(_("values are nested more than {limit} deep", limit=MAX_DEPTH)
+                                      + f" (at line {line}, column 1)")
+    return document
+
+
+def _depth(document: dict[str, Any]) -> int:
+    """How deep tables and arrays nest in ``document`` (counted without recursion)."""
+    deepest = 0
+    pending: list[tuple[object, int]] = [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DEPTH:
+                return deepest
+        if isinstance(value, dict):
+            pending.extend((item, depth + 1) for item in value.values() if isinstance(item, (dict, list)))
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value if isinstance(item, (dict, list)))
+    return deepest
