@@ -391,3 +391,47 @@ def test_blocks_left_by_a_failed_snapshot_are_rewritten_not_trusted(tmp_path: Pa
         again.undo()
         assert again.state == expected
     again.close()
+
+
+def _as_written_before_checksums(folder: Path) -> None:
+    """The session's files as a version without checksums wrote them: snapshot format 3, journal format 1."""
+    for name in (SNAPSHOT, PREV_SNAPSHOT):
+        raw = json.loads((folder / name).read_bytes())
+        raw.pop("sum")
+        raw.pop("block_sums", None)
+        raw["schema"] = 3
+        (folder / name).write_bytes(msgspec.json.encode(raw))
+    for name in (JOURNAL, PREV_JOURNAL):
+        lines = []
+        for written in (folder / name).read_bytes().splitlines():
+            raw = json.loads(written)
+            raw.pop("sum")
+            if raw["k"] == "header":
+                raw["schema"] = 1
+            lines.append(msgspec.json.encode(raw) + b"\n")
+        (folder / name).write_bytes(b"".join(lines))
+
+
+def test_a_session_written_before_checksums_opens_and_is_written_with_them(tmp_path: Path, small_blocks: None) -> None:
+    folder = tmp_path / "fight"
+    blocks = _eighteen_actions(folder)
+    store = Store.resume(folder)
+    store.dispatch(a.Damage(combatant="c5", amount=2))
+    expected = store.state
+    store.close()
+    _as_written_before_checksums(folder)
+    resumed = Store.resume(folder)
+    assert not resumed.read_only and resumed.state == expected
+    for _ in range(12):
+        resumed.undo()  # reaches into the blocks, whose own compression still checks them
+    resumed.save_now()
+    resumed.close()
+    snapshot = json.loads((folder / SNAPSHOT).read_bytes())
+    assert snapshot["schema"] == codec.SNAPSHOT_SCHEMA and all(sum_ >= 0 for sum_ in snapshot["block_sums"])
+    _as_written_before_checksums(folder)
+    _flip(blocks[0], len(blocks[0].read_bytes()) // 2)
+    before = fingerprint(folder)
+    damaged = Store.resume(folder)
+    assert damaged.read_only and blocks[0].name in damaged.read_only_reason
+    damaged.close()
+    assert fingerprint(folder) == before
