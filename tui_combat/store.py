@@ -411,6 +411,7 @@ class Store:
         target = SessionFolder(folder)
         self._history.load_all()  # every block is written again, in the new folder
         try:
+            target.claim_new()  # never over another session, nor in a folder another writer holds
             target.write_snapshot(self._snapshot(), self._history.unsaved_blocks())
         except SaveError:
             target.close()

@@ -150,3 +150,14 @@ def test_two_new_sessions_are_never_handed_the_same_folder(tmp_path: Path) -> No
     resumed = Store.resume(first_folder)
     assert resumed.state == first.state
     resumed.close()
+
+
+def test_saving_as_into_a_folder_that_holds_a_session_is_refused(tmp_path: Path) -> None:
+    kept = small_fight(tmp_path / "kept", seed=1)
+    kept.close()
+    before = fingerprint(tmp_path / "kept")
+    other = small_fight(tmp_path / "other", seed=2)
+    with pytest.raises(FolderTaken):
+        other.save_as(tmp_path / "kept")
+    other.close()
+    assert fingerprint(tmp_path / "kept") == before
