@@ -182,3 +182,27 @@ def test_output_to_a_closed_pipe_ends_quietly(data: Path, command: list[str]) ->
         process.stdout.close()  # the reader is gone before anything is written, as after `| head -c 0`
         error = process.stderr.read().decode()
         assert process.wait(timeout=GUARD) in (0, 2) and "Traceback" not in error and "BrokenPipe" not in error, error
+
+
+def test_a_data_folder_that_is_a_symbolic_link_is_followed_by_every_command(tmp_path: Path,
+                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The GM may keep the data folder on another disk: the link to it is followed, by every command alike."""
+    from tui_combat.__main__ import main
+
+    real = tmp_path / "real"
+    store = session.new_empty(real, seed=1)
+    key = store.folder.folder.name if store.folder is not None else ""
+    store.close()
+    root = tmp_path / "data"
+    root.symlink_to(real)
+    assert main(["--data-dir", str(root), "list"]) == 0
+    assert capsys.readouterr().out.startswith(f"{key}\t")
+    assert main(["--data-dir", str(root), "export", key]) == 0
+    capsys.readouterr()
+    opened = session.resume(root, key)
+    assert not opened.read_only
+    opened.close()
+    created = session.new_empty(root, seed=2)
+    assert created.folder is not None and created.folder.folder.parent == root / "sessions"
+    created.close()
+    assert len(list((real / "sessions").iterdir())) == 2
