@@ -70,3 +70,17 @@ async def test_a_symlinked_sessions_folder_is_refused_on_the_session_list_too(
         await pilot.press("n")  # a new fight: refused with the same words, nothing made through the link
         await until(pilot, lambda: any("symbolic link" in message for message in messages(app)), "the refusal")
         assert list(elsewhere.iterdir()) == []
+
+
+async def test_a_deeply_nested_settings_file_starts_the_app_on_the_defaults_and_says_why(
+        make_app: Callable[..., CombatApp], tmp_path: Path) -> None:
+    from tui_combat.screens.sessions import SessionsScreen
+
+    settings = tmp_path / "settings.toml"
+    settings.write_text('theme = "nord"\nx = ' + "[" * 5000 + "\n", encoding="utf-8")
+    app = make_app(settings_path=settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SessionsScreen), "the session list")
+        await until(pilot, lambda: any(str(settings) in message and "line 2" in message and "nested" in message
+                                       for message in messages(app)), "the settings problem")
+        assert app.theme != "nord"  # the defaults: nothing of the broken file is used
