@@ -456,6 +456,8 @@ class Recovery(NamedTuple):
     store: Store
     replayed: int
     steps: Plan
+    problem: str = ""
+    """Why the replay stopped before the end of what was read ("" when it did not)."""
 
 
 def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery]:
@@ -479,7 +481,7 @@ def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery
             steps = plan(name, snapshot, segments, up_to_line=up_to_line)
             rebuilt = Store._rebuild(steps, session)
             if rebuilt.store is not None:
-                recoveries.append(Recovery(rebuilt.store, rebuilt.replayed, steps))
+                recoveries.append(Recovery(rebuilt.store, rebuilt.replayed, steps, rebuilt.problem))
     return recoveries
 
 
@@ -563,6 +565,8 @@ def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store
     best.store.warnings = [ngettext("Rebuilt from {path}: {n} saved action after {source}.",
                                     "Rebuilt from {path}: {n} saved actions after {source}.",
                                     best.replayed, path=folder, source=best.steps.source)]
+    lost = best.steps.problems + ([best.problem] if best.problem else [])
+    best.store.warnings += [_("Not kept: {problem}", problem=problem) for problem in lost]
     if forgotten:
         best.store.warnings.append(ngettext(
             "Part of the undo history could not be read: undo reaches back only to action {n} of this fight.",

@@ -449,3 +449,12 @@ def test_the_session_list_replays_what_follows_the_snapshot_as_opening_does(root
         Store.resume(folder)
     (info,) = session.list_sessions(root, steps=True)
     assert info.problem == RECOVERABLE and info.step == -1  # a replay error is damage in the list too
+
+
+def test_recover_says_what_it_could_not_keep(root: Path, folder: Path) -> None:
+    saved_session(folder)
+    append(folder / JOURNAL, b"this is no entry\n")
+    rebuilt = recover(folder, root / "sessions" / "rebuilt")
+    rebuilt.close()
+    assert any(warning.startswith("Not kept: ") and f"{JOURNAL} cannot be read at line 5" in warning
+               for warning in rebuilt.warnings), rebuilt.warnings
