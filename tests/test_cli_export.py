@@ -4,6 +4,7 @@ messages with exit code 2 for an unknown session or a file that cannot be writte
 from __future__ import annotations
 
 import json
+import stat
 import os
 import subprocess
 import sys
@@ -94,3 +95,26 @@ def test_a_file_that_cannot_be_written_is_refused_plainly(data: Path, tmp_path: 
 def test_an_unknown_format_is_refused_by_the_parser(data: Path) -> None:
     result = run(data, "export", "trolls", "--format", "pdf")
     assert result.returncode == 2 and "invalid choice" in result.stderr and result.stdout == ""
+
+
+def test_a_report_file_is_private_never_overwritten_without_force_and_never_written_through_a_link(
+        data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tui_combat.__main__ import main
+
+    target = tmp_path / "report.md"
+    assert main(["--data-dir", str(data), "export", "trolls", "--output", str(target)]) == 0
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    target.write_text("the GM's notes", encoding="utf-8")
+    assert main(["--data-dir", str(data), "export", "trolls", "--output", str(target)]) == 2
+    assert "--force" in capsys.readouterr().err and target.read_text(encoding="utf-8") == "the GM's notes"
+    target.chmod(0o644)
+    assert main(["--data-dir", str(data), "export", "trolls", "--output", str(target), "--force"]) == 0
+    assert target.read_text(encoding="utf-8").startswith(f"# {TROLLS}") and stat.S_IMODE(target.stat().st_mode) == 0o600
+    elsewhere = tmp_path / "elsewhere.md"
+    elsewhere.write_text("not a report", encoding="utf-8")
+    link = tmp_path / "link.md"
+    link.symlink_to(elsewhere)
+    for force in ([], ["--force"]):
+        assert main(["--data-dir", str(data), "export", "trolls", "--output", str(link), *force]) == 2
+        assert "symbolic link" in capsys.readouterr().err
+    assert link.is_symlink() and elsewhere.read_text(encoding="utf-8") == "not a report"

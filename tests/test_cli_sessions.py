@@ -130,3 +130,79 @@ def test_in_a_terminal_resume_opens_the_session_by_its_listed_name(data: Path) -
     finally:
         terminal.kill()
     assert status is not None and os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("name", ["n" * 256, "é" * 130, "x" * 10_000_000], ids=["256 bytes", "130 é", "10 MB"])
+def test_a_name_too_long_for_a_folder_is_refused_with_a_message_by_every_command(data: Path, name: str,
+                                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from tui_combat.__main__ import main
+
+    for command in (["resume", name], ["view", name], ["export", name], ["recover", name], ["serve", name]):
+        assert main(["--data-dir", str(data), *command]) == 2, command[0]
+        error = capsys.readouterr().err
+        assert "too long" in error and "Traceback" not in error and len(error) < 400, command[0]
+
+
+def test_a_long_session_name_gives_a_folder_name_that_fits(tmp_path: Path) -> None:
+    from tui_combat.saves.library import new_session_folder
+
+    for name in ("é" * 130, "𝔄" * 100, "a" * 300):
+        folder = new_session_folder(tmp_path, name)
+        assert len(folder.name.encode()) <= 120 and folder.is_dir()
+        recovered = new_session_folder(tmp_path, f"{folder.name}-recovered")
+        assert recovered.is_dir()
+
+
+def test_a_symlinked_sessions_folder_is_refused_with_one_message_by_every_command(tmp_path: Path,
+                                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from tui_combat.__main__ import main
+
+    elsewhere = tmp_path / "elsewhere"
+    store = session.new_empty(elsewhere, seed=1)
+    key = store.folder.folder.name if store.folder is not None else ""
+    store.close()
+    root = tmp_path / "data"
+    root.mkdir()
+    (root / "sessions").symlink_to(elsewhere / "sessions")
+    message = f"{root / 'sessions'} is a symbolic link"
+    for command in (["list"], ["resume", key], ["view", key], ["export", key], ["recover", key], ["serve", key]):
+        assert main(["--data-dir", str(root), *command]) == 2, command[0]
+        assert message in capsys.readouterr().err, command[0]
+    with pytest.raises(session.SessionError, match="symbolic link"):
+        session.new_empty(root, seed=2)
+    assert sorted(path.name for path in (elsewhere / "sessions").iterdir()) == [key]  # nothing made through the link
+
+
+@pytest.mark.parametrize("command", [["roll", "1000d6"], ["list"], ["--help"]])
+def test_output_to_a_closed_pipe_ends_quietly(data: Path, command: list[str]) -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
+    with subprocess.Popen([sys.executable, "-m", "tui_combat", "--data-dir", str(data), *command], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # the reader is gone before anything is written, as after `| head -c 0`
+        error = process.stderr.read().decode()
+        assert process.wait(timeout=GUARD) in (0, 2) and "Traceback" not in error and "BrokenPipe" not in error, error
+
+
+def test_a_data_folder_that_is_a_symbolic_link_is_followed_by_every_command(tmp_path: Path,
+                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The GM may keep the data folder on another disk: the link to it is followed, by every command alike."""
+    from tui_combat.__main__ import main
+
+    real = tmp_path / "real"
+    store = session.new_empty(real, seed=1)
+    key = store.folder.folder.name if store.folder is not None else ""
+    store.close()
+    root = tmp_path / "data"
+    root.symlink_to(real)
+    assert main(["--data-dir", str(root), "list"]) == 0
+    assert capsys.readouterr().out.startswith(f"{key}\t")
+    assert main(["--data-dir", str(root), "export", key]) == 0
+    capsys.readouterr()
+    opened = session.resume(root, key)
+    assert not opened.read_only
+    opened.close()
+    created = session.new_empty(root, seed=2)
+    assert created.folder is not None and created.folder.folder.parent == root / "sessions"
+    created.close()
+    assert len(list((real / "sessions").iterdir())) == 2

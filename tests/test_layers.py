@@ -20,7 +20,7 @@ PACKAGE = "tui_combat"
 SOURCE = Path(__file__).resolve().parents[1] / PACKAGE
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("tui_combat", "tui_combat.i18n", "tui_combat.config", "tui_combat.toml_write"),
+    ("tui_combat", "tui_combat.i18n", "tui_combat.config", "tui_combat.toml_write", "tui_combat.toml_read"),
     ("tui_combat.engine",),
     ("tui_combat.rulesets",),
     ("tui_combat.saves",),

@@ -124,3 +124,19 @@ _values = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, max_siz
 @given(st.dictionaries(_keys, _values, max_size=5))
 def test_any_document_round_trips(document: dict[str, object]) -> None:
     assert tomllib.loads(toml_text(document)) == document
+
+
+def test_the_config_folder_is_created_private(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from tui_combat.config import write_settings
+
+    path = tmp_path / "new" / "config" / "settings.toml"
+    previous = os.umask(0o022)
+    try:
+        write_settings({"theme": "nord"}, path)
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.parent.parent.stat().st_mode) == 0o700

@@ -44,11 +44,32 @@ def _parser() -> argparse.ArgumentParser:
                         help=_("md (Markdown, for a wiki or a chat), html (a web page) or json (default: from the name of the output file, else md)"))
     export.add_argument("--public", action="store_true", help=_("only what the players' screen shows: nothing secret"))
     export.add_argument("--output", "-o", type=Path, metavar=_("FILE"), help=_("write the report to FILE (default: print it)"))
+    export.add_argument("--force", action="store_true", help=_("replace FILE when it exists"))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    """The command line; output to a pipe whose reader has stopped (``| head``) ends it quietly."""
+    try:
+        code = _main(sys.argv[1:] if argv is None else argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    return code
+
+
+def _quiet_stdout() -> None:
+    """The reader of the output is gone: what is left to flush goes nowhere, without a second error at exit."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _main(argv: list[str]) -> int:
     try:  # before the parser is built: its help is written in the chosen language
         set_language(choose_language(language_argument(argv)))
     except UnknownLanguage as error:
@@ -82,9 +103,13 @@ def main(argv: list[str] | None = None) -> int:
                        len(state.combatants), path=args.file, ruleset=_(get(state.ruleset).name)))
         return 0
     if args.command == "list":
-        from tui_combat.saves.library import format_time
+        from tui_combat.saves.library import format_time, sessions_problem
         from tui_combat.session import list_sessions, progress_label, ruleset_label
 
+        problem = sessions_problem(root)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         for info in list_sessions(root, steps=True):
             problem = f"\t({_(info.problem)})" if info.problem else ""
             print(f"{info.key}\t{info.name}\t{ruleset_label(info.ruleset)}\t{progress_label(info)}\t"
@@ -238,13 +263,11 @@ def _export(root: Path, args: argparse.Namespace) -> int:
                 sys.stdout.write(text)
             sys.stdout.flush()
         except BrokenPipeError:  # the reader stopped early (``| head``): nothing more to say, and nothing to flush
-            import os
-
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _quiet_stdout()
             return 0
         return 0
     try:
-        written = write_report(args.output, text)
+        written = write_report(args.output, text, overwrite=args.force)
     except ReportError as error:
         print(error, file=sys.stderr)
         return 2
@@ -279,6 +302,12 @@ def _players(root: Path, args: argparse.Namespace) -> int:
     except OSError:  # the terminal went away while the screen was being restored: nothing left to show
         if not app.hung_up:
             raise
+    if app.hung_up:
+        # The terminal is gone: leave now, without waiting for a read of the session still running in a
+        # thread (it may be a long one of a damaged file), and with nothing left to write anywhere.
+        import os
+
+        os._exit(0)
     return 0
 
 

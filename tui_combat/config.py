@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tui_combat import toml_read
 from tui_combat.toml_write import toml_text
 
 CONFIG_ENV_VAR = "TUI_COMBAT_CONFIG_DIR"
@@ -48,6 +49,22 @@ def config_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def make_private_folder(path: Path) -> None:
+    """Create ``path`` and its missing parents 0700 whatever the umask (the settings, the house rules and the
+    reports are the GM's alone); folders that exist are left as they are."""
+    missing: list[Path] = []
+    current = path
+    while not os.path.lexists(current) and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            continue
+        os.chmod(folder, 0o700)
 
 
 def house_rules_dir() -> Path:
@@ -122,7 +139,7 @@ def read_settings(path: Path | None = None) -> Settings:
     except UnicodeDecodeError:
         return Settings(path, problem=SettingsProblem(N_("{path} is not UTF-8 text."), path=path))
     try:
-        document = tomllib.loads(text)
+        document = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:
         return Settings(path, problem=SettingsProblem(N_("{path} is not valid TOML: {error}"), path=path, error=error))
     return Settings(path, document, text)
@@ -156,7 +173,7 @@ def write_settings(changes: Mapping[str, Any], path: Path | None = None) -> Path
     text = toml_text(document)
     import tempfile
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_folder(path.parent)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:

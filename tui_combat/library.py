@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from tui_combat import toml_read
 from tui_combat.engine import actions as a
 from tui_combat.engine.contract import FieldSpec, shown_value
 from tui_combat.engine.encounter import COMBATANT_FIELDS, KIND_TABLES, KIND_TEXTS, FieldChecker, Problem
@@ -124,7 +125,7 @@ def read_library(path: Path, ruleset_id: str, source: Source = "library") -> Lib
     except UnicodeDecodeError:
         return Library(path=path, problems=(_("{path} is not UTF-8 text.", path=path),))
     try:
-        raw = tomllib.loads(text)
+        raw = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:
         return Library(path=path, problems=(Problem(line=_toml_error_line(error, text), where="", message=_(
             "this is not valid TOML: {error}.", error=_toml_error_reason(error))).text(path),))
@@ -323,7 +324,7 @@ def with_entry(text: str, entry: Entry, ruleset_id: str) -> str:
     if not text.strip():
         return _header(ruleset_id) + "\n" + block
     try:
-        raw = tomllib.loads(text)
+        raw = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise LibraryError(_("Line {line} of the library is not valid TOML ({error}): fix it first, nothing was "
                              "written.", line=_toml_error_line(error, text), error=_toml_error_reason(error))) from None
@@ -350,7 +351,7 @@ def with_entry(text: str, entry: Entry, ruleset_id: str) -> str:
 
 def _reads_as(text: str, expected: Mapping[str, Any]) -> bool:
     try:
-        return tomllib.loads(text) == expected
+        return toml_read.loads(text) == expected
     except tomllib.TOMLDecodeError:
         return False
 

@@ -496,17 +496,25 @@ def default_report_path(data_root: Path, name: str, form: Format, *, public: boo
     return data_root / REPORTS_FOLDER / f"{slug(name) or 'fight'}{'-players' if public else ''}{SUFFIXES[form]}"
 
 
-def write_report(path: Path, text: str, *, make_folder: bool = False) -> Path:
+def write_report(path: Path, text: str, *, make_folder: bool = False, overwrite: bool = True) -> Path:
     """Write ``text`` to ``path`` whole or not at all (a temporary file beside it, then renamed over it);
-    ``make_folder``: create the folder it goes in when missing. Returns the absolute path written; raises
-    :class:`ReportError` with a message for the GM."""
+    ``make_folder``: create the folder it goes in when missing; ``overwrite``: replace a file already there
+    (else it is refused). The report is private (0600: the GM's holds secrets), and a symbolic link is never
+    written through nor replaced. Returns the absolute path written; raises :class:`ReportError` with a
+    message for the GM."""
     path = Path(os.path.abspath(path.expanduser()))
     folder = path.parent
+    if path.is_symlink():
+        raise ReportError(_("Cannot write the report to {path}: it is a symbolic link; give the file itself.", path=path))
     if path.is_dir():
         raise ReportError(_("Cannot write the report to {path}: it is a folder.", path=path))
+    if not overwrite and os.path.lexists(path):
+        raise ReportError(_("Cannot write the report to {path}: the file exists already (--force replaces it).", path=path))
     try:
         if make_folder:
-            folder.mkdir(parents=True, exist_ok=True)
+            from tui_combat.config import make_private_folder
+
+            make_private_folder(folder)
         elif not folder.is_dir():
             raise ReportError(_("Cannot write the report to {path}: the folder {folder} does not exist.",
                                 path=path, folder=folder))
@@ -514,8 +522,9 @@ def write_report(path: Path, text: str, *, make_folder: bool = False) -> Path:
         raise ReportError(_("Cannot write the report to {path}: {error}", path=path, error=error.strerror or error)) from None
     temporary = folder / f".{path.name}.{os.urandom(6).hex()}.tmp"
     try:
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
+            os.fchmod(descriptor, 0o600)
             with os.fdopen(descriptor, "wb") as file:
                 file.write(text.encode("utf-8"))
                 file.flush()
@@ -524,7 +533,16 @@ def write_report(path: Path, text: str, *, make_folder: bool = False) -> Path:
             temporary.unlink(missing_ok=True)
             raise
         try:
-            os.replace(temporary, path)
+            if overwrite:
+                os.replace(temporary, path)
+            else:  # the link is the check: a file made meanwhile is not replaced either
+                try:
+                    os.link(temporary, path, follow_symlinks=False)
+                except FileExistsError:
+                    raise ReportError(_("Cannot write the report to {path}: the file exists already (--force replaces it).",
+                                        path=path)) from None
+                finally:
+                    temporary.unlink(missing_ok=True)
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise

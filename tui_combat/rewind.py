@@ -244,7 +244,8 @@ def branch(data_root: Path, timeline: Timeline, position: int, name: str, *, see
     going on twice from one point with the same ``seed`` rolls the same."""
     from tui_combat.engine.actions import SetName
     from tui_combat.saves.errors import SaveError
-    from tui_combat.saves.library import new_session_folder, remove_new_folder
+    from tui_combat.saves.library import remove_new_folder
+    from tui_combat.session import new_session_folder
     from tui_combat.store import Store
 
     title = _("Cannot continue from here")
@@ -262,7 +263,7 @@ def branch(data_root: Path, timeline: Timeline, position: int, name: str, *, see
     except Exception as error:  # the rules are plugins: whatever they raise means the history no longer replays
         reason = str(error) if _is_refusal(error) else f"{type(error).__name__}: {error}"
         raise SessionError(title, _("Its history no longer replays ({error}).", error=reason)) from None
-    folder = new_session_folder(data_root, name)
+    folder = new_session_folder(data_root, name, title)
     try:
         store.save_as(folder)
     except SaveError as error:

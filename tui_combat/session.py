@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from tui_combat.i18n import N_, _
-from tui_combat.saves.library import SessionInfo, list_sessions, new_session_folder, session_folder
+from tui_combat.saves import library
+from tui_combat.saves.library import SessionInfo, session_folder
 
 if TYPE_CHECKING:
     from tui_combat.engine.actions import Action
@@ -96,6 +97,46 @@ def fight_progress(phase: str, round_number: int) -> str:
     return _("round {n}", n=round_number)
 
 
+def list_sessions(data_root: Path, *, steps: bool = False) -> list[SessionInfo]:
+    """Every saved session, newest first (:func:`tui_combat.saves.library.list_sessions`). With ``steps``,
+    a session with actions saved after its last snapshot is also read as opening reads it (replayed, in
+    memory, read-only): damage found then marks it damaged, else it shows the step opening shows."""
+    sessions = library.list_sessions(data_root, steps=steps)
+    if not steps:
+        return sessions
+    return [_as_opened(data_root, info) if info.after_snapshot else info for info in sessions]
+
+
+def _as_opened(data_root: Path, info: SessionInfo) -> SessionInfo:
+    import msgspec
+
+    from tui_combat.engine.registry import get
+    from tui_combat.saves.errors import DamagedSession, SaveError
+    from tui_combat.store import Store
+
+    try:
+        store = Store.resume(session_folder(data_root, info.key), read_only=True)
+    except DamagedSession as damage:
+        return msgspec.structs.replace(info, problem=library.RECOVERABLE if damage.report.recoverable else library.DAMAGED,
+                                       recoverable=damage.report.recoverable, phase="", step=-1, step_label="")
+    except SaveError:
+        return info
+    except Exception:  # the rules are plugins: the list shows what it read without them
+        return info
+    try:
+        state = store.state
+        step, label = -1, ""
+        if state.phase == "round":
+            found = get(state.ruleset).steps(state)
+            step = state.step
+            label = found[step].label if 0 <= step < len(found) else ""
+        return msgspec.structs.replace(info, phase=state.phase, round=state.round, step=step, step_label=label)
+    except Exception:  # a ruleset's steps that fail: the list keeps what it read
+        return info
+    finally:
+        store.close()
+
+
 def progress_label(info: SessionInfo) -> str:
     """Where the fight stands, for the list: "set-up", "surprise", "round 3 · Initiative" (the step when
     :func:`list_sessions` was asked for ``steps`` and the step is known), "round 3", "over"."""
@@ -141,12 +182,16 @@ def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State]
     journal). When the build fails the folder is removed: a session that did not start leaves nothing."""
     import msgspec
 
+    from tui_combat.saves.errors import SaveError
     from tui_combat.saves.library import remove_new_folder
     from tui_combat.store import Store, new_state
 
-    folder = new_session_folder(data_root, name)
+    folder = new_session_folder(data_root, name, title)
     # The first snapshot carries the name already: the session list (and the next free name) sees it.
-    store = Store.create(msgspec.structs.replace(new_state(seed), name=name), folder)
+    try:
+        store = Store.create(msgspec.structs.replace(new_state(seed), name=name), folder)
+    except SaveError as error:  # the folder is someone else's: nothing was written
+        raise SessionError(title, str(error)) from None
     try:
         for action in build(store.state):
             store.dispatch(action)
@@ -158,6 +203,18 @@ def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State]
         raise
     _fresh[store] = store.state
     return store
+
+
+def new_session_folder(data_root: Path, name: str, title: str) -> Path:
+    """A fresh folder for a session called ``name``; :class:`SessionError` (with ``title``) when there is none
+    to be had (the sessions folder is a symbolic link)."""
+    from tui_combat.saves import library
+    from tui_combat.saves.errors import SaveError
+
+    try:
+        return library.new_session_folder(data_root, name)
+    except SaveError as error:
+        raise SessionError(title, str(error)) from None
 
 
 def new_empty(data_root: Path, *, seed: int | None = None) -> Store:
@@ -216,9 +273,9 @@ def _saved_folder(data_root: Path, key: str, title: str) -> Path:
 def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
     """The saved session ``key`` (its folder name, as :func:`list_sessions` gives it), where it was left.
 
-    Opening only reads: a damaged session, one written by a newer version or one this version cannot
-    replay is refused with a message saying why (and, when damaged, how to recover it); nothing on disk
-    changes. When another copy of tui-combat has the session open (or ``read_only`` is asked), it opens
+    Opening only reads: a damaged session opens read-only as far as it can be read, saying what is wrong
+    and how to recover it (one that cannot be rebuilt at all, one written by a newer version or one this
+    version cannot replay is refused with a message saying why); nothing on disk changes. When another copy of tui-combat has the session open (or ``read_only`` is asked), it opens
     read-only and says so in the store's warnings."""
     from tui_combat.store import Store
 
@@ -226,7 +283,7 @@ def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
     if not folder.is_dir():
         raise SessionError(_("Cannot open the session"), _("There is no saved session {name}.", name=key))
     try:
-        return Store.resume(folder, read_only=read_only)
+        return Store.resume(folder, read_only=read_only, damaged_read_only=not read_only)
     except _refusals() as error:
         raise SessionError(_("Cannot open the session"), str(error)) from None
 
@@ -238,7 +295,7 @@ def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Stor
     from tui_combat.store import recover as rebuild
 
     folder = _saved_folder(data_root, key, _("Cannot recover the session"))
-    target = new_session_folder(data_root, f"{key}-recovered")
+    target = new_session_folder(data_root, f"{key}-recovered", _("Cannot recover the session"))
     try:
         return rebuild(folder, target, up_to_line=up_to_line)
     except _refusals() as error:
@@ -271,7 +328,7 @@ def save_as(store: Store, data_root: Path, name: str) -> str:
     if other is not None:
         raise SessionError(_("Cannot save"), _("There is already a session called {name}: choose another name, "
                                                "or delete that session first.", name=other.name))
-    folder = new_session_folder(data_root, name)
+    folder = new_session_folder(data_root, name, _("Cannot save"))
     try:
         store.save_as(folder)
         store.dispatch(SetName(name=name))

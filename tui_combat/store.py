@@ -29,11 +29,11 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
-from tui_combat.saves.errors import DamagedSession, DamageReport, IncompatibleSession, NewerVersionError, SaveError
-from tui_combat.saves.history import History
+from tui_combat.saves.errors import DamagedSession, DamageReport, FolderTaken, IncompatibleSession, NewerVersionError, SaveError
+from tui_combat.saves.history import Block, History
 from tui_combat.saves.journal import SessionFolder, first_snapshot, make_snapshot
 from tui_combat.saves.reading import Plan, Segment, plan
-from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.schema import JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 if TYPE_CHECKING:  # encounter files (and their TOML reader) load only when a session is started from one
     from tui_combat.engine.encounter import Encounter
@@ -74,6 +74,8 @@ class Store:
         self.read_only = False
         """Opened read-only (another copy of tui-combat is this session's writer): every change is refused."""
         self.read_only_reason = ""
+        self.damaged = False
+        """Read-only because part of the session is damaged or missing (see :attr:`read_only_reason`)."""
         self._listeners: list[Listener] = []
         self.rng = random.Random(state.seed)
         self.upgraded_from = 0
@@ -87,17 +89,23 @@ class Store:
     @classmethod
     def create(cls, state: State, folder: Path | None) -> Store:
         """A new session. If its folder cannot be written the fight still starts, in memory, marked
-        unsaved; every later action retries the save."""
+        unsaved; every later action retries the save. Raises :class:`FolderTaken` (nothing written) when the
+        folder already holds a session or another writer holds it: two sessions never share a folder."""
         store = cls(state, SessionFolder(folder) if folder else None)
         try:
+            if store.folder is not None:
+                store.folder.claim_new()
             store._write_snapshot()
+        except FolderTaken:
+            store.close()
+            raise
         except SaveError as error:
             store.unsaved = True
             store.save_problem = str(error)
         return store
 
     @classmethod
-    def resume(cls, folder: Path, *, read_only: bool = False) -> Store:
+    def resume(cls, folder: Path, *, read_only: bool = False, damaged_read_only: bool = False) -> Store:
         """Open a saved session. Reading changes nothing on disk: damage raises :class:`DamagedSession`
         (with a report of what :func:`recover` can rebuild), a session of a newer version
         :class:`NewerVersionError`, one this version cannot make a fight of (an older session whose
@@ -106,15 +114,26 @@ class Store:
 
         One writer per session: when another copy of tui-combat holds the session (or ``read_only`` is
         asked), the store opens read-only, says so in :attr:`warnings`, and refuses every change.
+
+        With ``damaged_read_only``, a damaged session that can be rebuilt opens read-only instead, as far as
+        its files can be read, saying what is wrong and how to recover it (:attr:`damaged`); nothing in it is
+        written.
         """
         session = SessionFolder.open(folder)
         try:
             writer = not read_only and session.lock()
-            store = cls._open(session) if writer else cls._open_beside_a_writer(session)
+            try:
+                store = cls._open(session, check_all=True) if writer else cls._open_beside_a_writer(session)
+            except DamagedSession as damage:
+                if not damaged_read_only or not damage.report.recoverable:
+                    raise
+                store = cls._open_as_far_as_it_reads(session, damage.report)
         except BaseException:
             session.close()
             raise
-        if writer:
+        if store.read_only:  # damaged: nothing in the folder may change, not even a leftover temp file
+            pass
+        elif writer:
             session.remove_temp_files()
         else:
             store.read_only = True
@@ -136,7 +155,9 @@ class Store:
         return cls._open(session)
 
     @classmethod
-    def _open(cls, session: SessionFolder) -> Store:
+    def _open(cls, session: SessionFolder, *, check_all: bool = False) -> Store:
+        """With ``check_all`` (the writer), the parts opening does not need at once are checked too: any of
+        them damaged or missing opens the session read-only, so that nothing in it is ever rewritten."""
         problems: list[str] = []
         snapshot = session.read_snapshot()
         if snapshot.snapshot is None:
@@ -153,12 +174,14 @@ class Store:
                 store.folder = session
                 store.warnings = list(steps.warnings)
                 session.note_opened(snapshot.snapshot)
-                missing = session.missing_blocks(snapshot.snapshot)
-                if missing:
-                    reach = len(store._history) - (missing[-1] + 1) * store._history.block_size
-                    store.warnings.append(ngettext("Part of the undo history in {path} is missing: undo can go back {n} action, not further.",
-                                                   "Part of the undo history in {path} is missing: undo can go back {n} actions, not further.",
-                                                   max(reach, 0), path=session.folder / HISTORY))
+                if check_all:
+                    sealed = snapshot.snapshot
+                    damaged, last_bad = session.damaged_parts(*((sealed.sealed, sealed.block_sums)
+                                                                if isinstance(sealed, codec.Snapshot) else ([], [])))
+                    if damaged:
+                        store._open_damaged(session, damaged, last_bad)
+                        store._loaded_seq = store._seq
+                        return store
                 if journal.torn_at is not None:
                     session.cut_journal_before_next_write(journal.torn_at)
                 if isinstance(snapshot.snapshot, codec.SnapshotV1):
@@ -169,6 +192,33 @@ class Store:
                 return store
         report = damage_report(session, problems)
         raise DamagedSession(describe_damage(report), report)
+
+    @classmethod
+    def _open_as_far_as_it_reads(cls, session: SessionFolder, report: DamageReport) -> Store:
+        """A damaged session, read-only, as far as its best recovery reaches."""
+        best = _best_recovery(session, None)
+        if best is None:
+            raise DamagedSession(describe_damage(report), report)
+        store = best.store
+        store.folder = session
+        store.read_only = store.damaged = True
+        store.read_only_reason = describe_read_only(report)
+        store.warnings = [store.read_only_reason]
+        return store
+
+    def _open_damaged(self, session: SessionFolder, problems: list[str], last_bad: int) -> None:
+        """Read-only, saying what is wrong and the way out."""
+        lines = list(problems)
+        if last_bad >= 0:
+            lines.append(ngettext("Undo reaches back only to action {n} of this fight.",
+                                  "Undo reaches back only to action {n} of this fight.",
+                                  (last_bad + 1) * self._history.block_size))
+        lines.append(_("So that nothing in it is changed, this session is open read-only. "
+                       "tui-combat recover {name} rebuilds it into a new session beside it.", name=session.folder.name))
+        self.read_only = True
+        self.damaged = True
+        self.read_only_reason = "\n".join(lines)
+        self.warnings.append(self.read_only_reason)
 
     @classmethod
     def _from_snapshot(cls, snapshot: codec.AnySnapshot, blocks_from: SessionFolder | None) -> Store:
@@ -361,6 +411,7 @@ class Store:
         target = SessionFolder(folder)
         self._history.load_all()  # every block is written again, in the new folder
         try:
+            target.claim_new()  # never over another session, nor in a folder another writer holds
             target.write_snapshot(self._snapshot(), self._history.unsaved_blocks())
         except SaveError:
             target.close()
@@ -370,6 +421,7 @@ class Store:
         self.folder = self._blocks_from = target
         self._history.mark_saved(keep_in_memory=False)
         self.read_only = False
+        self.damaged = False
         self.read_only_reason = ""
         self.upgraded_from = 0  # the old files stay where they were, untouched
         self._old_format = False
@@ -404,6 +456,8 @@ class Recovery(NamedTuple):
     store: Store
     replayed: int
     steps: Plan
+    problem: str = ""
+    """Why the replay stopped before the end of what was read ("" when it did not)."""
 
 
 def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery]:
@@ -415,8 +469,8 @@ def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery
     for name, segments in ((SNAPSHOT, [journal]), (PREV_SNAPSHOT, [previous_journal, journal])):
         try:
             sources.append((name, session.read_snapshot(name).snapshot, segments))
-        except (NewerVersionError, IncompatibleSession):
-            continue
+        except IncompatibleSession:
+            continue  # a session newer than this version is refused whole (NewerVersionError goes up)
     for segment, segments in ((previous_journal, [previous_journal, journal]), (journal, [journal])):
         start = segment.header.start if segment.header is not None else None
         first = first_snapshot(start, BLOCK_SIZE) if start is not None else None
@@ -427,7 +481,7 @@ def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery
             steps = plan(name, snapshot, segments, up_to_line=up_to_line)
             rebuilt = Store._rebuild(steps, session)
             if rebuilt.store is not None:
-                recoveries.append(Recovery(rebuilt.store, rebuilt.replayed, steps))
+                recoveries.append(Recovery(rebuilt.store, rebuilt.replayed, steps, rebuilt.problem))
     return recoveries
 
 
@@ -447,7 +501,10 @@ def _last_journal_line(recovery: Recovery) -> int:
 
 
 def damage_report(session: SessionFolder, problems: list[str]) -> DamageReport:
-    best = _best_recovery(session, None)
+    try:
+        best = _best_recovery(session, None)
+    except NewerVersionError:
+        best = None
     if best is None:
         return DamageReport(folder=str(session.folder), problems=tuple(problems), recoverable=False)
     return DamageReport(
@@ -477,6 +534,16 @@ def describe_damage(report: DamageReport) -> str:
     return "\n".join(lines)
 
 
+def describe_read_only(report: DamageReport) -> str:
+    """What is wrong with a damaged session opened read-only, how far it was read, and the way out."""
+    lines = [_("{path} is damaged, so it is open read-only and nothing in it is changed.", path=report.folder)]
+    lines += report.problems
+    lines.append(ngettext("What is shown is {source} and {n} saved action after it. tui-combat recover {name} rebuilds it into a new session beside it.",
+                          "What is shown is {source} and {n} saved actions after it. tui-combat recover {name} rebuilds it into a new session beside it.",
+                          report.actions, source=report.source, name=Path(report.folder).name))
+    return "\n".join(lines)
+
+
 def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store:
     """Rebuild a damaged session, as far as its files can be read (and no further than line ``up_to_line``
     of its journal), into the new folder ``into``. The damaged folder is only read, never written.
@@ -490,10 +557,29 @@ def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store
         best = _best_recovery(session, up_to_line)
         if best is None:
             raise SaveError(_("Nothing in {path} can be rebuilt: no snapshot in it can be read.", path=folder))
+        session.expect_sums(best.steps.snapshot)
+        forgotten = best.store._history.keep_readable(lambda block: _block_reads(best.store, block))
         best.store.save_as(into)  # reads the history blocks it needs from the damaged folder, so before closing it
     finally:
         session.close()
     best.store.warnings = [ngettext("Rebuilt from {path}: {n} saved action after {source}.",
                                     "Rebuilt from {path}: {n} saved actions after {source}.",
                                     best.replayed, path=folder, source=best.steps.source)]
+    lost = best.steps.problems + ([best.problem] if best.problem else [])
+    best.store.warnings += [_("Not kept: {problem}", problem=problem) for problem in lost]
+    if forgotten:
+        best.store.warnings.append(ngettext(
+            "Part of the undo history could not be read: undo reaches back only to action {n} of this fight.",
+            "Part of the undo history could not be read: undo reaches back only to action {n} of this fight.",
+            forgotten))
     return best.store
+
+
+def _block_reads(store: Store, block: Block) -> bool:
+    if block.start is not None and block.actions is not None:
+        return True
+    try:
+        store._load_block(block.index, block.tag)
+    except SaveError:
+        return False
+    return True

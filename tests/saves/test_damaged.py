@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -16,6 +18,7 @@ from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, NewerVersionError, SaveError
 from tui_combat.saves.library import RECOVERABLE, list_sessions
 from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.sums import seal
 from tui_combat.store import Store, recover
 
 
@@ -39,7 +42,7 @@ def saved_session(folder: Path) -> Store:
 
 
 def line(entry: codec.Entry) -> bytes:
-    return codec.line_encoder.encode(entry) + b"\n"
+    return seal(codec.line_encoder.encode(entry)) + b"\n"
 
 
 def append(path: Path, data: bytes) -> None:
@@ -291,6 +294,9 @@ def test_a_newer_snapshot_is_refused_not_reported_as_damage(folder: Path, schema
     with pytest.raises(NewerVersionError):
         Store.resume(folder)
     assert fingerprint(folder) == before
+    with pytest.raises(NewerVersionError):  # nor rebuilt by this older version from the journal's first state
+        recover(folder, folder.parent / "rebuilt")
+    assert fingerprint(folder) == before and not (folder.parent / "rebuilt").exists()
 
 
 # -- recovering -----------------------------------------------------------------------------------------
@@ -343,3 +349,112 @@ def test_decoding_a_report_round_trips(folder: Path) -> None:
     append(folder / JOURNAL, b"garbage\n")
     report = open_damaged(folder).report
     assert msgspec.json.decode(msgspec.json.encode(report), type=type(report)) == report
+
+
+def _flipped(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def test_a_flipped_byte_anywhere_in_any_file_is_damage_and_nothing_is_rewritten(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "BLOCK_SIZE", 3)
+    original = tmp_path / "original"
+    store = small_fight(original)
+    store.save_now()
+    damage_round(store, 5)
+    store.save_now()
+    damage_round(store, 2)
+    store.close()
+    files = sorted(path.relative_to(original) for path in original.rglob("*") if path.is_file())
+    assert {SNAPSHOT, PREV_SNAPSHOT, JOURNAL, PREV_JOURNAL} <= {str(name) for name in files}
+    assert any(str(name).startswith("history/") for name in files)
+    for name in files:
+        size = (original / name).stat().st_size
+        for at in sorted({0, 1, size // 5, size // 2, size - 2, size - 1}):
+            folder = tmp_path / f"copy-{str(name).replace('/', '-')}-{at}"
+            shutil.copytree(original, folder)
+            _flipped(folder / name, at)
+            before = fingerprint(folder)
+            try:
+                opened = Store.resume(folder, damaged_read_only=True)  # as the app opens a session
+            except DamagedSession as error:  # only when nothing in it can be rebuilt
+                assert not error.report.recoverable, (name, at, str(error))
+                assert name.name in str(error) or str(name.parent) in str(error), (name, at, str(error))
+            else:
+                assert opened.read_only, f"{name} with byte {at} flipped opened for writing"
+                assert name.name in opened.read_only_reason
+                opened.save_now()
+                opened.close()
+            assert fingerprint(folder) == before, (name, at)
+            shutil.rmtree(folder)
+
+
+def _damages(folder: Path) -> dict[str, Callable[[], None]]:
+    journal, snapshot = folder / JOURNAL, folder / SNAPSHOT
+
+    def edit_that_stays_json() -> None:
+        data = journal.read_bytes()
+        journal.write_bytes(data.replace(b'"amount":3', b'"amount":9', 1))
+
+    def flip_mid_journal() -> None:
+        data = bytearray(journal.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        journal.write_bytes(bytes(data))
+
+    return {
+        "an unreadable complete last line": lambda: append(journal, b"this is no entry\n"),
+        "a flipped byte mid-journal": flip_mid_journal,
+        "an empty journal": lambda: journal.write_bytes(b""),
+        "trailing garbage": lambda: append(journal, b"\x01garbage" * 1000),
+        "an edit that stays valid JSON": edit_that_stays_json,
+        "a foreign snapshot": lambda: snapshot.write_bytes(b'{"hello": "world"}'),
+        "a missing previous snapshot's partner": lambda: (folder / PREV_JOURNAL).write_bytes(b"{}\n"),
+    }
+
+
+@pytest.mark.parametrize("damage", sorted(_damages(Path("."))))
+def test_the_session_list_marks_damage_exactly_when_opening_finds_it(root: Path, folder: Path, damage: str) -> None:
+    saved_session(folder)
+    assert [info.problem for info in list_sessions(root)] == [""]
+    before = (folder / JOURNAL).read_bytes()
+    _damages(folder)[damage]()
+    assert (folder / JOURNAL).read_bytes() != before or damage in ("a foreign snapshot", "a missing previous snapshot's partner")
+    try:
+        opened = Store.resume(folder)
+    except DamagedSession:
+        damaged = True
+    else:
+        damaged = opened.read_only
+        opened.close()
+    assert damaged, f"{damage} opened as if sound"
+    (info,) = list_sessions(root)
+    assert info.problem == RECOVERABLE and info.phase == "" and info.step == -1
+
+
+def test_the_session_list_replays_what_follows_the_snapshot_as_opening_does(root: Path, folder: Path) -> None:
+    from tui_combat import session
+
+    store = small_fight(folder)
+    store.dispatch(a.StartFight())
+    store.save_now()
+    store.dispatch(a.NextStep())
+    store.close()  # killed: the Next is only in the journal
+    opened = Store.resume(folder, read_only=True)
+    (info,) = session.list_sessions(root, steps=True)
+    assert (info.problem, info.phase, info.round, info.step) == ("", "round", opened.state.round, opened.state.step)
+    opened.close()
+    append(folder / JOURNAL, line(codec.Redone(seq=last_seq(folder) + 1, round=1)))  # nothing to redo
+    with pytest.raises(DamagedSession):
+        Store.resume(folder)
+    (info,) = session.list_sessions(root, steps=True)
+    assert info.problem == RECOVERABLE and info.step == -1  # a replay error is damage in the list too
+
+
+def test_recover_says_what_it_could_not_keep(root: Path, folder: Path) -> None:
+    saved_session(folder)
+    append(folder / JOURNAL, b"this is no entry\n")
+    rebuilt = recover(folder, root / "sessions" / "rebuilt")
+    rebuilt.close()
+    assert any(warning.startswith("Not kept: ") and f"{JOURNAL} cannot be read at line 5" in warning
+               for warning in rebuilt.warnings), rebuilt.warnings

@@ -281,8 +281,7 @@ def test_every_snapshot_format_has_a_decoder() -> None:
     assert isinstance(codec.snapshot_decoders[old.schema].decode((FORMAT_1 / SNAPSHOT).read_bytes()), codec.SnapshotV1)
 
 
-def test_missing_history_blocks_are_reported_on_opening_and_undo_stops_there(tmp_path: Path, small_blocks: None) -> None:
-    folder = tmp_path / "fight"
+def _eighteen_actions(folder: Path) -> list[Path]:
     store = small_fight(folder)
     for action in wounds(14):
         store.dispatch(action)
@@ -290,17 +289,61 @@ def test_missing_history_blocks_are_reported_on_opening_and_undo_stops_there(tmp
     store.close()
     blocks = sorted((folder / HISTORY).iterdir())
     assert len(blocks) == 4  # 18 actions: 4 sealed blocks of 4, a run of 2
-    blocks[1].unlink()
+    return blocks
+
+
+def _flip(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage", ["missing", "flipped"])
+def test_a_damaged_history_block_opens_read_only_and_nothing_is_rewritten(tmp_path: Path, small_blocks: None, damage: str) -> None:
+    folder = tmp_path / "fight"
+    blocks = _eighteen_actions(folder)
+    if damage == "missing":
+        blocks[1].unlink()
+    else:
+        _flip(blocks[1], len(blocks[1].read_bytes()) // 2)
     before = fingerprint(folder)
     resumed = Store.resume(folder)
-    assert fingerprint(folder) == before
-    (warning,) = resumed.warnings
-    assert "undo can go back 10 actions" in warning
-    for _ in range(10):
+    assert resumed.read_only
+    reason = resumed.read_only_reason
+    assert blocks[1].name in reason and "read-only" in reason and "tui-combat recover fight" in reason
+    assert "Undo reaches back only to action 8" in reason
+    assert resumed.warnings == [reason]
+    with pytest.raises(RuleError):
         resumed.undo()
-    with pytest.raises(RuleError, match="missing"):
-        resumed.undo()
+    with pytest.raises(RuleError):
+        resumed.dispatch(a.Damage(combatant="c5", amount=1))
+    resumed.save_now()
     resumed.close()
+    assert fingerprint(folder) == before, "a session with a damaged history block was written to"
+    rebuilt = recover(folder, tmp_path / "rebuilt")
+    assert fingerprint(folder) == before
+    assert any("undo reaches back only to action 8" in warning for warning in rebuilt.warnings)
+    for _ in range(10):
+        rebuilt.undo()
+    with pytest.raises(RuleError):
+        rebuilt.undo()
+    rebuilt.close()
+    again = Store.resume(tmp_path / "rebuilt")
+    assert not again.read_only and again.state == rebuilt.state
+    again.close()
+
+
+@pytest.mark.parametrize("name", [PREV_SNAPSHOT, PREV_JOURNAL])
+def test_a_flipped_byte_in_the_previous_snapshot_or_journal_opens_read_only(tmp_path: Path, small_blocks: None, name: str) -> None:
+    folder = tmp_path / "fight"
+    _eighteen_actions(folder)
+    _flip(folder / name, 40)
+    before = fingerprint(folder)
+    resumed = Store.resume(folder)
+    assert resumed.read_only and name in resumed.read_only_reason
+    resumed.save_now()
+    resumed.close()
+    assert fingerprint(folder) == before
 
 
 class _AppendsFail:
@@ -348,3 +391,47 @@ def test_blocks_left_by_a_failed_snapshot_are_rewritten_not_trusted(tmp_path: Pa
         again.undo()
         assert again.state == expected
     again.close()
+
+
+def _as_written_before_checksums(folder: Path) -> None:
+    """The session's files as a version without checksums wrote them: snapshot format 3, journal format 1."""
+    for name in (SNAPSHOT, PREV_SNAPSHOT):
+        raw = json.loads((folder / name).read_bytes())
+        raw.pop("sum")
+        raw.pop("block_sums", None)
+        raw["schema"] = 3
+        (folder / name).write_bytes(msgspec.json.encode(raw))
+    for name in (JOURNAL, PREV_JOURNAL):
+        lines = []
+        for written in (folder / name).read_bytes().splitlines():
+            raw = json.loads(written)
+            raw.pop("sum")
+            if raw["k"] == "header":
+                raw["schema"] = 1
+            lines.append(msgspec.json.encode(raw) + b"\n")
+        (folder / name).write_bytes(b"".join(lines))
+
+
+def test_a_session_written_before_checksums_opens_and_is_written_with_them(tmp_path: Path, small_blocks: None) -> None:
+    folder = tmp_path / "fight"
+    blocks = _eighteen_actions(folder)
+    store = Store.resume(folder)
+    store.dispatch(a.Damage(combatant="c5", amount=2))
+    expected = store.state
+    store.close()
+    _as_written_before_checksums(folder)
+    resumed = Store.resume(folder)
+    assert not resumed.read_only and resumed.state == expected
+    for _ in range(12):
+        resumed.undo()  # reaches into the blocks, whose own compression still checks them
+    resumed.save_now()
+    resumed.close()
+    snapshot = json.loads((folder / SNAPSHOT).read_bytes())
+    assert snapshot["schema"] == codec.SNAPSHOT_SCHEMA and all(sum_ >= 0 for sum_ in snapshot["block_sums"])
+    _as_written_before_checksums(folder)
+    _flip(blocks[0], len(blocks[0].read_bytes()) // 2)
+    before = fingerprint(folder)
+    damaged = Store.resume(folder)
+    assert damaged.read_only and blocks[0].name in damaged.read_only_reason
+    damaged.close()
+    assert fingerprint(folder) == before

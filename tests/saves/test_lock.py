@@ -12,6 +12,8 @@ import pytest
 from tests.saves.helpers import damage_round, fingerprint, small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
+from tui_combat.saves.errors import FolderTaken
+from tui_combat.saves.library import new_session_folder
 from tui_combat.store import Store, new_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,10 +87,11 @@ def test_creating_a_session_in_a_folder_another_store_writes_is_refused(tmp_path
     folder = tmp_path / "fight"
     writer = small_fight(folder)
     before = fingerprint(folder)
-    intruder = Store.create(new_state(seed=2), folder)
-    assert intruder.unsaved and "another copy of tui-combat" in intruder.save_problem
+    with pytest.raises(FolderTaken, match="another copy of tui-combat"):
+        Store.create(new_state(seed=2), folder)
     assert fingerprint(folder) == before
     writer.close()
+    assert fingerprint(folder) == before  # the writer's fight, not the intruder's
 
 
 HOLDER = textwrap.dedent(
@@ -131,3 +134,30 @@ def test_a_session_held_by_another_process_opens_read_only(tmp_path: Path) -> No
     after = Store.resume(folder)
     assert not after.read_only
     after.close()
+
+
+def test_two_new_sessions_are_never_handed_the_same_folder(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    first_folder = new_session_folder(root, "Ambush")
+    second_folder = new_session_folder(root, "Ambush")  # chosen before the first session writes anything
+    assert first_folder != second_folder and first_folder.is_dir() and second_folder.is_dir()
+    first = small_fight(first_folder, seed=1)
+    with pytest.raises(FolderTaken):
+        Store.create(new_state(seed=2), first_folder)  # another writer holds it
+    first.close()
+    with pytest.raises(FolderTaken):
+        Store.create(new_state(seed=3), first_folder)  # it holds a session
+    resumed = Store.resume(first_folder)
+    assert resumed.state == first.state
+    resumed.close()
+
+
+def test_saving_as_into_a_folder_that_holds_a_session_is_refused(tmp_path: Path) -> None:
+    kept = small_fight(tmp_path / "kept", seed=1)
+    kept.close()
+    before = fingerprint(tmp_path / "kept")
+    other = small_fight(tmp_path / "other", seed=2)
+    with pytest.raises(FolderTaken):
+        other.save_as(tmp_path / "kept")
+    other.close()
+    assert fingerprint(tmp_path / "kept") == before

@@ -16,6 +16,7 @@ from tui_combat.engine import registry
 from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.dice import physical
 from tui_combat.saves import codec
+from tui_combat.saves.sums import seal
 from tui_combat.store import Store, recover
 
 
@@ -107,7 +108,7 @@ def test_states_read_back_from_history_blocks_and_from_a_journal_header_are_the_
 
     folder = root / "sessions" / key
     header = codec.JournalHeader(schema=codec.JOURNAL_SCHEMA, start=states[-1])
-    (folder / "journal.jsonl").write_bytes(codec.line_encoder.encode(header) + b"\n")
+    (folder / "journal.jsonl").write_bytes(seal(codec.line_encoder.encode(header)) + b"\n")
     for name in ("snapshot.json", "snapshot.prev.json", "journal.prev.jsonl"):
         (folder / name).unlink(missing_ok=True)
     rebuilt = recover(folder, tmp_path / "rebuilt")

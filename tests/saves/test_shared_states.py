@@ -15,6 +15,7 @@ from tests.saves.helpers import small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import SCHEMA_VERSION
 from tui_combat.saves import codec
+from tui_combat.saves.sums import seal
 from tui_combat.saves.errors import NewerVersionError
 from tui_combat.saves.reading import parse_snapshot
 from tui_combat.saves.schema import SNAPSHOT
@@ -116,8 +117,9 @@ def test_a_resumed_store_undoes_from_the_shared_checkpoint(tmp_path: Path, block
 
 def damaged_in(data: bytes, state: str) -> bytes:
     raw = json.loads(data)
+    raw.pop("sum")
     raw[state]["combatants"][0]["hp"] = "many"
-    return json.dumps(raw).encode()
+    return seal(json.dumps(raw).encode())  # a valid checksum: the damage is in what it covers
 
 
 @pytest.mark.parametrize("state", ["checkpoint", "current"])

@@ -58,10 +58,18 @@ async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(make_app: Cal
         assert app.store is None and not app.opening
         await pilot.press("up")
         assert "Recover" in footer_text(app)
-        await pilot.press("enter")  # opening it as it is: refused, with what is wrong and what can be done
-        await until(pilot, lambda: not app.opening, "the refusal")
-        assert app.store is None
-        assert "is damaged, so it was not opened" in messages(app)[-1]
+        await pilot.press("enter")  # opening it as it is: read-only, with what is wrong and what can be done
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen) and not app.opening, "the damaged session, read-only")
+        assert store(app).read_only and store(app).damaged
+        assert store(app).state == before_damage.state  # as far as it reads
+        assert any("is damaged, so it is open read-only" in message for message in messages(app))
+        await pilot.press("n")  # refused: nothing is written
+        assert fingerprint(folder) == files
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, SessionsScreen), "the session list")
+        assert fingerprint(folder) == files
+        table = app.screen.query_one(DataTable)
+        await until(pilot, lambda: table.cursor_row == table.get_row_index("ambush"), "the damaged session selected")
 
         await pilot.press("r")
         await opened(pilot)

@@ -122,3 +122,57 @@ def test_a_hang_up_signal_ends_it_without_a_traceback(terminal: Terminal) -> Non
     terminal.drain()
     assert b"Traceback" not in terminal.output
     assert b"\x1b[?1049l" in terminal.output  # the terminal's normal screen is given back
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.fixture
+def damaged_terminal(tmp_path: Path) -> Iterator[Terminal]:
+    """A view of a session whose journal ends in 20 MB of garbage."""
+    data = tmp_path / "data"
+    store = session.open_demo(data, "demo_adnd2e.toml", seed=1)
+    assert store.folder is not None
+    journal = store.folder.folder / "journal.jsonl"
+    store.close()
+    with journal.open("ab") as handle:
+        handle.write(b"\x01garbage garbage garbage" * 800_000)
+    master, slave = os.openpty()
+    set_size(slave, 24, 80)
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("TEXTUAL", "PYTEST"))}
+    environment.update({"TERM": "xterm-256color", "TUI_COMBAT_DATA_DIR": str(data),
+                        "TUI_COMBAT_CONFIG_DIR": str(tmp_path / "config"), "LANG": "C.UTF-8"})
+    environment.pop("COLUMNS", None)
+    environment.pop("LINES", None)
+    process = subprocess.Popen([sys.executable, "-m", "tui_combat", "view"], stdin=slave, stdout=slave, stderr=slave,
+                               env=environment, start_new_session=True, preexec_fn=become_the_terminals_session,
+                               close_fds=True)
+    os.close(slave)
+    terminal = Terminal(master, process)
+    try:
+        yield terminal
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        try:
+            os.close(master)
+        except OSError:
+            pass
+
+
+def test_an_idle_view_of_a_damaged_session_uses_no_cpu_and_leaves_with_its_terminal(damaged_terminal: Terminal) -> None:
+    terminal = damaged_terminal
+    terminal.read_until(b"damaged")
+    time.sleep(1.0)  # the first reading done and drawn
+    before = _cpu_seconds(terminal.process.pid)
+    time.sleep(5.0)  # idle: the files do not change
+    used = _cpu_seconds(terminal.process.pid) - before
+    assert used < 0.5, f"{used:.2f} s of CPU in 5 s idle"  # was 1.26 s: the damaged journal read again every second
+    os.write(terminal.master, b"\x11")  # ctrl+q, and the terminal goes at once
+    os.close(terminal.master)
+    gone = time.monotonic()
+    terminal.process.wait(timeout=READ_LIMIT_SECONDS)
+    assert time.monotonic() - gone < 2.0

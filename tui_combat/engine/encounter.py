@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 import msgspec
 
+from tui_combat import toml_read
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import MAX_GROUP, apply
 from tui_combat.engine.errors import RuleError
@@ -149,7 +150,7 @@ def read_encounter(path: Path) -> Encounter:
     except UnicodeDecodeError:
         raise RuleError(_("{path} is not UTF-8 text.", path=path)) from None
     try:
-        raw = tomllib.loads(text)
+        raw = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         found = re.search(r"\s*\(at line (\d+), column \d+\)$", message) or re.search(r"\s*\(at end of document\)$", message)

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from tui_combat import toml_read
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _
 
@@ -17,8 +18,7 @@ T = TypeVar("T")
 
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        return toml_read.loads(path.read_bytes().decode("utf-8"))
     except OSError as error:
         raise RuleError(_("Cannot read {path}: {error}", path=path, error=error.strerror or error)) from None
     except UnicodeDecodeError:

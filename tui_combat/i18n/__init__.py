@@ -31,6 +31,7 @@ from gettext import NullTranslations
 from pathlib import Path
 from typing import Final
 
+from tui_combat import toml_read as _toml_read
 from tui_combat.i18n import choose as _choose
 from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_language, language_argument
 
@@ -112,6 +113,7 @@ def _(message: str, /, **params: object) -> str:
 
 
 _choose.translate = _
+_toml_read.translate = _
 
 
 def ngettext(singular: str, plural: str, count: int, /, **params: object) -> str:

@@ -22,6 +22,8 @@ CATALOG_DIR = Path(__file__).resolve().parent
 NATIVE_NAMES = {"en": "English", "ru": "русский", "uk": "українська"}
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 SETTINGS_FILE = "settings.toml"
+SETTINGS_LIMIT = 1 << 20
+"""Bytes: a longer settings file is not read for its language (it is refused when the app reads it)."""
 
 
 def _known() -> tuple[str, ...]:
@@ -86,12 +88,14 @@ def settings_language(path: Path) -> str | None:
     import tomllib
 
     try:
+        if path.stat().st_size > SETTINGS_LIMIT:
+            return None
         with path.open("rb") as handle:
             data = tomllib.load(handle)
-    except FileNotFoundError:
+    except (OSError, ValueError, RecursionError):
+        # Missing, unreadable or not TOML: the interface starts in the language of the environment, and the
+        # app says what is wrong with the file (tui_combat.config.read_settings reads it again for that).
         return None
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise UnknownLanguage("?", f"{path}: {error}") from None
     value = data.get("language")
     if value is None:
         return None

@@ -84,6 +84,9 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     """The actions done since the last sealed block (fewer than ``block_size``)."""
     redo: list[Action]
     current: State
+    block_sums: list[int] = msgspec.field(default_factory=list)
+    """The checksum of each sealed block's file (:func:`tui_combat.saves.sums.of_file`), -1 where unknown;
+    empty in a snapshot written before checksums."""
 
     def states(self) -> tuple[State, ...]:
         return (self.checkpoint, self.current)
@@ -297,6 +300,7 @@ snapshot_decoders: dict[int, SnapshotDecoder] = {
     1: _WholeHistory(1),
     2: _WholeHistory(2),
     3: _States(),
+    4: _States(),
 }
 """Every snapshot format this version reads, by schema number (a newer one is refused)."""
 block_decoder = msgspec.json.Decoder(HistoryBlock)

@@ -7,6 +7,10 @@ class SaveError(Exception):
     """A save could not be read or written; the message names the file and says what to do."""
 
 
+class FolderTaken(SaveError):
+    """A new session was to be created in a folder that already holds one, or that another writer holds."""
+
+
 class NewerVersionError(SaveError):
     """The session was written by a newer tui-combat; nothing was read into memory or changed on disk."""
 

@@ -25,7 +25,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.saves.errors import SaveError
+from tui_combat.saves.errors import DamagedSession, SaveError
 from tui_combat.saves.journal import SessionFolder
 from tui_combat.saves.library import session_folder
 from tui_combat.saves.locations import sessions_dir
@@ -38,7 +38,10 @@ POLL_SECONDS = 0.1
 SCAN_SECONDS = 1.0
 """How often the sessions folder is looked at for a newer session or a "save as" copy."""
 RETRY_SECONDS = 1.0
-"""How soon a session that could not be read is tried again when its files have not changed."""
+"""How soon a session that could not be read is tried again when its files have not changed; each failure
+after that waits twice as long, up to :data:`MAX_RETRY_SECONDS`. A damaged session is not read again
+until its files change: an idle view of one reads nothing."""
+MAX_RETRY_SECONDS = 60.0
 
 Stamp = tuple[int, int, int]
 Signature = tuple[Stamp | None, Stamp | None]
@@ -125,6 +128,7 @@ class Follower:
         self._load = load
         self._signature: Signature | None = None
         self._retry_at = 0.0
+        self._retry_wait = RETRY_SECONDS
         self._next_scan = 0.0
         self._known: set[str] | None = None
 
@@ -151,11 +155,17 @@ class Follower:
         current = signature(folder)
         if current == self._signature and not moved and not (self.problem and now >= self._retry_at):
             return None
+        if current != self._signature or moved:
+            self._retry_wait = RETRY_SECONDS
         self._signature = current
         try:
             state = self._load(folder)
         except Exception as error:  # whatever reading raises, the view keeps what it shows and tries again
-            self._retry_at = now + RETRY_SECONDS
+            if isinstance(error, DamagedSession):
+                self._retry_at = float("inf")  # read again only when its files change
+            else:
+                self._retry_at = now + self._retry_wait
+                self._retry_wait = min(self._retry_wait * 2, MAX_RETRY_SECONDS)
             problem = str(error) if isinstance(error, SaveError) else f"{type(error).__name__}: {error}"
             return self._changed(self.state, problem, moved)
         return self._changed(state, "", moved)

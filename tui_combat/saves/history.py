@@ -140,6 +140,22 @@ class History:
                 block.start = None
                 block.actions = None
 
+    def keep_readable(self, readable: Callable[[Block], bool]) -> int:
+        """Forget the sealed blocks up to the last one that cannot be read (``readable`` is False), so that
+        the history starts after it; the rest is brought into memory, numbered from 0 and marked unsaved.
+        Returns how many actions were forgotten (0 when every block reads)."""
+        bad = [position for position, block in enumerate(self.sealed) if not readable(block)]
+        if not bad:
+            return 0
+        kept = self.sealed[bad[-1] + 1:]
+        for block in kept:
+            block.start, block.actions = self._content(block)
+            block.saved = False
+        for position, block in enumerate(kept):
+            block.index = position
+        self.sealed = kept
+        return (bad[-1] + 1) * self.block_size
+
     def load_all(self) -> None:
         """Bring every sealed block into memory and mark it unsaved (before writing them all elsewhere)."""
         for block in self.sealed:

@@ -27,15 +27,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import msgspec
+from msgspec.structs import replace
 
 from tui_combat.engine.actions import Action
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.saves import codec
-from tui_combat.saves.errors import SaveError
+from tui_combat.saves.errors import FolderTaken, SaveError
 from tui_combat.saves.files import Folder, explain
 from tui_combat.saves.history import Block
-from tui_combat.saves.reading import Segment, SnapshotRead, parse_segment, parse_snapshot
+from tui_combat.saves.reading import Segment, SnapshotRead, parse_segment, parse_snapshot, snapshot_sum_problem
+from tui_combat.saves.sums import of_file, seal
 from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 BLOCK_SUFFIX = ".json.z"
@@ -58,6 +60,8 @@ class SessionFolder:
         self._current_blocks: set[str] | None = None
         """History blocks ``snapshot.json`` refers to; None when unknown (then none is ever deleted)."""
         self._previous_blocks: set[str] | None = None
+        self._sums: dict[str, int] = {}
+        """The checksum of each history block file known to be right (written here, or checked on opening)."""
 
     @classmethod
     def open(cls, folder: Path) -> SessionFolder:
@@ -132,6 +136,18 @@ class SessionFolder:
         return parse_segment(name, self.folder / name, self._read(name), required=required)
 
     # -- writing -----------------------------------------------------------------------------------
+    def claim_new(self) -> None:
+        """Become the writer of a new session in this folder (created when missing). Raises
+        :class:`FolderTaken` when the folder already holds a session or another writer holds it, and
+        :class:`SaveError` when it cannot be written."""
+        if self._dir is None:
+            self._dir = Folder.open(self.folder, create=True)
+        if not self.lock():
+            raise FolderTaken(_("{path} is open in another copy of tui-combat; nothing was written.", path=self.folder))
+        if self.holds_a_session():
+            raise FolderTaken(_("{path} already holds a session: a new one never writes over it.", path=self.folder))
+        self._current_blocks = set()
+
     def _writable(self) -> Folder:
         if self._dir is None:
             self._dir = Folder.open(self.folder, create=True)
@@ -151,14 +167,16 @@ class SessionFolder:
         self._close_journal()
         first = snapshot.seq == 0 and not snapshot.sealed and not snapshot.run and not snapshot.redo
         header = codec.JournalHeader(schema=codec.JOURNAL_SCHEMA, after=snapshot.seq, start=snapshot.current if first else None)
-        referenced = {codec.block_name(index, tag) for index, tag in enumerate(snapshot.sealed)}
+        names = [codec.block_name(index, tag) for index, tag in enumerate(snapshot.sealed)]
+        referenced = set(names)
         try:
             if blocks:
                 self._write_blocks(folder, blocks)
+            snapshot = replace(snapshot, block_sums=[self._sums.get(name, -1) for name in names])
             folder.keep_copy(SNAPSHOT, PREV_SNAPSHOT)
             folder.keep_copy(JOURNAL, PREV_JOURNAL)
-            folder.write_atomic(SNAPSHOT, msgspec.json.encode(snapshot))
-            folder.write_atomic(JOURNAL, codec.line_encoder.encode(header) + b"\n")
+            folder.write_atomic(SNAPSHOT, seal(msgspec.json.encode(snapshot)))
+            folder.write_atomic(JOURNAL, seal(codec.line_encoder.encode(header)) + b"\n")
         except OSError as error:
             raise SaveError(_("Cannot write {path}: {error}", path=self.folder, error=explain(error))) from None
         self._cut_journal_at = None
@@ -173,7 +191,9 @@ class SessionFolder:
             for block, start, actions in blocks:
                 name = codec.block_name(block.index, block.tag)
                 data = msgspec.json.encode(codec.HistoryBlock(schema=codec.SNAPSHOT_SCHEMA, index=block.index, start=start, actions=actions))
-                history.write_atomic(name, zlib.compress(data, 1))
+                compressed = zlib.compress(data, 1)
+                history.write_atomic(name, compressed)
+                self._sums[name] = of_file(compressed)
         finally:
             history.close()
 
@@ -214,19 +234,68 @@ class SessionFolder:
         """Which history blocks the snapshot ``snapshot.json`` holds refers to (none for format 1)."""
         sealed = snapshot.sealed if isinstance(snapshot, codec.Snapshot) else []
         self._current_blocks = {codec.block_name(index, tag) for index, tag in enumerate(sealed)}
+        self.expect_sums(snapshot)
 
-    def missing_blocks(self, snapshot: codec.AnySnapshot) -> list[int]:
-        """Indexes of the history blocks ``snapshot`` refers to that are not on disk (a stat each, no reading)."""
-        if not isinstance(snapshot, codec.Snapshot) or not snapshot.sealed or self._dir is None:
-            return []
+    def expect_sums(self, snapshot: codec.AnySnapshot) -> None:
+        """The checksums ``snapshot`` holds for its history blocks: a block read later must match."""
+        if isinstance(snapshot, codec.Snapshot):
+            for index, (tag, known) in enumerate(zip(snapshot.sealed, snapshot.block_sums)):
+                if known >= 0:
+                    self._sums[codec.block_name(index, tag)] = known
+
+    def damaged_parts(self, sealed: Sequence[int], block_sums: Sequence[int]) -> tuple[list[str], int]:
+        """What is damaged or missing among the files opening a snapshot does not need right away: the
+        history blocks it refers to (``sealed``, with their checksums ``block_sums``; each read and checked
+        whole), the previous snapshot and the journal that followed it. Returns (the problems, the index of
+        the last bad block or -1). Changes nothing; blocks found right have their checksums remembered."""
+        problems: list[str] = []
+        last_bad = -1
+        for index, tag in enumerate(sealed):
+            known = block_sums[index] if index < len(block_sums) else -1
+            problem = self._block_problem(codec.block_name(index, tag), known)
+            if problem:
+                problems.append(problem)
+                last_bad = index
+        try:
+            previous = self._read(PREV_SNAPSHOT)
+            if previous is not None:
+                problem = snapshot_sum_problem(self.folder / PREV_SNAPSHOT, previous)
+                if problem:
+                    problems.append(problem)
+            journal = self.read_segment(PREV_JOURNAL, required=False)
+            if journal.problem:
+                problems.append(journal.problem)
+        except SaveError as error:  # NewerVersionError included: a part that this version cannot trust
+            problems.append(str(error))
+        return problems, last_bad
+
+    def _block_problem(self, name: str, known: int) -> str:
+        """What is wrong with one history block file ("" when it is right)."""
+        path = self.folder / HISTORY / name
+        if self._dir is None:
+            return _("{path} is not open.", path=self.folder)
         try:
             history = self._dir.subfolder(HISTORY, create=False)
         except SaveError:
-            return list(range(len(snapshot.sealed)))
+            return _("{path} is missing: the undo history cannot go back past it.", path=path)
         try:
-            return [index for index, tag in enumerate(snapshot.sealed) if not history.exists(codec.block_name(index, tag))]
+            data = history.read(name)
+        except OSError as error:
+            return _("Cannot read {path}: {error}", path=path, error=explain(error))
         finally:
             history.close()
+        if data is None:
+            return _("{path} is missing: the undo history cannot go back past it.", path=path)
+        if known >= 0:
+            if of_file(data) != known:
+                return _("{path} is damaged: its checksum does not match, so a byte in it has changed.", path=path)
+        else:  # written before checksums: its own compression checksum still tells a changed byte
+            try:
+                zlib.decompress(data)
+            except zlib.error as error:
+                return _("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)
+        self._sums[name] = of_file(data)
+        return ""
 
     def read_block(self, index: int, tag: int) -> tuple[State, list[Action]]:
         """One sealed block of the undo history. Raises :class:`SaveError`."""
@@ -248,6 +317,8 @@ class SessionFolder:
                 history.close()
             if data is None:
                 raise SaveError(_("{path} is missing: the undo history cannot go back past it.", path=path))
+            if name in self._sums and of_file(data) != self._sums[name]:
+                raise SaveError(_("{path} is damaged: its checksum does not match, so a byte in it has changed.", path=path))
             block = codec.block_decoder.decode(zlib.decompress(data))
             start = codec.restored(block.start, path)
         except OSError as error:
@@ -260,7 +331,7 @@ class SessionFolder:
 
     def append(self, entry: codec.Entry) -> None:
         """Append one entry and fsync it; raises :class:`SaveError`."""
-        line = codec.line_encoder.encode(entry) + b"\n"
+        line = seal(codec.line_encoder.encode(entry)) + b"\n"
         try:
             if self._journal is None:
                 folder = self._writable()

@@ -16,9 +16,9 @@ import msgspec
 
 from tui_combat.i18n import _
 from tui_combat.saves.errors import SaveError
-from tui_combat.saves.files import Folder
+from tui_combat.saves.files import FOLDER_MODE, Folder, make_private_folders
 from tui_combat.saves.locations import sessions_dir, slug
-from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA, is_torn
+from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA
 
 # Problems are message ids: the screens translate them when shown.
 DAMAGED = "damaged"
@@ -45,6 +45,9 @@ class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
     step_label: str = ""
     """The step's label, a message id translated when shown; only filled when :func:`list_sessions` is asked
     for ``steps``, and "" when the step is unknown."""
+    after_snapshot: bool = False
+    """Actions were saved after the last snapshot: where the fight stands (and whether they replay) is known
+    only by replaying them (:func:`tui_combat.session.list_sessions` does, with ``steps``)."""
 
 
 class _CurrentHead(msgspec.Struct):
@@ -57,6 +60,9 @@ class _Head(msgspec.Struct):
     ruleset: str = ""
     round: int = 0
     schema: int = 0
+    seq: int = 0
+    sealed: list[int] = msgspec.field(default_factory=list)
+    block_sums: list[int] = msgspec.field(default_factory=list)
     current: _CurrentHead | None = None
 
 
@@ -73,17 +79,22 @@ class _HeaderHead(msgspec.Struct):
 
 _head_decoder = msgspec.json.Decoder(_Head)
 _header_decoder = msgspec.json.Decoder(_HeaderHead)
-_round_decoder = msgspec.json.Decoder(dict[str, object])
 _SESSION_FILES = (SNAPSHOT, PREV_SNAPSHOT, JOURNAL, PREV_JOURNAL)
-_LINE_KINDS = ("header", "do", "undo", "redo")
 
 
 def _snapshot_head(folder: Folder, name: str) -> _Head | None:
+    """The head of a snapshot; None when it is missing, not a snapshot (a foreign ``snapshot.json``) or its
+    checksum says it changed."""
+    from tui_combat.saves.reading import snapshot_sum_problem
+
     try:
         data = folder.read(name)
-        return _head_decoder.decode(data) if data is not None else None
+        head = _head_decoder.decode(data) if data is not None else None
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return None
+    if data is None or head is None or head.schema < 1 or (head.schema <= SNAPSHOT_SCHEMA and snapshot_sum_problem(folder.path / name, data)):
+        return None
+    return head
 
 
 def _journal_start(folder: Folder, name: str) -> _StartHead | None:
@@ -100,42 +111,42 @@ def _journal_start(folder: Folder, name: str) -> _StartHead | None:
 
 class _JournalEnd(NamedTuple):
     round: int | None
-    """The round of the last journal entry."""
+    """The round of the last journal entry that follows the snapshot (None: no such entry)."""
     damaged: bool
-    """The journal's end is visibly damaged."""
+    """Opening would find damage: in the journal, in a gap after the snapshot, in the previous snapshot or
+    journal, or in a history block."""
     entries: bool
-    """Entries follow the snapshot's header (the snapshot does not show the latest state)."""
+    """Entries follow the snapshot (the snapshot does not show the latest state)."""
+    newer: bool = False
 
 
-def _journal_end(folder: Folder) -> _JournalEnd:
-    """How the journal ends, from its last 4 KiB: visibly damaged is a missing journal, a last complete
-    line that cannot be read, or trailing bytes that are not the start of a line. Deeper damage is found
-    when the session is opened."""
+def _journal_end(folder: Folder, head: _Head) -> _JournalEnd:
+    """What opening finds after the snapshot whose head is ``head``, by the same reading and checks (all
+    but replaying the entries: that needs the rules)."""
+    from tui_combat.saves.errors import NewerVersionError
+    from tui_combat.saves.journal import SessionFolder
+
     try:
-        tail = folder.read_tail(JOURNAL, 4096)
-    except OSError:
+        session = SessionFolder.open(folder.path)
+    except SaveError:
         return _JournalEnd(None, True, True)
-    if tail is None:
+    try:
+        segment = session.read_segment(JOURNAL)
+        if segment.header is not None and segment.header.after > head.seq:
+            return _JournalEnd(None, True, True)
+        after = [entry for _line, entry in segment.entries if entry.seq > head.seq]
+        contiguous = all(entry.seq == head.seq + number for number, entry in enumerate(after, start=1))
+        damaged = bool(segment.problem) or not contiguous
+        if not damaged:
+            problems, _last_bad = session.damaged_parts(head.sealed, head.block_sums)
+            damaged = bool(problems)
+        return _JournalEnd(after[-1].round if after else None, damaged, bool(after))
+    except NewerVersionError:
+        return _JournalEnd(None, False, True, newer=True)
+    except SaveError:
         return _JournalEnd(None, True, True)
-    lines = tail.split(b"\n")
-    damaged, entries = False, True
-    if len(lines) > 1:
-        after_last_newline, last_line = lines[-1], lines[-2]
-        try:
-            kind = _round_decoder.decode(last_line).get("k")
-            damaged, entries = kind not in _LINE_KINDS, kind != "header"
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            damaged = True
-        damaged = damaged or bool(after_last_newline) and not is_torn(after_last_newline)
-    for raw in reversed(lines):
-        try:
-            line = _round_decoder.decode(raw)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            continue
-        value = line.get("round")
-        if isinstance(value, int):
-            return _JournalEnd(value, damaged, entries)
-    return _JournalEnd(None, damaged, entries)
+    finally:
+        session.close()
 
 
 def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
@@ -155,14 +166,16 @@ def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
             head, recoverable = _Head(name=start.name, ruleset=start.ruleset, round=start.round), True
         if recoverable:
             problem = RECOVERABLE
-    round_number, journal_damaged, entries = _journal_end(folder)
+    newest_head = newest if newest is not None and newest.schema <= SNAPSHOT_SCHEMA else None
+    end = _journal_end(folder, newest_head) if newest_head is not None else _JournalEnd(None, False, True)
+    round_number, journal_damaged, entries = end.round, end.damaged, end.entries
     if not problem and journal_damaged:
         problem, recoverable = RECOVERABLE, True  # the snapshot is readable: at least it can be rebuilt
-    if head is not None and head.schema > SNAPSHOT_SCHEMA:
+    if end.newer or (head is not None and head.schema > SNAPSHOT_SCHEMA):
         problem, recoverable = NEWER, False
     head = head or _Head()
     phase, step, step_label = "", -1, ""
-    if newest is not None and newest.current is not None and problem != NEWER:
+    if newest is not None and newest.current is not None and not problem:
         phase = newest.current.phase
         if entries and phase in ("setup", "surprise") and (round_number or 0) > 0:
             phase = "round"  # the fight started after the snapshot
@@ -180,6 +193,7 @@ def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
         phase=phase,
         step=step,
         step_label=step_label,
+        after_snapshot=entries and not problem,
     )
 
 
@@ -206,6 +220,8 @@ def list_sessions(root: Path, *, steps: bool = False) -> list[SessionInfo]:
     """Every saved session, newest first. With ``steps``, each one in a round also gets the label of its
     step (which loads its ruleset and decodes its snapshot: slower than the list itself)."""
     parent = sessions_dir(root)
+    if sessions_problem(root):
+        return []  # the commands say why (sessions_problem)
     try:
         children = sorted(parent.iterdir())
     except OSError:
@@ -249,31 +265,72 @@ def is_listed_key(root: Path, name: str) -> bool:
         folder.close()
 
 
+MAX_KEY_BYTES = 255
+"""The longest file name most file systems take (``NAME_MAX``): a longer session key is no folder."""
+
+
+def _shown(name: str) -> str:
+    """A name as a message quotes it: at most 60 characters of it."""
+    return name if len(name) <= 60 else name[:60] + "…"
+
+
 def session_folder(root: Path, name: str) -> Path:
     """The folder of the saved session called ``name``: only a plain name inside the sessions folder is
     accepted (no ``..``, no path, no absolute path), and no symbolic link is followed to reach it.
     Raises :class:`SaveError`."""
     parent = sessions_dir(root)
+    if len(name.encode("utf-8", "surrogateescape")) > MAX_KEY_BYTES:
+        raise SaveError(_("\"{name}\" is too long for the name of a saved session (a folder name holds at most {limit} bytes): "
+                          "give a name from tui-combat list.", name=_shown(name), limit=MAX_KEY_BYTES))
     if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name or os.path.isabs(name):
-        raise SaveError(_("\"{name}\" is not the name of a saved session: give a name from tui-combat list.", name=name))
-    if parent.is_symlink():
-        raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=parent))
+        raise SaveError(_("\"{name}\" is not the name of a saved session: give a name from tui-combat list.", name=_shown(name)))
+    problem = sessions_problem(root)
+    if problem:
+        raise SaveError(problem)
     folder = parent / name
     if folder.is_symlink():
         raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=folder))
     return folder
 
 
+def sessions_problem(root: Path) -> str:
+    """Why the sessions folder cannot be used ("" when it can, or does not exist yet): a symbolic link is
+    refused by every command, listing included, as every link inside the data folder is."""
+    parent = sessions_dir(root)
+    if parent.is_symlink():
+        return _("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=parent)
+    if os.path.lexists(parent) and not parent.is_dir():
+        return _("{path} is not a folder.", path=parent)
+    return ""
+
+
 def new_session_folder(root: Path, name: str) -> Path:
-    """A fresh folder for a session called ``name`` (``name-2`` … when taken)."""
+    """A fresh folder for a session called ``name`` (``name-2`` … when taken), created here, empty: making
+    it is the claim, so two sessions started at once never get the same one. When the sessions folder
+    cannot be written, the folder is named but not made (the session starts unsaved and says why). Raises
+    :class:`SaveError` when the sessions folder is a symbolic link (:func:`sessions_problem`)."""
+    problem = sessions_problem(root)
+    if problem:
+        raise SaveError(problem)
     base = slug(name)
     folder = sessions_dir(root)
-    candidate = folder / base
-    number = 2
-    while os.path.lexists(candidate):
-        candidate = folder / f"{base}-{number}"
+    try:
+        make_private_folders(folder)
+    except OSError:
+        pass
+    number = 1
+    while True:
+        candidate = folder / (base if number == 1 else f"{base}-{number}")
         number += 1
-    return candidate
+        try:
+            os.mkdir(candidate, FOLDER_MODE)
+        except FileExistsError:
+            continue
+        except OSError:
+            if os.path.lexists(candidate):
+                continue
+            return candidate
+        return candidate
 
 
 def delete_session_folder(root: Path, key: str) -> None:

@@ -19,8 +19,9 @@ from msgspec.structs import replace
 from tui_combat.engine.model import SCHEMA_VERSION
 from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
-from tui_combat.saves.errors import NewerVersionError, SaveError
-from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL as MAX_TORN_TAIL, is_torn
+from tui_combat.saves.errors import IncompatibleSession, NewerVersionError, SaveError
+from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL as MAX_TORN_TAIL, SUMMED_JOURNAL, SUMMED_SNAPSHOT, is_torn
+from tui_combat.saves.sums import Sum, check
 
 
 @dataclass
@@ -61,11 +62,25 @@ def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) 
         return segment
     lines = data.split(b"\n")
     tail = lines.pop()
+    summed = False
+    """Every line must carry a checksum (the header says the journal's format has them)."""
     for number, raw in enumerate(lines, start=1):
+        found = check(raw)
+        if found is Sum.BAD:
+            segment.problem = _("{path} is damaged at line {line}: its checksum does not match, so a byte in it has changed.",
+                                path=path, line=number)
+            segment.problem_line = number
+            return segment
         try:
             line = codec.line_decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
             segment.problem = _("{path} cannot be read at line {line} ({error}).", path=path, line=number, error=error)
+            segment.problem_line = number
+            return segment
+        if isinstance(line, codec.JournalHeader) and number == 1:
+            summed = line.schema >= SUMMED_JOURNAL
+        if summed and found is Sum.NONE:
+            segment.problem = _("{path} is damaged at line {line}: its checksum is missing.", path=path, line=number)
             segment.problem_line = number
             return segment
         if isinstance(line, codec.JournalHeader):
@@ -83,7 +98,11 @@ def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) 
             # The lines are still entries; a recovery may use them.
         segment.entries.append((number, line))
     if tail:
-        if is_torn(tail):
+        if check(tail[:-1]) is Sum.GOOD and not segment.problem:  # a whole line whose newline was changed
+            segment.problem = _("{path} is damaged at line {line}: its checksum does not match, so a byte in it has changed.",
+                                path=path, line=len(lines) + 1)
+            segment.problem_line = len(lines) + 1
+        elif is_torn(tail):
             segment.torn_at = len(data) - len(tail)
         elif not segment.problem:
             segment.problem = ngettext("{path} ends with {n} byte that is not a journal line.",
@@ -101,6 +120,42 @@ def _with_start_restored(header: codec.JournalHeader, path: Path) -> codec.Journ
         return replace(header, start=codec.restored(header.start, path))
     except (SaveError, msgspec.ValidationError):
         return replace(header, start=None)
+
+
+def snapshot_sum_problem(path: Path, data: bytes) -> str:
+    """What is wrong with a snapshot's checksum ("" when it matches, or when the snapshot is of a format
+    written before checksums). Reads nothing but the bytes: no decoding of the states."""
+    found = check(data)
+    if found is Sum.BAD:
+        return _("{path} is damaged: its checksum does not match, so a byte in it has changed.", path=path)
+    if found is Sum.NONE:
+        try:
+            schema = codec.probe_decoder.decode(data).schema
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return _("{path} is damaged (not a snapshot).", path=path)
+        if schema >= SUMMED_SNAPSHOT:
+            return _("{path} is damaged: its checksum is missing.", path=path)
+    return ""
+
+
+def journal_sum_problem(path: Path, data: bytes) -> str:
+    """The first line of a journal whose checksum does not match or is missing where its format has them
+    ("" when none). Decodes only the header; a torn last line is not looked at."""
+    lines = data.split(b"\n")
+    lines.pop()
+    summed = False
+    for number, raw in enumerate(lines, start=1):
+        found = check(raw)
+        if number == 1:
+            try:
+                header = codec.line_decoder.decode(raw)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                header = None
+            summed = isinstance(header, codec.JournalHeader) and header.schema >= SUMMED_JOURNAL
+        if found is Sum.BAD or (summed and found is Sum.NONE):
+            return _("{path} is damaged at line {line}: its checksum does not match, so a byte in it has changed.",
+                     path=path, line=number)
+    return ""
 
 
 def parse_snapshot(name: str, path: Path, data: bytes | None) -> SnapshotRead:
@@ -121,10 +176,17 @@ def parse_snapshot(name: str, path: Path, data: bytes | None) -> SnapshotRead:
     decoder = codec.snapshot_decoders.get(schema)
     if decoder is None:
         return SnapshotRead(name, path, None, _("{path} is damaged (unknown format {found}).", path=path, found=schema))
+    problem = snapshot_sum_problem(path, data)
     try:
         snapshot = decoder.decode(data, path)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
-        return SnapshotRead(name, path, None, _("{path} is damaged ({error}).", path=path, error=error))
+        return SnapshotRead(name, path, None, problem or _("{path} is damaged ({error}).", path=path, error=error))
+    except IncompatibleSession:
+        if problem:
+            return SnapshotRead(name, path, None, problem)
+        raise
+    if problem:  # decoded only to tell a newer state (refused as such) from damage
+        return SnapshotRead(name, path, None, problem)
     if any(state.schema > SCHEMA_VERSION for state in snapshot.states()):
         raise NewerVersionError(_("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path))
     return SnapshotRead(name, path, snapshot)

@@ -7,7 +7,9 @@ Snapshot formats, each still read:
    session is rebuilt in memory by replaying its actions, :mod:`tui_combat.saves.migrate`) and by the
    first versions with state schema 2.
 2. The same layout, always with state schema 2.
-3. States and the open run of the undo history, the sealed history blocks in ``history/`` (today's).
+3. States and the open run of the undo history, the sealed history blocks in ``history/``.
+4. The same, with checksums (today's): on the snapshot, on every journal line (journal format 2) and, in the
+   snapshot, on each history block it refers to (:mod:`tui_combat.saves.sums`).
 """
 
 SNAPSHOT = "snapshot.json"
@@ -17,8 +19,12 @@ JOURNAL = "journal.jsonl"
 PREV_JOURNAL = "journal.prev.jsonl"
 HISTORY = "history"
 """The folder of sealed undo-history blocks."""
-JOURNAL_SCHEMA = 1
-SNAPSHOT_SCHEMA = 3
+JOURNAL_SCHEMA = 2
+SNAPSHOT_SCHEMA = 4
+SUMMED_JOURNAL = 2
+"""From this journal format on, every line carries its checksum."""
+SUMMED_SNAPSHOT = 4
+"""From this snapshot format on, the snapshot carries its checksum and those of its history blocks."""
 
 MAX_TORN_TAIL = 1 << 20
 """No journal line is this long: a longer tail is not an interrupted write."""

@@ -197,7 +197,7 @@ class RoundScreen(SessionScreen):
                               rolls=", ".join(request_label(r) for r in state.initiative.pending))
         elif kind == "resolve" and state.order:
             extra = glyph("▶") + " " + render(state.order[min(state.cursor, len(state.order) - 1)].label)
-        self.query_one(ReadOnlyBar).show_read_only(self.store.read_only)
+        self.query_one(ReadOnlyBar).show_read_only(self.store.read_only, damaged=self.store.damaged)
         self.query_one(PhaseBar).show_step(state.round, steps, state.step, extra)
         self.query_one(OrderList).show(state, kind == "resolve", ruleset)
         self.query_one("#step-hint", TextLines).show(self.next_move(state, ruleset))

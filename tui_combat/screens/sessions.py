@@ -144,8 +144,13 @@ class SessionsScreen(Screen[None]):
 
     def _show_hint(self, opening: bool = False) -> None:
         hint = self.query_one("#sessions-hint", Static)
+        from tui_combat.saves.library import sessions_problem
+
+        problem = sessions_problem(self.host.data_root)
         if opening:
             text = _("Opening the session… (a long fight takes a moment)")
+        elif problem:
+            text = problem  # the same refusal every command gives
         elif not self.sessions:
             text = _("No saved sessions yet. Press {open} to play the demo encounter, or {new} for a new fight.",
                      open=shown_key("sessions.open", "enter"), new=shown_key("sessions.new", "n"))

@@ -15,8 +15,10 @@ class ReadOnlyBar(TextLines):
     ReadOnlyBar.-shown { display: block; }
     """
 
-    def show_read_only(self, read_only: bool) -> None:
-        """Shown while the session is read-only (the app opens one so only when another copy holds it)."""
+    def show_read_only(self, read_only: bool, *, damaged: bool = False) -> None:
+        """Shown while the session is read-only: another copy holds it, or part of it is ``damaged``."""
         self.set_class(read_only, "-shown")
-        if read_only:
+        if read_only and damaged:
+            self.show(Text(_("Read-only: part of this session is damaged · r in the session list rebuilds it")))
+        elif read_only:
             self.show(Text(_("Read-only: open in another copy of tui-combat · ctrl+s saves a copy")))
