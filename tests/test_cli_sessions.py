@@ -106,7 +106,7 @@ def test_check_and_new_report_every_mistake_and_new_leaves_nothing(data: Path, t
         assert result.returncode == 2
         lines = result.stderr.strip().splitlines()
         assert lines[0].startswith(f'{encounter}, line 2: unknown ruleset "adnd" (did you mean "adnd2e"?)')
-        assert lines[1] == f'{encounter}, line 5: side A, Raf: "hp" is missing. (sides[0].combatants[0])'
+        assert lines[1] == f'{encounter}, line 5: side A, Raf: "hp" is missing.'
         assert lines[2].startswith(f'{encounter}, line 7: side A, Raf: unknown field "hpp"')
         assert len(lines) == 3
     assert sorted(child.name for child in (data / "sessions").iterdir()) == ["trolls-and-orcs-in-the-tunnel"]
