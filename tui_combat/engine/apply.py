@@ -11,20 +11,22 @@ from __future__ import annotations
 import re
 from functools import singledispatch
 
+import msgspec
 from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import effects, initiative
-from tui_combat.engine.contract import AnyRuleset
+from tui_combat.engine.contract import AnyRuleset, OptionSpec
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Msg, log, roll_param
-from tui_combat.engine.model import Combatant, RollRequest, Side, State, Status
+from tui_combat.engine.log import LogEntry, Msg, log, roll_param
+from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, State, Status
 from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _
 
 MAX_GROUP = 500
 
-__all__ = ["MAX_GROUP", "OUT_OF_TURN", "apply", "log", "new_names", "replace_combatant"]
+__all__ = ["APPEARS", "HIDES", "MAX_GROUP", "OUT_OF_TURN", "ROLLS_SPEC", "apply", "fight_options", "log", "new_names",
+           "replace_combatant"]
 
 
 def replace_combatant(state: State, combatant: Combatant) -> State:
@@ -33,19 +35,91 @@ def replace_combatant(state: State, combatant: Combatant) -> State:
 
 
 def apply(state: State, action: a.Action) -> State:
-    return _kept_secret(state, _apply(action, state), action)
+    return _hidden_kept(state, _kept_secret(state, _apply(action, state), action), action)
+
+
+def _hidden_kept(before: State, after: State, action: a.Action) -> State:
+    """Mark secret, as it is logged, every line that names a hidden combatant (what he does, what is done to
+    him, the order he is in): the players learn of him when the GM reveals him ("X appears"), not before, and
+    what happened while he was hidden stays the GM's after."""
+    if after.log is before.log or isinstance(action, a.SetHidden):
+        return after
+    hidden = {c.name.casefold() for c in (*before.combatants, *after.combatants) if c.hidden}
+    if not hidden:
+        return after
+    count = sum(map(len, before.log))
+    chunks = list(after.log)
+    position = 0
+    for index, chunk in enumerate(chunks):
+        end = position + len(chunk)
+        if end > count:
+            start = max(count - position, 0)
+            chunks[index] = (*chunk[:start], *(replace(entry, secret=True) if not entry.secret and _names_any(entry, hidden)
+                                               else entry for entry in chunk[start:]))
+        position = end
+    return replace(after, log=tuple(chunks))
+
+
+def _names_any(entry: LogEntry, names: set[str]) -> bool:
+    """Whether the line names one of ``names`` (casefolded): as a parameter, or as a word of a text typed."""
+    from tui_combat.engine.public import entry_texts
+
+    texts = entry_texts(entry)
+    if not names.isdisjoint(texts):
+        return True
+    pattern = re.compile("|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in names))
+    return any(pattern.search(text) for text in texts)
 
 
 def _kept_secret(before: State, after: State, action: a.Action) -> State:
     """Mark secret, as it is logged, whatever is done during a secret step (the monsters' intentions, which
     the GM decides in secret): the players' view leaves out every secret entry. Moving between steps only
-    says where the round is, and stays public."""
-    if after.log is before.log or before.phase != "round" or isinstance(action, (a.NextStep, a.PreviousStep)):
+    says where the round is, and stays public. What the GM types in a secret step (a spell declared, a plan,
+    an effect's name) is kept among the fight's secret words, so that whatever names it later stays secret
+    too (the spell going on in the next round, the effect it puts on a player)."""
+    if before.phase != "round" or isinstance(action, (a.NextStep, a.PreviousStep, a.SetHidden)):
         return after
     step = get(before.ruleset).current_step(before)
     if step is None or not step.secret:
         return after
+    typed = _typed_words(action, after)
+    if typed:
+        after = replace(after, secret_words=tuple(dict.fromkeys((*after.secret_words, *typed))))
+    if after.log is before.log:
+        return after
     return _secret_from(after, sum(map(len, before.log)))
+
+
+_NOT_WORDS = frozenset({"t", "combatant", "side", "target", "targets"})
+"""Fields of an action that name someone or something by id, not what the GM typed."""
+_COUNTED = re.compile(r"^\s*[-+]?\d+(\s+\w+)?\s*$")
+"""A number, or a number and its unit ("2 rounds", "1 turn"): a time, not a secret by itself."""
+
+
+def _typed_words(action: a.Action, state: State) -> tuple[str, ...]:
+    """The free text of ``action`` (a declaration's values, an effect's name, a ruleset action's words),
+    without the names of those in the fight, numbers and times."""
+    names = {c.name.casefold() for c in state.combatants} | {s.name.casefold() for s in state.sides}
+    ids = {c.id for c in state.combatants} | {s.id for s in state.sides}
+    found: list[str] = []
+
+    def walk(value: object, key: str) -> None:
+        if key in _NOT_WORDS:
+            return
+        if isinstance(value, str):
+            word = value.strip()
+            if (sum(ch.isalpha() for ch in word) >= 3 and word not in ids and word.casefold() not in names
+                    and not _COUNTED.match(word)):
+                found.append(word)
+        elif isinstance(value, dict):
+            for inner_key, inner in value.items():
+                walk(inner, str(inner_key))
+        elif isinstance(value, (list, tuple)):
+            for inner in value:
+                walk(inner, key)
+
+    walk(msgspec.to_builtins(action), "")
+    return tuple(found)
 
 
 def _secret_from(state: State, count: int) -> State:
@@ -97,13 +171,26 @@ def _set_ruleset(action: a.SetRuleset, state: State) -> State:
     _require_phase(state, "setup")
     ruleset = get(action.ruleset)
     options = {option.key: option.choices[0][0] for option in ruleset.options}
+    if ROLLS_OPTION in state.options:  # the GM's, whatever the rules
+        options[ROLLS_OPTION] = state.options[ROLLS_OPTION]
     return replace(state, ruleset=ruleset.id, options=options, round_state=None, fight_state=None)
+
+
+ROLLS_SPEC = OptionSpec(key=ROLLS_OPTION, label=N_("What the players see of rolls"), choices=(
+    ("outcomes", N_("outcomes: who hits whom")), ("everything", N_("everything: every roll and number")),
+    ("nothing", N_("nothing: no roll, no outcome"))))
+"""The engine's own option of every fight, whatever the ruleset (:mod:`tui_combat.engine.public`)."""
+
+
+def fight_options(ruleset: AnyRuleset) -> tuple[OptionSpec, ...]:
+    """The options the GM sets for a fight: the ruleset's, then the engine's."""
+    return (*ruleset.options, ROLLS_SPEC)
 
 
 @_apply.register
 def _set_option(action: a.SetOption, state: State) -> State:
     ruleset = get(state.ruleset)
-    for option in ruleset.options:
+    for option in fight_options(ruleset):
         if option.key == action.key:
             labels = dict(option.choices)
             if action.value not in labels:
@@ -182,18 +269,38 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
                 group=group,
                 sheet=sheet,
                 notes=action.notes,
+                hidden=action.hidden is True,
             )
         )
         next_id += 1
     state = replace(state, combatants=(*state.combatants, *new), next_id=next_id)
     if state.phase == "round":
         if action.count == 1:
-            state = log(state, N_("{name} joins the fight."), name=names[0])
+            state = log(state, N_("{name} joins the fight."), secret=action.hidden is True, name=names[0])
         else:
-            state = log(state, N_("{count} × {name} join the fight."), count=action.count,
+            state = log(state, N_("{count} × {name} join the fight."), secret=action.hidden is True, count=action.count,
                         name=names[0].rpartition(" ")[0])
         state = ruleset.on_join(state, tuple(c.id for c in new))
     return state
+
+
+HIDES = N_("{name} is hidden from the players.")
+APPEARS = N_("{name} appears.")
+"""The log lines of hiding and revealing: the players' view knows, from them, who was hidden when
+(:mod:`tui_combat.engine.public`)."""
+
+
+@_apply.register
+def _set_hidden(action: a.SetHidden, state: State) -> State:
+    combatant = _find(state, action.combatant)
+    if combatant.hidden == action.hidden:
+        return state
+    state = replace_combatant(state, replace(combatant, hidden=action.hidden))
+    if state.phase == "setup":
+        return state
+    if action.hidden:
+        return log(state, HIDES, secret=True, facts={"hidden": combatant.id}, name=combatant.name)
+    return log(state, APPEARS, facts={"appears": combatant.id}, name=combatant.name)
 
 
 @_apply.register

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.keys import shown_key
+from tui_combat.engine.apply import fight_options
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
@@ -130,10 +131,12 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
 
 
 def options_dialog(screen: SessionScreen) -> None:
-    """Choose the ruleset's options (initiative method …); in set-up or between rounds alike."""
+    """Choose the fight's options (the ruleset's: initiative method …; what the players see of rolls); in
+    set-up or between rounds alike."""
     state = screen.state
     ruleset = registry.get(state.ruleset)
-    fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0]) for o in ruleset.options]
+    fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0])
+              for o in fight_options(ruleset)]
     if not fields:
         screen.notify(_("This ruleset has no options."))
         return
