@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -344,56 +343,3 @@ class PlayerViewApp(App[None]):
         """The terminal is gone (the SSH connection dropped) or we are asked to stop: leave quietly."""
         self.hung_up = True
         self.exit()
-
-
-# -- in a browser -----------------------------------------------------------------------------------------
-LARGE_FONT = 32
-"""Letter size (px) of the page ``serve --large`` gives a browser that asks for no other."""
-LOOPBACK = ("127.0.0.1", "::1", "localhost")
-
-
-def view_command(data_root: Path, name: str | None, *, large: bool = False, language: str | None = None) -> str:
-    """The shell command that runs one players' view (what ``serve`` starts for each browser tab)."""
-    import shlex
-    import sys
-
-    words = [sys.executable, "-m", "tui_combat", "--data-dir", str(data_root)]
-    if language:
-        words += ["--lang", language]
-    words.append("view")
-    if name:
-        words.append(name)
-    if large:
-        words.append("--large")
-    return shlex.join(words)
-
-
-def serve(data_root: Path, name: str | None = None, *, host: str = "127.0.0.1", port: int = 8000,
-          public_url: str | None = None, large: bool = False, language: str | None = None) -> int:
-    """Serve the players' view with textual-serve until interrupted: each browser tab gets its own
-    ``tui-combat view`` process (read-only, like every view), ended when the tab closes."""
-    from aiohttp import web
-    from textual_serve.server import Server
-
-    if host not in LOOPBACK:
-        print(_("Listening on {host}: anyone who can reach this computer on port {port} sees the players' view "
-                "(never a secret, but the whole fight).", host=host, port=port))
-
-    @web.middleware
-    async def large_letters(request: web.Request,
-                            handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        """The page asked for without a letter size of its own comes with big letters (for the TV)."""
-        if request.path == "/" and "fontsize" not in request.query:
-            raise web.HTTPFound(f"/?fontsize={LARGE_FONT}")
-        return await handler(request)
-
-    class PlayersServer(Server):
-        async def _make_app(self) -> web.Application:
-            application = await super()._make_app()
-            if large:
-                application.middlewares.append(large_letters)
-            return application
-
-    PlayersServer(view_command(data_root, name, large=large, language=language), host=host, port=port,
-                  title=_("tui-combat — the players' view"), public_url=public_url).serve()
-    return 0
