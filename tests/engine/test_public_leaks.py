@@ -157,3 +157,14 @@ def test_hiding_in_set_up_writes_nothing_and_survives_a_save() -> None:
     assert "Troll 1" not in shown(state)
     old = msgspec.json.decode(b'{"id": "c1", "name": "Raf", "side": "s1", "hp": 5, "max_hp": 5}', type=type(state.combatants[0]))
     assert old.hidden is False
+
+
+def test_the_programs_own_words_declared_in_secret_do_not_hide_what_follows() -> None:
+    state = apply(state_of("demo_adnd2e.toml"), a.StartFight())
+    troll, raf = named(state, "Troll 1").id, named(state, "Raf").id
+    state = apply(state, a.Declare(combatant=troll, declaration={"action": "weapon", "text": "Smash the dwarf"}))
+    assert state.secret_words == ("Smash the dwarf",)  # the plan typed, not the kind of action
+    state = to_step(state, "resolve")
+    state = apply(state, a.RulesetAction(name="attack", args={
+        "combatant": troll, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(physical(17))}))
+    assert "Troll 1 hits Raf." in shown(state)

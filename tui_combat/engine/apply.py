@@ -82,7 +82,7 @@ def _kept_secret(before: State, after: State, action: a.Action) -> State:
     step = get(before.ruleset).current_step(before)
     if step is None or not step.secret:
         return after
-    typed = _typed_words(action, after)
+    typed = _typed_words(action, before)
     if typed:
         after = replace(after, secret_words=tuple(dict.fromkeys((*after.secret_words, *typed))))
     if after.log is before.log:
@@ -90,35 +90,33 @@ def _kept_secret(before: State, after: State, action: a.Action) -> State:
     return _secret_from(after, sum(map(len, before.log)))
 
 
-_NOT_WORDS = frozenset({"t", "combatant", "side", "target", "targets"})
-"""Fields of an action that name someone or something by id, not what the GM typed."""
-_COUNTED = re.compile(r"^\s*[-+]?\d+(\s+\w+)?\s*$")
-"""A number, or a number and its unit ("2 rounds", "1 turn"): a time, not a secret by itself."""
-
-
 def _typed_words(action: a.Action, state: State) -> tuple[str, ...]:
-    """The free text of ``action`` (a declaration's values, an effect's name, a ruleset action's words),
-    without the names of those in the fight, numbers and times."""
-    names = {c.name.casefold() for c in state.combatants} | {s.name.casefold() for s in state.sides}
-    ids = {c.id for c in state.combatants} | {s.id for s in state.sides}
+    """What the GM typed in ``action`` (done in ``state``): an effect's name, the text fields of a declaration or
+    a ruleset's action, and a choice the form took from the combatant's own sheet (a spell from his list), not
+    the program's own words (an action's kind, an option). The players' view filters it further
+    (:func:`tui_combat.engine.public.secrecy`: no names, no numbers or times)."""
+    ruleset = get(state.ruleset)
+    if isinstance(action, a.AddEffect):
+        return (action.name.strip(),)
+    try:
+        if isinstance(action, a.Declare):
+            fields, values = ruleset.declaration_fields(state, action.combatant), action.declaration
+            combatant = action.combatant
+        elif isinstance(action, a.RulesetAction) and isinstance(action.args.get("combatant"), str):
+            combatant = str(action.args["combatant"])
+            fields, values = ruleset.action_fields(state, action.name, combatant), action.args
+        else:
+            return ()
+        sheet = " ".join(str(value) for value in state.combatant(combatant).sheet.values()).casefold()
+    except (RuleError, KeyError, ValueError):
+        return ()
     found: list[str] = []
-
-    def walk(value: object, key: str) -> None:
-        if key in _NOT_WORDS:
-            return
-        if isinstance(value, str):
-            word = value.strip()
-            if (sum(ch.isalpha() for ch in word) >= 3 and word not in ids and word.casefold() not in names
-                    and not _COUNTED.match(word)):
-                found.append(word)
-        elif isinstance(value, dict):
-            for inner_key, inner in value.items():
-                walk(inner, str(inner_key))
-        elif isinstance(value, (list, tuple)):
-            for inner in value:
-                walk(inner, key)
-
-    walk(msgspec.to_builtins(action), "")
+    for field in fields:
+        value = values.get(field.key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if field.kind == "str" or (field.kind == "choice" and value.strip().casefold() in sheet):
+            found.append(value.strip())
     return tuple(found)
 
 

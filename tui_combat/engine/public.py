@@ -203,11 +203,12 @@ class Secrecy(msgspec.Struct, frozen=True):
 
 def secrecy(state: State) -> Secrecy:
     names = {c.name.casefold() for c in state.combatants} | {s.name.casefold() for s in state.sides}
+    names |= {base for name in names for base, _space, number in [name.rpartition(" ")] if number.isdigit()}
     words = {word.strip().casefold() for word in state.secret_words}
     for chunk in state.log:
         for entry in chunk:
-            if entry.secret:
-                words.update(_entry_leaves(entry))
+            if entry.secret:  # its words, not its facts (those are the program's: "weapon", "natural")
+                words.update(_leaves(entry.msg))
     kept = frozenset(word for word in words if word not in names and sum(ch.isalpha() for ch in word) >= 3
                      and not _COUNTED.match(word))
     rolls = state.options.get(ROLLS_OPTION, ROLLS_SHOWN[0])
