@@ -168,3 +168,12 @@ def test_the_programs_own_words_declared_in_secret_do_not_hide_what_follows() ->
     state = apply(state, a.RulesetAction(name="attack", args={
         "combatant": troll, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(physical(17))}))
     assert "Troll 1 hits Raf." in shown(state)
+
+
+def test_a_foes_initiative_modifiers_stay_behind_the_screen_unless_the_gm_shows_everything() -> None:
+    state = trudvang_fight.three()
+    ulf = trudvang_fight.cid(state, "Ulf")
+    state = trudvang_fight.act(state, "change_action", combatant=ulf, declaration={"weapon": "unarmed"})
+    assert "IM -4 → +0" in trudvang_fight.last_log(state)
+    assert "IM -4" not in shown(state)
+    assert "IM -4 → +0" in shown(apply(state, a.SetOption(key=ROLLS_OPTION, value="everything")))

@@ -29,11 +29,14 @@ JSONMap = dict[str, Any]
 ROLLS_SHOWN = ("outcomes", "everything", "nothing")
 """What the players see of rolls (:data:`ROLLS_OPTION` in a fight's options): the outcome only (who hits whom),
 every roll as the GM sees it, or nothing of the rolls."""
+BEHIND_THE_SCREEN = "behind_the_screen"
+"""A log line's fact (True) for a line without dice that states what the book keeps behind the GM's screen (a
+monster's initiative modifiers): the players see it only when the GM shows them everything of the rolls."""
 ROLLS_OPTION = "public_rolls"
 """The key of a fight's options that says what the players see of rolls (the engine's, whatever the ruleset)."""
 
 __all__ = [
-    "LOG_CHUNK", "ROLLS_OPTION", "ROLLS_SHOWN", "SCHEMA_VERSION", "Combatant", "Effect", "Initiative", "JSONMap", "LogChunk", "LogEntry", "RollRequest", "Side",
+    "BEHIND_THE_SCREEN", "LOG_CHUNK", "ROLLS_OPTION", "ROLLS_SHOWN", "SCHEMA_VERSION", "Combatant", "Effect", "Initiative", "JSONMap", "LogChunk", "LogEntry", "RollRequest", "Side",
     "Slot", "State", "Status", "append_log",
 ]
 

@@ -28,12 +28,12 @@ from tui_combat.engine.contract import AnyRuleset, StepDef
 from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, Param, render
-from tui_combat.engine.model import ROLLS_OPTION, ROLLS_SHOWN, Combatant, Effect, State, Status
+from tui_combat.engine.model import BEHIND_THE_SCREEN, ROLLS_OPTION, ROLLS_SHOWN, Combatant, Effect, State, Status
 from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _, ngettext
 
 __all__ = [
-    "CONDITION_LABELS", "HEALTH_WORDS", "LOG_LINES", "HealthScale", "PublicCombatant", "PublicGroup", "PublicLine",
+    "BEHIND_THE_SCREEN", "CONDITION_LABELS", "HEALTH_WORDS", "LOG_LINES", "HealthScale", "PublicCombatant", "PublicGroup", "PublicLine",
     "PublicStep", "PublicView", "Secrecy", "effect_secret", "health_word", "public_entries", "public_log", "public_view",
     "secrecy",
 ]
@@ -243,6 +243,8 @@ def _public_entry(entry: LogEntry, exact: frozenset[str], secret: Secrecy, names
     if entry.secret or secret.names_secret(_entry_leaves(entry)):
         return None
     public_id = _HP_MESSAGES.get(entry.msg.id)
+    if entry.facts.get(BEHIND_THE_SCREEN) is True and secret.rolls != "everything":
+        return None
     if entry.rolls and secret.rolls != "everything":
         if public_id is None:
             return _outcome(entry, names) if secret.rolls == "outcomes" else None
