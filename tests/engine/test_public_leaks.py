@@ -177,3 +177,15 @@ def test_a_foes_initiative_modifiers_stay_behind_the_screen_unless_the_gm_shows_
     assert "IM -4 → +0" in trudvang_fight.last_log(state)
     assert "IM -4" not in shown(state)
     assert "IM -4 → +0" in shown(apply(state, a.SetOption(key=ROLLS_OPTION, value="everything")))
+
+
+def test_surprise_and_distance_dice_stay_the_gms_and_the_distance_shows() -> None:
+    state = apply(state_of("demo_adnd2e.toml"), a.BeginSurprise())
+    ruleset = get(state.ruleset)
+    state = apply(state, a.RollSurprise(rolls={r.key: physical(2, r.dice) for r in ruleset.surprise_requests(state)}))
+    situation = next(s for s in ruleset.encounter_distances(state) if s.dice)
+    state = apply(state, a.RollDistance(situation=situation.id, roll=physical(4, situation.dice)))
+    texts = [e.text for e in state.log_entries()]
+    assert any(t.startswith("Surprise — ") for t in texts) and any(t.startswith("Distance (") for t in texts)
+    view = public_view(state)
+    assert view.distance and "(typed)" not in shown(state) and "Surprise — " not in shown(state)
