@@ -12,6 +12,15 @@ left out here, in the engine, and never depends on a screen remembering to hide 
   none of them is read, except the details a ruleset shows as conditions (:data:`CONDITION_LABELS`);
 * an order rolled in secret (a GM-only initiative roll): only the slots that have acted and the one acting
   now are listed, without their values; everyone else waits, in no particular order.
+* whatever comes from a secret, wherever it lands (:class:`Secrecy`, one rule for every line and effect):
+  a line or effect that names a word the GM typed in secret or a word of a secret line is secret too;
+* hidden combatants (:attr:`Combatant.hidden`): not in the order nor among the combatants; the lines about
+  them while hidden are marked secret as they are logged (:func:`~tui_combat.engine.apply.apply`), so what
+  they did stays the GM's after "X appears";
+* the dice, as the GM chose (:data:`~tui_combat.engine.model.ROLLS_OPTION`): by default a line with dice
+  shows as its outcome ("Troll 1 hits Raf.") or not at all, the damage line without its dice; a line that
+  says it states what is behind the screen (:data:`~tui_combat.engine.model.BEHIND_THE_SCREEN`) only
+  when the GM shows everything.
 
 The view holds text in the active language (it is computed when shown, like every label on screen).
 """
