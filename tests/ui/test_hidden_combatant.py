@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import Checkbox
 
 from tests.ui.fights import opened
-from tests.ui.steps import SIZE, combatant_id, dialog_error, log_texts, select, store
+from tests.ui.steps import SIZE, combatant_id, dialog_error, log_texts, select, store, visible_text
 from tests.ui.test_attack_flow import fight
 from tests.ui.test_player_view import shown
 from tests.waiting import until, until_screen
@@ -53,6 +53,9 @@ async def test_a_hidden_ogre_acts_for_the_gm_only_until_he_appears(make_app: Cal
         assert store(app).state.combatant(ogre).hidden, dialog_error(app)
         await until(pilot, lambda: "⊘" in str(app.screen.query_one(OrderList).get_option(ogre).prompt),
                     "the ogre marked hidden on the GM's list")
+        await select(pilot, ogre)
+        await until(pilot, lambda: "Hidden from the players (H reveals him)" in visible_text(app.screen.query_one("#card")),
+                    "the card saying he is hidden")
 
         # Round 2: initiative typed (party 3, monsters 7), Raf's turn, then the monsters' with the ogre in it.
         await pilot.press(*"nnnnn", "t")

@@ -294,6 +294,9 @@ class RoundScreen(SessionScreen):
                               style="magenta"))
         if combatant.notes:
             lines.append(Text(combatant.notes, style="dim"))
+        if combatant.hidden:
+            lines.insert(0, Text(_("Hidden from the players ({key} reveals him)", key=shown_key("round.hide")),
+                                 style="bold yellow"))
         self.query_one("#card-head", TextLines).show(head)
         self.query_one("#card", TextLines).show(Text("\n").join(pending + lines))
         meter.show_budget(budget)
