@@ -44,7 +44,8 @@ PROFILE = SECRETS_PROFILE
 LURKER = "Lurker"
 """The name of everyone hidden from the players (from the start, or added hidden): never on a public surface
 until the GM first reveals one."""
-TYPED = ("{secret} cloud {n}", "2 rounds", "1 round", "1 turn", "3", "{secret} plan {n}")
+TIMES = ("2 rounds", "1 round", "1 turn", "3", "")
+TYPED = ("{secret} cloud {n}", *TIMES[:-1], "{secret} plan {n}")
 """What the GM types in a secret step: secrets, and times a spell can take."""
 
 
@@ -67,8 +68,21 @@ def declaration_values(state: State, combatant_id: str, pick: int) -> dict[str, 
             values[field.key] = msgspec.to_builtins(physical(pick % 20 + 1))
         else:
             values[field.key] = typed_in_secret(pick + number) if secret_step(state) else f"Plan {pick}"
-    if "action" in values and pick % 3 == 0:
-        values["action"] = "spell"  # a spell more often: the secret that lasts rounds
+    return values
+
+
+def casting(state: State, combatant_id: str, pick: int) -> dict[str, Any]:
+    """A spell declared with a secret name (or one from his own list) and a time such as "2 rounds", where the
+    book has spells with a casting time; elsewhere a declaration like any other."""
+    values = declaration_values(state, combatant_id, pick)
+    fields = {field.key: field for field in get(state.ruleset).declaration_fields(state, combatant_id)}
+    if "action" in values and "spell" in fields:
+        values["action"] = "spell"
+        spell = fields["spell"]
+        named = [value for value, _label in spell.choices if value]
+        values["spell"] = named[pick % len(named)] if spell.kind == "choice" and named else f"{SECRET} cloud {pick}"
+        if "casting" in fields:
+            values["casting"] = TIMES[pick % len(TIMES)]
     return values
 
 
@@ -81,10 +95,11 @@ def with_lurker(base: State) -> State:
 
 
 Step = tuple[str, int, int]
-KINDS = ["next", "next", "next", "roll", "roll", "roll", "back", "damage", "damage", "heal", "status", "secret_note",
-         "public_note", "declare", "declare", "declare", "effect", "secret_effect", "secret_effect", "ruleset",
-         "ruleset", "ruleset", "ruleset", "hide", "reveal", "ambush", "undo", "redo"]
-steps = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 63), st.integers(1, 20)), min_size=1, max_size=30)
+KINDS = ["next", "next", "next", "next", "roll", "roll", "roll", "back", "damage", "damage", "heal", "status",
+         "secret_note", "public_note", "declare", "declare", "cast", "cast", "cast", "effect", "secret_effect",
+         "secret_effect", "secret_effect", "ruleset", "ruleset", "ruleset", "ruleset", "hide", "reveal", "ambush",
+         "undo", "undo", "redo", "redo"]
+steps = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 63), st.integers(1, 20)), min_size=1, max_size=40)
 
 
 def action_of(state: State, step: Step) -> a.Action | None:
@@ -92,21 +107,22 @@ def action_of(state: State, step: Step) -> a.Action | None:
     people = state.combatants
     target = people[index % len(people)]
     party = [c for c in people if state.side(c.side).is_party]
-    if kind == "declare":
+    if kind in ("declare", "cast"):
         outside = [c for c in people if not state.side(c.side).is_party]
         who = outside[index % len(outside)] if amount % 4 else target
-        return a.Declare(combatant=who.id, declaration=declaration_values(state, who.id, index))
+        values = casting(state, who.id, index) if kind == "cast" else declaration_values(state, who.id, index)
+        return a.Declare(combatant=who.id, declaration=values)
     if kind == "secret_effect":  # outside a secret step, a word first said in secret, put on a player
         words = [w for w in state.secret_words if SECRET in w]
         if state.phase != "round" or not words or not party or secret_step(state):
             return None
         return a.AddEffect(combatant=party[index % len(party)].id, name=words[index % len(words)][:40], rounds=amount)
     if kind in ("hide", "reveal"):
+        # Only those called Lurker: hiding one the players have seen is allowed, but his name is in their log.
         lurkers = [c for c in people if c.name.startswith(LURKER)]
-        who = lurkers[index % len(lurkers)] if kind == "reveal" and lurkers else target
-        if kind == "hide" and not who.name.startswith(LURKER):
-            return None  # hiding one the players have seen is allowed, but then his name may be in their log
-        return a.SetHidden(combatant=who.id, hidden=kind == "hide")
+        if not lurkers:
+            return None
+        return a.SetHidden(combatant=lurkers[index % len(lurkers)].id, hidden=kind == "hide")
     if kind == "ambush":
         outside = [side for side in state.sides if not side.is_party]
         return a.AddCombatants(side=outside[index % len(outside)].id, name=LURKER, hp=MONSTER_HP + index,
@@ -174,10 +190,13 @@ def fights(draw: st.DrawFn) -> tuple[str, tuple[tuple[str, str], ...]]:
 
 
 @PROFILE
-@given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans(), on_disk=st.integers(0, 7))
+@given(fight=fights(), plans=st.lists(st.integers(0, 63), max_size=3), advances=st.sampled_from([0, 0, 1, 3, 6, 9, 12, 16]),
+       actions=steps, surprise=st.booleans(), on_disk=st.integers(0, 7))
 def test_no_secret_reaches_a_public_surface_through_the_store(fight: tuple[str, tuple[tuple[str, str], ...]],
-                                                              advances: int, actions: list[Step], surprise: bool,
-                                                              on_disk: int) -> None:
+                                                              plans: list[int], advances: int, actions: list[Step],
+                                                              surprise: bool, on_disk: int) -> None:
+    """``plans``: spells the monsters declare as the fight opens (in its secret step, where the book has one);
+    ``advances``: steps the fight is driven ahead (into the rounds where those spells go on)."""
     base = with_lurker(prepared(*fight))
     if surprise:
         base = replace(base, surprised=tuple(c.id for c in base.combatants if not base.side(c.side).is_party))
@@ -187,7 +206,8 @@ def test_no_secret_reaches_a_public_surface_through_the_store(fight: tuple[str, 
             store.dispatch(a.StartFight())
             check(store.state, revealed=False)
             revealed = False
-            for _kind, revealed in played(store, [("advance", n, 1) for n in range(advances)] + actions):
+            opening: list[Step] = [("cast", pick, 1) for pick in plans]
+            for _kind, revealed in played(store, opening + [("advance", n, 1) for n in range(advances)] + actions):
                 check(store.state, revealed)
             check_report(store)
             if store.folder is not None:  # resumed from disk and looked back at, as the GM may
