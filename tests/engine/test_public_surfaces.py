@@ -147,10 +147,11 @@ def check(state: State, revealed: bool) -> None:
     assert not hidden & {c.name for group in view.groups for c in group.combatants}
 
 
-def check_report(store: Store) -> None:
+def check_report(store: Store, revealed: bool) -> None:
     report = fight_report(store.base, store.done_actions(), final=store.state, public=True)
     for text in (markdown(report), html_page(report), json_text(report)):
         assert SECRET not in text
+        assert revealed or LURKER not in text, text
         found = SECRET_NUMBERS.search(text)
         assert found is None, f"{found.group()} in the public report:\n{text}" if found else ""
 
@@ -209,7 +210,7 @@ def test_no_secret_reaches_a_public_surface_through_the_store(fight: tuple[str, 
             opening: list[Step] = [("cast", pick, 1) for pick in plans]
             for _kind, revealed in played(store, opening + [("advance", n, 1) for n in range(advances)] + actions):
                 check(store.state, revealed)
-            check_report(store)
+            check_report(store, revealed)
             if store.folder is not None:  # resumed from disk and looked back at, as the GM may
                 store.save_now()
                 again = Store.resume(store.folder.folder, read_only=True)
