@@ -178,7 +178,9 @@ def played(store: Store, steps_: list[Step]) -> Iterator[tuple[str, bool]]:
                 note(repr(action))
         except (RuleError, ValueError):
             continue
-        yield kind, any(e.msg.id == "{name} appears." for e in store.state.log_entries())
+        state = store.state  # revealed in the fight ("X appears"), or in set-up (undone back to it): not hidden then
+        yield kind, (any(e.msg.id == "{name} appears." for e in state.log_entries())
+                     or any(c.name.startswith(LURKER) and not c.hidden for c in state.combatants))
 
 
 @st.composite

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from functools import singledispatch
 
-import msgspec
 from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
@@ -47,6 +46,15 @@ def _hidden_kept(before: State, after: State, action: a.Action) -> State:
     hidden = {c.name.casefold() for c in (*before.combatants, *after.combatants) if c.hidden}
     if not hidden:
         return after
+    from tui_combat.engine.public import entry_texts
+
+    # A name as a parameter, or as a word of a text typed ("Ogre waits behind the door"; not "Orc 1" in "Orc 12").
+    pattern = re.compile("|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in sorted(hidden)))
+
+    def names_him(entry: LogEntry) -> bool:
+        texts = entry_texts(entry)
+        return not hidden.isdisjoint(texts) or any(pattern.search(text) for text in texts)
+
     count = sum(map(len, before.log))
     chunks = list(after.log)
     position = 0
@@ -54,21 +62,10 @@ def _hidden_kept(before: State, after: State, action: a.Action) -> State:
         end = position + len(chunk)
         if end > count:
             start = max(count - position, 0)
-            chunks[index] = (*chunk[:start], *(replace(entry, secret=True) if not entry.secret and _names_any(entry, hidden)
+            chunks[index] = (*chunk[:start], *(replace(entry, secret=True) if not entry.secret and names_him(entry)
                                                else entry for entry in chunk[start:]))
         position = end
     return replace(after, log=tuple(chunks))
-
-
-def _names_any(entry: LogEntry, names: set[str]) -> bool:
-    """Whether the line names one of ``names`` (casefolded): as a parameter, or as a word of a text typed."""
-    from tui_combat.engine.public import entry_texts
-
-    texts = entry_texts(entry)
-    if not names.isdisjoint(texts):
-        return True
-    pattern = re.compile("|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in names))
-    return any(pattern.search(text) for text in texts)
 
 
 def _kept_secret(before: State, after: State, action: a.Action) -> State:
@@ -284,8 +281,7 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
 
 HIDES = N_("{name} is hidden from the players.")
 APPEARS = N_("{name} appears.")
-"""The log lines of hiding and revealing: the players' view knows, from them, who was hidden when
-(:mod:`tui_combat.engine.public`)."""
+"""The log lines of hiding (the GM's) and of revealing (the players read it: from then on he is theirs to see)."""
 
 
 @_apply.register
@@ -297,8 +293,8 @@ def _set_hidden(action: a.SetHidden, state: State) -> State:
     if state.phase == "setup":
         return state
     if action.hidden:
-        return log(state, HIDES, secret=True, facts={"hidden": combatant.id}, name=combatant.name)
-    return log(state, APPEARS, facts={"appears": combatant.id}, name=combatant.name)
+        return log(state, HIDES, secret=True, name=combatant.name)
+    return log(state, APPEARS, name=combatant.name)
 
 
 @_apply.register
