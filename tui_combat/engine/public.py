@@ -185,6 +185,19 @@ def _leaves(value: object) -> Iterator[str]:
             yield from _leaves(inner)
 
 
+def _typed(value: object) -> Iterator[str]:
+    """The texts the GM typed in a log parameter: the engine logs them as ``{text}`` messages (a note, an
+    effect's name), not the names, numbers and words a ruleset puts in its lines (a weapon, a label)."""
+    if isinstance(value, Msg):
+        if value.id == "{text}" and isinstance(value.params.get("text"), str):
+            yield str(value.params["text"]).strip().casefold()
+        for inner in value.params.values():
+            yield from _typed(inner)
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            yield from _typed(inner)
+
+
 def entry_texts(entry: LogEntry) -> set[str]:
     """The pieces of text a log line is made of (its parameters and facts, casefolded)."""
     return _entry_leaves(entry)
@@ -197,8 +210,10 @@ def _entry_leaves(entry: LogEntry) -> set[str]:
 class Secrecy(msgspec.Struct, frozen=True):
     """What makes a line or an effect secret, whatever it says and whoever it lands on: its origin. Something
     the GM typed in secret (:attr:`State.secret_words`: a declared spell, a plan, an effect named in a secret
-    step) or any text of a secret log line (a secret note, a GM-only roll's label) is a secret word; a later
-    line or effect that names one is secret too (the spell going on next round, "Hold Person" put on a player).
+    step; the text of a secret note or of an effect in a secret line) is a secret word; a later line or effect
+    that names one is secret too (the spell going on next round, "Hold Person" put on a player). The rest of a
+    secret line (a 5e monster's declared weapon, an initiative label) is not: the attack he then makes is the
+    players' to see.
     The names of those in the fight are not secret words (that would hide everyone); numbers and times are not
     either ("2 rounds")."""
 
@@ -216,8 +231,8 @@ def secrecy(state: State) -> Secrecy:
     words = {word.strip().casefold() for word in state.secret_words}
     for chunk in state.log:
         for entry in chunk:
-            if entry.secret:  # its words, not its facts (those are the program's: "weapon", "natural")
-                words.update(_leaves(entry.msg))
+            if entry.secret:
+                words.update(_typed(entry.msg))
     kept = frozenset(word for word in words if word not in names and sum(ch.isalpha() for ch in word) >= 3
                      and not _COUNTED.match(word))
     rolls = state.options.get(ROLLS_OPTION, ROLLS_SHOWN[0])
