@@ -192,6 +192,9 @@ def serve(data_root: Path, name: str | None = None, *, host: str = "127.0.0.1", 
     warning = bind_warning(host, port)
     if warning:
         print(warning, file=sys.stderr, flush=True)
+    if host in ("0.0.0.0", "::") and not public_url:
+        print(_("Listening on every address: give --public-url http://ADDRESS:{port} (this computer's address on "
+                "the network), or the browsers cannot open the views.", port=port), file=sys.stderr, flush=True)
     server = players_server(view_command(data_root, name, large=large, language=language), host=host, port=port,
                             token=new_token(), public_url=public_url, max_viewers=max_viewers, large=large)
     server.serve()
