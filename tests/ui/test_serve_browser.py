@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
-import re
 import shutil
 import signal
 import socket
@@ -255,11 +254,9 @@ async def browser() -> AsyncIterator[Browser]:
 
 async def wait_for_server(server: Server) -> str:
     """The page's address with its key, once the server answers on it."""
-    assert server.process.stdout is not None
-    line = await asyncio.wait_for(asyncio.to_thread(server.process.stdout.readline), WAIT_LIMIT)
-    found = re.search(r"http://\S+\?token=[\w-]+", line)
-    assert found, f"tui-combat serve printed no address with a key: {line!r}"
-    url = server.url = found.group(0)
+    from tests.ui.test_serve_safety import printed_address
+
+    url = server.url = await printed_address(server.process)
     async with aiohttp.ClientSession() as http:
         for _ in range(int(WAIT_LIMIT / 0.1)):
             try:

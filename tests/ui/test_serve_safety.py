@@ -15,6 +15,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,22 @@ def test_the_origins_allowed_are_the_served_address_and_the_public_one() -> None
     assert allowed_origins("0.0.0.0", 8000, "https://Table.example/") == {"http://0.0.0.0:8000", "https://table.example"}
 
 
+async def printed_address(process: subprocess.Popen[str]) -> str:
+    """The page's address with its key, from what the server prints as it starts (its other output, the
+    requests it logs, is read on and dropped, so that the pipe never fills)."""
+    assert process.stdout is not None
+    stdout = process.stdout
+    for _ in range(20):
+        line = await asyncio.wait_for(asyncio.to_thread(stdout.readline), WAIT_LIMIT)
+        if not line:
+            raise AssertionError(f"tui-combat serve printed no address and stopped (exit code {process.poll()})")
+        found = re.search(r"http://\S+\?token=[\w-]+", line)
+        if found:
+            threading.Thread(target=lambda: all(True for _line in stdout), daemon=True).start()
+            return found.group(0)
+    raise AssertionError("tui-combat serve printed no address with a key")
+
+
 @pytest.fixture
 def real_server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
     port = free_port()
@@ -125,10 +142,8 @@ def real_server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
 async def test_tui_combat_serve_prints_the_address_with_its_key_and_refuses_without(
         real_server: tuple[subprocess.Popen[str], int]) -> None:
     process, port = real_server
-    assert process.stdout is not None
-    line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), WAIT_LIMIT)
-    found = re.search(rf"http://127\.0\.0\.1:{port}/\?token=([\w-]+)", line)
-    assert found, line
+    found = re.search(rf"http://127\.0\.0\.1:{port}/\?token=([\w-]+)", await printed_address(process))
+    assert found
     token = found.group(1)
     assert len(token) >= 20
     async with aiohttp.ClientSession() as http:
