@@ -126,3 +126,15 @@ def test_awkward_text_is_written_so_that_it_reads_back() -> None:
     state = apply(state, a.EditCombatant(combatant=state.combatants[0].id, notes='Tabs\tquotes " backslash \\ DEL \x7f é'))
     text = encounter_text(encounter_of(state))
     assert tomllib.loads(text)["sides"][0]["combatants"][0]["notes"] == 'Tabs\tquotes " backslash \\ DEL \x7f é'
+
+
+def test_a_combatant_hidden_from_the_players_comes_back_hidden(tmp_path: Path) -> None:
+    state = hand_made()
+    wolf = next(c.id for c in state.combatants if c.name == "Wolf 4")
+    state = apply(state, a.SetHidden(combatant=wolf, hidden=True))
+    saved = save_encounter(state, tmp_path / "ambush.toml")
+    pack = tomllib.loads(saved.path.read_text(encoding="utf-8"))["sides"][1]["combatants"]
+    assert [c.get("hidden", False) for c in pack] == [False, True]
+    again = session.check_encounter(saved.path)
+    assert [c.name for c in again.combatants if c.hidden] == ["Wolf 4"]
+    assert not any(entry.secret for entry in again.log_entries())

@@ -19,6 +19,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.encounter import DEMO, load_encounter
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import ROLLS_OPTION
 from tui_combat.engine.registry import get
 from tui_combat.i18n import use_catalog
 from tui_combat.report import (
@@ -152,10 +153,17 @@ def test_the_public_report_leaves_out_secrets_and_the_monsters_hp(fought: Store)
     text = markdown(store_report(fought, public=True))
     assert "The orcs run" not in text and "smells the wizard" not in text and "🔒" not in text
     lines = text.splitlines()
-    assert "- Orc 1 takes 6 damage (1d8+1: [5] + 1 = 6)." in lines  # no "0/5 HP"
-    assert "- Delsenora takes 5 damage (1d4+1: [4] + 1 = 5): 9/14 HP." in lines  # the party's own HP stay
+    assert "- Orc 1 takes 6 damage." in lines  # no "0/5 HP", and by default no dice either
+    assert "- Delsenora takes 5 damage: 9/14 HP." in lines  # the party's own HP stay
     assert "- Orc 1: dead" in lines and "- Troll 1: unhurt" in lines and "- Delsenora: 12/14 HP, active" in lines
-    assert "/36" not in text and "/5 HP" not in text
+    assert "/36" not in text and "/5 HP" not in text and "1d8+1" not in text
+
+
+def test_the_public_report_shows_every_roll_when_the_gm_says_so(fought: Store) -> None:
+    fought.dispatch(a.SetOption(key=ROLLS_OPTION, value="everything"))
+    lines = markdown(store_report(fought, public=True)).splitlines()
+    assert "- Orc 1 takes 6 damage (1d8+1: [5] + 1 = 6)." in lines
+    assert "- Delsenora takes 5 damage (1d4+1: [4] + 1 = 5): 9/14 HP." in lines
 
 
 def test_a_name_cannot_turn_into_markdown() -> None:

@@ -38,6 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, metavar=_("PORT"), help=_("port to listen on (default: 8000)"))
     serve.add_argument("--public-url", metavar=_("URL"), help=_("the address browsers reach the server at, when it is not http://HOST:PORT"))
     serve.add_argument("--large", action="store_true", help=_("big layout and big letters for a TV"))
+    serve.add_argument("--max-viewers", type=int, default=16, metavar=_("N"),
+                       help=_("how many browser tabs may watch at once (default: 16); each is a view process"))
     export = commands.add_parser("export", help=_("write a report of a fight: its rounds, turn order, every roll, damage and healing"))
     export.add_argument("name", metavar=_("NAME"), help=_("the session's name, as list shows it"))
     export.add_argument("--format", choices=("md", "html", "json"), default=None,
@@ -290,10 +292,10 @@ def _players(root: Path, args: argparse.Namespace) -> int:
             print(_("There is no saved session {name}.", name=args.name), file=sys.stderr)
             return 2
     if args.command == "serve":
-        from tui_combat.screens.player_view import serve
+        from tui_combat.screens.serve import serve
 
         return serve(root, args.name, host=args.host, port=args.port, public_url=args.public_url, large=args.large,
-                     language=args.lang)
+                     language=args.lang, max_viewers=args.max_viewers)
     from tui_combat.screens.player_view import PlayerViewApp
 
     app = PlayerViewApp(root, args.name, large=args.large)

@@ -68,7 +68,7 @@ def encounter_of(state: State) -> Encounter:
             first = members[0]
             name = base_name(first.name) if len(members) > 1 else first.name
             specs.append(CombatantSpec(name=name, hp=first.max_hp, count=len(members), sheet=dict(first.sheet),
-                                       notes=first.notes))
+                                       notes=first.notes, hidden=first.hidden))
         sides.append(SideSpec(name=side.name, party=side.is_party, combatants=specs))
     return Encounter(name=state.name.strip() or _("Encounter"), ruleset=state.ruleset, options=dict(state.options),
                      sides=sides)
@@ -87,7 +87,7 @@ def encounter_text(encounter: Encounter) -> str:
         for spec in side.combatants:
             fields: list[tuple[str, Any]] = [
                 ("name", spec.name), ("hp", spec.hp), ("count", spec.count if spec.count != 1 else None),
-                ("notes", spec.notes or None),
+                ("notes", spec.notes or None), ("hidden", spec.hidden or None),
             ]
             if spec.sheet:
                 fields.append(("sheet", {name: item for name, item in spec.sheet.items() if item is not None}))
@@ -104,7 +104,8 @@ def _signature(state: State) -> dict[str, list[tuple[str, Any]]]:
         grouped = combatant.group and len(groups[combatant.group]) > 1
         group = numbers.setdefault(combatant.group, len(numbers)) if grouped else -1
         side = state.side(combatant.side).name
-        found.setdefault(side, []).append((combatant.name, (combatant.max_hp, combatant.sheet, combatant.notes, group)))
+        found.setdefault(side, []).append((combatant.name, (combatant.max_hp, combatant.sheet, combatant.notes, group,
+                                                            combatant.hidden)))
     return found
 
 

@@ -213,7 +213,7 @@ def _combatants(state: State, public: bool, scale: HealthScale) -> tuple[ReportC
     sides = {side.id: side.name for side in state.sides}
     listed = []
     for side in state.sides:
-        for combatant in (c for c in state.combatants if c.side == side.id):
+        for combatant in (c for c in state.combatants if c.side == side.id and not (public and c.hidden)):
             exact = not public or combatant.side in party
             listed.append(ReportCombatant(
                 name=combatant.name, side=sides[combatant.side], party=combatant.side in party, status=combatant.status,

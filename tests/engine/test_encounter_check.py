@@ -156,7 +156,7 @@ def test_the_message_names_the_file_the_line_and_the_field(tmp_path: Path) -> No
     lines = str(refused.value).splitlines()
     assert len(lines) == 9
     assert lines[5] == (f'{path}, line 18: side Party, Rupert: unknown field "hpp" (did you mean "hp"?); '
-                        'the fields here are: name, hp, count, sheet, notes.')
+                        'the fields here are: name, hp, count, sheet, notes, hidden.')
     assert isinstance(refused.value, RuleError)
 
 

@@ -3,6 +3,7 @@ reaches the text of the players' screen, over random play of the five demo fight
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
 from collections.abc import Iterator
@@ -32,6 +33,12 @@ MONSTER_HP = 7000
 SECRET_ROLL = 8000
 """A GM-only roll is typed as 8000 and more: no such number may be on screen either."""
 SECRET_NUMBERS = re.compile(r"(?<!\d)[78]\d{3}(?!\d)")
+
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile("public-secrets-ci", max_examples=1000, deadline=None, suppress_health_check=_HEALTH)
+settings.register_profile("public-secrets", max_examples=100, deadline=None, suppress_health_check=_HEALTH)
+SECRETS_PROFILE = settings.get_profile("public-secrets-ci" if os.environ.get("CI") == "true" else "public-secrets")
+"""The secrets properties' examples: a thousand in CI (``CI=true``), fewer on a developer's machine."""
 
 
 def state_of(demo_file: str, *, options: dict[str, str] | None = None) -> State:
@@ -323,7 +330,7 @@ def played(base: State, advances: int, actions: list[Step], surprise: bool) -> I
         yield action, state
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@SECRETS_PROFILE
 @given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
 def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple[str, str], ...]], advances: int,
                                                   actions: list[Step], surprise: bool) -> None:

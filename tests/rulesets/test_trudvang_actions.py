@@ -282,7 +282,7 @@ def test_change_action_before_the_call_moves_him_in_the_countdown() -> None:
     state = act(state, "change_action", combatant=ulf, declaration={"weapon": "unarmed"})
     assert labels(state) == [("10 (13)", ["Fridgar"]), ("10 (11)", ["Sigrid"]), ("9", ["Ulf"]), ("3", ["Orm"])]
     assert "IM -4 → +0, initiative 5 → 9 (call 9)" in last_log(state)
-    assert last_entry(state).facts == {"im": 0, "initiative": 9}
+    assert last_entry(state).facts == {"im": 0, "initiative": 9, "behind_the_screen": True}  # a foe's IM: the GM's
     state = act(state, "change_action", combatant=ulf, weapon="broadsword")  # flat form fields work too
     assert labels(state)[-2:] == [("5", ["Ulf"]), ("3", ["Orm"])]
     state = apply(state, a.NextStep())

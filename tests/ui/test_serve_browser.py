@@ -91,9 +91,11 @@ def fight(tmp_path: Path) -> Iterator[Store]:
 
 
 class Server:
-    def __init__(self, process: subprocess.Popen[bytes], port: int) -> None:
+    def __init__(self, process: subprocess.Popen[str], port: int) -> None:
         self.process = process
         self.port = port
+        self.url = ""
+        """The address with its key, as the server printed it."""
 
     def views(self) -> list[int]:
         """The process ids of the view processes the server runs now (one per open tab)."""
@@ -129,7 +131,7 @@ def server(fight: Store, tmp_path: Path) -> Iterator[Server]:
     environment = {**os.environ, "TUI_COMBAT_CONFIG_DIR": str(tmp_path / "config")}
     process = subprocess.Popen(
         [sys.executable, "-m", "tui_combat", "--data-dir", str(tmp_path / "data"), "serve", "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True, start_new_session=True)
     try:
         yield Server(process, port)
     finally:
@@ -251,7 +253,10 @@ async def browser() -> AsyncIterator[Browser]:
 
 
 async def wait_for_server(server: Server) -> str:
-    url = f"http://127.0.0.1:{server.port}/"
+    """The page's address with its key, once the server answers on it."""
+    from tests.ui.test_serve_safety import printed_address
+
+    url = server.url = await printed_address(server.process)
     async with aiohttp.ClientSession() as http:
         for _ in range(int(WAIT_LIMIT / 0.1)):
             try:

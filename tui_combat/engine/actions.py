@@ -46,6 +46,16 @@ class AddCombatants(_Action, tag="add", frozen=True, kw_only=True):
     count: int = 1
     sheet: dict[str, Any] = msgspec.field(default_factory=dict)
     notes: str = ""
+    hidden: bool | msgspec.UnsetType = msgspec.UNSET
+    """Kept from the players until revealed (:class:`SetHidden`); left out of the journal when not (so that
+    an action journalled before it existed encodes as it did)."""
+
+
+class SetHidden(_Action, tag="hidden", frozen=True, kw_only=True):
+    """Hide a combatant from the players, or reveal him ("X appears", in the public log, once the fight is on)."""
+
+    combatant: str
+    hidden: bool
 
 
 class RemoveCombatant(_Action, tag="remove", frozen=True, kw_only=True):
@@ -160,6 +170,7 @@ Action = (
     | AddSide
     | AddCombatants
     | RemoveCombatant
+    | SetHidden
     | EditCombatant
     | BeginSurprise
     | RollSurprise

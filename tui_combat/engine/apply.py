@@ -15,17 +15,18 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import effects, initiative
-from tui_combat.engine.contract import AnyRuleset
+from tui_combat.engine.contract import AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Msg, log, roll_param
-from tui_combat.engine.model import Combatant, RollRequest, Side, State, Status
+from tui_combat.engine.log import LogEntry, Msg, log, roll_param
+from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, State, Status
 from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _
 
 MAX_GROUP = 500
 
-__all__ = ["MAX_GROUP", "OUT_OF_TURN", "apply", "log", "new_names", "replace_combatant"]
+__all__ = ["APPEARS", "HIDES", "MAX_GROUP", "OUT_OF_TURN", "ROLLS_SPEC", "apply", "fight_options", "log", "new_names",
+           "replace_combatant"]
 
 
 def replace_combatant(state: State, combatant: Combatant) -> State:
@@ -34,19 +35,87 @@ def replace_combatant(state: State, combatant: Combatant) -> State:
 
 
 def apply(state: State, action: a.Action) -> State:
-    return _kept_secret(state, _apply(action, state), action)
+    return _hidden_kept(state, _kept_secret(state, _apply(action, state), action), action)
+
+
+def _hidden_kept(before: State, after: State, action: a.Action) -> State:
+    """Mark secret, as it is logged, every line that names a hidden combatant (what he does, what is done to
+    him, the order he is in): the players learn of him when the GM reveals him ("X appears"), not before, and
+    what happened while he was hidden stays the GM's after."""
+    if after.log is before.log or isinstance(action, a.SetHidden):
+        return after
+    hidden = {c.name.casefold() for c in (*before.combatants, *after.combatants) if c.hidden}
+    if not hidden:
+        return after
+    from tui_combat.engine.public import entry_texts
+
+    # A name as a parameter, or as a word of a text typed ("Ogre waits behind the door"; not "Orc 1" in "Orc 12").
+    pattern = re.compile("|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in sorted(hidden)))
+
+    def names_him(entry: LogEntry) -> bool:
+        texts = entry_texts(entry)
+        return not hidden.isdisjoint(texts) or any(pattern.search(text) for text in texts)
+
+    count = sum(map(len, before.log))
+    chunks = list(after.log)
+    position = 0
+    for index, chunk in enumerate(chunks):
+        end = position + len(chunk)
+        if end > count:
+            start = max(count - position, 0)
+            chunks[index] = (*chunk[:start], *(replace(entry, secret=True) if not entry.secret and names_him(entry)
+                                               else entry for entry in chunk[start:]))
+        position = end
+    return replace(after, log=tuple(chunks))
 
 
 def _kept_secret(before: State, after: State, action: a.Action) -> State:
     """Mark secret, as it is logged, whatever is done during a secret step (the monsters' intentions, which
     the GM decides in secret): the players' view leaves out every secret entry. Moving between steps only
-    says where the round is, and stays public."""
-    if after.log is before.log or before.phase != "round" or isinstance(action, (a.NextStep, a.PreviousStep)):
+    says where the round is, and stays public. What the GM types in a secret step (a spell declared, a plan,
+    an effect's name) is kept among the fight's secret words, so that whatever names it later stays secret
+    too (the spell going on in the next round, the effect it puts on a player)."""
+    if before.phase != "round" or isinstance(action, (a.NextStep, a.PreviousStep, a.SetHidden)):
         return after
     step = get(before.ruleset).current_step(before)
     if step is None or not step.secret:
         return after
+    typed = _typed_words(action, before)
+    if typed:
+        after = replace(after, secret_words=tuple(dict.fromkeys((*after.secret_words, *typed))))
+    if after.log is before.log:
+        return after
     return _secret_from(after, sum(map(len, before.log)))
+
+
+def _typed_words(action: a.Action, state: State) -> tuple[str, ...]:
+    """What the GM typed in ``action`` (done in ``state``): an effect's name, the text fields of a declaration or
+    a ruleset's action, and a choice the form took from the combatant's own sheet (a spell from his list), not
+    the program's own words (an action's kind, an option). The players' view filters it further
+    (:func:`tui_combat.engine.public.secrecy`: no names, no numbers or times)."""
+    ruleset = get(state.ruleset)
+    if isinstance(action, a.AddEffect):
+        return (action.name.strip(),)
+    try:
+        if isinstance(action, a.Declare):
+            fields, values = ruleset.declaration_fields(state, action.combatant), action.declaration
+            combatant = action.combatant
+        elif isinstance(action, a.RulesetAction) and isinstance(action.args.get("combatant"), str):
+            combatant = str(action.args["combatant"])
+            fields, values = ruleset.action_fields(state, action.name, combatant), action.args
+        else:
+            return ()
+        sheet = " ".join(str(value) for value in state.combatant(combatant).sheet.values()).casefold()
+    except (RuleError, KeyError, ValueError):
+        return ()
+    found: list[str] = []
+    for field in fields:
+        value = values.get(field.key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if field.kind == "str" or (field.kind == "choice" and value.strip().casefold() in sheet):
+            found.append(value.strip())
+    return tuple(found)
 
 
 def _secret_from(state: State, count: int) -> State:
@@ -98,13 +167,26 @@ def _set_ruleset(action: a.SetRuleset, state: State) -> State:
     _require_phase(state, "setup")
     ruleset = get(action.ruleset)
     options = {option.key: option.choices[0][0] for option in ruleset.options}
+    if ROLLS_OPTION in state.options:  # the GM's, whatever the rules
+        options[ROLLS_OPTION] = state.options[ROLLS_OPTION]
     return replace(state, ruleset=ruleset.id, options=options, round_state=None, fight_state=None)
+
+
+ROLLS_SPEC = OptionSpec(key=ROLLS_OPTION, label=N_("What the players see of rolls"), choices=(
+    ("outcomes", N_("outcomes: who hits whom")), ("everything", N_("everything: every roll and number")),
+    ("nothing", N_("nothing: no roll, no outcome"))))
+"""The engine's own option of every fight, whatever the ruleset (:mod:`tui_combat.engine.public`)."""
+
+
+def fight_options(ruleset: AnyRuleset) -> tuple[OptionSpec, ...]:
+    """The options the GM sets for a fight: the ruleset's, then the engine's."""
+    return (*ruleset.options, ROLLS_SPEC)
 
 
 @_apply.register
 def _set_option(action: a.SetOption, state: State) -> State:
     ruleset = get(state.ruleset)
-    for option in ruleset.options:
+    for option in fight_options(ruleset):
         if option.key == action.key:
             labels = dict(option.choices)
             if action.value not in labels:
@@ -184,18 +266,37 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
                 group=group,
                 sheet=sheet,
                 notes=action.notes,
+                hidden=action.hidden is True,
             )
         )
         next_id += 1
     state = replace(state, combatants=(*state.combatants, *new), next_id=next_id)
     if state.phase == "round":
         if action.count == 1:
-            state = log(state, N_("{name} joins the fight."), name=names[0])
+            state = log(state, N_("{name} joins the fight."), secret=action.hidden is True, name=names[0])
         else:
-            state = log(state, N_("{count} × {name} join the fight."), count=action.count,
+            state = log(state, N_("{count} × {name} join the fight."), secret=action.hidden is True, count=action.count,
                         name=names[0].rpartition(" ")[0])
         state = ruleset.on_join(state, tuple(c.id for c in new))
     return state
+
+
+HIDES = N_("{name} is hidden from the players.")
+APPEARS = N_("{name} appears.")
+"""The log lines of hiding (the GM's) and of revealing (the players read it: from then on he is theirs to see)."""
+
+
+@_apply.register
+def _set_hidden(action: a.SetHidden, state: State) -> State:
+    combatant = _find(state, action.combatant)
+    if combatant.hidden == action.hidden:
+        return state
+    state = replace_combatant(state, replace(combatant, hidden=action.hidden))
+    if state.phase == "setup":
+        return state
+    if action.hidden:
+        return log(state, HIDES, secret=True, name=combatant.name)
+    return log(state, APPEARS, name=combatant.name)
 
 
 @_apply.register

@@ -50,6 +50,8 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     count: int = 1
     sheet: dict[str, Any] = msgspec.field(default_factory=dict)
     notes: str = ""
+    hidden: bool = False
+    """Kept from the players until the GM reveals him (the ambusher behind the door)."""
 
 
 class SideSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -95,7 +97,8 @@ def encounter_actions(encounter: Encounter, state: State) -> list[a.Action]:
         next_id += 1
         for spec in side.combatants:
             result.append(
-                a.AddCombatants(side=side_id, name=spec.name, hp=spec.hp, count=spec.count, sheet=spec.sheet, notes=spec.notes)
+                a.AddCombatants(side=side_id, name=spec.name, hp=spec.hp, count=spec.count, sheet=spec.sheet, notes=spec.notes,
+                                **({"hidden": True} if spec.hidden else {}))
             )
             next_id += spec.count + (1 if spec.count > 1 else 0)
     return result
@@ -195,7 +198,8 @@ _KINDS: dict[str, Callable[[Any], bool]] = {
 
 ENCOUNTER_FIELDS: dict[str, str] = {"name": _TEXT, "ruleset": _TEXT, "options": _TABLE, "sides": _TABLES}
 SIDE_FIELDS: dict[str, str] = {"name": _TEXT, "party": _YES_NO, "combatants": _TABLES}
-COMBATANT_FIELDS: dict[str, str] = {"name": _TEXT, "hp": _WHOLE, "count": _WHOLE, "sheet": _TABLE, "notes": _TEXT}
+COMBATANT_FIELDS: dict[str, str] = {"name": _TEXT, "hp": _WHOLE, "count": _WHOLE, "sheet": _TABLE, "notes": _TEXT,
+                                    "hidden": _YES_NO}
 """What each field of an encounter file holds; the tests keep them in step with the Structs."""
 FIELDS_OF: dict[type[msgspec.Struct], dict[str, str]] = {
     Encounter: ENCOUNTER_FIELDS, SideSpec: SIDE_FIELDS, CombatantSpec: COMBATANT_FIELDS,

@@ -38,6 +38,7 @@ ROUND_KEYS: dict[str, str] = {
     "round.effect": "E",
     "round.export": "R",
     "round.save_to_library": "L",
+    "round.hide": "H",
 }
 APP_KEYS: dict[str, str] = {
     "app.help": "f1,question_mark",
@@ -56,6 +57,7 @@ KEY_LABELS: dict[str, str] = {
     "round.save_as": N_("Save as"), "round.options": N_("Options"), "round.quit": N_("Quit"), "round.filter": N_("List"),
     "round.group": N_("Fold or unfold a group"), "round.effect": N_("Condition or effect for some rounds"),
     "round.export": N_("Fight report"), "round.save_to_library": N_("Save to the library"),
+    "round.hide": N_("Hide from the players, or reveal"),
     "app.help": N_("Help"), "app.settings": N_("Settings"),
     "app.quit": N_("Quit"), "app.palette": N_("Palette"), "focus": N_("moving around the screen"),
 }

@@ -26,8 +26,17 @@ STATUS_WORDS = (N_("active"), N_("down"), N_("fled"), N_("surrendered"))
 """The statuses, marked for translation: a screen shows ``_(combatant.status)``."""
 JSONMap = dict[str, Any]
 
+ROLLS_SHOWN = ("outcomes", "everything", "nothing")
+"""What the players see of rolls (:data:`ROLLS_OPTION` in a fight's options): the outcome only (who hits whom),
+every roll as the GM sees it, or nothing of the rolls."""
+BEHIND_THE_SCREEN = "behind_the_screen"
+"""A log line's fact (True) for a line without dice that states what the book keeps behind the GM's screen (a
+monster's initiative modifiers): the players see it only when the GM shows them everything of the rolls."""
+ROLLS_OPTION = "public_rolls"
+"""The key of a fight's options that says what the players see of rolls (the engine's, whatever the ruleset)."""
+
 __all__ = [
-    "LOG_CHUNK", "SCHEMA_VERSION", "Combatant", "Effect", "Initiative", "JSONMap", "LogChunk", "LogEntry", "RollRequest", "Side",
+    "BEHIND_THE_SCREEN", "LOG_CHUNK", "ROLLS_OPTION", "ROLLS_SHOWN", "SCHEMA_VERSION", "Combatant", "Effect", "Initiative", "JSONMap", "LogChunk", "LogEntry", "RollRequest", "Side",
     "Slot", "State", "Status", "append_log",
 ]
 
@@ -51,6 +60,9 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
     """The ruleset's fields for this combatant (weapon, speed, THAC0, skill values …)."""
     notes: str = ""
     secret_notes: str = ""
+    hidden: bool = False
+    """Kept from the players (the ambusher behind the door, reinforcements) until the GM reveals him: he takes
+    part on the GM's screen and is absent from the players' screen and the public report."""
 
 
 class Effect(msgspec.Struct, frozen=True, kw_only=True):
@@ -130,6 +142,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     effects: tuple[Effect, ...] = ()
     """Conditions and effects lasting some rounds, in the order they were put on."""
     next_effect: int = 1
+    secret_words: tuple[str, ...] = ()
+    """What the GM typed in secret (a declared spell, a plan, an effect's name in a secret step): the players'
+    view keeps secret every later log line and effect that names one of them (:mod:`tui_combat.engine.public`)."""
 
     # -- small read helpers (pure) --------------------------------------------------------------
     def combatant(self, combatant_id: str) -> Combatant:

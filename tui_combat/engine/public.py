@@ -12,12 +12,23 @@ left out here, in the engine, and never depends on a screen remembering to hide 
   none of them is read, except the details a ruleset shows as conditions (:data:`CONDITION_LABELS`);
 * an order rolled in secret (a GM-only initiative roll): only the slots that have acted and the one acting
   now are listed, without their values; everyone else waits, in no particular order.
+* whatever comes from a secret, wherever it lands (:class:`Secrecy`, one rule for every line and effect):
+  a line or effect that names a word the GM typed in secret or a word of a secret line is secret too;
+* hidden combatants (:attr:`Combatant.hidden`): not in the order nor among the combatants; the lines about
+  them while hidden are marked secret as they are logged (:func:`~tui_combat.engine.apply.apply`), so what
+  they did stays the GM's after "X appears";
+* the dice, as the GM chose (:data:`~tui_combat.engine.model.ROLLS_OPTION`): by default a line with dice
+  shows as its outcome ("Troll 1 hits Raf.") or not at all, the damage line without its dice; a line that
+  says it states what is behind the screen (:data:`~tui_combat.engine.model.BEHIND_THE_SCREEN`) only
+  when the GM shows everything.
 
 The view holds text in the active language (it is computed when shown, like every label on screen).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Literal
 
 import msgspec
@@ -25,14 +36,15 @@ import msgspec
 from tui_combat.engine.contract import AnyRuleset, StepDef
 from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import LogEntry, Msg, render
-from tui_combat.engine.model import Combatant, State, Status
+from tui_combat.engine.log import LogEntry, Msg, Param, render
+from tui_combat.engine.model import BEHIND_THE_SCREEN, ROLLS_OPTION, ROLLS_SHOWN, Combatant, Effect, State, Status
 from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _, ngettext
 
 __all__ = [
-    "CONDITION_LABELS", "HEALTH_WORDS", "LOG_LINES", "HealthScale", "PublicCombatant", "PublicGroup", "PublicLine",
-    "PublicStep", "PublicView", "health_word", "public_entries", "public_log", "public_view",
+    "BEHIND_THE_SCREEN", "CONDITION_LABELS", "HEALTH_WORDS", "LOG_LINES", "HealthScale", "PublicCombatant", "PublicGroup", "PublicLine",
+    "PublicStep", "PublicView", "Secrecy", "effect_secret", "health_word", "public_entries", "public_log", "public_view",
+    "secrecy",
 ]
 
 LOG_LINES = 60
@@ -155,12 +167,112 @@ def _exact_names(state: State) -> frozenset[str]:
     return frozenset(inside - outside)
 
 
-def _public_entry(entry: LogEntry, exact: frozenset[str]) -> LogEntry | None:
-    """``entry`` as the players read it (None when it is secret): about someone outside the party, a message
-    that states exact HP without them, in its text and in its facts."""
-    if entry.secret:
+_COUNTED = re.compile(r"^\s*[-+]?\d+(\s+\w+)?\s*$")
+
+
+def _leaves(value: object) -> Iterator[str]:
+    """Every piece of text in a log parameter or fact (not the message ids: those are the program's words),
+    a list of names ("Orc 1, Orc 2") piece by piece."""
+    if isinstance(value, Msg):
+        for inner in value.params.values():
+            yield from _leaves(inner)
+    elif isinstance(value, str):
+        for piece in re.split(r"[;,]\s*", value):
+            if piece.strip():
+                yield piece.strip().casefold()
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            yield from _leaves(inner)
+
+
+def _typed(value: object) -> Iterator[str]:
+    """The texts the GM typed in a log parameter: the engine logs them as ``{text}`` messages (a note, an
+    effect's name), not the names, numbers and words a ruleset puts in its lines (a weapon, a label)."""
+    if isinstance(value, Msg):
+        if value.id == "{text}" and isinstance(value.params.get("text"), str):
+            yield str(value.params["text"]).strip().casefold()
+        for inner in value.params.values():
+            yield from _typed(inner)
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            yield from _typed(inner)
+
+
+def entry_texts(entry: LogEntry) -> set[str]:
+    """The pieces of text a log line is made of (its parameters and facts, casefolded)."""
+    return _entry_leaves(entry)
+
+
+def _entry_leaves(entry: LogEntry) -> set[str]:
+    return {*_leaves(entry.msg), *_leaves([v for v in entry.facts.values() if isinstance(v, str)])}
+
+
+class Secrecy(msgspec.Struct, frozen=True):
+    """What makes a line or an effect secret, whatever it says and whoever it lands on: its origin. Something
+    the GM typed in secret (:attr:`State.secret_words`: a declared spell, a plan, an effect named in a secret
+    step; the text of a secret note or of an effect in a secret line) is a secret word; a later line or effect
+    that names one is secret too (the spell going on next round, "Hold Person" put on a player). The rest of a
+    secret line (a 5e monster's declared weapon, an initiative label) is not: the attack he then makes is the
+    players' to see.
+    The names of those in the fight are not secret words (that would hide everyone); numbers and times are not
+    either ("2 rounds")."""
+
+    words: frozenset[str]
+    rolls: str
+    """What the players see of rolls (:data:`~tui_combat.engine.model.ROLLS_SHOWN`)."""
+
+    def names_secret(self, texts: set[str]) -> bool:
+        return not self.words.isdisjoint(texts)
+
+
+def secrecy(state: State) -> Secrecy:
+    names = {c.name.casefold() for c in state.combatants} | {s.name.casefold() for s in state.sides}
+    names |= {base for name in names for base, _space, number in [name.rpartition(" ")] if number.isdigit()}
+    words = {word.strip().casefold() for word in state.secret_words}
+    for chunk in state.log:
+        for entry in chunk:
+            if entry.secret:
+                words.update(_typed(entry.msg))
+    kept = frozenset(word for word in words if word not in names and sum(ch.isalpha() for ch in word) >= 3
+                     and not _COUNTED.match(word))
+    rolls = state.options.get(ROLLS_OPTION, ROLLS_SHOWN[0])
+    return Secrecy(words=kept, rolls=rolls if rolls in ROLLS_SHOWN else ROLLS_SHOWN[0])
+
+
+_HITS = {True: (N_("{name} hits {target}."), N_("{name} hits.")), False: (N_("{name} misses {target}."), N_("{name} misses."))}
+
+
+def _outcome(entry: LogEntry, names: dict[str, str]) -> LogEntry | None:
+    """A line with dice as the players read it when they see outcomes only: who hits whom, or nothing (the
+    needed number, the modifiers, morale scores, the monsters' skill values stay behind the screen)."""
+    hit = entry.facts.get("hit")
+    name = entry.msg.params.get("name", entry.msg.params.get("attacker"))
+    if not isinstance(name, str) and isinstance(entry.facts.get("attacker"), str):
+        name = str(entry.facts["attacker"])
+    if not isinstance(hit, bool) or not isinstance(name, str):
+        return None
+    target = names.get(str(entry.facts.get("target", "")), entry.msg.params.get("target"))
+    with_target, alone = _HITS[hit]
+    params: dict[str, Param] = {"name": names.get(name, name)}
+    if isinstance(target, str) and target:  # a name; not a Msg, which may tell more ("Raf (AC 3)")
+        params["target"] = target
+    return LogEntry(round=entry.round, msg=Msg(id=with_target if "target" in params else alone, params=params),
+                    facts={"hit": hit})
+
+
+def _public_entry(entry: LogEntry, exact: frozenset[str], secret: Secrecy, names: dict[str, str]) -> LogEntry | None:
+    """``entry`` as the players read it (None when it is secret): left out when it names a secret word; its
+    dice as the GM chose to show them; about someone outside the party, a message that states exact HP
+    without them, in its text and in its facts."""
+    if entry.secret or secret.names_secret(_entry_leaves(entry)):
         return None
     public_id = _HP_MESSAGES.get(entry.msg.id)
+    if entry.facts.get(BEHIND_THE_SCREEN) is True and secret.rolls != "everything":
+        return None
+    if entry.rolls and secret.rolls != "everything":
+        if public_id is None:
+            return _outcome(entry, names) if secret.rolls == "outcomes" else None
+        entry = msgspec.structs.replace(entry, rolls=(), msg=Msg(id=entry.msg.id, params={**entry.msg.params, "rolled": ""}))
     if public_id is None or entry.msg.params.get("name") in exact:
         return entry
     return msgspec.structs.replace(
@@ -171,16 +283,21 @@ def _public_entry(entry: LogEntry, exact: frozenset[str]) -> LogEntry | None:
 def public_entries(state: State) -> list[LogEntry]:
     """Every log entry the players may read, oldest first, as they read it (for a report of the fight)."""
     exact = _exact_names(state)
-    return [shown for chunk in state.log for entry in chunk if (shown := _public_entry(entry, exact)) is not None]
+    secret = secrecy(state)
+    names = state.names()
+    return [shown for chunk in state.log for entry in chunk
+            if (shown := _public_entry(entry, exact, secret, names)) is not None]
 
 
-def public_log(state: State, lines: int = LOG_LINES) -> tuple[PublicLine, ...]:
+def public_log(state: State, lines: int = LOG_LINES, secret: Secrecy | None = None) -> tuple[PublicLine, ...]:
     """The latest ``lines`` entries the players may read, oldest first, in the active language."""
     exact = _exact_names(state)
+    secret = secret or secrecy(state)
+    names = state.names()
     shown: list[PublicLine] = []
     for chunk in reversed(state.log):
         for entry in reversed(chunk):
-            public = _public_entry(entry, exact)
+            public = _public_entry(entry, exact, secret, names)
             if public is None:
                 continue
             shown.append(PublicLine(round=entry.round, text=render(public.msg)))
@@ -189,18 +306,24 @@ def public_log(state: State, lines: int = LOG_LINES) -> tuple[PublicLine, ...]:
     return tuple(reversed(shown))
 
 
-def _conditions(ruleset: AnyRuleset, state: State, combatant_id: str, labels: frozenset[str]) -> tuple[str, ...]:
+def effect_secret(effect: Effect, secret: Secrecy) -> bool:
+    """Whether an effect stays the GM's: put on in a secret step, or named after a secret."""
+    return effect.secret or secret.names_secret(set(_leaves(effect.label)))
+
+
+def _conditions(ruleset: AnyRuleset, state: State, combatant_id: str, labels: frozenset[str],
+                secret: Secrecy) -> tuple[str, ...]:
     """The ruleset's details the players see, then the conditions and effects the GM put on with the time
-    they have left (not one put on during a secret step)."""
+    they have left (not one put on during a secret step or named after a secret)."""
     lasting = tuple(ngettext("{effect}: {n} round", "{effect}: {n} rounds", effect.rounds, effect=render(effect.label),
                              n=effect.rounds)
-                    for effect in effects_of(state, combatant_id) if not effect.secret)
+                    for effect in effects_of(state, combatant_id) if not effect_secret(effect, secret))
     try:
         details = ruleset.details(state, combatant_id)
     except Exception:  # a sheet the ruleset cannot read (or a bug in it) must not take the players' screen down
         return lasting
     return tuple(f"{label}: {value}" if label != _("Condition") else value
-                 for label, value in details if label in labels) + lasting
+                 for label, value in details if label in labels and not secret.names_secret({value.strip().casefold()})) + lasting
 
 
 def _secretly_rolled(ruleset: AnyRuleset, state: State) -> bool:
@@ -216,14 +339,16 @@ def _secretly_rolled(ruleset: AnyRuleset, state: State) -> bool:
 class _Builder:
     """Turns combatants into their public form, once each."""
 
-    def __init__(self, ruleset: AnyRuleset, state: State, scale: HealthScale) -> None:
+    def __init__(self, ruleset: AnyRuleset, state: State, scale: HealthScale, secret: Secrecy) -> None:
         self.ruleset = ruleset
         self.state = state
         self.scale = scale
+        self.secret = secret
         self.party = {side.id for side in state.sides if side.is_party}
         self.side_names = {side.id: side.name for side in state.sides}
         self.labels = frozenset(_(label) for label in CONDITION_LABELS)
-        self.by_id = {combatant.id: combatant for combatant in state.combatants}
+        self.by_id = {combatant.id: combatant for combatant in state.combatants if not combatant.hidden}
+        """Those the players may see: not the hidden."""
 
     def combatant(self, combatant_id: str, *, acting: bool = False, acted: bool = False) -> PublicCombatant:
         combatant = self.by_id[combatant_id]
@@ -236,7 +361,7 @@ class _Builder:
             hp=combatant.hp if party else None,
             max_hp=combatant.max_hp if party else None,
             status=combatant.status,
-            conditions=_conditions(self.ruleset, self.state, combatant_id, self.labels) if self.state.phase == "round" else (),
+            conditions=_conditions(self.ruleset, self.state, combatant_id, self.labels, self.secret) if self.state.phase == "round" else (),
             acting=acting,
             acted=acted,
         )
@@ -254,7 +379,8 @@ def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tupl
     ruleset = builder.ruleset
     if not state.order:
         return [PublicGroup(kind="side", label=side.name,
-                            combatants=tuple(builder.combatant(c.id) for c in state.combatants if c.side == side.id))
+                            combatants=tuple(builder.combatant(c.id) for c in state.combatants
+                                             if c.side == side.id and c.id in builder.by_id))
                 for side in state.sides], False
     in_turns, all_done = _step_position(steps, state.step) if state.phase == "round" else (False, state.phase == "over")
     hidden = _secretly_rolled(ruleset, state)
@@ -267,12 +393,12 @@ def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tupl
         if hidden and not (now or done):
             continue
         members = [c for c in slot.combatants if c in builder.by_id]
-        if hidden and not members:
+        if not members and (hidden or slot.combatants):  # a slot of the hidden only is not there for the players
             continue
         listed.update(members)
         groups.append(PublicGroup(kind="slot", label="" if hidden else render(slot.label), now=now, done=done,
                                   combatants=tuple(builder.combatant(c, acting=now, acted=done) for c in members)))
-    rest = [c for c in state.combatants if c.id not in listed]
+    rest = [c for c in state.combatants if c.id not in listed and c.id in builder.by_id]
     if hidden:
         waiting = [c for c in rest if c.status == "active" and any(c.id in slot.combatants for slot in state.order)]
         if waiting:
@@ -288,7 +414,8 @@ def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tupl
 def public_view(state: State, scale: HealthScale | None = None, *, log_lines: int = LOG_LINES) -> PublicView:
     """Everything the players' screen shows of ``state``, and nothing secret."""
     ruleset = get(state.ruleset)
-    builder = _Builder(ruleset, state, scale or HealthScale())
+    secret = secrecy(state)
+    builder = _Builder(ruleset, state, scale or HealthScale(), secret)
     steps = ruleset.steps(state) if state.phase == "round" else ()
     groups, hidden = _groups(builder, state, steps)
     now_group = next((group for group in groups if group.now), None)
@@ -304,5 +431,5 @@ def public_view(state: State, scale: HealthScale | None = None, *, log_lines: in
         now_label=now_group.label if now_group else "",
         order_hidden=hidden,
         distance=render(state.distance) if state.distance is not None else "",
-        log=public_log(state, log_lines),
+        log=public_log(state, log_lines, secret),
     )

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,7 +31,7 @@ from textual.widgets import Static
 
 from tui_combat.engine.public import HEALTH_WORDS, HealthScale, PublicCombatant, PublicView, public_view
 from tui_combat.engine.tables import convert, read_toml
-from tui_combat.i18n import _
+from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
 
 if TYPE_CHECKING:
@@ -200,6 +199,26 @@ def view_text(view: PublicView, *, large: bool = False) -> str:
 
 
 # -- the screen -----------------------------------------------------------------------------------------
+ENDED = N_("The fight has ended.")
+UNREADABLE = N_("The fight cannot be shown right now.")
+SETTINGS_MISTAKE = N_("The GM's settings for this screen have a mistake: the usual words are used.")
+"""What the players read when something is wrong: never a path, a file or an error's own text (those are
+the GM's, and the GM's screen names them)."""
+
+
+def players_problem(follower: Follower, update: Update) -> str:
+    """What the players are told of ``update``'s problem ("" when none): waiting for a fight, the fight
+    ended (its session deleted), or it cannot be shown now (unreadable or damaged, for the moment or for good)."""
+    if not update.problem:
+        return ""
+    if update.state is None and follower.key is None:
+        return update.problem  # "No fight yet: waiting for the GM to start one."
+    folder = follower.folder()
+    if folder is None or not folder.is_dir():
+        return _(ENDED)
+    return _(UNREADABLE)
+
+
 def _read_state(folder: Path) -> State:
     """The session in ``folder`` as it stands, read-only: no lock is taken and nothing is written."""
     from tui_combat.store import Store
@@ -241,7 +260,7 @@ class PlayerViewScreen(Screen[None]):
         yield Static(id="view-status")
 
     def on_mount(self) -> None:
-        self.query_one("#view-status", Static).update(self.settings_problem or _("Waiting for the fight…"))
+        self.query_one("#view-status", Static).update(_(SETTINGS_MISTAKE) if self.settings_problem else _("Waiting for the fight…"))
         self.set_interval(self.poll_seconds, self.poll)
         self.call_after_refresh(self.poll)
 
@@ -260,21 +279,22 @@ class PlayerViewScreen(Screen[None]):
         if found is not None:
             self.show(*found)
 
-    def _poll_in_thread(self) -> tuple[Update, PublicView | None] | None:
+    def _poll_in_thread(self) -> tuple[Update, PublicView | None, str] | None:
         update = self.follower.poll()
-        if update is None or update.state is None:
-            return None if update is None else (update, None)
+        if update is None:
+            return None
+        if update.state is None:
+            return update, None, players_problem(self.follower, update)
         try:
-            return update, public_view(update.state, self.scale)
-        except Exception as error:  # a ruleset's bug must not take the players' screen down: say it, keep the last view
-            update.problem = _("Cannot show this state: {error}", error=f"{type(error).__name__}: {error}")
-            return update, None
+            return update, public_view(update.state, self.scale), players_problem(self.follower, update)
+        except Exception:  # a ruleset's bug must not take the players' screen down: say so, keep the last view
+            return update, None, _(UNREADABLE)
 
-    def show(self, update: Update, view: PublicView | None) -> None:
+    def show(self, update: Update, view: PublicView | None, problem: str = "") -> None:
         if update.moved:
             self.notify(update.moved, timeout=8)
         status = self.query_one("#view-status", Static)
-        problem = update.problem or self.settings_problem
+        problem = problem or (_(SETTINGS_MISTAKE) if self.settings_problem else "")
         status.update(Text(problem, style="yellow") if problem else Text(_("q quits · read-only: nothing here changes the fight"), style="dim"))
         if view is None:
             return
@@ -344,56 +364,3 @@ class PlayerViewApp(App[None]):
         """The terminal is gone (the SSH connection dropped) or we are asked to stop: leave quietly."""
         self.hung_up = True
         self.exit()
-
-
-# -- in a browser -----------------------------------------------------------------------------------------
-LARGE_FONT = 32
-"""Letter size (px) of the page ``serve --large`` gives a browser that asks for no other."""
-LOOPBACK = ("127.0.0.1", "::1", "localhost")
-
-
-def view_command(data_root: Path, name: str | None, *, large: bool = False, language: str | None = None) -> str:
-    """The shell command that runs one players' view (what ``serve`` starts for each browser tab)."""
-    import shlex
-    import sys
-
-    words = [sys.executable, "-m", "tui_combat", "--data-dir", str(data_root)]
-    if language:
-        words += ["--lang", language]
-    words.append("view")
-    if name:
-        words.append(name)
-    if large:
-        words.append("--large")
-    return shlex.join(words)
-
-
-def serve(data_root: Path, name: str | None = None, *, host: str = "127.0.0.1", port: int = 8000,
-          public_url: str | None = None, large: bool = False, language: str | None = None) -> int:
-    """Serve the players' view with textual-serve until interrupted: each browser tab gets its own
-    ``tui-combat view`` process (read-only, like every view), ended when the tab closes."""
-    from aiohttp import web
-    from textual_serve.server import Server
-
-    if host not in LOOPBACK:
-        print(_("Listening on {host}: anyone who can reach this computer on port {port} sees the players' view "
-                "(never a secret, but the whole fight).", host=host, port=port))
-
-    @web.middleware
-    async def large_letters(request: web.Request,
-                            handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        """The page asked for without a letter size of its own comes with big letters (for the TV)."""
-        if request.path == "/" and "fontsize" not in request.query:
-            raise web.HTTPFound(f"/?fontsize={LARGE_FONT}")
-        return await handler(request)
-
-    class PlayersServer(Server):
-        async def _make_app(self) -> web.Application:
-            application = await super()._make_app()
-            if large:
-                application.middlewares.append(large_letters)
-            return application
-
-    PlayersServer(view_command(data_root, name, large=large, language=language), host=host, port=port,
-                  title=_("tui-combat — the players' view"), public_url=public_url).serve()
-    return 0

@@ -129,6 +129,7 @@ class RoundScreen(SessionScreen):
         Binding(_key("round.filter"), "filter", _("List: everyone, acting now, one side"), id="round.filter", show=False),
         Binding(_key("round.group"), "fold_group", _("Fold or unfold a group"), id="round.group", show=False),
         Binding(_key("round.effect"), "effect", _("Condition or effect for some rounds"), id="round.effect", show=False),
+        Binding(_key("round.hide"), "hide", _("Hide from the players, or reveal"), id="round.hide", show=False),
         Binding(_key("round.export"), "export", _("Fight report"), id="round.export", show=False),
         Binding(_key("round.save_to_library"), "save_to_library", _("Save to the library"), id="round.save_to_library",
                 show=False),
@@ -294,6 +295,9 @@ class RoundScreen(SessionScreen):
                               style="magenta"))
         if combatant.notes:
             lines.append(Text(combatant.notes, style="dim"))
+        if combatant.hidden:
+            lines.insert(0, Text(_("Hidden from the players ({key} reveals him)", key=shown_key("round.hide")),
+                                 style="bold yellow"))
         self.query_one("#card-head", TextLines).show(head)
         self.query_one("#card", TextLines).show(Text("\n").join(pending + lines))
         meter.show_budget(budget)
@@ -480,6 +484,12 @@ class RoundScreen(SessionScreen):
                 self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value))  # type: ignore[arg-type]
 
         self.app.push_screen(ChoiceDialog(_("Status of {name}", name=combatant.name), choices, combatant.status), chosen)
+
+    def action_hide(self) -> None:
+        """Hide the selected combatant from the players, or reveal him ("X appears" in their log)."""
+        combatant_id = self.selected()
+        if combatant_id is not None:
+            self.host.dispatch(a.SetHidden(combatant=combatant_id, hidden=not self.state.combatant(combatant_id).hidden))
 
     def action_effect(self) -> None:
         """A condition or effect on the selected combatant: a name (typed, or one of the ruleset's) and how

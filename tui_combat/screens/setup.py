@@ -9,6 +9,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.keys import shown_key
+from tui_combat.engine.apply import fight_options
 from tui_combat.engine.contract import FieldSpec, OptionSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
@@ -26,6 +28,7 @@ from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, FormDialog, c
 from tui_combat.screens.host import host_of
 from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
+from tui_combat.widgets.glyphs import glyph
 
 _GROUP = re.compile(r"^\s*([0-9]{1,6})\s*[x×]?\s+(\S.*)$")  # a count of 7 digits or more is part of the name
 
@@ -46,6 +49,12 @@ def combatant_fields(state: State, with_side: bool) -> list[FieldSpec]:
     fields.append(FieldSpec(key="hp", label=N_("HP"), kind="int", default=1, minimum=AMOUNT_RANGE[0], maximum=AMOUNT_RANGE[1]))
     fields.extend(registry.get(state.ruleset).sheet_fields)
     return fields
+
+
+HIDDEN_FIELD = "\0hidden"
+"""The add form's tick for a combatant kept from the players (not a sheet field: no ruleset's key looks so)."""
+HIDDEN_MARK = "⊘"
+"""Beside a hidden combatant's name on the GM's screens."""
 
 
 class AddCombatantDialog(FormDialog):
@@ -88,6 +97,8 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
         return
     finder = Finder.load(screen.host.data_root, state.ruleset)
     fields = combatant_fields(state, with_side=True)
+    fields.append(FieldSpec(key=HIDDEN_FIELD, label=N_("Hidden from the players"), kind="bool", default=False,
+                            help=N_("until you reveal him (H): the ambusher behind the door")))
     defaults = {spec.key: spec.default for spec in fields}
 
     def validate(values: dict[str, Any]) -> dict[str, Any] | str:
@@ -106,13 +117,16 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
         count, name = split_group(typed)
         hp = sheet.pop("hp")
         side_id = sheet.pop("side")
+        hidden = bool(sheet.pop(HIDDEN_FIELD, False))
         typed_count, typed_name = parse_count(typed)
         entry = finder.find(typed_name)
         if entry is None:
-            return screen.host.refusal(a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=sheet))
-        changed = {key: value for key, value in sheet.items() if value != defaults.get(key)}
-        return screen.host.refusal(entry_action(entry, side_id, name=name, count=typed_count,
-                                                hp=None if hp == defaults["hp"] else hp, sheet=changed))
+            action = a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=sheet)
+        else:
+            changed = {key: value for key, value in sheet.items() if value != defaults.get(key)}
+            action = entry_action(entry, side_id, name=name, count=typed_count,
+                                  hp=None if hp == defaults["hp"] else hp, sheet=changed)
+        return screen.host.refusal(msgspec.structs.replace(action, hidden=True) if hidden else action)
 
     def preview(raw: dict[str, Any]) -> str:
         entry = finder.find(parse_count(str(raw.get("name") or ""))[1])
@@ -130,10 +144,12 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
 
 
 def options_dialog(screen: SessionScreen) -> None:
-    """Choose the ruleset's options (initiative method …); in set-up or between rounds alike."""
+    """Choose the fight's options (the ruleset's: initiative method …; what the players see of rolls); in
+    set-up or between rounds alike."""
     state = screen.state
     ruleset = registry.get(state.ruleset)
-    fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0]) for o in ruleset.options]
+    fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0])
+              for o in fight_options(ruleset)]
     if not fields:
         screen.notify(_("This ruleset has no options."))
         return
@@ -216,6 +232,7 @@ class SetupScreen(SessionScreen):
         Binding("a", "add", _("Add"), id="setup.add"),
         Binding("e", "edit", _("Edit"), id="setup.edit"),
         Binding("delete,x", "remove", _("Remove"), id="setup.remove"),
+        Binding("H", "hide", _("Hide from the players, or reveal"), id="setup.hide", show=False),
         Binding("s", "add_side", _("Side"), id="setup.side"),
         Binding("r", "ruleset", _("Ruleset"), id="setup.ruleset"),
         Binding("o", "options", _("Options"), id="setup.options"),
@@ -245,7 +262,7 @@ class SetupScreen(SessionScreen):
         if state.phase != "setup":
             return
         ruleset = registry.get(state.ruleset)
-        options = ", ".join(_option_shown(option, state.options.get(option.key)) for option in ruleset.options) \
+        options = ", ".join(_option_shown(option, state.options.get(option.key)) for option in fight_options(ruleset)) \
             or _("none")
         sides = " · ".join(side.name for side in state.sides) or _("no sides yet")
         self.query_one("#setup-summary", Static).update(
@@ -268,7 +285,8 @@ class SetupScreen(SessionScreen):
             except RuleError:
                 cells = ()
             side = state.side(combatant.side).name
-            table.add_row(escape(side), escape(combatant.name), str(combatant.hp), escape(group_names.get(combatant.group, "")),
+            name = f"{combatant.name} {glyph(HIDDEN_MARK)}" if combatant.hidden else combatant.name
+            table.add_row(escape(side), escape(name), str(combatant.hp), escape(group_names.get(combatant.group, "")),
                           *(escape(cell[:30]) for cell in cells), key=combatant.id)
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
@@ -303,6 +321,11 @@ class SetupScreen(SessionScreen):
         selected = self.selected_row()
         if selected is not None:
             self.host.dispatch(a.RemoveCombatant(combatant=selected))
+
+    def action_hide(self) -> None:
+        selected = self.selected_row()
+        if selected is not None:
+            self.host.dispatch(a.SetHidden(combatant=selected, hidden=not self.state.combatant(selected).hidden))
 
     def action_add_side(self) -> None:
         fields = [FieldSpec(key="name", label=N_("Side name")), FieldSpec(key="party", label=N_("Player characters"), kind="bool")]

@@ -19,6 +19,7 @@ FALLBACK: dict[str, str] = {
     "⚐": "!",
     "⚄": "*",
     "✓": "v",
+    "⊘": "(h)",
 }
 """Each symbol → what a terminal that cannot show it gets."""
 

@@ -63,6 +63,8 @@ def _line(combatant: Combatant, marker: str = "", budget: str = "", effects: tup
     style = "dim" if combatant.status != "active" else ""
     text = Text("  ")
     text.append(combatant.name, style=style)
+    if combatant.hidden:  # kept from the players until revealed
+        text.append(f" {glyph('⊘')}", style="bold yellow")
     text.append(f"  {combatant.hp}/{combatant.max_hp}{status_mark(combatant.status)}", style="dim" if style else "cyan")
     if effects:
         text.append("  " + ", ".join(effect_text(effect) for effect in effects), style="magenta")

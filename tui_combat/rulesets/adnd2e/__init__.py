@@ -30,7 +30,9 @@ Readings settled here (the book leaves them to the DM):
 * A spell with a casting time of one round or more needs no initiative: its caster gets a slot "end of
   round" after every other action, and the spell takes effect at the end step. One of several rounds
   (or turns, 10 rounds each) carries on from round to round, counting down, and is lost to any hit
-  before its last round is over; a new declaration by the caster abandons it.
+  before its last round is over; a new declaration by the caster abandons it. A monster's or NPC's such
+  spell was declared in secret: the lines of its casting and of its taking effect are the DM's (he tells
+  the players what they see of it).
 * A caster hit before his slot comes up loses the spell; a hit in the *same* slot is simultaneous and
   does not disrupt it (the seed's round 3: the troll at 7 disrupts Delsenora at 10).
 * Hasted casters get no haste modifier in the round they cast (seed, round 3).

@@ -372,7 +372,8 @@ class ADnD2e(AdndFamily[AdndRound]):
         if casting is None or state.combatant(combatant_id).status == "active":
             return state
         state = self.with_fight(state, replace(fight, castings={c: v for c, v in fight.castings.items() if c != combatant_id}))
-        return log(state, N_("{name} no longer casts {spell}."), name=state.combatant(combatant_id).name,
+        return log(state, N_("{name} no longer casts {spell}."), secret=self.declared_in_secret(state, combatant_id),
+                   name=state.combatant(combatant_id).name,
                    spell=spell_param(casting.spell))
 
     def on_round_end(self, state: State) -> State:
@@ -395,13 +396,16 @@ class ADnD2e(AdndFamily[AdndRound]):
                 continue
             left = casting.rounds_left - 1
             spell = spell_param(casting.spell)
+            # A spell the monsters declared in secret stays the DM's while it is cast and when it goes off
+            # (he narrates what the players see of it).
+            secret = self.declared_in_secret(state, caster)
             if left <= 0:
-                state = log(state, N_("{name}'s {spell} takes effect."), facts={"spell": casting.spell},
+                state = log(state, N_("{name}'s {spell} takes effect."), facts={"spell": casting.spell}, secret=secret,
                             name=names[caster], spell=spell)
             else:
                 going_on[caster] = replace(casting, rounds_left=left)
                 state = log(state, N_("{name} goes on casting {spell}: {left} to go."), facts={"rounds_left": left},
-                            name=names[caster], spell=spell, left=duration(left, per_turn))
+                            secret=secret, name=names[caster], spell=spell, left=duration(left, per_turn))
         state = self.with_fight(state, replace(self.fight_of(state), castings=going_on))
         return self.tick_effects(self.bleed(state))
 

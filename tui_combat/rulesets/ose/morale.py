@@ -96,8 +96,9 @@ class OseMorale(OseOrder):
             return state
         prompt = MoralePrompt(side=side_id, reason=reason, round=state.round)
         state = self.with_fight(state, replace(fight, prompts=(*fight.prompts, prompt)))
+        # The monsters' morale is the referee's: the players learn of it when they flee or surrender.
         return log(state, N_("Morale check due for {side}: {reason}."), facts={"morale_due": reason},
-                   side=self.side_name(state, side_id), reason=Msg(id=reason))
+                   secret=not state.side(side_id).is_party, side=self.side_name(state, side_id), reason=Msg(id=reason))
 
     def on_status(self, state: State, combatant_id: str, before: Status) -> State:
         if state.phase != "round":

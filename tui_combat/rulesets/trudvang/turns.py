@@ -11,7 +11,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log
-from tui_combat.engine.model import Combatant, Slot, State
+from tui_combat.engine.model import BEHIND_THE_SCREEN, Combatant, Slot, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.trudvang.base import convert_args, signed
 from tui_combat.rulesets.trudvang.countdown import HELD, Countdown
@@ -201,7 +201,8 @@ class TurnActions(Countdown):
         index = self.slot_index(state, combatant.id)
         call: Param = state.order[index].label if index is not None else "?"
         return log(state, N_("{name} changes his action to {what}: IM {old} → {new}, initiative {before} → {after} (call {call})."),
-                   facts={"im": new_modifier, "initiative": after or 0}, name=combatant.name,
+                   facts={"im": new_modifier, "initiative": after or 0,
+                          BEHIND_THE_SCREEN: not state.side(combatant.side).is_party}, name=combatant.name,
                    what=self.describe_used(state, combatant.id, new_used), old=signed(old_modifier),
                    new=signed(new_modifier), before=before, after=after, call=call)
 
