@@ -52,11 +52,11 @@ class Demo(NamedTuple):
 
 
 DEMOS: tuple[Demo, ...] = (
-    Demo("demo_adnd2e.toml", N_("Demo: trolls and orcs in the tunnel (AD&D 2e)"), "adnd2e"),
-    Demo("demo_trudvang.toml", N_("Demo: Fridgar at the ford (Trudvang)"), "trudvang"),
-    Demo("demo_dnd5e.toml", N_("Demo: goblin ambush on the forest road (D&D 5e)"), "dnd5e"),
-    Demo("demo_ose.toml", N_("Demo: goblins at the mossy bridge (Dolmenwood)"), "ose"),
-    Demo("demo_players_option.toml", N_("Demo: wolves and gnolls on the old road (Player's Option)"), "players_option"),
+    Demo("demo_adnd2e.toml", N_("Demo: trolls and orcs in the tunnel"), "adnd2e"),
+    Demo("demo_trudvang.toml", N_("Demo: Fridgar at the ford"), "trudvang"),
+    Demo("demo_dnd5e.toml", N_("Demo: goblin ambush on the forest road"), "dnd5e"),
+    Demo("demo_ose.toml", N_("Demo: goblins at the mossy bridge"), "ose"),
+    Demo("demo_players_option.toml", N_("Demo: wolves and gnolls on the old road"), "players_option"),
 )
 
 

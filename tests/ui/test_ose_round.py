@@ -32,7 +32,7 @@ from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.widgets.phase_bar import PhaseBar
 
-DEMO_ROW = "▶ Demo: goblins at the mossy bridge (Dolmenwood)"
+DEMO_ROW = "▶ Demo: goblins at the mossy bridge"
 
 
 def phase_bar(app: App[Any]) -> str:
