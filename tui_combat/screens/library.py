@@ -57,6 +57,7 @@ class LibraryPicker(ModalScreen[bool]):
     """
     BINDINGS = [
         Binding("escape", "cancel", _("Cancel"), id="library.cancel"),
+        Binding("ctrl+t", "paste", _("Paste a stat block"), id="library.paste"),
         # The arrows move in the list while the keys stay in the search field (no ids: they are the focus keys).
         Binding("down", "move(1)", show=False),
         Binding("up", "move(-1)", show=False),
@@ -93,7 +94,8 @@ class LibraryPicker(ModalScreen[bool]):
             yield OptionList(id="library-entries")
             yield Static("", id="library-detail")
             yield Static("", id="dialog-error")
-            yield Static(_("type to search · ↑↓ choose · Enter: add · Esc: cancel"), id="dialog-help")
+            yield Static(_("type to search · ↑↓ choose · Enter: add · ctrl+t: paste a stat block · Esc: cancel"),
+                         id="dialog-help")
 
     def on_mount(self) -> None:
         self.query_one("#library-entries", OptionList).can_focus = False  # the keys stay in the search field
@@ -197,6 +199,20 @@ class LibraryPicker(ModalScreen[bool]):
 
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+    def action_paste(self) -> None:
+        """Paste a stat block instead: the picker closes once the pasted creature is added."""
+        from tui_combat.screens.paste import paste_stat_block
+
+        screen = next((s for s in reversed(self.app.screen_stack) if isinstance(s, SessionScreen)), None)
+        if screen is None:
+            return
+
+        def added(done: bool) -> None:
+            if done:
+                self.dismiss(True)
+
+        paste_stat_block(screen, self.selected_side(), added)
 
 
 def open_library_picker(screen: SessionScreen, side: str | None, query: str = "",

@@ -25,6 +25,7 @@ from tui_combat.library import Finder, entry_action, parse_count, summary
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, FormDialog, choice_value
 from tui_combat.screens.host import host_of
 from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
+from tui_combat.screens.paste import paste_stat_block
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 
 _GROUP = re.compile(r"^\s*([0-9]{1,6})\s*[x×]?\s+(\S.*)$")  # a count of 7 digits or more is part of the name
@@ -222,6 +223,7 @@ class SetupScreen(SessionScreen):
         Binding("c", "begin", _("Continue"), id="setup.continue"),
         Binding("f2", "rename", _("Rename"), id="setup.rename", show=False),
         Binding("l", "library", _("Add from the library"), id="setup.library", show=False),
+        Binding("p", "paste", _("Paste a stat block"), id="setup.paste", show=False),
         Binding("L", "save_to_library", _("Save to the library"), id="setup.save_to_library", show=False),
         Binding("w", "save_encounter", _("Save as an encounter file"), id="setup.save_encounter", show=False),
         *session_bindings("setup"),
@@ -292,6 +294,10 @@ class SetupScreen(SessionScreen):
     def action_library(self) -> None:
         selected = self.selected_row()
         open_library_picker(self, self.state.combatant(selected).side if selected else None)
+
+    def action_paste(self) -> None:
+        selected = self.selected_row()
+        paste_stat_block(self, self.state.combatant(selected).side if selected else None)
 
     def action_save_to_library(self) -> None:
         save_to_library_dialog(self, self.selected_row())
