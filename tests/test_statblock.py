@@ -96,7 +96,7 @@ def test_the_5e_goblin_of_the_srd() -> None:
     assert reading.layout == "5e"
     assert (reading.name, reading.hp) == ("Goblin", 7)
     assert reading.sheet == {"ac": 15, "dex": 14, "speed": 30, "size": "small", "attack": 4, "damage": "1d6+2",
-                             "attack_list": "Scimitar +4 1d6+2, Shortbow +4 1d6+2"}
+                             "attack_list": "Scimitar +4 1d6+2, Shortbow +4 1d6+2", "xp": 50}
     assert "Nimble Escape" in reading.notes and "leather armor, shield" in reading.notes
     assert ("Challenge", "1/4 (50 XP)") in reading.read
     assert reading.unread == ()
@@ -125,7 +125,7 @@ def test_multiattack_gives_the_number_of_attacks() -> None:
     assert reading.hp == 84
     assert reading.sheet["attacks"] == 3
     assert reading.sheet["attack"] == 7 and reading.sheet["damage"] == "1d6+4"
-    assert reading.sheet["size"] == "large"
+    assert reading.sheet["size"] == "large" and reading.sheet["xp"] == 1800
     assert "Multiattack: The troll makes three attacks" in reading.notes
     assert "Regeneration" in reading.notes
 
@@ -133,11 +133,11 @@ def test_multiattack_gives_the_number_of_attacks() -> None:
 def test_the_russian_and_ukrainian_5e_blocks() -> None:
     ru = read_for(GOBLIN_RU, "dnd5e")
     assert (ru.name, ru.hp) == ("Гоблин", 7)
-    assert ru.sheet == {"ac": 15, "dex": 14, "speed": 30, "size": "small", "attack": 4, "damage": "1d6+2"}
+    assert ru.sheet == {"ac": 15, "dex": 14, "speed": 30, "size": "small", "attack": 4, "damage": "1d6+2", "xp": 50}
     assert ("Attacks", "Скимитар +4 1d6+2") in ru.read
     uk = read_for(ZOMBIE_UK, "dnd5e")
     assert (uk.name, uk.hp) == ("Зомбі", 22)
-    assert uk.sheet == {"ac": 8, "dex": 6, "speed": 20, "size": "medium", "attack": 3, "damage": "1d6+1"}
+    assert uk.sheet == {"ac": 8, "dex": 6, "speed": 20, "size": "medium", "attack": 3, "damage": "1d6+1", "xp": 50}
     assert "Імунітет до шкоди отрута" in uk.notes
 
 

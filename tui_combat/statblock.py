@@ -339,7 +339,7 @@ _5E_SCORES = re.compile(r"(?:(\d+)\s*\(\s*[+-]?\d+\s*\)\s*){6}")
 _5E_SCORE = re.compile(r"(\d+)\s*\(\s*[+-]?\d+\s*\)")
 _5E_DEX_2024 = re.compile(r"\b(?:DEX|Dex|ЛОВ|Лов|СПР|Спр)\s+(\d+)\s+[+-]\d+")
 _5E_CR = re.compile(r"(?:Challenge|Опасность|Небезпека|Рівень небезпеки|\bCR\b)\s*:?\s*(\d+(?:/\d+)?)\s*"
-                    r"\(\s*(?:XP\s*)?([\d,.\s]+?)\s*(?:XP|опыта|досвіду|ОО|ПД)?\s*[;)]", re.IGNORECASE)
+                    r"\(\s*(?:XP\s*)?([\d,.\s]+?)\s*(?:XP|опыт\w*|досвід\w*|ОО|ПД|ДО)?\s*[;)]", re.IGNORECASE)
 _5E_DEFENCES = re.compile(
     r"((?:Damage (?:Resistances|Immunities|Vulnerabilities)|Condition Immunities|Resistances|Immunities|"
     r"Vulnerabilities|Сопротивление урону|Иммунитет к урону|Уязвимость к урону|Иммунитет к состояниям|"
@@ -570,6 +570,8 @@ def _sheet_5e(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
         read.append((N_("Multiattack"), block.attack_count))
     if block.challenge:
         read.append((N_("Challenge"), block.challenge + (f" ({block.xp} XP)" if block.xp is not None else "")))
+    if block.xp is not None:
+        sheet["xp"] = block.xp
     return sheet
 
 

@@ -112,3 +112,20 @@ async def test_an_adnd_line_and_what_is_not_a_stat_block(make_app: Callable[...,
         troll = store(app).state.combatants[-1]
         assert (troll.name, troll.hp, troll.sheet["level"], troll.sheet["ac"], troll.sheet["thac0"],
                 troll.sheet["damage"], troll.sheet["size"]) == ("Troll 4", 33, "6+6", 4, 13, "1d4+4, 1d4+4, 2d6", "large")  # beside the demo's three
+
+
+async def test_the_5e_demo_shows_its_difficulty_and_it_follows_a_newcomer(make_app: Callable[..., CombatApp]) -> None:
+    """Four 5th-level adventurers (easy 1000 … deadly 4400) against four goblins (50) and a bugbear (200):
+    400 XP × 2 = 800, trivial; an ogre from the bestiary (450) makes it 850 × 2 = 1700, easy."""
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_dnd5e.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_screen(pilot, SetupScreen, "the 5e set-up")
+        await until(pilot, lambda: "Difficulty: trivial — 5 monsters, 400 XP × 2 = 800; party of 4: easy 1000"
+                    in shown(app, "#setup-summary"), "the demo's difficulty")
+        await pilot.press("down", "down", "down", "down", "l")
+        picker = await until_screen(pilot, LibraryPicker, "the library picker")
+        await pilot.press(*"ogre")
+        await until(pilot, lambda: [e.name for e in picker.shown][:1] == ["Ogre"], "the ogre found")
+        await pilot.press("enter")
+        await until(pilot, lambda: "Difficulty: easy — 6 monsters, 850 XP × 2 = 1700"
+                    in shown(app, "#setup-summary"), "the difficulty with the ogre")

@@ -250,9 +250,13 @@ class SetupScreen(SessionScreen):
         options = ", ".join(_option_shown(option, state.options.get(option.key)) for option in ruleset.options) \
             or _("none")
         sides = " · ".join(side.name for side in state.sides) or _("no sides yet")
+        try:
+            difficulty = ruleset.difficulty(state)
+        except RuleError:
+            difficulty = None
         self.query_one("#setup-summary", Static).update(
             f"[b]{escape(state.name)}[/]  —  {escape(_(ruleset.name))}\n{_('Options')}: {escape(options)}\n"
-            f"{_('Sides')}: {escape(sides)}"
+            f"{_('Sides')}: {escape(sides)}" + (f"\n{escape(difficulty)}" if difficulty else "")
         )
         table = self.query_one(DataTable)
         row = table.cursor_row

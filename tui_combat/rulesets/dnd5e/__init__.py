@@ -105,13 +105,15 @@ The package: :mod:`.data` (the data file), :mod:`.sheet`, :mod:`.state` (what th
 keep), :mod:`.base` (options, steps, helpers), :mod:`.initiative` (the four methods, ties, newcomers,
 lair, declarations), :mod:`.turns` (budgets, lost turns, conditions ending), :mod:`.health` (0 hit
 points, death saving throws), :mod:`.edge` (advantage, automatic critical hits), :mod:`.actions` (the keys),
-:mod:`.view` (details).
+:mod:`.view` (details), :mod:`.difficulty` (the fight's difficulty in the set-up).
 """
 
 from __future__ import annotations
 
 from tui_combat.rulesets.dnd5e.actions import critical_dice, critical_roll, hit_chance
+from tui_combat.engine.model import State
 from tui_combat.rulesets.dnd5e.data import Dnd5eData, data
+from tui_combat.rulesets.dnd5e.difficulty import difficulty_line
 from tui_combat.rulesets.dnd5e.initiative import speed_parts
 from tui_combat.rulesets.dnd5e.sheet import Counter, Sheet, parse_counters
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Declaration, DndFight, DndRound, Entry, Spent
@@ -126,6 +128,9 @@ __all__ = [
 class Dnd5e(Dnd5eView):
     """D&D 5e as a :class:`~tui_combat.engine.contract.Ruleset` ``[DndRound, DndFight]``, built up module by
     module (base → initiative → turns → actions → view)."""
+
+    def difficulty(self, state: State) -> str | None:
+        return difficulty_line(state)
 
 
 RULESET = Dnd5e()
