@@ -17,8 +17,8 @@ from tui_combat.rulesets.dnd5e.data import EncounterRules, data
 
 __all__ = ["Difficulty", "difficulty", "difficulty_line", "multiplier"]
 
-WORDS_2014 = (N_("easy"), N_("medium"), N_("hard"), N_("deadly"))
-WORDS_2024 = (N_("low"), N_("moderate"), N_("high"))
+WORDS_2014: tuple[str, ...] = (N_("easy"), N_("medium"), N_("hard"), N_("deadly"))
+WORDS_2024: tuple[str, ...] = (N_("low"), N_("moderate"), N_("high"))
 
 
 class Difficulty(Struct, frozen=True, kw_only=True):
