@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 BESTIARY_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "bestiary"
+SRD_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "srd"
 LIBRARY_FOLDER = "library"
 ENTRY_FIELDS: dict[str, str] = {**COMBATANT_FIELDS, "aliases": KIND_TEXTS}
 """What an entry holds: an encounter file's combatant, and other names to find it by."""
@@ -107,6 +108,11 @@ def library_path(data_root: Path, ruleset_id: str) -> Path:
 
 def bestiary_path(ruleset_id: str) -> Path:
     return BESTIARY_DIR / f"{ruleset_id}.toml"
+
+
+def srd_path(ruleset_id: str) -> Path:
+    """A ruleset's whole open bestiary, generated from a System Reference Document (5e: tools/build_srd_bestiary.py)."""
+    return SRD_DIR / f"{ruleset_id}.toml"
 
 
 # -- reading ----------------------------------------------------------------------------------------------
@@ -187,11 +193,18 @@ _bestiaries: dict[str, Library] = {}
 
 
 def read_bestiary(ruleset_id: str) -> Library:
-    """The starter bestiary shipped for a ruleset (read once; none for a ruleset that has none)."""
+    """The starter bestiary shipped for a ruleset, then the monsters of its SRD file that the starter one does
+    not have by name (read once; none for a ruleset that has none)."""
     cached = _bestiaries.get(ruleset_id)
     if cached is None:
-        cached = _bestiaries[ruleset_id] = read_library(bestiary_path(ruleset_id), ruleset_id, "bestiary") \
-            if _RULESET_ID.fullmatch(ruleset_id) else Library(path=BESTIARY_DIR)
+        if not _RULESET_ID.fullmatch(ruleset_id):
+            return Library(path=BESTIARY_DIR)
+        starter = read_library(bestiary_path(ruleset_id), ruleset_id, "bestiary")
+        srd = read_library(srd_path(ruleset_id), ruleset_id, "bestiary")
+        taken = {name for entry in starter.entries for name in entry.names()}
+        more = tuple(entry for entry in srd.entries if not taken.intersection(entry.names()))
+        cached = _bestiaries[ruleset_id] = Library(path=starter.path, entries=starter.entries + more,
+                                                   problems=starter.problems + srd.problems)
     return cached
 
 

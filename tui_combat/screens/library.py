@@ -45,6 +45,10 @@ def source_word(entry: Entry) -> str:
     return _("your library") if entry.source == "library" else _("bestiary")
 
 
+ROWS_MOST = 50
+"""Rows the picker lists at most (the SRD bestiary has hundreds): the rest are counted, found by typing."""
+
+
 class LibraryPicker(ModalScreen[bool]):
     """Find an entry and add it; dismisses with True when something was added, False on Escape."""
 
@@ -110,10 +114,15 @@ class LibraryPicker(ModalScreen[bool]):
         """The entries the query finds; the one the GM moved to stays highlighted whenever it is among them
         (typing the count in front of the name keeps his choice), else the first."""
         _count, query = self.typed()
-        self.shown = self.finder.search(query)
+        found = self.finder.search(query)
+        self.shown = found[:ROWS_MOST]
         options = self.query_one("#library-entries", OptionList)
         options.clear_options()
-        options.add_options([Option(self.row(entry), id=str(index)) for index, entry in enumerate(self.shown)])
+        rows = [Option(self.row(entry), id=str(index)) for index, entry in enumerate(self.shown)]
+        if len(found) > len(self.shown):
+            rows.append(Option(Text(_("… {count} more: type more of the name", count=len(found) - len(self.shown)),
+                                    style="dim"), disabled=True))
+        options.add_options(rows)
         if self.shown:
             options.highlighted = next((i for i, entry in enumerate(self.shown) if entry is self.chosen), 0)
         self.show_detail()
