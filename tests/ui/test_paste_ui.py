@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual import events
-from textual.widgets import Checkbox, Static, TextArea
+from textual.widgets import Checkbox, OptionList, Static, TextArea
 
 from tests.test_statblock import BUGBEAR_OSE, TROLL_5E, TROLL_ADND
 from tests.ui.steps import SIZE, dialog_error, open_demo, store, visible_text
@@ -129,3 +129,28 @@ async def test_the_5e_demo_shows_its_difficulty_and_it_follows_a_newcomer(make_a
         await pilot.press("enter")
         await until(pilot, lambda: "Difficulty: easy — 6 monsters, 850 XP × 2 = 1700"
                     in shown(app, "#setup-summary"), "the difficulty with the ogre")
+
+
+async def test_the_srd_monsters_in_the_picker_and_five_by_name(make_app: Callable[..., CombatApp]) -> None:
+    """The 5e picker lists 50 rows of the 340-odd and counts the rest; a few letters find an SRD monster;
+    "5 goblin warrior" in the add form adds five with their own HP."""
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_dnd5e.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_screen(pilot, SetupScreen, "the 5e set-up")
+        await pilot.press("down", "down", "down", "down", "l")
+        picker = await until_screen(pilot, LibraryPicker, "the library picker")
+        options = picker.query_one("#library-entries", OptionList)
+        await until(pilot, lambda: options.option_count == 51, "50 rows and the count of the rest")
+        assert "more: type more of the name" in str(options.get_option_at_index(50).prompt)
+        await pilot.press(*"adult red")
+        await until(pilot, lambda: [e.name for e in picker.shown] == ["Adult Red Dragon"], "the dragon")
+        await pilot.press("escape")
+        await until_screen(pilot, SetupScreen, "the set-up again")
+        await pilot.press("a")
+        await until_screen(pilot, FormDialog, "the add form")
+        await pilot.press(*"5 goblin warrior", "ctrl+s")
+        await until_screen(pilot, SetupScreen, "the set-up with the newcomers")
+        warriors = [c for c in store(app).state.combatants if c.name.startswith("Goblin warrior")]
+        assert [(c.name, c.hp, c.sheet["ac"], c.sheet["xp"]) for c in warriors] == [
+            (f"Goblin warrior {n}", 10, 15, 50) for n in range(1, 6)]
+        assert len({c.id for c in warriors}) == 5
