@@ -41,8 +41,8 @@ from tui_combat.i18n import _
 from tui_combat.rulesets.names import name_key
 
 __all__ = [
-    "BESTIARY_DIR", "Entry", "Finder", "Library", "LibraryError", "base_name", "entry_action", "entry_from_state",
-    "library_path", "parse_count", "read_library", "save_entry", "with_entry",
+    "BESTIARY_DIR", "Entry", "Finder", "Library", "LibraryError", "base_name", "default_side", "entry_action",
+    "entry_from_state", "library_path", "parse_count", "read_library", "save_entry", "srd_path", "with_entry",
 ]
 
 BESTIARY_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "bestiary"
@@ -282,6 +282,14 @@ def entry_from_state(state: State, combatant_id: str, *, whole_group: bool = Tru
     default = base_name(combatant.name) if combatant.group else combatant.name
     return Entry(name=(name if name is not None else default).strip(), hp=combatant.max_hp, count=len(members),
                  sheet=dict(combatant.sheet), notes=combatant.notes)
+
+
+def default_side(state: State, side: str | None) -> str:
+    """The side a newcomer from the library joins: the one asked for, else the first side that is not the
+    party's (monsters come from the library more often than heroes), else the first."""
+    if side is not None and any(s.id == side for s in state.sides):
+        return side
+    return next((s.id for s in state.sides if not s.is_party), state.sides[0].id)
 
 
 def entry_action(entry: Entry, side: str, *, name: str | None = None, count: int | None = None, hp: int | None = None,

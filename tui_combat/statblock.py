@@ -186,15 +186,6 @@ _SHORT_LABEL = re.compile("|".join(
     for key, names in _SHORT_FIELDS.items() for index, name in enumerate(sorted(names, key=len, reverse=True))))
 _TO_NOTES: dict[str, str] = {"mv": "MV", "sv": "SV", "al": "AL", "xp": "XP", "na": "NA", "tt": "TT", "int": "Int",
                              "sa": "SA", "sd": "SD", "mr": "MR"}
-FIELD_LABELS: dict[str, str] = {
-    "ac": N_("Armour class"), "hd": N_("Hit Dice"), "thac0": N_("THAC0"), "att": N_("Attacks"), "dmg": N_("Damage"),
-    "mv": N_("Movement"), "sv": N_("Saving throws"), "ml": N_("Morale"), "al": N_("Alignment"), "xp": N_("XP"),
-    "na": N_("Number appearing"), "tt": N_("Treasure"), "sz": N_("Size"), "int": N_("Intelligence"),
-    "sa": N_("Special attacks"), "sd": N_("Special defences"), "mr": N_("Magic resistance"), "hp": N_("HP"),
-    "name": N_("Name"), "speed": N_("Speed"), "dex": N_("Dexterity"), "cr": N_("Challenge"),
-    "multiattack": N_("Multiattack"), "defences": N_("Resistances and immunities"), "traits": N_("Traits"),
-    "size": N_("Size"),
-}
 
 
 def _short_segments(text: str) -> tuple[str, list[tuple[str, str, str]]]:

@@ -24,21 +24,14 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _
 from tui_combat.library import (
-    Entry, Finder, LibraryError, base_name, entry_action, entry_from_state, library_path, parse_count, save_entry, summary,
+    Entry, Finder, LibraryError, base_name, default_side, entry_action, entry_from_state, library_path, parse_count,
+    save_entry, summary,
 )
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.session_screen import SessionScreen
 
 __all__ = ["LibraryPicker", "default_side", "open_library_picker", "save_to_library_dialog"]
-
-
-def default_side(state: State, side: str | None) -> str:
-    """The side a newcomer from the library joins: the one asked for, else the first side that is not the
-    party's (monsters come from the library more often than heroes), else the first."""
-    if side is not None and any(s.id == side for s in state.sides):
-        return side
-    return next((s.id for s in state.sides if not s.is_party), state.sides[0].id)
 
 
 def source_word(entry: Entry) -> str:

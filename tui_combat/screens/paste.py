@@ -21,9 +21,8 @@ from tui_combat.engine import registry
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
-from tui_combat.library import Entry, LibraryError, entry_action, save_entry
+from tui_combat.library import Entry, LibraryError, default_side, entry_action, save_entry
 from tui_combat.screens.dialogs import AMOUNT_RANGE, FormDialog
-from tui_combat.screens.library import default_side
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.statblock import Reading, read_for
 

@@ -12,13 +12,16 @@ from __future__ import annotations
 from msgspec import Struct
 
 from tui_combat.engine.model import State
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import NC_, _, pgettext
 from tui_combat.rulesets.dnd5e.data import EncounterRules, data
 
 __all__ = ["Difficulty", "difficulty", "difficulty_line", "multiplier"]
 
-WORDS_2014: tuple[str, ...] = (N_("easy"), N_("medium"), N_("hard"), N_("deadly"))
-WORDS_2024: tuple[str, ...] = (N_("low"), N_("moderate"), N_("high"))
+CONTEXT = "encounter difficulty"
+WORDS_2014: tuple[str, ...] = (NC_("encounter difficulty", "easy"), NC_("encounter difficulty", "medium"),
+                               NC_("encounter difficulty", "hard"), NC_("encounter difficulty", "deadly"))
+WORDS_2024: tuple[str, ...] = (NC_("encounter difficulty", "low"), NC_("encounter difficulty", "moderate"),
+                               NC_("encounter difficulty", "high"))
 
 
 class Difficulty(Struct, frozen=True, kw_only=True):
@@ -33,7 +36,7 @@ class Difficulty(Struct, frozen=True, kw_only=True):
     thresholds: tuple[int, ...]
     """The party's: easy, medium, hard, deadly (2014); low, moderate, high (2024)."""
     word: str
-    """The highest threshold reached (a message id); "" below the lowest."""
+    """The highest threshold reached (a message id of the context :data:`CONTEXT`); "" below the lowest."""
 
     @property
     def adjusted(self) -> int:
@@ -84,14 +87,17 @@ def _factor(value: float) -> str:
     return f"{value:g}"
 
 
+_BELOW = (NC_("encounter difficulty", "trivial"), NC_("encounter difficulty", "below low"))
+
+
 def difficulty_line(state: State) -> str | None:
     """The set-up's line: "Difficulty: hard — 5 monsters, 400 XP × 2 = 800 against easy 500 · medium 1000 …"."""
     found = difficulty(state)
     if found is None:
         return None
     words = WORDS_2014 if found.rules == "2014" else WORDS_2024
-    against = " · ".join(f"{_(word)} {value}" for word, value in zip(words, found.thresholds))
-    word = _(found.word) if found.word else (_("trivial") if found.rules == "2014" else _("below low"))
+    against = " · ".join(f"{pgettext(CONTEXT, word)} {value}" for word, value in zip(words, found.thresholds))
+    word = pgettext(CONTEXT, found.word or ("trivial" if found.rules == "2014" else "below low"))
     if found.rules == "2014":
         return _("Difficulty: {word} — {monsters} monsters, {xp} XP × {factor} = {adjusted}; party of {party}: "
                  "{against}", word=word, monsters=found.monsters, xp=found.xp, factor=_factor(found.factor),
