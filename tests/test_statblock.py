@@ -238,3 +238,53 @@ def test_every_block_here_gives_a_sheet_its_ruleset_accepts() -> None:
 def test_reading_an_empty_paste() -> None:
     block = read_block("   \n ")
     assert block.layout == "" and block.name == ""
+
+
+ORC_MONSTROUS_MANUAL = """Orc
+CLIMATE/TERRAIN: Any land
+FREQUENCY: Common
+ORGANIZATION: Tribe
+ACTIVITY CYCLE: Night
+ARMOR CLASS: 6 (10)
+MOVEMENT: 9 (12)
+HIT DICE: 1
+THAC0: 19
+NO. OF ATTACKS: 1
+DAMAGE/ATTACK: By weapon
+SPECIAL ATTACKS: Nil
+SIZE: M (6' tall)
+MORALE: Steady (11-12)
+XP VALUE: 15"""
+
+GOBLIN_2024 = """Goblin Warrior
+Small Fey (Goblinoid), Chaotic Neutral
+AC 15 Initiative +2 (12)
+HP 10 (3d6)
+Speed 30 ft.
+MOD SAVE MOD SAVE MOD SAVE
+Str 8 −1 −1 Dex 15 +2 +2 Con 10 +0 +0
+Int 10 +0 +0 Wis 8 −1 −1 Cha 8 −1 −1
+Senses Darkvision 60 ft.; Passive Perception 9
+CR 1/4 (XP 50; PB +2)
+Traits
+Nimble Escape. The goblin takes the Disengage or Hide action.
+Actions
+Scimitar. Melee Attack Roll: +4, reach 5 ft. Hit: 5 (1d6 + 2) Slashing damage, plus 2 (1d4) Slashing damage if the attack roll had Advantage.
+Shortbow. Ranged Attack Roll: +4, range 80/320 ft. Hit: 5 (1d6 + 2) Piercing damage."""
+
+
+def test_the_monstrous_manual_block() -> None:
+    reading = read_for(ORC_MONSTROUS_MANUAL, "adnd2e")
+    assert reading.layout == "adnd" and (reading.name, reading.hp) == ("Orc", 4)
+    assert reading.sheet == {"cls": "monster", "level": "1", "ac": 6, "thac0": 19, "attacks": "1", "size": "medium"}
+    assert "DAMAGE/ATTACK By weapon" in reading.notes and "CLIMATE/TERRAIN Any land" in reading.notes
+    assert "MORALE Steady (11-12)" in reading.notes and "ML 12" not in reading.notes  # once, as the book words it
+    assert reading.unread == ()
+
+
+def test_the_2024_block() -> None:
+    reading = read_for(GOBLIN_2024, "dnd5e")
+    assert (reading.name, reading.hp) == ("Goblin Warrior", 10)
+    assert reading.sheet == {"ac": 15, "dex": 15, "speed": 30, "size": "small", "attack": 4, "damage": "1d6+2",
+                             "attack_list": "Scimitar +4 1d6+2, Shortbow +4 1d6+2", "xp": 50}
+    assert reading.notes == "Nimble Escape. The goblin takes the Disengage or Hide action."

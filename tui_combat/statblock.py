@@ -180,6 +180,8 @@ _SHORT_FIELDS: dict[str, tuple[str, ...]] = {
     "sd": ("SD", "Special Defenses", "SPECIAL DEFENSES", "Особая защита", "Особливий захист"),
     "mr": ("MR", "Magic Resistance", "MAGIC RESISTANCE", "Сопротивление магии", "Опір магії"),
     "hp": ("hp", "HP", "ОЗ", "Хиты", "Хіти"),
+    "misc": ("CLIMATE/TERRAIN", "FREQUENCY", "ORGANIZATION", "ACTIVITY CYCLE", "DIET", "Climate/Terrain", "Frequency",
+             "Organization", "Activity Cycle", "Diet"),
 }
 _SHORT_LABEL = re.compile("|".join(
     rf"(?P<{key}_{index}>(?<![\w#]){re.escape(name)}(?!\w))"
@@ -280,7 +282,7 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
             return
         block.morale = int(match.group(1) or match.group(4))
         if match.group(3):
-            block.notes.append(f"{label} {match.group(3)} ({match.group(4)})")
+            block.notes.append(f"{label} {value[:match.start(5)].strip()}")
         rest = (match.group(2) if match.group(1) else match.group(5)) or ""
         if rest.strip(" ,;."):
             block.unread.append(rest.strip(" ,;."))
@@ -324,7 +326,7 @@ def _short_attacks(block: Block, label: str, value: str) -> None:
 _5E_AC = re.compile(r"(?:Armou?r Class|Класс доспеха|Клас броні|Клас обладунку|\bAC\b|\bКД\b|\bКБ\b)\s*:?\s*(\d+)"
                     r"(\s*\([^)]*\))?", re.IGNORECASE)
 _5E_HP = re.compile(r"(?:Hit Points|Хиты|Хіти|Очки здоров'я|\bHP\b)\s*:?\s*(\d+)\s*(?:\(\s*([^)]*)\))?", re.IGNORECASE)
-_5E_SPEED = re.compile(r"(?:Speed|Скорость|Швидкість)\s*:?\s*(\d+)\s*(?:ft|фт|фут)\.?(.*?)(?=\s+(?:STR|СИЛ|Str)\b|$)",
+_5E_SPEED = re.compile(r"(?:Speed|Скорость|Швидкість)\s*:?\s*(\d+)\s*(?:ft|фт|фут)\.?(.*?)(?=\s+(?:STR|СИЛ|Str|MOD)\b|$)",
                        re.IGNORECASE)
 _5E_SCORES = re.compile(r"(?:(\d+)\s*\(\s*[+-]?\d+\s*\)\s*){6}")
 _5E_SCORE = re.compile(r"(\d+)\s*\(\s*[+-]?\d+\s*\)")
@@ -436,6 +438,7 @@ def _5e_traits(joined: str, block: Block) -> None:
     rest = joined[challenge.end():]
     actions = re.search(r"\b(?:Actions|Действия|Дії)\b", rest)
     section = (rest[:actions.start()] if actions else "").strip(" )")
+    section = re.sub(r"^(?:PB\s*[+-]?\d+\s*\)?\s*)?(?:Traits|Особенности|Риси)?\s*", "", section)
     if section:
         block.notes.append(_one_line(section)[:300])
 
@@ -630,7 +633,9 @@ def for_ruleset(block: Block, ruleset_id: str) -> Reading:
     hp = _hp(block, read)
     make = _SHEETS.get(ruleset_id)
     sheet = make(block, read) if make else {}
-    noted = [*block.notes, *([f"ML {block.morale}"] if block.morale is not None and ruleset_id != "ose" else [])]
+    morale_noted = any(note.split(" ")[0].upper() in ("ML", "MORALE", "МОРАЛЬ", "БД") for note in block.notes)
+    noted = [*block.notes, *([f"ML {block.morale}"] if block.morale is not None and ruleset_id != "ose"
+                             and not morale_noted else [])]
     notes = "; ".join(dict.fromkeys(noted))
     return Reading(layout=block.layout, name=block.name, hp=hp, sheet=sheet, notes=notes, read=tuple(read),
                    unread=tuple(dict.fromkeys(block.unread)))
