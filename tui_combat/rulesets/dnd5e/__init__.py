@@ -21,6 +21,12 @@ Options (``state.options``):
 ``lair``
     ``on`` — a lair action slot at initiative count 20, after every creature at 20 (it loses ties); it is
     placed again whenever the order is rebuilt, in every method.
+``difficulty``
+    ``2014`` (the default) — the fight's difficulty in the set-up: the monsters' XP (their sheets' ``xp``)
+    multiplied for their number, one step up for a party of fewer than three and down for six or more, against
+    the characters' easy / medium / hard / deadly thresholds by ``level`` (DMG 2014 tables, in the data file:
+    the SRD 5.1 does not print them). ``2024`` — the XP added up against the party's low / moderate / high
+    budget (SRD 5.2). Only active combatants count: a party side's with a level, the others' with XP.
 
 Ruleset actions (``RulesetAction(name, args)``; a ``roll`` argument is a
 :class:`~tui_combat.engine.dice.Roll` or its mapping ``{"expr", "total", "faces", "physical"}``):
