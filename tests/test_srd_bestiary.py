@@ -126,3 +126,12 @@ def test_the_tool_reads_a_dataset_monster() -> None:
                              "size": "medium", "speed": 40}
     assert made["notes"] == ("CR 1/4. HP 11 (2d8 + 2). Speed swim 20 ft. Resistances: cold. "
                              "Multiattack: The test wolf makes two Bite attacks.")
+
+
+def test_the_common_monsters_are_found_by_their_russian_and_ukrainian_names() -> None:
+    finder = Finder(Library(path=Path("none")), read_bestiary("dnd5e"))
+    for typed, name in (("скелет", "Skeleton"), ("зомбі", "Zombie"), ("гигантский паук", "Giant Spider"),
+                        ("мінотавр", "Minotaur of Baphomet"), ("совомедведь", "Owlbear")):
+        found = finder.find(typed)
+        assert found is not None and found.name == name, typed
+    assert [e.name for e in finder.search("гобл")][:2] == ["Goblin", "Goblin Warrior"]  # the starter's first

@@ -40,6 +40,22 @@ XP_BY_CR: dict[float, int] = {
     28: 120000, 29: 135000, 30: 155000,
 }
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+ALIASES: dict[str, tuple[str, ...]] = {
+    # Russian and Ukrainian names of the monsters a GM reaches for most (the starter bestiary has its own).
+    "Skeleton": ("скелет",), "Zombie": ("зомби", "зомбі"), "Ghoul": ("гуль", "упырь", "упир"),
+    "Giant Spider": ("гигантский паук", "гігантський павук"), "Giant Rat": ("гигантская крыса", "гігантський щур"),
+    "Kobold Warrior": ("кобольд",), "Gnoll Warrior": ("гнолл", "гнол"), "Goblin Warrior": ("гоблин-воин", "гоблін-воїн"),
+    "Goblin Boss": ("босс гоблинов", "ватажок гоблінів"), "Hobgoblin Warrior": ("хобгоблин-воин", "гобгоблін-воїн"),
+    "Bugbear Warrior": ("багбир-воин", "багбір-воїн"), "Cultist": ("культист",), "Guard": ("стражник", "вартовий"),
+    "Owlbear": ("совомедведь", "сововедмідь"), "Minotaur of Baphomet": ("минотавр", "мінотавр"),
+    "Vampire": ("вампир", "вампір"), "Wight": ("умертвие", "умертвіння"), "Wraith": ("призрак", "примара"),
+    "Mummy": ("мумия", "мумія"), "Lich": ("лич", "ліч"), "Basilisk": ("василиск", "василіск"),
+    "Dire Wolf": ("лютоволк", "лютововк"), "Worg": ("варг",), "Hill Giant": ("холмовой великан", "пагорбовий велетень"),
+    "Gelatinous Cube": ("студенистый куб", "желатиновий куб"), "Mimic": ("мимик", "мімік"), "Harpy": ("гарпия", "гарпія"),
+    "Manticore": ("мантикора",), "Wyvern": ("виверна", "віверна"), "Hydra": ("гидра", "гідра"),
+    "Black Bear": ("чёрный медведь", "чорний ведмідь"), "Brown Bear": ("бурый медведь", "бурий ведмідь"),
+    "Giant Bat": ("гигантская летучая мышь", "гігантський кажан"), "Stirge": ("стирга", "стірга"),
+}
 SIZES = {"tiny", "small", "medium", "large", "huge", "gargantuan"}
 HEADER = """\
 # The monsters of the System Reference Document 5.2 for D&D 5e, ready to add to a fight ("5 goblin warrior"
@@ -156,7 +172,10 @@ def entry(monster: dict[str, Any]) -> dict[str, Any]:
         notes.append(f"Multiattack: {multi}")
     if monster.get("legendary_action_uses"):
         notes.append(f"Legendary actions {monster['legendary_action_uses']}")
-    return {"name": name, "hp": max(1, int(monster["hp"])), "notes": ". ".join(n.rstrip(".") for n in notes if n) + ".",
+    made: dict[str, Any] = {"name": name}
+    if name in ALIASES:
+        made["aliases"] = list(ALIASES[name])
+    return {**made, "hp": max(1, int(monster["hp"])), "notes": ". ".join(n.rstrip(".") for n in notes if n) + ".",
             "sheet": sheet}
 
 
