@@ -3,6 +3,9 @@ line, in English, Russian and Ukrainian, clean and as PDFs copy them; what canno
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from tui_combat.engine import registry
 from tui_combat.statblock import average_hp, clean, range_dice, read_block, read_for
 
@@ -288,3 +291,23 @@ def test_the_2024_block() -> None:
     assert reading.sheet == {"ac": 15, "dex": 15, "speed": 30, "size": "small", "attack": 4, "damage": "1d6+2",
                              "attack_list": "Scimitar +4 1d6+2, Shortbow +4 1d6+2", "xp": 50}
     assert reading.notes == "Nimble Escape. The goblin takes the Disengage or Hide action."
+
+
+@given(st.data())
+def test_lines_broken_anywhere_read_the_same(data: st.DataObject) -> None:
+    """A PDF breaks lines wherever its column ends: any space after the name may become a line break."""
+    for text, ruleset in ((GOBLIN_5E, "dnd5e"), (BUGBEAR_OSE, "ose"), (TROLL_ADND, "adnd2e")):
+        name, rest = text.split("\n", 1) if "\n" in text else text.split(": ", 1)
+        spaces = [i for i, char in enumerate(rest) if char == " "]
+        broken = set(data.draw(st.lists(st.sampled_from(spaces), max_size=12)))
+        messy = "".join("\n" if i in broken else char for i, char in enumerate(rest))
+        joined = ("\n" if "\n" in text else ": ").join([name, messy])
+        assert read_for(joined, ruleset) == read_for(text, ruleset), joined
+
+
+@given(st.text(max_size=300))
+def test_any_text_is_read_without_an_error(text: str) -> None:
+    reading = read_for(text, "dnd5e")
+    assert all(isinstance(item, str) for item in reading.unread)
+    if reading.hp is not None:
+        assert reading.hp >= 0
