@@ -225,12 +225,9 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
         if match is None:
             block.unread.append(shown)
             return
-        if block.layout == "ose" or match.group(2):
-            block.ac_descending = int(match.group(1))
-            if match.group(2):
-                block.ac = int(match.group(2))
-        else:
-            block.ac_descending = int(match.group(1))
+        block.ac_descending = int(match.group(1))  # the short blocks' AC descends; OSE's bracket ascends
+        if match.group(2):
+            block.ac = int(match.group(2))
         if match.group(3).strip(" ,;"):
             block.notes.append(shown)
     elif key == "hd":
@@ -349,9 +346,7 @@ _5E_ATTACK = re.compile(
 _5E_MULTI = re.compile(r"(?:Multiattack|Мультиатака|Мультиатака)\.\s*([^.]*)\.", re.IGNORECASE)
 _HEADINGS = re.compile(r"^(?:(?:Bonus |Legendary )?Actions|Reactions|Traits|Действия|Бонусные действия|Реакции|Дії|"
                        r"Бонусні дії|Реакції)\s+", re.IGNORECASE)
-_5E_KNOWN_LINE = re.compile(
-    r"^(?:Saving Throws|Skills|Senses|Languages|Proficiency Bonus|Initiative|Спасброски|Навыки|Чувства|Языки|"
-    r"Рятівні кидки|Навички|Чуття|Мови|STR|СИЛ|Str)\b", re.IGNORECASE)
+
 
 
 def _read_5e(text: str, block: Block) -> None:
