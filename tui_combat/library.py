@@ -42,11 +42,12 @@ from tui_combat.i18n import _
 from tui_combat.rulesets.names import name_key
 
 __all__ = [
-    "BESTIARY_DIR", "Entry", "Finder", "Library", "LibraryError", "base_name", "entry_action", "entry_from_state",
-    "library_path", "parse_count", "read_library", "save_entry", "with_entry",
+    "BESTIARY_DIR", "Entry", "Finder", "Library", "LibraryError", "base_name", "default_side", "entry_action",
+    "entry_from_state", "library_path", "parse_count", "read_library", "save_entry", "srd_path", "with_entry",
 ]
 
 BESTIARY_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "bestiary"
+SRD_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "srd"
 LIBRARY_FOLDER = "library"
 ENTRY_FIELDS: dict[str, str] = {**COMBATANT_FIELDS, "aliases": KIND_TEXTS}
 """What an entry holds: an encounter file's combatant, and other names to find it by."""
@@ -108,6 +109,11 @@ def library_path(data_root: Path, ruleset_id: str) -> Path:
 
 def bestiary_path(ruleset_id: str) -> Path:
     return BESTIARY_DIR / f"{ruleset_id}.toml"
+
+
+def srd_path(ruleset_id: str) -> Path:
+    """A ruleset's whole open bestiary, generated from a System Reference Document (5e: tools/build_srd_bestiary.py)."""
+    return SRD_DIR / f"{ruleset_id}.toml"
 
 
 # -- reading ----------------------------------------------------------------------------------------------
@@ -188,11 +194,18 @@ _bestiaries: dict[str, Library] = {}
 
 
 def read_bestiary(ruleset_id: str) -> Library:
-    """The starter bestiary shipped for a ruleset (read once; none for a ruleset that has none)."""
+    """The starter bestiary shipped for a ruleset, then the monsters of its SRD file that the starter one does
+    not have by name (read once; none for a ruleset that has none)."""
     cached = _bestiaries.get(ruleset_id)
     if cached is None:
-        cached = _bestiaries[ruleset_id] = read_library(bestiary_path(ruleset_id), ruleset_id, "bestiary") \
-            if _RULESET_ID.fullmatch(ruleset_id) else Library(path=BESTIARY_DIR)
+        if not _RULESET_ID.fullmatch(ruleset_id):
+            return Library(path=BESTIARY_DIR)
+        starter = read_library(bestiary_path(ruleset_id), ruleset_id, "bestiary")
+        srd = read_library(srd_path(ruleset_id), ruleset_id, "bestiary")
+        taken = {name for entry in starter.entries for name in entry.names()}
+        more = tuple(entry for entry in srd.entries if not taken.intersection(entry.names()))
+        cached = _bestiaries[ruleset_id] = Library(path=starter.path, entries=starter.entries + more,
+                                                   problems=starter.problems + srd.problems)
     return cached
 
 
@@ -270,6 +283,14 @@ def entry_from_state(state: State, combatant_id: str, *, whole_group: bool = Tru
     default = base_name(combatant.name) if combatant.group else combatant.name
     return Entry(name=(name if name is not None else default).strip(), hp=combatant.max_hp, count=len(members),
                  sheet=dict(combatant.sheet), notes=combatant.notes)
+
+
+def default_side(state: State, side: str | None) -> str:
+    """The side a newcomer from the library joins: the one asked for, else the first side that is not the
+    party's (monsters come from the library more often than heroes), else the first."""
+    if side is not None and any(s.id == side for s in state.sides):
+        return side
+    return next((s.id for s in state.sides if not s.is_party), state.sides[0].id)
 
 
 def entry_action(entry: Entry, side: str, *, name: str | None = None, count: int | None = None, hp: int | None = None,

@@ -485,6 +485,11 @@ class Ruleset(Generic[R, F]):
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         return ()
 
+    def difficulty(self, state: State) -> str | None:
+        """The fight's difficulty by the book, for the set-up (translated, one line; 5e: the monsters' XP
+        against the party's thresholds); None where the book has no measure, or it cannot be worked out."""
+        return None
+
     effects_count_down: ClassVar[Literal["round", "turn"]] = "round"
     """When the engine counts down conditions and effects: at the end of each round, or at the end of the
     turn of the slot the combatant acts in (a combatant outside the order then at the round's end)."""

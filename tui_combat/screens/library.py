@@ -24,7 +24,8 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _
 from tui_combat.library import (
-    Entry, Finder, LibraryError, base_name, entry_action, entry_from_state, library_path, parse_count, save_entry, summary,
+    Entry, Finder, LibraryError, base_name, default_side, entry_action, entry_from_state, library_path, parse_count,
+    save_entry, summary,
 )
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.host import Host, host_of
@@ -33,16 +34,12 @@ from tui_combat.screens.session_screen import SessionScreen
 __all__ = ["LibraryPicker", "default_side", "open_library_picker", "save_to_library_dialog"]
 
 
-def default_side(state: State, side: str | None) -> str:
-    """The side a newcomer from the library joins: the one asked for, else the first side that is not the
-    party's (monsters come from the library more often than heroes), else the first."""
-    if side is not None and any(s.id == side for s in state.sides):
-        return side
-    return next((s.id for s in state.sides if not s.is_party), state.sides[0].id)
-
-
 def source_word(entry: Entry) -> str:
     return _("your library") if entry.source == "library" else _("bestiary")
+
+
+ROWS_MOST = 50
+"""Rows the picker lists at most (the SRD bestiary has hundreds): the rest are counted, found by typing."""
 
 
 class LibraryPicker(ModalScreen[bool]):
@@ -57,6 +54,7 @@ class LibraryPicker(ModalScreen[bool]):
     """
     BINDINGS = [
         Binding("escape", "cancel", _("Cancel"), id="library.cancel"),
+        Binding("ctrl+t", "paste", _("Paste a stat block"), id="library.paste"),
         # The arrows move in the list while the keys stay in the search field (no ids: they are the focus keys).
         Binding("down", "move(1)", show=False),
         Binding("up", "move(-1)", show=False),
@@ -93,7 +91,8 @@ class LibraryPicker(ModalScreen[bool]):
             yield OptionList(id="library-entries")
             yield Static("", id="library-detail")
             yield Static("", id="dialog-error")
-            yield Static(_("type to search · ↑↓ choose · Enter: add · Esc: cancel"), id="dialog-help")
+            yield Static(_("type to search · ↑↓ choose · Enter: add · ctrl+t: paste a stat block · Esc: cancel"),
+                         id="dialog-help")
 
     def on_mount(self) -> None:
         self.query_one("#library-entries", OptionList).can_focus = False  # the keys stay in the search field
@@ -108,10 +107,15 @@ class LibraryPicker(ModalScreen[bool]):
         """The entries the query finds; the one the GM moved to stays highlighted whenever it is among them
         (typing the count in front of the name keeps his choice), else the first."""
         _count, query = self.typed()
-        self.shown = self.finder.search(query)
+        found = self.finder.search(query)
+        self.shown = found[:ROWS_MOST]
         options = self.query_one("#library-entries", OptionList)
         options.clear_options()
-        options.add_options([Option(self.row(entry), id=str(index)) for index, entry in enumerate(self.shown)])
+        rows = [Option(self.row(entry), id=str(index)) for index, entry in enumerate(self.shown)]
+        if len(found) > len(self.shown):
+            rows.append(Option(Text(_("… {count} more: type more of the name", count=len(found) - len(self.shown)),
+                                    style="dim"), disabled=True))
+        options.add_options(rows)
         if self.shown:
             options.highlighted = next((i for i, entry in enumerate(self.shown) if entry is self.chosen), 0)
         self.show_detail()
@@ -197,6 +201,20 @@ class LibraryPicker(ModalScreen[bool]):
 
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+    def action_paste(self) -> None:
+        """Paste a stat block instead: the picker closes once the pasted creature is added."""
+        from tui_combat.screens.paste import paste_stat_block
+
+        screen = next((s for s in reversed(self.app.screen_stack) if isinstance(s, SessionScreen)), None)
+        if screen is None:
+            return
+
+        def added(done: bool) -> None:
+            if done:
+                self.dismiss(True)
+
+        paste_stat_block(screen, self.selected_side(), added)
 
 
 def open_library_picker(screen: SessionScreen, side: str | None, query: str = "",

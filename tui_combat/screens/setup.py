@@ -27,6 +27,7 @@ from tui_combat.library import Finder, entry_action, parse_count, summary
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, FormDialog, choice_value
 from tui_combat.screens.host import host_of
 from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
+from tui_combat.screens.paste import paste_stat_block
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.glyphs import glyph
 
@@ -239,6 +240,7 @@ class SetupScreen(SessionScreen):
         Binding("c", "begin", _("Continue"), id="setup.continue"),
         Binding("f2", "rename", _("Rename"), id="setup.rename", show=False),
         Binding("l", "library", _("Add from the library"), id="setup.library", show=False),
+        Binding("p", "paste", _("Paste a stat block"), id="setup.paste", show=False),
         Binding("L", "save_to_library", _("Save to the library"), id="setup.save_to_library", show=False),
         Binding("w", "save_encounter", _("Save as an encounter file"), id="setup.save_encounter", show=False),
         *session_bindings("setup"),
@@ -265,9 +267,13 @@ class SetupScreen(SessionScreen):
         options = ", ".join(_option_shown(option, state.options.get(option.key)) for option in fight_options(ruleset)) \
             or _("none")
         sides = " · ".join(side.name for side in state.sides) or _("no sides yet")
+        try:
+            difficulty = ruleset.difficulty(state)
+        except RuleError:
+            difficulty = None
         self.query_one("#setup-summary", Static).update(
             f"[b]{escape(state.name)}[/]  —  {escape(_(ruleset.name))}\n{_('Options')}: {escape(options)}\n"
-            f"{_('Sides')}: {escape(sides)}"
+            f"{_('Sides')}: {escape(sides)}" + (f"\n{escape(difficulty)}" if difficulty else "")
         )
         table = self.query_one(DataTable)
         row = table.cursor_row
@@ -310,6 +316,10 @@ class SetupScreen(SessionScreen):
     def action_library(self) -> None:
         selected = self.selected_row()
         open_library_picker(self, self.state.combatant(selected).side if selected else None)
+
+    def action_paste(self) -> None:
+        selected = self.selected_row()
+        paste_stat_block(self, self.state.combatant(selected).side if selected else None)
 
     def action_save_to_library(self) -> None:
         save_to_library_dialog(self, self.selected_row())

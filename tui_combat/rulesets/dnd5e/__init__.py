@@ -21,6 +21,12 @@ Options (``state.options``):
 ``lair``
     ``on`` — a lair action slot at initiative count 20, after every creature at 20 (it loses ties); it is
     placed again whenever the order is rebuilt, in every method.
+``difficulty``
+    ``2014`` (the default) — the fight's difficulty in the set-up: the monsters' XP (their sheets' ``xp``)
+    multiplied for their number, one step up for a party of fewer than three and down for six or more, against
+    the characters' easy / medium / hard / deadly thresholds by ``level`` (DMG 2014 tables, in the data file:
+    the SRD 5.1 does not print them). ``2024`` — the XP added up against the party's low / moderate / high
+    budget (SRD 5.2). Only active combatants count: a party side's with a level, the others' with XP.
 
 Ruleset actions (``RulesetAction(name, args)``; a ``roll`` argument is a
 :class:`~tui_combat.engine.dice.Roll` or its mapping ``{"expr", "total", "faces", "physical"}``):
@@ -105,13 +111,15 @@ The package: :mod:`.data` (the data file), :mod:`.sheet`, :mod:`.state` (what th
 keep), :mod:`.base` (options, steps, helpers), :mod:`.initiative` (the four methods, ties, newcomers,
 lair, declarations), :mod:`.turns` (budgets, lost turns, conditions ending), :mod:`.health` (0 hit
 points, death saving throws), :mod:`.edge` (advantage, automatic critical hits), :mod:`.actions` (the keys),
-:mod:`.view` (details).
+:mod:`.view` (details), :mod:`.difficulty` (the fight's difficulty in the set-up).
 """
 
 from __future__ import annotations
 
 from tui_combat.rulesets.dnd5e.actions import critical_dice, critical_roll, hit_chance
+from tui_combat.engine.model import State
 from tui_combat.rulesets.dnd5e.data import Dnd5eData, data
+from tui_combat.rulesets.dnd5e.difficulty import difficulty_line
 from tui_combat.rulesets.dnd5e.initiative import speed_parts
 from tui_combat.rulesets.dnd5e.sheet import Counter, Sheet, parse_counters
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Declaration, DndFight, DndRound, Entry, Spent
@@ -126,6 +134,9 @@ __all__ = [
 class Dnd5e(Dnd5eView):
     """D&D 5e as a :class:`~tui_combat.engine.contract.Ruleset` ``[DndRound, DndFight]``, built up module by
     module (base → initiative → turns → actions → view)."""
+
+    def difficulty(self, state: State) -> str | None:
+        return difficulty_line(state)
 
 
 RULESET = Dnd5e()

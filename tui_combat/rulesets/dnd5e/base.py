@@ -83,6 +83,10 @@ class Dnd5eBase(Ruleset[DndRound, DndFight]):
             ("off", N_("none")),
             ("on", N_("at initiative 20, losing ties")),
         )),
+        OptionSpec(key="difficulty", label=N_("Encounter difficulty"), choices=(
+            ("2014", N_("2014: XP thresholds, multiplied for the number of monsters")),
+            ("2024", N_("2024: XP budget per character")),
+        )),
     )
     sheet_fields = SHEET_FIELDS
 

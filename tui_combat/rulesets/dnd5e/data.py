@@ -109,6 +109,21 @@ class DeathRules(_Data, frozen=True, kw_only=True):
     source: Source
 
 
+class EncounterRules(_Data, frozen=True, kw_only=True):
+    thresholds: list[tuple[int, int, int, int]]
+    """Easy, medium, hard, deadly XP for a character of each level (row 0: level 1)."""
+    multipliers: list[tuple[int, float]]
+    """From this many monsters, their XP × this (ascending by number)."""
+    smaller: float
+    larger: float
+    small_party: int
+    large_party: int
+    source: Source
+    budget_2024: list[tuple[int, int, int]]
+    """Low, moderate, high XP for a character of each level (the 2024 rules)."""
+    budget_2024_source: Source
+
+
 class WeaponData(_Data, frozen=True, kw_only=True):
     category: Literal["melee", "ranged"]
     light: bool = False
@@ -128,6 +143,7 @@ class Dnd5eData(_Data, frozen=True, kw_only=True):
     attack: AttackRules
     concentration: ConcentrationRules
     death: DeathRules
+    encounter: EncounterRules
     conditions: dict[str, ConditionData]
     weapons: dict[str, WeaponData]
     weapon_aliases: dict[str, str] = {}
@@ -143,6 +159,12 @@ def _check(tables: Dnd5eData, where: str) -> Dnd5eData:
     missing = [size for size in SIZES if size not in tables.speed_factor.size]
     if missing:
         raise RuleError(_("{path}: speed_factor.size needs a value for {sizes}.", path=where, sizes=", ".join(missing)))
+    encounter = tables.encounter
+    if len(encounter.thresholds) != 20 or len(encounter.budget_2024) != 20:
+        raise RuleError(_("{path}: encounter.thresholds and encounter.budget_2024 need a row for each level 1–20.",
+                          path=where))
+    if not encounter.multipliers or [n for n, _m in encounter.multipliers] != sorted({n for n, _m in encounter.multipliers}):
+        raise RuleError(_("{path}: encounter.multipliers need rising numbers of monsters.", path=where))
     if not tables.conditions:
         raise RuleError(_("{path}: [conditions] lists no condition.", path=where))
     for alias in unknown_aliases(tables.weapons, tables.weapon_aliases):

@@ -41,6 +41,10 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     counters: str = ""
     """"legendary actions 3/turn, 1st-level slots 4": a counter refreshed at the start of the creature's
     turn ("/turn"), or once for the whole fight."""
+    level: int = 0
+    """A character's level (0: a monster), for the fight's difficulty."""
+    xp: int = 0
+    """A monster's XP (its challenge rating's), for the fight's difficulty."""
     attack_list: str = ""
     """The stat block's attacks, "name +bonus dice" comma-separated ("morningstar +4 2d8+2, javelin +4
     1d6+2"): the attack form offers them; empty, it uses ``attack`` and ``damage``."""
@@ -78,6 +82,10 @@ SHEET_FIELDS = (
               help="legendary actions 3/turn, 1st-level slots 4"),
     FieldSpec(key="attack_list", label=N_("Attacks (name +bonus dice)"), kind="str", default="",
               help="morningstar +4 2d8+2, javelin +4 1d6+2"),
+    FieldSpec(key="level", label=N_("Character level"), kind="int", default=0, minimum=0, maximum=20,
+              help=N_("0: a monster")),
+    FieldSpec(key="xp", label=N_("XP value (monsters)"), kind="int", default=0, minimum=0, maximum=1_000_000,
+              help=N_("50 for CR 1/4")),
 )
 
 

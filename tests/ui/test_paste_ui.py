@@ -1,0 +1,156 @@
+"""A stat block pasted at 80×24: p in the set-up (ctrl+t in the library picker) opens the paste field, what was
+read and what was not understood show under it, ctrl+s fills the add form, and the form adds the creature
+(and keeps it in the library when ticked). The three layouts: a 5e block, an OSE line and an AD&D line."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+from textual import events
+from textual.widgets import Checkbox, OptionList, Static, TextArea
+
+from tests.test_statblock import BUGBEAR_OSE, TROLL_5E, TROLL_ADND
+from tests.ui.steps import SIZE, dialog_error, open_demo, store, visible_text
+from tests.waiting import until, until_screen
+from tui_combat.app import CombatApp
+from tui_combat.engine.encounter import ENCOUNTER_DIR
+from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.library import LibraryPicker
+from tui_combat.screens.paste import PasteDialog
+from tui_combat.screens.setup import SetupScreen
+
+
+def shown(app: CombatApp, widget_id: str) -> str:
+    return " ".join(visible_text(app.screen.query_one(widget_id, Static)).split())
+
+
+async def paste(pilot: object, app: CombatApp, text: str) -> PasteDialog:
+    """The terminal's paste into the open paste field, and the reading shown under it."""
+    dialog = await until_screen(pilot, PasteDialog, "the paste field")  # type: ignore[arg-type]
+    app.post_message(events.Paste(text))  # as the terminal sends it
+    await until(pilot, lambda: shown(app, "#paste-read").startswith("Read: Name"), "the reading")  # type: ignore[arg-type]
+    return dialog
+
+
+async def test_a_5e_block_pasted_in_the_set_up(make_app: Callable[..., CombatApp]) -> None:
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_dnd5e.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_screen(pilot, SetupScreen, "the 5e set-up")
+        before = len(store(app).state.combatants)
+        await pilot.press("down", "down", "down", "down", "p")  # on a goblin: the newcomer joins his side
+        await paste(pilot, app, TROLL_5E.replace("\n", "\r\n"))  # a web page's line ends
+        read = shown(app, "#paste-read")
+        assert "Name Troll · HP 84 (8d10+40) · Armour class 15 · Dexterity 13" in read
+        assert shown(app, "#paste-unread") == ""
+        await pilot.press("ctrl+s")
+        form = await until_screen(pilot, FormDialog, "the add form, filled in")
+        assert form.raw_values()["name"] == "Troll" and form.raw_values()["hp"] == "84"
+        assert store(app).state.side(form.raw_values()["side"]).name == "Goblins"
+        assert "Everything in the block was read" in visible_text(form.query_one("#dialog-note"))
+        await pilot.press("ctrl+s")
+        await until_screen(pilot, SetupScreen, "the set-up again")
+        state = store(app).state
+        assert len(state.combatants) == before + 1, dialog_error(app)
+        troll = state.combatants[-1]
+        assert (troll.name, troll.hp, state.side(troll.side).name) == ("Troll", 84, "Goblins")
+        assert (troll.sheet["ac"], troll.sheet["dex"], troll.sheet["attack"], troll.sheet["attacks"],
+                troll.sheet["damage"], troll.sheet["size"]) == (15, 13, 7, 3, "1d6+4", "large")
+        assert troll.sheet["attack_list"] == "Bite +7 1d6+4, Claw +7 2d6+4"
+        assert "Regeneration" in troll.notes
+
+
+async def test_an_ose_line_pasted_from_the_library_picker_and_kept(make_app: Callable[..., CombatApp],
+                                                                   data_root: Path) -> None:
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_ose.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_screen(pilot, SetupScreen, "the OSE set-up")
+        await pilot.press("l")
+        await until_screen(pilot, LibraryPicker, "the library picker")
+        await pilot.press("ctrl+t")
+        await paste(pilot, app, BUGBEAR_OSE.replace("ML 9", "ML 9, sings"))
+        assert "HP 14 · Armour class 14 · Attack bonus +3" in shown(app, "#paste-read")
+        assert shown(app, "#paste-unread") == "Not understood: sings"
+        await pilot.press("ctrl+s")
+        form = await until_screen(pilot, FormDialog, "the add form, filled in")
+        assert "Not understood: sings. Fix it here." in visible_text(form.query_one("#dialog-note"))
+        await pilot.press("tab", "tab", "3")  # name, side, how many: three of them
+        for _ in range(len(form.fields)):
+            if isinstance(app.focused, Checkbox):
+                break
+            await pilot.press("tab")
+        await pilot.press("space")  # also keep it in the library
+        await until(pilot, lambda: form.query_one(Checkbox).value, "the tick")
+        await pilot.press("ctrl+s")
+        await until_screen(pilot, SetupScreen, "the set-up, the picker closed too")
+        bugbears = [c for c in store(app).state.combatants if c.name.startswith("Bugbear")]
+        assert [(c.name, c.hp, c.sheet["ac"], c.sheet["attack"], c.sheet["morale"]) for c in bugbears] == [
+            (f"Bugbear {n}", 14, 14, 3, 9) for n in (1, 2, 3)]
+        library = tomllib.loads((data_root / "library" / "ose.toml").read_text(encoding="utf-8"))
+        assert [(e["name"], e["hp"], e["sheet"]["damage"]) for e in library["combatants"]] == [("Bugbear", 14, "2d4")]
+
+
+async def test_an_adnd_line_and_what_is_not_a_stat_block(make_app: Callable[..., CombatApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_demo(pilot)  # the AD&D 2e demo
+        await pilot.press("p")
+        dialog = await until_screen(pilot, PasteDialog, "the paste field")
+        app.post_message(events.Paste("a fearsome beast of the marshes"))
+        await until(pilot, lambda: "no stat block layout" in shown(app, "#paste-unread"), "nothing read")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: "Nothing here reads as a stat block" in shown(app, "#dialog-error"), "the refusal")
+        assert isinstance(app.screen, PasteDialog)
+        dialog.query_one(TextArea).text = ""
+        await paste(pilot, app, TROLL_ADND)
+        assert "HP 33 ← HD 6+6" in shown(app, "#paste-read")
+        await pilot.press("ctrl+s")
+        await until_screen(pilot, FormDialog, "the add form, filled in")
+        await pilot.press("ctrl+s")
+        await until_screen(pilot, SetupScreen, "the set-up again")
+        troll = store(app).state.combatants[-1]
+        assert (troll.name, troll.hp, troll.sheet["level"], troll.sheet["ac"], troll.sheet["thac0"],
+                troll.sheet["damage"], troll.sheet["size"]) == ("Troll 4", 33, "6+6", 4, 13, "1d4+4, 1d4+4, 2d6", "large")  # beside the demo's three
+
+
+async def test_the_5e_demo_shows_its_difficulty_and_it_follows_a_newcomer(make_app: Callable[..., CombatApp]) -> None:
+    """Four 5th-level adventurers (easy 1000 … deadly 4400) against four goblins (50) and a bugbear (200):
+    400 XP × 2 = 800, trivial; an ogre from the bestiary (450) makes it 850 × 2 = 1700, easy."""
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_dnd5e.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_screen(pilot, SetupScreen, "the 5e set-up")
+        await until(pilot, lambda: "Difficulty: trivial — 5 monsters, 400 XP × 2 = 800; party of 4: easy 1000"
+                    in shown(app, "#setup-summary"), "the demo's difficulty")
+        await pilot.press("down", "down", "down", "down", "l")
+        picker = await until_screen(pilot, LibraryPicker, "the library picker")
+        await pilot.press(*"ogre")
+        await until(pilot, lambda: [e.name for e in picker.shown][:1] == ["Ogre"], "the ogre found")
+        await pilot.press("enter")
+        await until(pilot, lambda: "Difficulty: easy — 6 monsters, 850 XP × 2 = 1700"
+                    in shown(app, "#setup-summary"), "the difficulty with the ogre")
+
+
+async def test_the_srd_monsters_in_the_picker_and_five_by_name(make_app: Callable[..., CombatApp]) -> None:
+    """The 5e picker lists 50 rows of the 340-odd and counts the rest; a few letters find an SRD monster;
+    "5 goblin warrior" in the add form adds five with their own HP."""
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_dnd5e.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_screen(pilot, SetupScreen, "the 5e set-up")
+        await pilot.press("down", "down", "down", "down", "l")
+        picker = await until_screen(pilot, LibraryPicker, "the library picker")
+        options = picker.query_one("#library-entries", OptionList)
+        await until(pilot, lambda: options.option_count == 51, "50 rows and the count of the rest")
+        assert "more: type more of the name" in str(options.get_option_at_index(50).prompt)
+        await pilot.press(*"adult red")
+        await until(pilot, lambda: [e.name for e in picker.shown] == ["Adult Red Dragon"], "the dragon")
+        await pilot.press("escape")
+        await until_screen(pilot, SetupScreen, "the set-up again")
+        await pilot.press("a")
+        await until_screen(pilot, FormDialog, "the add form")
+        await pilot.press(*"5 goblin warrior", "ctrl+s")
+        await until_screen(pilot, SetupScreen, "the set-up with the newcomers")
+        warriors = [c for c in store(app).state.combatants if c.name.startswith("Goblin warrior")]
+        assert [(c.name, c.hp, c.sheet["ac"], c.sheet["xp"]) for c in warriors] == [
+            (f"Goblin warrior {n}", 10, 15, 50) for n in range(1, 6)]
+        assert len({c.id for c in warriors}) == 5

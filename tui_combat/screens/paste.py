@@ -1,0 +1,165 @@
+"""A stat block pasted from a book or a web page, made a combatant: paste, see what was read, fix, add.
+
+:class:`PasteDialog` is a multi-line field; under it, as the text changes, what was read and what was not
+understood (:mod:`tui_combat.statblock`). ctrl+s takes the reading to the add form, filled in, where the GM
+fixes what he wants, chooses the side and how many, and may keep the creature in his library as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, TextArea
+
+from tui_combat.engine import registry
+from tui_combat.engine.contract import FieldSpec
+from tui_combat.engine.errors import RuleError
+from tui_combat.i18n import N_, _
+from tui_combat.library import Entry, LibraryError, default_side, entry_action, save_entry
+from tui_combat.screens.dialogs import AMOUNT_RANGE, FormDialog
+from tui_combat.screens.session_screen import SessionScreen
+from tui_combat.statblock import Reading, read_for
+
+__all__ = ["PasteDialog", "paste_stat_block", "reading_lines"]
+
+
+def reading_lines(reading: Reading) -> tuple[str, str]:
+    """What was read ("Name Goblin · HP 7 (2d6) · …") and what was not understood, for the GM."""
+    read = " · ".join(f"{_(label)} {value}" for label, value in reading.read)
+    unread = "; ".join(_(item) for item in reading.unread)
+    return read, unread
+
+
+class PasteDialog(ModalScreen[Reading | None]):
+    """Paste a stat block; dismisses with its reading (ctrl+s) or None (Escape)."""
+
+    DEFAULT_CSS = """
+    PasteDialog #paste-text { height: 9; }
+    PasteDialog #paste-read { height: auto; max-height: 4; color: $accent; }
+    PasteDialog #paste-unread { height: auto; max-height: 3; color: $warning; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", _("Cancel"), id="paste.cancel"),
+        Binding("ctrl+s", "read", _("Read it"), id="paste.read"),
+    ]
+
+    def __init__(self, ruleset_id: str) -> None:
+        super().__init__()
+        self.ruleset_id = ruleset_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(_("Paste a stat block")), id="dialog-title")
+            yield TextArea(id="paste-text", soft_wrap=True, tab_behavior="focus")
+            yield Static("", id="paste-read")
+            yield Static("", id="paste-unread")
+            yield Static("", id="dialog-error")
+            yield Static(_("5e, OSE or AD&D; English, Russian or Ukrainian · ctrl+s: read it · Esc: cancel"),
+                         id="dialog-help")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def reading(self) -> Reading:
+        return read_for(self.query_one(TextArea).text, self.ruleset_id)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        reading = self.reading()
+        read, unread = reading_lines(reading)
+        self.query_one("#paste-read", Static).update(Text(_("Read: {what}", what=read) if read else ""))
+        self.query_one("#paste-unread", Static).update(
+            Text(_("Not understood: {what}", what=unread) if unread and self.query_one(TextArea).text.strip() else ""))
+        self.query_one("#dialog-error", Static).update("")
+
+    def action_read(self) -> None:
+        reading = self.reading()
+        if not reading.layout:
+            self.query_one("#dialog-error", Static).update(Text(
+                _("Nothing here reads as a stat block: paste the whole block, from its name to its attacks."),
+                style="bold red"))
+            return
+        self.dismiss(reading)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _fields(screen: SessionScreen) -> list[FieldSpec]:
+    state = screen.state
+    return [
+        FieldSpec(key="name", label=N_("Name")),
+        FieldSpec(key="side", label=N_("Side"), kind="choice", choices=tuple((s.id, s.name) for s in state.sides)),
+        FieldSpec(key="count", label=N_("How many"), kind="int", default=1, minimum=1, maximum=500),
+        FieldSpec(key="hp", label=N_("HP"), kind="int", default=1, minimum=AMOUNT_RANGE[0], maximum=AMOUNT_RANGE[1]),
+        *registry.get(state.ruleset).sheet_fields,
+        FieldSpec(key="notes", label=N_("Notes")),
+        FieldSpec(key="keep", label=N_("Also keep it in your library"), kind="bool", default=False),
+    ]
+
+
+def fix_dialog(screen: SessionScreen, reading: Reading, side: str | None,
+               then: Callable[[bool], None] | None = None) -> None:
+    """The add form filled in from ``reading``: the GM fixes it, and it adds the creature (and keeps it in
+    his library when he ticks it)."""
+    state = screen.state
+    fields = _fields(screen)
+    values: dict[str, Any] = {"name": reading.name, "side": default_side(state, side), "count": 1,
+                              "hp": reading.hp if reading.hp is not None else 1, **reading.sheet, "notes": reading.notes}
+    _read, unread = reading_lines(reading)
+    note = _("Not understood: {what}. Fix it here.", what=unread) if unread else \
+        _("Everything in the block was read; check it and fix what you want.")
+    data_root = screen.host.data_root
+
+    def submit(form: dict[str, Any]) -> str | None:
+        values = dict(form)
+        name = str(values.pop("name")).strip()
+        if not name:
+            return _("A combatant needs a name.")
+        side_id, count, hp = values.pop("side"), int(values.pop("count")), int(values.pop("hp"))
+        notes, keep = str(values.pop("notes")), bool(values.pop("keep"))
+        try:
+            sheet = registry.get(state.ruleset).check_sheet(values)
+        except RuleError as error:
+            return str(error)
+        entry = Entry(name=name, hp=hp, sheet=sheet, notes=notes)
+        refusal = screen.host.refusal(entry_action(entry, side_id, count=count))
+        if refusal is not None:
+            return refusal
+        if keep:
+            try:
+                save_entry(data_root, state.ruleset, entry)
+            except LibraryError as error:
+                screen.notify(str(error), severity="error")
+            else:
+                screen.notify(_("{entry} is in your library.", entry=entry.label()))
+        return None
+
+    def closed(result: dict[str, Any] | None) -> None:
+        if then is not None:
+            then(result is not None)
+
+    screen.app.push_screen(FormDialog(_("Add {name}", name=reading.name or _("the pasted creature")), fields, values,
+                                      note=note, submit=submit), closed)
+
+
+def paste_stat_block(screen: SessionScreen, side: str | None, then: Callable[[bool], None] | None = None) -> None:
+    """Open the paste field over ``screen`` for its fight; ``then`` gets whether a creature was added."""
+    state = screen.state
+    if not state.sides:
+        screen.notify(_("Add a side first (s)."), severity="warning")
+        return
+
+    def read(reading: Reading | None) -> None:
+        if reading is None:
+            if then is not None:
+                then(False)
+            return
+        fix_dialog(screen, reading, side, then)
+
+    screen.app.push_screen(PasteDialog(state.ruleset), read)

@@ -1,0 +1,640 @@
+"""A stat block pasted from a book, a PDF or a web page, read into a combatant entry of a ruleset.
+
+Three layouts are read, with the field names of the English books and of their Russian and Ukrainian
+translations:
+
+* the 5e block: "Armor Class 15 (leather armor, shield)", "Hit Points 7 (2d6)", "Speed 30 ft.", the six
+  ability scores, "Challenge 1/4 (50 XP)", then traits and "Actions" ("Scimitar. Melee Weapon Attack: +4 to
+  hit, … Hit: 5 (1d6 + 2) slashing damage."); the 2024 short labels (AC, HP, CR) too;
+* the OSE one-line block: "AC 6 [13], HD 1-1 (3hp), Att 1 × weapon (1d6), THAC0 19 [0], MV 60' (20'), SV …,
+  ML 7, AL Chaotic, XP 5";
+* the AD&D 2e stat line: "AC 6; MV 9; HD 1; THAC0 19; #AT 1; Dmg 1d8; SZ M; ML 8".
+
+The reading is in two steps: :func:`read_block` finds what the text says (a :class:`Block`, the same for
+every ruleset), :func:`for_ruleset` writes it as the ruleset's sheet. Everything found is listed in
+``read`` with what it became; a field that is there but cannot be read, and any text that is no field, is
+listed in ``unread``: nothing is guessed silently. Where a figure is worked out (HP from Hit Dice, an
+ascending AC from a descending one, AD&D's "2-8" as 2d4) ``read`` says how.
+
+PDF copies are cleaned first: ligatures (ﬁ ﬂ) and non-breaking spaces (Unicode NFKC), every dash and the
+minus sign as "-", words broken across lines joined, Cyrillic dice ("2к6") as "2d6".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+import msgspec
+
+from tui_combat.i18n import N_
+
+__all__ = ["Block", "Reading", "average_hp", "clean", "for_ruleset", "read_block", "read_for"]
+
+# -- cleaning ------------------------------------------------------------------------------------------
+_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"), "-")
+_CYRILLIC_DICE = re.compile(r"(?:(\d+)\s?)?[кКдД](\d+)")
+_BROKEN_WORD = re.compile(r"(\w)-\n\s*(\w)")
+
+
+def clean(text: str) -> str:
+    """The text as typed, not as a PDF lays it out (lines kept: the name is the first)."""
+    text = unicodedata.normalize("NFKC", text).replace("\u00ad", "").translate(_DASHES)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    text = _BROKEN_WORD.sub(r"\1\2", text)
+    text = _CYRILLIC_DICE.sub(lambda m: f"{m.group(1) or ''}d{m.group(2)}" if _dice_like(m) else m.group(0), text)
+    lines = [" ".join(line.split()) for line in text.split("\n")]
+    return "\n".join(line for line in lines if line)
+
+
+def _dice_like(match: re.Match[str]) -> bool:
+    """"2к6" and "к8" are dice; "к10" inside a word is not (the letter before must not be a letter)."""
+    start = match.start()
+    before = match.string[start - 1] if start > 0 else " "
+    return not before.isalpha() and (bool(match.group(1)) or before in " (,;/+")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- what a block says ---------------------------------------------------------------------------------
+class Attack(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    count: int = 1
+    bonus: int | None = None
+    damage: str = ""
+
+
+class Block(msgspec.Struct, kw_only=True):
+    """What a stat block says, whatever the ruleset: None where it says nothing."""
+
+    layout: str = ""
+    """"5e", "ose", "adnd" or "" when no layout was recognised."""
+    name: str = ""
+    ac: int | None = None
+    """Ascending armour class (5e, OSE's bracket)."""
+    ac_descending: int | None = None
+    hp: int | None = None
+    hp_dice: str = ""
+    hit_dice: str = ""
+    """"1-1", "4+1", "6+6"."""
+    thac0: int | None = None
+    bonus: int | None = None
+    """The attack bonus beside THAC0 (OSE's bracket)."""
+    attacks: list[Attack] = msgspec.field(default_factory=list)
+    attack_count: str = ""
+    """AD&D's #AT ("1", "3", "3/2"); 5e's Multiattack count."""
+    damage: list[str] = msgspec.field(default_factory=list)
+    morale: int | None = None
+    size: str = ""
+    speed: int | None = None
+    dex: int | None = None
+    challenge: str = ""
+    xp: int | None = None
+    notes: list[str] = msgspec.field(default_factory=list)
+    read: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    """(field label — a message id —, what was read)."""
+    unread: list[str] = msgspec.field(default_factory=list)
+
+
+_NUMBER = r"[+-]?\d+"
+_DICE = re.compile(r"\b\d*d\d+(?:\s*[+-]\s*\d+)?\b", re.IGNORECASE)
+SIZE_WORDS: dict[str, str] = {
+    "tiny": "tiny", "small": "small", "medium": "medium", "large": "large", "huge": "huge", "gargantuan": "gargantuan",
+    "t": "tiny", "s": "small", "m": "medium", "l": "large", "h": "huge", "g": "gargantuan",
+    # The translated books' letters; a Cyrillic "М" may be small or medium: not read.
+    "с": "medium", "б": "large", "в": "large", "о": "huge",
+    "крошечный": "tiny", "крошечное": "tiny", "крихітний": "tiny", "крихітна": "tiny",
+    "маленький": "small", "маленькое": "small", "малый": "small", "маленька": "small", "малий": "small",
+    "средний": "medium", "среднее": "medium", "середній": "medium", "середня": "medium",
+    "большой": "large", "большое": "large", "великий": "large", "велика": "large",
+    "огромный": "huge", "огромное": "huge", "величезний": "huge", "величезна": "huge",
+    "громадный": "gargantuan", "громадное": "gargantuan", "гігантський": "gargantuan", "гігантська": "gargantuan",
+}
+_NUMBER_WORDS: dict[str, int] = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "два": 2, "две": 2, "дві": 2, "три": 3, "четыре": 4,
+    "чотири": 4, "пять": 5, "п'ять": 5, "шесть": 6, "шість": 6,
+}
+
+
+def _dice(text: str) -> str:
+    return text.replace(" ", "").lower()
+
+
+def _find_dice(text: str) -> re.Match[str] | None:
+    """The first dice in ``text`` ("2d4 or by weapon +1" → 2d4; "5d8 + 5" → 5d8+5)."""
+    return _DICE.search(re.sub(r"(\d)\s*([+-])\s*(\d)", r"\1\2\3", text))
+
+
+def average_hp(hit_dice: str) -> int | None:
+    """HP of a monster of ``hit_dice`` ("1-1", "4+1", "6"): the average of its d8s, half a die rounded
+    down, pluses and minuses added (at least 1); None when it is not Hit Dice."""
+    match = re.fullmatch(r"(\d+)\s*([+-]\s*\d+)?\*?", hit_dice.strip())
+    if match is None:
+        half = re.fullmatch(r"1/2|½", hit_dice.strip())
+        return 2 if half else None
+    dice = int(match.group(1))
+    extra = int(match.group(2).replace(" ", "")) if match.group(2) else 0
+    return max(1, dice * 9 // 2 + extra)
+
+
+def range_dice(text: str) -> str | None:
+    """AD&D's damage ranges as dice: "1-8" → 1d8, "2-8" → 2d4, "2-7" → 1d6+1; None for anything else."""
+    match = re.fullmatch(r"(\d+)-(\d+)\s*([+-]\s*\d+)?", text.strip())
+    if match is None:
+        return None
+    low, high = int(match.group(1)), int(match.group(2))
+    extra = match.group(3).replace(" ", "") if match.group(3) else ""
+    if low < 1 or high <= low:
+        return None
+    if low == 1:
+        return f"1d{high}{extra}"
+    if high % low == 0 and high // low in (2, 3, 4, 6, 8, 10, 12, 20):
+        return f"{low}d{high // low}{extra}"
+    sides = high - low + 1
+    if sides not in (2, 3, 4, 6, 8, 10, 12, 20) or extra:
+        return None
+    return f"1d{sides}+{low - 1}"
+
+
+# -- the short blocks (OSE, AD&D) ----------------------------------------------------------------------
+# A field's names; case matters for the short ones ("AT" is not "at", "hp" not "HP" of 5e).
+_SHORT_FIELDS: dict[str, tuple[str, ...]] = {
+    "ac": ("AC", "КД", "КБ", "Armor Class", "Armour Class", "ARMOR CLASS", "Класс доспеха", "Клас броні"),
+    "hd": ("HD", "ХД", "КЗ", "Hit Dice", "HIT DICE", "Кости хитов", "Кості здоров'я"),
+    "thac0": ("THAC0", "THACO", "ТАК0", "ТАКО"),
+    "att": ("Att", "#AT", "AT", "Attacks", "No. of Attacks", "NO. OF ATTACKS", "Атаки", "Атак"),
+    "dmg": ("Dmg", "Damage", "Damage/Attack", "DAMAGE/ATTACK", "Урон", "Шкода", "Пошкодження"),
+    "mv": ("MV", "Movement", "MOVEMENT", "ДВ", "Движение", "Скорость", "Рух", "Переміщення"),
+    "sv": ("SV", "Save", "Saves", "СБ", "Спасброски", "Спас-броски", "Рятівні кидки", "РК"),
+    "ml": ("ML", "Morale", "MORALE", "Мораль", "БД"),
+    "al": ("AL", "Alignment", "ALIGNMENT", "Мировоззрение", "Мир", "Світогляд", "Св"),
+    "xp": ("XP", "XP value", "XP VALUE", "ОО", "Опыт", "Досвід", "ПД"),
+    "na": ("NA", "No. Appearing", "NO. APPEARING", "Количество", "Кількість", "Число"),
+    "tt": ("TT", "Treasure", "TREASURE", "Сокровища", "Скарби"),
+    "sz": ("SZ", "Size", "SIZE", "Размер", "Розмір"),
+    "int": ("Int", "INT", "Intelligence", "INTELLIGENCE", "Интеллект", "Інтелект"),
+    "sa": ("SA", "Special Attacks", "SPECIAL ATTACKS", "Особые атаки", "Особливі атаки"),
+    "sd": ("SD", "Special Defenses", "SPECIAL DEFENSES", "Особая защита", "Особливий захист"),
+    "mr": ("MR", "Magic Resistance", "MAGIC RESISTANCE", "Сопротивление магии", "Опір магії"),
+    "hp": ("hp", "HP", "ОЗ", "Хиты", "Хіти"),
+    "misc": ("CLIMATE/TERRAIN", "FREQUENCY", "ORGANIZATION", "ACTIVITY CYCLE", "DIET", "Climate/Terrain", "Frequency",
+             "Organization", "Activity Cycle", "Diet"),
+}
+_SHORT_LABEL = re.compile("|".join(
+    rf"(?P<{key}_{index}>(?<![\w#]){re.escape(name)}(?!\w))"
+    for key, names in _SHORT_FIELDS.items() for index, name in enumerate(sorted(names, key=len, reverse=True))))
+_TO_NOTES: dict[str, str] = {"mv": "MV", "sv": "SV", "al": "AL", "xp": "XP", "na": "NA", "tt": "TT", "int": "Int",
+                             "sa": "SA", "sd": "SD", "mr": "MR"}
+
+
+def _short_segments(text: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """The text before the first field, and each field: (key, label as written, value)."""
+    found = list(_SHORT_LABEL.finditer(text))
+    head = text[:found[0].start()] if found else text
+    segments: list[tuple[str, str, str]] = []
+    for number, match in enumerate(found):
+        key = next(name for name, value in match.groupdict().items() if value is not None).rsplit("_", 1)[0]
+        end = found[number + 1].start() if number + 1 < len(found) else len(text)
+        value = text[match.end():end].strip().lstrip(":").strip().rstrip(",;.").strip()
+        segments.append((key, match.group(0), value))
+    return head, segments
+
+
+def _read_short(text: str, block: Block) -> None:
+    lines = text.split("\n")
+    first_fields = _SHORT_LABEL.search(lines[0])
+    if first_fields is None or first_fields.start() > 0:
+        block.name = (lines[0][:first_fields.start()] if first_fields else lines[0]).strip(" :,;.")
+        rest = " ".join([lines[0][first_fields.start():]] if first_fields else []) + " " + " ".join(lines[1:])
+    else:
+        rest = " ".join(lines)
+    head, segments = _short_segments(rest.strip())
+    if head.strip(" ,;."):
+        block.unread.append(head.strip(" ,;."))
+    for key, label, value in segments:
+        _short_field(block, key, label, value)
+
+
+def _short_field(block: Block, key: str, label: str, value: str) -> None:
+    shown = f"{label} {value}"
+    if key == "ac":
+        match = re.fullmatch(rf"({_NUMBER})\s*(?:\[\s*({_NUMBER})\s*\])?(.*)", value)
+        if match is None:
+            block.unread.append(shown)
+            return
+        block.ac_descending = int(match.group(1))  # the short blocks' AC descends; OSE's bracket ascends
+        if match.group(2):
+            block.ac = int(match.group(2))
+        if match.group(3).strip(" ,;"):
+            block.notes.append(shown)
+    elif key == "hd":
+        match = re.fullmatch(r"(\d+\s*(?:[+-]\s*\d+)?|1/2|½)\s*\*{0,3}\s*(?:\(\s*(\d+)[^)]*\))?(.*)", value)
+        if match is None:
+            block.unread.append(shown)
+            return
+        block.hit_dice = match.group(1).replace(" ", "")
+        if match.group(2):
+            block.hp = int(match.group(2))
+        if match.group(3).strip(" ,;"):
+            block.unread.append(match.group(3).strip(" ,;"))
+    elif key == "hp":
+        match = re.fullmatch(r"(\d+)(.*)", value)
+        if match is None:
+            block.unread.append(shown)
+            return
+        block.hp = int(match.group(1))
+    elif key == "thac0":
+        match = re.fullmatch(rf"(\d+)\s*(?:\[\s*({_NUMBER})\s*\])?.*", value)
+        if match is None:
+            block.unread.append(shown)
+            return
+        block.thac0 = int(match.group(1))
+        if match.group(2):
+            block.bonus = int(match.group(2))
+    elif key == "att":
+        _short_attacks(block, label, value)
+    elif key == "dmg":
+        parts = [part.strip() for part in re.split(r"[/,]| or | или | або ", value) if part.strip()]
+        damage: list[str] = []
+        for part in parts:
+            dice = _DICE.fullmatch(part.replace(" ", ""))
+            ranged = range_dice(part)
+            if dice:
+                damage.append(_dice(part))
+            elif ranged:
+                damage.append(ranged)
+                block.read.append((N_("Damage"), f"{part} → {ranged}"))
+            elif re.search(r"weapon|оруж|зброє", part, re.IGNORECASE):
+                block.notes.append(shown)
+            else:
+                block.unread.append(f"{label} {part}")
+        block.damage.extend(damage)
+    elif key == "ml":
+        match = re.fullmatch(r"(\d+)\s*(.*)|([^\d(]*\S)\s*\(\s*(?:\d+\s*-\s*)?(\d+)\s*\)\s*(.*)", value)
+        if match is None:
+            block.unread.append(shown)
+            return
+        block.morale = int(match.group(1) or match.group(4))
+        if match.group(3):
+            block.notes.append(f"{label} {value[:match.start(5)].strip()}")
+        rest = (match.group(2) if match.group(1) else match.group(5)) or ""
+        if rest.strip(" ,;."):
+            block.unread.append(rest.strip(" ,;."))
+    elif key == "sz":
+        size = SIZE_WORDS.get(value.split(" ")[0].strip("(),").lower()) if value else None
+        if size is None:
+            block.unread.append(shown)
+            return
+        block.size = size
+    else:
+        if block.layout == "adnd" and key == "mv" and (found := re.match(r"(\d+)", value)):
+            block.speed = int(found.group(1))
+        block.notes.append(f"{_TO_NOTES.get(key, label)} {value}")
+
+
+def _short_attacks(block: Block, label: str, value: str) -> None:
+    """OSE "1 × weapon (1d6)", "2 × claw (1d3), 1 × bite (1d6)"; AD&D "#AT 1", "3/2"."""
+    if re.fullmatch(r"\d+(?:/\d+)?", value):
+        block.attack_count = value
+        return
+    forms = list(re.finditer(r"\s*(?:(\d+)\s*[×x*]\s*)?([^(),]+?)\s*\(([^)]*)\)", value))
+    if not forms:
+        block.unread.append(f"{label} {value}")
+        return
+    left = value
+    for form in forms:
+        left = left.replace(form.group(0), "", 1)
+        inside = form.group(3)
+        dice = _find_dice(inside)
+        block.attacks.append(Attack(name=form.group(2).strip(), count=int(form.group(1) or 1),
+                                    damage=_dice(dice.group(0)) if dice else ""))
+        if dice is None:
+            block.unread.append(f"{form.group(2).strip()} ({inside})")
+        elif _one_line(inside.replace(dice.group(0), "")).strip(" ,;"):
+            block.notes.append(f"{form.group(2).strip()} ({inside})")
+    if left.strip(" ,;+"):
+        block.unread.append(left.strip(" ,;+"))
+
+
+# -- the 5e block ---------------------------------------------------------------------------------------
+_5E_AC = re.compile(r"(?:Armou?r Class|Класс доспеха|Клас броні|Клас обладунку|\bAC\b|\bКД\b|\bКБ\b)\s*:?\s*(\d+)"
+                    r"(\s*\([^)]*\))?", re.IGNORECASE)
+_5E_HP = re.compile(r"(?:Hit Points|Хиты|Хіти|Очки здоров'я|\bHP\b)\s*:?\s*(\d+)\s*(?:\(\s*([^)]*)\))?", re.IGNORECASE)
+_5E_SPEED = re.compile(r"(?:Speed|Скорость|Швидкість)\s*:?\s*(\d+)\s*(?:ft|фт|фут)\.?(.*?)(?=\s+(?:STR|СИЛ|Str|MOD)\b|$)",
+                       re.IGNORECASE)
+_5E_SCORES = re.compile(r"(?:(\d+)\s*\(\s*[+-]?\d+\s*\)\s*){6}")
+_5E_SCORE = re.compile(r"(\d+)\s*\(\s*[+-]?\d+\s*\)")
+_5E_DEX_2024 = re.compile(r"\b(?:DEX|Dex|ЛОВ|Лов|СПР|Спр)\s+(\d+)\s+[+-]\d+")
+_5E_CR = re.compile(r"(?:Challenge|Опасность|Небезпека|Рівень небезпеки|\bCR\b)\s*:?\s*(\d+(?:/\d+)?)\s*"
+                    r"\(\s*(?:XP\s*)?([\d,.\s]+?)\s*(?:XP|опыт\w*|досвід\w*|ОО|ПД|ДО)?\s*[;)]", re.IGNORECASE)
+_5E_DEFENCES = re.compile(
+    r"((?:Damage (?:Resistances|Immunities|Vulnerabilities)|Condition Immunities|Resistances|Immunities|"
+    r"Vulnerabilities|Сопротивление урону|Иммунитет к урону|Уязвимость к урону|Иммунитет к состояниям|"
+    r"Опір шкоді|Стійкість до шкоди|Імунітет до шкоди|Вразливість до шкоди|Імунітет до станів)\s+.*?)"
+    r"(?=\s+(?:Damage|Condition|Senses|Languages|Challenge|Skills|Saving|Чувства|Языки|Опасность|Чуття|Мови|"
+    r"Небезпека|Immunities|Иммунитет|Імунітет|Уязвимость|Вразливість|CR)\b|$)", re.IGNORECASE)
+_5E_SIZE = re.compile(r"\b(Tiny|Small|Medium|Large|Huge|Gargantuan|Крошечн\w*|Маленьк\w*|Средн\w*|Больш\w*|"
+                      r"Огромн\w*|Громадн\w*|Крихітн\w*|Середн\w*|Велик\w*|Величезн\w*|Гігантськ\w*)\b")
+_5E_ATTACK = re.compile(
+    r"(?:Melee or Ranged|Melee|Ranged|Рукопашная или дальнобойная|Рукопашная|Дальнобойная|Ближня|Дальня|"
+    r"Атака ближнім|Атака дальнім|Рукопашна|Дальнобійна)[^:]{0,40}:\s*([+-]\d+)(?:\s*(?:to hit|к попаданию|"
+    r"до влучання|до попадання))?.*?(?:Hit|Попадание|Влучання|Попадання)\s*:\s*(?:(\d+)\s*)?\(\s*([^)]*)\)",
+    re.IGNORECASE)
+_5E_MULTI = re.compile(r"(?:Multiattack|Мультиатака|Мультиатака)\.\s*([^.]*)\.", re.IGNORECASE)
+_HEADINGS = re.compile(r"^(?:(?:Bonus |Legendary )?Actions|Reactions|Traits|Действия|Бонусные действия|Реакции|Дії|"
+                       r"Бонусні дії|Реакції)\s+", re.IGNORECASE)
+
+
+
+def _read_5e(text: str, block: Block) -> None:
+    lines = text.split("\n")
+    joined = " ".join(lines)
+    block.name = lines[0] if not _5E_AC.match(lines[0]) else ""
+    ac = _5E_AC.search(joined)
+    if ac:
+        block.ac = int(ac.group(1))
+        if ac.group(2):
+            block.notes.append(_one_line(f"AC {ac.group(1)}{ac.group(2)}"))
+    hp = _5E_HP.search(joined)
+    if hp:
+        block.hp = int(hp.group(1))
+        inside = hp.group(2) or ""
+        dice = _find_dice(inside)
+        if dice:
+            block.hp_dice = _dice(dice.group(0))
+        elif inside:
+            block.unread.append(_one_line(hp.group(0)))
+    speed = _5E_SPEED.search(joined)
+    if speed:
+        block.speed = int(speed.group(1))
+        if speed.group(2).strip(" ,."):
+            block.notes.append(_one_line(f"Speed {speed.group(1)} ft.{speed.group(2)}").rstrip(" ,"))
+    scores = _5E_SCORES.search(joined)
+    if scores:
+        block.dex = int(_5E_SCORE.findall(scores.group(0))[1])
+    elif found := _5E_DEX_2024.search(joined):
+        block.dex = int(found.group(1))
+    head = joined[:ac.start()] if ac else joined[:200]
+    size = _5E_SIZE.search(head[len(block.name):] if head.startswith(block.name) else head)
+    if size:
+        block.size = SIZE_WORDS.get(size.group(1).lower(), _size_stem(size.group(1)))
+    challenge = _5E_CR.search(joined)
+    if challenge:
+        block.challenge = challenge.group(1)
+        xp = re.sub(r"[\s,.]", "", challenge.group(2))
+        if xp.isdigit():
+            block.xp = int(xp)
+    for defence in _5E_DEFENCES.finditer(joined):
+        block.notes.append(_one_line(defence.group(1)).rstrip(" ,;."))
+    multi = _5E_MULTI.search(joined)
+    if multi:
+        words = [word.strip(",").lower() for word in multi.group(1).split()]
+        count = next((_NUMBER_WORDS[word] for word in words if word in _NUMBER_WORDS), None)
+        if count is None:
+            count = next((int(word) for word in words if word.isdigit()), None)
+        block.attack_count = str(count) if count else ""
+        block.notes.append(_one_line("Multiattack: " + multi.group(1)))
+        if count is None:
+            block.unread.append(_one_line(multi.group(0)))
+    for attack in _5E_ATTACK.finditer(joined):
+        before = joined[:attack.start()].rstrip()
+        name = before.rstrip(".").strip()
+        cut = max(name.rfind(". "), name.rfind(") "), name.rfind(": "))
+        name = _HEADINGS.sub("", name[cut + 2:] if cut >= 0 else name).strip()
+        name = re.sub(r"\s*\((?:Recharge|Перезарядка|Перезаряджання)[^)]*\)", "", name)
+        dice = _find_dice(attack.group(3))
+        block.attacks.append(Attack(name=name[-40:].strip() or "attack", bonus=int(attack.group(1)),
+                                    damage=_dice(dice.group(0)) if dice else ""))
+        if dice is None:
+            block.unread.append(_one_line(attack.group(0))[:80])
+    if block.ac is None:
+        block.unread.append(N_("no armour class"))
+    if block.hp is None:
+        block.unread.append(N_("no hit points"))
+    _5e_traits(joined, block)
+
+
+def _size_stem(word: str) -> str:
+    stems = {"крошечн": "tiny", "крихітн": "tiny", "маленьк": "small", "средн": "medium", "середн": "medium",
+             "больш": "large", "велик": "large", "огромн": "huge", "величезн": "huge", "громадн": "gargantuan",
+             "гігантськ": "gargantuan"}
+    lowered = word.lower()
+    return next((size for stem, size in stems.items() if lowered.startswith(stem)), "")
+
+
+def _5e_traits(joined: str, block: Block) -> None:
+    """The traits between the challenge line and the actions: kept in the notes as written."""
+    challenge = _5E_CR.search(joined)
+    if challenge is None:
+        return
+    rest = joined[challenge.end():]
+    actions = re.search(r"\b(?:Actions|Действия|Дії)\b", rest)
+    section = (rest[:actions.start()] if actions else "").strip(" )")
+    section = re.sub(r"^(?:PB\s*[+-]?\d+\s*\)?\s*)?(?:Traits|Особенности|Риси)?\s*", "", section)
+    if section:
+        block.notes.append(_one_line(section)[:300])
+
+
+# -- which layout ---------------------------------------------------------------------------------------
+def _layout(text: str) -> str:
+    if re.search(r"Armou?r Class|Hit Points|Класс доспеха|Клас броні|Хиты|Хіти|Challenge|Опасность|Небезпека",
+                 text, re.IGNORECASE) and not re.search(r"\bTHAC0\b|\bТАК0\b|\bHD\b|\bХД\b|\bКЗ\b", text):
+        return "5e"
+    if re.search(r"\bCR\s*\d", text) and re.search(r"\bHP\s*\d", text):
+        return "5e"
+    if re.search(r"\[\s*[+-]?\d+\s*\]", text) or re.search(r"\b(?:Att|Атаки)\s+\d+\s*[×x]", text) or \
+            re.search(r"\bSV\s+D\d", text):
+        return "ose"
+    if re.search(r"#AT|\bDmg\b|\bTHAC0\b|\bТАК0\b|\bHD\b|\bХД\b|\bКЗ\b|HIT DICE", text):
+        return "adnd"
+    return ""
+
+
+def read_block(text: str) -> Block:
+    """What the pasted ``text`` says (see the module's description)."""
+    cleaned = clean(text)
+    block = Block(layout=_layout(cleaned))
+    if not cleaned:
+        return block
+    if block.layout == "5e":
+        _read_5e(cleaned, block)
+    elif block.layout:
+        _read_short(cleaned, block)
+    else:
+        block.unread.append(N_("no stat block layout recognised"))
+    block.name = block.name.strip(" .:,;") if len(block.name) <= 60 else ""
+    return block
+
+
+# -- as a ruleset's sheet -------------------------------------------------------------------------------
+class Reading(msgspec.Struct, frozen=True, kw_only=True):
+    """A block as a ruleset's entry: HP (None when the block gives neither HP nor Hit Dice), the sheet,
+    the notes, and what was read (label id, shown) and not understood."""
+
+    layout: str
+    name: str
+    hp: int | None
+    sheet: dict[str, Any]
+    notes: str
+    read: tuple[tuple[str, str], ...]
+    unread: tuple[str, ...]
+
+
+def _hp(block: Block, read: list[tuple[str, str]]) -> int | None:
+    if block.hp is not None:
+        read.append((N_("HP"), f"{block.hp}" + (f" ({block.hp_dice})" if block.hp_dice else "")))
+        return block.hp
+    if block.hit_dice:
+        worked = average_hp(block.hit_dice)
+        if worked is not None:
+            read.append((N_("HP"), f"{worked} ← HD {block.hit_dice}"))
+        return worked
+    return None
+
+
+def _ascending(block: Block, read: list[tuple[str, str]], base: int) -> int | None:
+    if block.ac is not None:
+        read.append((N_("Armour class"), str(block.ac)))
+        return block.ac
+    if block.ac_descending is not None:
+        worked = base - block.ac_descending
+        read.append((N_("Armour class"), f"{worked} ← {base} − {block.ac_descending}"))
+        return worked
+    return None
+
+
+def _descending(block: Block, read: list[tuple[str, str]], base: int) -> int | None:
+    if block.ac_descending is not None:
+        read.append((N_("Armour class"), str(block.ac_descending)))
+        return block.ac_descending
+    if block.ac is not None:
+        worked = base - block.ac
+        read.append((N_("Armour class"), f"{worked} ← {base} − {block.ac}"))
+        return worked
+    return None
+
+
+def _bonus(block: Block) -> int | None:
+    if block.bonus is not None:
+        return block.bonus
+    if block.attacks and block.attacks[0].bonus is not None:
+        return block.attacks[0].bonus
+    return 19 - block.thac0 if block.thac0 is not None else None
+
+
+def _damages(block: Block) -> list[str]:
+    return block.damage or [attack.damage for attack in block.attacks for _n in range(attack.count) if attack.damage]
+
+
+def _sheet_5e(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
+    sheet: dict[str, Any] = {}
+    if (ac := _ascending(block, read, 19)) is not None:
+        sheet["ac"] = ac
+    if block.dex is not None:
+        sheet["dex"] = block.dex
+        read.append((N_("Dexterity"), str(block.dex)))
+    if block.speed is not None:
+        sheet["speed"] = block.speed
+        read.append((N_("Speed"), f"{block.speed} ft."))
+    if block.size:
+        sheet["size"] = block.size
+        read.append((N_("Size"), block.size))
+    if (bonus := _bonus(block)) is not None:
+        sheet["attack"] = bonus
+    damages = _damages(block)
+    if damages:
+        sheet["damage"] = damages[0]
+    listed = [attack for attack in block.attacks if attack.bonus is not None and attack.damage]
+    if len(listed) > 1:
+        sheet["attack_list"] = ", ".join(f"{attack.name.replace(',', ' ')} {attack.bonus:+d} {attack.damage}"
+                                         for attack in listed)
+    for attack in block.attacks:
+        shown_bonus = f" {attack.bonus:+d}" if attack.bonus is not None else ""
+        read.append((N_("Attacks"), f"{attack.name}{shown_bonus} {attack.damage}".strip()))
+    if block.attack_count.isdigit() and int(block.attack_count) > 1:
+        sheet["attacks"] = int(block.attack_count)
+        read.append((N_("Multiattack"), block.attack_count))
+    if block.challenge:
+        read.append((N_("Challenge"), block.challenge + (f" ({block.xp} XP)" if block.xp is not None else "")))
+    if block.xp is not None:
+        sheet["xp"] = block.xp
+    return sheet
+
+
+def _sheet_ose(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
+    sheet: dict[str, Any] = {}
+    if (ac := _ascending(block, read, 19)) is not None:
+        sheet["ac"] = ac
+    if (bonus := _bonus(block)) is not None:
+        sheet["attack"] = bonus
+        read.append((N_("Attack bonus"), f"{bonus:+d}"))
+    damages = _damages(block)
+    if damages:
+        sheet["damage"] = damages[0]
+    if block.attacks:
+        first = block.attacks[0]
+        if not re.fullmatch(r"weapon|оружие|зброя|оружием|зброєю", first.name, re.IGNORECASE):
+            sheet["weapon"] = first.name
+        read.append((N_("Attacks"), ", ".join(f"{a.count} × {a.name} ({a.damage})" for a in block.attacks)))
+    elif damages:
+        read.append((N_("Damage"), ", ".join(damages)))
+    if block.dex is not None:
+        sheet["dex"] = block.dex
+    if block.morale is not None:
+        sheet["morale"] = block.morale
+        read.append((N_("Morale"), str(block.morale)))
+    return sheet
+
+
+def _sheet_adnd(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
+    sheet: dict[str, Any] = {"cls": "monster"}
+    if block.hit_dice:
+        sheet["level"] = block.hit_dice
+        read.append((N_("Hit Dice"), block.hit_dice))
+    if (ac := _descending(block, read, 20)) is not None:
+        sheet["ac"] = ac
+    if block.thac0 is not None:
+        sheet["thac0"] = block.thac0
+        read.append((N_("THAC0"), str(block.thac0)))
+    damages = _damages(block)
+    if damages:
+        sheet["damage"] = ", ".join(damages)
+        read.append((N_("Damage"), ", ".join(damages)))
+    if len(block.attacks) > 1 or (block.attacks and block.attacks[0].count > 1):
+        sheet["forms"] = ", ".join(a.name for a in block.attacks for _n in range(a.count))
+    elif block.attacks and not re.fullmatch(r"weapon|оружие|зброя", block.attacks[0].name, re.IGNORECASE):
+        sheet["weapon"] = block.attacks[0].name
+    if block.attack_count:
+        sheet["attacks"] = block.attack_count
+        read.append((N_("Attacks"), block.attack_count))
+    if block.size:
+        sheet["size"] = block.size
+        read.append((N_("Size"), block.size))
+    return sheet
+
+
+_SHEETS = {"dnd5e": _sheet_5e, "ose": _sheet_ose, "adnd2e": _sheet_adnd, "players_option": _sheet_adnd}
+
+
+def for_ruleset(block: Block, ruleset_id: str) -> Reading:
+    """The block as an entry of ``ruleset_id`` (a ruleset without a sheet mapping gets the name, the HP and
+    the notes)."""
+    read: list[tuple[str, str]] = list(block.read)
+    if block.name:
+        read.insert(0, (N_("Name"), block.name))
+    hp = _hp(block, read)
+    make = _SHEETS.get(ruleset_id)
+    sheet = make(block, read) if make else {}
+    morale_noted = any(note.split(" ")[0].upper() in ("ML", "MORALE", "МОРАЛЬ", "БД") for note in block.notes)
+    noted = [*block.notes, *([f"ML {block.morale}"] if block.morale is not None and ruleset_id != "ose"
+                             and not morale_noted else [])]
+    notes = "; ".join(dict.fromkeys(noted))
+    return Reading(layout=block.layout, name=block.name, hp=hp, sheet=sheet, notes=notes, read=tuple(read),
+                   unread=tuple(dict.fromkeys(block.unread)))
+
+
+def read_for(text: str, ruleset_id: str) -> Reading:
+    return for_ruleset(read_block(text), ruleset_id)
