@@ -2,10 +2,11 @@
 
 The acting slot is marked on its header ("▶─ 7 now"; "── 3 acted", "── 1 to come" for the others), so that a turn moving on changes one cell of two
 rows however many combatants a slot holds. Each action changes a few rows at most, so :meth:`OrderList.show`
-compares every row with what it shows and redraws only the rows that changed, and moving the highlight
-redraws the two rows involved. The whole list is rebuilt only when its rows themselves change: a new
-order, a combatant added or removed, a group folded or unfolded. Every row is one line (no wrapping), so
-replacing a row never moves the others.
+works out again only the rows on the screen and redraws those that look different; every other row is
+worked out when it is next drawn (scrolled into sight), so an action costs the same at 20 combatants as at
+10,000. Moving the highlight redraws the two rows involved. The rows are laid out again (:func:`layout`)
+only when they themselves change: a new order, a combatant added or removed, a group folded or unfolded,
+another filter. Every row is one line (no wrapping), so replacing a row never moves the others.
 
 A group of more than :data:`FOLD_OVER` members (a mass battle) is folded into one row, "Orc ×480 · 3 down",
 with its slot and the budget marker of its first member still up; a key unfolds it (or folds a small one).
@@ -250,16 +251,33 @@ def layout(state: State, in_resolve: bool, shown: str = FILTER_ALL, folded: froz
     return spots
 
 
+class Census:
+    """A folded group's row as its members stand: its name, how many are out of the fight and how, and the
+    members, those still active first."""
+
+    __slots__ = ("members", "name", "out")
+
+    def __init__(self, group: list[Combatant]) -> None:
+        active = [c.id for c in group if c.status == "active"]
+        self.name = group_name(group)
+        self.out = _out_of_the_fight(group)
+        self.members = tuple(active) + tuple(c.id for c in group if c.status != "active")
+
+
 class Looks:
     """How the rows look in one state: in a resolve step, with the ruleset, each slot header says where the
     round is ("acted", "now", "to come"), each combatant what he has left (when ``visible``: worked out for
     the rows on the screen only) and any word of his own that differs from his slot's ("holds"). What
     several rows share (the slots' words, the effects by combatant) is worked out once, when first asked."""
 
-    def __init__(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None) -> None:
+    def __init__(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None,
+                 census: dict[str, dict[str, Census]] | None = None) -> None:
         self.state = state
         self.in_resolve = in_resolve
         self.ruleset = ruleset if in_resolve else None
+        self.census = census
+        """A folded group's row's count of its members, by group and row key, kept from state to state
+        (whoever keeps it forgets a group's when one of its members changes)."""
         self._slot_words: dict[int, str] = {}
         self._effects_on: dict[str, tuple[Effect, ...]] | None = None
 
@@ -296,13 +314,13 @@ class Looks:
         if spot.kind == "combatant":
             return Row(spot.key, self.combatant(state.combatant(spot.who), spot.slot, visible))
         if spot.kind == "group":
-            group = [state.combatant(cid) for cid in spot.members]
-            active = [c for c in group if c.status == "active"]
-            first = active[0] if active else group[0]
-            _kind, _first, marker, budget, _effects = self.combatant(first, spot.slot, visible)
-            members_first = tuple(c.id for c in active) + tuple(c.id for c in group if c.status != "active")
-            return Row(spot.key, ("group", group_name(group), len(group), _out_of_the_fight(group), marker, budget),
-                       members=members_first)
+            kept = self.census.setdefault(spot.who, {}) if self.census is not None else {}
+            counted = kept.get(spot.key)
+            if counted is None:
+                counted = kept[spot.key] = Census([state.combatant(cid) for cid in spot.members])
+            _kind, _first, marker, budget, _effects = self.combatant(state.combatant(counted.members[0]), spot.slot, visible)
+            return Row(spot.key, ("group", counted.name, len(counted.members), counted.out, marker, budget),
+                       members=counted.members)
         if spot.kind == "slot":
             assert spot.slot is not None
             now = self.in_resolve and spot.slot == state.cursor
@@ -321,26 +339,28 @@ def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None
             for index, spot in enumerate(layout(state, in_resolve, shown, folded))]
 
 
-def same_rows(before: State, after: State, shown: str = FILTER_ALL) -> bool:
-    """Whether ``after`` has the rows of ``before`` (the same order, sides and combatants, each in the same
-    side and group, and, when only those acting are listed, the same ones acting): then only how rows look
-    can differ. Compares the combatants that changed only (the others are the same objects)."""
+def changed_combatants(before: State, after: State, shown: str = FILTER_ALL) -> list[Combatant] | None:
+    """The combatants of ``after`` that are not those of ``before``, when ``after`` has the rows of ``before``
+    (the same order, sides and combatants, each in the same side and group, and, when only those acting are
+    listed, the same ones acting): then only how rows look can differ. None when the rows differ. Looks at
+    the combatants that changed only (the others are the same objects)."""
     if before.order is not after.order and before.order != after.order:
-        return False
+        return None
     if before.sides is not after.sides and before.sides != after.sides:
-        return False
+        return None
     if shown == FILTER_ACTING and before.acting_now() != after.acting_now():
-        return False
+        return None
     old, new = before.combatants, after.combatants
     if old is new:
-        return True
+        return []
     if len(old) != len(new):
-        return False
-    for index in compress(count(), map(is_not, old, new)):
-        a, b = old[index], new[index]
-        if a.id != b.id or a.side != b.side or a.group != b.group:
-            return False
-    return True
+        return None
+    changed = [new[index] for index in compress(count(), map(is_not, old, new))]
+    for combatant in changed:
+        was = old[before.position(combatant.id)] if before.has(combatant.id) else None
+        if was is None or was.side != combatant.side or was.group != combatant.group:
+            return None
+    return changed
 
 
 class OrderList(
@@ -376,6 +396,7 @@ SteadyScrollBars, OptionList):
         self._looks: Looks | None = None
         self._shape: tuple[str, frozenset[str], bool] | None = None
         self._folded: frozenset[str] = frozenset()
+        self._census: dict[str, dict[str, Census]] = {}
         self.filter = FILTER_ALL
         """Who is listed: everyone, those acting now (:data:`FILTER_ACTING`), or one side (its id)."""
         self._shown_state: tuple[State, bool, AnyRuleset | None] | None = None
@@ -425,16 +446,21 @@ SteadyScrollBars, OptionList):
         previous = self._shown_state
         self._shown_state = (state, in_resolve, ruleset)
         self._window = self._visible_rows()
-        self._looks = Looks(state, in_resolve, ruleset)
         self._generation += 1
         shape = (self.filter, self.flipped, in_resolve)
-        if previous is None or shape != self._shape or not same_rows(previous[0], state, self.filter):
+        changed = changed_combatants(previous[0], state, self.filter) if previous is not None else None
+        for combatant in changed or ():
+            self._census.pop(combatant.group, None)
+        self._looks = Looks(state, in_resolve, ruleset, self._census)
+        if changed is None or shape != self._shape:
+            self._census.clear()
             self._shape = shape
             self._folded = folded_groups(state, self.flipped)
             spots = layout(state, in_resolve, self.filter, self._folded)
             if [(spot.key, spot.disabled) for spot in spots] == [(row.key, row.disabled) for row in self._rows]:
                 self._spots = spots
                 self._made = [-1] * len(spots)
+                self._index_spots()
             else:
                 first, last = self._window
                 self._rebuild(spots, [self._looks.row(spot, first <= index <= last) for index, spot in enumerate(spots)])
@@ -464,13 +490,16 @@ SteadyScrollBars, OptionList):
         self._rows = rows
         first, last = self._window
         self._made = [self._generation if first <= index <= last else -1 for index in range(len(rows))]
+        self._index_spots()
+        self.set_options([RowOption(row) for row in rows])
+
+    def _index_spots(self) -> None:
         self._index = {}
-        for index, spot in enumerate(spots):
+        for index, spot in enumerate(self._spots):
             self._index[spot.key] = index
             self._index.setdefault(spot.key.split("#")[0], index)
             for member in spot.members:
                 self._index.setdefault(member, index)
-        self.set_options([RowOption(row) for row in rows])
 
     def _freshen(self, index: int, drawing: bool = False) -> None:
         """Row ``index`` as it looks in the state shown, unless it was worked out for it already; its option
