@@ -120,7 +120,7 @@ _INDEXES: dict[int, tuple[tuple[Combatant, ...], _Index]] = {}
 their tuple until a combatant changes, so every state an action goes through finds the same index; the
 entry holds the tuple itself, so its identity cannot be reused while it is here. Not part of the state:
 nothing of it is saved."""
-_KEPT = 64
+_KEPT = 16
 _LOCK = threading.Lock()
 
 
