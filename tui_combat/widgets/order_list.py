@@ -589,6 +589,8 @@ SteadyScrollBars, OptionList):
         if index is None:
             index = next((i for i, row in enumerate(self._rows) if not row.disabled), None)
         if index is not None:
+            if index < len(self._made):
+                self._freshen(index)  # a folded group's row names its first member still up
             self.highlighted = index
 
     def selected_combatant(self) -> str | None:
