@@ -65,8 +65,9 @@ RESUME_TAIL = 480
 
 
 # -- building fights ----------------------------------------------------------------------------------
-def fight(combatants: int) -> State:
-    """A fight in the resolve step of round 1: two sides, ``combatants`` in all, initiative rolled."""
+def fight(combatants: int, group: int = 500) -> State:
+    """A fight in the resolve step of round 1: two sides, ``combatants`` in all, initiative rolled; the
+    monsters in groups of ``group``."""
     state = new_state(seed=1)
     steps: list[a.Action] = [a.SetName(name="Бенчмарк"), a.SetRuleset(ruleset="adnd2e"), a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters")]
     party = min(6, combatants // 2)
@@ -76,7 +77,7 @@ def fight(combatants: int) -> State:
     ]
     left = combatants - party
     while left:
-        count = min(left, 500)
+        count = min(left, group)
         steps.append(a.AddCombatants(side="s2", name="Orc", hp=8, count=count, sheet={"cls": "monster", "level": 1, "weapon": "long sword"}))
         left -= count
     steps += [a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep()]
@@ -130,8 +131,8 @@ def play(store: Store, stream: list[a.Action]) -> None:
         store.dispatch(action)
 
 
-def long_session(folder: Path, combatants: int, actions: int) -> Store:
-    state = fight(combatants)
+def long_session(folder: Path, combatants: int, actions: int, group: int = 500) -> Store:
+    state = fight(combatants, group)
     store = Store.create(state, folder)
     stream = action_stream(state, actions, random.Random(actions))
     without_fsync(lambda: play(store, stream))

@@ -1,15 +1,18 @@
 """The app as a GM sees it: a real pseudo-terminal of 80×24, keys written to it, frames read back.
 
-Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame]
+Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame] [--no-start]
 
 Every figure is paired with a bare Textual app (a header, a line of text that changes on a key, a
 footer) measured in the same run, in the same kind of terminal, alternately with ours:
 
-* Next turn at 200 and 2,000 combatants: ``python -m tui_combat resume NAME`` on a session built with
-  the engine first (the fight of ``bench_actions.py``: AD&D 2e, two sides, the resolve step of round 1).
-  Keys ``n`` (next slot) and ``b`` (back) are written in turn; for each, the time from writing the key
-  to the last byte of the frame it caused (the output is read until it has been quiet for a while),
-  and the bytes written. The bare app gets the same keys.
+* Next turn at 200, 2,000 and 10,000 combatants, and in a mass battle of 200 groups of 10 (no group folded:
+  a row for each): ``python -m tui_combat resume NAME`` on a session built with the engine first (the fight
+  of ``bench_actions.py``: AD&D 2e, two sides, the resolve step of round 1). Keys ``n`` (next slot) and
+  ``b`` (back) are written in turn; for each, the time from writing the key to the last byte of the frame
+  it caused (the output is read until it has been quiet for a while), and the bytes written. The bare app
+  gets the same keys, right after each size (its ``n`` is the "bare key" of the ratios).
+* Damage at 2,000 combatants: ``d`` opens the form (timed), ``3`` is typed, Enter applies it (timed), ``u``
+  undoes it; each against the bare key measured after it.
 * Start: the same command from ``fork`` to the end of the first frame that shows the round screen (a frame
   is a burst of output; Textual writes one at once), and to the last byte before the screen is quiet, on
   the 2,000-combatant session after 10,000 actions; against the bare app's start measured the same way.
@@ -54,7 +57,10 @@ QUIET = 0.25
 FRAME_GAP = 0.008
 """Seconds without output that end one frame of a burst (Textual writes a frame at once)."""
 TIMEOUT = 60.0
-SIZES = (200, 2_000)
+SIZES = (200, 2_000, 10_000)
+MASS = (2_006, 10)
+"""The mass battle: a party of 6 and 2,000 orcs in groups of 10."""
+DAMAGE_AT = 2_000
 LONG_ACTIONS = 10_000
 STARTS = 15
 KEYS = 24
@@ -200,19 +206,20 @@ def bare() -> list[str]:
 
 
 # -- the sessions, built with the engine --------------------------------------------------------------
-def build(data: Path, combatants: int, actions: int) -> str:
-    """A saved session of ``combatants`` in the resolve step after ``actions`` actions (in a subprocess,
-    so that this process stays small); returns its key."""
-    key = f"bench-{combatants}-{actions}"
+def build(data: Path, combatants: int, actions: int, group: int = 500) -> str:
+    """A saved session of ``combatants`` (the monsters in groups of ``group``) in the resolve step after
+    ``actions`` actions (in a subprocess, so that this process stays small); returns its key."""
+    key = f"bench-{combatants}-{actions}-{group}"
     code = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])\n"
         "import bench_actions as b\n"
-        "store = b.long_session(Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))\n"
+        "store = b.long_session(Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]))\n"
         "assert store.state.phase == 'round' and store.state.order, store.state.phase\n"
         "store.close()\n"
     )
     folder = data / "sessions" / key
-    subprocess.run([sys.executable, "-c", code, str(ROOT), str(ROOT / "bench"), str(folder), str(combatants), str(actions)],
+    subprocess.run([sys.executable, "-c", code, str(ROOT), str(ROOT / "bench"), str(folder), str(combatants), str(actions),
+                    str(group)],
                    check=True)
     return key
 
@@ -249,6 +256,28 @@ def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str]) 
                     into.times.append(took)
                     into.sizes.append(size)
         return forward, back, terminal.peak_rss_mib()
+    finally:
+        terminal.close()
+
+
+def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> tuple[Keys, Keys]:
+    """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``d`` (the damage
+    form opens), ``3``, Enter (it is applied), ``u`` (undone). Returns (d, Enter)."""
+    terminal = Terminal(argv, env)
+    try:
+        terminal.until_quiet(0, marker)
+        opened, applied = Keys(), Keys()
+        for number in range(count + 1):
+            took_open, size_open = terminal.key(b"d")
+            terminal.key(b"3")
+            took_apply, size_apply = terminal.key(b"\r")
+            terminal.key(b"u")
+            if number >= 1:
+                opened.times.append(took_open)
+                opened.sizes.append(size_open)
+                applied.times.append(took_apply)
+                applied.sizes.append(size_apply)
+        return opened, applied
     finally:
         terminal.close()
 
@@ -306,6 +335,7 @@ def main() -> int:
     parser.add_argument("--starts", type=int, default=STARTS, help=f"starts of each app (default {STARTS})")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the sessions (default: system temp)")
     parser.add_argument("--frame", action="store_true", help="only show what one next turn writes, piece by piece")
+    parser.add_argument("--no-start", action="store_true", help="only the keys: no starts, no long session")
     args = parser.parse_args()
     keys, starts, long_actions = (8, 3, 1_000) if args.quick else (args.keys, args.starts, LONG_ACTIONS)
     env = environment()
@@ -318,20 +348,31 @@ def main() -> int:
         if args.frame:
             show_frame(ours(data, build(data, SIZES[0], 0)), ROUND_MARKER, env)
             return 0
-        sessions = {size: build(data, size, 0) for size in SIZES}
-        long_key = build(data, SIZES[-1], long_actions)
+        sessions = {f"{size:,} combatants": build(data, size, 0) for size in SIZES}
+        sessions["mass battle, 200 groups of 10"] = build(data, MASS[0], 0, MASS[1])
 
         print(f"\nkeys n (next slot) and b (back), {keys} of each, medians:")
         print(f"{'':28} {'n ms':>8} {'b ms':>8} {'n bytes':>8} {'b bytes':>8} {'× bare ms':>10} {'× bare bytes':>13}")
         bare_n, bare_b, bare_rss = press_keys(bare(), b"turn 0", keys, env)
         print(f"{'bare Textual app':28} {bare_n.ms:8.1f} {bare_b.ms:8.1f} {bare_n.size:8.0f} {bare_b.size:8.0f}")
-        for size, key in sessions.items():
+        for label, key in sessions.items():
             forward, back, _rss = press_keys(ours(data, key), ROUND_MARKER, keys, env)
             again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)  # paired: the machine now
-            print(f"{f'tui-combat, {size:,} combatants':28} {forward.ms:8.1f} {back.ms:8.1f} {forward.size:8.0f} "
+            print(f"{label:28} {forward.ms:8.1f} {back.ms:8.1f} {forward.size:8.0f} "
                   f"{back.size:8.0f} {forward.ms / again_n.ms:10.2f} {forward.size / again_n.size:13.1f}")
 
-        print(f"\nthe {SIZES[-1]:,}-combatant session after {long_actions:,} actions:")
+        print(f"\ndamage at {DAMAGE_AT:,} combatants, {keys} of each, medians (target: each ≤ 3× the bare key, ≤ 4 KB):")
+        damage_key = sessions.get(f"{DAMAGE_AT:,} combatants") or build(data, DAMAGE_AT, 0)
+        opened, applied = press_damage(ours(data, damage_key), ROUND_MARKER, keys, env)
+        again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
+        for what, measured in (("d opens the form", opened), ("Enter applies it", applied)):
+            print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / again_n.ms:.2f}× the bare "
+                  f"key ({again_n.ms:.1f} ms)")
+        if args.no_start:
+            return 0
+        long_key = build(data, SIZES[1], long_actions)
+
+        print(f"\nthe {SIZES[1]:,}-combatant session after {long_actions:,} actions:")
         ours_starts, bare_starts = [], []
         start_time(bare(), b"turn 0", env)  # warm-ups: the file cache
         start_time(ours(data, long_key), ROUND_MARKER, env)

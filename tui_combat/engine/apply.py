@@ -30,8 +30,7 @@ __all__ = ["APPEARS", "HIDES", "MAX_GROUP", "OUT_OF_TURN", "ROLLS_SPEC", "apply"
 
 
 def replace_combatant(state: State, combatant: Combatant) -> State:
-    combatants = tuple(combatant if c.id == combatant.id else c for c in state.combatants)
-    return replace(state, combatants=combatants)
+    return state.with_combatant(combatant)
 
 
 def apply(state: State, action: a.Action) -> State:

@@ -45,8 +45,7 @@ def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: C
                secret: bool = False) -> State:
     """``name`` on the combatant for ``rounds`` rounds (the present one counted); the same name again sets
     its rounds anew."""
-    combatant = next((c for c in state.combatants if c.id == combatant_id), None)
-    if combatant is None:
+    if not state.has(combatant_id):
         raise RuleError(_("No such combatant."))
     if not name.strip():
         raise RuleError(_("An effect needs a name."))
@@ -60,7 +59,7 @@ def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: C
     effect = Effect(id=state.next_effect, combatant=combatant_id, label=label, rounds=rounds, secret=secret)
     state = replace(state, effects=(*kept, effect), next_effect=state.next_effect + 1)
     return log(state, plural_msg("{name}: {effect} for {n} round.", "{name}: {effect} for {n} rounds.", rounds,
-                                 name=combatant.name, effect=label))
+                                 name=state.combatant(combatant_id).name, effect=label))
 
 
 def end_effect(state: State, effect_id: int) -> State:

@@ -11,9 +11,13 @@ stays a JSON-like mapping that the ruleset checks when it is entered.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
+from msgspec.structs import replace
 
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.log import LOG_CHUNK, LogChunk, LogEntry, Msg, append_log
@@ -112,6 +116,51 @@ class Initiative(msgspec.Struct, frozen=True, kw_only=True):
     """True once the order stands (for the round, or for the fight)."""
 
 
+class _Index:
+    """Where each combatant of one ``combatants`` tuple stands (id → position, the first one when an id
+    repeats), and id → name, made the first time a state with that tuple is asked."""
+
+    __slots__ = ("at", "names")
+
+    def __init__(self, at: dict[str, int], names: Mapping[str, str] | None = None) -> None:
+        self.at = at
+        self.names = names
+
+
+_INDEXES: dict[int, tuple[tuple[Combatant, ...], _Index]] = {}
+"""The index of the last few ``combatants`` tuples, by the tuple's identity. States are frozen and share
+their tuple until a combatant changes, so every state an action goes through finds the same index; the
+entry holds the tuple itself, so its identity cannot be reused while it is here. Not part of the state:
+nothing of it is saved."""
+_KEPT = 16
+_LOCK = threading.Lock()
+
+
+def _remember(combatants: tuple[Combatant, ...], index: _Index) -> _Index:
+    with _LOCK:
+        while len(_INDEXES) >= _KEPT:
+            del _INDEXES[next(iter(_INDEXES))]
+        _INDEXES[id(combatants)] = (combatants, index)
+    return index
+
+
+def _index(combatants: tuple[Combatant, ...]) -> _Index:
+    found = _INDEXES.get(id(combatants))
+    if found is not None and found[0] is combatants:
+        return found[1]
+    at: dict[str, int] = {}
+    for position, combatant in enumerate(combatants):
+        at.setdefault(combatant.id, position)
+    return _remember(combatants, _Index(at))
+
+
+def _names(combatants: tuple[Combatant, ...]) -> Mapping[str, str]:
+    index = _index(combatants)
+    if index.names is None:
+        index.names = MappingProxyType({combatant.id: combatant.name for combatant in combatants})
+    return index.names
+
+
 class State(msgspec.Struct, frozen=True, kw_only=True):
     schema: int = SCHEMA_VERSION
     name: str = ""
@@ -148,10 +197,24 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 
     # -- small read helpers (pure) --------------------------------------------------------------
     def combatant(self, combatant_id: str) -> Combatant:
-        for combatant in self.combatants:
-            if combatant.id == combatant_id:
-                return combatant
-        raise KeyError(combatant_id)
+        return self.combatants[_index(self.combatants).at[combatant_id]]
+
+    def has(self, combatant_id: str) -> bool:
+        return combatant_id in _index(self.combatants).at
+
+    def position(self, combatant_id: str) -> int:
+        """Where the combatant stands in :attr:`combatants` (KeyError when nobody has that id)."""
+        return _index(self.combatants).at[combatant_id]
+
+    def with_combatant(self, combatant: Combatant) -> State:
+        """This state with ``combatant`` in place of the one with its id (the first, should an id repeat):
+        found by the index, and the new tuple shares it (the same ids stand at the same places)."""
+        index = _index(self.combatants)
+        position = index.at[combatant.id]
+        combatants = (*self.combatants[:position], combatant, *self.combatants[position + 1:])
+        same_name = self.combatants[position].name == combatant.name
+        _remember(combatants, _Index(index.at, index.names if same_name else None))
+        return replace(self, combatants=combatants)
 
     def side(self, side_id: str) -> Side:
         for side in self.sides:
@@ -159,9 +222,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
                 return side
         raise KeyError(side_id)
 
-    def names(self) -> dict[str, str]:
-        """Id → name of every combatant, for text about many of them at once (one pass, not a search each)."""
-        return {combatant.id: combatant.name for combatant in self.combatants}
+    def names(self) -> Mapping[str, str]:
+        """Id → name of every combatant (read-only, made once for the combatants as they stand)."""
+        return _names(self.combatants)
 
     def log_entries(self) -> list[LogEntry]:
         return [entry for chunk in self.log for entry in chunk]

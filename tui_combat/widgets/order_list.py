@@ -2,10 +2,11 @@
 
 The acting slot is marked on its header ("▶─ 7 now"; "── 3 acted", "── 1 to come" for the others), so that a turn moving on changes one cell of two
 rows however many combatants a slot holds. Each action changes a few rows at most, so :meth:`OrderList.show`
-compares every row with what it shows and redraws only the rows that changed, and moving the highlight
-redraws the two rows involved. The whole list is rebuilt only when its rows themselves change: a new
-order, a combatant added or removed, a group folded or unfolded. Every row is one line (no wrapping), so
-replacing a row never moves the others.
+works out again only the rows on the screen and redraws those that look different; every other row is
+worked out when it is next drawn (scrolled into sight), so an action costs the same at 20 combatants as at
+10,000. Moving the highlight redraws the two rows involved. The rows are laid out again (:func:`layout`)
+only when they themselves change: a new order, a combatant added or removed, a group folded or unfolded,
+another filter. Every row is one line (no wrapping), so replacing a row never moves the others.
 
 A group of more than :data:`FOLD_OVER` members (a mass battle) is folded into one row, "Orc ×480 · 3 down",
 with its slot and the budget marker of its first member still up; a key unfolds it (or folds a small one).
@@ -14,6 +15,8 @@ with its slot and the budget marker of its first member still up; a key unfolds 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress, count
+from operator import is_not
 
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -171,22 +174,30 @@ def folded_groups(state: State, flipped: frozenset[str] = frozenset()) -> frozen
     return frozenset(group for group, size in sizes.items() if (size > FOLD_OVER) != (group in flipped))
 
 
-def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None, shown: str = FILTER_ALL,
-               window: tuple[tuple[int, int], ...] | None = None, folded: frozenset[str] = frozenset()) -> list[Row]:
+class Spot:
+    """Where a row stands and whom it shows, without how it looks: worked out again only when the rows
+    themselves change (a new order, a combatant added or removed, a group folded, another filter).
+    ``kind``: "slot" (``slot`` its index), "combatant" (``who`` his id), "group" (``who`` the group,
+    ``members`` its ids as listed), "idle", "side" (``who`` the side's id)."""
+
+    __slots__ = ("disabled", "key", "kind", "members", "slot", "who")
+
+    def __init__(self, key: str, kind: str, slot: int | None = None, who: str = "",
+                 members: tuple[str, ...] = (), disabled: bool = False) -> None:
+        self.key = key
+        self.kind = kind
+        self.slot = slot
+        self.who = who
+        self.members = members
+        self.disabled = disabled
+
+
+def layout(state: State, in_resolve: bool, shown: str = FILTER_ALL, folded: frozenset[str] = frozenset()) -> list[Spot]:
     """The rows for ``state``: the order's slots with their combatants, then those not in the order; before
-    any order, the sides with their combatants. In a resolve step, with the ``ruleset``, each slot header
-    says where the round is ("acted", "now", "to come"), each combatant what he has left and any word of
-    his own that differs from his slot's ("holds"). ``shown`` filters: a side's id, or :data:`FILTER_ACTING`.
-    The groups in ``folded`` are one row each wherever their members stand together.
-    What is left is worked out only for the rows ``window`` (ranges of first, last) covers, when given: those
-    on the screen (a budget for each of 2,000 combatants on every action would cost more than the rest of the list)."""
-    rows: list[Row] = []
-    by_id = {combatant.id: combatant for combatant in state.combatants}  # one pass, not a search per line
-    marked = in_resolve and ruleset is not None
+    any order, the sides with their combatants. ``shown`` filters: a side's id, or :data:`FILTER_ACTING`.
+    The groups in ``folded`` are one row each wherever their members stand together."""
+    spots: list[Spot] = []
     acting = set(state.acting_now()) if in_resolve else set()
-    effects_on: dict[str, tuple[Effect, ...]] = {}
-    for effect in state.effects:
-        effects_on[effect.combatant] = (*effects_on.get(effect.combatant, ()), effect)
 
     def wanted(combatant: Combatant) -> bool:
         if shown == FILTER_ALL:
@@ -195,22 +206,9 @@ def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None
             return combatant.id in acting
         return combatant.side == shown
 
-    def row(key: str, combatant: Combatant, slot: int | None, slot_word: str) -> Row:
-        marker = budget = ""
-        if marked and ruleset is not None:
-            marker = ruleset.turn_marker(state, combatant.id, slot)
-            marker = "" if marker == slot_word else marker
-            visible = window is None or any(first <= len(rows) <= last for first, last in window)
-            if combatant.status == "active" and visible:
-                try:
-                    budget = budget_marker(ruleset.budget(state, combatant.id))
-                except RuleError:
-                    budget = ""
-        return Row(key, ("combatant", combatant, marker, budget, effects_on.get(combatant.id, ())))
-
     listed_groups: set[str] = set()
 
-    def add_rows(members: list[Combatant], slot: int | None, slot_word: str, key_of: Callable[[Combatant], str]) -> None:
+    def add_spots(members: list[Combatant], slot: int | None, key_of: Callable[[Combatant], str]) -> None:
         """The rows of ``members`` (those wanted): a folded group once, where its first member stands."""
         by_group: dict[str, list[Combatant]] = {}
         for combatant in members:
@@ -223,48 +221,152 @@ def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None
             if group is None and combatant.group in folded:
                 continue  # shown already in its group's row
             if group is None:
-                rows.append(row(key_of(combatant), combatant, slot, slot_word))
+                spots.append(Spot(key_of(combatant), "combatant", slot, combatant.id))
                 continue
-            active = [c for c in group if c.status == "active"]
-            first = active[0] if active else group[0]
-            shown_row = row(first.id, first, slot, slot_word)
-            _kind, _first, marker, budget, _effects = shown_row.look
-            assert isinstance(marker, str) and isinstance(budget, str)
             key = GROUP_PREFIX + combatant.group
             key = key if combatant.group not in listed_groups else f"{key}#{slot}"
             listed_groups.add(combatant.group)
-            members_first = tuple(c.id for c in active) + tuple(c.id for c in group if c.status != "active")
-            rows.append(Row(key, ("group", group_name(group), len(group), _out_of_the_fight(group), marker, budget),
-                            members=members_first))
+            spots.append(Spot(key, "group", slot, combatant.group, tuple(c.id for c in group)))
 
     if state.order:
         listed: set[str] = set()
         for index, slot in enumerate(state.order):
-            now = in_resolve and index == state.cursor
-            members = [by_id[cid] for cid in slot.combatants if cid in by_id]
+            members = [state.combatant(cid) for cid in slot.combatants if state.has(cid)]
             if shown != FILTER_ALL and not any(wanted(c) for c in members):
                 listed.update(slot.combatants)
                 continue
-            slot_word = ruleset.slot_marker(state, index) if marked and ruleset is not None else ""
-            rows.append(Row(f"slot-{index}", ("slot", slot.label, now, slot_word), disabled=True))
+            spots.append(Spot(f"slot-{index}", "slot", index, disabled=True))
             keys = {c.id: c.id if c.id not in listed else f"{c.id}#{index}" for c in members}
             listed.update(keys)
-            add_rows(members, index, slot_word, lambda c: keys[c.id])
+            add_spots(members, index, lambda c: keys[c.id])
         idle = [c for c in state.combatants if c.id not in listed and wanted(c)]
         if idle:
-            rows.append(Row("slot-idle", ("idle",), disabled=True))
-            add_rows(idle, None, "", lambda c: c.id)
+            spots.append(Spot("slot-idle", "idle", disabled=True))
+            add_spots(idle, None, lambda c: c.id)
     else:
         for side in state.sides:
             members = [c for c in state.combatants if c.side == side.id and wanted(c)]
             if shown != FILTER_ALL and not members:
                 continue
-            rows.append(Row(f"side-{side.id}", ("side", side.name), disabled=True))
-            add_rows(members, None, "", lambda c: c.id)
-    return rows
+            spots.append(Spot(f"side-{side.id}", "side", who=side.id, disabled=True))
+            add_spots(members, None, lambda c: c.id)
+    return spots
 
 
-class OrderList(SteadyScrollBars, OptionList):
+class Census:
+    """A folded group's row as its members stand: its name, how many are out of the fight and how, and the
+    members, those still active first."""
+
+    __slots__ = ("members", "name", "out")
+
+    def __init__(self, group: list[Combatant]) -> None:
+        active = [c.id for c in group if c.status == "active"]
+        self.name = group_name(group)
+        self.out = _out_of_the_fight(group)
+        self.members = tuple(active) + tuple(c.id for c in group if c.status != "active")
+
+
+class Looks:
+    """How the rows look in one state: in a resolve step, with the ruleset, each slot header says where the
+    round is ("acted", "now", "to come"), each combatant what he has left (when ``visible``: worked out for
+    the rows on the screen only) and any word of his own that differs from his slot's ("holds"). What
+    several rows share (the slots' words, the effects by combatant) is worked out once, when first asked."""
+
+    def __init__(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None,
+                 census: dict[str, dict[str, Census]] | None = None) -> None:
+        self.state = state
+        self.in_resolve = in_resolve
+        self.ruleset = ruleset if in_resolve else None
+        self.census = census
+        """A folded group's row's count of its members, by group and row key, kept from state to state
+        (whoever keeps it forgets a group's when one of its members changes)."""
+        self._slot_words: dict[int, str] = {}
+        self._effects_on: dict[str, tuple[Effect, ...]] | None = None
+
+    def slot_word(self, index: int | None) -> str:
+        if index is None or self.ruleset is None:
+            return ""
+        word = self._slot_words.get(index)
+        if word is None:
+            word = self._slot_words[index] = self.ruleset.slot_marker(self.state, index)
+        return word
+
+    def effects_on(self, combatant_id: str) -> tuple[Effect, ...]:
+        if self._effects_on is None:
+            self._effects_on = {}
+            for effect in self.state.effects:
+                self._effects_on[effect.combatant] = (*self._effects_on.get(effect.combatant, ()), effect)
+        return self._effects_on.get(combatant_id, ())
+
+    def combatant(self, combatant: Combatant, slot: int | None, visible: bool) -> tuple[object, ...]:
+        marker = budget = ""
+        ruleset = self.ruleset
+        if ruleset is not None:
+            marker = ruleset.turn_marker(self.state, combatant.id, slot)
+            marker = "" if marker == self.slot_word(slot) else marker
+            if combatant.status == "active" and visible:
+                try:
+                    budget = budget_marker(ruleset.budget(self.state, combatant.id))
+                except RuleError:
+                    budget = ""
+        return ("combatant", combatant, marker, budget, self.effects_on(combatant.id))
+
+    def row(self, spot: Spot, visible: bool) -> Row:
+        state = self.state
+        if spot.kind == "combatant":
+            return Row(spot.key, self.combatant(state.combatant(spot.who), spot.slot, visible))
+        if spot.kind == "group":
+            kept = self.census.setdefault(spot.who, {}) if self.census is not None else {}
+            counted = kept.get(spot.key)
+            if counted is None:
+                counted = kept[spot.key] = Census([state.combatant(cid) for cid in spot.members])
+            _kind, _first, marker, budget, _effects = self.combatant(state.combatant(counted.members[0]), spot.slot, visible)
+            return Row(spot.key, ("group", counted.name, len(counted.members), counted.out, marker, budget),
+                       members=counted.members)
+        if spot.kind == "slot":
+            assert spot.slot is not None
+            now = self.in_resolve and spot.slot == state.cursor
+            return Row(spot.key, ("slot", state.order[spot.slot].label, now, self.slot_word(spot.slot)), disabled=True)
+        if spot.kind == "side":
+            return Row(spot.key, ("side", state.side(spot.who).name), disabled=True)
+        return Row(spot.key, ("idle",), disabled=True)
+
+
+def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None, shown: str = FILTER_ALL,
+               window: tuple[tuple[int, int], ...] | None = None, folded: frozenset[str] = frozenset()) -> list[Row]:
+    """Every row for ``state`` (see :func:`layout` and :class:`Looks`); what is left is worked out only for
+    the rows ``window`` (ranges of first, last) covers, when given."""
+    looks = Looks(state, in_resolve, ruleset)
+    return [looks.row(spot, window is None or any(first <= index <= last for first, last in window))
+            for index, spot in enumerate(layout(state, in_resolve, shown, folded))]
+
+
+def changed_combatants(before: State, after: State, shown: str = FILTER_ALL) -> list[Combatant] | None:
+    """The combatants of ``after`` that are not those of ``before``, when ``after`` has the rows of ``before``
+    (the same order, sides and combatants, each in the same side and group, and, when only those acting are
+    listed, the same ones acting): then only how rows look can differ. None when the rows differ. Looks at
+    the combatants that changed only (the others are the same objects)."""
+    if before.order is not after.order and before.order != after.order:
+        return None
+    if before.sides is not after.sides and before.sides != after.sides:
+        return None
+    if shown == FILTER_ACTING and before.acting_now() != after.acting_now():
+        return None
+    old, new = before.combatants, after.combatants
+    if old is new:
+        return []
+    if len(old) != len(new):
+        return None
+    changed = [new[index] for index in compress(count(), map(is_not, old, new))]
+    for combatant in changed:
+        was = old[before.position(combatant.id)] if before.has(combatant.id) else None
+        if was is None or was.side != combatant.side or was.group != combatant.group:
+            return None
+    return changed
+
+
+class OrderList(
+SteadyScrollBars, OptionList):
     """Slot headers are disabled options; combatants are options whose id is the combatant id (with
     ``#slot`` after it when the combatant appears again in a later slot)."""
 
@@ -286,6 +388,17 @@ class OrderList(SteadyScrollBars, OptionList):
         """How many times every row was rebuilt (a new order, a combatant added …); for tests."""
         self.rows_redrawn = 0
         """How many rows were redrawn one by one; for tests."""
+        self.rows_looked = 0
+        """How many rows were worked out again one by one (to see whether they changed); for tests."""
+        self._spots: list[Spot] = []
+        self._made: list[int] = []
+        """For each row, the :attr:`_generation` it was last worked out in."""
+        self._generation = 0
+        """Counts the states shown."""
+        self._looks: Looks | None = None
+        self._shape: tuple[str, frozenset[str], bool] | None = None
+        self._folded: frozenset[str] = frozenset()
+        self._census: dict[str, dict[str, Census]] = {}
         self.filter = FILTER_ALL
         """Who is listed: everyone, those acting now (:data:`FILTER_ACTING`), or one side (its id)."""
         self._shown_state: tuple[State, bool, AnyRuleset | None] | None = None
@@ -303,7 +416,7 @@ class OrderList(SteadyScrollBars, OptionList):
             return row.key[len(GROUP_PREFIX):].split("#")[0]
         combatant = self.selected_combatant()
         state = self._shown_state[0]
-        group = next((c.group for c in state.combatants if c.id == combatant), "") if combatant else ""
+        group = state.combatant(combatant).group if combatant and state.has(combatant) else ""
         return group or None
 
     def fold_or_unfold(self) -> bool | None:
@@ -328,21 +441,36 @@ class OrderList(SteadyScrollBars, OptionList):
 
     # -- showing a state ------------------------------------------------------------------------------
     def show(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None) -> None:
+        """Show ``state``. The rows are laid out again only when they themselves change; otherwise the rows on
+        the screen are worked out again and those that look different redrawn, and every other row is worked
+        out when it is next drawn: an action costs the same with 20 combatants as with 10,000."""
         selected = self.highlighted_option.id if self.highlighted_option is not None else None
+        previous = self._shown_state
         self._shown_state = (state, in_resolve, ruleset)
         self._window = self._visible_rows()
-        # And where the list will scroll to when the turn moves on (the first of those acting now), so that
-        # the rows it brings up are drawn once, with what they have left.
-        acting = state.acting_now()
-        at = self._index.get(acting[0]) if in_resolve and acting else None
-        height = max(self.size.height, 24)
-        rows = order_rows(state, in_resolve, ruleset, self.filter,
-                          (self._window, (max(at - height, 0), at + height)) if at is not None else (self._window,),
-                          folded_groups(state, self.flipped))
-        if [(row.key, row.disabled) for row in rows] == [(row.key, row.disabled) for row in self._rows]:
-            self._update_rows(rows)
-        else:
-            self._rebuild(rows)
+        self._generation += 1
+        shape = (self.filter, self.flipped, in_resolve)
+        changed = changed_combatants(previous[0], state, self.filter) if previous is not None else None
+        for combatant in changed or ():
+            self._census.pop(combatant.group, None)
+        self._looks = Looks(state, in_resolve, ruleset, self._census)
+        if changed is None or shape != self._shape:
+            self._census.clear()
+            self._shape = shape
+            self._folded = folded_groups(state, self.flipped)
+            spots = layout(state, in_resolve, self.filter, self._folded)
+            if [(spot.key, spot.disabled) for spot in spots] == [(row.key, row.disabled) for row in self._rows]:
+                self._spots = spots
+                self._made = [-1] * len(spots)
+                self._index_spots()
+            else:
+                first, last = self._window
+                self._rebuild(spots, [self._looks.row(spot, first <= index <= last) for index, spot in enumerate(spots)])
+        first, last = self._window
+        for index in range(first, min(last + 1, len(self._spots))):
+            self._freshen(index)
+        if self.highlighted is not None and 0 <= self.highlighted < len(self._spots):
+            self._freshen(self.highlighted)
         target = selected
         turn = (state.round, state.step, state.cursor, state.acting_now()) if in_resolve else None
         if turn is not None and turn != self._turn and state.order:
@@ -358,36 +486,37 @@ class OrderList(SteadyScrollBars, OptionList):
         top = self.scroll_offset.y
         return max(top - 2, 0), top + max(self.size.height, 24) + 2
 
-    def watch_scroll_y(self, old: float, new: float) -> None:
-        """Scrolled: the rows now on the screen get what they have left (worked out for the rows shown only)."""
-        super().watch_scroll_y(old, new)
-        if self._shown_state is not None and self._visible_rows() != self._window:
-            self.call_later(self._show_again)
-
-    def _show_again(self) -> None:
-        if self._shown_state is not None and self._visible_rows() != self._window:
-            self.show(*self._shown_state)
-
-    def _rebuild(self, rows: list[Row]) -> None:
+    def _rebuild(self, spots: list[Spot], rows: list[Row]) -> None:
         self.rebuilds += 1
+        self._spots = spots
         self._rows = rows
-        self._index = {}
-        for index, row in enumerate(rows):
-            self._index[row.key] = index
-            self._index.setdefault(row.key.split("#")[0], index)
-            for member in row.members:
-                self._index.setdefault(member, index)
+        first, last = self._window
+        self._made = [self._generation if first <= index <= last else -1 for index in range(len(rows))]
+        self._index_spots()
         self.set_options([RowOption(row) for row in rows])
 
-    def _update_rows(self, rows: list[Row]) -> None:
-        """Same rows as shown: replace the options of those that look different, and redraw their lines."""
-        old_rows = self._rows
-        self._rows = rows
-        for index, row in enumerate(rows):
-            if row.look != old_rows[index].look:
-                self._replace_option(index, row)
+    def _index_spots(self) -> None:
+        self._index = {}
+        for index, spot in enumerate(self._spots):
+            self._index[spot.key] = index
+            self._index.setdefault(spot.key.split("#")[0], index)
+            for member in spot.members:
+                self._index.setdefault(member, index)
 
-    def _replace_option(self, index: int, row: Row) -> None:
+    def _freshen(self, index: int, drawing: bool = False) -> None:
+        """Row ``index`` as it looks in the state shown, unless it was worked out for it already; its option
+        replaced when it looks different (``drawing``: it is being drawn now)."""
+        if self._made[index] == self._generation or self._looks is None:
+            return
+        self._made[index] = self._generation
+        self.rows_looked += 1
+        row = self._looks.row(self._spots[index], True)
+        old = self._rows[index]
+        self._rows[index] = row
+        if row.look != old.look:
+            self._replace_option(index, row, drawing)
+
+    def _replace_option(self, index: int, row: Row, drawing: bool = False) -> None:
         """A new option object in place of the old one (rendered lines are cached per option object), and
         only the cells of its line that changed redrawn. ``OptionList.replace_option_prompt`` would drop
         every cached line instead."""
@@ -399,6 +528,10 @@ class OrderList(SteadyScrollBars, OptionList):
         if old.id is not None:
             self._id_to_option[old.id] = new
         self.rows_redrawn += 1
+        if drawing:
+            if isinstance(old, RowOption) and old.built:
+                self._refresh_row(index)  # the whole line, should only part of it be drawn now
+            return
         if isinstance(old, RowOption) and old.built and self.is_mounted:
             console = self.app.console
             before, after = (Strip(list(option.prompt.render(console))) for option in (old, new))  # type: ignore[union-attr]
@@ -440,7 +573,11 @@ class OrderList(SteadyScrollBars, OptionList):
             self._scroll_update(virtual_size)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Each line with as few pieces as it looks (see :func:`joined`; the list's text cannot be selected)."""
+        """Each line with as few pieces as it looks (see :func:`joined`; the list's text cannot be selected),
+        its row worked out first if the state changed since it was (a row scrolled into sight)."""
+        top = self.scroll_offset.y
+        for index in range(max(top + crop.y, 0), min(top + crop.bottom, len(self._spots))):
+            self._freshen(index, drawing=True)
         return [joined(strip) for strip in super().render_lines(crop)]
 
     # -- the highlight --------------------------------------------------------------------------------
@@ -454,6 +591,8 @@ class OrderList(SteadyScrollBars, OptionList):
         if index is None:
             index = next((i for i, row in enumerate(self._rows) if not row.disabled), None)
         if index is not None:
+            if index < len(self._made):
+                self._freshen(index)  # a folded group's row names its first member still up
             self.highlighted = index
 
     def selected_combatant(self) -> str | None:

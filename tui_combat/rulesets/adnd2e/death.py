@@ -99,8 +99,7 @@ def bleed(state: State, fight: AdndFight) -> tuple[AdndFight, State]:
             state = log(state, N_("{name} was healed: he no longer loses hit points."), name=combatant.name)
             continue
         hp = combatant.hp - 1
-        combatants = tuple(replace(c, hp=hp) if c.id == cid else c for c in state.combatants)
-        state = replace(state, combatants=combatants)
+        state = state.with_combatant(replace(combatant, hp=hp))
         if hp <= DEAD_AT:
             state = log(state, N_("{name} loses 1 hit point: {hp}. He is dead."), facts={"hp": hp, "dead": True},
                         name=combatant.name, hp=hp)

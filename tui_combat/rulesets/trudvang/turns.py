@@ -121,9 +121,8 @@ class TurnActions(Countdown):
     def combatant_called(self, state: State, text: str) -> str:
         """The id of the combatant named ``text`` (his name, or his id)."""
         wanted = text.strip()
-        for combatant in state.combatants:
-            if combatant.id == wanted:
-                return combatant.id
+        if state.has(wanted):
+            return wanted
         for combatant in state.combatants:
             if norm(combatant.name) == norm(wanted):
                 return combatant.id

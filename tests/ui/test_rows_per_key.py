@@ -1,0 +1,112 @@
+"""A key costs the turn list the rows it changed, whatever the size of the fight: next, back, damage, heal and
+undo work out again only the rows on the screen (the others when they are next drawn) and redraw the rows
+that changed, as many with 2,000 combatants as with 20; the list is laid out again only when its rows change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.ui.fights import opened
+from tests.ui.steps import SIZE, store
+from tests.waiting import until
+from tui_combat.app import CombatApp
+from tui_combat.engine import actions as a
+from tui_combat.engine.apply import apply
+from tui_combat.engine.dice import Roll
+from tui_combat.engine.model import State
+from tui_combat.saves.locations import sessions_dir
+from tui_combat.screens.round import RoundScreen
+from tui_combat.store import Store, new_state
+from tui_combat.widgets.order_list import OrderList
+
+GROUP = 10
+"""Orcs per group: not folded (see ``FOLD_OVER``), so each orc has a row of his own."""
+ROWS_ON_SCREEN = 24 + 2 * 2 + 1
+"""What the list may work out per key at most: a screen's worth of rows, two either side, the selected one."""
+
+
+def mass_battle(orcs: int) -> State:
+    """Round 1 of AD&D 2e, resolve step: Raf and Ada (initiative 3), then ``orcs`` in groups of ten (7)."""
+    state = new_state(seed=1)
+    steps: list[a.Action] = [a.SetName(name="Mass battle"), a.SetRuleset(ruleset="adnd2e"),
+                             a.AddSide(name="Party", is_party=True), a.AddSide(name="Orcs")]
+    steps += [a.AddCombatants(side="s1", name=hero, hp=20, sheet={"cls": "warrior", "level": 3}) for hero in ("Raf", "Ada")]
+    steps += [a.AddCombatants(side="s2", name="Orc", hp=8, count=GROUP, sheet={"cls": "monster", "level": 1})] * (orcs // GROUP)
+    steps += [a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep(),
+              a.RollInitiative(rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)),
+                                      "s2": Roll(expr="1d10", total=7, faces=(7,))})]
+    for action in steps:
+        state = apply(state, action)
+    assert state.phase == "round" and len(state.order) == 2
+    return state
+
+
+async def costs(make_app: Callable[..., CombatApp], data_root: Path, orcs: int) -> dict[str, tuple[int, int, int]]:
+    """For each key in turn: (rows worked out, rows redrawn, times the list was laid out anew)."""
+    key = f"battle-{orcs}"
+    Store.create(mass_battle(orcs), sessions_dir(data_root) / key).close()
+    app = make_app(resume=key)
+    found: dict[str, tuple[int, int, int]] = {}
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        order = screen.query_one(OrderList)
+        assert order.option_count == 2 + 2 + orcs  # two slot headers, the party, one row per orc
+
+        async def press(name: str, keys: tuple[str, ...], done: Callable[[State], bool]) -> None:
+            looked, redrawn, rebuilds = order.rows_looked, order.rows_redrawn, order.rebuilds
+            await pilot.press(*keys)
+            await until(pilot, lambda: done(store(app).state), f"{name} to be done")
+            await pilot.pause()
+            found[name] = (order.rows_looked - looked, order.rows_redrawn - redrawn, order.rebuilds - rebuilds)
+
+        await press("n", ("n",), lambda state: state.cursor == 1)
+        orc = screen.selected()
+        assert orc is not None
+        await press("d", ("d", "3", "enter"), lambda state: state.combatant(orc).hp == 5)
+        await press("h", ("h", "2", "enter"), lambda state: state.combatant(orc).hp == 7)
+        await press("u", ("u",), lambda state: state.combatant(orc).hp == 5)
+        await press("b", ("b",), lambda state: state.cursor == 0)
+        await pilot.press("q")
+    return found
+
+
+async def test_each_key_costs_as_many_rows_at_two_thousand_combatants_as_at_twenty(
+        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    small = await costs(make_app, data_root, 20)
+    large = await costs(make_app, data_root, 2_000)
+    for key, (looked, redrawn, rebuilds) in large.items():
+        assert rebuilds == 0 and small[key][2] == 0, (key, small, large)
+        assert redrawn == small[key][1], (key, small, large)  # the same rows changed, so the same rows redrawn
+        assert looked <= ROWS_ON_SCREEN, (key, looked)  # the screen's rows, not the fight's
+    # What changed: the two slot headers on n and b, the orc's row on damage, heal and undo.
+    assert {key: counts[1] for key, counts in large.items()} == {"n": 2, "d": 1, "h": 1, "u": 1, "b": 2}
+
+
+async def test_a_row_changed_out_of_sight_shows_the_change_when_scrolled_back(
+        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    Store.create(mass_battle(200), sessions_dir(data_root) / "battle").close()
+    app = make_app(resume="battle")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        order = screen.query_one(OrderList)
+
+        def last_row() -> str:
+            return str(order.get_option_at_index(order.option_count - 1).prompt)
+
+        await pilot.press("end", "d", "3", "enter")  # the last orc, at the bottom of the list
+        last = screen.selected()
+        assert last is not None
+        await until(pilot, lambda: store(app).state.combatant(last).hp == 5, "the damage")
+        await until(pilot, lambda: "5/8" in last_row(), "the last row to show the damage")
+        await pilot.press("home", "u")  # undone while the row is out of sight: it is not worked out now
+        await until(pilot, lambda: store(app).state.combatant(last).hp == 8, "the undo")
+        await pilot.pause()
+        assert "5/8" in last_row()
+        await pilot.press("end")  # back in sight: as the fight stands
+        await until(pilot, lambda: "8/8" in last_row(), "the last row to show the undo")
+        await pilot.press("q")
