@@ -28,7 +28,7 @@ The view holds text in the active language (it is computed when shown, like ever
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Literal
 
 import msgspec
@@ -242,7 +242,7 @@ def secrecy(state: State) -> Secrecy:
 _HITS = {True: (N_("{name} hits {target}."), N_("{name} hits.")), False: (N_("{name} misses {target}."), N_("{name} misses."))}
 
 
-def _outcome(entry: LogEntry, names: dict[str, str]) -> LogEntry | None:
+def _outcome(entry: LogEntry, names: Mapping[str, str]) -> LogEntry | None:
     """A line with dice as the players read it when they see outcomes only: who hits whom, or nothing (the
     needed number, the modifiers, morale scores, the monsters' skill values stay behind the screen)."""
     hit = entry.facts.get("hit")
@@ -260,7 +260,7 @@ def _outcome(entry: LogEntry, names: dict[str, str]) -> LogEntry | None:
                     facts={"hit": hit})
 
 
-def _public_entry(entry: LogEntry, exact: frozenset[str], secret: Secrecy, names: dict[str, str]) -> LogEntry | None:
+def _public_entry(entry: LogEntry, exact: frozenset[str], secret: Secrecy, names: Mapping[str, str]) -> LogEntry | None:
     """``entry`` as the players read it (None when it is secret): left out when it names a secret word; its
     dice as the GM chose to show them; about someone outside the party, a message that states exact HP
     without them, in its text and in its facts."""
