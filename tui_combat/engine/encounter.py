@@ -33,7 +33,7 @@ from tui_combat import toml_read
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import MAX_GROUP, apply
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.model import State
+from tui_combat.engine.model import DEFAULT_RULESET, State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.i18n import N_, _
 
@@ -62,7 +62,7 @@ class SideSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
 class Encounter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     name: str
-    ruleset: str = "adnd2e"
+    ruleset: str = DEFAULT_RULESET
     options: dict[str, str] = msgspec.field(default_factory=dict)
     sides: list[SideSpec] = msgspec.field(default_factory=list)
 
@@ -305,7 +305,7 @@ class _Checker:
         """The fields of the file's ruleset's sheet (none when the ruleset is unknown)."""
         from tui_combat.engine.registry import get
 
-        ruleset_id = self.raw.get("ruleset", "adnd2e")
+        ruleset_id = self.raw.get("ruleset", DEFAULT_RULESET)
         try:
             return frozenset(spec.key for spec in get(ruleset_id).sheet_fields) if isinstance(ruleset_id, str) \
                 else frozenset()
@@ -318,7 +318,7 @@ class _Checker:
         (a wrong field was reported already; what can be read around it is still checked)."""
         from tui_combat.engine.registry import available, get
 
-        ruleset_id = self.raw.get("ruleset", "adnd2e")
+        ruleset_id = self.raw.get("ruleset", DEFAULT_RULESET)
         if not isinstance(ruleset_id, str):
             return
         try:

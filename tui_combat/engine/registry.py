@@ -1,8 +1,8 @@
 """Ruleset plugins: found by id, loaded once, checked when loaded.
 
-Built-in rulesets are listed in ``pyproject.toml`` under the entry-point group ``tui_combat.rulesets``;
-a third-party package adds its own there. The built-ins are also known here by module path (as strings:
-the engine imports no ruleset) so that the app does not scan every installed distribution at start-up.
+Every ruleset, the built-in ones too, is found through the entry-point group ``tui_combat.rulesets``: the
+built-ins are listed in ``pyproject.toml``, a third-party package adds its own in its own. The engine names no
+ruleset; the installed distributions are read once, the first time a ruleset is asked for.
 """
 
 from __future__ import annotations
@@ -17,13 +17,7 @@ from tui_combat.i18n import _
 
 ENTRY_POINT_GROUP = "tui_combat.rulesets"
 
-_BUILTIN: dict[str, str] = {
-    "adnd2e": "tui_combat.rulesets.adnd2e:RULESET",
-    "trudvang": "tui_combat.rulesets.trudvang:RULESET",
-    "dnd5e": "tui_combat.rulesets.dnd5e:RULESET",
-    "ose": "tui_combat.rulesets.ose:RULESET",
-    "players_option": "tui_combat.rulesets.players_option:RULESET",
-}
+_OWN_DISTRIBUTION = "tui-combat"
 _loaded: dict[str, AnyRuleset] = {}
 _discovered: dict[str, str] | None = None
 
@@ -67,8 +61,11 @@ def _discover() -> dict[str, str]:
     if _discovered is None:
         from importlib.metadata import entry_points  # slow to import: only when listing plugins
 
-        found = dict(_BUILTIN)
-        for entry in entry_points(group=ENTRY_POINT_GROUP):
+        entries = list(entry_points(group=ENTRY_POINT_GROUP))
+        # The app's own rulesets first, then the plugins; the first distribution on the path wins a name.
+        entries.sort(key=lambda entry: entry.dist is None or entry.dist.name.lower().replace("_", "-") != _OWN_DISTRIBUTION)
+        found: dict[str, str] = {}
+        for entry in entries:
             found.setdefault(entry.name, entry.value)
         _discovered = found
     return _discovered
@@ -86,7 +83,7 @@ def get(ruleset_id: str) -> AnyRuleset:
     ruleset = _loaded.get(ruleset_id)
     if ruleset is not None:
         return ruleset
-    target = _BUILTIN.get(ruleset_id) or _discover().get(ruleset_id)
+    target = _discover().get(ruleset_id)
     if target is None:
         raise RuleError(_("Unknown ruleset \"{id}\".", id=ruleset_id))
     ruleset = _load_target(target)
