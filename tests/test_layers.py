@@ -6,7 +6,7 @@ function (the lazy imports that keep start-up fast), under ``if TYPE_CHECKING:``
 of a package's ``__init__``.
 
 Layers, lowest first: i18n and config → engine → rulesets → saves → store → session → widgets →
-screens → app → __main__.
+screens → app (with its parts, ``running``) → __main__.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "tui_combat.encounter_file"),
     ("tui_combat.widgets",),
     ("tui_combat.screens",),
-    ("tui_combat.app",),
+    ("tui_combat.app", "tui_combat.running"),
     ("tui_combat.__main__",),
 )
 LAYER_NAMES = ("i18n/config", "engine", "rulesets", "saves", "store", "session", "widgets", "screens", "app", "__main__")

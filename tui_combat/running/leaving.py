@@ -1,0 +1,86 @@
+"""Closing the open session, leaving it and quitting: nothing the disk refused is lost without asking."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tui_combat.i18n import _
+from tui_combat.running.base import AppBase
+
+EXIT_UNSAVED = 3
+"""The exit status when the GM left although some actions could not be saved."""
+
+
+class LeavingPart(AppBase):
+    def close_store(self) -> None:
+        """Save and close the open session; one started here and left untouched is removed instead (a new
+        fight abandoned leaves nothing behind)."""
+        from tui_combat import session
+        from tui_combat.saves.errors import SaveError
+
+        if self.store is not None and session.discard_if_empty(self.store):
+            if self._unsubscribe:
+                self._unsubscribe()
+        elif self.store is not None:
+            try:
+                self.store.save_now()
+            except SaveError as error:
+                self.notify(str(error), severity="error", timeout=10)
+            self.store.close()
+            if self._unsubscribe:
+                self._unsubscribe()
+        self.store = None
+        self._show_read_only()
+
+    def leave_session(self) -> None:
+        """Back to the session list (the session is saved first; when it cannot be, the GM is asked)."""
+        if not self._asks_before_losing_actions(self._leave):
+            self._leave()
+
+    def _leave(self) -> None:
+        from tui_combat.screens.sessions import SessionsScreen
+
+        self.close_store()
+        self._phase_shown = ""
+        self.pop_screen()
+        if isinstance(self.screen, SessionsScreen):
+            self.screen.reload()
+        self._show_session_list()
+
+    async def action_quit(self) -> None:
+        if not self._asks_before_losing_actions(self._quit):
+            self._quit()
+
+    def _quit(self) -> None:
+        self.close_store()
+        self.exit(return_code=EXIT_UNSAVED if self.lost_actions else 0)
+
+    def _asks_before_losing_actions(self, leave: Callable[[], None]) -> bool:
+        """When the open session has actions the disk refused (one more save is tried first), ask the GM
+        whether to ``leave`` all the same, and return True: ``leave`` runs only if he says so."""
+        from tui_combat.saves.errors import SaveError
+        from tui_combat.screens.dialogs import ConfirmDialog
+
+        store = self.store
+        if store is None or store.read_only or not store.unsaved:
+            return False
+        try:
+            store.save_now()
+        except SaveError:
+            pass
+        if not store.unsaved:
+            return False
+        if isinstance(self.screen, ConfirmDialog):
+            return True  # already asking
+
+        def answered(leave_anyway: bool | None) -> None:
+            if leave_anyway:
+                self.lost_actions = True
+                leave()
+
+        self.push_screen(ConfirmDialog(
+            _("Some actions are not saved"),
+            _("{problem}\nThe actions since then are only in memory: leaving now loses them.", problem=store.save_problem),
+            confirm=_("Leave without saving them"), cancel=_("Stay: the fight stays open"),
+        ), answered)
+        return True

@@ -1,0 +1,44 @@
+"""The command palette (ctrl+p): every key of the current screen, in the GM's language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+
+from textual.actions import parse
+from textual.app import SystemCommand
+from textual.screen import Screen
+
+from tui_combat.i18n import _
+from tui_combat.i18n.textual_words import PALETTE_PLACEHOLDER
+from tui_combat.running.base import AppBase
+
+
+class PalettePart(AppBase):
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """The palette (ctrl+p) offers every key of the current screen, shown in the footer or not."""
+        from tui_combat.screens.help import described_bindings
+
+        titles: set[str] = set()
+        for command in super().get_system_commands(screen):  # Textual's words, through the catalog
+            titles.add(_(command.title))
+            yield command._replace(title=_(command.title), help=_(command.help))
+        for keys, binding in described_bindings(screen):
+            if binding.description not in titles:  # "Quit" is Textual's already
+                yield SystemCommand(binding.description, keys, partial(self._run_from_palette, screen, binding.action))
+        yield SystemCommand(_("Settings"), _("Theme, language, the players' screen's words for health, keys"),
+                            self.action_settings)
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=_(PALETTE_PLACEHOLDER)))
+
+    async def _run_from_palette(self, screen: Screen[object], action: str) -> None:
+        """Run a key's action as the key would; one that does not apply now says so instead of nothing."""
+        _target, name, parameters = parse(action)
+        if screen.check_action(name, parameters) is False:
+            self.notify(_("That cannot be done now."), severity="warning", timeout=4)
+            return
+        await screen.run_action(action)
