@@ -109,6 +109,7 @@ async def test_a_demo_opened_again_asks_resume_or_another(make_app: Callable[...
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceDialog), "resume or another")
         assert isinstance(app.screen, ChoiceDialog)
         assert [value for value, _label in app.screen.choices] == ["resume", "new"]
         await pilot.press("enter")  # resume is highlighted first
