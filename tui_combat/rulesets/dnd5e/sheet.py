@@ -107,6 +107,10 @@ def dex_modifier(score: int) -> int:
     return (score - 10) // 2
 
 
+COUNTER_NAMES = (N_("action surge"), N_("legendary actions"), N_("1st-level slots"), N_("2nd-level slots"),
+                 N_("3rd-level slots"))
+"""Counters a sheet often has, in the catalog so that the budget shows them in the GM's language (a counter
+keeps the name it is written with; it is translated when shown)."""
 EVERY_TURN = ("turn", "ход", "хід")
 ONCE_A_FIGHT = ("fight", "бой", "бій")
 """What may follow the slash of a counter: "/turn", or in the GM's language as the form's hint writes it."""
