@@ -352,6 +352,10 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
 
     def show_error(self, message: str) -> None:
         self.query_one("#dialog-error", Static).update(Text(message, style="bold red"))
+        if self.preview is not None:  # the preview line saying the same refusal: said once, in red
+            preview = self.query_one("#dialog-preview", Static)
+            if str(preview.render()).strip() == message.strip():
+                preview.update("")
 
     def action_submit(self) -> None:
         values = convert_fields(self.fields, self.raw_values(), self.rng, self.roll_modifiers)
