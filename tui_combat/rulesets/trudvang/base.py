@@ -70,8 +70,6 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         shields = (("none", N_("No shield")), *((key, s.name) for key, s in data.shields.items()))
         armour = (("none", N_("No armour")), *((key, a.name) for key, a in data.armour.items()))
         races = (("none", N_("none (BP = the HP typed)")), *((key, r.name) for key, r in data.races.items()))
-        disciplines = ", ".join(s.name for s in data.disciplines.values())
-        specialties = ", ".join(s.name for s in data.specialties.values())
         labels = SHEET_LABELS
         return (
             FieldSpec(key="sv", label=labels["sv"], kind="int", default=0, help=N_("The Combat skill value: the minimum CP.")),
@@ -83,9 +81,9 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
                       help=N_("Body Points = the race's base + Constitution + Strength")),
             FieldSpec(key="con_mod", label=labels["con_mod"], kind="int", default=0),
             FieldSpec(key="disciplines", label=labels["disciplines"], kind="str", default="",
-                      help=f"Name level; …: Armed combat 1; Unarmed combat 1. Known: {disciplines}"),
+                      help=N_("name level; …: Armed combat 1; Unarmed combat 1")),
             FieldSpec(key="specialties", label=labels["specialties"], kind="str", default="",
-                      help=f"Name level; …: One-handed light weapons 2; Brawler 1. Known: {specialties}"),
+                      help=N_("name level; …: One-handed light weapons 2; Brawler 1")),
             FieldSpec(key="wrestling", label=labels["wrestling"], kind="int", default=0,
                       help=N_("Caps the SV bought for grapple and Glima; 0: cannot grapple.")),
             FieldSpec(key="ambidexter", label=labels["ambidexter"], kind="int", default=0),
