@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import errno
+from pathlib import Path
+
 import pytest
 
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.encounter import load_encounter
 from tui_combat.i18n import data_word, data_words, english_word, set_language
+from tui_combat.i18n.os_words import os_error_text
 from tui_combat.rulesets.adnd2e.sheet import CLASSES, SIZES, Sheet, canonical_sheet, check_sheet_values
 
 
@@ -39,3 +44,12 @@ def test_a_misspelt_class_is_refused_with_the_likely_one() -> None:
     set_language("en")
     with pytest.raises(RuleError, match='Did you mean "warrior"'):
         check_sheet_values({"cls": "warior"}, Sheet)
+
+
+def test_the_systems_reason_is_in_the_gms_language(tmp_path: Path) -> None:
+    set_language("uk")
+    assert os_error_text(FileNotFoundError(errno.ENOENT, "No such file or directory")) == "Немає такого файлу чи теки"
+    assert os_error_text(OSError(errno.EIO, "Input/output error")) == "Input/output error"  # a rare one: as given
+    set_language("ru")
+    with pytest.raises(RuleError, match="Нет такого файла или папки"):
+        load_encounter(tmp_path / "missing.toml")

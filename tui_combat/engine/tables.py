@@ -11,6 +11,7 @@ import msgspec
 
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _
+from tui_combat.i18n.os_words import os_error_text
 
 T = TypeVar("T")
 
@@ -20,7 +21,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except OSError as error:
-        raise RuleError(_("Cannot read {path}: {error}", path=path, error=error.strerror or error)) from None
+        raise RuleError(_("Cannot read {path}: {error}", path=path, error=os_error_text(error))) from None
     except UnicodeDecodeError:
         raise RuleError(_("{path} is not UTF-8 text.", path=path)) from None
     except tomllib.TOMLDecodeError as error:
