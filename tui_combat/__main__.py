@@ -16,7 +16,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", metavar=_("DIR"), help=_("where sessions are saved (default: the platform's data folder, or $TUI_COMBAT_DATA_DIR)"))
     parser.add_argument("--seed", type=int, metavar=_("N"), help=_("dice seed for new sessions (for reproducible demos and tests)"))
     parser.add_argument("--lang", metavar=_("LANG"), help=_("language of the interface: {languages} (default: language in settings.toml in the config folder, then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)", languages=", ".join(KNOWN_LANGUAGES)))
-    commands = parser.add_subparsers(dest="command")
+    commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
     commands.add_parser("list", help=_("list saved sessions"))
     resume = commands.add_parser("resume", help=_("resume a saved session"))
     resume.add_argument("name", metavar=_("NAME"), help=_("the session's name, as list shows it"))

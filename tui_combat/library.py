@@ -39,6 +39,7 @@ from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.toml_write import TomlWriteError, key, table_lines
 from tui_combat.i18n import _
+from tui_combat.i18n.os_words import os_error_text
 from tui_combat.rulesets.names import name_key
 
 __all__ = [
@@ -125,7 +126,7 @@ def read_library(path: Path, ruleset_id: str, source: Source = "library") -> Lib
     except FileNotFoundError:
         return Library(path=path)
     except OSError as error:
-        return Library(path=path, problems=(_("Cannot read {path}: {error}", path=path, error=error.strerror or error),))
+        return Library(path=path, problems=(_("Cannot read {path}: {error}", path=path, error=os_error_text(error)),))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -440,7 +441,7 @@ def save_entry(data_root: Path, ruleset_id: str, entry: Entry) -> Path:
             raise LibraryError(_("{path} is not UTF-8 text.", path=path)) from None
         folder.write_atomic(path.name, with_entry(text, entry, ruleset_id).encode("utf-8"))
     except OSError as error:
-        raise LibraryError(_("Cannot write {path}: {error}", path=path, error=error.strerror or error)) from None
+        raise LibraryError(_("Cannot write {path}: {error}", path=path, error=os_error_text(error))) from None
     finally:
         folder.close()
     return path

@@ -223,7 +223,7 @@ def test_a_1_shifts_every_phase_faster_and_a_10_slower_stopping_at_the_ends() ->
     assert texts(store.state)[-4:-1] == [
         "Heroes rolled 1: every phase of the side one faster.",
         "Monsters rolled 10: every phase of the side one slower.",
-        "Heroes wins the initiative.",
+        "Initiative goes to Heroes.",
     ]
     assert RULESET.round_of(store.state).shifts == dict(zip(sides(store), (-1, 1)))
 

@@ -150,3 +150,21 @@ async def test_the_set_up_saves_into_the_library_and_as_an_encounter(make_app: C
         assert isinstance(app.screen, FormDialog)
         assert "exists already" in dialog_error(app)
         await pilot.press("escape")
+
+
+async def test_the_library_opened_on_a_party_row_adds_to_the_monsters(make_app: Callable[..., CombatApp]) -> None:
+    from tests.waiting import until_screen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_demo(pilot)
+        state = store(app).state
+        assert state.side(state.combatants[0].side).is_party  # the cursor is on Raf, of the party
+        await pilot.press("l")
+        picker = await until_screen(pilot, LibraryPicker)
+        assert not state.side(picker.selected_side()).is_party, picker.selected_side()
+        await pilot.press("escape")
+        await until_screen(pilot, SetupScreen)
+        await pilot.press("down", "down", "down", "l")  # on Troll 1: the trolls' side
+        picker = await until_screen(pilot, LibraryPicker)
+        assert picker.selected_side() == state.combatants[3].side

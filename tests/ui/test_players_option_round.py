@@ -67,7 +67,7 @@ async def test_a_players_option_round_with_a_tie(make_app) -> None:
         labels = await type_rolls(pilot, "7", "9")
         assert labels[:2] == ["Gnolls: roll again (tie at 4) (1d10)", "Critical event (tie: Heroes 4 = Gnolls 4) (1d20)"]
         assert "Critical event — 9: knock down. The GM applies it." in log_texts(app)
-        assert "Heroes wins the initiative." in log_texts(app)
+        assert "Initiative goes to Heroes." in log_texts(app)
         assert order(app) == [
             ("very fast · Gnolls", ["Wolf 1", "Wolf 2"]),
             ("fast · Heroes", ["Gerda", "Tam"]),

@@ -38,3 +38,23 @@ async def test_surprise_keys_are_the_books(make_app: Callable[..., CombatApp], r
             assert isinstance(app.screen, SurpriseScreen) and app.store.state is state
             assert not [m for m in messages(app) if "no surprise roll" in m], messages(app)
         await until(pilot, lambda: "Fight!" in footer_text(app), "the start key in the footer")
+
+
+async def test_after_the_roll_every_row_has_its_result(make_app: Callable[..., CombatApp]) -> None:
+    from textual.widgets import DataTable
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await until_screen(pilot, SetupScreen)
+        await pilot.press("c")
+        await until_screen(pilot, SurpriseScreen)
+        table = app.screen.query_one(DataTable)
+        assert all(str(table.get_row_at(i)[3]) == "" for i in range(table.row_count))  # nothing rolled yet
+        await pilot.press("r")
+
+        def results() -> list[str]:
+            return [str(table.get_row_at(i)[3]) for i in range(table.row_count)]
+
+        await until(pilot, lambda: all(results()), "a result in every row")
+        assert set(results()) <= {"surprised", "not surprised"}, results()

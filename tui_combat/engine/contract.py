@@ -46,7 +46,7 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, roll_param
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, data_word, data_words
 
 StepKind = Literal["declare", "initiative", "resolve", "end", "other"]
 FieldKind = Literal["int", "str", "choice", "bool", "roll"]
@@ -218,9 +218,9 @@ def shown_value(field: FieldSpec, value: object) -> str:
     if isinstance(value, bool):
         return _("yes") if value else ""
     if field.choices:
-        return _(dict(field.choices).get(str(value), str(value)))
+        return data_word(dict(field.choices).get(str(value), str(value)))
     if isinstance(value, str):
-        return _(value) if value else ""
+        return data_words(value) if value else ""
     return str(value)
 
 

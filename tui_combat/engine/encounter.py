@@ -36,6 +36,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import DEFAULT_RULESET, State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.i18n import N_, _
+from tui_combat.i18n.os_words import os_error_text
 
 if TYPE_CHECKING:
     from tui_combat.engine.contract import AnyRuleset
@@ -147,7 +148,7 @@ def read_encounter(path: Path) -> Encounter:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise RuleError(_("Cannot read {path}: {error}", path=path, error=error.strerror or error)) from None
+        raise RuleError(_("Cannot read {path}: {error}", path=path, error=os_error_text(error))) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

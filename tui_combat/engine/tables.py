@@ -12,6 +12,7 @@ import msgspec
 from tui_combat import toml_read
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _
+from tui_combat.i18n.os_words import os_error_text
 
 T = TypeVar("T")
 
@@ -20,7 +21,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         return toml_read.loads(path.read_bytes().decode("utf-8"))
     except OSError as error:
-        raise RuleError(_("Cannot read {path}: {error}", path=path, error=error.strerror or error)) from None
+        raise RuleError(_("Cannot read {path}: {error}", path=path, error=os_error_text(error))) from None
     except UnicodeDecodeError:
         raise RuleError(_("{path} is not UTF-8 text.", path=path)) from None
     except tomllib.TOMLDecodeError as error:

@@ -36,7 +36,8 @@ from tui_combat.i18n import choose as _choose
 from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_language, language_argument
 
 __all__ = [
-    "KNOWN_LANGUAGES", "NC_", "N_", "UnknownLanguage", "_", "choose_language", "language", "language_argument",
+    "KNOWN_LANGUAGES", "NC_", "N_", "UnknownLanguage", "_", "choose_language", "data_word", "english_word", "data_words", "language",
+    "language_argument",
     "localize_argparse", "ngettext", "pgettext", "set_language", "use_catalog",
 ]
 
@@ -114,6 +115,53 @@ def _(message: str, /, **params: object) -> str:
 
 _choose.translate = _
 _toml_read.translate = _
+
+
+def english_word(word: str, words: tuple[str, ...], /) -> str | None:
+    """Which of ``words`` (English message ids: "warrior", "large") ``word`` is, written in English or in
+    any language of the interface ("воитель", "Великий"), case aside; None when it is none of them. A file
+    written by a Russian GM reads the same whatever language the program runs in."""
+    from tui_combat.i18n.catalog import translations
+
+    wanted = " ".join(word.split()).casefold()
+    for english in words:
+        if english.casefold() == wanted:
+            return english
+    for code in KNOWN_LANGUAGES:
+        if code == ENGLISH:
+            continue
+        try:
+            catalog = translations(code)
+        except OSError:
+            continue
+        for english in words:
+            if catalog.gettext(english).casefold() == wanted:
+                return english
+    return None
+
+
+def data_word(word: str, /) -> str:
+    """A name from the data or a sheet ("hardened leather", "Long spear") in the GM's language: the
+    catalog's entry, whatever its case there ("Hardened leather"); as written when the catalog has none.
+    The translation takes the case of the word's first letter as written."""
+    text = word.strip()
+    if not text:
+        return word
+    for candidate in (text, text[:1].upper() + text[1:], text[:1].lower() + text[1:], text.lower()):
+        found = _translations.gettext(candidate)
+        if found != candidate:
+            if found[1:2].islower():  # not an abbreviation ("AC"), whose case stays
+                return (found[:1].lower() if text[:1].islower() else found[:1].upper()) + found[1:]
+            return found
+    return text
+
+
+def data_words(text: str, /) -> str:
+    """A comma list of data names ("longsword, heavy crossbow"), each in the GM's language
+    (:func:`data_word`); a text the catalog has whole is translated whole."""
+    if not text or _translations.gettext(text) != text:
+        return _(text)
+    return ", ".join(data_word(item) for item in text.split(","))
 
 
 def ngettext(singular: str, plural: str, count: int, /, **params: object) -> str:

@@ -78,7 +78,7 @@ OPTIONS: dict[str, dict[str, str]] = {
         "comment": "Trudvang data: a weapon, shield, armour, discipline, specialty or weapon group",
     },
     "encounters/*.toml": {
-        "values": "name notes",
+        "values": "name notes weapon",
         "comment": "a demo encounter: its name, a side, a combatant, a note",
     },
     "rulesets/data/bestiary/*.toml": {

@@ -14,7 +14,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.actions import SkipAction
 from textual.binding import Binding
@@ -40,6 +42,8 @@ attack, the number needed and the chance of it."""
 DiceOf = Callable[[dict[str, Any]], Mapping[str, str]]
 """Takes the form's values as typed and gives the dice of its roll fields that follow them (field key → dice)."""
 
+LABEL_WIDTH = (26, 42)
+"""A form's label column: at least this wide, and at most (a longer label is cut)."""
 MAX_DIGITS = 9
 """The longest whole number a form takes: more is a slip of the finger, and could not be saved."""
 NUMBER_RANGE = (-999, 9999)
@@ -211,14 +215,18 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
             yield Static(Text(self.title_text), id="dialog-title")
             if self.note:
                 yield Static(Text(self.note), id="dialog-note")
+            labels = [roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" else _(spec.label)
+                      for spec in self.fields]
+            # Wide enough for the longest label (within reason), so that none is cut and the fields line up.
+            label_width = min(LABEL_WIDTH[1], max([LABEL_WIDTH[0], *(cell_len(label) + 1 for label in labels)]))
             with VerticalScroll(id="dialog-fields"):
                 for index, spec in enumerate(self.fields):
                     widget_id = _widget_id(index, spec.key)
                     current = self.values.get(spec.key, "" if spec.kind == "roll" else spec.default)
                     with Horizontal(classes="field"):
-                        label = roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" \
-                            else _(spec.label)
-                        yield Label(Text(label), classes="field-label", id=f"label-{widget_id}")
+                        label = Label(Text(labels[index]), classes="field-label", id=f"label-{widget_id}")
+                        label.styles.width = label_width
+                        yield label
                         if spec.kind == "roll":
                             hint = _("empty: rolled for you") if self.rng is not None else str(spec.default)
                             yield Input(value="" if current is None else str(current), id=widget_id,
@@ -236,7 +244,9 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
                             suggester = (SuggestFromList([_(word) for word in spec.suggestions], case_sensitive=False)
                                          if spec.suggestions else None)
                             yield Input(value="" if current is None else str(current), id=widget_id,
-                                        placeholder=spec.help, compact=True, suggester=suggester)
+                                        placeholder=_(spec.help) if spec.help else "", compact=True,
+                                        suggester=suggester)
+            yield Static("", id="dialog-hint")
             if self.preview is not None:
                 yield Static("", id="dialog-preview")
             yield Static("", id="dialog-error")
@@ -258,9 +268,23 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
         fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
         if fields:
             fields[0].focus()
+        self.call_after_refresh(self.show_hint)  # the fields' widths are known once they are laid out
         # Not yet mounted while its own mount runs: the line comes once it is (a form of tick boxes only
         # has no change before the GM presses a key).
         self.call_after_refresh(self.update_preview)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.show_hint()
+
+    def show_hint(self) -> None:
+        """The focused field's hint in full under the fields, when the field is too narrow to show it."""
+        focused = self.focused
+        hint = ""
+        if isinstance(focused, Input) and focused.placeholder and \
+                cell_len(focused.placeholder) > focused.content_size.width:
+            hint = focused.placeholder
+        self.query_one("#dialog-hint", Static).update(Text(hint))
+        self.query_one("#dialog-hint", Static).display = bool(hint)
 
     def update_dice(self) -> None:
         """The roll fields' dice as the other fields now stand (their labels follow)."""
@@ -328,6 +352,10 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
 
     def show_error(self, message: str) -> None:
         self.query_one("#dialog-error", Static).update(Text(message, style="bold red"))
+        if self.preview is not None:  # the preview line saying the same refusal: said once, in red
+            preview = self.query_one("#dialog-preview", Static)
+            if str(preview.render()).strip() == message.strip():
+                preview.update("")
 
     def action_submit(self) -> None:
         values = convert_fields(self.fields, self.raw_values(), self.rng, self.roll_modifiers)

@@ -315,7 +315,9 @@ class SetupScreen(SessionScreen):
 
     def action_library(self) -> None:
         selected = self.selected_row()
-        open_library_picker(self, self.state.combatant(selected).side if selected else None)
+        side = self.state.side(self.state.combatant(selected).side) if selected else None
+        # The library holds monsters and NPCs: they join the row's side unless that is the party.
+        open_library_picker(self, side.id if side is not None and not side.is_party else None)
 
     def action_paste(self) -> None:
         selected = self.selected_row()

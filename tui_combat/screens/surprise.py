@@ -136,13 +136,16 @@ class SurpriseScreen(SessionScreen):
         row_index = table.cursor_row
         table.clear()
         surprised = set(state.surprised)
+        # Once rolled (or ruled by the GM), every row has its result: those not surprised say so.
+        decided = self.host.store is not None and any(
+            isinstance(done, (a.RollSurprise, a.SetSurprised)) for done in self.host.store.done_actions())
         for row in surprise_rows(ruleset, state):
             hit = bool(row.combatants) and set(row.combatants) <= surprised
             table.add_row(
                 Text(row.label),
                 _("yes") if self.exposed.get(row.key, True) else _("no"),
                 f"{self.modifiers.get(row.key, 0):+d}",
-                _("surprised") if hit else "",
+                _("surprised") if hit else _("not surprised") if decided and row.combatants else "",
                 key=row.key,
             )
         table.move_cursor(row=min(max(row_index, 0), max(table.row_count - 1, 0)))

@@ -155,7 +155,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             FieldSpec(key="attacks", label=N_("Attacks per round"), kind="str", default="",
                       help=N_("empty: by class and level; 3/2")),
             FieldSpec(key="specialist", label=N_("Weapon specialist"), kind="bool", default=False),
-            FieldSpec(key="spells", label=N_("Spells"), kind="str", default="", help="acid arrow 2, haste 3"),
+            FieldSpec(key="spells", label=N_("Spells"), kind="str", default="", help=N_("acid arrow 2, haste 3")),
         )
 
     @property
@@ -178,8 +178,9 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         return klass, ac, f"{weapon} {magic:+d}".strip() if magic else weapon
 
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        sheet = canonical_sheet(sheet)
         check_sheet_values(sheet, self.sheet_type)
-        return canonical_sheet(sheet)
+        return sheet
 
     def sheet(self, combatant: Combatant) -> Sheet:
         return sheet_of(combatant)

@@ -12,6 +12,7 @@ Attack forms and repeated attacks are kept apart, as the seed's "Multiple attack
 
 from __future__ import annotations
 
+import difflib
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -20,7 +21,7 @@ import msgspec
 from tui_combat.engine.dice import Constant, DiceError, parse, with_bonus
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, english_word
 from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, Tables, tables
 from tui_combat.rulesets.names import NameTable
 
@@ -343,7 +344,18 @@ def canonical_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     set-up form shows it chosen; weapons stay as the GM wrote them (they are looked up when used)."""
     armour = sheet.get("armour")
     canonical = armour_name(armour) if isinstance(armour, str) and armour.strip() else None
-    return {**sheet, "armour": canonical} if canonical is not None and canonical != armour else sheet
+    sheet = {**sheet, "armour": canonical} if canonical is not None and canonical != armour else sheet
+    for key, words in (("cls", CLASSES), ("size", SIZES)):
+        written = sheet.get(key)
+        english = english_word(written, words) if isinstance(written, str) else None
+        if english is not None and english != written:  # "воитель", "большой": the words the forms show
+            sheet = {**sheet, key: english}
+    return sheet
+
+
+def _did_you_mean(written: str, words: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(written.casefold(), words, n=1, cutoff=0.75)
+    return " " + _("Did you mean \"{word}\"?", word=_(close[0])) if close else ""
 
 
 def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
@@ -357,9 +369,11 @@ def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
     except msgspec.ValidationError as error:
         raise RuleError(_("Sheet: {error}", error=error)) from None
     if checked.cls not in CLASSES:
-        raise RuleError(_("Class \"{cls}\" is not one of {known}.", cls=checked.cls, known=", ".join(CLASSES)))
+        raise RuleError(_("Class \"{cls}\" is not one of {known}.", cls=checked.cls,
+                          known=", ".join(_(word) for word in CLASSES)) + _did_you_mean(checked.cls, CLASSES))
     if checked.size not in SIZES:
-        raise RuleError(_("Size \"{size}\" is not one of {known}.", size=checked.size, known=", ".join(SIZES)))
+        raise RuleError(_("Size \"{size}\" is not one of {known}.", size=checked.size,
+                          known=", ".join(_(word) for word in SIZES)) + _did_you_mean(checked.size, SIZES))
     if checked.cls == "monster":
         hit_dice(checked.level)
     elif level_number(checked) < 1:

@@ -77,11 +77,11 @@ SHEET_FIELDS = (
     FieldSpec(key="damage", label=N_("Damage dice"), kind="str", default="1d6", help="1d8+3"),
     FieldSpec(key="speed", label=N_("Speed (ft)"), kind="int", default=30),
     FieldSpec(key="size", label=N_("Size"), kind="choice", default="medium", choices=tuple((s, s) for s in SIZES)),
-    FieldSpec(key="weapons", label=N_("Weapons"), kind="str", default="", help="shortsword, longbow"),
+    FieldSpec(key="weapons", label=N_("Weapons"), kind="str", default="", help=N_("shortsword, longbow")),
     FieldSpec(key="counters", label=N_("Counters"), kind="str", default="",
-              help="legendary actions 3/turn, 1st-level slots 4"),
+              help=N_("legendary actions 3/turn, 1st-level slots 4")),
     FieldSpec(key="attack_list", label=N_("Attacks (name +bonus dice)"), kind="str", default="",
-              help="morningstar +4 2d8+2, javelin +4 1d6+2"),
+              help=N_("morningstar +4 2d8+2, javelin +4 1d6+2")),
     FieldSpec(key="level", label=N_("Character level"), kind="int", default=0, minimum=0, maximum=20,
               help=N_("0: a monster")),
     FieldSpec(key="xp", label=N_("XP value (monsters)"), kind="int", default=0, minimum=0, maximum=1_000_000,
@@ -115,6 +115,15 @@ def dex_modifier(score: int) -> int:
     return (score - 10) // 2
 
 
+COUNTER_NAMES = (N_("action surge"), N_("legendary actions"), N_("1st-level slots"), N_("2nd-level slots"),
+                 N_("3rd-level slots"))
+"""Counters a sheet often has, in the catalog so that the budget shows them in the GM's language (a counter
+keeps the name it is written with; it is translated when shown)."""
+EVERY_TURN = ("turn", "ход", "хід")
+ONCE_A_FIGHT = ("fight", "бой", "бій")
+"""What may follow the slash of a counter: "/turn", or in the GM's language as the form's hint writes it."""
+
+
 def parse_counters(text: str) -> tuple[Counter, ...]:
     """"legendary actions 3/turn, 1st-level slots 4" → two counters; :class:`RuleError` naming a bad one."""
     counters: list[Counter] = []
@@ -124,12 +133,12 @@ def parse_counters(text: str) -> tuple[Counter, ...]:
             continue
         name, _sep, amount = item.rpartition(" ")
         number, slash, refresh = amount.partition("/")
-        if not name or not number.isdigit() or (slash and refresh.lower() not in ("turn", "fight")):
+        if not name or not number.isdigit() or (slash and refresh.lower() not in EVERY_TURN + ONCE_A_FIGHT):
             raise RuleError(_("Counter \"{item}\": write a name and a number, \"/turn\" for one refreshed every turn "
                               "(legendary actions 3/turn, 1st-level slots 4).", item=item))
         if any(c.name == name for c in counters):
             raise RuleError(_("Counter \"{name}\" is written twice.", name=name))
-        counters.append(Counter(name=name, total=int(number), per_turn=refresh.lower() == "turn"))
+        counters.append(Counter(name=name, total=int(number), per_turn=refresh.lower() in EVERY_TURN))
     return tuple(counters)
 
 

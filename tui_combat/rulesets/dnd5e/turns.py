@@ -13,7 +13,7 @@ from tui_combat.engine.contract import BudgetLine
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, State
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, data_word
 from tui_combat.rulesets.dnd5e.base import is_lair
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.initiative import Dnd5eInitiative
@@ -93,7 +93,7 @@ class Dnd5eTurns(Dnd5eInitiative):
             BudgetLine(label=_("Reaction"), left=left["reaction"][0], total=left["reaction"][1]),
             BudgetLine(label=_("Movement (ft)"), left=left["movement"][0], total=left["movement"][1]),
         ]
-        lines += [BudgetLine(label=counter.name, left=self.counter_left(state, combatant_id, counter), total=counter.total)
+        lines += [BudgetLine(label=data_word(counter.name), left=self.counter_left(state, combatant_id, counter), total=counter.total)
                   for counter in self.counters_of(state, combatant_id)]
         return tuple(lines)
 

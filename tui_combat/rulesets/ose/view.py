@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.engine.model import State
-from tui_combat.i18n import _, ngettext
+from tui_combat.i18n import _, data_words, ngettext
 from tui_combat.rulesets.ose.actions import OseActions
 from tui_combat.rulesets.ose.base import INTENT_LABELS
 from tui_combat.rulesets.ose.data import dex_modifier, tables
@@ -29,7 +29,7 @@ class OseView(OseActions):
         sheet = self.sheet_of(combatant)
         shield = _(" (shield {shield})", shield=sheet.shield) if sheet.shield else ""
         lines = [(_("AC / attack"), f"{sheet.ac}{shield} / {sheet.attack:+d}")]
-        weapon = f"{_(sheet.weapon)}, {sheet.damage}" if sheet.weapon else sheet.damage
+        weapon = f"{data_words(sheet.weapon)}, {sheet.damage}" if sheet.weapon else sheet.damage
         if self.slow_attacker(state, combatant_id):
             weapon += " — " + _("slow: acts last")
         lines.append((_("Weapon"), weapon))

@@ -318,7 +318,7 @@ class PlayersOption(AdndFamily[PoRound]):
                 shifts[side_id] = 1
                 state = log(state, N_("{side} rolled {face}: every phase of the side one slower."), facts={"shift": 1},
                             side=names[side_id], face=first)
-        state = log(state, N_("{side} wins the initiative."), side=names[ranking[0]])
+        state = log(state, N_("Initiative goes to {side}."), side=names[ranking[0]])
         state = self.with_round(state, replace(self.round_of(state), ranking=ranking, shifts=shifts))
         return settle(state, self.build_order(state))
 

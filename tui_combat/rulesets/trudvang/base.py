@@ -70,30 +70,28 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         shields = (("none", N_("No shield")), *((key, s.name) for key, s in data.shields.items()))
         armour = (("none", N_("No armour")), *((key, a.name) for key, a in data.armour.items()))
         races = (("none", N_("none (BP = the HP typed)")), *((key, r.name) for key, r in data.races.items()))
-        disciplines = ", ".join(s.name for s in data.disciplines.values())
-        specialties = ", ".join(s.name for s in data.specialties.values())
         labels = SHEET_LABELS
         return (
-            FieldSpec(key="sv", label=labels["sv"], kind="int", default=0, help="The Combat skill value: the minimum CP."),
+            FieldSpec(key="sv", label=labels["sv"], kind="int", default=0, help=N_("The Combat skill value: the minimum CP.")),
             FieldSpec(key="weapons", label=labels["weapons"], kind="str", default="",
-                      help="broadsword, seax — another: Club (im -2, actions 3, group one-handed heavy); a second of a kind: Left seax (like seax)"),
+                      help=N_("broadsword, seax — another: Club (im -2, actions 3, group one-handed heavy); a second of a kind: Left seax (like seax)")),
             FieldSpec(key="shield", label=labels["shield"], kind="choice", default="none", choices=shields),
             FieldSpec(key="armour", label=labels["armour"], kind="choice", default="none", choices=armour),
             FieldSpec(key="race", label=labels["race"], kind="choice", default="none", choices=races,
-                      help="Body Points = the race's base + Constitution + Strength"),
+                      help=N_("Body Points = the race's base + Constitution + Strength")),
             FieldSpec(key="con_mod", label=labels["con_mod"], kind="int", default=0),
             FieldSpec(key="disciplines", label=labels["disciplines"], kind="str", default="",
-                      help=f"Name level; …: Armed combat 1; Unarmed combat 1. Known: {disciplines}"),
+                      help=N_("name level; …: Armed combat 1; Unarmed combat 1")),
             FieldSpec(key="specialties", label=labels["specialties"], kind="str", default="",
-                      help=f"Name level; …: One-handed light weapons 2; Brawler 1. Known: {specialties}"),
+                      help=N_("name level; …: One-handed light weapons 2; Brawler 1")),
             FieldSpec(key="wrestling", label=labels["wrestling"], kind="int", default=0,
-                      help="Caps the SV bought for grapple and Glima; 0: cannot grapple."),
+                      help=N_("Caps the SV bought for grapple and Glima; 0: cannot grapple.")),
             FieldSpec(key="ambidexter", label=labels["ambidexter"], kind="int", default=0),
             FieldSpec(key="shield_bearer", label=labels["shield_bearer"], kind="int", default=0),
             FieldSpec(key="body_control", label=labels["body_control"], kind="int", default=0),
             FieldSpec(key="str_mod", label=labels["str_mod"], kind="int", default=0),
             FieldSpec(key="agi_mod", label=labels["agi_mod"], kind="int", default=0),
-            FieldSpec(key="fear", label=labels["fear"], kind="int", default=0, help="0–5: fear 2 −1, 3 −3, 4 −5, 5 −7 IM"),
+            FieldSpec(key="fear", label=labels["fear"], kind="int", default=0, help=N_("0–5: fear 2 −1, 3 −3, 4 −5, 5 −7 IM")),
         )
 
     # -- sheets ----------------------------------------------------------------------------------------

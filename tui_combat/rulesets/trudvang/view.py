@@ -13,7 +13,7 @@ from tui_combat.engine.contract import BudgetLine, DamageDue, FieldSpec, new_fac
 from tui_combat.engine.dice import Dice, DiceError, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.i18n import N_, _, ngettext
+from tui_combat.i18n import N_, _, data_word, ngettext
 from tui_combat.rulesets.trudvang.actions import ATTACKS, DEFENCES
 from tui_combat.rulesets.trudvang.health import ARMOUR, Wounds
 from tui_combat.rulesets.trudvang.budget import cp_available, cp_left, find_weapon, usable_pools
@@ -127,7 +127,7 @@ class TrudvangView(Wounds):
         info = self.round_of(state)
         lines: list[tuple[str, str]] = []
         total = sum(v for _l, v in parts)
-        listed = " (" + ", ".join(f"{label} {value:+d}" for label, value in parts) + ")" if parts else ""
+        listed = " (" + ", ".join(f"{data_word(label)} {value:+d}" for label, value in parts) + ")" if parts else ""
         lines.append((_("Initiative modifier"), f"{total:+d}{listed}"))
         value = self.value_of(state, info, combatant_id)
         if value is not None:

@@ -1,0 +1,55 @@
+"""Names from the data shown in the GM's language, and the GM's words read back from a file."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import pytest
+
+from tui_combat.engine.errors import RuleError
+from tui_combat.engine.encounter import load_encounter
+from tui_combat.i18n import data_word, data_words, english_word, set_language
+from tui_combat.i18n.os_words import os_error_text
+from tui_combat.rulesets.adnd2e.sheet import CLASSES, SIZES, Sheet, canonical_sheet, check_sheet_values
+
+
+def test_a_comma_list_is_translated_item_by_item() -> None:
+    set_language("ru")
+    assert data_words("longsword, heavy crossbow") == "длинный меч, тяжёлый арбалет"
+
+
+def test_the_catalog_is_found_whatever_the_case() -> None:
+    set_language("ru")
+    # The catalog has "Hardened leather"; a sheet writes it in lower case, and keeps its case.
+    assert data_word("hardened leather") == "вываренная кожа"
+    assert data_word("Hardened leather") == "Вываренная кожа"
+
+
+def test_a_word_the_catalog_lacks_stays_as_written() -> None:
+    set_language("uk")
+    assert data_words("Vorpal blade, longsword") == "Vorpal blade, довгий меч"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_class_and_size_words_of_any_language_are_read_in_every_language(lang: str) -> None:
+    set_language(lang)
+    assert english_word("Воитель", CLASSES) == "warrior"
+    assert english_word("Огромный", SIZES) == "huge"
+    assert canonical_sheet({"cls": "воїн", "size": "Великий"}) == {"cls": "warrior", "size": "large"}
+    assert english_word("knight", CLASSES) is None
+
+
+def test_a_misspelt_class_is_refused_with_the_likely_one() -> None:
+    set_language("en")
+    with pytest.raises(RuleError, match='Did you mean "warrior"'):
+        check_sheet_values({"cls": "warior"}, Sheet)
+
+
+def test_the_systems_reason_is_in_the_gms_language(tmp_path: Path) -> None:
+    set_language("uk")
+    assert os_error_text(FileNotFoundError(errno.ENOENT, "No such file or directory")) == "Немає такого файлу чи теки"
+    assert os_error_text(OSError(errno.EIO, "Input/output error")) == "Input/output error"  # a rare one: as given
+    set_language("ru")
+    with pytest.raises(RuleError, match="Нет такого файла или папки"):
+        load_encounter(tmp_path / "missing.toml")

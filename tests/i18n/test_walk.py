@@ -1,0 +1,173 @@
+"""Every screen and dialog of every ruleset at 80×24, in English, Russian and Ukrainian: the session list,
+the set-up and its forms, the surprise screen, each step of the first round with the form or dialog of each
+key its footer offers, help, settings, the library picker, the fight report and the look-back screen.
+
+Nothing on them is cut (a label whose text does not fit its cell, a placeholder wider than its field), no
+English word is left in Russian or Ukrainian outside the allow-list (key names, dice, the abbreviations the
+seeds write in Latin letters), no raw catalog header shows, and every key the footer offers does
+something when pressed."""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.i18n.interface import SIZE, interface_in, make_app, screen_name
+from tests.i18n.walk import footer, inspect, press_and_see
+from tests.i18n.walk_known import KNOWN
+from tests.waiting import until
+from tui_combat import session
+from tui_combat.session import DEMOS
+
+LANGUAGES = ("en", "ru", "uk")
+STEPS = 10
+"""Steps of the round walked at most (the demos reach round 2 sooner, or have shown every kind of step)."""
+MOVES_ON = frozenset({"begin", "start", "next", "leave", "quit", "app.quit", "open", "cancel", "close"})
+"""Footer keys that leave the screen for the next one of the walk: pressed by the walk itself."""
+EXTRA_KEYS = {
+    "SetupScreen": ("l", "f2", "w", "f1", "f3"),
+    "SurpriseScreen": ("m", "f1"),
+    "RoundScreen": ("h", "x", "i", "O", "E", "R", "L", "f1"),
+}
+"""Keys kept out of the footer (they are in help and the palette) whose dialogs the walk opens too."""
+
+
+def kind(finding: str) -> str:
+    """A finding without what changes from run to run: step numbers, folders."""
+    finding = re.sub(r" step \d+", " step", finding)
+    return re.sub(r"/tmp/\S*", "…", finding)
+
+
+def assert_known(found: list[str], prefix: tuple[str, ...]) -> None:
+    """Every finding is a known fault (:data:`KNOWN`), and every known fault of these screens (their
+    findings start with ``prefix``) is still found: one that is gone must leave the list."""
+    known = [finding for finding in KNOWN if finding.startswith(prefix)]
+    kinds = sorted(set(kind(finding) for finding in found))
+    new = [finding for finding in kinds if finding not in known]
+    gone = [finding for finding in known if finding not in kinds]
+    assert not new and not gone, "\n".join(["new faults:", *new, "fixed, to leave KNOWN:", *gone])
+
+
+class Walk:
+    def __init__(self, pilot: Pilot[Any], lang: str) -> None:
+        self.pilot = pilot
+        self.lang = lang
+        self.found: list[str] = []
+        self.keys_seen: set[tuple[str, ...]] = set()
+
+    def where(self, *parts: str) -> str:
+        return f"[{self.lang}] " + " / ".join(parts)
+
+    async def inspect(self, *parts: str, allowed: tuple[str, ...] = ()) -> None:
+        self.found += await inspect(self.pilot, self.where(*parts), self.lang, allowed)
+
+    async def back_to(self, screen: object) -> None:
+        app = self.pilot.app
+        for _ in range(6):
+            if app.screen is screen:
+                return
+            depth = len(app.screen_stack)
+            await self.pilot.press("escape")
+            await until(self.pilot, lambda: len(app.screen_stack) < depth or app.screen is screen,
+                        "the dialog closing", seconds=5)
+        await until(self.pilot, lambda: app.screen is screen, "back on the screen walked")
+
+    async def keys_of(self, place: str, extra: tuple[str, ...] = ()) -> None:
+        """Each footer key of the screen now shown (and ``extra``): what it opens is inspected and closed."""
+        screen = self.pilot.app.screen
+        pressed: set[str] = set()
+        shown = [(key.key, key.action, key.description) for key in footer(self.pilot)]
+        seen = (place.split(" step ")[0], *sorted(action for _key, action, _d in shown), *extra)
+        if seen in self.keys_seen:  # the same keys on a later step of the round: their dialogs are seen
+            return
+        self.keys_seen.add(seen)
+        for key, action, description in shown + [(key, "", key) for key in extra]:
+            name = action.rpartition(".")[2].split("(")[0]
+            if name in MOVES_ON or key in pressed or self.pilot.app.screen is not screen:
+                continue
+            if action and action not in {shown_now.action for shown_now in footer(self.pilot)}:
+                continue  # gone from the footer since an earlier key (a roll that ended the step)
+            pressed.add(key)
+            changed = await press_and_see(self.pilot, key)
+            if not changed and action:
+                step = getattr(screen, "step_kind", lambda: "")()
+                self.found.append(f"{self.where(place)}: key {key} ({description}) does nothing ({step})")
+            if self.pilot.app.screen is not screen:
+                await self.inspect(place, f"{key} → {screen_name(self.pilot)}")
+                await self.back_to(screen)
+
+
+async def walk_fight(pilot: Pilot[Any], lang: str, ruleset: str) -> list[str]:
+    walk = Walk(pilot, lang)
+    await until(pilot, lambda: screen_name(pilot) == "SetupScreen", "the set-up")
+    await walk.inspect(ruleset, "set-up")
+    await walk.keys_of(f"{ruleset} set-up", EXTRA_KEYS["SetupScreen"])
+    await pilot.press("c")
+    await until(pilot, lambda: screen_name(pilot) == "SurpriseScreen", "the surprise screen")
+    await walk.inspect(ruleset, "surprise")
+    await walk.keys_of(f"{ruleset} surprise", EXTRA_KEYS["SurpriseScreen"])
+    await walk.inspect(ruleset, "surprise after its keys")
+    await pilot.press("c")
+    await until(pilot, lambda: screen_name(pilot).startswith("RoundScreen"), "the round")
+    store = pilot.app.store
+    for step in range(STEPS):
+        await walk.inspect(ruleset, f"round step {step}")
+        await walk.keys_of(f"{ruleset} round step {step}", EXTRA_KEYS["RoundScreen"] if step == 0 else ())
+        if store.state.round > 1:
+            break
+        screen = pilot.app.screen
+        if not await press_and_see(pilot, "n"):  # a step that wants its rolls first
+            await pilot.press("r")
+            await press_and_see(pilot, "n")
+        if pilot.app.screen is not screen:  # a step that asks (a choice, a form): seen, then left
+            await walk.inspect(ruleset, f"round step {step} → {screen_name(pilot)}")
+            await walk.back_to(screen)
+            await pilot.press("r")
+            await press_and_see(pilot, "n")
+    await pilot.press("escape")
+    await until(pilot, lambda: screen_name(pilot) == "SessionsScreen", "the session list")
+    await walk.inspect(ruleset, "session list with the fight")
+    await pilot.press("w")
+    await until(pilot, lambda: screen_name(pilot) == "RewindScreen", "the look-back screen")
+    await walk.inspect(ruleset, "look-back")
+    await walk.keys_of(f"{ruleset} look-back")
+    return walk.found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("demo", DEMOS, ids=[demo.ruleset for demo in DEMOS])
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_every_screen_of_a_fight_reads_whole(lang: str, demo: Any, data_root: Path) -> None:
+    with interface_in(lang) as module:
+        app = make_app(module, data_root)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: screen_name(pilot) == "SessionsScreen", "the session list")
+            # As d does for the first demo: the demo in the GM's language.
+            app.open_session(partial(session.open_demo, data_root, demo.file_name, seed=app.seed))
+            found = await walk_fight(pilot, lang, demo.ruleset)
+    assert_known(found, (f"[{lang}] {demo.ruleset}",))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_session_list_and_a_new_fight_read_whole(lang: str, data_root: Path) -> None:
+    with interface_in(lang) as module:
+        app = make_app(module, data_root)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: screen_name(pilot) == "SessionsScreen", "the session list")
+            walk = Walk(pilot, lang)
+            await walk.inspect("session list")
+            await walk.keys_of("session list", ("f1", "f3"))
+            await pilot.press("n")
+            await until(pilot, lambda: screen_name(pilot) != "SessionsScreen", "a new fight")
+            await walk.inspect("new fight", screen_name(pilot))
+            await pilot.press("ctrl+p")
+            await until(pilot, lambda: screen_name(pilot) == "CommandPalette", "the palette")
+            await pilot.press(*"zzqq")
+            await until(pilot, lambda: "zzqq" in str(pilot.app.screen.query_one("Input").value), "the search")
+            await walk.inspect("palette, nothing found", allowed=("zzqq",))
+    assert_known(walk.found, tuple(f"[{lang}] {where}" for where in ("session list", "new fight", "palette")))

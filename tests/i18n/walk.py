@@ -1,0 +1,165 @@
+"""What a GM meets on a screen at 80×24, read from what is drawn: labels cut by their cells, English words
+left in a Russian or Ukrainian screen, a raw catalog header, and footer keys that do nothing when pressed.
+
+Every finding is a line of text naming the screen it was seen on; a walk collects them and the test
+shows them all at once, so one run lists every fault rather than the first."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Input, Static
+from textual.widgets._footer import FooterKey
+
+from tests.waiting import until
+
+LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z']+(?![A-Za-z0-9_])")
+DICE = re.compile(r"^(?:\d*[dDkк]\d+|d\d+)")
+ALLOWED_LATIN = frozenset({
+    # Key names as the footer and the hints write them.
+    "esc", "enter", "ctrl", "del", "delete", "tab", "shift", "space", "home", "end", "pgup", "pgdn", "up", "down",
+    "left", "right", "escape", "backspace", "insert", "ins",
+    # Rule abbreviations the seeds write in Latin letters.
+    "ac", "hp", "thac", "sv", "im", "cp", "bp", "kd",
+    # Names of the demo data and the program that stay as they are in every language.
+    "tui", "combat", "textual",
+    # The books' own names, as the seeds write them.
+    "ad", "option", "player's", "trudvang", "ose", "dolmenwood", "old", "school", "essentials",
+    # Formats and the words of the command line, written as typed.
+    "markdown", "toml", "json", "encounters",
+    # The keys of a weapon written in a sheet ("Club (im -2, actions 3)"), typed as they are.
+    "im", "actions", "like", "group",
+})
+COMMAND = re.compile(r"tui-combat(?: [a-z-]+)?|textual-[a-z-]+")
+PATH = re.compile(r"\S*/\S*")
+"""A folder or file (its parts wrapped onto the next line too): shown as it is in every language."""
+HEADER_WORDS = ("Project-Id-Version", "Plural-Forms", "Content-Type:", "Generated-By")
+QUIET_ACTIONS = frozenset({"command_palette"})
+"""Footer keys whose effect is not on the screen of the app under test (the palette is its own walk)."""
+
+
+def _plain(widget: Widget) -> str:
+    rendered: Any = widget.render()
+    plain = getattr(rendered, "plain", None)
+    return str(plain if plain is not None else rendered)
+
+
+def _words(text: str) -> list[str]:
+    return text.replace("…", " ").split()
+
+
+def drawn(widget: Widget) -> str:
+    """The widget's lines as drawn in its region (what its size cuts off is not there)."""
+    size = widget.outer_size
+    if size.width <= 0 or size.height <= 0:
+        return ""
+    strips = widget.render_lines(Region(0, 0, size.width, size.height))
+    return "\n".join(strip.text.rstrip() for strip in strips)
+
+
+def leaves(screen: Widget) -> list[Widget]:
+    return [w for w in screen.walk_children() if w.display and w.region.width > 0 and w.region.height > 0
+            and (not w.children or isinstance(w, FooterKey))]
+
+
+def screen_text(screen: Widget, fields: bool = True) -> str:
+    """What the screen draws; without ``fields``, leaving out what is typed in text fields (a folder), not
+    their hints."""
+    return "\n".join(drawn(widget) for widget in leaves(screen)
+                     if fields or not (isinstance(widget, Input) and widget.value))
+
+
+def cut_labels(screen: Widget, inputs: str = "all") -> list[str]:
+    """Statics (labels, notes, hints, footer keys, tick boxes) whose text is not all drawn, and fields whose
+    placeholder is wider than the field (with ``inputs="focused"``, only the focused field's: a form shows
+    the focused field's hint in full)."""
+    found = []
+    text = " ".join(_words(screen_text(screen)))  # a focused field's hint may be shown in full elsewhere
+    for widget in leaves(screen):
+        if isinstance(widget, Input):
+            if inputs == "focused" and not widget.has_focus:
+                continue
+            if widget.placeholder and not widget.value and len(widget.placeholder) > widget.content_size.width \
+                    and not (widget.has_focus and widget.placeholder in " ".join(_words(text))):
+                found.append(f"placeholder cut: {widget.placeholder!r} in {widget.content_size.width} columns")
+            continue
+        if isinstance(widget, FooterKey):
+            wanted = f"{widget.key_display} {widget.description}".strip()
+        elif isinstance(widget, Static) and not widget.has_class("arrow"):
+            wanted = _plain(widget)
+        else:
+            continue
+        want, seen = _words(PATH.sub(" ", wanted)), _words(PATH.sub(" ", drawn(widget)))
+        if want and " ".join(want) not in " ".join(seen):
+            found.append(f"cut: {' '.join(want)!r} shows as {' '.join(seen)!r}")
+    return found
+
+
+def latin_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    allow = ALLOWED_LATIN | {word.casefold() for word in allowed}
+    found = []
+    text = COMMAND.sub(" ", PATH.sub(" ", text))
+    for match in LATIN_WORD.finditer(text):
+        word = match.group()
+        start = match.start()
+        if DICE.match(text[max(0, start - 3):start + len(word) + 3].lstrip("0123456789 ")):
+            continue
+        if re.fullmatch(r"d\d*", word) or word.casefold() in allow:
+            continue
+        if text[match.end():match.end() + 1] == "…" and any(w.startswith(word.casefold()) for w in allow):
+            continue  # a name cut short with its ellipsis
+        line = text[:start].rpartition("\n")[2][-30:] + text[start:].partition("\n")[0][:30]
+        found.append(f"{word} ({line.strip()!r})")
+    return found
+
+
+async def inspect(pilot: Pilot[Any], where: str, lang: str, allowed: Iterable[str] = ()) -> list[str]:
+    """Everything wrong with the screen now shown, each line naming ``where``; in a form, each text field
+    is focused in turn (as Tab does) and read with its hint."""
+    screen = pilot.app.screen
+    text = screen_text(screen, fields=False)
+    found = [f"{where}: {problem}" for problem in cut_labels(screen, "focused")]
+    for field in [w for w in screen.query(Input) if w.display and not w.has_focus]:
+        field.focus()
+        await until(pilot, lambda: field.has_focus, "the field focused")
+        await pilot.pause()
+        found += [f"{where}: {problem}" for problem in cut_labels(screen, "focused") if "placeholder" in problem]
+    found += [f"{where}: raw catalog header" for word in HEADER_WORDS if word in text][:1]
+    if lang != "en":
+        words = sorted(set(latin_words(text, allowed)))
+        if words:
+            found.append(f"{where}: English words {words}")
+    return found
+
+
+def footer(pilot: Pilot[Any]) -> list[FooterKey]:
+    """The footer's keys drawn whole, left of the palette key."""
+    keys = list(pilot.app.screen.query(FooterKey))
+    palette = [key for key in keys if key.has_class("-command-palette")]
+    right = palette[0].region.x if palette else pilot.app.size.width
+    return [key for key in keys if not key.has_class("-command-palette") and key.region.width > 0
+            and key.region.right - 1 <= right]
+
+
+def look(pilot: Pilot[Any]) -> tuple[object, ...]:
+    """What a key may change: the screens, the fight, the messages shown, what is drawn."""
+    app = pilot.app
+    store = getattr(app, "store", None)
+    state = (len(store.state.log_entries()), store.can_undo) if store is not None else None
+    return (tuple(id(s) for s in app.screen_stack), state, len(app._notifications), screen_text(app.screen))
+
+
+async def press_and_see(pilot: Pilot[Any], key: str) -> bool:
+    """Press ``key``; True once anything it may change has changed (a few seconds at most)."""
+    before = look(pilot)
+    await pilot.press(key)
+    try:
+        await until(pilot, lambda: look(pilot) != before, f"a change after {key}", seconds=3)
+    except AssertionError:
+        return False
+    return True
