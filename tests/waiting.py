@@ -18,6 +18,7 @@ from typing import Any
 
 from textual.app import App
 from textual.css.query import NoMatches
+from textual.message_pump import MessagePump
 from textual.pilot import Pilot
 
 DEFAULT_DEADLINE = 60.0
@@ -65,3 +66,9 @@ async def until_screen(pilot: Pilot[Any], screen_type: type, what: str | None = 
     """Until the active screen is a ``screen_type``; returns it."""
     await until(pilot, lambda: isinstance(pilot.app.screen, screen_type), what or f"the {screen_type.__name__}")
     return pilot.app.screen
+
+
+def settled(node: MessagePump) -> bool:
+    """``node`` (a screen, a widget) has handled every message and callback sent to it so far — what a
+    closed dialog's result set going on the screen under it, for one: true once that has run."""
+    return not node._next_callbacks and node._message_queue.empty()
