@@ -28,8 +28,15 @@ PINNED: dict[str, str] = {
     "NO_COLOR": "1",
     "COLORTERM": "",
     "TUI_COMBAT_PLAIN": "",
+    "COLUMNS": "80",
+    "LINES": "24",
+    "FORCE_COLOR": "",
+    "TTY_COMPATIBLE": "",
+    "TTY_INTERACTIVE": "",
+    "ESCDELAY": "",
 }
-"""Variables every test starts with (an empty value is removed)."""
+"""Variables every test starts with (an empty value is removed). ``COLUMNS``/``LINES``: the width argparse
+and Rich wrap their text to (a user's narrow terminal would wrap the command's help)."""
 
 CLEARED_PREFIXES = ("TEXTUAL", "TUI_COMBAT_")
 """Variables the user may have set that change what the app or Textual does; removed for each test."""
