@@ -6,15 +6,20 @@ moment later, and later still on a busy machine. A test that reads the screen ri
 it through :func:`until`, which lets the app run in short pauses until the condition holds and fails,
 saying what it waited for and what the screen was, once the deadline has passed.
 
+Outside an app (a server, a browser, a process watched from a test) :func:`eventually` waits the same
+way, in short sleeps.
+
 ``TUI_COMBAT_TEST_DEADLINE`` (seconds, default 60) stretches the deadline for a very slow machine.
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import os
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from textual.app import App
 from textual.css.query import NoMatches
@@ -31,6 +36,28 @@ def deadline() -> float:
         return float(os.environ.get("TUI_COMBAT_TEST_DEADLINE", "")) or DEFAULT_DEADLINE
     except ValueError:
         return DEFAULT_DEADLINE
+
+
+T = TypeVar("T")
+
+
+async def eventually(condition: Callable[[], T | Awaitable[T]], what: str, *, every: float = 0.1,
+                     seconds: float | None = None, describe: Callable[[], str] | None = None) -> T:
+    """Call ``condition`` (a function or a coroutine function) every ``every`` seconds until it returns
+    something true, and return that; fail after ``seconds`` (the run's deadline by default) naming ``what``
+    and, when given, ``describe()`` (what there was instead)."""
+    limit = deadline() if seconds is None else seconds
+    end = time.monotonic() + limit
+    while True:
+        result = condition()
+        if inspect.isawaitable(result):
+            result = await result
+        if result:
+            return result  # type: ignore[return-value]
+        if time.monotonic() >= end:
+            detail = f":\n{describe()}" if describe is not None else ""
+            raise AssertionError(f"waited {limit:.0f} s in vain for {what}{detail}")
+        await asyncio.sleep(every)
 
 
 def _screen_name(app: App[Any]) -> str:
