@@ -18,8 +18,8 @@ import asyncio
 import inspect
 import os
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 from textual.app import App
 from textual.css.query import NoMatches
@@ -38,11 +38,8 @@ def deadline() -> float:
         return DEFAULT_DEADLINE
 
 
-T = TypeVar("T")
-
-
-async def eventually(condition: Callable[[], T | Awaitable[T]], what: str, *, every: float = 0.1,
-                     seconds: float | None = None, describe: Callable[[], str] | None = None) -> T:
+async def eventually(condition: Callable[[], Any], what: str, *, every: float = 0.1,
+                     seconds: float | None = None, describe: Callable[[], str] | None = None) -> Any:
     """Call ``condition`` (a function or a coroutine function) every ``every`` seconds until it returns
     something true, and return that; fail after ``seconds`` (the run's deadline by default) naming ``what``
     and, when given, ``describe()`` (what there was instead)."""
@@ -53,7 +50,7 @@ async def eventually(condition: Callable[[], T | Awaitable[T]], what: str, *, ev
         if inspect.isawaitable(result):
             result = await result
         if result:
-            return result  # type: ignore[return-value]
+            return result
         if time.monotonic() >= end:
             detail = f":\n{describe()}" if describe is not None else ""
             raise AssertionError(f"waited {limit:.0f} s in vain for {what}{detail}")
