@@ -88,11 +88,14 @@ def pytest_configure(config: pytest.Config) -> None:
     base = Path(tempfile.mkdtemp(prefix="tui-combat-tests-"))
     _apply(hermetic_environment(base / "machine", base / "catalog-cache"))
     config.stash[_CACHE_KEY] = base / "catalog-cache"
+    _CONFIG["config"] = config
     if hasattr(time, "tzset"):
         time.tzset()
 
 
 _CACHE_KEY = pytest.StashKey[Path]()
+_CONFIG: dict[str, pytest.Config] = {}
+"""The run's configuration, for the report hooks that are not given it."""
 
 
 @pytest.fixture(autouse=True)
@@ -115,3 +118,29 @@ def hermetic(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRe
     yield machine
     set_language(before)
     forget_terminal()
+
+
+# -- how long the fast loop takes ---------------------------------------------------------------------------
+_SLOW_KEY = pytest.StashKey[set[str]]()
+_TIMES_KEY = pytest.StashKey[dict[bool, float]]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    config.stash[_SLOW_KEY] = {item.nodeid for item in items if item.get_closest_marker("slow") is not None}
+    config.stash[_TIMES_KEY] = {True: 0.0, False: 0.0}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    config = _CONFIG.get("config")
+    if config is None or _TIMES_KEY not in config.stash:
+        return
+    config.stash[_TIMES_KEY][report.nodeid in config.stash[_SLOW_KEY]] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+    """One line: the time spent in the fast loop's tests (not marked slow) and in the slow ones."""
+    times = config.stash.get(_TIMES_KEY, None)
+    if not times or not (times[True] or times[False]):
+        return
+    terminalreporter.write_line(f"time in tests: {times[False]:.0f} s not marked slow (the fast loop, -m 'not slow'), "
+                                f"{times[True]:.0f} s marked slow")
