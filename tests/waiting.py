@@ -25,8 +25,12 @@ from textual.app import App
 from textual.css.query import NoMatches
 from textual.message_pump import MessagePump
 from textual.pilot import Pilot
+from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
+from textual.widgets.option_list import OptionDoesNotExist
 
 DEFAULT_DEADLINE = 60.0
+NOT_YET = (NoMatches, LookupError, AttributeError, RowDoesNotExist, CellDoesNotExist, OptionDoesNotExist)
+"""What a condition may raise while the screen is not there yet: a widget not mounted, a row not added."""
 STEP = 0.01
 """Seconds between two looks at the condition: the app (and its worker threads) run meanwhile."""
 
@@ -67,8 +71,8 @@ def _screen_name(app: App[Any]) -> str:
 async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str,
                 seconds: float | None = None) -> None:
     """Let the app work until ``condition()`` is true; fail after ``seconds`` (the run's deadline by
-    default) naming ``what``. A condition that raises :class:`NoMatches`, :class:`LookupError` or
-    :class:`AttributeError` (a widget not mounted yet, a row not added yet) counts as not yet."""
+    default) naming ``what``. A condition that raises one of :data:`NOT_YET` (a widget not mounted yet, a
+    row not added yet) counts as not yet."""
     limit = deadline() if seconds is None else seconds
     end = time.monotonic() + limit
     last_error: BaseException | None = None
@@ -77,7 +81,7 @@ async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str,
             if condition():
                 return
             last_error = None
-        except (NoMatches, LookupError, AttributeError) as error:
+        except NOT_YET as error:
             last_error = error
         if time.monotonic() >= end:
             detail = f" (last: {type(last_error).__name__}: {last_error})" if last_error else ""

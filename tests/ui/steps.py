@@ -76,20 +76,31 @@ def selected(app: App[Any]) -> str | None:
     return app.screen.query_one(OrderList).selected_combatant()
 
 
+async def until_sessions(pilot: Pilot[None]) -> SessionsScreen:
+    """Until the session list shows its rows."""
+    screen = await until_screen(pilot, SessionsScreen, "the session list")
+    assert isinstance(screen, SessionsScreen)
+    await until(pilot, lambda: screen.query_one(DataTable).row_count > 0, "the session list's rows")
+    return screen
+
+
 async def open_demo(pilot: Pilot[None]) -> None:
     """Session list → Enter on its only row, the demo → set-up (opened by a worker: waited for)."""
-    await until_screen(pilot, SessionsScreen, "the session list")
-    await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count > 0, "the session list's rows")
+    await until_sessions(pilot)
     await pilot.press("enter")
     await until_setup(pilot)
 
 
-async def until_setup(pilot: Pilot[None]) -> SetupScreen:
-    """Until the set-up screen shows its table, filled."""
+async def until_setup(pilot: Pilot[None], *, empty: bool = False) -> SetupScreen:
+    """Until the set-up screen shows its table, filled (``empty``: a new fight's, with no rows; then until the
+    screen has handled what its mounting set going)."""
     await until_screen(pilot, SetupScreen, "the set-up screen")
     screen = pilot.app.screen
     assert isinstance(screen, SetupScreen)
-    await until(pilot, lambda: screen.query_one(DataTable).row_count > 0, "the set-up table's rows")
+    if empty:
+        await until(pilot, lambda: screen.query_one(DataTable).is_mounted and settled(screen), "the set-up table")
+    else:
+        await until(pilot, lambda: screen.query_one(DataTable).row_count > 0, "the set-up table's rows")
     return screen
 
 
@@ -200,17 +211,24 @@ async def leave_damage(pilot: Pilot[None]) -> bool:
 
 
 async def until_footer(pilot: Pilot[None]) -> Footer:
-    """Until the screen's footer shows the keys its bindings call for now, laid out (the footer composes
-    its keys after the screen's bindings are known, a refresh after the screen appears)."""
+    """Until the screen's footer shows the keys its bindings call for now, laid out: the footer composes its
+    keys a refresh after the screen's bindings change (a screen shown, a row highlighted, a step taken), so
+    until then it is empty or shows the keys of before."""
     app = pilot.app
 
     def current() -> bool:
         footer = app.screen.query_one(Footer)
-        shown = [key for key in footer.query(FooterKey)]
+        keys = list(footer.query(FooterKey))
+        shown = {key.action for key in keys if not key.has_class("-command-palette")}
         wanted = {binding.action for _node, binding, _enabled, _tip in app.screen.active_bindings.values()
                   if binding.show}
-        return (bool(shown) and wanted <= {key.action for key in shown}
-                and all(key.region.width > 0 for key in shown))
+        return bool(keys) and shown == wanted and all(key.region.width > 0 for key in keys)
 
     await until(pilot, current, "the footer's keys")
     return app.screen.query_one(Footer)
+
+
+async def footer_now(pilot: Pilot[None]) -> str:
+    """:func:`footer_text` once the footer shows the keys that apply now."""
+    await until_footer(pilot)
+    return footer_text(pilot.app)

@@ -22,7 +22,7 @@ from textual.widgets import RichLog, Select
 
 from tests.common import encounter_file
 from tests.ui.steps import (
-    SEED, SIZE, budget_text, combatant_id, dialog_error, footer_text, store, to_round_from_setup, visible_text,
+    SEED, SIZE, budget_text, combatant_id, dialog_error, footer_now, store, to_round_from_setup, visible_text,
 )
 from tui_combat.app import CombatApp
 from tui_combat.engine.dice import roll
@@ -120,7 +120,7 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
             ["Ada"], ["Goblin 1", "Goblin 2"], ["Bram"]]
         assert state.acting_now() == (ada,) and app.screen.selected() == ada  # type: ignore[attr-defined]
         await pilot.pause()
-        assert "Roll" not in footer_text(app) and "Attack" in footer_text(app)
+        assert "Roll" not in (await footer_now(pilot)) and "Attack" in (await footer_now(pilot))
         assert "Movement (ft)" in budget_text(app) and "30/30" in budget_text(app)
 
         # Ada attacks: the chance is in the form before anything is rolled.
@@ -166,7 +166,7 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         assert state.round == 2 and [render(s.label) for s in state.order] == ["14", "11", "5"]
         assert state.acting_now() == (ada,)
         await pilot.pause()
-        assert "Roll" not in footer_text(app)
+        assert "Roll" not in (await footer_now(pilot))
         assert "Round 2" in visible_text(app.screen.query_one(PhaseBar))
 
 
@@ -215,4 +215,4 @@ async def test_a_speed_factor_round(tmp_path: Path, make_app: Callable[..., Comb
         state = store(app).state
         assert state.round == 2 and state.order == () and RULESET.steps(state)[state.step].id == "declare"
         await pilot.pause()
-        assert "Roll" in footer_text(app) and "Declare" in footer_text(app)
+        assert "Roll" in (await footer_now(pilot)) and "Declare" in (await footer_now(pilot))

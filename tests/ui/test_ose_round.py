@@ -22,7 +22,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select
 
 from tests.ui.steps import (
-    SIZE, combatant_id, dialog_error, footer_text, log_texts, open_form, select, selected, store, visible_text,
+    SIZE, combatant_id, dialog_error, footer_now, log_texts, open_form, select, selected, store, visible_text,
 )
 from tui_combat.engine.log import render
 from tui_combat.rulesets.ose import RULESET
@@ -112,13 +112,13 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
 
         # -- the goblins' turn: movement, missiles, magic, melee ----------------------------------------------
         assert selected(app) == goblin1
-        assert "Move" in footer_text(app)
+        assert "Move" in (await footer_now(pilot))
         await pilot.press("g")
         assert log_texts(app)[-1] == "Goblin 1 moves."
         await next_slot(pilot, "Goblins · missiles")
         await next_slot(pilot, "Goblins · magic")
         await next_slot(pilot, "Goblins · melee")
-        assert selected(app) == goblin1 and "Attack" in footer_text(app)
+        assert selected(app) == goblin1 and "Attack" in (await footer_now(pilot))
         form = await open_form(pilot, "a")
         assert [f.key for f in form.fields] == ["target", "modifier", "behind", "to_hit"]
         await pick(pilot, form, "target", wendel)
@@ -166,7 +166,7 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         card = visible_text(app.screen.query_one("#card"))
         assert "Morale: 7 — breaks on 8+: 15 in 36 (42%)" in card, card
         assert "Morale check due: first death" in card
-        assert "Morale" in footer_text(app)
+        assert "Morale" in (await footer_now(pilot))
         form = await open_form(pilot, "m")
         shown = visible_text(form.query_one("#f-modifier #label"))  # the choice the Select shows, as cut at 80×24
         assert shown == "0: breaks on 8+: 15 in 36 (42%)", shown

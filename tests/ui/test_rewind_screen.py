@@ -14,7 +14,7 @@ from textual.widgets._footer import FooterKey
 from tests.saves.helpers import fingerprint
 from tests.saves.test_rewind import EFFECTIVE, replayed, replayed_to_round, two_rounds
 from tests.ui.fights import messages, opened, until
-from tests.ui.steps import SIZE, footer_text, store, visible_text
+from tests.ui.steps import SIZE, footer_now, store, visible_text
 from tests.ui.test_no_internal_ids import internal_ids
 from tui_combat import session
 from tui_combat.app import CombatApp
@@ -121,7 +121,7 @@ async def test_escape_leaves_the_history_and_a_damaged_session_cannot_be_looked_
         (folder / "snapshot.json").write_bytes(b"{not a snapshot")  # the list shows it damaged
         app.screen.reload()
         await pilot.pause()
-        assert "Look back" not in footer_text(app)
+        assert "Look back" not in (await footer_now(pilot))
         await pilot.press("w")
         assert isinstance(app.screen, SessionsScreen)
 
