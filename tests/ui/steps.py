@@ -15,7 +15,7 @@ from textual.widgets._footer import FooterKey
 
 from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
-from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, _widget_id
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.setup import SetupScreen
@@ -115,7 +115,7 @@ async def to_round(pilot: Pilot[None], party: str = "5", monsters: str = "8") ->
     await to_surprise(pilot)
     surprise, before = pilot.app.screen, store(pilot.app).state  # type: ignore[arg-type]
     await pilot.press("t")
-    await until_screen(pilot, FormDialog, "the surprise dice form")
+    await until_form(pilot, "the surprise dice form")
     await pilot.press(*party, "enter", *monsters, "enter")
     await until(pilot, lambda: pilot.app.screen is surprise and store(pilot.app).state is not before,  # type: ignore[arg-type]
                 "the surprise typed in (the form: " + _form_error(pilot.app) + ")")
@@ -140,7 +140,7 @@ async def type_initiative(pilot: Pilot[None], party: str, monsters: str) -> None
     """From the round's first step: n, n to the initiative step, t, then the two sides' d10s."""
     app = pilot.app
     await pilot.press("n", "n", "t")
-    await until_screen(pilot, FormDialog, "the initiative form")
+    await until_form(pilot, "the initiative form")
     before = store(app).state  # type: ignore[arg-type]
     await pilot.press(*party, "enter", *monsters, "enter")
     await until(pilot, lambda: isinstance(app.screen, RoundScreen) and store(app).state is not before,  # type: ignore[arg-type]
@@ -168,12 +168,26 @@ async def to_round_from_setup(pilot: Pilot[None], mark: int | None = None) -> No
     await until_round(pilot)
 
 
+async def until_form(pilot: Pilot[None], what: str = "a form") -> FormDialog:
+    """Until a form is the screen with each of its fields mounted (a form pushed from code, not from a key,
+    is composed a moment later); the form."""
+    app = pilot.app
+
+    def ready() -> bool:
+        screen = app.screen
+        return isinstance(screen, FormDialog) and all(
+            screen.query(f"#{_widget_id(index, field.key)}") for index, field in enumerate(screen.fields))
+
+    await until(pilot, ready, what)
+    screen = app.screen
+    assert isinstance(screen, FormDialog)
+    return screen
+
+
 async def open_form(pilot: Pilot[None], key: str) -> FormDialog:
     """Press ``key``; the form it opens."""
     await pilot.press(key)
-    screen = await until_screen(pilot, FormDialog, f"the form {key} opens")
-    assert isinstance(screen, FormDialog)
-    return screen
+    return await until_form(pilot, f"the form {key} opens")
 
 
 async def select(pilot: Pilot[None], cid: str) -> None:

@@ -13,8 +13,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from tests.waiting import until as wait_until, until_screen
-from tests.ui.steps import select as select_id
+from tests.waiting import until as wait_until
+from tests.ui.steps import select as select_id, until_form
 from tests.ui.steps import SIZE, combatant_id, store, to_round, type_initiative, visible_text
 from tui_combat import session
 from tui_combat.app import CombatApp
@@ -225,7 +225,7 @@ async def test_a_secret_step_shows_nothing_of_its_content(make_app: Callable[...
         entries = len(store(gm).state.log_entries())
         await select(pilot, "Troll 1")
         await pilot.press("e")
-        form = await until_screen(pilot, FormDialog, "the declaration form")
+        form = await until_form(pilot, "the declaration form")
         form.query_one("#f-text", Input).focus()
         await pilot.press(*"grabs the wizard", "enter")
         assert isinstance(gm.screen, RoundScreen)
