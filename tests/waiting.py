@@ -69,10 +69,11 @@ def _screen_name(app: App[Any]) -> str:
 
 
 async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str,
-                seconds: float | None = None) -> None:
+                seconds: float | None = None, describe: Callable[[], str] | None = None) -> None:
     """Let the app work until ``condition()`` is true; fail after ``seconds`` (the run's deadline by
     default) naming ``what``. A condition that raises one of :data:`NOT_YET` (a widget not mounted yet, a
-    row not added yet) counts as not yet."""
+    row not added yet) counts as not yet. ``describe()``, when given, is added to the failure (what there
+    was instead: a form's complaint, a list's rows)."""
     limit = deadline() if seconds is None else seconds
     end = time.monotonic() + limit
     last_error: BaseException | None = None
@@ -85,6 +86,8 @@ async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str,
             last_error = error
         if time.monotonic() >= end:
             detail = f" (last: {type(last_error).__name__}: {last_error})" if last_error else ""
+            if describe is not None:
+                detail += f"; {describe()}"
             raise AssertionError(f"waited {limit:.0f} s in vain for {what}; the screen is "
                                  f"{_screen_name(pilot.app)}{detail}")
         await pilot.pause(STEP)

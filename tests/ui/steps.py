@@ -9,6 +9,7 @@ from typing import Any
 from textual.app import App
 from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static
 from textual.widgets._footer import FooterKey
@@ -182,6 +183,16 @@ async def until_form(pilot: Pilot[None], what: str = "a form") -> FormDialog:
     screen = app.screen
     assert isinstance(screen, FormDialog)
     return screen
+
+
+async def until_closed(pilot: Pilot[None], form: Screen[Any], what: str = "the form to close") -> None:
+    """Until ``form`` is closed and the screen under it has run what the form's result set going (its
+    callback runs a moment after the form is gone); a form that refuses what it was given fails this,
+    with its complaint."""
+    app = pilot.app
+    await until(pilot, lambda: app.screen is not form and settled(app.screen), what,
+                describe=lambda: f"the form says: {dialog_error(app)}" if app.screen is form  # type: ignore[arg-type]
+                and isinstance(form, FormDialog) else f"the screen is {type(app.screen).__name__}")
 
 
 async def open_form(pilot: Pilot[None], key: str) -> FormDialog:

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Checkbox, Input, Select
 
-from tests.ui.steps import SIZE
+from tests.ui.steps import SIZE, until_form
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -157,7 +157,7 @@ async def fill_and_submit(app: CombatApp, form: Form, texts: list[str]) -> dict[
     dialog = FormDialog(form.name, form.fields, validate=form.validate, rng=random.Random(1))
     async with app.run_test(size=SIZE) as pilot:
         await app.push_screen(dialog, given.append)
-        await pilot.pause()
+        await until_form(pilot)
         for widget, text in zip(dialog.query(Input), texts):
             widget.value = ""
             widget.insert_text_at_cursor(text)
