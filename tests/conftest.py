@@ -41,7 +41,9 @@ and Rich wrap their text to (a user's narrow terminal would wrap the command's h
 CLEARED_PREFIXES = ("TEXTUAL", "TUI_COMBAT_")
 """Variables the user may have set that change what the app or Textual does; removed for each test."""
 KEPT = {"TUI_COMBAT_BROWSER", "TUI_COMBAT_TEST_DEADLINE"}
-"""…except these, which tell the tests where a browser is and how long a busy machine may take."""
+"""…except these, which tell the tests where a browser is and how long a busy machine may take…"""
+KEPT_PREFIXES = ("TEXTUAL_SNAPSHOT",)
+"""…and what pytest-textual-snapshot sets for its own run (its folder for the screenshots it compares)."""
 
 USER_FOLDERS = {
     "HOME": "home",
@@ -62,7 +64,7 @@ def hermetic_environment(machine: Path, cache: Path) -> dict[str, str | None]:
     """What the environment should be for a test whose private folders live in ``machine`` (None: unset)."""
     wanted: dict[str, str | None] = {
         name: None for name in os.environ
-        if name.startswith(CLEARED_PREFIXES) and name not in KEPT
+        if name.startswith(CLEARED_PREFIXES) and name not in KEPT and not name.startswith(KEPT_PREFIXES)
     }
     for name, value in PINNED.items():
         wanted[name] = value or None
