@@ -127,6 +127,7 @@ _SLOW_KEY = pytest.StashKey[set[str]]()
 _TIMES_KEY = pytest.StashKey[dict[bool, float]]()
 
 
+@pytest.hookimpl(trylast=True)  # after tests/ui/conftest.py has marked its slow tests
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     config.stash[_SLOW_KEY] = {item.nodeid for item in items if item.get_closest_marker("slow") is not None}
     config.stash[_TIMES_KEY] = {True: 0.0, False: 0.0}

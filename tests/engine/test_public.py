@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
@@ -323,6 +324,7 @@ def played(base: State, advances: int, actions: list[Step], surprise: bool) -> I
         yield action, state
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
 def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple[str, str], ...]], advances: int,

@@ -17,6 +17,8 @@ from tests.i18n.interface import (
 )
 from tui_combat.engine.contract import BudgetLine
 
+pytestmark = pytest.mark.slow  # every language through the round screens
+
 LANGUAGES = ("ru", "uk")
 
 # What the AD&D demo shows, by language: words worked out from the catalogs by hand.
