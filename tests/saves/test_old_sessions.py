@@ -198,6 +198,7 @@ def test_an_old_session_that_replays_into_another_fight_is_refused(old_root: Pat
 async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_is_refused(old_root: Path) -> None:
     from textual.widgets import DataTable
 
+    from tests.waiting import settled, until
     from tui_combat.app import CombatApp
     from tui_combat.screens.round import RoundScreen
     from tui_combat.screens.sessions import SessionsScreen
@@ -209,8 +210,8 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_is_re
 
     app = CombatApp(old_root, seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, SessionsScreen)
+        await until(pilot, lambda: isinstance(app.screen, SessionsScreen) and app.screen.query_one(DataTable).row_count > 2,
+                    "the session list's rows")
         table = app.screen.query_one(DataTable)
         keys = [row.value for row in table.rows]
         for key in ("broken", KEY):
@@ -218,7 +219,8 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_is_re
             while table.cursor_row != target:
                 await pilot.press("down" if table.cursor_row < target else "up")
             await pilot.press("enter")
-            await pilot.pause()
+            await until(pilot, lambda: not app.opening and (app.store is not None or bool(app._notifications))
+                        and settled(app.screen), f"the session {key} opened or refused")
             if key == "broken":
                 assert isinstance(app.screen, SessionsScreen)
                 (notice,) = list(app._notifications)
