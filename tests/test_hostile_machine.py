@@ -113,7 +113,7 @@ def test_the_suite_is_green_on_a_machine_made_the_users_own(tmp_path: Path) -> N
     assert seen.returncode == 0, seen.stderr
     assert seen.stdout.split("\n")[:4] == ["uk", f"{len(every_binding_id())} 0", "The user's own fight", "2"], seen.stdout
 
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",
-                          *SLICE], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=1800)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *SLICE],
+                         cwd=ROOT, env=environment, capture_output=True, text=True, timeout=1800)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and "skipped" not in run.stdout.rsplit("\n", 2)[-2], run.stdout[-2000:]
