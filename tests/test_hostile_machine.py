@@ -1,7 +1,7 @@
 """The tests are green on a machine whose user has made the app his own: his real user folders (HOME and the
 XDG folders) hold a settings file in Ukrainian, with another theme and every binding moved to other keys,
 a combatant library and a saved fight; his environment asks for Ukrainian, colours, a plain terminal, a
-narrow screen and a far time zone. A slice of the suite (the engine, saves, settings, and interface tests
+narrow screen and a far time zone. A slice of the suite (where saves go, settings, the library, and interface tests
 that press the default keys, read the session list, the library and the settings screen) runs in a
 separate pytest on that machine and must pass: nothing a test does may come from the user's files or
 environment.
@@ -23,8 +23,7 @@ from tui_combat.toml_write import toml_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SLICE = (
-    "tests/engine/test_store.py", "tests/engine/test_dice.py",
-    "tests/saves/test_session_lifecycle.py", "tests/saves/test_paths.py",
+    "tests/saves/test_paths.py",
     "tests/test_settings_file.py", "tests/test_library.py", "tests/test_cli_sessions.py",
     "tests/ui/test_round_flow.py", "tests/ui/test_opening.py", "tests/ui/test_keymap.py",
     "tests/ui/test_settings_screen.py", "tests/ui/test_library_ui.py",

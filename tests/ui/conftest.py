@@ -11,9 +11,9 @@ from tests.ui.steps import SEED, SIZE, session_folders  # noqa: F401  (SIZE, ses
 from tui_combat.app import CombatApp
 
 
-SMOKE = frozenset({"test_round_flow.py", "test_opening.py", "test_card_and_log.py", "test_footer_width.py"})
+SMOKE = frozenset({"test_round_flow.py", "test_opening.py", "test_card_and_log.py"})
 """The interface tests in the fast loop (``-m "not slow"``): a fight from the session list through a round,
-opening and resuming, the card and the log, the footer at 60 and 80 columns. Every other interface test
+opening and resuming, the card and the log. Every other interface test
 is marked slow here (a new one too, until it is added to this set)."""
 
 
