@@ -149,12 +149,14 @@ async def type_initiative(pilot: Pilot[None], party: str, monsters: str) -> None
 
 
 async def choose(pilot: Pilot[None], value: str) -> None:
-    """In an open ChoiceDialog, move the highlight to ``value`` with the arrows and press Enter."""
+    """In an open ChoiceDialog, move the highlight to ``value`` with the arrows and press Enter; until the
+    choice has closed and the screen under it has done what it asked."""
     screen = await until_screen(pilot, ChoiceDialog, "a choice")
     values = [choice for choice, _label in screen.choices]
     current = values.index(screen.current) if screen.current in values else 0
     steps = values.index(value) - current
     await pilot.press(*(["down"] * steps if steps > 0 else ["up"] * -steps), "enter")
+    await until_closed(pilot, screen, f"{value} chosen")  # what the choice does runs once it has closed
 
 
 async def to_round_from_setup(pilot: Pilot[None], mark: int | None = None) -> None:
