@@ -119,7 +119,7 @@ async def to_round(pilot: Pilot[None], party: str = "5", monsters: str = "8") ->
     await until_form(pilot, "the surprise dice form")
     await pilot.press(*party, "enter", *monsters, "enter")
     await until(pilot, lambda: pilot.app.screen is surprise and store(pilot.app).state is not before,  # type: ignore[arg-type]
-                "the surprise typed in (the form: " + _form_error(pilot.app) + ")")
+                "the surprise typed in", describe=lambda: "the form: " + _form_error(pilot.app))
     await pilot.press("c")
     await until_round(pilot)
 
@@ -145,7 +145,7 @@ async def type_initiative(pilot: Pilot[None], party: str, monsters: str) -> None
     before = store(app).state  # type: ignore[arg-type]
     await pilot.press(*party, "enter", *monsters, "enter")
     await until(pilot, lambda: isinstance(app.screen, RoundScreen) and store(app).state is not before,  # type: ignore[arg-type]
-                "the initiative typed in (the form: " + _form_error(app) + ")")
+                "the initiative typed in", describe=lambda: "the form: " + _form_error(app))
 
 
 async def choose(pilot: Pilot[None], value: str) -> None:
