@@ -1,5 +1,5 @@
 """Every test runs on a machine of its own: empty config, data and cache folders, English, a plain UTC clock
-and a known terminal (colours on, as most GMs have them) — never the user's settings, library, saves, language or theme.
+and a known terminal — never the user's settings, library, saves, language or theme.
 
 The environment is pinned twice: once when the test run starts (so that anything decided at import time,
 such as the terminal's symbols or a language chosen while a module loads, is decided on the pinned
@@ -25,18 +25,25 @@ PINNED: dict[str, str] = {
     "LC_CTYPE": "",
     "TZ": "UTC",
     "TERM": "xterm-256color",
-    "NO_COLOR": "",
+    "NO_COLOR": "1",
     "COLORTERM": "",
     "TUI_COMBAT_PLAIN": "",
+    "COLUMNS": "80",
+    "LINES": "24",
+    "FORCE_COLOR": "",
+    "TTY_COMPATIBLE": "",
+    "TTY_INTERACTIVE": "",
+    "ESCDELAY": "",
 }
-"""Variables every test starts with (an empty value is removed)."""
+"""Variables every test starts with (an empty value is removed). ``COLUMNS``/``LINES``: the width argparse
+and Rich wrap their text to (a user's narrow terminal would wrap the command's help)."""
 
 CLEARED_PREFIXES = ("TEXTUAL", "TUI_COMBAT_")
 """Variables the user may have set that change what the app or Textual does; removed for each test."""
 KEPT = {"TUI_COMBAT_BROWSER", "TUI_COMBAT_TEST_DEADLINE"}
-"""…except these, which tell the tests where a browser is and how long a busy machine may take, and the
-snapshot plugin's own (it sets them when the run starts)."""
+"""…except these, which tell the tests where a browser is and how long a busy machine may take…"""
 KEPT_PREFIXES = ("TEXTUAL_SNAPSHOT",)
+"""…and what pytest-textual-snapshot sets for its own run (its folder for the screenshots it compares)."""
 
 USER_FOLDERS = {
     "HOME": "home",
@@ -83,18 +90,21 @@ def pytest_configure(config: pytest.Config) -> None:
     base = Path(tempfile.mkdtemp(prefix="tui-combat-tests-"))
     _apply(hermetic_environment(base / "machine", base / "catalog-cache"))
     config.stash[_CACHE_KEY] = base / "catalog-cache"
+    _CONFIG["config"] = config
     if hasattr(time, "tzset"):
         time.tzset()
 
 
 _CACHE_KEY = pytest.StashKey[Path]()
+_CONFIG: dict[str, pytest.Config] = {}
+"""The run's configuration, for the report hooks that are not given it."""
 
 
 @pytest.fixture(autouse=True)
 def hermetic(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest,
              monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The test's own machine folder (HOME, XDG folders, the app's config and data folders inside it),
-    English, UTC, no ``NO_COLOR``; the interface's language and the terminal's symbols decided afresh."""
+    English, UTC, ``NO_COLOR``; the interface's language and the terminal's symbols decided afresh."""
     machine = tmp_path_factory.mktemp("machine")
     for name, value in hermetic_environment(machine, request.config.stash[_CACHE_KEY]).items():
         if value is None:
@@ -110,3 +120,30 @@ def hermetic(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRe
     yield machine
     set_language(before)
     forget_terminal()
+
+
+# -- how long the fast loop takes ---------------------------------------------------------------------------
+_SLOW_KEY = pytest.StashKey[set[str]]()
+_TIMES_KEY = pytest.StashKey[dict[bool, float]]()
+
+
+@pytest.hookimpl(trylast=True)  # after tests/ui/conftest.py has marked its slow tests
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    config.stash[_SLOW_KEY] = {item.nodeid for item in items if item.get_closest_marker("slow") is not None}
+    config.stash[_TIMES_KEY] = {True: 0.0, False: 0.0}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    config = _CONFIG.get("config")
+    if config is None or _TIMES_KEY not in config.stash:
+        return
+    config.stash[_TIMES_KEY][report.nodeid in config.stash[_SLOW_KEY]] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+    """One line: the time spent in the fast loop's tests (not marked slow) and in the slow ones."""
+    times = config.stash.get(_TIMES_KEY, None)
+    if not times or not (times[True] or times[False]):
+        return
+    terminalreporter.write_line(f"time in tests: {times[False]:.0f} s not marked slow (the fast loop, -m 'not slow'), "
+                                f"{times[True]:.0f} s marked slow")

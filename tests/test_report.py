@@ -225,6 +225,7 @@ def test_a_fight_still_in_set_up_has_a_short_report() -> None:
 
 
 # -- the players' view: nothing secret, over random fights -------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
 def test_no_secret_ever_reaches_the_public_report(fight: tuple[str, tuple[tuple[str, str], ...]], advances: int,

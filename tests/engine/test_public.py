@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
@@ -330,6 +331,7 @@ def played(base: State, advances: int, actions: list[Step], surprise: bool) -> I
         yield action, state
 
 
+@pytest.mark.slow
 @SECRETS_PROFILE
 @given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
 def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple[str, str], ...]], advances: int,

@@ -17,9 +17,10 @@ from types import ModuleType
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Footer
+from textual.widgets import DataTable, Footer
 from textual.widgets._footer import FooterKey
 
+from tests.waiting import settled, until
 from tui_combat.i18n import language, set_language
 
 INTERFACE = ("tui_combat.app", "tui_combat.screens", "tui_combat.widgets")
@@ -74,36 +75,44 @@ def visible_keys(pilot: Pilot[Any]) -> list[str]:
             and key.region.right - 1 <= right]  # its last column is padding
 
 
+async def until_named(pilot: Pilot[Any], name: str) -> None:
+    """Until the screen is one whose class name starts with ``name`` (the classes are the fresh modules':
+    no ``isinstance``) and it has handled what its showing set going."""
+    await until(pilot, lambda: screen_name(pilot).startswith(name) and settled(pilot.app.screen), name,
+                describe=lambda: f"the screen is {screen_name(pilot)}")
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Until the screen has handled the keys pressed and what they set going."""
+    await until(pilot, lambda: settled(pilot.app.screen), "the screen to handle the keys")
+
+
 async def to_setup(pilot: Pilot[Any]) -> None:
+    await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count > 0, "the session list's rows")
     await pilot.press("enter")  # the first row of the session list: the AD&D demo
-    await pilot.pause()
-    assert screen_name(pilot) == "SetupScreen", screen_name(pilot)
+    await until_named(pilot, "SetupScreen")
+    await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count > 0, "the set-up table's rows")
 
 
 async def to_surprise(pilot: Pilot[Any]) -> None:
     await to_setup(pilot)
     await pilot.press("c")
-    await pilot.pause()
-    assert screen_name(pilot) == "SurpriseScreen", screen_name(pilot)
+    await until_named(pilot, "SurpriseScreen")
 
 
 async def to_round(pilot: Pilot[Any]) -> None:
     """Surprise typed from real dice (5 and 8 on 1d10: nobody surprised), then the fight starts."""
     await to_surprise(pilot)
     await pilot.press("t")
-    await pilot.pause()
-    assert screen_name(pilot) == "FormDialog", screen_name(pilot)
+    await until_named(pilot, "FormDialog")
     await pilot.press("5", "enter", "8", "enter")
-    await pilot.pause()
+    await until_named(pilot, "SurpriseScreen")
     await pilot.press("c")
-    await pilot.pause()
-    assert screen_name(pilot) == "RoundScreen_adnd2e", screen_name(pilot)
+    await until_named(pilot, "RoundScreen_adnd2e")
 
 
 async def type_initiative(pilot: Pilot[Any], party: str, monsters: str) -> None:
     await pilot.press("n", "n", "t")
-    await pilot.pause()
-    assert screen_name(pilot) == "FormDialog", screen_name(pilot)
+    await until_named(pilot, "FormDialog")
     await pilot.press(*party, "enter", *monsters, "enter")
-    await pilot.pause()
-    assert screen_name(pilot) == "RoundScreen_adnd2e", screen_name(pilot)
+    await until_named(pilot, "RoundScreen_adnd2e")

@@ -10,12 +10,18 @@ from typing import Any
 
 import pytest
 from textual.geometry import Region
+from textual.widgets import DataTable
 from textual.pilot import Pilot
 
 from tests.i18n.interface import (
-    SIZE, footer_keys, interface_in, make_app, screen_name, to_round, to_setup, type_initiative, visible_keys,
+    SIZE, footer_keys, interface_in, make_app, screen_name, settle, to_round, to_setup, type_initiative, until_named,
+    visible_keys,
 )
+from tests.ui.steps import until_footer
+from tests.waiting import settled, until
 from tui_combat.engine.contract import BudgetLine
+
+pytestmark = pytest.mark.slow  # every language through the round screens
 
 LANGUAGES = ("ru", "uk")
 
@@ -92,7 +98,8 @@ class Walk:
         self.footers: list[list[tuple[str, str]]] = []
         self.screens: list[str] = []
 
-    def check(self, pilot: Pilot[Any]) -> None:
+    async def check(self, pilot: Pilot[Any]) -> None:
+        await until_footer(pilot)  # the footer of this moment, not of the one before
         self.keys.append(visible_keys(pilot))
         self.footers.append(footer_keys(pilot))
         self.screens.append(screen_text(pilot))
@@ -104,43 +111,43 @@ async def walk_adnd(lang: str, data_root: Path, troll_name: str) -> Walk:
         app = make_app(app_module, data_root)
         async with app.run_test(size=SIZE) as pilot:
             await to_setup(pilot)
-            walk.check(pilot)
+            await walk.check(pilot)
             await to_round(pilot)
-            walk.check(pilot)
+            await walk.check(pilot)
             await type_initiative(pilot, "7", "10")
-            walk.check(pilot)
+            await walk.check(pilot)
             if lang != "en":
                 budgets_whole(pilot)
             # Raf (selected, acting in slot 7) attacks: with, target (the first foe, Troll 1), AC 4 typed (the
             # troll's), other modifiers, the d20 typed: 9.
             await pilot.press("a")
-            await pilot.pause()
-            assert screen_name(pilot) == "FormDialog"
+            await until_named(pilot, "FormDialog")
+            attack = pilot.app.screen
             await pilot.press("tab", "tab", "4", "enter", "enter", "9", "enter")
-            await pilot.pause()
-            assert screen_name(pilot) == "FormDialog"  # a hit on Troll 1: his damage is asked for, and left
+            # a hit on Troll 1: his damage is asked for, and left
+            await until(pilot, lambda: pilot.app.screen is not attack and screen_name(pilot) == "FormDialog"
+                        and settled(pilot.app.screen), "the damage form", describe=lambda: screen_name(pilot))
             await pilot.press("escape")
-            await pilot.pause()
-            assert screen_name(pilot) == "RoundScreen_adnd2e"
+            await until_named(pilot, "RoundScreen_adnd2e")
             troll = next(c.id for c in pilot.app.store.state.combatants if c.name == troll_name)
             order = pilot.app.screen.query_one("#order")
             for _down in range(10):
                 if order.selected_combatant() == troll:
                     break
                 await pilot.press("down")
-                await pilot.pause()
+                await settle(pilot)
             assert order.selected_combatant() == troll
-            walk.check(pilot)
+            await walk.check(pilot)
             await pilot.press("d")
-            await pilot.pause()
+            await until_named(pilot, "FormDialog")
             await pilot.press("7", "enter")
-            await pilot.pause()
+            await until_named(pilot, "RoundScreen_adnd2e")
             for _step in range(12):  # the rest of the slots and the end of the round
                 if sum(text.startswith(("Round 2", "Начинается раунд 2", "Починається раунд 2")) for text in log_texts(pilot)):
                     break
                 await pilot.press("n")
-                await pilot.pause()
-            walk.check(pilot)
+                await settle(pilot)
+            await walk.check(pilot)
             walk.log = log_texts(pilot)
             await pilot.press("ctrl+q")
     return walk
@@ -186,27 +193,25 @@ async def walk_demo(lang: str, data_root: Path, row: int) -> Walk:
     with interface_in(lang) as app_module:
         app = make_app(app_module, data_root)
         async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count > row, "the session list's rows")
             await pilot.press(*(["down"] * row), "enter")
-            await pilot.pause()
-            assert screen_name(pilot) == "SetupScreen"
-            walk.check(pilot)
+            await until_named(pilot, "SetupScreen")
+            await walk.check(pilot)
             await pilot.press("c")
-            await pilot.pause()
-            assert screen_name(pilot) == "SurpriseScreen"
-            walk.check(pilot)
+            await until_named(pilot, "SurpriseScreen")
+            await walk.check(pilot)
             await pilot.press("c")
-            await pilot.pause()
-            assert screen_name(pilot).startswith("RoundScreen")
-            walk.check(pilot)
+            await until_named(pilot, "RoundScreen")
+            await walk.check(pilot)
             orders = ("Order:", "Порядок:")
             for _step in range(6):
                 if any(text.startswith(orders) for text in log_texts(pilot)):
                     break
                 await pilot.press("r")
-                await pilot.pause()
+                await settle(pilot)
                 await pilot.press("n")
-                await pilot.pause()
-            walk.check(pilot)
+                await settle(pilot)
+            await walk.check(pilot)
             if lang != "en":  # English labels are the code's own ("Medium shield actions" is 21 long)
                 budgets_whole(pilot)
             walk.log = log_texts(pilot)

@@ -122,6 +122,7 @@ def run_and_kill(folder: Path, seed: int, after: float) -> list[tuple[str, int, 
     return reports
 
 
+@pytest.mark.slow
 def test_random_kills_of_a_writing_process_lose_no_committed_action(tmp_path: Path) -> None:
     folder = tmp_path / "fight"
     rng = random.Random(20240611)

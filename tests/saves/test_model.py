@@ -6,6 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -123,7 +124,7 @@ HistoryMachine.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-TestHistoryMachine = HistoryMachine.TestCase
+TestHistoryMachine = pytest.mark.slow(HistoryMachine.TestCase)
 
 
 class FullHistoryMachine(HistoryMachine):

@@ -207,6 +207,7 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_opens
 
     from textual.widgets import DataTable
 
+    from tests.waiting import settled, until
     from tui_combat.app import CombatApp
     from tui_combat.screens.round import RoundScreen
     from tui_combat.screens.sessions import SessionsScreen
@@ -218,8 +219,8 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_opens
 
     app = CombatApp(old_root, seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, SessionsScreen)
+        await until(pilot, lambda: isinstance(app.screen, SessionsScreen) and app.screen.query_one(DataTable).row_count > 2,
+                    "the session list's rows")
         table = app.screen.query_one(DataTable)
         keys = [row.value for row in table.rows]
         for key in ("broken", KEY):
@@ -227,7 +228,8 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_opens
             while table.cursor_row != target:
                 await pilot.press("down" if table.cursor_row < target else "up")
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, RoundScreen) and not app.opening, "the session to open")
+            await until(pilot, lambda: isinstance(app.screen, RoundScreen) and not app.opening and settled(app.screen),
+                        f"the session {key} to open")
             assert app.store is not None
             if key == "broken":
                 assert app.store.read_only and app.store.damaged
@@ -238,7 +240,7 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_opens
             else:
                 assert app.store.state.combatant("c7").hp == 27
         await pilot.press("escape")  # back to the list: the old session is saved only if it changed
-        assert isinstance(app.screen, SessionsScreen)
+        await until(pilot, lambda: isinstance(app.screen, SessionsScreen), "the session list")
     assert files(old_root) == before
 
 

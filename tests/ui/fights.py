@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from tests.waiting import settled
 from tests.waiting import until as wait_until
 
 from tui_combat.app import CombatApp
@@ -62,9 +63,8 @@ async def opened(pilot: Pilot[None]) -> None:
     """Until the session the app was started on is open and its screen shown."""
     app = pilot.app
     assert isinstance(app, CombatApp)
-    await until(pilot, lambda: app.store is not None and not app.opening and isinstance(app.screen, SessionScreen),
-                "the session to open")
-    await pilot.pause()
+    await until(pilot, lambda: app.store is not None and not app.opening and isinstance(app.screen, SessionScreen)
+                and settled(app.screen), "the session to open")
 
 
 def messages(app: CombatApp) -> list[str]:

@@ -9,13 +9,16 @@ from typing import Any
 from textual.app import App
 from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import DataTable, Footer, Static
 from textual.widgets._footer import FooterKey
 
+from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
-from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, _widget_id
 from tui_combat.screens.round import RoundScreen
+from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.store import Store
@@ -74,77 +77,136 @@ def selected(app: App[Any]) -> str | None:
     return app.screen.query_one(OrderList).selected_combatant()
 
 
+async def until_sessions(pilot: Pilot[None]) -> SessionsScreen:
+    """Until the session list shows its rows."""
+    screen = await until_screen(pilot, SessionsScreen, "the session list")
+    assert isinstance(screen, SessionsScreen)
+    await until(pilot, lambda: screen.query_one(DataTable).row_count > 0, "the session list's rows")
+    return screen
+
+
 async def open_demo(pilot: Pilot[None]) -> None:
-    """Session list → Enter on its only row, the demo → set-up."""
+    """Session list → Enter on its only row, the demo → set-up (opened by a worker: waited for)."""
+    await until_sessions(pilot)
     await pilot.press("enter")
-    assert isinstance(pilot.app.screen, SetupScreen), type(pilot.app.screen).__name__
+    await until_setup(pilot)
+
+
+async def until_setup(pilot: Pilot[None], *, empty: bool = False) -> SetupScreen:
+    """Until the set-up screen shows its table, filled (``empty``: a new fight's, with no rows; then until the
+    screen has handled what its mounting set going)."""
+    await until_screen(pilot, SetupScreen, "the set-up screen")
+    screen = pilot.app.screen
+    assert isinstance(screen, SetupScreen)
+    if empty:
+        await until(pilot, lambda: screen.query_one(DataTable).is_mounted and settled(screen), "the set-up table")
+    else:
+        await until(pilot, lambda: screen.query_one(DataTable).row_count > 0, "the set-up table's rows")
+    return screen
 
 
 async def to_surprise(pilot: Pilot[None]) -> None:
     await open_demo(pilot)
     await pilot.press("c")
-    assert isinstance(pilot.app.screen, SurpriseScreen), type(pilot.app.screen).__name__
+    await until_screen(pilot, SurpriseScreen, "the surprise screen")
 
 
 async def to_round(pilot: Pilot[None], party: str = "5", monsters: str = "8") -> None:
     """Demo → set-up → surprise typed from physical dice (5 and 8: nobody surprised) → round 1."""
     await to_surprise(pilot)
+    surprise, before = pilot.app.screen, store(pilot.app).state  # type: ignore[arg-type]
     await pilot.press("t")
-    assert isinstance(pilot.app.screen, FormDialog)
+    await until_form(pilot, "the surprise dice form")
     await pilot.press(*party, "enter", *monsters, "enter")
-    assert isinstance(pilot.app.screen, SurpriseScreen), dialog_error(pilot.app)  # type: ignore[arg-type]
+    await until(pilot, lambda: pilot.app.screen is surprise and store(pilot.app).state is not before,  # type: ignore[arg-type]
+                "the surprise typed in", describe=lambda: "the form: " + _form_error(pilot.app))
     await pilot.press("c")
-    assert isinstance(pilot.app.screen, RoundScreen), type(pilot.app.screen).__name__
+    await until_round(pilot)
+
+
+def _form_error(app: App[Any]) -> str:
+    return dialog_error(app) if isinstance(app.screen, FormDialog) else "closed"  # type: ignore[arg-type]
+
+
+async def until_round(pilot: Pilot[None]) -> RoundScreen:
+    """Until the round screen is shown with its order list filled."""
+    await until_screen(pilot, RoundScreen, "the round screen")
+    screen = pilot.app.screen
+    assert isinstance(screen, RoundScreen)
+    await until(pilot, lambda: screen.query_one(OrderList).option_count > 0, "the round's order list")
+    return screen
 
 
 async def type_initiative(pilot: Pilot[None], party: str, monsters: str) -> None:
     """From the round's first step: n, n to the initiative step, t, then the two sides' d10s."""
+    app = pilot.app
     await pilot.press("n", "n", "t")
-    assert isinstance(pilot.app.screen, FormDialog), type(pilot.app.screen).__name__
+    await until_form(pilot, "the initiative form")
+    before = store(app).state  # type: ignore[arg-type]
     await pilot.press(*party, "enter", *monsters, "enter")
-    assert isinstance(pilot.app.screen, RoundScreen), dialog_error(pilot.app)  # type: ignore[arg-type]
+    await until(pilot, lambda: isinstance(app.screen, RoundScreen) and store(app).state is not before,  # type: ignore[arg-type]
+                "the initiative typed in", describe=lambda: "the form: " + _form_error(app))
 
 
 async def choose(pilot: Pilot[None], value: str) -> None:
-    """In an open ChoiceDialog, move the highlight to ``value`` with the arrows and press Enter."""
-    screen = pilot.app.screen
-    assert isinstance(screen, ChoiceDialog), type(screen).__name__
+    """In an open ChoiceDialog, move the highlight to ``value`` with the arrows and press Enter; until the
+    choice has closed and the screen under it has done what it asked."""
+    screen = await until_screen(pilot, ChoiceDialog, "a choice")
     values = [choice for choice, _label in screen.choices]
     current = values.index(screen.current) if screen.current in values else 0
     steps = values.index(value) - current
     await pilot.press(*(["down"] * steps if steps > 0 else ["up"] * -steps), "enter")
+    await until_closed(pilot, screen, f"{value} chosen")  # what the choice does runs once it has closed
 
 
 async def to_round_from_setup(pilot: Pilot[None], mark: int | None = None) -> None:
     """An encounter opened on set-up (waiting for it to show) → surprise, where nobody is surprised unless
     the row ``mark`` is marked → round 1."""
-    await pilot.pause()
-    for _ in range(50):
-        if isinstance(pilot.app.screen, SetupScreen):
-            break
-        await pilot.pause()
-    assert isinstance(pilot.app.screen, SetupScreen), type(pilot.app.screen).__name__
+    await until_setup(pilot)
     await pilot.press("c")
-    assert isinstance(pilot.app.screen, SurpriseScreen), type(pilot.app.screen).__name__
+    await until_screen(pilot, SurpriseScreen, "the surprise screen")
     if mark is not None:
         await pilot.press(*["down"] * mark, "s")
     await pilot.press("c")
-    assert isinstance(pilot.app.screen, RoundScreen), type(pilot.app.screen).__name__
-    await pilot.pause()
+    await until_round(pilot)
+
+
+async def until_form(pilot: Pilot[None], what: str = "a form") -> FormDialog:
+    """Until a form is the screen with each of its fields mounted (a form pushed from code, not from a key,
+    is composed a moment later); the form."""
+    app = pilot.app
+
+    def ready() -> bool:
+        screen = app.screen
+        return isinstance(screen, FormDialog) and all(
+            screen.query(f"#{_widget_id(index, field.key)}") for index, field in enumerate(screen.fields))
+
+    await until(pilot, ready, what)
+    screen = app.screen
+    assert isinstance(screen, FormDialog)
+    return screen
+
+
+async def until_closed(pilot: Pilot[None], form: Screen[Any], what: str = "the form to close") -> None:
+    """Until ``form`` is closed and the screen under it has run what the form's result set going (its
+    callback runs a moment after the form is gone); a form that refuses what it was given fails this,
+    with its complaint."""
+    app = pilot.app
+    await until(pilot, lambda: app.screen is not form and settled(app.screen), what,
+                describe=lambda: f"the form says: {dialog_error(app)}" if app.screen is form  # type: ignore[arg-type]
+                and isinstance(form, FormDialog) else f"the screen is {type(app.screen).__name__}")
 
 
 async def open_form(pilot: Pilot[None], key: str) -> FormDialog:
     """Press ``key``; the form it opens."""
     await pilot.press(key)
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, FormDialog), type(screen).__name__
-    return screen
+    return await until_form(pilot, f"the form {key} opens")
 
 
 async def select(pilot: Pilot[None], cid: str) -> None:
     """Move the order list's highlight with the arrows until ``cid`` is selected."""
     order = pilot.app.screen.query_one(OrderList)
+    await until(pilot, lambda: order.option_count > 0, "the order list's rows")
     ids = [(order.get_option_at_index(i).id or "").split("#")[0] for i in range(order.option_count)]
     assert cid in ids, ids
     key = "down" if ids.index(cid) > (order.highlighted or 0) else "up"
@@ -152,14 +214,48 @@ async def select(pilot: Pilot[None], cid: str) -> None:
         if selected(pilot.app) == cid:
             break
         await pilot.press(key)
-    assert selected(pilot.app) == cid, (selected(pilot.app), cid)
+    await until(pilot, lambda: selected(pilot.app) == cid, f"{cid} selected (now {selected(pilot.app)})")
 
 
 async def leave_damage(pilot: Pilot[None]) -> bool:
-    """Esc on the damage form a hit opens, if the attack hit (the dice decide): True when there was one."""
-    await pilot.pause()
-    screen = pilot.app.screen
-    if isinstance(screen, FormDialog) and [f.key for f in screen.fields] in (["damage"], ["amount"]):
+    """Esc on the damage form a hit opens, if the attack hit (the dice decide): True when there was one.
+    Waits until the attack form is gone and the screen under it has run what its closing set going (the
+    damage form is pushed from there)."""
+    app = pilot.app
+
+    def damage_form() -> bool:
+        screen = app.screen
+        return isinstance(screen, FormDialog) and [f.key for f in screen.fields] in (["damage"], ["amount"])
+
+    await until(pilot, lambda: damage_form() or (not isinstance(app.screen, FormDialog) and settled(app.screen)),
+                "the attack taken")
+    if damage_form():
+        form = app.screen
         await pilot.press("escape")
+        await until(pilot, lambda: app.screen is not form, "the damage form closed")
         return True
     return False
+
+
+async def until_footer(pilot: Pilot[None]) -> Footer:
+    """Until the screen's footer shows the keys its bindings call for now, laid out: the footer composes its
+    keys a refresh after the screen's bindings change (a screen shown, a row highlighted, a step taken), so
+    until then it is empty or shows the keys of before."""
+    app = pilot.app
+
+    def current() -> bool:
+        footer = app.screen.query_one(Footer)
+        keys = list(footer.query(FooterKey))
+        shown = {key.action for key in keys if not key.has_class("-command-palette")}
+        wanted = {binding.action for _node, binding, _enabled, _tip in app.screen.active_bindings.values()
+                  if binding.show}
+        return bool(keys) and shown == wanted and all(key.region.width > 0 for key in keys)
+
+    await until(pilot, current, "the footer's keys")
+    return app.screen.query_one(Footer)
+
+
+async def footer_now(pilot: Pilot[None]) -> str:
+    """:func:`footer_text` once the footer shows the keys that apply now."""
+    await until_footer(pilot)
+    return footer_text(pilot.app)

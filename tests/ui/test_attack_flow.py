@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from tests.ui.fights import opened
 from tests.ui.steps import SIZE, dialog_error, log_texts, store, visible_text
+from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
@@ -50,8 +51,7 @@ async def pick(pilot: Pilot[None], form: FormDialog, key: str, value: str) -> No
     values = [choice for choice, _label in next(f for f in form.fields if f.key == key).choices]
     steps = values.index(value) - values.index(str(widget.value))
     await pilot.press("enter", *(["down"] * steps), "enter")
-    await pilot.pause()
-    assert widget.value == value, (widget.value, value)
+    await until(pilot, lambda: widget.value == value, f"{key} set to {value} (it is {widget.value})")
 
 
 @pytest.mark.parametrize("ruleset", ["adnd2e", "players_option"])
@@ -101,7 +101,8 @@ async def test_an_effect_is_picked_from_the_rulesets_names_as_it_is_typed(make_a
         form = app.screen
         assert isinstance(form, FormDialog), dialog_error(app)
         await pilot.press("h", "a", "s")
-        await pilot.pause()
+        name = form.query_one("#f-name", Input)
+        await until(pilot, lambda: name._suggestion == "hasted", "the word offered (its suggester runs in a worker)")
         await pilot.press("right")  # takes the word offered: "hasted"
         assert form.query_one("#f-name").value == "hasted"  # type: ignore[attr-defined]
         await pilot.press("tab", "ctrl+u", "2", "enter")

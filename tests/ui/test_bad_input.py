@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import DataTable, RichLog
 
 from tests.ui.fights import messages, opened, saved_round, until
-from tests.ui.steps import SIZE, dialog_error, store, visible_text
+from tests.ui.steps import SIZE, dialog_error, store, until_sessions, until_setup, visible_text
 from tui_combat import __main__ as cli
 from tui_combat.app import CombatApp
 from tui_combat.engine.contract import FieldSpec
@@ -103,8 +103,9 @@ async def test_names_with_markup_are_shown_as_they_are(make_app: Callable[..., C
     saved_round(data_root, "markup", [RAF, BOLD], 2, monster_name="[red]Orc")
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until_sessions(pilot)
         table = app.screen.query_one(DataTable)
+        await until(pilot, lambda: table.get_row("markup"), "the saved fight's row")
         assert str(table.get_row("markup")[0]) == "Ambush"
         await pilot.press("enter")
         await opened(pilot)
@@ -131,7 +132,8 @@ async def test_names_with_markup_are_shown_as_they_are(make_app: Callable[..., C
         await until(pilot, lambda: store(app).state.name == "[/]x", "the new name")
         assert messages(app)[-1] == "Saved as [/]x."
         await pilot.press("escape")
-        assert isinstance(app.screen, SessionsScreen)
+        await until_sessions(pilot)
+        await until(pilot, lambda: app.screen.query_one(DataTable).get_row("x"), "the row of the fight saved as [/]x")
         assert str(app.screen.query_one(DataTable).get_row("x")[0]) == "[/]x"
         await pilot.press("q")
     assert app.return_code == 0
@@ -141,10 +143,10 @@ async def test_a_group_named_with_markup_in_the_set_up(make_app: Callable[..., C
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")  # a new, empty fight
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the set-up")
-        await pilot.pause()
+        await until_setup(pilot, empty=True)
         await pilot.press("a", *f"2 {RAF}", "ctrl+s")
-        assert isinstance(app.screen, SetupScreen), dialog_error(app)
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen)
+                    and f"{RAF} ×2" in visible_text(app.screen.query_one(DataTable)), "the group's rows")
         shown = visible_text(app.screen.query_one(DataTable))
         assert f"{RAF} 1" in shown and f"{RAF} 2" in shown and f"{RAF} ×2" in shown, shown
         await pilot.press("ctrl+q")

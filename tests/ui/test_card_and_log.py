@@ -8,6 +8,7 @@ from collections.abc import Callable
 from textual.containers import VerticalScroll
 
 from tests.ui.steps import SIZE, to_round, type_initiative
+from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -29,9 +30,9 @@ async def test_the_card_scrolls_and_shows_every_label_whole(make_app: Callable[.
         raf = screen.selected()
         assert raf is not None
         screen.host.dispatch(a.EditCombatant(combatant=raf, notes=NOTES))
-        await pilot.pause()
         box = screen.query_one("#card-box", VerticalScroll)
         card = screen.query_one("#card", TextLines)
+        await until(pilot, lambda: card.size.height > 6 and box.max_scroll_y > 0, "the card laid out with the notes")
         assert box.size.height == 6 and card.size.height > 6  # the room it has, less than it holds
         assert box.max_scroll_y == card.size.height - 6
         lines = [card.render_line(y).text.strip() for y in range(card.size.height)]
@@ -52,11 +53,14 @@ async def test_the_log_follows_new_entries_and_wraps_again_on_resize(make_app: C
         log = app.screen.query_one(RoundLog)
         for _ in range(8):  # more than the log's few lines at 80×24
             await pilot.press("d", "1", "enter")
-        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y  # the newest entry in view
+        await until(pilot, lambda: log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y,  # the newest entry in view
+                    f"the log scrolled to its end ({log.scroll_y} of {log.max_scroll_y})")
         words = " ".join(strip.text for strip in log.lines).split()
         wide = len(log.lines)
+        before = log.scrollable_content_region.width
         await pilot.resize_terminal(60, 24)
-        await pilot.pause()
+        await until(pilot, lambda: log.scrollable_content_region.width < before and all(
+            strip.cell_length <= log.scrollable_content_region.width for strip in log.lines), "the log wrapped again at 60 columns")
         width = log.scrollable_content_region.width
         assert all(strip.cell_length <= width for strip in log.lines)  # wrapped at the new width
         assert " ".join(strip.text for strip in log.lines).split() == words  # the same entries, whole

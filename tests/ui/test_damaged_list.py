@@ -10,7 +10,7 @@ from textual.widgets import DataTable
 
 from tests.saves.helpers import fingerprint
 from tests.ui.fights import messages, opened, saved_round, until
-from tests.ui.steps import SIZE, footer_text, store, visible_text
+from tests.ui.steps import SIZE, footer_now, store, until_sessions, visible_text
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.saves.locations import sessions_dir
@@ -43,21 +43,21 @@ async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(make_app: Cal
     files = fingerprint(folder)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, SessionsScreen)
+        await until_sessions(pilot)
+        await until(pilot, lambda: row_text(app, "ambush") and row_text(app, "sound"), "the two sessions' rows")
         assert row_text(app, "ambush").startswith("Ambush | AD&D 2e | damaged, can be recovered |"), row_text(app, "ambush")
         assert "damaged" not in row_text(app, "sound")
         assert "r rebuilds it into a new session beside it" in visible_text(app.screen.query_one("#sessions-hint"))
 
         table = app.screen.query_one(DataTable)
         assert (table.get_row_index("ambush"), table.get_row_index("sound")) == (0, 1)  # newest first
-        assert "Recover" in footer_text(app)
+        assert "Recover" in (await footer_now(pilot))
         await pilot.press("down")
-        assert "Recover" not in footer_text(app)  # not on a sound session
+        assert "Recover" not in (await footer_now(pilot))  # not on a sound session
         await pilot.press("r")
         assert app.store is None and not app.opening
         await pilot.press("up")
-        assert "Recover" in footer_text(app)
+        assert "Recover" in (await footer_now(pilot))
         await pilot.press("enter")  # opening it as it is: read-only, with what is wrong and what can be done
         await until(pilot, lambda: isinstance(app.screen, RoundScreen) and not app.opening, "the damaged session, read-only")
         assert store(app).read_only and store(app).damaged
@@ -82,7 +82,8 @@ async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(make_app: Cal
         await pilot.press("n")  # the new session takes actions
         assert store(app).state.cursor == 1
         await pilot.press("escape")
-        assert isinstance(app.screen, SessionsScreen)
+        await until_sessions(pilot)
+        await until(pilot, lambda: row_text(app, "ambush-recovered"), "the rebuilt session's row")
         assert "damaged" not in row_text(app, "ambush-recovered")
         assert "damaged" in row_text(app, "ambush")
         await pilot.press("q")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
-from tests.ui.steps import SIZE, dialog_error, store, to_surprise, visible_text
+from tests.ui.steps import SIZE, dialog_error, store, to_surprise, until_form, until_setup, visible_text
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.encounter import ENCOUNTER_DIR
@@ -62,10 +62,9 @@ async def nobody_surprised(pilot: Pilot[None], party: str, monsters: str) -> Non
 async def offered(pilot: Pilot[None]) -> list[str]:
     """``g``: the rows of the choice that opens, as the GM reads them."""
     await pilot.press("g")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, ChoiceDialog), type(screen).__name__
+    screen = await until_screen(pilot, ChoiceDialog, "the distance choice")
     options = screen.query_one(OptionList)
+    await until(pilot, lambda: options.option_count > 0, "the choice's rows")
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
@@ -116,15 +115,14 @@ async def test_adnd_offers_only_the_surprise_row_once_a_side_is_surprised(make_a
         await nobody_surprised(pilot, "5", "8")
         # The GM rules the party surprised (s on the first row): the offer follows at once.
         await pilot.press("s")
-        await pilot.pause()
+        await until(pilot, lambda: store(app).state.surprised, "the party ruled surprised")
         assert {store(app).state.combatant(c).name for c in store(app).state.surprised} == {"Raf", "Rupert", "Delsenora"}
         assert "g: one side surprised" in summary(app)
 
         # One row applies, 4d6 ft: its form opens without a choice. 25 cannot be a 4d6 total (4 to 24);
         # the dice show 3 + 4 + 5 + 2 = 14 → 14 ft.
         await pilot.press("g")
-        await pilot.pause()
-        assert isinstance(app.screen, FormDialog), type(app.screen).__name__
+        await until_form(pilot, "the distance form")
         assert app.screen.title_text == "Encounter distance: one side surprised"
         await pilot.press("2", "5", "enter")
         assert "from 4 to 24" in dialog_error(app)
@@ -137,12 +135,9 @@ async def test_adnd_offers_only_the_surprise_row_once_a_side_is_surprised(make_a
 async def test_players_option_limit_of_vision_takes_the_gms_squares(make_app: MakeApp) -> None:
     app = make_app(encounter=ENCOUNTER_DIR / "demo_players_option.toml")
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(50):
-            if isinstance(app.screen, SetupScreen):
-                break
-            await pilot.pause()
+        await until_setup(pilot)
         await pilot.press("c")
-        assert isinstance(app.screen, SurpriseScreen), type(app.screen).__name__
+        await until_screen(pilot, SurpriseScreen, "the surprise screen")
         await nobody_surprised(pilot, "5", "6")
 
         rows = await offered(pilot)

@@ -21,8 +21,9 @@ from textual.widget import Widget
 from textual.widgets import RichLog, Select
 
 from tests.common import encounter_file
+from tests.waiting import until
 from tests.ui.steps import (
-    SEED, SIZE, budget_text, combatant_id, dialog_error, footer_text, store, to_round_from_setup, visible_text,
+    SEED, SIZE, budget_text, combatant_id, dialog_error, footer_now, store, to_round_from_setup, visible_text,
 )
 from tui_combat.app import CombatApp
 from tui_combat.engine.dice import roll
@@ -119,9 +120,9 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         assert [[state.combatant(c).name for c in s.combatants] for s in state.order] == [
             ["Ada"], ["Goblin 1", "Goblin 2"], ["Bram"]]
         assert state.acting_now() == (ada,) and app.screen.selected() == ada  # type: ignore[attr-defined]
-        await pilot.pause()
-        assert "Roll" not in footer_text(app) and "Attack" in footer_text(app)
-        assert "Movement (ft)" in budget_text(app) and "30/30" in budget_text(app)
+        footer = await footer_now(pilot)
+        assert "Roll" not in footer and "Attack" in footer
+        await until(pilot, lambda: "Movement (ft)" in budget_text(app) and "30/30" in budget_text(app), "Ada's 30 ft")
 
         # Ada attacks: the chance is in the form before anything is rolled.
         await pilot.press("a")
@@ -131,7 +132,7 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         assert target.value == goblin_1 and "Goblin 1 — AC 15: 50% to hit" in shown(target)
         assert [(f.key, f.kind) for f in form.fields] == [("target", "choice"), ("uses", "choice"), ("edge", "choice"),
                                                           ("close", "bool"), ("to_hit", "roll")]
-        await pilot.pause()
+        await until(pilot, lambda: visible_text(form.query_one("#dialog-preview")), "the form's preview")
         assert visible_text(form.query_one("#dialog-preview")) == "Needs 11 or more on the d20 (AC 15, +4 to hit): 50% to hit."
         await pilot.press("tab", "tab", "tab", "tab", "1", "5", "enter")
         # A hit: the damage comes next, her dice filled in; 5 is what the real dice showed.
@@ -151,23 +152,21 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         assert store(app).state.acting_now() == (goblin_1, combatant_id(app, "Goblin 2"))
         await pilot.press("n")
         assert store(app).state.acting_now() == (bram,)
-        await pilot.pause()
-        assert "25/25" in budget_text(app)
+        await until(pilot, lambda: "25/25" in budget_text(app), "Bram's 25 ft")
         await pilot.press("m")
         assert isinstance(app.screen, FormDialog)
         await pilot.press("backspace", "1", "0", "enter")
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
         assert "Bram moves 10 ft (15 ft left)." in log_text(app)
-        await pilot.pause()
-        assert "15/25" in budget_text(app)
+        await until(pilot, lambda: "15/25" in budget_text(app), "Bram's 15 ft left")
 
         # End of round 1, round 2: the same order, Ada's turn, nothing to roll.
         await pilot.press("n", "n")
         state = store(app).state
         assert state.round == 2 and [render(s.label) for s in state.order] == ["14", "11", "5"]
         assert state.acting_now() == (ada,)
-        await pilot.pause()
-        assert "Roll" not in footer_text(app)
+        assert "Roll" not in (await footer_now(pilot))
+        await until(pilot, lambda: "Round 2" in visible_text(app.screen.query_one(PhaseBar)), "round 2 on the phase bar")
         assert "Round 2" in visible_text(app.screen.query_one(PhaseBar))
 
 
@@ -215,5 +214,5 @@ async def test_a_speed_factor_round(tmp_path: Path, make_app: Callable[..., Comb
         await pilot.press("n", "n", "n")
         state = store(app).state
         assert state.round == 2 and state.order == () and RULESET.steps(state)[state.step].id == "declare"
-        await pilot.pause()
-        assert "Roll" in footer_text(app) and "Declare" in footer_text(app)
+        footer = await footer_now(pilot)
+        assert "Roll" in footer and "Declare" in footer

@@ -10,7 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from tests.ui.fights import messages, opened, saved_round
-from tests.ui.steps import SIZE, dialog_error
+from tests.ui.steps import SIZE, dialog_error, until_form
+from tests.waiting import until
 from tui_combat.screens.dialogs import FormDialog, TickBox
 from tui_combat.screens.export import export_dialog, report_path
 from tui_combat.screens.round import RoundScreen
@@ -20,8 +21,7 @@ async def open_export(pilot: Pilot[None]) -> FormDialog:
     await opened(pilot)
     assert isinstance(pilot.app.screen, RoundScreen)
     export_dialog(pilot.app.screen, pilot.app)
-    await pilot.pause()
-    form = pilot.app.screen
+    form = await until_form(pilot, "the report form")
     assert isinstance(form, FormDialog) and form.title_text == "Fight report"
     return form
 
@@ -35,16 +35,14 @@ async def test_the_report_goes_to_the_reports_folder_by_default(make_app, data_r
         assert form.query_one("#f-format", Select).value == "md"
         assert form.query_one("#f-path", Input).value == str(default)
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await until(pilot, lambda: f"Report written to {default}." in messages(app), "the report written")
         assert isinstance(app.screen, RoundScreen), dialog_error(app) if isinstance(app.screen, FormDialog) else ""
-        assert f"Report written to {default}." in messages(app)
         # the players' report beside it, not over it
         export_dialog(app.screen, app)
-        await pilot.pause()
+        await until_form(pilot, "the report form")
         await pilot.press("tab", "space", "ctrl+s")
-        await pilot.pause()
         players = data_root / "reports" / "ambush-players.md"
-        assert f"Players' report written to {players}." in messages(app)
+        await until(pilot, lambda: f"Players' report written to {players}." in messages(app), "the players' report written")
     text = default.read_text(encoding="utf-8")
     assert text.startswith("# Ambush\n") and "1. **3**: Ada, Bo\n2. **7**: Orc 1, Orc 2, Orc 3" in text
     assert "- Orc 1: 8/8 HP, active" in text
@@ -58,15 +56,13 @@ async def test_a_public_web_page_where_the_gm_says(make_app, data_root: Path, tm
     async with app.run_test(size=SIZE) as pilot:
         form = await open_export(pilot)
         await pilot.press("enter", "down", "enter")  # the list of formats opens; the next one: a web page
-        await pilot.pause()
-        assert form.query_one("#f-format", Select).value == "html"
+        await until(pilot, lambda: form.query_one("#f-format", Select).value == "html", "the web page format chosen")
         await pilot.press("tab", "space")  # for the players
         assert form.query_one(TickBox).value is True
         await pilot.press("tab", "ctrl+u", *str(target), "ctrl+s")
-        await pilot.pause()
-        assert isinstance(app.screen, RoundScreen), dialog_error(app) if isinstance(app.screen, FormDialog) else ""
         written = target.with_name("for-the-table.html")
-        assert f"Players' report written to {written}." in messages(app)
+        await until(pilot, lambda: f"Players' report written to {written}." in messages(app), "the report written")
+        assert isinstance(app.screen, RoundScreen), dialog_error(app) if isinstance(app.screen, FormDialog) else ""
     page = written.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "nothing secret is in this report" in page
     assert "<td>Orc 1</td><td>unhurt</td>" in page and "8/8" not in page
@@ -81,8 +77,7 @@ async def test_a_file_that_cannot_be_written_keeps_the_form_open(make_app, data_
         form = await open_export(pilot)
         form.query_one("#f-path", Input).value = str(blocker / "report.md")
         await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert app.screen is form
+        await until(pilot, lambda: app.screen is form and dialog_error(app), "the form's complaint")
         assert dialog_error(app).startswith(f"Cannot write the report to {blocker / 'report.md'}")
         await pilot.press("escape")
         assert isinstance(app.screen, RoundScreen)

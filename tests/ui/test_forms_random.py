@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import random
-import tempfile
+import threading
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import Future
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select
 
-from tests.ui.steps import SIZE
+from tests.ui.steps import SIZE, until_form
+from tests.waiting import deadline, until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -150,33 +155,91 @@ def test_random_text_in_every_field_converts_or_is_refused(data: st.DataObject) 
 
 
 # -- the same, typed into the forms on screen -----------------------------------------------------------------
-async def fill_and_submit(app: CombatApp, form: Form, texts: list[str]) -> dict[str, Any] | str | None:
+class ScreenHost:
+    """One app, started once for every example: its event loop runs in a thread of its own, and each example's
+    form is pushed on it, filled, submitted and closed there (an app started for each example spent most of
+    the test starting apps; the forms are the same)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.app = CombatApp(folder, seed=1)
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        self.pilot: Pilot[None] | None = None
+        self.problem: BaseException | None = None
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self._host(),), daemon=True)
+        self.thread.start()
+        if not self.ready.wait(deadline()):
+            raise AssertionError(f"the app did not start in {deadline():.0f} s")
+        if self.problem is not None:
+            raise self.problem
+
+    async def _host(self) -> None:
+        """Runs the app, and each job given to it inside the app's own task (where Textual knows its app)."""
+        self.jobs: asyncio.Queue[tuple[Coroutine[Any, Any, Any], Future[Any]] | None] = asyncio.Queue()
+        try:
+            async with self.app.run_test(size=SIZE) as pilot:
+                self.pilot = pilot
+                self.ready.set()
+                while (job := await self.jobs.get()) is not None:
+                    work, future = job
+                    try:
+                        future.set_result(await work)
+                    except BaseException as error:  # noqa: BLE001 — the example's failure, raised in the test
+                        future.set_exception(error)
+        except BaseException as error:  # noqa: BLE001 — told to the test that waits for the app
+            self.problem = error
+            self.ready.set()
+
+    def fill_and_submit(self, form: Form, texts: list[str]) -> dict[str, Any] | str | None:
+        assert self.pilot is not None
+        future: Future[dict[str, Any] | str | None] = Future()
+        self.loop.call_soon_threadsafe(self.jobs.put_nowait, (fill_and_submit(self.pilot, form, texts), future))
+        return future.result(timeout=2 * deadline())
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.jobs.put_nowait, None)
+        self.thread.join(timeout=deadline())
+        self.loop.close()
+
+
+@pytest.fixture(scope="module")
+def screen_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScreenHost]:
+    host = ScreenHost(tmp_path_factory.mktemp("forms-on-screen"))
+    yield host
+    host.close()
+
+
+async def fill_and_submit(pilot: Pilot[None], form: Form, texts: list[str]) -> dict[str, Any] | str | None:
     """Open ``form``, put ``texts`` into its text fields (as typing or a paste would), tick its boxes, submit
-    with ctrl+s. Returns the values it gave, or the message it shows."""
+    with ctrl+s; close it if it refused. Returns the values it gave, or the message it shows."""
+    app = pilot.app
+    under = app.screen
     given: list[dict[str, Any] | None] = []
     dialog = FormDialog(form.name, form.fields, validate=form.validate, rng=random.Random(1))
-    async with app.run_test(size=SIZE) as pilot:
-        await app.push_screen(dialog, given.append)
-        await pilot.pause()
-        for widget, text in zip(dialog.query(Input), texts):
-            widget.value = ""
-            widget.insert_text_at_cursor(text)
-        for box in dialog.query(Checkbox):
-            box.toggle()
-        assert all(select.value is not Select.BLANK for select in dialog.query(Select))
-        await pilot.press("ctrl+s")
-        if given:
-            return given[0]
-        assert app.screen is dialog
-        return str(dialog.query_one("#dialog-error").render())
+    await app.push_screen(dialog, given.append)
+    await until_form(pilot)
+    for widget, text in zip(dialog.query(Input), texts):
+        widget.value = ""
+        widget.insert_text_at_cursor(text)
+    for box in dialog.query(Checkbox):
+        box.toggle()
+    assert all(select.value is not Select.BLANK for select in dialog.query(Select))
+    await pilot.press("ctrl+s")
+    if given:
+        await until(pilot, lambda: app.screen is under, "the form closed")
+        return given[0]
+    assert app.screen is dialog
+    message = str(dialog.query_one("#dialog-error").render())
+    await pilot.press("escape")
+    await until(pilot, lambda: app.screen is under, "the refusing form closed")
+    return message
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_random_text_typed_into_the_forms_on_screen(data: st.DataObject) -> None:
+def test_random_text_typed_into_the_forms_on_screen(screen_host: ScreenHost, data: st.DataObject) -> None:
     form = data.draw(st.sampled_from(all_forms()), label="form")
     texts = [data.draw(TYPED, label=spec.key) for spec in form.fields if spec.kind in ("str", "int", "roll")]
-    with tempfile.TemporaryDirectory() as folder:
-        result = asyncio.run(fill_and_submit(CombatApp(Path(folder), seed=1), form, texts))
+    result = screen_host.fill_and_submit(form, texts)
     assert result is not None
     check_values(form, result)

@@ -10,7 +10,9 @@ from pathlib import Path
 from textual.widgets import DataTable, Input
 
 from tests.ui.fights import messages, opened, saved_round, until
-from tests.ui.steps import SIZE, dialog_error, leave_damage, log_texts, select, session_folders, store, visible_text
+from tests.ui.steps import (
+    SIZE, dialog_error, leave_damage, log_texts, select, session_folders, store, until_sessions, visible_text,
+)
 from tui_combat import session
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
@@ -31,8 +33,8 @@ async def test_the_list_shows_name_ruleset_step_and_time_never_a_folder(make_app
     saved_round(data_root, "folder-x17", ["Raf"], 2)  # named "Ambush", in round 1's resolve step
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, SessionsScreen)
+        await until_sessions(pilot)
+        await until(pilot, lambda: app.screen.query_one(DataTable).get_row("folder-x17"), "the saved fight's row")
         first = table_text(app).splitlines()[0]
         assert first.startswith("Ambush | AD&D 2e | round 1 · Resolve | today "), first
         assert "folder-x17" not in visible_text(app.screen)
@@ -42,7 +44,8 @@ async def test_rename_then_delete_with_confirmation(make_app: Callable[..., Comb
     saved_round(data_root, "ambush", ["Raf"], 2)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until_sessions(pilot)
+        await until(pilot, lambda: app.screen.query_one(DataTable).get_row("ambush"), "the saved fight's row")
         await pilot.press("e")
         assert isinstance(app.screen, FormDialog)
         await pilot.press("ctrl+u", *"Tunnel fight", "enter")
@@ -70,7 +73,7 @@ async def test_a_rename_refused_keeps_the_form_open_with_the_reason(make_app: Ca
     session.rename(data_root, "two", "Second")
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until_sessions(pilot)
         await select_row(pilot, "one")
         await pilot.press("e", "ctrl+u", *"second", "enter")
         assert isinstance(app.screen, FormDialog)
@@ -107,7 +110,8 @@ async def test_a_demo_opened_again_asks_resume_or_another(make_app: Callable[...
     played.close()
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until_sessions(pilot)
+        await until(pilot, lambda: app.screen.query_one(DataTable).get_row(key), "the played demo's row")
         await pilot.press("d")
         await until(pilot, lambda: isinstance(app.screen, ChoiceDialog), "resume or another")
         assert isinstance(app.screen, ChoiceDialog)

@@ -12,7 +12,8 @@ from textual.widgets import DataTable, Footer
 from textual.widgets._footer import FooterKey
 
 from tests.ui.fights import messages
-from tests.ui.steps import SIZE, store, to_round
+from tests.ui.steps import SIZE, store, to_round, until_footer, until_sessions, until_setup
+from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine import keys
 from tui_combat.screens.help import HelpScreen
@@ -63,13 +64,15 @@ async def test_next_moved_to_another_key(make_app: Callable[..., CombatApp], tmp
         await pilot.press("y")
         assert step(app) == (1, 2)
         # The footer draws "y Next" (and no "n" for it), from the bindings Textual has in force.
+        await until_footer(pilot)
         assert "y Next" in footer_text(app)
         assert "n Next" not in footer_text(app)
         active = {binding.binding.id: key for key, binding in screen.active_bindings.items()}
         assert active["round.next"] == "y"
         # The help lists Next under y.
         await pilot.press("f1")
-        assert isinstance(app.screen, HelpScreen)
+        await until_screen(pilot, HelpScreen, "the help")
+        await until(pilot, lambda: app.screen.query_one(DataTable).row_count > 0, "the help's rows")
         rows = {str(row[1]): str(row[0]) for row in (app.screen.query_one(DataTable).get_row_at(i)
                                                      for i in range(app.screen.query_one(DataTable).row_count))}
         assert rows["Next"] == "y"
@@ -101,7 +104,7 @@ async def test_a_settings_file_that_is_not_toml_is_reported(make_app: Callable[.
     path = settings_file(tmp_path, '[keys\n"round.next" = "y"\n')
     app = make_app(settings_path=path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until_sessions(pilot)
         (message,) = messages(app)
         assert message.startswith(f"{path} is not valid TOML") and "line 1" in message
         assert app._keymap == {}
@@ -110,12 +113,12 @@ async def test_a_settings_file_that_is_not_toml_is_reported(make_app: Callable[.
 async def test_the_theme_of_the_settings_and_a_wrong_one(make_app: Callable[..., CombatApp], tmp_path: Path) -> None:
     app = make_app(settings_path=settings_file(tmp_path, 'theme = "nord"\n'))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until_sessions(pilot)
         assert app.theme == "nord" and messages(app) == []
     path = settings_file(tmp_path, 'language = "en"\ntheme = "no such theme"\n')
     app = make_app(settings_path=path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until_sessions(pilot)
         (message,) = messages(app)
         assert message.startswith(f'{path}, line 2: there is no theme called "no such theme". The themes are: ')
         assert "nord" in message and app.theme == "textual-dark"
@@ -126,11 +129,11 @@ async def test_the_session_list_and_set_up_name_the_keys_in_force(make_app: Call
     path = settings_file(tmp_path, '[keys]\n"sessions.new" = "N"\n"setup.add" = "A"\n')
     app = make_app(settings_path=path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until_sessions(pilot)
         assert messages(app) == []
         shown = " ".join(str(app.screen.query_one("#sessions-hint").render()).split())
         assert "or N for a new fight" in shown, shown
         await pilot.press("enter")  # the demo's set-up
-        await pilot.pause()
+        await until_setup(pilot)
         shown = " ".join(str(app.screen.query_one("#setup-hint").render()).split())
         assert shown.startswith("A adds a combatant"), shown

@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import DataTable
 
 from tests.ui.fights import messages, opened, saved_round, until
-from tests.ui.steps import SIZE, store, visible_text
+from tests.ui.steps import SIZE, store, until_sessions, visible_text
 from tui_combat import session
 from tui_combat.app import CombatApp
 from tui_combat.screens.help import HelpScreen
@@ -44,9 +44,7 @@ async def test_a_slow_resume_leaves_the_app_answering_keys(make_app: Callable[..
 
 async def _watch_a_slow_resume(app: CombatApp, release: threading.Event, threads: list[threading.Thread]) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, SessionsScreen)
+        screen = await until_sessions(pilot)
         table = screen.query_one(DataTable)
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         await pilot.press("enter")

@@ -22,8 +22,10 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select
 
 from tests.ui.steps import (
-    SIZE, combatant_id, dialog_error, footer_text, log_texts, open_form, select, selected, store, visible_text,
+    SIZE, combatant_id, dialog_error, footer_now, log_texts, open_form, select, selected, store, until_closed,
+    until_sessions, until_setup, visible_text,
 )
+from tests.waiting import until
 from tui_combat.engine.log import render
 from tui_combat.rulesets.ose import RULESET
 from tui_combat.screens.dialogs import FormDialog
@@ -46,29 +48,25 @@ async def pick(pilot: Pilot[None], form: FormDialog, key: str, value: str) -> No
     values = [choice for choice, _label in next(f for f in form.fields if f.key == key).choices]
     steps = values.index(value) - values.index(str(widget.value))
     await pilot.press("enter", *(["down"] * steps), "enter")
-    await pilot.pause()
-    assert widget.value == value, (widget.value, value)
+    await until(pilot, lambda: widget.value == value, f"{key} set to {value}", describe=lambda: f"it is {widget.value}")
 
 
 async def next_slot(pilot: Pilot[None], expected: str) -> None:
     await pilot.press("n")
-    await pilot.pause()
-    assert f"▶ {expected}" in phase_bar(pilot.app), phase_bar(pilot.app)
+    await until(pilot, lambda: f"▶ {expected}" in phase_bar(pilot.app), f"{expected} on the phase bar",
+                describe=lambda: phase_bar(pilot.app))
 
 
 async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -> None:  # type: ignore[no-untyped-def]
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         # -- the demo is offered on the session list beside the others -------------------------------------
+        await until_sessions(pilot)
         table = app.screen.query_one(DataTable)
         rows = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         assert DEMO_ROW in rows, rows
         await pilot.press(*["down"] * rows.index(DEMO_ROW), "enter")
-        for _ in range(20):
-            if isinstance(app.screen, SetupScreen):
-                break
-            await pilot.pause()
-        assert isinstance(app.screen, SetupScreen), type(app.screen).__name__
+        await until_setup(pilot)
         assert store(app).state.ruleset == "ose"
 
         # -- surprise typed: 3, 4, 5 — nobody surprised ------------------------------------------------------
@@ -102,23 +100,24 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         assert isinstance(form, FormDialog), type(form).__name__
         assert [f.default for f in form.fields] == ["1d6", "1d6", "1d6"]
         await pilot.press("2", "enter", "5", "enter", "1", "enter")
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        await until_closed(pilot, form, "the initiative typed in")
+        assert isinstance(app.screen, RoundScreen)
         state = store(app).state
         assert [render(slot.label) for slot in state.order] == [
             f"{side} · {phase}" for side in ("Goblins", "Party", "Ogre")
             for phase in ("movement", "missiles", "magic", "melee")]
-        await pilot.pause()
-        assert "▶ Goblins · movement" in phase_bar(app)
+        await until(pilot, lambda: "▶ Goblins · movement" in phase_bar(app), "the goblins' movement on the phase bar",
+                    describe=lambda: phase_bar(app))
 
         # -- the goblins' turn: movement, missiles, magic, melee ----------------------------------------------
         assert selected(app) == goblin1
-        assert "Move" in footer_text(app)
+        assert "Move" in (await footer_now(pilot))
         await pilot.press("g")
         assert log_texts(app)[-1] == "Goblin 1 moves."
         await next_slot(pilot, "Goblins · missiles")
         await next_slot(pilot, "Goblins · magic")
         await next_slot(pilot, "Goblins · melee")
-        assert selected(app) == goblin1 and "Attack" in footer_text(app)
+        assert selected(app) == goblin1 and "Attack" in (await footer_now(pilot))
         form = await open_form(pilot, "a")
         assert [f.key for f in form.fields] == ["target", "modifier", "behind", "to_hit"]
         await pick(pilot, form, "target", wendel)
@@ -148,8 +147,8 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         await select(pilot, wendel)
         assert "Disrupted: the spell is lost" in visible_text(app.screen.query_one("#card"))
         await pilot.press("c")
-        await pilot.pause()
-        assert any("Wendel's spell was disrupted: it is lost." in str(n.message) for n in app._notifications)
+        await until(pilot, lambda: any("Wendel's spell was disrupted: it is lost." in str(n.message)
+                                       for n in app._notifications), "the disrupted spell's notice")
         assert not any(e.facts.get("cast") for e in store(app).state.log_entries())
 
         await next_slot(pilot, "Party · melee")
@@ -158,15 +157,14 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
 
         # -- the morale step: the goblins' check, the chance shown before the roll ----------------------------
         await pilot.press("n")
-        await pilot.pause()
+        await until(pilot, lambda: RULESET.steps(store(app).state)[store(app).state.step].id == "morale", "the morale step")
         state = store(app).state
-        assert RULESET.steps(state)[state.step].id == "morale"
         assert "Morale check still due for Goblins: first death." in log_texts(app)[-2:]
         await select(pilot, goblin2)
         card = visible_text(app.screen.query_one("#card"))
         assert "Morale: 7 — breaks on 8+: 15 in 36 (42%)" in card, card
         assert "Morale check due: first death" in card
-        assert "Morale" in footer_text(app)
+        assert "Morale" in (await footer_now(pilot))
         form = await open_form(pilot, "m")
         shown = visible_text(form.query_one("#f-modifier #label"))  # the choice the Select shows, as cut at 80×24
         assert shown == "0: breaks on 8+: 15 in 36 (42%)", shown

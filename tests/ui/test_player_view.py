@@ -13,6 +13,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
+from tests.waiting import until as wait_until
+from tests.ui.steps import select as select_id, until_form
 from tests.ui.steps import SIZE, combatant_id, store, to_round, type_initiative, visible_text
 from tui_combat import session
 from tui_combat.app import CombatApp
@@ -24,7 +26,6 @@ from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.player_view import PlayerViewApp, PlayerViewScreen, load_settings
 from tui_combat.screens.round import RoundScreen
 from tui_combat.store import Store
-from tui_combat.widgets.order_list import OrderList
 
 DEMO = "demo_adnd2e.toml"
 
@@ -167,26 +168,18 @@ def shown(app: PlayerViewApp) -> str:
 
 
 async def until(view: Pilot[None], test: Callable[[str], bool], what: str) -> str:
-    """Let the view poll until what it shows passes ``test`` (a bounded number of short pauses)."""
-    text = ""
-    for _ in range(100):
-        await view.pause(0.05)
-        text = shown(view.app)  # type: ignore[arg-type]
-        if test(text):
-            return text
-    raise AssertionError(f"the view never showed {what}:\n{text}")
+    """Let the view poll until what it shows passes ``test``; what it shows then."""
+    app = view.app
+    assert isinstance(app, PlayerViewApp)
+    await wait_until(view, lambda: isinstance(app.screen, PlayerViewScreen) and test(shown(app)),
+                     f"the view to show {what}")
+    return shown(app)
 
 
 async def select(pilot: Pilot[None], name: str) -> None:
     app = pilot.app
     assert isinstance(app, CombatApp)
-    cid = combatant_id(app, name)
-    order = app.screen.query_one(OrderList)
-    for _ in range(order.option_count):
-        if order.selected_combatant() == cid:
-            return
-        await pilot.press("down")
-    assert order.selected_combatant() == cid
+    await select_id(pilot, combatant_id(app, name))
 
 
 @pytest.fixture
@@ -209,8 +202,8 @@ async def test_the_view_follows_the_gms_actions_and_his_undo(make_app: Callable[
 
         await select(pilot, "Troll 1")
         await pilot.press("d", *"20", "enter")  # 16 of 36 HP left: 44 %, bloodied
-        assert isinstance(gm.screen, RoundScreen)
-        assert store(gm).state.combatant(combatant_id(gm, "Troll 1")).hp == 16
+        await wait_until(pilot, lambda: isinstance(gm.screen, RoundScreen)
+                         and store(gm).state.combatant(combatant_id(gm, "Troll 1")).hp == 16, "the troll's 20 damage")
         text = await until(view, lambda text: "Troll 1  bloodied" in text, "the troll bloodied")
         assert "Troll 1 takes 20 damage." in text and "16/36" not in text
 
@@ -232,9 +225,7 @@ async def test_a_secret_step_shows_nothing_of_its_content(make_app: Callable[...
         entries = len(store(gm).state.log_entries())
         await select(pilot, "Troll 1")
         await pilot.press("e")
-        await pilot.pause()
-        form = gm.screen
-        assert isinstance(form, FormDialog), type(form).__name__
+        form = await until_form(pilot, "the declaration form")
         form.query_one("#f-text", Input).focus()
         await pilot.press(*"grabs the wizard", "enter")
         assert isinstance(gm.screen, RoundScreen)
@@ -243,14 +234,12 @@ async def test_a_secret_step_shows_nothing_of_its_content(make_app: Callable[...
         assert isinstance(gm.screen, RoundScreen)
         assert [(e.text, e.secret) for e in store(gm).state.log_entries()[entries:]] == [("Troll 1 takes 3 damage: 33/36 HP.", True)]
         watched = store(gm).state
-        for _ in range(100):  # the view has read the state with the declaration
-            await view.pause(0.05)
+
+        def read_and_shown() -> bool:  # a poll that read the state shows it before it ends
             screen = viewer.screen
-            if isinstance(screen, PlayerViewScreen) and screen.follower.state == watched:
-                break
-        else:
-            raise AssertionError("the view never read the declaration")
-        await view.pause(0.1)
+            return isinstance(screen, PlayerViewScreen) and not screen._polling and screen.follower.state == watched
+
+        await wait_until(view, read_and_shown, "the view to read and show the state with the declaration")
         text = shown(viewer)
         assert "grabs the wizard" not in text and "Declared" not in text and "takes 3 damage" not in text
         assert "Monsters 🔒" in text and "Round 1 begins." in text

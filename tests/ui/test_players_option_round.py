@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import Label
 
 from tests.ui.steps import (
-    SIZE, combatant_id, dialog_error, log_texts, open_form, select, store, to_round_from_setup, visible_text,
+    SIZE, combatant_id, dialog_error, log_texts, open_form, select, store, to_round_from_setup, until_closed, visible_text,
 )
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.log import render
@@ -40,8 +40,8 @@ async def type_rolls(pilot: Pilot[None], *typed: str) -> list[str]:
     labels = [str(label.render()) for label in form.query(Label)]
     for value in typed:
         await pilot.press(*value, "enter")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, RoundScreen), dialog_error(pilot.app)
+    await until_closed(pilot, form, "the rolls typed in")
+    assert isinstance(pilot.app.screen, RoundScreen)
     return labels
 
 
@@ -81,8 +81,8 @@ async def test_a_players_option_round_with_a_tie(make_app) -> None:
         form = await open_form(pilot, "a")
         assert [spec.key for spec in form.fields] == ["with", "target", "target_ac", "bonus", "roll"]
         await pilot.press("tab", "tab", "3", "enter", "enter", "1", "5", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        await until_closed(pilot, form, "the bite")
+        assert isinstance(app.screen, RoundScreen)
         assert log_texts(app)[-1] == "Wolf 1 attacks Gerda (AC 3) with bite: d20 15 vs 16 — miss."
 
         # The heroes' fast phase: Tam changes his action; he acts at the very end of the round.
@@ -91,8 +91,8 @@ async def test_a_players_option_round_with_a_tie(make_app) -> None:
         await select(pilot, tam)
         form = await open_form(pilot, "z")
         await pilot.press(*"hides", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        await until_closed(pilot, form, "the changed action")
+        assert isinstance(app.screen, RoundScreen)
         assert order(app)[1] == ("fast · Heroes", ["Gerda"])
         assert order(app)[-1] == ("end of round (changed action)", ["Tam"])
         assert log_texts(app)[-1] == "Tam changes his action (hides): he acts at the very end of the round."

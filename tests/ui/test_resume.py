@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui.fights import opened, until
 from tests.ui.steps import SIZE, combatant_id, session_folders, store, to_round, type_initiative
 from tui_combat.engine.encounter import DEMO
 from tui_combat.saves import codec
@@ -43,7 +44,7 @@ async def test_quit_and_resume_restores_the_exact_state_and_its_undo(make_app, d
     (folder,) = session_folders(data_root)
     resumed_app = make_app(resume=folder.name)
     async with resumed_app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await opened(pilot)
         assert isinstance(resumed_app.screen, RoundScreen)
         assert store(resumed_app).state == saved
         assert resumed_app.screen.selected() == troll  # the acting slot is selected again
@@ -66,8 +67,8 @@ async def test_resuming_an_unknown_session_says_so_and_stays_on_the_list(make_ap
 
     app = make_app(resume="no-such-fight")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, SessionsScreen)
+        await until(pilot, lambda: not app.opening and isinstance(app.screen, SessionsScreen) and app._notifications,
+                    "the session list and its notice")
         assert app.store is None
         (notice,) = list(app._notifications)
         assert (notice.title, notice.message) == ("Cannot open the session", "There is no saved session no-such-fight.")

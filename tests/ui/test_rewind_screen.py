@@ -8,13 +8,14 @@ from pathlib import Path
 
 from msgspec.structs import replace
 from textual.pilot import Pilot
-from textual.widgets import Footer
+from textual.widgets import DataTable, Footer
 from textual.widgets._footer import FooterKey
 
 from tests.saves.helpers import fingerprint
 from tests.saves.test_rewind import EFFECTIVE, replayed, replayed_to_round, two_rounds
 from tests.ui.fights import messages, opened, until
-from tests.ui.steps import SIZE, footer_text, store, visible_text
+from tests.ui.steps import SIZE, footer_now, store, until_sessions, visible_text
+from tests.waiting import settled, until_screen
 from tests.ui.test_no_internal_ids import internal_ids
 from tui_combat import session
 from tui_combat.app import CombatApp
@@ -48,13 +49,10 @@ def log_lines(app: CombatApp) -> list[str]:
 
 async def look_back(pilot: Pilot[None], app: CombatApp) -> RewindScreen:
     """On the session list, ``w`` on the first row, until the fight's history is read."""
-    await pilot.pause()
-    assert isinstance(app.screen, SessionsScreen)
+    await until_sessions(pilot)
     await pilot.press("w")
-    screen = app.screen
-    assert isinstance(screen, RewindScreen), type(screen).__name__
-    await until(pilot, lambda: screen.timeline is not None, "the history to be read")
-    await pilot.pause()
+    screen = await until_screen(pilot, RewindScreen, "the look-back screen")
+    await until(pilot, lambda: screen.timeline is not None and settled(screen), "the history to be read and shown")
     return screen
 
 
@@ -120,8 +118,8 @@ async def test_escape_leaves_the_history_and_a_damaged_session_cannot_be_looked_
 
         (folder / "snapshot.json").write_bytes(b"{not a snapshot")  # the list shows it damaged
         app.screen.reload()
-        await pilot.pause()
-        assert "Look back" not in footer_text(app)
+        await until(pilot, lambda: "damaged" in str(app.screen.query_one(DataTable).get_row_at(0)[0]), "the row shown damaged")
+        assert "Look back" not in (await footer_now(pilot))
         await pilot.press("w")
         assert isinstance(app.screen, SessionsScreen)
 
@@ -131,7 +129,7 @@ async def test_a_history_that_cannot_be_read_is_said_and_the_list_comes_back(
     folder = two_rounds(data_root)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until_sessions(pilot)
         (folder / "journal.jsonl").write_bytes(b"not a journal\n")  # damaged after the list was read
         await pilot.press("w")
         await until(pilot, lambda: isinstance(app.screen, SessionsScreen), "the session list")

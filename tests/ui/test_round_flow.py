@@ -27,6 +27,7 @@ from tests.ui.steps import (
     type_initiative,
     visible_text,
 )
+from tests.waiting import until
 from tui_combat.engine.dice import parse, roll
 from tui_combat.engine.log import render
 from tui_combat.saves.journal import JOURNAL
@@ -222,8 +223,7 @@ async def test_small_terminal_renders_the_round(make_app) -> None:
         bar = visible_text(screen.query_one(PhaseBar))
         assert "▶ 7" in bar and "Resolve" in bar and "End of round" in bar and "\n" not in bar, bar
         await pilot.resize_terminal(80, 24)
-        await pilot.pause()
-        assert isinstance(app.screen, RoundScreen)
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen) and app.screen.size.width == 80, "the screen at 80 columns")
 
 
 async def test_help_lists_the_round_keys_and_closes_with_escape(make_app) -> None:

@@ -7,7 +7,8 @@ through the class its ``window.onresize`` handler closes over (``Runtime.queryOb
 instances of that class), and each row of the buffer is read with ``translateToString``. That is the text
 the page shows, row by row.
 
-Needs Chromium (Debian's ``chromium`` package; ``.ci/run`` installs it); skipped, saying so, without it.
+Needs Chromium (Debian's ``chromium`` package; ``.ci/run`` installs it); skipped, saying so, without it —
+except under ``CI=true``, where a missing browser fails the test (CI must not pass with it unrun).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.waiting import eventually
 from tui_combat import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.dice import Roll
@@ -60,11 +62,12 @@ def browser_path() -> str | None:
     return next((found for name in BROWSERS if (found := shutil.which(name))), None)
 
 
-pytestmark = pytest.mark.skipif(
-    browser_path() is None,
+IN_CI = os.environ.get("CI", "").lower() == "true"
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    browser_path() is None and not IN_CI,
     reason="no Chromium browser here (looked for chromium, chromium-browser, google-chrome, $TUI_COMBAT_BROWSER): "
            ".ci/run installs Debian's chromium package",
-)
+)]
 
 
 def free_port() -> int:
@@ -194,14 +197,15 @@ class Page:
         return ""
 
     async def until(self, *wanted: str) -> str:
-        """Read the terminal until every one of ``wanted`` is on it (a bounded number of short waits)."""
-        text = ""
-        for _ in range(int(WAIT_LIMIT / 0.25)):
-            text = await self.terminal_text()
-            if all(word in text for word in wanted):
-                return text
-            await asyncio.sleep(0.25)
-        raise AssertionError(f"the page never showed {wanted}:\n{text}")
+        """Read the terminal until every one of ``wanted`` is on it."""
+        last = [""]
+
+        async def shows() -> str:
+            last[0] = await self.terminal_text()
+            return last[0] if all(word in last[0] for word in wanted) else ""
+
+        return await eventually(shows, f"the page to show {wanted}", every=0.25, seconds=WAIT_LIMIT,
+                                describe=lambda: last[0])
 
 
 class Browser:
@@ -225,7 +229,9 @@ class Browser:
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
     path = browser_path()
-    assert path is not None
+    if path is None:
+        pytest.fail("no Chromium browser here (chromium, chromium-browser, google-chrome, $TUI_COMBAT_BROWSER): "
+                    "under CI=true the browser test must run")
     with tempfile.TemporaryDirectory() as profile:
         process = subprocess.Popen(
             [path, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
@@ -234,12 +240,13 @@ async def browser() -> AsyncIterator[Browser]:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             port_file = Path(profile) / "DevToolsActivePort"
-            for _ in range(int(WAIT_LIMIT / 0.1)):
-                if port_file.exists() and port_file.read_text().strip():
-                    break
+
+            def port_written() -> bool:
                 if process.poll() is not None:
                     pytest.fail(f"the browser {path} stopped at once (exit code {process.returncode})")
-                await asyncio.sleep(0.1)
+                return port_file.exists() and bool(port_file.read_text().strip())
+
+            await eventually(port_written, "the browser's DevTools port", seconds=WAIT_LIMIT)
             port = int(port_file.read_text().split()[0])
             async with aiohttp.ClientSession() as http:
                 yield Browser(http, port)
@@ -258,16 +265,17 @@ async def wait_for_server(server: Server) -> str:
 
     url = server.url = await printed_address(server.process)
     async with aiohttp.ClientSession() as http:
-        for _ in range(int(WAIT_LIMIT / 0.1)):
+
+        async def answers() -> bool:
+            assert server.process.poll() is None, "tui-combat serve stopped"
             try:
                 async with http.get(url) as response:
-                    if response.status == 200:
-                        return url
+                    return response.status == 200
             except aiohttp.ClientError:
-                pass
-            assert server.process.poll() is None, "tui-combat serve stopped"
-            await asyncio.sleep(0.1)
-    raise AssertionError("tui-combat serve never answered")
+                return False
+
+        await eventually(answers, "tui-combat serve to answer", seconds=WAIT_LIMIT)
+    return url
 
 
 async def test_the_page_shows_the_turn_order_and_follows_the_gm(server: Server, browser: Browser, fight: Store) -> None:
@@ -288,9 +296,6 @@ async def test_the_page_shows_the_turn_order_and_follows_the_gm(server: Server, 
     await second.until("Turn order", "Troll 1  bloodied")
     assert len(server.views()) == 2
     await browser.close(second)
-    for _ in range(int(WAIT_LIMIT / 0.1)):  # its process ends with the tab
-        if len(server.views()) == 1:
-            break
-        await asyncio.sleep(0.1)
-    assert len(server.views()) == 1
+    await eventually(lambda: len(server.views()) == 1, "the closed tab's view process to end", seconds=WAIT_LIMIT,
+                     describe=lambda: f"view processes: {server.views()}")
     await browser.close(page)

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Footer, Input, Select, Static
 from textual.widgets._footer import FooterKey
 
 from tests.ui.steps import SIZE, store, to_round
+from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine import keys
 from tui_combat.engine.public import HealthScale
@@ -42,7 +43,7 @@ async def to_row(pilot: object, app: CombatApp, binding_id: str) -> None:
     """Focus the keys' list and move its cursor to ``binding_id``'s row."""
     table = app.screen.query_one("#settings-keys", DataTable)
     table.focus()
-    await pilot.pause()  # type: ignore[attr-defined]
+    await until(pilot, lambda: table.has_focus and table.row_count > 0, "the keys' list focused")  # type: ignore[arg-type]
     target = table.get_row_index(binding_id)
     key = "down" if target > table.cursor_row else "up"
     await pilot.press(*[key] * abs(target - table.cursor_row))  # type: ignore[attr-defined]

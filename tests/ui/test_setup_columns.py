@@ -8,13 +8,11 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from tests.ui.fights import until
-from tests.ui.steps import SIZE, open_demo, visible_text
+from tests.ui.steps import SIZE, open_demo, until_setup, visible_text
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.saves.locations import sessions_dir
-from tui_combat.screens.setup import SetupScreen
 from tui_combat.store import Store, new_state
 
 
@@ -50,8 +48,7 @@ async def test_trudvang_shows_sv_cp_and_armour(make_app: Callable[..., CombatApp
     Store.create(state, sessions_dir(data_root) / "raid").close()
     app = make_app(resume="raid")
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the set-up table")
-        await pilot.pause()
+        await until_setup(pilot)
         assert columns(app) == ["Side", "Name", "HP", "Group", "Combat SV", "CP", "Armour"]
         # CP of a fresh round: SV 8 (general) + Armed combat 3 × 1 CP per level = 11.
         assert cells(app) == [["Raiders", "Ulf", "20", "", "8", "11", "Chain mail"]]

@@ -19,7 +19,8 @@ from textual.widgets import DataTable
 
 from tests.common import BRIDGE, encounter_file, registered
 from tests.plugins.skirmish import RULESET, Skirmish
-from tests.ui.steps import SIZE, SEED, dialog_error, footer_text, store, to_round_from_setup, visible_text
+from tests.ui.steps import SIZE, SEED, dialog_error, footer_now, store, to_round_from_setup, until_setup, visible_text
+from tests.waiting import until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.actions import RulesetAction
 from tui_combat.engine.contract import AnyRuleset
@@ -46,11 +47,10 @@ async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: C
         await to_round_from_setup(pilot)
         screen = app.screen
         assert isinstance(screen, RoundScreen)
-        await pilot.pause()
-        assert "Attack" not in footer_text(app)  # nobody's turn yet: the ruleset's key is not shown
+        assert "Attack" not in (await footer_now(pilot))  # nobody's turn yet: the ruleset's key is not shown
         palette = {command.title: command.help for command in app.get_system_commands(screen)}
         assert palette["Attack"] == "a"  # the palette lists it all the same, by its key (never an id)
-        assert "Roll" in footer_text(app) and "Typed" in footer_text(app)
+        assert "Roll" in (await footer_now(pilot)) and "Typed" in (await footer_now(pilot))
 
         # A tie: both sides typed 4.
         await pilot.press("t")
@@ -77,8 +77,7 @@ async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: C
         assert [render(slot.label) for slot in state.order] == ["Party", "Bandits"]
         assert "initiative waits" not in visible_text(screen.query_one(PhaseBar))
         assert screen.selected() == ADA
-        await pilot.pause()
-        assert "Attack" in footer_text(app)  # Ada's turn: now the key applies
+        assert "Attack" in (await footer_now(pilot))  # Ada's turn: now the key applies
 
         # The attack form: target, to-hit (typed), damage (left for the app).
         await pilot.press("a")
@@ -106,8 +105,7 @@ async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: C
         damage = entries[-1]
         assert damage.rolls == (damage_roll,) and not damage.rolls[0].physical and len(damage.rolls[0].faces) == 1
         assert state.combatant(BANDIT).hp == 9 - damage_roll.total
-        await pilot.pause()
-        assert "Attack" not in footer_text(app)  # her one attack is spent
+        assert "Attack" not in (await footer_now(pilot))  # her one attack is spent
 
         # The journal holds the rolls as plain data: the typed one without faces, the rolled one with them.
         (action,) = [done for done in store(app).done_actions() if isinstance(done, RulesetAction)]
@@ -139,8 +137,7 @@ async def test_r_rolls_the_pending_rerolls_with_the_sessions_dice(skirmish_app: 
             "s1": (3, (), True), "s3": (3, (), True), "s1#2": (2, (2,), False), "s3#2": (5, (5,), False)}
         assert [render(slot.label) for slot in state.order] == ["Bandits", "Party"]
         assert isinstance(app.screen, RoundScreen) and app.screen.selected() == BANDIT
-        await pilot.pause()
-        assert "Roll" not in footer_text(app)  # the order stands: nothing more to roll this round
+        assert "Roll" not in (await footer_now(pilot))  # the order stands: nothing more to roll this round
 
 
 class PerCreature(Skirmish):
@@ -181,10 +178,9 @@ async def test_without_a_surprise_roll_the_gm_marks_by_the_rulesets_scope(
     with registered(ruleset):
         app = make_app(encounter=encounter_file(tmp_path, AMBUSH.format(ruleset=ruleset.id), "ambush.toml"))
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await until_setup(pilot)
             await pilot.press("c")
-            screen = app.screen
-            assert isinstance(screen, SurpriseScreen)
+            screen = await until_screen(pilot, SurpriseScreen, "the surprise screen")
             table = screen.query_one(DataTable)
             assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == rows
             await pilot.press("down", "s")

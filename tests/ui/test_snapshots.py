@@ -7,11 +7,17 @@ new pictures and accept them with ``pytest tests/ui/test_snapshots.py --snapshot
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
-from tests.ui.steps import SIZE, open_demo, to_round, type_initiative
+from tests.ui.steps import (
+    SIZE, leave_damage, open_demo, to_round, type_initiative, until_closed, until_form, until_round, until_setup,
+)
+from tests.waiting import settled, until
 from tui_combat.screens.help import HelpScreen
 
+
+pytestmark = pytest.mark.usefixtures("in_colour")
 
 def test_setup_of_the_demo(snap_compare, make_app) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
@@ -45,23 +51,19 @@ def test_trudvang_countdown_after_an_attack(snap_compare, make_app) -> None:
     from tui_combat.engine.encounter import ENCOUNTER_DIR
 
     async def run_before(pilot: Pilot[None]) -> None:
-        from tui_combat.screens.round import RoundScreen
-        from tui_combat.screens.setup import SetupScreen
-
-        await pilot.pause()
-        assert isinstance(pilot.app.screen, SetupScreen)
+        await until_setup(pilot)
         await pilot.press("c", "c")  # set-up → surprise → round
-        assert isinstance(pilot.app.screen, RoundScreen)
+        await until_round(pilot)
         await pilot.press("n", "t")  # actions → initiative, typed from real dice
-        await pilot.pause()
+        form = await until_form(pilot, "the initiative form")
         await pilot.press("9", "tab", "8", "tab", "8", "tab", "1", "0", "space", "1", "enter")  # a 10 rolls again
-        await pilot.pause()
+        await until_closed(pilot, form, "the initiative typed in")
         await pilot.press("a")
-        await pilot.pause()
+        form = await until_form(pilot, "the attack form")
         await pilot.press("tab", "tab", "6", "tab", "tab", "tab", "3", "enter")  # target, with, CP, hand, modifier, d20
-        await pilot.pause()
-        await pilot.press("escape")  # the damage the hit asks for: left until the target has tried to parry
-        await pilot.pause()
+        # the damage the hit asks for: left until the target has tried to parry
+        assert await leave_damage(pilot), "the hit asked for no damage"
+        await until(pilot, lambda: settled(pilot.app.screen), "the round screen settled")
 
     app = make_app(encounter=ENCOUNTER_DIR / "demo_trudvang.toml")
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

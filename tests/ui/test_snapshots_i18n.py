@@ -19,6 +19,8 @@ from tui_combat.i18n.catalog import CACHE_ENV_VAR
 LANGUAGES = ("ru", "uk")
 
 
+pytestmark = pytest.mark.usefixtures("in_colour")
+
 @pytest.fixture(autouse=True)
 def private_catalog_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CACHE_ENV_VAR, str(tmp_path_factory.getbasetemp() / "catalog-cache"))

@@ -24,8 +24,9 @@ from textual.widgets import Label
 import tui_combat
 from tests.ui.steps import (
     SIZE, budget_text, combatant_id, dialog_error, leave_damage, log_texts, open_form, select, selected, store, to_round_from_setup,
+    until_closed,
 )
-from tests.waiting import until
+from tests.waiting import settled, until
 from tui_combat.engine.model import State
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.rulesets.trudvang import RULESET, AttackRecord, Bonus
@@ -66,7 +67,9 @@ async def fill_weapon_form(pilot: Pilot[None], key: str, cp: str, d20: str) -> F
     assert form.query_one("#f-cp").value == cp
     assert form.query_one("#f-roll").value == d20
     await pilot.press("enter")
-    await pilot.pause()
+    app = pilot.app
+    await until(pilot, lambda: (app.screen is form and dialog_error(app)) or (app.screen is not form and settled(app.screen)),
+                f"the form {key} closed, or saying why not")
     return form
 
 
@@ -85,8 +88,8 @@ async def type_initiative(pilot: Pilot[None], *typed: str) -> list[str]:
             keys.append("tab")
         keys.extend(value)
     await pilot.press(*keys, "enter")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, RoundScreen), dialog_error(pilot.app)
+    await until_closed(pilot, form, "the initiative typed in")
+    assert isinstance(pilot.app.screen, RoundScreen)
     return labels
 
 
