@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.widgets._footer import FooterKey
 
-from tests.waiting import until
+from tests.waiting import settled, until
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z']+(?![A-Za-z0-9_])")
 DICE = re.compile(r"^(?:\d*[dDkк]\d+|d\d+)")
@@ -127,7 +127,7 @@ async def inspect(pilot: Pilot[Any], where: str, lang: str, allowed: Iterable[st
     for field in [w for w in screen.query(Input) if w.display and not w.has_focus]:
         field.focus()
         await until(pilot, lambda: field.has_focus, "the field focused")
-        await pilot.pause()
+        await until(pilot, lambda: settled(field) and settled(screen), "the focused field drawn")
         found += [f"{where}: {problem}" for problem in cut_labels(screen, "focused") if "placeholder" in problem]
     found += [f"{where}: raw catalog header" for word in HEADER_WORDS if word in text][:1]
     if lang != "en":

@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import DataTable
 
 from tests.ui.fights import messages, opened, saved_round, until
+from tests.waiting import settled
 from tests.ui.steps import SIZE, store, until_sessions, visible_text
 from tui_combat import session
 from tui_combat.app import CombatApp
@@ -111,7 +112,7 @@ async def test_a_loading_timer_that_fires_after_the_session_opened_shows_nothing
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         app._show_opening(True)  # the timer's late call, forced to come after the opening
-        await pilot.pause()
+        await until(pilot, lambda: settled(app), "the late call handled")
         indicators = [widget for screen in app.screen_stack for widget in screen.query(LoadingIndicator)]
         assert not indicators and not any(
             isinstance(screen, SessionsScreen) and screen.query_one(DataTable).loading for screen in app.screen_stack)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.ui.fights import opened
 from tests.ui.steps import SIZE, store
-from tests.waiting import until
+from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
@@ -59,7 +59,7 @@ async def costs(make_app: Callable[..., CombatApp], data_root: Path, orcs: int) 
             looked, redrawn, rebuilds = order.rows_looked, order.rows_redrawn, order.rebuilds
             await pilot.press(*keys)
             await until(pilot, lambda: done(store(app).state), f"{name} to be done")
-            await pilot.pause()
+            await until(pilot, lambda: settled(order) and settled(app.screen), f"{name} drawn")
             found[name] = (order.rows_looked - looked, order.rows_redrawn - redrawn, order.rebuilds - rebuilds)
 
         await press("n", ("n",), lambda state: state.cursor == 1)
@@ -105,7 +105,7 @@ async def test_a_row_changed_out_of_sight_shows_the_change_when_scrolled_back(
         await until(pilot, lambda: "5/8" in last_row(), "the last row to show the damage")
         await pilot.press("home", "u")  # undone while the row is out of sight: it is not worked out now
         await until(pilot, lambda: store(app).state.combatant(last).hp == 8, "the undo")
-        await pilot.pause()
+        await until(pilot, lambda: settled(order) and settled(app.screen), "the undo handled")
         assert "5/8" in last_row()
         await pilot.press("end")  # back in sight: as the fight stands
         await until(pilot, lambda: "8/8" in last_row(), "the last row to show the undo")

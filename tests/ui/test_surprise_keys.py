@@ -9,7 +9,7 @@ import pytest
 
 from tests.ui.fights import messages
 from tests.ui.steps import SIZE, footer_text
-from tests.waiting import until, until_screen
+from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine import registry
 from tui_combat.screens.setup import SetupScreen
@@ -34,7 +34,7 @@ async def test_surprise_keys_are_the_books(make_app: Callable[..., CombatApp], r
         if not rolls:
             state = app.store.state
             await pilot.press("r", "t", "m")
-            await pilot.pause()
+            await until(pilot, lambda: settled(app.screen) and settled(app), "the keys handled")
             assert isinstance(app.screen, SurpriseScreen) and app.store.state is state
             assert not [m for m in messages(app) if "no surprise roll" in m], messages(app)
         await until(pilot, lambda: "Fight!" in footer_text(app), "the start key in the footer")
