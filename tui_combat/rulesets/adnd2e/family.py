@@ -24,6 +24,7 @@ from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.adnd2e.death import bind, bleed, condition, health_after, note_damage
+from tui_combat.rulesets.adnd2e.measure import hit_dice_against_levels
 from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
 from tui_combat.rulesets.adnd2e.sheet import (
     CLASSES,
@@ -176,6 +177,11 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         weapon = _(str(sheet.get("weapon", ""))) if sheet.get("weapon") else ""
         magic = int(sheet.get("magic", 0) or 0)
         return klass, ac, f"{weapon} {magic:+d}".strip() if magic else weapon
+
+    def difficulty(self, state: State) -> str | None:
+        """The monsters' Hit Dice against the party's levels (the book has no formula: see
+        :mod:`tui_combat.rulesets.adnd2e.measure`)."""
+        return hit_dice_against_levels(state)
 
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         sheet = canonical_sheet(sheet)
