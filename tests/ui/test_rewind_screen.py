@@ -118,7 +118,8 @@ async def test_escape_leaves_the_history_and_a_damaged_session_cannot_be_looked_
 
         (folder / "snapshot.json").write_bytes(b"{not a snapshot")  # the list shows it damaged
         app.screen.reload()
-        await until(pilot, lambda: "damaged" in str(app.screen.query_one(DataTable).get_row_at(0)[0]), "the row shown damaged")
+        await until(pilot, lambda: "damaged" in " ".join(map(str, app.screen.query_one(DataTable).get_row_at(0))),
+                    "the row shown damaged")
         assert "Look back" not in (await footer_now(pilot))
         await pilot.press("w")
         assert isinstance(app.screen, SessionsScreen)

@@ -49,8 +49,8 @@ class LibraryPicker(ModalScreen[bool]):
     LibraryPicker .library-row { height: 1; }
     LibraryPicker .library-label { width: 8; height: 1; color: $text-muted; }
     LibraryPicker #library-query, LibraryPicker #library-side { width: 1fr; }
-    LibraryPicker #library-entries { height: auto; max-height: 10; }
-    LibraryPicker #library-detail { height: auto; max-height: 3; color: $text-muted; }
+    LibraryPicker #library-entries { height: auto; max-height: 8; }
+    LibraryPicker #library-detail { height: auto; max-height: 5; color: $text-muted; }
     """
     BINDINGS = [
         Binding("escape", "cancel", _("Cancel"), id="library.cancel"),
