@@ -25,6 +25,7 @@ import pytest
 from aiohttp import web
 
 from tests.ui.test_serve_browser import free_port
+from tests.waiting import eventually
 from tui_combat.screens.serve import allowed_origins, bind_warning, players_server, serve
 
 WAIT_LIMIT = 60.0
@@ -139,6 +140,17 @@ def real_server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
             process.wait()
 
 
+async def accepts(port: int) -> bool:
+    """Whether something listens on ``port`` of this computer."""
+    try:
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        return False
+    writer.close()
+    await writer.wait_closed()
+    return True
+
+
 async def test_tui_combat_serve_prints_the_address_with_its_key_and_refuses_without(
         real_server: tuple[subprocess.Popen[str], int]) -> None:
     process, port = real_server
@@ -146,6 +158,7 @@ async def test_tui_combat_serve_prints_the_address_with_its_key_and_refuses_with
     assert found
     token = found.group(1)
     assert len(token) >= 20
+    await eventually(lambda: accepts(port), f"the server to listen on {port}")  # it may print first
     async with aiohttp.ClientSession() as http:
         async with http.get(f"http://127.0.0.1:{port}/") as response:
             assert response.status == 403
