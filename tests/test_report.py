@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
@@ -18,7 +18,6 @@ from tests.engine.test_public import SECRET, SECRET_NUMBERS, Step, fights, physi
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.encounter import DEMO, load_encounter
-from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import ROLLS_OPTION
 from tui_combat.engine.registry import get
 from tui_combat.i18n import use_catalog

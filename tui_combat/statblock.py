@@ -496,23 +496,22 @@ def _hp(block: Block, read: list[tuple[str, str]]) -> int | None:
 
 
 def _ascending(block: Block, read: list[tuple[str, str]], base: int) -> int | None:
-    if block.ac is not None:
-        read.append((N_("Armour class"), str(block.ac)))
-        return block.ac
-    if block.ac_descending is not None:
-        worked = base - block.ac_descending
-        read.append((N_("Armour class"), f"{worked} ← {base} − {block.ac_descending}"))
-        return worked
-    return None
+    return _armour_class(read, block.ac, block.ac_descending, base)
 
 
 def _descending(block: Block, read: list[tuple[str, str]], base: int) -> int | None:
-    if block.ac_descending is not None:
-        read.append((N_("Armour class"), str(block.ac_descending)))
-        return block.ac_descending
-    if block.ac is not None:
-        worked = base - block.ac
-        read.append((N_("Armour class"), f"{worked} ← {base} − {block.ac}"))
+    return _armour_class(read, block.ac_descending, block.ac, base)
+
+
+def _armour_class(read: list[tuple[str, str]], wanted: int | None, other: int | None, base: int) -> int | None:
+    """The armour class in the style the ruleset wants: as the block gives it, or worked out from the other
+    style (``base`` − it: 19 − descending for ascending, and back), saying so."""
+    if wanted is not None:
+        read.append((N_("Armour class"), str(wanted)))
+        return wanted
+    if other is not None:
+        worked = base - other
+        read.append((N_("Armour class"), f"{worked} ← {base} − {other}"))
         return worked
     return None
 

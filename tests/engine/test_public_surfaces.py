@@ -32,7 +32,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import ROLLS_OPTION, ROLLS_SHOWN, State
-from tui_combat.engine.public import public_entries, public_view
+from tui_combat.engine.public import public_view
 from tui_combat.engine.registry import get
 from tui_combat.report import fight_report, html_page, json_text, markdown
 from tui_combat.rewind import Timeline

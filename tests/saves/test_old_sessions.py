@@ -203,8 +203,6 @@ def test_an_old_session_that_replays_into_another_fight_is_refused(old_root: Pat
 
 
 async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_opens_read_only(old_root: Path) -> None:
-    from tests.waiting import until
-
     from textual.widgets import DataTable
 
     from tests.waiting import settled, until

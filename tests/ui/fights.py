@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from textual.pilot import Pilot
 
 from tests.waiting import settled

@@ -15,6 +15,7 @@ from pathlib import Path
 from textual.widgets import Label, Select
 
 from tests.common import encounter_file
+from tests.ui.test_dnd5e_round import SPEED
 from tests.ui.steps import (
     SIZE, combatant_id, dialog_error, footer_text, select, store, to_round_from_setup, visible_text,
 )
@@ -151,27 +152,6 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         assert (state.combatant(mirela).hp, state.combatant(mirela).status) == (5, "active")
         assert "Mirela wakes: the death saving throws are cleared." in [e.text for e in state.log_entries()]
         assert players_word(app, "Mirela") != "dying"
-
-
-SPEED = """
-name = "Speed"
-ruleset = "dnd5e"
-[options]
-initiative = "speed_factor"
-[[sides]]
-name = "Party"
-party = true
-[[sides.combatants]]
-name = "Oswin"
-hp = 42
-sheet = { dex = 10, ac = 18, attack = 6, damage = "1d6+3", weapons = "shortsword" }
-[[sides]]
-name = "Goblins"
-[[sides.combatants]]
-name = "Goblin"
-hp = 7
-sheet = { dex = 14, ac = 15, attack = 4, damage = "1d6+2", size = "small", weapons = "scimitar" }
-"""
 
 
 async def test_the_declared_action_binds_unless_the_book_is_ignored(

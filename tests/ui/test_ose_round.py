@@ -30,7 +30,6 @@ from tui_combat.engine.log import render
 from tui_combat.rulesets.ose import RULESET
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
-from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.widgets.phase_bar import PhaseBar
 

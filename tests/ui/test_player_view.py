@@ -22,7 +22,6 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.model import State
 from tui_combat.engine.public import HealthScale
 from tui_combat.saves.follow import POLL_SECONDS, Follower
-from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.player_view import PlayerViewApp, PlayerViewScreen, load_settings
 from tui_combat.screens.round import RoundScreen
 from tui_combat.store import Store

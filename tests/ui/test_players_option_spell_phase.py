@@ -15,7 +15,6 @@ from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
-from tui_combat.engine.dice import Roll
 from tui_combat.engine.log import render
 from tui_combat.engine.model import State
 from tui_combat.saves.locations import sessions_dir

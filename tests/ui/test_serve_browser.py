@@ -76,6 +76,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def stop(process: subprocess.Popen[Any]) -> None:
+    """End ``process``: asked first, then its whole process group killed if it has not ended in 20 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 def typed(total: int) -> Roll:
     return Roll(expr="1d10", total=total, physical=True)
 
@@ -251,12 +261,7 @@ async def browser() -> AsyncIterator[Browser]:
             async with aiohttp.ClientSession() as http:
                 yield Browser(http, port)
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            stop(process)
 
 
 async def wait_for_server(server: Server) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -24,7 +23,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from tests.ui.test_serve_browser import free_port
+from tests.ui.test_serve_browser import free_port, stop
 from tests.waiting import eventually
 from tui_combat.screens.serve import allowed_origins, bind_warning, players_server, serve
 
@@ -132,12 +131,7 @@ def real_server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
     try:
         yield process, port
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop(process)
 
 
 async def accepts(port: int) -> bool:

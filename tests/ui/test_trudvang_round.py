@@ -23,7 +23,7 @@ from textual.widgets import Label
 
 import tui_combat
 from tests.ui.steps import (
-    SIZE, budget_text, combatant_id, dialog_error, leave_damage, log_texts, open_form, select, selected, store, to_round_from_setup,
+    SIZE, budget_text, combatant_id, dialog_error, log_texts, open_form, select, selected, store, to_round_from_setup,
     until_closed,
 )
 from tests.waiting import settled, until

@@ -14,6 +14,7 @@ import sys
 import termios
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -77,15 +78,15 @@ class Terminal:
                 return
 
 
-@pytest.fixture
-def terminal(tmp_path: Path) -> Iterator[Terminal]:
-    data = tmp_path / "data"
-    session.open_demo(data, "demo_adnd2e.toml", seed=1).close()
+@contextmanager
+def view_in_a_pty(data: Path, config: Path, **extra: str) -> Iterator[Terminal]:
+    """``tui-combat view`` on ``data`` in a new 80×24 pseudo-terminal whose session it leads (as sshd starts
+    it), killed at the end if it is still running."""
     master, slave = os.openpty()
     set_size(slave, 24, 80)
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("TEXTUAL", "PYTEST"))}
-    environment.update({"TERM": "xterm-256color", "TUI_COMBAT_DATA_DIR": str(data), "SSH_CONNECTION": "127.0.0.1 50000 127.0.0.1 22",
-                        "TUI_COMBAT_CONFIG_DIR": str(tmp_path / "config"), "LANG": "C.UTF-8"})
+    environment.update({"TERM": "xterm-256color", "TUI_COMBAT_DATA_DIR": str(data),
+                        "TUI_COMBAT_CONFIG_DIR": str(config), "LANG": "C.UTF-8", **extra})
     environment.pop("COLUMNS", None)
     environment.pop("LINES", None)
     process = subprocess.Popen([sys.executable, "-m", "tui_combat", "view"], stdin=slave, stdout=slave, stderr=slave,
@@ -103,6 +104,14 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
             os.close(master)
         except OSError:
             pass
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    data = tmp_path / "data"
+    session.open_demo(data, "demo_adnd2e.toml", seed=1).close()
+    with view_in_a_pty(data, tmp_path / "config", SSH_CONNECTION="127.0.0.1 50000 127.0.0.1 22") as terminal:
+        yield terminal
 
 
 def test_it_draws_resizes_and_exits_cleanly_when_the_connection_drops(terminal: Terminal) -> None:
@@ -139,28 +148,8 @@ def damaged_terminal(tmp_path: Path) -> Iterator[Terminal]:
     store.close()
     with journal.open("ab") as handle:
         handle.write(b"\x01garbage garbage garbage" * 800_000)
-    master, slave = os.openpty()
-    set_size(slave, 24, 80)
-    environment = {key: value for key, value in os.environ.items() if not key.startswith(("TEXTUAL", "PYTEST"))}
-    environment.update({"TERM": "xterm-256color", "TUI_COMBAT_DATA_DIR": str(data),
-                        "TUI_COMBAT_CONFIG_DIR": str(tmp_path / "config"), "LANG": "C.UTF-8"})
-    environment.pop("COLUMNS", None)
-    environment.pop("LINES", None)
-    process = subprocess.Popen([sys.executable, "-m", "tui_combat", "view"], stdin=slave, stdout=slave, stderr=slave,
-                               env=environment, start_new_session=True, preexec_fn=become_the_terminals_session,
-                               close_fds=True)
-    os.close(slave)
-    terminal = Terminal(master, process)
-    try:
+    with view_in_a_pty(data, tmp_path / "config") as terminal:
         yield terminal
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        try:
-            os.close(master)
-        except OSError:
-            pass
 
 
 def test_an_idle_view_of_a_damaged_session_uses_no_cpu_and_leaves_with_its_terminal(damaged_terminal: Terminal) -> None:

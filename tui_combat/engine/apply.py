@@ -9,6 +9,7 @@ state is left as it was.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import singledispatch
 
 from msgspec.structs import replace
@@ -55,17 +56,7 @@ def _hidden_kept(before: State, after: State, action: a.Action) -> State:
         texts = entry_texts(entry)
         return not hidden.isdisjoint(texts) or any(pattern.search(text) for text in texts)
 
-    count = sum(map(len, before.log))
-    chunks = list(after.log)
-    position = 0
-    for index, chunk in enumerate(chunks):
-        end = position + len(chunk)
-        if end > count:
-            start = max(count - position, 0)
-            chunks[index] = (*chunk[:start], *(replace(entry, secret=True) if not entry.secret and names_him(entry)
-                                               else entry for entry in chunk[start:]))
-        position = end
-    return replace(after, log=tuple(chunks))
+    return _secret_from(after, sum(map(len, before.log)), names_him)
 
 
 def _kept_secret(before: State, after: State, action: a.Action) -> State:
@@ -117,15 +108,17 @@ def _typed_words(action: a.Action, state: State) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _secret_from(state: State, count: int) -> State:
-    """``state`` with every log entry after the first ``count`` marked secret (the chunks before untouched)."""
+def _secret_from(state: State, count: int, which: Callable[[LogEntry], bool] = lambda _entry: True) -> State:
+    """``state`` with the log entries after the first ``count`` that ``which`` picks marked secret (the chunks
+    before untouched)."""
     chunks = list(state.log)
     position = 0
     for index, chunk in enumerate(chunks):
         end = position + len(chunk)
         if end > count:
             start = max(count - position, 0)
-            chunks[index] = (*chunk[:start], *(entry if entry.secret else replace(entry, secret=True) for entry in chunk[start:]))
+            chunks[index] = (*chunk[:start], *(replace(entry, secret=True) if not entry.secret and which(entry)
+                                               else entry for entry in chunk[start:]))
         position = end
     return replace(state, log=tuple(chunks))
 

@@ -10,7 +10,7 @@ and on the next round's initiative.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from msgspec.structs import replace
@@ -58,6 +58,16 @@ def damage_level(hp: int, max_hp: int) -> int | None:
 
 def _level_fact(level: int | None) -> int:
     return -1 if level is None else level
+
+
+class _Protecting(Protocol):
+    """An armour, a shield or a weapon: what protects, and how much it can take."""
+
+    @property
+    def pv(self) -> int: ...
+
+    @property
+    def bv(self) -> int: ...
 
 
 class Share(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,24 +132,23 @@ class Wounds(CombatActions):
         return self.level_penalty(state.combatant(cid))
 
     # -- armour and items ------------------------------------------------------------------------------
-    def new_bv(self, sheet: TrudvangSheet, item: str) -> int:
-        """An item's Breach Value when new: the armour's, the shield's or a weapon's; 0 for none."""
+    def new_values(self, sheet: TrudvangSheet, item: str) -> tuple[int, int]:
+        """An item's Protection and Breach Values when new: the armour's, the shield's or a weapon's; 0 and 0
+        for none."""
         data = self.data
         if item == ARMOUR:
-            return data.armour[sheet.armour].bv if sheet.armour else 0
-        if item == SHIELD:
-            return data.shields[sheet.shield].bv if sheet.shield else 0
-        weapon = find_weapon(sheet, item, data)
-        return weapon.bv if weapon is not None else 0
+            found: _Protecting | None = data.armour[sheet.armour] if sheet.armour else None
+        elif item == SHIELD:
+            found = data.shields[sheet.shield] if sheet.shield else None
+        else:
+            found = find_weapon(sheet, item, data)
+        return (found.pv, found.bv) if found is not None else (0, 0)
+
+    def new_bv(self, sheet: TrudvangSheet, item: str) -> int:
+        return self.new_values(sheet, item)[1]
 
     def new_pv(self, sheet: TrudvangSheet, item: str) -> int:
-        data = self.data
-        if item == ARMOUR:
-            return data.armour[sheet.armour].pv if sheet.armour else 0
-        if item == SHIELD:
-            return data.shields[sheet.shield].pv if sheet.shield else 0
-        weapon = find_weapon(sheet, item, data)
-        return weapon.pv if weapon is not None else 0
+        return self.new_values(sheet, item)[0]
 
     def bv_now(self, state: State, cid: str, item: str) -> int:
         worn = self.fight_of(state).wear.get(cid, {})

@@ -236,6 +236,18 @@ def _names_and_aliases(table: Mapping[str, Any]) -> list[str]:
     return [name for entry in table.values() for name in (entry.name, _(entry.name), *entry.aliases)]
 
 
+def _named_entry(table: dict[str, Any], typed: str, unknown: str) -> str:
+    """The key of the entry of ``table`` called ``typed`` ("" for none); RuleError with the ``unknown``
+    message (its name, the known ones and a "did you mean") when there is no such entry."""
+    if norm(typed) in NONE_WORDS:
+        return ""
+    found = find_entry(table, typed)
+    if found is None:
+        known = ", ".join(_(entry.name) for entry in table.values())
+        raise RuleError(_(unknown, name=typed, known=known, hint=_suggest(typed, _names_and_aliases(table))))
+    return found
+
+
 def _weapon_inputs(text: str) -> list[str | WeaponInput]:
     result: list[str | WeaponInput] = []
     for part in split_outside_parentheses(text, ",;\n"):
@@ -373,27 +385,9 @@ def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = Non
             raise RuleError(_('Weapons: "{name}" is listed twice; name the second one, e.g. "Left {name} (like {name})".', name=weapon.name))
         seen.add(norm(weapon.name))
 
-    shield = ""
-    if norm(raw.shield) not in NONE_WORDS:
-        found = find_entry(data.shields, raw.shield)
-        if found is None:
-            known = [_(s.name) for s in data.shields.values()]
-            raise RuleError(_('Shield: unknown shield "{name}". Known: none, {known}.{hint}', name=raw.shield, known=", ".join(known), hint=_suggest(raw.shield, _names_and_aliases(data.shields))))
-        shield = found
-    armour = ""
-    if norm(raw.armour) not in NONE_WORDS:
-        found = find_entry(data.armour, raw.armour)
-        if found is None:
-            known = [_(a.name) for a in data.armour.values()]
-            raise RuleError(_('Armour: unknown armour "{name}". Known: none, {known}.{hint}', name=raw.armour, known=", ".join(known), hint=_suggest(raw.armour, _names_and_aliases(data.armour))))
-        armour = found
-    race = ""
-    if norm(raw.race) not in NONE_WORDS:
-        found = find_entry(data.races, raw.race)
-        if found is None:
-            known = [_(r.name) for r in data.races.values()]
-            raise RuleError(_('Race: unknown race "{name}". Known: none, {known}.{hint}', name=raw.race, known=", ".join(known), hint=_suggest(raw.race, _names_and_aliases(data.races))))
-        race = found
+    shield = _named_entry(data.shields, raw.shield, N_('Shield: unknown shield "{name}". Known: none, {known}.{hint}'))
+    armour = _named_entry(data.armour, raw.armour, N_('Armour: unknown armour "{name}". Known: none, {known}.{hint}'))
+    race = _named_entry(data.races, raw.race, N_('Race: unknown race "{name}". Known: none, {known}.{hint}'))
 
     levels: dict[SkillField, int] = {field: getattr(raw, field) for field in SKILL_FIELDS}
     from_lists: dict[SkillField, int] = {}
