@@ -170,6 +170,14 @@ def test_a_monster_dies_at_0_and_hit_points_stop_there() -> None:
         apply(state, a.Heal(combatant=goblin.id, amount=3))
 
 
+def test_the_players_see_a_dead_goblin_as_dead_once_not_as_a_condition_too() -> None:
+    state = adas_turn()
+    state = apply(state, a.Damage(combatant=ids(state)["Goblin 1"], amount=11))
+    goblin = next(c for g in public_view(state).groups for c in g.combatants if c.name == "Goblin 1")
+    assert goblin.health == "dead"
+    assert "dead" not in goblin.conditions
+
+
 def bram_down() -> State:
     """Bram (12 HP) takes 15 from Goblin 1: 0 HP, 3 left over (less than 12): unconscious, dying."""
     state = adas_turn()

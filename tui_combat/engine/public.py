@@ -353,15 +353,18 @@ class _Builder:
     def combatant(self, combatant_id: str, *, acting: bool = False, acted: bool = False) -> PublicCombatant:
         combatant = self.by_id[combatant_id]
         party = combatant.side in self.party
+        health = health_word(combatant, self.scale, self.ruleset.condition_word(self.state, combatant_id))
+        conditions = _conditions(self.ruleset, self.state, combatant_id, self.labels, self.secret) \
+            if self.state.phase == "round" else ()
         return PublicCombatant(
             name=combatant.name,
             side=self.side_names.get(combatant.side, ""),
             party=party,
-            health=health_word(combatant, self.scale, self.ruleset.condition_word(self.state, combatant_id)),
+            health=health,
             hp=combatant.hp if party else None,
             max_hp=combatant.max_hp if party else None,
             status=combatant.status,
-            conditions=_conditions(self.ruleset, self.state, combatant_id, self.labels, self.secret) if self.state.phase == "round" else (),
+            conditions=tuple(word for word in conditions if word != health),  # "dead" once, not as a condition too
             acting=acting,
             acted=acted,
         )
