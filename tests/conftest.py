@@ -123,21 +123,17 @@ def hermetic(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRe
 
 
 # -- how long the fast loop takes ---------------------------------------------------------------------------
-_SLOW_KEY = pytest.StashKey[set[str]]()
 _TIMES_KEY = pytest.StashKey[dict[bool, float]]()
 
 
-@pytest.hookimpl(trylast=True)  # after tests/ui/conftest.py has marked its slow tests
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    config.stash[_SLOW_KEY] = {item.nodeid for item in items if item.get_closest_marker("slow") is not None}
-    config.stash[_TIMES_KEY] = {True: 0.0, False: 0.0}
-
-
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # Read off the report, not the collected items: under -n the tests are collected in the workers, and the
+    # reports (with their markers' names among the keywords) come back to the process that prints the summary.
     config = _CONFIG.get("config")
-    if config is None or _TIMES_KEY not in config.stash:
+    if config is None:
         return
-    config.stash[_TIMES_KEY][report.nodeid in config.stash[_SLOW_KEY]] += report.duration
+    times = config.stash.setdefault(_TIMES_KEY, {True: 0.0, False: 0.0})
+    times["slow" in report.keywords] += report.duration
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
