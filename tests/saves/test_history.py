@@ -435,3 +435,22 @@ def test_a_session_written_before_checksums_opens_and_is_written_with_them(tmp_p
     assert damaged.read_only and blocks[0].name in damaged.read_only_reason
     damaged.close()
     assert fingerprint(folder) == before
+
+
+
+class _NoStates:
+    def decode(self, data: bytes) -> None:
+        raise AssertionError("a history block's state was decoded")
+
+
+def test_reading_every_action_does_not_decode_the_states_of_the_blocks(tmp_path: Path, small_blocks: None,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    store = small_fight(tmp_path / "s")
+    for action in wounds(30):
+        store.dispatch(action)
+    done = store.done_actions()
+    store.close()
+    resumed = Store.resume(tmp_path / "s", read_only=True)
+    monkeypatch.setattr(codec, "block_decoder", _NoStates())
+    assert len(resumed._history.sealed) > 3 and resumed.done_actions() == done
+    resumed.close()

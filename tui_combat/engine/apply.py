@@ -44,7 +44,7 @@ def _hidden_kept(before: State, after: State, action: a.Action) -> State:
     what happened while he was hidden stays the GM's after."""
     if after.log is before.log or isinstance(action, a.SetHidden):
         return after
-    hidden = {c.name.casefold() for c in (*before.combatants, *after.combatants) if c.hidden}
+    hidden = before.hidden_names() | after.hidden_names()
     if not hidden:
         return after
     from tui_combat.engine.public import entry_texts

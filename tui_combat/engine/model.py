@@ -121,13 +121,15 @@ class Initiative(msgspec.Struct, frozen=True, kw_only=True):
 
 class _Index:
     """Where each combatant of one ``combatants`` tuple stands (id → position, the first one when an id
-    repeats), and id → name, made the first time a state with that tuple is asked."""
+    repeats), id → name and the names of those hidden, each made the first time a state with that tuple is asked."""
 
-    __slots__ = ("at", "names")
+    __slots__ = ("at", "hidden", "names")
 
-    def __init__(self, at: dict[str, int], names: Mapping[str, str] | None = None) -> None:
+    def __init__(self, at: dict[str, int], names: Mapping[str, str] | None = None,
+                 hidden: frozenset[str] | None = None) -> None:
         self.at = at
         self.names = names
+        self.hidden = hidden
 
 
 _INDEXES: dict[int, tuple[tuple[Combatant, ...], _Index]] = {}
@@ -215,8 +217,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         index = _index(self.combatants)
         position = index.at[combatant.id]
         combatants = (*self.combatants[:position], combatant, *self.combatants[position + 1:])
-        same_name = self.combatants[position].name == combatant.name
-        _remember(combatants, _Index(index.at, index.names if same_name else None))
+        old = self.combatants[position]
+        same_name = old.name == combatant.name
+        same_hidden = old.hidden == combatant.hidden and (same_name or not old.hidden)
+        _remember(combatants, _Index(index.at, index.names if same_name else None, index.hidden if same_hidden else None))
         return replace(self, combatants=combatants)
 
     def side(self, side_id: str) -> Side:
@@ -228,6 +232,13 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     def names(self) -> Mapping[str, str]:
         """Id → name of every combatant (read-only, made once for the combatants as they stand)."""
         return _names(self.combatants)
+
+    def hidden_names(self) -> frozenset[str]:
+        """The names (casefolded) of the combatants kept from the players, made once for the combatants as they stand."""
+        index = _index(self.combatants)
+        if index.hidden is None:
+            index.hidden = frozenset(combatant.name.casefold() for combatant in self.combatants if combatant.hidden)
+        return index.hidden
 
     def log_entries(self) -> list[LogEntry]:
         return [entry for chunk in self.log for entry in chunk]

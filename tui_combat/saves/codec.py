@@ -123,6 +123,15 @@ class HistoryBlock(msgspec.Struct, frozen=True, kw_only=True):
     actions: list[Action]
 
 
+class HistoryBlockActions(msgspec.Struct, frozen=True, kw_only=True):
+    """A history block read for its actions only: its starting state left as JSON, not decoded."""
+
+    schema: int
+    index: int
+    start: msgspec.Raw
+    actions: list[Action]
+
+
 class SchemaProbe(msgspec.Struct):
     schema: int = 0
 
@@ -305,6 +314,7 @@ snapshot_decoders: dict[int, SnapshotDecoder] = {
 """Every snapshot format this version reads, by schema number (a newer one is refused)."""
 block_decoder = msgspec.json.Decoder(HistoryBlock)
 """A history block as stored; :func:`restored` brings its starting state back."""
+block_actions_decoder = msgspec.json.Decoder(HistoryBlockActions)
 probe_decoder = msgspec.json.Decoder(SchemaProbe)
 
 
