@@ -454,3 +454,43 @@ def test_reading_every_action_does_not_decode_the_states_of_the_blocks(tmp_path:
     monkeypatch.setattr(codec, "block_decoder", _NoStates())
     assert len(resumed._history.sealed) > 3 and resumed.done_actions() == done
     resumed.close()
+
+
+def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_entries(
+        tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saved before the log left the state (every entry in every snapshot and history block): it opens, its
+    states cut down to the newest entries; undo, the report and the next snapshot work as for a new session."""
+    from tui_combat.engine import log as log_module
+    from tui_combat.engine import log_window
+    from tui_combat.report import store_report
+
+    monkeypatch.setattr(log_module, "LOG_CHUNK", 2)
+    monkeypatch.setattr(log_window, "LOG_KEPT", 10**9)  # as before: a state holds the whole log
+    store = small_fight(tmp_path / "s")
+    for number, action in enumerate(wounds(21)):
+        store.dispatch(action if number % 4 else a.Note(text=f"note {number}"))
+    whole = store.state.log_entries()
+    report = store_report(store)
+    store.close()
+    old_size = (tmp_path / "s" / SNAPSHOT).stat().st_size
+    monkeypatch.setattr(log_window, "LOG_KEPT", 3)
+    resumed = Store.resume(tmp_path / "s")
+    state = resumed.state
+    assert state.log_count == len(whole) and state.log_entries() == whole[state.log_start:] and state.log_start > 0
+    assert store_report(resumed) == report
+    assert apply_all(resumed.base, resumed.done_actions()) == state
+    resumed.undo()
+    resumed.redo()
+    assert resumed.state == state
+    resumed.save_now()
+    assert (tmp_path / "s" / SNAPSHOT).stat().st_size < old_size
+    while resumed.can_undo:
+        resumed.undo()
+    assert resumed.state == resumed.base
+    resumed.close()
+
+
+def apply_all(state: State, actions: list[a.Action]) -> State:
+    for action in actions:
+        state = apply(state, action)
+    return state

@@ -20,13 +20,14 @@ from tui_combat.engine.contract import AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, log, roll_param
+from tui_combat.engine.log_window import kept_recent, logged_since
 from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, State, Status
 from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _
 
 MAX_GROUP = 500
 
-__all__ = ["APPEARS", "HIDES", "MAX_GROUP", "OUT_OF_TURN", "ROLLS_SPEC", "apply", "fight_options", "log", "new_names",
+__all__ = ["APPEARS", "HIDES", "MAX_GROUP", "OUT_OF_TURN", "ROLLS_SPEC", "apply", "apply_logged", "fight_options", "log", "new_names",
            "replace_combatant"]
 
 
@@ -35,6 +36,17 @@ def replace_combatant(state: State, combatant: Combatant) -> State:
 
 
 def apply(state: State, action: a.Action) -> State:
+    return kept_recent(_applied(state, action))
+
+
+def apply_logged(state: State, action: a.Action) -> tuple[State, list[LogEntry]]:
+    """What :func:`apply` gives, and the log entries the action wrote (all of them, however many: the state
+    holds only the newest, :mod:`tui_combat.engine.log_window`)."""
+    after = _applied(state, action)
+    return kept_recent(after), logged_since(after, state.log_count)
+
+
+def _applied(state: State, action: a.Action) -> State:
     return _hidden_kept(state, _kept_secret(state, _apply(action, state), action), action)
 
 

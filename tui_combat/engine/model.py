@@ -192,7 +192,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     fight_state: Any = None
     """The ruleset's own Struct for the whole fight (what carries from round to round)."""
     log: tuple[LogChunk, ...] = ()
-    """The log in chunks of :data:`LOG_CHUNK` so appending stays cheap in a long fight."""
+    """The newest entries of the log (:mod:`tui_combat.engine.log_window`: every one in a short fight), in
+    chunks of :data:`LOG_CHUNK` so appending stays cheap in a long fight."""
+    log_start: int = 0
+    """How many entries of the fight's log came before the first one :attr:`log` holds."""
     effects: tuple[Effect, ...] = ()
     """Conditions and effects lasting some rounds, in the order they were put on."""
     next_effect: int = 1
@@ -241,7 +244,13 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return index.hidden
 
     def log_entries(self) -> list[LogEntry]:
+        """The entries of the log this state holds, oldest first (the newest ones: every entry of a short fight)."""
         return [entry for chunk in self.log for entry in chunk]
+
+    @property
+    def log_count(self) -> int:
+        """How many entries the fight's log has, those before :attr:`log` included."""
+        return self.log_start + sum(map(len, self.log))
 
     def acting_now(self) -> tuple[str, ...]:
         if 0 <= self.cursor < len(self.order):
