@@ -191,7 +191,7 @@ class SessionFolder:
             for block, start, actions in blocks:
                 name = codec.block_name(block.index, block.tag)
                 data = msgspec.json.encode(codec.HistoryBlock(schema=codec.SNAPSHOT_SCHEMA, index=block.index, start=start, actions=actions))
-                compressed = zlib.compress(data, 1)
+                compressed = zlib.compress(data, 3)  # as fast as 1 on a fight's JSON, a fifth smaller
                 history.write_atomic(name, compressed)
                 self._sums[name] = of_file(compressed)
         finally:
