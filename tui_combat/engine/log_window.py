@@ -45,12 +45,14 @@ def kept_recent(state: State) -> State:
 
 
 def logged_since(state: State, count: int) -> list[LogEntry]:
-    """The entries of ``state``'s log from the ``count``-th of the fight on (those it holds), oldest first."""
-    entries: list[LogEntry] = []
-    start = state.log_start
-    for chunk in state.log:
-        stop = start + len(chunk)
-        if stop > count:
-            entries += chunk[max(count - start, 0):]
-        start = stop
-    return entries
+    """The entries of ``state``'s log from the ``count``-th of the fight on (those it holds), oldest first.
+    Read from the newest chunk back: an action's entries are the last ones."""
+    taken: list[tuple[LogEntry, ...]] = []
+    end = state.log_count
+    for chunk in reversed(state.log):
+        start = end - len(chunk)
+        if end <= count:
+            break
+        taken.append(chunk[max(count - start, 0):])
+        end = start
+    return [entry for chunk in reversed(taken) for entry in chunk]
