@@ -184,9 +184,10 @@ class Store:
                         return store
                 if journal.torn_at is not None:
                     session.cut_journal_before_next_write(journal.torn_at)
-                if isinstance(snapshot.snapshot, codec.SnapshotV1):
+                if snapshot.snapshot.schema < codec.SNAPSHOT_SCHEMA:
                     store._since_snapshot = SNAPSHOT_EVERY  # the next save writes the current format
                     store._old_format = True
+                if isinstance(snapshot.snapshot, codec.SnapshotV1):
                     store.upgraded_from = snapshot.snapshot.upgraded_from
                 store._loaded_seq = store._seq
                 return store

@@ -490,6 +490,37 @@ def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_
     resumed.close()
 
 
+def test_a_session_of_the_format_before_is_left_as_it_was_until_it_changes(
+        tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui_combat.engine import log as log_module
+    from tui_combat.engine import log_window
+
+    folder = tmp_path / "s"
+    with monkeypatch.context() as old_version:  # format 4: every state holds the whole log
+        old_version.setattr(log_module, "LOG_CHUNK", 2)
+        old_version.setattr(log_window, "LOG_KEPT", 10**9)
+        old_version.setattr(codec, "SNAPSHOT_SCHEMA", 4)
+        store = small_fight(folder)
+        for number in range(9):
+            store.dispatch(a.Note(text=f"note {number}"))
+        store.save_now()
+        store.close()
+    assert json.loads((folder / SNAPSHOT).read_bytes())["schema"] == 4
+    monkeypatch.setattr(log_module, "LOG_CHUNK", 2)
+    monkeypatch.setattr(log_window, "LOG_KEPT", 3)
+    before = fingerprint(folder)
+    looked_at = Store.resume(folder)
+    looked_at.save_now()
+    looked_at.close()
+    assert fingerprint(folder) == before
+    changed = Store.resume(folder)
+    changed.dispatch(a.Note(text="after"))
+    changed.close()
+    snapshot = json.loads((folder / SNAPSHOT).read_bytes())
+    assert snapshot["schema"] == codec.SNAPSHOT_SCHEMA == 5 and len(snapshot["current"]["log"][-1]) <= 2
+    assert sum(map(len, snapshot["current"]["log"])) < 5 and snapshot["current"]["log_start"] > 0
+
+
 def apply_all(state: State, actions: list[a.Action]) -> State:
     for action in actions:
         state = apply(state, action)
