@@ -73,3 +73,28 @@ def test_a_state_read_with_its_whole_log_is_cut_to_the_newest_entries(small_wind
     assert old.log_entries() == written
     read = restored(old, Path("snapshot.json"))
     assert read.log_count == 9 and read.log_start == 4 and read == state
+
+
+def test_a_ruleset_action_that_applies_another_keeps_the_hidden_secret_in_a_small_window(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 5e attack applies its damage as an engine action of its own, which may cut the older entries away
+    in the middle of the attack: what it wrote about a hidden goblin is still marked secret, every line."""
+    from msgspec.structs import replace
+
+    from tests.common import ids, rolled
+    from tests.rulesets.dnd5e_fight import act
+    from tests.rulesets.test_dnd5e_actions import brennas_turn
+
+    state = brennas_turn()
+    goblin = ids(state)["Goblin 1"]
+    state = state.with_combatant(replace(state.combatant(goblin), hidden=True))
+    monkeypatch.setattr(log_window, "LOG_KEPT", 1)
+    monkeypatch.setattr(log_module, "LOG_CHUNK", 1)
+    after = act(state, "attack", "Brenna", target=goblin, uses="action", to_hit=rolled("1d20", 9),
+                damage=rolled("1d8+3", 4), critical=rolled("1d8", 8))
+    _state, written = apply_logged(state, a.RulesetAction(name="attack", args={
+        "combatant": ids(state)["Brenna"], "target": goblin, "uses": "action", "to_hit": rolled("1d20", 9),
+        "damage": rolled("1d8+3", 4), "critical": rolled("1d8", 8)}))
+    assert after.combatant(goblin).hp == 0 and len(written) >= 2
+    assert all(entry.secret for entry in written if "Goblin 1" in entry.text)
+    assert any("Goblin 1" in entry.text for entry in written)
