@@ -15,6 +15,12 @@ Run:  .venv/bin/python bench/bench_actions.py  [--profile] [--dir DIR] [--quick]
   lines to replay), paired with reading its snapshot and journal and decoding them with msgspec.
 * Memory at 2,000 combatants after 10,000 actions, next to a process that only builds the same fight:
   the peak RSS of a fresh process, and what Python still holds (tracemalloc).
+* A long fight, 50,000 actions at 2,000 combatants: the snapshot next to the snapshot of the fight before
+  its first action (the state holds only the newest log entries, so the two differ by a bounded amount), the
+  session folder in bytes per action, and the peak RSS of the process that played them next to one that
+  only built the fight.
+* Export (the report of the whole fight, as ``tui-combat export`` makes it) of 10,000 actions at 2,000
+  combatants, paired with reading the session's files and decoding its actions with msgspec.
 
 Every figure is a median of several repeats measured with ``time.perf_counter`` in this same run.
 """
@@ -34,6 +40,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +68,9 @@ LONG_ACTIONS = 10_000
 RESUME_SIZES = (20, 2_000)
 RESUME_REPEATS = 5
 RESUME_TAIL = 480
+LONGEST_ACTIONS = 50_000
+EXPORT_ACTIONS = 10_000
+EXPORT_REPEATS = 3
 """Actions after the long session's last snapshot, near the worst case (499), so resume has lines to replay."""
 
 
@@ -275,6 +285,41 @@ def resume_costs(folder: Path) -> tuple[float, float, float]:
     return statistics.median(resumes), statistics.median(baselines), lines
 
 
+def export_costs(folder: Path) -> tuple[float, float]:
+    """(the export of the session in ``folder``, the paired baseline: reading its files, decompressing its
+    history blocks and decoding its snapshot and every action with msgspec), medians in seconds."""
+    from tui_combat.report import rendered, store_report
+
+    def baseline() -> None:
+        codec.snapshot_decoders[codec.SNAPSHOT_SCHEMA].decode((folder / SNAPSHOT).read_bytes())
+        for line in (folder / JOURNAL).read_bytes().split(b"\n"):
+            if line:
+                codec.line_decoder.decode(line)
+        for block in sorted((folder / "history").iterdir()):
+            codec.block_actions_decoder.decode(zlib.decompress(block.read_bytes()))
+
+    def export() -> None:
+        store = Store.resume(folder, read_only=True)
+        try:
+            rendered(store_report(store), "md")
+        finally:
+            store.close()
+
+    exports, baselines = [], []
+    for _repeat in range(EXPORT_REPEATS):
+        start = time.perf_counter()
+        baseline()
+        baselines.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        export()
+        exports.append(time.perf_counter() - start)
+    return statistics.median(exports), statistics.median(baselines)
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
 def memory_child(kind: str, combatants: int, actions: int, folder: str, trace: bool) -> None:
     """Run in a fresh process; prints its peak RSS in KiB, or with ``trace`` the memory Python still holds
     for what ``kind`` built (tracemalloc inflates the peak, so the two are separate runs).
@@ -304,10 +349,11 @@ def memory_child(kind: str, combatants: int, actions: int, folder: str, trace: b
     print(held // 1024 if trace else peak_rss_kib())
 
 
-def memory_mib(kind: str, combatants: int, actions: int, folder: Path) -> tuple[float, float]:
-    """(peak RSS, memory held) in MiB, each from a fresh process running :func:`memory_child`."""
+def memory_mib(kind: str, combatants: int, actions: int, folder: Path, *, held: bool = True) -> tuple[float, float]:
+    """(peak RSS, memory held) in MiB, each from a fresh process running :func:`memory_child` (without
+    ``held``, only the peak is measured and held is 0)."""
     figures = []
-    for trace in ("peak", "held"):
+    for trace in ("peak", "held") if held else ("peak",):
         if kind == "store" and trace == "held":
             shutil.rmtree(folder, ignore_errors=True)
         output = subprocess.run(
@@ -315,7 +361,7 @@ def memory_mib(kind: str, combatants: int, actions: int, folder: Path) -> tuple[
             check=True, capture_output=True, text=True,
         ).stdout
         figures.append(int(output.split()[-1]) / 1024)
-    return figures[0], figures[1]
+    return figures[0], figures[1] if held else 0.0
 
 
 def peak_rss_kib() -> int:
@@ -341,11 +387,11 @@ def profile(label: str, work: Callable[[], object]) -> None:
 
 
 def main() -> int:
-    global LONG_ACTIONS, REPEATS
+    global EXPORT_ACTIONS, LONG_ACTIONS, LONGEST_ACTIONS, REPEATS
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--profile", action="store_true", help="profile dispatch and resume at the biggest size")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the temporary files (default: system temp)")
-    parser.add_argument("--quick", action="store_true", help="fewer repeats and a 2,000-action long session (a smoke run)")
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and shorter long sessions (a smoke run)")
     parser.add_argument("--memory-child", nargs=5, metavar=("KIND", "COMBATANTS", "ACTIONS", "FOLDER", "WHAT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_child:
@@ -353,7 +399,7 @@ def main() -> int:
         memory_child(kind, int(combatants), int(actions), folder, trace=what == "held")
         return 0
     if args.quick:
-        LONG_ACTIONS, REPEATS = 2_000, 2
+        LONG_ACTIONS, REPEATS, LONGEST_ACTIONS, EXPORT_ACTIONS = 2_000, 2, 5_000, 2_000
 
     root = Path(tempfile.mkdtemp(prefix="tui-combat-bench-", dir=args.dir))
     started = time.perf_counter()
@@ -401,6 +447,27 @@ def main() -> int:
         print(f"  {'that session resumed from disk, one undo':44} {reopened_peak:12.1f} {reopened_held:9.1f}")
         disk = sum(path.stat().st_size for path in (root / "memory").rglob("*") if path.is_file())
         print(f"  the session on disk: {disk / 1e6:.1f} MB")
+
+        folder = root / "export"
+        long_session(folder, size, EXPORT_ACTIONS).close()
+        export, read = export_costs(folder)
+        print(f"\nexport of {EXPORT_ACTIONS:,} actions at {size:,} combatants (the whole report, as tui-combat export makes it):")
+        print(f"  baseline read + msgspec decode of the snapshot, journal and every action: {read * 1e3:8.1f} ms")
+        print(f"  export:                                                             {export * 1e3:8.1f} ms  ({export / read:.2f} × baseline)")
+        shutil.rmtree(folder, ignore_errors=True)
+
+        folder = root / "longest"
+        empty = root / "empty"
+        Store.create(fight(size), empty).close()
+        long_peak, _held = memory_mib("store", size, LONGEST_ACTIONS, folder, held=False)
+        first, last = (empty / SNAPSHOT).stat().st_size, (folder / SNAPSHOT).stat().st_size
+        whole = folder_bytes(folder)
+        print(f"\na fight of {LONGEST_ACTIONS:,} actions at {size:,} combatants:")
+        print(f"  snapshot before the first action: {first / 1e6:8.2f} MB")
+        print(f"  snapshot after the last one:      {last / 1e6:8.2f} MB  ({last / first:.2f} × the first)")
+        print(f"  the session folder:               {whole / 1e6:8.1f} MB  ({(whole - folder_bytes(empty)) / LONGEST_ACTIONS:.0f} B per action)")
+        print(f"  peak RSS of the process that played them: {long_peak:.1f} MiB "
+              f"(one that only built the fight: {bare_peak:.1f} MiB)")
 
         if args.profile:
             big = Store.create(fight(size), root / "profile")

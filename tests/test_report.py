@@ -298,3 +298,19 @@ def test_the_default_file_and_the_format_from_a_name(tmp_path: Path) -> None:
     assert [format_for(Path(name)) for name in ("a.HTML", "a.htm", "a.json", "a.md", "a.txt")] == \
         ["html", "html", "json", "md", "md"]
     assert format_for(None, "json") == "json"
+
+
+@pytest.mark.parametrize("public", [False, True], ids=["gm", "public"])
+def test_a_fight_whose_states_hold_only_its_newest_log_entries_reports_every_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, public: bool) -> None:
+    from tui_combat.engine import log as log_module
+    from tui_combat.engine import log_window
+
+    whole = markdown(store_report(two_rounds(), public=public))
+    monkeypatch.setattr(log_window, "LOG_KEPT", 3)
+    monkeypatch.setattr(log_module, "LOG_CHUNK", 2)
+    two_rounds(tmp_path / "fight").close()
+    resumed = Store.resume(tmp_path / "fight", read_only=True)
+    assert resumed.state.log_start > 0 and len(resumed.state.log_entries()) < 6
+    assert markdown(store_report(resumed, public=public)) == whole
+    resumed.close()

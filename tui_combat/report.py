@@ -20,14 +20,15 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import msgspec
 
 from tui_combat.engine.actions import Action
-from tui_combat.engine.apply import apply
+from tui_combat.engine.apply import apply_logged
 from tui_combat.engine.dice import Roll, format_roll
 from tui_combat.engine.log import Fact, LogEntry, Param, render
+from tui_combat.engine.log_window import logged_since
 from tui_combat.engine.model import State
 from tui_combat.engine.public import HealthScale, health_word, public_entries, public_view
 from tui_combat.engine.registry import get
@@ -153,19 +154,41 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # -- building it ---------------------------------------------------------------------------------------------
-def _replayed_rounds(base: State, actions: Sequence[Action]) -> tuple[dict[int, State], State]:
-    """Each round's last state (round number → state), from replaying ``actions`` on ``base``, and the state they
-    lead to. A history that no longer replays (a ruleset changed since) gives the rounds it reached."""
+class _Replayed(NamedTuple):
+    rounds: dict[int, State]
+    """Each round's last state, by round number."""
+    final: State
+    """The state the replay reached."""
+    log: list[LogEntry]
+    """Every entry of the log up to there (a state holds only the newest)."""
+    whole: bool
+    """Whether every action replayed."""
+
+
+def _replayed_rounds(base: State, actions: Sequence[Action]) -> _Replayed:
+    """Replays ``actions`` on ``base`` once: each round's last state, the state they lead to and the whole log. A
+    history that no longer replays (a ruleset changed since) gives the rounds and the log it reached."""
     last: dict[int, State] = {}
     state = base
+    logged = base.log_entries()
     try:
         for action in actions:
-            state = apply(state, action)
+            state, entries = apply_logged(state, action)
+            logged += entries
             if state.phase in ("round", "over") and state.round > 0:
                 last[state.round] = state
     except Exception:  # the rules are plugins: whatever they raise, the report goes on with what is known
-        pass
-    return last, state
+        return _Replayed(last, state, logged, whole=False)
+    return _Replayed(last, state, logged, whole=True)
+
+
+def _whole_log(replayed: _Replayed, base: State, final: State) -> list[LogEntry]:
+    """The fight's log as far as it is known: the replayed one, and where the replay stopped short, the entries of
+    ``final`` after it (all ``final`` holds when nothing replayed)."""
+    if replayed.whole:
+        return replayed.log
+    known = base.log_start + len(replayed.log)
+    return replayed.log + logged_since(final, known) if known >= final.log_start else final.log_entries()
 
 
 def _kinds(entry: LogEntry) -> tuple[Kind, ...]:
@@ -243,11 +266,13 @@ def fight_report(base: State, actions: Sequence[Action], *, final: State | None 
     """The report of the fight that ``actions`` made of ``base`` (``final``: the state they lead to, when it is
     known already). ``public``: only what the players may see; ``scale``: the words for their health."""
     scale = scale or HealthScale()
-    rounds_replayed, replayed = _replayed_rounds(base, actions)
-    final = replayed if final is None else final
+    replayed = _replayed_rounds(base, actions)
+    rounds_replayed = replayed.rounds
+    final = replayed.final if final is None else final
     if final.phase in ("round", "over") and final.round > 0:
         rounds_replayed[final.round] = final
-    logged = public_entries(final) if public else final.log_entries()
+    whole = _whole_log(replayed, base, final)
+    logged = public_entries(final, whole) if public else whole
     entries = [_entry(entry, public=public) for entry in logged]
     by_round: dict[int, list[ReportEntry]] = {}
     for entry in entries:
@@ -268,7 +293,8 @@ def fight_report(base: State, actions: Sequence[Action], *, final: State | None 
 
 def store_report(store: Store, *, public: bool = False, scale: HealthScale | None = None) -> Report:
     """The report of the session ``store`` holds (its whole saved history is read: not for every key press).
-    When that history cannot be read, the report still has the whole log, and the order of the present round."""
+    When that history cannot be read, the report still has the log the state holds (its newest entries), and
+    the order of the present round."""
     from tui_combat.saves.errors import SaveError
 
     try:

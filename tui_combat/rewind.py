@@ -83,7 +83,7 @@ class Timeline:
     def _note(self, position: int, state: State) -> None:
         self._rounds.append(state.round)
         self._phases.append(_PHASES.index(state.phase))
-        self._log_counts.append(sum(map(len, state.log)))
+        self._log_counts.append(state.log_count)
         if position % self._every == 0:
             self._checkpoints[position] = state
 
@@ -176,16 +176,15 @@ class Timeline:
         first, end = self._log_counts[position - 1], self._log_counts[position]
         if end <= first:
             return []
-        entries: list[LogEntry] = []
-        start = 0
-        for chunk in self.state_at(position).log:
-            stop = start + len(chunk)
-            if stop > first:
-                entries += chunk[max(first - start, 0): end - start]
-            if stop >= end:
-                break
-            start = stop
-        return entries
+        from tui_combat.engine.log_window import logged_since
+
+        state = self.state_at(position)
+        if first >= state.log_start:
+            return logged_since(state, first)
+        # More entries than a state holds (the order of a mass battle): the action is applied again to say them all.
+        from tui_combat.engine.apply import apply_logged
+
+        return apply_logged(self.state_at(position - 1), self.actions[position - 1])[1]
 
 
 # -- reading a saved session ------------------------------------------------------------------------------

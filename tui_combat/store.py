@@ -64,7 +64,7 @@ class Store:
         self.folder = folder
         self._blocks_from: SessionFolder | None = folder
         """Where sealed history blocks not in memory are read from."""
-        self._history = History(state, apply, BLOCK_SIZE, self._load_block)
+        self._history = History(state, apply, BLOCK_SIZE, self._load_block, self._load_block_actions)
         self._redo: list[Action] = []
         self._seq = 0
         self._since_snapshot = 0
@@ -184,9 +184,10 @@ class Store:
                         return store
                 if journal.torn_at is not None:
                     session.cut_journal_before_next_write(journal.torn_at)
-                if isinstance(snapshot.snapshot, codec.SnapshotV1):
+                if snapshot.snapshot.schema < codec.SNAPSHOT_SCHEMA:
                     store._since_snapshot = SNAPSHOT_EVERY  # the next save writes the current format
                     store._old_format = True
+                if isinstance(snapshot.snapshot, codec.SnapshotV1):
                     store.upgraded_from = snapshot.snapshot.upgraded_from
                 store._loaded_seq = store._seq
                 return store
@@ -228,7 +229,7 @@ class Store:
         store._blocks_from = blocks_from
         store._history = History.restore(
             apply=apply, block_size=snapshot.block_size, sealed=snapshot.sealed, checkpoint=snapshot.checkpoint,
-            run=snapshot.run, current=snapshot.current, load=store._load_block,
+            run=snapshot.run, current=snapshot.current, load=store._load_block, load_actions=store._load_block_actions,
         )
         store._redo = list(snapshot.redo)
         store._seq = snapshot.seq
@@ -284,6 +285,11 @@ class Store:
         if self._blocks_from is None:
             raise SaveError(_("The undo history before this point is not saved anywhere."))
         return self._blocks_from.read_block(index, tag)
+
+    def _load_block_actions(self, index: int, tag: int) -> list[Action]:
+        if self._blocks_from is None:
+            raise SaveError(_("The undo history before this point is not saved anywhere."))
+        return self._blocks_from.read_block_actions(index, tag)
 
     # -- reading --------------------------------------------------------------------------------------
     @property

@@ -189,3 +189,19 @@ def test_surprise_and_distance_dice_stay_the_gms_and_the_distance_shows() -> Non
     assert any(t.startswith("Surprise — ") for t in texts) and any(t.startswith("Distance (") for t in texts)
     view = public_view(state)
     assert view.distance and "(typed)" not in shown(state) and "Surprise — " not in shown(state)
+
+
+def test_the_hidden_names_follow_every_change_of_a_combatant() -> None:
+    from tui_combat.engine.model import Combatant, State
+    from msgspec.structs import replace as changed
+
+    state = State(combatants=(Combatant(id="c1", name="Ogre", side="s1", hp=5, max_hp=5),
+                              Combatant(id="c2", name="Orc", side="s1", hp=5, max_hp=5)))
+    assert state.hidden_names() == frozenset()
+    hidden = state.with_combatant(changed(state.combatant("c1"), hidden=True))
+    assert hidden.hidden_names() == {"ogre"}
+    renamed = hidden.with_combatant(changed(hidden.combatant("c1"), name="Troll"))
+    assert renamed.hidden_names() == {"troll"}
+    wounded = renamed.with_combatant(changed(renamed.combatant("c2"), hp=1))
+    assert wounded.hidden_names() == {"troll"}
+    assert wounded.with_combatant(changed(wounded.combatant("c1"), hidden=False)).hidden_names() == frozenset()

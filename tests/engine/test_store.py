@@ -16,7 +16,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import tui_combat.store as store_module
 from tui_combat.engine import registry
 from tui_combat.engine import actions as a
-from tui_combat.engine.apply import apply, initiative_asked
+from tui_combat.engine import log as log_module
+from tui_combat.engine import log_window
+from tui_combat.engine.apply import apply, apply_logged, initiative_asked
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
 from tui_combat.engine.errors import RuleError
@@ -184,6 +186,37 @@ StoreMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestStoreMachine = StoreMachine.TestCase
+
+
+class SmallLogWindowMachine(StoreMachine):
+    """The same, with states that hold only the newest 3 log entries (in chunks of 2): the rest is replayed
+    from the history."""
+
+    def __init__(self) -> None:
+        self._sizes = log_window.LOG_KEPT, log_module.LOG_CHUNK
+        log_window.LOG_KEPT, log_module.LOG_CHUNK = 3, 2
+        super().__init__()
+
+    def teardown(self) -> None:
+        super().teardown()
+        log_window.LOG_KEPT, log_module.LOG_CHUNK = self._sizes
+
+    @invariant()
+    def the_state_holds_the_newest_entries_and_the_history_every_one(self) -> None:
+        state = self.store.state
+        assert len(state.log_entries()) >= min(state.log_count, 3)
+        assert len(state.log) <= 2 or len(state.log_entries()) - len(state.log[0]) < 3
+        logged, replayed = list(self.store.base.log_entries()), self.store.base
+        for action in self.store.done_actions():
+            replayed, entries = apply_logged(replayed, action)
+            logged += entries
+        assert replayed == state and len(logged) == state.log_count
+        assert logged[state.log_start:] == state.log_entries()
+        event("the state holds part of the log" if state.log_start else "the state holds the whole log")
+
+
+SmallLogWindowMachine.TestCase.settings = StoreMachine.TestCase.settings
+TestSmallLogWindowMachine = SmallLogWindowMachine.TestCase
 
 
 # -- unit tests ---------------------------------------------------------------------------------------------

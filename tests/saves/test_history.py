@@ -435,3 +435,93 @@ def test_a_session_written_before_checksums_opens_and_is_written_with_them(tmp_p
     assert damaged.read_only and blocks[0].name in damaged.read_only_reason
     damaged.close()
     assert fingerprint(folder) == before
+
+
+
+class _NoStates:
+    def decode(self, data: bytes) -> None:
+        raise AssertionError("a history block's state was decoded")
+
+
+def test_reading_every_action_does_not_decode_the_states_of_the_blocks(tmp_path: Path, small_blocks: None,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    store = small_fight(tmp_path / "s")
+    for action in wounds(30):
+        store.dispatch(action)
+    done = store.done_actions()
+    store.close()
+    resumed = Store.resume(tmp_path / "s", read_only=True)
+    monkeypatch.setattr(codec, "block_decoder", _NoStates())
+    assert len(resumed._history.sealed) > 3 and resumed.done_actions() == done
+    resumed.close()
+
+
+def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_entries(
+        tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saved before the log left the state (every entry in every snapshot and history block): it opens, its
+    states cut down to the newest entries; undo, the report and the next snapshot work as for a new session."""
+    from tui_combat.engine import log as log_module
+    from tui_combat.engine import log_window
+    from tui_combat.report import store_report
+
+    monkeypatch.setattr(log_module, "LOG_CHUNK", 2)
+    monkeypatch.setattr(log_window, "LOG_KEPT", 10**9)  # as before: a state holds the whole log
+    store = small_fight(tmp_path / "s")
+    for number, action in enumerate(wounds(21)):
+        store.dispatch(action if number % 4 else a.Note(text=f"note {number}"))
+    whole = store.state.log_entries()
+    report = store_report(store)
+    store.close()
+    old_size = (tmp_path / "s" / SNAPSHOT).stat().st_size
+    monkeypatch.setattr(log_window, "LOG_KEPT", 3)
+    resumed = Store.resume(tmp_path / "s")
+    state = resumed.state
+    assert state.log_count == len(whole) and state.log_entries() == whole[state.log_start:] and state.log_start > 0
+    assert store_report(resumed) == report
+    assert apply_all(resumed.base, resumed.done_actions()) == state
+    resumed.undo()
+    resumed.redo()
+    assert resumed.state == state
+    resumed.save_now()
+    assert (tmp_path / "s" / SNAPSHOT).stat().st_size < old_size
+    while resumed.can_undo:
+        resumed.undo()
+    assert resumed.state == resumed.base
+    resumed.close()
+
+
+def test_a_session_of_the_format_before_is_left_as_it_was_until_it_changes(
+        tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui_combat.engine import log as log_module
+    from tui_combat.engine import log_window
+
+    folder = tmp_path / "s"
+    with monkeypatch.context() as old_version:  # format 4: every state holds the whole log
+        old_version.setattr(log_module, "LOG_CHUNK", 2)
+        old_version.setattr(log_window, "LOG_KEPT", 10**9)
+        old_version.setattr(codec, "SNAPSHOT_SCHEMA", 4)
+        store = small_fight(folder)
+        for number in range(9):
+            store.dispatch(a.Note(text=f"note {number}"))
+        store.save_now()
+        store.close()
+    assert json.loads((folder / SNAPSHOT).read_bytes())["schema"] == 4
+    monkeypatch.setattr(log_module, "LOG_CHUNK", 2)
+    monkeypatch.setattr(log_window, "LOG_KEPT", 3)
+    before = fingerprint(folder)
+    looked_at = Store.resume(folder)
+    looked_at.save_now()
+    looked_at.close()
+    assert fingerprint(folder) == before
+    changed = Store.resume(folder)
+    changed.dispatch(a.Note(text="after"))
+    changed.close()
+    snapshot = json.loads((folder / SNAPSHOT).read_bytes())
+    assert snapshot["schema"] == codec.SNAPSHOT_SCHEMA == 5 and len(snapshot["current"]["log"][-1]) <= 2
+    assert sum(map(len, snapshot["current"]["log"])) < 5 and snapshot["current"]["log_start"] > 0
+
+
+def apply_all(state: State, actions: list[a.Action]) -> State:
+    for action in actions:
+        state = apply(state, action)
+    return state

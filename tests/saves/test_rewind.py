@@ -259,3 +259,18 @@ def test_a_fight_of_ten_thousand_actions_keeps_one_state_in_fifty() -> None:
     assert timeline.state_at(9_999).combatants[0].hp == 17
     assert timeline.state_at(5_000).combatants[0].hp == 16
     assert timeline.state_at(4_951).combatants[0].hp == 17
+
+
+def test_what_each_action_logged_is_the_same_when_the_states_hold_one_entry(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui_combat.engine import log as log_module
+    from tui_combat.engine import log_window
+
+    timeline = rewind.Timeline(new_state(seed=1), EFFECTIVE)
+    logged = [[entry.text for entry in timeline.logged_by(position)] for position in range(timeline.last + 1)]
+    assert max(map(len, logged)) > 1  # an action that logs more than one state holds
+    monkeypatch.setattr(log_window, "LOG_KEPT", 1)
+    monkeypatch.setattr(log_module, "LOG_CHUNK", 1)
+    small = rewind.Timeline(new_state(seed=1), EFFECTIVE)
+    assert len(small.final.log_entries()) == 1 and small.final.log_count == timeline.final.log_count
+    assert [[entry.text for entry in small.logged_by(position)] for position in range(small.last + 1)] == logged

@@ -83,7 +83,7 @@ def test_a_new_session_is_written_in_todays_format(tmp_path: Path) -> None:
     folder = store.folder.folder
     store.close()
     snapshot = json.loads((folder / SNAPSHOT).read_bytes())
-    assert (snapshot["schema"], snapshot["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, 2) == (4, 2)
+    assert (snapshot["schema"], snapshot["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, 2) == (5, 2)
     header = json.loads((folder / JOURNAL).read_bytes().splitlines()[0])
     assert (header["k"], header["schema"], header["app"], header["after"]) == ("header", 2, "tui-combat", 0)
     assert header["start"]["schema"] == 2  # the first state, to rebuild the session should every snapshot be lost

@@ -9,6 +9,7 @@ state is left as it was.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from functools import singledispatch
 
@@ -20,13 +21,14 @@ from tui_combat.engine.contract import AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, log, roll_param
+from tui_combat.engine.log_window import kept_recent, logged_since
 from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, State, Status
 from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _
 
 MAX_GROUP = 500
 
-__all__ = ["APPEARS", "HIDES", "MAX_GROUP", "OUT_OF_TURN", "ROLLS_SPEC", "apply", "fight_options", "log", "new_names",
+__all__ = ["APPEARS", "HIDES", "MAX_GROUP", "OUT_OF_TURN", "ROLLS_SPEC", "apply", "apply_logged", "fight_options", "log", "new_names",
            "replace_combatant"]
 
 
@@ -35,7 +37,33 @@ def replace_combatant(state: State, combatant: Combatant) -> State:
 
 
 def apply(state: State, action: a.Action) -> State:
-    return _hidden_kept(state, _kept_secret(state, _apply(action, state), action), action)
+    return _outermost_kept_recent(_applied(state, action))
+
+
+def apply_logged(state: State, action: a.Action) -> tuple[State, list[LogEntry]]:
+    """What :func:`apply` gives, and the log entries the action wrote (all of them, however many: the state
+    holds only the newest, :mod:`tui_combat.engine.log_window`)."""
+    after = _applied(state, action)
+    return _outermost_kept_recent(after), logged_since(after, state.log_count)
+
+
+_nesting = threading.local()
+"""How deep in actions applying actions this thread is (a ruleset's attack applies its damage)."""
+
+
+def _applied(state: State, action: a.Action) -> State:
+    depth = getattr(_nesting, "depth", 0)
+    _nesting.depth = depth + 1
+    try:
+        return _hidden_kept(state, _kept_secret(state, _apply(action, state), action), action)
+    finally:
+        _nesting.depth = depth
+
+
+def _outermost_kept_recent(after: State) -> State:
+    """``after`` cut down to the newest log entries, once the outermost action is done: an action applied
+    inside another keeps every entry, so that the outer one still has all it wrote."""
+    return after if getattr(_nesting, "depth", 0) else kept_recent(after)
 
 
 def _hidden_kept(before: State, after: State, action: a.Action) -> State:
@@ -44,7 +72,7 @@ def _hidden_kept(before: State, after: State, action: a.Action) -> State:
     what happened while he was hidden stays the GM's after."""
     if after.log is before.log or isinstance(action, a.SetHidden):
         return after
-    hidden = {c.name.casefold() for c in (*before.combatants, *after.combatants) if c.hidden}
+    hidden = before.hidden_names() | after.hidden_names()
     if not hidden:
         return after
     from tui_combat.engine.public import entry_texts
@@ -56,7 +84,7 @@ def _hidden_kept(before: State, after: State, action: a.Action) -> State:
         texts = entry_texts(entry)
         return not hidden.isdisjoint(texts) or any(pattern.search(text) for text in texts)
 
-    return _secret_from(after, sum(map(len, before.log)), names_him)
+    return _secret_from(after, before.log_count, names_him)
 
 
 def _kept_secret(before: State, after: State, action: a.Action) -> State:
@@ -75,7 +103,7 @@ def _kept_secret(before: State, after: State, action: a.Action) -> State:
         after = replace(after, secret_words=tuple(dict.fromkeys((*after.secret_words, *typed))))
     if after.log is before.log:
         return after
-    return _secret_from(after, sum(map(len, before.log)))
+    return _secret_from(after, before.log_count)
 
 
 def _typed_words(action: a.Action, state: State) -> tuple[str, ...]:
@@ -109,10 +137,11 @@ def _typed_words(action: a.Action, state: State) -> tuple[str, ...]:
 
 
 def _secret_from(state: State, count: int, which: Callable[[LogEntry], bool] = lambda _entry: True) -> State:
-    """``state`` with the log entries after the first ``count`` that ``which`` picks marked secret (the chunks
-    before untouched)."""
+    """``state`` with the log entries after the first ``count`` of the fight that ``which`` picks marked secret
+    (the chunks before untouched). Counted from the fight's first entry: a ruleset's action that applies
+    another action (its damage) may leave the state holding fewer of the older entries than before."""
     chunks = list(state.log)
-    position = 0
+    position = state.log_start
     for index, chunk in enumerate(chunks):
         end = position + len(chunk)
         if end > count:

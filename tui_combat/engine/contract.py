@@ -190,7 +190,7 @@ def last_target(state: State, attacker_id: str, within: int = 2000) -> str | Non
 
 def new_facts(before: State, after: State) -> list[Mapping[str, Any]]:
     """The facts of the log entries ``after`` has and ``before`` had not, newest first."""
-    count = sum(len(chunk) for chunk in after.log) - sum(len(chunk) for chunk in before.log)
+    count = after.log_count - before.log_count
     found: list[Mapping[str, Any]] = []
     for chunk in reversed(after.log):
         for entry in reversed(chunk):

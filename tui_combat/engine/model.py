@@ -121,13 +121,15 @@ class Initiative(msgspec.Struct, frozen=True, kw_only=True):
 
 class _Index:
     """Where each combatant of one ``combatants`` tuple stands (id → position, the first one when an id
-    repeats), and id → name, made the first time a state with that tuple is asked."""
+    repeats), id → name and the names of those hidden, each made the first time a state with that tuple is asked."""
 
-    __slots__ = ("at", "names")
+    __slots__ = ("at", "hidden", "names")
 
-    def __init__(self, at: dict[str, int], names: Mapping[str, str] | None = None) -> None:
+    def __init__(self, at: dict[str, int], names: Mapping[str, str] | None = None,
+                 hidden: frozenset[str] | None = None) -> None:
         self.at = at
         self.names = names
+        self.hidden = hidden
 
 
 _INDEXES: dict[int, tuple[tuple[Combatant, ...], _Index]] = {}
@@ -190,7 +192,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     fight_state: Any = None
     """The ruleset's own Struct for the whole fight (what carries from round to round)."""
     log: tuple[LogChunk, ...] = ()
-    """The log in chunks of :data:`LOG_CHUNK` so appending stays cheap in a long fight."""
+    """The newest entries of the log (:mod:`tui_combat.engine.log_window`: every one in a short fight), in
+    chunks of :data:`LOG_CHUNK` so appending stays cheap in a long fight."""
+    log_start: int = 0
+    """How many entries of the fight's log came before the first one :attr:`log` holds."""
     effects: tuple[Effect, ...] = ()
     """Conditions and effects lasting some rounds, in the order they were put on."""
     next_effect: int = 1
@@ -215,8 +220,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         index = _index(self.combatants)
         position = index.at[combatant.id]
         combatants = (*self.combatants[:position], combatant, *self.combatants[position + 1:])
-        same_name = self.combatants[position].name == combatant.name
-        _remember(combatants, _Index(index.at, index.names if same_name else None))
+        old = self.combatants[position]
+        same_name = old.name == combatant.name
+        same_hidden = old.hidden == combatant.hidden and (same_name or not old.hidden)
+        _remember(combatants, _Index(index.at, index.names if same_name else None, index.hidden if same_hidden else None))
         return replace(self, combatants=combatants)
 
     def side(self, side_id: str) -> Side:
@@ -229,8 +236,21 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         """Id → name of every combatant (read-only, made once for the combatants as they stand)."""
         return _names(self.combatants)
 
+    def hidden_names(self) -> frozenset[str]:
+        """The names (casefolded) of the combatants kept from the players, made once for the combatants as they stand."""
+        index = _index(self.combatants)
+        if index.hidden is None:
+            index.hidden = frozenset(combatant.name.casefold() for combatant in self.combatants if combatant.hidden)
+        return index.hidden
+
     def log_entries(self) -> list[LogEntry]:
+        """The entries of the log this state holds, oldest first (the newest ones: every entry of a short fight)."""
         return [entry for chunk in self.log for entry in chunk]
+
+    @property
+    def log_count(self) -> int:
+        """How many entries the fight's log has, those before :attr:`log` included."""
+        return self.log_start + sum(map(len, self.log))
 
     def acting_now(self) -> tuple[str, ...]:
         if 0 <= self.cursor < len(self.order):

@@ -28,7 +28,7 @@ The view holds text in the active language (it is computed when shown, like ever
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Literal
 
 import msgspec
@@ -198,6 +198,12 @@ def _typed(value: object) -> Iterator[str]:
             yield from _typed(inner)
 
 
+def typed_in_secret(entry: LogEntry) -> Iterator[str]:
+    """What the GM typed in a secret line (casefolded): the players' view keeps secret whatever names it."""
+    if entry.secret:
+        yield from _typed(entry.msg)
+
+
 def entry_texts(entry: LogEntry) -> set[str]:
     """The pieces of text a log line is made of (its parameters and facts, casefolded)."""
     return _entry_leaves(entry)
@@ -231,8 +237,7 @@ def secrecy(state: State) -> Secrecy:
     words = {word.strip().casefold() for word in state.secret_words}
     for chunk in state.log:
         for entry in chunk:
-            if entry.secret:
-                words.update(_typed(entry.msg))
+            words.update(typed_in_secret(entry))
     kept = frozenset(word for word in words if word not in names and sum(ch.isalpha() for ch in word) >= 3
                      and not _COUNTED.match(word))
     rolls = state.options.get(ROLLS_OPTION, ROLLS_SHOWN[0])
@@ -280,13 +285,14 @@ def _public_entry(entry: LogEntry, exact: frozenset[str], secret: Secrecy, names
         facts={k: v for k, v in entry.facts.items() if k not in ("hp", "hp_before")})
 
 
-def public_entries(state: State) -> list[LogEntry]:
-    """Every log entry the players may read, oldest first, as they read it (for a report of the fight)."""
+def public_entries(state: State, entries: Iterable[LogEntry] | None = None) -> list[LogEntry]:
+    """Every log entry the players may read, oldest first, as they read it (for a report of the fight):
+    of ``entries`` (the fight's whole log, replayed) or of the entries ``state`` holds, as ``state`` stands."""
     exact = _exact_names(state)
     secret = secrecy(state)
     names = state.names()
-    return [shown for chunk in state.log for entry in chunk
-            if (shown := _public_entry(entry, exact, secret, names)) is not None]
+    logged = state.log_entries() if entries is None else entries
+    return [shown for entry in logged if (shown := _public_entry(entry, exact, secret, names)) is not None]
 
 
 def public_log(state: State, lines: int = LOG_LINES, secret: Secrecy | None = None) -> tuple[PublicLine, ...]:

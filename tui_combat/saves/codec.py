@@ -123,6 +123,15 @@ class HistoryBlock(msgspec.Struct, frozen=True, kw_only=True):
     actions: list[Action]
 
 
+class HistoryBlockActions(msgspec.Struct, frozen=True, kw_only=True):
+    """A history block read for its actions only: its starting state left as JSON, not decoded."""
+
+    schema: int
+    index: int
+    start: msgspec.Raw
+    actions: list[Action]
+
+
 class SchemaProbe(msgspec.Struct):
     schema: int = 0
 
@@ -132,8 +141,10 @@ def restored(state: State, path: Path) -> State:
 
     Raises :class:`IncompatibleSession` when its ruleset is not installed, ``msgspec.ValidationError``
     when the ruleset's data in it is damaged."""
+    from tui_combat.engine.log_window import kept_recent
+
     try:
-        return restore(state)
+        return kept_recent(restore(state))  # a state saved before the log left the state holds all of it
     except RuleError as error:
         raise IncompatibleSession(_("Cannot open {path}: {error}", path=path, error=error)) from None
 
@@ -301,10 +312,12 @@ snapshot_decoders: dict[int, SnapshotDecoder] = {
     2: _WholeHistory(2),
     3: _States(),
     4: _States(),
+    5: _States(),
 }
 """Every snapshot format this version reads, by schema number (a newer one is refused)."""
 block_decoder = msgspec.json.Decoder(HistoryBlock)
 """A history block as stored; :func:`restored` brings its starting state back."""
+block_actions_decoder = msgspec.json.Decoder(HistoryBlockActions)
 probe_decoder = msgspec.json.Decoder(SchemaProbe)
 
 

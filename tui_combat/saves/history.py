@@ -23,6 +23,8 @@ from tui_combat.engine.model import State
 Apply = Callable[[State, Action], State]
 LoadBlock = Callable[[int, int], tuple[State, list[Action]]]
 """(index, tag) → the block's starting state and actions, read from disk."""
+LoadActions = Callable[[int, int], list[Action]]
+"""(index, tag) → the block's actions only, read from disk (its starting state not decoded)."""
 
 
 @dataclass
@@ -37,12 +39,14 @@ class Block:
 
 
 class History:
-    def __init__(self, start: State, apply: Apply, block_size: int, load: LoadBlock | None = None) -> None:
+    def __init__(self, start: State, apply: Apply, block_size: int, load: LoadBlock | None = None,
+                 load_actions: LoadActions | None = None) -> None:
         if block_size < 1:
             raise ValueError("block_size must be at least 1")
         self.apply = apply
         self.block_size = block_size
         self.load = load
+        self.load_actions = load_actions
         self.sealed: list[Block] = []
         self.checkpoint = start
         self.run: list[Action] = []
@@ -52,9 +56,9 @@ class History:
 
     @classmethod
     def restore(cls, *, apply: Apply, block_size: int, sealed: list[int], checkpoint: State, run: list[Action],
-                current: State, load: LoadBlock | None) -> History:
+                current: State, load: LoadBlock | None, load_actions: LoadActions | None = None) -> History:
         """A history as a snapshot saved it: sealed blocks on disk, the open run's states not yet rebuilt."""
-        history = cls(checkpoint, apply, block_size, load)
+        history = cls(checkpoint, apply, block_size, load, load_actions)
         history.sealed = [Block(index, tag, None, None, saved=True) for index, tag in enumerate(sealed)]
         history.run = list(run)
         history._states = None if run else [checkpoint]
@@ -76,7 +80,10 @@ class History:
         """Every action done, oldest first (reads every sealed block: for tests and exports, not per key)."""
         done: list[Action] = []
         for block in self.sealed:
-            done += self._content(block)[1]
+            if block.actions is None and self.load_actions is not None:
+                done += self.load_actions(block.index, block.tag)
+            else:
+                done += self._content(block)[1]
         return done + self.run
 
     def _content(self, block: Block) -> tuple[State, list[Action]]:

@@ -191,7 +191,7 @@ class SessionFolder:
             for block, start, actions in blocks:
                 name = codec.block_name(block.index, block.tag)
                 data = msgspec.json.encode(codec.HistoryBlock(schema=codec.SNAPSHOT_SCHEMA, index=block.index, start=start, actions=actions))
-                compressed = zlib.compress(data, 1)
+                compressed = zlib.compress(data, 3)  # as fast as 1 on a fight's JSON, a fifth smaller
                 history.write_atomic(name, compressed)
                 self._sums[name] = of_file(compressed)
         finally:
@@ -299,13 +299,42 @@ class SessionFolder:
 
     def read_block(self, index: int, tag: int) -> tuple[State, list[Action]]:
         """One sealed block of the undo history. Raises :class:`SaveError`."""
+        path = self.folder / HISTORY / codec.block_name(index, tag)
+        data = self._block_bytes(index, tag)
+        try:
+            block = codec.block_decoder.decode(data)
+            start = codec.restored(block.start, path)
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            raise SaveError(_("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)) from None
+        self._check_block(path, index, block.index, block.actions)
+        return start, block.actions
+
+    def read_block_actions(self, index: int, tag: int) -> list[Action]:
+        """The actions of one sealed block, its starting state left undecoded (reading the whole history
+        then costs its actions, not a state per block). Raises :class:`SaveError`."""
+        path = self.folder / HISTORY / codec.block_name(index, tag)
+        data = self._block_bytes(index, tag)
+        try:
+            block = codec.block_actions_decoder.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            raise SaveError(_("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)) from None
+        self._check_block(path, index, block.index, block.actions)
+        return block.actions
+
+    @staticmethod
+    def _check_block(path: Path, index: int, found: int, actions: list[Action]) -> None:
+        if found != index or len(actions) == 0:
+            raise SaveError(_("{path} is damaged: the undo history cannot go back past it.", path=path))
+
+    def _block_bytes(self, index: int, tag: int) -> bytes:
+        """One sealed block's JSON, its checksum checked and decompressed. Raises :class:`SaveError`."""
         name = codec.block_name(index, tag)
         path = self.folder / HISTORY / name
         if self._dir is None:  # a closed session can still be read
             folder = Folder.open(self.folder)
             try:
                 self._dir = folder
-                return self.read_block(index, tag)
+                return self._block_bytes(index, tag)
             finally:
                 self._dir = None
                 folder.close()
@@ -319,15 +348,11 @@ class SessionFolder:
                 raise SaveError(_("{path} is missing: the undo history cannot go back past it.", path=path))
             if name in self._sums and of_file(data) != self._sums[name]:
                 raise SaveError(_("{path} is damaged: its checksum does not match, so a byte in it has changed.", path=path))
-            block = codec.block_decoder.decode(zlib.decompress(data))
-            start = codec.restored(block.start, path)
+            return zlib.decompress(data)
         except OSError as error:
             raise SaveError(_("Cannot read {path}: {error}", path=path, error=explain(error))) from None
-        except (zlib.error, msgspec.DecodeError, msgspec.ValidationError) as error:
+        except zlib.error as error:
             raise SaveError(_("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)) from None
-        if block.index != index or len(block.actions) == 0:
-            raise SaveError(_("{path} is damaged: the undo history cannot go back past it.", path=path))
-        return start, block.actions
 
     def append(self, entry: codec.Entry) -> None:
         """Append one entry and fsync it; raises :class:`SaveError`."""

@@ -8,8 +8,10 @@ Snapshot formats, each still read:
    first versions with state schema 2.
 2. The same layout, always with state schema 2.
 3. States and the open run of the undo history, the sealed history blocks in ``history/``.
-4. The same, with checksums (today's): on the snapshot, on every journal line (journal format 2) and, in the
+4. The same, with checksums: on the snapshot, on every journal line (journal format 2) and, in the
    snapshot, on each history block it refers to (:mod:`tui_combat.saves.sums`).
+5. The same, its states holding only the newest entries of the log (today's; :mod:`tui_combat.engine.log_window`):
+   the rest is replayed from the history. A state of an older format is cut down to them when it is read.
 """
 
 SNAPSHOT = "snapshot.json"
@@ -20,7 +22,7 @@ PREV_JOURNAL = "journal.prev.jsonl"
 HISTORY = "history"
 """The folder of sealed undo-history blocks."""
 JOURNAL_SCHEMA = 2
-SNAPSHOT_SCHEMA = 4
+SNAPSHOT_SCHEMA = 5
 SUMMED_JOURNAL = 2
 """From this journal format on, every line carries its checksum."""
 SUMMED_SNAPSHOT = 4

@@ -215,7 +215,7 @@ class RewindScreen(Screen[None]):
 
     def _show_log(self, state: State) -> None:
         """The log up to the position: appended to when stepping on, written again when stepping back."""
-        total = sum(map(len, state.log))
+        total = state.log_count
         log = self.query_one(RoundLog)
         if total < self._log_count:
             log.forget()

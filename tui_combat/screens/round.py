@@ -252,7 +252,7 @@ class RoundScreen(SessionScreen):
     def _show_log(self, state: State) -> None:
         """Append the entries the log does not show yet (all at once: one layout, one scroll); redraw it only
         when an undo took entries away."""
-        total = sum(map(len, state.log))
+        total = state.log_count
         log = self.query_one(RoundLog)
         if total < self._log_count:
             log.forget()

@@ -1,0 +1,58 @@
+"""The part of a fight's log its state holds: the newest entries, at least :data:`LOG_KEPT` of them.
+
+The whole log is not kept in the state, so that a snapshot, a history block and every state in memory stay
+the size of the fight, however long it has gone on. The rest is never lost: the journal and the history
+hold every action, and replaying them gives every entry again (:func:`tui_combat.engine.apply.apply_logged`
+says which entries an action wrote); the report, the export and the look back read the log that way.
+
+What the rules read of the log (the last attack, the last CP put into a parry, the damage just logged) is
+within the newest :data:`LOG_KEPT` entries. The players' view keeps secret whatever a secret line named; the
+words the GM typed in a secret line that leaves the state are kept among the fight's secret words, so that
+nothing later naming them reaches the players.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from tui_combat.engine.log import LogEntry
+from tui_combat.engine.model import State
+
+__all__ = ["LOG_KEPT", "kept_recent", "logged_since"]
+
+LOG_KEPT = 2048
+"""A state holds at least this many of the newest log entries (all of them in a shorter fight): the rules
+look back no further (:func:`tui_combat.engine.contract.last_target` reads at most 2,000)."""
+
+
+def kept_recent(state: State) -> State:
+    """``state`` holding only the shortest run of its newest log chunks with :data:`LOG_KEPT` entries or more
+    (itself when it holds no more); the entries left out are counted in ``log_start``."""
+    chunks = state.log
+    held = sum(map(len, chunks))
+    drop = 0
+    while drop < len(chunks) and held - len(chunks[drop]) >= LOG_KEPT:
+        held -= len(chunks[drop])
+        drop += 1
+    if not drop:
+        return state
+    from tui_combat.engine.public import typed_in_secret
+
+    left = [entry for chunk in chunks[:drop] for entry in chunk]
+    words = [word for entry in left for word in typed_in_secret(entry)]
+    secret_words = tuple(dict.fromkeys((*state.secret_words, *words))) if words else state.secret_words
+    return replace(state, log=chunks[drop:], log_start=state.log_start + len(left), secret_words=secret_words)
+
+
+def logged_since(state: State, count: int) -> list[LogEntry]:
+    """The entries of ``state``'s log from the ``count``-th of the fight on (those it holds), oldest first.
+    Read from the newest chunk back: an action's entries are the last ones."""
+    taken: list[tuple[LogEntry, ...]] = []
+    end = state.log_count
+    for chunk in reversed(state.log):
+        start = end - len(chunk)
+        if end <= count:
+            break
+        taken.append(chunk[max(count - start, 0):])
+        end = start
+    return [entry for chunk in reversed(taken) for entry in chunk]
