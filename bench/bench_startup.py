@@ -92,9 +92,12 @@ def build_fights(root: Path, count: int) -> None:
 
 
 def measure(env: dict[str, str], starts: int, fights: int, base: Path) -> None:
-    """Print the start of each kind, its medians and ratios (the figures of README's performance table)."""
-    empty, full = base / "empty", base / "full"
+    """Print the start of each kind, its medians and ratios (the figures of README's performance table);
+    the data folders and an empty config folder are made in ``base``."""
+    empty, full, config = base / "empty", base / "full", base / "config"
     empty.mkdir()
+    config.mkdir()
+    env = {**env, "TUI_COMBAT_CONFIG_DIR": str(config), "LANGUAGE": "en"}
     build_fights(full, fights)
     from tui_combat.saves.index import INDEX_FILE
 
@@ -131,14 +134,11 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=None, help="folder for the data (default: system temp)")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="tui-combat-startup-", dir=args.dir))
-    env = environment()
-    (base / "config").mkdir()
-    env.update(TUI_COMBAT_CONFIG_DIR=str(base / "config"), LANGUAGE="en")
     began = time.perf_counter()
     compile_bytecode()
     print("start to the session list in a pseudo-terminal, against a bare Textual app in the same run:")
     try:
-        measure(env, args.starts, args.fights, base)
+        measure(environment(), args.starts, args.fights, base)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print(f"total bench time {time.perf_counter() - began:.1f} s")

@@ -11,7 +11,6 @@ can go on from any point of it as a new fight. Names are shown as text, never as
 from __future__ import annotations
 
 from functools import partial
-
 from typing import Any
 
 from rich.text import Text

@@ -15,8 +15,8 @@ from rich.text import Text
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
 
-FIRST_ROWS = 60
-"""Rows drawn at once: more than two screens' worth at 80×24, and more than a page down reaches."""
+FIRST_ROWS = 30
+"""Rows drawn at once: more than a screen's worth at 80×24 (page down brings the rest first)."""
 BATCH = 100
 """Rows added after each refresh while the rest come."""
 
