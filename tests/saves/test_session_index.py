@@ -242,3 +242,15 @@ def test_five_hundred_sessions_are_listed_right_newest_first(tmp_path: Path, mon
         infos = session.list_sessions(tmp_path, steps=True)
         assert [info.saved_at for info in infos] == sorted((info.saved_at for info in infos), reverse=True)
     assert truth(tmp_path) == first
+
+
+def test_the_quick_list_with_steps_does_not_stand_in_for_the_session_lists_replay(tmp_path: Path) -> None:
+    """The saves' own list with steps reads no journal line after the snapshot; what it found is not kept as
+    what the session list shows (which replays them)."""
+    fought(tmp_path, "a", "Ambush")
+    moved_on(tmp_path, "a")
+    (quick,) = library.list_sessions(tmp_path, steps=True)
+    assert session.progress_label(quick) == "round 1"
+    assert listed(tmp_path) == [("a", "Ambush", "round 1 · End of round")]
+    (quick,) = library.list_sessions(tmp_path, steps=True)
+    assert session.progress_label(quick) == "round 1"

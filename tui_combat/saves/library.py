@@ -205,10 +205,11 @@ def with_step_label(folder: Path, info: SessionInfo) -> SessionInfo:
 
 
 def list_sessions(root: Path, *, steps: bool = False,
-                  shown: Callable[[Path, SessionInfo], SessionInfo] = with_step_label) -> list[SessionInfo]:
-    """Every saved session, newest first. With ``steps``, each one as ``shown`` makes it from what its files
-    say (by default: with the label of its round's step, which loads its ruleset and decodes its snapshot).
-    Only the sessions written since the index was last written are read again (``shown`` included)."""
+                  shown: Callable[[Path, SessionInfo], SessionInfo] | None = None) -> list[SessionInfo]:
+    """Every saved session, newest first. With ``steps``, each one with the label of its round's step (which
+    loads its ruleset and decodes its snapshot), or as ``shown`` makes it from what its files say. Only the
+    sessions written since the index was last written are read again, and what ``shown`` made is kept in
+    the index too: it is the session list's own (:func:`tui_combat.session.list_sessions`), always the same."""
     parent = sessions_dir(root)
     if sessions_problem(root):
         return []  # the commands say why (sessions_problem)
@@ -228,10 +229,13 @@ def list_sessions(root: Path, *, steps: bool = False,
         entry = _entry(child.name, child.path, known.get(child.name))
         if entry is None:
             continue
-        if steps and entry.shown is None:
+        if steps and shown is not None and entry.shown is None:
             entry = msgspec.structs.replace(entry, shown=shown(Path(child.path), entry.listed))
         entries[child.name] = entry
-        sessions.append(entry.shown if steps and entry.shown is not None else entry.listed)
+        if steps and shown is None:
+            sessions.append(with_step_label(Path(child.path), entry.listed))
+        else:
+            sessions.append(entry.shown if steps and entry.shown is not None else entry.listed)
     if entries != known:
         write_index(root, entries)
     sessions.sort(key=lambda info: info.saved_at, reverse=True)
