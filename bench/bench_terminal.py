@@ -30,6 +30,7 @@ taken at the last byte read, never at the end of the gap.
 from __future__ import annotations
 
 import argparse
+import atexit
 import errno
 import fcntl
 import os
@@ -184,8 +185,13 @@ class Terminal:
 
 
 def environment() -> dict[str, str]:
+    """The terminal's, and the app's defaults: an empty config folder (no settings file of the machine's
+    GM: its keymap, theme or language would change what is measured, and the markers looked for), English."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
-    env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS), LINES=str(LINES))
+    config = tempfile.mkdtemp(prefix="tui-combat-bench-config-")
+    atexit.register(shutil.rmtree, config, ignore_errors=True)
+    env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS), LINES=str(LINES),
+               TUI_COMBAT_CONFIG_DIR=config, LANGUAGE="en")
     return env
 
 
@@ -390,6 +396,11 @@ def main() -> int:
         print(f"  next slot: {forward.ms:.1f} ms, {forward.size:.0f} bytes")
         print(f"  peak RSS after the resume and {2 * (keys + 2)} keys: {rss:.1f} MiB (bare app {bare_rss:.1f} MiB; "
               f"target ≤ 60 MB)")
+
+        from bench_startup import FIGHTS, measure as session_list_starts
+
+        print(f"\nstart to the session list, empty and with {FIGHTS} saved fights:")
+        session_list_starts(env, starts, FIGHTS, Path(tempfile.mkdtemp(dir=data)))
     finally:
         shutil.rmtree(data, ignore_errors=True)
     print(f"\ntotal bench time {time.perf_counter() - began:.1f} s")

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 from tui_combat import toml_read
-from tui_combat.toml_write import toml_text
 
 CONFIG_ENV_VAR = "TUI_COMBAT_CONFIG_DIR"
 APP_NAME = "tui-combat"
@@ -170,8 +169,11 @@ def write_settings(changes: Mapping[str, Any], path: Path | None = None) -> Path
             document.pop(key, None)
         else:
             document[key] = value
-    text = toml_text(document)
     import tempfile
+
+    from tui_combat.toml_write import toml_text
+
+    text = toml_text(document)
 
     make_private_folder(path.parent)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from tui_combat.i18n import N_, _
 from tui_combat.saves import library
-from tui_combat.saves.library import SessionInfo, session_folder
+from tui_combat.saves.index import SessionInfo
+from tui_combat.saves.library import session_folder
 
 if TYPE_CHECKING:
     from tui_combat.engine.actions import Action
@@ -100,14 +101,16 @@ def fight_progress(phase: str, round_number: int) -> str:
 def list_sessions(data_root: Path, *, steps: bool = False) -> list[SessionInfo]:
     """Every saved session, newest first (:func:`tui_combat.saves.library.list_sessions`). With ``steps``,
     a session with actions saved after its last snapshot is also read as opening reads it (replayed, in
-    memory, read-only): damage found then marks it damaged, else it shows the step opening shows."""
-    sessions = library.list_sessions(data_root, steps=steps)
-    if not steps:
-        return sessions
-    return [_as_opened(data_root, info) if info.after_snapshot else info for info in sessions]
+    memory, read-only): damage found then marks it damaged, else it shows the step opening shows. What
+    was found is kept in the data folder's index: a session is read again only once it was written."""
+    return library.list_sessions(data_root, steps=steps, shown=_shown)
 
 
-def _as_opened(data_root: Path, info: SessionInfo) -> SessionInfo:
+def _shown(folder: Path, info: SessionInfo) -> SessionInfo:
+    return _as_opened(folder, info) if info.after_snapshot else library.with_step_label(folder, info)
+
+
+def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
     import msgspec
 
     from tui_combat.engine.registry import get
@@ -115,7 +118,7 @@ def _as_opened(data_root: Path, info: SessionInfo) -> SessionInfo:
     from tui_combat.store import Store
 
     try:
-        store = Store.resume(session_folder(data_root, info.key), read_only=True)
+        store = Store.resume(folder, read_only=True)
     except DamagedSession as damage:
         return msgspec.structs.replace(info, problem=library.RECOVERABLE if damage.report.recoverable else library.DAMAGED,
                                        recoverable=damage.report.recoverable, phase="", step=-1, step_label="")

@@ -2,6 +2,8 @@
 
 A folder that holds any of a session's files is listed, damaged or not: a session whose newest snapshot
 is missing or unreadable shows as damaged (and says whether it can be recovered) instead of vanishing.
+What was read of each session is kept in the data folder's index (:mod:`tui_combat.saves.index`): only
+the sessions written since the last list are read again.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import os
 import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from collections.abc import Callable
 from typing import NamedTuple
 
 import msgspec
@@ -17,6 +20,7 @@ import msgspec
 from tui_combat.i18n import _
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.files import FOLDER_MODE, Folder, make_private_folders
+from tui_combat.saves.index import IndexEntry, SessionInfo, read_index, stamp, write_index
 from tui_combat.saves.locations import sessions_dir, slug
 from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA
 
@@ -25,29 +29,6 @@ DAMAGED = "damaged"
 RECOVERABLE = "damaged, can be recovered"
 NEWER = "newer version"
 SYMLINK = "symbolic link, refused"
-
-
-class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
-    key: str
-    """The session's folder name; what ``tui-combat resume KEY`` takes."""
-    name: str
-    ruleset: str
-    round: int
-    saved_at: float
-    problem: str = ""
-    recoverable: bool = False
-    """Damaged, but ``tui-combat recover KEY`` can rebuild it into a new session."""
-    phase: str = ""
-    """"setup", "surprise", "round" or "over"; "" when unknown (a damaged session)."""
-    step: int = -1
-    """The step of the round (an index into the ruleset's steps); -1 when not in a round, or when actions
-    were saved after the last snapshot (the step then needs a replay to be known)."""
-    step_label: str = ""
-    """The step's label, a message id translated when shown; only filled when :func:`list_sessions` is asked
-    for ``steps``, and "" when the step is unknown."""
-    after_snapshot: bool = False
-    """Actions were saved after the last snapshot: where the fight stands (and whether they replay) is known
-    only by replaying them (:func:`tui_combat.session.list_sessions` does, with ``steps``)."""
 
 
 class _CurrentHead(msgspec.Struct):
@@ -149,7 +130,7 @@ def _journal_end(folder: Folder, head: _Head) -> _JournalEnd:
         session.close()
 
 
-def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
+def _info(key: str, folder: Folder) -> SessionInfo | None:
     if not any(folder.exists(name) for name in _SESSION_FILES):
         return None
     saved_at = max(folder.mtime(name) for name in (SNAPSHOT, JOURNAL))
@@ -174,14 +155,13 @@ def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
     if end.newer or (head is not None and head.schema > SNAPSHOT_SCHEMA):
         problem, recoverable = NEWER, False
     head = head or _Head()
-    phase, step, step_label = "", -1, ""
+    phase, step = "", -1
     if newest is not None and newest.current is not None and not problem:
         phase = newest.current.phase
         if entries and phase in ("setup", "surprise") and (round_number or 0) > 0:
             phase = "round"  # the fight started after the snapshot
         if phase == "round" and not entries:
             step = newest.current.step
-            step_label = _step_label(folder, step) if steps else ""
     return SessionInfo(
         key=key,
         name=head.name or key,
@@ -192,59 +172,91 @@ def _info(key: str, folder: Folder, *, steps: bool) -> SessionInfo | None:
         recoverable=recoverable,
         phase=phase,
         step=step,
-        step_label=step_label,
         after_snapshot=entries and not problem,
     )
 
 
-def _step_label(folder: Folder, step: int) -> str:
-    """The label of step ``step`` of the round in the session's snapshot, as its ruleset names it (it
-    may depend on the state): loads the ruleset and decodes the whole state. "" when that fails."""
+def with_step_label(folder: Path, info: SessionInfo) -> SessionInfo:
+    """``info`` with the label of its round's step, as its ruleset names it (it may depend on the state):
+    loads the ruleset and decodes the whole snapshot. Unchanged when the step is not known, or that fails."""
+    if info.phase != "round" or info.step < 0:
+        return info
     from tui_combat.saves.reading import parse_snapshot
 
     try:
-        read = parse_snapshot(SNAPSHOT, folder.path / SNAPSHOT, folder.read(SNAPSHOT))
+        opened = Folder.open(folder)
+    except SaveError:
+        return info
+    try:
+        read = parse_snapshot(SNAPSHOT, folder / SNAPSHOT, opened.read(SNAPSHOT))
         snapshot = read.snapshot
         if snapshot is None:
-            return ""
+            return info
         from tui_combat.engine.registry import get
 
         state = snapshot.current
         steps = get(state.ruleset).steps(state)
-        return steps[step].label if 0 <= step < len(steps) else ""
+        label = steps[info.step].label if 0 <= info.step < len(steps) else ""
     except Exception:  # the rules are plugins, the file may be anything: the list shows no step then
-        return ""
+        return info
+    finally:
+        opened.close()
+    return msgspec.structs.replace(info, step_label=label)
 
 
-def list_sessions(root: Path, *, steps: bool = False) -> list[SessionInfo]:
-    """Every saved session, newest first. With ``steps``, each one in a round also gets the label of its
-    step (which loads its ruleset and decodes its snapshot: slower than the list itself)."""
+def list_sessions(root: Path, *, steps: bool = False,
+                  shown: Callable[[Path, SessionInfo], SessionInfo] | None = None) -> list[SessionInfo]:
+    """Every saved session, newest first. With ``steps``, each one with the label of its round's step (which
+    loads its ruleset and decodes its snapshot), or as ``shown`` makes it from what its files say. Only the
+    sessions written since the index was last written are read again, and what ``shown`` made is kept in
+    the index too: it is the session list's own (:func:`tui_combat.session.list_sessions`), always the same."""
     parent = sessions_dir(root)
     if sessions_problem(root):
         return []  # the commands say why (sessions_problem)
     try:
-        children = sorted(parent.iterdir())
+        children = sorted(os.scandir(parent), key=lambda entry: entry.name)
     except OSError:
         return []
+    known = read_index(root)
+    entries: dict[str, IndexEntry] = {}
     sessions = []
     for child in children:
         if child.is_symlink():
             sessions.append(SessionInfo(key=child.name, name=child.name, ruleset="", round=0, saved_at=0.0, problem=SYMLINK))
             continue
-        if not child.is_dir():
+        if not child.is_dir(follow_symlinks=False):
             continue
-        try:
-            folder = Folder.open(child)
-        except SaveError:
+        entry = _entry(child.name, child.path, known.get(child.name))
+        if entry is None:
             continue
-        try:
-            info = _info(child.name, folder, steps=steps)
-        finally:
-            folder.close()
-        if info is not None:
-            sessions.append(info)
+        if steps and shown is not None and entry.shown is None:
+            entry = msgspec.structs.replace(entry, shown=shown(Path(child.path), entry.listed))
+        entries[child.name] = entry
+        if steps and shown is None:
+            sessions.append(with_step_label(Path(child.path), entry.listed))
+        else:
+            sessions.append(entry.shown if steps and entry.shown is not None else entry.listed)
+    if entries != known:
+        write_index(root, entries)
     sessions.sort(key=lambda info: info.saved_at, reverse=True)
     return sessions
+
+
+def _entry(key: str, path: str, known: IndexEntry | None) -> IndexEntry | None:
+    """What the list reads of the session folder ``path``: from the index when its files are as they were
+    then, else from the files; None when it holds none of a session's files."""
+    stamped = stamp(path)
+    if known is not None and known.stamp == stamped:
+        return known
+    try:
+        folder = Folder.open(Path(path))
+    except SaveError:
+        return None
+    try:
+        info = _info(key, folder)
+    finally:
+        folder.close()
+    return IndexEntry(stamp=stamped, listed=info) if info is not None else None
 
 
 def is_listed_key(root: Path, name: str) -> bool:

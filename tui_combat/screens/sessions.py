@@ -11,23 +11,21 @@ can go on from any point of it as a new fight. Names are shown as text, never as
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from typing import Any
-
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, LoadingIndicator, Static
+from textual.widgets import DataTable, Footer, Header, Static
 from textual.widgets.data_table import RowDoesNotExist
 
 from tui_combat import session
 from tui_combat.engine.keys import shown_key
-from tui_combat.engine.contract import FieldSpec
 from tui_combat.i18n import N_, _
 from tui_combat.saves.library import format_time
-from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog
 from tui_combat.widgets.glyphs import glyph
+from tui_combat.widgets.session_table import FIRST_ROWS, SessionTable
 from tui_combat.screens.host import Host, host_of
 
 DEMO_PREFIX = "\0demo:"
@@ -88,7 +86,7 @@ class SessionsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="sessions-hint")
-        yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+        yield SessionTable(id="sessions")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -118,7 +116,7 @@ class SessionsScreen(Screen[None]):
     def _fill(self, keep_cursor: bool = False) -> None:
         """The table, its columns sized to the screen: where, ruleset and time whole (up to a limit each),
         the name in what is left, cut with "…" only when it must be."""
-        table = self.query_one(DataTable)
+        table = self.query_one(SessionTable)
         row = table.cursor_row
         width = self.size.width or self.app.size.width
         self._laid_out_for = width
@@ -126,12 +124,17 @@ class SessionsScreen(Screen[None]):
         widths = column_widths(width, headers, [(r[1].cell_len, len(r[2]), r[3].cell_len, len(r[4])) for r in self._rows])
         table.clear(columns=True)
         for header, column_width in zip(headers, widths):
-            table.add_column(header, width=column_width)
-        for key, name, ruleset, where, saved in self._rows:
+            table.add_column(Text(header), width=column_width)
+        rows = self._rows
+
+        def make_row(index: int) -> tuple[str, list[Text]]:
+            key, name, ruleset, where, saved = rows[index]
             cells = [name.copy(), Text(ruleset), where.copy(), Text(saved)]
             for cell, column_width in zip(cells, widths):
                 cell.truncate(column_width, overflow="ellipsis")
-            table.add_row(*cells, key=key)
+            return key, cells
+
+        table.fill(len(rows), make_row, at_once=keep_cursor and row >= FIRST_ROWS)  # the cursor's row drawn now
         if keep_cursor and table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
 
@@ -139,7 +142,8 @@ class SessionsScreen(Screen[None]):
         self.query_one(DataTable).move_cursor(row=0)
 
     def action_last(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(SessionTable)
+        table.complete()
         table.move_cursor(row=max(table.row_count - 1, 0))
 
     def _show_hint(self, opening: bool = False) -> None:
@@ -224,6 +228,8 @@ class SessionsScreen(Screen[None]):
 
     def open_demo(self, file_name: str) -> None:
         """Start the demo; when a session of it is saved already, ask first: resume that one, or start another."""
+        from tui_combat.screens.dialogs import ChoiceDialog  # the dialogs load when first asked for
+
         existing = session.existing_session_for_demo(self.host.data_root, file_name)
         start = partial(self.host.open_session, partial(session.open_demo, self.host.data_root, file_name,
                                                         seed=self.host.seed))
@@ -244,6 +250,9 @@ class SessionsScreen(Screen[None]):
 
     # -- rename and delete ----------------------------------------------------------------------------
     def action_rename(self) -> None:
+        from tui_combat.engine.contract import FieldSpec
+        from tui_combat.screens.dialogs import FormDialog
+
         info = self.sessions.get(self.selected_key() or "")
         if info is None:
             return
@@ -262,6 +271,8 @@ class SessionsScreen(Screen[None]):
                                         {"name": info.name}, submit=submit))
 
     def action_delete(self) -> None:
+        from tui_combat.screens.dialogs import ConfirmDialog
+
         info = self.sessions.get(self.selected_key() or "")
         if info is None:
             return
@@ -302,6 +313,8 @@ class OpeningScreen(Screen[None]):
 
     def show_opening(self, opening: bool) -> None:
         """It takes a while: a loading indicator under the line."""
+        from textual.widgets import LoadingIndicator
+
         if opening and not self.query(LoadingIndicator):
             self.mount(LoadingIndicator())
         elif not opening:
