@@ -18,7 +18,7 @@ from tests.engine.test_public import SECRET, SECRET_NUMBERS, Step, fights, physi
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.encounter import DEMO, load_encounter
-from tui_combat.engine.model import ROLLS_OPTION
+from tui_combat.engine.model import ROLLS_OPTION, State
 from tui_combat.engine.registry import get
 from tui_combat.i18n import use_catalog
 from tui_combat.report import (
@@ -298,3 +298,16 @@ def test_the_default_file_and_the_format_from_a_name(tmp_path: Path) -> None:
     assert [format_for(Path(name)) for name in ("a.HTML", "a.htm", "a.json", "a.md", "a.txt")] == \
         ["html", "html", "json", "md", "md"]
     assert format_for(None, "json") == "json"
+
+
+def test_a_combatant_who_gave_up_his_turn_is_in_the_rounds_order_marked_skipped() -> None:
+    from tests.rulesets.trudvang_fight import FRIDGAR, act, cid, d10, fight, roll_initiative
+
+    state = fight(("Heroes", "Fridgar", FRIDGAR), ("Foes", "Ulf", {"sv": 8, "weapons": "broadsword"}))
+    state = act(state, "skip", combatant=cid(state, "Fridgar"))
+    state = roll_initiative(state, Ulf=d10(9))
+    for public in (False, True):
+        (round_1,) = [r for r in fight_report(State(), (), final=state, public=public).rounds if r.number == 1]
+        assert [(slot.label, slot.names) for slot in round_1.order][-1] == ("skipped", ("Fridgar",)), round_1.order
+        assert any("Ulf" in slot.names for slot in round_1.order)
+    assert "**skipped**: Fridgar" in markdown(fight_report(State(), (), final=state))
