@@ -116,9 +116,9 @@ class SettingsScreen(Screen[None]):
                 with Horizontal(classes="settings-row"):
                     for name in names[start:start + WORDS_PER_ROW]:
                         with Horizontal(classes="settings-cell"):
-                            label = Label(_(HEALTH_WORDS[name]))
-                            label.styles.width = label_width
-                            yield label
+                            word_label = Label(_(HEALTH_WORDS[name]))
+                            word_label.styles.width = label_width
+                            yield word_label
                             yield Input(str(words.get(name, "")), placeholder=_(HEALTH_WORDS[name]), compact=True,
                                         id=f"word-{name}")
             defaults = HealthScale()
