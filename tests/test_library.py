@@ -53,7 +53,7 @@ def test_an_entry_saved_from_a_fight_reads_back_and_adds_the_same_combatant(tmp_
     chief = state.combatants[0]
 
     path = save_entry(tmp_path, ruleset, entry_from_state(state, chief.id))
-    assert path == tmp_path / "library" / f"{ruleset}.toml"
+    assert path == tmp_path / "library" / f"{'adnd2e' if ruleset == 'players_option' else ruleset}.toml"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
 
     finder = Finder.load(tmp_path, ruleset)
@@ -269,3 +269,32 @@ def test_the_bestiaries_are_packaged() -> None:
         relative = path.relative_to(BESTIARY_DIR.parents[2]).as_posix()
         assert any(fnmatch.fnmatchcase(relative, pattern) and "/" not in relative[len(pattern.rsplit("/", 1)[0]) + 1:]
                    for pattern in patterns), relative
+
+
+def test_ad_and_d_and_players_option_share_one_library(tmp_path: Path) -> None:
+    """The same stat blocks: a monster saved in either book's fight is found in the other's; what only
+    Player's Option writes (the movement rate) stays in the file and is left out of an AD&D 2e fight."""
+    name, hp, sheet, _field, _kept = CREATURES["players_option"]
+    gnoll = fight("players_option", a.AddCombatants(side=FOES, name=name, hp=hp, sheet=sheet))
+    save_entry(tmp_path, "players_option", entry_from_state(gnoll, gnoll.combatants[0].id))
+    orc = fight("adnd2e", a.AddCombatants(side=FOES, name="Orc chief", hp=11, sheet=CREATURES["adnd2e"][2]))
+    save_entry(tmp_path, "adnd2e", entry_from_state(orc, orc.combatants[0].id))
+    assert library_path(tmp_path, "players_option") == library_path(tmp_path, "adnd2e")
+    assert [p.name for p in (tmp_path / "library").iterdir()] == ["adnd2e.toml"]
+    for ruleset in ("adnd2e", "players_option"):
+        finder = Finder.load(tmp_path, ruleset)
+        assert finder.problems == (), finder.problems
+        found = finder.find(name)
+        assert found is not None and found.source == "library"
+        assert ("movement" in found.sheet) is (ruleset == "players_option")
+        assert finder.find("Orc chief") is not None and finder.find("Orc chief").source == "library"
+        added = apply(fight(ruleset), entry_action(found, FOES))
+        assert added.combatants[0].name == name
+
+
+def test_a_players_option_library_kept_from_before_still_serves(tmp_path: Path) -> None:
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "players_option.toml").write_text(
+        '[[combatants]]\nname = "Old gnoll"\nhp = 9\nsheet = { cls = "monster", level = 2, ac = 5 }\n', encoding="utf-8")
+    found = Finder.load(tmp_path, "players_option").find("old gnoll")
+    assert found is not None and found.hp == 9

@@ -18,7 +18,7 @@ from tests.engine.test_public import SECRET, SECRET_NUMBERS, Step, fights, physi
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.encounter import DEMO, load_encounter
-from tui_combat.engine.model import ROLLS_OPTION
+from tui_combat.engine.model import ROLLS_OPTION, State
 from tui_combat.engine.registry import get
 from tui_combat.i18n import use_catalog
 from tui_combat.report import (
@@ -314,3 +314,16 @@ def test_a_fight_whose_states_hold_only_its_newest_log_entries_reports_every_one
     assert resumed.state.log_start > 0 and len(resumed.state.log_entries()) < 6
     assert markdown(store_report(resumed, public=public)) == whole
     resumed.close()
+
+
+def test_a_combatant_who_gave_up_his_turn_is_in_the_rounds_order_marked_skipped() -> None:
+    from tests.rulesets.trudvang_fight import FRIDGAR, act, cid, d10, fight, roll_initiative
+
+    state = fight(("Heroes", "Fridgar", FRIDGAR), ("Foes", "Ulf", {"sv": 8, "weapons": "broadsword"}))
+    state = act(state, "skip", combatant=cid(state, "Fridgar"))
+    state = roll_initiative(state, Ulf=d10(9))
+    for public in (False, True):
+        (round_1,) = [r for r in fight_report(State(), (), final=state, public=public).rounds if r.number == 1]
+        assert [(slot.label, slot.names) for slot in round_1.order][-1] == ("skipped", ("Fridgar",)), round_1.order
+        assert any("Ulf" in slot.names for slot in round_1.order)
+    assert "**skipped**: Fridgar" in markdown(fight_report(State(), (), final=state))

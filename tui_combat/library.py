@@ -1,6 +1,7 @@
 """The GM's combatant library and the rulesets' starter bestiaries: creatures and characters kept between fights.
 
-Each ruleset has a library in the user's data folder, ``library/<ruleset>.toml``, that the GM may edit by
+Each ruleset has a library in the user's data folder, ``library/<ruleset>.toml`` (Player's Option shares
+``adnd2e.toml``: the same stat blocks), that the GM may edit by
 hand, and a starter bestiary shipped with the app (``rulesets/data/bestiary/<ruleset>.toml``). Both are
 lists of entries written as an encounter file writes a combatant or a group::
 
@@ -44,7 +45,7 @@ from tui_combat.rulesets.names import name_key
 
 __all__ = [
     "BESTIARY_DIR", "Entry", "Finder", "Library", "LibraryError", "base_name", "default_side", "entry_action",
-    "entry_from_state", "library_path", "parse_count", "read_library", "save_entry", "srd_path", "with_entry",
+    "entry_from_state", "library_id", "library_path", "parse_count", "read_library", "save_entry", "srd_path", "with_entry",
 ]
 
 BESTIARY_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "bestiary"
@@ -101,11 +102,36 @@ class Library(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # -- where ------------------------------------------------------------------------------------------------
+def library_id(ruleset_id: str) -> str:
+    """Whose library a ruleset keeps its GM's entries in: its own, or the one it shares (Player's Option
+    shares AD&D 2e's: the same stat blocks)."""
+    from tui_combat.engine.registry import get
+
+    try:
+        return get(ruleset_id).library or ruleset_id
+    except RuleError:
+        return ruleset_id
+
+
 def library_path(data_root: Path, ruleset_id: str) -> Path:
-    """The GM's library of a ruleset, in the data folder."""
+    """The GM's library of a ruleset, in the data folder (the shared one's file for a ruleset that shares)."""
     if not _RULESET_ID.fullmatch(ruleset_id):
         raise LibraryError(_("\"{id}\" cannot name a library file.", id=ruleset_id))
-    return data_root / LIBRARY_FOLDER / f"{ruleset_id}.toml"
+    return data_root / LIBRARY_FOLDER / f"{library_id(ruleset_id)}.toml"
+
+
+def _sharers_keys(ruleset_id: str) -> frozenset[str]:
+    """The sheet keys that the other rulesets sharing ``ruleset_id``'s library write and it does not know
+    (Player's Option's movement rate in an AD&D 2e fight): left out when it reads an entry."""
+    from tui_combat.engine.registry import available, get
+
+    shared = library_id(ruleset_id)
+    own = {spec.key for spec in get(ruleset_id).sheet_fields}
+    theirs: set[str] = set()
+    for other in available():
+        if other != ruleset_id and library_id(other) == shared:
+            theirs.update(spec.key for spec in get(other).sheet_fields)
+    return frozenset(theirs - own)
 
 
 def bestiary_path(ruleset_id: str) -> Path:
@@ -140,12 +166,12 @@ def read_library(path: Path, ruleset_id: str, source: Source = "library") -> Lib
 
 
 def _toml_error_line(error: tomllib.TOMLDecodeError, text: str) -> int:
-    found = re.search(r"\(at line (\d+), column \d+\)$", str(error))
-    return int(found.group(1)) if found else text.count("\n") + 1
+    line = toml_read.translated(error).line
+    return line if line is not None else text.count("\n") + 1
 
 
 def _toml_error_reason(error: tomllib.TOMLDecodeError) -> str:
-    return re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)$", "", str(error))
+    return toml_read.translated(error).reason
 
 
 def _checked(path: Path, raw: dict[str, Any], lines: dict[KeyPath, int], ruleset_id: str, source: Source) -> Library:
@@ -161,9 +187,12 @@ def _checked(path: Path, raw: dict[str, Any], lines: dict[KeyPath, int], ruleset
     entries: list[Entry] = []
     first_of: dict[str, int] = {}
     specs = raw.get("combatants")
+    theirs = _sharers_keys(ruleset_id) if ruleset is not None and source == "library" else frozenset()
     for index, spec in enumerate(specs if isinstance(specs, list) else []):
         if not isinstance(spec, dict):
             continue  # a wrong kind, reported with the file's fields
+        if theirs and isinstance(spec.get("sheet"), dict):
+            spec = {**spec, "sheet": {k: v for k, v in spec["sheet"].items() if k not in theirs}}
         at: KeyPath = ("combatants", index)
         who = _owner(spec.get("name"), index)
         before = len(checker.problems)
@@ -232,6 +261,13 @@ class Finder:
             library = read_library(library_path(data_root, ruleset_id), ruleset_id)
         except LibraryError as error:
             library = Library(path=data_root / LIBRARY_FOLDER, problems=(str(error),))
+        own = data_root / LIBRARY_FOLDER / f"{ruleset_id}.toml"
+        if own != library.path and _RULESET_ID.fullmatch(ruleset_id) and own.is_file():
+            # A library of its own, kept from before it shared one: its entries still serve, after the shared ones.
+            earlier = read_library(own, ruleset_id)
+            taken = {name_key(entry.name) for entry in library.entries}
+            library = Library(path=library.path, problems=library.problems + earlier.problems, entries=(
+                *library.entries, *(entry for entry in earlier.entries if name_key(entry.name) not in taken)))
         return cls(library, read_bestiary(ruleset_id))
 
     @property
@@ -344,7 +380,7 @@ def with_entry(text: str, entry: Entry, ruleset_id: str) -> str:
     except TomlWriteError as error:
         raise LibraryError(_("Cannot save {name}: {error}", name=entry.name, error=error)) from None
     if not text.strip():
-        return _header(ruleset_id) + "\n" + block
+        return _header(library_id(ruleset_id)) + "\n" + block
     try:
         raw = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:

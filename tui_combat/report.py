@@ -222,12 +222,28 @@ def _entry(entry: LogEntry, *, public: bool) -> ReportEntry:
 def _order(state: State, public: bool, scale: HealthScale) -> tuple[ReportSlot, ...]:
     if public:
         view = public_view(state, scale, log_lines=1)
-        return tuple(ReportSlot(label=group.label, names=tuple(c.name for c in group.combatants),
-                                waiting=group.kind == "waiting")
-                     for group in view.groups if group.kind in ("slot", "waiting") and group.combatants)
-    names = state.names()
-    return tuple(ReportSlot(label=render(slot.label), names=tuple(names[c] for c in slot.combatants if c in names))
-                 for slot in state.order)
+        slots = tuple(ReportSlot(label=group.label, names=tuple(c.name for c in group.combatants),
+                                 waiting=group.kind == "waiting")
+                      for group in view.groups if group.kind in ("slot", "waiting") and group.combatants)
+    else:
+        names = state.names()
+        slots = tuple(ReportSlot(label=render(slot.label), names=tuple(names[c] for c in slot.combatants if c in names))
+                      for slot in state.order)
+    return slots + _out_of_order(state, public) if state.order else slots
+
+
+def _out_of_order(state: State, public: bool) -> tuple[ReportSlot, ...]:
+    """Those still in the fight who had no turn in the round's order (one who gave up his turn, a surprised
+    one), under the ruleset's word for why ("skipped"), or "not in the order"."""
+    ruleset = get(state.ruleset)
+    ordered = {cid for slot in state.order for cid in slot.combatants}
+    by_word: dict[str, list[str]] = {}
+    for combatant in state.combatants:
+        if combatant.status != "active" or combatant.id in ordered or (public and combatant.hidden):
+            continue
+        word = ruleset.turn_marker(state, combatant.id, None) or _("not in the order")
+        by_word.setdefault(word, []).append(combatant.name)
+    return tuple(ReportSlot(label=word, names=tuple(names)) for word, names in by_word.items())
 
 
 def _combatants(state: State, public: bool, scale: HealthScale) -> tuple[ReportCombatant, ...]:

@@ -208,7 +208,7 @@ def test_wrong_kinds_and_missing_names(tmp_path: Path) -> None:
 def test_a_file_that_is_not_toml_says_where(tmp_path: Path) -> None:
     path = write(tmp_path, 'name = "x"\n[[sides]]\nname = \n')
     (problem,) = problems(path)
-    assert problem.line == 3 and problem.message.startswith("this is not valid TOML: Invalid value")
+    assert problem.line == 3 and problem.message.startswith("this is not valid TOML: not a value")
     assert str(EncounterError(path, [problem])).startswith(f"{path}, line 3: this is not valid TOML")
 
 

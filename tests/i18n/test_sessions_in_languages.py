@@ -61,8 +61,8 @@ def test_the_same_session_in_russian_then_ukrainian(tmp_path: Path) -> None:
     assert ("Delsenora is hit before casting: haste is lost.", "Delsenora получает удар до сотворения: haste потеряно.",
             "Delsenora зазнає удару до створення: haste зривається.") in rows
     assert ("Orc 2 has fled.", "Orc 2 бежит.", "Orc 2 тікає.") in rows
-    assert ("Orc 1 takes 5 damage (1d4+1 (typed): 5): 0/5 HP.", "Orc 1 получает урон 5 (1d4+1 (вручную): 5): хиты 0/5.",
-            "Orc 1 зазнає ушкодження 5 (1d4+1 (вручну): 5): HP 0/5.") in rows
+    assert ("Orc 1 takes 5 damage (1d4+1 (typed): 5): 0/5 HP.", "Orc 1: урон 5 (1d4+1 (вручную): 5), хиты 0/5.",
+            "Orc 1: ушкодження 5 (1d4+1 (вручну): 5), HP 0/5.") in rows
     assert ("Raf shouts for Moradin.",) * 3 in rows  # the GM's own note is his words, in no catalog
     untranslated = [e for e, r, u in rows if r == e and e != "Raf shouts for Moradin." and any(c.isalpha() for c in e)]
     assert not untranslated, untranslated

@@ -58,3 +58,35 @@ async def test_after_the_roll_every_row_has_its_result(make_app: Callable[..., C
 
         await until(pilot, lambda: all(results()), "a result in every row")
         assert set(results()) <= {"surprised", "not surprised"}, results()
+
+
+async def test_the_surprise_modifier_is_ticked_from_the_books_list_and_adds_up(make_app: Callable[..., CombatApp]) -> None:
+    from textual.widgets import DataTable
+
+    from tui_combat.screens.dialogs import FormDialog, TickBox
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await until_screen(pilot, SetupScreen)
+        await pilot.press("c")
+        await until_screen(pilot, SurpriseScreen)
+        surprise = app.screen
+        await pilot.press("m")
+        form = await until_screen(pilot, FormDialog)
+        boxes = list(form.query(TickBox))
+        labels = [str(label.render()) for label in form.query(".field-label")]
+        assert labels[:len(boxes)] == [f"{m.label} {m.value:+d}" for m in registry.get("adnd2e").surprise_modifiers()]
+        darkness = labels.index("in darkness -4")
+        await pilot.press("space", *["enter"] * darkness, "space")  # silenced −2, in darkness −4
+        await until(pilot, lambda: boxes[0].value and boxes[darkness].value, "two situations ticked")
+        await pilot.press(*["enter"] * (len(boxes) - darkness), "1")  # on to the GM's own figure: +1
+        await until(pilot, lambda: "-5" in str(form.query_one("#dialog-preview").render()), "the sum shown")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.screen is surprise, "back on the surprise screen")
+        table = surprise.query_one(DataTable)
+        await until(pilot, lambda: str(table.get_row_at(table.cursor_row)[2]) == "-5", "the row's modifier in all")
+        await pilot.press("m")  # what was ticked is ticked again
+        form = await until_screen(pilot, FormDialog)
+        boxes = list(form.query(TickBox))
+        assert [i for i, box in enumerate(boxes) if box.value] == [0, darkness]

@@ -234,6 +234,8 @@ class Ruleset(Generic[R, F]):
     actions: ClassVar[tuple[ActionSpec, ...]] = ()
     order_policy: ClassVar[OrderPolicy] = "round"
     surprise_scope: ClassVar[SurpriseScope] = "side"
+    library: ClassVar[str] = ""
+    """The id of the ruleset whose GM's library this one shares (the same stat blocks): "" for its own."""
     round_state_type: type[R]
     fight_state_type: type[F]
 

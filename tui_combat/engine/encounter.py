@@ -156,12 +156,10 @@ def read_encounter(path: Path) -> Encounter:
     try:
         raw = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:
-        message = str(error)
-        found = re.search(r"\s*\(at line (\d+), column \d+\)$", message) or re.search(r"\s*\(at end of document\)$", message)
-        line = int(found.group(1)) if found is not None and found.groups() else text.count("\n") + 1
-        reason = message[:found.start()] if found is not None else message
+        mistake = toml_read.translated(error)
+        line = mistake.line if mistake.line is not None else text.count("\n") + 1
         raise EncounterError(path, [Problem(line=line, where="", message=_("this is not valid TOML: {error}.",
-                                                                              error=reason))]) from None
+                                                                              error=mistake.reason))]) from None
     return _Checker(path, raw, key_lines(text)).encounter()
 
 

@@ -43,7 +43,7 @@ DiceOf = Callable[[dict[str, Any]], Mapping[str, str]]
 """Takes the form's values as typed and gives the dice of its roll fields that follow them (field key → dice)."""
 
 LABEL_WIDTH = (26, 42)
-"""A form's label column: at least this wide, and at most (a longer label is cut)."""
+"""A form's label column: at least this wide, and at most (a longer label wraps onto a second line)."""
 MAX_DIGITS = 9
 """The longest whole number a form takes: more is a slip of the finger, and could not be saved."""
 NUMBER_RANGE = (-999, 9999)
@@ -217,7 +217,7 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
                 yield Static(Text(self.note), id="dialog-note")
             labels = [roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" else _(spec.label)
                       for spec in self.fields]
-            # Wide enough for the longest label (within reason), so that none is cut and the fields line up.
+            # Wide enough for the longest label (within reason), so that the fields line up and few labels wrap.
             label_width = min(LABEL_WIDTH[1], max([LABEL_WIDTH[0], *(cell_len(label) + 1 for label in labels)]))
             with VerticalScroll(id="dialog-fields"):
                 for index, spec in enumerate(self.fields):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -35,6 +36,10 @@ THRESHOLDS = ("wounded_below", "bloodied_at")
 KEY_WIDTH = 14
 DOES_WIDTH = 34
 """Columns of the keys' list (where the action runs takes what is left of the line, and may be cut)."""
+
+
+WORDS_PER_ROW = 2
+"""Health words side by side: two leave room at 80 columns for the longest word as label and as hint."""
 
 
 def cut(text: str, width: int) -> Text:
@@ -105,11 +110,15 @@ class SettingsScreen(Screen[None]):
         words: dict[str, Any] = found if isinstance(found, dict) else {}
         with Vertical(id="settings-health"):
             names = list(HEALTH_WORDS)
-            for start in range(0, len(names), 3):
+            # Each word whole, as its label and as the hint of its empty field.
+            label_width = max(cell_len(_(word)) for word in HEALTH_WORDS.values()) + 1
+            for start in range(0, len(names), WORDS_PER_ROW):
                 with Horizontal(classes="settings-row"):
-                    for name in names[start:start + 3]:
+                    for name in names[start:start + WORDS_PER_ROW]:
                         with Horizontal(classes="settings-cell"):
-                            yield Label(_(HEALTH_WORDS[name]))
+                            word_label = Label(_(HEALTH_WORDS[name]))
+                            word_label.styles.width = label_width
+                            yield word_label
                             yield Input(str(words.get(name, "")), placeholder=_(HEALTH_WORDS[name]), compact=True,
                                         id=f"word-{name}")
             defaults = HealthScale()

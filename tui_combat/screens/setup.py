@@ -264,8 +264,8 @@ class SetupScreen(SessionScreen):
         if state.phase != "setup":
             return
         ruleset = registry.get(state.ruleset)
-        options = ", ".join(_option_shown(option, state.options.get(option.key)) for option in fight_options(ruleset)) \
-            or _("none")
+        options = " · ".join(_("{option}: {value}", option=_(option.label), value=_option_shown(option, state.options.get(option.key)))
+                             for option in fight_options(ruleset)) or _("none")
         sides = " · ".join(side.name for side in state.sides) or _("no sides yet")
         try:
             difficulty = ruleset.difficulty(state)

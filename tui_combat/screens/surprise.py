@@ -22,12 +22,12 @@ from textual.widgets import DataTable, Footer, Header, RichLog, Static
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.keys import shown_key
-from tui_combat.engine.contract import AnyRuleset, FieldSpec, Situation
+from tui_combat.engine.contract import AnyRuleset, FieldSpec, Situation, SurpriseModifier
 from tui_combat.engine.dice import DiceError, Roll, roll
 from tui_combat.engine.log import render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
-from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, read_whole_number
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.glyphs import glyph
 
@@ -42,6 +42,11 @@ class Row:
         self.label = label
         self.combatants = combatants
         self.request = request
+
+
+def modifier_label(modifier: SurpriseModifier) -> str:
+    """One of the book's surprise modifiers as the GM ticks it: "in darkness -4"."""
+    return f"{_(modifier.label)} {modifier.value:+d}"
 
 
 def surprise_rows(ruleset: AnyRuleset, state: State) -> list[Row]:
@@ -98,6 +103,9 @@ class SurpriseScreen(SessionScreen):
         self.exposed: dict[str, bool] = {}
         """Row key → whether it rolls for surprise (space: those who cannot be surprised do not)."""
         self.modifiers: dict[str, int] = {}
+        """Row key → its surprise modifier in all."""
+        self.modifier_choices: dict[str, tuple[frozenset[int], int]] = {}
+        """Row key → the book's modifiers ticked for it (by place in the list) and the GM's own figure."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -207,20 +215,34 @@ class SurpriseScreen(SessionScreen):
         self.host.dispatch(a.SetSurprised(combatants=tuple(c.id for c in state.combatants if c.id in now)))
 
     def action_modifier(self) -> None:
+        """``m``: the selected row's modifier, as the book's list of situations to tick (each with its
+        value) and a figure of the GM's own for anything else; the row's modifier is their sum."""
         row = self._selected()
         if row is None:
             return
-        table = ", ".join(f"{_(m.label)} {m.value:+d}" for m in self.ruleset.surprise_modifiers())
+        listed = self.ruleset.surprise_modifiers()
+        ticked, other = self.modifier_choices.get(row.key, (frozenset(), self.modifiers.get(row.key, 0)))
+        fields = [FieldSpec(key=f"m{index}", label=modifier_label(modifier), kind="bool", default=False)
+                  for index, modifier in enumerate(listed)]
+        fields.append(FieldSpec(key="other", label=N_("Any other modifier"), kind="int", default=0))
+        values: dict[str, Any] = {f"m{index}": index in ticked for index in range(len(listed))}
+        values["other"] = other
+
+        def total(raw: dict[str, Any]) -> int:
+            typed = read_whole_number(_("Any other modifier"), raw.get("other", 0))
+            return sum(m.value for index, m in enumerate(listed) if raw.get(f"m{index}")) + \
+                (typed if isinstance(typed, int) else 0)
 
         def chosen(values: dict[str, Any] | None) -> None:
             if values is not None:
-                self.modifiers[row.key] = values["modifier"]
+                self.modifier_choices[row.key] = (
+                    frozenset(index for index in range(len(listed)) if values[f"m{index}"]), values["other"])
+                self.modifiers[row.key] = total(values)
                 self.show(self.state)
 
         self.app.push_screen(
-            FormDialog(_("Surprise modifier for {side}", side=row.label),
-                       [FieldSpec(key="modifier", label=N_("Modifier"), kind="int", default=0)],
-                       {"modifier": self.modifiers.get(row.key, 0)}, note=table),
+            FormDialog(_("Surprise modifier for {side}", side=row.label), fields, values,
+                       preview=lambda raw: _("Modifier in all: {total}", total=f"{total(raw):+d}")),
             chosen,
         )
 

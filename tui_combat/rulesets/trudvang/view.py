@@ -153,6 +153,12 @@ class TrudvangView(Wounds):
             lines.append((_("This round"), "; ".join(flags)))
         return lines
 
+    def turn_marker(self, state: State, combatant_id: str, slot: int | None) -> str:
+        """"skipped" for one who gave up his turn this round (he is out of the countdown)."""
+        if self.round_of(state).turns.get(combatant_id, Turn()).skipped:
+            return _("skipped")
+        return super().turn_marker(state, combatant_id, slot)
+
     # -- forms -----------------------------------------------------------------------------------------
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
         """The form for a ruleset action; the screen adds ``combatant`` (the selected one). A ``roll`` field
