@@ -1,7 +1,7 @@
 """Savage Worlds for tui-combat: action cards, Jokers, holds, Shaken and wounds (:mod:`savage_worlds.ruleset`).
 
 Installed, it is found under the entry point ``savage_worlds`` of the group ``tui_combat.rulesets``; its demo
-fight is :data:`DEMO` (``tui-combat play`` an encounter file, or open it from the app)."""
+fight is :data:`DEMO`, an encounter file (``tui-combat new`` it)."""
 
 from __future__ import annotations
 
