@@ -491,8 +491,8 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         return tuple(lines)
 
     def summary_columns(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        return ((N_("Wild Card"), ("wild_card",)), (N_("Attack die"), ("skill",)),
-                (N_("Parry / Toughness"), ("parry", "toughness")))
+        # Parry is on the card: the set-up table has room for three short columns at 80 columns.
+        return ((N_("Wild Card"), ("wild_card",)), (N_("Attack die"), ("skill",)), (N_("Toughness"), ("toughness",)))
 
 
 RULESET = SavageWorlds()
