@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.common import Faces, ids, order_names
 from tui_combat.engine import actions as a
@@ -209,3 +211,21 @@ def test_a_shaken_attacker_recovers_first(savage_worlds: AnyRuleset) -> None:
     assert named["Jessie"] not in savage_worlds.fight_of(state).shaken
     state = attack(state, "Jessie", "Bart", trait=2, wild=10)  # the Wild Die counts: 10 against Parry 6, a raise
     assert state.log_entries()[-1].facts["raise"] is True
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=54), min_size=2, max_size=6, unique=True))
+def test_any_deal_orders_by_rank_then_suit_with_jokers_outside(savage_worlds: AnyRuleset, dealt: list[int]) -> None:
+    from savage_worlds import cards
+
+    names = [f"Hero {n}" for n in range(len(dealt))]
+    state = fight(*(("s1" if n % 2 == 0 else "s2", name, WILD) for n, name in enumerate(names)))
+    requests, _fresh = initiative_asked(savage_worlds, state)
+    shown = {request.key: cards.card_text(card) if not cards.is_joker(card) else "Joker" for request, card in zip(requests, dealt)}
+    state = apply(state, a.RollInitiative(rolls={key: savage_worlds.read_initiative(state, next(
+        r for r in requests if r.key == key), text) for key, text in shown.items()}))
+    values = [slot.value for slot in state.order]
+    assert values == sorted(values, reverse=True) and len(set(values)) == len(values)  # never a tie
+    jokers = {r.key for r, card in zip(requests, dealt) if cards.is_joker(card)}
+    assert {w.combatant for w in savage_worlds.out_of_order(state)} == jokers
+    assert {c for slot in state.order for c in slot.combatants} == {r.key for r in requests} - jokers
