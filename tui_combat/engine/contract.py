@@ -17,6 +17,12 @@ What the engine does and what it asks the ruleset:
   settles the order (:func:`~tui_combat.engine.initiative.settle`) or asks for more rolls
   (:func:`~tui_combat.engine.initiative.ask`): a tie reroll, a roll-off, a critical event. Pending
   requests live in the state and survive a restart.
+* **Results that are not dice**: :meth:`Ruleset.draws_initiative` says a request's result is the ruleset's
+  own (a playing card); :meth:`Ruleset.draw_initiative` draws it, :meth:`Ruleset.read_initiative` reads what
+  the GM typed, :meth:`Ruleset.initiative_line` logs it and :meth:`Ruleset.initiative_value` orders it.
+* **Outside the order**: :meth:`Ruleset.out_of_order` lists who waits (on hold, a Joker); the GM brings one
+  in (:class:`~tui_combat.engine.actions.BringIn`) and :meth:`Ruleset.bring_in` keeps the ruleset's account.
+* **The players' screen**: :meth:`Ruleset.public_conditions` is what it lists under a combatant.
 * **Order policy**: ``order_policy = "round"`` rolls every round; ``"fight"`` keeps the settled order for
   the whole fight, and :meth:`Ruleset.on_join` places a newcomer (or asks for his roll).
 * **Actions**: ``actions`` is the static catalogue of the ruleset's own actions (key, label);
@@ -43,7 +49,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from tui_combat.engine.dice import Roll, physical, roll
+from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, render, roll_param
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
@@ -399,8 +405,6 @@ class Ruleset(Generic[R, F]):
     def read_initiative(self, state: State, request: RollRequest, typed: str) -> Roll:
         """What the GM typed for ``request`` ("K♠", "Joker") as a result; raise :class:`RuleError` saying what
         is expected. By default what real dice showed (:func:`~tui_combat.engine.dice.physical`)."""
-        from tui_combat.engine.dice import DiceError
-
         try:
             return physical(request.dice, typed)
         except DiceError as error:
