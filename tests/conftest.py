@@ -143,3 +143,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
         return
     terminalreporter.write_line(f"time in tests: {times[False]:.0f} s not marked slow (the fast loop, -m 'not slow'), "
                                 f"{times[True]:.0f} s marked slow")
+
+
+@pytest.fixture
+def savage_worlds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """The Savage Worlds example plugin, installed or (outside CI) copied in with its entry point
+    (:mod:`tests.plugins.savage`)."""
+    from tests.plugins.savage import savage_worlds as load
+
+    yield from load(tmp_path, monkeypatch)

@@ -113,6 +113,13 @@ class RollInitiative(_Action, tag="initiative", frozen=True, kw_only=True):
     The same action answers the first requests and any further ones the ruleset asks for."""
 
 
+class BringIn(_Action, tag="bring_in", frozen=True, kw_only=True):
+    """One who waits outside the order (:meth:`Ruleset.out_of_order`: on hold, a Joker) acts now, before the slot
+    acting: a slot of his own is put in at the cursor."""
+
+    combatant: str
+
+
 class Declare(_Action, tag="declare", frozen=True, kw_only=True):
     combatant: str
     declaration: dict[str, Any]
@@ -180,6 +187,7 @@ Action = (
     | NextStep
     | PreviousStep
     | RollInitiative
+    | BringIn
     | Declare
     | Damage
     | Heal

@@ -22,7 +22,7 @@ from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, log, roll_param
 from tui_combat.engine.log_window import kept_recent, logged_since
-from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, State, Status
+from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, Slot, State, Status
 from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _
 
@@ -571,10 +571,8 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
         roll = action.rolls.get(request.key)
         if roll is None:
             raise RuleError(_("Missing initiative roll for {label}.", label=str(request.label)))
-        total = roll.total + request.modifier
-        state = log(state, N_("Initiative — {label}: {roll}{modifier}."), secret=request.secret, rolls=(roll,),
-                    facts={"total": total}, label=request.label, roll=roll_param(roll),
-                    modifier=f" {request.modifier:+d} = {total}" if request.modifier else "")
+        state = log(state, ruleset.initiative_line(state, request, roll), secret=request.secret, rolls=(roll,),
+                    facts={"total": ruleset.initiative_value(state, request, roll)})
     rolls = {**state.initiative.rolls, **{r.key: action.rolls[r.key] for r in requests}}
     state = replace(state, initiative=replace(state.initiative, rolls=rolls, pending=()))
     state = ruleset.settle_initiative(state, rolls)
@@ -611,6 +609,28 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
 
 
 @_apply.register
+def _bring_in(action: a.BringIn, state: State) -> State:
+    _require_phase(state, "round")
+    ruleset = get(state.ruleset)
+    combatant = _find(state, action.combatant)
+    waiting = next((w for w in ruleset.out_of_order(state) if w.combatant == combatant.id), None)
+    if waiting is None:
+        raise RuleError(_("{name} is not waiting outside the order.", name=combatant.name))
+    if _step_kind(ruleset, state) != "resolve" or not state.order:
+        raise RuleError(_("{name} can come in during the turns of the round.", name=combatant.name))
+    if combatant.status != "active":
+        raise RuleError(_("{name} is out of the fight.", name=combatant.name))
+    cursor = min(state.cursor, len(state.order) - 1)
+    before = state.order[cursor]
+    state = ruleset.bring_in(state, combatant.id)
+    slot = Slot(label=waiting.label, combatants=(combatant.id,), value=before.value)
+    state = replace(state, order=(*state.order[:cursor], slot, *state.order[cursor:]), cursor=cursor)
+    state = log(state, N_("{name} comes in ({why}) and acts now, before {slot}."), name=combatant.name,
+                why=waiting.label, slot=before.label)
+    return ruleset.on_turn_start(state, cursor)
+
+
+@_apply.register
 def _declare(action: a.Declare, state: State) -> State:
     _require_phase(state, "round")
     _find(state, action.combatant)
@@ -636,11 +656,14 @@ def _damage(action: a.Damage, state: State) -> State:
     hp = health.hp
     state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
     rolls = (action.roll,) if action.roll else ()
-    state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls,
-                facts={"damage": action.amount, "hp": hp, "hp_before": combatant.hp}, name=combatant.name,
-                amount=action.amount,
-                rolled=Msg(id=" ({roll})", params={"roll": roll_param(action.roll)}) if action.roll else "",
-                hp=hp, max=combatant.max_hp)
+    facts = {"damage": action.amount, "hp": hp, "hp_before": combatant.hp}
+    if health.said is not None:
+        state = log(state, health.said, rolls=rolls, facts=facts)
+    else:
+        state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls, facts=facts,
+                    name=combatant.name, amount=action.amount,
+                    rolled=Msg(id=" ({roll})", params={"roll": roll_param(action.roll)}) if action.roll else "",
+                    hp=hp, max=combatant.max_hp)
     state = _status_changed(ruleset, state, combatant, combatant.status)
     if state.phase == "round" and action.amount > 0:
         state = ruleset.on_damage(state, combatant.id, action.amount, critical=action.critical)
@@ -655,8 +678,12 @@ def _heal(action: a.Heal, state: State) -> State:
     health = get(state.ruleset).after_healing(state, combatant, action.amount)
     hp = health.hp
     state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
-    state = log(state, N_("{name} heals {amount}: {hp}/{max} HP."), facts={"heal": action.amount, "hp": hp},
-                name=combatant.name, amount=action.amount, hp=hp, max=combatant.max_hp)
+    facts = {"heal": action.amount, "hp": hp}
+    if health.said is not None:
+        state = log(state, health.said, facts=facts)
+    else:
+        state = log(state, N_("{name} heals {amount}: {hp}/{max} HP."), facts=facts, name=combatant.name,
+                    amount=action.amount, hp=hp, max=combatant.max_hp)
     return _status_changed(get(state.ruleset), state, combatant, combatant.status)
 
 

@@ -17,6 +17,12 @@ What the engine does and what it asks the ruleset:
   settles the order (:func:`~tui_combat.engine.initiative.settle`) or asks for more rolls
   (:func:`~tui_combat.engine.initiative.ask`): a tie reroll, a roll-off, a critical event. Pending
   requests live in the state and survive a restart.
+* **Results that are not dice**: :meth:`Ruleset.draws_initiative` says a request's result is the ruleset's
+  own (a playing card); :meth:`Ruleset.draw_initiative` draws it, :meth:`Ruleset.read_initiative` reads what
+  the GM typed, :meth:`Ruleset.initiative_line` logs it and :meth:`Ruleset.initiative_value` orders it.
+* **Outside the order**: :meth:`Ruleset.out_of_order` lists who waits (on hold, a Joker); the GM brings one
+  in (:class:`~tui_combat.engine.actions.BringIn`) and :meth:`Ruleset.bring_in` keeps the ruleset's account.
+* **The players' screen**: :meth:`Ruleset.public_conditions` is what it lists under a combatant.
 * **Order policy**: ``order_policy = "round"`` rolls every round; ``"fight"`` keeps the settled order for
   the whole fight, and :meth:`Ruleset.on_join` places a newcomer (or asks for his roll).
 * **Actions**: ``actions`` is the static catalogue of the ruleset's own actions (key, label);
@@ -36,15 +42,16 @@ What the engine does and what it asks the ruleset:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
 from msgspec.structs import replace
 
-from tui_combat.engine.dice import Roll
+from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Msg, log, roll_param
+from tui_combat.engine.log import Msg, log, render, roll_param
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _, data_word, data_words
 
@@ -54,10 +61,17 @@ OrderPolicy = Literal["round", "fight"]
 SurpriseScope = Literal["side", "combatant"]
 
 __all__ = [
-    "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
+    "CONDITION_LABELS", "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "Waiting", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
     "RuleError", "Situation", "StepDef", "StepKind", "SurpriseModifier", "SurpriseScope", "group_slots",
 ]
 
+
+
+# Not AD&D's "Effects": an effect is named after a declared spell, and the monsters declare in secret.
+CONDITION_LABELS: tuple[str, ...] = (N_("Condition"), N_("Surprised"), N_("This round"))
+"""Labels of a ruleset's details (:meth:`Ruleset.details`) that the players see by default
+(:meth:`Ruleset.public_conditions`): conditions and effects with the time they have left, surprise. Every other
+detail (declarations, spells being cast, morale, sheets) stays the GM's."""
 
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,6 +79,18 @@ class Health(msgspec.Struct, frozen=True, kw_only=True):
 
     hp: int
     status: Status
+    said: Msg | None = None
+    """The log line of the hit or the heal in the book's words ("Grunt takes 9 against Toughness 5: Shaken."), in
+    place of the engine's "{name} takes {amount} damage: {hp}/{max} HP."; None keeps the engine's."""
+
+
+class Waiting(msgspec.Struct, frozen=True, kw_only=True):
+    """A combatant outside the turn order who may come in when the GM says (:meth:`Ruleset.out_of_order`)."""
+
+    combatant: str
+    """The combatant's id."""
+    label: Msg
+    """Why he waits, as the turn list and the players' screen say it: "on hold", "Joker: acts when he likes"."""
 
 class StepDef(msgspec.Struct, frozen=True, kw_only=True):
     id: str
@@ -358,9 +384,51 @@ class Ruleset(Generic[R, F]):
         """Every roll taken so far → the state with the order settled
         (:func:`~tui_combat.engine.initiative.settle`) or more rolls asked for
         (:func:`~tui_combat.engine.initiative.ask`). By default: totals → :meth:`order`."""
-        from tui_combat.engine.initiative import settle, totals
+        from tui_combat.engine.initiative import settle
 
-        return settle(state, self.order(state, totals(self.initiative_requests(state), rolls)))
+        values = {request.key: self.initiative_value(state, request, rolls[request.key])
+                  for request in self.initiative_requests(state) if request.key in rolls}
+        return settle(state, self.order(state, values))
+
+    def draws_initiative(self, state: State, request: RollRequest) -> bool:
+        """True when ``request``'s result is not a dice roll but the ruleset's own (a playing card): the app then
+        draws it with :meth:`draw_initiative` and reads what the GM types with :meth:`read_initiative`, and the
+        typed form shows :meth:`initiative_help` instead of dice. False by default: ``request.dice`` is rolled."""
+        return False
+
+    def draw_initiative(self, state: State, requests: tuple[RollRequest, ...], rng: random.Random,
+                        taken: Mapping[str, Roll] | None = None) -> dict[str, Roll]:
+        """The results the app draws for ``requests`` (the roll key, or a typed form's empty fields), by request
+        key. ``taken`` holds what the GM typed in the same form (cards already out of the deck). Only
+        ``rng.randint`` and ``rng.shuffle`` may be used, so a seeded generator gives the same draw. By default
+        each request's dice rolled."""
+        return {request.key: roll(request.dice, rng) for request in requests}
+
+    def read_initiative(self, state: State, request: RollRequest, typed: str) -> Roll:
+        """What the GM typed for ``request`` ("K♠", "Joker") as a result; raise :class:`RuleError` saying what
+        is expected. By default what real dice showed (:func:`~tui_combat.engine.dice.physical`)."""
+        try:
+            return physical(request.dice, typed)
+        except DiceError as error:
+            raise RuleError(str(error)) from None
+
+    def initiative_help(self, state: State, request: RollRequest) -> str:
+        """What the GM types for ``request`` (translated, short: "a card: K♠, 10♥, Joker"); by default its dice."""
+        return request.dice
+
+    def initiative_line(self, state: State, request: RollRequest, result: Roll) -> Msg:
+        """The log line of one initiative result, as data (a message id and its parameters). By default
+        "Initiative — {label}: {roll}{modifier}." with the roll's faces and the request's modifier."""
+        total = result.total + request.modifier
+        return Msg(id=N_("Initiative — {label}: {roll}{modifier}."), params={
+            "label": request.label, "roll": roll_param(result),
+            "modifier": f" {request.modifier:+d} = {total}" if request.modifier else ""})
+
+    def initiative_value(self, state: State, request: RollRequest, result: Roll) -> int:
+        """The sort key of one initiative result, as the default :meth:`settle_initiative` and :meth:`order` use
+        it (higher first) and the log's fact ``total`` gives it: by default the total plus the request's
+        modifier; a card: its rank, then its suit."""
+        return result.total + request.modifier
 
     def order(self, state: State, totals: dict[str, int]) -> tuple[Slot, ...]:
         """The order from request totals, highest first, ties sharing a slot."""
@@ -426,6 +494,20 @@ class Ruleset(Generic[R, F]):
         book names none (the players' screen then words the hit points by its own scale)."""
         return None
 
+    # -- out of the order ----------------------------------------------------------------------------
+    def out_of_order(self, state: State) -> tuple[Waiting, ...]:
+        """Who waits outside the order and may come in when the GM says: on hold, a Joker who acts when he likes.
+        The turn list shows them with their label, so do the players' screen, and the GM's *bring in* key
+        (:class:`~tui_combat.engine.actions.BringIn`) lets one act now. None by default."""
+        return ()
+
+    def bring_in(self, state: State, combatant_id: str) -> State:
+        """``combatant_id`` (one of :meth:`out_of_order`) comes in: the ruleset's own bookkeeping (he is no longer
+        on hold, his Joker is spent). The engine then puts him in a slot of his own at the cursor, before the
+        slot that was acting (which acts after him, and whose :meth:`on_turn_start` fires again then), and fires
+        :meth:`on_turn_start` for him. By default nothing to keep."""
+        return state
+
     # -- declarations ------------------------------------------------------------------------------
     def declaration_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         return (FieldSpec(key="text", label=N_("Intention")),)
@@ -481,6 +563,15 @@ class Ruleset(Generic[R, F]):
         return step is None or step.kind != "resolve" or combatant_id in state.acting_now()
 
     # -- what the screens show ---------------------------------------------------------------------
+    def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
+        """What the players' screen lists under a combatant (translated, computed when shown): by default his
+        :meth:`details` labelled with one of :data:`CONDITION_LABELS` ("Condition: prone" shows as "prone").
+        A ruleset whose condition is its own (Shaken) returns it here. The engine adds the effects the GM put
+        on, and leaves out whatever names a secret."""
+        labels = {_(label) for label in CONDITION_LABELS}
+        return tuple(f"{label}: {value}" if label != _("Condition") else value
+                     for label, value in self.details(state, combatant_id) if label in labels)
+
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
         return ()
 
@@ -528,8 +619,11 @@ class Ruleset(Generic[R, F]):
         """A word for a combatant's row in the turn list during a resolve step (translated, short); ``slot``
         is the index of the slot the row is in, None for one not in the order. The list shows it only when
         it differs from :meth:`slot_marker`: a ruleset whose combatants hold or skip says so here ("holds",
-        "skips"). By default the slot's word, or "" out of the order."""
-        return "" if slot is None else self.slot_marker(state, slot)
+        "skips"). By default the slot's word; out of the order, the label of :meth:`out_of_order`, or ""."""
+        if slot is None:
+            waiting = next((w for w in self.out_of_order(state) if w.combatant == combatant_id), None)
+            return render(waiting.label) if waiting is not None else ""
+        return self.slot_marker(state, slot)
 
     # -- helpers for subclasses --------------------------------------------------------------------
     @staticmethod

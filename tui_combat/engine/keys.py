@@ -27,6 +27,7 @@ ROUND_KEYS: dict[str, str] = {
     "round.heal": "h",
     "round.status": "x",
     "round.add": "i",
+    "round.bring_in": "I",
     "round.undo": "u",
     "round.redo": "U,ctrl+y",
     "round.leave": "escape",
@@ -53,7 +54,7 @@ FOCUS_KEYS: tuple[str, ...] = tuple(APP_KEYS["focus"].split(","))
 KEY_LABELS: dict[str, str] = {
     "round.next": N_("Next"), "round.back": N_("Back"), "round.roll": N_("Roll"), "round.type": N_("Typed"),
     "round.declare": N_("Declare"), "round.damage": N_("Damage"), "round.heal": N_("Heal"), "round.status": N_("Status"),
-    "round.add": N_("Add"), "round.undo": N_("Undo"), "round.redo": N_("Redo"), "round.leave": N_("Sessions"),
+    "round.add": N_("Add"), "round.bring_in": N_("Bring in one waiting outside the order"), "round.undo": N_("Undo"), "round.redo": N_("Redo"), "round.leave": N_("Sessions"),
     "round.save_as": N_("Save as"), "round.options": N_("Options"), "round.quit": N_("Quit"), "round.filter": N_("List"),
     "round.group": N_("Fold or unfold a group"), "round.effect": N_("Condition or effect for some rounds"),
     "round.export": N_("Fight report"), "round.save_to_library": N_("Save to the library"),

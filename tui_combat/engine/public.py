@@ -33,7 +33,7 @@ from typing import Literal
 
 import msgspec
 
-from tui_combat.engine.contract import AnyRuleset, StepDef
+from tui_combat.engine.contract import CONDITION_LABELS, AnyRuleset, StepDef
 from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, Param, render
@@ -59,11 +59,6 @@ HEALTH_WORDS: dict[str, str] = {
     "surrendered": N_("surrendered"),
 }
 
-# Not AD&D's "Effects": an effect is named after a declared spell, and the monsters declare in secret.
-CONDITION_LABELS: tuple[str, ...] = (N_("Condition"), N_("Surprised"), N_("This round"))
-"""Labels of a ruleset's details (:meth:`~tui_combat.engine.contract.Ruleset.details`) that the players see:
-conditions and effects with the time they have left, surprise. Every other detail (declarations, spells
-being cast, morale, sheets) stays the GM's."""
 
 _HP_MESSAGES: dict[str, str] = {
     N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."): N_("{name} takes {amount} damage{rolled}."),
@@ -317,19 +312,22 @@ def effect_secret(effect: Effect, secret: Secrecy) -> bool:
     return effect.secret or secret.names_secret(set(_leaves(effect.label)))
 
 
-def _conditions(ruleset: AnyRuleset, state: State, combatant_id: str, labels: frozenset[str],
-                secret: Secrecy) -> tuple[str, ...]:
-    """The ruleset's details the players see, then the conditions and effects the GM put on with the time
-    they have left (not one put on during a secret step or named after a secret)."""
+def _conditions(ruleset: AnyRuleset, state: State, combatant_id: str, secret: Secrecy) -> tuple[str, ...]:
+    """The ruleset's public conditions (:meth:`~tui_combat.engine.contract.Ruleset.public_conditions`), then the
+    conditions and effects the GM put on with the time they have left (not one put on during a secret step or
+    named after a secret)."""
     lasting = tuple(ngettext("{effect}: {n} round", "{effect}: {n} rounds", effect.rounds, effect=render(effect.label),
                              n=effect.rounds)
                     for effect in effects_of(state, combatant_id) if not effect_secret(effect, secret))
     try:
-        details = ruleset.details(state, combatant_id)
+        own = ruleset.public_conditions(state, combatant_id)
     except Exception:  # a sheet the ruleset cannot read (or a bug in it) must not take the players' screen down
         return lasting
-    return tuple(f"{label}: {value}" if label != _("Condition") else value
-                 for label, value in details if label in labels and not secret.names_secret({value.strip().casefold()})) + lasting
+
+    def secret_word(condition: str) -> bool:
+        return secret.names_secret({condition.strip().casefold(), condition.rpartition(": ")[2].strip().casefold()})
+
+    return tuple(condition for condition in own if not secret_word(condition)) + lasting
 
 
 def _secretly_rolled(ruleset: AnyRuleset, state: State) -> bool:
@@ -352,7 +350,6 @@ class _Builder:
         self.secret = secret
         self.party = {side.id for side in state.sides if side.is_party}
         self.side_names = {side.id: side.name for side in state.sides}
-        self.labels = frozenset(_(label) for label in CONDITION_LABELS)
         self.by_id = {combatant.id: combatant for combatant in state.combatants if not combatant.hidden}
         """Those the players may see: not the hidden."""
 
@@ -360,7 +357,7 @@ class _Builder:
         combatant = self.by_id[combatant_id]
         party = combatant.side in self.party
         health = health_word(combatant, self.scale, self.ruleset.condition_word(self.state, combatant_id))
-        conditions = _conditions(self.ruleset, self.state, combatant_id, self.labels, self.secret) \
+        conditions = _conditions(self.ruleset, self.state, combatant_id, self.secret) \
             if self.state.phase == "round" else ()
         return PublicCombatant(
             name=combatant.name,
@@ -407,6 +404,7 @@ def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tupl
         listed.update(members)
         groups.append(PublicGroup(kind="slot", label="" if hidden else render(slot.label), now=now, done=done,
                                   combatants=tuple(builder.combatant(c, acting=now, acted=done) for c in members)))
+    groups += _out_of_order(builder, state, listed)
     rest = [c for c in state.combatants if c.id not in listed and c.id in builder.by_id]
     if hidden:
         waiting = [c for c in rest if c.status == "active" and any(c.id in slot.combatants for slot in state.order)]
@@ -418,6 +416,24 @@ def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tupl
         groups.append(PublicGroup(kind="idle", label=_("not acting"),
                                   combatants=tuple(builder.combatant(c.id) for c in rest)))
     return groups, hidden
+
+
+def _out_of_order(builder: _Builder, state: State, listed: set[str]) -> list[PublicGroup]:
+    """Those waiting outside the order (on hold, a Joker), one group for each reason, in the ruleset's order;
+    each id found is added to ``listed``."""
+    if state.phase != "round":
+        return []
+    try:
+        waiting = builder.ruleset.out_of_order(state)
+    except Exception:  # a bug in a ruleset must not take the players' screen down
+        return []
+    by_label: dict[str, list[str]] = {}
+    for entry in waiting:
+        if entry.combatant in builder.by_id and entry.combatant not in listed:
+            by_label.setdefault(render(entry.label), []).append(entry.combatant)
+            listed.add(entry.combatant)
+    return [PublicGroup(kind="waiting", label=label, combatants=tuple(builder.combatant(c) for c in members))
+            for label, members in by_label.items()]
 
 
 def public_view(state: State, scale: HealthScale | None = None, *, log_lines: int = LOG_LINES) -> PublicView:

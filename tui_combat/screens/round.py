@@ -122,6 +122,7 @@ class RoundScreen(SessionScreen):
         Binding(_key("round.heal"), "heal", _("Heal"), id="round.heal", show=False),
         Binding(_key("round.status"), "status", _("Status"), id="round.status", show=False),
         Binding(_key("round.add"), "add", _("Add"), id="round.add", show=False),
+        Binding(_key("round.bring_in"), "bring_in", _("Bring in"), id="round.bring_in"),
         *session_bindings("round", undo_in_footer=True, keys=ROUND_KEYS),
         Binding(_key("round.save_as"), "save_as", _("Save as"), id="round.save_as", show=False),
         Binding(_key("round.options"), "options", _("Options (initiative method …)"), id="round.options", show=False),
@@ -273,7 +274,9 @@ class RoundScreen(SessionScreen):
         if state.initiative.pending:
             pending.append(Text(_("Initiative waits for more rolls ({roll} rolls, {typed} takes real dice):",
                                   roll=shown_key("round.roll"), typed=shown_key("round.type")), style="yellow"))
-            pending += [Text(f"  {request_label(r)}: {r.dice}", style="yellow") for r in state.initiative.pending]
+            ruleset = registry.get(state.ruleset)
+            pending += [Text(f"  {request_label(r)}: {ruleset.initiative_help(state, r)}", style="yellow")
+                        for r in state.initiative.pending]
         if combatant_id is None:
             self.query_one("#card-head", TextLines).show(Text(_("Nobody selected.")))
             self.query_one("#card", TextLines).show(Text("\n").join(pending))
@@ -315,6 +318,8 @@ class RoundScreen(SessionScreen):
             return self.initiative_requests() is not None
         if action == "declare":
             return self.step_kind() == "declare"
+        if action == "bring_in":
+            return self.check_bring_in()
         if action == "undo":
             return self.store.can_undo
         if action == "redo":
@@ -406,8 +411,8 @@ class RoundScreen(SessionScreen):
         if requests is None:
             return
         try:
-            rolls = {request.key: roll(request.dice, self.store.rng) for request in requests}
-        except DiceError as error:
+            rolls = self.ruleset.draw_initiative(self.state, requests, self.store.rng)
+        except (DiceError, RuleError) as error:
             self.notify(str(error), severity="error")
             return
         self.host.dispatch(a.RollInitiative(rolls=rolls))
@@ -424,12 +429,44 @@ class RoundScreen(SessionScreen):
         if not requests:
             self.host.dispatch(a.RollInitiative(rolls={}))
             return
+        submit: Callable[[dict[str, Any]], str | None] = lambda values: self.host.refusal(a.RollInitiative(rolls=values))
+        if any(self.ruleset.draws_initiative(self.state, request) for request in requests):
+            from tui_combat.screens.initiative_form import initiative_form
+
+            self.app.push_screen(initiative_form(self.ruleset, self.state, requests, self.store.rng, submit))
+            return
         title = _("Initiative rolled on real dice") if not self.state.initiative.pending else \
             _("Initiative: the further rolls, on real dice")
 
         modifiers = {r.key: r.modifier for r in requests if r.modifier}
         self.app.push_screen(FormDialog(title, roll_fields(requests), rng=self.store.rng, roll_modifiers=modifiers,
-                                        submit=lambda values: self.host.refusal(a.RollInitiative(rolls=values))))
+                                        submit=submit))
+
+    def check_bring_in(self) -> bool:
+        """Whether someone waits outside the order and may come in now (during the turns of the round)."""
+        state = self.state
+        if state.phase != "round" or self.step_kind() != "resolve" or not state.order:
+            return False
+        try:
+            return any(state.combatant(w.combatant).status == "active" for w in self.ruleset.out_of_order(state))
+        except (RuleError, KeyError):
+            return False
+
+    def action_bring_in(self) -> None:
+        """One who waits outside the order (on hold, a Joker) acts now: the GM picks him (the selected one first)."""
+        if not self.check_bring_in():
+            return
+        state = self.state
+        waiting = [w for w in self.ruleset.out_of_order(state) if state.combatant(w.combatant).status == "active"]
+        choices = [(w.combatant, f"{state.combatant(w.combatant).name} — {render(w.label)}") for w in waiting]
+        selected = self.selected()
+
+        def chosen(value: str | None) -> None:
+            if value:
+                self.host.refusal(a.BringIn(combatant=value))
+
+        self.app.push_screen(ChoiceDialog(_("Who comes in now?"), choices,
+                                          selected if selected in dict(choices) else None), chosen)
 
     def action_declare(self) -> None:
         combatant_id = self.selected()
