@@ -31,7 +31,7 @@ SLICE = (
 )
 """Tests that would notice: they press default keys, list sessions, read the library and the settings."""
 
-KEY_POOL = [f"{mod}f{n}" for mod in ("ctrl+", "shift+", "ctrl+shift+", "alt+", "alt+shift+") for n in range(1, 25)]
+KEY_POOL = [f"{mod}f{n}" for mod in ("ctrl+", "shift+", "ctrl+shift+", "alt+", "alt+shift+", "ctrl+alt+") for n in range(1, 25)]
 """Keys no default binding uses: each binding gets one of its own."""
 
 

@@ -100,8 +100,18 @@ def cut_labels(screen: Widget, inputs: str = "all") -> list[str]:
     return found
 
 
+def plugin_names() -> set[str]:
+    """The words of the names of installed rulesets that are not built in (the example plugin's "Savage
+    Worlds"): a plugin's own name is its title, and it may ship no Russian or Ukrainian words."""
+    from tui_combat.engine import registry
+
+    names = (registry.get(ruleset_id).name for ruleset_id in registry.available()
+             if not type(registry.get(ruleset_id)).__module__.startswith("tui_combat."))
+    return {word.casefold() for name in names for word in LATIN_WORD.findall(name)}
+
+
 def latin_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
-    allow = ALLOWED_LATIN | {word.casefold() for word in allowed}
+    allow = ALLOWED_LATIN | {word.casefold() for word in allowed} | plugin_names()
     found = []
     text = COMMAND.sub(" ", PATH.sub(" ", text))
     for match in LATIN_WORD.finditer(text):
@@ -155,11 +165,11 @@ def look(pilot: Pilot[Any]) -> tuple[object, ...]:
 
 
 async def press_and_see(pilot: Pilot[Any], key: str) -> bool:
-    """Press ``key``; True once anything it may change has changed (a few seconds at most)."""
+    """Press ``key``; True once anything it may change has changed (six seconds at most: a busy machine)."""
     before = look(pilot)
     await pilot.press(key)
     try:
-        await until(pilot, lambda: look(pilot) != before, f"a change after {key}", seconds=3)
+        await until(pilot, lambda: look(pilot) != before, f"a change after {key}", seconds=6)
     except AssertionError:
         return False
     return True
