@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_terminal import ROOT, Terminal, bare, compile_bytecode, environment  # noqa: E402
+from bench_terminal import ROOT, bare, compile_bytecode, environment, start_time  # noqa: E402
 
 STARTS = 9
 FIGHTS = 500
@@ -74,17 +74,6 @@ without_fsync(build)
 
 def ours(data: Path) -> list[str]:
     return [sys.executable, "-m", "tui_combat", "--data-dir", str(data)]
-
-
-def start_time(argv: list[str], marker: bytes, env: dict[str, str]) -> tuple[float, float]:
-    """(to the end of the first frame showing ``marker``, to the last byte before the screen is quiet),
-    each from ``fork``."""
-    terminal = Terminal(argv, env)
-    try:
-        terminal.until_quiet(0, marker)
-        return terminal.first_frame_end(marker) - terminal.started, terminal.last_byte_at - terminal.started
-    finally:
-        terminal.close()
 
 
 def build_fights(root: Path, count: int) -> None:
