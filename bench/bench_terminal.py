@@ -1,6 +1,6 @@
 """The app as a GM sees it: a real pseudo-terminal of 80×24, keys written to it, frames read back.
 
-Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame] [--no-start]
+Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame [KEYS]] [--size N] [--no-start]
 
 Every figure is paired with a bare Textual app (a header, a line of text that changes on a key, a
 footer) measured in the same run, in the same kind of terminal, alternately with ours:
@@ -17,8 +17,10 @@ footer) measured in the same run, in the same kind of terminal, alternately with
   is a burst of output; Textual writes one at once), and to the last byte before the screen is quiet, on
   the 2,000-combatant session after 10,000 actions; against the bare app's start measured the same way.
 * Peak memory: the app's peak RSS (``VmHWM``) after that resume and the keys, next to the bare app's.
-* ``--frame``: what one next turn writes at 200 combatants, piece by piece (where the cursor went, how many
-  bytes, the text), to see which parts of the screen a key redraws and what they cost.
+* ``--frame [KEYS]``: what each key (one next turn by default) writes at 200 combatants (``--size N``: at N),
+  piece by piece (where the cursor went, how many bytes, the text), to see which parts of the screen a key
+  redraws and what they cost; ``--frame 'd3\r'`` shows the damage form opened, typed into and applied.
+* The GM's own settings (language, keys) are left out: the app runs with an empty settings folder.
 
 The app's bytecode is compiled first (``compileall``), as an installed copy has it, so that no module is
 compiled again at each start of ours when ``PYTHONDONTWRITEBYTECODE`` is set.
@@ -185,13 +187,15 @@ class Terminal:
 
 
 def environment() -> dict[str, str]:
-    """The terminal's, and the app's defaults: an empty config folder (no settings file of the machine's
-    GM: its keymap, theme or language would change what is measured, and the markers looked for), English."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
+    """The terminal's, and the app's defaults: no Textual switches, an empty config folder (no settings file
+    of the machine's GM: its keymap, theme or language would change what is measured, and the markers looked
+    for), English whatever the locale of whoever runs it."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith("TEXTUAL") and key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     config = tempfile.mkdtemp(prefix="tui-combat-bench-config-")
     atexit.register(shutil.rmtree, config, ignore_errors=True)
     env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS), LINES=str(LINES),
-               TUI_COMBAT_CONFIG_DIR=config, LANGUAGE="en")
+               LANG="C.UTF-8", TUI_COMBAT_CONFIG_DIR=config, LANGUAGE="en")
     return env
 
 
@@ -317,21 +321,24 @@ def frame_pieces(frame: bytes) -> list[tuple[int, int, int, str]]:
     return pieces
 
 
-def show_frame(argv: list[str], marker: bytes, env: dict[str, str]) -> None:
-    """Print what one ``n`` writes (after two ``n``/``b`` pairs, as the timed keys are warmed up)."""
+def show_frame(argv: list[str], marker: bytes, env: dict[str, str], keys: bytes) -> None:
+    """Print what each of ``keys`` writes (after two ``n``/``b`` pairs, as the timed keys are warmed up)."""
     terminal = Terminal(argv, env)
+    frames: list[tuple[bytes, float, bytes]] = []
     try:
         terminal.until_quiet(0, marker)
         for key in (b"n", b"b", b"n", b"b"):
             terminal.key(key)
-        since = len(terminal.output)
-        _took, size = terminal.key(b"n")
-        frame = bytes(terminal.output[since:])
+        for key in keys:
+            since = len(terminal.output)
+            took, _size = terminal.key(bytes([key]))
+            frames.append((bytes([key]), took, bytes(terminal.output[since:])))
     finally:
         terminal.close()
-    print(f"\none next slot (n) writes {size} bytes:")
-    for row, column, length, text in frame_pieces(frame):
-        print(f"  row {row:2} col {column:2}: {length:4} B  {text!r}")
+    for key, took, frame in frames:
+        print(f"\n{key!r} writes {len(frame)} bytes in {took * 1e3:.1f} ms:")
+        for row, column, length, text in frame_pieces(frame):
+            print(f"  row {row:2} col {column:2}: {length:4} B  {text!r}")
 
 
 def main() -> int:
@@ -340,19 +347,23 @@ def main() -> int:
     parser.add_argument("--keys", type=int, default=KEYS, help=f"keys of each kind per size (default {KEYS})")
     parser.add_argument("--starts", type=int, default=STARTS, help=f"starts of each app (default {STARTS})")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the sessions (default: system temp)")
-    parser.add_argument("--frame", action="store_true", help="only show what one next turn writes, piece by piece")
+    parser.add_argument("--frame", nargs="?", const="n", default=None, metavar="KEYS",
+                        help="only show what each key (default n: one next turn) writes, piece by piece "
+                             "(\\r for Enter, \\e for Esc); with --size, at that many combatants")
+    parser.add_argument("--size", type=int, default=SIZES[0], help="combatants for --frame (default %(default)s)")
     parser.add_argument("--no-start", action="store_true", help="only the keys: no starts, no long session")
     args = parser.parse_args()
     keys, starts, long_actions = (8, 3, 1_000) if args.quick else (args.keys, args.starts, LONG_ACTIONS)
-    env = environment()
     data = Path(tempfile.mkdtemp(prefix="tui-combat-terminal-", dir=args.dir))
+    env = environment()
     began = time.perf_counter()
     compile_bytecode()
     try:
         print(f"tui-combat in a pseudo-terminal of {COLUMNS}×{LINES}, against a bare Textual app in the same run; "
               f"a frame ends after {QUIET * 1000:.0f} ms of quiet")
-        if args.frame:
-            show_frame(ours(data, build(data, SIZES[0], 0)), ROUND_MARKER, env)
+        if args.frame is not None:
+            keys = args.frame.replace("\\r", "\r").replace("\\e", "\x1b").encode()
+            show_frame(ours(data, build(data, args.size, 0)), ROUND_MARKER, env, keys)
             return 0
         sessions = {f"{size:,} combatants": build(data, size, 0) for size in SIZES}
         sessions["mass battle, 200 groups of 10"] = build(data, MASS[0], 0, MASS[1])
