@@ -77,7 +77,9 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     def get_default_screen(self) -> Screen[None]:
         from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
 
-        return OpeningScreen() if self._start_resume or self._start_encounter else SessionsScreen()
+        screen = OpeningScreen() if self._start_resume or self._start_encounter else SessionsScreen()
+        self._load_screen_css(screen)  # Textual reads a screen's CSS_PATH when it is pushed, not for the first one
+        return screen
 
     def on_mount(self) -> None:
         from tui_combat import session

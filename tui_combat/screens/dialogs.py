@@ -187,6 +187,7 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
     (advantage from the target chosen): the label shows them, and the form rolls (or checks what is typed
     against) them."""
 
+    CSS_PATH = "dialogs.tcss"
     BINDINGS = [
         Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel"),
         Binding("ctrl+s", "submit", N_("OK"), id="dialog.submit"),
@@ -379,6 +380,7 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
 class ChoiceDialog(TranslatedBindings, ModalScreen[str | None]):
     """Pick one of several choices with the arrows and Enter (or its first letter)."""
 
+    CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel")]
 
     def __init__(self, title: str, choices: list[tuple[str, str]], current: str | None = None) -> None:
@@ -410,6 +412,7 @@ class ChoiceDialog(TranslatedBindings, ModalScreen[str | None]):
 class ConfirmDialog(TranslatedBindings, ModalScreen[bool]):
     """A question with two answers: ``cancel`` (highlighted first, and Escape) or ``confirm``."""
 
+    CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel")]
 
     def __init__(self, title: str, message: str, *, confirm: str, cancel: str) -> None:

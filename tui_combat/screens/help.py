@@ -53,6 +53,7 @@ def binding_rows(screen: Screen[object]) -> list[tuple[str, str]]:
 
 
 class HelpScreen(TranslatedBindings, ModalScreen[None]):
+    CSS_PATH = ["dialogs.tcss", "help.tcss"]
     BINDINGS = [Binding("escape,f1,question_mark,q", "close", N_("Close"), id="help.close")]
 
     def __init__(self, target: Screen[object]) -> None:

@@ -46,6 +46,7 @@ ROWS_MOST = 50
 class LibraryPicker(TranslatedBindings, ModalScreen[bool]):
     """Find an entry and add it; dismisses with True when something was added, False on Escape."""
 
+    CSS_PATH = "dialogs.tcss"
     DEFAULT_CSS = """
     LibraryPicker .library-row { height: 1; }
     LibraryPicker .library-label { width: 8; height: 1; color: $text-muted; }

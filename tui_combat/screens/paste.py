@@ -40,6 +40,7 @@ def reading_lines(reading: Reading) -> tuple[str, str]:
 class PasteDialog(TranslatedBindings, ModalScreen[Reading | None]):
     """Paste a stat block; dismisses with its reading (ctrl+s) or None (Escape)."""
 
+    CSS_PATH = "dialogs.tcss"
     DEFAULT_CSS = """
     PasteDialog #paste-text { height: 9; }
     PasteDialog #paste-read { height: auto; max-height: 4; color: $accent; }

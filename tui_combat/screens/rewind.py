@@ -100,6 +100,7 @@ _ROUND = Binding.Group(N_("Round"), compact=True)
 class RewindScreen(TranslatedBindings, Screen[None]):
     """A saved fight, read-only, at any point of its history."""
 
+    CSS_PATH = "round.tcss"  # the round's layout
     DEFAULT_CSS = """
     #rewind-head { height: 1; padding: 0 1; background: $boost; text-style: bold; }
     #rewind-where { height: 1; padding: 0 1; }

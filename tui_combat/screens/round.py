@@ -114,6 +114,7 @@ def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any
 
 
 class RoundScreen(SessionScreen):
+    CSS_PATH = "round.tcss"
     BINDINGS = [
         Binding(_key("round.next"), "next", N_("Next"), id="round.next"),
         Binding(_key("round.back"), "back", N_("Back"), id="round.back", show=False),

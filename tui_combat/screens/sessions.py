@@ -62,6 +62,7 @@ def column_widths(width: int, headers: tuple[str, ...], rows: list[tuple[int, in
 
 
 class SessionsScreen(TranslatedBindings, Screen[None]):
+    CSS_PATH = "sessions.tcss"
     BINDINGS = [
         Binding("enter", "open", N_("Open"), id="sessions.open"),
         Binding("n", "new", N_("New fight"), id="sessions.new"),

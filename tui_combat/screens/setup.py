@@ -229,6 +229,7 @@ def edit_action(combatant: Combatant, fields: list[FieldSpec], result: dict[str,
 
 
 class SetupScreen(SessionScreen):
+    CSS_PATH = "setup.tcss"
     BINDINGS = [
         Binding("a", "add", N_("Add"), id="setup.add"),
         Binding("e", "edit", N_("Edit"), id="setup.edit"),

@@ -82,6 +82,7 @@ def distance_offer(situations: tuple[Situation, ...]) -> str:
 
 
 class SurpriseScreen(SessionScreen):
+    CSS_PATH = "surprise.tcss"
     BINDINGS = [
         Binding("s", "mark", N_("Surprised"), id="surprise.mark"),
         Binding("space", "toggle_rolls", N_("Rolls or not"), id="surprise.toggle", show=False),
