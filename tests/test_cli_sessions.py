@@ -144,7 +144,7 @@ def test_a_name_too_long_for_a_folder_is_refused_with_a_message_by_every_command
 
 
 def test_a_long_session_name_gives_a_folder_name_that_fits(tmp_path: Path) -> None:
-    from tui_combat.saves.library import new_session_folder
+    from tui_combat.saves.session_folders import new_session_folder
 
     for name in ("é" * 130, "𝔄" * 100, "a" * 300):
         folder = new_session_folder(tmp_path, name)

@@ -1,5 +1,6 @@
 """What the built package carries besides its modules: ``py.typed``, so that a ruleset plugin's strict type
-check reads the app's hints with no ``MYPYPATH``, and the data files the app reads at run time."""
+check reads the app's hints with no ``MYPYPATH``, and the data files the app reads at run time (the stylesheets
+too: the app's, and each screen's beside it)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ def test_the_built_package_ships_py_typed_and_its_data(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     package = built / "tui_combat"
     assert (package / "py.typed").is_file()
-    assert (package / "app.tcss").is_file()
+    stylesheets = sorted(path.relative_to(ROOT / "tui_combat") for path in (ROOT / "tui_combat").rglob("*.tcss"))
+    assert Path("app.tcss") in stylesheets and Path("screens/round.tcss") in stylesheets, stylesheets
+    assert sorted(path.relative_to(package) for path in package.rglob("*.tcss")) == stylesheets
     assert list((package / "i18n").glob("*.po"))
     assert list((package / "encounters").glob("*.toml"))

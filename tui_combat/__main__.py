@@ -105,7 +105,7 @@ def _main(argv: list[str]) -> int:
                        len(state.combatants), path=args.file, ruleset=_(get(state.ruleset).name)))
         return 0
     if args.command == "list":
-        from tui_combat.saves.library import format_time, sessions_problem
+        from tui_combat.saves.session_folders import format_time, sessions_problem
         from tui_combat.session import list_sessions, progress_label, ruleset_label
 
         problem = sessions_problem(root)
@@ -186,7 +186,7 @@ def _session_key(root: Path, name: str) -> str | None:
     """The folder key of the saved session ``name`` (its key, or its name as listed, case aside); when there
     is none, or several share the name, the reason is printed and None returned."""
     from tui_combat.saves.errors import SaveError
-    from tui_combat.saves.library import is_listed_key, session_folder
+    from tui_combat.saves.session_folders import is_listed_key, session_folder
 
     if is_listed_key(root, name):  # a session's own key, as list shows it: no need to read every session's files
         return name
@@ -281,7 +281,7 @@ def _players(root: Path, args: argparse.Namespace) -> int:
     """``view``: the players' screen here; ``serve``: the same, one process per browser tab."""
     if args.name is not None:
         from tui_combat.saves.errors import SaveError
-        from tui_combat.saves.library import session_folder
+        from tui_combat.saves.session_folders import session_folder
 
         try:
             folder = session_folder(root, args.name)

@@ -21,13 +21,14 @@ from textual.timer import Timer
 from textual.worker import Worker
 
 from tui_combat.engine.keys import APP_KEYS
-from tui_combat.i18n import _
+from tui_combat.i18n import N_, _
 from tui_combat.i18n.textual_words import PALETTE_KEY, PALETTE_TOOLTIP
 from tui_combat.running.dispatching import READ_ONLY_KEYS, DispatchPart
 from tui_combat.running.leaving import EXIT_UNSAVED, LeavingPart
 from tui_combat.running.opening import LOADING_AFTER, OpeningPart
 from tui_combat.running.palette import PalettePart
 from tui_combat.running.settings import SettingsPart
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
     from tui_combat.engine.model import State
@@ -37,16 +38,16 @@ if TYPE_CHECKING:  # the engine loads when a session opens, not before the first
 __all__ = ["EXIT_UNSAVED", "LOADING_AFTER", "READ_ONLY_KEYS", "CombatApp"]
 
 
-class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart):
+class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart):
     CSS_PATH = "app.tcss"
     TITLE = "tui-combat"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
-        Binding(APP_KEYS["app.help"], "help", _("Help"), id="app.help"),
-        Binding(APP_KEYS["app.settings"], "settings", _("Settings"), id="app.settings", show=False),
-        Binding("ctrl+q", "quit", _("Quit"), id="app.quit", show=False, priority=True),
-        Binding("ctrl+p", "command_palette", _(PALETTE_KEY), show=False, priority=True,
-                tooltip=_(PALETTE_TOOLTIP)),  # Textual's own palette key (no id: help lists it apart), in the GM's language
+        Binding(APP_KEYS["app.help"], "help", N_("Help"), id="app.help"),
+        Binding(APP_KEYS["app.settings"], "settings", N_("Settings"), id="app.settings", show=False),
+        Binding("ctrl+q", "quit", N_("Quit"), id="app.quit", show=False, priority=True),
+        Binding("ctrl+p", "command_palette", PALETTE_KEY, show=False, priority=True,
+                tooltip=PALETTE_TOOLTIP),  # Textual's own palette key (no id: help lists it apart), in the GM's language
     ]
 
     def __init__(self, data_root: Path, *, resume: str | None = None, encounter: Path | None = None,
@@ -76,7 +77,9 @@ class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePar
     def get_default_screen(self) -> Screen[None]:
         from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
 
-        return OpeningScreen() if self._start_resume or self._start_encounter else SessionsScreen()
+        screen = OpeningScreen() if self._start_resume or self._start_encounter else SessionsScreen()
+        self._load_screen_css(screen)  # Textual reads a screen's CSS_PATH when it is pushed, not for the first one
+        return screen
 
     def on_mount(self) -> None:
         from tui_combat import session
@@ -154,9 +157,9 @@ def _screen_for(phase: str, ruleset_id: str) -> Screen[None]:
         from tui_combat.screens.surprise import SurpriseScreen
 
         return SurpriseScreen()
-    from tui_combat.screens.round import round_screen
+    from tui_combat.screens.round import RoundScreen
 
-    return round_screen(ruleset_id)
+    return RoundScreen(ruleset_id)
 
 
 if TYPE_CHECKING:

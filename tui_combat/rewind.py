@@ -243,7 +243,7 @@ def branch(data_root: Path, timeline: Timeline, position: int, name: str, *, see
     going on twice from one point with the same ``seed`` rolls the same."""
     from tui_combat.engine.actions import SetName
     from tui_combat.saves.errors import SaveError
-    from tui_combat.saves.library import remove_new_folder
+    from tui_combat.saves.session_folders import remove_new_folder
     from tui_combat.session import new_session_folder
     from tui_combat.store import Store
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from tui_combat.i18n import N_, _
-from tui_combat.saves import library
+from tui_combat.saves import session_folders
 from tui_combat.saves.index import SessionInfo
-from tui_combat.saves.library import session_folder
+from tui_combat.saves.session_folders import session_folder
 
 if TYPE_CHECKING:
     from tui_combat.engine.actions import Action
@@ -99,15 +99,15 @@ def fight_progress(phase: str, round_number: int) -> str:
 
 
 def list_sessions(data_root: Path, *, steps: bool = False) -> list[SessionInfo]:
-    """Every saved session, newest first (:func:`tui_combat.saves.library.list_sessions`). With ``steps``,
+    """Every saved session, newest first (:func:`tui_combat.saves.session_folders.list_sessions`). With ``steps``,
     a session with actions saved after its last snapshot is also read as opening reads it (replayed, in
     memory, read-only): damage found then marks it damaged, else it shows the step opening shows. What
     was found is kept in the data folder's index: a session is read again only once it was written."""
-    return library.list_sessions(data_root, steps=steps, shown=_shown)
+    return session_folders.list_sessions(data_root, steps=steps, shown=_shown)
 
 
 def _shown(folder: Path, info: SessionInfo) -> SessionInfo:
-    return _as_opened(folder, info) if info.after_snapshot else library.with_step_label(folder, info)
+    return _as_opened(folder, info) if info.after_snapshot else session_folders.with_step_label(folder, info)
 
 
 def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
@@ -120,7 +120,7 @@ def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
     try:
         store = Store.resume(folder, read_only=True)
     except DamagedSession as damage:
-        return msgspec.structs.replace(info, problem=library.RECOVERABLE if damage.report.recoverable else library.DAMAGED,
+        return msgspec.structs.replace(info, problem=session_folders.RECOVERABLE if damage.report.recoverable else session_folders.DAMAGED,
                                        recoverable=damage.report.recoverable, phase="", step=-1, step_label="")
     except SaveError:
         return info
@@ -186,7 +186,7 @@ def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State]
     import msgspec
 
     from tui_combat.saves.errors import SaveError
-    from tui_combat.saves.library import remove_new_folder
+    from tui_combat.saves.session_folders import remove_new_folder
     from tui_combat.store import Store, new_state
 
     folder = new_session_folder(data_root, name, title)
@@ -211,11 +211,11 @@ def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State]
 def new_session_folder(data_root: Path, name: str, title: str) -> Path:
     """A fresh folder for a session called ``name``; :class:`SessionError` (with ``title``) when there is none
     to be had (the sessions folder is a symbolic link)."""
-    from tui_combat.saves import library
+    from tui_combat.saves import session_folders
     from tui_combat.saves.errors import SaveError
 
     try:
-        return library.new_session_folder(data_root, name)
+        return session_folders.new_session_folder(data_root, name)
     except SaveError as error:
         raise SessionError(title, str(error)) from None
 
@@ -264,7 +264,7 @@ def open_demo(data_root: Path, file_name: str, *, seed: int | None = None) -> St
 
 def _saved_folder(data_root: Path, key: str, title: str) -> Path:
     """The folder of the saved session ``key``: only a plain name inside the sessions folder, reached
-    without following a symbolic link (:func:`~tui_combat.saves.library.session_folder`)."""
+    without following a symbolic link (:func:`~tui_combat.saves.session_folders.session_folder`)."""
     from tui_combat.saves.errors import SaveError
 
     try:
@@ -371,7 +371,7 @@ def find_session(data_root: Path, name: str, *, title: str | None = None) -> Ses
         if len(matches) == 1 or len(sound) == 1:
             return matches[0] if len(matches) == 1 else sound[0]
         if matches:
-            from tui_combat.saves.library import format_time
+            from tui_combat.saves.session_folders import format_time
 
             listed = "\n".join(f"  {info.key}\t{info.name}\t{format_time(info.saved_at)}" for info in matches)
             raise SessionError(title, _("Several saved sessions are called {name}; give the folder name of one:\n{sessions}",
@@ -410,7 +410,7 @@ def discard_if_empty(store: Store) -> bool:
     """Remove the session ``store`` holds when it was started here (new, from a file, a demo) and nothing
     was done in it since (or all of it undone): leaving it leaves nothing behind. Closes the store and
     returns True then; else changes nothing and returns False (the caller saves and closes as usual)."""
-    from tui_combat.saves.library import remove_new_folder
+    from tui_combat.saves.session_folders import remove_new_folder
 
     started = _fresh.get(store)
     if started is None or store.folder is None or store.read_only:
@@ -429,7 +429,7 @@ def rename(data_root: Path, key: str, name: str) -> str:
     free, its folder. Refused when the name is empty or another session's, or while another copy of
     tui-combat has the session open. Returns the session's key afterwards."""
     from tui_combat.engine.actions import SetName
-    from tui_combat.saves.library import move_session_folder
+    from tui_combat.saves.session_folders import move_session_folder
 
     title = _("Cannot rename the session")
     name = name.strip()
@@ -459,7 +459,7 @@ def delete(data_root: Path, key: str) -> None:
     """Remove the saved session ``key`` for good (its folder and everything in it). Refused while another
     copy of tui-combat has it open."""
     from tui_combat.saves.errors import SaveError
-    from tui_combat.saves.library import delete_session_folder
+    from tui_combat.saves.session_folders import delete_session_folder
 
     try:
         delete_session_folder(data_root, key)

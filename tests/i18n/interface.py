@@ -1,15 +1,11 @@
-"""The interface in a language, as ``tui-combat --lang ru`` gets it: the language is chosen before the
-screens are imported (their key descriptions are translated when their module loads), so a test imports
-the app, the screens and the widgets afresh under the language, and puts the English ones back after.
-
-Classes come from the fresh modules: check screens by class name, not with ``isinstance`` against the
-English modules' classes.
+"""The interface in a language, as ``tui-combat --lang ru`` gets it: the language is switched, and every
+screen made from then on shows it (key descriptions are translated when a screen is made, not when its
+module is imported: nothing is imported again).
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,29 +19,18 @@ from textual.widgets._footer import FooterKey
 from tests.waiting import settled, until
 from tui_combat.i18n import language, set_language
 
-INTERFACE = ("tui_combat.app", "tui_combat.screens", "tui_combat.widgets")
 SEED = 1
 SIZE = (80, 24)
 
 
-def _is_interface(name: str) -> bool:
-    return any(name == prefix or name.startswith(prefix + ".") for prefix in INTERFACE)
-
-
 @contextmanager
 def interface_in(lang: str) -> Iterator[ModuleType]:
-    """``tui_combat.app`` imported anew with ``lang`` active; everything restored afterwards."""
-    saved = {name: module for name, module in sys.modules.items() if _is_interface(name)}
+    """``tui_combat.app`` with ``lang`` active; the language before it restored afterwards."""
     before = language()
-    for name in saved:
-        del sys.modules[name]
     set_language(lang)
     try:
         yield importlib.import_module("tui_combat.app")
     finally:
-        for name in [name for name in sys.modules if _is_interface(name)]:
-            del sys.modules[name]
-        sys.modules.update(saved)
         set_language(before)
 
 
@@ -76,8 +61,8 @@ def visible_keys(pilot: Pilot[Any]) -> list[str]:
 
 
 async def until_named(pilot: Pilot[Any], name: str) -> None:
-    """Until the screen is one whose class name starts with ``name`` (the classes are the fresh modules':
-    no ``isinstance``) and it has handled what its showing set going."""
+    """Until the screen is one whose class name starts with ``name`` and it has handled what its showing set
+    going."""
     await until(pilot, lambda: screen_name(pilot).startswith(name) and settled(pilot.app.screen), name,
                 describe=lambda: f"the screen is {screen_name(pilot)}")
 
@@ -108,11 +93,11 @@ async def to_round(pilot: Pilot[Any]) -> None:
     await pilot.press("5", "enter", "8", "enter")
     await until_named(pilot, "SurpriseScreen")
     await pilot.press("c")
-    await until_named(pilot, "RoundScreen_adnd2e")
+    await until_named(pilot, "RoundScreen")
 
 
 async def type_initiative(pilot: Pilot[Any], party: str, monsters: str) -> None:
     await pilot.press("n", "n", "t")
     await until_named(pilot, "FormDialog")
     await pilot.press(*party, "enter", *monsters, "enter")
-    await until_named(pilot, "RoundScreen_adnd2e")
+    await until_named(pilot, "RoundScreen")

@@ -128,7 +128,7 @@ async def walk_adnd(lang: str, data_root: Path, troll_name: str) -> Walk:
             await until(pilot, lambda: pilot.app.screen is not attack and screen_name(pilot) == "FormDialog"
                         and settled(pilot.app.screen), "the damage form", describe=lambda: screen_name(pilot))
             await pilot.press("escape")
-            await until_named(pilot, "RoundScreen_adnd2e")
+            await until_named(pilot, "RoundScreen")
             troll = next(c.id for c in pilot.app.store.state.combatants if c.name == troll_name)
             order = pilot.app.screen.query_one("#order")
             for _down in range(10):
@@ -141,7 +141,7 @@ async def walk_adnd(lang: str, data_root: Path, troll_name: str) -> Walk:
             await pilot.press("d")
             await until_named(pilot, "FormDialog")
             await pilot.press("7", "enter")
-            await until_named(pilot, "RoundScreen_adnd2e")
+            await until_named(pilot, "RoundScreen")
             for _step in range(12):  # the rest of the slots and the end of the round
                 if sum(text.startswith(("Round 2", "Начинается раунд 2", "Починається раунд 2")) for text in log_texts(pilot)):
                     break

@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.engine.test_log_languages import demo_journal
 from tui_combat import session
 from tui_combat.i18n import set_language
-from tui_combat.saves.library import new_session_folder
+from tui_combat.saves.session_folders import new_session_folder
 from tui_combat.store import Store, new_state
 
 

@@ -16,7 +16,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.model import SCHEMA_VERSION
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, NewerVersionError, SaveError
-from tui_combat.saves.library import RECOVERABLE, list_sessions
+from tui_combat.saves.session_folders import RECOVERABLE, list_sessions
 from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 from tui_combat.saves.sums import seal
 from tui_combat.store import Store, recover

@@ -10,8 +10,8 @@ import pytest
 
 from tests.saves.helpers import small_fight
 from tui_combat import __main__ as cli
-from tui_combat.saves import library
-from tui_combat.saves.library import is_listed_key, list_sessions
+from tui_combat.saves import session_folders
+from tui_combat.saves.session_folders import is_listed_key, list_sessions
 from tui_combat.saves.schema import JOURNAL, SNAPSHOT
 
 
@@ -49,11 +49,11 @@ def test_a_folder_without_a_session_file_or_a_link_is_left_to_the_list(root: Pat
 def test_resume_by_key_reads_no_session_file_before_the_app_starts(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     read: list[str] = []
 
-    def no_list(*args: object, **kwargs: object) -> list[library.SessionInfo]:
+    def no_list(*args: object, **kwargs: object) -> list[session_folders.SessionInfo]:
         read.append("list")
         return []
 
-    monkeypatch.setattr(library, "list_sessions", no_list)
+    monkeypatch.setattr(session_folders, "list_sessions", no_list)
     monkeypatch.setattr("tui_combat.session.list_sessions", no_list)
     assert cli._session_key(root, "fight") == "fight"
     assert read == []

@@ -13,7 +13,7 @@ from tests.saves.helpers import damage_round, fingerprint, small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
 from tui_combat.saves.errors import FolderTaken
-from tui_combat.saves.library import new_session_folder
+from tui_combat.saves.session_folders import new_session_folder
 from tui_combat.store import Store, new_state
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ import pytest
 
 from tui_combat import session
 from tui_combat.engine import actions as a
-from tui_combat.saves import library
+from tui_combat.saves import session_folders
 from tui_combat.saves.index import INDEX_FILE, read_index
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import JOURNAL
@@ -61,7 +61,7 @@ def no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     def refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("a session was read although the index has it")
 
-    monkeypatch.setattr(library, "_info", refused)
+    monkeypatch.setattr(session_folders, "_info", refused)
     monkeypatch.setattr(session, "_shown", refused)
 
 
@@ -75,7 +75,7 @@ def test_the_first_list_writes_the_index_and_the_next_reads_no_session(tmp_path:
     assert set(read_index(tmp_path)) == {"a", "b"}
     no_reading(monkeypatch)
     assert listed(tmp_path) == first
-    assert [info.key for info in library.list_sessions(tmp_path)] == [info.key for info in session.list_sessions(tmp_path)]
+    assert [info.key for info in session_folders.list_sessions(tmp_path)] == [info.key for info in session.list_sessions(tmp_path)]
     assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]  # no temporary file left
 
 
@@ -117,13 +117,13 @@ def test_a_session_written_since_is_read_again_and_only_that_one(tmp_path: Path,
     before = listed(tmp_path)
     moved_on(tmp_path, "b")
     read: list[str] = []
-    real = library._info
+    real = session_folders._info
 
     def counted(key: str, folder: object) -> object:
         read.append(key)
         return real(key, folder)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(library, "_info", counted)
+    monkeypatch.setattr(session_folders, "_info", counted)
     after = listed(tmp_path)
     assert read == ["b"]
     assert after != before and after[0] == before[0]
@@ -193,7 +193,7 @@ def test_a_damaged_session_is_listed_damaged_although_the_index_knew_it_whole(tm
     lines = journal.read_bytes().splitlines(keepends=True)
     journal.write_bytes(b"".join(lines[:-1]) + lines[-1].replace(b'"next"', b'"prev"'))  # its sum is wrong now
     (info,) = session.list_sessions(tmp_path, steps=True)
-    assert info.problem == library.RECOVERABLE
+    assert info.problem == session_folders.RECOVERABLE
 
 
 def test_an_index_that_is_a_symbolic_link_is_not_followed(tmp_path: Path) -> None:
@@ -249,8 +249,8 @@ def test_the_quick_list_with_steps_does_not_stand_in_for_the_session_lists_repla
     what the session list shows (which replays them)."""
     fought(tmp_path, "a", "Ambush")
     moved_on(tmp_path, "a")
-    (quick,) = library.list_sessions(tmp_path, steps=True)
+    (quick,) = session_folders.list_sessions(tmp_path, steps=True)
     assert session.progress_label(quick) == "round 1"
     assert listed(tmp_path) == [("a", "Ambush", "round 1 · End of round")]
-    (quick,) = library.list_sessions(tmp_path, steps=True)
+    (quick,) = session_folders.list_sessions(tmp_path, steps=True)
     assert session.progress_label(quick) == "round 1"

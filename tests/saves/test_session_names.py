@@ -17,7 +17,7 @@ from tests.saves.helpers import fingerprint
 from tui_combat import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
-from tui_combat.saves.library import format_time, list_sessions
+from tui_combat.saves.session_folders import format_time, list_sessions
 from tui_combat.saves.schema import SNAPSHOT
 from tui_combat.store import Store, new_state
 

@@ -18,7 +18,7 @@ from tui_combat.app import CombatApp
 from tui_combat.engine import registry
 from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog
 from tui_combat.screens.help import HelpScreen, binding_rows, described_bindings
-from tui_combat.screens.round import round_screen
+from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
@@ -41,7 +41,7 @@ def test_the_pattern_finds_ids_and_nothing_else(text: str, found: list[str]) -> 
 def every_screen() -> list[Screen[object]]:
     screens: list[Screen[object]] = [SessionsScreen(), SetupScreen(), SurpriseScreen(), FormDialog("", []),  # type: ignore[list-item]
                                      ChoiceDialog("", []), ConfirmDialog("", "", confirm="", cancel="")]
-    screens += [round_screen(ruleset_id) for ruleset_id in registry.available()]  # type: ignore[misc]
+    screens += [RoundScreen(ruleset_id) for ruleset_id in registry.available()]  # type: ignore[misc]
     return screens
 
 

@@ -75,7 +75,10 @@ async def fill_weapon_form(pilot: Pilot[None], key: str, cp: str, d20: str) -> F
 
 async def to_round(pilot: Pilot[None]) -> None:
     await to_round_from_setup(pilot)
-    assert type(pilot.app.screen).__name__ == "RoundScreen_trudvang"
+    screen = pilot.app.screen
+    assert isinstance(screen, RoundScreen) and screen.ruleset.id == "trudvang"
+    assert any(binding.id == "trudvang.attack" for bindings in screen._bindings.key_to_bindings.values()
+               for binding in bindings), "the ruleset's own keys are the screen's"
 
 
 async def type_initiative(pilot: Pilot[None], *typed: str) -> list[str]:

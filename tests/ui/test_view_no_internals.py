@@ -10,7 +10,7 @@ from tests.ui.test_player_view import shown
 from tests.waiting import until
 from tui_combat import session
 from tui_combat.engine import actions as a
-from tui_combat.saves.library import delete_session_folder
+from tui_combat.saves.session_folders import delete_session_folder
 from tui_combat.screens.player_view import PlayerViewApp
 
 DEMO = "demo_adnd2e.toml"

@@ -31,7 +31,8 @@ from textual.widgets.option_list import Option
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.i18n import _
+from tui_combat.i18n import N_, _
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 Submitter = Callable[[dict[str, Any]], "str | None"]
@@ -158,18 +159,18 @@ def _widget_id(index: int, key: str) -> str:
     return f"f-{key}" if _PLAIN_KEY.match(key) else f"field-{index}"
 
 
-class TickBox(Checkbox, inherit_bindings=False):
+class TickBox(TranslatedBindings, Checkbox, inherit_bindings=False):
     """A checkbox that reads without colour: ``[x]`` ticked, ``[ ]`` not. Space ticks it; Enter moves on,
     as in every other field of a form."""
 
-    BINDINGS = [Binding("space", "toggle_button", _("Tick"), show=False)]
+    BINDINGS = [Binding("space", "toggle_button", N_("Tick"), show=False)]
 
     @property
     def _button(self) -> Content:
         return Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
 
 
-class FormDialog(ModalScreen[dict[str, Any] | None]):
+class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
     """A form of labelled fields. Enter goes to the next field and submits from the last one; ctrl+s
     submits from anywhere; Escape cancels.
 
@@ -186,12 +187,13 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
     (advantage from the target chosen): the label shows them, and the form rolls (or checks what is typed
     against) them."""
 
+    CSS_PATH = "dialogs.tcss"
     BINDINGS = [
-        Binding("escape", "cancel", _("Cancel"), id="dialog.cancel"),
-        Binding("ctrl+s", "submit", _("OK"), id="dialog.submit"),
+        Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel"),
+        Binding("ctrl+s", "submit", N_("OK"), id="dialog.submit"),
         # Handled as the key arrives, before the field sees it: keys typed right after Enter go to the next
         # field even on a busy machine (a text field's own Enter would move on only a moment later).
-        Binding("enter", "next_field", _("Next field"), id="dialog.next", show=False, priority=True),
+        Binding("enter", "next_field", N_("Next field"), id="dialog.next", show=False, priority=True),
     ]
 
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
@@ -375,10 +377,11 @@ class FormDialog(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
-class ChoiceDialog(ModalScreen[str | None]):
+class ChoiceDialog(TranslatedBindings, ModalScreen[str | None]):
     """Pick one of several choices with the arrows and Enter (or its first letter)."""
 
-    BINDINGS = [Binding("escape", "cancel", _("Cancel"), id="dialog.cancel")]
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel")]
 
     def __init__(self, title: str, choices: list[tuple[str, str]], current: str | None = None) -> None:
         super().__init__()
@@ -406,10 +409,11 @@ class ChoiceDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(TranslatedBindings, ModalScreen[bool]):
     """A question with two answers: ``cancel`` (highlighted first, and Escape) or ``confirm``."""
 
-    BINDINGS = [Binding("escape", "cancel", _("Cancel"), id="dialog.cancel")]
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel")]
 
     def __init__(self, title: str, message: str, *, confirm: str, cancel: str) -> None:
         super().__init__()

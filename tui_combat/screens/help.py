@@ -11,7 +11,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
 from tui_combat.engine.keys import shown_key
-from tui_combat.i18n import _
+from tui_combat.i18n import N_, _
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 
 def keymapped(node: DOMNode) -> BindingsMap:
@@ -51,8 +52,9 @@ def binding_rows(screen: Screen[object]) -> list[tuple[str, str]]:
     return rows
 
 
-class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,f1,question_mark,q", "close", _("Close"), id="help.close")]
+class HelpScreen(TranslatedBindings, ModalScreen[None]):
+    CSS_PATH = ["dialogs.tcss", "help.tcss"]
+    BINDINGS = [Binding("escape,f1,question_mark,q", "close", N_("Close"), id="help.close")]
 
     def __init__(self, target: Screen[object]) -> None:
         super().__init__()

@@ -23,7 +23,7 @@ from textual.dom import DOMNode
 from textual.keys import Keys, _character_to_key, key_to_character
 from textual.screen import Screen
 
-from tui_combat.engine.keys import FOCUS_KEYS, key_display, ruleset_binding_id
+from tui_combat.engine.keys import FOCUS_KEYS, key_display
 from tui_combat.i18n import _
 
 OTHER_APPS = frozenset({"tui_combat.screens.player_view"})
@@ -126,15 +126,14 @@ def _key_bindings(bindings: BindingsMap) -> tuple[tuple[KeyBinding, ...], frozen
                 fixed.add(key)
                 continue
             keys.setdefault(binding.id, []).append(key)
-            described.setdefault(binding.id, binding.description)
+            described.setdefault(binding.id, _(binding.description))
     found = tuple(KeyBinding(binding_id, tuple(dict.fromkeys(found_keys)), described[binding_id])
                   for binding_id, found_keys in keys.items())
     return found, frozenset(fixed)
 
 
 def _own_screen_classes() -> list[type[Screen[Any]]]:
-    """Every screen class of the app's modules (each module imported), in the order they were made; not the
-    classes :func:`~tui_combat.screens.round.round_screen` makes on the fly (they are expanded apart)."""
+    """Every screen class of the app's modules (each module imported), in the order they were made."""
     import tui_combat.screens as package
 
     for info in pkgutil.iter_modules(package.__path__):
@@ -160,6 +159,7 @@ def _round_screens(round_class: type[DOMNode]) -> list[KeyScreen]:
     """One round screen per ruleset: the generic bindings and the ruleset's own."""
     from tui_combat.engine import registry
     from tui_combat.engine.errors import RuleError
+    from tui_combat.screens.round import ruleset_bindings
 
     generic, fixed = _key_bindings(round_class._merge_bindings())
     screens: list[KeyScreen] = []
@@ -168,8 +168,7 @@ def _round_screens(round_class: type[DOMNode]) -> list[KeyScreen]:
             ruleset = registry.get(ruleset_id)
         except RuleError:  # a plugin that does not load has no round screen
             continue
-        own = tuple(KeyBinding(ruleset_binding_id(ruleset_id, spec.name), normalized_keys(spec.key),
-                               _(spec.label)) for spec in ruleset.actions)
+        own, _fixed = _key_bindings(BindingsMap(ruleset_bindings(ruleset)))
         screens.append(KeyScreen(_("the round ({ruleset})", ruleset=_(ruleset.name)), generic + own, fixed,
                                  group=_("the round")))
     return screens
@@ -184,9 +183,8 @@ def collect(app_class: type[DOMNode]) -> KeyTable:
     names = _screen_names()
     screens: list[KeyScreen] = []
     for cls in sorted(_own_screen_classes(), key=_rank):
-        if issubclass(cls, RoundScreen):
-            if cls is RoundScreen:
-                screens += _round_screens(cls)
+        if cls is RoundScreen:
+            screens += _round_screens(cls)
             continue
         bindings, fixed = _key_bindings(cls._merge_bindings())
         if bindings:

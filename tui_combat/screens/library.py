@@ -30,6 +30,7 @@ from tui_combat.library import (
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.session_screen import SessionScreen
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 __all__ = ["LibraryPicker", "default_side", "open_library_picker", "save_to_library_dialog"]
 
@@ -42,9 +43,10 @@ ROWS_MOST = 50
 """Rows the picker lists at most (the SRD bestiary has hundreds): the rest are counted, found by typing."""
 
 
-class LibraryPicker(ModalScreen[bool]):
+class LibraryPicker(TranslatedBindings, ModalScreen[bool]):
     """Find an entry and add it; dismisses with True when something was added, False on Escape."""
 
+    CSS_PATH = "dialogs.tcss"
     DEFAULT_CSS = """
     LibraryPicker .library-row { height: 1; }
     LibraryPicker .library-label { width: 8; height: 1; color: $text-muted; }
@@ -53,8 +55,8 @@ class LibraryPicker(ModalScreen[bool]):
     LibraryPicker #library-detail { height: auto; max-height: 5; color: $text-muted; }
     """
     BINDINGS = [
-        Binding("escape", "cancel", _("Cancel"), id="library.cancel"),
-        Binding("ctrl+t", "paste", _("Paste a stat block"), id="library.paste"),
+        Binding("escape", "cancel", N_("Cancel"), id="library.cancel"),
+        Binding("ctrl+t", "paste", N_("Paste a stat block"), id="library.paste"),
         # The arrows move in the list while the keys stay in the search field (no ids: they are the focus keys).
         Binding("down", "move(1)", show=False),
         Binding("up", "move(-1)", show=False),

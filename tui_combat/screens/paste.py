@@ -25,6 +25,7 @@ from tui_combat.library import Entry, LibraryError, default_side, entry_action, 
 from tui_combat.screens.dialogs import AMOUNT_RANGE, FormDialog
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.statblock import Reading, read_for
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 __all__ = ["PasteDialog", "paste_stat_block", "reading_lines"]
 
@@ -36,17 +37,18 @@ def reading_lines(reading: Reading) -> tuple[str, str]:
     return read, unread
 
 
-class PasteDialog(ModalScreen[Reading | None]):
+class PasteDialog(TranslatedBindings, ModalScreen[Reading | None]):
     """Paste a stat block; dismisses with its reading (ctrl+s) or None (Escape)."""
 
+    CSS_PATH = "dialogs.tcss"
     DEFAULT_CSS = """
     PasteDialog #paste-text { height: 9; }
     PasteDialog #paste-read { height: auto; max-height: 4; color: $accent; }
     PasteDialog #paste-unread { height: auto; max-height: 3; color: $warning; }
     """
     BINDINGS = [
-        Binding("escape", "cancel", _("Cancel"), id="paste.cancel"),
-        Binding("ctrl+s", "read", _("Read it"), id="paste.read"),
+        Binding("escape", "cancel", N_("Cancel"), id="paste.cancel"),
+        Binding("ctrl+s", "read", N_("Read it"), id="paste.read"),
     ]
 
     def __init__(self, ruleset_id: str) -> None:

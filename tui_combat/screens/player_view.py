@@ -33,6 +33,7 @@ from tui_combat.engine.public import HEALTH_WORDS, HealthScale, PublicCombatant,
 from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:
     from tui_combat.engine.model import State
@@ -230,8 +231,8 @@ def _read_state(folder: Path) -> State:
         store.close()
 
 
-class PlayerViewScreen(Screen[None]):
-    BINDINGS = [Binding("q", "app.quit", _("Quit"), id="view.quit")]
+class PlayerViewScreen(TranslatedBindings, Screen[None]):
+    BINDINGS = [Binding("q", "app.quit", N_("Quit"), id="view.quit")]
 
     def __init__(self, follower: Follower, scale: HealthScale, *, large: bool = False,
                  poll_seconds: float = POLL_SECONDS, settings_problem: str = "") -> None:
@@ -313,26 +314,13 @@ class PlayerViewScreen(Screen[None]):
             self.query_one("#view-log-box", VerticalScroll).scroll_end(animate=False, immediate=False)
 
 
-CSS = """
-#view-head { height: auto; max-height: 2; padding: 0 1; background: $boost; }
-#view-main { height: 1fr; }
-#view-order-box { width: 3fr; height: 1fr; padding: 0 1; }
-#view-log-box { width: 2fr; height: 1fr; padding: 0 1; border-left: solid $primary-darken-2; scrollbar-size-vertical: 1; }
-PlayerViewScreen.narrow #view-log-box { display: none; }
-#view-status { height: 1; padding: 0 1; }
-PlayerViewScreen.large #view-head { height: 3; content-align: center middle; text-style: bold; }
-PlayerViewScreen.large #view-now { height: auto; max-height: 50%; padding: 0 2; margin: 0 4; border: heavy $accent; text-align: center; text-style: bold; }
-PlayerViewScreen.large #view-order-box { width: 1fr; padding: 0 4; }
-"""
-
-
-class PlayerViewApp(App[None]):
+class PlayerViewApp(TranslatedBindings, App[None]):
     """The players' view on its own: ``tui-combat view [NAME]``. Nothing in it can change the fight."""
 
-    CSS = CSS
+    CSS_PATH = "player_view.tcss"
     TITLE = "tui-combat"
     ENABLE_COMMAND_PALETTE = False  # its commands (a screenshot, a theme) are not for a forced-command login
-    BINDINGS = [Binding("ctrl+q,ctrl+c", "quit", _("Quit"), id="view.app_quit", show=False, priority=True)]
+    BINDINGS = [Binding("ctrl+q,ctrl+c", "quit", N_("Quit"), id="view.app_quit", show=False, priority=True)]
 
     def __init__(self, data_root: Path, name: str | None = None, *, large: bool = False,
                  settings_path: Path | None = None, poll_seconds: float = POLL_SECONDS,

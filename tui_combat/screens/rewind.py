@@ -40,6 +40,7 @@ from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.redraw import RoundLog
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 __all__ = ["RewindScreen", "card_text", "position_text"]
 
@@ -92,13 +93,14 @@ def card_text(state: State, combatant_id: str) -> tuple[Text, Text]:
     return head, Text("\n").join(lines)
 
 
-_ACTION = Binding.Group(_("Action"), compact=True)
-_ROUND = Binding.Group(_("Round"), compact=True)
+_ACTION = Binding.Group(N_("Action"), compact=True)
+_ROUND = Binding.Group(N_("Round"), compact=True)
 
 
-class RewindScreen(Screen[None]):
+class RewindScreen(TranslatedBindings, Screen[None]):
     """A saved fight, read-only, at any point of its history."""
 
+    CSS_PATH = "round.tcss"  # the round's layout
     DEFAULT_CSS = """
     #rewind-head { height: 1; padding: 0 1; background: $boost; text-style: bold; }
     #rewind-where { height: 1; padding: 0 1; }
@@ -108,16 +110,16 @@ class RewindScreen(Screen[None]):
     # The arrows and the page keys before the focused turn list, which would take them to scroll. The page
     # keys are bindings of their own: the footer shows the brackets.
     BINDINGS = [
-        Binding("left,comma", "step(-1)", _("One action back"), id="rewind.back", group=_ACTION, priority=True),
-        Binding("right,full_stop", "step(1)", _("One action on"), id="rewind.forward", group=_ACTION, priority=True),
-        Binding("left_square_bracket", "round(-1)", _("One round back"), id="rewind.round_back", group=_ROUND),
-        Binding("right_square_bracket", "round(1)", _("One round on"), id="rewind.round_forward", group=_ROUND),
-        Binding("pageup", "round(-1)", _("One round back"), id="rewind.round_back_page", show=False, priority=True),
-        Binding("pagedown", "round(1)", _("One round on"), id="rewind.round_forward_page", show=False, priority=True),
-        Binding("home", "first", _("The beginning"), id="rewind.first", show=False, priority=True),
-        Binding("end", "last", _("Where it was left"), id="rewind.last", show=False, priority=True),
-        Binding("c", "branch", _("Continue here"), id="rewind.branch"),
-        Binding("escape", "leave", _("Sessions"), id="rewind.leave"),
+        Binding("left,comma", "step(-1)", N_("One action back"), id="rewind.back", group=_ACTION, priority=True),
+        Binding("right,full_stop", "step(1)", N_("One action on"), id="rewind.forward", group=_ACTION, priority=True),
+        Binding("left_square_bracket", "round(-1)", N_("One round back"), id="rewind.round_back", group=_ROUND),
+        Binding("right_square_bracket", "round(1)", N_("One round on"), id="rewind.round_forward", group=_ROUND),
+        Binding("pageup", "round(-1)", N_("One round back"), id="rewind.round_back_page", show=False, priority=True),
+        Binding("pagedown", "round(1)", N_("One round on"), id="rewind.round_forward_page", show=False, priority=True),
+        Binding("home", "first", N_("The beginning"), id="rewind.first", show=False, priority=True),
+        Binding("end", "last", N_("Where it was left"), id="rewind.last", show=False, priority=True),
+        Binding("c", "branch", N_("Continue here"), id="rewind.branch"),
+        Binding("escape", "leave", N_("Sessions"), id="rewind.leave"),
     ]
 
     def __init__(self, key: str, name: str) -> None:

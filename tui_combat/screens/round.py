@@ -1,9 +1,10 @@
 """The round: phase bar, turn order with the acting slot, the selected combatant, the roll log.
 
 Keys are generic (next, roll, damage …, from :data:`tui_combat.engine.keys.ROUND_KEYS`) plus the
-active ruleset's own actions from its static catalogue (``Ruleset.actions``), which
-:func:`round_screen` turns into bindings when the screen class is made. The footer shows what applies
-now (``check_action`` asks the ruleset); help and the palette list every key.
+active ruleset's own actions from its static catalogue (``Ruleset.actions``), which the screen adds to its
+own bindings when it is made (:func:`ruleset_bindings`); every one of them runs through
+:meth:`RoundScreen.action_ruleset`. The footer shows what applies now (``check_action`` asks the
+ruleset); help and the palette list every key.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from tui_combat.widgets.order_list import FILTER_ACTING, FILTER_ALL, OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.read_only import ReadOnlyBar
 from tui_combat.widgets.redraw import RoundLog
+from tui_combat.widgets.translated_bindings import translated_binding
 
 LOG_LINES = 200
 LOG_ENTRY_CHARS = 600
@@ -112,29 +114,36 @@ def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any
 
 
 class RoundScreen(SessionScreen):
+    CSS_PATH = "round.tcss"
     BINDINGS = [
-        Binding(_key("round.next"), "next", _("Next"), id="round.next"),
-        Binding(_key("round.back"), "back", _("Back"), id="round.back", show=False),
-        Binding(_key("round.roll"), "roll", _("Roll"), id="round.roll"),
-        Binding(_key("round.type"), "type_rolls", _("Typed"), id="round.type"),
-        Binding(_key("round.declare"), "declare", _("Declare"), id="round.declare"),
-        Binding(_key("round.damage"), "damage", _("Damage"), id="round.damage"),
-        Binding(_key("round.heal"), "heal", _("Heal"), id="round.heal", show=False),
-        Binding(_key("round.status"), "status", _("Status"), id="round.status", show=False),
-        Binding(_key("round.add"), "add", _("Add"), id="round.add", show=False),
-        Binding(_key("round.bring_in"), "bring_in", _("Bring in"), id="round.bring_in"),
+        Binding(_key("round.next"), "next", N_("Next"), id="round.next"),
+        Binding(_key("round.back"), "back", N_("Back"), id="round.back", show=False),
+        Binding(_key("round.roll"), "roll", N_("Roll"), id="round.roll"),
+        Binding(_key("round.type"), "type_rolls", N_("Typed"), id="round.type"),
+        Binding(_key("round.declare"), "declare", N_("Declare"), id="round.declare"),
+        Binding(_key("round.damage"), "damage", N_("Damage"), id="round.damage"),
+        Binding(_key("round.heal"), "heal", N_("Heal"), id="round.heal", show=False),
+        Binding(_key("round.status"), "status", N_("Status"), id="round.status", show=False),
+        Binding(_key("round.add"), "add", N_("Add"), id="round.add", show=False),
+        Binding(_key("round.bring_in"), "bring_in", N_("Bring in"), id="round.bring_in"),
         *session_bindings("round", undo_in_footer=True, keys=ROUND_KEYS),
-        Binding(_key("round.save_as"), "save_as", _("Save as"), id="round.save_as", show=False),
-        Binding(_key("round.options"), "options", _("Options (initiative method …)"), id="round.options", show=False),
-        Binding(_key("round.quit"), "app.quit", _("Quit"), id="round.quit", show=False),
-        Binding(_key("round.filter"), "filter", _("List: everyone, acting now, one side"), id="round.filter", show=False),
-        Binding(_key("round.group"), "fold_group", _("Fold or unfold a group"), id="round.group", show=False),
-        Binding(_key("round.effect"), "effect", _("Condition or effect for some rounds"), id="round.effect", show=False),
-        Binding(_key("round.hide"), "hide", _("Hide from the players, or reveal"), id="round.hide", show=False),
-        Binding(_key("round.export"), "export", _("Fight report"), id="round.export", show=False),
-        Binding(_key("round.save_to_library"), "save_to_library", _("Save to the library"), id="round.save_to_library",
+        Binding(_key("round.save_as"), "save_as", N_("Save as"), id="round.save_as", show=False),
+        Binding(_key("round.options"), "options", N_("Options (initiative method …)"), id="round.options", show=False),
+        Binding(_key("round.quit"), "app.quit", N_("Quit"), id="round.quit", show=False),
+        Binding(_key("round.filter"), "filter", N_("List: everyone, acting now, one side"), id="round.filter", show=False),
+        Binding(_key("round.group"), "fold_group", N_("Fold or unfold a group"), id="round.group", show=False),
+        Binding(_key("round.effect"), "effect", N_("Condition or effect for some rounds"), id="round.effect", show=False),
+        Binding(_key("round.hide"), "hide", N_("Hide from the players, or reveal"), id="round.hide", show=False),
+        Binding(_key("round.export"), "export", N_("Fight report"), id="round.export", show=False),
+        Binding(_key("round.save_to_library"), "save_to_library", N_("Save to the library"), id="round.save_to_library",
                 show=False),
     ]
+
+    def __init__(self, ruleset_id: str) -> None:
+        super().__init__()
+        own = self._bindings.key_to_bindings
+        for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
+            own.setdefault(binding.key, []).append(translated_binding(binding))
 
     def compose(self) -> ComposeResult:
         yield ReadOnlyBar(id="read-only-bar")
@@ -701,19 +710,9 @@ class RoundScreen(SessionScreen):
                                         submit=lambda v: deal(v["amount"], v["roll"])))
 
 
-_screen_classes: dict[str, type[RoundScreen]] = {}
-
-
-def round_screen(ruleset_id: str) -> RoundScreen:
-    """A round screen whose bindings include the ruleset's own actions, from its static catalogue (the
-    registry refused any key that collides with a generic one when it loaded the ruleset)."""
-    cls = _screen_classes.get(ruleset_id)
-    if cls is None:
-        ruleset = registry.get(ruleset_id)
-        extra = [
-            Binding(spec.key, f"ruleset({spec.name!r})", _(spec.label), show=spec.footer, id=f"{ruleset_id}.{spec.name}")
-            for spec in ruleset.actions
-        ]
-        cls = type(f"RoundScreen_{ruleset_id}", (RoundScreen,), {"BINDINGS": extra})
-        _screen_classes[ruleset_id] = cls
-    return cls()
+def ruleset_bindings(ruleset: AnyRuleset) -> list[Binding]:
+    """The ruleset's own actions as round-screen bindings, from its static catalogue: ids
+    ``<ruleset>.<action>`` (the GM's keymap moves them by those), descriptions as message ids (the registry
+    refused any key that collides with a generic one when it loaded the ruleset)."""
+    return [Binding(spec.key, f"ruleset({spec.name!r})", spec.label, show=spec.footer,
+                    id=ruleset_binding_id(ruleset.id, spec.name)) for spec in ruleset.actions]

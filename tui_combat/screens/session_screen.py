@@ -10,8 +10,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable
 
 from tui_combat.engine.model import State
-from tui_combat.i18n import _
+from tui_combat.i18n import N_
 from tui_combat.screens.host import Host, host_of
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:
     from tui_combat.store import Store
@@ -27,13 +28,13 @@ def session_bindings(screen_id: str, undo_in_footer: bool = False, keys: Mapping
         return (keys or {}).get(f"{screen_id}.{name}", SESSION_KEYS[name])
 
     return [
-        Binding(key("undo"), "undo", _("Undo"), id=f"{screen_id}.undo", show=undo_in_footer),
-        Binding(key("redo"), "redo", _("Redo"), id=f"{screen_id}.redo", show=False),
-        Binding(key("leave"), "leave", _("Sessions"), id=f"{screen_id}.leave", show=False),
+        Binding(key("undo"), "undo", N_("Undo"), id=f"{screen_id}.undo", show=undo_in_footer),
+        Binding(key("redo"), "redo", N_("Redo"), id=f"{screen_id}.redo", show=False),
+        Binding(key("leave"), "leave", N_("Sessions"), id=f"{screen_id}.leave", show=False),
     ]
 
 
-class SessionScreen(Screen[None]):
+class SessionScreen(TranslatedBindings, Screen[None]):
     """Subclasses fill in :meth:`prepare` (one-off set-up) and :meth:`show` (render a new state)."""
 
     _unsubscribe: Callable[[], None] | None = None

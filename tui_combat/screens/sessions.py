@@ -23,14 +23,15 @@ from textual.widgets.data_table import RowDoesNotExist
 from tui_combat import session
 from tui_combat.engine.keys import shown_key
 from tui_combat.i18n import N_, _
-from tui_combat.saves.library import format_time
+from tui_combat.saves.session_folders import format_time
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.session_table import FIRST_ROWS, SessionTable
 from tui_combat.screens.host import Host, host_of
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 DEMO_PREFIX = "\0demo:"
 PROBLEM_WORDS = (N_("damaged"), N_("damaged, can be recovered"), N_("newer version"), N_("symbolic link, refused"))
-"""What the list says of a session it cannot open as it is (:mod:`tui_combat.saves.library` names them)."""
+"""What the list says of a session it cannot open as it is (:mod:`tui_combat.saves.session_folders` names them)."""
 CELL_PADDING = 2
 """Columns a DataTable adds around each cell."""
 SCROLLBAR = 2
@@ -58,18 +59,19 @@ def column_widths(width: int, headers: tuple[str, ...], rows: list[tuple[int, in
     return [max(name, 1), *others]
 
 
-class SessionsScreen(Screen[None]):
+class SessionsScreen(TranslatedBindings, Screen[None]):
+    CSS_PATH = "sessions.tcss"
     BINDINGS = [
-        Binding("enter", "open", _("Open"), id="sessions.open"),
-        Binding("n", "new", _("New fight"), id="sessions.new"),
-        Binding("d", "demo", _("Demo"), id="sessions.demo"),
-        Binding("e,f2", "rename", _("Rename"), id="sessions.rename"),
-        Binding("x,delete", "delete", _("Delete"), id="sessions.delete"),
-        Binding("r", "recover", _("Recover"), id="sessions.recover"),
-        Binding("w", "rewind", _("Look back"), id="sessions.rewind"),
-        Binding("q", "app.quit", _("Quit"), id="sessions.quit"),
-        Binding("home", "first", _("First"), id="sessions.first", show=False),
-        Binding("end", "last", _("Last"), id="sessions.last", show=False),
+        Binding("enter", "open", N_("Open"), id="sessions.open"),
+        Binding("n", "new", N_("New fight"), id="sessions.new"),
+        Binding("d", "demo", N_("Demo"), id="sessions.demo"),
+        Binding("e,f2", "rename", N_("Rename"), id="sessions.rename"),
+        Binding("x,delete", "delete", N_("Delete"), id="sessions.delete"),
+        Binding("r", "recover", N_("Recover"), id="sessions.recover"),
+        Binding("w", "rewind", N_("Look back"), id="sessions.rewind"),
+        Binding("q", "app.quit", N_("Quit"), id="sessions.quit"),
+        Binding("home", "first", N_("First"), id="sessions.first", show=False),
+        Binding("end", "last", N_("Last"), id="sessions.last", show=False),
     ]
 
     def __init__(self) -> None:
@@ -148,7 +150,7 @@ class SessionsScreen(Screen[None]):
 
     def _show_hint(self, opening: bool = False) -> None:
         hint = self.query_one("#sessions-hint", Static)
-        from tui_combat.saves.library import sessions_problem
+        from tui_combat.saves.session_folders import sessions_problem
 
         problem = sessions_problem(self.host.data_root)
         if opening:

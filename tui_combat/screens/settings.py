@@ -25,9 +25,10 @@ from textual.widgets.data_table import ColumnKey
 from tui_combat.config import PLAYERS_VIEW_FILE, SettingsProblem, read_settings, write_settings
 from tui_combat.engine import keys
 from tui_combat.engine.public import HEALTH_WORDS, HealthScale
-from tui_combat.i18n import KNOWN_LANGUAGES, _, language
+from tui_combat.i18n import KNOWN_LANGUAGES, N_, _, language
 from tui_combat.i18n.choose import NATIVE_NAMES
 from tui_combat.screens.keymap import KeyTable, collect, key_refusal, keys_shown, normalized_keys
+from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 THRESHOLDS = ("wounded_below", "bloodied_at")
 """The ``[health]`` percentages, beside the words."""
@@ -50,13 +51,13 @@ def _threshold_labels() -> dict[str, str]:
     return {"wounded_below": _("Wounded below, % of max HP"), "bloodied_at": _("Bloodied at, % of max HP")}
 
 
-class KeysTable(DataTable[Text]):
+class KeysTable(TranslatedBindings, DataTable[Text]):
     """The list of actions and their keys; Enter on one waits for its new key."""
 
-    BINDINGS = [Binding("enter", "select_cursor", _("Change the key"))]
+    BINDINGS = [Binding("enter", "select_cursor", N_("Change the key"))]
 
 
-class SettingsScreen(Screen[None]):
+class SettingsScreen(TranslatedBindings, Screen[None]):
     DEFAULT_CSS = """
     SettingsScreen #settings-hint { height: auto; padding: 0 1; color: $text-muted; }
     SettingsScreen .settings-row { height: 1; padding: 0 1; }
@@ -73,8 +74,8 @@ class SettingsScreen(Screen[None]):
     SettingsScreen #settings-message { height: auto; max-height: 3; padding: 0 1; }
     """
     BINDINGS = [
-        Binding("escape", "close", _("Close"), id="settings.close"),
-        Binding("delete", "default_key", _("Its own key again"), id="settings.default_key"),
+        Binding("escape", "close", N_("Close"), id="settings.close"),
+        Binding("delete", "default_key", N_("Its own key again"), id="settings.default_key"),
     ]
 
     def __init__(self, path: Path) -> None:

@@ -62,7 +62,7 @@ class AddCombatantDialog(FormDialog):
     """The add form, with a key to the library picker: it opens over the form with the name typed so far,
     and the form closes when the picker added someone (Escape in the picker comes back to the form)."""
 
-    BINDINGS = [Binding("ctrl+l", "library", _("From the library"), id="dialog.library")]
+    BINDINGS = [Binding("ctrl+l", "library", N_("From the library"), id="dialog.library")]
 
     def __init__(self, *args: Any, side: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -229,20 +229,21 @@ def edit_action(combatant: Combatant, fields: list[FieldSpec], result: dict[str,
 
 
 class SetupScreen(SessionScreen):
+    CSS_PATH = "setup.tcss"
     BINDINGS = [
-        Binding("a", "add", _("Add"), id="setup.add"),
-        Binding("e", "edit", _("Edit"), id="setup.edit"),
-        Binding("delete,x", "remove", _("Remove"), id="setup.remove"),
-        Binding("H", "hide", _("Hide from the players, or reveal"), id="setup.hide", show=False),
-        Binding("s", "add_side", _("Side"), id="setup.side"),
-        Binding("r", "ruleset", _("Ruleset"), id="setup.ruleset"),
-        Binding("o", "options", _("Options"), id="setup.options"),
-        Binding("c", "begin", _("Continue"), id="setup.continue"),
-        Binding("f2", "rename", _("Rename"), id="setup.rename", show=False),
-        Binding("l", "library", _("Add from the library"), id="setup.library", show=False),
-        Binding("p", "paste", _("Paste a stat block"), id="setup.paste", show=False),
-        Binding("L", "save_to_library", _("Save to the library"), id="setup.save_to_library", show=False),
-        Binding("w", "save_encounter", _("Save as an encounter file"), id="setup.save_encounter", show=False),
+        Binding("a", "add", N_("Add"), id="setup.add"),
+        Binding("e", "edit", N_("Edit"), id="setup.edit"),
+        Binding("delete,x", "remove", N_("Remove"), id="setup.remove"),
+        Binding("H", "hide", N_("Hide from the players, or reveal"), id="setup.hide", show=False),
+        Binding("s", "add_side", N_("Side"), id="setup.side"),
+        Binding("r", "ruleset", N_("Ruleset"), id="setup.ruleset"),
+        Binding("o", "options", N_("Options"), id="setup.options"),
+        Binding("c", "begin", N_("Continue"), id="setup.continue"),
+        Binding("f2", "rename", N_("Rename"), id="setup.rename", show=False),
+        Binding("l", "library", N_("Add from the library"), id="setup.library", show=False),
+        Binding("p", "paste", N_("Paste a stat block"), id="setup.paste", show=False),
+        Binding("L", "save_to_library", N_("Save to the library"), id="setup.save_to_library", show=False),
+        Binding("w", "save_encounter", N_("Save as an encounter file"), id="setup.save_encounter", show=False),
         *session_bindings("setup"),
     ]
 

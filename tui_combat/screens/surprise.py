@@ -87,14 +87,15 @@ def distance_offer(situations: tuple[Situation, ...]) -> str:
 
 
 class SurpriseScreen(SessionScreen):
+    CSS_PATH = "surprise.tcss"
     BINDINGS = [
-        Binding("s", "mark", _("Surprised"), id="surprise.mark"),
-        Binding("space", "toggle_rolls", _("Rolls or not"), id="surprise.toggle", show=False),
-        Binding("m", "modifier", _("Modifier"), id="surprise.modifier", show=False),
-        Binding("r", "roll", _("Roll"), id="surprise.roll"),
-        Binding("t", "type", _("Typed"), id="surprise.type"),
-        Binding("g", "distance", _("Distance"), id="surprise.distance"),
-        Binding("c", "start", _("Fight!"), id="surprise.start"),
+        Binding("s", "mark", N_("Surprised"), id="surprise.mark"),
+        Binding("space", "toggle_rolls", N_("Rolls or not"), id="surprise.toggle", show=False),
+        Binding("m", "modifier", N_("Modifier"), id="surprise.modifier", show=False),
+        Binding("r", "roll", N_("Roll"), id="surprise.roll"),
+        Binding("t", "type", N_("Typed"), id="surprise.type"),
+        Binding("g", "distance", N_("Distance"), id="surprise.distance"),
+        Binding("c", "start", N_("Fight!"), id="surprise.start"),
         *session_bindings("surprise"),
     ]
 

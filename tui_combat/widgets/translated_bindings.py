@@ -1,0 +1,38 @@
+"""Key descriptions in the GM's language of the moment, not of the moment a module was imported.
+
+A class's ``BINDINGS`` are written with :func:`~tui_combat.i18n.N_` (English message ids); each screen, widget
+or app made from it translates its own copy of them as it is made (:class:`TranslatedBindings`), so the
+footer, help, the palette and the settings show the language active then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from textual.binding import Binding, BindingsMap
+
+from tui_combat.i18n import _
+
+
+def translated_binding(binding: Binding) -> Binding:
+    """``binding`` with its description, tooltip and group's description in the active language."""
+    group = binding.group
+    return replace(binding, description=_(binding.description), tooltip=_(binding.tooltip),
+                   group=replace(group, description=_(group.description)) if group is not None else None)
+
+
+def translated_bindings(bindings: BindingsMap) -> BindingsMap:
+    return BindingsMap.from_keys({key: [translated_binding(binding) for binding in key_bindings]
+                                  for key, key_bindings in bindings.key_to_bindings.items()})
+
+
+class TranslatedBindings:
+    """Put first among the bases of a screen, widget or app whose ``BINDINGS`` have English descriptions:
+    the instance's bindings are translated when it is made."""
+
+    _bindings: BindingsMap
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._bindings = translated_bindings(self._bindings)
