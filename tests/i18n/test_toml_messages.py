@@ -33,8 +33,9 @@ BROKEN = {
 def test_every_mistake_tomllib_finds_is_translated(case: str) -> None:
     try:
         tomllib.loads(BROKEN[case])
-    except tomllib.TOMLDecodeError as english:
-        where = re.search(r"at line (\d+), column (\d+)", str(error))
+    except tomllib.TOMLDecodeError as decode_error:
+        english = str(decode_error)
+        where = re.search(r"at line (\d+), column (\d+)", english)
     else:
         pytest.fail("the text is valid TOML")
     for lang in ("ru", "uk"):
@@ -42,7 +43,7 @@ def test_every_mistake_tomllib_finds_is_translated(case: str) -> None:
         with pytest.raises(toml_read.TomlError) as caught:
             toml_read.loads(BROKEN[case])
         error = caught.value
-        assert not latin_words(error.reason), (lang, error.reason, str(error))
+        assert not latin_words(error.reason), (lang, error.reason, english)
         if where is None:  # tomllib: "at end of document"
             assert error.line is None
         else:
