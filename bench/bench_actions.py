@@ -78,7 +78,7 @@ EXPORT_REPEATS = 3
 def fight(combatants: int, group: int = 500) -> State:
     """A fight in the resolve step of round 1: two sides, ``combatants`` in all, initiative rolled; the
     monsters in groups of ``group``."""
-    state = new_state(seed=1)
+    state = new_state(seed=1, ruleset="adnd2e")
     steps: list[a.Action] = [a.SetName(name="Бенчмарк"), a.SetRuleset(ruleset="adnd2e"), a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters")]
     party = min(6, combatants // 2)
     steps += [

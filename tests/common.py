@@ -16,8 +16,12 @@ from tui_combat.config import CONFIG_ENV_VAR
 from tui_combat.engine import registry
 from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.dice import Roll, physical, roll
+from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.log import render
 from tui_combat.engine.model import State
+
+DEMO = ENCOUNTER_DIR / "demo_adnd2e.toml"
+"""The AD&D 2e demo encounter, which many tests start from."""
 
 
 # -- dice ---------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 
 from tui_combat import session
 from tui_combat.engine import actions as a
-from tui_combat.engine.encounter import DEMO
+from tests.common import DEMO
 from tui_combat.saves.schema import JOURNAL
 from tui_combat.store import Store, new_state
 
@@ -69,7 +69,7 @@ def test_an_unknown_name_is_an_error_whatever_the_terminal(data: Path) -> None:
 
 def test_a_name_two_sessions_share_lists_them(data: Path) -> None:
     for key in ("ford", "ford-2"):  # as an older version could leave them
-        store = Store.create(new_state(1), data / "sessions" / key)
+        store = Store.create(new_state(1, ruleset="adnd2e"), data / "sessions" / key)
         store.dispatch(a.SetName(name="Ford"))
         store.save_now()
         store.close()

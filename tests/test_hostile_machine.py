@@ -63,7 +63,7 @@ def hostile_machine(base: Path) -> dict[str, str]:
     save_entry(app_data, "adnd2e", Entry(name="Orc chief", hp=11, sheet={"cls": "monster", "level": 2}))
     save_entry(app_data, "adnd2e", Entry(name="Goblin", hp=4, count=6, sheet={"cls": "monster", "level": 1}))
     save_entry(app_data, "dnd5e", Entry(name="Bandit", hp=11, sheet={"ac": 12}))
-    state = new_state(seed=7)
+    state = new_state(seed=7, ruleset="adnd2e")
     for action in (a.SetName(name="The user's own fight"), a.SetRuleset(ruleset="adnd2e"),
                    a.AddSide(name="Heroes", is_party=True), a.AddSide(name="Orcs"),
                    a.AddCombatants(side="s1", name="Borys", hp=12, sheet={"cls": "warrior", "level": 2}),

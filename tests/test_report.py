@@ -17,7 +17,8 @@ from tests.common import d10, rolled
 from tests.engine.test_public import SECRET, SECRET_NUMBERS, Step, fights, physical, played, prepared, state_of, steps
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
-from tui_combat.engine.encounter import DEMO, load_encounter
+from tests.common import DEMO
+from tui_combat.engine.encounter import load_encounter
 from tui_combat.engine.model import ROLLS_OPTION, State
 from tui_combat.engine.registry import get
 from tui_combat.i18n import use_catalog

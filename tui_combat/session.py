@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "delete", "discard_if_empty",
     "existing_session_for_demo", "find_session", "free_name", "list_sessions", "new_empty", "new_from_file", "open_demo",
+    "usual_ruleset",
     "fight_progress", "progress_label", "recover", "rename", "resume", "ruleset_label", "save_as",
 ]
 
@@ -180,9 +181,11 @@ def _refusals() -> tuple[type[Exception], ...]:
     return RuleError, SaveError, DiceError
 
 
-def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State], list[Action]], title: str) -> Store:
-    """A new session called ``name`` in a fresh folder, built by the actions ``build`` gives (each in its
-    journal). When the build fails the folder is removed: a session that did not start leaves nothing."""
+def _start(data_root: Path, name: str, ruleset: str, seed: int | None, build: Callable[[State], list[Action]],
+           title: str) -> Store:
+    """A new session called ``name`` under ``ruleset`` in a fresh folder, built by the actions ``build`` gives
+    (each in its journal). When the build fails the folder is removed: a session that did not start leaves
+    nothing."""
     import msgspec
 
     from tui_combat.saves.errors import SaveError
@@ -190,9 +193,10 @@ def _start(data_root: Path, name: str, seed: int | None, build: Callable[[State]
     from tui_combat.store import Store, new_state
 
     folder = new_session_folder(data_root, name, title)
-    # The first snapshot carries the name already: the session list (and the next free name) sees it.
+    # The first snapshot carries the name and the ruleset already: the session list (and the next free name,
+    # and a demo opened again) sees them.
     try:
-        store = Store.create(msgspec.structs.replace(new_state(seed), name=name), folder)
+        store = Store.create(msgspec.structs.replace(new_state(seed, ruleset), name=name), folder)
     except SaveError as error:  # the folder is someone else's: nothing was written
         raise SessionError(title, str(error)) from None
     try:
@@ -220,15 +224,30 @@ def new_session_folder(data_root: Path, name: str, title: str) -> Path:
         raise SessionError(title, str(error)) from None
 
 
-def new_empty(data_root: Path, *, seed: int | None = None) -> Store:
+def new_empty(data_root: Path, *, seed: int | None = None, ruleset: str = "") -> Store:
     """A new fight in set-up with two empty sides, saved in a fresh folder ("New fight", or the next free
-    name: "New fight 2" …)."""
-    from tui_combat.engine.actions import AddSide, SetName
+    name: "New fight 2" …), under ``ruleset`` or, when none is given, :func:`usual_ruleset`'s."""
+    from tui_combat.engine.actions import AddSide, SetName, SetRuleset
 
     name = free_name(data_root, _("New fight"))
-    return _start(data_root, name, seed, lambda state: [
-        SetName(name=name), AddSide(name=_("Party"), is_party=True), AddSide(name=_("Monsters"), is_party=False),
+    chosen = ruleset or usual_ruleset(data_root)
+    return _start(data_root, name, chosen, seed, lambda state: [
+        SetName(name=name), SetRuleset(ruleset=chosen),
+        AddSide(name=_("Party"), is_party=True), AddSide(name=_("Monsters"), is_party=False),
     ], _("Cannot start a new fight"))
+
+
+def usual_ruleset(data_root: Path, sessions: Iterable[SessionInfo] | None = None) -> str:
+    """The ruleset a new fight starts under: that of the GM's most recently saved fight whose ruleset is
+    installed, else the first installed one (the set-up's ruleset key changes it)."""
+    from tui_combat.engine import registry
+
+    installed = registry.available()
+    listed = list_sessions(data_root) if sessions is None else sessions
+    for info in sorted(listed, key=lambda info: info.saved_at, reverse=True):
+        if info.ruleset in installed:
+            return info.ruleset
+    return installed[0]
 
 
 def new_from_file(data_root: Path, path: Path, *, seed: int | None = None, translated: bool = False) -> Store:
@@ -249,7 +268,8 @@ def new_from_file(data_root: Path, path: Path, *, seed: int | None = None, trans
     except _refusals() as error:
         raise SessionError(title, str(error)) from None
     encounter = msgspec.structs.replace(encounter, name=free_name(data_root, encounter.name))
-    return _start(data_root, encounter.name, seed, lambda state: encounter_actions(encounter, state), title)
+    return _start(data_root, encounter.name, encounter.ruleset, seed, lambda state: encounter_actions(encounter, state),
+                  title)
 
 
 def open_demo(data_root: Path, file_name: str, *, seed: int | None = None) -> Store:

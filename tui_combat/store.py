@@ -440,11 +440,12 @@ class Store:
             self.folder.close()
 
 
-def new_state(seed: int | None = None) -> State:
-    """An empty fight in set-up, with its own dice seed."""
+def new_state(seed: int | None = None, ruleset: str = "") -> State:
+    """An empty fight in set-up, with its own dice seed, under ``ruleset`` (an id in the registry; "" until
+    the set-up names one)."""
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    return State(seed=seed)
+    return State(seed=seed, ruleset=ruleset)
 
 
 def store_from_encounter(encounter: Encounter, folder: Path | None = None, seed: int | None = None) -> Store:

@@ -10,7 +10,8 @@ from tests.common import d10
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
-from tui_combat.engine.encounter import DEMO, CombatantSpec, Encounter, SideSpec, load_encounter
+from tests.common import DEMO
+from tui_combat.engine.encounter import CombatantSpec, Encounter, SideSpec, load_encounter
 from tui_combat.engine.model import State
 from tui_combat.rulesets import adnd2e
 from tui_combat.rulesets.adnd2e import RULESET, Sheet, attacks_this_round, thac0, weapon_speed

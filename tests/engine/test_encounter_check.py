@@ -169,6 +169,13 @@ def test_an_unknown_ruleset_lists_the_known_ones(tmp_path: Path) -> None:
         assert known + " (" in problem.message
 
 
+def test_a_file_that_names_no_ruleset_is_told_to_and_is_given_none(tmp_path: Path) -> None:
+    path = write(tmp_path, 'name = "x"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\nhp = 3\n')
+    (problem,) = problems(path)
+    assert problem.message.startswith('"ruleset" is missing: the file names its rules, one of: adnd2e (')
+    assert "trudvang (Trudvang Chronicles)" in problem.message
+
+
 def test_sheets_are_checked_by_their_ruleset_one_combatant_after_another(tmp_path: Path) -> None:
     path = write(tmp_path, '''name = "Ford"
 ruleset = "dnd5e"
@@ -221,7 +228,7 @@ def test_a_file_that_is_not_utf8_is_said_plainly(tmp_path: Path) -> None:
 
 
 def test_a_file_that_passes_is_built_and_the_build_refusal_is_reported(tmp_path: Path) -> None:
-    path = write(tmp_path, 'name = "Ford"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\nhp = 3\n')
+    path = write(tmp_path, 'name = "Ford"\nruleset = "adnd2e"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\nhp = 3\n')
     encounter = read_encounter(path)
     assert [c.name for c in built(encounter, path).combatants] == ["Raf"]
     nameless = msgspec.structs.replace(encounter, name=" ")  # what only building finds

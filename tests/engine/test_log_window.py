@@ -26,7 +26,7 @@ def small_window(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def fight() -> State:
-    state = new_state(seed=3)
+    state = new_state(seed=3, ruleset="adnd2e")
     for action in (a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters"),
                    a.AddCombatants(side="s1", name="Raf", hp=10), a.AddCombatants(side="s2", name="Orc", hp=8)):
         state = apply(state, action)

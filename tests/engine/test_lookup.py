@@ -99,7 +99,7 @@ def test_names_cannot_be_changed_through_the_answer() -> None:
 
 
 def fight(folder: Path) -> Store:
-    store = Store.create(new_state(seed=3), folder)
+    store = Store.create(new_state(seed=3, ruleset="adnd2e"), folder)
     store.dispatch(a.AddSide(name="Отряд", is_party=True))
     store.dispatch(a.AddSide(name="Orcs"))
     store.dispatch(a.AddCombatants(side="s1", name="Raf", hp=14))

@@ -43,7 +43,7 @@ SECRETS_PROFILE = settings.get_profile("public-secrets-ci" if os.environ.get("CI
 
 
 def state_of(demo_file: str, *, options: dict[str, str] | None = None) -> State:
-    state = new_state(1)
+    state = new_state(1, ruleset="adnd2e")
     for action in encounter_actions(load_encounter(ENCOUNTER_DIR / demo_file), state):
         state = apply(state, action)
     for key, value in (options or {}).items():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import pkgutil
+import re
 import tomllib
 from pathlib import Path
 
@@ -32,6 +33,16 @@ def test_the_engine_names_no_ruleset_module() -> None:
     for source in ENGINE.rglob("*.py"):
         text = source.read_text(encoding="utf-8")
         named = [package for package in packages if package in text]
+        assert named == [], f"{source.relative_to(ROOT)} names {named}"
+
+
+def test_the_engine_names_no_ruleset_id_nor_a_default_one() -> None:
+    """No ruleset is the engine's own: a fight or a file that names none is not quietly given one."""
+    table = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    ids = list(table["project"]["entry-points"][registry.ENTRY_POINT_GROUP])
+    for source in ENGINE.rglob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        named = [ruleset_id for ruleset_id in ids if re.search(rf"\b{ruleset_id}\b", text)]
         assert named == [], f"{source.relative_to(ROOT)} names {named}"
 
 

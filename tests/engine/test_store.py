@@ -55,7 +55,7 @@ class StoreMachine(RuleBasedStateMachine):
         super().__init__()
         self.root = Path(tempfile.mkdtemp(prefix="tui-combat-store-"))
         self.folder = self.root / "сессия"
-        self.store = Store.create(new_state(seed=7), self.folder)
+        self.store = Store.create(new_state(seed=7, ruleset="adnd2e"), self.folder)
         self.store.dispatch(a.AddSide(name="Отряд", is_party=True))
         self.store.dispatch(a.AddSide(name="Monsters"))
         self.store.dispatch(a.AddCombatants(side="s1", name="Дельсенора", hp=14))
@@ -221,7 +221,7 @@ TestSmallLogWindowMachine = SmallLogWindowMachine.TestCase
 
 # -- unit tests ---------------------------------------------------------------------------------------------
 def small_fight(folder: Path | None) -> Store:
-    store = Store.create(new_state(seed=11), folder)
+    store = Store.create(new_state(seed=11, ruleset="adnd2e"), folder)
     store.dispatch(a.AddSide(name="Отряд", is_party=True))
     store.dispatch(a.AddSide(name="Чудовища"))
     store.dispatch(a.AddCombatants(side="s1", name="Дельсенора", hp=14, sheet={"cls": "wizard", "level": 5}))
@@ -387,7 +387,7 @@ def test_full_disk_keeps_the_fight_in_memory_until_a_write_lands(tmp_path: Path,
 def test_folder_under_a_regular_file_then_save_as(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("I am a file")
-    created = Store.create(new_state(seed=1), blocker / "fight")  # starts in memory, marked unsaved
+    created = Store.create(new_state(seed=1, ruleset="adnd2e"), blocker / "fight")  # starts in memory, marked unsaved
     assert created.unsaved and "Cannot write" in created.save_problem
 
     store = small_fight(None)
@@ -409,7 +409,7 @@ def test_folder_under_a_regular_file_then_save_as(tmp_path: Path) -> None:
 
 def test_undo_survives_resume(tmp_path: Path) -> None:
     folder = tmp_path / "fight"
-    store = Store.create(new_state(seed=5), folder)
+    store = Store.create(new_state(seed=5, ruleset="adnd2e"), folder)
     store.dispatch(a.AddSide(name="Отряд", is_party=True))
     after_first = store.state
     store.dispatch(a.AddCombatants(side="s1", name="Дельсенора", hp=14))
@@ -435,7 +435,7 @@ def test_undo_survives_resume(tmp_path: Path) -> None:
     again.undo()
     again.undo()
     again.undo()
-    assert again.state == again.base == new_state(seed=5)
+    assert again.state == again.base == new_state(seed=5, ruleset="adnd2e")
     with pytest.raises(RuleError):
         again.undo()
 

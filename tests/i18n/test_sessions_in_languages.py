@@ -20,7 +20,7 @@ def fingerprint(folder: Path) -> dict[str, str]:
 def saved_demo_fight(root: Path) -> str:
     """The demo of the AD&D chapter played in English into round 2 (see tests/engine/test_log_languages.py)."""
     set_language("en")
-    store = Store.create(new_state(0), new_session_folder(root, "tunnel"))
+    store = Store.create(new_state(0, ruleset="adnd2e"), new_session_folder(root, "tunnel"))
     for action in demo_journal():
         store.dispatch(action)
     assert store.folder is not None

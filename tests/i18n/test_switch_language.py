@@ -41,7 +41,7 @@ Descriptions = dict[tuple[str, str, str], str]
 
 
 def _with_a_side() -> State:
-    return apply(new_state(seed=1), a.AddSide(name="Monsters"))
+    return apply(new_state(seed=1, ruleset="adnd2e"), a.AddSide(name="Monsters"))
 
 
 def _nodes() -> list[Callable[[], DOMNode]]:

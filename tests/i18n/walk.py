@@ -59,7 +59,21 @@ def drawn(widget: Widget) -> str:
     if size.width <= 0 or size.height <= 0:
         return ""
     strips = widget.render_lines(Region(0, 0, size.width, size.height))
-    return "\n".join(strip.text.rstrip() for strip in strips)
+    return _unfolded([strip.text.rstrip() for strip in strips], size.width)
+
+
+def _unfolded(lines: list[str], width: int) -> str:
+    """The lines, with a path folded at the edge (``…/settings.to`` then ``ml``) back on one line: how long
+    a path is depends on the machine, and its tail on the next line is no English word."""
+    joined: list[str] = []
+    for line in lines:
+        previous = joined[-1] if joined else ""
+        last = previous.rpartition(" ")[2]
+        if "/" in last and len(previous) >= width - 4 and line.strip():
+            joined[-1] = previous + line.lstrip()
+        else:
+            joined.append(line)
+    return "\n".join(joined)
 
 
 def leaves(screen: Widget) -> list[Widget]:

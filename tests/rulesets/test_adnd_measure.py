@@ -8,7 +8,8 @@ from msgspec.structs import replace
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
-from tui_combat.engine.encounter import DEMO, built, load_encounter
+from tests.common import DEMO
+from tui_combat.engine.encounter import built, load_encounter
 
 
 def test_the_demo_weighs_27_hit_dice_against_14_levels() -> None:

@@ -19,7 +19,7 @@ from tui_combat.store import new_state
 
 def fight(levels: list[int], monsters: list[tuple[int, int]], **options: Any) -> State:
     """A 5e set-up: a party of ``levels``, and groups of (count, XP) monsters."""
-    state = apply(new_state(seed=1), a.SetRuleset(ruleset="dnd5e"))
+    state = apply(new_state(seed=1, ruleset="adnd2e"), a.SetRuleset(ruleset="dnd5e"))
     for key, value in options.items():
         state = apply(state, a.SetOption(key=key, value=value))
     state = apply(state, a.AddSide(name="Party", is_party=True))
@@ -70,7 +70,7 @@ def test_the_2024_budget() -> None:
 
 
 def test_other_families_have_no_measure() -> None:
-    assert registry.get("ose").difficulty(new_state(seed=1)) is None
+    assert registry.get("ose").difficulty(new_state(seed=1, ruleset="adnd2e")) is None
 
 
 @given(st.lists(st.integers(1, 20), min_size=1, max_size=8), st.lists(st.integers(1, 5000), min_size=1, max_size=12),

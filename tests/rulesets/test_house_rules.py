@@ -9,7 +9,8 @@ import pytest
 
 from tests.common import config_folder, d10, house_rules_file
 from tui_combat.engine import actions as a
-from tui_combat.engine.encounter import DEMO, load_encounter
+from tests.common import DEMO
+from tui_combat.engine.encounter import load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.rulesets import adnd2e

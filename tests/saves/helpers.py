@@ -25,7 +25,7 @@ def fingerprint(folder: Path) -> dict[str, tuple[str, int]]:
 
 
 def small_fight(folder: Path | None, seed: int = 11) -> Store:
-    store = Store.create(new_state(seed=seed), folder)
+    store = Store.create(new_state(seed=seed, ruleset="adnd2e"), folder)
     store.dispatch(a.AddSide(name="Отряд", is_party=True))
     store.dispatch(a.AddSide(name="Чудовища"))
     store.dispatch(a.AddCombatants(side="s1", name="Дельсенора", hp=14))

@@ -167,7 +167,7 @@ def test_a_journal_line_that_cannot_be_replayed_is_a_clear_error(folder: Path, c
 
 
 def test_an_undo_with_nothing_to_undo_is_a_clear_error(folder: Path) -> None:
-    store = Store.create(store_module.new_state(seed=3), folder)
+    store = Store.create(store_module.new_state(seed=3, ruleset="adnd2e"), folder)
     store.close()
     append(folder / JOURNAL, line(codec.Undone(seq=1, round=0)))
     damaged = open_damaged(folder)

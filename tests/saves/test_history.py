@@ -216,7 +216,7 @@ def test_save_as_carries_the_whole_history_to_the_new_folder(tmp_path: Path, sma
     assert resumed.done_actions() == done
     while resumed.can_undo:
         resumed.undo()
-    assert resumed.state == new_state(seed=11)
+    assert resumed.state == new_state(seed=11, ruleset="adnd2e")
 
 
 # -- a session saved in format 1 (before history blocks) --------------------------------------------------
@@ -239,7 +239,7 @@ def test_a_format_1_session_opens_unchanged_and_is_written_in_the_current_format
     before = fingerprint(folder)
     actions = format_1_actions()
     done = actions[:-1]  # the last damage was undone, then the note done and undone: the note is the one redo
-    states = [new_state(seed=21)]
+    states = [new_state(seed=21, ruleset="adnd2e")]
     for action in actions:
         states.append(apply(states[-1], action))
 

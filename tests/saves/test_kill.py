@@ -47,7 +47,7 @@ WRITER = textwrap.dedent(
     if (folder / "snapshot.json").exists():
         store = Store.resume(folder)
     else:
-        store = Store.create(new_state(seed=1), folder)
+        store = Store.create(new_state(seed=1, ruleset="adnd2e"), folder)
         for action in (a.AddSide(name="Отряд", is_party=True), a.AddSide(name="Чудовища"),
                        a.AddCombatants(side="s1", name="Дельсенора", hp=14),
                        a.AddCombatants(side="s2", name="Тролль", hp=10_000, count=3)):

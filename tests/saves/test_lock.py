@@ -88,7 +88,7 @@ def test_creating_a_session_in_a_folder_another_store_writes_is_refused(tmp_path
     writer = small_fight(folder)
     before = fingerprint(folder)
     with pytest.raises(FolderTaken, match="another copy of tui-combat"):
-        Store.create(new_state(seed=2), folder)
+        Store.create(new_state(seed=2, ruleset="adnd2e"), folder)
     assert fingerprint(folder) == before
     writer.close()
     assert fingerprint(folder) == before  # the writer's fight, not the intruder's
@@ -143,10 +143,10 @@ def test_two_new_sessions_are_never_handed_the_same_folder(tmp_path: Path) -> No
     assert first_folder != second_folder and first_folder.is_dir() and second_folder.is_dir()
     first = small_fight(first_folder, seed=1)
     with pytest.raises(FolderTaken):
-        Store.create(new_state(seed=2), first_folder)  # another writer holds it
+        Store.create(new_state(seed=2, ruleset="adnd2e"), first_folder)  # another writer holds it
     first.close()
     with pytest.raises(FolderTaken):
-        Store.create(new_state(seed=3), first_folder)  # it holds a session
+        Store.create(new_state(seed=3, ruleset="adnd2e"), first_folder)  # it holds a session
     resumed = Store.resume(first_folder)
     assert resumed.state == first.state
     resumed.close()

@@ -50,7 +50,7 @@ def two_rounds(data_root: Path, key: str = "ambush") -> Path:
     journal (after the snapshot of the set-up): 2 damage to Orc 2 is undone and replaced by 5; that 5 is
     undone and redone."""
     folder = sessions_dir(data_root) / key
-    store = Store.create(new_state(seed=1), folder)
+    store = Store.create(new_state(seed=1, ruleset="adnd2e"), folder)
     for action in SET_UP:
         store.dispatch(action)
     store.save_now()  # the list shows the fight's name; the undos and the redo stay in the journal
@@ -68,7 +68,7 @@ def two_rounds(data_root: Path, key: str = "ambush") -> Path:
 
 def replayed(actions: list[a.Action], count: int) -> State:
     """The plain replay of the first ``count`` actions from a new state of seed 1."""
-    state = new_state(seed=1)
+    state = new_state(seed=1, ruleset="adnd2e")
     for action in actions[:count]:
         state = apply(state, action)
     return state
@@ -76,7 +76,7 @@ def replayed(actions: list[a.Action], count: int) -> State:
 
 def replayed_to_round(actions: list[a.Action], round_number: int) -> State:
     """The plain replay up to the first state of round ``round_number``."""
-    state = new_state(seed=1)
+    state = new_state(seed=1, ruleset="adnd2e")
     for action in actions:
         if state.phase == "round" and state.round == round_number:
             break
@@ -93,7 +93,7 @@ def test_the_timeline_is_what_undo_and_redo_left_and_ends_where_the_fight_was_le
     timeline = rewind.look_back(tmp_path, "ambush")
     assert list(timeline.actions) == EFFECTIVE
     assert timeline.last == 20
-    assert timeline.base == new_state(seed=1)
+    assert timeline.base == new_state(seed=1, ruleset="adnd2e")
     assert timeline.final == session.resume(tmp_path, "ambush", read_only=True).state
     assert timeline.warnings == []  # the read-only note is not a warning here
 
@@ -130,7 +130,7 @@ def test_the_state_at_an_action_is_the_state_replayed_to_it(tmp_path: Path) -> N
     assert [entry.text for entry in timeline.logged_by(13)] == ["Orc 2 takes 5 damage: 3/8 HP."]
     assert [entry.text for entry in timeline.logged_by(16)] == ["Round 2 begins."]
     assert timeline.logged_by(0) == [] and timeline.logged_by(1) == []  # naming the fight logs nothing
-    assert timeline.state_at(0) == new_state(seed=1)
+    assert timeline.state_at(0) == new_state(seed=1, ruleset="adnd2e")
 
 
 def test_every_position_replays_right_in_any_order_from_few_kept_states() -> None:
@@ -159,7 +159,7 @@ def long_fight(data_root: Path, monkeypatch: pytest.MonkeyPatch, actions: int) -
     monkeypatch.setattr(store_module, "BLOCK_SIZE", 7)
     monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 20)
     folder = sessions_dir(data_root) / "long"
-    store = Store.create(new_state(seed=1), folder)
+    store = Store.create(new_state(seed=1, ruleset="adnd2e"), folder)
     done = SET_UP + [a.Damage(combatant=ORC_1, amount=1) if n % 2 else a.Heal(combatant=ORC_1, amount=1)
                      for n in range(actions)]
     for action in done:
@@ -266,11 +266,11 @@ def test_what_each_action_logged_is_the_same_when_the_states_hold_one_entry(tmp_
     from tui_combat.engine import log as log_module
     from tui_combat.engine import log_window
 
-    timeline = rewind.Timeline(new_state(seed=1), EFFECTIVE)
+    timeline = rewind.Timeline(new_state(seed=1, ruleset="adnd2e"), EFFECTIVE)
     logged = [[entry.text for entry in timeline.logged_by(position)] for position in range(timeline.last + 1)]
     assert max(map(len, logged)) > 1  # an action that logs more than one state holds
     monkeypatch.setattr(log_window, "LOG_KEPT", 1)
     monkeypatch.setattr(log_module, "LOG_CHUNK", 1)
-    small = rewind.Timeline(new_state(seed=1), EFFECTIVE)
+    small = rewind.Timeline(new_state(seed=1, ruleset="adnd2e"), EFFECTIVE)
     assert len(small.final.log_entries()) == 1 and small.final.log_count == timeline.final.log_count
     assert [[entry.text for entry in small.logged_by(position)] for position in range(small.last + 1)] == logged

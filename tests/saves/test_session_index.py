@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def named(root: Path, key: str, name: str) -> Path:
     folder = sessions_dir(root) / key
-    Store.create(msgspec.structs.replace(new_state(seed=1), name=name), folder).close()
+    Store.create(msgspec.structs.replace(new_state(seed=1, ruleset="adnd2e"), name=name), folder).close()
     return folder
 
 

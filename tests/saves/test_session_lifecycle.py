@@ -90,7 +90,7 @@ def test_a_new_session_is_written_in_todays_format(tmp_path: Path) -> None:
 
 
 def test_check_builds_an_encounter_in_memory(tmp_path: Path) -> None:
-    from tui_combat.engine.encounter import DEMO
+    from tests.common import DEMO
 
     state = session.check_encounter(DEMO)
     assert len(state.combatants) == 12 and state.ruleset == "adnd2e"

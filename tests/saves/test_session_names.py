@@ -112,6 +112,30 @@ def test_a_read_only_session_is_not_saved_in_place(tmp_path: Path) -> None:
     writer.close()
 
 
+# -- a new fight's rules --------------------------------------------------------------------------------------
+def _saved_at(store: Store, when: float) -> None:
+    assert store.folder is not None
+    for name in os.listdir(store.folder.folder):
+        os.utime(store.folder.folder / name, (when, when))
+
+
+def test_a_new_fight_starts_under_the_rules_of_the_newest_saved_fight(tmp_path: Path) -> None:
+    first = session.new_empty(tmp_path, seed=1)
+    assert first.state.ruleset == "adnd2e"  # nothing saved: the first installed ruleset
+    assert [info.ruleset for info in list_sessions(tmp_path)] == ["adnd2e"]  # the first snapshot says so
+    first.close()
+    session.discard_if_empty(first)
+    trudvang, dnd5e = (session.open_demo(tmp_path, demo, seed=1) for demo in ("demo_trudvang.toml", "demo_dnd5e.toml"))
+    for store in (trudvang, dnd5e):
+        store.close()
+    _saved_at(trudvang, time.time() - 60)
+    _saved_at(dnd5e, time.time() - 3600)
+    assert session.usual_ruleset(tmp_path) == "trudvang"
+    second = session.new_empty(tmp_path, seed=1)
+    assert second.state.ruleset == "trudvang"
+    second.close()
+
+
 # -- a demo opened twice -----------------------------------------------------------------------------------
 def test_a_demo_opened_again_finds_the_session_of_the_first(tmp_path: Path) -> None:
     assert session.existing_session_for_demo(tmp_path, ADND_DEMO) is None
@@ -220,7 +244,7 @@ def test_a_session_is_found_by_its_key_or_its_listed_name(tmp_path: Path) -> Non
 
 def test_two_sessions_of_one_name_are_ambiguous_unless_one_is_damaged(tmp_path: Path) -> None:
     for folder in ("ford", "ford-old"):  # older versions let two sessions share a name
-        store = Store.create(new_state(1), tmp_path / "sessions" / folder)
+        store = Store.create(new_state(1, ruleset="adnd2e"), tmp_path / "sessions" / folder)
         store.dispatch(a.SetName(name="Ford"))
         store.save_now()
         store.close()

@@ -26,7 +26,7 @@ PARTY_SIDE, MONSTER_SIDE = "s1", "s2"
 def round_state(party: list[str], monsters: int, monster_name: str = "Orc", name: str = "Ambush") -> State:
     """Round 1, resolve step: ``party`` (one combatant each, 20 HP) acts at initiative 3, then ``monsters``
     of ``monster_name`` (8 HP each, in groups of at most 500) at 7."""
-    state = new_state(seed=1)
+    state = new_state(seed=1, ruleset="adnd2e")
     steps: list[a.Action] = [a.SetName(name=name), a.SetRuleset(ruleset="adnd2e"),
                              a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters")]
     steps += [a.AddCombatants(side=PARTY_SIDE, name=hero, hp=20, sheet={"cls": "warrior", "level": 3}) for hero in party]

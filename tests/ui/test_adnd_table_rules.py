@@ -35,7 +35,7 @@ def d10(total: int) -> Roll:
 
 def fight(*, surprised: bool, death: str = "dead") -> State:
     """Raf (warrior 5, THAC0 16, war hammer +4) and a troll (AC 4 with Dex −2, large); the party's turn."""
-    state = new_state(seed=1)
+    state = new_state(seed=1, ruleset="adnd2e")
     steps: list[a.Action] = [
         a.SetName(name="Troll"), a.SetRuleset(ruleset="adnd2e"), a.SetOption(key="death", value=death),
         a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters"),

@@ -31,7 +31,7 @@ ORC = {"cls": "monster", "level": 1, "ac": 6, "weapon": "long sword", "damage": 
 
 def fight(ruleset: str) -> State:
     """Raf (warrior 5, THAC0 16, war hammer +4, 1d4+1) against two orcs (AC 6, 8 HP), the party first."""
-    state = new_state(seed=1)
+    state = new_state(seed=1, ruleset="adnd2e")
     steps: list[a.Action] = [
         a.SetName(name="Hammer"), a.SetRuleset(ruleset=ruleset),
         a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters"),

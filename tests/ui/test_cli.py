@@ -6,7 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tui_combat.engine.encounter import DEMO
+from tui_combat.engine.encounter import ENCOUNTER_DIR
+
+DEMO = ENCOUNTER_DIR / "demo_adnd2e.toml"
 
 
 def run(*args: str, data: Path) -> subprocess.CompletedProcess[str]:

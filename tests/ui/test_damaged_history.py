@@ -22,7 +22,7 @@ from tui_combat.widgets.read_only import ReadOnlyBar
 
 
 def fight_with_history(folder: Path) -> None:
-    writer = Store.create(new_state(seed=4), folder)
+    writer = Store.create(new_state(seed=4, ruleset="adnd2e"), folder)
     for action in (a.AddSide(name="Party", is_party=True), a.AddSide(name="Foes"), a.AddCombatants(side="s1", name="Raf", hp=12),
                    a.AddCombatants(side="s2", name="Orc", hp=20), a.StartFight()):
         writer.dispatch(action)

@@ -69,7 +69,7 @@ def _states() -> list[State]:
     """Each demo encounter in set-up, and in its first round (nobody surprised)."""
     states = []
     for demo in DEMOS:
-        state = new_state(seed=1)
+        state = new_state(seed=1, ruleset="adnd2e")
         for action in encounter_actions(load_encounter(ENCOUNTER_DIR / demo.file_name), state):
             state = apply(state, action)
         states.append(state)

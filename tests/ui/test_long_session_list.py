@@ -29,7 +29,7 @@ def many(data_root: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     with monkeypatch.context() as quick:
         quick.setattr(os, "fsync", lambda fd: None)  # only to build them quickly
         for number in range(FIGHTS):
-            state = msgspec.structs.replace(new_state(seed=number), name=f"Fight {number}")
+            state = msgspec.structs.replace(new_state(seed=number, ruleset="adnd2e"), name=f"Fight {number}")
             Store.create(state, sessions_dir(data_root) / f"fight-{number:03}").close()
     return [info.key for info in session.list_sessions(data_root, steps=True)]
 

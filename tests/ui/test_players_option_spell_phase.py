@@ -30,7 +30,7 @@ GNOLL = {"cls": "monster", "level": 2, "ac": 5, "weapon": "battle axe", "damage"
 
 
 def heroes_step() -> State:
-    state = new_state(seed=1)
+    state = new_state(seed=1, ruleset="adnd2e")
     for action in (
         a.SetName(name="Road"), a.SetRuleset(ruleset="players_option"),
         a.AddSide(name="Heroes", is_party=True), a.AddSide(name="Gnolls"),

@@ -77,7 +77,7 @@ async def test_a_second_copy_is_read_only_and_says_why(make_app: Callable[..., C
 
 async def test_the_header_of_the_set_up_says_read_only(make_app: Callable[..., CombatApp], data_root: Path) -> None:
     folder = sessions_dir(data_root) / "setup"
-    writer = Store.create(new_state(seed=1), folder)
+    writer = Store.create(new_state(seed=1, ruleset="adnd2e"), folder)
     writer.dispatch(a.AddSide(name="Party", is_party=True))
     app = make_app(resume="setup")
     async with app.run_test(size=SIZE) as pilot:

@@ -18,7 +18,7 @@ import pytest
 
 from tests.ui.fights import opened, until
 from tests.ui.steps import SIZE, combatant_id, session_folders, store, to_round, type_initiative
-from tui_combat.engine.encounter import DEMO
+from tests.common import DEMO
 from tui_combat.saves import codec
 from tui_combat.saves.journal import JOURNAL
 from tui_combat.screens.round import RoundScreen

@@ -28,7 +28,7 @@ ROWS_ON_SCREEN = 24 + 2 * 2 + 1
 
 def mass_battle(orcs: int) -> State:
     """Round 1 of AD&D 2e, resolve step: Raf and Ada (initiative 3), then ``orcs`` in groups of ten (7)."""
-    state = new_state(seed=1)
+    state = new_state(seed=1, ruleset="adnd2e")
     steps: list[a.Action] = [a.SetName(name="Mass battle"), a.SetRuleset(ruleset="adnd2e"),
                              a.AddSide(name="Party", is_party=True), a.AddSide(name="Orcs")]
     steps += [a.AddCombatants(side="s1", name=hero, hp=20, sheet={"cls": "warrior", "level": 3}) for hero in ("Raf", "Ada")]

@@ -3,7 +3,7 @@
 An encounter is TOML::
 
     name = "Trolls in the tunnel"
-    ruleset = "adnd2e"
+    ruleset = "…"        # a ruleset's id, as `tui-combat check` lists them
     [options]
     initiative = "standard"
     [[sides]]
@@ -33,7 +33,7 @@ from tui_combat import toml_read
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import MAX_GROUP, apply
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.model import DEFAULT_RULESET, State
+from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.i18n import N_, _
 from tui_combat.i18n.os_words import os_error_text
@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     from tui_combat.engine.contract import AnyRuleset
 
 ENCOUNTER_DIR = Path(__file__).resolve().parent.parent / "encounters"
-DEMO = ENCOUNTER_DIR / "demo_adnd2e.toml"
 
 
 class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -63,7 +62,7 @@ class SideSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
 class Encounter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     name: str
-    ruleset: str = DEFAULT_RULESET
+    ruleset: str
     options: dict[str, str] = msgspec.field(default_factory=dict)
     sides: list[SideSpec] = msgspec.field(default_factory=list)
 
@@ -304,7 +303,7 @@ class _Checker:
         """The fields of the file's ruleset's sheet (none when the ruleset is unknown)."""
         from tui_combat.engine.registry import get
 
-        ruleset_id = self.raw.get("ruleset", DEFAULT_RULESET)
+        ruleset_id = self.raw.get("ruleset")
         try:
             return frozenset(spec.key for spec in get(ruleset_id).sheet_fields) if isinstance(ruleset_id, str) \
                 else frozenset()
@@ -317,7 +316,11 @@ class _Checker:
         (a wrong field was reported already; what can be read around it is still checked)."""
         from tui_combat.engine.registry import available, get
 
-        ruleset_id = self.raw.get("ruleset", DEFAULT_RULESET)
+        ruleset_id = self.raw.get("ruleset")
+        if ruleset_id is None:
+            self.add((), "", _("\"ruleset\" is missing: the file names its rules, one of: {known}.",
+                               known=", ".join(_described(available()))))
+            return
         if not isinstance(ruleset_id, str):
             return
         try:
@@ -386,7 +389,8 @@ def _tables(value: object) -> list[dict[str, Any]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
-def _unknown_ruleset(ruleset_id: str, known: list[str]) -> str:
+def _described(known: list[str]) -> list[str]:
+    """Each ruleset's id as a file writes it, with its name: "id (the ruleset's name)"."""
     from tui_combat.engine.registry import get
 
     described = []
@@ -395,6 +399,11 @@ def _unknown_ruleset(ruleset_id: str, known: list[str]) -> str:
             described.append(f"{other} ({_(get(other).name)})")
         except RuleError:
             described.append(other)
+    return described
+
+
+def _unknown_ruleset(ruleset_id: str, known: list[str]) -> str:
+    described = _described(known)
     close = _did_you_mean(ruleset_id, known)
     if close:
         return _("unknown ruleset \"{id}\" (did you mean \"{close}\"?); the known ones are: {known}.",

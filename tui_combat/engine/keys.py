@@ -75,7 +75,7 @@ _SHOWN: dict[str, str] = {
 
 
 def ruleset_binding_id(ruleset_id: str, action: str) -> str:
-    """The binding id of a ruleset's action on its round screen: ``adnd2e.attack``."""
+    """The binding id of a ruleset's action on its round screen: ``<ruleset id>.attack``."""
     return f"{ruleset_id}.{action}"
 
 

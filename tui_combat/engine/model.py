@@ -25,8 +25,6 @@ from tui_combat.i18n import N_
 
 SCHEMA_VERSION = 2
 
-DEFAULT_RULESET = "adnd2e"
-"""The ruleset of a fight or an encounter file that names none (an id, looked up in the registry)."""
 
 Status = Literal["active", "down", "fled", "surrendered"]
 STATUS_WORDS = (N_("active"), N_("down"), N_("fled"), N_("surrendered"))
@@ -169,7 +167,8 @@ def _names(combatants: tuple[Combatant, ...]) -> Mapping[str, str]:
 class State(msgspec.Struct, frozen=True, kw_only=True):
     schema: int = SCHEMA_VERSION
     name: str = ""
-    ruleset: str = DEFAULT_RULESET
+    ruleset: str = ""
+    """The ruleset's id in the registry; "" until the set-up names one."""
     options: dict[str, str] = msgspec.field(default_factory=dict)
     """Ruleset options chosen at setup, e.g. ``{"initiative": "standard"}``."""
     seed: int = 0

@@ -97,7 +97,10 @@ def available() -> list[str]:
 
 
 def restore(state: State) -> State:
-    """A state read from a file, with the ruleset's own Structs back in place of plain mappings."""
+    """A state read from a file, with the ruleset's own Structs back in place of plain mappings (a fight
+    whose set-up has not named its ruleset yet holds none of them)."""
+    if not state.ruleset:
+        return state
     return get(state.ruleset).restore(state)
 
 

@@ -223,7 +223,8 @@ class SessionsScreen(TranslatedBindings, Screen[None]):
         self.action_open()
 
     def action_new(self) -> None:
-        self.host.open_session(partial(session.new_empty, self.host.data_root, seed=self.host.seed))
+        ruleset = session.usual_ruleset(self.host.data_root, self.sessions.values())
+        self.host.open_session(partial(session.new_empty, self.host.data_root, seed=self.host.seed, ruleset=ruleset))
 
     def action_demo(self) -> None:
         self.open_demo(session.DEMOS[0].file_name)
