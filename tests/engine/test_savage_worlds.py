@@ -187,6 +187,8 @@ def test_toughness_shaken_and_wounds(savage_worlds: AnyRuleset) -> None:
     state, said = hit(state, jessie, 14)  # two raises
     assert said == "Jessie takes 14 against Toughness 6: 2 wounds and Shaken." and state.combatant(jessie).hp == 1
     assert savage_worlds.condition_word(state, jessie) == "3 wounds"
+    assert (savage_worlds.health_label, savage_worlds.health_shown(state, jessie)) == ("Wounds", "3/3")
+    assert (savage_worlds.health_shown(state, jessie, brief=True), savage_worlds.health_shown(state, bandit)) == ("3", "0/0")
     state, said = hit(state, jessie, 10)  # the fourth wound
     assert said == "Jessie takes 10 against Toughness 6: 1 wound: incapacitated."
     assert state.combatant(jessie).status == "down" and savage_worlds.condition_word(state, jessie) == "incapacitated"

@@ -18,6 +18,7 @@ from tests.ui.steps import (
     SIZE,
     combatant_id,
     footer_now,
+    select,
     session_folders,
     store,
     to_round_from_setup,
@@ -75,6 +76,9 @@ async def test_a_round_of_savage_worlds_from_the_keyboard(savage_worlds: AnyRule
         state = store(app).state
         assert jessie in savage_worlds.fight_of(state).shaken
         assert "Jessie takes 6 against Toughness 6: Shaken." in [entry.text for entry in state.log_entries()]
+        await select(pilot, jessie)
+        await until(pilot, lambda: "Jessie" in visible_text(screen.query_one("#card-head")), "Jessie's card")
+        assert "Wounds 0/3" in visible_text(screen.query_one("#card-head"))  # the book's word, not HP
 
         # The Bandits' turn; the Joker comes in before them.
         await pilot.press("n")

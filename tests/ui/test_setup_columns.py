@@ -49,6 +49,6 @@ async def test_trudvang_shows_sv_cp_and_armour(make_app: Callable[..., CombatApp
     app = make_app(resume="raid")
     async with app.run_test(size=SIZE) as pilot:
         await until_setup(pilot)
-        assert columns(app) == ["Side", "Name", "HP", "Group", "Combat SV", "CP", "Armour"]
+        assert columns(app) == ["Side", "Name", "BP", "Group", "Combat SV", "CP", "Armour"]
         # CP of a fresh round: SV 8 (general) + Armed combat 3 × 1 CP per level = 11.
         assert cells(app) == [["Raiders", "Ulf", "20", "", "8", "11", "Chain mail"]]

@@ -262,6 +262,11 @@ class Ruleset(Generic[R, F]):
     surprise_scope: ClassVar[SurpriseScope] = "side"
     library: ClassVar[str] = ""
     """The id of the ruleset whose GM's library this one shares (the same stat blocks): "" for its own."""
+    health_label: ClassVar[str] = N_("HP")
+    """The book's short word for a combatant's health (a message id): the card, the set-up table's column and
+    the add form's field say it (Trudvang's Body Points: "BP")."""
+    health_help: ClassVar[str] = ""
+    """A hint under the add form's health field (a message id), for a book whose sheet decides it."""
     round_state_type: type[R]
     fight_state_type: type[F]
 
@@ -487,6 +492,12 @@ class Ruleset(Generic[R, F]):
         hit points when above it), and a combatant who is down is back in the fight above 0."""
         hp = min(combatant.hp + amount, max(combatant.max_hp, combatant.hp))
         return Health(hp=hp, status="active" if combatant.status == "down" and hp > 0 else combatant.status)
+
+    def health_shown(self, state: State, combatant_id: str, *, brief: bool = False) -> str:
+        """A combatant's health after :attr:`health_label`, in the GM's language: by default "12/30" on the
+        card (what he has of his most) and, ``brief``, "30" in the set-up table."""
+        combatant = state.combatant(combatant_id)
+        return str(combatant.hp) if brief else f"{combatant.hp}/{combatant.max_hp}"
 
     def condition_word(self, state: State, combatant_id: str) -> str | None:
         """A message id for the state of a combatant's health the book names ("dying", "stable", "dead",

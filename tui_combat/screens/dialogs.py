@@ -28,7 +28,7 @@ from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets._select import SelectOverlay
 from textual.widgets.option_list import Option
 
-from tui_combat.engine.contract import FieldSpec
+from tui_combat.engine.contract import AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
@@ -53,6 +53,12 @@ AMOUNT_RANGE = (0, 9999)
 """Damage, healing, hit points."""
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 """ASCII digits only: ``²`` and ``①`` count as digits to Python's ``isdigit`` but are no number to ``int``."""
+
+
+def health_field(ruleset: AnyRuleset) -> FieldSpec:
+    """The add form's field for a combatant's health, in the book's word (:attr:`Ruleset.health_label`)."""
+    return FieldSpec(key="hp", label=ruleset.health_label, kind="int", default=1, minimum=AMOUNT_RANGE[0],
+                     maximum=AMOUNT_RANGE[1], help=ruleset.health_help)
 
 
 def shown_value(value: object, most: int = 24) -> str:

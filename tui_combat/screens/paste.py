@@ -22,7 +22,7 @@ from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
 from tui_combat.library import Entry, LibraryError, default_side, entry_action, save_entry
-from tui_combat.screens.dialogs import AMOUNT_RANGE, FormDialog
+from tui_combat.screens.dialogs import FormDialog, health_field
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.statblock import Reading, read_for
 from tui_combat.widgets.translated_bindings import TranslatedBindings
@@ -98,7 +98,7 @@ def _fields(screen: SessionScreen) -> list[FieldSpec]:
         FieldSpec(key="name", label=N_("Name")),
         FieldSpec(key="side", label=N_("Side"), kind="choice", choices=tuple((s.id, s.name) for s in state.sides)),
         FieldSpec(key="count", label=N_("How many"), kind="int", default=1, minimum=1, maximum=500),
-        FieldSpec(key="hp", label=N_("HP"), kind="int", default=1, minimum=AMOUNT_RANGE[0], maximum=AMOUNT_RANGE[1]),
+        health_field(registry.get(state.ruleset)),
         *registry.get(state.ruleset).sheet_fields,
         FieldSpec(key="notes", label=N_("Notes")),
         FieldSpec(key="keep", label=N_("Also keep it in your library"), kind="bool", default=False),

@@ -75,11 +75,12 @@ def card_text(state: State, combatant_id: str) -> tuple[Text, Text]:
     """The selected combatant as the GM sees him: name, side, HP and status; then the ruleset's details,
     his effects, his notes and his secret notes."""
     combatant = state.combatant(combatant_id)
+    ruleset = registry.get(state.ruleset)
     head = Text.assemble((combatant.name, "bold"), f"  {state.side(combatant.side).name}  ",
-                         f"{_('HP')} {combatant.hp}/{combatant.max_hp}  {_(combatant.status)}")
+                         f"{_(ruleset.health_label)} {ruleset.health_shown(state, combatant_id)}  {_(combatant.status)}")
     lines: list[Text] = []
     try:
-        lines += [Text(f"{label}: {value}") for label, value in registry.get(state.ruleset).details(state, combatant_id)]
+        lines += [Text(f"{label}: {value}") for label, value in ruleset.details(state, combatant_id)]
     except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
         lines.append(Text(str(error), style="red"))
     for effect in effects_of(state, combatant_id):

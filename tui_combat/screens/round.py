@@ -294,7 +294,7 @@ class RoundScreen(SessionScreen):
         combatant = state.combatant(combatant_id)
         ruleset = registry.get(state.ruleset)
         head = Text.assemble((combatant.name, "bold"), f"  {state.side(combatant.side).name}  ",
-                             f"{_('HP')} {combatant.hp}/{combatant.max_hp}  {_(combatant.status)}")
+                             f"{_(ruleset.health_label)} {ruleset.health_shown(state, combatant_id)}  {_(combatant.status)}")
         try:
             lines = [Text(f"{label}: {value}") for label, value in ruleset.details(state, combatant_id)]
             budget = ruleset.budget(state, combatant_id)

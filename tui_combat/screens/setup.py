@@ -24,7 +24,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
 from tui_combat.library import Finder, entry_action, parse_count, summary
-from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, FormDialog, choice_value
+from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, choice_value, health_field
 from tui_combat.screens.host import host_of
 from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
 from tui_combat.screens.paste import paste_stat_block
@@ -47,9 +47,11 @@ def combatant_fields(state: State, with_side: bool) -> list[FieldSpec]:
     fields = [FieldSpec(key="name", label=N_("Name"), kind="str", help=_("\"5 orc\" adds Orc 1…Orc 5"))]
     if with_side:
         fields.append(FieldSpec(key="side", label=N_("Side"), kind="choice", choices=tuple((s.id, s.name) for s in state.sides)))
-    fields.append(FieldSpec(key="hp", label=N_("HP"), kind="int", default=1, minimum=AMOUNT_RANGE[0], maximum=AMOUNT_RANGE[1]))
-    fields.extend(registry.get(state.ruleset).sheet_fields)
+    ruleset = registry.get(state.ruleset)
+    fields.append(health_field(ruleset))
+    fields.extend(ruleset.sheet_fields)
     return fields
+
 
 
 HIDDEN_FIELD = "\0hidden"
@@ -280,7 +282,7 @@ class SetupScreen(SessionScreen):
         row = table.cursor_row
         if self._columns_of != state.ruleset:  # each ruleset has columns of its own (class and level, AC …)
             table.clear(columns=True)
-            table.add_columns(_("Side"), _("Name"), _("HP"), _("Group"),
+            table.add_columns(_("Side"), _("Name"), _(ruleset.health_label), _("Group"),
                               *(_(label) for label, _keys in ruleset.summary_columns()))
             self._columns_of = state.ruleset
         else:
@@ -293,7 +295,8 @@ class SetupScreen(SessionScreen):
                 cells = ()
             side = state.side(combatant.side).name
             name = f"{combatant.name} {glyph(HIDDEN_MARK)}" if combatant.hidden else combatant.name
-            table.add_row(escape(side), escape(name), str(combatant.hp), escape(group_names.get(combatant.group, "")),
+            table.add_row(escape(side), escape(name), ruleset.health_shown(state, combatant.id, brief=True),
+                          escape(group_names.get(combatant.group, "")),
                           *(escape(cell[:30]) for cell in cells), key=combatant.id)
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))

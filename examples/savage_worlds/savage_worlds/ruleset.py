@@ -103,6 +103,8 @@ def card_shown(card: int) -> str:
 class SavageWorlds(Ruleset[SavageRound, SavageFight]):
     id = "savage_worlds"
     name = N_("Savage Worlds")
+    health_label = N_("Wounds")
+    health_help = N_("set by the sheet: a Wild Card takes three wounds, an Extra none")
     sheet_fields = (
         FieldSpec(key="wild_card", label=N_("Wild Card"), kind="bool", default=False),
         FieldSpec(key="skill", label=N_("Attack die"), default="1d6!", help=N_("Fighting or Shooting, e.g. 1d8!")),
@@ -147,6 +149,12 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
     @staticmethod
     def wounds(combatant: Combatant) -> int:
         return max(combatant.max_hp - combatant.hp, 0)
+
+    def health_shown(self, state: State, combatant_id: str, *, brief: bool = False) -> str:
+        """Wounds taken of the most he can take ("1/3"); in the set-up table, the most ("3"; an Extra: "0")."""
+        combatant = state.combatant(combatant_id)
+        most = max(combatant.max_hp - 1, 0)
+        return str(most) if brief else f"{min(self.wounds(combatant), most)}/{most}"
 
     def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
         toughness = self.sheet(combatant).toughness

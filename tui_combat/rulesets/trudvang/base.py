@@ -41,6 +41,8 @@ def convert_args(raw: Mapping[str, Any], kind: type[Args], action: str) -> Args:
 class TrudvangBase(Ruleset[RoundInfo, Carry]):
     id = "trudvang"
     name = N_("Trudvang Chronicles")
+    health_label = N_("BP")
+    health_help = N_("Body Points: worked out from the race when the sheet has one")
     round_state_type = RoundInfo
     fight_state_type = Carry
 
