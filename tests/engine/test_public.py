@@ -17,6 +17,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
+from tui_combat.engine.contract import Ruleset
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR, encounter_actions, load_encounter
 from tui_combat.engine.errors import RuleError
@@ -342,3 +343,36 @@ def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple
         check_nothing_secret(state)
         if isinstance(action, a.Note) and not action.secret and not state.log_entries()[-1].secret:
             assert action.text in view_text(public_view(state))  # what is public does show
+
+
+@settings(max_examples=60, deadline=None)
+@given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
+def test_each_rulesets_own_public_conditions_are_what_its_card_shows(
+        fight: tuple[str, tuple[tuple[str, str], ...]], advances: int, actions: list[Step], surprise: bool) -> None:
+    """A ruleset that works out the players' conditions on its own (not from its whole card) gives what the
+    card's condition lines give (:meth:`Ruleset.public_conditions` by default), at every point of a fight."""
+    for _action, state in played(prepared(*fight), advances, actions, surprise):
+        ruleset = get(state.ruleset)
+        for combatant in state.combatants:
+            assert ruleset.public_conditions(state, combatant.id) == \
+                Ruleset.public_conditions(ruleset, state, combatant.id), combatant.name
+
+
+@pytest.mark.parametrize("demo", [demo.file_name for demo in DEMOS])
+def test_the_conditions_of_the_fallen_and_the_dying_are_what_the_card_shows(demo: str) -> None:
+    """Everyone brought to 0 (a 5e character then makes death saves, a monster dies; AD&D's dead), then the
+    first of them healed: the players see the card's words at each point."""
+    state = apply(prepared(demo, ()), a.StartFight())
+    ruleset = get(state.ruleset)
+    for combatant in state.combatants:
+        state = apply(state, a.Damage(combatant=combatant.id, amount=max(combatant.hp, 1)))
+        seen = {c.id: ruleset.public_conditions(state, c.id) for c in state.combatants}
+        assert seen == {c.id: Ruleset.public_conditions(ruleset, state, c.id) for c in state.combatants}
+    if state.ruleset in ("adnd2e", "players_option", "dnd5e"):  # dead, dying: OSE's and Trudvang's cards have no word
+        assert any(seen.values()), "nobody's state has a word"
+    try:
+        state = apply(state, a.Heal(combatant=state.combatants[0].id, amount=1))
+    except RuleError:  # OSE: the dead stay dead
+        return
+    first = state.combatants[0].id
+    assert ruleset.public_conditions(state, first) == Ruleset.public_conditions(ruleset, state, first)

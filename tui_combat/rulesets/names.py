@@ -6,9 +6,10 @@ Russian is answered in Russian."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar, cast
 
-__all__ = ["NameTable", "name_key"]
+__all__ = ["NameTable", "made_once", "name_key"]
 
 
 def name_key(name: str) -> str:
@@ -41,3 +42,17 @@ def unknown_aliases(known: Iterable[str], aliases: Mapping[str, str]) -> list[st
     """The aliases whose target is not one of ``known`` (a typo in a data or house-rules file)."""
     keys = {name_key(name) for name in known}
     return [alias for alias, target in aliases.items() if name_key(target) not in keys]
+
+
+
+T = TypeVar("T")
+_made: dict[tuple[int, str], tuple[object, Any]] = {}
+
+
+def made_once(tables: object, which: str, make: Callable[[], T]) -> T:
+    """What ``make`` builds from a ruleset's ``tables`` (a name table, an index), called ``which``: built once
+    for as long as those tables are in use (house rules read again are other tables, with their own)."""
+    made = _made.get((id(tables), which))
+    if made is None or made[0] is not tables:
+        made = _made[(id(tables), which)] = (tables, make())
+    return cast(T, made[1])

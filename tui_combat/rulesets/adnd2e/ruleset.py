@@ -470,6 +470,11 @@ class ADnD2e(AdndFamily[AdndRound]):
         return self.with_round(state, replace(current, side_situations={**current.side_situations, side_id: tuple(ids)}))
 
     # -- what the screens show -------------------------------------------------------------------
+    def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
+        """The book's word for his health ("dying", "dead"): the one condition of the card the players see."""
+        word = self.condition_word(state, combatant_id)
+        return (_(word),) if word else ()
+
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         combatant = state.combatant(combatant_id)
         sheet = self.sheet(combatant)

@@ -23,7 +23,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _, english_word
 from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, Tables, tables
-from tui_combat.rulesets.names import NameTable
+from tui_combat.rulesets.names import NameTable, made_once
 
 __all__ = [
     "CLASSES", "LARGE", "SIZES", "Sheet", "is_large", "table_damage", "armour_modifier", "damage_of", "armour_name", "attack_plan", "attack_rate", "attacks_this_round", "canonical_sheet", "check_sheet_values",
@@ -82,18 +82,11 @@ def weapon_key(name: str) -> str:
     return " ".join(name.strip().lower().split())
 
 
-_names: dict[int, tuple[Tables, NameTable, NameTable]] = {}
-
-
 def _name_tables() -> tuple[NameTable, NameTable]:
     """The weapons' and the armours' names with their aliases, for the tables in use (house rules too)."""
     data = tables()
-    cached = _names.get(id(data))
-    if cached is None or cached[0] is not data:
-        _names.clear()
-        cached = _names[id(data)] = (data, NameTable(data.weapon_speeds, data.weapon_aliases),
-                                     NameTable(data.armour_types, data.armour_aliases))
-    return cached[1], cached[2]
+    return (made_once(data, "weapons", lambda: NameTable(data.weapon_speeds, data.weapon_aliases)),
+            made_once(data, "armour", lambda: NameTable(data.armour_types, data.armour_aliases)))
 
 
 def weapon_name(name: str) -> str:
@@ -116,7 +109,8 @@ def _unknown_weapon(name: str) -> RuleError:
 
 
 def _table_speed(name: str) -> int:
-    speeds = {weapon_key(k): v for k, v in tables().weapon_speeds.items()}
+    data = tables()
+    speeds = made_once(data, "speeds by key", lambda: {weapon_key(k): v for k, v in data.weapon_speeds.items()})
     speed = speeds.get(weapon_key(weapon_name(name)))
     if speed is None:
         raise _unknown_weapon(name)

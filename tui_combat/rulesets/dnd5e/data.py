@@ -14,7 +14,7 @@ import msgspec
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.data_loading import DATA_DIR, house_rules_path, load_ruleset_data
-from tui_combat.rulesets.names import NameTable, unknown_aliases
+from tui_combat.rulesets.names import NameTable, made_once, unknown_aliases
 
 __all__ = [
     "NAME", "SIZES", "AttackRules", "BudgetRules", "ConcentrationRules", "ConditionData", "DeathRules", "Dnd5eData", "Edge", "InitiativeRules", "SpeedFactorRules",
@@ -183,5 +183,14 @@ def data() -> Dnd5eData:
 def find_weapon(name: str) -> WeaponData | None:
     """The weapon of the table called ``name`` (compared with :func:`norm`); None for one not listed."""
     tables = data()
-    wanted = norm(NameTable(tables.weapons, tables.weapon_aliases).find(name) or name)
-    return next((weapon for key, weapon in tables.weapons.items() if norm(key) == wanted), None) if wanted else None
+    names = made_once(tables, "weapons", lambda: NameTable(tables.weapons, tables.weapon_aliases))
+    wanted = norm(names.find(name) or name)
+    return made_once(tables, "weapons by norm", lambda: _by_norm(tables)).get(wanted) if wanted else None
+
+
+def _by_norm(tables: Dnd5eData) -> dict[str, WeaponData]:
+    """The weapons by their :func:`norm` name (the first one wins, as the table lists them)."""
+    found: dict[str, WeaponData] = {}
+    for key, weapon in tables.weapons.items():
+        found.setdefault(norm(key), weapon)
+    return found

@@ -41,7 +41,19 @@ class Dnd5eView(Dnd5eActions):
             successes, failures = save_marks(record)
             lines.append((_("Death saves"), _("{word}: successes {successes}, failures {failures}", word=_(word or ""),
                                               successes=successes, failures=failures)))
-        elif word:
+        return tuple(lines) + self._conditions(state, combatant_id, word if record is None or record.dead else None)
+
+    def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
+        """His health's word when he is not making death saves, surprise, and his conditions with their time
+        left: what the card says of them (the death saves themselves stay the DM's)."""
+        record = self.dying_of(state, combatant_id)
+        word = self.condition_word(state, combatant_id) if record is None or record.dead else None
+        return tuple(value if label == _("Condition") else f"{label}: {value}"
+                     for label, value in self._conditions(state, combatant_id, word))
+
+    def _conditions(self, state: State, combatant_id: str, word: str | None) -> tuple[tuple[str, str], ...]:
+        lines: list[tuple[str, str]] = []
+        if word:
             lines.append((_("Condition"), _(word)))
         if self.waits_for_first_turn(state, combatant_id):
             lines.append((_("Surprised"), _("loses the first turn")))

@@ -11,7 +11,7 @@ from tui_combat.engine.dice import Dice, DiceError, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _
 from tui_combat.rulesets.data_loading import load_ruleset_data
-from tui_combat.rulesets.names import NameTable, unknown_aliases
+from tui_combat.rulesets.names import NameTable, made_once, unknown_aliases
 
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]
 Positive = Annotated[int, msgspec.Meta(ge=1)]
@@ -123,7 +123,9 @@ def weapon_name(weapon: str) -> str:
     """The tables' name of a weapon as the GM wrote it (an alias such as "короткий лук" included), in
     lower case; the name itself when the tables do not know it."""
     data = tables()
-    found = NameTable((*data.missile.ranges, *data.slow_weapons.weapons), data.weapon_aliases).find(weapon)
+    names = made_once(data, "weapons", lambda: NameTable((*data.missile.ranges, *data.slow_weapons.weapons),
+                                                       data.weapon_aliases))
+    found = names.find(weapon)
     return (found or weapon).strip().lower()
 
 

@@ -24,6 +24,10 @@ class OseView(OseActions):
         return (BudgetLine(label=_("Move"), left=0 if spent.moved else 1, total=1),
                 BudgetLine(label=_("Action"), left=0 if spent.acted else 1, total=1))
 
+    def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
+        """Surprised: the one line of the card the players see."""
+        return (f"{_('Surprised')}: {_('loses this round')}",) if self.surprised_now(state, combatant_id) else ()
+
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         combatant = state.combatant(combatant_id)
         sheet = self.sheet_of(combatant)

@@ -458,6 +458,11 @@ class PlayersOption(AdndFamily[PoRound]):
         return log(state, N_("End of the round: {parts}."), parts=[Msg(id=p.label) for p in self.data.end_of_round])
 
     # -- what the screens show ------------------------------------------------------------------------------
+    def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
+        """The book's word for his health ("dying", "dead"): the one condition of the card the players see."""
+        word = self.condition_word(state, combatant_id)
+        return (_(word),) if word else ()
+
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         combatant = state.combatant(combatant_id)
         sheet = self.po_sheet(combatant)

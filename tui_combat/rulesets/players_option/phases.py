@@ -10,6 +10,7 @@ from tui_combat.i18n import N_, _, ngettext
 from tui_combat.rulesets.adnd2e.sheet import Sheet, uses_natural_weapons, weapon_key, weapon_name
 from tui_combat.rulesets.adnd2e.state import casting_rounds, parse_spells
 from tui_combat.rulesets.players_option.data import PoTables
+from tui_combat.rulesets.names import made_once
 
 __all__ = ["ENCUMBRANCE", "MOVES", "PO_ACTIONS", "PoDeclaration", "PoSheet", "Reading", "phase_of"]
 
@@ -72,7 +73,7 @@ def base_phase(sheet: PoSheet, data: PoTables) -> Reading:
 def weapon_class(sheet: PoSheet, weapon: str, data: PoTables) -> int:
     if sheet.weapon_class and weapon_key(weapon) == weapon_key(sheet.weapon):
         return data.phase_index(sheet.weapon_class)
-    classes = {weapon_key(k): v for k, v in data.weapons.classes.items()}
+    classes = made_once(data, "classes by key", lambda: {weapon_key(k): v for k, v in data.weapons.classes.items()})
     return data.phase_index(classes.get(weapon_key(weapon_name(weapon)), data.weapons.default_class))
 
 

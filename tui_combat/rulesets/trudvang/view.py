@@ -119,11 +119,12 @@ class TrudvangView(Wounds):
         return _("PV {pv}, BV {bv} of {new}", pv=self.pv_now(state, cid, item), bv=bv, new=new)
 
     def _round_details(self, state: State, combatant_id: str) -> list[tuple[str, str]]:
-        data = self.data
+        flags = self.round_flags(state, combatant_id)
+        this_round = [(_("This round"), "; ".join(flags))] if flags else []
         try:
             parts = self.im_parts(state, combatant_id)
         except RuleError as error:
-            return [(_("Initiative modifier"), str(error))]
+            return [(_("Initiative modifier"), str(error)), *this_round]
         info = self.round_of(state)
         lines: list[tuple[str, str]] = []
         total = sum(v for _l, v in parts)
@@ -132,7 +133,18 @@ class TrudvangView(Wounds):
         value = self.value_of(state, info, combatant_id)
         if value is not None:
             lines.append((_("Initiative"), _("{total} (call {call})", total=value, call=self.call_label(value))))
-        turn = info.turns.get(combatant_id, Turn())
+        return lines + this_round
+
+    def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
+        """What the card says of him this round (surprised, holding, held by …), without working out the rest
+        of the card."""
+        flags = self.round_flags(state, combatant_id) if state.phase == "round" else []
+        return (f"{_('This round')}: {'; '.join(flags)}",) if flags else ()
+
+    def round_flags(self, state: State, combatant_id: str) -> list[str]:
+        """Surprised, holding his action, gave up his turn, held by or holding someone: this round."""
+        data = self.data
+        turn = self.round_of(state).turns.get(combatant_id, Turn())
         flags = []
         if self.surprised_now(state, combatant_id):
             flags.append(_("surprised ({penalty:+d})", penalty=data.rules.surprise_penalty))
@@ -149,9 +161,7 @@ class TrudvangView(Wounds):
         holding = [names[victim] for victim, holder in grappled.items() if holder == combatant_id and victim in names]
         if holding:
             flags.append(_("holding {names}", names=", ".join(holding)))
-        if flags:
-            lines.append((_("This round"), "; ".join(flags)))
-        return lines
+        return flags
 
     def turn_marker(self, state: State, combatant_id: str, slot: int | None) -> str:
         """"skipped" for one who gave up his turn this round (he is out of the countdown)."""
