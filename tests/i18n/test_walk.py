@@ -30,11 +30,13 @@ STEPS = 10
 MOVES_ON = frozenset({"begin", "start", "next", "leave", "quit", "app.quit", "open", "cancel", "close"})
 """Footer keys that leave the screen for the next one of the walk: pressed by the walk itself."""
 EXTRA_KEYS = {
-    "SetupScreen": ("l", "f2", "w", "f1", "f3"),
+    "SetupScreen": ("l", "f2", "w", "f1"),
     "SurpriseScreen": ("m", "f1"),
     "RoundScreen": ("h", "x", "i", "O", "E", "R", "L", "f1"),
 }
-"""Keys kept out of the footer (they are in help and the palette) whose dialogs the walk opens too."""
+"""Keys kept out of the footer (they are in help and the palette) whose dialogs the walk opens too, where
+the screen offers them (5e has no surprise modifiers). The settings (f3) are the same for every fight: the
+session list's walk opens them."""
 
 
 def kind(finding: str) -> str:
@@ -86,7 +88,9 @@ class Walk:
         if seen in self.keys_seen:  # the same keys on a later step of the round: their dialogs are seen
             return
         self.keys_seen.add(seen)
-        for key, action, description in shown + [(key, "", key) for key in extra]:
+        active = self.pilot.app.active_bindings
+        offered = [key for key in extra if key in active and active[key].enabled]  # not a key this book leaves out
+        for key, action, description in shown + [(key, "", key) for key in offered]:
             name = action.rpartition(".")[2].split("(")[0]
             if name in MOVES_ON or key in pressed or self.pilot.app.screen is not screen:
                 continue
