@@ -30,13 +30,16 @@ STEPS = 10
 MOVES_ON = frozenset({"begin", "start", "next", "leave", "quit", "app.quit", "open", "cancel", "close"})
 """Footer keys that leave the screen for the next one of the walk: pressed by the walk itself."""
 EXTRA_KEYS = {
-    "SetupScreen": ("l", "f2", "w", "f1"),
+    "SetupScreen": ("l", "f2"),
     "SurpriseScreen": ("m", "f1"),
     "RoundScreen": ("h", "x", "i", "O", "E", "R", "L", "f1"),
 }
 """Keys kept out of the footer (they are in help and the palette) whose dialogs the walk opens too, where
 the screen offers them (5e has no surprise modifiers). The settings (f3) are the same for every fight: the
 session list's walk opens them."""
+SAME_IN_EVERY_FIGHT = {"SetupScreen": ("w", "f1")}
+"""Keys whose dialogs say the same whatever the rules (the set-up's help, saving it as an encounter file): the
+first demo's walk opens them, in each language."""
 
 
 def kind(finding: str) -> str:
@@ -110,7 +113,8 @@ async def walk_fight(pilot: Pilot[Any], lang: str, ruleset: str) -> list[str]:
     walk = Walk(pilot, lang)
     await until(pilot, lambda: screen_name(pilot) == "SetupScreen", "the set-up")
     await walk.inspect(ruleset, "set-up")
-    await walk.keys_of(f"{ruleset} set-up", EXTRA_KEYS["SetupScreen"])
+    once = SAME_IN_EVERY_FIGHT["SetupScreen"] if ruleset == DEMOS[0].ruleset else ()
+    await walk.keys_of(f"{ruleset} set-up", EXTRA_KEYS["SetupScreen"] + once)
     await pilot.press("c")
     await until(pilot, lambda: screen_name(pilot) == "SurpriseScreen", "the surprise screen")
     await walk.inspect(ruleset, "surprise")
