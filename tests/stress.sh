@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The interface tests under load: two CPU-burning processes run beside pytest for the whole run, and the
-# tests run PASSES times in a row (default 3); the first red pass ends the script, red.
+# tests run PASSES times in a row (default 3); the first red pass ends the script, red. pytest runs its
+# workers as the README's command does (-n auto: two a core), so each test shares its core three ways.
 #
 #   tests/stress.sh                      # tests/ui and tests/i18n, three passes
 #   PASSES=1 tests/stress.sh tests/ui/test_round_flow.py   # a subset, once
@@ -42,7 +43,7 @@ echo "stress: two CPU burners running (pids ${burners[*]}); $passes passes of: $
 for pass in $(seq 1 "$passes"); do
     started=$SECONDS
     status=0
-    "$python" -m pytest -q "$@" || status=$?
+    "$python" -m pytest -q -n auto "$@" || status=$?
     echo "stress: pass $pass of $passes: pytest exit code $status in $((SECONDS - started)) s"
     if [ "$status" -ne 0 ]; then
         echo "stress: FAILED on pass $pass" >&2
