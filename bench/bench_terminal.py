@@ -12,7 +12,9 @@ footer) measured in the same run, in the same kind of terminal, alternately with
   it caused (the output is read until it has been quiet for a while), and the bytes written. The bare app
   gets the same keys, right after each size (its ``n`` is the "bare key" of the ratios).
 * Damage at 2,000 combatants: ``d`` opens the form (timed), ``3`` is typed, Enter applies it (timed), ``u``
-  undoes it; each against the bare key measured after it.
+  undoes it (timed), ``?`` opens the help and Esc closes it (timed); each against the bare key measured after it.
+* The players' view at 200 and 2,000 combatants: ``tui-combat view`` in a pseudo-terminal while this process
+  saves the GM's actions into the session; from each action saved to the last byte of the view's frame.
 * Start: the same command from ``fork`` to the end of the first frame that shows the round screen (a frame
   is a burst of output; Textual writes one at once), and to the last byte before the screen is quiet, on
   the 2,000-combatant session after 10,000 actions; against the bare app's start measured the same way.
@@ -292,6 +294,58 @@ def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str]
         terminal.close()
 
 
+def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> dict[str, Keys]:
+    """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): a damage applied
+    (``d``, ``3``, Enter) and ``u`` undoing it (timed), ``?`` opening the help (timed) and Esc closing it
+    (timed). Returns the timed keys by name."""
+    terminal = Terminal(argv, env)
+    try:
+        terminal.until_quiet(0, marker)
+        timed = {"u undoes a damage": Keys(), "? opens the help": Keys(), "Esc closes it": Keys()}
+        for number in range(count + 1):
+            terminal.key(b"d")
+            terminal.key(b"3")
+            terminal.key(b"\r")
+            for name, key in zip(timed, (b"u", b"?", b"\x1b")):
+                took, size = terminal.key(key)
+                if number >= 1:
+                    timed[name].times.append(took)
+                    timed[name].sizes.append(size)
+        return timed
+    finally:
+        terminal.close()
+
+
+def view_updates(data: Path, key: str, count: int, env: dict[str, str]) -> Keys:
+    """The players' view (``tui-combat view KEY``) in a pseudo-terminal while this process writes the GM's
+    actions into the session (a damage, then its healing, on the first monster): for each, the time from the
+    action saved (the journal line fsynced) to the last byte of the view's frame, and the bytes it wrote.
+    The first two are a warm-up."""
+    from tui_combat.engine import actions as a
+    from tui_combat.store import Store
+
+    terminal = Terminal([sys.executable, "-m", "tui_combat", "--data-dir", str(data), "view", key], env)
+    store = Store.resume(data / "sessions" / key)
+    try:
+        terminal.until_quiet(0, b"Turn order")
+        target = next(c.id for c in store.state.combatants if not store.state.side(c.side).is_party)
+        updates = Keys()
+        for number in range(2 * count + 2):
+            terminal.drain()
+            since = len(terminal.output)
+            action: a.Action = a.Damage(combatant=target, amount=1) if number % 2 == 0 else a.Heal(combatant=target, amount=1)
+            store.dispatch(action)
+            saved = time.perf_counter()
+            terminal.until_quiet(since)
+            if number >= 2:
+                updates.times.append(terminal.last_byte_at - saved)
+                updates.sizes.append(len(terminal.output) - since)
+        return updates
+    finally:
+        store.close()
+        terminal.close()
+
+
 def start_time(argv: list[str], marker: bytes, env: dict[str, str]) -> tuple[float, float]:
     """(to the end of the first frame showing ``marker``, to the last byte before the screen is quiet),
     each from ``fork``."""
@@ -385,6 +439,17 @@ def main() -> int:
         for what, measured in (("d opens the form", opened), ("Enter applies it", applied)):
             print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / again_n.ms:.2f}× the bare "
                   f"key ({again_n.ms:.1f} ms)")
+        more = press_more(ours(data, damage_key), ROUND_MARKER, keys, env)
+        again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
+        for what, measured in more.items():
+            print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / again_n.ms:.2f}× the bare "
+                  f"key ({again_n.ms:.1f} ms)")
+
+        print(f"\nthe players' view (tui-combat view), the GM's action saved → the view's frame, {keys} of each, medians "
+              f"(target: ≤ 50 ms, ≤ 2 KB at 2,000):")
+        for size in SIZES[:2]:
+            measured = view_updates(data, sessions[f"{size:,} combatants"], keys // 2, env)
+            print(f"  {size:,} combatants: {measured.ms:.1f} ms, {measured.size:.0f} bytes")
         if args.no_start:
             return 0
         long_key = build(data, SIZES[1], long_actions)

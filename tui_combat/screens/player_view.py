@@ -33,14 +33,15 @@ from tui_combat.engine.public import HEALTH_WORDS, HealthScale, PublicCombatant,
 from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
+from tui_combat.widgets.lines import ManyLines
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:
     from tui_combat.engine.model import State
 
 __all__ = [
-    "SETTINGS_FILE", "PlayerViewApp", "PlayerViewScreen", "ViewSettings", "head_text", "load_settings", "log_text",
-    "now_text", "order_text", "phase_title", "view_text",
+    "SETTINGS_FILE", "PlayerViewApp", "PlayerViewScreen", "ViewSettings", "head_text", "load_settings", "log_lines", "log_text",
+    "now_text", "order_lines", "order_text", "phase_title", "view_text",
 ]
 
 SETTINGS_FILE = "players-view.toml"
@@ -138,31 +139,32 @@ def _combatant_line(text: Text, combatant: PublicCombatant, *, large: bool) -> N
 
 def order_text(view: PublicView, *, large: bool = False) -> Text:
     """The turn order: each slot with its combatants, who acts now (▶) and who has acted (✓)."""
-    return _order(view, large=large)[0]
+    return Text("\n").join(order_lines(view, large=large)[0])
 
 
-def _order(view: PublicView, *, large: bool) -> tuple[Text, int]:
-    """The order's text, and the line the slot acting now starts on (0 when none does)."""
-    text = Text()
-    text.append(_("Turn order") if view.phase == "round" or view.phase == "over" else _("Combatants"), style="bold underline")
+def order_lines(view: PublicView, *, large: bool) -> tuple[list[Text], int]:
+    """The order's lines, and the line the slot acting now starts on (0 when none does)."""
+    head = Text()
+    head.append(_("Turn order") if view.phase == "round" or view.phase == "over" else _("Combatants"), style="bold underline")
     if view.order_hidden and not large:
-        text.append("  " + _("(rolled in secret: the rest of the order shows as it comes)"), style="dim")
+        head.append("  " + _("(rolled in secret: the rest of the order shows as it comes)"), style="dim")
     elif view.phase == "round" and all(group.kind == "side" for group in view.groups):
-        text.append("  " + _("(not rolled yet)"), style="dim")
+        head.append("  " + _("(not rolled yet)"), style="dim")
+    lines = [head]
     now_line = 0
     for group in view.groups:
-        text.append("\n")
         if large:
-            text.append("\n")
+            lines.append(Text())
         if group.now:
-            now_line = text.plain.count("\n")
+            now_line = len(lines)
         label = group.label or ("▶" if group.now else "✓" if group.done else "·")
         style = "bold reverse" if group.now else ("dim" if group.done or group.kind in ("idle", "waiting") else "bold")
-        text.append(f"── {label} ", style=style)
+        lines.append(Text(f"── {label} ", style=style))
         for combatant in group.combatants:
-            text.append("\n")
-            _combatant_line(text, combatant, large=large)
-    return text, now_line
+            line = Text()
+            _combatant_line(line, combatant, large=large)
+            lines.append(line)
+    return lines, now_line
 
 
 def now_text(view: PublicView) -> Text:
@@ -181,12 +183,12 @@ def now_text(view: PublicView) -> Text:
 
 
 def log_text(view: PublicView) -> Text:
-    text = Text()
-    text.append(_("Log"), style="bold underline")
-    for line in view.log:
-        text.append("\n")
-        text.append(line.text)
-    return text
+    return Text("\n").join(log_lines(view))
+
+
+def log_lines(view: PublicView) -> list[Text]:
+    """The public log's lines under its title."""
+    return [Text(_("Log"), style="bold underline"), *(Text(line.text) for line in view.log)]
 
 
 def view_text(view: PublicView, *, large: bool = False) -> str:
@@ -245,19 +247,20 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         self.view: PublicView | None = None
         self._polling = False
         self._now_line = -1
+        self._head: Text | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="view-head")
         if self.large:
             yield Static(id="view-now")
             with VerticalScroll(id="view-order-box"):
-                yield Static(id="view-order")
+                yield ManyLines(id="view-order")
         else:
             with Horizontal(id="view-main"):
                 with VerticalScroll(id="view-order-box"):
-                    yield Static(id="view-order")
+                    yield ManyLines(id="view-order")
                 with VerticalScroll(id="view-log-box"):
-                    yield Static(id="view-log")
+                    yield ManyLines(id="view-log")
         yield Static(id="view-status")
 
     def on_mount(self) -> None:
@@ -300,9 +303,12 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         if view is None:
             return
         self.view = view
-        self.query_one("#view-head", Static).update(head_text(view, large=self.large))
-        order, now_line = _order(view, large=self.large)
-        self.query_one("#view-order", Static).update(order)
+        head = head_text(view, large=self.large)
+        if head != self._head:  # a Static rewrites every cell of itself at each update
+            self._head = head
+            self.query_one("#view-head", Static).update(head)
+        order, now_line = order_lines(view, large=self.large)
+        self.query_one("#view-order", ManyLines).show_lines(order)
         if now_line != self._now_line:  # the turn moved: keep the slot acting now in sight
             self._now_line = now_line
             box = self.query_one("#view-order-box", VerticalScroll)
@@ -310,8 +316,11 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         if self.large:
             self.query_one("#view-now", Static).update(now_text(view))
         else:
-            self.query_one("#view-log", Static).update(log_text(view))
-            self.query_one("#view-log-box", VerticalScroll).scroll_end(animate=False, immediate=False)
+            log = self.query_one("#view-log", ManyLines)
+            lines = log_lines(view)
+            if lines != log.lines:
+                log.show_lines(lines)
+                self.query_one("#view-log-box", VerticalScroll).scroll_end(animate=False, immediate=False)
 
 
 class PlayerViewApp(TranslatedBindings, App[None]):

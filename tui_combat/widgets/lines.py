@@ -117,6 +117,8 @@ def joined(strip: Strip) -> Strip:
 
 def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int] | None:
     """The cells ``[start, end)`` of a line that differ between ``old`` and ``new``; None when none do."""
+    if old is new:
+        return None
     before, after = _cells(old, width), _cells(new, width)
     length = max(len(before), len(after))
     before.extend(("", None) for _ in range(length - len(before)))
@@ -162,6 +164,10 @@ class TextLines(Widget):
         if text == self._content_text:
             return
         self._content_text = text
+        self._redraw_changed()
+
+    def _redraw_changed(self) -> None:
+        """Draw the text again and mark dirty the cells that changed (the whole widget when its height did)."""
         if self._drawn_for is None or not self.is_mounted:
             self.refresh(layout=True)
             return
@@ -203,3 +209,51 @@ class TextLines(Widget):
         width = self.content_region.width
         lines = self._lines_at(width)
         return lines[y] if y < len(lines) else Strip.blank(width, self.rich_style)
+
+
+class ManyLines(TextLines):
+    """A long text shown through :class:`TextLines` (the players' turn order of a mass battle), given line by
+    line: each line is drawn once and kept while it stays the same, so an update draws only the lines that
+    changed and redraws only the cells that did."""
+
+    def __init__(self, *, name: str | None = None, id: str | None = None,  # noqa: A002
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._lines: list[Text] = []
+        self._kept: dict[tuple[object, ...], list[Strip]] = {}
+        self._kept_for: tuple[int, Style] | None = None
+
+    @property
+    def lines(self) -> list[Text]:
+        return self._lines
+
+    def render(self) -> Text:
+        return Text("\n").join(self._lines)
+
+    def show_lines(self, lines: list[Text]) -> None:
+        """Show ``lines``: the cells of the lines that changed are redrawn, nothing else."""
+        if lines == self._lines:
+            return
+        self._lines = lines
+        self._redraw_changed()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines_at(width))
+
+    def _draw(self, width: int, style: Style) -> list[Strip]:
+        if self._kept_for != (width, style):
+            self._kept, self._kept_for = {}, (width, style)
+        console = self.app.console
+        options = console.options.update_width(max(width, 1))
+        kept: dict[tuple[object, ...], list[Strip]] = {}
+        strips: list[Strip] = []
+        for line in self._lines:
+            key = (line.plain, tuple(line.spans), str(line.style), line.no_wrap, line.overflow, line.justify)
+            drawn = kept.get(key) or self._kept.get(key)
+            if drawn is None:
+                drawn = [Strip(Segment.apply_style(row, style)).crop_extend(0, width, style)
+                         for row in console.render_lines(line, options, pad=False)]
+            kept[key] = drawn
+            strips.extend(drawn)
+        self._kept = kept
+        return strips
