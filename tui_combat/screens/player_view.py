@@ -3,7 +3,7 @@
 It shows only :func:`tui_combat.engine.public.public_view` of the state, so every secret is already gone
 before anything here sees it. The session is read with :meth:`~tui_combat.store.Store.resume` in
 read-only mode (no lock, nothing written) whenever its files change (:class:`tui_combat.saves.follow.Follower`,
-a few ``stat`` calls ten times a second, in a thread so the screen never waits on the disk).
+a few ``stat`` calls twenty times a second, in a thread so the screen never waits on the disk).
 
 Made for a second terminal, an SSH forced command or a browser tab (``tui-combat serve``): keyboard only
 (no mouse reporting), it reflows when resized, and a hang-up (SIGHUP) ends it cleanly. ``--large`` is the
@@ -142,8 +142,14 @@ def order_text(view: PublicView, *, large: bool = False) -> Text:
     return Text("\n").join(order_lines(view, large=large)[0])
 
 
-def order_lines(view: PublicView, *, large: bool) -> tuple[list[Text], int]:
-    """The order's lines, and the line the slot acting now starts on (0 when none does)."""
+def order_lines(view: PublicView, *, large: bool,
+                kept: dict[PublicCombatant, Text] | None = None) -> tuple[list[Text], int]:
+    """The order's lines, and the line the slot acting now starts on (0 when none does). ``kept``: the lines
+    of combatants drawn last time, taken again where a combatant is shown as he was (and left holding this
+    time's)."""
+    earlier = dict(kept) if kept is not None else {}
+    if kept is not None:
+        kept.clear()
     head = Text()
     head.append(_("Turn order") if view.phase == "round" or view.phase == "over" else _("Combatants"), style="bold underline")
     if view.order_hidden and not large:
@@ -161,8 +167,12 @@ def order_lines(view: PublicView, *, large: bool) -> tuple[list[Text], int]:
         style = "bold reverse" if group.now else ("dim" if group.done or group.kind in ("idle", "waiting") else "bold")
         lines.append(Text(f"── {label} ", style=style))
         for combatant in group.combatants:
-            line = Text()
-            _combatant_line(line, combatant, large=large)
+            line = earlier.get(combatant)
+            if line is None:
+                line = Text()
+                _combatant_line(line, combatant, large=large)
+            if kept is not None:
+                kept[combatant] = line
             lines.append(line)
     return lines, now_line
 
@@ -248,6 +258,7 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         self._polling = False
         self._now_line = -1
         self._head: Text | None = None
+        self._combatant_lines: dict[PublicCombatant, Text] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(id="view-head")
@@ -307,7 +318,7 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         if head != self._head:  # a Static rewrites every cell of itself at each update
             self._head = head
             self.query_one("#view-head", Static).update(head)
-        order, now_line = order_lines(view, large=self.large)
+        order, now_line = order_lines(view, large=self.large, kept=self._combatant_lines)
         self.query_one("#view-order", ManyLines).show_lines(order)
         if now_line != self._now_line:  # the turn moved: keep the slot acting now in sight
             self._now_line = now_line

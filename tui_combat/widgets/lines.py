@@ -221,6 +221,7 @@ class ManyLines(TextLines):
         super().__init__(name=name, id=id, classes=classes)
         self._lines: list[Text] = []
         self._kept: dict[tuple[object, ...], list[Strip]] = {}
+        self._same: dict[int, tuple[Text, list[Strip]]] = {}
         self._kept_for: tuple[int, Style] | None = None
 
     @property
@@ -242,18 +243,24 @@ class ManyLines(TextLines):
 
     def _draw(self, width: int, style: Style) -> list[Strip]:
         if self._kept_for != (width, style):
-            self._kept, self._kept_for = {}, (width, style)
+            self._kept, self._same, self._kept_for = {}, {}, (width, style)
         console = self.app.console
         options = console.options.update_width(max(width, 1))
         kept: dict[tuple[object, ...], list[Strip]] = {}
+        same: dict[int, tuple[Text, list[Strip]]] = {}
         strips: list[Strip] = []
         for line in self._lines:
-            key = (line.plain, tuple(line.spans), str(line.style), line.no_wrap, line.overflow, line.justify)
-            drawn = kept.get(key) or self._kept.get(key)
-            if drawn is None:
-                drawn = [Strip(Segment.apply_style(row, style)).crop_extend(0, width, style)
-                         for row in console.render_lines(line, options, pad=False)]
-            kept[key] = drawn
+            known = self._same.get(id(line))
+            if known is not None and known[0] is line:  # the very line given last time (its caller kept it)
+                drawn = known[1]
+            else:
+                key = (line.plain, tuple(line.spans), str(line.style), line.no_wrap, line.overflow, line.justify)
+                found = kept.get(key) or self._kept.get(key)
+                drawn = found if found is not None else [
+                    Strip(Segment.apply_style(row, style)).crop_extend(0, width, style)
+                    for row in console.render_lines(line, options, pad=False)]
+                kept[key] = drawn
+            same[id(line)] = (line, drawn)
             strips.extend(drawn)
-        self._kept = kept
+        self._kept, self._same = kept, same  # only what is shown now is kept
         return strips
