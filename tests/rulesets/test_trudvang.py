@@ -182,8 +182,8 @@ def test_russian_names_and_typos() -> None:
         sheet_from_fields({"specialties": "Brawler"})
     with pytest.raises(RuleError, match="unknown weapon \"sord\""):
         sheet_from_fields({"weapons": "sord"})
-    with pytest.raises(RuleError, match="Combat SV"):
-        sheet_from_fields({"sv": "nine"})
+    with pytest.raises(RuleError, match='^Sheet, sv: a whole number, not "nine"\\. Armour: unknown armour "chian"'):
+        sheet_from_fields({"sv": "nine", "armour": "chian"})  # both mistakes at once
 
 
 def test_mini_syntax_extras() -> None:

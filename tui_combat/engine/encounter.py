@@ -20,7 +20,6 @@ An encounter is TOML::
 from __future__ import annotations
 
 import difflib
-import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -33,6 +32,7 @@ from tui_combat import toml_read
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import MAX_GROUP, apply
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import Mistakes, file_value
 from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.i18n import N_, _
@@ -204,19 +204,6 @@ FIELDS_OF: dict[type[msgspec.Struct], dict[str, str]] = {
 }
 
 
-def _shown(value: Any) -> str:
-    """A value as the file writes it."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, dict):
-        return _("a table")
-    if isinstance(value, list):
-        return _("a list")
-    return str(value)
-
-
 def _did_you_mean(word: str, known: list[str]) -> list[str]:
     return difflib.get_close_matches(word, known, n=3, cutoff=0.6)
 
@@ -262,7 +249,7 @@ class _Checker:
                 self.add((*where, key), owner, message, field=True)
             elif not _KINDS[kind](value):
                 self.add((*where, key), owner, _("\"{field}\" must be {kind}, not {value}.", field=key, kind=_(kind),
-                                                 value=_shown(value)), field=True)
+                                                 value=file_value(value)), field=True)
             elif kind == _TEXT and key == "name" and not value.strip():
                 self.add((*where, key), owner, _("\"{field}\" cannot be empty.", field=key), field=True)
         for key in required:
@@ -272,7 +259,7 @@ class _Checker:
             for key, value in table["options"].items():
                 if not isinstance(value, str):
                     self.add(("options", key), "", _("the option \"{field}\" must be text, not {value}.", field=key,
-                                                     value=_shown(value)))
+                                                     value=file_value(value)))
 
     def side(self, number: int, side: dict[str, Any]) -> None:
         where: KeyPath = ("sides", number)
@@ -366,6 +353,9 @@ class _Checker:
             return  # a wrong kind, reported with the fields
         try:
             ruleset.check_sheet(dict(sheet))
+        except Mistakes as error:  # each on its own line: the field's, when the mistake names one
+            for message in error.mistakes:
+                self.add(_culprit((*at, "sheet"), sheet, message), who, message)
         except Exception as error:  # the rules are plugins: whatever they raise is a mistake in this sheet
             message = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
             self.add(_culprit((*at, "sheet"), sheet, message), who, message)

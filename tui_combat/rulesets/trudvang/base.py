@@ -12,6 +12,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine.contract import FieldSpec, Ruleset, Situation, StepDef
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
@@ -35,7 +36,7 @@ def convert_args(raw: Mapping[str, Any], kind: type[Args], action: str) -> Args:
     try:
         return msgspec.convert({k: v for k, v in raw.items() if v != ""}, kind, strict=False)
     except msgspec.ValidationError as error:
-        raise RuleError(_("{action}: {error}", action=action, error=error)) from None
+        raise RuleError(_("{action}: {error}", action=action, error=validation_text(error, raw))) from None
 
 
 class TrudvangBase(Ruleset[RoundInfo, Carry]):
@@ -147,7 +148,8 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
             try:
                 declaration = msgspec.convert(dict(raw or {}), Declaration, strict=False)
             except msgspec.ValidationError as error:
-                raise RuleError(_("{name}'s declaration: {error}", name=combatant.name, error=error)) from None
+                raise RuleError(_("{name}'s declaration: {error}", name=combatant.name,
+                                  error=validation_text(error, dict(raw or {})))) from None
 
         def pick(name: str, default: Weapon | None) -> Weapon | None:
             if not name.strip():

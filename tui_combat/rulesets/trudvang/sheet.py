@@ -15,6 +15,7 @@ import msgspec
 
 from tui_combat.engine.dice import DiceError, parse
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.trudvang.data import (
     SKILL_FIELDS,
@@ -279,7 +280,7 @@ def _weapon_inputs(text: str) -> list[str | WeaponInput]:
         try:
             result.append(msgspec.convert(fields, WeaponInput))
         except msgspec.ValidationError as error:
-            raise RuleError(_("{where}: {error}", where=where, error=error)) from None
+            raise RuleError(_("{where}: {error}", where=where, error=validation_text(error, fields))) from None
     return result
 
 
@@ -307,7 +308,7 @@ def _skill_inputs(text: str, label: str) -> list[SkillInput]:
         try:
             result.append(msgspec.convert(fields, SkillInput))
         except msgspec.ValidationError as error:
-            raise RuleError(_("{where}: {error}", where=where, error=error)) from None
+            raise RuleError(_("{where}: {error}", where=where, error=validation_text(error, fields))) from None
     return result
 
 
@@ -368,15 +369,16 @@ def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = Non
       2; Brawler 1``; one of your own: ``Axe lord 1 (cp 2, lock weapon:battle axe)``. Experienced, Combat
       reaction, Body control, Ambidexter and Shield bearer set their own fields.
     """
-    data = data or default_data()
+    raw, mistakes = convert_sheet({k: v for k, v in fields.items() if v is not None}, SheetInput)
     try:
-        raw = msgspec.convert({k: v for k, v in fields.items() if v is not None}, SheetInput, strict=False)
-    except msgspec.ValidationError as error:
-        text = str(error)
-        match = re.search(r" - at `\$\.(\w+)", text)
-        if match is not None:
-            text = f"{_(SHEET_LABELS.get(match[1], match[1]))}: {text[: match.start()]}"
-        raise RuleError(_("Sheet: {error}", error=text)) from None
+        sheet = _resolved(raw, data or default_data())
+    except RuleError as error:  # with the fields of the wrong kind, when there are any
+        mistakes.append(str(error))
+    refuse(mistakes)
+    return sheet
+
+
+def _resolved(raw: SheetInput, data: TrudvangData) -> TrudvangSheet:
     weapon_items = _weapon_inputs(raw.weapons) if isinstance(raw.weapons, str) else raw.weapons
     weapons = tuple(_resolve_weapon(item, data) for item in weapon_items)
     seen: set[str] = set()
