@@ -251,6 +251,35 @@ def test_an_unknown_sheet_field_is_named_plainly_with_the_known_ones(tmp_path: P
                                "dex, morale.")
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+@pytest.mark.parametrize(("written", "value"), [
+    ("групповая", "group"), ("Стандартная", "standard"), ("групова", "group"), ("group-modified", "group"),
+    ("групповая: 1d10 на сторону + свои модификаторы", "group"), ("individual: 1d10 each, every monster too", "individual"),
+    ("індивідуальна: 1d10 кожному, один на групу однакових монстрів", "individual_groups"), ("individual", "individual"),
+])
+def test_an_option_may_be_written_as_its_label_in_any_language(tmp_path: Path, lang: str, written: str, value: str) -> None:
+    path = write(tmp_path, f'name = "x"\nruleset = "adnd2e"\n[options]\ninitiative = "{written}"\n'
+                           f'public_rolls = "ничего"\n[[sides]]\nname = "A"\n')
+    set_language(lang)
+    try:
+        encounter = load_encounter(path)
+    finally:
+        set_language("en")
+    assert encounter.options == {"initiative": value, "public_rolls": "nothing"}
+    options = built(encounter, path).options
+    assert (options["initiative"], options["public_rolls"]) == (value, "nothing")
+
+
+def test_a_short_form_two_choices_share_is_refused_naming_both(tmp_path: Path) -> None:
+    path = write(tmp_path, 'name = "x"\nruleset = "adnd2e"\n[options]\ninitiative = "индивидуальная"\n'
+                           'three_halves = "в нечётных"\n')
+    first, second = problems(path)
+    assert (first.line, second.line) == (4, 5)
+    assert first.message.startswith('"индивидуальная" may be any of individual (individual: 1d10 each, every monster too), '
+                                    'individual_groups (') and first.message.endswith("write which.")
+    assert second.message.startswith('"в нечётных" is not a choice for three_halves; the choices are: even (')
+
+
 def test_wrong_kinds_and_missing_names(tmp_path: Path) -> None:
     path = write(tmp_path, 'ruleset = 5\n[[sides]]\nparty = true\n[[sides.combatants]]\nname = ""\nhp = "five"\n')
     assert [(p.line, p.where, p.message) for p in problems(path)] == [

@@ -53,7 +53,7 @@ from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, render, roll_param
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
-from tui_combat.i18n import N_, _, data_word, data_words
+from tui_combat.i18n import N_, _, data_word, data_words, spellings
 
 StepKind = Literal["declare", "initiative", "resolve", "end", "other"]
 FieldKind = Literal["int", "str", "choice", "bool", "roll"]
@@ -114,6 +114,21 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
     label: str
     choices: tuple[tuple[str, str], ...]
     """(value, label) pairs; the first is the default."""
+
+    def values_written(self, written: str) -> tuple[str, ...]:
+        """The values ``written`` may mean: the value itself ("group"); else a choice's label in English or in any
+        language of the interface ("групповая: 1d10 на сторону + свои модификаторы"), case aside; else the
+        label's short form, its words before a colon ("групповая", "group-modified"). More than one when the
+        short form is shared ("индивидуальная"); none when it is no choice."""
+        if written in dict(self.choices):
+            return (written,)
+        wanted = " ".join(written.split()).casefold()
+        labels = {value: [" ".join(spelt.split()).casefold() for spelt in spellings(label)] for value, label in self.choices}
+        whole = tuple(value for value, spelt in labels.items() if wanted == value.casefold() or wanted in spelt)
+        if whole:
+            return whole
+        return tuple(value for value, spelt in labels.items()
+                     if any(":" in label and wanted == label.partition(":")[0].strip() for label in spelt))
 
 
 class FieldSpec(msgspec.Struct, frozen=True, kw_only=True):

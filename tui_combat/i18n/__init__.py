@@ -40,7 +40,7 @@ from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_lang
 __all__ = [
     "KNOWN_LANGUAGES", "NC_", "N_", "UnknownLanguage", "_", "choose_language", "data_word", "english_word", "data_words", "language",
     "language_argument",
-    "localize_argparse", "ngettext", "pgettext", "set_language", "use_catalog",
+    "localize_argparse", "ngettext", "pgettext", "set_language", "spellings", "use_catalog",
 ]
 
 ENGLISH: Final = "en"
@@ -119,27 +119,52 @@ _choose.translate = _
 _toml_read.translate = _
 
 
-def english_word(word: str, words: tuple[str, ...], /) -> str | None:
+def english_word(word: str, words: tuple[str, ...], /, context: str | None = None) -> str | None:
     """Which of ``words`` (English message ids: "warrior", "large") ``word`` is, written in English or in
     any language of the interface ("воитель", "Великий"), case aside; None when it is none of them. A file
-    written by a Russian GM reads the same whatever language the program runs in."""
-    from tui_combat.i18n.catalog import translations
-
+    written by a Russian GM reads the same whatever language the program runs in. ``context``: the words'
+    context in the catalogs (see :func:`pgettext`)."""
     wanted = " ".join(word.split()).casefold()
     for english in words:
         if english.casefold() == wanted:
             return english
+    for english in words:
+        if any(" ".join(spelt.split()).casefold() == wanted for spelt in spellings(english, context)[1:]):
+            return english
+    return None
+
+
+def spellings(message: str, context: str | None = None, /) -> tuple[str, ...]:
+    """``message`` (a message id) as every language of the interface writes it: the English first, then each
+    catalog's translation (the same one more than once when languages share it)."""
+    found = [message]
+    for catalog in _catalogs():
+        found.append(catalog.gettext(message) if context is None else catalog.pgettext(context, message))
+    return tuple(found)
+
+
+_read: dict[str, tuple[tuple[int, int], NullTranslations]] = {}
+"""Each language's catalog as last read, by language, with the size and time of its ``.po``."""
+
+
+def _catalogs() -> list[NullTranslations]:
+    """The catalog of every language of the interface but English, read again only when its ``.po`` changed."""
+    from tui_combat.i18n.catalog import po_path, translations
+
+    found = []
     for code in KNOWN_LANGUAGES:
         if code == ENGLISH:
             continue
         try:
-            catalog = translations(code)
+            stat = po_path(code).stat()
+            seen = (stat.st_size, stat.st_mtime_ns)
+            kept = _read.get(code)
+            if kept is None or kept[0] != seen:
+                kept = _read[code] = (seen, translations(code))
         except OSError:
             continue
-        for english in words:
-            if catalog.gettext(english).casefold() == wanted:
-                return english
-    return None
+        found.append(kept[1])
+    return found
 
 
 def data_word(word: str, /) -> str:
