@@ -29,6 +29,7 @@ files) and merges the result into ``ru.po`` and ``uk.po``; then translate what i
 
 from __future__ import annotations
 
+import re
 from gettext import NullTranslations
 from pathlib import Path
 from typing import Final
@@ -177,18 +178,53 @@ def data_word(word: str, /) -> str:
     for candidate in (text, text[:1].upper() + text[1:], text[:1].lower() + text[1:], text.lower()):
         found = _translations.gettext(candidate)
         if found != candidate:
-            if found[1:2].islower():  # not an abbreviation ("AC"), whose case stays
+            if found[1:2].islower() and text[:1].isalpha():  # not an abbreviation ("AC") nor "1st-level …": as found
                 return (found[:1].lower() if text[:1].islower() else found[:1].upper()) + found[1:]
             return found
     return text
 
 
+_SEPARATOR = re.compile(r"\s*[,;]\s*")
+_FIGURES = re.compile(r"^(?P<name>.*?\S)(?P<figures>(?:\s+[+\-−]?[0-9][^\s,;()]*)+)$")
+_QUALIFIED = re.compile(r"^(?P<name>[^()]*?\S)\s*(?P<qualifier>\([^()]*\))$")
+
+
 def data_words(text: str, /) -> str:
-    """A comma list of data names ("longsword, heavy crossbow"), each in the GM's language
-    (:func:`data_word`); a text the catalog has whole is translated whole."""
+    """A list of data names as a sheet writes them, each in the GM's language (:func:`data_word`), the rest
+    as written: "longsword, heavy crossbow", "action surge 1", "Armed combat 1; Unarmed combat 1", "javelin
+    (thrown) +4 1d6+2" (the figures after a name, and the commas and semicolons between, stay as they are; a
+    name's part in parentheses is looked up with its parentheses). A text the catalog has whole is translated
+    whole."""
     if not text or _translations.gettext(text) != text:
         return _(text)
-    return ", ".join(data_word(item) for item in text.split(","))
+    parts: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(text):  # separators outside parentheses only ("Club (im -2, actions 3)")
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and char in ",;":
+            parts += [text[start:index], char]
+            start = index + 1
+    parts.append(text[start:])
+    return "".join(part if part in (",", ";") else _data_item(part) for part in parts)
+
+
+def _data_item(item: str) -> str:
+    """One item of :func:`data_words`, its spaces around kept."""
+    core = item.strip()
+    if not core:
+        return item
+    lead, trail = item[: len(item) - len(item.lstrip())], item[len(item.rstrip()):]
+    shown = data_word(core)
+    if shown == core:
+        figures = _FIGURES.match(core)
+        name, after = (figures["name"], figures["figures"]) if figures else (core, "")
+        shown = data_word(name)
+        if shown == name:
+            qualified = _QUALIFIED.match(name)
+            if qualified is not None:
+                shown = f"{data_word(qualified['name'])} {_(qualified['qualifier'])}"
+        shown += after
+    return lead + shown + trail
 
 
 def ngettext(singular: str, plural: str, count: int, /, **params: object) -> str:

@@ -116,6 +116,10 @@ def dex_modifier(score: int) -> int:
     return (score - 10) // 2
 
 
+ATTACK_QUALIFIERS = (N_("(thrown)"), N_("(two-handed)"), N_("(one-handed)"), N_("(melee)"), N_("(ranged)"))
+"""What a stat block's attack name often says in parentheses ("javelin (thrown)"), in the catalog so that the
+attack form shows it in the GM's language (:func:`~tui_combat.i18n.data_words` looks it up with its parentheses)."""
+
 COUNTER_NAMES = (N_("action surge"), N_("legendary actions"), N_("1st-level slots"), N_("2nd-level slots"),
                  N_("3rd-level slots"))
 """Counters a sheet often has, in the catalog so that the budget shows them in the GM's language (a counter
