@@ -18,7 +18,7 @@ from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.trudvang.budget import Budget, cp_pools, find_weapon, fresh_budget
 from tui_combat.rulesets.trudvang.data import SKILL_FIELDS, UNARMED, TrudvangData, default_data, norm
-from tui_combat.rulesets.trudvang.sheet import NONE_WORDS, SHEET_LABELS, TrudvangSheet, Weapon, sheet_from_fields
+from tui_combat.rulesets.trudvang.sheet import SHEET_LABELS, TrudvangSheet, Weapon, is_none, sheet_from_fields
 from tui_combat.rulesets.trudvang.state import Carry, Declaration, RoundInfo, Turn, Used
 
 __all__ = ["TrudvangBase", "convert_args", "signed"]
@@ -154,7 +154,7 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         def pick(name: str, default: Weapon | None) -> Weapon | None:
             if not name.strip():
                 return default
-            if norm(name) in NONE_WORDS or norm(name) == UNARMED:
+            if is_none(name) or norm(name) == UNARMED:
                 return None
             weapon = find_weapon(sheet, name, self.data)
             if weapon is None:
