@@ -55,8 +55,10 @@ SECRET_MARK = "🔒"
 
 # The engine's messages (tui_combat/engine/apply.py and the players' versions in engine/public.py) and the
 # rulesets' that the summary gathers. Each is matched by its message id, which never changes with the language.
-DAMAGE_MESSAGES = frozenset({"{name} takes {amount} damage{rolled}: {hp}/{max} HP.", "{name} takes {amount} damage{rolled}."})
-HEALING_MESSAGES = frozenset({"{name} heals {amount}: {hp}/{max} HP.", "{name} heals {amount}."})
+DAMAGE_MESSAGES = frozenset({"{name} takes {amount} damage{rolled}: {hp}/{max} HP.",
+                             "{name} takes {amount} damage{rolled}: {hp}/{max} {health}.", "{name} takes {amount} damage{rolled}."})
+HEALING_MESSAGES = frozenset({"{name} heals {amount}: {hp}/{max} HP.", "{name} heals {amount}: {hp}/{max} {health}.",
+                              "{name} heals {amount}."})
 Kind = Literal["roll", "damage", "healing", "down", "fled", "surrendered", "back", "spell_lost", "morale"]
 STATUS_MESSAGES: dict[str, Kind] = {
     "{name} is down.": "down", "{name} has fled.": "fled", "{name} surrenders.": "surrendered",
@@ -128,6 +130,7 @@ class ReportCombatant(msgspec.Struct, frozen=True, kw_only=True):
 class Tally(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     damage: int = 0
+    """What the hits took off his health (the damage dealt, or what got past the armour where the book says so)."""
     healing: int = 0
 
 
@@ -268,8 +271,9 @@ def _tallies(entries: list[ReportEntry]) -> tuple[Tally, ...]:
         name = entry.params.get("name")
         if not isinstance(name, str):
             continue
-        if "damage" in entry.kinds and isinstance(entry.facts.get("damage"), int):
-            damage[name] = damage.get(name, 0) + int(entry.facts["damage"])
+        lost = entry.facts.get("lost", entry.facts.get("damage"))  # what a hit took off (Trudvang: past the armour)
+        if "damage" in entry.kinds and isinstance(lost, int):
+            damage[name] = damage.get(name, 0) + lost
             healing.setdefault(name, 0)
         elif "healing" in entry.kinds and isinstance(entry.facts.get("heal"), int):
             healing[name] = healing.get(name, 0) + int(entry.facts["heal"])

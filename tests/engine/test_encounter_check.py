@@ -14,6 +14,8 @@ from tui_combat.engine.encounter import (
 )
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.toml_lines import key_lines, line_of
+from tui_combat.i18n import _, set_language
+from tui_combat.rulesets.adnd2e.sheet import Sheet
 
 
 # -- the locator ----------------------------------------------------------------------------------------
@@ -199,6 +201,83 @@ sheet = { damage = "1d" }
     assert found[2].message == '"count" must be from 1 to 500, not 600.'
     assert found[2].key == "sides[1].combatants[0].count"
     assert found[3].message.startswith("Damage dice")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_a_sheet_value_of_the_wrong_kind_is_said_plainly_with_the_sheets_other_mistakes(tmp_path: Path, lang: str) -> None:
+    path = write(tmp_path, '''name = "Ford"
+ruleset = "adnd2e"
+[[sides]]
+name = "Party"
+[[sides.combatants]]
+name = "Raf"
+hp = 9
+[sides.combatants.sheet]
+cls = "warior"
+ac = "three"
+[[sides.combatants]]
+name = "Ada"
+hp = 9
+sheet = { level = [5], dexx = 1 }
+''')
+    set_language(lang)
+    try:
+        found = problems(path)
+        said = {"en": ('Sheet, ac: a whole number, not "three".', 'Sheet, level: a whole number or text, not a list.'),
+                "ru": ('Лист, ac: целое число, а не "three".', 'Лист, level: целое число или текст, а не список.'),
+                "uk": ('Аркуш, ac: ціле число, а не "three".', 'Аркуш, level: ціле число або текст, а не список.')}[lang]
+        unknown = _('unknown field "{field}" (did you mean "{close}"?); the fields here are: {known}.', field="dexx",
+                    close="dex_ac", known=", ".join(Sheet.__struct_fields__))
+    finally:
+        set_language("en")
+    assert [p.line for p in found] == [9, 10, 14, 14]  # the class and the AC of one sheet, each on its line
+    assert '"warior"' in found[0].message or "«warior»" in found[0].message
+    assert found[1].message == said[0] and found[3].message == said[1]
+    assert found[2].message == said[0].split(",")[0] + ", " + unknown
+    for problem in found:
+        assert "$." not in problem.message and "Expected" not in problem.message and "`" not in problem.message
+
+
+def test_an_unknown_sheet_field_is_named_plainly_with_the_known_ones(tmp_path: Path) -> None:
+    path = write(tmp_path, 'name = "x"\nruleset = "ose"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\n'
+                           'hp = 3\nsheet = { cls = "fighter", ac = 14 }\n')
+    set_language("ru")
+    try:
+        (problem,) = problems(path)
+    finally:
+        set_language("en")
+    assert problem.line == 8
+    assert problem.message == ("Лист, неизвестное поле «cls»; здесь есть поля: ac, shield, attack, damage, weapon, "
+                               "dex, morale.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+@pytest.mark.parametrize(("written", "value"), [
+    ("групповая", "group"), ("Стандартная", "standard"), ("групова", "group"), ("group-modified", "group"),
+    ("групповая: 1d10 на сторону + свои модификаторы", "group"), ("individual: 1d10 each, every monster too", "individual"),
+    ("індивідуальна: 1d10 кожному, один на групу однакових монстрів", "individual_groups"), ("individual", "individual"),
+])
+def test_an_option_may_be_written_as_its_label_in_any_language(tmp_path: Path, lang: str, written: str, value: str) -> None:
+    path = write(tmp_path, f'name = "x"\nruleset = "adnd2e"\n[options]\ninitiative = "{written}"\n'
+                           f'public_rolls = "ничего"\n[[sides]]\nname = "A"\n')
+    set_language(lang)
+    try:
+        encounter = load_encounter(path)
+    finally:
+        set_language("en")
+    assert encounter.options == {"initiative": value, "public_rolls": "nothing"}
+    options = built(encounter, path).options
+    assert (options["initiative"], options["public_rolls"]) == (value, "nothing")
+
+
+def test_a_short_form_two_choices_share_is_refused_naming_both(tmp_path: Path) -> None:
+    path = write(tmp_path, 'name = "x"\nruleset = "adnd2e"\n[options]\ninitiative = "индивидуальная"\n'
+                           'three_halves = "в нечётных"\n')
+    first, second = problems(path)
+    assert (first.line, second.line) == (4, 5)
+    assert first.message.startswith('"индивидуальная" may be any of individual (individual: 1d10 each, every monster too), '
+                                    'individual_groups (') and first.message.endswith("write which.")
+    assert second.message.startswith('"в нечётных" is not a choice for three_halves; the choices are: even (')
 
 
 def test_wrong_kinds_and_missing_names(tmp_path: Path) -> None:

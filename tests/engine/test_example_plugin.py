@@ -181,7 +181,9 @@ def test_a_bad_sheet_is_refused_naming_the_field(installed: AnyRuleset) -> None:
     state = State()
     for action in (a.SetRuleset(ruleset="skirmish"), a.AddSide(name="Heroes")):
         state = apply(state, action)
-    with pytest.raises(RuleError, match=r"Sheet: Expected `int`, got `str` - at `\$.ac`"):
+    with pytest.raises(RuleError, match=r'^Sheet, ac: a whole number, not "14"\.$'):
         apply(state, a.AddCombatants(side="s1", name="Ada", hp=12, sheet={"ac": "14"}))
-    with pytest.raises(RuleError, match="Sheet: "):
+    with pytest.raises(RuleError, match="^Sheet, damage: "):
         apply(state, a.AddCombatants(side="s1", name="Ada", hp=12, sheet={"damage": "1d"}))
+    with pytest.raises(RuleError, match=r'^Sheet, unknown field "armour".*Sheet, damage: '):  # every mistake at once
+        apply(state, a.AddCombatants(side="s1", name="Ada", hp=12, sheet={"armour": 2, "damage": "1d"}))

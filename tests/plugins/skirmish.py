@@ -21,6 +21,7 @@ from tui_combat.engine.contract import ActionSpec, BudgetLine, FieldSpec, RuleEr
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.initiative import ask, fresh_key, settle
 from tui_combat.engine.log import Msg, log, roll_param
+from tui_combat.engine.mistakes import convert_sheet, refuse
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State
 from tui_combat.i18n import N_, _
 
@@ -71,11 +72,13 @@ class Skirmish(Ruleset[SkirmishRound, SkirmishFight]):
 
     # -- set-up ------------------------------------------------------------------------------------
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        # Every field of the wrong kind or unknown, in the GM's words; the rest is still checked.
+        checked, mistakes = convert_sheet(sheet, Sheet, strict=True)
         try:
-            checked = msgspec.convert(sheet, Sheet)
             parse(checked.damage)
-        except (msgspec.ValidationError, DiceError) as error:
-            raise RuleError(_("Sheet: {error}", error=error)) from None
+        except DiceError as error:
+            mistakes.append(_("Sheet, {field}: {error}", field="damage", error=error))
+        refuse(mistakes)
         return asdict(checked)
 
     @staticmethod

@@ -21,6 +21,7 @@ from tui_combat.engine.dice import DiceError, format_roll, physical
 from tui_combat.engine.encounter import ENCOUNTER_DIR, encounter_actions, load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
+from tui_combat.i18n import set_language
 from tui_combat.engine.public import public_view
 from tui_combat.rulesets.dnd5e import RULESET
 
@@ -374,6 +375,13 @@ def test_the_bugbear_throws_his_javelin() -> None:
         "Bugbear attacks Mirela with javelin (thrown): 1d20 (typed): 9, +4 → 13 against AC 12: hit."
     due = RULESET.damage_due(state, after, "attack", {"combatant": who["Bugbear"], "weapon": "2"})
     assert due is not None and due.dice == "1d6+2"
+    set_language("ru")
+    try:
+        fields = {f.key: f for f in RULESET.action_fields(state, "attack", who["Bugbear"])}
+    finally:
+        set_language("en")
+    assert [label for _value, label in fields["weapon"].choices] == [
+        "моргенштерн +4, 2d8+2", "метательное копьё +4, 2d6+2", "метательное копьё (бросок) +4, 1d6+2"]
     with pytest.raises(RuleError, match="^Choose one of Bugbear's attacks.$"):
         act(state, "attack", "Bugbear", target=who["Mirela"], weapon="7", uses="action", to_hit=d20(9))
     with pytest.raises(RuleError, match="^Attack \"javelin 1d6\": write a name, the attack bonus and the damage dice"):

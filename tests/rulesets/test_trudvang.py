@@ -7,6 +7,7 @@ Everything that touches a fight goes through the real engine (``apply``) with re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +23,9 @@ from tui_combat.engine.contract import Ruleset
 from tui_combat.engine.dice import physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.keys import reserved
+from tui_combat.engine.encounter import EncounterError, load_encounter
 from tui_combat.engine.model import State
+from tui_combat.i18n import _, pgettext, set_language
 from tui_combat.rulesets.trudvang import (
     RULESET,
     Bonus,
@@ -182,8 +185,70 @@ def test_russian_names_and_typos() -> None:
         sheet_from_fields({"specialties": "Brawler"})
     with pytest.raises(RuleError, match="unknown weapon \"sord\""):
         sheet_from_fields({"weapons": "sord"})
-    with pytest.raises(RuleError, match="Combat SV"):
-        sheet_from_fields({"sv": "nine"})
+    with pytest.raises(RuleError, match='^Sheet, sv: a whole number, not "nine"\\. Armour: unknown armour "chian"'):
+        sheet_from_fields({"sv": "nine", "armour": "chian"})  # both mistakes at once
+
+
+def _examples(text: str) -> list[str]:
+    """The weapons written with their numbers in a hint or a message: "Club (im -2, actions 3, …)"."""
+    return [found.strip(" «»\"") for found in re.findall(r"[^,:;—«\"]+\([^)]*\)", text)]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_the_weapons_hint_is_in_the_gms_language_and_reads_as_it_says(lang: str) -> None:
+    from tui_combat.rulesets.trudvang.sheet import WEAPON_KEYS
+
+    set_language(lang)
+    try:
+        hint = _(next(field.help for field in RULESET.sheet_fields if field.key == "weapons"))
+        refusal = str(pytest.raises(RuleError, sheet_from_fields, {"weapons": "Maul"}).value)
+        keys = [pgettext("Trudvang sheet key", key) for key in WEAPON_KEYS]
+        read = [sheet_from_fields({"weapons": example}).weapons[0] for example in _examples(hint)]
+        in_refusal = [sheet_from_fields({"weapons": example}).weapons[0] for example in _examples(refusal.split("numbers")[-1]
+                      if lang == "en" else refusal.rsplit(":", 1)[-1])]
+    finally:
+        set_language("en")
+    if lang != "en":
+        for english in ("im ", "actions", "group", "like seax", "one-handed"):
+            assert english not in hint and english not in refusal.split("Maul")[-1], (english, hint, refusal)
+        assert keys != list(WEAPON_KEYS)
+    club, left = read
+    assert (club.im, club.actions, club.group, club.base) == (-2, 3, "one-handed heavy", "")
+    assert (left.base, left.actions) == ("seax", RULESET.data.weapons["seax"].actions)
+    assert [(w.im, w.actions, w.group, w.base) for w in in_refusal] == [(-2, 3, "one-handed heavy", ""), (left.im, left.actions, left.group, "seax")]
+
+
+def test_an_unknown_key_is_named_with_the_known_ones_in_the_gms_language() -> None:
+    set_language("ru")
+    try:
+        with pytest.raises(RuleError, match="«вес»; используйте как, МИ, действия, группа, руки, лёгкое, дальнобойное, урон"):
+            sheet_from_fields({"weapons": "Молот (вес 3)"})
+        sheet = sheet_from_fields({"weapons": "Молот (МИ -3, действия 2, группа двуручное, лёгкое нет, руки 2)",
+                                   "specialties": "Молотобоец 1 (БО 2, привязка weapon:молот)"})
+    finally:
+        set_language("en")
+    (hammer,) = sheet.weapons
+    assert (hammer.im, hammer.actions, hammer.hands, hammer.light) == (-3, 2, 2, False)
+    assert [(skill.name, skill.cp_per_level, skill.lock) for skill in sheet.specialties] == [("Молотобоец", 2, "weapon:молот")]
+
+
+@pytest.mark.parametrize(("lang", "none", "meant"), [("ru", "нет", "Вываренная кожа"), ("uk", "немає", "Варена шкіра")])
+def test_a_misspelt_armour_lists_the_known_ones_and_the_likely_one_in_the_gms_language(
+        tmp_path: Path, lang: str, none: str, meant: str) -> None:
+    path = tmp_path / "raid.toml"
+    path.write_text('name = "Raid"\nruleset = "trudvang"\n[[sides]]\nname = "Raiders"\n[[sides.combatants]]\n'
+                    'name = "Ulf"\nhp = 9\nsheet = { armour = "hardend leather" }\n', encoding="utf-8")
+    set_language(lang)
+    try:
+        with pytest.raises(EncounterError) as refused:
+            load_encounter(path)
+        armour = next(problem.message for problem in refused.value.problems if "hardend" in problem.message)
+        as_shown = sheet_from_fields({"armour": none, "shield": none})  # the word the list gives for none is read
+    finally:
+        set_language("en")
+    assert f": {none}, " in armour and armour.endswith(f"«{meant}»?"), armour
+    assert "none" not in armour and "Hardened" not in armour
+    assert (as_shown.armour, as_shown.shield) == ("", "")
 
 
 def test_mini_syntax_extras() -> None:

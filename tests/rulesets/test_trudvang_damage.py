@@ -17,6 +17,8 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
+from tui_combat.i18n import set_language
+from tui_combat.report import fight_report
 from tui_combat.rulesets.trudvang import RULESET
 from tui_combat.rulesets.trudvang.health import damage_level, pv_of
 
@@ -72,6 +74,28 @@ def test_armour_absorbs_its_pv_and_wears_by_the_excess() -> None:
     assert (last_entry(state).facts["body_damage"], last_entry(state).facts["absorbed"]) == (7, 5)
     assert RULESET.fight_of(state).wear == {cid(state, "Ulf"): {"armour": 43}}
     assert RULESET.round_of(state).attacks[0].damaged
+
+
+def test_the_hit_is_said_in_body_points_and_the_report_counts_what_was_lost() -> None:
+    before = two(ulf=ULF)
+    ulf = cid(before, "Ulf")
+    done = [a.Damage(combatant=ulf, amount=12), a.Heal(combatant=ulf, amount=2)]
+    state = before
+    for action in done:
+        state = apply(state, action)
+    said = [entry.text for entry in state.log_entries()[-3:]]
+    assert said[0] == "Ulf takes 12 damage: 13/20 BP." and said[1].startswith("Ulf loses 7 BP")
+    assert said[2] == "Ulf heals 2: 15/20 BP."
+    set_language("ru")
+    try:
+        assert [entry.text for entry in state.log_entries()[-3:]][0] == "Ulf: урон 12, ОТ 13/20."
+    finally:
+        set_language("en")
+    report = fight_report(before, done)
+    assert [(t.name, t.damage, t.healing) for t in report.damage] == [("Ulf", 7, 2)]  # 12 dealt, 5 on the chain mail
+    players = fight_report(before, done, public=True)
+    assert "Ulf takes 12 damage." in [e.text for r in players.rounds for e in r.entries]
+    assert [(t.name, t.damage) for t in players.damage] == [("Ulf", 7)]
 
 
 def test_worn_armour_protects_less_and_a_small_hit_does_nothing() -> None:

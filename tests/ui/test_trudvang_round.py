@@ -328,7 +328,7 @@ async def test_a_hit_fills_in_the_damage_takes_the_armour_off_and_shows_the_dama
         state = store(app).state
         assert state.combatant(fridgar).hp == 22
         assert log_texts(app)[-2:] == [
-            "Fridgar takes 15 damage (1d10!8+2 (typed): [8+5] + 2 = 15): 22/34 HP.",
+            "Fridgar takes 15 damage (1d10!8+2 (typed): [8+5] + 2 = 15): 22/34 BP.",
             "Fridgar loses 12 BP, injured (-1). Hardened leather absorbs 3. Hardened leather: BV 30 → 18, PV 2.",
         ]
         await select(pilot, fridgar)

@@ -17,7 +17,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import effects, initiative
-from tui_combat.engine.contract import AnyRuleset, OptionSpec
+from tui_combat.engine.contract import HP, AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, log, roll_param
@@ -657,13 +657,19 @@ def _damage(action: a.Damage, state: State) -> State:
     state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
     rolls = (action.roll,) if action.roll else ()
     facts = {"damage": action.amount, "hp": hp, "hp_before": combatant.hp}
+    if health.lost is not None:
+        facts["lost"] = health.lost
     if health.said is not None:
         state = log(state, health.said, rolls=rolls, facts=facts)
     else:
-        state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls, facts=facts,
-                    name=combatant.name, amount=action.amount,
-                    rolled=Msg(id=" ({roll})", params={"roll": roll_param(action.roll)}) if action.roll else "",
-                    hp=hp, max=combatant.max_hp)
+        rolled = Msg(id=" ({roll})", params={"roll": roll_param(action.roll)}) if action.roll else ""
+        if ruleset.health_label == HP:
+            state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls, facts=facts,
+                        name=combatant.name, amount=action.amount, rolled=rolled, hp=hp, max=combatant.max_hp)
+        else:  # the book's own word: Trudvang's Body Points
+            state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} {health}."), rolls=rolls,
+                        facts=facts, name=combatant.name, amount=action.amount, rolled=rolled, hp=hp,
+                        max=combatant.max_hp, health=Msg(id=ruleset.health_label))
     state = _status_changed(ruleset, state, combatant, combatant.status)
     if state.phase == "round" and action.amount > 0:
         state = ruleset.on_damage(state, combatant.id, action.amount, critical=action.critical)
@@ -675,16 +681,20 @@ def _heal(action: a.Heal, state: State) -> State:
     combatant = _find(state, action.combatant)
     if action.amount < 0:
         raise RuleError(_("Healing cannot be negative; use damage."))
-    health = get(state.ruleset).after_healing(state, combatant, action.amount)
+    ruleset = get(state.ruleset)
+    health = ruleset.after_healing(state, combatant, action.amount)
     hp = health.hp
     state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
     facts = {"heal": action.amount, "hp": hp}
     if health.said is not None:
         state = log(state, health.said, facts=facts)
-    else:
+    elif ruleset.health_label == HP:
         state = log(state, N_("{name} heals {amount}: {hp}/{max} HP."), facts=facts, name=combatant.name,
                     amount=action.amount, hp=hp, max=combatant.max_hp)
-    return _status_changed(get(state.ruleset), state, combatant, combatant.status)
+    else:
+        state = log(state, N_("{name} heals {amount}: {hp}/{max} {health}."), facts=facts, name=combatant.name,
+                    amount=action.amount, hp=hp, max=combatant.max_hp, health=Msg(id=ruleset.health_label))
+    return _status_changed(ruleset, state, combatant, combatant.status)
 
 
 _STATUS_TEXT: dict[str, str] = {

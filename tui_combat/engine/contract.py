@@ -53,7 +53,7 @@ from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, render, roll_param
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
-from tui_combat.i18n import N_, _, data_word, data_words
+from tui_combat.i18n import N_, _, data_word, data_words, spellings
 
 StepKind = Literal["declare", "initiative", "resolve", "end", "other"]
 FieldKind = Literal["int", "str", "choice", "bool", "roll"]
@@ -61,10 +61,14 @@ OrderPolicy = Literal["round", "fight"]
 SurpriseScope = Literal["side", "combatant"]
 
 __all__ = [
-    "CONDITION_LABELS", "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "Waiting", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
+    "CONDITION_LABELS", "HP", "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "Waiting", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
     "RuleError", "Situation", "StepDef", "StepKind", "SurpriseModifier", "SurpriseScope", "group_slots",
 ]
 
+
+
+HP = N_("HP")
+"""The engine's word for a combatant's health (:attr:`Ruleset.health_label` by default)."""
 
 
 # Not AD&D's "Effects": an effect is named after a declared spell, and the monsters declare in secret.
@@ -81,7 +85,11 @@ class Health(msgspec.Struct, frozen=True, kw_only=True):
     status: Status
     said: Msg | None = None
     """The log line of the hit or the heal in the book's words ("Grunt takes 9 against Toughness 5: Shaken."), in
-    place of the engine's "{name} takes {amount} damage: {hp}/{max} HP."; None keeps the engine's."""
+    place of the engine's "{name} takes {amount} damage: {hp}/{max} HP." (which says the ruleset's
+    :attr:`Ruleset.health_label`); None keeps the engine's."""
+    lost: int | None = None
+    """What a hit took off his health when that is not the damage dealt (Trudvang: what got past the armour),
+    for the log's fact ``lost`` that the fight's report counts; None: the damage dealt."""
 
 
 class Waiting(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,6 +114,21 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
     label: str
     choices: tuple[tuple[str, str], ...]
     """(value, label) pairs; the first is the default."""
+
+    def values_written(self, written: str) -> tuple[str, ...]:
+        """The values ``written`` may mean: the value itself ("group"); else a choice's label in English or in any
+        language of the interface ("групповая: 1d10 на сторону + свои модификаторы"), case aside; else the
+        label's short form, its words before a colon ("групповая", "group-modified"). More than one when the
+        short form is shared ("индивидуальная"); none when it is no choice."""
+        if written in dict(self.choices):
+            return (written,)
+        wanted = " ".join(written.split()).casefold()
+        labels = {value: [" ".join(spelt.split()).casefold() for spelt in spellings(label)] for value, label in self.choices}
+        whole = tuple(value for value, spelt in labels.items() if wanted == value.casefold() or wanted in spelt)
+        if whole:
+            return whole
+        return tuple(value for value, spelt in labels.items()
+                     if any(":" in label and wanted == label.partition(":")[0].strip() for label in spelt))
 
 
 class FieldSpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -262,7 +285,7 @@ class Ruleset(Generic[R, F]):
     surprise_scope: ClassVar[SurpriseScope] = "side"
     library: ClassVar[str] = ""
     """The id of the ruleset whose GM's library this one shares (the same stat blocks): "" for its own."""
-    health_label: ClassVar[str] = N_("HP")
+    health_label: ClassVar[str] = HP
     """The book's short word for a combatant's health (a message id): the card, the set-up table's column and
     the add form's field say it (Trudvang's Body Points: "BP")."""
     health_help: ClassVar[str] = ""

@@ -5,7 +5,7 @@ An encounter is TOML::
     name = "Trolls in the tunnel"
     ruleset = "…"        # a ruleset's id, as `tui-combat check` lists them
     [options]
-    initiative = "standard"
+    initiative = "standard"   # or the choice's label, in any language: "групповая"
     [[sides]]
     name = "Party"
     party = true
@@ -20,7 +20,6 @@ An encounter is TOML::
 from __future__ import annotations
 
 import difflib
-import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -31,8 +30,9 @@ import msgspec
 
 from tui_combat import toml_read
 from tui_combat.engine import actions as a
-from tui_combat.engine.apply import MAX_GROUP, apply
+from tui_combat.engine.apply import MAX_GROUP, apply, fight_options
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import Mistakes, file_value, validation_text
 from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.i18n import N_, _
@@ -204,19 +204,6 @@ FIELDS_OF: dict[type[msgspec.Struct], dict[str, str]] = {
 }
 
 
-def _shown(value: Any) -> str:
-    """A value as the file writes it."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, dict):
-        return _("a table")
-    if isinstance(value, list):
-        return _("a list")
-    return str(value)
-
-
 def _did_you_mean(word: str, known: list[str]) -> list[str]:
     return difflib.get_close_matches(word, known, n=3, cutoff=0.6)
 
@@ -227,6 +214,8 @@ class _Checker:
         self.raw = raw
         self.lines = lines
         self.problems: list[Problem] = []
+        self.options: dict[str, str] = {}
+        """The options' values as the ruleset knows them, by key, for those written as a label."""
 
     def add(self, where: KeyPath, owner: str, message: str, *, field: bool = False) -> None:
         """A mistake at ``where``; ``field``: in that one field, whose place in the structure is shown too."""
@@ -242,9 +231,10 @@ class _Checker:
         if self.problems:
             raise EncounterError(self.path, sorted(self.problems, key=lambda p: (p.line is None, p.line or 0)))
         try:
-            return msgspec.convert(self.raw, Encounter, strict=True)
+            encounter = msgspec.convert(self.raw, Encounter, strict=True)
         except msgspec.ValidationError as error:  # a case the checks above do not know yet
-            raise EncounterError(self.path, [Problem(line=None, where="", message=str(error))]) from None
+            raise EncounterError(self.path, [Problem(line=None, where="", message=validation_text(error, self.raw))]) from None
+        return msgspec.structs.replace(encounter, options={**encounter.options, **self.options})
 
     # -- names, kinds and ranges ------------------------------------------------------------------------
     def fields(self, where: KeyPath, owner: str, table: Mapping[str, Any], fields: dict[str, str],
@@ -262,7 +252,7 @@ class _Checker:
                 self.add((*where, key), owner, message, field=True)
             elif not _KINDS[kind](value):
                 self.add((*where, key), owner, _("\"{field}\" must be {kind}, not {value}.", field=key, kind=_(kind),
-                                                 value=_shown(value)), field=True)
+                                                 value=file_value(value)), field=True)
             elif kind == _TEXT and key == "name" and not value.strip():
                 self.add((*where, key), owner, _("\"{field}\" cannot be empty.", field=key), field=True)
         for key in required:
@@ -272,7 +262,7 @@ class _Checker:
             for key, value in table["options"].items():
                 if not isinstance(value, str):
                     self.add(("options", key), "", _("the option \"{field}\" must be text, not {value}.", field=key,
-                                                     value=_shown(value)))
+                                                     value=file_value(value)))
 
     def side(self, number: int, side: dict[str, Any]) -> None:
         where: KeyPath = ("sides", number)
@@ -329,7 +319,7 @@ class _Checker:
             known = available()
             self.add(("ruleset",), "", _unknown_ruleset(ruleset_id, known) if ruleset_id not in known else str(error))
             return
-        options = {option.key: option for option in ruleset.options}
+        options = {option.key: option for option in fight_options(ruleset)}
         chosen = self.raw.get("options")
         for key, value in chosen.items() if isinstance(chosen, dict) else ():
             option = options.get(key)
@@ -340,10 +330,19 @@ class _Checker:
                 else:
                     message = _("{ruleset} has no options.", ruleset=_(ruleset.name))
                 self.add(("options", key), "", message)
-            elif isinstance(value, str) and value not in dict(option.choices):
-                choices = ", ".join(f"{choice} ({_(label)})" for choice, label in option.choices)
-                self.add(("options", key), "", _("\"{value}\" is not a choice for {key}; the choices are: {known}.",
-                                                 value=value, key=key, known=choices))
+            elif isinstance(value, str):
+                meant = option.values_written(value)
+                labels = dict(option.choices)
+                if len(meant) == 1:
+                    self.options[key] = meant[0]  # a label in the GM's language, or its short form: the choice's value
+                elif meant:
+                    self.add(("options", key), "", _(
+                        "\"{value}\" may be any of {known}: write which.", value=value,
+                        known=", ".join(f"{choice} ({_(labels[choice])})" for choice in meant)))
+                else:
+                    choices = ", ".join(f"{choice} ({_(label)})" for choice, label in option.choices)
+                    self.add(("options", key), "", _("\"{value}\" is not a choice for {key}; the choices are: {known}.",
+                                                     value=value, key=key, known=choices))
         first_named: dict[str, int] = {}
         for number, side in enumerate(sides):
             name = side.get("name")
@@ -366,6 +365,9 @@ class _Checker:
             return  # a wrong kind, reported with the fields
         try:
             ruleset.check_sheet(dict(sheet))
+        except Mistakes as error:  # each on its own line: the field's, when the mistake names one
+            for message in error.mistakes:
+                self.add(_culprit((*at, "sheet"), sheet, message), who, message)
         except Exception as error:  # the rules are plugins: whatever they raise is a mistake in this sheet
             message = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
             self.add(_culprit((*at, "sheet"), sheet, message), who, message)

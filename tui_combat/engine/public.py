@@ -63,6 +63,8 @@ HEALTH_WORDS: dict[str, str] = {
 _HP_MESSAGES: dict[str, str] = {
     N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."): N_("{name} takes {amount} damage{rolled}."),
     N_("{name} heals {amount}: {hp}/{max} HP."): N_("{name} heals {amount}."),
+    N_("{name} takes {amount} damage{rolled}: {hp}/{max} {health}."): N_("{name} takes {amount} damage{rolled}."),
+    N_("{name} heals {amount}: {hp}/{max} {health}."): N_("{name} heals {amount}."),
 }
 """Log messages that state exact HP, and what the players read instead about someone outside the party."""
 
@@ -276,7 +278,7 @@ def _public_entry(entry: LogEntry, exact: frozenset[str], secret: Secrecy, names
     if public_id is None or entry.msg.params.get("name") in exact:
         return entry
     return msgspec.structs.replace(
-        entry, msg=Msg(id=public_id, params={k: v for k, v in entry.msg.params.items() if k not in ("hp", "max")}),
+        entry, msg=Msg(id=public_id, params={k: v for k, v in entry.msg.params.items() if k not in ("hp", "max", "health")}),
         facts={k: v for k, v in entry.facts.items() if k not in ("hp", "hp_before")})
 
 

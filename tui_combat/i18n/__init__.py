@@ -29,6 +29,7 @@ files) and merges the result into ``ru.po`` and ``uk.po``; then translate what i
 
 from __future__ import annotations
 
+import re
 from gettext import NullTranslations
 from pathlib import Path
 from typing import Final
@@ -40,7 +41,7 @@ from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_lang
 __all__ = [
     "KNOWN_LANGUAGES", "NC_", "N_", "UnknownLanguage", "_", "choose_language", "data_word", "english_word", "data_words", "language",
     "language_argument",
-    "localize_argparse", "ngettext", "pgettext", "set_language", "use_catalog",
+    "localize_argparse", "ngettext", "pgettext", "set_language", "spellings", "use_catalog",
 ]
 
 ENGLISH: Final = "en"
@@ -119,27 +120,52 @@ _choose.translate = _
 _toml_read.translate = _
 
 
-def english_word(word: str, words: tuple[str, ...], /) -> str | None:
+def english_word(word: str, words: tuple[str, ...], /, context: str | None = None) -> str | None:
     """Which of ``words`` (English message ids: "warrior", "large") ``word`` is, written in English or in
     any language of the interface ("воитель", "Великий"), case aside; None when it is none of them. A file
-    written by a Russian GM reads the same whatever language the program runs in."""
-    from tui_combat.i18n.catalog import translations
-
+    written by a Russian GM reads the same whatever language the program runs in. ``context``: the words'
+    context in the catalogs (see :func:`pgettext`)."""
     wanted = " ".join(word.split()).casefold()
     for english in words:
         if english.casefold() == wanted:
             return english
+    for english in words:
+        if any(" ".join(spelt.split()).casefold() == wanted for spelt in spellings(english, context)[1:]):
+            return english
+    return None
+
+
+def spellings(message: str, context: str | None = None, /) -> tuple[str, ...]:
+    """``message`` (a message id) as every language of the interface writes it: the English first, then each
+    catalog's translation (the same one more than once when languages share it)."""
+    found = [message]
+    for catalog in _catalogs():
+        found.append(catalog.gettext(message) if context is None else catalog.pgettext(context, message))
+    return tuple(found)
+
+
+_read: dict[str, tuple[tuple[int, int], NullTranslations]] = {}
+"""Each language's catalog as last read, by language, with the size and time of its ``.po``."""
+
+
+def _catalogs() -> list[NullTranslations]:
+    """The catalog of every language of the interface but English, read again only when its ``.po`` changed."""
+    from tui_combat.i18n.catalog import po_path, translations
+
+    found = []
     for code in KNOWN_LANGUAGES:
         if code == ENGLISH:
             continue
         try:
-            catalog = translations(code)
+            stat = po_path(code).stat()
+            seen = (stat.st_size, stat.st_mtime_ns)
+            kept = _read.get(code)
+            if kept is None or kept[0] != seen:
+                kept = _read[code] = (seen, translations(code))
         except OSError:
             continue
-        for english in words:
-            if catalog.gettext(english).casefold() == wanted:
-                return english
-    return None
+        found.append(kept[1])
+    return found
 
 
 def data_word(word: str, /) -> str:
@@ -152,18 +178,53 @@ def data_word(word: str, /) -> str:
     for candidate in (text, text[:1].upper() + text[1:], text[:1].lower() + text[1:], text.lower()):
         found = _translations.gettext(candidate)
         if found != candidate:
-            if found[1:2].islower():  # not an abbreviation ("AC"), whose case stays
+            if found[1:2].islower() and text[:1].isalpha():  # not an abbreviation ("AC") nor "1st-level …": as found
                 return (found[:1].lower() if text[:1].islower() else found[:1].upper()) + found[1:]
             return found
     return text
 
 
+_SEPARATOR = re.compile(r"\s*[,;]\s*")
+_FIGURES = re.compile(r"^(?P<name>.*?\S)(?P<figures>(?:\s+[+\-−]?[0-9][^\s,;()]*)+)$")
+_QUALIFIED = re.compile(r"^(?P<name>[^()]*?\S)\s*(?P<qualifier>\([^()]*\))$")
+
+
 def data_words(text: str, /) -> str:
-    """A comma list of data names ("longsword, heavy crossbow"), each in the GM's language
-    (:func:`data_word`); a text the catalog has whole is translated whole."""
+    """A list of data names as a sheet writes them, each in the GM's language (:func:`data_word`), the rest
+    as written: "longsword, heavy crossbow", "action surge 1", "Armed combat 1; Unarmed combat 1", "javelin
+    (thrown) +4 1d6+2" (the figures after a name, and the commas and semicolons between, stay as they are; a
+    name's part in parentheses is looked up with its parentheses). A text the catalog has whole is translated
+    whole."""
     if not text or _translations.gettext(text) != text:
         return _(text)
-    return ", ".join(data_word(item) for item in text.split(","))
+    parts: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(text):  # separators outside parentheses only ("Club (im -2, actions 3)")
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and char in ",;":
+            parts += [text[start:index], char]
+            start = index + 1
+    parts.append(text[start:])
+    return "".join(part if part in (",", ";") else _data_item(part) for part in parts)
+
+
+def _data_item(item: str) -> str:
+    """One item of :func:`data_words`, its spaces around kept."""
+    core = item.strip()
+    if not core:
+        return item
+    lead, trail = item[: len(item) - len(item.lstrip())], item[len(item.rstrip()):]
+    shown = data_word(core)
+    if shown == core:
+        figures = _FIGURES.match(core)
+        name, after = (figures["name"], figures["figures"]) if figures else (core, "")
+        shown = data_word(name)
+        if shown == name:
+            qualified = _QUALIFIED.match(name)
+            if qualified is not None:
+                shown = f"{data_word(qualified['name'])} {_(qualified['qualifier'])}"
+        shown += after
+    return lead + shown + trail
 
 
 def ngettext(singular: str, plural: str, count: int, /, **params: object) -> str:

@@ -19,7 +19,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.keys import shown_key
 from tui_combat.engine.apply import fight_options
-from tui_combat.engine.contract import FieldSpec, OptionSpec
+from tui_combat.engine.contract import FieldSpec, OptionSpec, shown_value
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
@@ -209,10 +209,22 @@ def _group_names(state: State) -> dict[str, str]:
     return {group: f"{names[0].rsplit(' ', 1)[0]} ×{len(names)}" for group, names in members.items()}
 
 
+def edit_values(combatant: Combatant, fields: list[FieldSpec]) -> dict[str, Any]:
+    """What the edit form shows: the name, the HP and the sheet, its text fields in the GM's language as the
+    set-up table shows them ("полуторный меч (двумя руками)", "Вооружённый бой 1; Безоружный бой 1"); the
+    ruleset reads them back as it reads what the GM types."""
+    values: dict[str, Any] = {"name": combatant.name, "hp": combatant.max_hp, **combatant.sheet}
+    for spec in fields:
+        stored = values.get(spec.key)
+        if spec.kind == "str" and spec.key not in ("name", "hp") and isinstance(stored, str):
+            values[spec.key] = shown_value(spec, stored)
+    return values
+
+
 def edit_action(combatant: Combatant, fields: list[FieldSpec], result: dict[str, Any]) -> a.EditCombatant:
     """The edit a form's values make: only what the GM changed. A sheet field left as it was stays exactly as
-    it was stored (a value the form shows under another spelling included), and one the form does not show
-    is never touched."""
+    it was stored (a value the form shows under another spelling or in the GM's language included), and one
+    the form does not show is never touched."""
     changed: dict[str, Any] = {}
     for spec in fields:
         if spec.key in ("name", "hp") or spec.key not in result:
@@ -220,6 +232,9 @@ def edit_action(combatant: Combatant, fields: list[FieldSpec], result: dict[str,
         value = result[spec.key]
         stored = combatant.sheet.get(spec.key, spec.default)
         if spec.kind == "choice" and spec.choices and choice_value(spec, stored) == value:
+            continue
+        if spec.kind == "str" and isinstance(value, str) and \
+                value.strip() in (str(stored).strip(), shown_value(spec, stored).strip()):  # level 4 is "4" in the form
             continue
         if value != stored:
             changed[spec.key] = value
@@ -313,7 +328,7 @@ class SetupScreen(SessionScreen):
             return
         combatant = self.state.combatant(selected)
         fields = combatant_fields(self.state, with_side=False)
-        values = {"name": combatant.name, "hp": combatant.max_hp, **combatant.sheet}
+        values = edit_values(combatant, fields)
         self.app.push_screen(FormDialog(_("Edit {name}", name=combatant.name), fields, values,
                                         submit=lambda result: self.host.refusal(edit_action(combatant, fields, result))))
 

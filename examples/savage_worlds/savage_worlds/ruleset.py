@@ -42,6 +42,7 @@ from tui_combat.engine.contract import (
 from tui_combat.engine.dice import DiceError, Roll, parse, with_bonus
 from tui_combat.engine.initiative import settle
 from tui_combat.engine.log import Msg, Param, log, plural_msg, roll_param
+from tui_combat.engine.mistakes import convert_sheet, refuse
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State
 from tui_combat.i18n import N_, _
 
@@ -126,17 +127,15 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
 
     # -- the sheet and health --------------------------------------------------------------------
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
-        try:
-            checked = msgspec.convert(sheet, Sheet)
-        except msgspec.ValidationError as error:
-            raise RuleError(_("Sheet: {error}", error=error)) from None
+        checked, mistakes = convert_sheet(sheet, Sheet, strict=True)  # the fields of the wrong kind, in the GM's words
         for key in ("skill", "spirit", "damage"):
             try:
                 parse(getattr(checked, key))
             except DiceError as error:
-                raise RuleError(_("Sheet, {field}: {error}", field=key, error=error)) from None
+                mistakes.append(_("Sheet, {field}: {error}", field=key, error=error))
         if checked.level_headed not in ("no", "yes", "improved"):
-            raise RuleError(_("Sheet, level_headed: no, yes or improved, not {value}.", value=checked.level_headed))
+            mistakes.append(_("Sheet, level_headed: no, yes or improved, not {value}.", value=checked.level_headed))
+        refuse(mistakes)
         return asdict(checked)
 
     @staticmethod

@@ -20,6 +20,7 @@ from tui_combat.engine.contract import (
 )
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
@@ -513,7 +514,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         try:
             roll = msgspec.convert(raw_roll, Roll, strict=False)
         except msgspec.ValidationError as error:
-            raise RuleError(_("Attack roll: {error}", error=error)) from None
+            raise RuleError(_("Attack roll: {error}", error=validation_text(error, raw_roll))) from None
         reckoning = self.reckon(state, combatant, args)
         form, target, ac, magic = reckoning.form, reckoning.target, reckoning.ac, reckoning.magic
         bonus = reckoning.bonus + reckoning.surprised

@@ -11,6 +11,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine.contract import ActionSpec, FieldSpec, OptionSpec, StepDef, group_slots
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _
@@ -208,7 +209,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         try:
             checked = msgspec.convert(plain, Declaration, strict=False)
         except msgspec.ValidationError as error:
-            raise RuleError(_("Declaration: {error}", error=error)) from None
+            raise RuleError(_("Declaration: {error}", error=validation_text(error, plain))) from None
         if checked.action not in ACTIONS:
             raise RuleError(_("Action \"{action}\" is not one of {known}.", action=checked.action, known=", ".join(ACTIONS)))
         if checked.item not in ITEMS:

@@ -20,6 +20,7 @@ import msgspec
 
 from tui_combat.engine.dice import Constant, DiceError, parse, with_bonus
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _, english_word
 from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, Tables, tables
@@ -75,7 +76,7 @@ def sheet_of(combatant: Combatant) -> Sheet:
     try:
         return msgspec.convert(combatant.sheet, Sheet, strict=False)
     except msgspec.ValidationError as error:
-        raise RuleError(_("{name}: {error}", name=combatant.name, error=error)) from None
+        raise RuleError(_("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))) from None
 
 
 def weapon_key(name: str) -> str:
@@ -353,15 +354,18 @@ def _did_you_mean(written: str, words: tuple[str, ...]) -> str:
 
 
 def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
-    """The sheet as a :class:`Sheet` (or a subclass's), or a refusal naming the wrong field."""
-    unknown = sorted(set(sheet) - set(kind.__struct_fields__))
-    if unknown:
-        raise RuleError(_("Unknown field {fields}; the sheets have: {known}.",
-                          fields=", ".join(unknown), known=", ".join(kind.__struct_fields__)))
+    """The sheet as a :class:`Sheet` (or a subclass's), or a refusal naming the wrong fields: every field of the
+    wrong kind or unknown, and the first other mistake."""
+    checked, mistakes = convert_sheet(sheet, kind, forbid_unknown=True)
     try:
-        checked = msgspec.convert(sheet, kind, strict=False)
-    except msgspec.ValidationError as error:
-        raise RuleError(_("Sheet: {error}", error=error)) from None
+        _check_values(checked)
+    except RuleError as error:
+        mistakes.append(str(error))
+    refuse(mistakes)
+    return checked
+
+
+def _check_values(checked: Sheet) -> None:
     if checked.cls not in CLASSES:
         raise RuleError(_("Class \"{cls}\" is not one of {known}.", cls=checked.cls,
                           known=", ".join(_(word) for word in CLASSES)) + _did_you_mean(checked.cls, CLASSES))
@@ -395,7 +399,6 @@ def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
                               close=", ".join(close)))
         raise RuleError(_("Armour \"{armour}\" is not one of {known}.", armour=checked.armour,
                           known=", ".join(_(name) for name in tables().armour_types)))
-    return checked
 
 
 FORM_WORDS = (N_("claw"), N_("bite"), N_("kick"), N_("tail"), N_("sting"), N_("butt"), N_("gore"), N_("hug"),

@@ -14,7 +14,7 @@ from tui_combat.engine.dice import Constant, Dice, DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, render_param, roll_param
 from tui_combat.engine.model import Combatant, State
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, data_words
 from tui_combat.rulesets.dnd5e.base import int_arg, roll_arg
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.sheet import Attack, Counter, parse_attacks, sheet_of
@@ -197,7 +197,7 @@ class Dnd5eActions(Dnd5eEdge):
         fields = [FieldSpec(key="target", label=N_("Target"), kind="choice", default=first, choices=targets)]
         if weapons:
             fields.append(FieldSpec(key="weapon", label=N_("Attack"), kind="choice", default="0", choices=tuple(
-                (str(i), f"{w.name} {w.bonus:+d}, {w.damage}") for i, w in enumerate(weapons))))
+                (str(i), f"{data_words(w.name)} {w.bonus:+d}, {w.damage}") for i, w in enumerate(weapons))))
         fields += [
             FieldSpec(key="uses", label=N_("Uses"), kind="choice", default=uses, choices=USES),
             FieldSpec(key="edge", label=N_("Advantage (the DM's call)"), kind="choice", default=call, choices=EDGE_CHOICES),

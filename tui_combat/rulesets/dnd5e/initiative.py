@@ -24,6 +24,7 @@ from msgspec.structs import replace
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.initiative import ask, fresh_key, reset, settle
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
@@ -430,7 +431,7 @@ class Dnd5eInitiative(Dnd5eBase):
         try:
             checked = msgspec.convert(declaration, Declaration, strict=False)
         except msgspec.ValidationError as error:
-            raise RuleError(_("Declaration: {error}", error=error)) from None
+            raise RuleError(_("Declaration: {error}", error=validation_text(error, declaration))) from None
         if checked.action not in dict(ACTIONS) or checked.bonus not in dict(BONUS_ACTIONS):
             raise RuleError(_("Choose the action and the bonus action from the lists."))
         if not (0 <= checked.spell_level <= 9 and 0 <= checked.bonus_spell_level <= 9):

@@ -10,6 +10,7 @@ from msgspec.structs import asdict
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.dice import DiceError, parse
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.dnd5e.data import SIZES
@@ -115,6 +116,10 @@ def dex_modifier(score: int) -> int:
     return (score - 10) // 2
 
 
+ATTACK_QUALIFIERS = (N_("(thrown)"), N_("(two-handed)"), N_("(one-handed)"), N_("(melee)"), N_("(ranged)"))
+"""What a stat block's attack name often says in parentheses ("javelin (thrown)"), in the catalog so that the
+attack form shows it in the GM's language (:func:`~tui_combat.i18n.data_words` looks it up with its parentheses)."""
+
 COUNTER_NAMES = (N_("action surge"), N_("legendary actions"), N_("1st-level slots"), N_("2nd-level slots"),
                  N_("3rd-level slots"))
 """Counters a sheet often has, in the catalog so that the budget shows them in the GM's language (a counter
@@ -143,14 +148,17 @@ def parse_counters(text: str) -> tuple[Counter, ...]:
 
 
 def check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(sheet) - set(Sheet.__struct_fields__))
-    if unknown:
-        raise RuleError(_("Unknown field {fields}; D&D 5e sheets have: {known}.",
-                          fields=", ".join(unknown), known=", ".join(Sheet.__struct_fields__)))
+    """The sheet checked (every field of the wrong kind or unknown, and the first other mistake, refused)."""
+    checked, mistakes = convert_sheet(sheet, Sheet)
     try:
-        checked = msgspec.convert(sheet, Sheet, strict=False)
-    except msgspec.ValidationError as error:
-        raise RuleError(_("Sheet: {error}", error=error)) from None
+        _check_values(checked)
+    except RuleError as error:
+        mistakes.append(str(error))
+    refuse(mistakes)
+    return asdict(checked)
+
+
+def _check_values(checked: Sheet) -> None:
     if not 1 <= checked.dex <= 30:
         raise RuleError(_("Dexterity is a score from 1 to 30, not {value}.", value=checked.dex))
     if checked.size not in SIZES:
@@ -166,11 +174,10 @@ def check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         raise RuleError(_("Damage dice: {error}", error=error)) from None
     parse_counters(checked.counters)
     parse_attacks(checked.attack_list)
-    return asdict(checked)
 
 
 def sheet_of(combatant: Combatant) -> Sheet:
     try:
         return msgspec.convert(combatant.sheet, Sheet, strict=False)
     except msgspec.ValidationError as error:
-        raise RuleError(_("{name}: {error}", name=combatant.name, error=error)) from None
+        raise RuleError(_("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))) from None

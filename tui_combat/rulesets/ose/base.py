@@ -10,6 +10,7 @@ from msgspec.structs import asdict, replace
 from tui_combat.engine.contract import FieldSpec, OptionSpec, Ruleset, Situation, StepDef
 from tui_combat.engine.dice import DiceError, parse
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
@@ -105,18 +106,17 @@ class OseBase(Ruleset[OseRound, OseFight]):
 
     # -- sheets ------------------------------------------------------------------------------------
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
-        try:
-            checked = msgspec.convert(sheet, Sheet)
-        except msgspec.ValidationError as error:
-            raise RuleError(_("Sheet: {error}", error=error)) from None
+        """The sheet checked (every field of the wrong kind or unknown, and each other mistake, refused)."""
+        checked, mistakes = convert_sheet(sheet, Sheet, strict=True)
         if checked.morale != 0 and not 2 <= checked.morale <= 12:
-            raise RuleError(_("Morale is from 2 to 12 (0: none), not {value}.", value=checked.morale))
+            mistakes.append(_("Morale is from 2 to 12 (0: none), not {value}.", value=checked.morale))
         if checked.shield < 0:
-            raise RuleError(_("The shield's part of AC cannot be negative."))
+            mistakes.append(_("The shield's part of AC cannot be negative."))
         try:
             parse(checked.damage)
         except DiceError as error:
-            raise RuleError(_("Damage dice: {error}", error=error)) from None
+            mistakes.append(_("Damage dice: {error}", error=error))
+        refuse(mistakes)
         return asdict(checked)
 
     @staticmethod
@@ -124,7 +124,7 @@ class OseBase(Ruleset[OseRound, OseFight]):
         try:
             return msgspec.convert(combatant.sheet, Sheet)
         except msgspec.ValidationError as error:
-            raise RuleError(_("{name}: {error}", name=combatant.name, error=error)) from None
+            raise RuleError(_("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))) from None
 
     # -- declarations ------------------------------------------------------------------------------
     def declaration_of(self, state: State, combatant_id: str) -> Declaration:

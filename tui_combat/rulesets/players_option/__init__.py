@@ -46,6 +46,7 @@ from msgspec.structs import replace
 from tui_combat.engine.contract import ActionSpec, FieldSpec, OptionSpec, StepDef
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.initiative import ask, fresh_key, settle
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State
@@ -159,7 +160,7 @@ class PlayersOption(AdndFamily[PoRound]):
         try:
             return msgspec.convert(combatant.sheet, PoSheet, strict=False)
         except msgspec.ValidationError as error:
-            raise RuleError(_("{name}: {error}", name=combatant.name, error=error)) from None
+            raise RuleError(_("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))) from None
 
     # -- steps -------------------------------------------------------------------------------------------
     def steps(self, state: State) -> tuple[StepDef, ...]:
@@ -227,7 +228,7 @@ class PlayersOption(AdndFamily[PoRound]):
         try:
             checked = msgspec.convert(declaration, PoDeclaration, strict=False)
         except msgspec.ValidationError as error:
-            raise RuleError(_("Declaration: {error}", error=error)) from None
+            raise RuleError(_("Declaration: {error}", error=validation_text(error, declaration))) from None
         if checked.action not in PO_ACTIONS:
             raise RuleError(_("Action \"{action}\" is not one of {known}.", action=checked.action, known=", ".join(PO_ACTIONS)))
         if checked.movement not in MOVES:

@@ -12,12 +12,13 @@ from msgspec.structs import replace
 
 from tui_combat.engine.contract import FieldSpec, Ruleset, Situation, StepDef
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.trudvang.budget import Budget, cp_pools, find_weapon, fresh_budget
 from tui_combat.rulesets.trudvang.data import SKILL_FIELDS, UNARMED, TrudvangData, default_data, norm
-from tui_combat.rulesets.trudvang.sheet import NONE_WORDS, SHEET_LABELS, TrudvangSheet, Weapon, sheet_from_fields
+from tui_combat.rulesets.trudvang.sheet import SHEET_LABELS, TrudvangSheet, Weapon, is_none, sheet_from_fields
 from tui_combat.rulesets.trudvang.state import Carry, Declaration, RoundInfo, Turn, Used
 
 __all__ = ["TrudvangBase", "convert_args", "signed"]
@@ -35,7 +36,7 @@ def convert_args(raw: Mapping[str, Any], kind: type[Args], action: str) -> Args:
     try:
         return msgspec.convert({k: v for k, v in raw.items() if v != ""}, kind, strict=False)
     except msgspec.ValidationError as error:
-        raise RuleError(_("{action}: {error}", action=action, error=error)) from None
+        raise RuleError(_("{action}: {error}", action=action, error=validation_text(error, raw))) from None
 
 
 class TrudvangBase(Ruleset[RoundInfo, Carry]):
@@ -147,12 +148,13 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
             try:
                 declaration = msgspec.convert(dict(raw or {}), Declaration, strict=False)
             except msgspec.ValidationError as error:
-                raise RuleError(_("{name}'s declaration: {error}", name=combatant.name, error=error)) from None
+                raise RuleError(_("{name}'s declaration: {error}", name=combatant.name,
+                                  error=validation_text(error, dict(raw or {})))) from None
 
         def pick(name: str, default: Weapon | None) -> Weapon | None:
             if not name.strip():
                 return default
-            if norm(name) in NONE_WORDS or norm(name) == UNARMED:
+            if is_none(name) or norm(name) == UNARMED:
                 return None
             weapon = find_weapon(sheet, name, self.data)
             if weapon is None:

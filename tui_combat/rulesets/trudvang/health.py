@@ -193,9 +193,11 @@ class Wounds(CombatActions):
         return Share(body=body, absorbed=amount - body, halved=halved, attack=attack)
 
     def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
-        """Body Points lose what gets through; at 0 or less he is dying (out of the fight), and may go lower."""
-        hp = combatant.hp - self.share(state, combatant.id, amount).body
-        return Health(hp=hp, status="down" if hp <= 0 and combatant.status == "active" else combatant.status)
+        """Body Points lose what gets through (what the fight's report counts); at 0 or less he is dying (out of
+        the fight), and may go lower."""
+        body = self.share(state, combatant.id, amount).body
+        hp = combatant.hp - body
+        return Health(hp=hp, status="down" if hp <= 0 and combatant.status == "active" else combatant.status, lost=body)
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         """The armour (or the parrying item) wears; the hit is marked as dealt; the log says where it went

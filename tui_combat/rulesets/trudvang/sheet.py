@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 import msgspec
 
 from tui_combat.engine.dice import DiceError, parse
 from tui_combat.engine.errors import RuleError
-from tui_combat.i18n import N_, _
+from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
+from tui_combat.i18n import NC_, N_, _, data_word, english_word, pgettext, spellings
 from tui_combat.rulesets.trudvang.data import (
     SKILL_FIELDS,
     NonNegative,
@@ -29,7 +30,7 @@ from tui_combat.rulesets.trudvang.data import (
 )
 
 __all__ = [
-    "NAME_AND_NUMBER", "NONE_WORDS", "SHEET_LABELS", "Skill", "TrudvangSheet", "Weapon", "read_int", "sheet_from_fields", "split_outside_parentheses",
+    "KEY_CONTEXT", "NAME_AND_NUMBER", "NONE_WORDS", "SHEET_LABELS", "SKILL_KEYS", "WEAPON_KEYS", "is_none", "Skill", "TrudvangSheet", "Weapon", "read_int", "sheet_from_fields", "split_outside_parentheses",
 ]
 
 SHEET_LABELS: dict[str, str] = {
@@ -168,7 +169,55 @@ NONE_WORDS = {"", "none", "no", "-", "нет"}
 _TRUE_WORDS = {"yes", "true", "1", "y", "да"}
 _FALSE_WORDS = {"no", "false", "0", "n", "нет"}
 _ENTRY = re.compile(r"^(?P<head>[^()]*?)\s*(?:\((?P<options>[^()]*)\))?$")
-_OPTION = re.compile(r"^(?P<key>[A-Za-z_]+)\s*(?:[=:]\s*|\s+|$)(?P<value>.*)$")
+_OPTION = re.compile(r"^(?P<key>[^\W\d][\w’']*)\s*(?:[=:]\s*|\s+|$)(?P<value>.*)$")
+KEY_CONTEXT = "Trudvang sheet key"
+"""The catalogs' context of the keys in parentheses, so that a key's word is its own ("im", not the card's)."""
+WEAPON_KEYS: dict[str, str] = {
+    "like": NC_("Trudvang sheet key", "like"), "im": NC_("Trudvang sheet key", "im"), "actions": NC_("Trudvang sheet key", "actions"),
+    "group": NC_("Trudvang sheet key", "group"), "hands": NC_("Trudvang sheet key", "hands"), "light": NC_("Trudvang sheet key", "light"),
+    "ranged": NC_("Trudvang sheet key", "ranged"), "damage": NC_("Trudvang sheet key", "damage"), "or": NC_("Trudvang sheet key", "or"),
+    "pv": NC_("Trudvang sheet key", "pv"), "bv": NC_("Trudvang sheet key", "bv"),
+}
+"""The keys of a weapon's numbers ("Club (im -2, actions 3, group one-handed heavy)"), each read in English or in
+any language of the interface ("Дубинка (МИ -2, действия 3, группа одноручное тяжёлое)")."""
+SKILL_KEYS: dict[str, str] = {"cp": NC_("Trudvang sheet key", "cp"), "im": NC_("Trudvang sheet key", "im"), "lock": NC_("Trudvang sheet key", "lock")}
+"""The keys of a discipline or specialty of one's own ("Axe lord 1 (cp 2, lock weapon:battle axe)")."""
+_KEY_SPELLINGS = {"as": "like", "base": "like", "open_at": "or", "cp_per_level": "cp", "im_per_level": "im"}
+"""Other English words the keys have been written with."""
+
+
+def is_none(word: str) -> bool:
+    """Whether ``word`` names nothing ("none", "-", "нет", "немає"): no shield, no armour, no race."""
+    return norm(word) in NONE_WORDS or norm(word) in {norm(spelt) for spelt in spellings(N_("none"))}
+
+
+def _key(written: str, keys: Mapping[str, str]) -> str:
+    """The English key ``written`` is (``keys``: English key → message id), compared as names are (:func:`norm`);
+    it lower-cased when it is none of them."""
+    word = _KEY_SPELLINGS.get(written.lower(), written.lower())
+    if word in keys:
+        return word
+    wanted = norm(written)
+    return next((key for key, message in keys.items()
+                 if any(norm(spelt) == wanted for spelt in spellings(message, KEY_CONTEXT))), word)
+
+
+def _keys_shown(keys: Mapping[str, str]) -> str:
+    """The keys as the GM writes them, in his language: "like, im, actions …"."""
+    return ", ".join(pgettext(KEY_CONTEXT, key) for key in keys)
+
+
+def _group(written: str, data: TrudvangData) -> str:
+    """A weapon group as the data names it ("одноручное тяжёлое" → "one-handed heavy"); a group of the GM's own
+    as he wrote it."""
+    groups = tuple(dict.fromkeys(weapon.group for weapon in data.weapons.values()))
+    return english_word(written, groups) or written
+
+
+def _lock(lock: str, data: TrudvangData) -> str:
+    """A skill's lock with its weapon group as the data names it ("group:одноручное лёгкое")."""
+    kind, sep, target = lock.partition(":")
+    return f"{kind}:{_group(target.strip(), data)}" if sep and kind.strip().lower() == "group" else lock
 NAME_AND_NUMBER = re.compile(r"^(?P<name>.*?)\s*(?P<level>[+\-−]?\d+)$")
 
 
@@ -214,36 +263,39 @@ def read_int(value: str, where: str, key: str) -> int:
 
 def _bool(value: str, where: str, key: str) -> bool:
     word = value.strip().lower()
-    if word == "" or word in _TRUE_WORDS:
+    if word == "" or word in _TRUE_WORDS or word in {spelt.lower() for spelt in spellings(N_("yes"))}:
         return True
-    if word in _FALSE_WORDS:
+    if word in _FALSE_WORDS or word in {spelt.lower() for spelt in spellings(N_("no"))}:
         return False
     raise RuleError(_('{where}: {key} must be yes or no, not "{value}".', where=where, key=key, value=value))
 
 
-def _suggest(name: str, known: Iterable[str]) -> str:
+def _suggest(name: str, known: Mapping[str, str]) -> str:
+    """" Did you mean …?" with the name closest to ``name`` among ``known`` (a name the GM may have meant, in
+    whatever language he typed → the entry's name in his language), or ""."""
     names = list(known)
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     if not close:
         lowered = {norm(k): k for k in names}
         match = difflib.get_close_matches(norm(name), list(lowered), n=1, cutoff=0.6)
         close = [lowered[match[0]]] if match else []
-    return _(' Did you mean "{name}"?', name=close[0]) if close else ""
+    return _(' Did you mean "{name}"?', name=known[close[0]]) if close else ""
 
 
-def _names_and_aliases(table: Mapping[str, Any]) -> list[str]:
-    """Every name a table's entries answer to, for "did you mean" in whatever language the GM typed."""
-    return [name for entry in table.values() for name in (entry.name, _(entry.name), *entry.aliases)]
+def _names_and_aliases(table: Mapping[str, Any]) -> dict[str, str]:
+    """Every name a table's entries answer to (in English, in the GM's language, their aliases in any language),
+    each with the entry's name in the GM's language: for "did you mean" whatever language the GM typed in."""
+    return {name: data_word(entry.name) for entry in table.values() for name in (entry.name, _(entry.name), *entry.aliases)}
 
 
 def _named_entry(table: dict[str, Any], typed: str, unknown: str) -> str:
     """The key of the entry of ``table`` called ``typed`` ("" for none); RuleError with the ``unknown``
-    message (its name, the known ones and a "did you mean") when there is no such entry."""
-    if norm(typed) in NONE_WORDS:
+    message (its name, the known ones, "none" first, and a "did you mean") when there is no such entry."""
+    if is_none(typed):
         return ""
     found = find_entry(table, typed)
     if found is None:
-        known = ", ".join(_(entry.name) for entry in table.values())
+        known = ", ".join([_("none"), *(_(entry.name) for entry in table.values())])
         raise RuleError(_(unknown, name=typed, known=known, hint=_suggest(typed, _names_and_aliases(table))))
     return found
 
@@ -257,13 +309,14 @@ def _weapon_inputs(text: str) -> list[str | WeaponInput]:
             continue
         fields: dict[str, Any] = {"name": head}
         where = _("Weapons: {name}", name=head)
-        for key, value in options.items():
-            if key in ("like", "as", "base"):
+        for written, value in options.items():
+            key = _key(written, WEAPON_KEYS)
+            if key == "like":
                 fields["like"] = value
             elif key in ("im", "actions", "hands", "pv", "bv"):
-                fields[key] = read_int(value, where, key)
-            elif key in ("or", "open_at"):
-                fields["open_at"] = read_int(value, where, key)
+                fields[key] = read_int(value, where, written)
+            elif key == "or":
+                fields["open_at"] = read_int(value, where, written)
             elif key == "group":
                 fields["group"] = value
             elif key == "damage":
@@ -273,13 +326,14 @@ def _weapon_inputs(text: str) -> list[str | WeaponInput]:
                     raise RuleError(_("{where}: damage: {error}", where=where, error=error)) from None
                 fields["damage"] = value
             elif key in ("light", "ranged"):
-                fields[key] = _bool(value, where, key)
+                fields[key] = _bool(value, where, written)
             else:
-                raise RuleError(_('{where}: unknown key "{key}"; use like, im, actions, group, hands, light, ranged, damage, or, pv, bv.', where=where, key=key))
+                raise RuleError(_('{where}: unknown key "{key}"; use {known}.', where=where, key=written,
+                                  known=_keys_shown(WEAPON_KEYS)))
         try:
             result.append(msgspec.convert(fields, WeaponInput))
         except msgspec.ValidationError as error:
-            raise RuleError(_("{where}: {error}", where=where, error=error)) from None
+            raise RuleError(_("{where}: {error}", where=where, error=validation_text(error, fields))) from None
     return result
 
 
@@ -295,19 +349,21 @@ def _skill_inputs(text: str, label: str) -> list[SkillInput]:
             raise RuleError(_('{where}: the level of "{name}" cannot be negative.', where=label, name=match["name"]))
         fields: dict[str, Any] = {"name": match["name"].strip(), "level": level}
         where = f"{label}: {fields['name']}"
-        for key, value in options.items():
-            if key in ("cp", "cp_per_level"):
-                fields["cp_per_level"] = read_int(value, where, key)
-            elif key in ("im", "im_per_level"):
-                fields["im_per_level"] = read_int(value, where, key)
+        for written, value in options.items():
+            key = _key(written, SKILL_KEYS)
+            if key == "cp":
+                fields["cp_per_level"] = read_int(value, where, written)
+            elif key == "im":
+                fields["im_per_level"] = read_int(value, where, written)
             elif key == "lock":
                 fields["lock"] = value
             else:
-                raise RuleError(_('{where}: unknown key "{key}"; use cp, im, lock.', where=where, key=key))
+                raise RuleError(_('{where}: unknown key "{key}"; use {known}.', where=where, key=written,
+                                  known=_keys_shown(SKILL_KEYS)))
         try:
             result.append(msgspec.convert(fields, SkillInput))
         except msgspec.ValidationError as error:
-            raise RuleError(_("{where}: {error}", where=where, error=error)) from None
+            raise RuleError(_("{where}: {error}", where=where, error=validation_text(error, fields))) from None
     return result
 
 
@@ -319,11 +375,11 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
     like = spec.like or spec.base
     key = find_entry(data.weapons, like or name)
     if like and key is None:
-        known = [_(w.name) for w in data.weapons.values()]
+        known = [data_word(w.name) for w in data.weapons.values()]
         raise RuleError(_('Weapons: "{name}" is like "{like}", which is not a known weapon. Known: {known}.{hint}', name=name, like=like, known=", ".join(known), hint=_suggest(like, _names_and_aliases(data.weapons))))
     base = data.weapons[key] if key is not None else None
     if base is None and (spec.im is None or spec.actions is None or spec.group is None):
-        known = [_(w.name) for w in data.weapons.values()]
+        known = [data_word(w.name) for w in data.weapons.values()]
         raise RuleError(
             _(
                 'Weapons: unknown weapon "{name}". Known: {known}.{hint} For another weapon give its numbers: "{name} (im -2, actions 3, group one-handed heavy)" or "{name} (like seax)".',
@@ -339,7 +395,7 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
         name=shown,
         im=spec.im if spec.im is not None else (base.im if base else 0),
         actions=spec.actions if spec.actions is not None else (base.actions if base else 0),
-        group=(spec.group if spec.group is not None else (base.group if base else "")).strip(),
+        group=(_group(spec.group.strip(), data) if spec.group is not None else (base.group if base else "")).strip(),
         hands=spec.hands if spec.hands is not None else (base.hands if base else 1),
         light=spec.light if spec.light is not None else (base.light if base else False),
         ranged=spec.ranged if spec.ranged is not None else (base.ranged if base else False),
@@ -363,20 +419,22 @@ def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = Non
 
     * ``weapons``: ``broadsword, seax``; a weapon not in the data, or a second one of a kind, gives its
       numbers in parentheses: ``Left seax (like seax)``, ``Club (im -2, actions 3, group one-handed heavy,
-      hands 1, light no, ranged no)``.
+      hands 1, light no, ranged no)``. The keys, the groups and yes or no may be written in any language of
+      the interface (:data:`WEAPON_KEYS`: ``Дубинка (МИ -2, действия 3, группа одноручное тяжёлое)``).
     * ``disciplines`` / ``specialties``: ``Armed combat 1; Unarmed combat 1`` and ``One-handed light weapons
       2; Brawler 1``; one of your own: ``Axe lord 1 (cp 2, lock weapon:battle axe)``. Experienced, Combat
       reaction, Body control, Ambidexter and Shield bearer set their own fields.
     """
-    data = data or default_data()
+    raw, mistakes = convert_sheet({k: v for k, v in fields.items() if v is not None}, SheetInput)
     try:
-        raw = msgspec.convert({k: v for k, v in fields.items() if v is not None}, SheetInput, strict=False)
-    except msgspec.ValidationError as error:
-        text = str(error)
-        match = re.search(r" - at `\$\.(\w+)", text)
-        if match is not None:
-            text = f"{_(SHEET_LABELS.get(match[1], match[1]))}: {text[: match.start()]}"
-        raise RuleError(_("Sheet: {error}", error=text)) from None
+        sheet = _resolved(raw, data or default_data())
+    except RuleError as error:  # with the fields of the wrong kind, when there are any
+        mistakes.append(str(error))
+    refuse(mistakes)
+    return sheet
+
+
+def _resolved(raw: SheetInput, data: TrudvangData) -> TrudvangSheet:
     weapon_items = _weapon_inputs(raw.weapons) if isinstance(raw.weapons, str) else raw.weapons
     weapons = tuple(_resolve_weapon(item, data) for item in weapon_items)
     seen: set[str] = set()
@@ -385,9 +443,9 @@ def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = Non
             raise RuleError(_('Weapons: "{name}" is listed twice; name the second one, e.g. "Left {name} (like {name})".', name=weapon.name))
         seen.add(norm(weapon.name))
 
-    shield = _named_entry(data.shields, raw.shield, N_('Shield: unknown shield "{name}". Known: none, {known}.{hint}'))
-    armour = _named_entry(data.armour, raw.armour, N_('Armour: unknown armour "{name}". Known: none, {known}.{hint}'))
-    race = _named_entry(data.races, raw.race, N_('Race: unknown race "{name}". Known: none, {known}.{hint}'))
+    shield = _named_entry(data.shields, raw.shield, N_('Shield: unknown shield "{name}". Known: {known}.{hint}'))
+    armour = _named_entry(data.armour, raw.armour, N_('Armour: unknown armour "{name}". Known: {known}.{hint}'))
+    race = _named_entry(data.races, raw.race, N_('Race: unknown race "{name}". Known: {known}.{hint}'))
 
     levels: dict[SkillField, int] = {field: getattr(raw, field) for field in SKILL_FIELDS}
     from_lists: dict[SkillField, int] = {}
@@ -423,11 +481,12 @@ def sheet_from_fields(fields: Mapping[str, Any], data: TrudvangData | None = Non
                         where=label,
                         name=item.name,
                         known=", ".join(known),
-                        hint=_suggest(item.name, [*known, *_names_and_aliases(data.disciplines), *_names_and_aliases(data.specialties)]),
+                        hint=_suggest(item.name, {**{name: name for name in known}, **_names_and_aliases(data.disciplines),
+                                                  **_names_and_aliases(data.specialties)}),
                         level=item.level,
                     )
                 )
-            lock = item.lock if item.lock is not None else (known_skill.lock if known_skill else "general")
+            lock = _lock(item.lock, data) if item.lock is not None else (known_skill.lock if known_skill else "general")
             problem = lock_problem(lock, groups, weapon_names)
             if problem:
                 raise RuleError(_("{where}: {name}: {problem}", where=label, name=item.name, problem=problem))
