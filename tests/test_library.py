@@ -298,3 +298,16 @@ def test_a_players_option_library_kept_from_before_still_serves(tmp_path: Path) 
         '[[combatants]]\nname = "Old gnoll"\nhp = 9\nsheet = { cls = "monster", level = 2, ac = 5 }\n', encoding="utf-8")
     found = Finder.load(tmp_path, "players_option").find("old gnoll")
     assert found is not None and found.hp == 9
+
+
+def test_an_entry_is_summed_up_in_the_words_of_its_rules() -> None:
+    from tui_combat.engine import registry
+    from tui_combat.i18n import set_language
+    from tui_combat.library import summary
+
+    trudvang = registry.get("trudvang")
+    entry = Entry(name="Raider", hp=16, sheet={"sv": 8})
+    assert summary(entry, trudvang.sheet_fields, trudvang.health_label).startswith("BP 16 · ")
+    set_language("ru")
+    assert summary(entry, trudvang.sheet_fields, trudvang.health_label).startswith("ОТ 16 · ")
+    assert summary(Entry(name="Orc", hp=5), (), registry.get("adnd2e").health_label) == "Хиты 5"

@@ -39,7 +39,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.toml_write import TomlWriteError, key, table_lines
-from tui_combat.i18n import _
+from tui_combat.i18n import N_, _
 from tui_combat.i18n.os_words import os_error_text
 from tui_combat.rulesets.names import name_key
 
@@ -483,9 +483,10 @@ def save_entry(data_root: Path, ruleset_id: str, entry: Entry) -> Path:
     return path
 
 
-def summary(entry: Entry, fields: Iterable[FieldSpec]) -> str:
-    """The entry's HP and sheet as the GM reads them ("HP 5 · Class monster · AC 6"), field labels translated."""
-    parts = [_("HP {hp}", hp=entry.hp)]
+def summary(entry: Entry, fields: Iterable[FieldSpec], health_label: str = N_("HP")) -> str:
+    """The entry's health and sheet as the GM reads them ("HP 5 · Class monster · AC 6"; Trudvang "BP 12"),
+    field labels translated; ``health_label``: the ruleset's word for health (a message id)."""
+    parts = [f"{_(health_label)} {entry.hp}"]
     for spec in fields:
         if spec.key in entry.sheet:
             shown = shown_value(spec, entry.sheet[spec.key])

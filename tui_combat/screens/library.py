@@ -71,8 +71,10 @@ class LibraryPicker(TranslatedBindings, ModalScreen[bool]):
         self.side = default_side(state, side)
         self.query_text = query
         self.fields: tuple[FieldSpec, ...] = ()
+        self.health_label = N_("HP")
         try:
             self.fields = tuple(registry.get(state.ruleset).sheet_fields)
+            self.health_label = registry.get(state.ruleset).health_label
         except RuleError:
             pass
         self.shown: list[Entry] = []
@@ -125,7 +127,7 @@ class LibraryPicker(TranslatedBindings, ModalScreen[bool]):
     def row(self, entry: Entry) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"{entry.label()[:30]:<31}")
-        text.append(f"{_('HP {hp}', hp=entry.hp):<9}")
+        text.append(f"{_(self.health_label)} {entry.hp}".ljust(9))
         text.append(source_word(entry), style="dim")
         return text
 
@@ -145,7 +147,7 @@ class LibraryPicker(TranslatedBindings, ModalScreen[bool]):
             many = entry.count if count is None else count
             side = dict(self.sides).get(self.selected_side(), "")
             line = _("Enter adds {count} × {name} to {side}.", count=many, name=entry.shown_name(), side=side)
-            line = f"{summary(entry, self.fields)}\n{line}"
+            line = f"{summary(entry, self.fields, self.health_label)}\n{line}"
         self.query_one("#library-detail", Static).update(Text(line))
         self.query_one("#dialog-error", Static).update("")
 

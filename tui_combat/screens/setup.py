@@ -137,7 +137,7 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
             return ""
         where = _("your library") if entry.source == "library" else _("the starter bestiary")
         return _("{entry} from {where}: {summary}. What you change here wins.", entry=entry.label(), where=where,
-                 summary=summary(entry, registry.get(state.ruleset).sheet_fields))
+                 summary=summary(entry, registry.get(state.ruleset).sheet_fields, registry.get(state.ruleset).health_label))
 
     if finder.problems:
         screen.notify("\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning",
