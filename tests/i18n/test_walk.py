@@ -31,7 +31,7 @@ STEPS = 10
 MOVES_ON = frozenset({"begin", "start", "next", "leave", "quit", "app.quit", "open", "cancel", "close"})
 """Footer keys that leave the screen for the next one of the walk: pressed by the walk itself."""
 EXTRA_KEYS = {
-    "SetupScreen": ("l", "f2"),
+    "SetupScreen": ("l", "f2", "o"),
     "SurpriseScreen": ("m", "f1"),
     "RoundScreen": ("h", "x", "i", "O", "E", "R", "L", "f1"),
 }
@@ -170,7 +170,7 @@ async def test_the_session_list_and_a_new_fight_read_whole(lang: str, data_root:
             await until(pilot, lambda: screen_name(pilot) == "SessionsScreen", "the session list")
             walk = Walk(pilot, lang)
             await walk.inspect("session list")
-            await walk.keys_of("session list", ("f1", "f3"))
+            await walk.keys_of("session list", ("f1", "f3", "d"))
             await pilot.press("n")
             await until(pilot, lambda: screen_name(pilot) != "SessionsScreen", "a new fight")
             await walk.inspect("new fight", screen_name(pilot))
