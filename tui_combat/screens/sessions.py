@@ -142,12 +142,10 @@ class SessionsScreen(TranslatedBindings, Screen[None]):
             table.move_cursor(row=min(row, table.row_count - 1))
 
     def action_first(self) -> None:
-        self.query_one(DataTable).move_cursor(row=0)
+        self.query_one(SessionTable).first()
 
     def action_last(self) -> None:
-        table = self.query_one(SessionTable)
-        table.complete()
-        table.move_cursor(row=max(table.row_count - 1, 0))
+        self.query_one(SessionTable).last()
 
     def _show_hint(self, opening: bool = False) -> None:
         hint = self.query_one("#sessions-hint", Static)
