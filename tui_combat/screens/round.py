@@ -33,7 +33,7 @@ from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number
-from tui_combat.screens.session_screen import SessionScreen, session_bindings
+from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
@@ -144,7 +144,7 @@ class RoundScreen(SessionScreen):
         super().__init__()
         own = self._bindings.key_to_bindings
         for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
-            own.setdefault(binding.key, []).append(translated_binding(binding))
+            own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
 
     def compose(self) -> ComposeResult:
         yield ReadOnlyBar(id="read-only-bar")
