@@ -36,7 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("name", nargs="?", metavar=_("NAME"), help=_("the session's name, as list shows it"))
     serve.add_argument("--host", default="127.0.0.1", metavar=_("HOST"), help=_("address to listen on (default: 127.0.0.1, this computer only)"))
     serve.add_argument("--port", type=int, default=8000, metavar=_("PORT"), help=_("port to listen on (default: 8000)"))
-    serve.add_argument("--public-url", metavar=_("URL"), help=_("the address browsers reach the server at, when it is not http://HOST:PORT"))
+    serve.add_argument("--public-url", metavar=_("URL"), help=_("the address browsers reach the server at, when it is not http://{host}:{port}",
+                                                               host=_("HOST"), port=_("PORT")))
     serve.add_argument("--large", action="store_true", help=_("big layout and big letters for a TV"))
     serve.add_argument("--max-viewers", type=int, default=16, metavar=_("N"),
                        help=_("how many browser tabs may watch at once (default: 16); each is a view process"))
@@ -45,8 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("md", "html", "json"), default=None,
                         help=_("md (Markdown, for a wiki or a chat), html (a web page) or json (default: from the name of the output file, else md)"))
     export.add_argument("--public", action="store_true", help=_("only what the players' screen shows: nothing secret"))
-    export.add_argument("--output", "-o", type=Path, metavar=_("FILE"), help=_("write the report to FILE (default: print it)"))
-    export.add_argument("--force", action="store_true", help=_("replace FILE when it exists"))
+    # The file's placeholder in the help's sentences is the one argparse shows after --output, in the same language.
+    export.add_argument("--output", "-o", type=Path, metavar=_("FILE"), help=_("write the report to {file} (default: print it)",
+                                                                              file=_("FILE")))
+    export.add_argument("--force", action="store_true", help=_("replace {file} when it exists", file=_("FILE")))
     return parser
 
 

@@ -13,6 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.binding import Binding
 from textual.filter import Monochrome, NoColor
 from textual.notifications import SeverityLevel
@@ -129,6 +130,15 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
             self.push_screen(screen)
         else:
             self.switch_screen(screen)
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key that arrives while the screen on top is still opening (a form the key before it opened) is
+        held for that screen, which takes it once it can (:meth:`FormDialog.hold_key`): never lost."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            hold = getattr(self.screen, "hold_key", None)
+            if hold is not None and hold(event):
+                return
+        await super().on_event(event)
 
     def action_help(self) -> None:
         from tui_combat.screens.help import HelpScreen

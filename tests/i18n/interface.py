@@ -50,14 +50,14 @@ def footer_keys(pilot: Pilot[Any]) -> list[tuple[str, str]]:
 
 
 def visible_keys(pilot: Pilot[Any]) -> list[str]:
-    """The actions of the footer's keys drawn whole, left of the palette key (a key pushed under it is
-    hidden: help, on f1 and ?, is the first to go when the footer is full, in English too)."""
+    """The actions of the footer's keys drawn whole, left of the palette key (a key under it is cut or
+    hidden; a compact footer's key ends with its last letter)."""
     footer = pilot.app.screen.query_one(Footer)
     keys = list(footer.query(FooterKey))
     palette = [key for key in keys if key.has_class("-command-palette")]
     right = palette[0].region.x if palette else pilot.app.size.width
     return [key.action for key in keys if not key.has_class("-command-palette") and key.region.width > 0
-            and key.region.right - 1 <= right]  # its last column is padding
+            and key.region.right <= right]
 
 
 async def until_named(pilot: Pilot[Any], name: str) -> None:

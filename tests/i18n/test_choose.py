@@ -5,6 +5,7 @@ itself (its ``--help`` and its messages) speaks the language chosen."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -133,3 +134,56 @@ def test_cli_errors_of_argparse_are_translated(tmp_path: Path) -> None:
     result = run_cli("--lang", "ru", "roll", config=tmp_path)
     assert result.returncode == 2
     assert "tui-combat roll: ошибка: нужны следующие аргументы: ВЫРАЖЕНИЕ" in result.stderr
+
+
+def help_texts() -> dict[str, str]:
+    """The help of the command and of each of its subcommands, in the language active now."""
+    import argparse
+
+    from tui_combat.__main__ import _parser
+    from tui_combat.i18n import localize_argparse
+
+    localize_argparse()
+    parser = _parser()
+    texts = {"": parser.format_help()}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            texts.update({name: sub.format_help() for name, sub in action.choices.items()})
+    return texts
+
+
+def placeholders() -> set[str]:
+    """The English placeholders of the command's arguments (FILE, NAME, HOST …)."""
+    import argparse
+
+    from tui_combat.__main__ import _parser
+
+    found: set[str] = set()
+    parsers = [_parser()]
+    while parsers:
+        parser = parsers.pop()
+        for action in parser._actions:
+            if isinstance(action.metavar, str):
+                found.add(action.metavar)
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += action.choices.values()
+    return found
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_the_help_names_an_argument_as_its_placeholder_does(lang: str) -> None:
+    """``tui-combat --lang ru export --help`` shows "-o ФАЙЛ" and says "записать отчёт в ФАЙЛ": the placeholders
+    inside the help's sentences are those argparse shows beside the options, never the English ones."""
+    from tui_combat.i18n import _, set_language
+
+    set_language("en")
+    english = placeholders()
+    set_language(lang)
+    translated = {word for word in english if _(word) != word} - {"LANG"}  # LANG is also a variable the help names
+    assert {"FILE", "HOST", "PORT", "NAME"} <= translated
+    texts = help_texts()
+    left = {command: sorted(word for word in translated if re.search(rf"(?<![\w$]){word}(?!\w)", text))
+            for command, text in texts.items()}
+    assert not any(left.values()), {command: words for command, words in left.items() if words}
+    export = " ".join(texts["export"].split())
+    assert f"-o {_('FILE')}" in export and f"{_('FILE')} (" in export, export

@@ -46,3 +46,51 @@ def test_one_term_for_surprise_and_for_undo(lang: str) -> None:
            if any(word in text.casefold() for word in NOT_THE_TERM[lang])]
     assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
     assert dict(translations(lang))["Undo"] == UNDO[lang]
+
+
+def subject(words: str, colon: bool = False) -> str:
+    """A name (with ``colon``, maybe a colon after it: "{name}: бежал") and the little ``words`` that may stand
+    between it and its verb. After a colon an adjective belongs to the noun after it ("{name}: бойовий дух")."""
+    return r"(?:^|[\s(«])" + NAMES + (r":?" if colon else "") + r"(?:\s+(?:" + words + r"))*\s+"
+
+
+GENDERED = {
+    # Past tense (действовал, прошёл, двигался, умер, мог), short participles and adjectives (захвачен, скрыт,
+    # мёртв, стабилен): each says he or she. The present (действует), the plural and the neuter do not.
+    "ru": re.compile(r"(?i)" + subject("уже|не|ещё|снова|так и|никем|его|её|их|больше", colon=True) +
+                     r"(?:[а-яё]+(?:л|лся|ёл|ёлся)|умер|погиб|мог|смог)(?![а-яё])|" +
+                     subject("уже|не|ещё|снова|никем|больше") +
+                     r"(?:[а-яё]+(?:ан|ян|ен|ён)|скрыт|убит|сбит|взят|занят|мёртв|жив|готов|рад)(?![а-яё])"),
+    "uk": re.compile(r"(?i)" + subject("уже|вже|не|ще|знову|ніким|його|її|їх|більше", colon=True) +
+                     r"(?:[а-яєіїґ'’ʼ]{2,}(?:в|вся)|утік|втік|зміг|міг|помер)(?![а-яєіїґ'’ʼ])|" +
+                     subject("уже|вже|не|ще|знову|ніким|більше") +
+                     r"(?:[а-яєіїґ'’ʼ]{2,}(?:ий|ен))(?![а-яєіїґ'’ʼ])"),
+}
+"""A verb or a participle right after a combatant's name that would have to agree with the name's gender,
+which the app does not know ("Сигрун уже действовал"): a message says it name first, then without one
+("Сигрун: ход в этом раунде уже был")."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_no_gendered_word_follows_a_name(lang: str) -> None:
+    bad = [(ident, text) for ident, text in translations(lang) if GENDERED[lang].search(text)]
+    assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("ru", "{name} уже действовал в этом раунде."), ("ru", "{name}: бежал из ближнего боя"),
+    ("ru", "{name} его уже использовал."), ("ru", "{target} захвачен"), ("ru", "{name} мёртв: лечение"),
+    ("ru", "{name} не учёл МИ"), ("uk", "{name} уже діяв цього раунду."), ("uk", "{name} ніким не захоплений."),
+    ("uk", "{name} утік з ближнього бою"), ("uk", "{name} мертвий: зцілення"),
+])
+def test_the_gendered_words_are_found(lang: str, text: str) -> None:
+    assert GENDERED[lang].search(text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("ru", "{name}: ход в этом раунде уже был."), ("ru", "{name} действует вне очереди."), ("ru", "{name} в бою."),
+    ("ru", "{names} бежали"), ("uk", "{name}: хід цього раунду вже був."), ("uk", "{name} знову в бою."),
+    ("uk", "{name} діє поза чергою."), ("uk", "{name}: бойовий дух уже зламано."),
+])
+def test_what_agrees_with_no_name_is_not_taken_for_it(lang: str, text: str) -> None:
+    assert not GENDERED[lang].search(text)

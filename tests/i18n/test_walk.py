@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.command import CommandPalette
 from textual.pilot import Pilot
 
 from tests.i18n.interface import SIZE, interface_in, make_app, screen_name
@@ -30,7 +31,7 @@ STEPS = 10
 MOVES_ON = frozenset({"begin", "start", "next", "leave", "quit", "app.quit", "open", "cancel", "close"})
 """Footer keys that leave the screen for the next one of the walk: pressed by the walk itself."""
 EXTRA_KEYS = {
-    "SetupScreen": ("l", "f2"),
+    "SetupScreen": ("l", "f2", "o"),
     "SurpriseScreen": ("m", "f1"),
     "RoundScreen": ("h", "x", "i", "O", "E", "R", "L", "f1"),
 }
@@ -169,13 +170,15 @@ async def test_the_session_list_and_a_new_fight_read_whole(lang: str, data_root:
             await until(pilot, lambda: screen_name(pilot) == "SessionsScreen", "the session list")
             walk = Walk(pilot, lang)
             await walk.inspect("session list")
-            await walk.keys_of("session list", ("f1", "f3"))
+            await walk.keys_of("session list", ("f1", "f3", "d"))
             await pilot.press("n")
             await until(pilot, lambda: screen_name(pilot) != "SessionsScreen", "a new fight")
             await walk.inspect("new fight", screen_name(pilot))
             await pilot.press("ctrl+p")
-            await until(pilot, lambda: screen_name(pilot) == "CommandPalette", "the palette")
+            await until(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), "the palette")
             await pilot.press(*"zzqq")
             await until(pilot, lambda: "zzqq" in str(pilot.app.screen.query_one("Input").value), "the search")
+            await until(pilot, lambda: pilot.app.screen.query_one("CommandList").option_count > 0,
+                        "the palette saying it found nothing")
             await walk.inspect("palette, nothing found", allowed=("zzqq",))
     assert_known(walk.found, tuple(f"[{lang}] {where}" for where in ("session list", "new fight", "palette")))

@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 from textual.widgets._footer import FooterKey
 
 from tests.waiting import settled, until
+from tui_combat.widgets.footer import KeyFooter
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z']+(?![A-Za-z0-9_])")
 DICE = re.compile(r"^(?:\d*[dDkк]\d+|d\d+)")
@@ -146,6 +147,10 @@ async def inspect(pilot: Pilot[Any], where: str, lang: str, allowed: Iterable[st
     """Everything wrong with the screen now shown, each line naming ``where``; in a form, each text field
     is focused in turn (as Tab does) and read with its hint."""
     screen = pilot.app.screen
+    try:
+        await until(pilot, lambda: footer_current(screen), "the footer's keys", seconds=10)
+    except AssertionError:
+        return [f"{where}: the footer does not show the keys that apply"]
     text = screen_text(screen, fields=False)
     found = [f"{where}: {problem}" for problem in cut_labels(screen, "focused")]
     for field in [w for w in screen.query(Input) if w.display and not w.has_focus]:
@@ -153,11 +158,45 @@ async def inspect(pilot: Pilot[Any], where: str, lang: str, allowed: Iterable[st
         await until(pilot, lambda: field.has_focus, "the field focused")
         await until(pilot, lambda: settled(field) and settled(screen), "the focused field drawn")
         found += [f"{where}: {problem}" for problem in cut_labels(screen, "focused") if "placeholder" in problem]
+    found += [f"{where}: {problem}" for problem in footer_faults(screen)]
     found += [f"{where}: raw catalog header" for word in HEADER_WORDS if word in text][:1]
     if lang != "en":
         words = sorted(set(latin_words(text, allowed)))
         if words:
             found.append(f"{where}: English words {words}")
+    return found
+
+
+def footer_current(screen: Widget) -> bool:
+    """The screen's footer (if it has one) shows the keys that apply now, laid out, or leaves them out for
+    want of room (it composes them a refresh after they change)."""
+    footers = list(screen.query(KeyFooter))
+    if not footers:
+        return True
+    keys = list(footers[0].query(FooterKey))
+    shown = {key.action for key in keys if not key.has_class("-command-palette")}
+    wanted = {binding.action for _node, binding, _enabled, _tip in screen.active_bindings.values()  # type: ignore[attr-defined]
+              if binding.show}
+    return bool(keys) and shown | set(footers[0].left_out) == wanted and all(key.region.width > 0 for key in keys)
+
+
+def footer_faults(screen: Widget) -> list[str]:
+    """What is wrong with the screen's footer as drawn: a key under the palette key (cut, or hidden), the
+    palette key short of the right edge (a letter of the key under it shows there), or help not shown whole.
+    (A key left out of a full row is no fault: help and the palette list it.)"""
+    footers = [widget for widget in screen.query(KeyFooter) if widget.display and widget.region.width > 0]
+    if not footers:
+        return []
+    keys = list(footers[0].query(FooterKey))
+    palette = [key for key in keys if key.has_class("-command-palette")]
+    right = palette[0].region.x if palette else screen.app.size.width
+    found = [f"footer key under the palette key: {key.key_display} {key.description}" for key in keys
+             if not key.has_class("-command-palette") and key.region.right > right]
+    if palette and palette[0].region.right != screen.app.size.width:
+        found.append(f"palette key not at the right edge: {palette[0].region}")
+    helps = [key for key in keys if key.action.rpartition(".")[2] == "help"]
+    if not helps or any(key.region.right > right or key.region.width == 0 for key in helps):
+        found.append("footer without help")
     return found
 
 

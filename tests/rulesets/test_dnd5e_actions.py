@@ -143,8 +143,8 @@ def test_the_catalogue_and_what_applies_now() -> None:
     registry.forget()
     assert "dnd5e" in registry.available()
     assert [(s.name, s.key) for s in registry.get("dnd5e").actions] == [
-        ("attack", "a"), ("attack_advantage", "A"), ("attack_disadvantage", "D"), ("use", "s"), ("move", "m"),
-        ("condition", "c"), ("end_condition", "C"), ("counter", "g"), ("tie", "f"), ("death_save", "v")]
+        ("attack", "a"), ("attack_advantage", "A"), ("attack_disadvantage", "D"), ("death_save", "v"), ("tie", "f"),
+        ("use", "s"), ("move", "m"), ("condition", "c"), ("end_condition", "C"), ("counter", "g")]
     state = brennas_turn()
     who = ids(state)
     available = {s.name for s in RULESET.actions if RULESET.action_available(state, s.name, who["Brenna"])}

@@ -238,15 +238,17 @@ async def leave_damage(pilot: Pilot[None]) -> bool:
 
 
 async def until_footer(pilot: Pilot[None]) -> Footer:
-    """Until the screen's footer shows the keys its bindings call for now, laid out: the footer composes its
-    keys a refresh after the screen's bindings change (a screen shown, a row highlighted, a step taken), so
-    until then it is empty or shows the keys of before."""
+    """Until the screen's footer shows the keys its bindings call for now, laid out (or leaves some out, for
+    want of room: :attr:`KeyFooter.left_out`): the footer composes its keys a refresh after the screen's
+    bindings change (a screen shown, a row highlighted, a step taken), so until then it is empty or shows the
+    keys of before."""
     app = pilot.app
 
     def current() -> bool:
         footer = app.screen.query_one(Footer)
         keys = list(footer.query(FooterKey))
         shown = {key.action for key in keys if not key.has_class("-command-palette")}
+        shown |= set(getattr(footer, "left_out", ()))
         wanted = {binding.action for _node, binding, _enabled, _tip in app.screen.active_bindings.values()
                   if binding.show}
         return bool(keys) and shown == wanted and all(key.region.width > 0 for key in keys)

@@ -1,5 +1,7 @@
-"""The footer keeps room for the palette key (^p) at 60 and 80 columns, on every screen of a fight in every
-ruleset: the keys that apply now come first, and none pushes the palette off the edge.
+"""The footer at 60 and 80 columns: the palette key (^p) at the right edge, drawn once; no key cut or hidden
+under it; help (F1) always shown whole; and at 80 columns, in English, Russian and Ukrainian, every key that
+applies on the session list, the set-up and the Player's Option resolve step (the others are in help and the
+palette, and a row too full for all its keys leaves out the last ones, never help).
 
 The footer composes its keys a refresh after the screen's bindings are known (a busy machine shows an empty
 or a stale footer for a while): each screen's footer is read once it shows that screen's keys, laid out."""
@@ -7,15 +9,36 @@ or a stale footer for a while): each screen's footer is read once it shows that 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
-from textual.widgets import Footer
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Footer
 from textual.widgets._footer import FooterKey
 
-from tests.ui.steps import footer_text, until_footer, until_round, until_setup
+from tests.i18n.interface import interface_in
+from tests.i18n.interface import make_app as make_app_in
+from tests.ui.fights import saved_round
+from tests.ui.steps import (
+    footer_text, to_round_from_setup, until_footer, until_form, until_closed, until_round, until_setup,
+)
+from tests.ui.test_damaged_list import damaged_session
+from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.encounter import ENCOUNTER_DIR
+from tui_combat.i18n.catalog import CACHE_ENV_VAR
+from tui_combat.screens.sessions import DEMO_PREFIX, SessionsScreen
 from tui_combat.session import DEMOS
+from tui_combat.widgets.footer import KeyFooter
+
+LANGUAGES = ("en", "ru", "uk")
+WIDE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def private_catalog_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CACHE_ENV_VAR, str(tmp_path_factory.getbasetemp() / "catalog-cache"))
 
 
 def palette_fits(app: CombatApp, width: int) -> bool:
@@ -23,16 +46,129 @@ def palette_fits(app: CombatApp, width: int) -> bool:
     return len(keys) == 1 and keys[0].region.right <= width and keys[0].region.width > 0
 
 
-@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+def bottom_line(app: Any) -> str:
+    """The footer's row as the terminal shows it, every widget drawn over the others."""
+    return str(app.screen._compositor.render_strips()[-1].text)
+
+
+def footer_faults(app: Any) -> list[str]:
+    """What is wrong with the footer as drawn: a key under the palette key, the palette key not at the
+    right edge or not drawn as itself there, help missing or cut."""
+    width = app.size.width
+    keys = list(app.screen.query_one(Footer).query(FooterKey))
+    palette = [key for key in keys if key.has_class("-command-palette")]
+    if len(palette) != 1:
+        return ["no palette key"]
+    edge = palette[0].region.x
+    found = [f"{key.key_display} {key.description} under the palette key" for key in keys
+             if key is not palette[0] and key.region.right > edge]
+    line = bottom_line(app)
+    drawn = f"{palette[0].key_display} {palette[0].description}"
+    if not line.rstrip().endswith(drawn) or palette[0].region.right != width:
+        found.append(f"the palette key is not drawn whole at the edge: {line!r}")
+    helps = [key for key in keys if key.action in ("help", "app.help")]
+    if len(helps) != 1 or helps[0].region.width == 0 or helps[0].region.right > edge \
+            or f"{helps[0].key_display} {helps[0].description}" not in line:
+        found.append(f"help is not shown whole: {line!r}")
+    return found
+
+
+def left_out(app: Any) -> tuple[str, ...]:
+    return app.screen.query_one(KeyFooter).left_out
+
+
+async def footer_whole(pilot: Pilot[Any], *, every_key: bool = True) -> None:
+    """The footer of this moment is drawn whole (and, with ``every_key``, leaves out no key)."""
+    await until_footer(pilot)
+    app = pilot.app
+    assert not footer_faults(app), (footer_faults(app), bottom_line(app))
+    if every_key:
+        assert not left_out(app), (left_out(app), bottom_line(app))
+
+
+@pytest.mark.parametrize("size", [(60, 20), WIDE])
 @pytest.mark.parametrize("demo", DEMOS, ids=[demo.ruleset for demo in DEMOS])
 async def test_the_palette_key_stays_on_screen(demo: object, size: tuple[int, int],
                                                make_app: Callable[..., CombatApp]) -> None:
     app = make_app(encounter=ENCOUNTER_DIR / demo.file_name)  # type: ignore[attr-defined]
     async with app.run_test(size=size) as pilot:
         await until_setup(pilot)
-        await until_footer(pilot)
+        await footer_whole(pilot, every_key=size == WIDE)
         assert palette_fits(app, size[0]), footer_text(app)
         await pilot.press("c", "c")
         await until_round(pilot)
-        await until_footer(pilot)
+        await footer_whole(pilot, every_key=False)
         assert palette_fits(app, size[0]), footer_text(app)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_session_list_footer_on_every_kind_of_row(lang: str, data_root: Path) -> None:
+    """A saved fight (rename, delete, look back), a damaged one that can be rebuilt (recover) and a demo row."""
+    saved_round(data_root, "sound", ["Bo"], 1)
+    damaged_session(data_root)  # "ambush", the newest: the first row
+    with interface_in(lang) as module:
+        app = make_app_in(module, data_root)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = await until_screen(pilot, SessionsScreen)
+            table = screen.query_one(DataTable)
+            await until(pilot, lambda: table.row_count == 2 + len(DEMOS), "the session list's rows")
+            for row, actions in ((0, {"recover", "delete"}), (1, {"rewind", "rename", "delete"}), (2, {"new"})):
+                table.move_cursor(row=row)
+                await footer_whole(pilot)
+                assert actions <= {key.action for key in app.screen.query(FooterKey)}, (row, bottom_line(app))
+            assert screen.selected_key() == DEMO_PREFIX + DEMOS[0].file_name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_setup_footer_has_help(lang: str, data_root: Path) -> None:
+    with interface_in(lang) as module:
+        app = make_app_in(module, data_root, encounter=ENCOUNTER_DIR / "demo_adnd2e.toml")
+        async with app.run_test(size=WIDE) as pilot:
+            await until_setup(pilot)
+            await footer_whole(pilot)
+            assert {"add", "begin", "help"} <= {key.action for key in app.screen.query(FooterKey)}
+
+
+async def to_resolve(pilot: Pilot[Any]) -> None:
+    """The Player's Option demo from set-up to round 1's resolve step, initiative typed (heroes 3, gnolls 7:
+    no tie)."""
+    app = pilot.app
+    await to_round_from_setup(pilot)
+    screen = app.screen
+    await pilot.press("n", "n")
+    await until(pilot, lambda: screen.step_kind() == "initiative", "the initiative step")
+    await pilot.press("t")
+    form = await until_form(pilot, "the initiative form")
+    await pilot.press("3", "enter", "7", "enter")
+    await until_closed(pilot, form, "the initiative typed in")
+    await until(pilot, lambda: screen.step_kind() == "resolve", "the resolve step")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_players_option_resolve_step(lang: str, data_root: Path) -> None:
+    """Where attack and main action apply (change action is in help and the palette)."""
+    with interface_in(lang) as module:
+        app = make_app_in(module, data_root, encounter=ENCOUNTER_DIR / "demo_players_option.toml")
+        async with app.run_test(size=WIDE) as pilot:
+            await to_resolve(pilot)
+            await footer_whole(pilot)
+            actions = {key.action for key in app.screen.query(FooterKey)}
+            assert {"ruleset('attack')", "ruleset('main_action')", "help"} <= actions, bottom_line(app)
+
+
+async def test_a_row_too_full_leaves_out_its_last_keys_never_help(make_app: Callable[..., CombatApp]) -> None:
+    """The terminal narrowed to 60 columns: the resolve step's keys no longer all fit, the last ones leave the
+    row, whole, and help stays; widened again, they are back."""
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_players_option.toml")
+    async with app.run_test(size=WIDE) as pilot:
+        await to_resolve(pilot)
+        await footer_whole(pilot)
+        everything = [key.action for key in app.screen.query(FooterKey) if not key.has_class("-command-palette")]
+        await pilot.resize_terminal(60, 20)
+        await until(pilot, lambda: bool(left_out(app)), "keys left out at 60 columns", describe=lambda: bottom_line(app))
+        await footer_whole(pilot, every_key=False)
+        shown = [key.action for key in app.screen.query(FooterKey) if not key.has_class("-command-palette")]
+        assert shown[-1] == "help" and shown[:-1] == everything[:len(shown) - 1], (shown, everything)
+        await pilot.resize_terminal(*WIDE)
+        await until(pilot, lambda: not left_out(app), "every key back at 80 columns", describe=lambda: bottom_line(app))
+        await footer_whole(pilot)

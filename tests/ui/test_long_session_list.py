@@ -80,3 +80,23 @@ async def test_the_keys_past_the_rows_drawn_so_far_bring_the_rest(make_app: Call
         screen.select_key(many[-1])
         assert table.row_count == total and table.cursor_row == FIGHTS - 1
         assert screen.selected_key() == many[-1]
+
+
+async def test_home_and_end_go_to_the_first_and_the_last_session(make_app: Callable[..., CombatApp], many: list[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """End reaches the last row even while the rest are held back (not drawn yet); Home the first."""
+    monkeypatch.setattr(session_table.SessionTable, "_add_batch", lambda self, filling: None)
+    total = FIGHTS + len(session.DEMOS)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until_screen(pilot, SessionsScreen)
+        table = screen.query_one(SessionTable)
+        await until(pilot, lambda: table.row_count == FIRST_ROWS, "the first rows")
+        await pilot.press("down", "down")
+        await pilot.press("end")
+        await until(pilot, lambda: table.cursor_row == total - 1, "the last row",
+                    describe=lambda: f"row {table.cursor_row} of {table.row_count}")
+        assert table.row_count == total and screen.selected_key() == DEMO_PREFIX + session.DEMOS[-1].file_name
+        await pilot.press("home")
+        await until(pilot, lambda: table.cursor_row == 0, "the first row", describe=lambda: f"row {table.cursor_row}")
+        assert screen.selected_key() == many[0]

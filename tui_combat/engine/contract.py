@@ -183,7 +183,8 @@ class ActionSpec(msgspec.Struct, frozen=True, kw_only=True):
     """English, marked with ``N_``; translated when shown."""
     footer: bool = True
     """Shown in the footer when available (it fits about eight keys at 80 columns); all are in help
-    and the palette."""
+    and the palette. A footer too full for every key that applies leaves out the last ones (the catalogue's
+    order, after the app's own keys; help stays): put first what applies only now and then."""
     needs_combatant: bool = True
     """The action is about the selected combatant (his id is passed as ``combatant``)."""
     in_turn: bool = False

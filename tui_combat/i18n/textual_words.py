@@ -1,6 +1,6 @@
-"""The words Textual itself shows in this app (the command palette's system commands, its search prompt,
-the footer's palette key), so that the extractor puts them in the catalogs. The app passes them through
-``_()`` where it hands them to Textual. The texts are Textual 8's; one a later Textual changes simply
+"""The words Textual itself shows in this app (the command palette's system commands, its search prompt and
+what it says when nothing matches, the theme picker's prompt, the footer's palette key), so that the
+extractor puts them in the catalogs. The app passes them through ``_()`` where it hands them to Textual. The texts are Textual 8's; one a later Textual changes simply
 shows in English until the catalogs are updated."""
 
 from __future__ import annotations
@@ -8,6 +8,8 @@ from __future__ import annotations
 from tui_combat.i18n import N_
 
 PALETTE_PLACEHOLDER = N_("Search for commands…")
+PALETTE_NO_MATCHES = N_("No matches found")
+THEME_PLACEHOLDER = N_("Search for themes…")
 PALETTE_KEY = N_("palette")
 PALETTE_TOOLTIP = N_("Open the command palette")
 

@@ -5,13 +5,35 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 
+from rich.align import Align
+from rich.text import Text
 from textual.actions import parse
 from textual.app import SystemCommand
+from textual.command import CommandList, CommandPalette
 from textual.screen import Screen
+from textual.widgets.option_list import Option
 
 from tui_combat.i18n import _
-from tui_combat.i18n.textual_words import PALETTE_PLACEHOLDER
+from tui_combat.i18n.textual_words import PALETTE_NO_MATCHES, PALETTE_PLACEHOLDER, THEME_PLACEHOLDER
 from tui_combat.running.base import AppBase
+
+
+class TranslatedCommandPalette(CommandPalette):
+    """Textual's command palette, saying "No matches found" in the GM's language (Textual writes the words
+    into the list itself, half a second after a search that found nothing)."""
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        super()._start_no_matches_countdown(search_value)
+        if not search_value or self._no_matches_timer is None:
+            return
+        self._no_matches_timer.stop()  # Textual's, in English: ours instead, at the same moment
+
+        def show_no_matches() -> None:
+            self.query_one(CommandList).add_option(Option(
+                Align.center(Text(_(PALETTE_NO_MATCHES), style="not bold")), disabled=True, id=self._NO_MATCHES))
+            self._list_visible = True
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
 
 
 class PalettePart(AppBase):
@@ -30,10 +52,14 @@ class PalettePart(AppBase):
                             self.action_settings)
 
     def action_command_palette(self) -> None:
-        from textual.command import CommandPalette
-
         if self.use_command_palette and not any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
-            self.push_screen(CommandPalette(id="--command-palette", placeholder=_(PALETTE_PLACEHOLDER)))
+            self.push_screen(TranslatedCommandPalette(id="--command-palette", placeholder=_(PALETTE_PLACEHOLDER)))
+
+    def search_themes(self) -> None:
+        """The theme picker (the palette's "Theme"), its prompt in the GM's language."""
+        from textual.theme import ThemeProvider
+
+        self.push_screen(TranslatedCommandPalette(providers=[ThemeProvider], placeholder=_(THEME_PLACEHOLDER)))
 
     async def _run_from_palette(self, screen: Screen[object], action: str) -> None:
         """Run a key's action as the key would; one that does not apply now says so instead of nothing."""
@@ -42,3 +68,5 @@ class PalettePart(AppBase):
             self.notify(_("That cannot be done now."), severity="warning", timeout=4)
             return
         await screen.run_action(action)
+
+

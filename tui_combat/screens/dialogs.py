@@ -22,6 +22,7 @@ from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.content import Content
 from textual.suggester import SuggestFromList
 from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
@@ -191,7 +192,11 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
 
     ``dice``, when given, is asked the same way for the dice of the roll fields that follow the other fields
     (advantage from the target chosen): the label shows them, and the form rolls (or checks what is typed
-    against) them."""
+    against) them.
+
+    Keys typed while the form opens (in the same burst as the key that opened it: ``t4``, Enter, ``7``) are
+    held by the app (:meth:`hold_key`) and given to the form, in the order typed, once its first field has
+    the focus: they land where they would have had the form been open already."""
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [
@@ -217,6 +222,25 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
         self.note = note
         self.rng = rng
         self.roll_modifiers = dict(roll_modifiers or {})
+        self._early_keys: list[events.Key] | None = []
+        """Keys typed before the form could take them, in order; None once it takes keys itself."""
+
+    def hold_key(self, event: events.Key) -> bool:
+        """Keep a key that arrives while the form opens, for the form to take once its first field has the focus
+        (the app asks, for each key, before it handles it); False once the form takes keys itself."""
+        if self._early_keys is None:
+            return False
+        self._early_keys.append(events.Key(event.key, event.character))
+        return True
+
+    async def _take_early_keys(self) -> None:
+        """The keys held while the form opened, handled as the app handles any key (in the app's own turn: a
+        key typed after them waits behind them)."""
+        keys, self._early_keys = self._early_keys or [], None
+        for key in keys:
+            if self.app.screen is not self:  # an Escape or a last Enter among them closed the form
+                break
+            await self.app.on_event(key)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -276,6 +300,8 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
         fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
         if fields:
             fields[0].focus()
+        # The first field focused and drawn: the keys typed meanwhile are taken, in the app's turn.
+        self.call_after_refresh(self.app.call_later, self._take_early_keys)
         self.call_after_refresh(self.show_hint)  # the fields' widths are known once they are laid out
         # Not yet mounted while its own mount runs: the line comes once it is (a form of tick boxes only
         # has no change before the GM presses a key).
@@ -366,6 +392,20 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
                 preview.update("")
 
     def action_submit(self) -> None:
+        """OK (Enter on the last field, ctrl+s): the values are read once every field has handled the keys
+        sent to it before — typed fast, a digit may still be on its way to its field when the Enter behind it
+        is handled (it is handled as it arrives, so that the keys after it go to the next field)."""
+        self._after_fields([w for w in self.query("#dialog-fields .field > *") if w.focusable], self.submit_now)
+
+    def _after_fields(self, fields: list[Widget], then: Callable[[], None]) -> None:
+        """Run ``then`` after each of ``fields`` has handled what was sent to it so far (while the form is open)."""
+        if fields:
+            fields[0].call_later(self._after_fields, fields[1:], then)
+        elif self.is_current:
+            then()
+
+    def submit_now(self) -> None:
+        """Read the values as they stand, check them and hand them on; the form closes when they are accepted."""
         values = convert_fields(self.fields, self.raw_values(), self.rng, self.roll_modifiers)
         if isinstance(values, dict) and self.validate is not None:
             values = self.validate(values)

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.worker import Worker, WorkerState
 
 from tui_combat import rewind
@@ -41,6 +41,7 @@ from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.redraw import RoundLog
 from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.footer import KeyFooter
 
 __all__ = ["RewindScreen", "card_text", "position_text"]
 
@@ -148,7 +149,7 @@ class RewindScreen(TranslatedBindings, Screen[None]):
                 with VerticalScroll(id="card-box"):
                     yield TextLines(id="card")
                 yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         head = Text(no_wrap=True, overflow="ellipsis")

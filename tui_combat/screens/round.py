@@ -19,7 +19,7 @@ from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -33,7 +33,7 @@ from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number
-from tui_combat.screens.session_screen import SessionScreen, session_bindings
+from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
@@ -42,6 +42,7 @@ from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.read_only import ReadOnlyBar
 from tui_combat.widgets.redraw import RoundLog
 from tui_combat.widgets.translated_bindings import translated_binding
+from tui_combat.widgets.footer import KeyFooter
 
 LOG_LINES = 200
 LOG_ENTRY_CHARS = 600
@@ -143,7 +144,7 @@ class RoundScreen(SessionScreen):
         super().__init__()
         own = self._bindings.key_to_bindings
         for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
-            own.setdefault(binding.key, []).append(translated_binding(binding))
+            own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
 
     def compose(self) -> ComposeResult:
         yield ReadOnlyBar(id="read-only-bar")
@@ -157,7 +158,7 @@ class RoundScreen(SessionScreen):
                 with VerticalScroll(id="card-box"):
                     yield TextLines(id="card")
                 yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def prepare(self) -> None:
         self._log_count = 0

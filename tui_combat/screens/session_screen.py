@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.screen import Screen
 from textual.widgets import DataTable
 
@@ -34,11 +35,28 @@ def session_bindings(screen_id: str, undo_in_footer: bool = False, keys: Mapping
     ]
 
 
+def taken_first(binding: Binding) -> Binding:
+    """``binding`` taken as its key arrives, before the focused list or table sees the key (see
+    :class:`SessionScreen`)."""
+    return replace(binding, priority=True)
+
+
 class SessionScreen(TranslatedBindings, Screen[None]):
-    """Subclasses fill in :meth:`prepare` (one-off set-up) and :meth:`show` (render a new state)."""
+    """Subclasses fill in :meth:`prepare` (one-off set-up) and :meth:`show` (render a new state).
+
+    The screen's keys are taken as they arrive, before the focused list or table sees them (it has no text
+    field, and its keys are none of the list's): a key that opens a form has opened it before the app
+    handles the key after it, so that what the GM types at once (``t4``, Enter, ``7``) reaches the form,
+    which holds it until its first field can take it (:meth:`FormDialog.hold_key`). Handled after the list,
+    as a key is otherwise, the keys typed behind it went to the list first and were lost."""
 
     _unsubscribe: Callable[[], None] | None = None
     _host: Host | None = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._bindings = BindingsMap.from_keys({key: [taken_first(binding) for binding in bindings]
+                                                for key, bindings in self._bindings.key_to_bindings.items()})
 
     @property
     def host(self) -> Host:

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 from textual.widgets.data_table import RowDoesNotExist
 
 from tui_combat import session
@@ -28,6 +28,7 @@ from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.session_table import FIRST_ROWS, SessionTable
 from tui_combat.screens.host import Host, host_of
 from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.footer import KeyFooter
 
 DEMO_PREFIX = "\0demo:"
 PROBLEM_WORDS = (N_("damaged"), N_("damaged, can be recovered"), N_("newer version"), N_("symbolic link, refused"))
@@ -64,7 +65,7 @@ class SessionsScreen(TranslatedBindings, Screen[None]):
     BINDINGS = [
         Binding("enter", "open", N_("Open"), id="sessions.open"),
         Binding("n", "new", N_("New fight"), id="sessions.new"),
-        Binding("d", "demo", N_("Demo"), id="sessions.demo"),
+        Binding("d", "demo", N_("Demo"), id="sessions.demo", show=False),  # the demos are rows of the list
         Binding("e,f2", "rename", N_("Rename"), id="sessions.rename"),
         Binding("x,delete", "delete", N_("Delete"), id="sessions.delete"),
         Binding("r", "recover", N_("Recover"), id="sessions.recover"),
@@ -89,7 +90,7 @@ class SessionsScreen(TranslatedBindings, Screen[None]):
         yield Header()
         yield Static("", id="sessions-hint")
         yield SessionTable(id="sessions")
-        yield Footer()
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.reload()
@@ -141,12 +142,10 @@ class SessionsScreen(TranslatedBindings, Screen[None]):
             table.move_cursor(row=min(row, table.row_count - 1))
 
     def action_first(self) -> None:
-        self.query_one(DataTable).move_cursor(row=0)
+        self.query_one(SessionTable).first()
 
     def action_last(self) -> None:
-        table = self.query_one(SessionTable)
-        table.complete()
-        table.move_cursor(row=max(table.row_count - 1, 0))
+        self.query_one(SessionTable).last()
 
     def _show_hint(self, opening: bool = False) -> None:
         hint = self.query_one("#sessions-hint", Static)

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widgets import DataTable, Header, Input, Label, Select, Static
 from textual.widgets.data_table import ColumnKey
 
 from tui_combat.config import PLAYERS_VIEW_FILE, SettingsProblem, read_settings, write_settings
@@ -29,6 +29,7 @@ from tui_combat.i18n import KNOWN_LANGUAGES, N_, _, language
 from tui_combat.i18n.choose import NATIVE_NAMES
 from tui_combat.screens.keymap import KeyTable, collect, key_refusal, keys_shown, normalized_keys
 from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.footer import KeyFooter
 
 THRESHOLDS = ("wounded_below", "bloodied_at")
 """The ``[health]`` percentages, beside the words."""
@@ -132,7 +133,7 @@ class SettingsScreen(TranslatedBindings, Screen[None]):
         yield Static(_("Keys: Enter on one, then its new key; Delete gives it back its own."), classes="settings-title")
         yield KeysTable(id="settings-keys", cursor_type="row", zebra_stripes=True)
         yield Static("", id="settings-message")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = _("Settings")

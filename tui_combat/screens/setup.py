@@ -13,7 +13,7 @@ import msgspec
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -30,6 +30,7 @@ from tui_combat.screens.library import LibraryPicker, open_library_picker, save_
 from tui_combat.screens.paste import paste_stat_block
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.glyphs import glyph
+from tui_combat.widgets.footer import KeyFooter
 
 _GROUP = re.compile(r"^\s*([0-9]{1,6})\s*[x×]?\s+(\S.*)$")  # a count of 7 digits or more is part of the name
 
@@ -254,7 +255,7 @@ class SetupScreen(SessionScreen):
         Binding("H", "hide", N_("Hide from the players, or reveal"), id="setup.hide", show=False),
         Binding("s", "add_side", N_("Side"), id="setup.side"),
         Binding("r", "ruleset", N_("Ruleset"), id="setup.ruleset"),
-        Binding("o", "options", N_("Options"), id="setup.options"),
+        Binding("o", "options", N_("Options"), id="setup.options", show=False),  # the summary shows them
         Binding("c", "begin", N_("Continue"), id="setup.continue"),
         Binding("f2", "rename", N_("Rename"), id="setup.rename", show=False),
         Binding("l", "library", N_("Add from the library"), id="setup.library", show=False),
@@ -270,7 +271,7 @@ class SetupScreen(SessionScreen):
         yield DataTable(id="setup-combatants", cursor_type="row", zebra_stripes=True)
         yield Static(_("{add} adds a combatant (\"5 orc\": a group of five) · {next} when ready",
                        add=shown_key("setup.add", "a"), next=shown_key("setup.continue", "c")), id="setup-hint")
-        yield Footer()
+        yield KeyFooter(compact=True)
 
     _columns_of: str | None = None
     """The ruleset whose columns the table has."""

@@ -17,7 +17,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, RichLog, Static
+from textual.widgets import DataTable, Header, RichLog, Static
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -30,6 +30,7 @@ from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, read_whole_number
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.glyphs import glyph
+from tui_combat.widgets.footer import KeyFooter
 
 
 class Row:
@@ -113,7 +114,7 @@ class SurpriseScreen(SessionScreen):
         yield Static("", id="surprise-summary")
         yield DataTable(id="surprise-sides", cursor_type="row")
         yield RichLog(id="surprise-log", wrap=True, markup=False, min_width=20)
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def ruleset(self) -> AnyRuleset:

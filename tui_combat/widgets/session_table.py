@@ -3,8 +3,11 @@
 A :class:`~textual.widgets.DataTable` measures every cell of every row it is given before it draws, so
 500 saved fights would cost their 2,000 cells before the first frame. This table is given its first
 screens of rows at once and the rest after the frame, a batch after each refresh; a key that goes past
-the rows it has (down on the last one, page down, ctrl+end) and a look-up of a row by its key add the rest
-first, so the GM never meets the end of a list that is still coming.
+the rows it has (down on the last one, page down, end, ctrl+end) and a look-up of a row by its key add the
+rest first, so the GM never meets the end of a list that is still coming.
+
+Home and End go to the first and the last row (a DataTable's own scroll sideways, and this list is never
+wider than the screen).
 """
 
 from __future__ import annotations
@@ -81,6 +84,21 @@ class SessionTable(DataTable[Text]):
     def action_scroll_bottom(self) -> None:
         self.complete()
         super().action_scroll_bottom()
+
+    def action_scroll_home(self) -> None:
+        self.first()
+
+    def action_scroll_end(self) -> None:
+        self.last()
+
+    def first(self) -> None:
+        """The cursor on the first row."""
+        self.move_cursor(row=0)
+
+    def last(self) -> None:
+        """The cursor on the last row, every row added first."""
+        self.complete()
+        self.move_cursor(row=max(self.row_count - 1, 0))
 
 
 def _no_row(index: int) -> Row:

@@ -31,13 +31,15 @@ CATALOGUE = (
     ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
     ActionSpec(name="attack_advantage", key="A", label=N_("Attack with advantage"), footer=False, in_turn=True),
     ActionSpec(name="attack_disadvantage", key="D", label=N_("Attack with disadvantage"), footer=False, in_turn=True),
+    # What applies only now and then comes before what applies every turn: a footer too full for all of them
+    # leaves out its last keys.
+    ActionSpec(name="death_save", key="v", label=N_("Death save")),
+    ActionSpec(name="tie", key="f", label=N_("Decide a tie"), needs_combatant=False),
     ActionSpec(name="use", key="s", label=N_("Use")),
     ActionSpec(name="move", key="m", label=N_("Move")),
     ActionSpec(name="condition", key="c", label=N_("Condition")),
     ActionSpec(name="end_condition", key="C", label=N_("End a condition"), footer=False),
     ActionSpec(name="counter", key="g", label=N_("Add a counter"), footer=False),
-    ActionSpec(name="tie", key="f", label=N_("Decide a tie"), needs_combatant=False),
-    ActionSpec(name="death_save", key="v", label=N_("Death save")),
 )
 USES = (("action", N_("the action")), ("bonus", N_("the bonus action")), ("reaction", N_("the reaction")),
         ("none", N_("nothing more (part of an action already taken)")))

@@ -117,7 +117,7 @@ class PlayersOption(AdndFamily[PoRound]):
     actions = (
         ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
         ActionSpec(name="main_action", key="c", label=N_("Main action"), in_turn=True),
-        ActionSpec(name="abandon", key="z", label=N_("Change action")),
+        ActionSpec(name="abandon", key="z", label=N_("Change action"), footer=False),
         ActionSpec(name="check", key="k", label=N_("Check"), needs_combatant=False),
         EFFECT_ACTION,
         BIND_ACTION,

@@ -1,0 +1,118 @@
+"""The footer of every screen: the keys that apply now, each drawn whole, help always among them.
+
+Textual's footer lays its keys out in a row and docks the palette key (``^p``) over its right end: keys
+that do not fit go on under the palette key, cut in the middle of a word, and help, which comes last, is
+the first to disappear. :class:`KeyFooter` works out, before it composes, how many columns its keys take
+(the key, its description and the spacing of the footer's style), and leaves out whole keys from the right
+until the rest fit beside the palette key; help (``F1``) is never left out. What it leaves out stays in
+help and in the palette. The session list, the set-up and the round's steps of the built-in rulesets show
+every key that applies at 80 columns in English, Russian and Ukrainian, but for the busiest (a D&D 5e
+turn with a tie to decide, or a dying creature): there, and with a GM's longer keys, a ruleset's longer
+words or a narrower terminal, the keys at the end of the row give way.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from rich.cells import cell_len
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+KEPT_ACTIONS = frozenset({"app.help", "help"})
+"""Keys the footer keeps whatever the room: help lists every other key."""
+
+
+def key_width(key_display: str, description: str, compact: bool) -> int:
+    """Columns a footer key takes, with the space after it (Textual's footer style, compact or not)."""
+    if compact:  # "k Description" then a margin of one
+        return cell_len(key_display) + (1 + cell_len(description) if description else 0) + 1
+    return 1 + cell_len(key_display) + 1 + (cell_len(description) + 1 if description else 0)  # " k Description "
+
+
+def group_width(key_displays: list[str], label: str, compact_group: bool) -> int:
+    """Columns a group of keys under one label takes ("←→ One action"), with the space after it: a compact
+    group's keys side by side after a space, others each with a space either side."""
+    keys = sum(cell_len(display) for display in key_displays)
+    if compact_group:
+        return 1 + keys + 1 + cell_len(label) + 1
+    return keys + 4 * len(key_displays) + cell_len(label) + 1
+
+
+def palette_width(key_display: str, description: str, compact: bool) -> int:
+    """Columns the palette key takes at the right end: a border, "^p", a space and its word (and a space
+    after it when the footer is not compact)."""
+    return 1 + cell_len(key_display) + 1 + cell_len(description) + (0 if compact else 1)
+
+
+class KeyFooter(Footer):
+    """A footer that never lets a key go under the palette key (see the module's documentation)."""
+
+    DEFAULT_CSS = """
+    KeyFooter.-compact FooterKey.-command-palette { margin-right: 0; padding-right: 0; }
+    KeyFooter FooterKey.-command-palette { margin-right: 0; padding-right: 1; }
+    """
+    # The palette key ends at the right edge: a compact footer gave it the margin of the other keys, and
+    # there the key under it showed through ("меню" then a letter of the key under it).
+
+    def __init__(self, *, compact: bool = False, id: str | None = None) -> None:
+        super().__init__(compact=compact, id=id)
+        self.left_out: tuple[str, ...] = ()
+        """The actions of the keys that apply now but are left out of the row for want of room."""
+        self._composed_for = 0
+
+    def room(self) -> int:
+        """Columns of the footer's row."""
+        return self.size.width or self.screen.size.width or self.app.size.width
+
+    def compose(self) -> ComposeResult:
+        self.left_out = self._left_out() if self._bindings_ready else ()
+        self._composed_for = self.room()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and widget.action in self.left_out:
+                continue
+            yield widget
+
+    def _left_out(self) -> tuple[str, ...]:
+        """The actions to leave out, from the right end of the row, so that the rest fits; never help."""
+        app = self.app
+        active = self.screen.active_bindings
+        by_action: dict[str, list[Binding]] = {}
+        for _node, binding, _enabled, _tooltip in active.values():
+            if binding.show:
+                by_action.setdefault(binding.action, []).append(binding)
+        # As the footer lays them out: a group of several keys under one label, each other key on its own.
+        items: list[tuple[str | None, int]] = []  # (the action one may leave out, or None; columns)
+        for group, members_iterable in groupby(by_action.values(), lambda bindings: bindings[0].group):
+            members = list(members_iterable)
+            if group is not None and len(members) > 1:
+                items.append((None, group_width([app.get_key_display(m[0]) for m in members], group.description,
+                                                group.compact)))
+            else:
+                for bindings in members:
+                    first = bindings[0]
+                    items.append((first.action, key_width(app.get_key_display(first), first.description,
+                                                          self.compact)))
+        room = self.room()
+        if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
+            palette = active.get(app.COMMAND_PALETTE_BINDING)
+            if palette is not None:
+                room -= palette_width(app.get_key_display(palette.binding), palette.binding.description,
+                                      self.compact)
+        left_out: list[str] = []
+        total = sum(width for _action, width in items)
+        for action, width in reversed(items):
+            if total <= room:
+                break
+            if action is None or action in KEPT_ACTIONS:
+                continue
+            left_out.append(action)
+            total -= width
+        return tuple(left_out)
+
+    def _on_resize(self, event: events.Resize) -> None:
+        if self._bindings_ready and self.is_attached and event.size.width != self._composed_for:
+            self.call_after_refresh(self.recompose)
