@@ -130,8 +130,10 @@ async def walk_fight(pilot: Pilot[Any], lang: str, ruleset: str) -> list[str]:
         if store.state.round > 1:
             break
         screen = pilot.app.screen
-        if not await press_and_see(pilot, "n"):  # a step that wants its rolls first
-            await pilot.press("r")
+        before = (store.state.round, store.state.step, store.state.cursor)
+        await press_and_see(pilot, "n")
+        if pilot.app.screen is screen and (store.state.round, store.state.step, store.state.cursor) == before:
+            await pilot.press("r")  # a step that wants its rolls first (n said so, or did nothing)
             await press_and_see(pilot, "n")
         if pilot.app.screen is not screen:  # a step that asks (a choice, a form): seen, then left
             await walk.inspect(ruleset, f"round step {step} → {screen_name(pilot)}")

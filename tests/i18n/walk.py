@@ -27,6 +27,7 @@ ALLOWED_LATIN = frozenset({
     "left", "right", "escape", "backspace", "insert", "ins",
     # Rule abbreviations the seeds write in Latin letters.
     "ac", "hp", "thac", "sv", "im", "cp", "bp", "kd",
+    "npc",  # the Ukrainian OSE seed: «для чудовиськ і NPC»
     # Names of the demo data and the program that stay as they are in every language.
     "tui", "combat", "textual",
     # The books' own names, as the seeds write them.
