@@ -328,3 +328,15 @@ def test_a_combatant_who_gave_up_his_turn_is_in_the_rounds_order_marked_skipped(
         assert [(slot.label, slot.names) for slot in round_1.order][-1] == ("skipped", ("Fridgar",)), round_1.order
         assert any("Ulf" in slot.names for slot in round_1.order)
     assert "**skipped**: Fridgar" in markdown(fight_report(State(), (), final=state))
+
+
+def test_the_combatants_health_is_in_the_words_of_the_rules() -> None:
+    from tests.rulesets.trudvang_fight import FRIDGAR, fight
+    from tui_combat.i18n import set_language
+
+    state = fight(("Heroes", "Fridgar", FRIDGAR), ("Foes", "Ulf", {"sv": 8, "weapons": "broadsword"}))
+    fridgar = next(c for c in state.combatants if c.name == "Fridgar")
+    text = markdown(fight_report(State(), (), final=state))
+    assert f"Fridgar: {fridgar.hp}/{fridgar.max_hp} BP, active" in text and " HP" not in text
+    set_language("ru")
+    assert f"Fridgar: ОТ {fridgar.hp}/{fridgar.max_hp}, в бою" in markdown(fight_report(State(), (), final=state))

@@ -151,6 +151,8 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
     """Who fell, fled, surrendered, or came back."""
     spells_lost: tuple[ReportEntry, ...] = ()
     morale: tuple[ReportEntry, ...] = ()
+    health: str = "HP"
+    """The rules' word for health, in the active language ("HP"; Trudvang "BP")."""
 
     def every_entry(self) -> list[ReportEntry]:
         return [entry for fight_round in self.rounds for entry in fight_round.entries]
@@ -302,7 +304,8 @@ def fight_report(base: State, actions: Sequence[Action], *, final: State | None 
                                order=_order(rounds_replayed[number], public, scale) if number in rounds_replayed else ())
                    for number in numbers)
     return Report(
-        name=final.name, ruleset=_(get(final.ruleset).name), language=language(), public=public, phase=final.phase,
+        name=final.name, ruleset=_(get(final.ruleset).name), health=_(get(final.ruleset).health_label), language=language(),
+        public=public, phase=final.phase,
         round=final.round, progress=fight_progress(final.phase, final.round), combatants=_combatants(final, public, scale), rounds=rounds,
         damage=_tallies(entries),
         fallen=tuple(e for e in entries if {"down", "fled", "surrendered", "back"} & set(e.kinds)),
@@ -329,11 +332,13 @@ def _round_title(number: int) -> str:
     return _("Before the fight") if number == 0 else _("Round {n}", n=number)
 
 
-def _health(combatant: ReportCombatant) -> str:
-    """"30/38 HP, active" (or the health word, for those whose HP the players may not know)."""
+def _health(combatant: ReportCombatant, word: str) -> str:
+    """"30/38 HP, active" in the rules' ``word`` for health (or the health word, for those whose HP the players
+    may not know)."""
     if combatant.hp is None:
         return combatant.health
-    return _("{hp}/{max} HP, {status}", hp=combatant.hp, max=combatant.max_hp, status=_(combatant.status))
+    return _("{hp}/{max} {health}, {status}", hp=combatant.hp, max=combatant.max_hp, health=word,
+             status=_(combatant.status))
 
 
 def _rolls_text(entry: ReportEntry) -> str:
@@ -384,7 +389,7 @@ def markdown(report: Report) -> str:
         if combatant.side != side:
             side = combatant.side
             lines += ["", f"**{_md(side)}**", ""]
-        lines.append(f"- {_md(combatant.name)}: {_md(_health(combatant))}")
+        lines.append(f"- {_md(combatant.name)}: {_md(_health(combatant, report.health))}")
     for fight_round in report.rounds:
         lines += ["", f"## {_md(_round_title(fight_round.number))}"]
         if fight_round.order:
@@ -464,7 +469,7 @@ def html_page(report: Report) -> str:
         out.append(f'<p class="meta">{_h(_("{mark} marks what only the GM saw.", mark=SECRET_MARK))}</p>')
     out += [f"<h2>{_h(_('Combatants'))}</h2>", "<table>",
             f"<tr><th>{_h(_('Side'))}</th><th>{_h(_('Combatant'))}</th><th>{_h(_('Health'))}</th></tr>"]
-    out += [f"<tr><td>{_h(c.side)}</td><td>{_h(c.name)}</td><td>{_h(_health(c))}</td></tr>" for c in report.combatants]
+    out += [f"<tr><td>{_h(c.side)}</td><td>{_h(c.name)}</td><td>{_h(_health(c, report.health))}</td></tr>" for c in report.combatants]
     out.append("</table>")
     for fight_round in report.rounds:
         out += ["<section>", f"<h2>{_h(_round_title(fight_round.number))}</h2>"]
