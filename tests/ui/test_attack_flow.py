@@ -50,7 +50,7 @@ async def pick(pilot: Pilot[None], form: FormDialog, key: str, value: str) -> No
     widget.focus()
     values = [choice for choice, _label in next(f for f in form.fields if f.key == key).choices]
     steps = values.index(value) - values.index(str(widget.value))
-    await pilot.press("enter", *(["down"] * steps), "enter")
+    await pilot.press("down", *(["down"] * steps), "enter")
     await until(pilot, lambda: widget.value == value, f"{key} set to {value} (it is {widget.value})")
 
 

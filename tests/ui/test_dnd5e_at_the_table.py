@@ -78,7 +78,7 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         await select(pilot, goblin_1)
         await pilot.press("c")
         form = await until_screen(pilot, FormDialog, "the condition form")
-        await pilot.press("enter", *["down"] * PRONE, "enter")
+        await pilot.press("down", *["down"] * PRONE, "enter")
         await until(pilot, lambda: form.query_one("#f-condition", Select).value == "prone", "prone chosen")
         await pilot.press("ctrl+s")
         await until_screen(pilot, RoundScreen, "the round again")
@@ -164,7 +164,7 @@ async def test_the_declared_action_binds_unless_the_book_is_ignored(
         oswin = combatant_id(app, "Oswin")
         await pilot.press("e")
         await until_screen(pilot, FormDialog, "Oswin's declaration")
-        await pilot.press("enter", "down", "enter")  # attack → cast a spell
+        await pilot.press("down", "down", "enter")  # ↓ opens the list: attack → cast a spell
         await until(pilot, lambda: app.screen.query_one("#f-action", Select).value == "spell", "a spell declared")
         await pilot.press("tab", "tab", "backspace", "1", "ctrl+s")
         await until_screen(pilot, RoundScreen, "the round after Oswin's declaration")

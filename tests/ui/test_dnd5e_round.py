@@ -183,8 +183,8 @@ async def test_a_speed_factor_round(tmp_path: Path, make_app: Callable[..., Comb
         form = app.screen
         assert isinstance(form, FormDialog)
         await pilot.press("tab", "tab", "tab")  # the bonus action
-        await pilot.press("enter", "down", "down", "enter")  # no bonus action → attack → spell
-        assert form.query_one("#f-bonus", Select).value == "spell"
+        await pilot.press("down", "down", "down", "enter")  # ↓ opens the list: no bonus action → attack → spell
+        await until(pilot, lambda: form.query_one("#f-bonus", Select).value == "spell", "a spell as the bonus action")
         await pilot.press("tab", "tab", "backspace", "2", "ctrl+s")
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
         assert ("Oswin declares an attack with shortsword, and as a bonus action a spell of level 2: speed factor +0 "

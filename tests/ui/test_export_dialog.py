@@ -49,13 +49,29 @@ async def test_the_report_goes_to_the_reports_folder_by_default(make_app, data_r
     assert "- Orc 1: unhurt" in players.read_text(encoding="utf-8")
 
 
+async def test_enter_moves_past_a_list_as_past_any_field(make_app, data_root: Path) -> None:
+    """The form's hint says Enter goes to the next field: on a closed list too (↓ opens it). Enter, Space,
+    Enter: the format kept, the tick box ticked, the report written."""
+    saved_round(data_root, "ambush", ["Ada"], 2)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        form = await open_export(pilot)
+        assert app.focused is form.query_one("#f-format", Select)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.focused, TickBox), "the tick box after the list")
+        assert form.query_one("#f-format", Select).value == "md" and not form.query_one("#f-format", Select).expanded
+        await pilot.press("space", "enter", "enter")
+        players = data_root / "reports" / "ambush-players.md"
+        await until(pilot, lambda: f"Players' report written to {players}." in messages(app), "the players' report written")
+
+
 async def test_a_public_web_page_where_the_gm_says(make_app, data_root: Path, tmp_path: Path) -> None:
     saved_round(data_root, "ambush", ["Ada"], 2)
     app = make_app(resume="ambush")
     target = tmp_path / "out" / "for-the-table"
     async with app.run_test(size=SIZE) as pilot:
         form = await open_export(pilot)
-        await pilot.press("enter", "down", "enter")  # the list of formats opens; the next one: a web page
+        await pilot.press("down", "down", "enter")  # ↓ opens the list of formats; the next one: a web page
         await until(pilot, lambda: form.query_one("#f-format", Select).value == "html", "the web page format chosen")
         await pilot.press("tab", "space")  # for the players
         assert form.query_one(TickBox).value is True

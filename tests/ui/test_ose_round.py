@@ -46,7 +46,7 @@ async def pick(pilot: Pilot[None], form: FormDialog, key: str, value: str) -> No
     assert widget.has_focus, key
     values = [choice for choice, _label in next(f for f in form.fields if f.key == key).choices]
     steps = values.index(value) - values.index(str(widget.value))
-    await pilot.press("enter", *(["down"] * steps), "enter")
+    await pilot.press("down", *(["down"] * steps), "enter")
     await until(pilot, lambda: widget.value == value, f"{key} set to {value}", describe=lambda: f"it is {widget.value}")
 
 

@@ -52,7 +52,7 @@ async def choose(form: FormDialog, pilot: Pilot[None], key: str, value: str) -> 
     widget = form.query_one(f"#f-{key}", Select)
     widget.focus()
     values = [choice for choice, _label in next(f for f in form.fields if f.key == key).choices]
-    await pilot.press("enter", *(["down"] * (values.index(value) - values.index(str(widget.value)))), "enter")
+    await pilot.press("down", *(["down"] * (values.index(value) - values.index(str(widget.value)))), "enter")
     await until(pilot, lambda: widget.value == value, f"{key} = {value}")
 
 

@@ -372,9 +372,10 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
         self.action_next_field()
 
     def action_next_field(self) -> None:
-        """Enter: on to the next field (a text field, a tick box or a list), OK on the last one."""
+        """Enter: on to the next field (a text field, a tick box or a list), OK on the last one. In an open list
+        it chooses; on a closed one it moves on like any field (↓ opens the list, as the form's hint says)."""
         focused = self.focused
-        if isinstance(focused, (Select, SelectOverlay)):  # a list: Enter opens it, or chooses in it
+        if isinstance(focused, SelectOverlay):
             raise SkipAction()
         fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
         position = next((i for i, widget in enumerate(fields) if focused is widget or
