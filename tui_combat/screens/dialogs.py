@@ -33,6 +33,7 @@ from tui_combat.engine.contract import AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
+from tui_combat.screens.drawn_once import DrawnOnce
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
@@ -177,7 +178,7 @@ class TickBox(TranslatedBindings, Checkbox, inherit_bindings=False):
         return Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
 
 
-class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
+class FormDialog(DrawnOnce, TranslatedBindings, ModalScreen[dict[str, Any] | None]):
     """A form of labelled fields. Enter goes to the next field and submits from the last one; ctrl+s
     submits from anywhere; Escape cancels.
 
@@ -251,7 +252,8 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
                       for spec in self.fields]
             # Wide enough for the longest label (within reason), so that the fields line up and few labels wrap.
             label_width = min(LABEL_WIDTH[1], max([LABEL_WIDTH[0], *(cell_len(label) + 1 for label in labels)]))
-            with VerticalScroll(id="dialog-fields"):
+            # The first field takes the keys (the screen's own first focus), not the scrolling box around them.
+            with VerticalScroll(id="dialog-fields", can_focus=False):
                 for index, spec in enumerate(self.fields):
                     widget_id = _widget_id(index, spec.key)
                     current = self.values.get(spec.key, "" if spec.kind == "roll" else spec.default)
@@ -295,10 +297,8 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
         return " · ".join(parts)
 
     def on_mount(self) -> None:
-        # The first field takes the keys, not the scrolling box around the fields.
-        self.query_one("#dialog-fields", VerticalScroll).can_focus = False
         fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
-        if fields:
+        if fields and self.focused is not fields[0]:  # a focus that moves redraws the whole dialog's screen
             fields[0].focus()
         # The first field focused and drawn: the keys typed meanwhile are taken, in the app's turn.
         self.call_after_refresh(self.app.call_later, self._take_early_keys)
@@ -424,7 +424,7 @@ class FormDialog(TranslatedBindings, ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
-class ChoiceDialog(TranslatedBindings, ModalScreen[str | None]):
+class ChoiceDialog(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
     """Pick one of several choices with the arrows and Enter (or its first letter)."""
 
     CSS_PATH = "dialogs.tcss"
@@ -456,7 +456,7 @@ class ChoiceDialog(TranslatedBindings, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ConfirmDialog(TranslatedBindings, ModalScreen[bool]):
+class ConfirmDialog(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
     """A question with two answers: ``cancel`` (highlighted first, and Escape) or ``confirm``."""
 
     CSS_PATH = "dialogs.tcss"

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Static
 
 from tui_combat.engine.keys import shown_key
 from tui_combat.i18n import N_, _
+from tui_combat.screens.drawn_once import DrawnOnce
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 
@@ -52,7 +53,7 @@ def binding_rows(screen: Screen[object]) -> list[tuple[str, str]]:
     return rows
 
 
-class HelpScreen(TranslatedBindings, ModalScreen[None]):
+class HelpScreen(DrawnOnce, TranslatedBindings, ModalScreen[None]):
     CSS_PATH = ["dialogs.tcss", "help.tcss"]
     BINDINGS = [Binding("escape,f1,question_mark,q", "close", N_("Close"), id="help.close")]
 

@@ -30,6 +30,7 @@ from tui_combat.library import (
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.session_screen import SessionScreen
+from tui_combat.screens.drawn_once import DrawnOnce
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 __all__ = ["LibraryPicker", "default_side", "open_library_picker", "save_to_library_dialog"]
@@ -43,7 +44,7 @@ ROWS_MOST = 50
 """Rows the picker lists at most (the SRD bestiary has hundreds): the rest are counted, found by typing."""
 
 
-class LibraryPicker(TranslatedBindings, ModalScreen[bool]):
+class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
     """Find an entry and add it; dismisses with True when something was added, False on Escape."""
 
     CSS_PATH = "dialogs.tcss"

@@ -25,6 +25,7 @@ from tui_combat.library import Entry, LibraryError, default_side, entry_action, 
 from tui_combat.screens.dialogs import FormDialog, health_field
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.statblock import Reading, read_for
+from tui_combat.screens.drawn_once import DrawnOnce
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 __all__ = ["PasteDialog", "paste_stat_block", "reading_lines"]
@@ -37,7 +38,7 @@ def reading_lines(reading: Reading) -> tuple[str, str]:
     return read, unread
 
 
-class PasteDialog(TranslatedBindings, ModalScreen[Reading | None]):
+class PasteDialog(DrawnOnce, TranslatedBindings, ModalScreen[Reading | None]):
     """Paste a stat block; dismisses with its reading (ctrl+s) or None (Escape)."""
 
     CSS_PATH = "dialogs.tcss"

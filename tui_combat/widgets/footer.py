@@ -14,11 +14,13 @@ words or a narrower terminal, the keys at the end of the row give way.
 from __future__ import annotations
 
 from itertools import groupby
+from typing import Any
 
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -63,6 +65,34 @@ class KeyFooter(Footer):
         self.left_out: tuple[str, ...] = ()
         """The actions of the keys that apply now but are left out of the row for want of room."""
         self._composed_for = 0
+        self._stale = False
+        """The keys changed since the row was last worked out (while a dialog covered it, it waits)."""
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        self._bindings_ready = True
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self._stale = True
+            self.call_after_refresh(self._recompose_if_shown)
+
+    async def _recompose_if_shown(self) -> None:
+        # Under a dialog the footer cannot be seen, and redrawing it there would make the dialog's screen
+        # redraw every cell (a screen behind a modal one sends its changes to the top): 20 KB for nothing.
+        # It is worked out again when its screen is shown.
+        if self._stale and self.is_attached and self.app.screen is self.screen:
+            self._stale = False
+            await self.recompose()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+
+    def on_unmount(self) -> None:
+        self.app.screen_change_signal.unsubscribe(self)
+        super().on_unmount()
+
+    def _screen_changed(self, screen: Screen[Any]) -> None:
+        if self._stale and screen is self.screen and self.is_attached:
+            self.call_after_refresh(self._recompose_if_shown)
 
     def room(self) -> int:
         """Columns of the footer's row."""
