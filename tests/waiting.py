@@ -19,7 +19,7 @@ import inspect
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.app import App
 from textual.css.query import NoMatches
@@ -29,6 +29,8 @@ from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
 from textual.widgets.option_list import OptionDoesNotExist
 
 DEFAULT_DEADLINE = 60.0
+W = TypeVar("W")
+
 NOT_YET = (NoMatches, LookupError, AttributeError, RowDoesNotExist, CellDoesNotExist, OptionDoesNotExist)
 """What a condition may raise while the screen is not there yet: a widget not mounted, a row not added."""
 STEP = 0.01
@@ -94,9 +96,24 @@ async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str,
 
 
 async def until_screen(pilot: Pilot[Any], screen_type: type, what: str | None = None) -> Any:
-    """Until the active screen is a ``screen_type``; returns it."""
-    await until(pilot, lambda: isinstance(pilot.app.screen, screen_type), what or f"the {screen_type.__name__}")
+    """Until the active screen is a ``screen_type`` with its widgets composed (a screen is active a moment
+    before that); returns it."""
+    await until(pilot, lambda: isinstance(pilot.app.screen, screen_type) and pilot.app.screen.is_mounted,
+                what or f"the {screen_type.__name__}")
     return pilot.app.screen
+
+
+async def until_widget(pilot: Pilot[Any], selector: str, widget_type: type[W], what: str) -> W:
+    """Until the active screen has a ``selector`` widget (a screen that has just appeared may not have
+    composed its widgets yet); returns it."""
+    found: list[W] = []
+
+    def present() -> bool:
+        found[:] = [pilot.app.screen.query_one(selector, widget_type)]
+        return True
+
+    await until(pilot, present, what)
+    return found[0]
 
 
 def settled(node: MessagePump) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Static
 
 from tests.i18n.interface import interface_in, make_app, screen_name
-from tests.waiting import until
+from tests.waiting import until, until_widget
 
 SIZE = (80, 24)
 
@@ -22,7 +22,7 @@ async def test_a_new_fight_names_its_options(data_root: Path, lang: str) -> None
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("n")
             await until(pilot, lambda: screen_name(pilot) == "SetupScreen", "the set-up of a new fight")
-            summary: Any = app.screen.query_one("#setup-summary", Static)
+            summary: Any = await until_widget(pilot, "#setup-summary", Static, "the set-up summary's line")
             await until(pilot, lambda: str(summary.render()).strip(), "the set-up summary")
             text = str(summary.render())
             assert "Project-Id-Version" not in text and "Plural-Forms" not in text, text
@@ -47,7 +47,7 @@ async def test_each_option_is_named_beside_its_value_and_nothing_is_cut(data_roo
             await until(pilot, lambda: screen_name(pilot) == "SessionsScreen", "the session list")
             app.open_session(partial(session.open_demo, data_root, demo.file_name, seed=app.seed))
             await until(pilot, lambda: screen_name(pilot) == "SetupScreen", "the set-up")
-            summary: Any = app.screen.query_one("#setup-summary", Static)
+            summary: Any = await until_widget(pilot, "#setup-summary", Static, "the set-up summary's line")
             await until(pilot, lambda: _("Sides") in str(summary.render()), "the set-up summary")
             text = " ".join(str(summary.render()).split())
             for option in fight_options(registry.get("players_option")):

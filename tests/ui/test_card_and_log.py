@@ -42,7 +42,7 @@ async def test_the_card_scrolls_and_shows_every_label_whole(make_app: Callable[.
         assert lines[-1].endswith("note59")
         box.focus()
         await pilot.press("end")
-        assert box.scroll_y == box.max_scroll_y  # the last lines brought into view
+        await until(pilot, lambda: box.scroll_y == box.max_scroll_y, "the last lines brought into view")
 
 
 async def test_the_log_follows_new_entries_and_wraps_again_on_resize(make_app: Callable[..., CombatApp]) -> None:
@@ -65,4 +65,4 @@ async def test_the_log_follows_new_entries_and_wraps_again_on_resize(make_app: C
         assert all(strip.cell_length <= width for strip in log.lines)  # wrapped at the new width
         assert " ".join(strip.text for strip in log.lines).split() == words  # the same entries, whole
         assert len(log.lines) > wide
-        assert log.scroll_y == log.max_scroll_y
+        await until(pilot, lambda: log.scroll_y == log.max_scroll_y, "the newest entry still in view")

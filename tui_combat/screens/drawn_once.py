@@ -1,4 +1,5 @@
-"""A modal screen drawn once when it appears, then only what changes in it (see :class:`DrawnOnce`)."""
+"""Screens that send the terminal only what changed: a layout redraws what moved (:class:`LaidOutInPlace`),
+and a modal screen is drawn whole once when it appears (:class:`DrawnOnce`)."""
 
 from __future__ import annotations
 
@@ -7,27 +8,39 @@ from typing import Any
 from textual import events
 
 
-class DrawnOnce:
+class LaidOutInPlace:
+    """Textual repaints every cell of a screen when the screen's layout is refreshed (a widget of it mounted,
+    a screen closed over it): a whole frame, some 17 KB, sent to the terminal again. A layout redraws the
+    widgets that moved, appeared or went, which is all that changed."""
+
+    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Any:
+        if layout and not regions and not recompose and self.is_mounted:  # type: ignore[attr-defined]
+            repaint = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)  # type: ignore[misc]
+
+
+class DrawnOnce(LaidOutInPlace):
     """For a modal screen: drawn once when it appears, then only what changes in it. Textual draws a screen
-    that appears, then marks all of it to be drawn again; and it repaints the whole screen when a screen's
-    layout is refreshed (its own widgets mounted). A screen over another one draws the one behind it too, in
-    every cell: each of those is some 17 KB sent to the terminal again right after the dialog appeared, slow
-    over SSH. A resize, or coming back from under another screen, still draws it all."""
+    that appears, then marks all of it to be drawn again (and lays it out again once its widgets are
+    mounted); a screen over another one draws the one behind it too, in every cell, slow over SSH. A resize,
+    or coming back from under another screen, still draws it all."""
 
     _shown = False
     """The screen has appeared once: its first appearance lays it out, and that draws every cell."""
     _drawn_in_full = False
+    """Set while Textual's handler of the first appearance runs: its repaint of every cell comes after the
+    layout that drew them, so it is dropped."""
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:  # runs before Screen's own handler
         self._drawn_in_full, self._shown = not self._shown, True
         self.call_next(self._resumed)  # type: ignore[attr-defined]
 
-    def _resumed(self) -> None:  # after Screen's handler
-        if self._drawn_in_full:
-            self._drawn_in_full = False
-            self._repaint_required = False  # Textual's mark to draw the whole screen once more
+    def _resumed(self) -> None:
+        self._drawn_in_full = False
 
     def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Any:
-        if layout and not regions and not recompose and self.is_mounted:  # type: ignore[attr-defined]
-            repaint = False  # what moved is redrawn by the layout itself
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)  # type: ignore[misc]
+        if self._drawn_in_full and not (regions or layout or recompose):
+            self._drawn_in_full = False
+            self._repaint_required = False  # also the marks left by changes made before the layout drew it
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)

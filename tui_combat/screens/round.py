@@ -33,6 +33,7 @@ from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number
+from tui_combat.screens.drawn_once import LaidOutInPlace
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.glyphs import glyph
@@ -114,7 +115,7 @@ def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any
     return {"amount": max(rolled.total, 0), "roll": rolled}
 
 
-class RoundScreen(SessionScreen):
+class RoundScreen(LaidOutInPlace, SessionScreen):
     CSS_PATH = "round.tcss"
     BINDINGS = [
         Binding(_key("round.next"), "next", N_("Next"), id="round.next"),
