@@ -118,5 +118,7 @@ async def until_widget(pilot: Pilot[Any], selector: str, widget_type: type[W], w
 
 def settled(node: MessagePump) -> bool:
     """``node`` (a screen, a widget) has handled every message and callback sent to it so far — what a
-    closed dialog's result set going on the screen under it, for one: true once that has run."""
-    return not node._next_callbacks and node._message_queue.empty()
+    closed dialog's result set going on the screen under it, for one: true once that has run. A screen's
+    callbacks after its next refresh (``call_after_refresh``: a form's hint once its fields are laid out)
+    count too."""
+    return not node._next_callbacks and node._message_queue.empty() and not getattr(node, "_callbacks", None)

@@ -152,6 +152,7 @@ async def inspect(pilot: Pilot[Any], where: str, lang: str, allowed: Iterable[st
         await until(pilot, lambda: footer_current(screen), "the footer's keys", seconds=10)
     except AssertionError:
         return [f"{where}: the footer does not show the keys that apply"]
+    await until(pilot, lambda: settled(screen), "the screen drawn")
     text = screen_text(screen, fields=False)
     found = [f"{where}: {problem}" for problem in cut_labels(screen, "focused")]
     for field in [w for w in screen.query(Input) if w.display and not w.has_focus]:
