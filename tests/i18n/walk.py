@@ -152,13 +152,13 @@ async def inspect(pilot: Pilot[Any], where: str, lang: str, allowed: Iterable[st
         await until(pilot, lambda: footer_current(screen), "the footer's keys", seconds=10)
     except AssertionError:
         return [f"{where}: the footer does not show the keys that apply"]
-    await until(pilot, lambda: settled(screen), "the screen drawn")
+    await until(pilot, lambda: settled(screen) and laid_out(screen), "the screen drawn")
     text = screen_text(screen, fields=False)
     found = [f"{where}: {problem}" for problem in cut_labels(screen, "focused")]
     for field in [w for w in screen.query(Input) if w.display and not w.has_focus]:
         field.focus()
         await until(pilot, lambda: field.has_focus, "the field focused")
-        await until(pilot, lambda: settled(field) and settled(screen), "the focused field drawn")
+        await until(pilot, lambda: settled(field) and settled(screen) and laid_out(screen), "the focused field drawn")
         found += [f"{where}: {problem}" for problem in cut_labels(screen, "focused") if "placeholder" in problem]
     found += [f"{where}: {problem}" for problem in footer_faults(screen)]
     found += [f"{where}: raw catalog header" for word in HEADER_WORDS if word in text][:1]
@@ -167,6 +167,12 @@ async def inspect(pilot: Pilot[Any], where: str, lang: str, allowed: Iterable[st
         if words:
             found.append(f"{where}: English words {words}")
     return found
+
+
+def laid_out(screen: Widget) -> bool:
+    """No layout is waiting on the screen now shown: a line just shown (a form's hint) has its place, and is
+    read; a screen under a dialog waits for its turn, so this is only for the one shown."""
+    return not screen._layout_required and not any(widget._layout_required for widget in screen.walk_children())
 
 
 def footer_current(screen: Widget) -> bool:
