@@ -43,7 +43,7 @@ def screen_name(pilot: Pilot[Any]) -> str:
     """The active screen's class name, once its widgets are composed (a screen is active a moment before:
     a test waiting for it by name goes on to read its widgets)."""
     screen = pilot.app.screen
-    return type(screen).__name__ if screen.is_mounted else f"{type(screen).__name__} (composing)"
+    return type(screen).__name__ if screen.is_mounted else f"(composing) {type(screen).__name__}"
 
 
 def footer_keys(pilot: Pilot[Any]) -> list[tuple[str, str]]:
@@ -66,7 +66,7 @@ def visible_keys(pilot: Pilot[Any]) -> list[str]:
 async def until_named(pilot: Pilot[Any], name: str) -> None:
     """Until the screen is one whose class name starts with ``name`` and it has handled what its showing set
     going."""
-    await until(pilot, lambda: screen_name(pilot).startswith(name) and pilot.app.screen.is_mounted and settled(pilot.app.screen), name,
+    await until(pilot, lambda: screen_name(pilot).startswith(name) and settled(pilot.app.screen), name,
                 describe=lambda: f"the screen is {screen_name(pilot)}")
 
 

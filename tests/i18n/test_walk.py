@@ -122,7 +122,7 @@ async def walk_fight(pilot: Pilot[Any], lang: str, ruleset: str) -> list[str]:
     await walk.keys_of(f"{ruleset} surprise", EXTRA_KEYS["SurpriseScreen"])
     await walk.inspect(ruleset, "surprise after its keys")
     await pilot.press("c")
-    await until(pilot, lambda: screen_name(pilot).startswith("RoundScreen") and pilot.app.screen.is_mounted, "the round")
+    await until(pilot, lambda: screen_name(pilot).startswith("RoundScreen"), "the round")
     store = pilot.app.store
     for step in range(STEPS):
         await walk.inspect(ruleset, f"round step {step}")

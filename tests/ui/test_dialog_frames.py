@@ -1,4 +1,4 @@
-"""A dialog costs the terminal one whole frame when it appears, not three: the screen behind it keeps its
+"""A dialog costs the terminal one whole frame when it appears, not four: the screen behind it keeps its
 footer as it was while covered (and works it out again once shown), and the dialog's own widgets being
 mounted redraw what moved, not every cell. Over SSH each whole frame is some 17 KB."""
 

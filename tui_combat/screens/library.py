@@ -28,9 +28,9 @@ from tui_combat.library import (
     save_entry, summary,
 )
 from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.drawn_once import DrawnOnce
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.session_screen import SessionScreen
-from tui_combat.screens.drawn_once import DrawnOnce
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 __all__ = ["LibraryPicker", "default_side", "open_library_picker", "save_to_library_dialog"]

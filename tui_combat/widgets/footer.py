@@ -82,13 +82,13 @@ class KeyFooter(Footer):
             self._stale = False
             await self.recompose()
 
+    # Textual calls Footer's own on_mount and on_unmount too (each class's handler of an event runs): calling
+    # them here as well would subscribe to the keys' changes twice.
     def on_mount(self) -> None:
-        super().on_mount()
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
 
     def on_unmount(self) -> None:
         self.app.screen_change_signal.unsubscribe(self)
-        super().on_unmount()
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         if self._stale and screen is self.screen and self.is_attached:
