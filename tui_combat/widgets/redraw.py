@@ -104,7 +104,9 @@ class RoundLog(SteadyScrollBars, RichLog):
             self.refresh()
         self._widest_line_width = max(self._widest_line_width, *(strip.cell_length for strip in strips))
         self.virtual_size = Size(self._widest_line_width, len(lines))
-        self.scroll_end(animate=False, immediate=False, x_axis=False)
+        # Scrolled at once when the log has its size: scrolled after the next refresh, it drew every line
+        # twice (the new size at the old place, then at the new one).
+        self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
 
     def forget(self) -> None:
         """Empty the log and what it would wrap again."""
