@@ -140,9 +140,11 @@ async def walk_adnd(lang: str, data_root: Path, troll_name: str) -> Walk:
             assert order.selected_combatant() == troll
             await walk.check(pilot)
             await pilot.press("d")
-            await until_named(pilot, "FormDialog")
+            prompt = pilot.app.screen.amount_prompt
+            await until(pilot, lambda: prompt.is_open and settled(prompt), "the damage prompt")
+            walk.screens.append(screen_text(pilot))
             await pilot.press("7", "enter")
-            await until_named(pilot, "RoundScreen")
+            await until(pilot, lambda: not prompt.is_open, "the damage applied")
             for _step in range(12):  # the rest of the slots and the end of the round
                 if sum(text.startswith(("Round 2", "Начинается раунд 2", "Починається раунд 2")) for text in log_texts(pilot)):
                     break

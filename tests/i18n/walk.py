@@ -155,7 +155,7 @@ async def inspect(pilot: Pilot[Any], where: str, lang: str, allowed: Iterable[st
     await until(pilot, lambda: settled(screen) and laid_out(screen), "the screen drawn")
     text = screen_text(screen, fields=False)
     found = [f"{where}: {problem}" for problem in cut_labels(screen, "focused")]
-    for field in [w for w in screen.query(Input) if w.display and not w.has_focus]:
+    for field in [w for w in screen.query(Input) if w.display and w.region.area and not w.has_focus]:
         field.focus()
         await until(pilot, lambda: field.has_focus, "the field focused")
         await until(pilot, lambda: settled(field) and settled(screen) and laid_out(screen), "the focused field drawn")
@@ -179,7 +179,7 @@ def footer_current(screen: Widget) -> bool:
     """The screen's footer (if it has one) shows the keys that apply now, laid out, or leaves them out for
     want of room (it composes them a refresh after they change)."""
     footers = list(screen.query(KeyFooter))
-    if not footers:
+    if not footers or not footers[0].display:  # a prompt in its place
         return True
     keys = list(footers[0].query(FooterKey))
     shown = {key.action for key in keys if not key.has_class("-command-palette")}

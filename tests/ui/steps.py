@@ -22,6 +22,7 @@ from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.store import Store
+from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.order_list import OrderList
 
@@ -45,6 +46,19 @@ def dialog_error(app: CombatApp) -> str:
     """The plain text under the open form (empty when the form has no complaint)."""
     assert isinstance(app.screen, FormDialog), f"no form is open but {type(app.screen).__name__}"
     return str(app.screen.query_one("#dialog-error", Static).render()).strip()
+
+
+def amount_prompt(app: CombatApp) -> AmountPrompt:
+    """The round screen's prompt for damage or healing, asserted open."""
+    screen = app.screen
+    assert isinstance(screen, RoundScreen), f"not on the round but {type(screen).__name__}"
+    assert screen.amount_prompt.is_open, "the amount prompt is not open"
+    return screen.amount_prompt
+
+
+def prompt_error(app: CombatApp) -> str:
+    """The refusal shown over the open amount prompt (empty when it has none)."""
+    return amount_prompt(app).error_text.strip()
 
 
 def visible_text(widget: Widget) -> str:
@@ -185,6 +199,25 @@ async def until_form(pilot: Pilot[None], what: str = "a form") -> FormDialog:
     screen = app.screen
     assert isinstance(screen, FormDialog)
     return screen
+
+
+async def until_prompt(pilot: Pilot[None], what: str = "the amount prompt") -> AmountPrompt:
+    """Until the round screen's amount prompt is open and drawn; the prompt."""
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, RoundScreen) and app.screen.amount_prompt.is_open
+                and settled(app.screen.amount_prompt), what)
+    assert isinstance(app.screen, RoundScreen)
+    return app.screen.amount_prompt
+
+
+async def until_prompt_closed(pilot: Pilot[None], what: str = "the amount taken") -> None:
+    """Until the amount prompt has closed (what was typed was taken) and the round screen shows it; one that
+    refuses what it was given fails this, with its complaint."""
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, RoundScreen) and not app.screen.amount_prompt.is_open
+                and settled(app.screen), what,
+                describe=lambda: f"the prompt says: {prompt_error(app)}" if isinstance(app.screen, RoundScreen)
+                and app.screen.amount_prompt.is_open else f"the screen is {type(app.screen).__name__}")
 
 
 async def until_closed(pilot: Pilot[None], form: Screen[Any], what: str = "the form to close") -> None:

@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import DataTable, RichLog
 
 from tests.ui.fights import messages, opened, saved_round, until
-from tests.ui.steps import SIZE, dialog_error, store, until_sessions, until_setup, visible_text
+from tests.ui.steps import SIZE, amount_prompt, dialog_error, prompt_error, store, until_sessions, until_setup, visible_text
 from tui_combat import __main__ as cli
 from tui_combat.app import CombatApp
 from tui_combat.engine.contract import FieldSpec
@@ -83,16 +83,14 @@ async def test_odd_digits_in_the_damage_field(make_app: Callable[..., CombatApp]
         assert raf is not None and store(app).state.combatant(raf).name == "Raf"
         for typed in ("²", "①"):
             await pilot.press("d", typed, "enter")
-            assert isinstance(app.screen, FormDialog)
-            assert f'Cannot read "{typed}"' in dialog_error(app), dialog_error(app)
+            assert f'Cannot read "{typed}"' in prompt_error(app), prompt_error(app)
             await pilot.press("escape")
         await pilot.press("h")
-        app.screen.query_one("Input").insert_text_at_cursor(ENDLESS)  # as a paste would
+        amount_prompt(app).field.insert_text_at_cursor(ENDLESS)  # as a paste would
         await pilot.press("enter")
-        assert isinstance(app.screen, FormDialog)
-        assert dialog_error(app) == f"Healing: a whole number of at most {MAX_DIGITS} digits."
+        assert prompt_error(app) == f"Healing: a whole number of at most {MAX_DIGITS} digits."
         await pilot.press("escape", "d", "7", "enter")
-        assert isinstance(app.screen, RoundScreen)
+        assert isinstance(app.screen, RoundScreen) and not app.screen.amount_prompt.is_open
         assert store(app).state.combatant(raf).hp == 13
         await pilot.press("q")
     assert app.return_code == 0
@@ -117,7 +115,7 @@ async def test_names_with_markup_are_shown_as_they_are(make_app: Callable[..., C
             visible_text(screen.query_one("#card-head"))
 
         await pilot.press("d")
-        assert visible_text(app.screen.query_one("#dialog-title")).strip() == f"Damage to {RAF}"
+        assert visible_text(app.screen.query_one("#prompt-title")).strip() == f"Damage to {RAF}"
         await pilot.press("3", "enter")
         log = visible_text(screen.query_one(RichLog))
         assert RAF in log, log

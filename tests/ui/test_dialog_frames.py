@@ -1,6 +1,7 @@
 """A dialog costs the terminal one whole frame when it appears, not four: the screen behind it keeps its
 footer as it was while covered (and works it out again once shown), and the dialog's own widgets being
-mounted redraw what moved, not every cell. Over SSH each whole frame is some 17 KB."""
+mounted redraw what moved, not every cell. Over SSH each whole frame is some 17 KB. Damage and healing,
+the keys of every turn, cost none: their prompt takes the footer's line."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from textual._compositor import LayoutUpdate
 
 from tests.ui.fights import opened, saved_round
-from tests.ui.steps import SIZE, footer_now, store, until_closed, until_form
+from tests.ui.steps import SIZE, footer_now, prompt_error, store, until_closed, until_form, until_prompt, until_prompt_closed
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.screens.round import RoundScreen
@@ -31,7 +32,7 @@ def count_whole_frames(app: CombatApp) -> list[str]:
     return whole
 
 
-async def test_the_damage_form_is_drawn_whole_once(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_a_form_is_drawn_whole_once(make_app: Callable[..., CombatApp], data_root: Path) -> None:
     saved_round(data_root, "ambush", ["Ada", "Bo"], 3)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
@@ -40,17 +41,44 @@ async def test_the_damage_form_is_drawn_whole_once(make_app: Callable[..., Comba
         assert isinstance(round_screen, RoundScreen)
         await until(pilot, lambda: settled(round_screen), "the round screen drawn")
         whole = count_whole_frames(app)
-        await pilot.press("d")
-        form = await until_form(pilot, "the damage form")
+        await pilot.press("i")
+        form = await until_form(pilot, "the form to add combatants")
         await until(pilot, lambda: form.query_one("#dialog-help").region.height > 0, "the form laid out")
         await until(pilot, lambda: settled(form) and settled(round_screen), "the form drawn")
-        assert whole == ["FormDialog"]
+        assert whole == ["AddCombatantDialog"]
 
-        # Closed: the footer under it is as the keys stand, the damage done.
+        # Closed: the footer under it is as the keys stand, the goblin added.
+        await pilot.press(*"goblin", "tab", "tab", "3", "ctrl+s")
+        await until_closed(pilot, form)
+        await until(pilot, lambda: any(c.name.lower() == "goblin" for c in store(app).state.combatants), "the goblin in")
+        assert "Damage" in await footer_now(pilot)
+
+
+async def test_damage_and_healing_redraw_no_whole_frame(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    """The prompt takes the footer's line: opening it, a refusal, the amount taken and Esc redraw what they
+    change, never the whole screen (a modal form drew it whole when it opened, and again when it closed)."""
+    saved_round(data_root, "ambush", ["Ada", "Bo"], 3)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        round_screen = app.screen
+        assert isinstance(round_screen, RoundScreen)
+        await until(pilot, lambda: settled(round_screen), "the round screen drawn")
         target = round_screen.selected()
         assert target is not None
-        await pilot.press("3", "enter")
-        await until_closed(pilot, form)
-        await until(pilot, lambda: store(app).state.combatant(target).hp == store(app).state.combatant(target).max_hp - 3,
-                    "the damage done")
+        whole = count_whole_frames(app)
+        await pilot.press("d")
+        prompt = await until_prompt(pilot, "the damage prompt")
+        assert prompt.field.region.width > 0 and prompt.field.has_focus
+        await pilot.press(*"2d", "enter")  # refused: the complaint over the prompt
+        await until(pilot, lambda: prompt_error(app) != "" and settled(round_screen), "the complaint shown")
+        await pilot.press("ctrl+u", "3", "enter")
+        await until_prompt_closed(pilot, "the damage done")
+        hp = store(app).state.combatant(target)
+        assert hp.hp == hp.max_hp - 3
+        await pilot.press("h")
+        await until_prompt(pilot, "the healing prompt")
+        await pilot.press("escape")
+        await until(pilot, lambda: not prompt.is_open and settled(round_screen), "the prompt left")
         assert "Damage" in await footer_now(pilot)
+        assert whole == []

@@ -17,7 +17,8 @@ from textual.widgets import Label, Select
 from tests.common import encounter_file
 from tests.ui.test_dnd5e_round import SPEED
 from tests.ui.steps import (
-    SIZE, combatant_id, dialog_error, footer_text, select, store, to_round_from_setup, visible_text,
+    SIZE, combatant_id, dialog_error, footer_text, select, store, to_round_from_setup, until_prompt, until_prompt_closed,
+    visible_text,
 )
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
@@ -116,9 +117,9 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         # Mirela (27 HP) takes 30: 3 left over, less than her 27: unconscious and dying.
         await select(pilot, mirela)
         await pilot.press("d")
-        await until_screen(pilot, FormDialog, "the damage form")
+        await until_prompt(pilot, "the damage prompt")
         await pilot.press("3", "0", "enter")
-        await until_screen(pilot, RoundScreen, "the round after Mirela falls")
+        await until_prompt_closed(pilot, "the round after Mirela falls")
         await until(pilot, lambda: "Death saves: dying: successes ○○○, failures ○○○" in card(app), "her saves on the card")
         assert players_word(app, "Mirela") == "dying"
 
@@ -144,9 +145,9 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
 
         # Healed 5: she wakes, her saves cleared.
         await pilot.press("h")
-        await until_screen(pilot, FormDialog, "the healing form")
+        await until_prompt(pilot, "the healing prompt")
         await pilot.press("5", "enter")
-        await until_screen(pilot, RoundScreen, "the round after the healing")
+        await until_prompt_closed(pilot, "the round after the healing")
         await until(pilot, lambda: "Death saves" not in card(app), "the saves gone from the card")
         state = store(app).state
         assert (state.combatant(mirela).hp, state.combatant(mirela).status) == (5, "active")

@@ -11,7 +11,8 @@ from textual.widgets import DataTable, Input
 
 from tests.ui.fights import messages, opened, saved_round, until
 from tests.ui.steps import (
-    SIZE, dialog_error, leave_damage, log_texts, select, session_folders, store, until_sessions, visible_text,
+    SIZE, amount_prompt, dialog_error, leave_damage, log_texts, select, session_folders, store, until_sessions, visible_text,
+    prompt_error,
 )
 from tui_combat import session
 from tui_combat.app import CombatApp
@@ -128,20 +129,19 @@ async def test_a_demo_opened_again_asks_resume_or_another(make_app: Callable[...
 
 
 # -- forms ---------------------------------------------------------------------------------------------
-async def test_negative_or_huge_damage_is_refused_in_the_form(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_negative_or_huge_damage_is_refused_in_the_prompt(make_app: Callable[..., CombatApp], data_root: Path) -> None:
     saved_round(data_root, "ambush", ["Raf"], 2)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         before = store(app).state
         await pilot.press("d", "-", "5", "enter")
-        assert isinstance(app.screen, FormDialog)
-        assert dialog_error(app) == "Damage cannot be negative."
-        assert app.screen.query_one(Input).value == "-5"
+        assert prompt_error(app) == "Damage cannot be negative."
+        assert amount_prompt(app).field.value == "-5"
         await pilot.press("ctrl+u", *"123456", "enter")
-        assert dialog_error(app) == "Damage: a number from 0 to 9999."
+        assert prompt_error(app) == "Damage: a number from 0 to 9999."
         await pilot.press("ctrl+u", "7", "enter")
-        assert isinstance(app.screen, RoundScreen)
+        assert isinstance(app.screen, RoundScreen) and not app.screen.amount_prompt.is_open
         raf = store(app).state.order[0].combatants[0]
         assert store(app).state.combatant(raf).hp == before.combatant(raf).hp - 7 == 13
 

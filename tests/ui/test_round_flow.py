@@ -17,10 +17,12 @@ from tests.ui.steps import (
     PARTY,
     SEED,
     SIZE,
+    amount_prompt,
     choose,
     combatant_id,
     dialog_error,
     open_demo,
+    prompt_error,
     session_folders,
     store,
     to_round,
@@ -180,12 +182,12 @@ async def test_bad_input_keeps_the_dialog_open_and_changes_nothing(make_app, dat
 
         # "abc" is neither a number nor dice.
         await pilot.press("d", *"abc", "enter")
-        assert isinstance(app.screen, FormDialog)
-        assert "abc" in dialog_error(app)
+        assert "abc" in prompt_error(app)
+        assert amount_prompt(app).field.value == "abc"  # kept, to be mended
         await pilot.press("backspace", "backspace", "backspace", "enter")  # empty: refused too
-        assert isinstance(app.screen, FormDialog)
-        assert "2d6+1" in dialog_error(app)
+        assert "2d6+1" in prompt_error(app)
         await pilot.press("escape")
+        assert not app.screen.amount_prompt.is_open and app.screen.query_one(Footer).display
         assert store(app).state == state and journal_lines(data_root) == lines
 
         # HP "abc" in the add dialog.
@@ -211,8 +213,8 @@ async def test_small_terminal_renders_the_round(make_app) -> None:
     async with app.run_test(size=(60, 20)) as pilot:
         await to_round(pilot)
         await type_initiative(pilot, "7", "10")
-        await pilot.press("d")  # a dialog fits too
-        assert isinstance(app.screen, FormDialog)
+        await pilot.press("d")  # the damage prompt fits too
+        assert amount_prompt(app).field.region.width > 0
         await pilot.press("escape")
         screen = app.screen
         assert isinstance(screen, RoundScreen)

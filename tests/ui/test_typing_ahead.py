@@ -1,7 +1,8 @@
 """Keys typed faster than the screen answers go where the GM meant: digits typed right after Enter land in
 the next field, never merged into the one just left ("4", Enter, "1" is 4 and 1, not 41); digits typed with
 the key that opens a form land in its first field, never lost while it opens; and the Enter that closes a
-form reads the digit typed just before it."""
+form reads the digit typed just before it. The same holds for the damage and healing prompt on the round
+screen."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.ui.steps import SIZE, log_texts, store, to_round, to_surprise
+from tests.ui.steps import SIZE, footer_now, log_texts, store, to_round, to_surprise, type_initiative
 from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.screens.dialogs import FormDialog
@@ -19,7 +20,7 @@ from tui_combat.screens.round import RoundScreen
 
 
 def key(name: str) -> events.Key:
-    return events.Key(name, "\r" if name == "enter" else name)
+    return events.Key(name, {"enter": "\r", "backspace": "\x7f"}.get(name, name))
 
 
 async def test_digits_after_enter_go_to_the_next_field(make_app: Callable[..., CombatApp]) -> None:
@@ -94,3 +95,72 @@ async def test_the_last_field_typed_just_before_enter_is_read(make_app: Callable
         await until(pilot, lambda: app.screen is screen and store(app).state is not before and settled(screen),
                     "the initiative taken")
         assert "Initiative — Monsters: 1d10 (typed): 7." in log_texts(app), log_texts(app)[-3:]
+
+
+async def to_resolve(pilot: Pilot[None]) -> RoundScreen:
+    await to_round(pilot)
+    await type_initiative(pilot, "7", "10")
+    screen = pilot.app.screen
+    assert isinstance(screen, RoundScreen)
+    await until(pilot, lambda: screen.step_kind() == "resolve" and settled(screen), "the first turn")
+    return screen
+
+
+async def test_damage_typed_at_once_with_the_key_after_it(make_app: Callable[..., CombatApp]) -> None:
+    """``d12``, Enter, ``n`` at once: 12 damage to the one selected (the digits reached the prompt as it
+    opened), then the next turn (the ``n`` waited for the damage to be read, not typed into the prompt)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await to_resolve(pilot)
+        target = screen.selected()
+        assert target is not None
+        before = store(app).state
+        burst(app, "d", "1", "2", "enter", "n")
+        await until(pilot, lambda: store(app).state.cursor == before.cursor + 1 and settled(screen), "the next turn",
+                    describe=lambda: repr(log_texts(app)[-3:]))
+        state = store(app).state
+        assert state.combatant(target).hp == before.combatant(target).hp - 12
+        assert not screen.amount_prompt.is_open and screen.amount_prompt.field.value == ""
+
+
+async def test_keys_typed_after_a_refused_amount_mend_it(make_app: Callable[..., CombatApp]) -> None:
+    """``dx``, Enter, Backspace, ``5``, Enter at once: "x" is refused, and the keys behind the Enter go to
+    the prompt, which then takes 5."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await to_resolve(pilot)
+        target = screen.selected()
+        assert target is not None
+        hp = store(app).state.combatant(target).hp
+        burst(app, "d", "x", "enter", "backspace", "5", "enter")
+        await until(pilot, lambda: store(app).state.combatant(target).hp == hp - 5 and settled(screen), "5 damage",
+                    describe=lambda: f"the prompt holds {screen.amount_prompt.field.value!r}")
+        assert not screen.amount_prompt.is_open
+
+
+async def test_tab_leaves_the_prompt(make_app: Callable[..., CombatApp]) -> None:
+    """The prompt lives while it has the focus: Tab takes it away, the prompt goes, the footer and the
+    screen's keys come back, nothing was dealt."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await to_resolve(pilot)
+        before = store(app).state
+        await pilot.press("d", "4", "tab")
+        await until(pilot, lambda: not screen.amount_prompt.is_open and settled(screen), "the prompt gone")
+        assert store(app).state is before
+        assert "Damage" in await footer_now(pilot)
+        await pilot.press("n")
+        await until(pilot, lambda: store(app).state.cursor == before.cursor + 1, "the next turn")
+
+
+async def test_a_backspace_typed_fast_in_the_prompt_counts_where_it_was_typed(make_app: Callable[..., CombatApp]) -> None:
+    """``d12``, Backspace, ``3``, Enter at once: 13 damage (the Backspace acts between the 2 and the 3)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await to_resolve(pilot)
+        target = screen.selected()
+        assert target is not None
+        hp = store(app).state.combatant(target).hp
+        burst(app, "d", "1", "2", "backspace", "3", "enter")
+        await until(pilot, lambda: store(app).state.combatant(target).hp != hp and settled(screen), "the damage")
+        assert store(app).state.combatant(target).hp == hp - 13

@@ -10,12 +10,25 @@ from textual import events
 
 class LaidOutInPlace:
     """Textual repaints every cell of a screen when the screen's layout is refreshed (a widget of it mounted,
-    a screen closed over it): a whole frame, some 17 KB, sent to the terminal again. A layout redraws the
-    widgets that moved, appeared or went, which is all that changed."""
+    a screen closed over it), and when the focus moves: a whole frame, some 17 KB, sent to the terminal
+    again. A layout redraws the widgets that moved, appeared or went, and the widgets that gain and lose the
+    focus redraw themselves, which is all that changed."""
+
+    _moving_focus = False
+
+    def set_focus(self, widget: Any, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        self._moving_focus = True
+        try:
+            super().set_focus(widget, scroll_visible, from_app_focus)  # type: ignore[misc]
+        finally:
+            self._moving_focus = False
 
     def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Any:
-        if layout and not regions and not recompose and self.is_mounted:  # type: ignore[attr-defined]
-            repaint = False
+        if not (regions or recompose) and self.is_mounted:  # type: ignore[attr-defined]
+            if layout:
+                repaint = False
+            elif self._moving_focus:
+                return self
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)  # type: ignore[misc]
 
 

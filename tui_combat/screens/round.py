@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 from rich.text import Text
+from textual import events
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -35,6 +36,7 @@ from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number
 from tui_combat.screens.drawn_once import LaidOutInPlace
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
+from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
@@ -143,6 +145,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
 
     def __init__(self, ruleset_id: str) -> None:
         super().__init__()
+        self.amount_prompt = AmountPrompt(id="amount-prompt")
         own = self._bindings.key_to_bindings
         for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
             own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
@@ -160,6 +163,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
                     yield TextLines(id="card")
                 yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         yield KeyFooter(compact=True)
+        yield self.amount_prompt
 
     def prepare(self) -> None:
         self._log_count = 0
@@ -322,7 +326,13 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
 
     # -- which keys apply now -----------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """False hides a key from the footer (it stays in help and the palette) and stops it."""
+        """False hides a key from the footer (it stays in help and the palette) and stops it. While the amount
+        prompt is open, the screen's keys are the prompt's to type."""
+        if self.amount_prompt.is_open:
+            return False
+        return self._allowed(action, parameters)
+
+    def _allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.host.store is None:
             return True
         if action in ("roll", "type_rolls"):
@@ -362,7 +372,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
 
     def _action_applies(self, action: str) -> bool:
         _target, name, parameters = parse_action(action)
-        return self.check_action(name, parameters) is not False
+        return self._allowed(name, parameters) is not False
 
     # -- generic actions ----------------------------------------------------------------------------
     def action_next(self) -> None:
@@ -492,30 +502,42 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
                                         submit=lambda values: self.host.refusal(a.Declare(combatant=combatant_id,
                                                                                            declaration=values))))
 
-    def _amount_dialog(self, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None]) -> None:
-        """A form for an amount (typed, or dice the app rolls) given to the selected combatant; a refusal
-        stays in the form."""
+    def _ask_amount(self, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None]) -> None:
+        """The prompt in place of the footer for an amount (typed, or dice the app rolls) given to the selected
+        combatant; a refusal stays in it, with what was typed."""
         combatant_id = self.selected()
         if combatant_id is None:
             return
         rng = self.store.rng
 
-        def validate(values: dict[str, Any]) -> dict[str, Any] | str:
-            return read_amount(str(values["amount"]), rng, what)
+        def submit(typed: str) -> str | None:
+            amount = read_amount(typed, rng, what)
+            return amount if isinstance(amount, str) else then(combatant_id, amount)
 
-        name = self.state.combatant(combatant_id).name
-        fields = [FieldSpec(key="amount", label=N_("Amount, or dice to roll (2d6+1)"))]
-        self.app.push_screen(FormDialog(title.format(name=name), fields, validate=validate,
-                                        submit=lambda values: then(combatant_id, values)))
+        footer = self.query_one(KeyFooter)
+        order = self.query_one(OrderList)
+
+        def closed() -> None:
+            footer.display = True
+            self.set_focus(order, scroll_visible=False)
+            order.answered()
+
+        footer.display = False
+        order.add_class("-answering")
+        self.amount_prompt.ask(title.format(name=self.state.combatant(combatant_id).name), submit, closed)
+
+    def hold_key(self, event: events.Key) -> bool:
+        """Keys typed after the prompt's Enter wait until what was typed before it is read (the app asks)."""
+        return self.amount_prompt.hold_key(event)
 
     def action_damage(self) -> None:
-        self._amount_dialog(
+        self._ask_amount(
             _("Damage to {name}", name="{name}"), _("Damage"),
             lambda cid, v: self.host.refusal(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"])),
         )
 
     def action_heal(self) -> None:
-        self._amount_dialog(
+        self._ask_amount(
             _("Heal {name}", name="{name}"), _("Healing"),
             lambda cid, v: self.host.refusal(a.Heal(combatant=cid, amount=v["amount"])),
         )

@@ -67,6 +67,8 @@ class KeyFooter(Footer):
         self._composed_for = 0
         self._stale = False
         """The keys changed since the row was last worked out (while a dialog covered it, it waits)."""
+        self._composed_row: tuple[object, ...] = ()
+        """The keys the row was composed from (:meth:`keys_shown`)."""
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True
@@ -77,10 +79,19 @@ class KeyFooter(Footer):
     async def _recompose_if_shown(self) -> None:
         # Under a dialog the footer cannot be seen, and redrawing it there would make the dialog's screen
         # redraw every cell (a screen behind a modal one sends its changes to the top): 20 KB for nothing.
-        # It is worked out again when its screen is shown.
-        if self._stale and self.is_attached and self.app.screen is self.screen:
+        # It is worked out again when its screen is shown. Hidden (a prompt in its place), it waits too; and
+        # when the keys come back as they were, the row drawn stands.
+        if self._stale and self.is_attached and self.app.screen is self.screen and self.display:
             self._stale = False
-            await self.recompose()
+            if self.keys_shown() != self._composed_row:
+                await self.recompose()
+
+    def keys_shown(self) -> tuple[object, ...]:
+        """What the row is made of: each key shown, as drawn and whether it applies, and the room."""
+        app = self.app
+        return (self.room(), *((app.get_key_display(binding), binding.action, binding.description, enabled)
+                               for _node, binding, enabled, _tooltip in self.screen.active_bindings.values()
+                               if binding.show))
 
     # Textual calls Footer's own on_mount and on_unmount too (each class's handler of an event runs): calling
     # them here as well would subscribe to the keys' changes twice.
@@ -101,6 +112,7 @@ class KeyFooter(Footer):
     def compose(self) -> ComposeResult:
         self.left_out = self._left_out() if self._bindings_ready else ()
         self._composed_for = self.room()
+        self._composed_row = self.keys_shown() if self._bindings_ready else ()
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.action in self.left_out:
                 continue

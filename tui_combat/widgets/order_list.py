@@ -15,10 +15,12 @@ with its slot and the budget marker of its first member still up; a key unfolds 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Self
 from itertools import compress, count
 from operator import is_not
 
 from rich.text import Text
+from textual import events
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.reactive import reactive
@@ -370,8 +372,19 @@ SteadyScrollBars, OptionList):
     """Slot headers are disabled options; combatants are options whose id is the combatant id (with
     ``#slot`` after it when the combatant appears again in a later slot)."""
 
+    # ``-answering``: while a prompt on the screen asks about the selected combatant, the list looks as it
+    # does focused (the selected row stands out as the one the answer is for), and the focus moving to the
+    # prompt and back redraws none of it.
     DEFAULT_CSS = """
     OrderList { text-wrap: nowrap; text-overflow: ellipsis; }
+    OrderList.-answering {
+        background-tint: $foreground 5%;
+        & > .option-list--option-highlighted {
+            color: $block-cursor-foreground;
+            background: $block-cursor-background;
+            text-style: $block-cursor-text-style;
+        }
+    }
     """
 
     highlighted: reactive[int | None] = reactive(None, repaint=False)
@@ -579,6 +592,58 @@ SteadyScrollBars, OptionList):
         for index in range(max(top + crop.y, 0), min(top + crop.bottom, len(self._spots))):
             self._freshen(index, drawing=True)
         return [joined(strip) for strip in super().render_lines(crop)]
+
+    # -- the focus -----------------------------------------------------------------------------------
+    # Textual redraws every row of a widget that gains or loses the focus; answering, the list looks the same
+    # either way, so the focus moving to the prompt and back leaves it as drawn.
+    def _on_focus(self, event: events.Focus) -> None:
+        if self.has_class("-answering"):
+            event.prevent_default()
+            self.has_focus = True
+            if self.parent is not None:
+                self.parent.post_message(events.DescendantFocus(self))
+
+    def _on_blur(self, event: events.Blur) -> None:
+        if self.has_class("-answering"):
+            event.prevent_default()
+            self.has_focus = False
+            if self.parent is not None:
+                self.parent.post_message(events.DescendantBlur(self))
+
+    _styling_quietly = False
+
+    def update_node_styles(self, animate: bool = True) -> None:
+        # Answering, the look is the same focused or not (the CSS above), yet Textual's option list redraws
+        # every row whenever its styles are worked out again, changed or not.
+        quiet, self._styling_quietly = self._styling_quietly, self._styling_quietly or self.has_class("-answering")
+        try:
+            super().update_node_styles(animate)
+        finally:
+            self._styling_quietly = quiet
+
+    def add_class(self, *class_names: str, update: bool = True) -> Self:
+        quiet, self._styling_quietly = self._styling_quietly, "-answering" in class_names
+        try:
+            return super().add_class(*class_names, update=update)
+        finally:
+            self._styling_quietly = quiet
+
+    def remove_class(self, *class_names: str, update: bool = True) -> Self:
+        quiet, self._styling_quietly = self._styling_quietly, "-answering" in class_names
+        try:
+            return super().remove_class(*class_names, update=update)
+        finally:
+            self._styling_quietly = quiet
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if self._styling_quietly and not (regions or layout or recompose):
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def answered(self) -> None:
+        """The prompt is gone and the focus back: the list looks focused as itself again (after the focus
+        has come back, so that its arrival redraws nothing)."""
+        self.call_later(self.remove_class, "-answering")
 
     # -- the highlight --------------------------------------------------------------------------------
     def watch_highlighted(self, old: int | None, new: int | None) -> None:  # type: ignore[override]

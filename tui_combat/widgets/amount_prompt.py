@@ -1,0 +1,153 @@
+"""A one-line prompt at the bottom of the round screen, in place of the footer, for an amount given to a
+combatant (damage, healing): typed as a number, or as dice the app rolls.
+
+A modal form over the turn list redraws every cell of the terminal when it opens and again when it closes
+(some 14 KB at 80×24, slow over SSH); the prompt takes the footer's line, so opening and applying it send
+that line and what the amount changed, whatever the size of the fight.
+
+It lives while it has the focus: Enter reads what was typed (once the field has taken every key typed
+before the Enter), Esc, or the focus going elsewhere, leaves it. A refusal (a wrong dice expression, a
+negative amount, a rule) is shown above the line, and what was typed stays to be mended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, Static
+
+from tui_combat.i18n import N_, _
+from tui_combat.widgets.translated_bindings import TranslatedBindings
+
+Submit = Callable[[str], str | None]
+"""Given what was typed: None when it was taken (the prompt closes), else the refusal to show."""
+
+
+class AmountField(Input):
+    """A text field whose editing keys (Backspace, ctrl+u, the arrows …) act as the field takes them, in order
+    with the characters typed around them. (An ``Input`` hands them on to the app, which runs them a moment
+    later: "12", Backspace, "3", Enter typed at once would be read as 123.)"""
+
+    async def _on_key(self, event: events.Key) -> None:
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and self.check_action(binding.action, ()) is not False:
+                event.stop()
+                event.prevent_default()
+                await self.run_action(binding.action)
+                return
+
+
+class AmountPrompt(TranslatedBindings, Vertical):
+    DEFAULT_CSS = """
+    AmountPrompt { dock: bottom; height: auto; display: none; background: $panel; }
+    AmountPrompt #prompt-error { height: auto; padding: 0 1; color: $text-error; text-style: bold; display: none; }
+    AmountPrompt #prompt-row { height: 1; }
+    AmountPrompt #prompt-title { width: auto; max-width: 50%; margin: 0 1; text-wrap: nowrap; text-overflow: ellipsis;
+                                 text-style: bold; }
+    AmountPrompt #prompt-field { width: 14; }
+    AmountPrompt #prompt-keys { width: 1fr; padding: 0 1; color: $text-muted; text-wrap: nowrap;
+                                text-overflow: ellipsis; }
+    """
+    # Taken as they arrive, before the field sees them: the keys typed just after Enter are held until what
+    # was typed before it is read (see :meth:`hold_key`).
+    BINDINGS = [
+        Binding("enter", "apply", N_("Apply"), id="prompt.apply", show=False, priority=True),
+        Binding("escape", "cancel", N_("Cancel"), id="prompt.cancel", show=False, priority=True),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.title_text = ""
+        self._submit: Submit | None = None
+        self._on_close: Callable[[], None] | None = None
+        self._held: list[events.Key] | None = None
+        """Keys typed after Enter while what was typed before it is read; None when not reading."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="prompt-error")
+        with Horizontal(id="prompt-row"):
+            yield Static("", id="prompt-title")
+            yield AmountField(id="prompt-field", compact=True, select_on_focus=False, disabled=True)
+            yield Static(_("Enter: apply · Esc: cancel"), id="prompt-keys")
+
+    @property
+    def is_open(self) -> bool:
+        return self._submit is not None
+
+    @property
+    def field(self) -> AmountField:
+        return self.query_one("#prompt-field", AmountField)
+
+    @property
+    def error_text(self) -> str:
+        return str(self.query_one("#prompt-error", Static).render()) if self.query_one("#prompt-error").display else ""
+
+    def ask(self, title: str, submit: Submit, on_close: Callable[[], None], placeholder: str = "") -> None:
+        """Open with ``title`` and an empty field, which takes the keys at once (a key typed right after the
+        one that opened the prompt lands in it). ``on_close`` runs when it closes, taken or left."""
+        self.title_text = title
+        self._submit, self._on_close = submit, on_close
+        self.query_one("#prompt-title", Static).update(Text(title))
+        self._show_error("")
+        field = self.field
+        field.value = ""
+        field.placeholder = placeholder or _("7 or 2d6+1")
+        field.disabled = False
+        self.display = True
+        self.screen.set_focus(field, scroll_visible=False)
+
+    def close(self) -> None:
+        if not self.is_open:
+            return
+        self._submit, self._held = None, None
+        self.field.value = ""
+        self.field.disabled = True  # nothing reaches it closed: neither Tab nor the mouse
+        self.display = False
+        on_close, self._on_close = self._on_close, None
+        if on_close is not None:
+            on_close()
+
+    def _show_error(self, message: str) -> None:
+        error = self.query_one("#prompt-error", Static)
+        error.update(Text(message))
+        error.display = bool(message)
+
+    def hold_key(self, event: events.Key) -> bool:
+        """Keep a key that arrives while what was typed before Enter is being read; the app asks before it
+        handles each key. They are handled after: on the round screen when the amount was taken, in the field
+        when it was refused."""
+        if self._held is None:
+            return False
+        self._held.append(events.Key(event.key, event.character))
+        return True
+
+    def action_apply(self) -> None:
+        if self._held is not None:
+            return
+        self._held = []
+        self.field.call_later(self._apply_now)  # after the field has taken the keys typed before the Enter
+
+    async def _apply_now(self) -> None:
+        held, self._held = self._held or [], None
+        if self._submit is None:
+            return
+        refusal = self._submit(self.field.value)
+        if refusal is None:
+            self.close()
+        else:
+            self._show_error(refusal)
+        for key in held:
+            await self.app.on_event(key)
+
+    def action_cancel(self) -> None:
+        self.close()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        # The focus went elsewhere (Tab, help): the prompt is left, as Esc leaves it.
+        if self.is_open and self._held is None and self.screen.focused is not self.field:
+            self.close()
