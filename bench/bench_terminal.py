@@ -274,7 +274,7 @@ def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str]) 
 
 def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> tuple[Keys, Keys]:
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``d`` (the damage
-    form opens), ``3``, Enter (it is applied), ``u`` (undone). Returns (d, Enter)."""
+    prompt opens), ``3``, Enter (it is applied), ``u`` (undone). Returns (d, Enter)."""
     terminal = Terminal(argv, env)
     try:
         terminal.until_quiet(0, marker)
@@ -436,7 +436,7 @@ def main() -> int:
         damage_key = sessions.get(f"{DAMAGE_AT:,} combatants") or build(data, DAMAGE_AT, 0)
         opened, applied = press_damage(ours(data, damage_key), ROUND_MARKER, keys, env)
         again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
-        for what, measured in (("d opens the form", opened), ("Enter applies it", applied)):
+        for what, measured in (("d opens the prompt", opened), ("Enter applies it", applied)):
             print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / again_n.ms:.2f}× the bare "
                   f"key ({again_n.ms:.1f} ms)")
         more = press_more(ours(data, damage_key), ROUND_MARKER, keys, env)
