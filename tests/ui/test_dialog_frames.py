@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual._compositor import LayoutUpdate
+from textual.pilot import Pilot
 
 from tests.ui.fights import opened, saved_round
 from tests.ui.steps import SIZE, footer_now, prompt_error, store, until_closed, until_form, until_prompt, until_prompt_closed
@@ -32,14 +33,20 @@ def count_whole_frames(app: CombatApp) -> list[str]:
     return whole
 
 
+async def round_drawn(pilot: Pilot[None]) -> RoundScreen:
+    """The saved round opened and drawn: from here each whole frame is counted."""
+    await opened(pilot)
+    round_screen = pilot.app.screen
+    assert isinstance(round_screen, RoundScreen)
+    await until(pilot, lambda: settled(round_screen), "the round screen drawn")
+    return round_screen
+
+
 async def test_a_form_is_drawn_whole_once(make_app: Callable[..., CombatApp], data_root: Path) -> None:
     saved_round(data_root, "ambush", ["Ada", "Bo"], 3)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        round_screen = app.screen
-        assert isinstance(round_screen, RoundScreen)
-        await until(pilot, lambda: settled(round_screen), "the round screen drawn")
+        round_screen = await round_drawn(pilot)
         whole = count_whole_frames(app)
         await pilot.press("i")
         form = await until_form(pilot, "the form to add combatants")
@@ -60,10 +67,7 @@ async def test_damage_and_healing_redraw_no_whole_frame(make_app: Callable[..., 
     saved_round(data_root, "ambush", ["Ada", "Bo"], 3)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        round_screen = app.screen
-        assert isinstance(round_screen, RoundScreen)
-        await until(pilot, lambda: settled(round_screen), "the round screen drawn")
+        round_screen = await round_drawn(pilot)
         target = round_screen.selected()
         assert target is not None
         whole = count_whole_frames(app)

@@ -523,7 +523,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
             order.answered()
 
         footer.display = False
-        order.add_class("-answering")
+        order.answering()
         self.amount_prompt.ask(title.format(name=self.state.combatant(combatant_id).name), submit, closed)
 
     def hold_key(self, event: events.Key) -> bool:

@@ -62,7 +62,6 @@ class AmountPrompt(TranslatedBindings, Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.title_text = ""
         self._submit: Submit | None = None
         self._on_close: Callable[[], None] | None = None
         self._held: list[events.Key] | None = None
@@ -90,7 +89,6 @@ class AmountPrompt(TranslatedBindings, Vertical):
     def ask(self, title: str, submit: Submit, on_close: Callable[[], None], placeholder: str = "") -> None:
         """Open with ``title`` and an empty field, which takes the keys at once (a key typed right after the
         one that opened the prompt lands in it). ``on_close`` runs when it closes, taken or left."""
-        self.title_text = title
         self._submit, self._on_close = submit, on_close
         self.query_one("#prompt-title", Static).update(Text(title))
         self._show_error("")

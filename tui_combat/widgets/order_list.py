@@ -14,7 +14,8 @@ with its slot and the budget marker of its first member still up; a key unfolds 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Self
 from itertools import compress, count
 from operator import is_not
@@ -611,39 +612,44 @@ SteadyScrollBars, OptionList):
                 self.parent.post_message(events.DescendantBlur(self))
 
     _styling_quietly = False
+    """Set while styles are worked out again that leave the list looking as it was (see :meth:`_quietly`)."""
+
+    @contextmanager
+    def _quietly(self) -> Iterator[None]:
+        quiet, self._styling_quietly = self._styling_quietly, True
+        try:
+            yield
+        finally:
+            self._styling_quietly = quiet
 
     def update_node_styles(self, animate: bool = True) -> None:
         # Answering, the look is the same focused or not (the CSS above), yet Textual's option list redraws
         # every row whenever its styles are worked out again, changed or not.
-        quiet, self._styling_quietly = self._styling_quietly, self._styling_quietly or self.has_class("-answering")
-        try:
+        if not self.has_class("-answering"):
             super().update_node_styles(animate)
-        finally:
-            self._styling_quietly = quiet
-
-    def add_class(self, *class_names: str, update: bool = True) -> Self:
-        quiet, self._styling_quietly = self._styling_quietly, "-answering" in class_names
-        try:
-            return super().add_class(*class_names, update=update)
-        finally:
-            self._styling_quietly = quiet
-
-    def remove_class(self, *class_names: str, update: bool = True) -> Self:
-        quiet, self._styling_quietly = self._styling_quietly, "-answering" in class_names
-        try:
-            return super().remove_class(*class_names, update=update)
-        finally:
-            self._styling_quietly = quiet
+            return
+        with self._quietly():
+            super().update_node_styles(animate)
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         if self._styling_quietly and not (regions or layout or recompose):
             return self
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
+    def answering(self) -> None:
+        """A prompt about the selected combatant takes the focus: the list keeps its focused look meanwhile."""
+        with self._quietly():
+            self.add_class("-answering")
+
     def answered(self) -> None:
         """The prompt is gone and the focus back: the list looks focused as itself again (after the focus
         has come back, so that its arrival redraws nothing)."""
-        self.call_later(self.remove_class, "-answering")
+
+        def drop_class() -> None:
+            with self._quietly():
+                self.remove_class("-answering")
+
+        self.call_later(drop_class)
 
     # -- the highlight --------------------------------------------------------------------------------
     def watch_highlighted(self, old: int | None, new: int | None) -> None:  # type: ignore[override]
