@@ -25,7 +25,7 @@ import msgspec
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -34,6 +34,7 @@ from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
 from tui_combat.widgets.lines import ManyLines
+from tui_combat.widgets.redraw import WindowLog
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:
@@ -258,6 +259,7 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         self._polling = False
         self._now_line = -1
         self._head: Text | None = None
+        self._status: Text | None = None
         self._combatant_lines: dict[PublicCombatant, Text] = {}
 
     def compose(self) -> ComposeResult:
@@ -270,8 +272,9 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
             with Horizontal(id="view-main"):
                 with VerticalScroll(id="view-order-box"):
                     yield ManyLines(id="view-order")
-                with VerticalScroll(id="view-log-box"):
-                    yield ManyLines(id="view-log")
+                with Vertical(id="view-log-side"):  # its rule and margin stay put while the log scrolls
+                    yield Static(Text(_("Log"), style="bold underline"), id="view-log-title")
+                    yield WindowLog(id="view-log")
         yield Static(id="view-status")
 
     def on_mount(self) -> None:
@@ -308,9 +311,11 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
     def show(self, update: Update, view: PublicView | None, problem: str = "") -> None:
         if update.moved:
             self.notify(update.moved, timeout=8)
-        status = self.query_one("#view-status", Static)
         problem = problem or (_(SETTINGS_MISTAKE) if self.settings_problem else "")
-        status.update(Text(problem, style="yellow") if problem else Text(_("q quits · read-only: nothing here changes the fight"), style="dim"))
+        status = Text(problem, style="yellow") if problem else Text(_("q quits · read-only: nothing here changes the fight"), style="dim")
+        if status != self._status:  # a Static rewrites its whole line at each update
+            self._status = status
+            self.query_one("#view-status", Static).update(status)
         if view is None:
             return
         self.view = view
@@ -327,11 +332,7 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         if self.large:
             self.query_one("#view-now", Static).update(now_text(view))
         else:
-            log = self.query_one("#view-log", ManyLines)
-            lines = log_lines(view)
-            if lines != log.lines:
-                log.show_lines(lines)
-                self.query_one("#view-log-box", VerticalScroll).scroll_end(animate=False, immediate=False)
+            self.query_one("#view-log", WindowLog).show_window([line.text for line in view.log])
 
 
 class PlayerViewApp(TranslatedBindings, App[None]):

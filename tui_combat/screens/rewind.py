@@ -148,7 +148,8 @@ class RewindScreen(TranslatedBindings, Screen[None]):
                 yield TextLines(id="card-head")
                 with VerticalScroll(id="card-box"):
                     yield TextLines(id="card")
-                yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
+                with Vertical(id="log-box"):
+                    yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:

@@ -161,7 +161,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
                 yield BudgetMeter(id="budget")
                 with VerticalScroll(id="card-box"):
                     yield TextLines(id="card")
-                yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
+                with Vertical(id="log-box"):
+                    yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         yield KeyFooter(compact=True)
         yield self.amount_prompt
 

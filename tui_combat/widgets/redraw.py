@@ -11,8 +11,10 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
 from textual.events import Resize
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.strip import Strip
+
+from tui_combat.widgets.lines import joined
 
 
 def _import_rich_log() -> None:
@@ -83,17 +85,19 @@ class RoundLog(SteadyScrollBars, RichLog):
     def _draw(self, texts: Iterable[str]) -> None:
         """Append the lines of ``texts`` at the log's width (a longer one wrapped as Rich wraps it)."""
         width = max(self._wrapped_at, self.min_width)
+        self._append_strips([strip for text in texts for strip in self._wrap(text, width)])
+
+    def _wrap(self, text: str, width: int) -> list[Strip]:
+        """The lines ``text`` takes at ``width``: itself when it fits, else as Rich wraps it."""
+        cells = cell_len(text)
+        if cells <= width and text.isprintable():
+            return [Strip([Segment(text)], cells)]
+        rich_text = Text(text)
+        rich_text.expand_tabs()
         console = self.app.console
-        options = console.options.update_width(width)
-        strips: list[Strip] = []
-        for text in texts:
-            cells = cell_len(text)
-            if cells <= width and text.isprintable():
-                strips.append(Strip([Segment(text)], cells))
-                continue
-            rich_text = Text(text)
-            rich_text.expand_tabs()
-            strips.extend(Strip(line) for line in console.render_lines(rich_text, options, pad=False))
+        return [Strip(line) for line in console.render_lines(rich_text, console.options.update_width(width), pad=False)]
+
+    def _append_strips(self, strips: list[Strip]) -> None:
         if not strips:
             return
         lines = self.lines
@@ -108,8 +112,78 @@ class RoundLog(SteadyScrollBars, RichLog):
         # twice (the new size at the old place, then at the new one).
         self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Each line as few pieces as it looks (:func:`~tui_combat.widgets.lines.joined`): its padding, text
+        and the blank after it would be sent as four, each with its whole colour code."""
+        return [joined(strip) for strip in super().render_lines(crop)]
+
     def forget(self) -> None:
         """Empty the log and what it would wrap again."""
         self.clear()
         if self._texts is not None:
             self._texts.clear()
+
+
+class WindowLog(RoundLog):
+    """A log shown as a window on the newest lines, given whole at each update (the players' view: the last
+    lines they may read). When the new window goes on from the one shown, the lines that left it are dropped
+    from the top and the new ones appended, scrolled to in the same frame; otherwise (an undo, a line that
+    became secret) the window is drawn again. It never shows a line the window no longer holds."""
+
+    def __init__(self, *, id: str | None = None, min_width: int = 20) -> None:  # noqa: A002
+        super().__init__(id=id, wrap=True, markup=False, max_lines=None, min_width=min_width)
+        self._heights: deque[int] = deque()
+        """How many lines of the screen each text of the window takes at the width drawn."""
+
+    @property
+    def texts(self) -> list[str]:
+        return list(self._texts or ())
+
+    def show_window(self, texts: list[str]) -> None:
+        shown = self.texts
+        if texts == shown:
+            return
+        kept = _continued(shown, texts)
+        if not kept or not self._wrapped_at:
+            self._texts = deque(texts)
+            if self._wrapped_at:
+                self.clear()
+                self._draw(texts)
+            return
+        dropped = len(shown) - kept
+        assert self._texts is not None
+        for _ in range(dropped):
+            self._texts.popleft()
+        gone = sum(self._heights.popleft() for _ in range(dropped))
+        if gone:
+            del self.lines[:gone]
+            self._start_line += gone
+            self.refresh()
+        added = texts[kept:]
+        self._texts.extend(added)
+        self._draw(added)
+        if not added:
+            self.virtual_size = Size(self._widest_line_width, len(self.lines))
+
+    def clear(self) -> WindowLog:
+        self._heights.clear()
+        super().clear()
+        return self
+
+    def _draw(self, texts: Iterable[str]) -> None:
+        width = max(self._wrapped_at, self.min_width)
+        strips: list[Strip] = []
+        for text in texts:
+            wrapped = self._wrap(text, width)
+            self._heights.append(len(wrapped))
+            strips.extend(wrapped)
+        self._append_strips(strips)
+
+
+def _continued(shown: list[str], texts: list[str]) -> int:
+    """How many of the last lines of ``shown`` begin ``texts`` (the most that do; 0 when none)."""
+    for start in range(len(shown)):
+        kept = len(shown) - start
+        if kept <= len(texts) and shown[start:] == texts[:kept]:
+            return kept
+    return 0
