@@ -22,6 +22,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.model import State
 from tui_combat.engine.public import HealthScale
 from tui_combat.saves.follow import POLL_SECONDS, Follower
+from tui_combat.saves.watch import FolderWatch
 from tui_combat.screens.player_view import PlayerViewApp, PlayerViewScreen, load_settings
 from tui_combat.screens.round import RoundScreen
 from tui_combat.store import Store
@@ -242,6 +243,29 @@ async def test_a_secret_step_shows_nothing_of_its_content(make_app: Callable[...
         text = shown(viewer)
         assert "grabs the wizard" not in text and "Declared" not in text and "takes 3 damage" not in text
         assert "Monsters 🔒" in text and "Round 1 begins." in text
+
+
+async def test_on_linux_the_view_shows_an_action_when_it_is_saved_not_at_its_next_look(tmp_path: Path) -> None:
+    """With its look at the files an hour apart, only being told by the system can show the damage."""
+    if FolderWatch.open() is None:
+        pytest.skip("this system has no inotify")
+    gm = session.open_demo(tmp_path, DEMO, seed=1)
+    assert gm.folder is not None
+    viewer = PlayerViewApp(tmp_path, gm.folder.folder.name, settings_path=tmp_path / "no-settings.toml",
+                           poll_seconds=3600, handle_hangup=False)
+    try:
+        async with viewer.run_test(size=SIZE) as view:
+            await until(view, lambda text: "Troll 1" in text, "the fight")
+            troll = next(c for c in gm.state.combatants if c.name == "Troll 1")
+            gm.dispatch(a.Damage(combatant=troll.id, amount=5))
+            await until(view, lambda text: "Troll 1 takes 5 damage." in text, "the damage, told by the system")
+            gm.undo()
+            await until(view, lambda text: "takes 5 damage" not in text, "the undo")
+            gm.save_now()  # a new snapshot and journal: the folder is still the one watched
+            gm.dispatch(a.Damage(combatant=troll.id, amount=7))
+            await until(view, lambda text: "Troll 1 takes 7 damage." in text, "a damage after the files were rotated")
+    finally:
+        gm.close()
 
 
 def test_the_command_refuses_a_name_that_is_not_a_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

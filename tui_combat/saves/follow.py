@@ -36,7 +36,8 @@ __all__ = ["POLL_SECONDS", "SCAN_SECONDS", "Follower", "Update", "latest_session
 POLL_SECONDS = 0.05
 """How often the followed session's files are looked at (a few ``stat`` calls): an action shows on the players'
 screen some 25 ms sooner than at a tenth of a second, for about 1.5 % of a core while the fight is idle
-(0.8 % at a tenth, 2.4 % at a fortieth; measured on a 200-combatant fight)."""
+(0.8 % at a tenth, 2.4 % at a fortieth; measured on a 200-combatant fight). On Linux the players' view is
+also told the moment the folder changes (:mod:`tui_combat.saves.watch`) and looks then."""
 SCAN_SECONDS = 1.0
 """How often the sessions folder is looked at for a newer session or a "save as" copy."""
 RETRY_SECONDS = 1.0

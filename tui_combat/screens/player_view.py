@@ -3,7 +3,9 @@
 It shows only :func:`tui_combat.engine.public.public_view` of the state, so every secret is already gone
 before anything here sees it. The session is read with :meth:`~tui_combat.store.Store.resume` in
 read-only mode (no lock, nothing written) whenever its files change (:class:`tui_combat.saves.follow.Follower`,
-a few ``stat`` calls twenty times a second, in a thread so the screen never waits on the disk).
+a few ``stat`` calls twenty times a second, in a thread so the screen never waits on the disk). On Linux the
+system also tells it the moment the folder changes (:class:`tui_combat.saves.watch.FolderWatch`), and it
+looks then.
 
 Made for a second terminal, an SSH forced command or a browser tab (``tui-combat serve``): keyboard only
 (no mouse reporting), it reflows when resized, and a hang-up (SIGHUP) ends it cleanly. ``--large`` is the
@@ -33,6 +35,7 @@ from tui_combat.engine.public import HEALTH_WORDS, HealthScale, PublicCombatant,
 from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
+from tui_combat.saves.watch import FolderWatch
 from tui_combat.widgets.lines import ManyLines
 from tui_combat.widgets.redraw import WindowLog
 from tui_combat.widgets.translated_bindings import TranslatedBindings
@@ -257,6 +260,10 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         self.settings_problem = settings_problem
         self.view: PublicView | None = None
         self._polling = False
+        self._poll_again = False
+        self._watch: FolderWatch | None = None
+        self._followed: Path | None = None
+        """The folder of the session followed, as the last poll found it (the folder watched)."""
         self._now_line = -1
         self._head: Text | None = None
         self._status: Text | None = None
@@ -279,8 +286,22 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#view-status", Static).update(_(SETTINGS_MISTAKE) if self.settings_problem else _("Waiting for the fight…"))
+        self._watch = FolderWatch.open()
+        if self._watch is not None:
+            asyncio.get_running_loop().add_reader(self._watch.fileno, self._told)
         self.set_interval(self.poll_seconds, self.poll)
         self.call_after_refresh(self.poll)
+
+    def on_unmount(self) -> None:
+        if self._watch is not None:
+            asyncio.get_running_loop().remove_reader(self._watch.fileno)
+            self._watch.close()
+            self._watch = None
+
+    def _told(self) -> None:
+        """The session's folder changed (the GM's copy saved an action): look now, not at the next poll."""
+        if self._watch is not None and self._watch.drain():
+            self.call_later(self.poll)
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < NARROW, "narrow")
@@ -288,6 +309,7 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
     async def poll(self) -> None:
         """Look at the session's files in a thread; show what changed."""
         if self._polling:
+            self._poll_again = True  # told of a change while reading: read once more after
             return
         self._polling = True
         try:
@@ -296,9 +318,15 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
             self._polling = False
         if found is not None:
             self.show(*found)
+        if self._watch is not None:
+            self._watch.watch(self._followed)  # the follower may have moved to another session
+        if self._poll_again:
+            self._poll_again = False
+            self.call_later(self.poll)
 
     def _poll_in_thread(self) -> tuple[Update, PublicView | None, str] | None:
         update = self.follower.poll()
+        self._followed = self.follower.folder()
         if update is None:
             return None
         if update.state is None:
