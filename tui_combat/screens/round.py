@@ -168,6 +168,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
 
     def prepare(self) -> None:
         self._log_count = 0
+        self._card_shows: tuple[State, str] | None = None
+        """The state and the combatant the card was last drawn for."""
         self._available: frozenset[str] | None = None
         self.keys_refreshed = 0
         """How many times the keys that apply changed (and the footer was redrawn); for tests."""
@@ -293,6 +295,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
             ruleset = registry.get(state.ruleset)
             pending += [Text(f"  {request_label(r)}: {ruleset.initiative_help(state, r)}", style="yellow")
                         for r in state.initiative.pending]
+        self._card_shows = None
         if combatant_id is None:
             self.query_one("#card-head", TextLines).show(Text(_("Nobody selected.")))
             self.query_one("#card", TextLines).show(Text("\n").join(pending))
@@ -320,8 +323,12 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         self.query_one("#card-head", TextLines).show(head)
         self.query_one("#card", TextLines).show(Text("\n").join(pending + lines))
         meter.show_budget(budget)
+        self._card_shows = (state, combatant_id)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        shows = self._card_shows
+        if shows is not None and shows[0] is self.state and shows[1] == self.selected():
+            return  # the turn moved the selection: the action's own redraw has shown it already
         self.show_card()
         self.refresh_keys()
 

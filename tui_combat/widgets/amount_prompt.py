@@ -71,7 +71,7 @@ class AmountPrompt(TranslatedBindings, Vertical):
         yield Static("", id="prompt-error")
         with Horizontal(id="prompt-row"):
             yield Static("", id="prompt-title")
-            yield AmountField(id="prompt-field", compact=True, select_on_focus=False, disabled=True)
+            yield AmountField(id="prompt-field", compact=True, select_on_focus=False)
             yield Static(_("Enter: apply · Esc: cancel"), id="prompt-keys")
 
     @property
@@ -95,7 +95,6 @@ class AmountPrompt(TranslatedBindings, Vertical):
         field = self.field
         field.value = ""
         field.placeholder = placeholder or _("7 or 2d6+1")
-        field.disabled = False
         self.display = True
         self.screen.set_focus(field, scroll_visible=False)
 
@@ -104,8 +103,7 @@ class AmountPrompt(TranslatedBindings, Vertical):
             return
         self._submit, self._held = None, None
         self.field.value = ""
-        self.field.disabled = True  # nothing reaches it closed: neither Tab nor the mouse
-        self.display = False
+        self.display = False  # hidden, nothing reaches the field: neither Tab nor the mouse
         on_close, self._on_close = self._on_close, None
         if on_close is not None:
             on_close()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import pickle
 from functools import lru_cache
+from itertools import repeat
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -33,10 +34,13 @@ Cell = tuple[str, Style | None]
 def _cells(strip: Strip, width: int) -> list[Cell]:
     """One entry per terminal cell (a wide character takes its own entry and an empty one after it)."""
     cells: list[Cell] = []
-    for segment in strip:
-        for character in segment.text:
-            cells.append((character, segment.style))
-            cells.extend(("", segment.style) for _ in range(cell_len(character) - 1))
+    for text, style, _control in strip:
+        if text.isascii():  # one cell each (a control character takes an entry of its own, as below)
+            cells.extend(zip(text, repeat(style)))
+            continue
+        for character in text:
+            cells.append((character, style))
+            cells.extend(("", style) for _ in range(cell_len(character) - 1))
     cells.extend(("", None) for _ in range(width - len(cells)))
     return cells
 
@@ -115,6 +119,28 @@ def joined(strip: Strip) -> Strip:
     return strip if len(merged) == len(segments) else Strip(merged, strip.cell_length)
 
 
+class JoinedLines:
+    """:func:`joined` of the lines a widget renders, kept while Textual hands back the same lines: its styles
+    cache keeps each drawn line until the widget is marked dirty, and a frame renders whole every widget that
+    the box around its changes overlaps (the log beneath a changed card), though most of its lines did not
+    change."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[Strip, Strip]] = {}
+
+    def __call__(self, strips: list[Strip]) -> list[Strip]:
+        kept: dict[int, tuple[Strip, Strip]] = {}
+        lines = []
+        for strip in strips:
+            pair = self._kept.get(id(strip))
+            if pair is None or pair[0] is not strip:
+                pair = (strip, joined(strip))
+            kept[id(strip)] = pair
+            lines.append(pair[1])
+        self._kept = kept
+        return lines
+
+
 def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int] | None:
     """The cells ``[start, end)`` of a line that differ between ``old`` and ``new``; None when none do."""
     if old is new:
@@ -150,6 +176,7 @@ class TextLines(Widget):
         """The width and base style the strips were drawn with."""
         self.cells_redrawn = 0
         """How many cells updates marked dirty, in all; for tests."""
+        self._joined = JoinedLines()
 
     @property
     def text(self) -> Text:
@@ -203,7 +230,7 @@ class TextLines(Widget):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines with their padding, each with as few pieces as it looks (see :func:`joined`)."""
-        return [joined(strip) for strip in super().render_lines(crop)]
+        return self._joined(super().render_lines(crop))
 
     def render_line(self, y: int) -> Strip:
         width = self.content_region.width

@@ -35,7 +35,7 @@ from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, Effect, State
 from tui_combat.i18n import N_, _
 from tui_combat.widgets.glyphs import glyph
-from tui_combat.widgets.lines import changed_span, joined
+from tui_combat.widgets.lines import JoinedLines, changed_span
 from tui_combat.widgets.redraw import SteadyScrollBars
 
 STATUS_MARK = {"active": "", "down": " ✝", "fled": " ↪", "surrendered": " ⚐"}
@@ -395,6 +395,7 @@ SteadyScrollBars, OptionList):
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
         super().__init__(name=name, id=id, classes=classes)
+        self._joined = JoinedLines()
         self._rows: list[Row] = []
         self._index: dict[str, int] = {}
         """Option id, and combatant id (its first row), → index."""
@@ -592,7 +593,7 @@ SteadyScrollBars, OptionList):
         top = self.scroll_offset.y
         for index in range(max(top + crop.y, 0), min(top + crop.bottom, len(self._spots))):
             self._freshen(index, drawing=True)
-        return [joined(strip) for strip in super().render_lines(crop)]
+        return self._joined(super().render_lines(crop))
 
     # -- the focus -----------------------------------------------------------------------------------
     # Textual redraws every row of a widget that gains or loses the focus; answering, the list looks the same
@@ -623,13 +624,12 @@ SteadyScrollBars, OptionList):
             self._styling_quietly = quiet
 
     def update_node_styles(self, animate: bool = True) -> None:
-        # Answering, the look is the same focused or not (the CSS above), yet Textual's option list redraws
-        # every row whenever its styles are worked out again, changed or not.
-        if not self.has_class("-answering"):
-            super().update_node_styles(animate)
+        # Answering, the look is the same focused or not (the CSS above): the focus leaving for the prompt and
+        # coming back, and the class that says so, change nothing to work out (Textual's option list would
+        # redraw every row besides, changed or not).
+        if self.has_class("-answering") or self._styling_quietly:
             return
-        with self._quietly():
-            super().update_node_styles(animate)
+        super().update_node_styles(animate)
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         if self._styling_quietly and not (regions or layout or recompose):

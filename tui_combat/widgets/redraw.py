@@ -14,7 +14,7 @@ from textual.events import Resize
 from textual.geometry import Region, Size
 from textual.strip import Strip
 
-from tui_combat.widgets.lines import joined
+from tui_combat.widgets.lines import JoinedLines
 
 
 def _import_rich_log() -> None:
@@ -60,6 +60,7 @@ class RoundLog(SteadyScrollBars, RichLog):
     :attr:`max_lines` entries before the first frame: 200 lines through ``write`` took some 9 ms."""
 
     _texts: deque[str] | None = None
+    _joined: JoinedLines | None = None
     _wrapped_at = 0
     """The width the lines were drawn at; 0 until the log's size is known (they are drawn then)."""
 
@@ -115,7 +116,9 @@ class RoundLog(SteadyScrollBars, RichLog):
     def render_lines(self, crop: Region) -> list[Strip]:
         """Each line as few pieces as it looks (:func:`~tui_combat.widgets.lines.joined`): its padding, text
         and the blank after it would be sent as four, each with its whole colour code."""
-        return [joined(strip) for strip in super().render_lines(crop)]
+        if self._joined is None:
+            self._joined = JoinedLines()
+        return self._joined(super().render_lines(crop))
 
     def forget(self) -> None:
         """Empty the log and what it would wrap again."""
