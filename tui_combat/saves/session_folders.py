@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from datetime import datetime, timedelta, timezone
+import time
+from datetime import date, timedelta
 from pathlib import Path
 from collections.abc import Callable
 from typing import NamedTuple
@@ -384,14 +385,15 @@ def move_session_folder(root: Path, key: str, name: str) -> str:
 
 
 def format_time(timestamp: float, now: float | None = None) -> str:
-    """When a session was saved, for the list: "today 14:05", "yesterday 09:12", else the date and time.
-    ``now`` is for tests (the current time otherwise)."""
+    """When a session was saved, for the list: "today 14:05", "yesterday 09:12", else the date and time, in
+    local time. ``now`` is for tests (the current time otherwise)."""
     if not timestamp:
         return "—"
-    when = datetime.fromtimestamp(timestamp, tz=timezone.utc).astimezone()
-    today = datetime.fromtimestamp(now, tz=timezone.utc).astimezone().date() if now is not None else datetime.now().astimezone().date()
-    if when.date() == today:
-        return _("today {time}", time=when.strftime("%H:%M"))
-    if when.date() == today - timedelta(days=1):
-        return _("yesterday {time}", time=when.strftime("%H:%M"))
-    return when.strftime("%Y-%m-%d %H:%M")
+    when = time.localtime(timestamp)  # (a list of 500 fights formats 500 of these before its first frame)
+    today = date(*time.localtime(time.time() if now is None else now)[:3])
+    day = date(*when[:3])
+    if day == today:
+        return _("today {time}", time=time.strftime("%H:%M", when))
+    if day == today - timedelta(days=1):
+        return _("yesterday {time}", time=time.strftime("%H:%M", when))
+    return time.strftime("%Y-%m-%d %H:%M", when)

@@ -11,8 +11,9 @@ can go on from any point of it as a new fight. Names are shown as text, never as
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -39,6 +40,19 @@ SCROLLBAR = 2
 LIMITS = (0, 24, 26, 18)
 """The most each column but the name takes: ruleset, where the fight stands, when it was saved."""
 MIN_NAME = 12
+
+
+class ListedRow(NamedTuple):
+    """A row of the list as text: made into the table's cells only when it is added (the first screenful
+    before the first frame, the rest after)."""
+
+    key: str
+    name: str
+    ruleset: str
+    where: str
+    saved: str
+    problem: bool = False
+    """``where`` says what is wrong with the session (shown in red)."""
 
 
 def column_widths(width: int, headers: tuple[str, ...], rows: list[tuple[int, int, int, int]]) -> list[int]:
@@ -79,7 +93,7 @@ class SessionsScreen(TranslatedBindings, Screen[None]):
         super().__init__()
         self.sessions: dict[str, session.SessionInfo] = {}
         """The saved sessions listed, by key."""
-        self._rows: list[tuple[str, Text, str, Text, str]] = []
+        self._rows: list[ListedRow] = []
         self._laid_out_for = 0
 
     @property
@@ -102,14 +116,14 @@ class SessionsScreen(TranslatedBindings, Screen[None]):
     def reload(self) -> None:
         sessions = session.list_sessions(self.host.data_root, steps=True)
         self.sessions = {info.key: info for info in sessions}
-        rows: list[tuple[str, Text, str, Text, str]] = []
+        rows: list[ListedRow] = []
         for info in sessions:
-            where = Text(_(info.problem), style="red") if info.problem else Text(session.progress_label(info))
-            rows.append((info.key, Text(info.name), session.ruleset_label(info.ruleset), where,
-                         format_time(info.saved_at)))
+            where = _(info.problem) if info.problem else session.progress_label(info)
+            rows.append(ListedRow(info.key, info.name, session.ruleset_label(info.ruleset), where,
+                                  format_time(info.saved_at), bool(info.problem)))
         for demo in session.DEMOS:
-            rows.append((DEMO_PREFIX + demo.file_name, Text(glyph("▶") + " " + _(demo.label)),
-                         session.ruleset_label(demo.ruleset), Text("—"), ""))
+            rows.append(ListedRow(DEMO_PREFIX + demo.file_name, glyph("▶") + " " + _(demo.label),
+                                  session.ruleset_label(demo.ruleset), "—", ""))
         self._rows = rows
         self._fill()
         self._show_hint()
@@ -124,18 +138,19 @@ class SessionsScreen(TranslatedBindings, Screen[None]):
         width = self.size.width or self.app.size.width
         self._laid_out_for = width
         headers = (_("Name"), _("Ruleset"), _("Where"), _("Saved"))
-        widths = column_widths(width, headers, [(r[1].cell_len, len(r[2]), r[3].cell_len, len(r[4])) for r in self._rows])
+        widths = column_widths(width, headers, [(cell_len(r.name), len(r.ruleset), cell_len(r.where), len(r.saved))
+                                                for r in self._rows])
         table.clear(columns=True)
         for header, column_width in zip(headers, widths):
             table.add_column(Text(header), width=column_width)
         rows = self._rows
 
         def make_row(index: int) -> tuple[str, list[Text]]:
-            key, name, ruleset, where, saved = rows[index]
-            cells = [name.copy(), Text(ruleset), where.copy(), Text(saved)]
+            row = rows[index]
+            cells = [Text(row.name), Text(row.ruleset), Text(row.where, style="red" if row.problem else ""), Text(row.saved)]
             for cell, column_width in zip(cells, widths):
                 cell.truncate(column_width, overflow="ellipsis")
-            return key, cells
+            return row.key, cells
 
         table.fill(len(rows), make_row, at_once=keep_cursor and row >= FIRST_ROWS)  # the cursor's row drawn now
         if keep_cursor and table.row_count:
