@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from textual.containers import VerticalScroll
 
 from tests.ui.steps import SIZE, to_round, type_initiative
-from tests.waiting import until
+from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -66,3 +67,30 @@ async def test_the_log_follows_new_entries_and_wraps_again_on_resize(make_app: C
         assert " ".join(strip.text for strip in log.lines).split() == words  # the same entries, whole
         assert len(log.lines) > wide
         await until(pilot, lambda: log.scroll_y == log.max_scroll_y, "the newest entry still in view")
+
+
+async def test_a_turn_moving_on_draws_the_card_once(make_app: Callable[..., CombatApp],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next turn selects whoever acts now and shows him; the selection's own message, which follows,
+    finds him drawn already (each drawing works out his budget and details again)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await to_round(pilot)
+        await type_initiative(pilot, "7", "10")
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        drawn: list[str | None] = []
+        show_card = RoundScreen.show_card
+
+        def counted(self: RoundScreen) -> None:
+            drawn.append(self.selected())
+            show_card(self)
+
+        monkeypatch.setattr(RoundScreen, "show_card", counted)
+        before = screen.selected()
+        await pilot.press("n")
+        await until(pilot, lambda: screen.selected() != before and settled(screen), "the next turn shown")
+        assert drawn == [screen.selected()]
+        await pilot.press("down")  # the GM moves the selection himself: the card follows
+        await until(pilot, lambda: len(drawn) == 2, "the card of the one selected")
+        assert drawn[-1] == screen.selected()
