@@ -125,11 +125,14 @@ async def walk_adnd(lang: str, data_root: Path, troll_name: str) -> Walk:
             await until_named(pilot, "FormDialog")
             attack = pilot.app.screen
             await pilot.press("tab", "tab", "4", "enter", "enter", "9", "enter")
-            # a hit on Troll 1: his damage is asked for, and left
-            await until(pilot, lambda: pilot.app.screen is not attack and screen_name(pilot) == "FormDialog"
-                        and settled(pilot.app.screen), "the damage form", describe=lambda: screen_name(pilot))
+            # a hit on Troll 1: his damage is asked for in the prompt, read, and left
+            await until(pilot, lambda: pilot.app.screen is not attack and screen_name(pilot) == "RoundScreen"
+                        and pilot.app.screen.amount_prompt.is_open and settled(pilot.app.screen),
+                        "the damage prompt", describe=lambda: screen_name(pilot))
+            walk.screens.append(screen_text(pilot))
             await pilot.press("escape")
-            await until_named(pilot, "RoundScreen")
+            await until(pilot, lambda: not pilot.app.screen.amount_prompt.is_open and settled(pilot.app.screen),
+                        "the damage left")
             troll = next(c.id for c in pilot.app.store.state.combatants if c.name == troll_name)
             order = pilot.app.screen.query_one("#order")
             for _down in range(10):

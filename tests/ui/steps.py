@@ -61,6 +61,12 @@ def prompt_error(app: CombatApp) -> str:
     return amount_prompt(app).error_text.strip()
 
 
+def prompt_line(app: CombatApp, part: str) -> str:
+    """What the open amount prompt's ``part`` shows: its "title", "note" (empty when hidden) or "keys"."""
+    widget = amount_prompt(app).query_one(f"#prompt-{part}")
+    return visible_text(widget).strip() if widget.display else ""
+
+
 def visible_text(widget: Widget) -> str:
     """What the widget shows on the terminal, line by line: text cut off by its size is not there."""
     strips = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
@@ -251,21 +257,20 @@ async def select(pilot: Pilot[None], cid: str) -> None:
 
 
 async def leave_damage(pilot: Pilot[None]) -> bool:
-    """Esc on the damage form a hit opens, if the attack hit (the dice decide): True when there was one.
+    """Esc on the damage prompt a hit opens, if the attack hit (the dice decide): True when there was one.
     Waits until the attack form is gone and the screen under it has run what its closing set going (the
-    damage form is pushed from there)."""
+    prompt is opened from there)."""
     app = pilot.app
 
-    def damage_form() -> bool:
+    def damage_prompt() -> bool:
         screen = app.screen
-        return isinstance(screen, FormDialog) and [f.key for f in screen.fields] in (["damage"], ["amount"])
+        return isinstance(screen, RoundScreen) and screen.amount_prompt.is_open
 
-    await until(pilot, lambda: damage_form() or (not isinstance(app.screen, FormDialog) and settled(app.screen)),
+    await until(pilot, lambda: damage_prompt() or (not isinstance(app.screen, FormDialog) and settled(app.screen)),
                 "the attack taken")
-    if damage_form():
-        form = app.screen
+    if damage_prompt():
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is not form, "the damage form closed")
+        await until_prompt_closed(pilot, "the damage prompt left")
         return True
     return False
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.widgets import Static
-
 from tests.ui.fights import opened
-from tests.ui.steps import SIZE, dialog_error, log_texts, store, visible_text
+from tests.ui.steps import (
+    SIZE, dialog_error, leave_damage, log_texts, prompt_line, store, until_prompt, until_prompt_closed, visible_text,
+)
 from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
@@ -71,16 +71,14 @@ async def test_a_surprised_large_troll(make_app: Callable[..., CombatApp], data_
                                  "without Dex -2): 80% to hit."), preview(form)
         form.query_one("#f-roll").focus()
         await pilot.press("5", "enter")
-        await until(pilot, lambda: isinstance(app.screen, FormDialog) and app.screen is not form, "the damage form")
-        damage = app.screen
-        assert isinstance(damage, FormDialog)
-        assert damage.title_text == "Damage to Troll (war hammer)"
+        damage = await until_prompt(pilot, "the damage the hit calls for")
+        assert prompt_line(app, "title") == "Damage to Troll (war hammer)"
         # PHB Table 44: the war hammer deals 1d4 to large (1d4+1 to man-sized), +4 magic.
-        assert [str(label.render()) for label in damage.query(".field-label")] == ["Damage (1d4+4)"]
-        note = visible_text(damage.query_one("#dialog-note", Static))
+        assert damage.field.placeholder == "1d4+4"
+        note = prompt_line(app, "note")
         assert "large column" in note, note
         await pilot.press("6", "enter")
-        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "back on the round")
+        await until_prompt_closed(pilot)
         troll = next(c for c in store(app).state.combatants if c.name == "Troll")
         assert troll.hp == 30
         assert "Raf attacks Troll (AC 6) with war hammer: d20 5 +4 magic +1 surprised vs 10 — hit." in log_texts(app)
@@ -95,9 +93,7 @@ async def test_a_second_main_action_is_refused_then_allowed(make_app: Callable[.
         await until(pilot, lambda: isinstance(app.screen, FormDialog), "the attack form")
         await pilot.press("ctrl+s")  # the form rolls the d20
         await until(pilot, lambda: any(text.startswith("Raf attacks") for text in log_texts(app)), "the attack")
-        if isinstance(app.screen, FormDialog):  # a hit asks for the damage: left for later
-            await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "back on the round")
+        await leave_damage(pilot)  # a hit asks for the damage: left for later
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, FormDialog), "the main action's form")
         form = app.screen

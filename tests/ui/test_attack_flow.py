@@ -1,10 +1,12 @@
 """The attack flow at 80×24 for the AD&D family (AD&D 2e and Player's Option share it): the target from the
-turn list, the number needed and the chance in the form before the roll, and on a hit the damage with the
-weapon's dice (its magic included) filled in, applied to the target. The next attack names the last one
-attacked first. (D&D 5e, OSE and Trudvang play the same flow in their own round tests.)"""
+turn list, the number needed and the chance in the form before the roll, and on a hit the damage asked in the
+prompt with the weapon's dice (its magic included): Enter rolls them, a number typed is what real dice
+showed. The next attack names the last one attacked first. (D&D 5e, OSE and Trudvang play the same flow in
+their own round tests.)"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from tests.ui.fights import opened
-from tests.ui.steps import SIZE, dialog_error, log_texts, store, visible_text
+from tests.ui.steps import SIZE, dialog_error, log_texts, prompt_line, store, until_prompt, until_prompt_closed, visible_text
 from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
@@ -73,12 +75,13 @@ async def test_attack_target_chance_damage(ruleset: str, make_app: Callable[...,
         assert preview == "Needs 6 or more on the d20 (THAC0 16 − AC 6, +4 magic): 75% to hit.", preview
         form.query_one("#f-roll").focus()
         await pilot.press("1", "2", "enter")
-        damage = app.screen
-        assert isinstance(damage, FormDialog) and damage is not form, dialog_error(app)
-        assert damage.title_text == "Damage to Orc 2 (war hammer)"
-        assert [str(label.render()) for label in damage.query(".field-label")] == ["Damage (1d4+5)"]
-        await pilot.press("7", "enter")  # what the real die showed: 2 + 5
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        damage = await until_prompt(pilot, "the damage the hit calls for")
+        assert prompt_line(app, "title") == "Damage to Orc 2 (war hammer)" and damage.field.placeholder == "1d4+5"
+        assert prompt_line(app, "keys") == "Enter: roll 1d4+5 · Esc: cancel"
+        await pilot.press("7")  # what the real die showed: 2 + 5
+        await until(pilot, lambda: prompt_line(app, "keys") == "Enter: apply · Esc: cancel", "Enter now applies the 7")
+        await pilot.press("enter")
+        await until_prompt_closed(pilot)
         state = store(app).state
         assert state.combatant(orc2).hp == 1 and state.combatant(orc1).hp == 8
         assert "Raf attacks Orc 2 (AC 6) with war hammer: d20 12 +4 magic vs 10 — hit." in log_texts(app)
@@ -117,3 +120,25 @@ def test_every_ruleset_offers_effect_names() -> None:
         names = registry.get(ruleset).effect_names()
         assert names and all(name.strip() for name in names), ruleset
     assert "hasted" in registry.get("adnd2e").effect_names() and "stunned" in registry.get("dnd5e").effect_names()
+
+
+async def test_enter_on_the_damage_prompt_rolls_the_hits_dice(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    """Nothing typed: Enter rolls the weapon's dice with the session's dice; the log shows them rolled."""
+    Store.create(fight("adnd2e"), sessions_dir(data_root) / "hammer").close()
+    app = make_app(resume="hammer")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        orc1 = next(c.id for c in store(app).state.combatants if c.name == "Orc 1")
+        await pilot.press("a")
+        form = app.screen
+        assert isinstance(form, FormDialog), dialog_error(app)
+        form.query_one("#f-roll").focus()
+        await pilot.press("1", "9", "enter")
+        await until_prompt(pilot, "the damage the hit calls for")
+        await pilot.press("enter")
+        await until_prompt_closed(pilot)
+        dealt = next(text for text in reversed(log_texts(app)) if text.startswith("Orc 1 takes"))
+        rolled = re.fullmatch(r"Orc 1 takes (\d+) damage \(1d4\+5: \[([1-4])\] \+ 5 = (\d+)\): (\d+)/8 HP\.", dealt)
+        assert rolled is not None, dealt  # rolled by the app, not typed
+        amount, die, total, left = (int(group) for group in rolled.groups())
+        assert amount == total == die + 5 and left == max(8 - amount, 0) == store(app).state.combatant(orc1).hp

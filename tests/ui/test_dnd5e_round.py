@@ -23,7 +23,8 @@ from textual.widgets import RichLog, Select
 from tests.common import encounter_file
 from tests.waiting import until
 from tests.ui.steps import (
-    SEED, SIZE, budget_text, combatant_id, dialog_error, footer_now, store, to_round_from_setup, visible_text,
+    SEED, SIZE, budget_text, combatant_id, dialog_error, footer_now, prompt_line, store, to_round_from_setup,
+    until_prompt, until_prompt_closed, visible_text,
 )
 from tui_combat.app import CombatApp
 from tui_combat.engine.dice import roll
@@ -136,11 +137,10 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         assert visible_text(form.query_one("#dialog-preview")) == "Needs 11 or more on the d20 (AC 15, +4 to hit): 50% to hit."
         await pilot.press("tab", "tab", "tab", "tab", "1", "5", "enter")
         # A hit: the damage comes next, her dice filled in; 5 is what the real dice showed.
-        damage = app.screen
-        assert isinstance(damage, FormDialog), dialog_error(app)
-        assert damage.title_text == "Damage to Goblin 1" and field_labels(damage) == ["Damage (1d8+2)"]
+        damage = await until_prompt(pilot, "the damage the hit calls for")
+        assert prompt_line(app, "title") == "Damage to Goblin 1" and damage.field.placeholder == "1d8+2"
         await pilot.press("5", "enter")
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        await until_prompt_closed(pilot)
         state = store(app).state
         attack = next(e for e in state.log_entries() if e.text.startswith("Ada attacks"))
         assert attack.text == "Ada attacks Goblin 1: 1d20 (typed): 15, +4 → 19 against AC 15: hit."

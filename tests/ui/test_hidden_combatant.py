@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import Checkbox
 
 from tests.ui.fights import opened
-from tests.ui.steps import SIZE, combatant_id, dialog_error, log_texts, select, store, visible_text
+from tests.ui.steps import SIZE, combatant_id, dialog_error, log_texts, select, store, until_prompt, until_prompt_closed, visible_text
 from tests.ui.test_attack_flow import fight
 from tests.ui.test_player_view import shown
 from tests.waiting import until, until_screen
@@ -69,9 +69,9 @@ async def test_a_hidden_ogre_acts_for_the_gm_only_until_he_appears(make_app: Cal
         attack = await until_screen(pilot, FormDialog, "the ogre's attack form")
         attack.query_one("#f-roll").focus()
         await pilot.press("1", "9", "enter")
-        await until(pilot, lambda: isinstance(app.screen, FormDialog) and app.screen is not attack, "the damage form")
+        await until_prompt(pilot, "the damage the hit calls for")
         await pilot.press(*"5", "enter")
-        await until_screen(pilot, RoundScreen, "the round screen after the hit")
+        await until_prompt_closed(pilot, "the round screen after the hit")
         assert any(line.startswith("Ogre attacks Raf") for line in log_texts(app))
 
         await until(view, lambda: "Raf  33/38" in shown(viewer), "the players seeing Raf hurt")

@@ -22,8 +22,8 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select
 
 from tests.ui.steps import (
-    SIZE, combatant_id, dialog_error, footer_now, log_texts, open_form, select, selected, store, until_closed,
-    until_sessions, until_setup, visible_text,
+    SIZE, combatant_id, dialog_error, footer_now, log_texts, open_form, prompt_line, select, selected, store,
+    until_closed, until_prompt, until_prompt_closed, until_sessions, until_setup, visible_text,
 )
 from tests.waiting import until
 from tui_combat.engine.log import render
@@ -121,9 +121,10 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         assert [f.key for f in form.fields] == ["target", "modifier", "behind", "to_hit"]
         await pick(pilot, form, "target", wendel)
         await pilot.press("tab", "tab", "tab", "1", "2", "enter")
-        assert isinstance(app.screen, FormDialog) and app.screen.title_text == "Damage to Wendel", dialog_error(app)
+        await until_prompt(pilot, "the damage the hit calls for")
+        assert prompt_line(app, "title") == "Damage to Wendel"
         await pilot.press("2", "enter")
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        await until_prompt_closed(pilot)
         assert store(app).state.combatant(wendel).hp == 2
         assert log_texts(app)[-1] == \
             "Wendel's spell sleep is disrupted (hit before his side's magic phase): it is lost from memory."
@@ -136,9 +137,10 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         assert [f.key for f in form.fields] == ["target", "range", "modifier", "to_hit"]
         assert form.query_one("#f-target", Select).value == goblin1
         await pilot.press("tab", "tab", "tab", "1", "2", "enter")
-        assert isinstance(app.screen, FormDialog) and app.screen.title_text == "Damage to Goblin 1", dialog_error(app)
+        await until_prompt(pilot, "the damage the hit calls for")
+        assert prompt_line(app, "title") == "Damage to Goblin 1"
         await pilot.press("3", "enter")
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        await until_prompt_closed(pilot)
         assert store(app).state.combatant(goblin1).status == "down"
         assert "Morale check due for Goblins: first death." in log_texts(app)[-3:]
 

@@ -24,6 +24,8 @@ from tests.ui.steps import (
     to_round_from_setup,
     until_closed,
     until_form,
+    until_prompt,
+    until_prompt_closed,
     visible_text,
 )
 from tests.waiting import until_screen
@@ -69,10 +71,10 @@ async def test_a_round_of_savage_worlds_from_the_keyboard(savage_worlds: AnyRule
         form = await until_form(pilot, "the attack form")
         assert [f.key for f in form.fields] == ["target", "range", "modifier", "trait", "wild"]
         await pilot.press("tab", "tab", "tab", "7", "tab", "2", "enter")
-        damage = await until_form(pilot, "the damage form")
-        assert [f.default for f in damage.fields] == ["1d6!+1d8!"]
+        damage = await until_prompt(pilot, "the damage the hit calls for")
+        assert damage.field.placeholder == "1d6!+1d8!"
         await pilot.press("6", "enter")
-        await until_closed(pilot, damage, "the damage dealt")
+        await until_prompt_closed(pilot, "the damage dealt")
         state = store(app).state
         assert jessie in savage_worlds.fight_of(state).shaken
         assert "Jessie takes 6 against Toughness 6: Shaken." in [entry.text for entry in state.log_entries()]

@@ -23,8 +23,8 @@ from textual.widgets import Label
 
 import tui_combat
 from tests.ui.steps import (
-    SIZE, budget_text, combatant_id, dialog_error, log_texts, open_form, select, selected, store, to_round_from_setup,
-    until_closed,
+    SIZE, budget_text, combatant_id, dialog_error, log_texts, open_form, prompt_line, select, selected, store,
+    to_round_from_setup, until_closed, until_prompt, until_prompt_closed,
 )
 from tests.waiting import settled, until
 from tui_combat.engine.model import State
@@ -152,13 +152,14 @@ async def test_trudvang_countdown_round(make_app) -> None:
         form = await fill_weapon_form(pilot, "a", "6", "3")
         assert form.fields[0].key == "target" and form.fields[0].default == fridgar
         # The hit asks for its damage at once, saying Fridgar may defend first: the GM lets him parry.
-        damage = app.screen
-        assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)"
-        assert damage.note == ("Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails. "
-                               "8–10 roll again: type the dice one by one (8 4). Hardened leather absorbs 3 (BV 30).")
-        assert damage.fields[0].default == "1d10!8+2"  # OR 8 for a two-handed weapon, + Ulf's Strength
+        damage = await until_prompt(pilot, "the damage the hit calls for")
+        assert prompt_line(app, "title") == "Damage to Fridgar (Two-handed axe)"
+        assert " ".join(prompt_line(app, "note").split()) == (
+            "Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails. "
+            "8–10 roll again: type the dice one by one (8 4). Hardened leather absorbs 3 (BV 30).")
+        assert damage.field.placeholder == "1d10!8+2"  # OR 8 for a two-handed weapon, + Ulf's Strength
         await pilot.press("escape")
-        assert isinstance(app.screen, RoundScreen)
+        await until_prompt_closed(pilot, "the damage left for the parry")
         state = store(app).state
         assert RULESET.round_of(state).attacks == (
             AttackRecord(id=1, attacker=ulf, target=fridgar, kind="attack", item="Two-handed axe", hit=True),
@@ -186,16 +187,16 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert form.fields[0].key == "attack" and form.fields[0].default == "1"
         assert form.fields[1].default == "Seax"
         # The parry succeeded: the damage is asked for again, to go onto the seax.
-        damage = app.screen
-        assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)", dialog_error(app)
-        assert damage.note == "Parried: the damage goes onto the Seax (PV 5, BV 50), not onto Fridgar."
+        await until_prompt(pilot, "the damage, asked for again")
+        assert prompt_line(app, "title") == "Damage to Fridgar (Two-handed axe)", dialog_error(app)
+        assert prompt_line(app, "note") == "Parried: the damage goes onto the Seax (PV 5, BV 50), not onto Fridgar."
         assert log_texts(app)[-1] == (  # no held penalty on a parry made while waiting
             "Fridgar parries attack #1 with the seax: 5 CP = SV 5; 1d20 (typed): 4 → parried. "
             "The damage goes onto the seax: what is above its PV wears its BV."
         )
         fridgar_hp = store(app).state.combatant(fridgar).hp
         await pilot.press("8", "space", "3", "enter")  # the axe's 8 rolls again: 3
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        await until_prompt_closed(pilot)
         state = store(app).state
         assert state.combatant(fridgar).hp == fridgar_hp
         assert log_texts(app)[-1] == ("The parry puts the 13 damage on the Seax (PV 5): Fridgar's body takes none. "
@@ -242,11 +243,11 @@ async def test_trudvang_countdown_round(make_app) -> None:
         form = await fill_weapon_form(pilot, "a", "8", "3")
         assert form.fields[0].default == raider1
         # The raider does not defend: the damage goes straight on (a seax: 1d10 open on 10, + Strength 1).
-        damage = app.screen
-        assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Raider 1 (Seax)", dialog_error(app)
-        assert damage.fields[0].default == "1d10!+1"
+        damage = await until_prompt(pilot, "the damage the hit calls for")
+        assert prompt_line(app, "title") == "Damage to Raider 1 (Seax)", dialog_error(app)
+        assert damage.field.placeholder == "1d10!+1"
         await pilot.press("4", "enter")
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        await until_prompt_closed(pilot)
         assert store(app).state.combatant(raider1).hp == raider_hp - 2  # fur / leather PV 2
         state = store(app).state
         attack = RULESET.round_of(state).attacks[1]
@@ -318,13 +319,13 @@ async def test_a_hit_fills_in_the_damage_takes_the_armour_off_and_shows_the_dama
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, RoundScreen), "the form closed")
         await fill_weapon_form(pilot, "a", "6", "3")
-        damage = app.screen
-        assert isinstance(damage, FormDialog) and damage.title_text == "Damage to Fridgar (Two-handed axe)", dialog_error(app)
-        assert damage.fields[0].default == "1d10!8+2"
-        assert "Damage (1d10!8+2)" in [str(label.render()) for label in damage.query(Label)]
-        assert damage.note.endswith("Hardened leather absorbs 3 (BV 30).")
+        damage = await until_prompt(pilot, "the damage the hit calls for")
+        assert prompt_line(app, "title") == "Damage to Fridgar (Two-handed axe)", dialog_error(app)
+        assert damage.field.placeholder == "1d10!8+2"
+        assert prompt_line(app, "keys").startswith("Enter: roll 1d10!8+2")
+        assert " ".join(prompt_line(app, "note").split()).endswith("Hardened leather absorbs 3 (BV 30).")
         await pilot.press("8", "space", "5", "enter")
-        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "the damage dealt")
+        await until_prompt_closed(pilot, "the damage dealt")
         state = store(app).state
         assert state.combatant(fridgar).hp == 22
         assert log_texts(app)[-2:] == [

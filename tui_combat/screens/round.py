@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.actions import parse as parse_action
@@ -33,7 +34,7 @@ from tui_combat.engine.keys import ROUND_KEYS, ruleset_binding_id, shown_key
 from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
-from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number
+from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number, take_roll
 from tui_combat.screens.drawn_once import LaidOutInPlace
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
 from tui_combat.widgets.amount_prompt import AmountPrompt
@@ -511,8 +512,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
                                                                                            declaration=values))))
 
     def _ask_amount(self, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None]) -> None:
-        """The prompt in place of the footer for an amount (typed, or dice the app rolls) given to the selected
-        combatant; a refusal stays in it, with what was typed."""
+        """The prompt for an amount (typed, or dice the app rolls) given to the selected combatant."""
         combatant_id = self.selected()
         if combatant_id is None:
             return
@@ -522,6 +522,12 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
             amount = read_amount(typed, rng, what)
             return amount if isinstance(amount, str) else then(combatant_id, amount)
 
+        self._prompt(title.format(name=self.state.combatant(combatant_id).name), submit)
+
+    def _prompt(self, title: str, submit: Callable[[str], str | None], *, placeholder: str = "", keys: str = "",
+                note: str = "") -> None:
+        """The prompt in place of the footer; a refusal stays in it, with what was typed. The turn list keeps
+        its look meanwhile, and has the focus again when the prompt closes."""
         footer = self.query_one(KeyFooter)
         order = self.query_one(OrderList)
 
@@ -532,7 +538,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
 
         footer.display = False
         order.answering()
-        self.amount_prompt.ask(title.format(name=self.state.combatant(combatant_id).name), submit, closed)
+        self.amount_prompt.ask(title, submit, closed, placeholder, keys=keys, note=note)
 
     def hold_key(self, event: events.Key) -> bool:
         """Keys typed after the prompt's Enter wait until what was typed before it is read (the app asks)."""
@@ -710,9 +716,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
                                         dice=dice), then)
 
     def ask_damage(self, due: DamageDue | None) -> None:
-        """The damage a hit calls for, applied to the target: with known dice, Enter rolls them and a number
-        typed is what real dice showed; without, an amount or dice to roll. Esc leaves it (the damage key
-        still gives it)."""
+        """The damage a hit calls for, asked in the prompt and applied to the target: with known dice, Enter
+        rolls them and a number typed is what real dice showed; without, an amount or dice to roll. Esc
+        leaves it (the damage key still gives it)."""
         if due is None:
             return
         try:
@@ -722,6 +728,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         what, note = translated(due.what), translated(due.note)
         title = (_("Damage to {name} ({what})", name=target.name, what=what) if what
                  else _("Damage to {name}", name=target.name))
+        if what and cell_len(title) > self.size.width // 2 - 2:  # the prompt's title has half the line at most
+            title = _("Damage to {name}", name=target.name)
+            note = " · ".join(part for part in (what, note) if part)  # "critical hit: the damage dice twice"
         rng = self.store.rng
 
         def deal(amount: int, rolled: Roll | None) -> str | None:
@@ -729,17 +738,21 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
                                               critical=due.critical))
 
         if due.dice:
-            fields = [FieldSpec(key="damage", label=N_("Damage"), kind="roll", default=due.dice)]
-            self.app.push_screen(FormDialog(title, fields, note=note, rng=rng,
-                                            submit=lambda v: deal(v["damage"].total, v["damage"])))
+            spec = FieldSpec(key="damage", label=N_("Damage"), kind="roll", default=due.dice)
+
+            def rolled(typed: str) -> str | None:
+                taken = take_roll(spec, typed, rng)
+                return taken if isinstance(taken, str) else deal(taken.total, taken)
+
+            self._prompt(title, rolled, placeholder=due.dice, note=note,
+                         keys=_("Enter: roll {dice} · Esc: cancel", dice=due.dice))
             return
 
-        def validate(values: dict[str, Any]) -> dict[str, Any] | str:
-            return read_amount(str(values["amount"]), rng, _("Damage"))
+        def typed(text: str) -> str | None:
+            amount = read_amount(text, rng, _("Damage"))
+            return amount if isinstance(amount, str) else deal(amount["amount"], amount["roll"])
 
-        fields = [FieldSpec(key="amount", label=N_("Amount, or dice to roll (2d6+1)"))]
-        self.app.push_screen(FormDialog(title, fields, validate=validate, note=note,
-                                        submit=lambda v: deal(v["amount"], v["roll"])))
+        self._prompt(title, typed, note=note)
 
 
 def ruleset_bindings(ruleset: AnyRuleset) -> list[Binding]:

@@ -1,5 +1,5 @@
 """A one-line prompt at the bottom of the round screen, in place of the footer, for an amount given to a
-combatant (damage, healing): typed as a number, or as dice the app rolls.
+combatant (damage, healing, the damage a hit calls for): typed as a number, or as dice the app rolls.
 
 A modal form over the turn list redraws every cell of the terminal when it opens and again when it closes
 (some 14 KB at 80×24, slow over SSH); the prompt takes the footer's line, so opening and applying it send
@@ -46,6 +46,7 @@ class AmountPrompt(TranslatedBindings, Vertical):
     DEFAULT_CSS = """
     AmountPrompt { dock: bottom; height: auto; display: none; background: $panel; }
     AmountPrompt #prompt-error { height: auto; padding: 0 1; color: $text-error; text-style: bold; display: none; }
+    AmountPrompt #prompt-note { height: auto; padding: 0 1; color: $text-warning; display: none; }
     AmountPrompt #prompt-row { height: 1; }
     AmountPrompt #prompt-title { width: auto; max-width: 50%; margin: 0 1; text-wrap: nowrap; text-overflow: ellipsis;
                                  text-style: bold; }
@@ -66,13 +67,18 @@ class AmountPrompt(TranslatedBindings, Vertical):
         self._on_close: Callable[[], None] | None = None
         self._held: list[events.Key] | None = None
         """Keys typed after Enter while what was typed before it is read; None when not reading."""
+        self._lines: dict[str, str] = {}
+        """What the note and the keys lines show (a Static rewrites its whole line at each update)."""
+        self._keys_when_empty = ""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt-error")
+        yield Static("", id="prompt-note")
         with Horizontal(id="prompt-row"):
             yield Static("", id="prompt-title")
             yield AmountField(id="prompt-field", compact=True, select_on_focus=False)
-            yield Static(_("Enter: apply · Esc: cancel"), id="prompt-keys")
+            keys = self._lines["#prompt-keys"] = _("Enter: apply · Esc: cancel")
+            yield Static(keys, id="prompt-keys")
 
     @property
     def is_open(self) -> bool:
@@ -86,17 +92,40 @@ class AmountPrompt(TranslatedBindings, Vertical):
     def error_text(self) -> str:
         return str(self.query_one("#prompt-error", Static).render()) if self.query_one("#prompt-error").display else ""
 
-    def ask(self, title: str, submit: Submit, on_close: Callable[[], None], placeholder: str = "") -> None:
+    def ask(self, title: str, submit: Submit, on_close: Callable[[], None], placeholder: str = "", *,
+            keys: str = "", note: str = "") -> None:
         """Open with ``title`` and an empty field, which takes the keys at once (a key typed right after the
-        one that opened the prompt lands in it). ``on_close`` runs when it closes, taken or left."""
+        one that opened the prompt lands in it). ``keys`` says what Enter does while nothing is typed (else it
+        applies what is); ``note`` (a rule of this amount: a critical hit's dice twice) shows above the line.
+        ``on_close`` runs when it closes, taken or left."""
         self._submit, self._on_close = submit, on_close
         self.query_one("#prompt-title", Static).update(Text(title))
         self._show_error("")
+        self._show_line("#prompt-note", note)
+        self._keys_when_empty = keys
+        self._show_keys("")
         field = self.field
         field.value = ""
         field.placeholder = placeholder or _("7 or 2d6+1")
         self.display = True
         self.screen.set_focus(field, scroll_visible=False)
+
+    def _show_keys(self, typed: str) -> None:
+        """What Enter does: ``keys`` of :meth:`ask` while nothing is typed (roll the hit's dice), else apply."""
+        when_empty = self._keys_when_empty
+        self._show_line("#prompt-keys", when_empty if when_empty and not typed else _("Enter: apply · Esc: cancel"), always=True)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if self.is_open:
+            self._show_keys(event.value)
+
+    def _show_line(self, selector: str, text: str, *, always: bool = False) -> None:
+        """A line of the prompt shown with ``text`` (hidden when there is none), redrawn only when it changed."""
+        line = self.query_one(selector, Static)
+        if self._lines.get(selector) != text:
+            self._lines[selector] = text
+            line.update(Text(text))
+        line.display = always or bool(text)
 
     def close(self) -> None:
         if not self.is_open:
