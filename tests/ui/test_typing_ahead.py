@@ -106,6 +106,15 @@ async def to_resolve(pilot: Pilot[None]) -> RoundScreen:
     return screen
 
 
+async def selected_in_resolve(pilot: Pilot[None]) -> tuple[RoundScreen, str, int]:
+    """The first turn of the round; the round screen, the combatant selected and his HP."""
+    screen = await to_resolve(pilot)
+    target = screen.selected()
+    app = pilot.app
+    assert target is not None and isinstance(app, CombatApp)
+    return screen, target, store(app).state.combatant(target).hp
+
+
 async def test_damage_typed_at_once_with_the_key_after_it(make_app: Callable[..., CombatApp]) -> None:
     """``d12``, Enter, ``n`` at once: 12 damage to the one selected (the digits reached the prompt as it
     opened), then the next turn (the ``n`` waited for the damage to be read, not typed into the prompt)."""
@@ -128,10 +137,7 @@ async def test_keys_typed_after_a_refused_amount_mend_it(make_app: Callable[...,
     the prompt, which then takes 5."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await to_resolve(pilot)
-        target = screen.selected()
-        assert target is not None
-        hp = store(app).state.combatant(target).hp
+        screen, target, hp = await selected_in_resolve(pilot)
         burst(app, "d", "x", "enter", "backspace", "5", "enter")
         await until(pilot, lambda: store(app).state.combatant(target).hp == hp - 5 and settled(screen), "5 damage",
                     describe=lambda: f"the prompt holds {screen.amount_prompt.field.value!r}")
@@ -157,10 +163,7 @@ async def test_a_backspace_typed_fast_in_the_prompt_counts_where_it_was_typed(ma
     """``d12``, Backspace, ``3``, Enter at once: 13 damage (the Backspace acts between the 2 and the 3)."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await to_resolve(pilot)
-        target = screen.selected()
-        assert target is not None
-        hp = store(app).state.combatant(target).hp
+        screen, target, hp = await selected_in_resolve(pilot)
         burst(app, "d", "1", "2", "backspace", "3", "enter")
         await until(pilot, lambda: store(app).state.combatant(target).hp != hp and settled(screen), "the damage")
         assert store(app).state.combatant(target).hp == hp - 13

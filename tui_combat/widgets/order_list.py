@@ -599,18 +599,19 @@ SteadyScrollBars, OptionList):
     # Textual redraws every row of a widget that gains or loses the focus; answering, the list looks the same
     # either way, so the focus moving to the prompt and back leaves it as drawn.
     def _on_focus(self, event: events.Focus) -> None:
-        if self.has_class("-answering"):
-            event.prevent_default()
-            self.has_focus = True
-            if self.parent is not None:
-                self.parent.post_message(events.DescendantFocus(self))
+        self._focus_while_answering(event, True)
 
     def _on_blur(self, event: events.Blur) -> None:
-        if self.has_class("-answering"):
-            event.prevent_default()
-            self.has_focus = False
-            if self.parent is not None:
-                self.parent.post_message(events.DescendantBlur(self))
+        self._focus_while_answering(event, False)
+
+    def _focus_while_answering(self, event: events.Focus | events.Blur, focused: bool) -> None:
+        """Answering, the focus coming or going only says so (Textual's own handlers redraw every row)."""
+        if not self.has_class("-answering"):
+            return
+        event.prevent_default()
+        self.has_focus = focused
+        if self.parent is not None:
+            self.parent.post_message(events.DescendantFocus(self) if focused else events.DescendantBlur(self))
 
     _styling_quietly = False
     """Set while styles are worked out again that leave the list looking as it was (see :meth:`_quietly`)."""
