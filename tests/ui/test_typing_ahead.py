@@ -167,3 +167,27 @@ async def test_a_backspace_typed_fast_in_the_prompt_counts_where_it_was_typed(ma
         burst(app, "d", "1", "2", "backspace", "3", "enter")
         await until(pilot, lambda: store(app).state.combatant(target).hp != hp and settled(screen), "the damage")
         assert store(app).state.combatant(target).hp == hp - 13
+
+
+async def test_the_field_is_not_restyled_as_its_prompt_closes_and_looks_focused_when_it_opens_again(
+        make_app: Callable[..., CombatApp]) -> None:
+    """Enter applies and hides the prompt: the focus leaving the hidden field works out none of its styles
+    (a millisecond of that key). Opened again, the field looks as focused as it did the first time."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen, target, hp = await selected_in_resolve(pilot)
+        field = screen.amount_prompt.field
+        await pilot.press("d", "2")
+        await until(pilot, lambda: field.value == "2" and field.has_focus and settled(screen), "the prompt with 2")
+        focused_look = field.rich_style
+        restyled = field.restyled
+        await pilot.press("enter")
+        await until(pilot, lambda: not screen.amount_prompt.is_open and not field.has_focus and settled(screen),
+                    "the prompt closed, the focus back on the list")
+        assert store(app).state.combatant(target).hp == hp - 2
+        assert field.restyled == restyled
+        await pilot.press("d")
+        await until(pilot, lambda: screen.amount_prompt.is_open and field.has_focus and settled(screen),
+                    "the prompt again")
+        assert field.restyled > restyled
+        assert field.rich_style == focused_look

@@ -41,6 +41,18 @@ class AmountField(Input):
                 await self.run_action(binding.action)
                 return
 
+    restyled = 0
+    """How many times the field's styles were worked out; for tests."""
+
+    def update_node_styles(self, animate: bool = True) -> None:
+        # The focus leaves the field as its prompt closes, on the key that applies: hidden, it need not look
+        # unfocused (Textual would restyle the field and its parts for nothing, a millisecond of that key). Its
+        # styles are worked out when the prompt next opens and gives it the focus.
+        if any(isinstance(node, AmountPrompt) and not node.display for node in self.ancestors):
+            return
+        self.restyled += 1
+        super().update_node_styles(animate)
+
 
 class AmountPrompt(TranslatedBindings, Vertical):
     DEFAULT_CSS = """
