@@ -14,10 +14,10 @@ from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Footer
-from textual.widgets._footer import FooterKey
 
 from tests.waiting import settled, until
 from tui_combat.i18n import language, set_language
+from tui_combat.widgets.footer import shown_keys
 
 SEED = 1
 SIZE = (80, 24)
@@ -49,14 +49,14 @@ def screen_name(pilot: Pilot[Any]) -> str:
 def footer_keys(pilot: Pilot[Any]) -> list[tuple[str, str]]:
     """(key shown, description) of every key in the footer, in order."""
     footer = pilot.app.screen.query_one(Footer)
-    return [(key.key_display, key.description) for key in footer.query(FooterKey)]
+    return [(key.key_display, key.description) for key in shown_keys(footer)]
 
 
 def visible_keys(pilot: Pilot[Any]) -> list[str]:
     """The actions of the footer's keys drawn whole, left of the palette key (a key under it is cut or
     hidden; a compact footer's key ends with its last letter)."""
     footer = pilot.app.screen.query_one(Footer)
-    keys = list(footer.query(FooterKey))
+    keys = list(shown_keys(footer))
     palette = [key for key in keys if key.has_class("-command-palette")]
     right = palette[0].region.x if palette else pilot.app.size.width
     return [key.action for key in keys if not key.has_class("-command-palette") and key.region.width > 0

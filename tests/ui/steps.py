@@ -12,7 +12,6 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static
-from textual.widgets._footer import FooterKey
 
 from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
@@ -24,6 +23,7 @@ from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.store import Store
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
+from tui_combat.widgets.footer import shown_keys
 from tui_combat.widgets.order_list import OrderList
 
 SEED = 1
@@ -84,7 +84,7 @@ def log_texts(app: CombatApp) -> list[str]:
 
 def footer_text(app: App[Any]) -> str:
     """The descriptions of the keys the footer shows now."""
-    return " · ".join(key.description for key in app.screen.query_one(Footer).query(FooterKey))
+    return " · ".join(key.description for key in shown_keys(app.screen.query_one(Footer)))
 
 
 def budget_text(app: App[Any]) -> str:
@@ -284,7 +284,7 @@ async def until_footer(pilot: Pilot[None]) -> Footer:
 
     def current() -> bool:
         footer = app.screen.query_one(Footer)
-        keys = list(footer.query(FooterKey))
+        keys = list(shown_keys(footer))
         shown = {key.action for key in keys if not key.has_class("-command-palette")}
         shown |= set(getattr(footer, "left_out", ()))
         wanted = {binding.action for _node, binding, _enabled, _tip in app.screen.active_bindings.values()

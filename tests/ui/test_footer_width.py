@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Footer
-from textual.widgets._footer import FooterKey
 
 from tests.i18n.interface import interface_in
 from tests.i18n.interface import make_app as make_app_in
@@ -30,7 +29,7 @@ from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.i18n.catalog import CACHE_ENV_VAR
 from tui_combat.screens.sessions import DEMO_PREFIX, SessionsScreen
 from tui_combat.session import DEMOS
-from tui_combat.widgets.footer import KeyFooter
+from tui_combat.widgets.footer import KeyFooter, shown_keys
 
 LANGUAGES = ("en", "ru", "uk")
 WIDE = (80, 24)
@@ -42,7 +41,7 @@ def private_catalog_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch:
 
 
 def palette_fits(app: CombatApp, width: int) -> bool:
-    keys = [key for key in app.screen.query_one(Footer).query(FooterKey) if key.key == "ctrl+p"]
+    keys = [key for key in shown_keys(app.screen.query_one(Footer)) if key.key == "ctrl+p"]
     return len(keys) == 1 and keys[0].region.right <= width and keys[0].region.width > 0
 
 
@@ -55,7 +54,7 @@ def footer_faults(app: Any) -> list[str]:
     """What is wrong with the footer as drawn: a key under the palette key, the palette key not at the
     right edge or not drawn as itself there, help missing or cut."""
     width = app.size.width
-    keys = list(app.screen.query_one(Footer).query(FooterKey))
+    keys = list(shown_keys(app.screen.query_one(Footer)))
     palette = [key for key in keys if key.has_class("-command-palette")]
     if len(palette) != 1:
         return ["no palette key"]
@@ -115,7 +114,7 @@ async def test_the_session_list_footer_on_every_kind_of_row(lang: str, data_root
             for row, actions in ((0, {"recover", "delete"}), (1, {"rewind", "rename", "delete"}), (2, {"new"})):
                 table.move_cursor(row=row)
                 await footer_whole(pilot)
-                assert actions <= {key.action for key in app.screen.query(FooterKey)}, (row, bottom_line(app))
+                assert actions <= {key.action for key in shown_keys(app.screen)}, (row, bottom_line(app))
             assert screen.selected_key() == DEMO_PREFIX + DEMOS[0].file_name
 
 
@@ -126,7 +125,7 @@ async def test_the_setup_footer_has_help(lang: str, data_root: Path) -> None:
         async with app.run_test(size=WIDE) as pilot:
             await until_setup(pilot)
             await footer_whole(pilot)
-            assert {"add", "begin", "help"} <= {key.action for key in app.screen.query(FooterKey)}
+            assert {"add", "begin", "help"} <= {key.action for key in shown_keys(app.screen)}
 
 
 async def to_resolve(pilot: Pilot[Any]) -> None:
@@ -152,7 +151,7 @@ async def test_the_players_option_resolve_step(lang: str, data_root: Path) -> No
         async with app.run_test(size=WIDE) as pilot:
             await to_resolve(pilot)
             await footer_whole(pilot)
-            actions = {key.action for key in app.screen.query(FooterKey)}
+            actions = {key.action for key in shown_keys(app.screen)}
             assert {"ruleset('attack')", "ruleset('main_action')", "help"} <= actions, bottom_line(app)
 
 
@@ -163,11 +162,11 @@ async def test_a_row_too_full_leaves_out_its_last_keys_never_help(make_app: Call
     async with app.run_test(size=WIDE) as pilot:
         await to_resolve(pilot)
         await footer_whole(pilot)
-        everything = [key.action for key in app.screen.query(FooterKey) if not key.has_class("-command-palette")]
+        everything = [key.action for key in shown_keys(app.screen) if not key.has_class("-command-palette")]
         await pilot.resize_terminal(60, 20)
         await until(pilot, lambda: bool(left_out(app)), "keys left out at 60 columns", describe=lambda: bottom_line(app))
         await footer_whole(pilot, every_key=False)
-        shown = [key.action for key in app.screen.query(FooterKey) if not key.has_class("-command-palette")]
+        shown = [key.action for key in shown_keys(app.screen) if not key.has_class("-command-palette")]
         assert shown[-1] == "help" and shown[:-1] == everything[:len(shown) - 1], (shown, everything)
         await pilot.resize_terminal(*WIDE)
         await until(pilot, lambda: not left_out(app), "every key back at 80 columns", describe=lambda: bottom_line(app))

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Footer
-from textual.widgets._footer import FooterKey
 
 from tests.ui.fights import messages
 from tests.ui.steps import SIZE, store, to_round, until_footer, until_sessions, until_setup
@@ -18,6 +17,7 @@ from tui_combat.app import CombatApp
 from tui_combat.engine import keys
 from tui_combat.screens.help import HelpScreen
 from tui_combat.screens.round import RoundScreen
+from tui_combat.widgets.footer import shown_keys
 from tui_combat.widgets.lines import TextLines
 
 
@@ -35,7 +35,7 @@ def settings_file(tmp_path: Path, text: str) -> Path:
 
 def footer_text(app: CombatApp) -> str:
     """The footer's keys as drawn: "y Next d Damage …"."""
-    return " ".join(str(key.render()) for key in app.screen.query_one(Footer).query(FooterKey))
+    return " ".join(str(key.render()) for key in shown_keys(app.screen.query_one(Footer)))
 
 
 def hint(app: CombatApp) -> str:

@@ -9,7 +9,6 @@ from pathlib import Path
 from msgspec.structs import replace
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Footer
-from textual.widgets._footer import FooterKey
 
 from tests.saves.helpers import fingerprint
 from tests.saves.test_rewind import EFFECTIVE, replayed, replayed_to_round, two_rounds
@@ -24,6 +23,7 @@ from tui_combat.screens.help import binding_rows
 from tui_combat.screens.rewind import RewindScreen
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
+from tui_combat.widgets.footer import shown_keys
 from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.redraw import RoundLog
@@ -35,7 +35,7 @@ def where_line(app: CombatApp) -> str:
 
 def footer_keys(app: CombatApp) -> list[str]:
     """The keys the footer shows, in order (those grouped under one word too)."""
-    return [key.key for key in app.screen.query_one(Footer).query(FooterKey) if "-command-palette" not in key.classes]
+    return [key.key for key in shown_keys(app.screen.query_one(Footer)) if "-command-palette" not in key.classes]
 
 
 def screen_lines(app: CombatApp) -> list[str]:

@@ -532,8 +532,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         order = self.query_one(OrderList)
 
         def closed() -> None:
-            footer.display = True
             self.set_focus(order, scroll_visible=False)
+            footer.show_row()  # (after the focus: the keys shown are the list's)
             order.answered()
 
         footer.display = False

@@ -9,6 +9,11 @@ help and in the palette. The session list, the set-up and the round's steps of t
 every key that applies at 80 columns in English, Russian and Ukrainian, but for the busiest (a D&D 5e
 turn with a tie to decide, or a dying creature): there, and with a GM's longer keys, a ruleset's longer
 words or a narrower terminal, the keys at the end of the row give way.
+
+When the keys that apply change (a step taken, Undo after the first action), Textual's footer composes its
+row anew once the screen has refreshed: every key removed and mounted, in a frame of its own some 40 ms after
+the key that changed them. :class:`KeyFooter` is told at once and changes the keys already drawn, showing
+spare ones kept hidden for keys added, so that the row is drawn in the frame of that key.
 """
 
 from __future__ import annotations
@@ -20,9 +25,15 @@ from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
+
+SPARE_KEYS = 3
+"""Keys composed hidden beside those drawn, shown when keys come (Undo after the first action, a step's keys):
+mounting one would land in a frame of its own."""
 
 KEPT_ACTIONS = frozenset({"app.help", "help"})
 """Keys the footer keeps whatever the room: help lists every other key."""
@@ -50,6 +61,15 @@ def palette_width(key_display: str, description: str, compact: bool) -> int:
     return 1 + cell_len(key_display) + 1 + cell_len(description) + (0 if compact else 1)
 
 
+class SteadyKey(FooterKey):
+    """A footer key whose new size asks for no second layout once it is laid out: Textual's ``virtual_size``
+    would, and the row would be sent again, the same, in a frame of its own some 20 ms later (a key changes
+    width when it takes on another key)."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
+
+
 class KeyFooter(Footer):
     """A footer that never lets a key go under the palette key (see the module's documentation)."""
 
@@ -69,22 +89,89 @@ class KeyFooter(Footer):
         """The keys changed since the row was last worked out (while a dialog covered it, it waits)."""
         self._composed_row: tuple[object, ...] = ()
         """The keys the row was composed from (:meth:`keys_shown`)."""
+        self._composing_keys = False
+        """Set while the keys are composed to be taken over by those drawn (no spares then)."""
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self._stale = True
+            if not self._update_now():
+                self.call_after_refresh(self._recompose_if_shown)
+
+    def show_row(self) -> None:
+        """Shown again (the prompt that stood in its place has closed): the keys that changed meanwhile are
+        drawn in the same frame."""
+        self.display = True
+        if self._stale and not self._update_now():
             self.call_after_refresh(self._recompose_if_shown)
 
+    def _update_now(self) -> bool:
+        """The row brought up to date in the frame being made, when it can be; False when it waits or is to be
+        composed anew. Under a dialog the footer cannot be seen, and redrawing it there would make the
+        dialog's screen redraw every cell (a screen behind a modal one sends its changes to the top): it is
+        worked out again when its screen is shown. Hidden (a prompt in its place), it waits too."""
+        if not (self._stale and self.is_attached and self.app.screen is self.screen and self.display):
+            return False
+        if self.keys_shown() == self._composed_row:  # the keys came back as they were: the row drawn stands
+            self._stale = False
+            return True
+        if self._update_in_place():
+            self._stale = False
+            return True
+        return False
+
     async def _recompose_if_shown(self) -> None:
-        # Under a dialog the footer cannot be seen, and redrawing it there would make the dialog's screen
-        # redraw every cell (a screen behind a modal one sends its changes to the top): 20 KB for nothing.
-        # It is worked out again when its screen is shown. Hidden (a prompt in its place), it waits too; and
-        # when the keys come back as they were, the row drawn stands.
+        if self._update_now():
+            return
         if self._stale and self.is_attached and self.app.screen is self.screen and self.display:
             self._stale = False
-            if self.keys_shown() != self._composed_row:
+            with self._context():  # (asked for while the screen's callbacks run: the keys bind to this footer)
                 await self.recompose()
+
+    def _update_in_place(self) -> bool:
+        """The row made again from the keys already there: each drawn key takes on the key now in its place,
+        spare keys (hidden) are shown for keys added and keys no longer there are hidden as spares. Composing
+        the row anew (Textual's way) removes and mounts every key, and a key mounted lands in a frame of its
+        own, some 40 ms after the key that changed the row (Undo after the first action); a spare one lands
+        in the same frame. False, and nothing changed, when keys are grouped under one label (those are
+        composed anew)."""
+        present = [widget for widget in self.children if isinstance(widget, SteadyKey)]
+        grouped = any(binding.group is not None for _node, binding, _enabled, _tooltip
+                      in self.screen.active_bindings.values() if binding.show)
+        if grouped or len(present) != len(self.children):
+            return False
+        self._composing_keys = True
+        try:
+            with self._context():  # (the keys bind to this footer's ``compact``, as when Textual composes it)
+                wanted = [widget for widget in self.compose() if isinstance(widget, FooterKey)]
+        finally:
+            self._composing_keys = False
+        old_palette = [key for key in present if key.has_class("-command-palette")]
+        new_palette = [key for key in wanted if key.has_class("-command-palette")]
+        if len(old_palette) != len(new_palette):  # (the first row, or the palette key came or went)
+            self._composed_row = ()  # not made: composed anew
+            return False
+        drawn = [key for key in present if key.display and not key.has_class("-command-palette")]
+        spare = [key for key in present if not key.display]
+        new_keys = [key for key in wanted if not key.has_class("-command-palette")]
+        for old, new in (*zip(drawn, new_keys), *zip(old_palette, new_palette)):
+            _take_over(old, new)
+        added = new_keys[len(drawn):]
+        # The keys shown come first among the others (the palette key is docked apart): the first hidden ones
+        # are shown in order, the last shown hidden, and keys mounted go at the end.
+        for key, new in zip(spare, added):
+            _take_over(key, new)
+            key.display = True
+        if len(added) > len(spare):  # more keys than ever: mounted (a frame of their own)
+            self.mount_all(added[len(spare):])
+        for gone in drawn[len(new_keys):]:
+            gone.display = False
+        # Each key would tell the screen of its change when it next idles, which may come after the frame
+        # being made (then the row comes again in a frame of its own): told now, they make that frame.
+        for widget in (self, *present):
+            widget._check_refresh()
+        return True
 
     def keys_shown(self) -> tuple[object, ...]:
         """What the row is made of: each key shown, as drawn and whether it applies, and the room."""
@@ -97,6 +184,14 @@ class KeyFooter(Footer):
     # them here as well would subscribe to the keys' changes twice.
     def on_mount(self) -> None:
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
+        self.call_later(self._told_at_once)
+
+    def _told_at_once(self) -> None:
+        # Footer's own subscription is told of new keys only once the footer's messages come round, after the
+        # frame of the key that changed them: told at once, the keys are drawn in that frame.
+        signal = self.screen.bindings_updated_signal
+        signal.unsubscribe(self)
+        signal.subscribe(self, self.bindings_changed, immediate=True)
 
     def on_unmount(self) -> None:
         self.app.screen_change_signal.unsubscribe(self)
@@ -116,7 +211,10 @@ class KeyFooter(Footer):
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.action in self.left_out:
                 continue
-            yield widget
+            yield _steady(widget) if type(widget) is FooterKey else widget
+        if self._bindings_ready and not self._composing_keys:
+            for _ in range(SPARE_KEYS):
+                yield _spare()
 
     def _left_out(self) -> tuple[str, ...]:
         """The actions to leave out, from the right end of the row, so that the rest fits; never help."""
@@ -158,3 +256,38 @@ class KeyFooter(Footer):
     def _on_resize(self, event: events.Resize) -> None:
         if self._bindings_ready and self.is_attached and event.size.width != self._composed_for:
             self.call_after_refresh(self.recompose)
+
+
+def _take_over(drawn: FooterKey, wanted: FooterKey) -> None:
+    """``drawn`` shows what ``wanted`` (composed, never mounted) would: its key, words, action and state;
+    redrawn, and laid out again when its width changes, only when it differs."""
+    shown = (drawn.key, drawn.key_display, drawn.description, drawn.action, drawn._disabled, drawn.tooltip)
+    if shown == (wanted.key, wanted.key_display, wanted.description, wanted.action, wanted._disabled, wanted.tooltip):
+        return
+    width = cell_len(drawn.key_display) + cell_len(drawn.description)
+    drawn.key, drawn.key_display, drawn.description, drawn.action = (
+        wanted.key, wanted.key_display, wanted.description, wanted.action)
+    drawn._disabled = wanted._disabled
+    drawn.set_class(wanted._disabled, "-disabled")
+    drawn.tooltip = wanted.tooltip
+    drawn.refresh(layout=width != cell_len(wanted.key_display) + cell_len(wanted.description))
+
+
+def _spare() -> SteadyKey:
+    """A hidden key, ready to take on a key that comes (composed by the footer: it takes the footer's style)."""
+    key = SteadyKey("", "", "", "").data_bind(compact=Footer.compact)
+    key.display = False
+    return key
+
+
+def _steady(key: FooterKey) -> SteadyKey:
+    """``key`` as Textual's footer composes it (never mounted), as a :class:`SteadyKey`."""
+    steady = SteadyKey(key.key, key.key_display, key.description, key.action, disabled=key._disabled,
+                       tooltip=key.tooltip if isinstance(key.tooltip, str) else "",
+                       classes=" ".join(key.classes - {"-disabled"}))
+    return steady if key.has_class("-command-palette") else steady.data_bind(compact=Footer.compact)
+
+
+def shown_keys(node: DOMNode) -> list[FooterKey]:
+    """The footer keys drawn under ``node`` (a screen, a footer): not the spare ones, hidden."""
+    return [key for key in node.query(FooterKey) if key.display]

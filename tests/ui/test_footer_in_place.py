@@ -1,0 +1,73 @@
+"""Keys that come and go change the footer in the frame of the key that changed them: the keys already there
+take on the new ones (spare keys, hidden, are shown for keys added), nothing is mounted or removed. Textual's
+footer composed its row anew a refresh later, a frame of its own some 40 ms after the key."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from tests.ui.steps import SIZE, store, to_round, until_footer
+from tests.waiting import settled, until
+from tui_combat.app import CombatApp
+from tui_combat.screens.round import RoundScreen
+from tui_combat.widgets.footer import KeyFooter, shown_keys
+
+
+def shown(screen: RoundScreen) -> list[str]:
+    return [key.action for key in shown_keys(screen.query_one(KeyFooter)) if not key.has_class("-command-palette")]
+
+
+def wanted(screen: RoundScreen) -> list[str]:
+    footer = screen.query_one(KeyFooter)
+    actions = dict.fromkeys(binding.action for _node, binding, _enabled, _tip in screen.active_bindings.values()
+                            if binding.show)
+    return [action for action in actions if action not in footer.left_out]
+
+
+async def round_screen(pilot: Pilot[None]) -> RoundScreen:
+    await to_round(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, RoundScreen)
+    await until_footer(pilot)
+    await until(pilot, lambda: settled(screen), "the round settled")
+    return screen
+
+
+async def test_each_step_shows_its_keys_at_once_with_the_keys_already_there(make_app: Callable[..., CombatApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await round_screen(pilot)
+        footer = screen.query_one(KeyFooter)
+        keys = list(footer.children)
+        steps = []
+        for _ in range(2):  # the monsters' declarations → the players' → initiative
+            before = store(app).state.step
+            screen.action_next()  # no await: what the footer shows is seen as the key's frame would draw it
+            assert store(app).state.step != before
+            steps.append(shown(screen))
+            assert shown(screen) == wanted(screen), (shown(screen), wanted(screen))
+            await until(pilot, lambda: settled(screen), "the step settled")
+        assert len({tuple(row) for row in steps}) > 1, steps  # the keys did change from step to step
+        assert list(footer.children) == keys  # the same widgets: none mounted, none removed
+        assert all(key.region.width > 0 for key in shown_keys(footer))
+
+
+async def test_the_footer_back_after_the_prompt_shows_the_keys_of_now(make_app: Callable[..., CombatApp]) -> None:
+    """The damage prompt stands in the footer's place; Enter applies it and the footer comes back with the
+    keys of now (Undo among them), drawn whole."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await round_screen(pilot)
+        footer = screen.query_one(KeyFooter)
+        keys = list(footer.children)
+        await pilot.press("d")
+        await until(pilot, lambda: screen.amount_prompt.is_open and not footer.display, "the prompt")
+        await pilot.press("3", "enter")
+        await until(pilot, lambda: not screen.amount_prompt.is_open and footer.display and settled(screen),
+                    "the footer back")
+        assert shown(screen) == wanted(screen)
+        assert "undo" in shown(screen)
+        assert list(footer.children) == keys
+        assert all(key.region.width > 0 for key in shown_keys(footer))
