@@ -13,6 +13,8 @@ footer) measured in the same run, in the same kind of terminal, alternately with
   gets the same keys, right after each size (its ``n`` is the "bare key" of the ratios).
 * Damage at 2,000 combatants: ``d`` opens the form (timed), ``3`` is typed, Enter applies it (timed), ``u``
   undoes it (timed), ``?`` opens the help and Esc closes it (timed); each against the bare key measured after it.
+  On a session nobody has acted in yet, the keys that change the footer: Enter of the first damage (Undo
+  comes into it) and ``u`` undoing it (Undo leaves).
 * The players' view at 200 and 2,000 combatants: ``tui-combat view`` in a pseudo-terminal while this process
   saves the GM's actions into the session; from each action saved to the last byte of the view's frame.
 * Start: the same command from ``fork`` to the end of the first frame that shows the round screen (a frame
@@ -218,10 +220,10 @@ def bare() -> list[str]:
 
 
 # -- the sessions, built with the engine --------------------------------------------------------------
-def build(data: Path, combatants: int, actions: int, group: int = 500) -> str:
+def build(data: Path, combatants: int, actions: int, group: int = 500, tag: str = "") -> str:
     """A saved session of ``combatants`` (the monsters in groups of ``group``) in the resolve step after
     ``actions`` actions (in a subprocess, so that this process stays small); returns its key."""
-    key = f"bench-{combatants}-{actions}-{group}"
+    key = f"bench-{combatants}-{actions}-{group}{tag}"
     code = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])\n"
         "import bench_actions as b\n"
@@ -312,6 +314,29 @@ def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str]) 
                     timed[name].times.append(took)
                     timed[name].sizes.append(size)
         return timed
+    finally:
+        terminal.close()
+
+
+def press_footer_changes(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> tuple[Keys, Keys]:
+    """Start ``argv`` on a session with no action done yet, wait for its first frame, then ``count`` times
+    (after one warm-up): ``d``, ``3``, Enter (the first action: Undo comes into the footer; timed), ``u`` (the
+    last undone: Undo goes; timed). Returns (Enter, u)."""
+    terminal = Terminal(argv, env)
+    try:
+        terminal.until_quiet(0, marker)
+        applied, undone = Keys(), Keys()
+        for number in range(count + 1):
+            terminal.key(b"d")
+            terminal.key(b"3")
+            took_apply, size_apply = terminal.key(b"\r")
+            took_undo, size_undo = terminal.key(b"u")
+            if number >= 1:
+                applied.times.append(took_apply)
+                applied.sizes.append(size_apply)
+                undone.times.append(took_undo)
+                undone.sizes.append(size_undo)
+        return applied, undone
     finally:
         terminal.close()
 
@@ -439,6 +464,13 @@ def main() -> int:
         for what, measured in (("d opens the prompt", opened), ("Enter applies it", applied)):
             print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / again_n.ms:.2f}× the bare "
                   f"key ({again_n.ms:.1f} ms)")
+        fresh = build(data, DAMAGE_AT, 0, tag="-fresh")  # a session nobody has acted in yet
+        applied, undone = press_footer_changes(ours(data, fresh), ROUND_MARKER, keys, env)
+        again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
+        for what, measured in (("Enter of the first action (Undo comes into the footer)", applied),
+                               ("u undoing it (Undo leaves the footer)", undone)):
+            print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / again_n.ms:.2f}× the "
+                  f"bare key ({again_n.ms:.1f} ms)")
         more = press_more(ours(data, damage_key), ROUND_MARKER, keys, env)
         again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
         for what, measured in more.items():
