@@ -274,24 +274,20 @@ def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str]) 
         terminal.close()
 
 
-def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> tuple[Keys, Keys]:
+def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> dict[bytes, Keys]:
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``d`` (the damage
-    prompt opens), ``3``, Enter (it is applied), ``u`` (undone). Returns (d, Enter)."""
+    prompt opens), ``3``, Enter (it is applied), ``u`` (undone). Returns each key's times and bytes, by key."""
     terminal = Terminal(argv, env)
     try:
         terminal.until_quiet(0, marker)
-        opened, applied = Keys(), Keys()
+        timed = {key: Keys() for key in (b"d", b"3", b"\r", b"u")}
         for number in range(count + 1):
-            took_open, size_open = terminal.key(b"d")
-            terminal.key(b"3")
-            took_apply, size_apply = terminal.key(b"\r")
-            terminal.key(b"u")
-            if number >= 1:
-                opened.times.append(took_open)
-                opened.sizes.append(size_open)
-                applied.times.append(took_apply)
-                applied.sizes.append(size_apply)
-        return opened, applied
+            for key, into in timed.items():
+                took, size = terminal.key(key)
+                if number >= 1:
+                    into.times.append(took)
+                    into.sizes.append(size)
+        return timed
     finally:
         terminal.close()
 
@@ -314,29 +310,6 @@ def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str]) 
                     timed[name].times.append(took)
                     timed[name].sizes.append(size)
         return timed
-    finally:
-        terminal.close()
-
-
-def press_footer_changes(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> tuple[Keys, Keys]:
-    """Start ``argv`` on a session with no action done yet, wait for its first frame, then ``count`` times
-    (after one warm-up): ``d``, ``3``, Enter (the first action: Undo comes into the footer; timed), ``u`` (the
-    last undone: Undo goes; timed). Returns (Enter, u)."""
-    terminal = Terminal(argv, env)
-    try:
-        terminal.until_quiet(0, marker)
-        applied, undone = Keys(), Keys()
-        for number in range(count + 1):
-            terminal.key(b"d")
-            terminal.key(b"3")
-            took_apply, size_apply = terminal.key(b"\r")
-            took_undo, size_undo = terminal.key(b"u")
-            if number >= 1:
-                applied.times.append(took_apply)
-                applied.sizes.append(size_apply)
-                undone.times.append(took_undo)
-                undone.sizes.append(size_undo)
-        return applied, undone
     finally:
         terminal.close()
 
@@ -459,13 +432,15 @@ def main() -> int:
 
         print(f"\ndamage at {DAMAGE_AT:,} combatants, {keys} of each, medians (target: each ≤ 3× the bare key, ≤ 4 KB):")
         damage_key = sessions.get(f"{DAMAGE_AT:,} combatants") or build(data, DAMAGE_AT, 0)
-        opened, applied = press_damage(ours(data, damage_key), ROUND_MARKER, keys, env)
+        damage = press_damage(ours(data, damage_key), ROUND_MARKER, keys, env)
+        opened, applied = damage[b"d"], damage[b"\r"]
         again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
         for what, measured in (("d opens the prompt", opened), ("Enter applies it", applied)):
             print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / again_n.ms:.2f}× the bare "
                   f"key ({again_n.ms:.1f} ms)")
         fresh = build(data, DAMAGE_AT, 0, tag="-fresh")  # a session nobody has acted in yet
-        applied, undone = press_footer_changes(ours(data, fresh), ROUND_MARKER, keys, env)
+        damage = press_damage(ours(data, fresh), ROUND_MARKER, keys, env)  # each Enter the first action, each u its undo
+        applied, undone = damage[b"\r"], damage[b"u"]
         again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
         for what, measured in (("Enter of the first action (Undo comes into the footer)", applied),
                                ("u undoing it (Undo leaves the footer)", undone)):
