@@ -56,7 +56,7 @@ def visible_keys(pilot: Pilot[Any]) -> list[str]:
     """The actions of the footer's keys drawn whole, left of the palette key (a key under it is cut or
     hidden; a compact footer's key ends with its last letter)."""
     footer = pilot.app.screen.query_one(Footer)
-    keys = list(shown_keys(footer))
+    keys = shown_keys(footer)
     palette = [key for key in keys if key.has_class("-command-palette")]
     right = palette[0].region.x if palette else pilot.app.size.width
     return [key.action for key in keys if not key.has_class("-command-palette") and key.region.width > 0

@@ -181,7 +181,7 @@ def footer_current(screen: Widget) -> bool:
     footers = list(screen.query(KeyFooter))
     if not footers or not footers[0].display:  # a prompt in its place
         return True
-    keys = list(shown_keys(footers[0]))
+    keys = shown_keys(footers[0])
     shown = {key.action for key in keys if not key.has_class("-command-palette")}
     wanted = {binding.action for _node, binding, _enabled, _tip in screen.active_bindings.values()  # type: ignore[attr-defined]
               if binding.show}
@@ -195,7 +195,7 @@ def footer_faults(screen: Widget) -> list[str]:
     footers = [widget for widget in screen.query(KeyFooter) if widget.display and widget.region.width > 0]
     if not footers:
         return []
-    keys = list(shown_keys(footers[0]))
+    keys = shown_keys(footers[0])
     palette = [key for key in keys if key.has_class("-command-palette")]
     right = palette[0].region.x if palette else screen.app.size.width
     found = [f"footer key under the palette key: {key.key_display} {key.description}" for key in keys
@@ -210,7 +210,7 @@ def footer_faults(screen: Widget) -> list[str]:
 
 def footer(pilot: Pilot[Any]) -> list[FooterKey]:
     """The footer's keys drawn whole, left of the palette key."""
-    keys = list(shown_keys(pilot.app.screen))
+    keys = shown_keys(pilot.app.screen)
     palette = [key for key in keys if key.has_class("-command-palette")]
     right = palette[0].region.x if palette else pilot.app.size.width
     return [key for key in keys if not key.has_class("-command-palette") and key.region.width > 0

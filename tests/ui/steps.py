@@ -284,7 +284,7 @@ async def until_footer(pilot: Pilot[None]) -> Footer:
 
     def current() -> bool:
         footer = app.screen.query_one(Footer)
-        keys = list(shown_keys(footer))
+        keys = shown_keys(footer)
         shown = {key.action for key in keys if not key.has_class("-command-palette")}
         shown |= set(getattr(footer, "left_out", ()))
         wanted = {binding.action for _node, binding, _enabled, _tip in app.screen.active_bindings.values()

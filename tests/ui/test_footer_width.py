@@ -54,7 +54,7 @@ def footer_faults(app: Any) -> list[str]:
     """What is wrong with the footer as drawn: a key under the palette key, the palette key not at the
     right edge or not drawn as itself there, help missing or cut."""
     width = app.size.width
-    keys = list(shown_keys(app.screen.query_one(Footer)))
+    keys = shown_keys(app.screen.query_one(Footer))
     palette = [key for key in keys if key.has_class("-command-palette")]
     if len(palette) != 1:
         return ["no palette key"]

@@ -89,29 +89,34 @@ class KeyFooter(Footer):
         """The keys changed since the row was last worked out (while a dialog covered it, it waits)."""
         self._composed_row: tuple[object, ...] = ()
         """The keys the row was composed from (:meth:`keys_shown`)."""
-        self._composing_keys = False
-        """Set while the keys are composed to be taken over by those drawn (no spares then)."""
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self._stale = True
-            if not self._update_now():
-                self.call_after_refresh(self._recompose_if_shown)
+            self._bring_up_to_date()
 
     def show_row(self) -> None:
         """Shown again (the prompt that stood in its place has closed): the keys that changed meanwhile are
         drawn in the same frame."""
         self.display = True
-        if self._stale and not self._update_now():
+        if self._stale:
+            self._bring_up_to_date()
+
+    def _bring_up_to_date(self) -> None:
+        if not self._update_now():
             self.call_after_refresh(self._recompose_if_shown)
 
+    def _stale_and_seen(self) -> bool:
+        """Stale, and to be seen: under a dialog the footer cannot be seen, and redrawing it there would make
+        the dialog's screen redraw every cell (a screen behind a modal one sends its changes to the top); it
+        is worked out again when its screen is shown. Hidden (a prompt in its place), it waits too."""
+        return self._stale and self.is_attached and self.app.screen is self.screen and self.display
+
     def _update_now(self) -> bool:
-        """The row brought up to date in the frame being made, when it can be; False when it waits or is to be
-        composed anew. Under a dialog the footer cannot be seen, and redrawing it there would make the
-        dialog's screen redraw every cell (a screen behind a modal one sends its changes to the top): it is
-        worked out again when its screen is shown. Hidden (a prompt in its place), it waits too."""
-        if not (self._stale and self.is_attached and self.app.screen is self.screen and self.display):
+        """The row brought up to date in the frame being made, when it can be; False when it waits (see
+        :meth:`_stale_and_seen`) or is to be composed anew."""
+        if not self._stale_and_seen():
             return False
         if self.keys_shown() == self._composed_row:  # the keys came back as they were: the row drawn stands
             self._stale = False
@@ -122,9 +127,7 @@ class KeyFooter(Footer):
         return False
 
     async def _recompose_if_shown(self) -> None:
-        if self._update_now():
-            return
-        if self._stale and self.is_attached and self.app.screen is self.screen and self.display:
+        if not self._update_now() and self._stale_and_seen():
             self._stale = False
             with self._context():  # (asked for while the screen's callbacks run: the keys bind to this footer)
                 await self.recompose()
@@ -141,12 +144,8 @@ class KeyFooter(Footer):
                       in self.screen.active_bindings.values() if binding.show)
         if grouped or len(present) != len(self.children):
             return False
-        self._composing_keys = True
-        try:
-            with self._context():  # (the keys bind to this footer's ``compact``, as when Textual composes it)
-                wanted = [widget for widget in self.compose() if isinstance(widget, FooterKey)]
-        finally:
-            self._composing_keys = False
+        with self._context():  # (the keys bind to this footer's ``compact``, as when Textual composes it)
+            wanted = [widget for widget in self._row() if isinstance(widget, FooterKey)]
         old_palette = [key for key in present if key.has_class("-command-palette")]
         new_palette = [key for key in wanted if key.has_class("-command-palette")]
         if len(old_palette) != len(new_palette):  # (the first row, or the palette key came or went)
@@ -205,6 +204,14 @@ class KeyFooter(Footer):
         return self.size.width or self.screen.size.width or self.app.size.width
 
     def compose(self) -> ComposeResult:
+        yield from self._row()
+        if self._bindings_ready:
+            for _ in range(SPARE_KEYS):
+                yield _spare()
+
+    def _row(self) -> ComposeResult:
+        """The keys of the row (Textual's footer's, each key a :class:`SteadyKey`), those that do not fit left
+        out; noted as the row composed."""
         self.left_out = self._left_out() if self._bindings_ready else ()
         self._composed_for = self.room()
         self._composed_row = self.keys_shown() if self._bindings_ready else ()
@@ -212,9 +219,6 @@ class KeyFooter(Footer):
             if isinstance(widget, FooterKey) and widget.action in self.left_out:
                 continue
             yield _steady(widget) if type(widget) is FooterKey else widget
-        if self._bindings_ready and not self._composing_keys:
-            for _ in range(SPARE_KEYS):
-                yield _spare()
 
     def _left_out(self) -> tuple[str, ...]:
         """The actions to leave out, from the right end of the row, so that the rest fits; never help."""
