@@ -113,12 +113,53 @@ class RoundLog(SteadyScrollBars, RichLog):
         # twice (the new size at the old place, then at the new one).
         self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
 
+    _finished: dict[tuple[Segment, ...], Strip] | None = None
+    """Lines as last drawn on the screen (padding, colours, as few pieces as they look), by what they hold."""
+    _finished_look: tuple[object, ...] | None = None
+    _style_changes = 0
+    drawings = 0
+    """How many times the log was asked for its lines; for tests."""
+    rows_drawn = 0
+    """How many rows of those Textual drew (the others were taken as drawn before); for tests."""
+
+    def notify_style_update(self) -> None:
+        self._style_changes += 1
+        super().notify_style_update()
+
     def render_lines(self, crop: Region) -> list[Strip]:
         """Each line as few pieces as it looks (:func:`~tui_combat.widgets.lines.joined`): its padding, text
-        and the blank after it would be sent as four, each with its whole colour code."""
+        and the blank after it would be sent as four, each with its whole colour code.
+
+        A new line scrolls every other one up a row, which Textual would draw again, row by row (some 2 ms
+        for the log of the round screen), and an undo writes the log again: a line drawn lately at this
+        look is taken as it was drawn, and only rows with other lines are drawn."""
         if self._joined is None:
             self._joined = JoinedLines()
-        return self._joined(super().render_lines(crop))
+        self.drawings += 1
+        look = (crop.x, crop.width, self.size, self.scroll_offset.x, self.rich_style,
+                self.background_colors, self._style_changes)
+        if look != self._finished_look or self._finished is None:
+            self._finished, self._finished_look = {}, look
+        finished = self._finished
+        top = self.scroll_offset.y
+        held = self.lines
+        keys = [tuple(held[top + y]) if 0 <= top + y < len(held) else None for y in crop.line_range]
+        missing = [y for y, key in zip(crop.line_range, keys) if key is None or key not in finished]
+        fresh: dict[int, Strip] = {}
+        if missing:  # one stretch of rows drawn by Textual, from the first row missing to the last
+            first, last = min(missing), max(missing) + 1
+            self.rows_drawn += last - first
+            drawn = self._joined(super().render_lines(Region(crop.x, first, crop.width, last - first)))
+            fresh = dict(zip(range(first, last), drawn))
+        lines: list[Strip] = []
+        for y, key in zip(crop.line_range, keys):
+            strip = fresh[y] if key is None or y in fresh else finished.pop(key)
+            if key is not None:
+                finished[key] = strip  # the newest last
+            lines.append(strip)
+        while len(finished) > 3 * max(crop.height, 1):  # the oldest go: what scrolled out of sight a while ago
+            del finished[next(iter(finished))]
+        return lines
 
     def forget(self) -> None:
         """Empty the log and what it would wrap again."""

@@ -1,0 +1,90 @@
+"""The round's log (:class:`~tui_combat.widgets.redraw.RoundLog`) draws a row only for a line it has not drawn
+lately at its look: a new line scrolls the others up without drawing them again, and the log written again
+after an undo draws nothing it showed a moment before. What it shows is always what Textual draws afresh."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.strip import Strip
+from textual.widgets import RichLog
+
+from tests.waiting import until
+from tui_combat.widgets.lines import _cells, _look, joined
+from tui_combat.widgets.redraw import RoundLog
+
+WIDTH, HEIGHT = 30, 8
+
+
+class Log(App[None]):
+    CSS = """
+    RoundLog { width: 30; height: 8; padding: 0 1; scrollbar-size-vertical: 0; }
+    RoundLog.warm { color: red; background: blue; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield RoundLog(id="log", wrap=True, markup=False, max_lines=200, min_width=10)
+
+
+def cells(strips: list[Strip]) -> list[list[tuple[str, tuple[object, ...]]]]:
+    """Each cell's character and how it looks (its colours and attributes: not where a click on it lands)."""
+    return [[(character, _look(style)) for character, style in _cells(strip, WIDTH)] for strip in strips]
+
+
+def drawn_afresh(log: RoundLog) -> list[list[tuple[str, tuple[object, ...]]]]:
+    """The rows as Textual draws them with nothing kept (the log's own keeping left out), in as few pieces
+    as they look, as the log always draws them."""
+    log._styles_cache.clear()
+    return cells([joined(strip) for strip in RichLog.render_lines(log, Region(0, 0, WIDTH, HEIGHT))])
+
+
+def shown(log: RoundLog) -> list[list[tuple[str, tuple[object, ...]]]]:
+    return cells(log.render_lines(Region(0, 0, WIDTH, HEIGHT)))
+
+
+async def at_its_end(pilot: Pilot[None], app: Log, text: str) -> RoundLog:
+    """The log holding ``text``, laid out and scrolled to its end."""
+    log = app.query_one(RoundLog)
+    log.add_lines(text)
+    await until(pilot, lambda: log.lines and log.scroll_offset.y == len(log.lines) - HEIGHT, "the log at its end")
+    return log
+
+
+# The log is drawn here as a frame draws it (``render_lines`` of the whole log), with no wait between a change
+# and the drawing: no frame of the app's own comes in between to draw the rows first.
+async def test_a_new_line_draws_its_own_row_only_and_every_row_is_as_drawn_afresh() -> None:
+    app = Log()
+    async with app.run_test(size=(40, 12)) as pilot:
+        log = await at_its_end(pilot, app, "\n".join(f"Orc {n} takes {n} damage" for n in range(20)))
+        shown(log)
+        for n in range(20, 26):
+            rows = log.rows_drawn
+            log.add_lines(f"Raf heals {n} HP, a line long enough to wrap: {n}")
+            assert shown(log) == drawn_afresh(log)
+            assert log.rows_drawn - rows == 2  # the two rows of the new, wrapped line
+        assert [strip.text.strip() for strip in log.lines[-2:]] == ["Raf heals 25 HP, a line long", "enough to wrap: 25"]
+
+
+async def test_the_log_written_again_draws_no_row_it_showed_lately_and_a_new_look_draws_all() -> None:
+    app = Log()
+    async with app.run_test(size=(40, 12)) as pilot:
+        texts = [f"Orc {n} misses Raf" for n in range(12)]
+        log = await at_its_end(pilot, app, "\n".join(texts))
+        shown(log)
+        log.add_lines("Raf takes 3 damage")
+        shown(log)
+        rows = log.rows_drawn
+        log.forget()  # an undo: the log is written again without its last line
+        log.add_lines("\n".join(texts))
+        assert shown(log) == drawn_afresh(log)
+        assert log.rows_drawn == rows  # the row back at the top was on the screen a line ago
+        assert [strip.text for strip in log.lines] == texts
+        before = shown(log)
+        log.add_class("warm")  # another look: every row drawn again, in it
+        await until(pilot, lambda: log.rich_style.color is not None and log.rich_style.color.triplet == (255, 0, 0),
+                    "the log's new colours worked out")
+        after = shown(log)
+        assert after == drawn_afresh(log)
+        assert after != before
+        assert log.rows_drawn == rows + HEIGHT
