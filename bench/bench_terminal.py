@@ -3,16 +3,17 @@
 Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame [KEYS]] [--size N] [--no-start]
 
 Every figure is paired with a bare Textual app (a header, a line of text that changes on a key, a
-footer) measured in the same run, in the same kind of terminal, alternately with ours:
+footer) measured in the same run, in the same kind of terminal: it runs beside ours, and each timed key of
+ours is followed by one of its own (its starts alternate with ours):
 
 * Next turn at 200, 2,000 and 10,000 combatants, and in a mass battle of 200 groups of 10 (no group folded:
   a row for each): ``python -m tui_combat resume NAME`` on a session built with the engine first (the fight
   of ``bench_actions.py``: AD&D 2e, two sides, the resolve step of round 1). Keys ``n`` (next slot) and
   ``b`` (back) are written in turn; for each, the time from writing the key to the last byte of the frame
-  it caused (the output is read until it has been quiet for a while), and the bytes written. The bare app
-  gets the same keys, right after each size (its ``n`` is the "bare key" of the ratios).
+  it caused (the output is read until it has been quiet for a while), and the bytes written. The bare app's
+  ``n`` right after each of them is the "bare key" of its ratio.
 * Damage at 2,000 combatants: ``d`` opens the form (timed), ``3`` is typed, Enter applies it (timed), ``u``
-  undoes it (timed), ``?`` opens the help and Esc closes it (timed); each against the bare key measured after it,
+  undoes it (timed), ``?`` opens the help and Esc closes it (timed); each against the bare app's ``n`` after it,
   Esc against the bare app's Esc (both wait Textual's ESCDELAY for a sequence that does not come).
   On a session nobody has acted in yet, the keys that change the footer: Enter of the first damage (Undo
   comes into it) and ``u`` undoing it (Undo leaves).
@@ -258,75 +259,97 @@ class Keys:
 ROUND_MARKER = "Round".encode()
 
 
-def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> tuple[Keys, Keys, float]:
+class Beside:
+    """The bare app, running beside ours all through a measure: right after each timed key of ours it is
+    given a key of its own (``n``; Esc after an Esc), and each of ours is set against those. The machine's
+    pace drifts over tens of seconds (by a third, seen here), so a bare key measured in a run of its own,
+    before or after ours, gave ratios that a rerun did not."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.terminal = Terminal(bare(), env)
+        self.terminal.until_quiet(0, b"turn 0")
+        self.terminal.key(b"n")  # a warm-up
+
+    def answer(self, into: Keys, key: bytes = b"n") -> None:
+        took, size = self.terminal.key(key)
+        into.times.append(took)
+        into.sizes.append(size)
+
+    def close(self) -> None:
+        self.terminal.close()
+
+
+@dataclass
+class Paired:
+    """A key of ours, and the bare app's keys given right after each of it."""
+    ours: Keys = field(default_factory=Keys)
+    bare: Keys = field(default_factory=Keys)
+
+    def add(self, took: float, size: int, beside: Beside, key: bytes = b"n") -> None:
+        self.ours.times.append(took)
+        self.ours.sizes.append(size)
+        beside.answer(self.bare, key)
+
+    @property
+    def ratio(self) -> float:
+        return self.ours.ms / self.bare.ms
+
+
+def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str],
+               beside: Beside) -> tuple[Paired, Paired, float]:
     """Start ``argv``, wait for its first frame, then write ``n`` and ``b`` in turn ``count`` times each
-    (the first two of each are a warm-up). Returns (n, b, peak RSS MiB)."""
+    (the first two of each are a warm-up), each paired with a key of the bare app ``beside``. Returns (n, b,
+    peak RSS MiB)."""
     terminal = Terminal(argv, env)
     try:
         terminal.until_quiet(0, marker)
-        forward, back = Keys(), Keys()
+        forward, back = Paired(), Paired()
         for number in range(count + 2):
             for key, into in ((b"n", forward), (b"b", back)):
                 took, size = terminal.key(key)
                 if number >= 2:
-                    into.times.append(took)
-                    into.sizes.append(size)
+                    into.add(took, size, beside)
         return forward, back, terminal.peak_rss_mib()
     finally:
         terminal.close()
 
 
-def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> dict[bytes, Keys]:
+def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str],
+                 beside: Beside) -> dict[bytes, Paired]:
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``d`` (the damage
-    prompt opens), ``3``, Enter (it is applied), ``u`` (undone). Returns each key's times and bytes, by key."""
+    prompt opens), ``3``, Enter (it is applied), ``u`` (undone), each paired with a key of the bare app
+    ``beside``. Returns each key's times and bytes, by key."""
     terminal = Terminal(argv, env)
     try:
         terminal.until_quiet(0, marker)
-        timed = {key: Keys() for key in (b"d", b"3", b"\r", b"u")}
+        timed = {key: Paired() for key in (b"d", b"3", b"\r", b"u")}
         for number in range(count + 1):
             for key, into in timed.items():
                 took, size = terminal.key(key)
                 if number >= 1:
-                    into.times.append(took)
-                    into.sizes.append(size)
+                    into.add(took, size, beside)
         return timed
     finally:
         terminal.close()
 
 
-def press_one(argv: list[str], marker: bytes, key: bytes, count: int, env: dict[str, str]) -> Keys:
-    """Start ``argv``, wait for its first frame, then write ``key`` ``count`` times (after one warm-up)."""
-    terminal = Terminal(argv, env)
-    try:
-        terminal.until_quiet(0, marker)
-        timed = Keys()
-        for number in range(count + 1):
-            took, size = terminal.key(key)
-            if number >= 1:
-                timed.times.append(took)
-                timed.sizes.append(size)
-        return timed
-    finally:
-        terminal.close()
-
-
-def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str]) -> dict[str, Keys]:
+def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str], beside: Beside) -> dict[str, Paired]:
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): a damage applied
     (``d``, ``3``, Enter) and ``u`` undoing it (timed), ``?`` opening the help (timed) and Esc closing it
-    (timed). Returns the timed keys by name."""
+    (timed, against the bare app's own Esc: a lone Esc is a key only once Textual has waited to see that no
+    escape sequence follows it, ESCDELAY, 100 ms by default). Returns the timed keys by name."""
     terminal = Terminal(argv, env)
     try:
         terminal.until_quiet(0, marker)
-        timed = {"u undoes a damage": Keys(), "? opens the help": Keys(), "Esc closes it": Keys()}
+        timed = {"u undoes a damage": Paired(), "? opens the help": Paired(), "Esc closes it": Paired()}
         for number in range(count + 1):
             terminal.key(b"d")
             terminal.key(b"3")
             terminal.key(b"\r")
-            for name, key in zip(timed, (b"u", b"?", b"\x1b")):
+            for (name, into), key in zip(timed.items(), (b"u", b"?", b"\x1b")):
                 took, size = terminal.key(key)
                 if number >= 1:
-                    timed[name].times.append(took)
-                    timed[name].sizes.append(size)
+                    into.add(took, size, beside, b"\x1b" if key == b"\x1b" else b"n")
         return timed
     finally:
         terminal.close()
@@ -438,41 +461,35 @@ def main() -> int:
         sessions = {f"{size:,} combatants": build(data, size, 0) for size in SIZES}
         sessions["mass battle, 200 groups of 10"] = build(data, MASS[0], 0, MASS[1])
 
-        print(f"\nkeys n (next slot) and b (back), {keys} of each, medians:")
-        print(f"{'':28} {'n ms':>8} {'b ms':>8} {'n bytes':>8} {'b bytes':>8} {'× bare ms':>10} {'× bare bytes':>13}")
-        bare_n, bare_b, bare_rss = press_keys(bare(), b"turn 0", keys, env)
-        print(f"{'bare Textual app':28} {bare_n.ms:8.1f} {bare_b.ms:8.1f} {bare_n.size:8.0f} {bare_b.size:8.0f}")
-        for label, key in sessions.items():
-            forward, back, _rss = press_keys(ours(data, key), ROUND_MARKER, keys, env)
-            again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)  # paired: the machine now
-            print(f"{label:28} {forward.ms:8.1f} {back.ms:8.1f} {forward.size:8.0f} "
-                  f"{back.size:8.0f} {forward.ms / again_n.ms:10.2f} {forward.size / again_n.size:13.1f}")
+        print(f"\nkeys n (next slot) and b (back), {keys} of each, medians; each key of ours is followed by one of the "
+              f"bare app, running beside it:")
+        print(f"{'':28} {'n ms':>8} {'b ms':>8} {'n bytes':>8} {'b bytes':>8} {'bare ms':>8} {'× bare ms':>10} "
+              f"{'× bare bytes':>13}")
+        beside = Beside(env)
+        try:
+            for label, key in sessions.items():
+                forward, back, _rss = press_keys(ours(data, key), ROUND_MARKER, keys, env, beside)
+                print(f"{label:28} {forward.ours.ms:8.1f} {back.ours.ms:8.1f} {forward.ours.size:8.0f} "
+                      f"{back.ours.size:8.0f} {forward.bare.ms:8.1f} {forward.ratio:10.2f} "
+                      f"{forward.ours.size / forward.bare.size:13.1f}")
+            bare_rss = beside.terminal.peak_rss_mib()
 
-        print(f"\ndamage at {DAMAGE_AT:,} combatants, {keys} of each, medians (target: each ≤ 3× the bare key, ≤ 4 KB):")
-        damage_key = sessions.get(f"{DAMAGE_AT:,} combatants") or build(data, DAMAGE_AT, 0)
-        damage = press_damage(ours(data, damage_key), ROUND_MARKER, keys, env)
-        opened, applied = damage[b"d"], damage[b"\r"]
-        again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
-        for what, measured in (("d opens the prompt", opened), ("Enter applies it", applied)):
-            print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / again_n.ms:.2f}× the bare "
-                  f"key ({again_n.ms:.1f} ms)")
-        fresh = build(data, DAMAGE_AT, 0, tag="-fresh")  # a session nobody has acted in yet
-        damage = press_damage(ours(data, fresh), ROUND_MARKER, keys, env)  # each Enter the first action, each u its undo
-        applied, undone = damage[b"\r"], damage[b"u"]
-        again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
-        for what, measured in (("Enter of the first action (Undo comes into the footer)", applied),
-                               ("u undoing it (Undo leaves the footer)", undone)):
-            print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / again_n.ms:.2f}× the "
-                  f"bare key ({again_n.ms:.1f} ms)")
-        more = press_more(ours(data, damage_key), ROUND_MARKER, keys, env)
-        again_n, _again_b, _bare_rss = press_keys(bare(), b"turn 0", keys, env)
-        # A lone Esc is a key only once Textual has waited to see that no escape sequence follows it (ESCDELAY,
-        # 100 ms by default): it is set against the bare app's own Esc.
-        bare_escape = press_one(bare(), b"turn 0", b"\x1b", keys, env)
-        for what, measured in more.items():
-            against, which = (bare_escape, "the bare app's Esc") if what.startswith("Esc") else (again_n, "the bare key")
-            print(f"  {what}: {measured.ms:.1f} ms, {measured.size:.0f} bytes: {measured.ms / against.ms:.2f}× {which} "
-                  f"({against.ms:.1f} ms)")
+            print(f"\ndamage at {DAMAGE_AT:,} combatants, {keys} of each, medians (target: each ≤ 3× the bare key, "
+                  f"≤ 4 KB):")
+            damage_key = sessions.get(f"{DAMAGE_AT:,} combatants") or build(data, DAMAGE_AT, 0)
+            damage = press_damage(ours(data, damage_key), ROUND_MARKER, keys, env, beside)
+            fresh = build(data, DAMAGE_AT, 0, tag="-fresh")  # a session nobody has acted in yet
+            first = press_damage(ours(data, fresh), ROUND_MARKER, keys, env, beside)  # each Enter the first action
+            more = press_more(ours(data, damage_key), ROUND_MARKER, keys, env, beside)
+        finally:
+            beside.close()
+        rows = {"d opens the prompt": damage[b"d"], "Enter applies it": damage[b"\r"],
+                "Enter of the first action (Undo comes into the footer)": first[b"\r"],
+                "u undoing it (Undo leaves the footer)": first[b"u"], **more}
+        for what, measured in rows.items():
+            which = "the bare app's Esc" if what.startswith("Esc") else "the bare key"
+            print(f"  {what}: {measured.ours.ms:.1f} ms, {measured.ours.size:.0f} bytes: {measured.ratio:.2f}× {which} "
+                  f"({measured.bare.ms:.1f} ms)")
 
         print(f"\nthe players' view (tui-combat view), the GM's action saved → the view's frame, {keys} of each, medians "
               f"(target: ≤ 50 ms, ≤ 2 KB at 2,000):")
@@ -497,8 +514,12 @@ def main() -> int:
             print(f"  start to the {what}: bare app {b * 1e3:.0f} ms, resume to the round screen {o * 1e3:.0f} ms: "
                   f"{o / b:.2f}×{' (target ≤ 1.5×)' if not index else ''} (medians of {starts}; each start against "
                   f"the bare one before it: {paired[0]:.2f}–{paired[-1]:.2f}×)")
-        forward, _back, rss = press_keys(ours(data, long_key), ROUND_MARKER, keys, env)
-        print(f"  next slot: {forward.ms:.1f} ms, {forward.size:.0f} bytes")
+        beside = Beside(env)
+        try:
+            forward, _back, rss = press_keys(ours(data, long_key), ROUND_MARKER, keys, env, beside)
+        finally:
+            beside.close()
+        print(f"  next slot: {forward.ours.ms:.1f} ms, {forward.ours.size:.0f} bytes ({forward.ratio:.2f}× the bare key)")
         print(f"  peak RSS after the resume and {2 * (keys + 2)} keys: {rss:.1f} MiB (bare app {bare_rss:.1f} MiB; "
               f"target ≤ 60 MB)")
 
