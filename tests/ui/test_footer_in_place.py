@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets._footer import FooterKey
 
 from tests.ui.steps import SIZE, store, to_round, until_footer
 from tests.waiting import settled, until
@@ -71,3 +75,40 @@ async def test_the_footer_back_after_the_prompt_shows_the_keys_of_now(make_app: 
         assert "undo" in shown(screen)
         assert list(footer.children) == keys
         assert all(key.region.width > 0 for key in shown_keys(footer))
+
+
+class Growing(Screen[None]):
+    """One key, then eight: more than the row ever had, spare keys and all."""
+
+    BINDINGS = [Binding(key, f"say('{key}')", f"Say {key}", id=f"test.say-{key}") for key in "abcdefgh"]
+    many = False
+
+    def compose(self) -> ComposeResult:
+        yield KeyFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.many or parameters == ("a",)
+
+    def action_say(self, key: str) -> None:
+        self.notify(key)
+
+
+def keys_of(footer: KeyFooter) -> list[FooterKey]:
+    return [key for key in shown_keys(footer) if not key.has_class("-command-palette")]
+
+
+async def test_keys_beyond_the_spare_ones_are_mounted_in_their_place_with_their_words() -> None:
+    app: App[None] = App()
+    async with app.run_test(size=(100, 10)) as pilot:
+        screen = Growing()
+        await app.push_screen(screen)
+        footer = screen.query_one(KeyFooter)
+        await until(pilot, lambda: [key.key for key in keys_of(footer)] == ["a"], "the one key")
+        composed = list(footer.children)
+        screen.many = True
+        screen.refresh_bindings()
+        await until(pilot, lambda: len(keys_of(footer)) == 8, "the eight keys")
+        assert [(key.key, key.description) for key in keys_of(footer)] == [(key, f"Say {key}") for key in "abcdefgh"]
+        assert list(footer.children)[:len(composed)] == composed  # taken over in place, not composed anew
+        assert len(footer.children) > len(composed)  # and, more than the spares, some mounted
+        await until(pilot, lambda: all(key.region.width > 0 for key in shown_keys(footer)), "every key laid out")

@@ -19,12 +19,12 @@ spare ones kept hidden for keys added, so that the row is drawn in the frame of 
 from __future__ import annotations
 
 from itertools import groupby
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.screen import Screen
@@ -118,10 +118,12 @@ class KeyFooter(Footer):
         :meth:`_stale_and_seen`) or is to be composed anew."""
         if not self._stale_and_seen():
             return False
-        if self.keys_shown() == self._composed_row:  # the keys came back as they were: the row drawn stands
+        active = self.screen.active_bindings  # (worked out anew at each call: once here)
+        shown = self.keys_shown(active)
+        if shown == self._composed_row:  # the keys came back as they were: the row drawn stands
             self._stale = False
             return True
-        if self._update_in_place():
+        if self._update_in_place(active, shown):
             self._stale = False
             return True
         return False
@@ -132,7 +134,7 @@ class KeyFooter(Footer):
             with self._context():  # (asked for while the screen's callbacks run: the keys bind to this footer)
                 await self.recompose()
 
-    def _update_in_place(self) -> bool:
+    def _update_in_place(self, active: dict[str, ActiveBinding], shown: tuple[object, ...]) -> bool:
         """The row made again from the keys already there: each drawn key takes on the key now in its place,
         spare keys (hidden) are shown for keys added and keys no longer there are hidden as spares. Composing
         the row anew (Textual's way) removes and mounts every key, and a key mounted lands in a frame of its
@@ -141,19 +143,18 @@ class KeyFooter(Footer):
         composed anew)."""
         present = [widget for widget in self.children if isinstance(widget, SteadyKey)]
         grouped = any(binding.group is not None for _node, binding, _enabled, _tooltip
-                      in self.screen.active_bindings.values() if binding.show)
+                      in active.values() if binding.show)
         if grouped or len(present) != len(self.children):
             return False
-        with self._context():  # (the keys bind to this footer's ``compact``, as when Textual composes it)
-            wanted = [widget for widget in self._row() if isinstance(widget, FooterKey)]
+        wanted = self._wanted_keys(active, shown)
         old_palette = [key for key in present if key.has_class("-command-palette")]
-        new_palette = [key for key in wanted if key.has_class("-command-palette")]
+        new_palette = [key for key in wanted if key.palette]
         if len(old_palette) != len(new_palette):  # (the first row, or the palette key came or went)
             self._composed_row = ()  # not made: composed anew
             return False
         drawn = [key for key in present if key.display and not key.has_class("-command-palette")]
         spare = [key for key in present if not key.display]
-        new_keys = [key for key in wanted if not key.has_class("-command-palette")]
+        new_keys = [key for key in wanted if not key.palette]
         for old, new in (*zip(drawn, new_keys), *zip(old_palette, new_palette)):
             _take_over(old, new)
         added = new_keys[len(drawn):]
@@ -163,7 +164,8 @@ class KeyFooter(Footer):
             _take_over(key, new)
             key.display = True
         if len(added) > len(spare):  # more keys than ever: mounted (a frame of their own)
-            self.mount_all(added[len(spare):])
+            with self._context():  # (the keys bind to this footer's ``compact``, as when Textual composes it)
+                self.mount_all([_made(new) for new in added[len(spare):]])
         for gone in drawn[len(new_keys):]:
             gone.display = False
         # Each key would tell the screen of its change when it next idles, which may come after the frame
@@ -172,11 +174,12 @@ class KeyFooter(Footer):
             widget._check_refresh()
         return True
 
-    def keys_shown(self) -> tuple[object, ...]:
+    def keys_shown(self, active: dict[str, ActiveBinding] | None = None) -> tuple[object, ...]:
         """What the row is made of: each key shown, as drawn and whether it applies, and the room."""
         app = self.app
         return (self.room(), *((app.get_key_display(binding), binding.action, binding.description, enabled)
-                               for _node, binding, enabled, _tooltip in self.screen.active_bindings.values()
+                               for _node, binding, enabled, _tooltip
+                               in (self.screen.active_bindings if active is None else active).values()
                                if binding.show))
 
     # Textual calls Footer's own on_mount and on_unmount too (each class's handler of an event runs): calling
@@ -220,10 +223,35 @@ class KeyFooter(Footer):
                 continue
             yield _steady(widget) if type(widget) is FooterKey else widget
 
-    def _left_out(self) -> tuple[str, ...]:
+    def _wanted_keys(self, active: dict[str, ActiveBinding], shown: tuple[object, ...]) -> list[WantedKey]:
+        """The keys of a row without groups, as :meth:`_row` would compose them, but not made into widgets
+        (a dozen made and thrown away took some 2 ms of a key that changed the row); noted as the row
+        composed."""
+        self.left_out = self._left_out(active)
+        self._composed_for = self.room()
+        self._composed_row = shown
+        app = self.app
+        first_of: dict[str, tuple[Binding, bool, str]] = {}
+        for _node, binding, enabled, tooltip in active.values():
+            if binding.show:
+                first_of.setdefault(binding.action, (binding, enabled, tooltip))
+        self.styles.grid_size_columns = len(first_of)  # (as Textual's footer sets it when it composes)
+        wanted = [WantedKey(binding.key, app.get_key_display(binding), binding.description, action, not enabled,
+                            tooltip or None)
+                  for action, (binding, enabled, tooltip) in first_of.items() if action not in self.left_out]
+        if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
+            palette = active.get(app.COMMAND_PALETTE_BINDING)
+            if palette is not None:
+                _node, binding, enabled, _tooltip = palette
+                wanted.append(WantedKey(binding.key, app.get_key_display(binding), binding.description,
+                                        binding.action, not enabled, binding.tooltip or binding.description,
+                                        palette=True))
+        return wanted
+
+    def _left_out(self, active: dict[str, ActiveBinding] | None = None) -> tuple[str, ...]:
         """The actions to leave out, from the right end of the row, so that the rest fits; never help."""
         app = self.app
-        active = self.screen.active_bindings
+        active = self.screen.active_bindings if active is None else active
         by_action: dict[str, list[Binding]] = {}
         for _node, binding, _enabled, _tooltip in active.values():
             if binding.show:
@@ -262,19 +290,37 @@ class KeyFooter(Footer):
             self.call_after_refresh(self.recompose)
 
 
-def _take_over(drawn: FooterKey, wanted: FooterKey) -> None:
-    """``drawn`` shows what ``wanted`` (composed, never mounted) would: its key, words, action and state;
-    redrawn, and laid out again when its width changes, only when it differs."""
+class WantedKey(NamedTuple):
+    """A key of the row as Textual's footer would compose it."""
+    key: str
+    key_display: str
+    description: str
+    action: str
+    disabled: bool
+    tooltip: str | None
+    palette: bool = False
+
+
+def _take_over(drawn: FooterKey, wanted: WantedKey) -> None:
+    """``drawn`` shows ``wanted``: its key, words, action and state; redrawn, and laid out again when its width
+    changes, only when it differs."""
     shown = (drawn.key, drawn.key_display, drawn.description, drawn.action, drawn._disabled, drawn.tooltip)
-    if shown == (wanted.key, wanted.key_display, wanted.description, wanted.action, wanted._disabled, wanted.tooltip):
+    if shown == (wanted.key, wanted.key_display, wanted.description, wanted.action, wanted.disabled, wanted.tooltip):
         return
     width = cell_len(drawn.key_display) + cell_len(drawn.description)
     drawn.key, drawn.key_display, drawn.description, drawn.action = (
         wanted.key, wanted.key_display, wanted.description, wanted.action)
-    drawn._disabled = wanted._disabled
-    drawn.set_class(wanted._disabled, "-disabled")
+    drawn._disabled = wanted.disabled
+    drawn.set_class(wanted.disabled, "-disabled")
     drawn.tooltip = wanted.tooltip
     drawn.refresh(layout=width != cell_len(wanted.key_display) + cell_len(wanted.description))
+
+
+def _made(wanted: WantedKey) -> SteadyKey:
+    """A key mounted for ``wanted`` (more keys than the row ever had); made under the footer's context."""
+    key = SteadyKey(wanted.key, wanted.key_display, wanted.description, wanted.action, disabled=wanted.disabled,
+                    tooltip=wanted.tooltip or "", classes="-command-palette" if wanted.palette else "")
+    return key if wanted.palette else key.data_bind(compact=Footer.compact)
 
 
 def _spare() -> SteadyKey:
