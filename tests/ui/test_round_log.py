@@ -88,3 +88,20 @@ async def test_the_log_written_again_draws_no_row_it_showed_lately_and_a_new_loo
         assert after == drawn_afresh(log)
         assert after != before
         assert log.rows_drawn == rows + HEIGHT
+
+
+async def test_the_log_written_again_wraps_no_text_again_and_holds_the_same_lines() -> None:
+    app = Log()
+    async with app.run_test(size=(40, 12)) as pilot:
+        texts = [f"Orc {n} swings at Raf and misses him by a whisker" for n in range(30)]
+        log = await at_its_end(pilot, app, "\n".join(texts))
+        before = [strip.text for strip in log.lines]
+        wrapped: list[str] = []
+        wrap = log._wrap
+        log._wrap = lambda text, width: wrapped.append(text) or wrap(text, width)  # type: ignore[method-assign]
+        log.forget()
+        log.add_lines("\n".join(texts[:-1]))
+        assert wrapped == []
+        assert [strip.text for strip in log.lines] == before[:-2]  # each text took two lines
+        log.add_lines("Raf falls")
+        assert wrapped == ["Raf falls"]

@@ -169,6 +169,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
 
     def prepare(self) -> None:
         self._log_count = 0
+        self._entry_lines: dict[int, tuple[LogEntry, str]] = {}
+        """Each entry's line in the log, by the entry's identity (see :meth:`_entry_line`)."""
         self._card_shows: tuple[State, str] | None = None
         """The state and the combatant the card was last drawn for."""
         self._available: frozenset[str] | None = None
@@ -279,9 +281,20 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
             self._log_count = 0
         new = min(total - self._log_count, LOG_LINES)
         if new > 0:
-            secret = glyph("🔒") + " "
-            log.add_lines("\n".join((secret if entry.secret else "") + shortened(entry.text) for entry in last_entries(state, new)))
+            log.add_lines("\n".join(self._entry_line(entry) for entry in last_entries(state, new)))
         self._log_count = total
+
+    def _entry_line(self, entry: LogEntry) -> str:
+        """``entry`` as the log shows it; worked out once for each entry (an undo writes the log again with the
+        entries it had, the very objects: a state's log shares them with the states before it)."""
+        known = self._entry_lines.get(id(entry))
+        if known is not None and known[0] is entry:
+            return known[1]
+        line = (glyph("🔒") + " " if entry.secret else "") + shortened(entry.text)
+        if len(self._entry_lines) > 4 * LOG_LINES:
+            self._entry_lines.clear()
+        self._entry_lines[id(entry)] = (entry, line)
+        return line
 
     def show_card(self) -> None:
         """The selected combatant: name and HP, then the live budget, then the ruleset's details. Names and

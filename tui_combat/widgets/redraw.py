@@ -83,10 +83,26 @@ class RoundLog(SteadyScrollBars, RichLog):
                 self.clear()
             self._draw(self._texts or ())
 
+    _wrapped: dict[str, list[Strip]] | None = None
+    """The lines each text held takes, at the width drawn: the log written again after an undo wraps none again."""
+    _wrapped_for = 0
+
     def _draw(self, texts: Iterable[str]) -> None:
         """Append the lines of ``texts`` at the log's width (a longer one wrapped as Rich wraps it)."""
         width = max(self._wrapped_at, self.min_width)
-        self._append_strips([strip for text in texts for strip in self._wrap(text, width)])
+        if self._wrapped is None or self._wrapped_for != width:
+            self._wrapped, self._wrapped_for = {}, width
+        wrapped = self._wrapped
+        strips: list[Strip] = []
+        for text in texts:
+            lines = wrapped.get(text)
+            if lines is None:
+                lines = wrapped[text] = self._wrap(text, width)
+            strips.extend(lines)
+        if len(wrapped) > 2 * len(self._texts or ()) + 64:  # only what the log holds is kept
+            held = set(self._texts or ())
+            self._wrapped = {text: lines for text, lines in wrapped.items() if text in held}
+        self._append_strips(strips)
 
     def _wrap(self, text: str, width: int) -> list[Strip]:
         """The lines ``text`` takes at ``width``: itself when it fits, else as Rich wraps it."""
