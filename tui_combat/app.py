@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual.app import ScreenStackError
 from textual.binding import Binding
 from textual.filter import Monochrome, NoColor
 from textual.notifications import SeverityLevel
@@ -33,6 +34,7 @@ from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
     from tui_combat.engine.model import State
+    from tui_combat.screens.help import HelpScreen
     from tui_combat.session import SessionError
     from tui_combat.store import Store
 
@@ -68,6 +70,8 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
         self._start_resume = resume
         self._start_encounter = encounter
         self._unsubscribe: Callable[[], None] | None = None
+        self._help: HelpScreen | None = None
+        """The help last opened, kept for the screen it is about (see :meth:`action_help`)."""
         self._phase_shown = ""
         self._reported_problem = ""
         self._opening: Worker[Store | SessionError] | None = None
@@ -143,8 +147,19 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     def action_help(self) -> None:
         from tui_combat.screens.help import HelpScreen
 
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.screen))
+        if isinstance(self.screen, HelpScreen):
+            return
+        kept = self._help if self._help is not None and self._help.target is self.screen else None
+        if kept is None:
+            if self._help is not None:
+                try:
+                    self.uninstall_screen(self._help)
+                except ScreenStackError:  # still open under another screen: it goes when that closes
+                    pass
+            # Kept installed once made: made and laid out anew, the help took some 70 ms to open.
+            kept = self._help = HelpScreen(self.screen)
+            self.install_screen(kept, name=f"help-{id(kept)}")
+        self.push_screen(kept)
 
     # -- messages and refusals ------------------------------------------------------------------------
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",

@@ -137,3 +137,28 @@ async def test_the_session_list_and_set_up_name_the_keys_in_force(make_app: Call
         await until_setup(pilot)
         shown = " ".join(str(app.screen.query_one("#setup-hint").render()).split())
         assert shown.startswith("A adds a combatant"), shown
+
+
+def help_rows(app: CombatApp) -> dict[str, str]:
+    table = app.screen.query_one(DataTable)
+    return {str(row[1]): str(row[0]) for row in (table.get_row_at(i) for i in range(table.row_count))}
+
+
+async def test_the_help_opened_again_is_the_same_and_shows_a_key_moved_meanwhile(make_app: Callable[..., CombatApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await to_round(pilot)
+        round_screen = app.screen
+        await pilot.press("f1")
+        first = await until_screen(pilot, HelpScreen, "the help")
+        await until(pilot, lambda: help_rows(app).get("Next") == "n, space", "the help's rows")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is round_screen, "the round again")
+        keys.use_keymap({"round.next": "y"})  # as the settings screen moves a key
+        app.set_keymap({"round.next": "y"})
+        await pilot.press("f1")
+        await until(pilot, lambda: app.screen is first, "the same help, opened again")
+        await until(pilot, lambda: help_rows(app).get("Next") == "y", "Next under its new key",
+                    describe=lambda: str(help_rows(app)))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is round_screen, "the round again")

@@ -70,9 +70,24 @@ class HelpScreen(DrawnOnce, TranslatedBindings, ModalScreen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns(_("Key"), _("Does"))
-        for keys, description in binding_rows(self.target):
-            table.add_row(Text(keys), Text(description))
+        self._rows: list[tuple[str, str]] = []
+        self._show_rows()
         table.focus()
+
+    def on_screen_resume(self) -> None:
+        """Opened again (the app keeps the help of the screen it was last opened on): the keys as they are now,
+        should the GM have moved one meanwhile."""
+        self._show_rows()
+
+    def _show_rows(self) -> None:
+        rows = binding_rows(self.target)
+        if rows == self._rows:
+            return
+        self._rows = rows
+        table = self.query_one(DataTable)
+        table.clear()
+        for keys, description in rows:
+            table.add_row(Text(keys), Text(description))
 
     def action_close(self) -> None:
         self.dismiss(None)
