@@ -15,11 +15,13 @@ from tui_combat.widgets.lines import _cells, _look, joined
 from tui_combat.widgets.redraw import RoundLog
 
 WIDTH, HEIGHT = 30, 8
+ROWS = HEIGHT - 2
+"""The rows of lines: the log has a row of padding above and below them."""
 
 
 class Log(App[None]):
     CSS = """
-    RoundLog { width: 30; height: 8; padding: 0 1; scrollbar-size-vertical: 0; }
+    RoundLog { width: 30; height: 8; padding: 1 1; scrollbar-size-vertical: 0; }
     RoundLog.warm { color: red; background: blue; }
     """
 
@@ -47,7 +49,7 @@ async def at_its_end(pilot: Pilot[None], app: Log, text: str) -> RoundLog:
     """The log holding ``text``, laid out and scrolled to its end."""
     log = app.query_one(RoundLog)
     log.add_lines(text)
-    await until(pilot, lambda: log.lines and log.scroll_offset.y == len(log.lines) - HEIGHT, "the log at its end")
+    await until(pilot, lambda: log.lines and log.scroll_offset.y == len(log.lines) - ROWS, "the log at its end")
     return log
 
 

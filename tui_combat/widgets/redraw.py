@@ -129,7 +129,7 @@ class RoundLog(SteadyScrollBars, RichLog):
         # twice (the new size at the old place, then at the new one).
         self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
 
-    _finished: dict[tuple[Segment, ...], Strip] | None = None
+    _finished: dict[tuple[object, ...], Strip] | None = None
     """Lines as last drawn on the screen (padding, colours, as few pieces as they look), by what they hold."""
     _finished_look: tuple[object, ...] | None = None
     _style_changes = 0
@@ -157,9 +157,7 @@ class RoundLog(SteadyScrollBars, RichLog):
         if look != self._finished_look or self._finished is None:
             self._finished, self._finished_look = {}, look
         finished = self._finished
-        top = self.scroll_offset.y
-        held = self.lines
-        keys = [tuple(held[top + y]) if 0 <= top + y < len(held) else None for y in crop.line_range]
+        keys = [self._row_key(y) for y in crop.line_range]
         missing = [y for y, key in zip(crop.line_range, keys) if key is None or key not in finished]
         fresh: dict[int, Strip] = {}
         if missing:  # one stretch of rows drawn by Textual, from the first row missing to the last
@@ -176,6 +174,15 @@ class RoundLog(SteadyScrollBars, RichLog):
         while len(finished) > 3 * max(crop.height, 1):  # the oldest go: what scrolled out of sight a while ago
             del finished[next(iter(finished))]
         return lines
+
+    def _row_key(self, y: int) -> tuple[object, ...] | None:
+        """What row ``y`` of the log (padding included) shows, as a key to its drawing: the line there, the
+        padding's row, or None for a row below the last line (a line will come there)."""
+        gutter = self.gutter
+        if y < gutter.top or y >= self.outer_size.height - gutter.bottom:
+            return ("gutter", y)
+        index = self.scroll_offset.y + y - gutter.top
+        return tuple(self.lines[index]) if 0 <= index < len(self.lines) else None
 
     def forget(self) -> None:
         """Empty the log and what it would wrap again."""
