@@ -247,6 +247,10 @@ class Keys:
     times: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
 
+    def add(self, took: float, size: int) -> None:
+        self.times.append(took)
+        self.sizes.append(size)
+
     @property
     def ms(self) -> float:
         return statistics.median(self.times) * 1e3
@@ -271,9 +275,7 @@ class Beside:
         self.terminal.key(b"n")  # a warm-up
 
     def answer(self, into: Keys, key: bytes = b"n") -> None:
-        took, size = self.terminal.key(key)
-        into.times.append(took)
-        into.sizes.append(size)
+        into.add(*self.terminal.key(key))
 
     def close(self) -> None:
         self.terminal.close()
@@ -286,8 +288,7 @@ class Paired:
     bare: Keys = field(default_factory=Keys)
 
     def add(self, took: float, size: int, beside: Beside, key: bytes = b"n") -> None:
-        self.ours.times.append(took)
-        self.ours.sizes.append(size)
+        self.ours.add(took, size)
         beside.answer(self.bare, key)
 
     @property
@@ -349,7 +350,7 @@ def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str], 
             for (name, into), key in zip(timed.items(), (b"u", b"?", b"\x1b")):
                 took, size = terminal.key(key)
                 if number >= 1:
-                    into.add(took, size, beside, b"\x1b" if key == b"\x1b" else b"n")
+                    into.add(took, size, beside, key if key == b"\x1b" else b"n")
         return timed
     finally:
         terminal.close()
@@ -377,8 +378,7 @@ def view_updates(data: Path, key: str, count: int, env: dict[str, str]) -> Keys:
             saved = time.perf_counter()
             terminal.until_quiet(since)
             if number >= 2:
-                updates.times.append(terminal.last_byte_at - saved)
-                updates.sizes.append(len(terminal.output) - since)
+                updates.add(terminal.last_byte_at - saved, len(terminal.output) - since)
         return updates
     finally:
         store.close()

@@ -60,6 +60,8 @@ class HelpScreen(DrawnOnce, TranslatedBindings, ModalScreen[None]):
     def __init__(self, target: Screen[object]) -> None:
         super().__init__()
         self.target = target
+        self._rows: list[tuple[str, str]] = []
+        """The rows the table shows."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -70,7 +72,6 @@ class HelpScreen(DrawnOnce, TranslatedBindings, ModalScreen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns(_("Key"), _("Does"))
-        self._rows: list[tuple[str, str]] = []
         self._show_rows()
         table.focus()
 

@@ -215,9 +215,11 @@ class KeyFooter(Footer):
     def _row(self) -> ComposeResult:
         """The keys of the row (Textual's footer's, each key a :class:`SteadyKey`), those that do not fit left
         out; noted as the row composed."""
-        self.left_out = self._left_out() if self._bindings_ready else ()
-        self._composed_for = self.room()
-        self._composed_row = self.keys_shown() if self._bindings_ready else ()
+        if self._bindings_ready:
+            active = self.screen.active_bindings
+            self._note_row(active, self.keys_shown(active))
+        else:
+            self.left_out, self._composed_for, self._composed_row = (), self.room(), ()
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.action in self.left_out:
                 continue
@@ -227,9 +229,7 @@ class KeyFooter(Footer):
         """The keys of a row without groups, as :meth:`_row` would compose them, but not made into widgets
         (a dozen made and thrown away took some 2 ms of a key that changed the row); noted as the row
         composed."""
-        self.left_out = self._left_out(active)
-        self._composed_for = self.room()
-        self._composed_row = shown
+        self._note_row(active, shown)
         app = self.app
         first_of: dict[str, tuple[Binding, bool, str]] = {}
         for _node, binding, enabled, tooltip in active.values():
@@ -247,6 +247,12 @@ class KeyFooter(Footer):
                                         binding.action, not enabled, binding.tooltip or binding.description,
                                         palette=True))
         return wanted
+
+    def _note_row(self, active: dict[str, ActiveBinding], shown: tuple[object, ...]) -> None:
+        """Note the row as composed now: the keys left out, the room, what it is made of (``shown``)."""
+        self.left_out = self._left_out(active)
+        self._composed_for = self.room()
+        self._composed_row = shown
 
     def _left_out(self, active: dict[str, ActiveBinding] | None = None) -> tuple[str, ...]:
         """The actions to leave out, from the right end of the row, so that the rest fits; never help."""
@@ -316,10 +322,13 @@ def _take_over(drawn: FooterKey, wanted: WantedKey) -> None:
     drawn.refresh(layout=width != cell_len(wanted.key_display) + cell_len(wanted.description))
 
 
-def _made(wanted: WantedKey) -> SteadyKey:
-    """A key mounted for ``wanted`` (more keys than the row ever had); made under the footer's context."""
+def _made(wanted: WantedKey, classes: str = "") -> SteadyKey:
+    """A key for ``wanted``, bound to the footer's ``compact`` as Textual's footer binds its keys (made under the
+    footer's context); the palette key is not."""
+    if wanted.palette:
+        classes = f"{classes} -command-palette".strip()
     key = SteadyKey(wanted.key, wanted.key_display, wanted.description, wanted.action, disabled=wanted.disabled,
-                    tooltip=wanted.tooltip or "", classes="-command-palette" if wanted.palette else "")
+                    tooltip=wanted.tooltip or "", classes=classes)
     return key if wanted.palette else key.data_bind(compact=Footer.compact)
 
 
@@ -332,10 +341,10 @@ def _spare() -> SteadyKey:
 
 def _steady(key: FooterKey) -> SteadyKey:
     """``key`` as Textual's footer composes it (never mounted), as a :class:`SteadyKey`."""
-    steady = SteadyKey(key.key, key.key_display, key.description, key.action, disabled=key._disabled,
-                       tooltip=key.tooltip if isinstance(key.tooltip, str) else "",
-                       classes=" ".join(key.classes - {"-disabled"}))
-    return steady if key.has_class("-command-palette") else steady.data_bind(compact=Footer.compact)
+    palette = key.has_class("-command-palette")
+    wanted = WantedKey(key.key, key.key_display, key.description, key.action, key._disabled,
+                       key.tooltip if isinstance(key.tooltip, str) else None, palette=palette)
+    return _made(wanted, classes=" ".join(key.classes - {"-disabled", "-command-palette"}))
 
 
 def shown_keys(node: DOMNode) -> list[FooterKey]:

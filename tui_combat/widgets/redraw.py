@@ -14,7 +14,7 @@ from textual.events import Resize
 from textual.geometry import Region, Size
 from textual.strip import Strip
 
-from tui_combat.widgets.lines import JoinedLines
+from tui_combat.widgets.lines import joined
 
 
 def _import_rich_log() -> None:
@@ -60,7 +60,6 @@ class RoundLog(SteadyScrollBars, RichLog):
     :attr:`max_lines` entries before the first frame: 200 lines through ``write`` took some 9 ms."""
 
     _texts: deque[str] | None = None
-    _joined: JoinedLines | None = None
     _wrapped_at = 0
     """The width the lines were drawn at; 0 until the log's size is known (they are drawn then)."""
 
@@ -149,8 +148,6 @@ class RoundLog(SteadyScrollBars, RichLog):
         A new line scrolls every other one up a row, which Textual would draw again, row by row (some 2 ms
         for the log of the round screen), and an undo writes the log again: a line drawn lately at this
         look is taken as it was drawn, and only rows with other lines are drawn."""
-        if self._joined is None:
-            self._joined = JoinedLines()
         self.drawings += 1
         look = (crop.x, crop.width, self.size, self.scroll_offset.x, self.rich_style,
                 self.background_colors, self._style_changes)
@@ -163,7 +160,7 @@ class RoundLog(SteadyScrollBars, RichLog):
         if missing:  # one stretch of rows drawn by Textual, from the first row missing to the last
             first, last = min(missing), max(missing) + 1
             self.rows_drawn += last - first
-            drawn = self._joined(super().render_lines(Region(crop.x, first, crop.width, last - first)))
+            drawn = [joined(strip) for strip in super().render_lines(Region(crop.x, first, crop.width, last - first))]
             fresh = dict(zip(range(first, last), drawn))
         lines: list[Strip] = []
         for y, key in zip(crop.line_range, keys):
