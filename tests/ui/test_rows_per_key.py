@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from pytest import MonkeyPatch
+
 from tests.ui.fights import opened
 from tests.ui.steps import SIZE, store
 from tests.waiting import settled, until
@@ -14,10 +16,12 @@ from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
-from tui_combat.engine.model import State
+from tui_combat.engine.model import RollRequest, State
+from tui_combat.rulesets.adnd2e.ruleset import ADnD2e
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.round import RoundScreen
 from tui_combat.store import Store, new_state
+from tui_combat.widgets.footer import shown_keys
 from tui_combat.widgets.order_list import OrderList
 
 GROUP = 10
@@ -109,4 +113,44 @@ async def test_a_row_changed_out_of_sight_shows_the_change_when_scrolled_back(
         assert "5/8" in last_row()
         await pilot.press("end")  # back in sight: as the fight stands
         await until(pilot, lambda: "8/8" in last_row(), "the last row to show the undo")
+        await pilot.press("q")
+
+
+async def test_the_rounds_steps_ask_the_rules_for_initiative_once_per_state_whatever_the_keys_shown(
+        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: MonkeyPatch) -> None:
+    """In the steps before initiative, whether Roll and Typed apply depends on the rolls initiative asks for,
+    which the rules work out from every combatant: the footer asks about each of its keys, the screen about
+    each binding, so asking the rules each time made a step's key cost the fight's size many times over."""
+    Store.create(mass_battle(20), sessions_dir(data_root) / "battle").close()
+    asked: list[int] = []
+    original = ADnD2e.initiative_requests
+
+    def counted(self: ADnD2e, state: State) -> tuple[RollRequest, ...]:
+        asked.append(state.step)
+        return original(self, state)
+
+    monkeypatch.setattr(ADnD2e, "initiative_requests", counted)
+    app = make_app(resume="battle")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        applies = []
+        for _ in range(4):  # resolve → end of round → round 2: the monsters' declarations → the players'
+            before = store(app).state
+            await pilot.press("n")
+            await until(pilot, lambda: store(app).state is not before, "the step taken")
+            await until(pilot, lambda: settled(app.screen), "the step drawn")
+            for _ in range(3):  # the footer and the screen asking again about every key
+                screen.refresh_keys()
+                assert screen.active_bindings
+            applies.append(screen.initiative_applies())
+        assert screen.step_kind() == "declare"
+        assert asked == []  # the keys were worked out without the rolls
+        assert "r" in [key.key for key in shown_keys(screen)]  # Roll applies in a step of declarations
+        assert applies == [False, False, True, True]  # not in the resolve step (the order stands) nor at its end
+        assert screen.initiative_requests() is not None  # as Roll says
+        assert len(asked) == 1
+        assert screen.initiative_requests() is not None
+        assert len(asked) == 1  # once for each state
         await pilot.press("q")

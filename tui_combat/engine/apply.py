@@ -542,11 +542,23 @@ def _previous_step(action: a.PreviousStep, state: State) -> State:
     return replace(state, step=previous, cursor=cursor)
 
 
+def initiative_stage(ruleset: AnyRuleset, state: State) -> str:
+    """Where initiative stands, told without working out its rolls (the rules work them out from every
+    combatant): "pending" (further rolls asked for), "fresh" (a step where it is rolled from the start), or
+    "" (no roll now)."""
+    if state.initiative.pending:
+        return "pending"
+    if _step_kind(ruleset, state) in ("initiative", "declare"):
+        return "fresh"
+    return ""
+
+
 def initiative_asked(ruleset: AnyRuleset, state: State) -> tuple[tuple[RollRequest, ...], bool]:
     """The rolls initiative asks for now, and whether they start the rolling over (a first or a new roll)."""
-    if state.initiative.pending:
+    stage = initiative_stage(ruleset, state)
+    if stage == "pending":
         return state.initiative.pending, False
-    if _step_kind(ruleset, state) in ("initiative", "declare"):
+    if stage == "fresh":
         return ruleset.initiative_requests(state), True
     return (), False
 

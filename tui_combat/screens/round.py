@@ -25,7 +25,7 @@ from textual.widgets import OptionList
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
-from tui_combat.engine.apply import OUT_OF_TURN, initiative_asked
+from tui_combat.engine.apply import OUT_OF_TURN, initiative_asked, initiative_stage
 from tui_combat.engine.contract import ActionSpec, AnyRuleset, DamageDue, FieldSpec, last_target
 from tui_combat.engine.dice import DiceError, Roll, parse, roll
 from tui_combat.engine.effects import MAX_ROUNDS, effects_of, find_effect
@@ -120,6 +120,8 @@ def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any
 
 class RoundScreen(LaidOutInPlace, SessionScreen):
     CSS_PATH = "round.tcss"
+    _initiative_for: tuple[State, tuple[RollRequest, ...] | None] | None = None
+    """The state :meth:`initiative_requests` was last worked out for, and its answer."""
     BINDINGS = [
         Binding(_key("round.next"), "next", N_("Next"), id="round.next"),
         Binding(_key("round.back"), "back", N_("Back"), id="round.back", show=False),
@@ -174,6 +176,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         self._card_shows: tuple[State, str] | None = None
         """The state and the combatant the card was last drawn for."""
         self._available: frozenset[str] | None = None
+        self._initiative_for = None
         self.keys_refreshed = 0
         """How many times the keys that apply changed (and the footer was redrawn); for tests."""
         self.query_one(OrderList).focus()
@@ -195,8 +198,29 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
 
     def initiative_requests(self) -> tuple[RollRequest, ...] | None:
         """The rolls initiative asks for now (the first ones, or pending follow-ups such as a tie
-        reroll); ``()`` when the order needs no roll; None when no roll applies now."""
+        reroll); ``()`` when the order needs no roll; None when no roll applies now. Worked out once for
+        each state: the rules work it out from every combatant (10,000 in a mass battle)."""
         state = self.state
+        known = self._initiative_for
+        if known is not None and known[0] is state:
+            return known[1]
+        requests = self._initiative_requests(state)
+        self._initiative_for = (state, requests)
+        return requests
+
+    def initiative_applies(self) -> bool:
+        """Whether Roll and Typed apply now (:meth:`initiative_requests` is not None), told without working out
+        the rolls: the footer asks it of every key it shows."""
+        state = self.state
+        if state.phase != "round":
+            return False
+        ruleset = self.ruleset
+        stage = initiative_stage(ruleset, state)
+        if stage == "fresh":
+            return not (state.initiative.settled and ruleset.order_policy == "fight")
+        return stage == "pending"
+
+    def _initiative_requests(self, state: State) -> tuple[RollRequest, ...] | None:
         if state.phase != "round":
             return None
         ruleset = self.ruleset
@@ -358,7 +382,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         if self.host.store is None:
             return True
         if action in ("roll", "type_rolls"):
-            return self.initiative_requests() is not None
+            return self.initiative_applies()
         if action == "declare":
             return self.step_kind() == "declare"
         if action == "bring_in":
