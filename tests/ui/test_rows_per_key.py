@@ -22,7 +22,8 @@ from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.round import RoundScreen
 from tui_combat.store import Store, new_state
 from tui_combat.widgets.footer import shown_keys
-from tui_combat.widgets.order_list import OrderList
+from tui_combat.widgets import order_list
+from tui_combat.widgets.order_list import FILTER_ACTING, OrderList
 
 GROUP = 10
 """Orcs per group: not folded (see ``FOLD_OVER``), so each orc has a row of his own."""
@@ -153,4 +154,52 @@ async def test_the_rounds_steps_ask_the_rules_for_initiative_once_per_state_what
         assert len(asked) == 1
         assert screen.initiative_requests() is not None
         assert len(asked) == 1  # once for each state
+        await pilot.press("q")
+
+
+async def test_leaving_the_resolve_step_keeps_the_rows_where_they_stand_unless_only_those_acting_are_listed(
+        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: MonkeyPatch) -> None:
+    """Out of the resolve step the rows are those of the same order: they are not laid out again (at 10,000
+    combatants that took some 10 ms of the key), only drawn as the step shows them. Listing only those
+    acting now, the rows do change: there they are laid out again."""
+    Store.create(mass_battle(20), sessions_dir(data_root) / "battle").close()
+    laid_out: list[bool] = []
+    original = order_list.layout
+
+    def counted(state: State, in_resolve: bool, *args: object, **kwargs: object) -> list[order_list.Spot]:
+        laid_out.append(in_resolve)
+        return original(state, in_resolve, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(order_list, "layout", counted)
+    app = make_app(resume="battle")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        order = screen.query_one(OrderList)
+
+        def headers() -> list[str]:
+            return [str(order.get_option_at_index(index).prompt).strip() for index in range(order.option_count)
+                    if order.get_option_at_index(index).disabled]
+
+        async def step(key: str, cursor: int, step_kind: str) -> None:
+            await pilot.press(key)
+            await until(pilot, lambda: store(app).state.cursor == cursor and screen.step_kind() == step_kind, key)
+            await until(pilot, lambda: settled(order) and settled(app.screen), f"{key} drawn")
+
+        await step("n", 1, "resolve")
+        assert headers() == ["── 3 acted", "▶─ 7 now"]
+        laid_out.clear()
+        await step("n", 0, "end")  # out of the resolve step, everyone listed
+        assert laid_out == []
+        assert headers() == ["── 3", "── 7"]
+        await step("b", 1, "resolve")
+        assert laid_out == [] and headers() == ["── 3 acted", "▶─ 7 now"]
+        await pilot.press("slash")  # only those acting now: the orcs
+        await until(pilot, lambda: order.filter == FILTER_ACTING, "only those acting listed")
+        await until(pilot, lambda: settled(order), "the list drawn")
+        assert order.option_count == 1 + 20
+        laid_out.clear()
+        await step("n", 0, "end")
+        assert laid_out == [False]  # nobody acts at the end of the round: the rows change
         await pilot.press("q")
