@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.common import d10
 from tui_combat.engine import actions as a
@@ -348,6 +351,18 @@ def test_three_halves_alternate() -> None:
     assert attacks_this_round(Sheet(attacks="2/1"), 1, "even", False) == 2
     assert attacks_this_round(Sheet(attacks="1/1"), 2, "even", False) == 1
     assert attacks_this_round(Sheet(attacks="nonsense"), 2, "even", False) == 1
+
+
+@given(st.integers(1, 5), st.integers(1, 4), st.integers(0, 40), st.sampled_from(("even", "odd")), st.booleans())
+def test_attacks_in_a_round_are_the_strikes_due_by_its_end_less_those_due_by_the_last(
+        numerator: int, denominator: int, round_number: int, three_halves: str, hasted: bool) -> None:
+    """The rate as a fraction (3/2: three strikes every two rounds): the whole strikes due by the end of the
+    round, less those due by the end of the one before, one at least, twice that hasted."""
+    rate = Fraction(numerator, denominator)
+    at = round_number + (1 if three_halves == "odd" else 0)
+    due = int(at * rate) - int((at - 1) * rate)
+    sheet = Sheet(attacks=f"{numerator}/{denominator}")
+    assert attacks_this_round(sheet, round_number, three_halves, hasted) == max(due, 1) * (2 if hasted else 1)
 
 
 def test_three_halves_in_the_round_order_and_budget() -> None:
