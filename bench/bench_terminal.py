@@ -12,6 +12,10 @@ ours is followed by one of its own (its starts alternate with ours):
   ``b`` (back) are written in turn; for each, the time from writing the key to the last byte of the frame
   it caused (the output is read until it has been quiet for a while), and the bytes written. The bare app's
   ``n`` right after each of them is the "bare key" of its ratio.
+* The round's steps at 200, 2,000 and 10,000 combatants, on the same sessions: from the last slot of round 1,
+  ``n`` ends the resolve step, starts round 2 (the monsters' declarations), goes on to the players'
+  declarations and to the initiative step, and ``r`` rolls initiative (the new order); each timed against
+  the bare app's ``n`` after it, then undone (``u``, untimed) to round 1's first slot for the next time.
 * Damage at 2,000 combatants: ``d`` opens the form (timed), ``3`` is typed, Enter applies it (timed), ``u``
   undoes it (timed), ``?`` opens the help and Esc closes it (timed); each against the bare app's ``n`` after it,
   Esc against the bare app's Esc (both wait Textual's ESCDELAY for a sequence that does not come).
@@ -315,6 +319,34 @@ def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str],
         terminal.close()
 
 
+ROUND_STEPS = ((b"n", "n ends the resolve step"), (b"n", "n starts round 2 (its declarations)"),
+               (b"n", "n: the players' declarations"), (b"n", "n: the initiative step"),
+               (b"r", "r rolls initiative (the new order)"))
+"""The keys of a round's steps, from the last slot of round 1 to the order of round 2, and what each does."""
+
+
+def press_steps(argv: list[str], marker: bytes, count: int, env: dict[str, str],
+                beside: Beside) -> list[Paired]:
+    """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``n`` to the last slot,
+    the keys of :data:`ROUND_STEPS` (each timed, paired with a key of the bare app ``beside``), and ``u`` until
+    round 1's first slot again. Returns each step key's times, in the order of :data:`ROUND_STEPS`."""
+    terminal = Terminal(argv, env)
+    try:
+        terminal.until_quiet(0, marker)
+        timed = [Paired() for _ in ROUND_STEPS]
+        for number in range(count + 1):
+            terminal.key(b"n")
+            for (key, _what), into in zip(ROUND_STEPS, timed):
+                took, size = terminal.key(key)
+                if number >= 1:
+                    into.add(took, size, beside)
+            for _ in range(len(ROUND_STEPS) + 1):
+                terminal.key(b"u")
+        return timed
+    finally:
+        terminal.close()
+
+
 def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str],
                  beside: Beside) -> dict[bytes, Paired]:
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``d`` (the damage
@@ -473,6 +505,16 @@ def main() -> int:
                       f"{back.ours.size:8.0f} {forward.bare.ms:8.1f} {forward.ratio:10.2f} "
                       f"{forward.ours.size / forward.bare.size:13.1f}")
             bare_rss = beside.terminal.peak_rss_mib()
+
+            steps = max(keys // 2, 3)
+            print(f"\nthe round's steps, from the last slot of round 1 to round 2's order, {steps} of each, medians; "
+                  f"ms, and × the bare key after each:")
+            print(f"{'':38}" + "".join(f"{f'{size:,} combatants':>22}" for size in SIZES))
+            by_size = [press_steps(ours(data, sessions[f"{size:,} combatants"]), ROUND_MARKER, steps, env, beside)
+                       for size in SIZES]
+            for index, (_key, what) in enumerate(ROUND_STEPS):
+                print(f"{what:38}" + "".join(f"{f'{timed[index].ours.ms:.1f} ms {timed[index].ratio:.2f}×':>22}"
+                                              for timed in by_size))
 
             print(f"\ndamage at {DAMAGE_AT:,} combatants, {keys} of each, medians (target: each ≤ 3× the bare key, "
                   f"≤ 4 KB):")
