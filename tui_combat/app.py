@@ -165,7 +165,12 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """Every notification is plain text: a name such as ``Raf [/]`` in a message is shown as it is,
-        never read as markup (no message of the app uses markup)."""
+        never read as markup (no message of the app uses markup). A message still shown is shown once: a key
+        refused again (Next before initiative is rolled) takes its place and time, where Textual would stack
+        one more of it over the screen each time."""
+        for shown in list(self._notifications):
+            if (shown.message, shown.title, shown.severity) == (message, title, severity):
+                self._unnotify(shown, refresh=False)  # (the new one, coming next, redraws the toasts)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def action_help_quit(self) -> None:

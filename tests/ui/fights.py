@@ -69,3 +69,10 @@ async def opened(pilot: Pilot[None]) -> None:
 def messages(app: CombatApp) -> list[str]:
     """The notifications shown so far, oldest first."""
     return [notification.message for notification in app._notifications]
+
+
+def newest(app: CombatApp) -> str:
+    """The identity of the notification given last ("" when none is shown): a message given again while it
+    is shown takes the place of the one shown, under a new identity."""
+    shown = list(app._notifications)
+    return shown[-1].identity if shown else ""
