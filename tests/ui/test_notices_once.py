@@ -8,11 +8,10 @@ from pathlib import Path
 
 from textual.widgets._toast import Toast
 
-from tests.ui.fights import messages, newest, opened, saved_round, until
+from tests.ui.fights import messages, newest, opened_round, saved_round, until
 from tests.ui.steps import SIZE, store
 from tui_combat.app import CombatApp
 from tui_combat.i18n import _
-from tui_combat.screens.round import RoundScreen
 
 
 async def test_a_message_given_again_while_shown_is_shown_once_and_others_stand_beside_it(
@@ -20,10 +19,8 @@ async def test_a_message_given_again_while_shown_is_shown_once_and_others_stand_
     saved_round(data_root, "ambush", ["Raf", "Ada"], 4)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # (a test shows none unless asked)
-        await opened(pilot)
+        screen = await opened_round(pilot)
         refused, acting = _("Roll initiative first."), _("The list shows those acting now.")
-        screen = app.screen
-        assert isinstance(screen, RoundScreen)
 
         def toasts() -> int:
             return len(app.screen.query(Toast))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pytest import MonkeyPatch
 
-from tests.ui.fights import opened
+from tests.ui.fights import opened, opened_round
 from tests.ui.steps import SIZE, store
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
@@ -133,9 +133,7 @@ async def test_the_rounds_steps_ask_the_rules_for_initiative_once_per_state_what
     monkeypatch.setattr(ADnD2e, "initiative_requests", counted)
     app = make_app(resume="battle")
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        screen = app.screen
-        assert isinstance(screen, RoundScreen)
+        screen = await opened_round(pilot)
         applies = []
         for _ in range(4):  # resolve → end of round → round 2: the monsters' declarations → the players'
             before = store(app).state
@@ -173,9 +171,7 @@ async def test_leaving_the_resolve_step_keeps_the_rows_where_they_stand_unless_o
     monkeypatch.setattr(order_list, "layout", counted)
     app = make_app(resume="battle")
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        screen = app.screen
-        assert isinstance(screen, RoundScreen)
+        screen = await opened_round(pilot)
         order = screen.query_one(OrderList)
 
         def headers() -> list[str]:
