@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual.pilot import Pilot
 
@@ -18,11 +17,9 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
 from tui_combat.saves.locations import sessions_dir
+from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.store import Store, new_state
-
-if TYPE_CHECKING:
-    from tui_combat.screens.round import RoundScreen
 
 PARTY_SIDE, MONSTER_SIDE = "s1", "s2"
 
@@ -72,8 +69,6 @@ async def opened(pilot: Pilot[None]) -> None:
 
 async def opened_round(pilot: Pilot[None]) -> RoundScreen:
     """Until the session the app was started on is open, on its round screen."""
-    from tui_combat.screens.round import RoundScreen
-
     await opened(pilot)
     screen = pilot.app.screen
     assert isinstance(screen, RoundScreen)

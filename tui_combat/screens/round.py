@@ -120,8 +120,6 @@ def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any
 
 class RoundScreen(LaidOutInPlace, SessionScreen):
     CSS_PATH = "round.tcss"
-    _initiative_for: tuple[State, tuple[RollRequest, ...] | None] | None = None
-    """The state :meth:`initiative_requests` was last worked out for, and its answer."""
     BINDINGS = [
         Binding(_key("round.next"), "next", N_("Next"), id="round.next"),
         Binding(_key("round.back"), "back", N_("Back"), id="round.back", show=False),
@@ -176,7 +174,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         self._card_shows: tuple[State, str] | None = None
         """The state and the combatant the card was last drawn for."""
         self._available: frozenset[str] | None = None
-        self._initiative_for = None
+        self._initiative_for: tuple[State, tuple[RollRequest, ...] | None] | None = None
+        """The state :meth:`initiative_requests` was last worked out for, and its answer."""
         self.keys_refreshed = 0
         """How many times the keys that apply changed (and the footer was redrawn); for tests."""
         self.query_one(OrderList).focus()
@@ -204,7 +203,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         known = self._initiative_for
         if known is not None and known[0] is state:
             return known[1]
-        requests = self._initiative_requests(state)
+        requests = initiative_asked(self.ruleset, state)[0] if self.initiative_applies() else None
         self._initiative_for = (state, requests)
         return requests
 
@@ -216,20 +215,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
             return False
         ruleset = self.ruleset
         stage = initiative_stage(ruleset, state)
-        if stage == "fresh":
+        if stage == "fresh":  # unless the order stands for the whole fight
             return not (state.initiative.settled and ruleset.order_policy == "fight")
         return stage == "pending"
-
-    def _initiative_requests(self, state: State) -> tuple[RollRequest, ...] | None:
-        if state.phase != "round":
-            return None
-        ruleset = self.ruleset
-        requests, fresh = initiative_asked(ruleset, state)
-        if fresh and state.initiative.settled and ruleset.order_policy == "fight":
-            return None  # the order stands for the whole fight
-        if not requests and not fresh:
-            return None
-        return requests
 
     # -- rendering ----------------------------------------------------------------------------------
     def show(self, state: State) -> None:
@@ -469,7 +457,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
             confirm=_("Roll again"), cancel=_("Keep the order")), answered)
 
     def action_roll(self) -> None:
-        if self.initiative_requests() is None:
+        if not self.initiative_applies():
             return
         self.reroll_asks(self._roll)
 
@@ -485,7 +473,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         self.host.dispatch(a.RollInitiative(rolls=rolls))
 
     def action_type_rolls(self) -> None:
-        if self.initiative_requests() is None:
+        if not self.initiative_applies():
             return
         self.reroll_asks(self._type_rolls)
 

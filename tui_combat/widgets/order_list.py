@@ -469,7 +469,7 @@ SteadyScrollBars, OptionList):
         for combatant in changed or ():
             self._census.pop(combatant.group, None)
         self._looks = Looks(state, in_resolve, ruleset, self._census)
-        if changed is not None and self._shape is not None and shape != self._shape and self._same_spots(shape):
+        if changed is not None and shape != self._shape and self._same_spots(shape):
             self._shape = shape  # (each row is worked out again as it is drawn, as after any state)
         elif changed is None or shape != self._shape:
             self._census.clear()
@@ -502,8 +502,7 @@ SteadyScrollBars, OptionList):
         """Whether rows shown as ``shape`` stand where they stood as shown last: so when only the step changed
         (into or out of the resolve step), unless only those acting now are listed. Laying 10,000 rows out
         again to find them the same took some 10 ms of the key that ends a round's resolve step."""
-        assert self._shape is not None
-        return shape[:2] == self._shape[:2] and self.filter != FILTER_ACTING
+        return self._shape is not None and shape[:2] == self._shape[:2] and self.filter != FILTER_ACTING
 
     def _visible_rows(self) -> tuple[int, int]:
         """The rows on the screen now, and two more either side."""
