@@ -365,6 +365,46 @@ def test_attacks_in_a_round_are_the_strikes_due_by_its_end_less_those_due_by_the
     assert attacks_this_round(sheet, round_number, three_halves, hasted) == max(due, 1) * (2 if hasted else 1)
 
 
+DECLARED = st.fixed_dictionaries({
+    "action": st.sampled_from(("weapon", "spell", "move", "natural")),
+    "situations": st.sampled_from(("", "hasted", "higher_ground", "hasted, wading")),
+})
+
+
+@given(st.sampled_from(("standard", "group", "individual")), st.sampled_from(("even", "odd")),
+       st.sampled_from(("", "3/2", "2/1", "5/2")), st.lists(DECLARED, min_size=3, max_size=3), st.booleans(),
+       st.integers(1, 10), st.integers(1, 10))
+def test_the_order_has_each_one_in_as_many_slots_as_he_strikes_after_his_own_value(
+        method: str, three_halves: str, rate: str, declared: list[dict[str, str]], side_hasted: bool,
+        party_roll: int, monsters_roll: int) -> None:
+    """However the order is worked out, everyone with a roll is in as many slots as his attack plan has
+    strikes (one at least), the first at his roll plus his own modifiers; hasted by his declaration or by
+    his side's, with a rate of 3/2 or more, casting or moving."""
+    store = demo_store()
+    store.dispatch(a.SetOption(key="initiative", value=method))
+    store.dispatch(a.SetOption(key="three_halves", value=three_halves))
+    store.dispatch(a.EditCombatant(combatant=RUPERT, sheet={"attacks": rate, "level": 7}))
+    start(store)
+    store.dispatch(a.RulesetAction(name="side_situations",
+                                   args={"side": PARTY, "situations": ["hasted"] if side_hasted else []}))
+    for combatant, declaration in zip((RAF, RUPERT, DELSENORA), declared):
+        extra = {"spell": "magic missile", "casting": "1"} if declaration["action"] == "spell" else {}
+        store.dispatch(a.Declare(combatant=combatant, declaration={**declaration, **extra}))
+    requests = RULESET.initiative_requests(store.state)
+    rolled = {r.key: d10(party_roll if r.key in (PARTY, RAF, RUPERT, DELSENORA) else monsters_roll) for r in requests}
+    before = store.state
+    store.dispatch(a.RollInitiative(rolls=rolled))
+    state = store.state
+    for request in requests:
+        for combatant_id in request.combatants:
+            combatant = before.combatant(combatant_id)
+            slots = [slot for slot in state.order if combatant_id in slot.combatants]
+            assert len(slots) == max(len(RULESET.attack_plan_of(before, combatant)), 1)
+            own = (RULESET.own_situations(before, combatant, with_side=False) if method == "standard"
+                   else RULESET.action_modifier(before, combatant))
+            assert slots[0].value == RULESET.initiative_value(before, request, rolled[request.key]) + own
+
+
 def test_three_halves_in_the_round_order_and_budget() -> None:
     store = demo_store()
     store.dispatch(a.EditCombatant(combatant=RUPERT, sheet={"attacks": "3/2", "level": 7}))

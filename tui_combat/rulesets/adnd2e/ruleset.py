@@ -16,9 +16,10 @@ from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
-from tui_combat.rulesets.adnd2e.data import tables
+from tui_combat.rulesets.adnd2e.data import Tables, tables
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan, ordinal, spell_param
 from tui_combat.rulesets.adnd2e.sheet import (
+    Sheet,
     attack_plan,
     level_text,
     natural_forms,
@@ -146,10 +147,14 @@ class ADnD2e(AdndFamily[AdndRound]):
         return declaration
 
     def declared_action(self, state: State, combatant_id: str) -> str:
-        action = self.declaration_of(state, combatant_id).action
-        if action == "weapon" and uses_natural_weapons(self.sheet(state.combatant(combatant_id))):
+        return self._action(self.sheet(state.combatant(combatant_id)), self.declaration_of(state, combatant_id))
+
+    @staticmethod
+    def _action(sheet: Sheet, declaration: Declaration) -> str:
+        """The action of ``declaration``: a weapon attack by a monster with natural weapons is theirs."""
+        if declaration.action == "weapon" and uses_natural_weapons(sheet):
             return "natural"
-        return action
+        return declaration.action
 
     def declared_spell(self, state: State, combatant_id: str) -> str:
         declaration = self.declaration_of(state, combatant_id)
@@ -238,6 +243,8 @@ class ADnD2e(AdndFamily[AdndRound]):
     # -- initiative ----------------------------------------------------------------------------
     def situation_total(self, ids: str | list[str] | tuple[str, ...]) -> int:
         wanted = situation_ids(ids)
+        if not wanted:
+            return 0
         values = {s.id: s.value for s in tables().initiative.situations}
         return sum(values.get(i, 0) for i in wanted)
 
@@ -248,10 +255,24 @@ class ADnD2e(AdndFamily[AdndRound]):
         """A spell of one round or more: no initiative roll, it goes off at the end of the round."""
         if combatant.id in self.fight_of(state).castings:
             return True
+        if combatant.id not in self.round_of(state).declarations:  # (nor is he casting: he attacks)
+            return False
         declaration = self.declaration_of(state, combatant.id)
         return declaration.action == "spell" and casting_rounds(declaration.casting, tables().time.rounds_per_turn) > 0
 
+    _requests_for: tuple[State, Tables, tuple[RollRequest, ...]] | None = None
+    """The last state asked about (with the tables then in use), and its requests."""
+
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
+        # Asked several times of one state by a roll (the screen, the engine, the order): a scan of everyone.
+        known = self._requests_for
+        if known is not None and known[0] is state and known[1] is tables():
+            return known[2]
+        requests = self._initiative_requests(state)
+        self._requests_for = (state, tables(), requests)
+        return requests
+
+    def _initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
         method = state.options.get("initiative", "standard")
         dice = tables().initiative.dice
         acting = [c for c in self.acting(state) if not self.rolls_at_end(state, c)]
@@ -280,7 +301,9 @@ class ADnD2e(AdndFamily[AdndRound]):
     def own_situations(self, state: State, combatant: Combatant, *, with_side: bool) -> int:
         """Table 55 for him: the situations ticked in his declaration (and his side's, when asked); a caster
         gets no haste modifier (the seed's round 3)."""
-        declaration = self.declaration_of(state, combatant.id)
+        return self._situations(state, combatant, self.declaration_of(state, combatant.id), with_side=with_side)
+
+    def _situations(self, state: State, combatant: Combatant, declaration: Declaration, *, with_side: bool) -> int:
         situations = situation_ids(declaration.situations)
         if with_side:
             situations += self.side_situations(state, combatant.side)
@@ -314,20 +337,22 @@ class ADnD2e(AdndFamily[AdndRound]):
         """Lowest first; every further attack after all first ones, in the same order; long castings at the
         end of the round."""
         method = state.options.get("initiative", "standard")
-        by_id = {combatant.id: combatant for combatant in state.combatants}
         values: dict[str, int] = {}
+        strikes: dict[str, int] = {}
         for request in self.initiative_requests(state):
             for combatant_id in request.combatants:
+                combatant = state.combatant(combatant_id)
+                declaration = self.declaration_of(state, combatant_id)  # once each: 10,000 of them in a mass battle
                 value = totals[request.key]
                 if method != "standard":
-                    value += self.action_modifier(state, by_id[combatant_id])
+                    value += self.action_modifier(state, combatant)
                 else:  # the side's roll and situations, and his own (the archers on the hill)
-                    value += self.own_situations(state, by_id[combatant_id], with_side=False)
+                    value += self._situations(state, combatant, declaration, with_side=False)
                 values[combatant_id] = value
+                strikes[combatant_id] = len(self._plan(state, combatant, declaration))
         slots = group_slots(values, descending=False)
-        plans = {cid: self.attack_plan_of(state, by_id[cid]) for cid in values}
-        for number in range(2, max((len(p) for p in plans.values()), default=0) + 1):
-            again = {cid: value for cid, value in values.items() if len(plans[cid]) >= number}
+        for number in range(2, max(strikes.values(), default=0) + 1):
+            again = {cid: value for cid, value in values.items() if strikes[cid] >= number}
             slots += [replace(slot, label=Msg(id=ordinal(number), params={"n": number, "value": slot.value}))
                       for slot in group_slots(again, descending=False)]
         end = tuple(c.id for c in self.acting(state) if self.rolls_at_end(state, c))
@@ -336,14 +361,21 @@ class ADnD2e(AdndFamily[AdndRound]):
         return tuple(slots)
 
     def hasted(self, state: State, combatant: Combatant) -> bool:
-        own = situation_ids(self.declaration_of(state, combatant.id).situations)
-        return "hasted" in own or "hasted" in self.side_situations(state, combatant.side)
+        return self._hasted(state, combatant, self.declaration_of(state, combatant.id))
+
+    def _hasted(self, state: State, combatant: Combatant, declaration: Declaration) -> bool:
+        return "hasted" in situation_ids(declaration.situations) or "hasted" in self.side_situations(state, combatant.side)
 
     def attack_plan_of(self, state: State, combatant: Combatant) -> Plan:
-        if self.declared_action(state, combatant.id) not in ("weapon", "natural"):
+        return self._plan(state, combatant, self.declaration_of(state, combatant.id))
+
+    def _plan(self, state: State, combatant: Combatant, declaration: Declaration) -> Plan:
+        """:meth:`attack_plan_of` for his ``declaration``."""
+        sheet = self.sheet(combatant)
+        if self._action(sheet, declaration) not in ("weapon", "natural"):
             return ()
-        return attack_plan(self.sheet(combatant), state.round, state.options.get("three_halves", "even"),
-                           self.hasted(state, combatant))
+        return attack_plan(sheet, state.round, state.options.get("three_halves", "even"),
+                           self._hasted(state, combatant, declaration))
 
     # -- spells of a round or more ---------------------------------------------------------------
     def completes_this_round(self, state: State, combatant_id: str) -> bool:

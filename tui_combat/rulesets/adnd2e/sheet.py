@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import msgspec
@@ -280,6 +281,10 @@ def thac0(sheet: Sheet) -> int:
 
 
 # -- attacks per round -----------------------------------------------------------------------------------
+ONE_PER_ROUND = Fraction(1)
+
+
+@lru_cache(maxsize=256)  # a Fraction is slow to make, and a mass battle asks for the same few rates 10,000 times
 def _parse_rate(text: str) -> Fraction | None:
     number, _sep, per = text.strip().partition("/")
     try:
@@ -304,12 +309,12 @@ def attack_rate(sheet: Sheet) -> Fraction:
     if own is not None:
         return own
     if sheet.cls == "monster":
-        return Fraction(1)
+        return ONE_PER_ROUND
     data = tables()
     level = level_number(sheet)
     table = data.attacks_specialist if sheet.specialist else data.attacks
     rows = table.get(sheet.cls) or data.attacks.get(sheet.cls, ())
-    return _rate_from_table(rows, level) or Fraction(1)
+    return _rate_from_table(rows, level) or ONE_PER_ROUND
 
 
 def attacks_this_round(sheet: Sheet, round_number: int, three_halves: str, hasted: bool) -> int:
