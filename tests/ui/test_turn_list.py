@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.ui.fights import opened, saved_round
 from tests.ui.steps import SIZE, leave_damage, selected, visible_text
 from tui_combat.app import CombatApp
@@ -101,3 +104,84 @@ def test_a_folded_group_counts_each_way_out_of_the_fight_apart() -> None:
     state = replace(state, combatants=tuple(replace(c, status=statuses.get(c.id, c.status)) for c in state.combatants))
     lines = [row.prompt().plain for row in order_rows(state, True, folded=folded_groups(state))]
     assert "  Orc ×40 · 2 down · 1 fled · 1 surrendered" in lines, lines
+
+
+COMBATANTS = st.lists(st.tuples(st.sampled_from(("s1", "s2")), st.sampled_from(("", "g1", "g2", "g3"))),
+                      min_size=0, max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(COMBATANTS, st.data())
+def test_the_rows_list_each_one_wanted_once_where_he_stands(people: list[tuple[str, str]], data: st.DataObject) -> None:
+    """Whatever the order, the filter and the groups folded: each slot (each side, before any order) lists
+    every combatant of it who is wanted once, in his own row or in his folded group's, in the slot's order;
+    a group folded in a slot shows once there; those in no slot come last; a slot nobody wanted in is left
+    out only when the list is filtered."""
+    from tui_combat.engine.log import Msg
+    from tui_combat.engine.model import Combatant, Side, Slot, State
+    from tui_combat.widgets.order_list import FILTER_ACTING, FILTER_ALL, layout
+
+    combatants = tuple(Combatant(id=f"c{n}", name=f"C{n}", side=side, hp=1, max_hp=1, group=group)
+                       for n, (side, group) in enumerate(people))
+    ids = [c.id for c in combatants]
+    slots = data.draw(st.lists(st.lists(st.sampled_from(ids + ["gone"]), unique=True), max_size=4) if ids else st.just([]))
+    order = tuple(Slot(label=Msg(id=str(n)), combatants=tuple(slot)) for n, slot in enumerate(slots))
+    state = State(sides=(Side(id="s1", name="One"), Side(id="s2", name="Two")), combatants=combatants, order=order,
+                  cursor=data.draw(st.integers(0, max(len(order) - 1, 0))))
+    shown = data.draw(st.sampled_from((FILTER_ALL, FILTER_ACTING, "s1", "s2")))
+    folded = frozenset(data.draw(st.sets(st.sampled_from(("g1", "g2", "g3")))))
+    in_resolve = data.draw(st.booleans())
+    acting = set(state.acting_now()) if in_resolve else set()
+    by_id = {c.id: c for c in combatants}
+
+    def wanted(cid: str) -> bool:
+        combatant = by_id[cid]
+        return (shown == FILTER_ALL or (shown == FILTER_ACTING and cid in acting)
+                or combatant.side == shown)
+
+    def expected(members: list[str]) -> list[tuple[str, ...]]:
+        """Each wanted member in his own row, or his folded group once where its first member stands."""
+        rows: list[tuple[str, ...]] = []
+        groups: dict[str, list[str]] = {}
+        for cid in members:
+            group = by_id[cid].group
+            if group in folded:
+                if group not in groups:
+                    groups[group] = []
+                    rows.append(("group", group))
+                groups[group].append(cid)
+            else:
+                rows.append(("combatant", cid))
+        return [("group", row[1], *groups[row[1]]) if row[0] == "group" else row for row in rows]
+
+    want: list[tuple[str, ...]] = []
+    if order:
+        listed: set[str] = set()
+        for index, slot in enumerate(order):
+            members = [cid for cid in slot.combatants if cid in by_id]
+            listed.update(slot.combatants)
+            chosen = [cid for cid in members if wanted(cid)]
+            if shown != FILTER_ALL and not chosen:
+                continue
+            want += [("slot", str(index)), *expected(chosen)]
+        idle = [c.id for c in combatants if c.id not in listed and wanted(c.id)]
+        if idle:
+            want += [("idle",), *expected(idle)]
+    else:
+        for side in state.sides:
+            chosen = [c.id for c in combatants if c.side == side.id and wanted(c.id)]
+            if shown != FILTER_ALL and not chosen:
+                continue
+            want += [("side", side.id), *expected(chosen)]
+
+    got: list[tuple[str, ...]] = []
+    for spot in layout(state, in_resolve, shown, folded):
+        if spot.kind == "slot":
+            got.append(("slot", str(spot.slot)))
+        elif spot.kind == "side":
+            got.append(("side", spot.who))
+        elif spot.kind == "group":
+            got.append(("group", spot.who, *spot.members))
+        else:
+            got.append((spot.kind,) if spot.kind == "idle" else (spot.kind, spot.who))
+    assert got == want

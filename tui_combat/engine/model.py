@@ -12,7 +12,7 @@ stays a JSON-like mapping that the ruleset checks when it is entered.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -208,6 +208,11 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 
     def has(self, combatant_id: str) -> bool:
         return combatant_id in _index(self.combatants).at
+
+    def present(self, combatant_ids: Iterable[str]) -> list[Combatant]:
+        """The combatants of ``combatant_ids`` who are in the fight, in that order (an order's slot of 10,000)."""
+        at, combatants = _index(self.combatants).at, self.combatants
+        return [combatants[at[cid]] for cid in combatant_ids if cid in at]
 
     def position(self, combatant_id: str) -> int:
         """Where the combatant stands in :attr:`combatants` (KeyError when nobody has that id)."""

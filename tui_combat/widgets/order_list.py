@@ -209,23 +209,26 @@ def layout(state: State, in_resolve: bool, shown: str = FILTER_ALL, folded: froz
             return combatant.id in acting
         return combatant.side == shown
 
+    def filtered(combatants: list[Combatant]) -> list[Combatant]:
+        # (everyone listed, the usual case: no test for each of a mass battle's 10,000)
+        return combatants if shown == FILTER_ALL else [c for c in combatants if wanted(c)]
+
     listed_groups: set[str] = set()
 
     def add_spots(members: list[Combatant], slot: int | None, key_of: Callable[[Combatant], str]) -> None:
         """The rows of ``members`` (those wanted): a folded group once, where its first member stands."""
         by_group: dict[str, list[Combatant]] = {}
+        if folded:
+            for combatant in members:
+                if combatant.group in folded:
+                    by_group.setdefault(combatant.group, []).append(combatant)
         for combatant in members:
-            if combatant.group in folded and wanted(combatant):
-                by_group.setdefault(combatant.group, []).append(combatant)
-        for combatant in members:
-            if not wanted(combatant):
-                continue
-            group = by_group.pop(combatant.group, None) if combatant.group in folded else None
-            if group is None and combatant.group in folded:
-                continue  # shown already in its group's row
-            if group is None:
+            if combatant.group not in folded:
                 spots.append(Spot(key_of(combatant), "combatant", slot, combatant.id))
                 continue
+            group = by_group.pop(combatant.group, None)
+            if group is None:
+                continue  # shown already in its group's row
             key = GROUP_PREFIX + combatant.group
             key = key if combatant.group not in listed_groups else f"{key}#{slot}"
             listed_groups.add(combatant.group)
@@ -234,21 +237,25 @@ def layout(state: State, in_resolve: bool, shown: str = FILTER_ALL, folded: froz
     if state.order:
         listed: set[str] = set()
         for index, slot in enumerate(state.order):
-            members = [state.combatant(cid) for cid in slot.combatants if state.has(cid)]
-            if shown != FILTER_ALL and not any(wanted(c) for c in members):
+            members = state.present(slot.combatants)
+            shown_members = filtered(members)
+            if shown != FILTER_ALL and not shown_members:
                 listed.update(slot.combatants)
                 continue
             spots.append(Spot(f"slot-{index}", "slot", index, disabled=True))
             keys = {c.id: c.id if c.id not in listed else f"{c.id}#{index}" for c in members}
             listed.update(keys)
-            add_spots(members, index, lambda c: keys[c.id])
+            add_spots(shown_members, index, lambda c: keys[c.id])
         idle = [c for c in state.combatants if c.id not in listed and wanted(c)]
         if idle:
             spots.append(Spot("slot-idle", "idle", disabled=True))
             add_spots(idle, None, lambda c: c.id)
     else:
+        by_side: dict[str, list[Combatant]] = {}
+        for combatant in state.combatants:
+            by_side.setdefault(combatant.side, []).append(combatant)
         for side in state.sides:
-            members = [c for c in state.combatants if c.side == side.id and wanted(c)]
+            members = filtered(by_side.get(side.id, []))
             if shown != FILTER_ALL and not members:
                 continue
             spots.append(Spot(f"side-{side.id}", "side", who=side.id, disabled=True))
@@ -322,7 +329,7 @@ class Looks:
             kept = self.census.setdefault(spot.who, {}) if self.census is not None else {}
             counted = kept.get(spot.key)
             if counted is None:
-                counted = kept[spot.key] = Census([state.combatant(cid) for cid in spot.members])
+                counted = kept[spot.key] = Census(state.present(spot.members))
             _kind, _first, marker, budget, _effects = self.combatant(state.combatant(counted.members[0]), spot.slot, visible)
             return Row(spot.key, ("group", counted.name, len(counted.members), counted.out, marker, budget),
                        members=counted.members)
