@@ -365,6 +365,20 @@ def test_attacks_in_a_round_are_the_strikes_due_by_its_end_less_those_due_by_the
     assert attacks_this_round(sheet, round_number, three_halves, hasted) == max(due, 1) * (2 if hasted else 1)
 
 
+@given(st.sampled_from(("", "long sword", " ")), st.sampled_from(("", "claw, claw, bite")), st.booleans(),
+       st.sampled_from(("", "3/2", "2", "5/2", "nonsense")), st.sampled_from(("warrior", "priest", "monster")),
+       st.integers(1, 20), st.integers(1, 12), st.sampled_from(("even", "odd")), st.booleans())
+def test_the_slots_an_attack_plan_takes_are_its_strikes(weapon: str, forms: str, natural: bool, rate: str, cls: str,
+                                                       level: int, round_number: int, three_halves: str,
+                                                       hasted: bool) -> None:
+    """The order counts a combatant's slots with attacks_this_round instead of making his plan: the same."""
+    from tui_combat.rulesets.adnd2e.sheet import attack_plan
+
+    sheet = Sheet(weapon=weapon, forms=forms, natural=natural, attacks=rate, cls=cls, level=level)
+    assert len(attack_plan(sheet, round_number, three_halves, hasted)) == attacks_this_round(
+        sheet, round_number, three_halves, hasted)
+
+
 DECLARED = st.fixed_dictionaries({
     "action": st.sampled_from(("weapon", "spell", "move", "natural")),
     "situations": st.sampled_from(("", "hasted", "higher_ground", "hasted, wading")),

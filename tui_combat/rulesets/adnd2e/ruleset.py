@@ -4,7 +4,8 @@ more at the end of the round, and the ruleset's actions."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import msgspec
 from msgspec.structs import replace
@@ -21,6 +22,7 @@ from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan, o
 from tui_combat.rulesets.adnd2e.sheet import (
     Sheet,
     attack_plan,
+    attacks_this_round,
     level_text,
     natural_forms,
     slowest_weapon_speed,
@@ -37,6 +39,8 @@ from tui_combat.rulesets.adnd2e.state import (
     duration,
     parse_spells,
 )
+
+T = TypeVar("T")
 
 __all__ = ["ACTIONS", "ITEMS", "ADnD2e", "check_situations", "situation_ids"]
 
@@ -349,7 +353,7 @@ class ADnD2e(AdndFamily[AdndRound]):
                 else:  # the side's roll and situations, and his own (the archers on the hill)
                     value += self._situations(state, combatant, declaration, with_side=False)
                 values[combatant_id] = value
-                strikes[combatant_id] = len(self._plan(state, combatant, declaration))
+                strikes[combatant_id] = self._attacks(state, combatant, declaration, attacks_this_round) or 0
         slots = group_slots(values, descending=False)
         for number in range(2, max(strikes.values(), default=0) + 1):
             again = {cid: value for cid, value in values.items() if strikes[cid] >= number}
@@ -371,11 +375,17 @@ class ADnD2e(AdndFamily[AdndRound]):
 
     def _plan(self, state: State, combatant: Combatant, declaration: Declaration) -> Plan:
         """:meth:`attack_plan_of` for his ``declaration``."""
+        return self._attacks(state, combatant, declaration, attack_plan) or ()
+
+    def _attacks(self, state: State, combatant: Combatant, declaration: Declaration,
+                 reckon: Callable[[Sheet, int, str, bool], T]) -> T | None:
+        """What ``reckon`` makes of his attacks this round (:func:`attack_plan`, or only how many slots they
+        take: :func:`attacks_this_round`); None when he does not attack."""
         sheet = self.sheet(combatant)
         if self._action(sheet, declaration) not in ("weapon", "natural"):
-            return ()
-        return attack_plan(sheet, state.round, state.options.get("three_halves", "even"),
-                           self._hasted(state, combatant, declaration))
+            return None
+        return reckon(sheet, state.round, state.options.get("three_halves", "even"),
+                      self._hasted(state, combatant, declaration))
 
     # -- spells of a round or more ---------------------------------------------------------------
     def completes_this_round(self, state: State, combatant_id: str) -> bool:
