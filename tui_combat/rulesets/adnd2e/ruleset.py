@@ -425,8 +425,9 @@ class ADnD2e(AdndFamily[AdndRound]):
         per_turn = tables().time.rounds_per_turn
         lost = set(self.round_of(state).spells_lost)
         castings = dict(self.fight_of(state).castings)
+        declared = self.round_of(state).declarations  # (who declared nothing attacks: he starts no casting)
         for combatant in self.acting(state):
-            if combatant.id in castings or combatant.id in lost:
+            if combatant.id in castings or combatant.id in lost or combatant.id not in declared:
                 continue
             declaration = self.declaration_of(state, combatant.id)
             rounds = casting_rounds(declaration.casting, per_turn) if declaration.action == "spell" else 0
