@@ -107,6 +107,12 @@ def list_sessions(data_root: Path, *, steps: bool = False) -> list[SessionInfo]:
     return session_folders.list_sessions(data_root, steps=steps, shown=_shown)
 
 
+def indexed_sessions(data_root: Path) -> list[SessionInfo] | None:
+    """The session list as the index last saw it (:func:`tui_combat.saves.session_folders.indexed_sessions`),
+    None when only reading the sessions tells it; :func:`list_sessions` with ``steps`` is the list as it is."""
+    return session_folders.indexed_sessions(data_root)
+
+
 def _shown(folder: Path, info: SessionInfo) -> SessionInfo:
     return _as_opened(folder, info) if info.after_snapshot else session_folders.with_step_label(folder, info)
 

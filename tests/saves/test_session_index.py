@@ -254,3 +254,26 @@ def test_the_quick_list_with_steps_does_not_stand_in_for_the_session_lists_repla
     assert listed(tmp_path) == [("a", "Ambush", "round 1 · End of round")]
     (quick,) = session_folders.list_sessions(tmp_path, steps=True)
     assert session.progress_label(quick) == "round 1"
+
+
+def test_the_index_alone_gives_the_list_as_last_seen_and_none_until_it_knows_every_step(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long list is first drawn from the index without looking at any session's files, then checked
+    (:func:`session.list_sessions`): what the index says is the list as it was when last read."""
+    assert session.indexed_sessions(tmp_path) is None  # no index yet
+    fought(tmp_path, "a", "Ambush")
+    named(tmp_path, "b", "Bridge")
+    session.list_sessions(tmp_path)  # an index without the steps the list shows
+    assert session.indexed_sessions(tmp_path) is None
+    read = session.list_sessions(tmp_path, steps=True)
+    moved_on(tmp_path, "a")  # written since
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a session's files were looked at")
+
+    with monkeypatch.context() as blind:
+        blind.setattr(session_folders, "stamp", refused)
+        blind.setattr(session_folders, "_info", refused)
+        indexed = session.indexed_sessions(tmp_path)
+    assert indexed == read  # as last seen, newest first
+    assert session.list_sessions(tmp_path, steps=True) != read  # the files tell what changed since

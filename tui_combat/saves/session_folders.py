@@ -243,6 +243,21 @@ def list_sessions(root: Path, *, steps: bool = False,
     return sessions
 
 
+def indexed_sessions(root: Path) -> list[SessionInfo] | None:
+    """What the index says the session list shows (each session with its step), newest first, read without
+    looking at any session's files: for a first sight of a long list, which :func:`list_sessions` then checks
+    against the files. None when the index holds no session or not what the list shows of each one."""
+    if sessions_problem(root):
+        return None
+    known = read_index(root)
+    shown = [entry.shown for entry in known.values()]
+    if not shown or None in shown:
+        return None
+    sessions = [info for info in shown if info is not None]
+    sessions.sort(key=lambda info: info.saved_at, reverse=True)
+    return sessions
+
+
 def _entry(key: str, path: str, known: IndexEntry | None) -> IndexEntry | None:
     """What the list reads of the session folder ``path``: from the index when its files are as they were
     then, else from the files; None when it holds none of a session's files."""

@@ -107,14 +107,34 @@ class SessionsScreen(TranslatedBindings, Screen[None]):
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
-        self.reload()
+        # Seen first as the index last saw it (500 sessions' files stat-ed took some 10 ms of the start), then
+        # checked against the files once that frame is drawn.
+        indexed = session.indexed_sessions(self.host.data_root)
+        if indexed is None:
+            self.reload()
+            return
+        self._show_sessions(indexed)
+        self.call_after_refresh(self._check_sessions)
+
+    def _check_sessions(self) -> None:
+        """The list as the sessions' files say, in place of the index's when they differ; the cursor stays on
+        the same session."""
+        sessions = session.list_sessions(self.host.data_root, steps=True)
+        if sessions == list(self.sessions.values()):
+            return
+        selected = self.selected_key()
+        self._show_sessions(sessions)
+        if selected is not None:
+            self.select_key(selected)
 
     def on_resize(self) -> None:
         if self._rows and self._laid_out_for != self.size.width:
             self._fill(keep_cursor=True)
 
     def reload(self) -> None:
-        sessions = session.list_sessions(self.host.data_root, steps=True)
+        self._show_sessions(session.list_sessions(self.host.data_root, steps=True))
+
+    def _show_sessions(self, sessions: list[session.SessionInfo]) -> None:
         self.sessions = {info.key: info for info in sessions}
         rows: list[ListedRow] = []
         for info in sessions:
