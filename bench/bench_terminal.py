@@ -17,8 +17,9 @@ ours is followed by one of its own (its starts alternate with ours):
   declarations and to the initiative step, and ``r`` rolls initiative (the new order); each timed against
   the bare app's ``n`` after it, then undone (``u``, untimed) to round 1's first slot for the next time.
 * Damage at 2,000 combatants: ``d`` opens the form (timed), ``3`` is typed, Enter applies it (timed), ``u``
-  undoes it (timed), ``?`` opens the help and Esc closes it (timed); each against the bare app's ``n`` after it,
-  Esc against the bare app's Esc (both wait Textual's ESCDELAY for a sequence that does not come).
+  undoes it (timed), ``?`` opens the help and Esc closes it (timed), ``a`` opens the attack form of the one
+  acting and Esc closes it (timed); each against the bare app's ``n`` after it, Esc against the bare app's
+  Esc (both wait Textual's ESCDELAY for a sequence that does not come).
   On a session nobody has acted in yet, the keys that change the footer: Enter of the first damage (Undo
   comes into it) and ``u`` undoing it (Undo leaves).
 * The players' view at 200 and 2,000 combatants: ``tui-combat view`` in a pseudo-terminal while this process
@@ -370,16 +371,18 @@ def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str], 
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): a damage applied
     (``d``, ``3``, Enter) and ``u`` undoing it (timed), ``?`` opening the help (timed) and Esc closing it
     (timed, against the bare app's own Esc: a lone Esc is a key only once Textual has waited to see that no
-    escape sequence follows it, ESCDELAY, 100 ms by default). Returns the timed keys by name."""
+    escape sequence follows it, ESCDELAY, 100 ms by default), ``a`` opening the attack form of the one acting
+    (a form over the round screen) and Esc closing it (timed). Returns the timed keys by name."""
     terminal = Terminal(argv, env)
     try:
         terminal.until_quiet(0, marker)
-        timed = {"u undoes a damage": Paired(), "? opens the help": Paired(), "Esc closes it": Paired()}
+        timed = {"u undoes a damage": Paired(), "? opens the help": Paired(), "Esc closes it": Paired(),
+                 "a opens the attack form": Paired(), "Esc closes the attack form": Paired()}
         for number in range(count + 1):
             terminal.key(b"d")
             terminal.key(b"3")
             terminal.key(b"\r")
-            for (name, into), key in zip(timed.items(), (b"u", b"?", b"\x1b")):
+            for (name, into), key in zip(timed.items(), (b"u", b"?", b"\x1b", b"a", b"\x1b")):
                 took, size = terminal.key(key)
                 if number >= 1:
                     into.add(took, size, beside, key if key == b"\x1b" else b"n")
