@@ -210,7 +210,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return combatant_id in _index(self.combatants).at
 
     def present(self, combatant_ids: Iterable[str]) -> list[Combatant]:
-        """The combatants of ``combatant_ids`` who are in the fight, in that order (an order's slot of 10,000)."""
+        """The combatants of ``combatant_ids`` who are in the fight, in that order, one look-up each (a slot of
+        the order may hold 10,000)."""
         at, combatants = _index(self.combatants).at, self.combatants
         return [combatants[at[cid]] for cid in combatant_ids if cid in at]
 
