@@ -544,12 +544,12 @@ def _previous_step(action: a.PreviousStep, state: State) -> State:
 
 def initiative_stage(ruleset: AnyRuleset, state: State) -> str:
     """Where initiative stands, told without working out its rolls (the rules work them out from every
-    combatant): "pending" (further rolls asked for), "fresh" (a step where it is rolled from the start), or
-    "" (no roll now)."""
+    combatant): "pending" (further rolls asked for), "fresh" (a step where it is rolled from the start),
+    "kept" (such a step, but the order settled stands for the whole fight), or "" (no roll now)."""
     if state.initiative.pending:
         return "pending"
     if _step_kind(ruleset, state) in ("initiative", "declare"):
-        return "fresh"
+        return "kept" if state.initiative.settled and ruleset.order_policy == "fight" else "fresh"
     return ""
 
 
@@ -558,7 +558,7 @@ def initiative_asked(ruleset: AnyRuleset, state: State) -> tuple[tuple[RollReque
     stage = initiative_stage(ruleset, state)
     if stage == "pending":
         return state.initiative.pending, False
-    if stage == "fresh":
+    if stage in ("fresh", "kept"):
         return ruleset.initiative_requests(state), True
     return (), False
 
@@ -567,11 +567,11 @@ def initiative_asked(ruleset: AnyRuleset, state: State) -> tuple[tuple[RollReque
 def _roll_initiative(action: a.RollInitiative, state: State) -> State:
     _require_phase(state, "round")
     ruleset = get(state.ruleset)
+    if initiative_stage(ruleset, state) == "kept":
+        raise RuleError(_("The order stands for the whole fight."))
     requests, fresh = initiative_asked(ruleset, state)
     if not requests and not fresh:
         raise RuleError(_("Initiative is rolled in the initiative step."))
-    if fresh and state.initiative.settled and ruleset.order_policy == "fight":
-        raise RuleError(_("The order stands for the whole fight."))
     if fresh:
         state = initiative.reset(state)
     # Rolls asked for during a turn (a newcomer's) must not move the turn away from whoever is acting, nor

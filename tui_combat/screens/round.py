@@ -211,13 +211,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         """Whether Roll and Typed apply now (:meth:`initiative_requests` is not None), told without working out
         the rolls: the footer asks it of every key it shows."""
         state = self.state
-        if state.phase != "round":
-            return False
-        ruleset = self.ruleset
-        stage = initiative_stage(ruleset, state)
-        if stage == "fresh":  # unless the order stands for the whole fight
-            return not (state.initiative.settled and ruleset.order_policy == "fight")
-        return stage == "pending"
+        return state.phase == "round" and initiative_stage(self.ruleset, state) in ("fresh", "pending")
 
     # -- rendering ----------------------------------------------------------------------------------
     def show(self, state: State) -> None:

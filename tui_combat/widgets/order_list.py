@@ -216,7 +216,8 @@ def layout(state: State, in_resolve: bool, shown: str = FILTER_ALL, folded: froz
     listed_groups: set[str] = set()
 
     def add_spots(members: list[Combatant], slot: int | None, key_of: Callable[[Combatant], str]) -> None:
-        """The rows of ``members`` (those wanted): a folded group once, where its first member stands."""
+        """The rows of ``members`` (those listed, filtered already): a folded group once, where its first
+        member stands."""
         by_group: dict[str, list[Combatant]] = {}
         if folded:
             for combatant in members:
@@ -246,7 +247,7 @@ def layout(state: State, in_resolve: bool, shown: str = FILTER_ALL, folded: froz
             keys = {c.id: c.id if c.id not in listed else f"{c.id}#{index}" for c in members}
             listed.update(keys)
             add_spots(shown_members, index, lambda c: keys[c.id])
-        idle = [c for c in state.combatants if c.id not in listed and wanted(c)]
+        idle = filtered([c for c in state.combatants if c.id not in listed])
         if idle:
             spots.append(Spot("slot-idle", "idle", disabled=True))
             add_spots(idle, None, lambda c: c.id)
