@@ -122,11 +122,13 @@ async def walk_adnd(lang: str, data_root: Path, troll_name: str) -> Walk:
             # Raf (selected, acting in slot 7) attacks: with, target (the first foe, Troll 1), AC 4 typed (the
             # troll's), other modifiers, the d20 typed: 9.
             await pilot.press("a")
-            await until_named(pilot, "FormDialog")
-            attack = pilot.app.screen
+            attack = pilot.app.screen.form_panel
+            await until(pilot, lambda: attack.is_open and attack.takes_keys and settled(pilot.app.screen),
+                        "the attack form at the foot of the round")
+            walk.screens.append(screen_text(pilot))
             await pilot.press("tab", "tab", "4", "enter", "enter", "9", "enter")
             # a hit on Troll 1: his damage is asked for in the prompt, read, and left
-            await until(pilot, lambda: pilot.app.screen is not attack and screen_name(pilot) == "RoundScreen"
+            await until(pilot, lambda: not attack.is_open and screen_name(pilot) == "RoundScreen"
                         and pilot.app.screen.amount_prompt.is_open and settled(pilot.app.screen),
                         "the damage prompt", describe=lambda: screen_name(pilot))
             walk.screens.append(screen_text(pilot))

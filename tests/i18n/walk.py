@@ -179,7 +179,7 @@ def footer_current(screen: Widget) -> bool:
     """The screen's footer (if it has one) shows the keys that apply now, laid out, or leaves them out for
     want of room (it composes them a refresh after they change)."""
     footers = list(screen.query(KeyFooter))
-    if not footers or not footers[0].display:  # a prompt in its place
+    if not footers or not footers[0].display or footers[0].covered:  # a prompt in its place, a form over it
         return True
     keys = shown_keys(footers[0])
     shown = {key.action for key in keys if not key.has_class("-command-palette")}
@@ -192,7 +192,8 @@ def footer_faults(screen: Widget) -> list[str]:
     """What is wrong with the screen's footer as drawn: a key under the palette key (cut, or hidden), the
     palette key short of the right edge (a letter of the key under it shows there), or help not shown whole.
     (A key left out of a full row is no fault: help and the palette list it.)"""
-    footers = [widget for widget in screen.query(KeyFooter) if widget.display and widget.region.width > 0]
+    footers = [widget for widget in screen.query(KeyFooter) if widget.display and not widget.covered
+               and widget.region.width > 0]
     if not footers:
         return []
     keys = shown_keys(footers[0])

@@ -15,7 +15,8 @@ from textual.widgets import DataTable, Footer, Static
 
 from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
-from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, _widget_id
+from tui_combat.screens.dialogs import ChoiceDialog, FieldsForm, FormDialog, _widget_id
+from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.setup import SetupScreen
@@ -42,10 +43,21 @@ def store(app: CombatApp) -> Store:
     return app.store
 
 
+def open_form_of(app: App[Any]) -> FormDialog | FormPanel | None:
+    """The form open now: a dialog on top, or the form at the foot of the round screen."""
+    screen = app.screen
+    if isinstance(screen, FormDialog):
+        return screen
+    if isinstance(screen, RoundScreen) and screen.form_panel.is_open:
+        return screen.form_panel
+    return None
+
+
 def dialog_error(app: CombatApp) -> str:
     """The plain text under the open form (empty when the form has no complaint)."""
-    assert isinstance(app.screen, FormDialog), f"no form is open but {type(app.screen).__name__}"
-    return str(app.screen.query_one("#dialog-error", Static).render()).strip()
+    form = open_form_of(app)
+    assert form is not None, f"no form is open on {type(app.screen).__name__}"
+    return str(form.query_one("#dialog-error", Static).render()).strip()
 
 
 def amount_prompt(app: CombatApp) -> AmountPrompt:
@@ -145,7 +157,7 @@ async def to_round(pilot: Pilot[None], party: str = "5", monsters: str = "8") ->
 
 
 def _form_error(app: App[Any]) -> str:
-    return dialog_error(app) if isinstance(app.screen, FormDialog) else "closed"  # type: ignore[arg-type]
+    return dialog_error(app) if open_form_of(app) is not None else "closed"  # type: ignore[arg-type]
 
 
 async def until_round(pilot: Pilot[None]) -> RoundScreen:
@@ -191,20 +203,20 @@ async def to_round_from_setup(pilot: Pilot[None], mark: int | None = None) -> No
     await until_round(pilot)
 
 
-async def until_form(pilot: Pilot[None], what: str = "a form") -> FormDialog:
-    """Until a form is the screen with each of its fields mounted (a form pushed from code, not from a key,
-    is composed a moment later); the form."""
+async def until_form(pilot: Pilot[None], what: str = "a form") -> FormDialog | FormPanel:
+    """Until a form is open (a dialog on top, or the form at the foot of the round screen) with each of its
+    fields mounted and the first taking keys (a form's rows may be made a moment later); the form."""
     app = pilot.app
 
     def ready() -> bool:
-        screen = app.screen
-        return isinstance(screen, FormDialog) and all(
-            screen.query(f"#{_widget_id(index, field.key)}") for index, field in enumerate(screen.fields))
+        form = open_form_of(app)
+        return form is not None and (not isinstance(form, FormPanel) or form.takes_keys) and all(
+            form.query(f"#{_widget_id(index, field.key)}") for index, field in enumerate(form.fields))
 
     await until(pilot, ready, what)
-    screen = app.screen
-    assert isinstance(screen, FormDialog)
-    return screen
+    form = open_form_of(app)
+    assert form is not None
+    return form
 
 
 async def until_prompt(pilot: Pilot[None], what: str = "the amount prompt") -> AmountPrompt:
@@ -226,17 +238,22 @@ async def until_prompt_closed(pilot: Pilot[None], what: str = "the amount taken"
                 and app.screen.amount_prompt.is_open else f"the screen is {type(app.screen).__name__}")
 
 
-async def until_closed(pilot: Pilot[None], form: Screen[Any], what: str = "the form to close") -> None:
+async def until_closed(pilot: Pilot[None], form: Screen[Any] | FieldsForm, what: str = "the form to close") -> None:
     """Until ``form`` is closed and the screen under it has run what the form's result set going (its
     callback runs a moment after the form is gone); a form that refuses what it was given fails this,
     with its complaint."""
     app = pilot.app
-    await until(pilot, lambda: app.screen is not form and settled(app.screen), what,
-                describe=lambda: f"the form says: {dialog_error(app)}" if app.screen is form  # type: ignore[arg-type]
-                and isinstance(form, FormDialog) else f"the screen is {type(app.screen).__name__}")
+
+    def closed() -> bool:
+        gone = not form.is_open if isinstance(form, FormPanel) else app.screen is not form
+        return gone and settled(app.screen)
+
+    await until(pilot, closed, what,
+                describe=lambda: f"the form says: {dialog_error(app)}" if open_form_of(app) is form  # type: ignore[arg-type]
+                else f"the screen is {type(app.screen).__name__}")
 
 
-async def open_form(pilot: Pilot[None], key: str) -> FormDialog:
+async def open_form(pilot: Pilot[None], key: str) -> FormDialog | FormPanel:
     """Press ``key``; the form it opens."""
     await pilot.press(key)
     return await until_form(pilot, f"the form {key} opens")
@@ -266,7 +283,7 @@ async def leave_damage(pilot: Pilot[None]) -> bool:
         screen = app.screen
         return isinstance(screen, RoundScreen) and screen.amount_prompt.is_open
 
-    await until(pilot, lambda: damage_prompt() or (not isinstance(app.screen, FormDialog) and settled(app.screen)),
+    await until(pilot, lambda: damage_prompt() or (open_form_of(app) is None and settled(app.screen)),
                 "the attack taken")
     if damage_prompt():
         await pilot.press("escape")

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from tests.ui.fights import opened
 from tests.ui.steps import (
-    SIZE, dialog_error, leave_damage, log_texts, prompt_line, store, until_prompt, until_prompt_closed, visible_text,
+    SIZE, dialog_error, leave_damage, log_texts, prompt_line, store, until_closed, until_form, until_prompt,
+    until_prompt_closed, visible_text,
 )
 from tests.waiting import until
 from tui_combat.app import CombatApp
@@ -19,8 +20,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
 from tui_combat.saves.locations import sessions_dir
-from tui_combat.screens.dialogs import FormDialog
-from tui_combat.screens.round import RoundScreen
+from tui_combat.screens.dialogs import FieldsForm
 from tui_combat.store import Store, new_state
 from tui_combat.widgets.lines import TextLines
 
@@ -52,7 +52,7 @@ def fight(*, surprised: bool, death: str = "dead") -> State:
     return apply(state, a.RollInitiative(rolls=rolls))
 
 
-def preview(form: FormDialog) -> str:
+def preview(form: FieldsForm) -> str:
     return " ".join(visible_text(form.query_one("#dialog-preview")).split())
 
 
@@ -62,9 +62,7 @@ async def test_a_surprised_large_troll(make_app: Callable[..., CombatApp], data_
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, FormDialog), "the attack form")
-        form = app.screen
-        assert isinstance(form, FormDialog)
+        form = await until_form(pilot, "the attack form")
         # THAC0 16 − AC 6 (4 without the Dex −2) = 10; +4 magic, +1 surprised: 5 or more, 16 faces.
         await until(pilot, lambda: preview(form).endswith("80% to hit."), "the chance")
         assert preview(form) == ("Needs 5 or more on the d20 (THAC0 16 − AC 6, +4 magic, +1 surprised, surprised: AC "
@@ -90,21 +88,19 @@ async def test_a_second_main_action_is_refused_then_allowed(make_app: Callable[.
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, FormDialog), "the attack form")
+        await until_form(pilot, "the attack form")
         await pilot.press("ctrl+s")  # the form rolls the d20
         await until(pilot, lambda: any(text.startswith("Raf attacks") for text in log_texts(app)), "the attack")
         await leave_damage(pilot)  # a hit asks for the damage: left for later
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, FormDialog), "the main action's form")
-        form = app.screen
-        assert isinstance(form, FormDialog)
+        form = await until_form(pilot, "the main action's form")
         await until(pilot, lambda: bool(preview(form)), "the reason")
         assert preview(form) == "Raf has attacked this round: his attacks were his main action."
         await pilot.press("ctrl+s")
         await until(pilot, lambda: bool(dialog_error(app)), "the refusal")
         assert "Tick \"Ignore the book (the log says so)\" to allow it." in " ".join(dialog_error(app).split())
         await pilot.press("space", "ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "the form closed")
+        await until_closed(pilot, form, "the form closed")
         assert "Raf takes a second main action this round, against the book." in log_texts(app)
 
 

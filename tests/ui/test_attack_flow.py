@@ -15,7 +15,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from tests.ui.fights import opened
-from tests.ui.steps import SIZE, dialog_error, log_texts, prompt_line, store, until_prompt, until_prompt_closed, visible_text
+from tests.ui.steps import (SIZE, dialog_error, log_texts, prompt_line, store, until_closed, until_form, until_prompt,
+                            until_prompt_closed, visible_text)
 from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
@@ -24,6 +25,7 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
 from tui_combat.store import Store, new_state
 
@@ -47,7 +49,7 @@ def fight(ruleset: str) -> State:
     return state
 
 
-async def pick(pilot: Pilot[None], form: FormDialog, key: str, value: str) -> None:
+async def pick(pilot: Pilot[None], form: FormDialog | FormPanel, key: str, value: str) -> None:
     widget = form.query_one(f"#f-{key}", Select)
     widget.focus()
     values = [choice for choice, _label in next(f for f in form.fields if f.key == key).choices]
@@ -66,8 +68,7 @@ async def test_attack_target_chance_damage(ruleset: str, make_app: Callable[...,
         raf, orc1, orc2 = (next(c.id for c in state.combatants if c.name == name) for name in ("Raf", "Orc 1", "Orc 2"))
         assert state.acting_now() == (raf,), [str(s.label) for s in state.order]
         await pilot.press("a")
-        form = app.screen
-        assert isinstance(form, FormDialog), dialog_error(app)
+        form = await until_form(pilot, "the attack form")
         assert form.query_one("#f-target", Select).value == orc1  # the first foe, with no attack yet
         await pick(pilot, form, "target", orc2)
         # THAC0 16 against AC 6: 10; the hammer's +4 makes it 6 or more on the die, 15 faces of 20.
@@ -87,11 +88,11 @@ async def test_attack_target_chance_damage(ruleset: str, make_app: Callable[...,
         assert "Raf attacks Orc 2 (AC 6) with war hammer: d20 12 +4 magic vs 10 — hit." in log_texts(app)
         # The next attack form names the orc he struck last.
         await pilot.press("a")
-        again = app.screen
-        assert isinstance(again, FormDialog)
+        again = await until_form(pilot, "the attack form again")
+        assert again is form and form.rows_made == 1  # the same form, filled in anew
         assert again.query_one("#f-target", Select).value == orc2
         await pilot.press("escape")
-        assert isinstance(app.screen, RoundScreen)
+        await until_closed(pilot, again, "the attack form left")
 
 
 async def test_an_effect_is_picked_from_the_rulesets_names_as_it_is_typed(make_app: Callable[..., CombatApp],
@@ -130,8 +131,7 @@ async def test_enter_on_the_damage_prompt_rolls_the_hits_dice(make_app: Callable
         await opened(pilot)
         orc1 = next(c.id for c in store(app).state.combatants if c.name == "Orc 1")
         await pilot.press("a")
-        form = app.screen
-        assert isinstance(form, FormDialog), dialog_error(app)
+        form = await until_form(pilot, "the attack form")
         form.query_one("#f-roll").focus()
         await pilot.press("1", "9", "enter")
         await until_prompt(pilot, "the damage the hit calls for")

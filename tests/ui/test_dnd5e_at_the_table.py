@@ -17,15 +17,15 @@ from textual.widgets import Label, Select
 from tests.common import encounter_file
 from tests.ui.test_dnd5e_round import SPEED
 from tests.ui.steps import (
-    SIZE, combatant_id, dialog_error, footer_text, prompt_line, select, store, to_round_from_setup, until_prompt, until_prompt_closed,
-    visible_text,
+    SIZE, combatant_id, dialog_error, footer_text, prompt_line, select, store, to_round_from_setup, until_closed, until_form,
+    until_prompt, until_prompt_closed, visible_text,
 )
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.public import public_view
-from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.dialogs import FieldsForm, FormDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets.lines import TextLines
 
@@ -34,12 +34,12 @@ PRONE = 11
 """Where "prone" is in the condition list (blinded, charmed, … poisoned, prone)."""
 
 
-def preview(form: FormDialog) -> str:
+def preview(form: FieldsForm) -> str:
     """The form's line of odds, its wrapped lines joined again."""
     return " ".join(visible_text(form.query_one("#dialog-preview")).split())
 
 
-def to_hit_label(form: FormDialog) -> str:
+def to_hit_label(form: FieldsForm) -> str:
     return str(form.query_one("#label-f-to_hit", Label).render())
 
 
@@ -78,17 +78,17 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         # Goblin 1 is knocked prone: the condition key on him, "prone" from the list.
         await select(pilot, goblin_1)
         await pilot.press("c")
-        form = await until_screen(pilot, FormDialog, "the condition form")
+        form = await until_form(pilot, "the condition form")
         await pilot.press("down", *["down"] * PRONE, "enter")
         await until(pilot, lambda: form.query_one("#f-condition", Select).value == "prone", "prone chosen")
         await pilot.press("ctrl+s")
-        await until_screen(pilot, RoundScreen, "the round again")
+        await until_closed(pilot, form, "the round again")
         assert "Goblin 1 is prone." in [e.text for e in store(app).state.log_entries()]
 
         # Brenna attacks him: within 5 ft, advantage, 84 %, two d20s; from farther, disadvantage.
         await select(pilot, brenna)
         await pilot.press("a")
-        form = await until_screen(pilot, FormDialog, "the attack form")
+        form = await until_form(pilot, "the attack form")
         assert form.query_one("#f-target", Select).value == goblin_1
         await until(pilot, lambda: preview(form) == "Needs 9 or more on the d20 (AC 15, +6 to hit) with advantage "
                                                     "(Goblin 1: prone): 84% to hit.", "the chance with advantage")
@@ -129,9 +129,9 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         await select(pilot, mirela)
         await until(pilot, lambda: "Death save" in footer_text(app), "the death save key in the footer")
         await pilot.press("v")
-        form = await until_screen(pilot, FormDialog, "the death save form")
+        form = await until_form(pilot, "the death save form")
         await pilot.press("1", "2", "enter")
-        await until_screen(pilot, RoundScreen, "the round after the save")
+        await until_closed(pilot, form, "the round after the save")
         await until(pilot, lambda: "successes ●○○, failures ○○○" in card(app), "one success on the card")
 
         # The next round, a 4: a failure.
@@ -139,9 +139,9 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         await next_turn_of(pilot, app, "Mirela")
         await select(pilot, mirela)
         await pilot.press("v")
-        await until_screen(pilot, FormDialog, "the death save form")
+        form = await until_form(pilot, "the death save form")
         await pilot.press("4", "enter")
-        await until_screen(pilot, RoundScreen, "the round after the second save")
+        await until_closed(pilot, form, "the round after the second save")
         await until(pilot, lambda: "successes ●○○, failures ✕○○" in card(app), "a failure on the card")
 
         # Healed 5: she wakes, her saves cleared.
@@ -182,7 +182,7 @@ async def test_the_declared_action_binds_unless_the_book_is_ignored(
 
         await select(pilot, oswin)
         await pilot.press("a")
-        form = await until_screen(pilot, FormDialog, "the attack form")
+        form = await until_form(pilot, "the attack form")
         assert [f.key for f in form.fields] == ["target", "uses", "edge", "close", "overrule", "to_hit"]
         await pilot.press("ctrl+s")
         await until(pilot, lambda: "on its turn it takes that or nothing" in " ".join(dialog_error(app).split()),

@@ -24,13 +24,13 @@ from tests.common import encounter_file
 from tests.waiting import until
 from tests.ui.steps import (
     SEED, SIZE, budget_text, combatant_id, dialog_error, footer_now, prompt_line, store, to_round_from_setup,
-    until_prompt, until_prompt_closed, visible_text,
+    until_form, until_prompt, until_prompt_closed, visible_text,
 )
 from tui_combat.app import CombatApp
 from tui_combat.engine.dice import roll
 from tui_combat.engine.log import render
 from tui_combat.rulesets.dnd5e import RULESET
-from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.dialogs import FieldsForm, FormDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets.phase_bar import PhaseBar
 
@@ -90,7 +90,7 @@ def shown(widget: Widget) -> str:
     return "\n".join(visible_text(part) for part in (widget, *widget.query("*")))
 
 
-def field_labels(form: FormDialog) -> list[str]:
+def field_labels(form: FieldsForm) -> list[str]:
     return [str(label.render()) for label in form.query(".field-label")]
 
 
@@ -127,8 +127,7 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
 
         # Ada attacks: the chance is in the form before anything is rolled.
         await pilot.press("a")
-        form = app.screen
-        assert isinstance(form, FormDialog)
+        form = await until_form(pilot, "the attack form")
         target = form.query_one("#f-target", Select)
         assert target.value == goblin_1 and "Goblin 1 — AC 15: 50% to hit" in shown(target)
         assert [(f.key, f.kind) for f in form.fields] == [("target", "choice"), ("uses", "choice"), ("edge", "choice"),
@@ -154,9 +153,9 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         assert store(app).state.acting_now() == (bram,)
         await until(pilot, lambda: "25/25" in budget_text(app), "Bram's 25 ft")
         await pilot.press("m")
-        assert isinstance(app.screen, FormDialog)
+        form = await until_form(pilot, "the move form")
         await pilot.press("backspace", "1", "0", "enter")
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        assert not form.is_open, dialog_error(app)
         assert "Bram moves 10 ft (15 ft left)." in log_text(app)
         await until(pilot, lambda: "15/25" in budget_text(app), "Bram's 15 ft left")
 

@@ -11,8 +11,8 @@ from textual.widgets import DataTable, Input
 
 from tests.ui.fights import messages, opened, saved_round, until
 from tests.ui.steps import (
-    SIZE, amount_prompt, dialog_error, leave_damage, log_texts, select, session_folders, store, until_sessions, visible_text,
-    prompt_error,
+    SIZE, amount_prompt, dialog_error, leave_damage, log_texts, select, session_folders, store, until_form, until_sessions,
+    visible_text, prompt_error,
 )
 from tui_combat import session
 from tui_combat.app import CombatApp
@@ -160,10 +160,10 @@ async def test_acting_out_of_turn_asks_and_is_logged(make_app: Callable[..., Com
         await pilot.press("enter")  # "No" first
         assert isinstance(app.screen, RoundScreen) and store(app).state is state
         await pilot.press("a", "down", "enter")
-        assert isinstance(app.screen, FormDialog)
+        form = await until_form(pilot, "the attack form, out of turn")
         await pilot.press("ctrl+s")
         await leave_damage(pilot)
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        assert not form.is_open, dialog_error(app)
         assert "Orc 1 acts out of turn: Attack." in log_texts(app)
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from textual.widgets import Checkbox
 
 from tests.ui.fights import opened
-from tests.ui.steps import SIZE, combatant_id, dialog_error, log_texts, select, store, until_prompt, until_prompt_closed, visible_text
+from tests.ui.steps import (SIZE, combatant_id, dialog_error, log_texts, select, store, until_form, until_prompt,
+                            until_prompt_closed, visible_text)
 from tests.ui.test_attack_flow import fight
 from tests.ui.test_player_view import shown
 from tests.waiting import until, until_screen
@@ -66,7 +67,7 @@ async def test_a_hidden_ogre_acts_for_the_gm_only_until_he_appears(make_app: Cal
         await until(pilot, lambda: ogre in store(app).state.acting_now(), "the ogre's turn")
         await select(pilot, ogre)
         await pilot.press("a")
-        attack = await until_screen(pilot, FormDialog, "the ogre's attack form")
+        attack = await until_form(pilot, "the ogre's attack form")
         attack.query_one("#f-roll").focus()
         await pilot.press("1", "9", "enter")
         await until_prompt(pilot, "the damage the hit calls for")

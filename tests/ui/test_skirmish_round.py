@@ -19,7 +19,8 @@ from textual.widgets import DataTable
 
 from tests.common import BRIDGE, encounter_file, registered
 from tests.plugins.skirmish import RULESET, Skirmish
-from tests.ui.steps import SIZE, SEED, dialog_error, footer_now, store, to_round_from_setup, until_setup, visible_text
+from tests.ui.steps import (SIZE, SEED, dialog_error, footer_now, store, to_round_from_setup, until_form, until_setup,
+                            visible_text)
 from tests.waiting import until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.actions import RulesetAction
@@ -81,8 +82,7 @@ async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: C
 
         # The attack form: target, to-hit (typed), damage (left for the app).
         await pilot.press("a")
-        form = app.screen
-        assert isinstance(form, FormDialog)
+        form = await until_form(pilot, "the attack form")
         assert [(f.key, f.kind) for f in form.fields] == [("target", "choice"), ("to_hit", "roll"), ("damage", "roll")]
         labels = [str(label.render()) for label in form.query(".field-label")]
         assert labels == ["Target", "To-hit roll (1d20)", "Damage roll (1d8)"]
@@ -90,12 +90,12 @@ async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: C
 
         # Enter moves from the to-hit to the damage field, and submits from there.
         await pilot.press("tab", "2", "5", "enter", "enter")  # 25 cannot be a d20: the form stays, nothing changes
-        assert isinstance(app.screen, FormDialog)
+        assert form.is_open
         assert "To-hit roll (1d20)" in dialog_error(app) and "25" in dialog_error(app)
         assert store(app).state == journal_before
 
         await pilot.press("shift+tab", "backspace", "backspace", "1", "3", "enter", "enter")  # the damage left empty
-        assert isinstance(app.screen, RoundScreen), app.screen
+        assert not form.is_open, dialog_error(app)
         state = store(app).state
         entries = state.log_entries()
         attack = next(e for e in entries if e.facts.get("hit") is not None)

@@ -67,3 +67,18 @@ def test_trudvang_countdown_after_an_attack(snap_compare, make_app) -> None:
 
     app = make_app(encounter=ENCOUNTER_DIR / "demo_trudvang.toml")
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_attack_form_at_the_foot_of_the_round(snap_compare, make_app) -> None:
+    """AD&D demo, round 1: Raf's attack asked at the foot of the screen, over the footer, with the turn order
+    still in sight above it; the chance is shown before anything is rolled."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await to_round(pilot)
+        await type_initiative(pilot, "7", "10")
+        await pilot.press("a")
+        form = await until_form(pilot, "the attack form")
+        await until(pilot, lambda: settled(pilot.app.screen) and bool(form.query_one("#dialog-preview").render()),
+                    "the form and its chance drawn")
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)

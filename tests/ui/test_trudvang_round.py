@@ -23,7 +23,7 @@ from textual.widgets import Label
 
 import tui_combat
 from tests.ui.steps import (
-    SIZE, budget_text, combatant_id, dialog_error, log_texts, open_form, prompt_line, select, selected, store,
+    SIZE, budget_text, combatant_id, dialog_error, log_texts, open_form, open_form_of, prompt_line, select, selected, store,
     to_round_from_setup, until_closed, until_prompt, until_prompt_closed,
 )
 from tests.waiting import settled, until
@@ -31,6 +31,7 @@ from tui_combat.engine.model import State
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.rulesets.trudvang import RULESET, AttackRecord, Bonus
 from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
 
 ENCOUNTER = Path(tui_combat.__file__).parent / "encounters" / "demo_trudvang.toml"
@@ -57,7 +58,7 @@ def messages(app) -> list[str]:
     return [str(notification.message) for notification in app._notifications]
 
 
-async def fill_weapon_form(pilot: Pilot[None], key: str, cp: str, d20: str) -> FormDialog:
+async def fill_weapon_form(pilot: Pilot[None], key: str, cp: str, d20: str) -> FormDialog | FormPanel:
     """Attack / parry form: (target | attack), weapon, cp, hand, modifier, roll — first field focused.
 
     Keeps the defaults of the choices, types the CP and the d20 rolled on real dice, Enter submits."""
@@ -68,7 +69,8 @@ async def fill_weapon_form(pilot: Pilot[None], key: str, cp: str, d20: str) -> F
     assert form.query_one("#f-roll").value == d20
     await pilot.press("enter")
     app = pilot.app
-    await until(pilot, lambda: (app.screen is form and dialog_error(app)) or (app.screen is not form and settled(app.screen)),
+    await until(pilot, lambda: (open_form_of(app) is form and dialog_error(app))
+                or (open_form_of(app) is not form and settled(app.screen)),
                 f"the form {key} closed, or saying why not")
     return form
 
@@ -218,12 +220,12 @@ async def test_trudvang_countdown_round(make_app) -> None:
         before = store(app).state
         seen = len(messages(app))
         form = await fill_weapon_form(pilot, "a", "99", "2")
-        assert app.screen is form  # refused: the form stays open with what was typed, and says why
+        assert open_form_of(app) is form  # refused: the form stays open with what was typed, and says why
         assert dialog_error(app) == "Not enough CP: Ulf the Bold has 6 left for the two-handed axe, needs 99."
         assert form.query_one("#f-cp").value == "99" and form.query_one("#f-roll").value == "2"
         assert store(app).state is before and messages(app)[seen:] == []
         await pilot.press("escape")
-        assert isinstance(app.screen, RoundScreen)
+        assert not form.is_open
         assert lines(store(app).state, ulf)["Two-handed axe actions"].left == 1
 
         # -- the raiders' call: Fridgar acts on his held action, −5 on his attack ----------------------
@@ -317,7 +319,7 @@ async def test_a_hit_fills_in_the_damage_takes_the_armour_off_and_shows_the_dama
         await until(pilot, lambda: "SV 6" in str(form.query_one("#dialog-preview").render()), "the chance shown")
         assert str(form.query_one("#dialog-preview").render()) == "SV 6: needs 6 or less on the d20: 30% to succeed."
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, RoundScreen), "the form closed")
+        await until_closed(pilot, form, "the form closed")
         await fill_weapon_form(pilot, "a", "6", "3")
         damage = await until_prompt(pilot, "the damage the hit calls for")
         assert prompt_line(app, "title") == "Damage to Fridgar (Two-handed axe)", dialog_error(app)

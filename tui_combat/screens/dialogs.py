@@ -151,6 +151,8 @@ def choice_value(spec: FieldSpec, current: object) -> str | None:
     of them (the form then keeps it as it is, rather than silently putting the first choice in its place)."""
     if current in ("", None):
         return spec.choices[0][0]
+    if any(value == current for value, _label in spec.choices):
+        return str(current)
     text = str(current).strip().casefold()
     for value, label in spec.choices:
         if value == current or text in (value.casefold(), label.casefold(), _(label).casefold()):
@@ -178,7 +180,226 @@ class TickBox(TranslatedBindings, Checkbox, inherit_bindings=False):
         return Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
 
 
-class FormDialog(DrawnOnce, TranslatedBindings, ModalScreen[dict[str, Any] | None]):
+class FieldsForm:
+    """What a form of labelled fields does, wherever it is shown (a dialog over the screen, or the round
+    screen's own form at its foot): its rows, their values, the preview and the dice that follow them, Enter
+    from field to field, and the values checked and handed on. The host gives :meth:`_accepted` (the values
+    were taken) and :meth:`_live` (the form still takes keys)."""
+
+    fields: tuple[FieldSpec, ...]
+    values: dict[str, Any]
+    rng: random.Random | None
+    roll_modifiers: dict[str, int]
+    submit: Submitter | None
+    preview: Previewer | None
+    dice: DiceOf | None
+    validate: Validator | None
+
+    # The host is a Textual DOM node; these are its, typed here for the mixin.
+    screen: Any
+    is_mounted: Any
+    query: Any
+    query_one: Any
+
+    def _accepted(self, values: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _live(self) -> bool:
+        raise NotImplementedError
+
+    def labels(self) -> list[str]:
+        return [roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" else _(spec.label)
+                for spec in self.fields]
+
+    @staticmethod
+    def label_width(labels: list[str]) -> int:
+        """Wide enough for the longest label (within reason), so that the fields line up and few labels wrap."""
+        return min(LABEL_WIDTH[1], max([LABEL_WIDTH[0], *(cell_len(label) + 1 for label in labels)]))
+
+    def field_rows(self) -> ComposeResult:
+        """A row per field: its label, and the widget that takes its value."""
+        labels = self.labels()
+        label_width = self.label_width(labels)
+        for index, spec in enumerate(self.fields):
+            widget_id = _widget_id(index, spec.key)
+            current = self.values.get(spec.key, "" if spec.kind == "roll" else spec.default)
+            with Horizontal(classes="field"):
+                label = Label(Text(labels[index]), classes="field-label", id=f"label-{widget_id}")
+                label.styles.width = label_width
+                yield label
+                if spec.kind == "roll":
+                    yield Input(value="" if current is None else str(current), id=widget_id,
+                                placeholder=self.roll_hint(spec), compact=True)
+                elif spec.kind == "bool":
+                    yield TickBox(_("yes"), value=bool(current), id=widget_id, compact=True)
+                elif spec.kind == "choice" and spec.choices:
+                    options, chosen = self.choice_options(spec, current)
+                    yield Select(options, value=chosen, allow_blank=False, id=widget_id, compact=True)
+                else:
+                    suggester = (SuggestFromList([_(word) for word in spec.suggestions], case_sensitive=False)
+                                 if spec.suggestions else None)
+                    yield Input(value="" if current is None else str(current), id=widget_id,
+                                placeholder=_(spec.help) if spec.help else "", compact=True,
+                                suggester=suggester)
+
+    def roll_hint(self, spec: FieldSpec) -> str:
+        return _("empty: rolled for you") if self.rng is not None else str(spec.default)
+
+    @staticmethod
+    def choice_options(spec: FieldSpec, current: object,
+                       with_options: bool = True) -> tuple[list[tuple[Text, str]], str]:
+        """A choice field's options (none unless ``with_options``), and the one ``current`` is."""
+        # a side's name is text, not markup
+        options = [(Text(_(text)), value) for value, text in spec.choices] if with_options else []
+        chosen = choice_value(spec, current)
+        if chosen is None:  # a value the list does not know (an alias in a file): kept as it is
+            chosen = str(current)
+            if with_options:
+                options.append((Text(chosen), chosen))
+        return options, chosen
+
+    def help_line(self) -> str:
+        """The keys of this form, in one line: only those that do something in it."""
+        parts = [_("Enter: next field, OK on the last"), _("ctrl+s: OK")]
+        if any(spec.kind == "bool" for spec in self.fields):
+            parts.append(_("Space: tick"))
+        if any(spec.kind == "choice" and spec.choices for spec in self.fields):
+            parts.append(_("↓ opens a list"))
+        parts.append(_("Esc: cancel"))
+        return " · ".join(parts)
+
+    def show_line(self, selector: str, text: Text, shown: bool | None = None) -> None:
+        """A line of the form (``shown`` or hidden, when given) given ``text``, redrawn only when it changed: a
+        line whose height follows its text asks for the screen to be laid out again at each update."""
+        lines: dict[str, Text] = self.__dict__.setdefault("_lines_shown", {})
+        line = self.query_one(selector, Static)
+        if lines.get(selector) != text:
+            lines[selector] = text
+            line.update(text)
+        if shown is not None:
+            line.display = shown
+
+    def field_widgets(self) -> list[Widget]:
+        return [w for w in self.query("#dialog-fields .field > *") if w.focusable]
+
+    def focused_field(self, fields: list[Widget]) -> int | None:
+        """Which of ``fields`` has the focus (or holds it: a list's open overlay), if one does."""
+        focused = self.screen.focused
+        return next((i for i, widget in enumerate(fields) if focused is widget or
+                     (focused is not None and widget in focused.ancestors)), None)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.show_hint()
+
+    def show_hint(self) -> None:
+        """The focused field's hint in full under the fields, when the field is too narrow to show it."""
+        focused = self.screen.focused
+        hint = ""
+        if isinstance(focused, Input) and focused.placeholder and \
+                cell_len(focused.placeholder) > focused.content_size.width:
+            hint = focused.placeholder
+        self.show_line("#dialog-hint", Text(hint), shown=bool(hint))
+
+    def update_dice(self) -> None:
+        """The roll fields' dice as the other fields now stand (their labels follow)."""
+        if self.dice is None or not self.is_mounted:
+            return
+        try:
+            wanted = self.dice(self.raw_values())
+        except (RuleError, DiceError, ValueError, KeyError):  # a half-typed value: the dice stay as they were
+            return
+        fields = list(self.fields)
+        for index, spec in enumerate(fields):
+            if spec.kind == "roll" and spec.key in wanted and wanted[spec.key] != spec.default:
+                fields[index] = msgspec.structs.replace(spec, default=wanted[spec.key])
+                label = roll_label(fields[index], self.roll_modifiers.get(spec.key, 0))
+                self.show_line(f"#label-{_widget_id(index, spec.key)}", Text(label))
+                if self.rng is None:
+                    self.query_one(f"#{_widget_id(index, spec.key)}", Input).placeholder = wanted[spec.key]
+        self.fields = tuple(fields)
+
+    def update_preview(self) -> None:
+        self.update_dice()
+        if self.preview is None or not self.is_mounted:
+            return
+        try:
+            line = self.preview(self.raw_values())
+        except (RuleError, DiceError, ValueError, KeyError):  # a half-typed value: no line yet, the form goes on
+            line = ""
+        self.show_line("#dialog-preview", Text(line, style="bold"))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.update_preview()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self.update_preview()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self.update_preview()
+
+    def raw_values(self) -> dict[str, Any]:
+        raw: dict[str, Any] = {}
+        for index, spec in enumerate(self.fields):
+            widget = self.query_one(f"#{_widget_id(index, spec.key)}")
+            if isinstance(widget, (Input, Checkbox)):
+                raw[spec.key] = widget.value
+            elif isinstance(widget, Select):
+                raw[spec.key] = widget.value
+        return raw
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_next_field()
+
+    def action_next_field(self) -> None:
+        """Enter: on to the next field (a text field, a tick box or a list), OK on the last one. In an open list
+        it chooses; on a closed one it moves on like any field (↓ opens the list, as the form's hint says)."""
+        if isinstance(self.screen.focused, SelectOverlay):
+            raise SkipAction()
+        fields = self.field_widgets()
+        position = self.focused_field(fields)
+        if position is not None and position + 1 < len(fields):
+            self.screen.set_focus(fields[position + 1])
+        else:
+            self.action_submit()
+
+    def show_error(self, message: str) -> None:
+        self.show_line("#dialog-error", Text(message, style="bold red"), shown=True)
+        if self.preview is not None:  # the preview line saying the same refusal: said once, in red
+            preview = self.query_one("#dialog-preview", Static)
+            if str(preview.render()).strip() == message.strip():
+                self.show_line("#dialog-preview", Text(""))
+
+    def action_submit(self) -> None:
+        """OK (Enter on the last field, ctrl+s): the values are read once every field has handled the keys
+        sent to it before — typed fast, a digit may still be on its way to its field when the Enter behind it
+        is handled (it is handled as it arrives, so that the keys after it go to the next field)."""
+        self._after_fields(self.field_widgets(), self.submit_now)
+
+    def _after_fields(self, fields: list[Widget], then: Callable[[], None]) -> None:
+        """Run ``then`` after each of ``fields`` has handled what was sent to it so far (while the form is open)."""
+        if fields:
+            fields[0].call_later(self._after_fields, fields[1:], then)
+        elif self._live():
+            then()
+
+    def submit_now(self) -> None:
+        """Read the values as they stand, check them and hand them on; the form closes when they are accepted."""
+        values = convert_fields(self.fields, self.raw_values(), self.rng, self.roll_modifiers)
+        if isinstance(values, dict) and self.validate is not None:
+            values = self.validate(values)
+        if isinstance(values, str):
+            self.show_error(values)
+            return
+        if self.submit is not None:
+            refusal = self.submit(values)
+            if refusal is not None:
+                self.show_error(refusal)
+                return
+        self._accepted(values)
+
+
+class FormDialog(FieldsForm, DrawnOnce, TranslatedBindings, ModalScreen[dict[str, Any] | None]):
     """A form of labelled fields. Enter goes to the next field and submits from the last one; ctrl+s
     submits from anywhere; Escape cancels.
 
@@ -248,56 +469,17 @@ class FormDialog(DrawnOnce, TranslatedBindings, ModalScreen[dict[str, Any] | Non
             yield Static(Text(self.title_text), id="dialog-title")
             if self.note:
                 yield Static(Text(self.note), id="dialog-note")
-            labels = [roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" else _(spec.label)
-                      for spec in self.fields]
-            # Wide enough for the longest label (within reason), so that the fields line up and few labels wrap.
-            label_width = min(LABEL_WIDTH[1], max([LABEL_WIDTH[0], *(cell_len(label) + 1 for label in labels)]))
             # The first field takes the keys (the screen's own first focus), not the scrolling box around them.
             with VerticalScroll(id="dialog-fields", can_focus=False):
-                for index, spec in enumerate(self.fields):
-                    widget_id = _widget_id(index, spec.key)
-                    current = self.values.get(spec.key, "" if spec.kind == "roll" else spec.default)
-                    with Horizontal(classes="field"):
-                        label = Label(Text(labels[index]), classes="field-label", id=f"label-{widget_id}")
-                        label.styles.width = label_width
-                        yield label
-                        if spec.kind == "roll":
-                            hint = _("empty: rolled for you") if self.rng is not None else str(spec.default)
-                            yield Input(value="" if current is None else str(current), id=widget_id,
-                                        placeholder=hint, compact=True)
-                        elif spec.kind == "bool":
-                            yield TickBox(_("yes"), value=bool(current), id=widget_id, compact=True)
-                        elif spec.kind == "choice" and spec.choices:
-                            options = [(Text(_(text)), value) for value, text in spec.choices]  # a side's name is text, not markup
-                            chosen = choice_value(spec, current)
-                            if chosen is None:  # a value the list does not know (an alias in a file): kept as it is
-                                chosen = str(current)
-                                options.append((Text(chosen), chosen))
-                            yield Select(options, value=chosen, allow_blank=False, id=widget_id, compact=True)
-                        else:
-                            suggester = (SuggestFromList([_(word) for word in spec.suggestions], case_sensitive=False)
-                                         if spec.suggestions else None)
-                            yield Input(value="" if current is None else str(current), id=widget_id,
-                                        placeholder=_(spec.help) if spec.help else "", compact=True,
-                                        suggester=suggester)
+                yield from self.field_rows()
             yield Static("", id="dialog-hint")
             if self.preview is not None:
                 yield Static("", id="dialog-preview")
             yield Static("", id="dialog-error")
             yield Static(self.help_line(), id="dialog-help")
 
-    def help_line(self) -> str:
-        """The keys of this form, in one line: only those that do something in it."""
-        parts = [_("Enter: next field, OK on the last"), _("ctrl+s: OK")]
-        if any(spec.kind == "bool" for spec in self.fields):
-            parts.append(_("Space: tick"))
-        if any(spec.kind == "choice" and spec.choices for spec in self.fields):
-            parts.append(_("↓ opens a list"))
-        parts.append(_("Esc: cancel"))
-        return " · ".join(parts)
-
     def on_mount(self) -> None:
-        fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
+        fields = self.field_widgets()
         if fields and self.focused is not fields[0]:  # a focus that moves redraws the whole dialog's screen
             fields[0].focus()
         # The first field focused and drawn: the keys typed meanwhile are taken, in the app's turn.
@@ -307,118 +489,11 @@ class FormDialog(DrawnOnce, TranslatedBindings, ModalScreen[dict[str, Any] | Non
         # has no change before the GM presses a key).
         self.call_after_refresh(self.update_preview)
 
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        self.show_hint()
-
-    def show_hint(self) -> None:
-        """The focused field's hint in full under the fields, when the field is too narrow to show it."""
-        focused = self.focused
-        hint = ""
-        if isinstance(focused, Input) and focused.placeholder and \
-                cell_len(focused.placeholder) > focused.content_size.width:
-            hint = focused.placeholder
-        self.query_one("#dialog-hint", Static).update(Text(hint))
-        self.query_one("#dialog-hint", Static).display = bool(hint)
-
-    def update_dice(self) -> None:
-        """The roll fields' dice as the other fields now stand (their labels follow)."""
-        if self.dice is None or not self.is_mounted:
-            return
-        try:
-            wanted = self.dice(self.raw_values())
-        except (RuleError, DiceError, ValueError, KeyError):  # a half-typed value: the dice stay as they were
-            return
-        fields = list(self.fields)
-        for index, spec in enumerate(fields):
-            if spec.kind == "roll" and spec.key in wanted and wanted[spec.key] != spec.default:
-                fields[index] = msgspec.structs.replace(spec, default=wanted[spec.key])
-                label = roll_label(fields[index], self.roll_modifiers.get(spec.key, 0))
-                self.query_one(f"#label-{_widget_id(index, spec.key)}", Label).update(Text(label))
-                if self.rng is None:
-                    self.query_one(f"#{_widget_id(index, spec.key)}", Input).placeholder = wanted[spec.key]
-        self.fields = tuple(fields)
-
-    def update_preview(self) -> None:
-        self.update_dice()
-        if self.preview is None or not self.is_mounted:
-            return
-        try:
-            line = self.preview(self.raw_values())
-        except (RuleError, DiceError, ValueError, KeyError):  # a half-typed value: no line yet, the form goes on
-            line = ""
-        self.query_one("#dialog-preview", Static).update(Text(line, style="bold"))
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        self.update_preview()
-
-    def on_select_changed(self, event: Select.Changed) -> None:
-        self.update_preview()
-
-    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        self.update_preview()
-
-    def raw_values(self) -> dict[str, Any]:
-        raw: dict[str, Any] = {}
-        for index, spec in enumerate(self.fields):
-            widget = self.query_one(f"#{_widget_id(index, spec.key)}")
-            if isinstance(widget, (Input, Checkbox)):
-                raw[spec.key] = widget.value
-            elif isinstance(widget, Select):
-                raw[spec.key] = widget.value
-        return raw
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_next_field()
-
-    def action_next_field(self) -> None:
-        """Enter: on to the next field (a text field, a tick box or a list), OK on the last one. In an open list
-        it chooses; on a closed one it moves on like any field (↓ opens the list, as the form's hint says)."""
-        focused = self.focused
-        if isinstance(focused, SelectOverlay):
-            raise SkipAction()
-        fields = [w for w in self.query("#dialog-fields .field > *") if w.focusable]
-        position = next((i for i, widget in enumerate(fields) if focused is widget or
-                         (focused is not None and widget in focused.ancestors)), None)
-        if position is not None and position + 1 < len(fields):
-            self.set_focus(fields[position + 1])
-        else:
-            self.action_submit()
-
-    def show_error(self, message: str) -> None:
-        self.query_one("#dialog-error", Static).update(Text(message, style="bold red"))
-        if self.preview is not None:  # the preview line saying the same refusal: said once, in red
-            preview = self.query_one("#dialog-preview", Static)
-            if str(preview.render()).strip() == message.strip():
-                preview.update("")
-
-    def action_submit(self) -> None:
-        """OK (Enter on the last field, ctrl+s): the values are read once every field has handled the keys
-        sent to it before — typed fast, a digit may still be on its way to its field when the Enter behind it
-        is handled (it is handled as it arrives, so that the keys after it go to the next field)."""
-        self._after_fields([w for w in self.query("#dialog-fields .field > *") if w.focusable], self.submit_now)
-
-    def _after_fields(self, fields: list[Widget], then: Callable[[], None]) -> None:
-        """Run ``then`` after each of ``fields`` has handled what was sent to it so far (while the form is open)."""
-        if fields:
-            fields[0].call_later(self._after_fields, fields[1:], then)
-        elif self.is_current:
-            then()
-
-    def submit_now(self) -> None:
-        """Read the values as they stand, check them and hand them on; the form closes when they are accepted."""
-        values = convert_fields(self.fields, self.raw_values(), self.rng, self.roll_modifiers)
-        if isinstance(values, dict) and self.validate is not None:
-            values = self.validate(values)
-        if isinstance(values, str):
-            self.show_error(values)
-            return
-        if self.submit is not None:
-            refusal = self.submit(values)
-            if refusal is not None:
-                self.show_error(refusal)
-                return
+    def _accepted(self, values: dict[str, Any]) -> None:
         self.dismiss(values)
+
+    def _live(self) -> bool:
+        return self.is_current
 
     def action_cancel(self) -> None:
         self.dismiss(None)

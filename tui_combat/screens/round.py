@@ -36,6 +36,7 @@ from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number, take_roll
 from tui_combat.screens.drawn_once import LaidOutInPlace
+from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
@@ -147,6 +148,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
     def __init__(self, ruleset_id: str) -> None:
         super().__init__()
         self.amount_prompt = AmountPrompt(id="amount-prompt")
+        self.form_panel = FormPanel(id="form-panel")
         own = self._bindings.key_to_bindings
         for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
             own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
@@ -166,6 +168,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
                     yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         yield KeyFooter(compact=True)
         yield self.amount_prompt
+        yield self.form_panel
 
     def prepare(self) -> None:
         self._log_count = 0
@@ -355,8 +358,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
     # -- which keys apply now -----------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """False hides a key from the footer (it stays in help and the palette) and stops it. While the amount
-        prompt is open, the screen's keys are the prompt's to type."""
-        if self.amount_prompt.is_open:
+        prompt or the form at the foot is open, the screen's keys are theirs to type."""
+        if self.amount_prompt.is_open or self.form_panel.is_open:
             return False
         return self._allowed(action, parameters)
 
@@ -547,6 +550,25 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
                 note: str = "") -> None:
         """The prompt in place of the footer; a refusal stays in it, with what was typed. The turn list keeps
         its look meanwhile, and has the focus again when the prompt closes."""
+        closed = self._give_foot()
+        self.amount_prompt.ask(title, submit, closed, placeholder, keys=keys, note=note)
+
+    def _form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
+              then: Callable[[dict[str, Any] | None], None] | None = None, **options: Any) -> None:
+        """A form in place of the footer (see :class:`FormPanel`, which takes ``options`` as a
+        :class:`FormDialog` does); ``then`` is given what it was closed with, the values or None."""
+        closed = self._give_foot(hide_footer=False)  # the form lies over it
+
+        def after(values: dict[str, Any] | None) -> None:
+            closed()
+            if then is not None:
+                then(values)
+
+        self.form_panel.ask(title, fields, values, after, **options)
+
+    def _give_foot(self, *, hide_footer: bool = True) -> Callable[[], None]:
+        """The footer's line given to a prompt or a form while it is open; what is called when it closes: the
+        keys back, and the focus on the turn list, which keeps its look meanwhile."""
         footer = self.query_one(KeyFooter)
         order = self.query_one(OrderList)
 
@@ -555,13 +577,14 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
             footer.show_row()  # (after the focus: the keys shown are the list's)
             order.answered()
 
-        footer.display = False
+        footer.display, footer.covered = not hide_footer, not hide_footer
         order.answering()
-        self.amount_prompt.ask(title, submit, closed, placeholder, keys=keys, note=note)
+        return closed
 
     def hold_key(self, event: events.Key) -> bool:
-        """Keys typed after the prompt's Enter wait until what was typed before it is read (the app asks)."""
-        return self.amount_prompt.hold_key(event)
+        """Keys typed after the prompt's Enter wait until what was typed before it is read, and those typed
+        while the form's rows are made wait for them (the app asks)."""
+        return self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event)
 
     def action_damage(self) -> None:
         self._ask_amount(
@@ -731,8 +754,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
         def dice(values: dict[str, Any]) -> Mapping[str, str]:
             return ruleset.form_dice(self.state, spec.name, combatant_id or "", values)
 
-        self.app.push_screen(FormDialog(title, fields, defaults, rng=self.store.rng, submit=submit, preview=preview,
-                                        dice=dice), then)
+        self._form(title, fields, defaults, then, rng=self.store.rng, submit=submit, preview=preview, dice=dice)
 
     def ask_damage(self, due: DamageDue | None) -> None:
         """The damage a hit calls for, asked in the prompt and applied to the target: with known dice, Enter

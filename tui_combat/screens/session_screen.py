@@ -35,6 +35,10 @@ def session_bindings(screen_id: str, undo_in_footer: bool = False, keys: Mapping
     ]
 
 
+FOCUS_ACTIONS = frozenset({"app.focus_next", "app.focus_previous"})
+"""The actions of Tab and shift+Tab."""
+
+
 def taken_first(binding: Binding) -> Binding:
     """``binding`` taken as its key arrives, before the focused list or table sees the key (see
     :class:`SessionScreen`)."""
@@ -55,7 +59,10 @@ class SessionScreen(TranslatedBindings, Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._bindings = BindingsMap.from_keys({key: [taken_first(binding) for binding in bindings]
+        # Tab and shift+Tab move the focus, as on any screen: a form at the foot of the screen keeps them
+        # among its own fields.
+        self._bindings = BindingsMap.from_keys({key: [binding if binding.action in FOCUS_ACTIONS else taken_first(binding)
+                                                      for binding in bindings]
                                                 for key, bindings in self._bindings.key_to_bindings.items()})
 
     @property

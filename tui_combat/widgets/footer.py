@@ -89,6 +89,9 @@ class KeyFooter(Footer):
         """The keys changed since the row was last worked out (while a dialog covered it, it waits)."""
         self._composed_row: tuple[object, ...] = ()
         """The keys the row was composed from (:meth:`keys_shown`)."""
+        self.covered = False
+        """Something lies over the row (a form at the foot of the screen): as when it is hidden, the keys that
+        change meanwhile are drawn when it is shown again (:meth:`show_row`)."""
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True
@@ -99,7 +102,7 @@ class KeyFooter(Footer):
     def show_row(self) -> None:
         """Shown again (the prompt that stood in its place has closed): the keys that changed meanwhile are
         drawn in the same frame."""
-        self.display = True
+        self.display, self.covered = True, False
         if self._stale:
             self._bring_up_to_date()
 
@@ -111,7 +114,7 @@ class KeyFooter(Footer):
         """Stale, and to be seen: under a dialog the footer cannot be seen, and redrawing it there would make
         the dialog's screen redraw every cell (a screen behind a modal one sends its changes to the top); it
         is worked out again when its screen is shown. Hidden (a prompt in its place), it waits too."""
-        return self._stale and self.is_attached and self.app.screen is self.screen and self.display
+        return self._stale and self.is_attached and self.app.screen is self.screen and self.display and not self.covered
 
     def _update_now(self) -> bool:
         """The row brought up to date in the frame being made, when it can be; False when it waits (see

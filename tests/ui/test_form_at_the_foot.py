@@ -1,0 +1,112 @@
+"""What a combatant does (an attack, a main action) is asked at the foot of the round screen, over the footer,
+the turn order still in sight: the form is made once and filled in anew, Tab goes round its fields, the
+round's keys wait while it is open, and keys typed with the key that opens it land in its fields."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual import events
+from textual.widgets import Input, Select
+
+from tests.ui.fights import opened_round
+from tests.ui.steps import SIZE, dialog_error, leave_damage, log_texts, store, until_closed, until_form
+from tests.ui.test_attack_flow import fight
+from tests.waiting import settled, until
+from tui_combat.app import CombatApp
+from tui_combat.saves.locations import sessions_dir
+from tui_combat.screens.form_panel import FormPanel
+from tui_combat.store import Store
+
+
+def start(make_app: Callable[..., CombatApp], data_root: Path) -> CombatApp:
+    Store.create(fight("adnd2e"), sessions_dir(data_root) / "hammer").close()
+    return make_app(resume="hammer")
+
+
+def focused_id(app: CombatApp) -> str | None:
+    focused = app.screen.focused
+    return None if focused is None else focused.id
+
+
+async def test_the_form_is_made_once_and_filled_in_anew(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await pilot.press("a")
+        form = await until_form(pilot, "the attack form")
+        assert isinstance(form, FormPanel) and form is screen.form_panel and form.rows_made == 1
+        assert "Attack — Raf" in form.title_text
+        form.query_one("#f-bonus", Input).focus()
+        await pilot.press("x", "ctrl+s")  # not a number: refused, in the form
+        await until(pilot, lambda: "Other modifiers" in dialog_error(app), "the refusal")
+        await pilot.press("escape")
+        await until_closed(pilot, form, "the form left")
+        assert not form.display and not form.is_open
+
+        await pilot.press("a")
+        again = await until_form(pilot, "the attack form again")
+        assert again is form and form.rows_made == 1  # the same rows, filled in anew
+        assert form.query_one("#f-bonus", Input).value == "0" and dialog_error(app) == ""
+        assert focused_id(app) == "f-with"  # the first field takes the keys again
+        await until(pilot, lambda: "to hit" in str(form.query_one("#dialog-preview").render()), "the chance")
+
+        # Another action, with other fields: its own rows, in place of the attack's.
+        await pilot.press("ctrl+s")  # the attack, rolled; a hit's damage left for later
+        await leave_damage(pilot)
+        await pilot.press("c")  # a main action after his attacks: its own form, which asks to ignore the book
+        main = await until_form(pilot, "the main action's form")
+        assert main is form and form.rows_made == 2
+        assert [spec.key for spec in form.fields] != ["with", "target", "target_ac", "bonus", "roll"]
+        assert not form.query("#f-with")
+
+
+async def test_tab_goes_round_the_fields_and_the_rounds_keys_wait(make_app: Callable[..., CombatApp],
+                                                                   data_root: Path) -> None:
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened_round(pilot)
+        before = store(app).state
+        await pilot.press("a")
+        form = await until_form(pilot, "the attack form")
+        fields = [widget.id for widget in form.field_widgets()]
+        assert fields == ["f-with", "f-target", "f-target_ac", "f-bonus", "f-roll"]
+        seen = []
+        for _ in fields:
+            seen.append(focused_id(app))
+            await pilot.press("tab")
+        assert seen == fields and focused_id(app) == "f-with"  # round, never out to the turn list
+        await pilot.press("shift+tab")
+        assert focused_id(app) == "f-roll"
+        await pilot.press("shift+tab", "shift+tab", "shift+tab", "shift+tab")
+        assert focused_id(app) == "f-with" and isinstance(app.screen.focused, Select)
+        await pilot.press("n", "u", "d")  # on a list: the round's keys (next, undo, damage) do nothing
+        await until(pilot, lambda: settled(app.screen), "the keys handled")
+        assert form.is_open and store(app).state is before and not app.screen.amount_prompt.is_open
+
+        await pilot.press("f1")  # help over the form: the form waits under it, as it was
+        await until(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "the help")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen.__class__.__name__ == "RoundScreen" and settled(app.screen), "back")
+        assert form.is_open and focused_id(app) == "f-with"
+        await pilot.press("escape")
+        await until_closed(pilot, form)
+        assert focused_id(app) == "order"
+
+
+async def test_keys_typed_with_the_key_that_opens_it_land_in_its_fields(make_app: Callable[..., CombatApp],
+                                                                         data_root: Path) -> None:
+    """The first attack form of a session is made as ``a`` is handled: what is typed behind it waits for its
+    fields, then lands where it would have had the form been there already."""
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        assert screen.form_panel.rows_made == 0
+        for name, character in (("a", "a"), ("tab", "\t"), ("tab", "\t"), ("tab", "\t"), ("tab", "\t"),
+                                ("1", "1"), ("7", "7"), ("enter", "\r")):
+            app.post_message(events.Key(name, character))  # all at once, as over a slow link
+        await until(pilot, lambda: any(text.startswith("Raf attacks") for text in log_texts(app)), "the attack",
+                    describe=lambda: dialog_error(app) if screen.form_panel.is_open else "the form is closed")
+        assert "Raf attacks Orc 1 (AC 6) with war hammer: d20 17 +4 magic vs 10 — hit." in log_texts(app)
+        assert await leave_damage(pilot)
