@@ -268,10 +268,19 @@ class FieldsForm:
         parts.append(_("Esc: cancel"))
         return " · ".join(parts)
 
+    def _lines_shown(self) -> dict[str, Text]:
+        """What each line was last given, by its selector (kept on the instance: the mixin has no __init__)."""
+        lines: dict[str, Text] = self.__dict__.setdefault("_form_lines_shown", {})
+        return lines
+
+    def forget_lines(self) -> None:
+        """The lines made anew (a form's rows): each is given its text again, even one it had before."""
+        self._lines_shown().clear()
+
     def show_line(self, selector: str, text: Text, shown: bool | None = None) -> None:
         """A line of the form (``shown`` or hidden, when given) given ``text``, redrawn only when it changed: a
         line whose height follows its text asks for the screen to be laid out again at each update."""
-        lines: dict[str, Text] = self.__dict__.setdefault("_lines_shown", {})
+        lines = self._lines_shown()
         line = self.query_one(selector, Static)
         if lines.get(selector) != text:
             lines[selector] = text

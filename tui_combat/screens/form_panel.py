@@ -139,7 +139,7 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
             return
         self._shape, self._held = shape, []
         self._label_width = self.label_width(self.labels())
-        self.__dict__.get("_lines_shown", {}).clear()  # the labels are made anew
+        self.forget_lines()  # the labels are made anew
         self._choices_shown = {_widget_id(index, spec.key): self._made_from(spec) for index, spec in enumerate(self.fields)
                                if spec.kind == "choice" and spec.choices}
         self.rows_made += 1
