@@ -11,13 +11,15 @@ from textual import events
 from textual.widgets import Input, Select
 
 from tests.ui.fights import opened_round
-from tests.ui.steps import SIZE, dialog_error, leave_damage, log_texts, store, until_closed, until_form
+from tests.ui.steps import (SIZE, combatant_id, dialog_error, leave_damage, log_texts, select, store, to_round,
+                            type_initiative, until_closed, until_form)
 from tests.ui.test_attack_flow import fight
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.store import Store
+from tui_combat.widgets.order_list import OrderList
 
 
 def start(make_app: Callable[..., CombatApp], data_root: Path) -> CombatApp:
@@ -110,3 +112,31 @@ async def test_keys_typed_with_the_key_that_opens_it_land_in_its_fields(make_app
                     describe=lambda: dialog_error(app) if screen.form_panel.is_open else "the form is closed")
         assert "Raf attacks Orc 1 (AC 6) with war hammer: d20 17 +4 magic vs 10 — hit." in log_texts(app)
         assert await leave_damage(pilot)
+
+
+async def test_the_selected_row_stays_in_sight_above_the_form(make_app: Callable[..., CombatApp]) -> None:
+    """The AD&D demo, the monsters' turn: Orc 6, the last of fourteen rows, attacks. Every row fits on the
+    screen, but his would be under the form, which covers the foot of the list: the list scrolls it up above
+    the form, and back when the form closes."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await to_round(pilot)
+        await type_initiative(pilot, "7", "10")  # the party (7) first, the monsters (10) after them
+        orc = combatant_id(app, "Orc 6")
+        await pilot.press("n")
+        await until(pilot, lambda: orc in store(app).state.acting_now(), "the monsters' turn")
+        await select(pilot, orc)
+        order = app.screen.query_one(OrderList)
+        assert order.scroll_offset.y == 0
+
+        def row_y() -> int:
+            assert order.highlighted is not None
+            return order.scrollable_content_region.y + order.highlighted - order.scroll_offset.y
+
+        await pilot.press("a")
+        form = await until_form(pilot, "Orc 6's attack form")
+        await until(pilot, lambda: settled(app.screen) and row_y() < form.region.y, "his row above the form",
+                    describe=lambda: f"his row at {row_y()}, the form from {form.region.y}")
+        await pilot.press("escape")
+        await until_closed(pilot, form)
+        await until(pilot, lambda: order.scroll_offset.y == 0, "the list back where it was")

@@ -16,7 +16,6 @@ from typing import Any
 import msgspec
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -37,6 +36,7 @@ from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number, take_roll
 from tui_combat.screens.drawn_once import LaidOutInPlace
 from tui_combat.screens.form_panel import FormPanel
+from tui_combat.screens.round_foot import AskedAtTheFoot
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
@@ -119,7 +119,7 @@ def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any
     return {"amount": max(rolled.total, 0), "roll": rolled}
 
 
-class RoundScreen(LaidOutInPlace, SessionScreen):
+class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
     CSS_PATH = "round.tcss"
     BINDINGS = [
         Binding(_key("round.next"), "next", N_("Next"), id="round.next"),
@@ -545,46 +545,6 @@ class RoundScreen(LaidOutInPlace, SessionScreen):
             return amount if isinstance(amount, str) else then(combatant_id, amount)
 
         self._prompt(title.format(name=self.state.combatant(combatant_id).name), submit)
-
-    def _prompt(self, title: str, submit: Callable[[str], str | None], *, placeholder: str = "", keys: str = "",
-                note: str = "") -> None:
-        """The prompt in place of the footer; a refusal stays in it, with what was typed. The turn list keeps
-        its look meanwhile, and has the focus again when the prompt closes."""
-        closed = self._give_foot()
-        self.amount_prompt.ask(title, submit, closed, placeholder, keys=keys, note=note)
-
-    def _form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
-              then: Callable[[dict[str, Any] | None], None] | None = None, **options: Any) -> None:
-        """A form in place of the footer (see :class:`FormPanel`, which takes ``options`` as a
-        :class:`FormDialog` does); ``then`` is given what it was closed with, the values or None."""
-        closed = self._give_foot(hide_footer=False)  # the form lies over it
-
-        def after(values: dict[str, Any] | None) -> None:
-            closed()
-            if then is not None:
-                then(values)
-
-        self.form_panel.ask(title, fields, values, after, **options)
-
-    def _give_foot(self, *, hide_footer: bool = True) -> Callable[[], None]:
-        """The footer's line given to a prompt or a form while it is open; what is called when it closes: the
-        keys back, and the focus on the turn list, which keeps its look meanwhile."""
-        footer = self.query_one(KeyFooter)
-        order = self.query_one(OrderList)
-
-        def closed() -> None:
-            self.set_focus(order, scroll_visible=False)
-            footer.show_row()  # (after the focus: the keys shown are the list's)
-            order.answered()
-
-        footer.display, footer.covered = not hide_footer, not hide_footer
-        order.answering()
-        return closed
-
-    def hold_key(self, event: events.Key) -> bool:
-        """Keys typed after the prompt's Enter wait until what was typed before it is read, and those typed
-        while the form's rows are made wait for them (the app asks)."""
-        return self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event)
 
     def action_damage(self) -> None:
         self._ask_amount(

@@ -598,7 +598,8 @@ SteadyScrollBars, OptionList):
             cache.lines.extend((index, 0) for index in range(start, count))
             cache.heights.update((index, 1) for index in range(start, count))
             cache.index_to_line.update((index, index) for index in range(start, count))
-        virtual_size = Size(self.scrollable_content_region.width - self._get_left_gutter_width(), count)
+        virtual_size = Size(self.scrollable_content_region.width - self._get_left_gutter_width(),
+                            count + self._foot_lines)
         if virtual_size != self.virtual_size:
             self.virtual_size = virtual_size
             self._scroll_update(virtual_size)
@@ -653,6 +654,21 @@ SteadyScrollBars, OptionList):
             return self
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
+    _foot_lines = 0
+    """Blank lines after the last row while a form lies over the foot of the list: room to scroll its last
+    rows up above the form."""
+
+    def keep_above(self, covered: int) -> None:
+        """The highlighted row scrolled up into sight when it is among the ``covered`` lines at the foot of the
+        list (a form lies over them), even when every row fits; the list stays where it is otherwise."""
+        highlighted = self.highlighted
+        shown = self.scrollable_content_region.height - covered
+        if highlighted is None or covered <= 0 or shown <= 0 or highlighted - self.scroll_offset.y < shown:
+            return  # (the line of row i is i: see _update_lines)
+        self._foot_lines = covered
+        self._update_lines()
+        self.scroll_to(y=highlighted - shown + 1, animate=False, immediate=True)
+
     def answering(self) -> None:
         """A prompt about the selected combatant takes the focus: the list keeps its focused look meanwhile."""
         with self._quietly():
@@ -667,6 +683,9 @@ SteadyScrollBars, OptionList):
                 self.remove_class("-answering")
 
         self.call_later(drop_class)
+        if self._foot_lines:  # the rows scrolled up above a form go back down
+            self._foot_lines = 0
+            self._update_lines()
 
     # -- the highlight --------------------------------------------------------------------------------
     def watch_highlighted(self, old: int | None, new: int | None) -> None:  # type: ignore[override]

@@ -1,0 +1,74 @@
+"""What the round screen asks at its foot, over or in place of the footer: an amount (damage, healing) in a
+one-line prompt, and what a combatant does in a form (:class:`FormPanel`). While one is open it has the keys;
+when it closes the turn list has the focus again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual import events
+
+from tui_combat.engine.contract import FieldSpec
+from tui_combat.screens.form_panel import FormPanel
+from tui_combat.widgets.amount_prompt import AmountPrompt
+from tui_combat.widgets.footer import KeyFooter
+from tui_combat.widgets.order_list import OrderList
+
+
+class AskedAtTheFoot:
+    """Mixed into the round screen, which makes ``amount_prompt`` and ``form_panel`` and yields them last."""
+
+    amount_prompt: AmountPrompt
+    form_panel: FormPanel
+    # The screen's own, typed here for the mixin.
+    query_one: Any
+    set_focus: Any
+    call_after_refresh: Any
+
+    def _prompt(self, title: str, submit: Callable[[str], str | None], *, placeholder: str = "", keys: str = "",
+                note: str = "") -> None:
+        """The prompt in place of the footer; a refusal stays in it, with what was typed. The turn list keeps
+        its look meanwhile, and has the focus again when the prompt closes."""
+        closed = self._give_foot()
+        self.amount_prompt.ask(title, submit, closed, placeholder, keys=keys, note=note)
+
+    def _form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
+              then: Callable[[dict[str, Any] | None], None] | None = None, **options: Any) -> None:
+        """A form in place of the footer (see :class:`FormPanel`, which takes ``options`` as a
+        :class:`FormDialog` does); ``then`` is given what it was closed with, the values or None."""
+        closed = self._give_foot(hide_footer=False)  # the form lies over it
+
+        def after(values: dict[str, Any] | None) -> None:
+            closed()
+            if then is not None:
+                then(values)
+
+        self.form_panel.ask(title, fields, values, after, **options)
+        self.call_after_refresh(self._selected_above_form)
+
+    def _selected_above_form(self) -> None:
+        """The selected combatant's row kept in sight above the form, once the form has its height."""
+        panel, order = self.form_panel, self.query_one(OrderList)
+        if panel.is_open and panel.region:
+            order.keep_above(order.scrollable_content_region.bottom - panel.region.y)
+
+    def _give_foot(self, *, hide_footer: bool = True) -> Callable[[], None]:
+        """The footer's line given to a prompt or a form while it is open; what is called when it closes: the
+        keys back, and the focus on the turn list, which keeps its look meanwhile."""
+        footer = self.query_one(KeyFooter)
+        order = self.query_one(OrderList)
+
+        def closed() -> None:
+            self.set_focus(order, scroll_visible=False)
+            footer.show_row()  # (after the focus: the keys shown are the list's)
+            order.answered()
+
+        footer.display, footer.covered = not hide_footer, not hide_footer
+        order.answering()
+        return closed
+
+    def hold_key(self, event: events.Key) -> bool:
+        """Keys typed after the prompt's Enter wait until what was typed before it is read, and those typed
+        while the form's rows are made wait for them (the app asks)."""
+        return self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event)
