@@ -195,7 +195,12 @@ class FieldsForm:
     dice: DiceOf | None
     validate: Validator | None
 
+    _held: list[events.Key] | None = None
+    """Keys typed while the form opened (before its first field could take them), in order; None once it
+    takes keys itself."""
+
     # The host is a Textual DOM node; these are its, typed here for the mixin.
+    app: Any
     screen: Any
     is_mounted: Any
     query: Any
@@ -206,6 +211,23 @@ class FieldsForm:
 
     def _live(self) -> bool:
         raise NotImplementedError
+
+    def hold_key(self, event: events.Key) -> bool:
+        """Keep a key that arrives while the form opens, for the form to take once its first field has the focus
+        (the app asks, for each key, before it handles it); False once the form takes keys itself."""
+        if self._held is None:
+            return False
+        self._held.append(events.Key(event.key, event.character))
+        return True
+
+    async def _take_held_keys(self) -> None:
+        """The keys held while the form opened, handled as the app handles any key (in the app's own turn: a
+        key typed after them waits behind them)."""
+        keys, self._held = self._held or [], None
+        for key in keys:
+            if not self._live():  # an Escape or a last Enter among them closed the form
+                break
+            await self.app.on_event(key)
 
     def labels(self) -> list[str]:
         return [roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" else _(spec.label)
@@ -453,25 +475,7 @@ class FormDialog(FieldsForm, DrawnOnce, TranslatedBindings, ModalScreen[dict[str
         self.note = note
         self.rng = rng
         self.roll_modifiers = dict(roll_modifiers or {})
-        self._early_keys: list[events.Key] | None = []
-        """Keys typed before the form could take them, in order; None once it takes keys itself."""
-
-    def hold_key(self, event: events.Key) -> bool:
-        """Keep a key that arrives while the form opens, for the form to take once its first field has the focus
-        (the app asks, for each key, before it handles it); False once the form takes keys itself."""
-        if self._early_keys is None:
-            return False
-        self._early_keys.append(events.Key(event.key, event.character))
-        return True
-
-    async def _take_early_keys(self) -> None:
-        """The keys held while the form opened, handled as the app handles any key (in the app's own turn: a
-        key typed after them waits behind them)."""
-        keys, self._early_keys = self._early_keys or [], None
-        for key in keys:
-            if self.app.screen is not self:  # an Escape or a last Enter among them closed the form
-                break
-            await self.app.on_event(key)
+        self._held = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -492,7 +496,7 @@ class FormDialog(FieldsForm, DrawnOnce, TranslatedBindings, ModalScreen[dict[str
         if fields and self.focused is not fields[0]:  # a focus that moves redraws the whole dialog's screen
             fields[0].focus()
         # The first field focused and drawn: the keys typed meanwhile are taken, in the app's turn.
-        self.call_after_refresh(self.app.call_later, self._take_early_keys)
+        self.call_after_refresh(self.app.call_later, self._take_held_keys)
         self.call_after_refresh(self.show_hint)  # the fields' widths are known once they are laid out
         # Not yet mounted while its own mount runs: the line comes once it is (a form of tick boxes only
         # has no change before the GM presses a key).

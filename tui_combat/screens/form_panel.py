@@ -82,8 +82,6 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
         """The width the labels were given (the form's longest label's)."""
         self._open = False
         self._on_close: Callable[[dict[str, Any] | None], None] | None = None
-        self._held: list[events.Key] | None = None
-        """Keys typed while the form's rows are being made, in order; None when it takes keys itself."""
         self._choices_shown: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {}
         """Each list's choices as last given to it (a long list of targets is not made again for nothing),
         with the value it was given that is none of them ("" when there was none)."""
@@ -161,20 +159,6 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
         self._focus_first()
         self.update_preview()
         self.app.call_later(self._take_held_keys)
-
-    async def _take_held_keys(self) -> None:
-        keys, self._held = self._held or [], None
-        for key in keys:
-            if not self._open:  # an Escape or a last Enter among them closed the form
-                break
-            await self.app.on_event(key)
-
-    def hold_key(self, event: events.Key) -> bool:
-        """Keep a key that arrives while the form's rows are being made (the app asks before it handles each)."""
-        if self._held is None:
-            return False
-        self._held.append(events.Key(event.key, event.character))
-        return True
 
     def _focus_first(self) -> None:
         fields = self.field_widgets()

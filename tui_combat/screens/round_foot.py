@@ -37,7 +37,7 @@ class AskedAtTheFoot:
               then: Callable[[dict[str, Any] | None], None] | None = None, **options: Any) -> None:
         """A form in place of the footer (see :class:`FormPanel`, which takes ``options`` as a
         :class:`FormDialog` does); ``then`` is given what it was closed with, the values or None."""
-        closed = self._give_foot(hide_footer=False)  # the form lies over it
+        closed = self._give_foot(over_footer=True)
 
         def after(values: dict[str, Any] | None) -> None:
             closed()
@@ -53,9 +53,10 @@ class AskedAtTheFoot:
         if panel.is_open and panel.region:
             order.keep_above(order.scrollable_content_region.bottom - panel.region.y)
 
-    def _give_foot(self, *, hide_footer: bool = True) -> Callable[[], None]:
-        """The footer's line given to a prompt or a form while it is open; what is called when it closes: the
-        keys back, and the focus on the turn list, which keeps its look meanwhile."""
+    def _give_foot(self, *, over_footer: bool = False) -> Callable[[], None]:
+        """The footer's line given to a prompt (in its place) or a form (``over_footer``: it lies over it)
+        while it is open; what is called when it closes: the keys back, and the focus on the turn list, which
+        keeps its look meanwhile."""
         footer = self.query_one(KeyFooter)
         order = self.query_one(OrderList)
 
@@ -64,7 +65,10 @@ class AskedAtTheFoot:
             footer.show_row()  # (after the focus: the keys shown are the list's)
             order.answered()
 
-        footer.display, footer.covered = not hide_footer, not hide_footer
+        if over_footer:
+            footer.covered = True
+        else:
+            footer.display = False
         order.answering()
         return closed
 
