@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual import events
 from textual.widgets import Input, Select
@@ -140,3 +141,47 @@ async def test_the_selected_row_stays_in_sight_above_the_form(make_app: Callable
         await pilot.press("escape")
         await until_closed(pilot, form)
         await until(pilot, lambda: order.scroll_offset.y == 0, "the list back where it was")
+
+
+async def test_a_list_field_tells_the_screen_of_its_new_look_at_once(make_app: Callable[..., CombatApp],
+                                                                    data_root: Path) -> None:
+    """The parts of a list field (its value, its arrow) are restyled as it gains or loses the focus. Each
+    would tell the screen of it only when it next idles, after the screen may have drawn the key's frame:
+    the attack form came in two frames, its first field drawn focused some 20 ms after the rest."""
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await pilot.press("a")
+        form = await until_form(pilot, "the attack form")
+        await until(pilot, lambda: settled(screen), "the form drawn")
+        field = form.query_one("#f-with", Select)
+        parts = list(field.walk_children())
+        assert parts
+        for focused in (False, True):
+            field.has_focus = focused  # what Textual sets as the focus leaves or comes, then restyles
+            waiting = [type(part).__name__ for part in parts if part._repaint_required]
+            assert waiting == [], f"focus {focused}: {waiting} wait to be drawn"
+
+
+async def test_opening_the_form_redraws_the_lines_it_covers(make_app: Callable[..., CombatApp],
+                                                              data_root: Path) -> None:
+    """The form lies over the foot of the screen: what it opens on is sent, not the list and the card above
+    it. (Laid out after the screen's other widgets, it would shift their painting order, and Textual would
+    redraw every one of them: twice the bytes over SSH.)"""
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await until(pilot, lambda: settled(screen), "the round drawn")
+        lines: set[int] = set()
+        display = app._display
+
+        def noted(shown: Any, renderable: Any) -> None:
+            lines.update(y for y, _start, _end in getattr(renderable, "spans", ()))
+            display(shown, renderable)
+
+        app._display = noted  # type: ignore[method-assign]
+        await pilot.press("a")
+        form = await until_form(pilot, "the attack form")
+        await until(pilot, lambda: form.region.height > 0 and settled(screen), "the form drawn")
+        top = form.region.y
+        assert lines and min(lines) >= top, f"lines {sorted(lines)} redrawn, the form from line {top}"

@@ -180,6 +180,18 @@ class TickBox(TranslatedBindings, Checkbox, inherit_bindings=False):
         return Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
 
 
+class ChoiceField(Select[Any]):
+    """A form's list field. Its parts are restyled as it gains or loses the focus (the arrow, the value shown):
+    each would tell the screen when it next idles, which may come after the screen has drawn the frame of
+    the key that moved the focus (a form opened: its list field drawn focused in a second frame, some 20 ms
+    later). Told at once, they make that frame."""
+
+    def watch_has_focus(self, value: bool) -> None:
+        super().watch_has_focus(value)
+        for part in self.walk_children(Widget):
+            part._check_refresh()
+
+
 class FieldsForm:
     """What a form of labelled fields does, wherever it is shown (a dialog over the screen, or the round
     screen's own form at its foot): its rows, their values, the preview and the dice that follow them, Enter
@@ -256,7 +268,7 @@ class FieldsForm:
                     yield TickBox(_("yes"), value=bool(current), id=widget_id, compact=True)
                 elif spec.kind == "choice" and spec.choices:
                     options, chosen = self.choice_options(spec, current)
-                    yield Select(options, value=chosen, allow_blank=False, id=widget_id, compact=True)
+                    yield ChoiceField(options, value=chosen, allow_blank=False, id=widget_id, compact=True)
                 else:
                     suggester = (SuggestFromList([_(word) for word in spec.suggestions], case_sensitive=False)
                                  if spec.suggestions else None)

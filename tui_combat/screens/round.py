@@ -154,6 +154,11 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
 
     def compose(self) -> ComposeResult:
+        # The form first: Textual numbers the painting order of a screen's widgets from its last one, so a
+        # form shown after them would renumber every one, and every one would be redrawn (over the footer on a
+        # layer of its own, it needs no place in the order). The prompt takes the footer's place, and its
+        # order, when it shows.
+        yield self.form_panel
         yield ReadOnlyBar(id="read-only-bar")
         yield PhaseBar(id="phase-bar")
         yield TextLines(id="step-hint")
@@ -168,7 +173,6 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                     yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         yield KeyFooter(compact=True)
         yield self.amount_prompt
-        yield self.form_panel
 
     def prepare(self) -> None:
         self._log_count = 0
