@@ -100,6 +100,7 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     def _opened(self, store: Store) -> None:
         self.close_store()
         self.store = store
+        store.sync_later = True  # fsynced once the frame of each action is drawn (:meth:`_sync_store`)
         self._unsubscribe = store.subscribe(self._on_state)
         for warning in store.warnings:
             self.notify(warning, severity="warning", timeout=8)
@@ -113,9 +114,17 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
         self.sub_title = _("read-only") if self.store is not None and self.store.read_only else ""
 
     def _on_state(self, state: State) -> None:
+        # (Asked for each state: one asked for from a screen that goes before it is drawn would never come.
+        # The journal is synced at the first; those after find nothing to do.)
+        self.call_after_refresh(self._sync_store)
         self._report_save_problem()
         self._show_read_only()
         self._show_phase(state)
+
+    def _sync_store(self) -> None:
+        if self.store is not None:
+            self.store.sync()
+            self._report_save_problem()
 
     def _report_save_problem(self) -> None:
         store = self.store

@@ -1,7 +1,7 @@
 """The only writer of a fight's state.
 
-``dispatch(action)``: apply it (pure) → push undo history → append it to the journal (fsynced) →
-notify subscribers. Undo and redo are journalled too, so history survives a restart.
+``dispatch(action)``: apply it (pure) → push undo history → append it to the journal (fsynced, or with
+:attr:`Store.sync_later` written, and fsynced by :meth:`Store.sync`) → notify subscribers. Undo and redo are journalled too, so history survives a restart.
 
 When the disk refuses a write, nothing already saved is touched: the fight goes on in memory, the
 store remembers it is unsaved, and every later action retries with a full snapshot until one lands.
@@ -70,6 +70,9 @@ class Store:
         self._since_snapshot = 0
         self.unsaved = False
         self.save_problem = ""
+        self.sync_later = False
+        """Each action's journal entry is written at once and fsynced by :meth:`sync` (the app calls it once
+        the action's frame is drawn), not before the listeners are told."""
         self.warnings: list[str] = []
         self.read_only = False
         """Opened read-only (another copy of tui-combat is this session's writer): every change is refused."""
@@ -374,7 +377,7 @@ class Store:
                 else:
                     # Journalled even when a snapshot follows, so that the previous snapshot and its
                     # journal still reach this action if the new snapshot is ever lost.
-                    self.folder.append(make_entry(self._seq))
+                    self.folder.append(make_entry(self._seq), sync=not self.sync_later)
                     self._since_snapshot += 1
                     if self._since_snapshot >= SNAPSHOT_EVERY:
                         self._write_snapshot()
@@ -383,6 +386,17 @@ class Store:
                 self.save_problem = str(error)
         for listener in list(self._listeners):
             listener(self.state)
+
+    def sync(self) -> None:
+        """fsync the entries written since the last call (see :attr:`sync_later`); a failure is a save
+        problem, as a failed write is: the next action writes a snapshot."""
+        if self.folder is None:
+            return
+        try:
+            self.folder.sync()
+        except SaveError as error:
+            self.unsaved = True
+            self.save_problem = str(error)
 
     def _snapshot(self) -> codec.Snapshot:
         history = self._history

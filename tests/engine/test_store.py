@@ -504,3 +504,61 @@ def test_refused_dispatch_writes_nothing(tmp_path: Path) -> None:
         store.redo()
     assert (folder / JOURNAL).read_bytes() == journal
     assert seen == []
+
+
+class _Fsyncs:
+    """Stands in for the ``os`` module inside the journal: counts each ``fsync``, and fails them once told."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.failing = False
+
+    def __getattr__(self, name: str):
+        return getattr(os, name)
+
+    def fsync(self, fd: int) -> None:
+        self.calls += 1
+        if self.failing:
+            raise OSError(5, "Input/output error")
+        os.fsync(fd)
+
+
+def test_an_action_synced_later_is_written_at_once_and_fsynced_by_sync(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's store writes each action's entry before telling the screen, and fsyncs it once the frame is
+    drawn: a kill in between loses nothing (the system has the bytes); the key's frame waits on no disk."""
+    folder = tmp_path / "fight"
+    store = small_fight(folder)
+    store.sync_later = True
+    fsyncs = _Fsyncs()
+    monkeypatch.setattr(journal_module, "os", fsyncs)
+    store.dispatch(a.Damage(combatant="c3", amount=4))
+    store.dispatch(a.Damage(combatant="c3", amount=1))
+    assert fsyncs.calls == 0
+    assert Store.resume(folder, read_only=True).state == store.state  # written, as a kill would leave it
+    store.sync()
+    assert fsyncs.calls == 1  # both entries at once
+    store.sync()
+    assert fsyncs.calls == 1  # nothing left to sync
+    store.undo()
+    store.close()  # closing syncs what is left
+    assert fsyncs.calls == 2
+    assert Store.resume(folder).state == store.state
+
+
+def test_a_failed_fsync_is_a_save_problem_and_the_next_action_writes_a_snapshot(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "fight"
+    store = small_fight(folder)
+    store.sync_later = True
+    fsyncs = _Fsyncs()
+    monkeypatch.setattr(journal_module, "os", fsyncs)
+    store.dispatch(a.Damage(combatant="c3", amount=4))
+    fsyncs.failing = True
+    store.sync()
+    assert store.unsaved and "Input/output error" in store.save_problem and str(folder / JOURNAL) in store.save_problem
+    fsyncs.failing = False
+    store.dispatch(a.Heal(combatant="c3", amount=1))  # retried as a whole snapshot
+    assert not store.unsaved and store.save_problem == ""
+    store.close()
+    assert Store.resume(folder).state == store.state

@@ -1,8 +1,11 @@
 """One session's folder: ``snapshot.json`` plus an append-only ``journal.jsonl``, the pair before them,
 and the sealed blocks of the undo history in ``history/``.
 
-Every entry is written and fsynced before the screen shows its result, so whatever happens next
-(quit, kill -9, a dropped SSH connection) the session resumes after the last action.
+Every entry is written before the screen shows its result, so whatever happens to the app next (quit,
+kill -9, a dropped SSH connection) the session resumes after the last action. It is fsynced then too, or,
+when the writer asks (``sync=False``), by :meth:`SessionFolder.sync` once the frame is drawn: the app does,
+so that a key's frame does not wait on the disk; what the system has not yet written out is lost only if
+the machine itself goes down in that moment.
 
 Writing a snapshot rotates: the current snapshot and journal are kept as ``snapshot.prev.json`` and
 ``journal.prev.jsonl`` (hard links where the file system allows, so nothing is copied), then the new
@@ -57,6 +60,8 @@ class SessionFolder:
         self._made_private = False
         self._journal: int | None = None
         self._cut_journal_at: int | None = None
+        self._unsynced = False
+        """Entries were appended without their fsync (:meth:`sync`)."""
         self._current_blocks: set[str] | None = None
         """History blocks ``snapshot.json`` refers to; None when unknown (then none is ever deleted)."""
         self._previous_blocks: set[str] | None = None
@@ -107,6 +112,12 @@ class SessionFolder:
 
     def _close_journal(self) -> None:
         if self._journal is not None:
+            try:
+                if self._unsynced:
+                    os.fsync(self._journal)
+            except OSError:
+                pass  # closed to start anew: a snapshot follows, which holds what it held
+            self._unsynced = False
             try:
                 os.close(self._journal)
             except OSError:
@@ -354,8 +365,8 @@ class SessionFolder:
         except zlib.error as error:
             raise SaveError(_("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)) from None
 
-    def append(self, entry: codec.Entry) -> None:
-        """Append one entry and fsync it; raises :class:`SaveError`."""
+    def append(self, entry: codec.Entry, *, sync: bool = True) -> None:
+        """Append one entry and fsync it (or leave that to :meth:`sync`); raises :class:`SaveError`."""
         line = seal(codec.line_encoder.encode(entry)) + b"\n"
         try:
             if self._journal is None:
@@ -367,6 +378,20 @@ class SessionFolder:
             written = os.write(self._journal, line)
             if written != len(line):
                 raise OSError(28, "No space left on device")
+            if sync:
+                os.fsync(self._journal)
+            else:
+                self._unsynced = True
+        except OSError as error:
+            self._close_journal()
+            raise SaveError(_("Cannot write {path}: {error}", path=self.journal_path, error=explain(error))) from None
+
+    def sync(self) -> None:
+        """fsync the entries appended without it; raises :class:`SaveError`."""
+        if not self._unsynced or self._journal is None:
+            return
+        self._unsynced = False
+        try:
             os.fsync(self._journal)
         except OSError as error:
             self._close_journal()
