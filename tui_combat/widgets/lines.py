@@ -141,11 +141,30 @@ class JoinedLines:
         return lines
 
 
+def _entries(text: str) -> int:
+    """How many entries :func:`_cells` makes of ``text``."""
+    if text.isascii():
+        return len(text)
+    return sum(max(cell_len(character), 1) for character in text)
+
+
 def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int] | None:
     """The cells ``[start, end)`` of a line that differ between ``old`` and ``new``; None when none do."""
-    if old is new:
+    if old is new or old == new:
         return None
-    before, after = _cells(old, width), _cells(new, width)
+    before_pieces, after_pieces = list(old), list(new)
+    # Pieces alike at either end are passed over whole: only the cells between are compared one by one.
+    head, skipped = 0, 0
+    while head < min(len(before_pieces), len(after_pieces)) and before_pieces[head] == after_pieces[head]:
+        skipped += _entries(before_pieces[head].text)
+        head += 1
+    tail = 0
+    if old.cell_length == new.cell_length:
+        while (tail < min(len(before_pieces), len(after_pieces)) - head
+               and before_pieces[-1 - tail] == after_pieces[-1 - tail]):
+            tail += 1
+    before = _cells(Strip(before_pieces[head:len(before_pieces) - tail]), max(width - skipped, 0) if not tail else 0)
+    after = _cells(Strip(after_pieces[head:len(after_pieces) - tail]), max(width - skipped, 0) if not tail else 0)
     length = max(len(before), len(after))
     before.extend(("", None) for _ in range(length - len(before)))
     after.extend(("", None) for _ in range(length - len(after)))
@@ -157,7 +176,11 @@ def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int] | None:
     end = length
     while end > start and before[end - 1] == after[end - 1]:
         end -= 1
-    return start, end
+    return skipped + start, skipped + end
+
+
+DRAWN_KEPT = 16
+"""Texts whose lines each :class:`TextLines` keeps."""
 
 
 class TextLines(Widget):
@@ -177,6 +200,11 @@ class TextLines(Widget):
         self.cells_redrawn = 0
         """How many cells updates marked dirty, in all; for tests."""
         self._joined = JoinedLines()
+        self._drawn: dict[tuple[object, ...], list[Strip]] = {}
+        """The lines of texts drawn lately, by what they hold: a turn stepped back and forth, a card shown
+        again, draw none anew."""
+        self.texts_drawn = 0
+        """How many texts were drawn into lines (not found among those drawn lately); for tests."""
 
     @property
     def text(self) -> Text:
@@ -214,9 +242,19 @@ class TextLines(Widget):
             self.refresh(*regions)
 
     def _draw(self, width: int, style: Style) -> list[Strip]:
-        console = self.app.console
-        lines = console.render_lines(self._content_text, console.options.update_width(max(width, 1)), pad=False)
-        return [Strip(Segment.apply_style(line, style)).crop_extend(0, width, style) for line in lines]
+        text = self._content_text
+        key = (text.plain, tuple(text.spans), text.style, text.justify, text.overflow, text.no_wrap, text.end,
+               width, style)
+        strips = self._drawn.get(key)
+        if strips is None:
+            self.texts_drawn += 1
+            console = self.app.console
+            lines = console.render_lines(text, console.options.update_width(max(width, 1)), pad=False)
+            strips = [Strip(Segment.apply_style(line, style)).crop_extend(0, width, style) for line in lines]
+            if len(self._drawn) >= DRAWN_KEPT:
+                del self._drawn[next(iter(self._drawn))]
+            self._drawn[key] = strips
+        return strips
 
     def _lines_at(self, width: int) -> list[Strip]:
         style = self.rich_style
