@@ -110,12 +110,12 @@ class Walk:
                 await self.inspect(place, f"{key} → the amount prompt")
                 await self.pilot.press("escape")
                 await until(self.pilot, lambda: not prompt.is_open, "the prompt left", seconds=5)
-            form = getattr(screen, "form_panel", None)
-            if form is not None and form.is_open:  # what a combatant does: asked at the foot of the round
-                await until(self.pilot, lambda: form.takes_keys, "the form's rows", seconds=5)
-                await self.inspect(place, f"{key} → the form at the foot")
-                await self.pilot.press("escape")
-                await until(self.pilot, lambda: not form.is_open, "the form left", seconds=5)
+            for form in (getattr(screen, "form_panel", None), getattr(screen, "add_panel", None)):
+                if form is not None and form.is_open:  # what a combatant does, or who comes: asked at the foot
+                    await until(self.pilot, lambda: form.takes_keys, "the form's rows", seconds=5)
+                    await self.inspect(place, f"{key} → the form at the foot")
+                    await self.pilot.press("escape")
+                    await until(self.pilot, lambda: not form.is_open, "the form left", seconds=5)
             if self.pilot.app.screen is not screen:
                 await self.inspect(place, f"{key} → {screen_name(self.pilot)}")
                 await self.back_to(screen)

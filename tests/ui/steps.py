@@ -48,8 +48,8 @@ def open_form_of(app: App[Any]) -> FormDialog | FormPanel | None:
     screen = app.screen
     if isinstance(screen, FormDialog):
         return screen
-    if isinstance(screen, RoundScreen) and screen.form_panel.is_open:
-        return screen.form_panel
+    if isinstance(screen, RoundScreen):
+        return next((panel for panel in (screen.form_panel, screen.add_panel) if panel.is_open), None)
     return None
 
 

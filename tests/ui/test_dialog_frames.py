@@ -16,6 +16,7 @@ from tests.ui.fights import opened, saved_round
 from tests.ui.steps import SIZE, footer_now, prompt_error, store, until_closed, until_form, until_prompt, until_prompt_closed
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
+from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
 
 
@@ -42,23 +43,44 @@ async def round_drawn(pilot: Pilot[None]) -> RoundScreen:
     return round_screen
 
 
-async def test_a_form_is_drawn_whole_once(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_a_dialog_is_drawn_whole_once(make_app: Callable[..., CombatApp], data_root: Path) -> None:
     saved_round(data_root, "ambush", ["Ada", "Bo"], 3)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
         round_screen = await round_drawn(pilot)
         whole = count_whole_frames(app)
-        await pilot.press("i")
-        form = await until_form(pilot, "the form to add combatants")
+        await pilot.press("E")  # a condition on the selected combatant: a dialog
+        form = await until_form(pilot, "the effect form")
         await until(pilot, lambda: form.query_one("#dialog-help").region.height > 0, "the form laid out")
         await until(pilot, lambda: settled(form) and settled(round_screen), "the form drawn")
-        assert whole == ["AddCombatantDialog"]
+        assert whole == ["FormDialog"]
 
-        # Closed: the footer under it is as the keys stand, the goblin added.
-        await pilot.press(*"goblin", "tab", "tab", "3", "ctrl+s")
+        # Closed: the footer under it is as the keys stand.
+        await pilot.press(*"blessed", "tab", "ctrl+u", "2", "ctrl+s")
         await until_closed(pilot, form)
-        await until(pilot, lambda: any(c.name.lower() == "goblin" for c in store(app).state.combatants), "the goblin in")
+        await until(pilot, lambda: bool(store(app).state.effects), "the effect on")
         assert "Damage" in await footer_now(pilot)
+
+
+async def test_the_add_form_mid_fight_draws_no_whole_frame(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    """The add form is at the foot of the round screen, made once: opening it, adding and opening it again
+    redraw what they change (as a dialog of some twenty fields, it took a quarter of a second to open, and
+    drew the whole terminal as it opened and as it closed)."""
+    saved_round(data_root, "ambush", ["Ada", "Bo"], 3)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        round_screen = await round_drawn(pilot)
+        whole = count_whole_frames(app)
+        for name in ("goblin", "orc"):
+            await pilot.press("i")
+            form = await until_form(pilot, "the add form")
+            assert isinstance(form, FormPanel) and form is round_screen.add_panel and form.rows_made == 1
+            await pilot.press(*name, "tab", "tab", "3", "ctrl+s")
+            await until_closed(pilot, form)
+            await until(pilot, lambda: any(c.name.lower().startswith(name) for c in store(app).state.combatants),
+                        f"the {name} in")
+        assert "Damage" in await footer_now(pilot)
+        assert whole == []
 
 
 async def test_damage_and_healing_redraw_no_whole_frame(make_app: Callable[..., CombatApp], data_root: Path) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 from textual.widgets import Checkbox
 
 from tests.ui.fights import opened
-from tests.ui.steps import (SIZE, combatant_id, dialog_error, log_texts, select, store, until_form, until_prompt,
-                            until_prompt_closed, visible_text)
+from tests.ui.steps import (SIZE, combatant_id, dialog_error, log_texts, select, store, until_closed, until_form,
+                            until_prompt, until_prompt_closed, visible_text)
 from tests.ui.test_attack_flow import fight
 from tests.ui.test_player_view import shown
 from tests.waiting import until, until_screen
@@ -45,11 +45,11 @@ async def test_a_hidden_ogre_acts_for_the_gm_only_until_he_appears(make_app: Cal
         await opened(pilot)
         await select(pilot, combatant_id(app, "Orc 1"))  # the add form takes his side
         await pilot.press("i")
-        form = await until_screen(pilot, FormDialog, "the add form")
+        form = await until_form(pilot, "the add form")
         await pilot.press(*"Ogre", "tab", "tab", "ctrl+u", *"30")
         form.query(Checkbox).last().focus()  # "Hidden from the players", the form's last field
         await pilot.press("space", "ctrl+s")
-        await until_screen(pilot, RoundScreen, "the round screen again")
+        await until_closed(pilot, form, "the ogre added")
         ogre = combatant_id(app, "Ogre")
         assert store(app).state.combatant(ogre).hidden, dialog_error(app)
         await until(pilot, lambda: "⊘" in str(app.screen.query_one(OrderList).get_option(ogre).prompt),

@@ -11,11 +11,12 @@ from pathlib import Path
 from textual.widgets import Input, OptionList, Static
 
 from tests.ui.fights import messages
-from tests.ui.steps import SIZE, combatant_id, dialog_error, open_demo, select, store, to_round
+from tests.ui.steps import SIZE, combatant_id, dialog_error, open_demo, select, store, to_round, until_closed, until_form
 from tui_combat import session
 from tui_combat.app import CombatApp
 from tui_combat.library import Entry, save_entry
 from tui_combat.screens.dialogs import FormDialog
+from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.library import LibraryPicker
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
@@ -41,8 +42,9 @@ async def test_adding_from_the_library_mid_fight_with_incremental_search(make_ap
         before = store(app).state
 
         await pilot.press("i")
-        assert isinstance(app.screen, FormDialog)
-        assert "ctrl+l: from the library" in str(app.screen.query_one("#dialog-help", Static).render())
+        form = await until_form(pilot, "the add form")
+        assert isinstance(form, FormPanel)  # at the foot of the round screen
+        assert "ctrl+l: from the library" in str(form.query_one("#dialog-help", Static).render())
         await pilot.press("ctrl+l")
         assert isinstance(app.screen, LibraryPicker)
         assert listed(app)[:3] == ["Ogre chief HP 30 your library", "Troll HP 33 bestiary", "Orc HP 4 bestiary"]
@@ -61,6 +63,7 @@ async def test_adding_from_the_library_mid_fight_with_incremental_search(make_ap
 
         await pilot.press("enter")
         assert isinstance(app.screen, RoundScreen), type(app.screen).__name__  # the picker and the form both closed
+        assert not form.is_open
         state = store(app).state
         ogres = [c for c in state.combatants if c.name.startswith("Ogre")]
         assert [(c.name, c.hp, c.side, c.sheet["level"], c.sheet["ac"]) for c in ogres] == [
@@ -76,10 +79,11 @@ async def test_adding_from_the_library_mid_fight_with_incremental_search(make_ap
         await pilot.press("enter")  # nothing to add: the picker says so and stays
         assert isinstance(app.screen, LibraryPicker)
         await pilot.press("escape")
-        assert isinstance(app.screen, FormDialog)
-        assert app.screen.raw_values()["name"] == "wolf"
+        assert isinstance(app.screen, RoundScreen) and form.is_open
+        assert form.raw_values()["name"] == "wolf"
+        assert form.rows_made == 1  # the same rows, filled in anew
         await pilot.press("escape")
-        assert isinstance(app.screen, RoundScreen)
+        await until_closed(pilot, form)
         assert len(store(app).state.combatants) == len(state.combatants)
 
 

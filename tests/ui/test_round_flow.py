@@ -22,11 +22,14 @@ from tests.ui.steps import (
     combatant_id,
     dialog_error,
     open_demo,
+    open_form_of,
     prompt_error,
     session_folders,
     store,
     to_round,
     type_initiative,
+    until_closed,
+    until_form,
     visible_text,
 )
 from tests.waiting import until
@@ -117,9 +120,10 @@ async def test_round_one_of_the_seed_and_into_round_two(make_app, data_root: Pat
         # Two goblins join the monsters mid-fight: name, Tab over the side, HP, ctrl+s.
         before_add = store(app).state
         await pilot.press("i")
-        assert isinstance(app.screen, FormDialog)
+        form = await until_form(pilot, "the add form")
         await pilot.press(*"2 goblin", "tab", "tab", "3", "ctrl+s")
-        assert isinstance(app.screen, RoundScreen), dialog_error(app)
+        await until_closed(pilot, form, "the goblins added")
+        assert isinstance(app.screen, RoundScreen)
         after_add = store(app).state
         goblins = [c for c in after_add.combatants if c.name.startswith("Goblin")]
         assert [(g.name, g.side, g.hp) for g in goblins] == [("Goblin 1", MONSTERS, 3), ("Goblin 2", MONSTERS, 3)]
@@ -192,19 +196,20 @@ async def test_bad_input_keeps_the_dialog_open_and_changes_nothing(make_app, dat
 
         # HP "abc" in the add dialog.
         await pilot.press("i", *"orc", "tab", "tab", *"abc", "ctrl+s")
-        assert isinstance(app.screen, FormDialog)
+        await until(pilot, lambda: dialog_error(app) != "", "the add form's refusal")
         assert dialog_error(app) == 'HP: "abc" is not a whole number.'
         await pilot.press("escape")
+        assert open_form_of(app) is None
         assert store(app).state == state and journal_lines(data_root) == lines
 
         # No name.
         await pilot.press("i", "ctrl+s")
-        assert isinstance(app.screen, FormDialog)
+        await until(pilot, lambda: dialog_error(app) != "", "the add form's refusal")
         assert dialog_error(app) == "A combatant needs a name."
         await pilot.press(*"   ", "ctrl+s")  # blanks are no name either
         assert dialog_error(app) == "A combatant needs a name."
         await pilot.press("escape")
-        assert isinstance(app.screen, RoundScreen)
+        assert isinstance(app.screen, RoundScreen) and open_form_of(app) is None
         assert store(app).state == state and journal_lines(data_root) == lines
 
 

@@ -65,6 +65,8 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
         # as it arrives too: what is typed after it goes to the field it moved to.
         Binding("tab", "cycle(1)", N_("Next field"), id="form.tab", show=False, priority=True),
         Binding("shift+tab", "cycle(-1)", N_("Previous field"), id="form.back_tab", show=False, priority=True),
+        # The add form's: the library picker, over the form, with what was typed (see :meth:`ask`).
+        Binding("ctrl+l", "library", N_("From the library"), id="dialog.library"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -82,6 +84,7 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
         """The width the labels were given (the form's longest label's)."""
         self._open = False
         self._on_close: Callable[[dict[str, Any] | None], None] | None = None
+        self._library: Callable[[dict[str, Any]], None] | None = None
         self._choices_shown: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {}
         """Each list's choices as last given to it (a long list of targets is not made again for nothing),
         with the value it was given that is none of them ("" when there was none)."""
@@ -114,13 +117,15 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
             on_close: Callable[[dict[str, Any] | None], None], *, submit: Submitter | None = None,
             validate: Validator | None = None, note: str = "", rng: random.Random | None = None,
             roll_modifiers: Mapping[str, int] | None = None, preview: Previewer | None = None,
-            dice: DiceOf | None = None) -> None:
+            dice: DiceOf | None = None, library: Callable[[dict[str, Any]], None] | None = None) -> None:
         """Open the form, its first field taking the keys. ``on_close`` is given the accepted values, or None
         when the form was left. Keys typed while new rows are made are held (:meth:`hold_key`) and given to
-        them, in order, once the first has the focus."""
+        them, in order, once the first has the focus. ``library``, when given, is what ctrl+l does, given
+        what was typed so far."""
         self.fields, self.values = tuple(fields), dict(values or {})
         self.rng, self.roll_modifiers = rng, dict(roll_modifiers or {})
         self.submit, self.validate, self.preview, self.dice = submit, validate, preview, dice
+        self._library = library
         self._on_close, self._open = on_close, True
         self.show_line("#dialog-title", Text(title), shown=True)
         self.show_line("#dialog-note", Text(note), shown=bool(note))
@@ -203,6 +208,17 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
         if fields:
             self.screen.set_focus(fields[0 if position is None else (position + step) % len(fields)])
 
+    def help_line(self) -> str:
+        keys = super().help_line()
+        return _("ctrl+l: from the library") + " · " + keys if self._library is not None else keys
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self._library is not None if action == "library" else True
+
+    def action_library(self) -> None:
+        if self._library is not None:
+            self._library(self.raw_values())
+
     def _live(self) -> bool:
         return self._open
 
@@ -218,7 +234,7 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
         self._open, self._held = False, None
         self.display = False  # hidden, nothing reaches its fields: neither Tab nor the mouse
         on_close, self._on_close = self._on_close, None
-        self.submit = self.preview = self.dice = self.validate = None
+        self.submit = self.preview = self.dice = self.validate = self._library = None
         if on_close is not None:
             on_close(values)
 

@@ -149,16 +149,18 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         super().__init__()
         self.amount_prompt = AmountPrompt(id="amount-prompt")
         self.form_panel = FormPanel(id="form-panel")
+        self.add_panel = FormPanel(id="add-panel")
         own = self._bindings.key_to_bindings
         for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
             own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
 
     def compose(self) -> ComposeResult:
-        # The form first: Textual numbers the painting order of a screen's widgets from its last one, so a
+        # The forms first: Textual numbers the painting order of a screen's widgets from its last one, so a
         # form shown after them would renumber every one, and every one would be redrawn (over the footer on a
         # layer of its own, it needs no place in the order). The prompt takes the footer's place, and its
         # order, when it shows.
         yield self.form_panel
+        yield self.add_panel
         yield ReadOnlyBar(id="read-only-bar")
         yield PhaseBar(id="phase-bar")
         yield TextLines(id="step-hint")
@@ -363,7 +365,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """False hides a key from the footer (it stays in help and the palette) and stops it. While the amount
         prompt or the form at the foot is open, the screen's keys are theirs to type."""
-        if self.amount_prompt.is_open or self.form_panel.is_open:
+        if self.amount_prompt.is_open or self.form_panel.is_open or self.add_panel.is_open:
             return False
         return self._allowed(action, parameters)
 

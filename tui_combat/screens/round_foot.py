@@ -21,6 +21,7 @@ class AskedAtTheFoot:
 
     amount_prompt: AmountPrompt
     form_panel: FormPanel
+    add_panel: FormPanel
     # The screen's own, typed here for the mixin.
     query_one: Any
     set_focus: Any
@@ -34,9 +35,13 @@ class AskedAtTheFoot:
         self.amount_prompt.ask(title, submit, closed, placeholder, keys=keys, note=note)
 
     def _form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
-              then: Callable[[dict[str, Any] | None], None] | None = None, **options: Any) -> None:
+              then: Callable[[dict[str, Any] | None], None] | None = None, *, panel: FormPanel | None = None,
+              **options: Any) -> None:
         """A form in place of the footer (see :class:`FormPanel`, which takes ``options`` as a
-        :class:`FormDialog` does); ``then`` is given what it was closed with, the values or None."""
+        :class:`FormDialog` does); ``then`` is given what it was closed with, the values or None. What a
+        combatant does is asked in ``form_panel``; the add form, of other fields, has ``add_panel``: each
+        keeps its rows made from one time to the next."""
+        panel = self.form_panel if panel is None else panel
         closed = self._give_foot(over_footer=True)
 
         def after(values: dict[str, Any] | None) -> None:
@@ -44,12 +49,12 @@ class AskedAtTheFoot:
             if then is not None:
                 then(values)
 
-        self.form_panel.ask(title, fields, values, after, **options)
-        self.call_after_refresh(self._selected_above_form)
+        panel.ask(title, fields, values, after, **options)
+        self.call_after_refresh(self._selected_above_form, panel)
 
-    def _selected_above_form(self) -> None:
+    def _selected_above_form(self, panel: FormPanel) -> None:
         """The selected combatant's row kept in sight above the form, once the form has its height."""
-        panel, order = self.form_panel, self.query_one(OrderList)
+        order = self.query_one(OrderList)
         if panel.is_open and panel.region:
             order.keep_above(order.scrollable_content_region.bottom - panel.region.y)
 
@@ -75,4 +80,5 @@ class AskedAtTheFoot:
     def hold_key(self, event: events.Key) -> bool:
         """Keys typed after the prompt's Enter wait until what was typed before it is read, and those typed
         while the form's rows are made wait for them (the app asks)."""
-        return self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event)
+        return (self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event)
+                or self.add_panel.hold_key(event))

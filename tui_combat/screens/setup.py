@@ -28,6 +28,7 @@ from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, choice_value, h
 from tui_combat.screens.host import host_of
 from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
 from tui_combat.screens.paste import paste_stat_block
+from tui_combat.screens.round_foot import AskedAtTheFoot
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.footer import KeyFooter
@@ -143,8 +144,29 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
     if finder.problems:
         screen.notify("\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning",
                       timeout=10)
-    screen.app.push_screen(AddCombatantDialog(_("Add combatant"), fields, {"side": side or state.sides[0].id}, validate,
-                                              submit=add, preview=preview, side=side))
+    values = {"side": side or state.sides[0].id}
+    if not isinstance(screen, AskedAtTheFoot):
+        screen.app.push_screen(AddCombatantDialog(_("Add combatant"), fields, values, validate, submit=add,
+                                                  preview=preview, side=side))
+        return
+
+    # Mid-fight, the form is at the foot of the round screen, made once and filled in anew each time: a dialog
+    # of some twenty fields took a quarter of a second to make, and redrew the whole terminal.
+    panel = screen.add_panel
+
+    def library(raw: dict[str, Any]) -> None:
+        typed_side = raw.get("side")
+
+        def added(done: bool | None) -> None:
+            if done:
+                panel.close(None)
+
+        screen.app.push_screen(LibraryPicker(Finder.load(screen.host.data_root, state.ruleset), screen.state,
+                                             typed_side if isinstance(typed_side, str) else side,
+                                             str(raw.get("name") or "")), added)
+
+    screen._form(_("Add combatant"), fields, values, panel=panel, validate=validate, submit=add, preview=preview,
+                 library=library)
 
 
 def options_dialog(screen: SessionScreen) -> None:
