@@ -523,15 +523,21 @@ class _Fsyncs:
         os.fsync(fd)
 
 
-def test_an_action_synced_later_is_written_at_once_and_fsynced_by_sync(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The app's store writes each action's entry before telling the screen, and fsyncs it once the frame is
-    drawn: a kill in between loses nothing (the system has the bytes); the key's frame waits on no disk."""
+def _synced_later(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Store, _Fsyncs]:
+    """A fight whose store leaves the fsyncs to :meth:`Store.sync`, as the app's does, each fsync counted."""
     folder = tmp_path / "fight"
     store = small_fight(folder)
     store.sync_later = True
     fsyncs = _Fsyncs()
     monkeypatch.setattr(journal_module, "os", fsyncs)
+    return folder, store, fsyncs
+
+
+def test_an_action_synced_later_is_written_at_once_and_fsynced_by_sync(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's store writes each action's entry before telling the screen, and fsyncs it once the frame is
+    drawn: a kill in between loses nothing (the system has the bytes); the key's frame waits on no disk."""
+    folder, store, fsyncs = _synced_later(tmp_path, monkeypatch)
     store.dispatch(a.Damage(combatant="c3", amount=4))
     store.dispatch(a.Damage(combatant="c3", amount=1))
     assert fsyncs.calls == 0
@@ -548,11 +554,7 @@ def test_an_action_synced_later_is_written_at_once_and_fsynced_by_sync(tmp_path:
 
 def test_a_failed_fsync_is_a_save_problem_and_the_next_action_writes_a_snapshot(tmp_path: Path,
                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = tmp_path / "fight"
-    store = small_fight(folder)
-    store.sync_later = True
-    fsyncs = _Fsyncs()
-    monkeypatch.setattr(journal_module, "os", fsyncs)
+    folder, store, fsyncs = _synced_later(tmp_path, monkeypatch)
     store.dispatch(a.Damage(combatant="c3", amount=4))
     fsyncs.failing = True
     store.sync()
