@@ -114,8 +114,9 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
         self.sub_title = _("read-only") if self.store is not None and self.store.read_only else ""
 
     def _on_state(self, state: State) -> None:
-        # (Asked for each state: one asked for from a screen that goes before it is drawn would never come.
-        # The journal is synced at the first; those after find nothing to do.)
+        # Asked for at each state, not once until done: Textual runs it after the current screen's next
+        # frame, and a screen that goes first may never draw one. The first to run syncs the journal; those
+        # after it find nothing to do.
         self.call_after_refresh(self._sync_store)
         self._report_save_problem()
         self._show_read_only()

@@ -1,7 +1,8 @@
 """The only writer of a fight's state.
 
 ``dispatch(action)``: apply it (pure) → push undo history → append it to the journal (fsynced, or with
-:attr:`Store.sync_later` written, and fsynced by :meth:`Store.sync`) → notify subscribers. Undo and redo are journalled too, so history survives a restart.
+:attr:`Store.sync_later` written, and fsynced by :meth:`Store.sync`) → notify subscribers. Undo and redo
+are journalled too, so history survives a restart.
 
 When the disk refuses a write, nothing already saved is touched: the fight goes on in memory, the
 store remembers it is unsaved, and every later action retries with a full snapshot until one lands.
