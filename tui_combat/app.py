@@ -122,18 +122,6 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
         self._show_read_only()
         self._show_phase(state)
 
-    def _sync_store(self) -> None:
-        if self.store is not None:
-            self.store.sync()
-            self._report_save_problem()
-
-    def _report_save_problem(self) -> None:
-        store = self.store
-        if store is not None and store.save_problem and store.save_problem != self._reported_problem:
-            self.notify(_("{problem}\nThe fight goes on in memory; it will be saved when the disk accepts it.",
-                          problem=store.save_problem), title=_("Not saved"), severity="error", timeout=15)
-        self._reported_problem = store.save_problem if store else ""
-
     def _show_phase(self, state: State, push: bool = False) -> None:
         phase = "round" if state.phase in ("round", "over") else state.phase
         if phase == self._phase_shown:

@@ -20,6 +20,21 @@ READ_ONLY_KEYS = frozenset({"leave", "save_as", "export", "save_to_library", "sa
 
 
 class DispatchPart(AppBase):
+    _reported_problem: str
+
+    def _sync_store(self) -> None:
+        """The journal's entries fsynced (the app asks once an action's frame is drawn); a failure reported."""
+        if self.store is not None:
+            self.store.sync()
+            self._report_save_problem()
+
+    def _report_save_problem(self) -> None:
+        store = self.store
+        if store is not None and store.save_problem and store.save_problem != self._reported_problem:
+            self.notify(_("{problem}\nThe fight goes on in memory; it will be saved when the disk accepts it.",
+                          problem=store.save_problem), title=_("Not saved"), severity="error", timeout=15)
+        self._reported_problem = store.save_problem if store else ""
+
     def dispatch(self, action: Action) -> bool:
         """Dispatch and report: a refusal or a save problem is a notification, never a traceback."""
         from tui_combat.engine.dice import DiceError
