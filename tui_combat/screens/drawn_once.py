@@ -6,6 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 from textual import events
+from textual._compositor import Compositor, ReflowResult
+from textual.geometry import Size
+from textual.widget import Widget
+
+
+class ArrangedOnce(Compositor):
+    """Textual's compositor arranges the whole screen anew after each layout that shows a widget hidden
+    until then (a prompt, a form): a refresh of that widget marks its map of every widget out of date, and
+    the layout that follows makes a new map but leaves it marked, so the next question of where a widget is
+    arranges the screen a second time. The map a layout has just made is up to date."""
+
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        result = super().reflow(parent, size)
+        self._full_map_invalidated = False
+        return result
 
 
 class LaidOutInPlace:
@@ -15,6 +30,11 @@ class LaidOutInPlace:
     focus redraw themselves, which is all that changed."""
 
     _moving_focus = False
+    _compositor: Compositor
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._compositor = ArrangedOnce()
 
     def set_focus(self, widget: Any, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
         self._moving_focus = True
