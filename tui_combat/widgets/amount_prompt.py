@@ -19,6 +19,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.widgets import Input, Static
 
 from tui_combat.i18n import N_, _
@@ -32,6 +33,10 @@ class AmountField(Input):
     """A text field whose editing keys (Backspace, ctrl+u, the arrows …) act as the field takes them, in order
     with the characters typed around them. (An ``Input`` hands them on to the app, which runs them a moment
     later: "12", Backspace, "3", Enter typed at once would be read as 123.)"""
+
+    cursor_blink = reactive(False, init=False)
+    """A steady cursor: a blinking one is a frame every half second, sent over SSH too, and a key typed just
+    after one waits for the next frame Textual allows (up to 1/60 s)."""
 
     async def _on_key(self, event: events.Key) -> None:
         for binding in self._bindings.key_to_bindings.get(event.key, ()):
@@ -82,27 +87,29 @@ class AmountPrompt(TranslatedBindings, Vertical):
         self._lines: dict[str, str] = {}
         """What the note and the keys lines show (a Static rewrites its whole line at each update)."""
         self._keys_when_empty = ""
+        self.field = AmountField(id="prompt-field", compact=True, select_on_focus=False)
+        self._parts = {name: Static("", id=name[1:]) for name in ("#prompt-error", "#prompt-note", "#prompt-title",
+                                                                     "#prompt-keys")}
+        """The prompt's lines, by selector: made once and kept (no search of the screen at each key)."""
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="prompt-error")
-        yield Static("", id="prompt-note")
+        yield self._parts["#prompt-error"]
+        yield self._parts["#prompt-note"]
         with Horizontal(id="prompt-row"):
-            yield Static("", id="prompt-title")
-            yield AmountField(id="prompt-field", compact=True, select_on_focus=False)
+            yield self._parts["#prompt-title"]
+            yield self.field
             keys = self._lines["#prompt-keys"] = _("Enter: apply · Esc: cancel")
-            yield Static(keys, id="prompt-keys")
+            self._parts["#prompt-keys"].update(keys)
+            yield self._parts["#prompt-keys"]
 
     @property
     def is_open(self) -> bool:
         return self._submit is not None
 
     @property
-    def field(self) -> AmountField:
-        return self.query_one("#prompt-field", AmountField)
-
-    @property
     def error_text(self) -> str:
-        return str(self.query_one("#prompt-error", Static).render()) if self.query_one("#prompt-error").display else ""
+        error = self._parts["#prompt-error"]
+        return str(error.render()) if error.display else ""
 
     def ask(self, title: str, submit: Submit, on_close: Callable[[], None], placeholder: str = "", *,
             keys: str = "", note: str = "") -> None:
@@ -111,7 +118,7 @@ class AmountPrompt(TranslatedBindings, Vertical):
         applies what is); ``note`` (a rule of this amount: a critical hit's dice twice) shows above the line.
         ``on_close`` runs when it closes, taken or left."""
         self._submit, self._on_close = submit, on_close
-        self.query_one("#prompt-title", Static).update(Text(title))
+        self._parts["#prompt-title"].update(Text(title))
         self._show_error("")
         self._show_line("#prompt-note", note)
         self._keys_when_empty = keys
@@ -133,7 +140,7 @@ class AmountPrompt(TranslatedBindings, Vertical):
 
     def _show_line(self, selector: str, text: str, *, always: bool = False) -> None:
         """A line of the prompt shown with ``text`` (hidden when there is none), redrawn only when it changed."""
-        line = self.query_one(selector, Static)
+        line = self._parts[selector]
         if self._lines.get(selector) != text:
             self._lines[selector] = text
             line.update(Text(text))
@@ -150,7 +157,7 @@ class AmountPrompt(TranslatedBindings, Vertical):
             on_close()
 
     def _show_error(self, message: str) -> None:
-        error = self.query_one("#prompt-error", Static)
+        error = self._parts["#prompt-error"]
         error.update(Text(message))
         error.display = bool(message)
 
