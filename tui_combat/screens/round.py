@@ -147,9 +147,20 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
 
     def __init__(self, ruleset_id: str) -> None:
         super().__init__()
+        # Made once and kept: a key's redraw reaches each of them without a search of the screen (some twenty
+        # searches on a damage's Enter).
         self.amount_prompt = AmountPrompt(id="amount-prompt")
         self.form_panel = FormPanel(id="form-panel")
         self.add_panel = FormPanel(id="add-panel")
+        self.order_list = OrderList(id="order")
+        self.key_footer = KeyFooter(compact=True)
+        self.read_only_bar = ReadOnlyBar(id="read-only-bar")
+        self.phase_bar = PhaseBar(id="phase-bar")
+        self.step_hint = TextLines(id="step-hint")
+        self.card_head = TextLines(id="card-head")
+        self.budget = BudgetMeter(id="budget")
+        self.card = TextLines(id="card")
+        self.round_log = RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
         own = self._bindings.key_to_bindings
         for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
             own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
@@ -161,19 +172,19 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         # order, when it shows.
         yield self.form_panel
         yield self.add_panel
-        yield ReadOnlyBar(id="read-only-bar")
-        yield PhaseBar(id="phase-bar")
-        yield TextLines(id="step-hint")
+        yield self.read_only_bar
+        yield self.phase_bar
+        yield self.step_hint
         with Horizontal(id="round-main"):
-            yield OrderList(id="order")
+            yield self.order_list
             with Vertical(id="round-side"):
-                yield TextLines(id="card-head")
-                yield BudgetMeter(id="budget")
+                yield self.card_head
+                yield self.budget
                 with VerticalScroll(id="card-box"):
-                    yield TextLines(id="card")
+                    yield self.card
                 with Vertical(id="log-box"):
-                    yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
-        yield KeyFooter(compact=True)
+                    yield self.round_log
+        yield self.key_footer
         yield self.amount_prompt
 
     def prepare(self) -> None:
@@ -187,7 +198,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         """The state :meth:`initiative_requests` was last worked out for, and its answer."""
         self.keys_refreshed = 0
         """How many times the keys that apply changed (and the footer was redrawn); for tests."""
-        self.query_one(OrderList).focus()
+        self.order_list.focus()
 
     # -- reading the state --------------------------------------------------------------------------
     @property
@@ -202,7 +213,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         return steps[state.step].kind if state.step < len(steps) else ""
 
     def selected(self) -> str | None:
-        return self.query_one(OrderList).selected_combatant()
+        return self.order_list.selected_combatant()
 
     def initiative_requests(self) -> tuple[RollRequest, ...] | None:
         """The rolls initiative asks for now (the first ones, or pending follow-ups such as a tie
@@ -235,10 +246,10 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                               rolls=", ".join(request_label(r) for r in state.initiative.pending))
         elif kind == "resolve" and state.order:
             extra = glyph("▶") + " " + render(state.order[min(state.cursor, len(state.order) - 1)].label)
-        self.query_one(ReadOnlyBar).show_read_only(self.store.read_only, damaged=self.store.damaged)
-        self.query_one(PhaseBar).show_step(state.round, steps, state.step, extra)
-        self.query_one(OrderList).show(state, kind == "resolve", ruleset)
-        self.query_one("#step-hint", TextLines).show(self.next_move(state, ruleset))
+        self.read_only_bar.show_read_only(self.store.read_only, damaged=self.store.damaged)
+        self.phase_bar.show_step(state.round, steps, state.step, extra)
+        self.order_list.show(state, kind == "resolve", ruleset)
+        self.step_hint.show(self.next_move(state, ruleset))
         self._show_log(state)
         self.show_card()
         self.refresh_keys()
@@ -290,7 +301,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         """Append the entries the log does not show yet (all at once: one layout, one scroll); redraw it only
         when an undo took entries away."""
         total = state.log_count
-        log = self.query_one(RoundLog)
+        log = self.round_log
         if total < self._log_count:
             log.forget()
             self._log_count = 0
@@ -316,7 +327,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         details are text, never markup; a part that did not change is not redrawn."""
         state = self.state
         combatant_id = self.selected()
-        meter = self.query_one(BudgetMeter)
+        meter = self.budget
         pending: list[Text] = []
         if state.initiative.pending:
             pending.append(Text(_("Initiative waits for more rolls ({roll} rolls, {typed} takes real dice):",
@@ -326,8 +337,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                         for r in state.initiative.pending]
         self._card_shows = None
         if combatant_id is None:
-            self.query_one("#card-head", TextLines).show(Text(_("Nobody selected.")))
-            self.query_one("#card", TextLines).show(Text("\n").join(pending))
+            self.card_head.show(Text(_("Nobody selected.")))
+            self.card.show(Text("\n").join(pending))
             meter.show_budget(())
             return
         combatant = state.combatant(combatant_id)
@@ -349,8 +360,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         if combatant.hidden:
             lines.insert(0, Text(_("Hidden from the players ({key} reveals him)", key=shown_key("round.hide")),
                                  style="bold yellow"))
-        self.query_one("#card-head", TextLines).show(head)
-        self.query_one("#card", TextLines).show(Text("\n").join(pending + lines))
+        self.card_head.show(head)
+        self.card.show(Text("\n").join(pending + lines))
         meter.show_budget(budget)
         self._card_shows = (state, combatant_id)
 
@@ -417,7 +428,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
 
     def action_filter(self) -> None:
         """The turn list shows everyone, then only those acting now, then each side in turn, then everyone."""
-        order = self.query_one(OrderList)
+        order = self.order_list
         choices = [FILTER_ALL, FILTER_ACTING, *(side.id for side in self.state.sides)]
         shown = choices[(choices.index(order.filter) + 1) % len(choices)] if order.filter in choices else FILTER_ALL
         order.show_only(shown)
@@ -432,7 +443,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
 
     def action_fold_group(self) -> None:
         """The selected group becomes one row in the turn list, or one row per member again."""
-        folded = self.query_one(OrderList).fold_or_unfold()
+        folded = self.order_list.fold_or_unfold()
         if folded is None:
             self.notify(_("Select a group or one of its members to fold or unfold it."), timeout=3)
             return

@@ -17,13 +17,14 @@ from tui_combat.widgets.order_list import OrderList
 
 
 class AskedAtTheFoot:
-    """Mixed into the round screen, which makes ``amount_prompt`` and ``form_panel`` and yields them last."""
+    """Mixed into the round screen, which makes the widgets named here and yields them."""
 
     amount_prompt: AmountPrompt
     form_panel: FormPanel
     add_panel: FormPanel
+    order_list: OrderList
+    key_footer: KeyFooter
     # The screen's own, typed here for the mixin.
-    query_one: Any
     set_focus: Any
     call_after_refresh: Any
 
@@ -54,7 +55,7 @@ class AskedAtTheFoot:
 
     def _selected_above_form(self, panel: FormPanel) -> None:
         """The selected combatant's row kept in sight above the form, once the form has its height."""
-        order = self.query_one(OrderList)
+        order = self.order_list
         if panel.is_open and panel.region:
             order.keep_above(order.scrollable_content_region.bottom - panel.region.y)
 
@@ -62,8 +63,8 @@ class AskedAtTheFoot:
         """The footer's line given to a prompt (in its place) or a form (``over_footer``: it lies over it)
         while it is open; what is called when it closes: the keys back, and the focus on the turn list, which
         keeps its look meanwhile."""
-        footer = self.query_one(KeyFooter)
-        order = self.query_one(OrderList)
+        footer = self.key_footer
+        order = self.order_list
 
         def closed() -> None:
             self.set_focus(order, scroll_visible=False)
