@@ -238,7 +238,6 @@ class KeyFooter(Footer):
         for _node, binding, enabled, tooltip in active.values():
             if binding.show:
                 first_of.setdefault(binding.action, (binding, enabled, tooltip))
-        self.styles.grid_size_columns = len(first_of)  # (as Textual's footer sets it when it composes)
         wanted = [WantedKey(binding.key, app.get_key_display(binding), binding.description, action, not enabled,
                             tooltip or None)
                   for action, (binding, enabled, tooltip) in first_of.items() if action not in self.left_out]
