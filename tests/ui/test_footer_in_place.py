@@ -5,6 +5,8 @@ footer composed its row anew a refresh later, a frame of its own some 40 ms afte
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -12,10 +14,14 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets._footer import FooterKey
 
+from tests.ui.fights import opened_round
 from tests.ui.steps import SIZE, store, to_round, until_footer
+from tests.ui.test_attack_flow import fight
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
+from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.round import RoundScreen
+from tui_combat.store import Store
 from tui_combat.widgets.footer import KeyFooter, shown_keys
 
 
@@ -77,6 +83,32 @@ async def test_the_footer_back_after_the_prompt_shows_the_keys_of_now(make_app: 
         assert all(key.region.width > 0 for key in shown_keys(footer))
 
 
+async def test_undo_stands_in_the_row_dimmed_until_there_is_something_to_undo(
+        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    """Undo is in the footer from the fight's first key, dimmed while nothing is done; the first action lights
+    it, and the keys around it stay where they were (a key coming into the middle of the row moved the keys
+    after it, each laid out and drawn again)."""
+    Store.create(fight("adnd2e"), sessions_dir(data_root) / "hammer").close()
+    app = make_app(resume="hammer")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await until_footer(pilot)
+        await until(pilot, lambda: settled(screen), "the round settled")
+        footer = screen.query_one(KeyFooter)
+        assert not store(app).can_undo
+        row = shown(screen)
+        undo = next(key for key in shown_keys(footer) if key.action == "undo")
+        assert undo.has_class("-disabled")
+        state = store(app).state
+        await pilot.press("u")  # nothing to undo: nothing happens
+        await until(pilot, lambda: settled(screen), "the key taken")
+        assert store(app).state is state
+        await pilot.press("n")
+        await until(pilot, lambda: store(app).can_undo and settled(screen), "the first action")
+        assert not undo.has_class("-disabled") and undo.action == "undo"
+        assert shown(screen) == row
+
+
 class Growing(Screen[None]):
     """One key, then eight: more than the row ever had, spare keys and all."""
 
@@ -112,3 +144,28 @@ async def test_keys_beyond_the_spare_ones_are_mounted_in_their_place_with_their_
         assert list(footer.children)[:len(composed)] == composed  # taken over in place, not composed anew
         assert len(footer.children) > len(composed)  # and, more than the spares, some mounted
         await until(pilot, lambda: all(key.region.width > 0 for key in shown_keys(footer)), "every key laid out")
+
+
+async def test_keys_coming_leave_the_keys_already_drawn_alone() -> None:
+    """Keys added after the first leave it as it was drawn: no repaint, its width kept."""
+    app: App[None] = App()
+    async with app.run_test(size=(100, 10)) as pilot:
+        screen = Growing()
+        await app.push_screen(screen)
+        footer = screen.query_one(KeyFooter)
+        await until(pilot, lambda: [key.key for key in keys_of(footer)] == ["a"], "the one key")
+        await until(pilot, lambda: settled(screen), "the key drawn")
+        first = keys_of(footer)[0]
+        repaints: list[bool] = []
+        refresh = first.refresh
+
+        def noted(*regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Any:
+            repaints.append(repaint)
+            return refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+        first.refresh = noted  # type: ignore[method-assign]
+        screen.many = True
+        screen.refresh_bindings()
+        await until(pilot, lambda: len(keys_of(footer)) == 8 and settled(screen), "the eight keys")
+        assert keys_of(footer)[0] is first
+        assert not any(repaints), repaints

@@ -193,7 +193,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         """Each entry's line in the log, by the entry's identity (see :meth:`_entry_line`)."""
         self._card_shows: tuple[State, str] | None = None
         """The state and the combatant the card was last drawn for."""
-        self._available: frozenset[str] | None = None
+        self._available: frozenset[tuple[str, bool | None]] | None = None
         self._initiative_for: tuple[State, tuple[RollRequest, ...] | None] | None = None
         """The state :meth:`initiative_requests` was last worked out for, and its answer."""
         self.keys_refreshed = 0
@@ -389,8 +389,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             return self.step_kind() == "declare"
         if action == "bring_in":
             return self.check_bring_in()
-        if action == "undo":
-            return self.store.can_undo
+        if action == "undo":  # shown dimmed while there is nothing to undo: the row of keys stays where it is
+            return self.store.can_undo or None
         if action == "redo":
             return self.store.can_redo
         if action == "ruleset":
@@ -407,10 +407,10 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         return True
 
     def refresh_keys(self) -> None:
-        """Redraw the footer only when the set of keys that apply has changed."""
+        """Redraw the footer only when the keys that apply, or which of them are dimmed, have changed."""
         available = frozenset(
-            binding.action for bindings in self._bindings.key_to_bindings.values() for binding in bindings
-            if self._action_applies(binding.action)
+            (binding.action, applies) for bindings in self._bindings.key_to_bindings.values()
+            for binding in bindings if (applies := self._action_applies(binding.action)) is not False
         )
         if available != self._available:
             first, self._available = self._available is None, available
@@ -418,9 +418,10 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                 self.keys_refreshed += 1
                 self.refresh_bindings()
 
-    def _action_applies(self, action: str) -> bool:
+    def _action_applies(self, action: str) -> bool | None:
+        """True, None when its key is shown dimmed, False when it is left out."""
         _target, name, parameters = parse_action(action)
-        return self._allowed(name, parameters) is not False
+        return self._allowed(name, parameters)
 
     # -- generic actions ----------------------------------------------------------------------------
     def action_next(self) -> None:
