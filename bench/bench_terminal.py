@@ -529,8 +529,8 @@ def main() -> int:
         finally:
             beside.close()
         rows = {"d opens the prompt": damage[b"d"], "Enter applies it": damage[b"\r"],
-                "Enter of the first action (Undo comes into the footer)": first[b"\r"],
-                "u undoing it (Undo leaves the footer)": first[b"u"], **more}
+                "Enter of the first action (Undo lit in the footer)": first[b"\r"],
+                "u undoing it (Undo dimmed again)": first[b"u"], **more}
         for what, measured in rows.items():
             which = "the bare app's Esc" if what.startswith("Esc") else "the bare key"
             print(f"  {what}: {measured.ours.ms:.1f} ms, {measured.ours.size:.0f} bytes: {measured.ratio:.2f}× {which} "
