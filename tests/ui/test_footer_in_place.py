@@ -129,13 +129,19 @@ def keys_of(footer: KeyFooter) -> list[FooterKey]:
     return [key for key in shown_keys(footer) if not key.has_class("-command-palette")]
 
 
+async def growing_from_one_key(pilot: Pilot[None]) -> tuple[Growing, KeyFooter]:
+    """A :class:`Growing` screen pushed, its footer showing its one key."""
+    screen = Growing()
+    await pilot.app.push_screen(screen)
+    footer = screen.query_one(KeyFooter)
+    await until(pilot, lambda: [key.key for key in keys_of(footer)] == ["a"], "the one key")
+    return screen, footer
+
+
 async def test_keys_beyond_the_spare_ones_are_mounted_in_their_place_with_their_words() -> None:
     app: App[None] = App()
     async with app.run_test(size=(100, 10)) as pilot:
-        screen = Growing()
-        await app.push_screen(screen)
-        footer = screen.query_one(KeyFooter)
-        await until(pilot, lambda: [key.key for key in keys_of(footer)] == ["a"], "the one key")
+        screen, footer = await growing_from_one_key(pilot)
         composed = list(footer.children)
         screen.many = True
         screen.refresh_bindings()
@@ -147,13 +153,10 @@ async def test_keys_beyond_the_spare_ones_are_mounted_in_their_place_with_their_
 
 
 async def test_keys_coming_leave_the_keys_already_drawn_alone() -> None:
-    """Keys added after the first leave it as it was drawn: no repaint, its width kept."""
+    """Keys added after the first leave it as it was drawn: it is not repainted."""
     app: App[None] = App()
     async with app.run_test(size=(100, 10)) as pilot:
-        screen = Growing()
-        await app.push_screen(screen)
-        footer = screen.query_one(KeyFooter)
-        await until(pilot, lambda: [key.key for key in keys_of(footer)] == ["a"], "the one key")
+        screen, footer = await growing_from_one_key(pilot)
         await until(pilot, lambda: settled(screen), "the key drawn")
         first = keys_of(footer)[0]
         repaints: list[bool] = []
