@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import msgspec
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from tui_combat.engine import actions as a
@@ -76,20 +78,26 @@ class AddCombatantDialog(FormDialog):
         return _("ctrl+l: from the library") + " · " + super().help_line()
 
     def action_library(self) -> None:
-        raw = self.raw_values()
-        side = raw.get("side")
-        store = host_of(self).store
-        if store is None:
-            return
-        finder = Finder.load(host_of(self).data_root, store.state.ruleset)
-        picker = LibraryPicker(finder, store.state, side if isinstance(side, str) else self.side,
-                               str(raw.get("name") or ""))
+        pick_from_library(self, self.raw_values(), self.side, lambda: self.dismiss(None))
 
-        def added(done: bool | None) -> None:
-            if done:
-                self.dismiss(None)
 
-        self.app.push_screen(picker, added)
+def pick_from_library(owner: Screen[Any], typed: dict[str, Any], side: str | None, close: Callable[[], object]) -> None:
+    """The library picker over an add form (the dialog, or the form at the foot of the round screen), for the
+    side chosen in it (else ``side``) and the name typed so far: ``close`` closes the form when the picker
+    added someone; Escape in the picker comes back to the form."""
+    host = host_of(owner)
+    if host.store is None:
+        return
+    state = host.store.state
+    chosen = typed.get("side")
+    picker = LibraryPicker(Finder.load(host.data_root, state.ruleset), state,
+                           chosen if isinstance(chosen, str) else side, str(typed.get("name") or ""))
+
+    def added(done: bool | None) -> None:
+        if done:
+            close()
+
+    owner.app.push_screen(picker, added)
 
 
 def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
@@ -153,20 +161,8 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
     # Mid-fight, the form is at the foot of the round screen, made once and filled in anew each time: a dialog
     # of some twenty fields took a quarter of a second to make, and redrew the whole terminal.
     panel = screen.add_panel
-
-    def library(raw: dict[str, Any]) -> None:
-        typed_side = raw.get("side")
-
-        def added(done: bool | None) -> None:
-            if done:
-                panel.close(None)
-
-        screen.app.push_screen(LibraryPicker(Finder.load(screen.host.data_root, state.ruleset), screen.state,
-                                             typed_side if isinstance(typed_side, str) else side,
-                                             str(raw.get("name") or "")), added)
-
     screen._form(_("Add combatant"), fields, values, panel=panel, validate=validate, submit=add, preview=preview,
-                 library=library)
+                 library=lambda typed: pick_from_library(screen, typed, side, lambda: panel.close(None)))
 
 
 def options_dialog(screen: SessionScreen) -> None:
