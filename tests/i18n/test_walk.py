@@ -106,7 +106,7 @@ class Walk:
                 step = getattr(screen, "step_kind", lambda: "")()
                 self.found.append(f"{self.where(place)}: key {key} ({description}) does nothing ({step})")
             prompt = getattr(screen, "amount_prompt", None)
-            if prompt is not None and prompt.is_open:  # damage, healing: asked in place of the footer
+            if prompt is not None and prompt.is_open:  # damage, healing: asked over the footer
                 await self.inspect(place, f"{key} → the amount prompt")
                 await self.pilot.press("escape")
                 await until(self.pilot, lambda: not prompt.is_open, "the prompt left", seconds=5)

@@ -1,7 +1,7 @@
 """A dialog costs the terminal one whole frame when it appears, not four: the screen behind it keeps its
 footer as it was while covered (and works it out again once shown), and the dialog's own widgets being
 mounted redraw what moved, not every cell. Over SSH each whole frame is some 17 KB. Damage and healing,
-the keys of every turn, cost none: their prompt takes the footer's line."""
+the keys of every turn, cost none: their prompt lies over the footer's line."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ async def test_the_add_form_mid_fight_draws_no_whole_frame(make_app: Callable[..
 
 
 async def test_damage_and_healing_redraw_no_whole_frame(make_app: Callable[..., CombatApp], data_root: Path) -> None:
-    """The prompt takes the footer's line: opening it, a refusal, the amount taken and Esc redraw what they
+    """The prompt lies over the footer's line: opening it, a refusal, the amount taken and Esc redraw what they
     change, never the whole screen (a modal form drew it whole when it opened, and again when it closed)."""
     saved_round(data_root, "ambush", ["Ada", "Bo"], 3)
     app = make_app(resume="ambush")

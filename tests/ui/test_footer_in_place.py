@@ -65,17 +65,17 @@ async def test_each_step_shows_its_keys_at_once_with_the_keys_already_there(make
 
 
 async def test_the_footer_back_after_the_prompt_shows_the_keys_of_now(make_app: Callable[..., CombatApp]) -> None:
-    """The damage prompt stands in the footer's place; Enter applies it and the footer comes back with the
-    keys of now (Undo among them), drawn whole."""
+    """The damage prompt lies over the footer; Enter applies it and the footer shows again with the keys of
+    now (Undo among them), drawn whole."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await round_screen(pilot)
         footer = screen.query_one(KeyFooter)
         keys = list(footer.children)
         await pilot.press("d")
-        await until(pilot, lambda: screen.amount_prompt.is_open and not footer.display, "the prompt")
+        await until(pilot, lambda: screen.amount_prompt.is_open and footer.covered, "the prompt")
         await pilot.press("3", "enter")
-        await until(pilot, lambda: not screen.amount_prompt.is_open and footer.display and settled(screen),
+        await until(pilot, lambda: not screen.amount_prompt.is_open and not footer.covered and settled(screen),
                     "the footer back")
         assert shown(screen) == wanted(screen)
         assert "undo" in shown(screen)

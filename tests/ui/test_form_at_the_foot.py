@@ -11,7 +11,7 @@ from typing import Any
 from textual import events
 from textual.widgets import Input, Select
 
-from tests.ui.fights import opened_round
+from tests.ui.fights import opened_round, saved_round
 from tests.ui.steps import (SIZE, combatant_id, dialog_error, leave_damage, log_texts, select, store, to_round,
                             until_prompt,
                             type_initiative, until_closed, until_form)
@@ -237,3 +237,60 @@ async def test_the_amount_prompts_cursor_stays_still(make_app: Callable[..., Com
         await pilot.press("3")
         await until(pilot, lambda: field.value == "3" and settled(screen), "the 3 typed")
         assert field._cursor_visible
+
+
+async def test_the_prompt_lies_over_the_footer_and_its_line_goes_out_whole(make_app: Callable[..., CombatApp],
+                                                                           data_root: Path) -> None:
+    """The damage prompt lies over the footer: the footer's keys stay where they are, out of the screen's
+    drawing while covered (each key's edges would cut the prompt's line into pieces, every one sent with its
+    own cursor move and colours: twice the bytes), and back in it when the prompt closes."""
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await until(pilot, lambda: settled(screen), "the round drawn")
+        footer = screen.key_footer
+        keys = list(footer.children)
+        compositor = screen._compositor
+        await pilot.press("d")
+        prompt = await until_prompt(pilot)
+        await until(pilot, lambda: settled(screen), "the prompt drawn")
+        assert footer.display and footer.region == prompt.region
+        assert not set(compositor.visible_widgets) & {footer, *keys}
+        edges = {edge for widget in (prompt, *prompt.walk_children()) if widget.region
+                 for edge in (widget.region.x, widget.region.right)}
+        assert set(compositor.cuts[prompt.region.y]) <= edges | {0, SIZE[0]}
+        await pilot.press("3", "enter")
+        await until(pilot, lambda: not prompt.is_open and settled(screen), "the damage done")
+        assert footer in compositor.visible_widgets and list(footer.children) == keys
+
+
+async def test_the_selected_row_stays_in_sight_above_a_refusal(make_app: Callable[..., CombatApp],
+                                                               data_root: Path) -> None:
+    """Thirty heroes, the one on the list's last line selected, takes damage that cannot be read. The refusal
+    shows above the prompt's line, over the foot of the list: his row scrolls up above it."""
+    saved_round(data_root, "horde", [f"Hero {number}" for number in range(30)], 3)
+    app = make_app(resume="horde")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        order = screen.order_list
+
+        def row_y() -> int:
+            assert order.highlighted is not None
+            return order.scrollable_content_region.y + order.highlighted - order.scroll_offset.y
+
+        last_line = order.scrollable_content_region.bottom - 1
+        for _row in range(order.option_count):
+            if row_y() == last_line:
+                break
+            await pilot.press("down")
+            await until(pilot, lambda: settled(screen), "the highlight moved")
+        assert row_y() == last_line and order.scroll_offset.y == 0
+        await pilot.press("d")
+        prompt = await until_prompt(pilot)
+        await pilot.press(*"2d", "enter")
+        await until(pilot, lambda: prompt.error_text != "" and settled(screen), "the refusal shown")
+        await until(pilot, lambda: settled(screen) and row_y() < prompt.region.y, "his row above the refusal",
+                    describe=lambda: f"his row at {row_y()}, the prompt from {prompt.region.y}")
+        await pilot.press("escape")
+        await until(pilot, lambda: not prompt.is_open and settled(screen), "the prompt left")
+        assert order.scrollable_content_region.y <= row_y() <= last_line

@@ -7,7 +7,7 @@ from typing import Any
 
 from textual import events
 from textual._compositor import Compositor, ReflowResult
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.widget import Widget
 
 
@@ -21,6 +21,28 @@ class ArrangedOnce(Compositor):
         result = super().reflow(parent, size)
         self._full_map_invalidated = False
         return result
+
+    @property
+    def visible_widgets(self) -> dict[Widget, tuple[Region, Region]]:
+        """Textual's, less the widgets wholly under one that lies over the screen's others on a layer of its
+        own (the prompt or a form over the footer). Nothing of them can be seen: Textual draws the top widget
+        of each cell. Left in, each one cuts the lines it is on where it begins and ends, and every piece of
+        the line over it goes out with its own cursor move and colours (the prompt's line twice its bytes)."""
+        if self._visible_widgets is None:
+            shown = super().visible_widgets
+            geometry = self._visible_map if self._visible_map is not None else self._full_map
+            covers: list[Region] = []
+            seen: dict[Widget, tuple[Region, Region]] = {}
+            for widget, (region, clip) in shown.items():  # (the top first: a widget's own come before it)
+                showing = region.intersection(clip)
+                if any(cover.contains_region(showing) for cover in covers):
+                    continue
+                seen[widget] = (region, clip)
+                order = geometry[widget].order
+                if len(order) == 2 and order[1][0] > 0:  # on the screen, on a layer over its first
+                    covers.append(showing)
+            self._visible_widgets = seen
+        return self._visible_widgets
 
 
 class LaidOutInPlace:

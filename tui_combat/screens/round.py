@@ -166,12 +166,12 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
 
     def compose(self) -> ComposeResult:
-        # The forms first: Textual numbers the painting order of a screen's widgets from its last one, so a
-        # form shown after them would renumber every one, and every one would be redrawn (over the footer on a
-        # layer of its own, it needs no place in the order). The prompt takes the footer's place, and its
-        # order, when it shows.
+        # The forms and the prompt first: Textual numbers the painting order of a screen's widgets from its last
+        # one, so one shown after them would renumber every one, and every one would be redrawn (over the
+        # footer on a layer of its own, it needs no place in the order).
         yield self.form_panel
         yield self.add_panel
+        yield self.amount_prompt
         yield self.read_only_bar
         yield self.phase_bar
         yield self.step_hint
@@ -185,7 +185,6 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                 with Vertical(id="log-box"):
                     yield self.round_log
         yield self.key_footer
-        yield self.amount_prompt
 
     def prepare(self) -> None:
         self._log_count = 0

@@ -1,6 +1,6 @@
-"""What the round screen asks at its foot, over or in place of the footer: an amount (damage, healing) in a
-one-line prompt, and what a combatant does in a form (:class:`FormPanel`). While one is open it has the keys;
-when it closes the turn list has the focus again."""
+"""What the round screen asks at its foot, over the footer: an amount (damage, healing) in a one-line
+prompt, and what a combatant does in a form (:class:`FormPanel`). While one is open it has the keys; when it
+closes the turn list has the focus again."""
 
 from __future__ import annotations
 
@@ -30,20 +30,23 @@ class AskedAtTheFoot:
 
     def _prompt(self, title: str, submit: Callable[[str], str | None], *, placeholder: str = "", keys: str = "",
                 note: str = "") -> None:
-        """The prompt in place of the footer; a refusal stays in it, with what was typed. The turn list keeps
-        its look meanwhile, and has the focus again when the prompt closes."""
+        """The prompt over the footer; a refusal stays in it, with what was typed. The turn list keeps its
+        look meanwhile, and has the focus again when the prompt closes. A note or a refusal above the
+        prompt's line covers the foot of the list: the selected row is kept in sight above it."""
         closed = self._give_foot()
-        self.amount_prompt.ask(title, submit, closed, placeholder, keys=keys, note=note)
+        prompt = self.amount_prompt
+        prompt.ask(title, submit, closed, placeholder, keys=keys, note=note,
+                   resized=lambda: self._selected_above_form(prompt))
 
     def _form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
               then: Callable[[dict[str, Any] | None], None] | None = None, *, panel: FormPanel | None = None,
               **options: Any) -> None:
-        """A form in place of the footer (see :class:`FormPanel`, which takes ``options`` as a
+        """A form over the footer (see :class:`FormPanel`, which takes ``options`` as a
         :class:`FormDialog` does); ``then`` is given what it was closed with, the values or None. What a
         combatant does is asked in ``form_panel``; the add form, of other fields, has ``add_panel``: each
         keeps its rows made from one time to the next."""
         panel = self.form_panel if panel is None else panel
-        closed = self._give_foot(over_footer=True)
+        closed = self._give_foot()
 
         def after(values: dict[str, Any] | None) -> None:
             closed()
@@ -53,16 +56,17 @@ class AskedAtTheFoot:
         panel.ask(title, fields, values, after, **options)
         self.call_after_refresh(self._selected_above_form, panel)
 
-    def _selected_above_form(self, panel: FormPanel) -> None:
-        """The selected combatant's row kept in sight above the form, once the form has its height."""
+    def _selected_above_form(self, panel: FormPanel | AmountPrompt) -> None:
+        """The selected combatant's row kept in sight above the form or the prompt, once it has its height."""
         order = self.order_list
         if panel.is_open and panel.region:
             order.keep_above(order.scrollable_content_region.bottom - panel.region.y)
 
-    def _give_foot(self, *, over_footer: bool = False) -> Callable[[], None]:
-        """The footer's line given to a prompt (in its place) or a form (``over_footer``: it lies over it)
-        while it is open; what is called when it closes: the keys back, and the focus on the turn list, which
-        keeps its look meanwhile."""
+    def _give_foot(self) -> Callable[[], None]:
+        """The footer's line given to a prompt or a form, which lies over it on a layer of its own while it is
+        open (nothing under it moves, and the footer's keys are neither hidden nor shown again); what is
+        called when it closes: the keys back, and the focus on the turn list, which keeps its look
+        meanwhile."""
         footer = self.key_footer
         order = self.order_list
 
@@ -71,10 +75,7 @@ class AskedAtTheFoot:
             footer.show_row()  # (after the focus: the keys shown are the list's)
             order.answered()
 
-        if over_footer:
-            footer.covered = True
-        else:
-            footer.display = False
+        footer.covered = True
         order.answering()
         return closed
 

@@ -1,9 +1,10 @@
-"""A one-line prompt at the bottom of the round screen, in place of the footer, for an amount given to a
+"""A one-line prompt at the bottom of the round screen, over the footer, for an amount given to a
 combatant (damage, healing, the damage a hit calls for): typed as a number, or as dice the app rolls.
 
 A modal form over the turn list redraws every cell of the terminal when it opens and again when it closes
-(some 14 KB at 80×24, slow over SSH); the prompt takes the footer's line, so opening and applying it send
-that line and what the amount changed, whatever the size of the fight.
+(some 14 KB at 80×24, slow over SSH); the prompt lies over the footer's line on a layer of its own, so
+opening and applying it send that line and what the amount changed, whatever the size of the fight, and the
+footer's keys stay where they are under it (neither hidden nor shown and laid out again).
 
 It lives while it has the focus: Enter reads what was typed (once the field has taken every key typed
 before the Enter), Esc, or the focus going elsewhere, leaves it. A refusal (a wrong dice expression, a
@@ -61,7 +62,7 @@ class AmountField(Input):
 
 class AmountPrompt(TranslatedBindings, Vertical):
     DEFAULT_CSS = """
-    AmountPrompt { dock: bottom; height: auto; display: none; background: $panel; }
+    AmountPrompt { dock: bottom; layer: foot; height: auto; display: none; background: $panel; }
     AmountPrompt #prompt-error { height: auto; padding: 0 1; color: $text-error; text-style: bold; display: none; }
     AmountPrompt #prompt-note { height: auto; padding: 0 1; color: $text-warning; display: none; }
     AmountPrompt #prompt-row { height: 1; }
@@ -82,6 +83,7 @@ class AmountPrompt(TranslatedBindings, Vertical):
         super().__init__(id=id)
         self._submit: Submit | None = None
         self._on_close: Callable[[], None] | None = None
+        self._resized: Callable[[], None] | None = None
         self._held: list[events.Key] | None = None
         """Keys typed after Enter while what was typed before it is read; None when not reading."""
         self._lines: dict[str, str] = {}
@@ -112,12 +114,13 @@ class AmountPrompt(TranslatedBindings, Vertical):
         return str(error.render()) if error.display else ""
 
     def ask(self, title: str, submit: Submit, on_close: Callable[[], None], placeholder: str = "", *,
-            keys: str = "", note: str = "") -> None:
+            keys: str = "", note: str = "", resized: Callable[[], None] | None = None) -> None:
         """Open with ``title`` and an empty field, which takes the keys at once (a key typed right after the
         one that opened the prompt lands in it). ``keys`` says what Enter does while nothing is typed (else it
         applies what is); ``note`` (a rule of this amount: a critical hit's dice twice) shows above the line.
-        ``on_close`` runs when it closes, taken or left."""
-        self._submit, self._on_close = submit, on_close
+        ``on_close`` runs when it closes, taken or left; ``resized`` each time it is laid out at a new size
+        while open (shown, a note or a refusal above its line)."""
+        self._submit, self._on_close, self._resized = submit, on_close, resized
         self._parts["#prompt-title"].update(Text(title))
         self._show_error("")
         self._show_line("#prompt-note", note)
@@ -133,6 +136,10 @@ class AmountPrompt(TranslatedBindings, Vertical):
         """What Enter does: ``keys`` of :meth:`ask` while nothing is typed (roll the hit's dice), else apply."""
         when_empty = self._keys_when_empty
         self._show_line("#prompt-keys", when_empty if when_empty and not typed else _("Enter: apply · Esc: cancel"), always=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.is_open and self._resized is not None:
+            self._resized()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if self.is_open:
@@ -152,7 +159,7 @@ class AmountPrompt(TranslatedBindings, Vertical):
         self._submit, self._held = None, None
         self.field.value = ""
         self.display = False  # hidden, nothing reaches the field: neither Tab nor the mouse
-        on_close, self._on_close = self._on_close, None
+        on_close, self._on_close, self._resized = self._on_close, None, None
         if on_close is not None:
             on_close()
 
