@@ -7,7 +7,6 @@ screens reach the app only through :class:`~tui_combat.screens.host.Host`.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -25,6 +24,7 @@ from textual.worker import Worker
 from tui_combat.engine.keys import APP_KEYS
 from tui_combat.i18n import N_, _
 from tui_combat.i18n.textual_words import PALETTE_KEY, PALETTE_TOOLTIP
+from tui_combat.running.collecting import CollectingPart
 from tui_combat.running.dispatching import READ_ONLY_KEYS, DispatchPart
 from tui_combat.running.leaving import EXIT_UNSAVED, LeavingPart
 from tui_combat.running.opening import LOADING_AFTER, OpeningPart
@@ -41,7 +41,8 @@ if TYPE_CHECKING:  # the engine loads when a session opens, not before the first
 __all__ = ["EXIT_UNSAVED", "LOADING_AFTER", "READ_ONLY_KEYS", "CombatApp"]
 
 
-class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart):
+class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart,
+                CollectingPart):
     CSS_PATH = "app.tcss"
     TITLE = "tui-combat"
     ENABLE_COMMAND_PALETTE = True
@@ -54,8 +55,10 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     ]
 
     def __init__(self, data_root: Path, *, resume: str | None = None, encounter: Path | None = None,
-                 seed: int | None = None, settings_path: Path | None = None) -> None:
+                 seed: int | None = None, settings_path: Path | None = None,
+                 collects_between_keys: bool = False) -> None:
         super().__init__()
+        self.collects_between_keys = collects_between_keys
         from tui_combat.config import settings_path as default_settings_path
 
         self.settings_path = settings_path or default_settings_path()
@@ -95,7 +98,7 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
         elif self._start_encounter:
             self.open_session(partial(session.new_from_file, self.data_root, self._start_encounter, seed=self.seed))
         else:
-            self.call_after_refresh(gc.enable)  # the first screen is drawn (``__main__`` turned it off)
+            self.call_after_refresh(self._first_screen_drawn)
 
     def _opened(self, store: Store) -> None:
         self.close_store()

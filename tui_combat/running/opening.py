@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -57,7 +56,7 @@ class OpeningPart(AppBase):
         if worker is not self._opening or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
             return
         self._opening = None
-        self.call_after_refresh(gc.enable)  # once the session's first screen is drawn (``__main__`` turned it off)
+        self.call_after_refresh(self._first_screen_drawn)
         if self._loading_timer is not None:
             self._loading_timer.stop()
         self._show_opening(False)
