@@ -3,11 +3,13 @@ and a modal screen is drawn whole once when it appears (:class:`DrawnOnce`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from textual import events
-from textual._compositor import Compositor, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, ReflowResult
 from textual.geometry import Region, Size
+from textual.strip import Strip
 from textual.widget import Widget
 
 
@@ -15,7 +17,35 @@ class ArrangedOnce(Compositor):
     """Textual's compositor arranges the whole screen anew after each layout that shows a widget hidden
     until then (a prompt, a form): a refresh of that widget marks its map of every widget out of date, and
     the layout that follows makes a new map but leaves it marked, so the next question of where a widget is
-    arranges the screen a second time. The map a layout has just made is up to date."""
+    arranges the screen a second time. The map a layout has just made is up to date.
+
+    A frame of what changed asks only the widgets that changed cells lie on for their lines: Textual asks
+    every widget in the rectangle around all of them, which for a next turn (two rows of the list, the
+    card) is every widget of the screen, the footer and the log among them, each a tenth of a millisecond.
+    Cells between the changed ones are left as the terminal has them."""
+
+    _changed: list[Region] | None = None
+    """The regions changed, while a frame of them is made."""
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        self._changed = list(self._dirty_regions)
+        try:
+            return super().render_partial_update()
+        finally:
+            self._changed = None
+
+    def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
+        changed = self._changed
+        if not changed:
+            return super()._get_renders(crop)
+        shown = self.visible_widgets
+        self._visible_widgets = {
+            widget: (region, clip) for widget, (region, clip) in shown.items()
+            if any(part.overlaps(region.intersection(clip)) for part in changed)}
+        try:
+            return list(super()._get_renders(crop))
+        finally:
+            self._visible_widgets = shown
 
     def reflow(self, parent: Widget, size: Size) -> ReflowResult:
         result = super().reflow(parent, size)
