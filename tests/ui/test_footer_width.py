@@ -23,7 +23,7 @@ from tests.ui.steps import (
     footer_text, to_round_from_setup, until_footer, until_form, until_closed, until_round, until_setup,
 )
 from tests.ui.test_damaged_list import damaged_session
-from tests.waiting import until, until_screen
+from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.i18n.catalog import CACHE_ENV_VAR
@@ -80,6 +80,12 @@ async def footer_whole(pilot: Pilot[Any], *, every_key: bool = True) -> None:
     """The footer of this moment is drawn whole (and, with ``every_key``, leaves out no key)."""
     await until_footer(pilot)
     app = pilot.app
+    screen = app.screen
+    footer = screen.query_one(Footer)
+    # The keys may show the keys of now before their new widths are laid out (a key that takes on another
+    # asks for a layout): the row is judged once nothing of it is left to lay out or draw.
+    await until(pilot, lambda: all(settled(node) for node in (screen, footer, *footer.children))
+                and not screen._layout_required and not screen._dirty_widgets, "the footer laid out")
     assert not footer_faults(app), (footer_faults(app), bottom_line(app))
     if every_key:
         assert not left_out(app), (left_out(app), bottom_line(app))
