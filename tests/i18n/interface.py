@@ -47,9 +47,10 @@ def screen_name(pilot: Pilot[Any]) -> str:
 
 
 def footer_keys(pilot: Pilot[Any]) -> list[tuple[str, str]]:
-    """(key shown, description) of every key in the footer, in order."""
+    """(key shown, description) of every key in the footer, in the order drawn (a key that came into the row
+    in place may be a spare one, after the palette key among the footer's widgets, though drawn before it)."""
     footer = pilot.app.screen.query_one(Footer)
-    return [(key.key_display, key.description) for key in shown_keys(footer)]
+    return [(key.key_display, key.description) for key in sorted(shown_keys(footer), key=lambda key: key.region.x)]
 
 
 def visible_keys(pilot: Pilot[Any]) -> list[str]:

@@ -296,7 +296,7 @@ async def until_footer(pilot: Pilot[None]) -> Footer:
     """Until the screen's footer shows the keys its bindings call for now, laid out (or leaves some out, for
     want of room: :attr:`KeyFooter.left_out`): the footer composes its keys a refresh after the screen's
     bindings change (a screen shown, a row highlighted, a step taken), so until then it is empty or shows the
-    keys of before."""
+    keys of before; a key that took on another may wait for its new width to be laid out."""
     app = pilot.app
 
     def current() -> bool:
@@ -306,7 +306,8 @@ async def until_footer(pilot: Pilot[None]) -> Footer:
         shown |= set(getattr(footer, "left_out", ()))
         wanted = {binding.action for _node, binding, _enabled, _tip in app.screen.active_bindings.values()
                   if binding.show}
-        return bool(keys) and shown == wanted and all(key.region.width > 0 for key in keys)
+        laid_out = not app.screen._layout_required and not any(key._layout_required for key in keys)
+        return bool(keys) and shown == wanted and laid_out and all(key.region.width > 0 for key in keys)
 
     await until(pilot, current, "the footer's keys")
     return app.screen.query_one(Footer)
