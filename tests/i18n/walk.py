@@ -179,7 +179,7 @@ def footer_current(screen: Widget) -> bool:
     """The screen's footer (if it has one) shows the keys that apply now, laid out, or leaves them out for
     want of room (it composes them a refresh after they change)."""
     footers = list(screen.query(KeyFooter))
-    if not footers or not footers[0].display or footers[0].covered:  # a prompt in its place, a form over it
+    if not footers or not footers[0].display or footers[0].covered:  # a prompt or a form over it
         return True
     keys = shown_keys(footers[0])
     shown = {key.action for key in keys if not key.has_class("-command-palette")}

@@ -36,7 +36,7 @@ class AskedAtTheFoot:
         closed = self._give_foot()
         prompt = self.amount_prompt
         prompt.ask(title, submit, closed, placeholder, keys=keys, note=note,
-                   resized=lambda: self._selected_above_form(prompt))
+                   resized=lambda: self._selected_above(prompt))
 
     def _form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
               then: Callable[[dict[str, Any] | None], None] | None = None, *, panel: FormPanel | None = None,
@@ -54,9 +54,9 @@ class AskedAtTheFoot:
                 then(values)
 
         panel.ask(title, fields, values, after, **options)
-        self.call_after_refresh(self._selected_above_form, panel)
+        self.call_after_refresh(self._selected_above, panel)
 
-    def _selected_above_form(self, panel: FormPanel | AmountPrompt) -> None:
+    def _selected_above(self, panel: FormPanel | AmountPrompt) -> None:
         """The selected combatant's row kept in sight above the form or the prompt, once it has its height."""
         order = self.order_list
         if panel.is_open and panel.region:

@@ -90,8 +90,8 @@ class KeyFooter(Footer):
         self._composed_row: tuple[object, ...] = ()
         """The keys the row was composed from (:meth:`keys_shown`)."""
         self.covered = False
-        """Something lies over the row (a form at the foot of the screen): as when it is hidden, the keys that
-        change meanwhile are drawn when it is shown again (:meth:`show_row`)."""
+        """Something lies over the row (the amount prompt or a form at the foot of the screen): as when it is
+        hidden, the keys that change meanwhile are drawn when it is uncovered (:meth:`show_row`)."""
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True
@@ -100,9 +100,9 @@ class KeyFooter(Footer):
             self._bring_up_to_date()
 
     def show_row(self) -> None:
-        """Shown again (the prompt that stood in its place has closed): the keys that changed meanwhile are
-        drawn in the same frame."""
-        self.display, self.covered = True, False
+        """Uncovered (the prompt or the form over it has closed): the keys that changed meanwhile are drawn in
+        the same frame."""
+        self.covered = False
         if self._stale:
             self._bring_up_to_date()
 
@@ -113,7 +113,8 @@ class KeyFooter(Footer):
     def _stale_and_seen(self) -> bool:
         """Stale, and to be seen: under a dialog the footer cannot be seen, and redrawing it there would make
         the dialog's screen redraw every cell (a screen behind a modal one sends its changes to the top); it
-        is worked out again when its screen is shown. Hidden (a prompt in its place), it waits too."""
+        is worked out again when its screen is shown. Hidden or covered (a prompt or a form over it), it waits
+        too."""
         return self._stale and self.is_attached and self.app.screen is self.screen and self.display and not self.covered
 
     def _update_now(self) -> bool:
