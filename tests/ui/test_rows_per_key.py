@@ -10,11 +10,12 @@ from pathlib import Path
 from pytest import MonkeyPatch
 
 from tests.ui.fights import opened, opened_round
-from tests.ui.steps import SIZE, store
+from tests.ui.steps import SIZE, leave_damage, store
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
+from tui_combat.engine.contract import BudgetLine
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.rulesets.adnd2e.ruleset import ADnD2e
@@ -27,8 +28,8 @@ from tui_combat.widgets.order_list import FILTER_ACTING, OrderList
 
 GROUP = 10
 """Orcs per group: not folded (see ``FOLD_OVER``), so each orc has a row of his own."""
-ROWS_ON_SCREEN = 24 + 2 * 2 + 1
-"""What the list may work out per key at most: a screen's worth of rows, two either side, the selected one."""
+ROWS_ON_SCREEN = 24 + 1
+"""What the list may work out per key at most: a screen's worth of rows and the selected one."""
 
 
 def mass_battle(orcs: int) -> State:
@@ -198,4 +199,40 @@ async def test_leaving_the_resolve_step_keeps_the_rows_where_they_stand_unless_o
         laid_out.clear()
         await step("n", 0, "end")
         assert laid_out == [False]  # nobody acts at the end of the round: the rows change
+        await pilot.press("q")
+
+
+async def test_a_turn_moving_on_asks_the_rules_only_for_the_selected_combatants_budget(
+        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: MonkeyPatch) -> None:
+    """AD&D's budget ignores the turn: the rows on the screen keep theirs while the turn moves on (only the card
+    asks, about whoever is selected); an attack, changing what was spent this round, has them asked again."""
+    Store.create(mass_battle(200), sessions_dir(data_root) / "battle").close()
+    asked: list[str] = []
+    original = ADnD2e.budget
+
+    def counted(self: ADnD2e, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
+        asked.append(combatant_id)
+        return original(self, state, combatant_id)
+
+    monkeypatch.setattr(ADnD2e, "budget", counted)
+    app = make_app(resume="battle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        order = screen.query_one(OrderList)
+
+        async def press(key: str, done: Callable[[State], bool]) -> set[str]:
+            await until(pilot, lambda: settled(order) and settled(app.screen), "the list drawn")
+            asked.clear()
+            await pilot.press(key)
+            await until(pilot, lambda: done(store(app).state), key)
+            await until(pilot, lambda: settled(order) and settled(app.screen), f"{key} drawn")
+            return set(asked)
+
+        assert await press("n", lambda state: state.cursor == 1) <= {screen.selected()}
+        assert await press("b", lambda state: state.cursor == 0) <= {screen.selected()}
+        asked.clear()
+        await pilot.press("a", "ctrl+s")  # Raf attacks, the roll left empty
+        await leave_damage(pilot)
+        await until(pilot, lambda: settled(order) and settled(app.screen), "the attack drawn")
+        assert len(set(asked)) > 10, asked  # every row on the screen
         await pilot.press("q")

@@ -610,6 +610,12 @@ class Ruleset(Generic[R, F]):
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
         return ()
 
+    budget_ignores_the_turn: ClassVar[bool] = False
+    """True when :meth:`budget` reads nothing of the state but the combatant himself, the round and fight
+    states, the round number, the step, the options and the sides: not the cursor, the order, the effects, the
+    log or anyone else. The turn list then works a budget out again only when one of those changed, not at
+    every turn of a mass battle. Leave it False unless that holds."""
+
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         return ()
 

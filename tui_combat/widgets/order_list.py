@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Self
 from itertools import compress, count
-from operator import is_not
+from operator import is_, is_not
 
 from rich.text import Text
 from textual import events
@@ -277,6 +277,20 @@ class Census:
         self.members = tuple(active) + tuple(c.id for c in group if c.status != "active")
 
 
+BudgetInputs = tuple[object, object, object, object, object, int, int]
+"""What a budget that ignores the turn is worked out from (see ``Ruleset.budget_ignores_the_turn``)."""
+
+
+def budget_inputs(state: State, combatant: Combatant) -> BudgetInputs:
+    """The combatant, the round and fight states, the options and the sides (each compared by identity: the
+    state is immutable, so a part that did not change is the same object), the round and the step."""
+    return (combatant, state.round_state, state.fight_state, state.options, state.sides, state.round, state.step)
+
+
+def same_inputs(kept: BudgetInputs, now: BudgetInputs) -> bool:
+    return all(map(is_, kept[:5], now[:5])) and kept[5:] == now[5:]
+
+
 class Looks:
     """How the rows look in one state: in a resolve step, with the ruleset, each slot header says where the
     round is ("acted", "now", "to come"), each combatant what he has left (when ``visible``: worked out for
@@ -284,13 +298,17 @@ class Looks:
     several rows share (the slots' words, the effects by combatant) is worked out once, when first asked."""
 
     def __init__(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None,
-                 census: dict[str, dict[str, Census]] | None = None) -> None:
+                 census: dict[str, dict[str, Census]] | None = None,
+                 budgets: dict[str, tuple[BudgetInputs, str]] | None = None) -> None:
         self.state = state
         self.in_resolve = in_resolve
         self.ruleset = ruleset if in_resolve else None
         self.census = census
         """A folded group's row's count of its members, by group and row key, kept from state to state
         (whoever keeps it forgets a group's when one of its members changes)."""
+        self.budgets = budgets if self.ruleset is not None and self.ruleset.budget_ignores_the_turn else None
+        """Each combatant's budget marker with what it was worked out from, kept from state to state for a
+        ruleset whose budget ignores the turn (see :func:`budget_inputs`)."""
         self._slot_words: dict[int, str] = {}
         self._effects_on: dict[str, tuple[Effect, ...]] | None = None
 
@@ -316,11 +334,28 @@ class Looks:
             marker = ruleset.turn_marker(self.state, combatant.id, slot)
             marker = "" if marker == self.slot_word(slot) else marker
             if combatant.status == "active" and visible:
-                try:
-                    budget = budget_marker(ruleset.budget(self.state, combatant.id))
-                except RuleError:
-                    budget = ""
+                budget = self.budget(ruleset, combatant)
         return ("combatant", combatant, marker, budget, self.effects_on(combatant.id))
+
+    def budget(self, ruleset: AnyRuleset, combatant: Combatant) -> str:
+        """His budget marker: the one kept, when what it was worked out from is the same (so a turn moving on
+        in a mass battle asks the rules about nobody's budget)."""
+        budgets = self.budgets
+        if budgets is None:
+            return self._worked_out_budget(ruleset, combatant)
+        inputs = budget_inputs(self.state, combatant)
+        kept = budgets.get(combatant.id)
+        if kept is not None and same_inputs(kept[0], inputs):
+            return kept[1]
+        marker = self._worked_out_budget(ruleset, combatant)
+        budgets[combatant.id] = (inputs, marker)
+        return marker
+
+    def _worked_out_budget(self, ruleset: AnyRuleset, combatant: Combatant) -> str:
+        try:
+            return budget_marker(ruleset.budget(self.state, combatant.id))
+        except RuleError:
+            return ""
 
     def row(self, spot: Spot, visible: bool) -> Row:
         state = self.state
@@ -422,6 +457,7 @@ SteadyScrollBars, OptionList):
         self._shape: tuple[str, frozenset[str], bool] | None = None
         self._folded: frozenset[str] = frozenset()
         self._census: dict[str, dict[str, Census]] = {}
+        self._budgets: dict[str, tuple[BudgetInputs, str]] = {}
         self.filter = FILTER_ALL
         """Who is listed: everyone, those acting now (:data:`FILTER_ACTING`), or one side (its id)."""
         self._shown_state: tuple[State, bool, AnyRuleset | None] | None = None
@@ -476,11 +512,12 @@ SteadyScrollBars, OptionList):
         changed = changed_combatants(previous[0], state, self.filter) if previous is not None else None
         for combatant in changed or ():
             self._census.pop(combatant.group, None)
-        self._looks = Looks(state, in_resolve, ruleset, self._census)
+        self._looks = Looks(state, in_resolve, ruleset, self._census, self._budgets)
         if changed is not None and shape != self._shape and self._same_spots(shape):
             self._shape = shape  # (each row is worked out again as it is drawn, as after any state)
         elif changed is None or shape != self._shape:
             self._census.clear()
+            self._budgets.clear()
             self._shape = shape
             self._folded = folded_groups(state, self.flipped)
             spots = layout(state, in_resolve, self.filter, self._folded)
@@ -513,9 +550,10 @@ SteadyScrollBars, OptionList):
         return self._shape is not None and shape[:2] == self._shape[:2] and self.filter != FILTER_ACTING
 
     def _visible_rows(self) -> tuple[int, int]:
-        """The rows on the screen now, and two more either side."""
+        """The rows on the screen now (first, last): a screen's worth before the list is laid out. A row
+        scrolled into sight is worked out as it is drawn."""
         top = self.scroll_offset.y
-        return max(top - 2, 0), top + max(self.size.height, 24) + 2
+        return top, top + (self.size.height or 24) - 1
 
     def _rebuild(self, spots: list[Spot], rows: list[Row]) -> None:
         self.rebuilds += 1

@@ -332,6 +332,10 @@ class AdndFamily(Ruleset[RB, AdndFight]):
     def attack_total(self, state: State, combatant: Combatant) -> int:
         return sum(len(routine) for routine in self.attack_plan_of(state, combatant))
 
+    budget_ignores_the_turn = True
+    """The budget is his attacks and main action this round: his sheet, his declaration and what he spent
+    (the round state), spells of several rounds (the fight state), the round number, the options."""
+
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
         combatant = state.combatant(combatant_id)
         spent = self.spent(state, combatant_id)
