@@ -21,9 +21,11 @@ NOT_AT_START = (
     "tui_combat.screens.dialogs", "tui_combat.screens.help", "tui_combat.screens.settings", "tui_combat.screens.keymap",
     "tui_combat.screens.rewind", "tui_combat.screens.library", "tui_combat.widgets.order_list",
     "textual.widgets._checkbox", "textual.widgets._rich_log", "textual.widgets._text_area", "textual.document",
+    "tui_combat.toml_read", "tomllib",
 )
 """Modules (and packages: their modules too) the session list does without (Textual's own start loads its
-input, option list, select and loading indicator: the command palette and the toasts use them)."""
+input, option list, select and loading indicator: the command palette and the toasts use them; the TOML
+reader loads when there is a settings file to read)."""
 
 TO_THE_SESSION_LIST = """
 import json, sys

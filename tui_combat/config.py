@@ -25,13 +25,11 @@ change, unknown ones included (comments are not kept).
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tui_combat import toml_read
 
 CONFIG_ENV_VAR = "TUI_COMBAT_CONFIG_DIR"
 APP_NAME = "tui-combat"
@@ -137,6 +135,10 @@ def read_settings(path: Path | None = None) -> Settings:
                                                       error=error.strerror or error))
     except UnicodeDecodeError:
         return Settings(path, problem=SettingsProblem(N_("{path} is not UTF-8 text."), path=path))
+    import tomllib  # here: a GM without a settings file does not wait for the TOML reader at start
+
+    from tui_combat import toml_read
+
     try:
         document = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:

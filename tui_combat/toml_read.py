@@ -16,17 +16,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
 from typing import Any
 
+import tui_combat
 
-def _untranslated(message: str, /, **params: object) -> str:
-    return message.format(**params)
-
-
-translate: Callable[..., str] = _untranslated
-"""How this module's messages are translated: :mod:`tui_combat.i18n` sets its ``_`` here when it loads
-(config, below it, reads TOML through this module, so this one cannot import it)."""
 
 MAX_CHARS = 4_000_000
 MAX_DEPTH = 32
@@ -40,7 +33,7 @@ _MULTI_BASIC_END = re.compile(r'(?:[^\\"]|\\.|"(?!""))*"""', re.DOTALL)
 
 
 def _(message: str, /, **params: object) -> str:
-    return translate(message, **params)
+    return tui_combat.translate(message, **params)
 
 
 def N_(message: str) -> str:

@@ -34,8 +34,7 @@ from gettext import NullTranslations
 from pathlib import Path
 from typing import Final
 
-from tui_combat import toml_read as _toml_read
-from tui_combat.i18n import choose as _choose
+import tui_combat
 from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_language, language_argument
 
 __all__ = [
@@ -116,8 +115,7 @@ def _(message: str, /, **params: object) -> str:
     return _fill(text, message, params) if params else text
 
 
-_choose.translate = _
-_toml_read.translate = _
+tui_combat.translate = _
 
 
 def english_word(word: str, words: tuple[str, ...], /, context: str | None = None) -> str | None:

@@ -15,8 +15,10 @@ program with no catalog for the user's locale does.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+import tui_combat
 
 CATALOG_DIR = Path(__file__).resolve().parent
 NATIVE_NAMES = {"en": "English", "ru": "русский", "uk": "українська"}
@@ -34,15 +36,6 @@ KNOWN_LANGUAGES: tuple[str, ...] = _known()
 """English (the code's own text) and every language with a catalog beside this module."""
 
 
-def _untranslated(message: str, /, **params: object) -> str:
-    return message.format(**params)
-
-
-translate: Callable[..., str] = _untranslated
-"""How this module's messages are translated: :mod:`tui_combat.i18n` sets its ``_`` here when it loads
-(this module is imported by it, so it cannot import it back)."""
-
-
 class UnknownLanguage(ValueError):
     def __init__(self, language: str, where: str = "") -> None:
         self.language = language
@@ -50,7 +43,7 @@ class UnknownLanguage(ValueError):
         super().__init__(language)
 
     def __str__(self) -> str:
-        _ = translate
+        _ = tui_combat.translate
         known = ", ".join(f"{code} ({NATIVE_NAMES.get(code, code)})" for code in KNOWN_LANGUAGES)
         if self.where:
             return _("{where}: unknown language \"{language}\". Known languages: {known}.",
@@ -85,11 +78,11 @@ def settings_path() -> Path:
 
 def settings_language(path: Path) -> str | None:
     """``language`` from the settings file, if the file exists and says one."""
-    import tomllib
-
     try:
         if path.stat().st_size > SETTINGS_LIMIT:
             return None
+        import tomllib  # once there is a file to read
+
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except (OSError, ValueError, RecursionError):
