@@ -294,3 +294,35 @@ async def test_the_selected_row_stays_in_sight_above_a_refusal(make_app: Callabl
         await pilot.press("escape")
         await until(pilot, lambda: not prompt.is_open and settled(screen), "the prompt left")
         assert order.scrollable_content_region.y <= row_y() <= last_line
+
+
+async def test_typing_in_the_amount_prompt_lays_nothing_out(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    """The field's width is fixed, so a character typed redraws it and moves nothing: the screen is not laid out
+    again at each key (Textual's Input asked for that, its virtual size following the text). A long
+    expression still scrolls to keep the cursor in sight, and is applied whole."""
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await pilot.press("d")
+        prompt = await until_prompt(pilot)
+        field = prompt.field
+        await until(pilot, lambda: field.has_focus and settled(screen), "the prompt open")
+        reflows: list[object] = []
+        reflow = screen._compositor.reflow
+
+        def noted(*args: Any, **kwargs: Any) -> Any:
+            reflows.append(args)
+            return reflow(*args, **kwargs)
+
+        screen._compositor.reflow = noted  # type: ignore[method-assign]
+        typed = "1+1+1+1+1+1+1+1+1"  # longer than the field is wide
+        await pilot.press(*typed)
+        await until(pilot, lambda: field.value == typed and settled(screen), "the expression typed")
+        assert reflows == []
+        assert field.scroll_offset.x > 0 and field.cursor_position == len(typed)
+        assert len(typed) - field.scroll_offset.x < field.size.width  # the cursor, at the end, is in sight
+        target = screen.selected()
+        assert target is not None
+        hp = store(app).state.combatant(target).hp
+        await pilot.press("enter")
+        await until(pilot, lambda: store(app).state.combatant(target).hp == hp - 9, "the damage applied")

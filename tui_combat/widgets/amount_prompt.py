@@ -14,12 +14,14 @@ negative amount, a rule) is shown above the line, and what was typed stays to be
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Self
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.widgets import Input, Static
 
@@ -49,6 +51,12 @@ class AmountField(Input):
 
     restyled = 0
     """How many times the field's styles were worked out; for tests."""
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        # Its size is fixed (``#prompt-field``), so what is typed never moves anything: Textual's Input asks for
+        # a layout of the whole screen at each character typed (its virtual size follows the text), some
+        # 1.7 ms of every key. Redrawing the field is enough; the prompt lays itself out as it opens.
+        return super().refresh(*regions, repaint=repaint or layout, layout=False, recompose=recompose)
 
     def update_node_styles(self, animate: bool = True) -> None:
         # The focus leaves the field as its prompt closes, on the key that applies: hidden, it need not look
