@@ -18,6 +18,8 @@ from tests.ui.steps import (SIZE, combatant_id, dialog_error, leave_damage, log_
 from tests.ui.test_attack_flow import fight
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
+from tui_combat.engine import actions as a
+from tui_combat.engine.apply import apply
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.store import Store
@@ -326,3 +328,33 @@ async def test_typing_in_the_amount_prompt_lays_nothing_out(make_app: Callable[.
         hp = store(app).state.combatant(target).hp
         await pilot.press("enter")
         await until(pilot, lambda: store(app).state.combatant(target).hp == hp - 9, "the damage applied")
+
+
+async def test_the_newest_lines_of_the_log_stay_in_sight_above_a_refusal(make_app: Callable[..., CombatApp],
+                                                                          data_root: Path) -> None:
+    """A long log follows its newest line. The refusal above the prompt's line lies over the foot of the log: the
+    log scrolls its newest lines up above it, and back down when the prompt closes."""
+    state = fight("adnd2e")
+    for _hit in range(30):
+        state = apply(state, a.Damage(combatant=next(c.id for c in state.combatants if c.name == "Raf"), amount=1))
+    Store.create(state, sessions_dir(data_root) / "long").close()
+    app = make_app(resume="long")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        log = screen.round_log
+
+        def newest_y() -> int:
+            return log.scrollable_content_region.y + len(log.lines) - 1 - log.scroll_offset.y
+
+        await until(pilot, lambda: settled(screen) and newest_y() == log.scrollable_content_region.bottom - 1,
+                    "the log at its newest line")
+        await pilot.press("d")
+        prompt = await until_prompt(pilot)
+        await pilot.press(*"2d", "enter")
+        await until(pilot, lambda: prompt.error_text != "" and settled(screen), "the refusal shown")
+        assert prompt.region.y < log.scrollable_content_region.bottom  # it lies over the log's foot
+        await until(pilot, lambda: settled(screen) and newest_y() == prompt.region.y - 1, "the newest line above it",
+                    describe=lambda: f"the newest line at {newest_y()}, the prompt from {prompt.region.y}")
+        await pilot.press("escape")
+        await until(pilot, lambda: not prompt.is_open and settled(screen), "the prompt left")
+        await until(pilot, lambda: newest_y() == log.scrollable_content_region.bottom - 1, "the log down again")

@@ -14,6 +14,7 @@ from tui_combat.screens.form_panel import FormPanel
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.order_list import OrderList
+from tui_combat.widgets.redraw import RoundLog
 
 
 class AskedAtTheFoot:
@@ -23,6 +24,7 @@ class AskedAtTheFoot:
     form_panel: FormPanel
     add_panel: FormPanel
     order_list: OrderList
+    round_log: RoundLog
     key_footer: KeyFooter
     # The screen's own, typed here for the mixin.
     set_focus: Any
@@ -57,10 +59,13 @@ class AskedAtTheFoot:
         self.call_after_refresh(self._selected_above, panel)
 
     def _selected_above(self, panel: FormPanel | AmountPrompt) -> None:
-        """The selected combatant's row kept in sight above the form or the prompt, once it has its height."""
-        order = self.order_list
+        """The selected combatant's row, and the newest lines of the log, kept in sight above the form or the
+        prompt, once it has its height."""
+        order, log = self.order_list, self.round_log
         if panel.is_open and panel.region:
             order.keep_above(order.scrollable_content_region.bottom - panel.region.y)
+            if log.display and log.region:
+                log.keep_above(log.scrollable_content_region.bottom - panel.region.y)
 
     def _give_foot(self) -> Callable[[], None]:
         """The footer's line given to a prompt or a form, which lies over it on a layer of its own while it is
@@ -71,6 +76,7 @@ class AskedAtTheFoot:
         order = self.order_list
 
         def closed() -> None:
+            self.round_log.keep_above(0)
             self.set_focus(order, scroll_visible=False)
             footer.show_row()  # (after the focus: the keys shown are the list's)
             order.answered()

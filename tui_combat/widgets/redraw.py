@@ -123,10 +123,27 @@ class RoundLog(SteadyScrollBars, RichLog):
             del lines[: len(lines) - self.max_lines]
             self.refresh()
         self._widest_line_width = max(self._widest_line_width, *(strip.cell_length for strip in strips))
-        self.virtual_size = Size(self._widest_line_width, len(lines))
+        self.virtual_size = Size(self._widest_line_width, len(lines) + self._foot_lines)
         # Scrolled at once when the log has its size: scrolled after the next refresh, it drew every line
         # twice (the new size at the old place, then at the new one).
         self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
+
+    _foot_lines = 0
+    """Blank lines after the last while something lies over the foot of the log: room to scroll the newest
+    lines up above it."""
+
+    def keep_above(self, covered: int) -> None:
+        """The newest lines scrolled up into sight above the ``covered`` lines at the foot of the log (a form,
+        or a prompt's note or refusal, lies over them), when the log follows the newest; 0 once nothing does.
+        A log whose lines all fit above them stays as it is."""
+        covered = max(covered, 0) if len(self.lines) > self.scrollable_content_region.height - covered else 0
+        if covered == self._foot_lines:
+            return
+        following = self.scroll_offset.y >= self.max_scroll_y
+        self._foot_lines = covered
+        self.virtual_size = Size(self._widest_line_width, len(self.lines) + covered)
+        if following:
+            self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
 
     _finished: dict[tuple[object, ...], Strip] | None = None
     """Lines as last drawn on the screen (padding, colours, as few pieces as they look), by what they hold."""
