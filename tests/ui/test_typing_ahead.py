@@ -191,3 +191,22 @@ async def test_the_field_is_not_restyled_as_its_prompt_closes_and_looks_focused_
                     "the prompt again")
         assert field.restyled > restyled
         assert field.rich_style == focused_look
+
+
+async def test_a_backspace_typed_fast_in_a_form_counts_where_it_was_typed(make_app: Callable[..., CombatApp]) -> None:
+    """In the initiative form, ``9``, Backspace, ``3``, Enter, ``7``, Enter at once: the party's 3 (the
+    Backspace acts between the 9 and the 3, as in the damage prompt), the monsters' 7."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await to_initiative(pilot)
+        await pilot.press("t")
+        form = await until_screen(pilot, FormDialog)
+        inputs = list(form.query(Input))
+        await until(pilot, lambda: form.focused is inputs[0], "the first field focused")
+        before = store(app).state
+        burst(app, "9", "backspace", "3", "enter", "7", "enter")
+        await until(pilot, lambda: app.screen is screen and store(app).state is not before and settled(screen),
+                    "the initiative taken")
+        texts = log_texts(app)
+        assert "Initiative — Party: 1d10 (typed): 3." in texts and "Initiative — Monsters: 1d10 (typed): 7." in texts, \
+            texts[-4:]

@@ -34,6 +34,7 @@ from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
 from tui_combat.screens.drawn_once import DrawnOnce
+from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
@@ -262,8 +263,8 @@ class FieldsForm:
                 label.styles.width = label_width
                 yield label
                 if spec.kind == "roll":
-                    yield Input(value="" if current is None else str(current), id=widget_id,
-                                placeholder=self.roll_hint(spec), compact=True)
+                    yield TextField(value="" if current is None else str(current), id=widget_id,
+                                    placeholder=self.roll_hint(spec), compact=True)
                 elif spec.kind == "bool":
                     yield TickBox(_("yes"), value=bool(current), id=widget_id, compact=True)
                 elif spec.kind == "choice" and spec.choices:
@@ -272,9 +273,9 @@ class FieldsForm:
                 else:
                     suggester = (SuggestFromList([_(word) for word in spec.suggestions], case_sensitive=False)
                                  if spec.suggestions else None)
-                    yield Input(value="" if current is None else str(current), id=widget_id,
-                                placeholder=_(spec.help) if spec.help else "", compact=True,
-                                suggester=suggester)
+                    yield TextField(value="" if current is None else str(current), id=widget_id,
+                                    placeholder=_(spec.help) if spec.help else "", compact=True,
+                                    suggester=suggester)
 
     def roll_hint(self, spec: FieldSpec) -> str:
         return _("empty: rolled for you") if self.rng is not None else str(spec.default)

@@ -31,6 +31,7 @@ from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.drawn_once import DrawnOnce
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.session_screen import SessionScreen
+from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 __all__ = ["LibraryPicker", "default_side", "open_library_picker", "save_to_library_dialog"]
@@ -87,8 +88,8 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
             yield Static(Text(_("Add from the library")), id="dialog-title")
             with Horizontal(classes="library-row"):
                 yield Label(_("Find"), classes="library-label")
-                yield Input(value=self.query_text, placeholder=_("a name; \"5 orc\" adds five"), id="library-query",
-                            compact=True, select_on_focus=False)
+                yield TextField(value=self.query_text, placeholder=_("a name; \"5 orc\" adds five"),
+                                id="library-query", compact=True, select_on_focus=False)
             with Horizontal(classes="library-row"):
                 yield Label(_("Side"), classes="library-label")
                 yield Select([(Text(name), side_id) for side_id, name in self.sides], value=self.side, allow_blank=False,

@@ -30,6 +30,7 @@ from tui_combat.i18n.choose import NATIVE_NAMES
 from tui_combat.screens.keymap import KeyTable, collect, key_refusal, keys_shown, normalized_keys
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 from tui_combat.widgets.footer import KeyFooter
+from tui_combat.widgets.text_field import TextField
 
 THRESHOLDS = ("wounded_below", "bloodied_at")
 """The ``[health]`` percentages, beside the words."""
@@ -121,15 +122,15 @@ class SettingsScreen(TranslatedBindings, Screen[None]):
                             word_label = Label(_(HEALTH_WORDS[name]))
                             word_label.styles.width = label_width
                             yield word_label
-                            yield Input(str(words.get(name, "")), placeholder=_(HEALTH_WORDS[name]), compact=True,
-                                        id=f"word-{name}")
+                            yield TextField(str(words.get(name, "")), placeholder=_(HEALTH_WORDS[name]), compact=True,
+                                            id=f"word-{name}")
             defaults = HealthScale()
             with Horizontal(classes="settings-row"):
                 for name, label in _threshold_labels().items():
                     with Horizontal(classes="settings-cell settings-number"):
                         yield Label(label)
                         value = self.health.get(name, getattr(defaults, name))
-                        yield Input(str(value), type="integer", compact=True, id=f"number-{name}")
+                        yield TextField(str(value), type="integer", compact=True, id=f"number-{name}")
         yield Static(_("Keys: Enter on one, then its new key; Delete gives it back its own."), classes="settings-title")
         yield KeysTable(id="settings-keys", cursor_type="row", zebra_stripes=True)
         yield Static("", id="settings-message")

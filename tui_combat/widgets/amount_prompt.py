@@ -26,28 +26,19 @@ from textual.reactive import reactive
 from textual.widgets import Input, Static
 
 from tui_combat.i18n import N_, _
+from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 Submit = Callable[[str], str | None]
 """Given what was typed: None when it was taken (the prompt closes), else the refusal to show."""
 
 
-class AmountField(Input):
-    """A text field whose editing keys (Backspace, ctrl+u, the arrows …) act as the field takes them, in order
-    with the characters typed around them. (An ``Input`` hands them on to the app, which runs them a moment
-    later: "12", Backspace, "3", Enter typed at once would be read as 123.)"""
+class AmountField(TextField):
+    """The prompt's field: editing keys in order with the characters (see :class:`TextField`)."""
 
     cursor_blink = reactive(False, init=False)
     """A steady cursor: a blinking one is a frame every half second, sent over SSH too, and a key typed just
     after one waits for the next frame Textual allows (up to 1/60 s)."""
-
-    async def _on_key(self, event: events.Key) -> None:
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
-            if not binding.priority and self.check_action(binding.action, ()) is not False:
-                event.stop()
-                event.prevent_default()
-                await self.run_action(binding.action)
-                return
 
     restyled = 0
     """How many times the field's styles were worked out; for tests."""
