@@ -162,3 +162,20 @@ async def test_the_help_opened_again_is_the_same_and_shows_a_key_moved_meanwhile
                     describe=lambda: str(help_rows(app)))
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is round_screen, "the round again")
+
+
+async def test_a_moved_key_keeps_its_place_in_the_footer(tmp_path: Path) -> None:
+    """Next moved to y stays first in the footer, where n was: the keys come in the order they are written,
+    not with the moved one last."""
+
+    async def footer_words(settings: Path | None, data: Path) -> list[str]:
+        app = CombatApp(data, seed=1, settings_path=settings)
+        async with app.run_test(size=SIZE) as pilot:
+            await to_round(pilot)
+            await until_footer(pilot)
+            return [str(key.render()) for key in shown_keys(app.screen.query_one(Footer))]
+
+    written = await footer_words(None, tmp_path / "plain")
+    moved = await footer_words(settings_file(tmp_path, '[keys]\n"round.next" = "y"\n'), tmp_path / "moved")
+    assert written[0] == "n Next" and moved[0] == "y Next", (written, moved)
+    assert [word.split(" ", 1)[1] for word in moved] == [word.split(" ", 1)[1] for word in written], (written, moved)

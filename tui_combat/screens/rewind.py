@@ -40,7 +40,7 @@ from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.redraw import RoundLog
-from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
 from tui_combat.widgets.footer import KeyFooter
 
 __all__ = ["RewindScreen", "card_text", "position_text"]
@@ -99,7 +99,7 @@ _ACTION = Binding.Group(N_("Action"), compact=True)
 _ROUND = Binding.Group(N_("Round"), compact=True)
 
 
-class RewindScreen(TranslatedBindings, Screen[None]):
+class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     """A saved fight, read-only, at any point of its history."""
 
     CSS_PATH = "round.tcss"  # the round's layout

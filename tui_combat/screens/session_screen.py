@@ -13,7 +13,7 @@ from textual.widgets import DataTable
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_
 from tui_combat.screens.host import Host, host_of
-from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
 
 if TYPE_CHECKING:
     from tui_combat.store import Store
@@ -45,7 +45,7 @@ def taken_first(binding: Binding) -> Binding:
     return replace(binding, priority=True)
 
 
-class SessionScreen(TranslatedBindings, Screen[None]):
+class SessionScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     """Subclasses fill in :meth:`prepare` (one-off set-up) and :meth:`show` (render a new state).
 
     The screen's keys are taken as they arrive, before the focused list or table sees them (it has no text

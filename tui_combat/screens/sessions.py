@@ -28,7 +28,7 @@ from tui_combat.saves.session_folders import format_time
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.session_table import FIRST_ROWS, SessionTable
 from tui_combat.screens.host import Host, host_of
-from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
 from tui_combat.widgets.footer import KeyFooter
 
 DEMO_PREFIX = "\0demo:"
@@ -74,7 +74,7 @@ def column_widths(width: int, headers: tuple[str, ...], rows: list[tuple[int, in
     return [max(name, 1), *others]
 
 
-class SessionsScreen(TranslatedBindings, Screen[None]):
+class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     CSS_PATH = "sessions.tcss"
     BINDINGS = [
         Binding("enter", "open", N_("Open"), id="sessions.open"),

@@ -28,7 +28,7 @@ from tui_combat.engine.public import HEALTH_WORDS, HealthScale
 from tui_combat.i18n import KNOWN_LANGUAGES, N_, _, language
 from tui_combat.i18n.choose import NATIVE_NAMES
 from tui_combat.screens.keymap import KeyTable, collect, key_refusal, keys_shown, normalized_keys
-from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
 from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.text_field import TextField
 
@@ -59,7 +59,7 @@ class KeysTable(TranslatedBindings, DataTable[Text]):
     BINDINGS = [Binding("enter", "select_cursor", N_("Change the key"))]
 
 
-class SettingsScreen(TranslatedBindings, Screen[None]):
+class SettingsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     DEFAULT_CSS = """
     SettingsScreen #settings-hint { height: auto; padding: 0 1; color: $text-muted; }
     SettingsScreen .settings-row { height: 1; padding: 0 1; }

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from textual.binding import Binding, BindingsMap
+from textual.binding import ActiveBinding, Binding, BindingsMap
+from textual.dom import DOMNode
 
 from tui_combat.i18n import _
 
@@ -36,3 +37,30 @@ class TranslatedBindings:
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._bindings = translated_bindings(self._bindings)
+
+
+class KeysInWrittenOrder:
+    """Put first among the bases of a screen with a footer: its keys in the order its bindings are written,
+    whatever keys the GM's keymap moved them to. (Textual moves a binding to its new key by taking it out and
+    putting it back last: "j Next" went to the end of the footer.)"""
+
+    app: Any
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        active: dict[str, ActiveBinding] = super().active_bindings  # type: ignore[misc]
+        if not self.app._keymap:  # nothing moved
+            return active
+        nodes: dict[DOMNode, dict[str, int]] = {}
+
+        def written(item: tuple[str, ActiveBinding]) -> tuple[int, int]:
+            node, binding = item[1].node, item[1].binding
+            places = nodes.get(node)
+            if places is None:
+                places = nodes[node] = {}
+                for bindings in node._bindings.key_to_bindings.values():
+                    for each in bindings:
+                        places.setdefault(each.id or each.action, len(places))
+            return list(nodes).index(node), places.get(binding.id or binding.action, len(places))
+
+        return dict(sorted(active.items(), key=written))
