@@ -160,6 +160,7 @@ def _main(argv: list[str]) -> int:
         encounter=args.file if args.command == "new" else None,
         seed=args.seed,
         collects_between_keys=True,
+        handles_hang_up=True,
     )
     # What start-up has made so far (Textual's modules, the app's, the app itself) lives as long as the app:
     # kept out of the garbage collector's way while it runs, so that the collections the fight's many

@@ -56,9 +56,10 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
 
     def __init__(self, data_root: Path, *, resume: str | None = None, encounter: Path | None = None,
                  seed: int | None = None, settings_path: Path | None = None,
-                 collects_between_keys: bool = False) -> None:
+                 collects_between_keys: bool = False, handles_hang_up: bool = False) -> None:
         super().__init__()
         self.collects_between_keys = collects_between_keys
+        self.handles_hang_up = handles_hang_up
         from tui_combat.config import settings_path as default_settings_path
 
         self.settings_path = settings_path or default_settings_path()
@@ -92,6 +93,8 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     def on_mount(self) -> None:
         from tui_combat import session
 
+        if self.handles_hang_up:
+            self.leave_on_hang_up()
         self.apply_settings()
         if self._start_resume:
             self.open_session(partial(session.resume, self.data_root, self._start_resume))

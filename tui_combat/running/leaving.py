@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from collections.abc import Callable
 
 from tui_combat.i18n import _
@@ -53,6 +55,21 @@ class LeavingPart(AppBase):
 
     def _quit(self) -> None:
         self.close_store()
+        self.exit(return_code=EXIT_UNSAVED if self.lost_actions else 0)
+
+    def leave_on_hang_up(self) -> None:
+        """A hang-up (the SSH connection dropped, the terminal window closed) or a request to stop (SIGTERM)
+        saves the fight and leaves, as q does, without asking: nobody is there to answer. (Every action is on
+        disk as it is taken; this compacts the journal and gives the terminal back, where one is left.)"""
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGHUP, signal.SIGTERM):
+            loop.add_signal_handler(number, self._hung_up)
+
+    def _hung_up(self) -> None:
+        store = self.store
+        self.close_store()
+        if store is not None and store.unsaved:
+            self.lost_actions = True
         self.exit(return_code=EXIT_UNSAVED if self.lost_actions else 0)
 
     def _asks_before_losing_actions(self, leave: Callable[[], None]) -> bool:
