@@ -59,12 +59,13 @@ class AskedAtTheFoot:
         self.call_after_refresh(self._selected_above, panel)
 
     def _selected_above(self, panel: FormPanel | AmountPrompt) -> None:
-        """The selected combatant's row, and the newest lines of the log, kept in sight above the form or the
-        prompt, once it has its height."""
+        """The selected combatant's row kept in sight above the form or the prompt, once it has its height;
+        and the newest lines of the log above the prompt's note or refusal. (Not above a form: the log would
+        scroll in a frame of its own after the form's, some 15 ms later, at every form opened in a long fight.)"""
         order, log = self.order_list, self.round_log
         if panel.is_open and panel.region:
             order.keep_above(order.scrollable_content_region.bottom - panel.region.y)
-            if log.display and log.region:
+            if isinstance(panel, AmountPrompt) and log.display and log.region:
                 log.keep_above(log.scrollable_content_region.bottom - panel.region.y)
 
     def _give_foot(self) -> Callable[[], None]:

@@ -133,8 +133,8 @@ class RoundLog(SteadyScrollBars, RichLog):
     lines up above it."""
 
     def keep_above(self, covered: int) -> None:
-        """The newest lines scrolled up into sight above the ``covered`` lines at the foot of the log (a form,
-        or a prompt's note or refusal, lies over them), when the log follows the newest; 0 once nothing does.
+        """The newest lines scrolled up into sight above the ``covered`` lines at the foot of the log (a prompt's
+        note or refusal lies over them), when the log follows the newest; 0 once nothing does.
         A log whose lines all fit above them stays as it is."""
         covered = max(covered, 0) if len(self.lines) > self.scrollable_content_region.height - covered else 0
         if covered == self._foot_lines:
