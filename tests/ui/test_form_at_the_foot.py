@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
+from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from tests.ui.fights import opened_round, saved_round
@@ -22,13 +23,22 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.form_panel import FormPanel
+from tui_combat.screens.round import RoundScreen
 from tui_combat.store import Store
+from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.order_list import OrderList
 
 
 def start(make_app: Callable[..., CombatApp], data_root: Path) -> CombatApp:
     Store.create(fight("adnd2e"), sessions_dir(data_root) / "hammer").close()
     return make_app(resume="hammer")
+
+
+async def damage_prompt(pilot: Pilot[None]) -> tuple[RoundScreen, AmountPrompt]:
+    """The round screen of the session the app opens, with the damage prompt open on the one selected."""
+    screen = await opened_round(pilot)
+    await pilot.press("d")
+    return screen, await until_prompt(pilot)
 
 
 def focused_id(app: CombatApp) -> str | None:
@@ -231,9 +241,7 @@ async def test_the_amount_prompts_cursor_stays_still(make_app: Callable[..., Com
     typed just after one waited for the next frame Textual allows."""
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened_round(pilot)
-        await pilot.press("d")
-        prompt = await until_prompt(pilot)
+        screen, prompt = await damage_prompt(pilot)
         field = prompt.field
         assert field.has_focus and not field.cursor_blink
         await pilot.press("3")
@@ -304,9 +312,7 @@ async def test_typing_in_the_amount_prompt_lays_nothing_out(make_app: Callable[.
     expression still scrolls to keep the cursor in sight, and is applied whole."""
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened_round(pilot)
-        await pilot.press("d")
-        prompt = await until_prompt(pilot)
+        screen, prompt = await damage_prompt(pilot)
         field = prompt.field
         await until(pilot, lambda: field.has_focus and settled(screen), "the prompt open")
         reflows: list[object] = []

@@ -80,20 +80,28 @@ async def test_a_whole_form_typed_with_t_is_taken_as_typed(make_app: Callable[..
             texts[-3:]
 
 
+async def typed_in_the_initiative_form(pilot: Pilot[None], *keys: str) -> None:
+    """Open the initiative form (``t``), then type ``keys`` at once into its first field; wait until the
+    initiative they give is taken."""
+    app = pilot.app
+    assert isinstance(app, CombatApp)
+    screen = await to_initiative(pilot)
+    await pilot.press("t")
+    form = await until_screen(pilot, FormDialog)
+    inputs = list(form.query(Input))
+    await until(pilot, lambda: form.focused is inputs[0], "the first field focused")
+    before = store(app).state
+    burst(app, *keys)
+    await until(pilot, lambda: app.screen is screen and store(app).state is not before and settled(screen),
+                "the initiative taken")
+
+
 async def test_the_last_field_typed_just_before_enter_is_read(make_app: Callable[..., CombatApp]) -> None:
     """In an open form, ``4``, Enter, ``7``, Enter at once: the form is read once the 7 is in its field (Enter,
     handled as it arrives, read the fields before it and rolled the dice for the GM)."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await to_initiative(pilot)
-        await pilot.press("t")
-        form = await until_screen(pilot, FormDialog)
-        inputs = list(form.query(Input))
-        await until(pilot, lambda: form.focused is inputs[0], "the first field focused")
-        before = store(app).state
-        burst(app, "4", "enter", "7", "enter")
-        await until(pilot, lambda: app.screen is screen and store(app).state is not before and settled(screen),
-                    "the initiative taken")
+        await typed_in_the_initiative_form(pilot, "4", "enter", "7", "enter")
         assert "Initiative — Monsters: 1d10 (typed): 7." in log_texts(app), log_texts(app)[-3:]
 
 
@@ -198,15 +206,7 @@ async def test_a_backspace_typed_fast_in_a_form_counts_where_it_was_typed(make_a
     Backspace acts between the 9 and the 3, as in the damage prompt), the monsters' 7."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await to_initiative(pilot)
-        await pilot.press("t")
-        form = await until_screen(pilot, FormDialog)
-        inputs = list(form.query(Input))
-        await until(pilot, lambda: form.focused is inputs[0], "the first field focused")
-        before = store(app).state
-        burst(app, "9", "backspace", "3", "enter", "7", "enter")
-        await until(pilot, lambda: app.screen is screen and store(app).state is not before and settled(screen),
-                    "the initiative taken")
+        await typed_in_the_initiative_form(pilot, "9", "backspace", "3", "enter", "7", "enter")
         texts = log_texts(app)
         assert "Initiative — Party: 1d10 (typed): 3." in texts and "Initiative — Monsters: 1d10 (typed): 7." in texts, \
             texts[-4:]

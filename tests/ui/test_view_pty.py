@@ -82,16 +82,23 @@ class Terminal:
 def view_in_a_pty(data: Path, config: Path, **extra: str) -> Iterator[Terminal]:
     """``tui-combat view`` on ``data`` in a new 80×24 pseudo-terminal whose session it leads (as sshd starts
     it), killed at the end if it is still running."""
+    with in_a_pty(["view"], config, TUI_COMBAT_DATA_DIR=str(data), **extra) as terminal:
+        yield terminal
+
+
+@contextmanager
+def in_a_pty(arguments: list[str], config: Path, **extra: str) -> Iterator[Terminal]:
+    """``tui-combat ARGUMENTS`` in a new 80×24 pseudo-terminal whose session it leads (as sshd starts it), its
+    settings from ``config``, killed at the end if it is still running."""
     master, slave = os.openpty()
     set_size(slave, 24, 80)
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("TEXTUAL", "PYTEST"))}
-    environment.update({"TERM": "xterm-256color", "TUI_COMBAT_DATA_DIR": str(data),
-                        "TUI_COMBAT_CONFIG_DIR": str(config), "LANG": "C.UTF-8", **extra})
+    environment.update({"TERM": "xterm-256color", "TUI_COMBAT_CONFIG_DIR": str(config), "LANG": "C.UTF-8", **extra})
     environment.pop("COLUMNS", None)
     environment.pop("LINES", None)
-    process = subprocess.Popen([sys.executable, "-m", "tui_combat", "view"], stdin=slave, stdout=slave, stderr=slave,
-                               env=environment, start_new_session=True, preexec_fn=become_the_terminals_session,
-                               close_fds=True)
+    process = subprocess.Popen([sys.executable, "-m", "tui_combat", *arguments], stdin=slave, stdout=slave,
+                               stderr=slave, env=environment, start_new_session=True,
+                               preexec_fn=become_the_terminals_session, close_fds=True)
     os.close(slave)
     terminal = Terminal(master, process)
     try:
