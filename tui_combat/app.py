@@ -30,6 +30,7 @@ from tui_combat.running.leaving import EXIT_UNSAVED, LeavingPart
 from tui_combat.running.opening import LOADING_AFTER, OpeningPart
 from tui_combat.running.palette import PalettePart
 from tui_combat.running.settings import SettingsPart
+from tui_combat.screens import screen_for_phase
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
@@ -93,8 +94,6 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     def on_mount(self) -> None:
         from tui_combat import session
 
-        if self.handles_hang_up:
-            self.leave_on_hang_up()
         self.apply_settings()
         if self._start_resume:
             self.open_session(partial(session.resume, self.data_root, self._start_resume))
@@ -133,7 +132,7 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
         if phase == self._phase_shown:
             return
         self._phase_shown = phase
-        screen = _screen_for(phase, state.ruleset)
+        screen = screen_for_phase(phase, state.ruleset)
         if push:
             self.push_screen(screen)
         else:
@@ -180,20 +179,6 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     def action_help_quit(self) -> None:
         """Textual's ctrl+c hint, without its markup."""
         self.notify(_("Press ctrl+q to quit."), title=_("Do you want to quit?"))
-
-
-def _screen_for(phase: str, ruleset_id: str) -> Screen[None]:
-    if phase == "setup":
-        from tui_combat.screens.setup import SetupScreen
-
-        return SetupScreen()
-    if phase == "surprise":
-        from tui_combat.screens.surprise import SurpriseScreen
-
-        return SurpriseScreen()
-    from tui_combat.screens.round import RoundScreen
-
-    return RoundScreen(ruleset_id)
 
 
 if TYPE_CHECKING:

@@ -57,7 +57,14 @@ class LeavingPart(AppBase):
         self.close_store()
         self.exit(return_code=EXIT_UNSAVED if self.lost_actions else 0)
 
-    def leave_on_hang_up(self) -> None:
+    handles_hang_up: bool
+
+    def on_mount(self) -> None:
+        # (Textual calls this besides the app's own on_mount: each class's handler of a message runs.)
+        if self.handles_hang_up:
+            self._leave_on_hang_up()
+
+    def _leave_on_hang_up(self) -> None:
         """A hang-up (the SSH connection dropped, the terminal window closed) or a request to stop (SIGTERM)
         saves the fight and leaves, as q does, without asking: nobody is there to answer. (Every action is on
         disk as it is taken; this compacts the journal and gives the terminal back, where one is left.)"""

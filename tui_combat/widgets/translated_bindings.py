@@ -51,16 +51,17 @@ class KeysInWrittenOrder:
         active: dict[str, ActiveBinding] = super().active_bindings  # type: ignore[misc]
         if not self.app._keymap:  # nothing moved
             return active
-        nodes: dict[DOMNode, dict[str, int]] = {}
+        nodes: dict[DOMNode, tuple[int, dict[str, int]]] = {}  # node → (its rank, each binding's place in it)
 
         def written(item: tuple[str, ActiveBinding]) -> tuple[int, int]:
             node, binding = item[1].node, item[1].binding
-            places = nodes.get(node)
-            if places is None:
-                places = nodes[node] = {}
+            if node not in nodes:
+                places: dict[str, int] = {}
                 for bindings in node._bindings.key_to_bindings.values():
                     for each in bindings:
                         places.setdefault(each.id or each.action, len(places))
-            return list(nodes).index(node), places.get(binding.id or binding.action, len(places))
+                nodes[node] = (len(nodes), places)
+            rank, places = nodes[node]
+            return rank, places.get(binding.id or binding.action, len(places))
 
         return dict(sorted(active.items(), key=written))
