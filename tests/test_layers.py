@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tui_combat.store",),
     ("tui_combat.session", "tui_combat.rewind", "tui_combat.report", "tui_combat.library", "tui_combat.statblock",
      "tui_combat.encounter_file"),
-    ("tui_combat.widgets",),
+    ("tui_combat.widgets", "tui_combat.terminal_driver"),
     ("tui_combat.screens",),
     ("tui_combat.app", "tui_combat.running"),
     ("tui_combat.__main__",),

@@ -140,6 +140,17 @@ def test_a_hang_up_signal_ends_it_without_a_traceback(terminal: Terminal) -> Non
     assert b"\x1b[?1049l" in terminal.output  # the terminal's normal screen is given back
 
 
+
+def test_a_stray_continue_signal_neither_redraws_nor_hangs_the_view(terminal: Terminal) -> None:
+    """The kernel sends SIGCONT with a hang-up: taken for the end of a Ctrl+Z, it started the view's terminal
+    mode a second time, and the view could then hang on leaving."""
+    terminal.read_until(b"Trolls and orcs", b"Troll 1")
+    terminal.process.send_signal(signal.SIGCONT)
+    terminal.process.send_signal(signal.SIGHUP)
+    terminal.drain()
+    assert terminal.process.wait(timeout=READ_LIMIT_SECONDS) == 0
+    assert terminal.output.count(b"\x1b[?1049h") == 1
+
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

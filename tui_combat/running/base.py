@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import App
+from textual.driver import Driver
 
 if TYPE_CHECKING:
     from tui_combat.store import Store
@@ -29,6 +30,11 @@ class AppBase(App[None]):
         def _first_screen_drawn(self) -> None: ...
 
         def action_settings(self) -> None: ...
+
+    def get_driver_class(self) -> type[Driver]:
+        from tui_combat.terminal_driver import kept_driver
+
+        return kept_driver(super().get_driver_class())
 
     def _show_session_list(self) -> None:
         """Over the :class:`OpeningScreen` the app started on, once the session list is needed (that screen

@@ -28,6 +28,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.driver import Driver
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -382,6 +383,11 @@ class PlayerViewApp(TranslatedBindings, App[None]):
         self.poll_seconds = poll_seconds
         self.handle_hangup = handle_hangup
         self.hung_up = False
+
+    def get_driver_class(self) -> type[Driver]:
+        from tui_combat.terminal_driver import kept_driver
+
+        return kept_driver(super().get_driver_class())
 
     def get_default_screen(self) -> Screen[None]:
         from tui_combat.config import health_settings_path
