@@ -56,6 +56,7 @@ class SessionScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
 
     _unsubscribe: Callable[[], None] | None = None
     _host: Host | None = None
+    _last_state: State | None = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -82,12 +83,16 @@ class SessionScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         self.prepare()
         store = self.host.store
         if store is not None:
-            self._unsubscribe = store.subscribe(self.show)
-            self.show(store.state)
+            self._unsubscribe = store.subscribe(self._follow)
+            self._follow(store.state)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+
+    def _follow(self, state: State) -> None:
+        self._last_state = state
+        self.show(state)
 
     def prepare(self) -> None:
         """Set up widgets once, before the first :meth:`show`."""
@@ -97,6 +102,11 @@ class SessionScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
 
     @property
     def state(self) -> State:
+        store = self.host.store
+        if store is None and self._last_state is not None:
+            # The fight closed (q, Esc, a hang-up) while a message for this screen, which is going, was on its
+            # way (a row highlighted by the n before the q): it reads the fight as last shown.
+            return self._last_state
         return self.store.state
 
     def selected_row(self) -> str | None:
