@@ -242,7 +242,8 @@ async def browser() -> AsyncIterator[Browser]:
     if path is None:
         pytest.fail("no Chromium browser here (chromium, chromium-browser, google-chrome, $TUI_COMBAT_BROWSER): "
                     "under CI=true the browser test must run")
-    with tempfile.TemporaryDirectory() as profile:
+    profile = tempfile.mkdtemp(prefix="tui-combat-browser-")
+    try:
         process = subprocess.Popen(
             [path, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
              "--disable-background-networking", "--window-size=1100,800", "--remote-debugging-port=0",
@@ -262,6 +263,18 @@ async def browser() -> AsyncIterator[Browser]:
                 yield Browser(http, port)
         finally:
             stop(process)
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # its helpers, which may still be writing to the profile
+            except ProcessLookupError:
+                pass
+    finally:
+        await eventually(lambda: removed(profile), "the browser's profile to be removed", seconds=WAIT_LIMIT)
+
+
+def removed(folder: str) -> bool:
+    """Remove ``folder``; False while something still writes into it (a browser's helper ending)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    return not os.path.exists(folder)
 
 
 async def wait_for_server(server: Server) -> str:
