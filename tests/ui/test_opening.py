@@ -118,3 +118,66 @@ async def test_a_loading_timer_that_fires_after_the_session_opened_shows_nothing
         indicators = [widget for screen in app.screen_stack for widget in screen.query(LoadingIndicator)]
         assert not indicators and not any(
             isinstance(screen, SessionsScreen) and screen.query_one(DataTable).loading for screen in app.screen_stack)
+
+
+async def test_keys_typed_while_a_resume_opens_reach_the_fight(make_app: Callable[..., CombatApp], data_root: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tui-combat resume NAME``, and the GM types at once: the keys typed while the session opens are held
+    and given to the fight's screen, in order, once it is shown (they were lost on the one-line screen)."""
+    folder = saved_round(data_root, "ambush", ["Raf", "Ada"], 3)
+    release = threading.Event()
+    resume = session.resume
+
+    def slow_resume(data: Path, key: str, *, read_only: bool = False) -> Store:
+        assert release.wait(30), "the test never let the resume finish"
+        return resume(data, key, read_only=read_only)
+
+    monkeypatch.setattr(session, "resume", slow_resume)
+    app = make_app(resume="ambush")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.opening, "the resume to start")
+            await pilot.press("n", "d", "4")  # next turn, then 4 damage typed into the prompt n's d opens
+            assert app.opening and app.store is None
+            release.set()
+            await opened(pilot)
+            screen = app.screen
+            assert isinstance(screen, RoundScreen)
+            await until(pilot, lambda: screen.amount_prompt.is_open and screen.amount_prompt.field.value == "4",
+                        "the damage prompt holding the 4 typed")
+            assert store(app).state.cursor == 1
+            await pilot.press("enter")
+            await until(pilot, lambda: not screen.amount_prompt.is_open, "the damage applied")
+            await pilot.press("q")
+    finally:
+        release.set()
+    assert app.return_code == 0
+    damaged = [combatant for combatant in Store.resume(folder, read_only=True).state.combatants
+               if combatant.hp < combatant.max_hp]
+    assert len(damaged) == 1 and damaged[0].max_hp - damaged[0].hp == 4
+
+
+async def test_only_the_app_s_own_keys_act_while_a_resume_opens(make_app: Callable[..., CombatApp], data_root: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """ctrl+q quits at once, as anywhere; the keys held for the fight are dropped when it cannot be opened."""
+    saved_round(data_root, "ambush", ["Raf"], 1)
+    release = threading.Event()
+
+    def refused_resume(data: Path, key: str, *, read_only: bool = False) -> Store:
+        assert release.wait(30), "the test never let the resume finish"
+        raise session.SessionError("Cannot open", "a refusal")
+
+    monkeypatch.setattr(session, "resume", refused_resume)
+    app = make_app(resume="ambush")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.opening, "the resume to start")
+            await pilot.press("n")  # for the fight; on the session list it would start a new one
+            release.set()
+            await until_sessions(pilot)
+            await until(pilot, lambda: "a refusal" in messages(app), "the refusal shown")
+            assert isinstance(app.screen, SessionsScreen)
+            await pilot.press("ctrl+q")
+    finally:
+        release.set()
+    assert app.return_code == 0

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
@@ -66,9 +67,22 @@ class OpeningPart(AppBase):
         elif isinstance(result, SessionError):
             self.notify(str(result), title=result.title, severity="error", timeout=15)
         elif result is not None:
+            held = self._keys_held_while_opening()
             self._opened(result)
+            if held:  # given once the fight's screen is drawn, in the app's turn, as typed
+                self.call_after_refresh(self.call_later, self._give_keys, held)
             return
+        self._keys_held_while_opening()  # they were for the fight
         self._show_session_list()
+
+    def _keys_held_while_opening(self) -> list[events.Key]:
+        from tui_combat.screens.sessions import OpeningScreen
+
+        return [key for screen in self.screen_stack if isinstance(screen, OpeningScreen) for key in screen.take_held()]
+
+    async def _give_keys(self, keys: list[events.Key]) -> None:
+        for key in keys:
+            await self.on_event(key)
 
 
 def _open(opener: Callable[[], Store]) -> Store | SessionError:

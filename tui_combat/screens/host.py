@@ -39,6 +39,10 @@ class Host(Protocol):
 
     def redo(self) -> None: ...
 
+    @property
+    def opening(self) -> bool:
+        """A session is being opened."""
+
     def open_session(self, opener: Callable[[], Store]) -> None:
         """Open the session ``opener`` makes (a :mod:`tui_combat.session` call) and show it; a
         :class:`~tui_combat.session.SessionError` is shown to the GM."""
