@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
@@ -291,6 +292,9 @@ class Ruleset(Generic[R, F]):
     the add form's field say it (Trudvang's Body Points: "BP")."""
     health_help: ClassVar[str] = ""
     """A hint under the add form's health field (a message id), for a book whose sheet decides it."""
+    catalogs: ClassVar[Path | None] = None
+    """A plugin's own translations: the folder of its ``<language>.po`` catalogs (``ru.po``, ``uk.po``), read
+    when the ruleset is loaded; its messages are looked up after the app's. None: the app's catalogs only."""
     round_state_type: type[R]
     fight_state_type: type[F]
 

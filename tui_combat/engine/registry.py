@@ -13,7 +13,7 @@ from tui_combat.engine.contract import AnyRuleset, Ruleset
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.keys import KEY_LABELS, effective, reserved, ruleset_binding_id
 from tui_combat.engine.model import State
-from tui_combat.i18n import _
+from tui_combat.i18n import _, add_catalogs
 
 ENTRY_POINT_GROUP = "tui_combat.rulesets"
 
@@ -53,7 +53,26 @@ def _load_target(target: str) -> AnyRuleset:
         raise RuleError(_("Ruleset plugin {target} is not a Ruleset.", target=target))
     check_catalogue(ruleset)
     ruleset.prepare()
+    _read_catalogs(ruleset, target)
     return ruleset
+
+
+def _read_catalogs(ruleset: AnyRuleset, target: str) -> None:
+    """The plugin's own catalogs, checked now (a broken one is reported with its file, once) and added to the
+    app's translations."""
+    folder = ruleset.catalogs
+    if folder is None:
+        return
+    from tui_combat.i18n.catalog import compiled
+    from tui_combat.i18n.po import CatalogError
+
+    for po_file in sorted(folder.glob("*.po")):
+        try:
+            compiled(po_file.stem, po_file)
+        except (OSError, CatalogError, UnicodeDecodeError) as error:
+            raise RuleError(_("Ruleset plugin {target}: its catalog {path} cannot be read: {error}",
+                              target=target, path=po_file, error=error)) from None
+    add_catalogs(folder)
 
 
 def _discover() -> dict[str, str]:
@@ -108,4 +127,5 @@ def register(ruleset: AnyRuleset) -> None:
     """Make ``ruleset`` available under its id without an entry point (tests, embedding); checked like any."""
     check_catalogue(ruleset)
     ruleset.prepare()
+    _read_catalogs(ruleset, type(ruleset).__module__)
     _loaded[ruleset.id] = ruleset

@@ -38,7 +38,7 @@ import tui_combat
 from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_language, language_argument
 
 __all__ = [
-    "KNOWN_LANGUAGES", "NC_", "N_", "UnknownLanguage", "_", "choose_language", "data_word", "english_word", "data_words", "language",
+    "KNOWN_LANGUAGES", "NC_", "N_", "UnknownLanguage", "_", "add_catalogs", "choose_language", "data_word", "english_word", "data_words", "language",
     "language_argument",
     "localize_argparse", "ngettext", "pgettext", "set_language", "spellings", "use_catalog",
 ]
@@ -64,6 +64,10 @@ _translations: NullTranslations = NullTranslations()
 _language = ENGLISH
 
 
+_plugin_folders: list[Path] = []
+"""The folders of the plugins' own catalogs (:func:`add_catalogs`), in the order they were added."""
+
+
 def set_language(language: str, po_file: Path | None = None) -> None:
     """Switch the catalog ("en" is the code's own text). An unknown language raises
     :class:`UnknownLanguage`; ``po_file`` reads another ``.po`` (a translator trying a change)."""
@@ -76,6 +80,30 @@ def set_language(language: str, po_file: Path | None = None) -> None:
     from tui_combat.i18n.catalog import translations
 
     _translations, _language = translations(language, po_file), language
+    for folder in _plugin_folders:
+        _add_plugin_catalog(folder)
+
+
+def add_catalogs(folder: Path) -> None:
+    """A plugin's own catalogs: ``folder`` holds a ``<language>.po`` for each language it speaks (``ru.po``,
+    ``uk.po``). Its messages are looked up after the app's, in the language of the interface now and after
+    any change of it; a language it has no catalog for shows its English."""
+    if folder in _plugin_folders:
+        return
+    _plugin_folders.append(folder)
+    if _language != ENGLISH:
+        _add_plugin_catalog(folder)
+
+
+def _add_plugin_catalog(folder: Path) -> None:
+    from tui_combat.i18n.catalog import translations
+    from tui_combat.i18n.po import CatalogError
+
+    po_file = folder / f"{_language}.po"
+    try:
+        _translations.add_fallback(translations(_language, po_file))
+    except (OSError, CatalogError, UnicodeDecodeError):
+        return  # none for this language (or one that cannot be read): the plugin speaks English
 
 
 def language() -> str:

@@ -3,6 +3,7 @@
     .venv/bin/python -m tui_combat.i18n.update            # extract → merge into ru.po and uk.po
     .venv/bin/python -m tui_combat.i18n.update --check    # only report; exit 1 if anything needs work
     .venv/bin/python -m tui_combat.i18n.update --new pl   # start a catalog for another language
+    .venv/bin/python -m tui_combat.i18n.update --plugin path/to/package   # a plugin's own, in its locale/
 
 Extraction is Babel's: its Python extractor with the keywords below (and the calls inside f-strings, see
 :mod:`tui_combat.i18n.extract`), and :func:`~tui_combat.i18n.extract.extract_toml` for the shown labels of
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -87,30 +89,43 @@ OPTIONS: dict[str, dict[str, str]] = {
 }
 
 
-def extract_catalog() -> Catalog:
-    """Every message of the package, as a template catalog (locations relative to the repository)."""
+PLUGIN_METHODS: list[tuple[str, str]] = [("**.py", "tui_combat.i18n.extract:extract_python")]
+"""A ruleset plugin's messages: those of its code (its data and demo are its own business)."""
+
+
+def plugin_catalog_dir(package: Path) -> Path:
+    """Where a plugin package keeps its catalogs (its ruleset's ``catalogs``)."""
+    return package / "locale"
+
+
+def extract_catalog(package: Path = PACKAGE_DIR) -> Catalog:
+    """Every message of the package (the app's, or a plugin's package folder), as a template catalog
+    (locations relative to the package's parent)."""
     template = Catalog(project="tui-combat", fuzzy=False)
-    found = extract_from_dir(str(PACKAGE_DIR), method_map=METHODS, options_map=OPTIONS, keywords=KEYWORDS,
+    own = package == PACKAGE_DIR
+    found = extract_from_dir(str(package), method_map=METHODS if own else PLUGIN_METHODS,
+                             options_map=OPTIONS if own else {}, keywords=KEYWORDS,
                              comment_tags=("Translators:",), strip_comment_tags=True)
     for file_name, line, message, comments, context in found:
-        where = f"{PACKAGE_DIR.name}/{file_name}"
+        where = f"{package.name}/{file_name}"
         template.add(message, None, [(where, line)], auto_comments=comments, context=context)
     return template
 
 
-def languages() -> list[str]:
-    return sorted(path.stem for path in CATALOG_DIR.glob("*.po"))
+def languages(folder: Path = CATALOG_DIR) -> list[str]:
+    return sorted(path.stem for path in folder.glob("*.po"))
 
 
-def read_catalog(language: str) -> Catalog:
-    with (CATALOG_DIR / f"{language}.po").open("rb") as handle:
+def read_catalog(language: str, folder: Path = CATALOG_DIR) -> Catalog:
+    with (folder / f"{language}.po").open("rb") as handle:
         catalog = read_po(handle, locale=language)
     catalog.project, catalog.version, catalog.msgid_bugs_address = "tui-combat", "0.1", "tui-combat issues"
     return catalog
 
 
-def write_catalog(catalog: Catalog, language: str) -> None:
-    with (CATALOG_DIR / f"{language}.po").open("wb") as handle:
+def write_catalog(catalog: Catalog, language: str, folder: Path = CATALOG_DIR) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / f"{language}.po").open("wb") as handle:
         write_po(handle, catalog, width=100, include_lineno=False, ignore_obsolete=True)
 
 
@@ -126,8 +141,8 @@ def needs_work(catalog: Catalog) -> list[Message]:
     return result
 
 
-def merge(template: Catalog, language: str) -> Catalog:
-    catalog = read_catalog(language)
+def merge(template: Catalog, language: str, folder: Path = CATALOG_DIR) -> Catalog:
+    catalog = read_catalog(language, folder)
     catalog.update(template, update_header_comment=False, update_creation_date=False)  # no churn from dates
     brace_format(catalog)
     return catalog
@@ -152,13 +167,13 @@ def brace_format(catalog: Catalog) -> None:
             message.flags.add("python-brace-format")
 
 
-def new_catalog(template: Catalog, language: str) -> None:
-    path = CATALOG_DIR / f"{language}.po"
+def new_catalog(template: Catalog, language: str, folder: Path = CATALOG_DIR) -> None:
+    path = folder / f"{language}.po"
     if path.exists():
         raise SystemExit(f"{path} exists already")
     catalog = Catalog(locale=language, project="tui-combat", fuzzy=False)
     catalog.update(template)
-    write_catalog(catalog, language)
+    write_catalog(catalog, language, folder)
 
 
 def _report(language: str, messages: Iterable[Message]) -> int:
@@ -174,15 +189,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tui_combat.i18n.update", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="report only, change no file")
     parser.add_argument("--new", metavar="LANG", help="start a catalog for another language")
+    parser.add_argument("--plugin", metavar="PACKAGE", type=Path,
+                        help="a ruleset plugin's package folder: its messages, its catalogs in PACKAGE/locale")
     args = parser.parse_args(argv)
-    template = extract_catalog()
+    package = args.plugin.resolve() if args.plugin else PACKAGE_DIR
+    folder = plugin_catalog_dir(package) if args.plugin else CATALOG_DIR
+    template = extract_catalog(package)
     if args.new:
-        new_catalog(template, args.new)
+        new_catalog(template, args.new, folder)
     pending = 0
-    for language in languages():
-        catalog = merge(template, language)
+    for language in languages(folder):
+        catalog = merge(template, language, folder)
         if not args.check:
-            write_catalog(catalog, language)
+            write_catalog(catalog, language, folder)
         pending += _report(language, needs_work(catalog))
     print(f"{len(template)} messages in the code.")
     return 1 if args.check and pending else 0
