@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -104,6 +105,7 @@ def card_shown(card: int) -> str:
 class SavageWorlds(Ruleset[SavageRound, SavageFight]):
     id = "savage_worlds"
     name = N_("Savage Worlds")
+    catalogs = Path(__file__).resolve().parent / "locale"  # ru.po, uk.po: python -m tui_combat.i18n.update --plugin
     health_label = N_("Wounds")
     health_help = N_("set by the sheet: a Wild Card takes three wounds, an Extra none")
     sheet_fields = (
@@ -169,11 +171,11 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         elif wounds == 0:
             outcome = Msg(id=N_("Shaken"))
         elif status == "down" and combatant.status == "active":
-            outcome = plural_msg(N_("{n} wound: incapacitated"), N_("{n} wounds: incapacitated"), wounds)
+            outcome = plural_msg("{n} wound: incapacitated", "{n} wounds: incapacitated", wounds)
         elif margin < RAISE:
             outcome = Msg(id=N_("Shaken again: a wound"))
         else:
-            outcome = plural_msg(N_("{n} wound and Shaken"), N_("{n} wounds and Shaken"), wounds)
+            outcome = plural_msg("{n} wound and Shaken", "{n} wounds and Shaken", wounds)
         said = Msg(id=N_("{name} takes {amount} against Toughness {toughness}: {outcome}."),
                    params={"name": combatant.name, "amount": amount, "toughness": toughness, "outcome": outcome})
         return Health(hp=hp, status=status, said=said)
@@ -181,7 +183,7 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
     def after_healing(self, state: State, combatant: Combatant, amount: int) -> Health:
         health = super().after_healing(state, combatant, amount)
         healed = health.hp - combatant.hp
-        return replace(health, said=plural_msg(N_("{name}: {n} wound healed."), N_("{name}: {n} wounds healed."),
+        return replace(health, said=plural_msg("{name}: {n} wound healed.", "{name}: {n} wounds healed.",
                                                healed, name=combatant.name))
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
