@@ -7,6 +7,7 @@ shows them all at once, so one run lists every fault rather than the first."""
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -206,7 +207,18 @@ def footer_faults(screen: Widget) -> list[str]:
     helps = [key for key in keys if key.action.rpartition(".")[2] == "help"]
     if not helps or any(key.region.right > right or key.region.width == 0 for key in helps):
         found.append("footer without help")
+    if found:  # the footer as it was, for a fault that comes only now and then (under load)
+        print(footer_state(footers[0]), file=sys.stderr)
     return found
+
+
+def footer_state(footer_widget: KeyFooter) -> str:
+    """The footer's row as worked out and as laid out: what was left out, for which room, and each key."""
+    lines = [f"footer: left out {footer_widget.left_out}, composed for {footer_widget._composed_for} columns, "
+             f"room {footer_widget.room()}, size {footer_widget.size}"]
+    lines += [f"  {getattr(child, 'key_display', '')!r} {getattr(child, 'description', '')!r} shown={child.display} "
+              f"{child.region} {sorted(child.classes)}" for child in footer_widget.children]
+    return "\n".join(lines)
 
 
 def footer(pilot: Pilot[Any]) -> list[FooterKey]:
