@@ -1,7 +1,7 @@
 """A ruleset plugin speaks the GM's language when it ships its own catalogs (the ruleset's ``catalogs``: a
 folder of ``<language>.po``): the Savage Worlds example ships Russian and Ukrainian, read when the registry
 loads it, looked up after the app's own, whichever language is chosen before or after; a broken catalog is
-refused when the plugin is loaded, naming its file."""
+refused when the plugin is loaded in that language, naming its file; in English none is read."""
 
 from __future__ import annotations
 
@@ -65,6 +65,16 @@ class Broken(Ruleset[Any, Any]):
 def test_a_broken_catalog_is_refused_naming_its_file(tmp_path: Path, speaking: None) -> None:
     (tmp_path / "ru.po").write_text('msgid "Hold"\nmsgstr "Выжидание\n', encoding="utf-8")  # no closing quote
     Broken.catalogs = tmp_path
+    set_language("ru")  # the catalog of the language in use is read as the plugin loads
     with pytest.raises(RuleError, match="ru.po"):
         registry.register(Broken())
+    registry.forget()
+
+
+def test_in_english_no_catalog_of_the_plugin_is_read(tmp_path: Path, speaking: None) -> None:
+    """Nothing compiled nor cached for a plugin loaded in English (``tui-combat check``, a script)."""
+    (tmp_path / "ru.po").write_text('msgid "Hold"\nmsgstr "Выжидание\n', encoding="utf-8")  # broken, never read
+    Broken.catalogs = tmp_path
+    set_language("en")
+    registry.register(Broken())
     registry.forget()

@@ -13,7 +13,7 @@ from tui_combat.engine.contract import AnyRuleset, Ruleset
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.keys import KEY_LABELS, effective, reserved, ruleset_binding_id
 from tui_combat.engine.model import State
-from tui_combat.i18n import _, add_catalogs
+from tui_combat.i18n import _, add_catalogs, language
 
 ENTRY_POINT_GROUP = "tui_combat.rulesets"
 
@@ -58,17 +58,18 @@ def _load_target(target: str) -> AnyRuleset:
 
 
 def _read_catalogs(ruleset: AnyRuleset, target: str) -> None:
-    """The plugin's own catalogs, checked now (a broken one is reported with its file, once) and added to the
-    app's translations."""
+    """The plugin's own catalogs added to the app's translations; the one of the language in use is read now,
+    so that a broken one is reported with its file, once (in English none is read)."""
     folder = ruleset.catalogs
     if folder is None:
         return
-    from tui_combat.i18n.catalog import compiled
-    from tui_combat.i18n.po import CatalogError
+    po_file = folder / f"{language()}.po"
+    if language() != "en" and po_file.is_file():
+        from tui_combat.i18n.catalog import compiled
+        from tui_combat.i18n.po import CatalogError
 
-    for po_file in sorted(folder.glob("*.po")):
         try:
-            compiled(po_file.stem, po_file)
+            compiled(language(), po_file)
         except (OSError, CatalogError, UnicodeDecodeError) as error:
             raise RuleError(_("Ruleset plugin {target}: its catalog {path} cannot be read: {error}",
                               target=target, path=po_file, error=error)) from None
