@@ -58,22 +58,17 @@ def _load_target(target: str) -> AnyRuleset:
 
 
 def _read_catalogs(ruleset: AnyRuleset, target: str) -> None:
-    """The plugin's own catalogs added to the app's translations; the one of the language in use is read now,
-    so that a broken one is reported with its file, once (in English none is read)."""
-    folder = ruleset.catalogs
-    if folder is None:
+    """The plugin's own catalogs added to the app's translations (see :func:`add_catalogs`): a broken one of
+    the language in use is reported with its file, once."""
+    if ruleset.catalogs is None:
         return
-    po_file = folder / f"{language()}.po"
-    if language() != "en" and po_file.is_file():
-        from tui_combat.i18n.catalog import compiled
-        from tui_combat.i18n.po import CatalogError
+    from tui_combat.i18n.po import CatalogError
 
-        try:
-            compiled(language(), po_file)
-        except (OSError, CatalogError, UnicodeDecodeError) as error:
-            raise RuleError(_("Ruleset plugin {target}: its catalog {path} cannot be read: {error}",
-                              target=target, path=po_file, error=error)) from None
-    add_catalogs(folder)
+    try:
+        add_catalogs(ruleset.catalogs)
+    except (OSError, CatalogError, UnicodeDecodeError) as error:
+        raise RuleError(_("Ruleset plugin {target}: its catalog {path} cannot be read: {error}",
+                          target=target, path=ruleset.catalogs / f"{language()}.po", error=error)) from None
 
 
 def _discover() -> dict[str, str]:

@@ -87,23 +87,28 @@ def set_language(language: str, po_file: Path | None = None) -> None:
 def add_catalogs(folder: Path) -> None:
     """A plugin's own catalogs: ``folder`` holds a ``<language>.po`` for each language it speaks (``ru.po``,
     ``uk.po``). Its messages are looked up after the app's, in the language of the interface now and after
-    any change of it; a language it has no catalog for shows its English."""
+    any change of it; a language it has no catalog for shows its English. The catalog of the language in use
+    is read now: one that cannot be read raises (OSError, :class:`~tui_combat.i18n.po.CatalogError`,
+    UnicodeDecodeError) and the folder is not added; after a change of language it is passed over."""
     if folder in _plugin_folders:
         return
-    _plugin_folders.append(folder)
     if _language != ENGLISH:
-        _add_plugin_catalog(folder)
+        _add_plugin_catalog(folder, strict=True)
+    _plugin_folders.append(folder)
 
 
-def _add_plugin_catalog(folder: Path) -> None:
+def _add_plugin_catalog(folder: Path, strict: bool = False) -> None:
     from tui_combat.i18n.catalog import translations
     from tui_combat.i18n.po import CatalogError
 
     po_file = folder / f"{_language}.po"
+    if not po_file.is_file():
+        return  # none for this language: the plugin speaks English
     try:
         _translations.add_fallback(translations(_language, po_file))
     except (OSError, CatalogError, UnicodeDecodeError):
-        return  # none for this language (or one that cannot be read): the plugin speaks English
+        if strict:
+            raise
 
 
 def language() -> str:

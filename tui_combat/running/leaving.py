@@ -54,7 +54,10 @@ class LeavingPart(AppBase):
             self._quit()
 
     def _quit(self) -> None:
+        store = self.store
         self.close_store()
+        if store is not None and store.unsaved:  # the last save refused as well: the exit status says so
+            self.lost_actions = True
         self.exit(return_code=EXIT_UNSAVED if self.lost_actions else 0)
 
     handles_hang_up: bool
@@ -70,14 +73,7 @@ class LeavingPart(AppBase):
         disk as it is taken; this compacts the journal and gives the terminal back, where one is left.)"""
         loop = asyncio.get_running_loop()
         for number in (signal.SIGHUP, signal.SIGTERM):
-            loop.add_signal_handler(number, self._hung_up)
-
-    def _hung_up(self) -> None:
-        store = self.store
-        self.close_store()
-        if store is not None and store.unsaved:
-            self.lost_actions = True
-        self.exit(return_code=EXIT_UNSAVED if self.lost_actions else 0)
+            loop.add_signal_handler(number, self._quit)
 
     def _asks_before_losing_actions(self, leave: Callable[[], None]) -> bool:
         """When the open session has actions the disk refused (one more save is tried first), ask the GM
