@@ -27,7 +27,7 @@ import msgspec
 from tui_combat.engine.actions import Action
 from tui_combat.engine.apply import apply_logged
 from tui_combat.engine.dice import Roll, format_roll
-from tui_combat.engine.log import Fact, LogEntry, Param, render
+from tui_combat.engine.log import Fact, LogEntry, Msg, Param, render, render_param
 from tui_combat.engine.log_window import logged_since
 from tui_combat.engine.model import State
 from tui_combat.engine.public import HealthScale, health_word, public_entries, public_view
@@ -270,9 +270,10 @@ def _tallies(entries: list[ReportEntry]) -> tuple[Tally, ...]:
     damage: dict[str, int] = {}
     healing: dict[str, int] = {}
     for entry in entries:
-        name = entry.params.get("name")
-        if not isinstance(name, str):
+        named = entry.params.get("name")
+        if not isinstance(named, (str, Msg)):
             continue
+        name = render_param(named)
         lost = entry.facts.get("lost", entry.facts.get("damage"))  # what a hit took off (Trudvang: past the armour)
         if "damage" in entry.kinds and isinstance(lost, int):
             damage[name] = damage.get(name, 0) + lost

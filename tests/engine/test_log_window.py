@@ -49,7 +49,7 @@ def test_what_a_secret_line_named_stays_secret_after_the_line_has_left_the_state
         state = apply(state, a.Note(text=f"note {number}"))
     assert state.log_start > 0 and not any(entry.secret for entry in state.log_entries())
     state = apply(state, a.Note(text="The pit under the rug"))  # the GM's slip, in a public line
-    assert "the pit under the rug" in state.secret_words
+    assert "The pit under the rug" in state.secret_words
     shown = [line.text for line in public_log(state)]
     assert "note 7" in shown and not any("pit" in text for text in shown)
     assert not any("pit" in entry.text for entry in public_entries(state))

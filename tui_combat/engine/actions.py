@@ -163,6 +163,14 @@ class EndEffect(_Action, tag="end_effect", frozen=True, kw_only=True):
     effect: int
 
 
+class ShowToPlayers(_Action, tag="show", frozen=True, kw_only=True):
+    """The GM shows the players what was held from them because it named a secret (a log line by its place in
+    the fight's log, an effect by its id): from now on it is theirs to read."""
+
+    entries: tuple[int, ...] = ()
+    effects: tuple[int, ...] = ()
+
+
 class RulesetAction(_Action, tag="rs", frozen=True, kw_only=True):
     """An action only the active ruleset understands (spend combat points, hold, skip …)."""
 
@@ -195,5 +203,6 @@ Action = (
     | Note
     | AddEffect
     | EndEffect
+    | ShowToPlayers
     | RulesetAction
 )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
 from functools import singledispatch
 
 from msgspec.structs import replace
@@ -20,6 +19,9 @@ from tui_combat.engine import effects, initiative
 from tui_combat.engine.contract import HP, AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.audience import (
+    dice, gm_only, group_ref, made_secret, shown_after_all, typed, typed_texts, who, whos, with_secret_words,
+)
 from tui_combat.engine.log import LogEntry, Msg, log, roll_param
 from tui_combat.engine.log_window import kept_recent, logged_since
 from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, Slot, State, Status
@@ -55,7 +57,7 @@ def _applied(state: State, action: a.Action) -> State:
     depth = getattr(_nesting, "depth", 0)
     _nesting.depth = depth + 1
     try:
-        return _hidden_kept(state, _kept_secret(state, _apply(action, state), action), action)
+        return _kept_secret(state, _apply(action, state), action)
     finally:
         _nesting.depth = depth
 
@@ -66,44 +68,22 @@ def _outermost_kept_recent(after: State) -> State:
     return after if getattr(_nesting, "depth", 0) else kept_recent(after)
 
 
-def _hidden_kept(before: State, after: State, action: a.Action) -> State:
-    """Mark secret, as it is logged, every line that names a hidden combatant (what he does, what is done to
-    him, the order he is in): the players learn of him when the GM reveals him ("X appears"), not before, and
-    what happened while he was hidden stays the GM's after."""
-    if after.log is before.log or isinstance(action, a.SetHidden):
-        return after
-    hidden = before.hidden_names() | after.hidden_names()
-    if not hidden:
-        return after
-    from tui_combat.engine.public import entry_texts
-
-    # A name as a parameter, or as a word of a text typed ("Ogre waits behind the door"; not "Orc 1" in "Orc 12").
-    pattern = re.compile("|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in sorted(hidden)))
-
-    def names_him(entry: LogEntry) -> bool:
-        texts = entry_texts(entry)
-        return not hidden.isdisjoint(texts) or any(pattern.search(text) for text in texts)
-
-    return _secret_from(after, before.log_count, names_him)
-
-
 def _kept_secret(before: State, after: State, action: a.Action) -> State:
     """Mark secret, as it is logged, whatever is done during a secret step (the monsters' intentions, which
     the GM decides in secret): the players' view leaves out every secret entry. Moving between steps only
     says where the round is, and stays public. What the GM types in a secret step (a spell declared, a plan,
-    an effect's name) is kept among the fight's secret words, so that whatever names it later stays secret
-    too (the spell going on in the next round, the effect it puts on a player)."""
-    if before.phase != "round" or isinstance(action, (a.NextStep, a.PreviousStep, a.SetHidden)):
+    an effect's name) joins the fight's secret words, so that a text naming it later is held from the players
+    too (:mod:`tui_combat.engine.audience`)."""
+    if before.phase != "round" or isinstance(action, (a.NextStep, a.PreviousStep, a.SetHidden, a.ShowToPlayers)):
         return after
     step = get(before.ruleset).current_step(before)
     if step is None or not step.secret:
         return after
-    typed = _typed_words(action, before)
-    if typed:
-        after = replace(after, secret_words=tuple(dict.fromkeys((*after.secret_words, *typed))))
+    after = with_secret_words(after, _typed_words(action, before))
     if after.log is before.log:
         return after
-    return _secret_from(after, before.log_count)
+    said = [text for entry in logged_since(after, before.log_count) for text in typed_texts(entry.msg)]
+    return _secret_from(with_secret_words(after, said), before.log_count)
 
 
 def _typed_words(action: a.Action, state: State) -> tuple[str, ...]:
@@ -136,18 +116,17 @@ def _typed_words(action: a.Action, state: State) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _secret_from(state: State, count: int, which: Callable[[LogEntry], bool] = lambda _entry: True) -> State:
-    """``state`` with the log entries after the first ``count`` of the fight that ``which`` picks marked secret
-    (the chunks before untouched). Counted from the fight's first entry: a ruleset's action that applies
-    another action (its damage) may leave the state holding fewer of the older entries than before."""
+def _secret_from(state: State, count: int) -> State:
+    """``state`` with the log entries after the first ``count`` of the fight marked secret (the chunks before
+    untouched). Counted from the fight's first entry: a ruleset's action that applies another action (its damage)
+    may leave the state holding fewer of the older entries than before."""
     chunks = list(state.log)
     position = state.log_start
     for index, chunk in enumerate(chunks):
         end = position + len(chunk)
         if end > count:
             start = max(count - position, 0)
-            chunks[index] = (*chunk[:start], *(replace(entry, secret=True) if not entry.secret and which(entry)
-                                               else entry for entry in chunk[start:]))
+            chunks[index] = (*chunk[:start], *(made_secret(entry) for entry in chunk[start:]))
         position = end
     return replace(state, log=tuple(chunks))
 
@@ -169,9 +148,6 @@ def _find(state: State, combatant_id: str) -> Combatant:
         raise RuleError(_("No such combatant.")) from None
 
 
-def _names(state: State, ids: tuple[str, ...] | list[str]) -> str:
-    names = state.names()
-    return ", ".join(names[i] for i in ids if i in names)
 
 
 # -- set-up -----------------------------------------------------------------------------------------
@@ -294,10 +270,10 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
     state = replace(state, combatants=(*state.combatants, *new), next_id=next_id)
     if state.phase == "round":
         if action.count == 1:
-            state = log(state, N_("{name} joins the fight."), secret=action.hidden is True, name=names[0])
+            state = log(state, N_("{name} joins the fight."), name=who(state, new[0]))
         else:
-            state = log(state, N_("{count} × {name} join the fight."), secret=action.hidden is True, count=action.count,
-                        name=names[0].rpartition(" ")[0])
+            state = log(state, N_("{count} × {name} join the fight."), count=action.count,
+                        name=group_ref(state, names[0].rpartition(" ")[0], [c.id for c in new], group))
         state = ruleset.on_join(state, tuple(c.id for c in new))
     return state
 
@@ -316,8 +292,8 @@ def _set_hidden(action: a.SetHidden, state: State) -> State:
     if state.phase == "setup":
         return state
     if action.hidden:
-        return log(state, HIDES, secret=True, name=combatant.name)
-    return log(state, APPEARS, name=combatant.name)
+        return log(state, HIDES, secret=True, name=who(state, combatant.id))
+    return log(state, APPEARS, name=who(state, combatant.id))
 
 
 @_apply.register
@@ -400,7 +376,7 @@ def _set_surprised(action: a.SetSurprised, state: State) -> State:
     state = replace(state, surprised=tuple(ids))
     if not ids:
         return log(state, N_("The GM rules who is surprised: nobody."))
-    return log(state, N_("The GM rules who is surprised: {names}."), names=_names(state, ids))
+    return log(state, N_("The GM rules who is surprised: {names}."), names=whos(state, ids))
 
 
 @_apply.register
@@ -466,7 +442,7 @@ def _start_fight(action: a.StartFight, state: State) -> State:
     state = log(state, N_("Round {n} begins."), n=1)
     effect = ruleset.surprise_effect()
     if state.surprised and effect:
-        names = _names(state, state.surprised)
+        names = whos(state, state.surprised)
         if isinstance(effect, Msg):
             state = log(state, Msg(id=effect.id, params={**effect.params, "names": names}))
         else:
@@ -598,14 +574,13 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
     if steps[step].kind == "initiative" and step + 1 < len(steps) and steps[step + 1].kind == "resolve":
         step += 1
     state = replace(state, step=step)
-    names = state.names()
-    slots = [
-        Msg(id=N_("{slot}: {names}"), params={"slot": slot.label, "names": ", ".join(names[c] for c in slot.combatants)})
+    slots: list[str | int | Msg] = [
+        Msg(id=N_("{slot}: {names}"), params={"slot": slot.label, "names": whos(state, slot.combatants)})
         if slot.combatants else slot.label  # a slot nobody is in (a lair action) by its label alone
         for slot in state.order
     ]
-    # Slots are separated by "; " (a slot's names already by ", "): one message made only of placeholders.
-    summary = Msg(id="; ".join(f"{{s{i}}}" for i in range(len(slots))), params={f"s{i}": m for i, m in enumerate(slots)})
+    # Slots are separated by "; " (a slot's names by ", "); a slot of those hidden alone is not the players'.
+    summary = Msg(id="{slots}", params={"slots": slots}, sep="; ")
     secret = any(r.secret for r in requests)
     if slots:
         state = log(state, N_("Order: {summary}."), secret=secret, summary=summary)
@@ -637,7 +612,7 @@ def _bring_in(action: a.BringIn, state: State) -> State:
     state = ruleset.bring_in(state, combatant.id)
     slot = Slot(label=waiting.label, combatants=(combatant.id,), value=before.value)
     state = replace(state, order=(*state.order[:cursor], slot, *state.order[cursor:]), cursor=cursor)
-    state = log(state, N_("{name} comes in ({why}) and acts now, before {slot}."), name=combatant.name,
+    state = log(state, N_("{name} comes in ({why}) and acts now, before {slot}."), name=who(state, combatant),
                 why=waiting.label, slot=before.label)
     return ruleset.on_turn_start(state, cursor)
 
@@ -654,7 +629,7 @@ def _status_changed(ruleset: AnyRuleset, state: State, combatant: Combatant, bef
     after = state.combatant(combatant.id).status
     if after == before:
         return state
-    state = log(state, _STATUS_TEXT[after], name=combatant.name)
+    state = log(state, _STATUS_TEXT[after], name=who(state, combatant.id))
     return ruleset.on_status(state, combatant.id, before)
 
 
@@ -672,16 +647,21 @@ def _damage(action: a.Damage, state: State) -> State:
     if health.lost is not None:
         facts["lost"] = health.lost
     if health.said is not None:
-        state = log(state, health.said, rolls=rolls, facts=facts)
+        state = log(state, health.said, rolls=rolls, facts=facts, public=health.said_public)
     else:
-        rolled = Msg(id=" ({roll})", params={"roll": roll_param(action.roll)}) if action.roll else ""
+        name = who(state, combatant.id)
+        rolled = dice(Msg(id=" ({roll})", params={"roll": roll_param(action.roll)})) if action.roll else ""
+        exact = _exact(state, combatant)
+        public = None if exact else Msg(id=N_("{name} takes {amount} damage{rolled}."),
+                                        params={"name": name, "amount": action.amount, "rolled": rolled})
         if ruleset.health_label == HP:
             state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls, facts=facts,
-                        name=combatant.name, amount=action.amount, rolled=rolled, hp=hp, max=combatant.max_hp)
+                        public=public, name=name, amount=action.amount, rolled=rolled, hp=_hp(hp, exact),
+                        max=_hp(combatant.max_hp, exact))
         else:  # the book's own word: Trudvang's Body Points
             state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} {health}."), rolls=rolls,
-                        facts=facts, name=combatant.name, amount=action.amount, rolled=rolled, hp=hp,
-                        max=combatant.max_hp, health=Msg(id=ruleset.health_label))
+                        facts=facts, public=public, name=name, amount=action.amount, rolled=rolled, hp=_hp(hp, exact),
+                        max=_hp(combatant.max_hp, exact), health=Msg(id=ruleset.health_label))
     state = _status_changed(ruleset, state, combatant, combatant.status)
     if state.phase == "round" and action.amount > 0:
         state = ruleset.on_damage(state, combatant.id, action.amount, critical=action.critical)
@@ -698,15 +678,32 @@ def _heal(action: a.Heal, state: State) -> State:
     hp = health.hp
     state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
     facts = {"heal": action.amount, "hp": hp}
+    name = who(state, combatant.id)
+    exact = _exact(state, combatant)
+    public = None if exact else Msg(id=N_("{name} heals {amount}."), params={"name": name, "amount": action.amount})
     if health.said is not None:
-        state = log(state, health.said, facts=facts)
+        state = log(state, health.said, facts=facts, public=health.said_public)
     elif ruleset.health_label == HP:
-        state = log(state, N_("{name} heals {amount}: {hp}/{max} HP."), facts=facts, name=combatant.name,
-                    amount=action.amount, hp=hp, max=combatant.max_hp)
+        state = log(state, N_("{name} heals {amount}: {hp}/{max} HP."), facts=facts, public=public, name=name,
+                    amount=action.amount, hp=_hp(hp, exact), max=_hp(combatant.max_hp, exact))
     else:
-        state = log(state, N_("{name} heals {amount}: {hp}/{max} {health}."), facts=facts, name=combatant.name,
-                    amount=action.amount, hp=hp, max=combatant.max_hp, health=Msg(id=ruleset.health_label))
+        state = log(state, N_("{name} heals {amount}: {hp}/{max} {health}."), facts=facts, public=public, name=name,
+                    amount=action.amount, hp=_hp(hp, exact), max=_hp(combatant.max_hp, exact),
+                    health=Msg(id=ruleset.health_label))
     return _status_changed(ruleset, state, combatant, combatant.status)
+
+
+def _exact(state: State, combatant: Combatant) -> bool:
+    """Whether the players may read his exact hit points: the party's, no one else's."""
+    try:
+        return state.side(combatant.side).is_party
+    except KeyError:
+        return False
+
+
+def _hp(value: int, exact: bool) -> int | Msg:
+    """Hit points as a log parameter: the GM's alone outside the party."""
+    return value if exact else gm_only(value)
 
 
 _STATUS_TEXT: dict[str, str] = {
@@ -731,7 +728,7 @@ def _note(action: a.Note, state: State) -> State:
     text = action.text.strip()
     if not text:
         raise RuleError(_("A note cannot be empty."))
-    return log(state, Msg(id="{text}", params={"text": text}), secret=action.secret)
+    return log(state, typed(text), secret=action.secret)
 
 
 @_apply.register
@@ -746,6 +743,30 @@ def _add_effect(action: a.AddEffect, state: State) -> State:
 @_apply.register
 def _end_effect(action: a.EndEffect, state: State) -> State:
     return effects.end_effect(state, action.effect)
+
+
+@_apply.register
+def _show_to_players(action: a.ShowToPlayers, state: State) -> State:
+    if not action.entries and not action.effects:
+        raise RuleError(_("Nothing to show to the players."))
+    chunks = list(state.log)
+    for place in action.entries:
+        position = state.log_start
+        for index, chunk in enumerate(chunks):
+            if position <= place < position + len(chunk):
+                entry = chunk[place - position]
+                if not entry.held:
+                    raise RuleError(_("That line is not held from the players."))
+                chunks[index] = (*chunk[:place - position], shown_after_all(state, entry), *chunk[place - position + 1:])
+                break
+            position += len(chunk)
+        else:
+            raise RuleError(_("That line is no longer in the fight's log."))
+    shown = set(action.effects)
+    if shown - {effect.id for effect in state.effects if effect.held}:
+        raise RuleError(_("That effect is not held from the players."))
+    return replace(state, log=tuple(chunks), effects=tuple(
+        replace(effect, secret=False, held=False) if effect.id in shown else effect for effect in state.effects))
 
 
 def _turn_effects(ruleset: AnyRuleset, state: State) -> State:
@@ -776,7 +797,7 @@ def _ruleset_action(action: a.RulesetAction, state: State) -> State:
     args = dict(action.args)
     if args.pop(OUT_OF_TURN, False) and combatant:
         # The GM confirmed an action out of turn: the log says so, before what the action itself logs.
-        state = log(state, N_("{name} acts out of turn: {action}."), name=_find(state, str(combatant)).name,
+        state = log(state, N_("{name} acts out of turn: {action}."), name=who(state, _find(state, str(combatant))),
                     action=Msg(id=spec.label))
     return ruleset.apply_action(state, action.name, args)
 

@@ -88,6 +88,9 @@ class Health(msgspec.Struct, frozen=True, kw_only=True):
     """The log line of the hit or the heal in the book's words ("Grunt takes 9 against Toughness 5: Shaken."), in
     place of the engine's "{name} takes {amount} damage: {hp}/{max} HP." (which says the ruleset's
     :attr:`Ruleset.health_label`); None keeps the engine's."""
+    said_public: Msg | None = None
+    """What the players read in place of :attr:`said` when it holds what is not theirs (a stat marked
+    :func:`~tui_combat.engine.audience.behind`, exact hit points): "Grunt is Shaken." for the line above."""
     lost: int | None = None
     """What a hit took off his health when that is not the damage dealt (Trudvang: what got past the armour),
     for the log's fact ``lost`` that the fight's report counts; None: the damage dealt."""

@@ -8,6 +8,8 @@ from collections.abc import Collection
 
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import GM, held_phrases, names_a_secret, who
+from tui_combat.engine.audience import typed as typed_text
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, plural_msg, render
 from tui_combat.engine.model import Effect, State
@@ -16,7 +18,7 @@ from tui_combat.i18n import N_, _
 MAX_ROUNDS = 1000
 MAX_NAME = 40
 
-__all__ = ["MAX_NAME", "MAX_ROUNDS", "add_effect", "count_down", "effect_label", "effects_of", "end_effect", "find_effect"]
+__all__ = ["MAX_NAME", "MAX_ROUNDS", "add_effect", "count_down", "effect_label", "effect_ref", "effects_of", "end_effect", "find_effect"]
 
 
 def effect_label(name: str, known: Collection[str]) -> Msg:
@@ -26,7 +28,12 @@ def effect_label(name: str, known: Collection[str]) -> Msg:
     for message_id in known:
         if typed in (message_id.casefold(), _(message_id).casefold()):
             return Msg(id=message_id)
-    return Msg(id="{text}", params={"text": name.strip()})
+    return typed_text(name.strip())
+
+
+def effect_ref(effect: Effect) -> Msg:
+    """An effect as a log parameter: its label, by its id, the players' only when the effect is."""
+    return Msg(id="{value}", params={"value": effect.label}, ref=f"e{effect.id}", gm=GM if effect.secret else "")
 
 
 def effects_of(state: State, combatant_id: str) -> tuple[Effect, ...]:
@@ -56,10 +63,12 @@ def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: C
     label = effect_label(name, known)
     same = find_effect(state, combatant_id, name, known)
     kept = tuple(e for e in state.effects if e is not same)
-    effect = Effect(id=state.next_effect, combatant=combatant_id, label=label, rounds=rounds, secret=secret)
+    held = not secret and names_a_secret(label, held_phrases(state))
+    effect = Effect(id=state.next_effect, combatant=combatant_id, label=label, rounds=rounds, secret=secret or held,
+                    held=held)
     state = replace(state, effects=(*kept, effect), next_effect=state.next_effect + 1)
     return log(state, plural_msg("{name}: {effect} for {n} round.", "{name}: {effect} for {n} rounds.", rounds,
-                                 name=state.combatant(combatant_id).name, effect=label))
+                                 name=who(state, combatant_id), effect=label))
 
 
 def end_effect(state: State, effect_id: int) -> State:
@@ -67,8 +76,8 @@ def end_effect(state: State, effect_id: int) -> State:
     if effect is None:
         raise RuleError(_("That effect has ended already."))
     state = replace(state, effects=tuple(e for e in state.effects if e.id != effect_id))
-    return log(state, N_("{effect} on {name} ends."), secret=effect.secret, effect=effect.label,
-               name=state.names().get(effect.combatant, ""))
+    return log(state, N_("{effect} on {name} ends."), effect=effect_ref(effect),
+               name=who(state, effect.combatant) if state.has(effect.combatant) else "")
 
 
 def count_down(state: State, combatant_ids: Collection[str] | None = None) -> State:
@@ -86,8 +95,7 @@ def count_down(state: State, combatant_ids: Collection[str] | None = None) -> St
         else:
             kept.append(replace(effect, rounds=effect.rounds - 1))
     state = replace(state, effects=tuple(kept))
-    names = state.names() if ended else {}
     for effect in ended:
-        state = log(state, N_("{effect} on {name} has run out."), secret=effect.secret, effect=effect.label,
-                    name=names.get(effect.combatant, ""))
+        state = log(state, N_("{effect} on {name} has run out."), effect=effect_ref(effect),
+                    name=who(state, effect.combatant) if state.has(effect.combatant) else "")
     return state

@@ -6,9 +6,9 @@ hold every action, and replaying them gives every entry again (:func:`tui_combat
 says which entries an action wrote); the report, the export and the look back read the log that way.
 
 What the rules read of the log (the last attack, the last CP put into a parry, the damage just logged) is
-within the newest :data:`LOG_KEPT` entries. The players' view keeps secret whatever a secret line named; the
-words the GM typed in a secret line that leaves the state are kept among the fight's secret words, so that
-nothing later naming them reaches the players.
+within the newest :data:`LOG_KEPT` entries. Who may read each line was decided when it was written
+(:mod:`tui_combat.engine.audience`), and what the GM said in secret is among the fight's secret words from then
+on, so nothing here depends on the lines that leave the state.
 """
 
 from __future__ import annotations
@@ -36,12 +36,8 @@ def kept_recent(state: State) -> State:
         drop += 1
     if not drop:
         return state
-    from tui_combat.engine.public import typed_in_secret
-
-    left = [entry for chunk in chunks[:drop] for entry in chunk]
-    words = [word for entry in left for word in typed_in_secret(entry)]
-    secret_words = tuple(dict.fromkeys((*state.secret_words, *words))) if words else state.secret_words
-    return replace(state, log=chunks[drop:], log_start=state.log_start + len(left), secret_words=secret_words)
+    left = sum(map(len, chunks[:drop]))
+    return replace(state, log=chunks[drop:], log_start=state.log_start + left)
 
 
 def logged_since(state: State, count: int) -> list[LogEntry]:

@@ -23,7 +23,9 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.log import LOG_CHUNK, LogChunk, LogEntry, Msg, append_log
 from tui_combat.i18n import N_
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+"""3: who may read each log line is decided when it is written (:mod:`tui_combat.engine.audience`); a state of
+schema 2 is brought up to it when read (:mod:`tui_combat.saves.migrate`)."""
 
 
 Status = Literal["active", "down", "fled", "surrendered"]
@@ -81,7 +83,9 @@ class Effect(msgspec.Struct, frozen=True, kw_only=True):
     rounds: int
     """Rounds left, counting the present one."""
     secret: bool = False
-    """Put on during a secret step: the players' screen does not show it."""
+    """Put on during a secret step, or named after a secret: the players' screen does not show it."""
+    held: bool = False
+    """Secret only because its name names something said in secret: the GM may show it after all."""
 
 
 class Slot(msgspec.Struct, frozen=True, kw_only=True):
@@ -199,8 +203,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Conditions and effects lasting some rounds, in the order they were put on."""
     next_effect: int = 1
     secret_words: tuple[str, ...] = ()
-    """What the GM typed in secret (a declared spell, a plan, an effect's name in a secret step): the players'
-    view keeps secret every later log line and effect that names one of them (:mod:`tui_combat.engine.public`)."""
+    """What the GM typed in secret (a declared spell, a plan, an effect's name in a secret step): a later free
+    text that names one of them is held from the players (:mod:`tui_combat.engine.audience`)."""
 
     # -- small read helpers (pure) --------------------------------------------------------------
     def combatant(self, combatant_id: str) -> Combatant:

@@ -143,6 +143,10 @@ def restored(state: State, path: Path) -> State:
     when the ruleset's data in it is damaged."""
     from tui_combat.engine.log_window import kept_recent
 
+    if state.schema < SCHEMA_VERSION:  # schema 2: who may read each line is decided once, as it was shown
+        from tui_combat.saves.migrate_audience import decided_once
+
+        state = decided_once(state)
     try:
         return kept_recent(restore(state))  # a state saved before the log left the state holds all of it
     except RuleError as error:
@@ -177,7 +181,7 @@ class _WholeHistory:
         found = migrate.state_schema(data)
         if found > SCHEMA_VERSION:
             raise _newer(path)
-        if migrate.OLDEST_READABLE <= found < SCHEMA_VERSION:
+        if migrate.OLDEST_READABLE <= found < migrate.REPLAYED_BELOW:
             if self.schema != 1:
                 raise IncompatibleSession(_("{path} was written by a development version of tui-combat whose format this version "
                                             "does not read. The file was left as it is.", path=path))

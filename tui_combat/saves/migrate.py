@@ -28,8 +28,11 @@ from tui_combat.i18n import _
 from tui_combat.saves.errors import IncompatibleSession
 
 OLDEST_READABLE = 1
+REPLAYED_BELOW = 2
+"""States of a schema below this are rebuilt by replaying their history; schema 2 is converted as it is read
+(:mod:`tui_combat.saves.migrate_audience`)."""
 
-__all__ = ["OLDEST_READABLE", "Upgraded", "state_schema", "upgrade_snapshot"]
+__all__ = ["OLDEST_READABLE", "REPLAYED_BELOW", "Upgraded", "state_schema", "upgrade_snapshot"]
 
 
 class _StateHead(msgspec.Struct):

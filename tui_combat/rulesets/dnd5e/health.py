@@ -128,7 +128,8 @@ class Dnd5eHealth(Dnd5eTurns):
         """His hit points before the damage just logged (the engine's damage entry says)."""
         for chunk in reversed(state.log):
             for entry in reversed(chunk):
-                if "hp_before" in entry.facts and entry.msg.params.get("name") == combatant.name:
+                named = entry.msg.params.get("name")
+                if "hp_before" in entry.facts and isinstance(named, Msg) and named.ref == combatant.id:
                     return int(entry.facts["hp_before"])
         return combatant.hp
 
