@@ -54,12 +54,15 @@ def attack(store: Store, attacker: str, target: str, face: int, weapon: str = ""
     store.dispatch(a.RulesetAction(name="attack", args={**args, **({"with": weapon} if weapon else {})}))
 
 
-def two_rounds(folder: Path | None = None) -> Store:
+def two_rounds(folder: Path | None = None, rolls_shown: str = "") -> Store:
     """The AD&D 2e demo, two rounds. Round 1: a note in the monsters' (secret) step; Delsenora declares acid
     arrow; initiative party 7, monsters 3 (the monsters first); Troll 1 claws her (d20 14) for 1d4+1 showing
     4 (5 damage): the spell is lost; Raf hits Orc 1 (d20 17) for 1d8+1 showing 5 (6 damage: 5 − 6 = −1, down);
-    Orc 2 flees. Round 2: party 2, monsters 9; Delsenora heals 3; a secret note. Saved in ``folder`` if given."""
+    Orc 2 flees. Round 2: party 2, monsters 9; Delsenora heals 3; a secret note. Saved in ``folder`` if given;
+    ``rolls_shown``: what the players see of rolls, set before the fight."""
     store = store_from_encounter(load_encounter(DEMO), folder=folder, seed=1)
+    if rolls_shown:
+        store.dispatch(a.SetOption(key=ROLLS_OPTION, value=rolls_shown))
     ids = {c.name: c.id for c in store.state.combatants}
     store.dispatch(a.BeginSurprise())
     store.dispatch(a.StartFight())
@@ -159,11 +162,17 @@ def test_the_public_report_leaves_out_secrets_and_the_monsters_hp(fought: Store)
     assert "/36" not in text and "/5 HP" not in text and "1d8+1" not in text
 
 
-def test_the_public_report_shows_every_roll_when_the_gm_says_so(fought: Store) -> None:
-    fought.dispatch(a.SetOption(key=ROLLS_OPTION, value="everything"))
-    lines = markdown(store_report(fought, public=True)).splitlines()
+def test_the_public_report_shows_every_roll_when_the_gm_says_so() -> None:
+    lines = markdown(store_report(two_rounds(rolls_shown="everything"), public=True)).splitlines()
     assert "- Orc 1 takes 6 damage (1d8+1: [5] + 1 = 6)." in lines
     assert "- Delsenora takes 5 damage (1d4+1: [4] + 1 = 5): 9/14 HP." in lines
+
+
+def test_what_the_players_saw_of_rolls_is_what_was_set_when_each_line_was_written(fought: Store) -> None:
+    """Opening up the rolls in round 5 does not show the dice of rounds 1–4."""
+    fought.dispatch(a.SetOption(key=ROLLS_OPTION, value="everything"))
+    lines = markdown(store_report(fought, public=True)).splitlines()
+    assert "- Orc 1 takes 6 damage." in lines and not any("1d8+1" in line for line in lines)
 
 
 def test_a_name_cannot_turn_into_markdown() -> None:

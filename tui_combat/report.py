@@ -218,8 +218,20 @@ def _roll(roll: Roll) -> ReportRoll:
     return ReportRoll(dice=roll.expr, total=roll.total, faces=roll.faces, typed=roll.physical, text=format_roll(roll))
 
 
+def _plain(value: Param) -> Param:
+    """A parameter as a reader of the report takes it: a name, a value of the GM's or a text typed as the value
+    itself (a message that is only that), any other message as it is."""
+    if isinstance(value, Msg) and value.id in ("{name}", "{value}", "{text}") and len(value.params) == 1:
+        return _plain(next(iter(value.params.values())))
+    if isinstance(value, list):
+        return [item if isinstance(item, (str, int)) else plain if isinstance(plain := _plain(item), (str, int, Msg))
+                else render_param(item) for item in value]
+    return value
+
+
 def _entry(entry: LogEntry, *, public: bool) -> ReportEntry:
-    return ReportEntry(round=entry.round, text=render(entry.msg), message=entry.msg.id, params=dict(entry.msg.params),
+    return ReportEntry(round=entry.round, text=render(entry.msg), message=entry.msg.id,
+                       params={key: _plain(value) for key, value in entry.msg.params.items()},
                        rolls=tuple(_roll(roll) for roll in entry.rolls), facts=dict(entry.facts), kinds=_kinds(entry),
                        secret=entry.secret and not public)
 

@@ -85,8 +85,11 @@ def test_the_monsters_morale_score_and_its_trigger_stay_behind_the_screen() -> N
     assert "Morale check" not in text and "Morale —" not in text and "against 7" not in text, text
 
 
-def adnd_troll_attacks() -> State:
-    state = to_step(apply(state_of("demo_adnd2e.toml"), a.StartFight()), "resolve")
+def adnd_troll_attacks(rolls_shown: str = "") -> State:
+    state = state_of("demo_adnd2e.toml")
+    if rolls_shown:
+        state = apply(state, a.SetOption(key=ROLLS_OPTION, value=rolls_shown))
+    state = to_step(apply(state, a.StartFight()), "resolve")
     troll, raf = named(state, "Troll 1").id, named(state, "Raf").id
     return apply(state, a.RulesetAction(name="attack", args={
         "combatant": troll, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(physical(17))}))
@@ -113,12 +116,20 @@ def test_trudvang_lines_do_not_show_the_monsters_skill_value() -> None:
 
 
 def test_the_gm_chooses_everything_or_nothing_of_the_rolls() -> None:
-    state = adnd_troll_attacks()
-    everything = apply(state, a.SetOption(key=ROLLS_OPTION, value="everything"))
+    everything = adnd_troll_attacks("everything")
     assert "d20 17" in shown(everything)
-    nothing = apply(state, a.SetOption(key=ROLLS_OPTION, value="nothing"))
+    nothing = adnd_troll_attacks("nothing")
     assert "d20" not in shown(nothing) and "hits" not in shown(nothing)
     assert "What the players see of rolls: everything: every roll and number." in shown(everything)
+
+
+def test_changing_what_the_players_see_of_rolls_applies_from_then_on() -> None:
+    """A GM who opens up the rolls in round 5 does not show the dice of rounds 1–4; closing them keeps what the
+    players read already."""
+    opened = apply(adnd_troll_attacks(), a.SetOption(key=ROLLS_OPTION, value="everything"))
+    assert "Troll 1 hits Raf." in shown(opened) and "d20 17" not in shown(opened)
+    closed = apply(adnd_troll_attacks("everything"), a.SetOption(key=ROLLS_OPTION, value="nothing"))
+    assert "d20 17" in shown(closed)
 
 
 # -- hidden combatants -------------------------------------------------------------------------------------
@@ -176,7 +187,9 @@ def test_a_foes_initiative_modifiers_stay_behind_the_screen_unless_the_gm_shows_
     state = trudvang_fight.act(state, "change_action", combatant=ulf, declaration={"weapon": "unarmed"})
     assert "IM -4 → +0" in trudvang_fight.last_log(state)
     assert "IM -4" not in shown(state)
-    assert "IM -4 → +0" in shown(apply(state, a.SetOption(key=ROLLS_OPTION, value="everything")))
+    opened = apply(trudvang_fight.three(), a.SetOption(key=ROLLS_OPTION, value="everything"))
+    opened = trudvang_fight.act(opened, "change_action", combatant=ulf, declaration={"weapon": "unarmed"})
+    assert "IM -4 → +0" in shown(opened)
 
 
 def test_surprise_and_distance_dice_stay_the_gms_and_the_distance_shows() -> None:

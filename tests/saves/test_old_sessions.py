@@ -21,6 +21,7 @@ from tests.saves.helpers import damage_round, small_fight
 from tui_combat import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.log import render
+from tui_combat.engine.model import SCHEMA_VERSION
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, IncompatibleSession
 from tui_combat.saves.index import INDEX_FILE
@@ -120,7 +121,7 @@ def test_the_first_change_saves_in_todays_format_and_keeps_the_old_files(old_roo
     assert kept["snapshot.schema1.json"] == original[SNAPSHOT]
     assert kept["journal.schema1.jsonl"] == original[JOURNAL]
     snapshot = json.loads(kept[SNAPSHOT])
-    assert (snapshot["schema"], snapshot["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, 2)
+    assert (snapshot["schema"], snapshot["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, SCHEMA_VERSION)
 
     again = Store.resume(folder)
     assert again.upgraded_from == 0
@@ -184,7 +185,7 @@ def test_a_damaged_old_session_is_recovered_into_a_new_one_in_todays_format(old_
     store.close()
     assert {name: data for name, data in files(old_root).items() if name.startswith(f"sessions/{KEY}/")} == before
     recovered = json.loads((old_root / "sessions" / f"{KEY}-recovered" / SNAPSHOT).read_bytes())
-    assert (recovered["schema"], recovered["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, 2)
+    assert (recovered["schema"], recovered["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, SCHEMA_VERSION)
     again = session.resume(old_root, f"{KEY}-recovered")
     assert again.state == state
     again.close()

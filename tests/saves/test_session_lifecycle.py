@@ -9,6 +9,7 @@ import pytest
 
 from tui_combat import session
 from tui_combat.engine import actions as a
+from tui_combat.engine.model import SCHEMA_VERSION
 from tui_combat.saves import codec
 from tui_combat.saves.schema import JOURNAL, SNAPSHOT
 
@@ -83,10 +84,10 @@ def test_a_new_session_is_written_in_todays_format(tmp_path: Path) -> None:
     folder = store.folder.folder
     store.close()
     snapshot = json.loads((folder / SNAPSHOT).read_bytes())
-    assert (snapshot["schema"], snapshot["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, 2) == (5, 2)
+    assert (snapshot["schema"], snapshot["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, SCHEMA_VERSION) == (5, 3)
     header = json.loads((folder / JOURNAL).read_bytes().splitlines()[0])
     assert (header["k"], header["schema"], header["app"], header["after"]) == ("header", 2, "tui-combat", 0)
-    assert header["start"]["schema"] == 2  # the first state, to rebuild the session should every snapshot be lost
+    assert header["start"]["schema"] == SCHEMA_VERSION  # the first state, to rebuild the session should every snapshot be lost
 
 
 def test_check_builds_an_encounter_in_memory(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Final, NamedTuple
 
 from msgspec.structs import replace
 
@@ -29,7 +29,7 @@ from tui_combat.engine.model import BEHIND_THE_SCREEN, ROLLS_OPTION, ROLLS_SHOWN
 from tui_combat.i18n import N_
 
 __all__ = [
-    "BEHIND", "DICE", "GM", "HINT", "MARKS", "behind", "decided", "dice", "gm_only", "group_ref", "held_phrases",
+    "BEHIND", "DICE", "GM", "HINT", "MARKS", "Held", "anything_held", "behind", "decided", "dice", "gm_only", "group_ref", "held_items", "held_phrases",
     "hint", "names_a_secret", "players_line", "reading", "rolls_shown", "secret_word", "shown_after_all", "side_ref",
     "typed", "typed_texts", "who", "whos", "with_secret_words",
 ]
@@ -182,7 +182,7 @@ def held_phrases(state: State) -> _Phrases | None:
     key = (state.secret_words, hidden)
     found = _CACHE.get(key)
     if found is None:
-        phrases = [tuple(_words(word)) for word in state.secret_words] + [tuple(_words(name)) for name in hidden]
+        phrases = [secret_word(word) for word in state.secret_words] + [tuple(_words(name)) for name in hidden]
         found = _Phrases(phrases)
         with _CACHE_LOCK:
             if len(_CACHE) > 32:
@@ -280,14 +280,16 @@ def reading(value: Param, shown: str) -> Param | _Dropped:
     if isinstance(value, list):
         kept: list[str | int | Msg] = []
         why: _Dropped | None = None
+        changed = False
         for item in value:
             read = reading(item, shown)
             if isinstance(read, _Dropped):
                 why = why if why is _BY_GM else read
             elif isinstance(read, (str, int, Msg)):
                 kept.append(read)
+                changed = changed or read is not item
         if why is None:
-            return value
+            return kept if changed else value
         return kept if kept else why
     return value
 
@@ -385,3 +387,55 @@ def made_secret(entry: LogEntry) -> LogEntry:
     if entry.secret and not entry.held:
         return entry
     return replace(entry, secret=True, held=False, unseen=False, public=None)
+
+
+# -- what is held, for the GM to show ------------------------------------------------------------------------
+class Held(NamedTuple):
+    """Something held from the players because it names a secret: log lines (by their place in the fight's
+    log) and effects (by id), with what the GM reads of it."""
+
+    text: Msg
+    entries: tuple[int, ...] = ()
+    effects: tuple[int, ...] = ()
+
+
+_CHUNK_HOLDS: dict[int, tuple[tuple[LogEntry, ...], bool]] = {}
+
+
+def _holds(chunk: tuple[LogEntry, ...]) -> bool:
+    """Whether a chunk of the log holds a held line (worked out once per chunk: chunks are never changed)."""
+    known = _CHUNK_HOLDS.get(id(chunk))
+    if known is not None and known[0] is chunk:
+        return known[1]
+    found = any(entry.held for entry in chunk)
+    with _CACHE_LOCK:
+        if len(_CHUNK_HOLDS) > 4096:
+            _CHUNK_HOLDS.clear()
+        _CHUNK_HOLDS[id(chunk)] = (chunk, found)
+    return found
+
+
+def anything_held(state: State) -> bool:
+    """Whether the GM has something to show the players (cheap: asked at every key)."""
+    return any(effect.held for effect in state.effects) or any(_holds(chunk) for chunk in state.log)
+
+
+def held_items(state: State) -> list[Held]:
+    """What is held from the players, newest first: a held effect together with the line that put it on."""
+    items: list[Held] = []
+    effects = {effect.id: effect for effect in state.effects if effect.held}
+    position = state.log_start
+    for chunk in state.log:
+        if _holds(chunk):
+            for offset, entry in enumerate(chunk):
+                if entry.held:
+                    items.append(Held(text=entry.msg, entries=(position + offset,)))
+        position += len(chunk)
+    for effect in effects.values():
+        line = next((index for index, item in enumerate(items)
+                     if any(isinstance(p, Msg) and p == effect.label for p in item.text.params.values())), None)
+        if line is None:
+            items.append(Held(text=effect.label, effects=(effect.id,)))
+        else:
+            items[line] = items[line]._replace(effects=(effect.id,))
+    return items[::-1]
