@@ -40,6 +40,7 @@ ROUND_KEYS: dict[str, str] = {
     "round.export": "R",
     "round.save_to_library": "L",
     "round.hide": "H",
+    "round.show_held": "S",
 }
 APP_KEYS: dict[str, str] = {
     "app.help": "f1,question_mark",
@@ -59,6 +60,7 @@ KEY_LABELS: dict[str, str] = {
     "round.group": N_("Fold or unfold a group"), "round.effect": N_("Condition or effect for some rounds"),
     "round.export": N_("Fight report"), "round.save_to_library": N_("Save to the library"),
     "round.hide": N_("Hide from the players, or reveal"),
+    "round.show_held": N_("Show the players what was held as it names a secret"),
     "app.help": N_("Help"), "app.settings": N_("Settings"),
     "app.quit": N_("Quit"), "app.palette": N_("Palette"), "focus": N_("moving around the screen"),
 }

@@ -24,6 +24,7 @@ from textual.widgets import OptionList
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
+from tui_combat.engine.audience import anything_held, held_items
 from tui_combat.engine.apply import OUT_OF_TURN, initiative_asked, initiative_stage
 from tui_combat.engine.contract import ActionSpec, AnyRuleset, DamageDue, FieldSpec, last_target
 from tui_combat.engine.dice import DiceError, Roll, parse, roll
@@ -140,6 +141,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         Binding(_key("round.group"), "fold_group", N_("Fold or unfold a group"), id="round.group", show=False),
         Binding(_key("round.effect"), "effect", N_("Condition or effect for some rounds"), id="round.effect", show=False),
         Binding(_key("round.hide"), "hide", N_("Hide from the players, or reveal"), id="round.hide", show=False),
+        Binding(_key("round.show_held"), "show_held", N_("Show held"), id="round.show_held"),
         Binding(_key("round.export"), "export", N_("Fight report"), id="round.export", show=False),
         Binding(_key("round.save_to_library"), "save_to_library", N_("Save to the library"), id="round.save_to_library",
                 show=False),
@@ -306,7 +308,11 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             self._log_count = 0
         new = min(total - self._log_count, LOG_LINES)
         if new > 0:
-            log.add_lines("\n".join(self._entry_line(entry) for entry in last_entries(state, new)))
+            entries = last_entries(state, new)
+            log.add_lines("\n".join(self._entry_line(entry) for entry in entries))
+            if self._log_count and any(entry.held for entry in entries):
+                self.notify(_("Kept from the players: it names what was said in secret. {key} shows it to them.",
+                              key=shown_key("round.show_held")))
         self._log_count = total
 
     def _entry_line(self, entry: LogEntry) -> str:
@@ -351,8 +357,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             lines = [Text(str(error), style="red")]
             budget = ()
         for effect in effects_of(state, combatant_id):
-            lines.append(Text(ngettext("{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds,
-                                       effect=render(effect.label)),
+            lines.append(Text((glyph("🔒") + " " if effect.secret else "")
+                              + ngettext("{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds,
+                                         effect=render(effect.label)),
                               style="magenta"))
         if combatant.notes:
             lines.append(Text(combatant.notes, style="dim"))
@@ -388,6 +395,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             return self.step_kind() == "declare"
         if action == "bring_in":
             return self.check_bring_in()
+        if action == "show_held":
+            return anything_held(self.state)
         if action == "undo":  # shown dimmed while there is nothing to undo: the row of keys stays where it is
             return self.store.can_undo or None
         if action == "redo":
@@ -593,6 +602,26 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         combatant_id = self.selected()
         if combatant_id is not None:
             self.host.dispatch(a.SetHidden(combatant=combatant_id, hidden=not self.state.combatant(combatant_id).hidden))
+
+    def action_show_held(self) -> None:
+        """Show the players a line or an effect held from them because it names a secret: the one there is, or
+        the one the GM picks (newest first)."""
+        items = held_items(self.state)
+        if len(items) == 1:
+            self.host.dispatch(a.ShowToPlayers(entries=items[0].entries, effects=items[0].effects))
+            return
+        choices = [(str(index), shortened(render(item.text))) for index, item in enumerate(items)]
+        choices.append(("all", _("all of them")))
+
+        def chosen(value: str | None) -> None:
+            if value is None:
+                return
+            picked = items if value == "all" else [items[int(value)]]
+            self.host.dispatch(a.ShowToPlayers(entries=tuple(e for item in picked for e in item.entries),
+                                               effects=tuple(e for item in picked for e in item.effects)))
+
+        if items:
+            self.app.push_screen(ChoiceDialog(_("Show the players"), choices, choices[0][0]), chosen)
 
     def action_effect(self) -> None:
         """A condition or effect on the selected combatant: a name (typed, or one of the ruleset's) and how
