@@ -8,6 +8,8 @@ opened from the set-up screen and from the add form (ctrl+l), in set-up and mid-
 
 from __future__ import annotations
 
+import msgspec
+
 from collections.abc import Callable
 
 from rich.text import Text
@@ -59,6 +61,7 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
     BINDINGS = [
         Binding("escape", "cancel", N_("Cancel"), id="library.cancel"),
         Binding("ctrl+t", "paste", N_("Paste a stat block"), id="library.paste"),
+        Binding("ctrl+g", "hidden", N_("Hidden from the players, or not"), id="library.hidden"),
         # The arrows move in the list while the keys stay in the search field (no ids: they are the focus keys).
         Binding("down", "move(1)", show=False),
         Binding("up", "move(-1)", show=False),
@@ -66,8 +69,11 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         Binding("pageup", "move(-8)", show=False),
     ]
 
-    def __init__(self, finder: Finder, state: State, side: str | None = None, query: str = "") -> None:
+    def __init__(self, finder: Finder, state: State, side: str | None = None, query: str = "", *,
+                 hidden: bool = False) -> None:
         super().__init__()
+        self.hidden = hidden
+        """Whether what is added is kept from the players (the add form's tick, or ctrl+g here)."""
         self.finder = finder
         self.sides = [(s.id, s.name) for s in state.sides]
         self.side = default_side(state, side)
@@ -94,11 +100,21 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
                 yield Label(_("Side"), classes="library-label")
                 yield Select([(Text(name), side_id) for side_id, name in self.sides], value=self.side, allow_blank=False,
                              id="library-side", compact=True)
+            yield Static(self.hidden_text(), id="library-hidden")
             yield OptionList(id="library-entries")
             yield Static("", id="library-detail")
             yield Static("", id="dialog-error")
-            yield Static(_("type to search · ↑↓ choose · Enter: add · ctrl+t: paste a stat block · Esc: cancel"),
-                         id="dialog-help")
+            yield Static(_("type to search · ↑↓ choose · Enter: add · ctrl+g: hidden · ctrl+t: paste a stat block · "
+                           "Esc: cancel"), id="dialog-help")
+
+    def hidden_text(self) -> Text:
+        if self.hidden:
+            return Text(_("Hidden from the players (ctrl+g: seen)"), style="bold yellow")
+        return Text(_("Seen by the players (ctrl+g: hidden)"), style="dim")
+
+    def action_hidden(self) -> None:
+        self.hidden = not self.hidden
+        self.query_one("#library-hidden", Static).update(self.hidden_text())
 
     def on_mount(self) -> None:
         self.query_one("#library-entries", OptionList).can_focus = False  # the keys stay in the search field
@@ -196,7 +212,8 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
             self.show_error(_("Nothing to add: type another name, or Esc and add it by hand."))
             return
         count, _query = self.typed()
-        refusal = self.host.refusal(entry_action(entry, self.selected_side(), count=count))
+        action = entry_action(entry, self.selected_side(), count=count)
+        refusal = self.host.refusal(msgspec.structs.replace(action, hidden=True) if self.hidden else action)
         if refusal is not None:
             self.show_error(refusal)
             return
@@ -220,11 +237,11 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
             if done:
                 self.dismiss(True)
 
-        paste_stat_block(screen, self.selected_side(), added)
+        paste_stat_block(screen, self.selected_side(), added, hidden=self.hidden)
 
 
 def open_library_picker(screen: SessionScreen, side: str | None, query: str = "",
-                        then: Callable[[bool | None], None] | None = None) -> None:
+                        then: Callable[[bool | None], None] | None = None, *, hidden: bool = False) -> None:
     """Open the picker over ``screen`` for its fight (what is wrong in the GM's library is said first, the
     good entries are offered all the same); ``then`` gets whether something was added."""
     state = screen.state
@@ -234,7 +251,7 @@ def open_library_picker(screen: SessionScreen, side: str | None, query: str = ""
     finder = Finder.load(screen.host.data_root, state.ruleset)
     if finder.problems:
         screen.notify("\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning", timeout=10)
-    screen.app.push_screen(LibraryPicker(finder, state, side, query), then)
+    screen.app.push_screen(LibraryPicker(finder, state, side, query, hidden=hidden), then)
 
 
 def save_to_library_dialog(screen: SessionScreen, combatant_id: str | None) -> None:

@@ -7,6 +7,8 @@ fixes what he wants, chooses the side and how many, and may keep the creature in
 
 from __future__ import annotations
 
+import msgspec
+
 from collections.abc import Callable
 from typing import Any
 
@@ -103,17 +105,20 @@ def _fields(screen: SessionScreen) -> list[FieldSpec]:
         *registry.get(state.ruleset).sheet_fields,
         FieldSpec(key="notes", label=N_("Notes")),
         FieldSpec(key="keep", label=N_("Also keep it in your library"), kind="bool", default=False),
+        FieldSpec(key="hidden", label=N_("Hidden from the players"), kind="bool", default=False,
+                  help=N_("until you reveal him (H): the ambusher behind the door")),
     ]
 
 
 def fix_dialog(screen: SessionScreen, reading: Reading, side: str | None,
-               then: Callable[[bool], None] | None = None) -> None:
+               then: Callable[[bool], None] | None = None, *, hidden: bool = False) -> None:
     """The add form filled in from ``reading``: the GM fixes it, and it adds the creature (and keeps it in
     his library when he ticks it)."""
     state = screen.state
     fields = _fields(screen)
     values: dict[str, Any] = {"name": reading.name, "side": default_side(state, side), "count": 1,
-                              "hp": reading.hp if reading.hp is not None else 1, **reading.sheet, "notes": reading.notes}
+                              "hp": reading.hp if reading.hp is not None else 1, **reading.sheet, "notes": reading.notes,
+                              "hidden": hidden}
     _read, unread = reading_lines(reading)
     note = _("Not understood: {what}. Fix it here.", what=unread) if unread else \
         _("Everything in the block was read; check it and fix what you want.")
@@ -125,13 +130,14 @@ def fix_dialog(screen: SessionScreen, reading: Reading, side: str | None,
         if not name:
             return _("A combatant needs a name.")
         side_id, count, hp = values.pop("side"), int(values.pop("count")), int(values.pop("hp"))
-        notes, keep = str(values.pop("notes")), bool(values.pop("keep"))
+        notes, keep, hidden = str(values.pop("notes")), bool(values.pop("keep")), bool(values.pop("hidden"))
         try:
             sheet = registry.get(state.ruleset).check_sheet(values)
         except RuleError as error:
             return str(error)
         entry = Entry(name=name, hp=hp, sheet=sheet, notes=notes)
-        refusal = screen.host.refusal(entry_action(entry, side_id, count=count))
+        action = entry_action(entry, side_id, count=count)
+        refusal = screen.host.refusal(msgspec.structs.replace(action, hidden=True) if hidden else action)
         if refusal is not None:
             return refusal
         if keep:
@@ -151,7 +157,8 @@ def fix_dialog(screen: SessionScreen, reading: Reading, side: str | None,
                                       note=note, submit=submit), closed)
 
 
-def paste_stat_block(screen: SessionScreen, side: str | None, then: Callable[[bool], None] | None = None) -> None:
+def paste_stat_block(screen: SessionScreen, side: str | None, then: Callable[[bool], None] | None = None, *,
+                     hidden: bool = False) -> None:
     """Open the paste field over ``screen`` for its fight; ``then`` gets whether a creature was added."""
     state = screen.state
     if not state.sides:
@@ -163,6 +170,6 @@ def paste_stat_block(screen: SessionScreen, side: str | None, then: Callable[[bo
             if then is not None:
                 then(False)
             return
-        fix_dialog(screen, reading, side, then)
+        fix_dialog(screen, reading, side, then, hidden=hidden)
 
     screen.app.push_screen(PasteDialog(state.ruleset), read)

@@ -91,7 +91,8 @@ def pick_from_library(owner: Screen[Any], typed: dict[str, Any], side: str | Non
     state = host.store.state
     chosen = typed.get("side")
     picker = LibraryPicker(Finder.load(host.data_root, state.ruleset), state,
-                           chosen if isinstance(chosen, str) else side, str(typed.get("name") or ""))
+                           chosen if isinstance(chosen, str) else side, str(typed.get("name") or ""),
+                           hidden=bool(typed.get(HIDDEN_FIELD)))
 
     def added(done: bool | None) -> None:
         if done:
