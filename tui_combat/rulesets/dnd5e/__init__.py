@@ -77,6 +77,15 @@ of his maximum hit points or more at 0, or left over after dropping him to 0, ki
 successes make him stable, three failures kill him; healing wakes him and clears the saves. The card shows
 the saves as ●●○ / ✕○○, and the players' screen "dying", "stable" or "dead", never a monster's numbers.
 
+What the players read of the log (:mod:`tui_combat.engine.audience`): every line names creatures, groups and
+sides by reference, so one hidden from them, or a side of hidden ones only, is in no line of theirs (an
+initiative roll or a tie reroll, a surprise, a death saving throw, an attack, a condition lasting until his
+turn: they read "Ada is frightened."); a tie is theirs only while they see two of the tied. The keys the DM
+presses (" (key v)", " (key f)") are left out of their lines. The AC, the attack bonus, a concentration DC and a
+speed factor are behind the screen: unless the DM shows them everything of the rolls they read "Ada hits Orc: a
+critical hit.", "Orc is concentrating: a Constitution saving throw, or the spell ends.", "Ada declares a spell
+of level 1."; what a monster declared (in secret) stays the DM's when it ignores the book.
+
 Readings settled here (the seed leaves them open):
 
 * Ties of the standard and static methods: the tied creatures share a free slot labelled "…, tie" and

@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions
 from tui_combat.engine.apply import apply
+from tui_combat.engine.audience import behind, gm_only, typed, who
 from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, new_attack
 from tui_combat.engine.dice import Constant, Dice, DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
@@ -317,8 +318,8 @@ class Dnd5eActions(Dnd5eEdge):
         known = next((k for k in reversed(fight.decided) if set(k) & set(keys)), ())
         suggested = [k for k in known if k in keys] + [k for k in keys if k not in known]
         choices = tuple((key, str(live[key].label)) for key in keys)
-        who = _("the players choose") if all(live[key].party for key in keys) else _("the DM chooses")
-        return tuple(FieldSpec(key=f"place{i + 1}", label=f"{_(PLACES[min(i, len(PLACES) - 1)])} ({who})", kind="choice",
+        chooser = _("the players choose") if all(live[key].party for key in keys) else _("the DM chooses")
+        return tuple(FieldSpec(key=f"place{i + 1}", label=f"{_(PLACES[min(i, len(PLACES) - 1)])} ({chooser})", kind="choice",
                                default=suggested[i], choices=choices) for i in range(len(keys) - 1))
 
     # -- applying ------------------------------------------------------------------------------------
@@ -380,7 +381,7 @@ class Dnd5eActions(Dnd5eEdge):
         critical = natural >= rules.critical or bool(automatic)
         if critical and automatic and natural < rules.critical:
             result = Msg(id=N_("critical hit ({name}: {condition}, within 5 ft)"),
-                         params={"name": target.name, "condition": Msg(id=automatic)})
+                         params={"name": who(state, target), "condition": Msg(id=automatic)})
         elif critical:
             result = Msg(id=N_("critical hit"))
         elif hit:
@@ -395,16 +396,18 @@ class Dnd5eActions(Dnd5eEdge):
         facts: dict[str, Any] = {"needed": needed, "natural": natural, "total": natural + bonus, "hit": hit,
                                  "critical": critical, "attacker": attacker.id, "target": target.id, "edge": sources.edge,
                                  "close": close}
-        params: dict[str, Any] = dict(attacker=attacker.name, target=target.name, edge=self.edge_text(sources),
-                                      roll=roll_param(to_hit), bonus=f"{bonus:+d}", total=natural + bonus, ac=armour,
-                                      result=result)
+        names: dict[str, Param] = {"attacker": who(state, attacker), "target": who(state, target)}
+        params: dict[str, Any] = dict(**names, edge=self.edge_text(sources), roll=roll_param(to_hit), bonus=behind(f"{bonus:+d}"),
+                                      total=natural + bonus, ac=behind(armour), result=result)
+        # The players read who hits whom ("X hits Y.", from the facts), and a critical hit as one.
+        public = Msg(id=N_("{attacker} hits {target}: a critical hit."), params=names) if critical else None
         if weapon.name:
             state = log(state, N_("{attacker} attacks {target} with {weapon}{edge}: {roll}, {bonus} → {total} against AC "
                                   "{ac}: {result}."), rolls=(to_hit,), facts={**facts, "weapon": weapon.name},
-                        weapon=weapon.name, **params)
+                        public=public, weapon=weapon.name, **params)
         else:
             state = log(state, N_("{attacker} attacks {target}{edge}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
-                        rolls=(to_hit,), facts=facts, **params)
+                        rolls=(to_hit,), facts=facts, public=public, **params)
         if not hit or "damage" not in args:  # the damage is asked for next (sessions from before rolled it here)
             return state
         damage = roll_arg(args, "damage", N_("Damage"))
@@ -414,8 +417,10 @@ class Dnd5eActions(Dnd5eEdge):
             extra = roll_arg(args, "critical", N_("Critical dice"))
             amount += extra.total
             dealt = critical_roll(damage, extra)
+            # Names no one: the GM's alone when it is about someone the players do not see.
             state = log(state, N_("Critical hit: the damage dice are rolled twice: {damage} and {extra}."),
-                        rolls=(damage, extra), facts={"damage": amount}, damage=roll_param(damage), extra=roll_param(extra))
+                        secret=attacker.hidden or target.hidden, rolls=(damage, extra), facts={"damage": amount},
+                        damage=roll_param(damage), extra=roll_param(extra))
         return apply(state, actions.Damage(combatant=target.id, amount=max(amount, 0), roll=dealt, critical=critical))
 
     def pay_for_attack(self, state: State, attacker: Combatant, uses: str, overrule: bool = False) -> State:
@@ -460,23 +465,29 @@ class Dnd5eActions(Dnd5eEdge):
             declared_text = self.action_text(declaration.bonus, declaration.bonus_weapon, declaration.bonus_spell_level) \
                 if declaration.bonus != "none" else Msg(id=N_("no bonus action"))
         taken = Msg(id=dict(TAKEN)[kind or slot])
+        name = who(state, combatant)
         if not overrule:
             raise RuleError(_("{name} declared {declared}: on its turn it takes that or nothing (speed factor), not "
                               "{taken}. Tick \"ignore the book\" to allow it.", name=combatant.name,
                               declared=render_param(declared_text), taken=render_param(taken)))
+        # What a monster declared is the GM's (it was declared in secret).
+        party = state.side(combatant.side).is_party
         return log(state, N_("{name} ignores the book: {taken} instead of what was declared ({declared})."),
-                   facts={"overruled": True}, name=combatant.name, taken=taken, declared=declared_text)
+                   facts={"overruled": True}, name=name, taken=taken,
+                   declared=declared_text if party else gm_only(declared_text),
+                   public=Msg(id=N_("{name} ignores the book: {taken} instead of what was declared."),
+                              params={"name": name, "taken": taken}))
 
     def use(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
         what = str(args.get("what", ""))
         note = str(args.get("note", "") or "").strip()
-        for_what: Param = Msg(id=N_(": {note}"), params={"note": note}) if note else ""
+        for_what: Param = Msg(id=N_(": {note}"), params={"note": typed(note)}) if note else ""
         if what in ("action", "bonus", "dash"):
             state = self.keep_to_declaration(state, combatant, "bonus" if what == "bonus" else "action",
                                              "other" if what == "dash" else "", bool(args.get(OVERRULE, False)))
         if what in ("action", "bonus", "reaction"):
             state = self.take(state, combatant, what)
-            return log(state, N_("{name} uses {what}{note}."), facts={"uses": what}, name=combatant.name,
+            return log(state, N_("{name} uses {what}{note}."), facts={"uses": what}, name=who(state, combatant),
                        what=Msg(id=dict(USES)[what]), note=for_what)
         if what == "dash":
             state = self.take(state, combatant, "action")
@@ -484,7 +495,7 @@ class Dnd5eActions(Dnd5eEdge):
             spent = self.spent_of(state, combatant.id)
             state = self.spend(state, combatant.id, replace(spent, dash=spent.dash + speed))
             return log(state, N_("{name} dashes: {feet} ft more movement."), facts={"uses": "dash", "feet": speed},
-                       name=combatant.name, feet=speed)
+                       name=who(state, combatant), feet=speed)
         counter = next((c for c in self.counters_of(state, combatant.id) if f"counter:{c.name}" == what), None)
         if counter is None:
             raise RuleError(_("Choose what {name} uses.", name=combatant.name))
@@ -494,8 +505,8 @@ class Dnd5eActions(Dnd5eEdge):
             raise RuleError(_("{name} has {left} of {counter} left.", name=combatant.name, left=left, counter=counter.name))
         state = self.spend_counter(state, combatant.id, counter, amount)
         return log(state, N_("{name} uses {amount} of {counter}{note}: {left} left."),
-                   facts={"uses": counter.name, "left": left - amount}, name=combatant.name, amount=amount,
-                   counter=counter.name, note=for_what, left=left - amount)
+                   facts={"uses": counter.name, "left": left - amount}, name=who(state, combatant), amount=amount,
+                   counter=typed(counter.name), note=for_what, left=left - amount)
 
     def spend_counter(self, state: State, combatant_id: str, counter: Counter, amount: int) -> State:
         if counter.per_turn:
@@ -516,7 +527,7 @@ class Dnd5eActions(Dnd5eEdge):
             raise RuleError(_("{name} has {left} ft of movement left.", name=combatant.name, left=left))
         spent = self.spent_of(state, combatant.id)
         state = self.spend(state, combatant.id, replace(spent, movement=spent.movement + feet))
-        return log(state, N_("{name} moves {feet} ft ({left} ft left)."), facts={"moved": feet}, name=combatant.name,
+        return log(state, N_("{name} moves {feet} ft ({left} ft left)."), facts={"moved": feet}, name=who(state, combatant),
                    feet=feet, left=left - feet)
 
     def add_condition(self, state: State, target: Combatant, args: dict[str, Any]) -> State:
@@ -537,8 +548,12 @@ class Dnd5eActions(Dnd5eEdge):
                                     until_round=state.round + rounds if ends == "rounds" else 0)
         state = self.with_fight(state, replace(fight, conditions=(*fight.conditions, condition),
                                                next_condition=fight.next_condition + 1))
-        return log(state, N_("{name} is {condition}{duration}."), facts={"condition": name}, name=target.name,
-                   condition=Msg(id=name), duration=self.duration_text(state, condition))
+        duration = self.duration_text(state, condition)
+        # A duration that names someone the players do not see: they read the condition alone.
+        return log(state, N_("{name} is {condition}{duration}."), facts={"condition": name}, name=who(state, target),
+                   condition=Msg(id=name), duration=duration,
+                   public=Msg(id=N_("{name} is {condition}{duration}."),
+                              params={"name": who(state, target), "condition": Msg(id=name), "duration": ""}))
 
     def remove_condition(self, state: State, target: Combatant, condition_id: str) -> State:
         condition = next((c for c in self.conditions_of(state, target.id) if str(c.id) == condition_id), None)
@@ -557,6 +572,6 @@ class Dnd5eActions(Dnd5eEdge):
         fight = self.fight_of(state)
         counters = {**fight.counters, combatant.id: (*fight.counters.get(combatant.id, ()), counter)}
         state = self.with_fight(state, replace(fight, counters=counters))
-        return log(state, N_("{name}: {counter} {total}, {refresh}."), facts={"counter": name}, name=combatant.name,
-                   counter=name, total=total, refresh=Msg(id=N_("refreshed at the start of each of its turns")
+        return log(state, N_("{name}: {counter} {total}, {refresh}."), facts={"counter": name}, name=who(state, combatant),
+                   counter=typed(name), total=total, refresh=Msg(id=N_("refreshed at the start of each of its turns")
                                                           if counter.per_turn else N_("for the whole fight")))

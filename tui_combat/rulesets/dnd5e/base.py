@@ -8,18 +8,19 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import GM, who
 from tui_combat.engine.contract import OptionSpec, Ruleset, StepDef
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Msg
+from tui_combat.engine.log import Msg, Param
 from tui_combat.engine.model import Combatant, Slot, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.sheet import SHEET_FIELDS, check_sheet
 from tui_combat.rulesets.dnd5e.state import DndFight, DndRound
 
-__all__ = ["LAIR", "METHODS", "Dnd5eBase", "advantage_dice", "edge_of", "int_arg", "is_lair", "msg", "roll_arg", "unit_name",
-           "unit_of"]
+__all__ = ["LAIR", "METHODS", "Dnd5eBase", "advantage_dice", "edge_of", "int_arg", "is_lair", "label_now", "msg", "named",
+           "roll_arg", "seen_by_players", "unit_name", "unit_of"]
 
 METHODS = ("standard", "static", "side", "speed_factor")
 LAIR = N_("lair action")
@@ -33,6 +34,30 @@ def unit_of(combatant: Combatant) -> str:
 def unit_name(combatant: Combatant) -> str:
     """"Goblin" for "Goblin 3" of a group; a lone creature's own name."""
     return combatant.name.rsplit(" ", 1)[0] if combatant.group else combatant.name
+
+
+def named(state: State, combatant_id: str) -> Param:
+    """A combatant as a log parameter, by reference ("?" for one no longer in the fight)."""
+    return who(state, combatant_id) if state.has(combatant_id) else "?"
+
+
+def seen_by_players(state: State, members: Iterable[str]) -> bool:
+    """Whether the players see one of ``members``."""
+    return any(not combatant.hidden for combatant in state.present(members))
+
+
+def label_now(state: State, label: Msg, members: Iterable[str]) -> Msg:
+    """A label kept in the fight state (an initiative entry's: a creature, a group, a side) as a log parameter
+    now: the players' while they see one of ``members``, else the GM's alone (who is hidden may have changed
+    since it was made; a label from before labels named by reference is marked as a whole)."""
+    seen = seen_by_players(state, members)
+    mark = "" if seen else GM
+    if label.ref:
+        return label if label.gm == mark else replace(label, gm=mark)
+    inner = {key: value for key, value in label.params.items() if isinstance(value, Msg) and value.ref}
+    if inner:
+        return replace(label, params={**label.params, **{key: replace(value, gm=mark) for key, value in inner.items()}})
+    return label if seen else Msg(id="{name}", params={"name": label}, gm=GM)
 
 
 def is_lair(slot: Slot) -> bool:
@@ -169,16 +194,6 @@ class Dnd5eBase(Ruleset[DndRound, DndFight]):
         """Every combatant as a choice (id, name), ``first`` at the top."""
         ordered = sorted(state.combatants, key=lambda c: c.id != first)
         return tuple((c.id, c.name) for c in ordered)
-
-    def log_name(self, state: State, combatant_id: str) -> str:
-        try:
-            return state.combatant(combatant_id).name
-        except KeyError:
-            return "?"
-
-    def names_param(self, state: State, ids: Iterable[str]) -> str:
-        names = state.names()
-        return ", ".join(names[i] for i in ids if i in names)
 
     def fight_with(self, state: State, **changes: Any) -> State:
         return self.with_fight(state, replace(self.fight_of(state), **changes))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tui_combat.engine.audience import who
 from tui_combat.engine.log import Msg
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_
@@ -52,8 +53,8 @@ class Dnd5eEdge(Dnd5eHealth):
         advantage: list[Msg] = []
         disadvantage: list[Msg] = []
 
-        def add(edge: str, who: Combatant, name: str) -> None:
-            reason = Msg(id=N_("{name}: {condition}"), params={"name": who.name, "condition": Msg(id=name)})
+        def add(edge: str, whose: Combatant, name: str) -> None:
+            reason = Msg(id=N_("{name}: {condition}"), params={"name": who(state, whose), "condition": Msg(id=name)})
             if edge == "advantage":
                 advantage.append(reason)
             elif edge == "disadvantage":

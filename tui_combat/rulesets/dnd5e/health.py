@@ -16,18 +16,22 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions
 from tui_combat.engine.apply import apply
+from tui_combat.engine.audience import hint, who
 from tui_combat.engine.contract import FieldSpec, Health
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, roll_param
 from tui_combat.engine.model import Combatant, State, Status
 from tui_combat.i18n import N_, _
-from tui_combat.rulesets.dnd5e.base import roll_arg
+from tui_combat.rulesets.dnd5e.base import named, roll_arg
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.state import Dying
 from tui_combat.rulesets.dnd5e.turns import Dnd5eTurns
 
 __all__ = ["Dnd5eHealth", "save_marks"]
+
+DEATH_SAVE_KEY = Msg(id=N_(" (key {key})"), params={"key": "v"})
+"""Where the GM makes the death saving throw: a hint the players' line leaves out."""
 
 
 def save_marks(dying: Dying) -> tuple[str, str]:
@@ -109,15 +113,16 @@ class Dnd5eHealth(Dnd5eTurns):
             if amount - before >= combatant.max_hp:
                 state = self.set_dying(state, combatant_id, Dying(dead=True))
                 return log(state, N_("{name} is killed outright: {left} damage left over after 0 hit points, "
-                                     "the maximum is {max}."), facts={"dead": True}, name=combatant.name,
+                                     "the maximum is {max}."), facts={"dead": True}, name=who(state, combatant),
                            left=amount - before, max=combatant.max_hp)
             state = self.set_dying(state, combatant_id, Dying())
             return log(state, N_("{name} falls unconscious at 0 hit points and is dying: a death saving throw at the "
-                                 "start of each turn (key v)."), facts={"dying": True}, name=combatant.name)
+                                 "start of each turn{key}."), facts={"dying": True}, name=who(state, combatant),
+                       key=hint(DEATH_SAVE_KEY))
         if amount >= combatant.max_hp:
             state = self.set_dying(state, combatant_id, Dying(dead=True))
             return log(state, N_("{name} is killed outright: {amount} damage at 0 hit points, the maximum is {max}."),
-                       facts={"dead": True}, name=combatant.name, amount=amount, max=combatant.max_hp)
+                       facts={"dead": True}, name=who(state, combatant), amount=amount, max=combatant.max_hp)
         failures = record.failures + (2 if critical else 1)
         return self.saves_now(state, combatant, replace(record, failures=failures, stable=False),
                               Msg(id=N_("a critical hit at 0 hit points: two failures") if critical
@@ -140,16 +145,16 @@ class Dnd5eHealth(Dnd5eTurns):
             record = replace(record, failures=rules.failures, dead=True, due=False)
             state = self.set_dying(state, combatant.id, record)
             return log(state, N_("{name}: {why}; three failures: dead."), facts={"dead": True},
-                       name=combatant.name, why=why)
+                       name=who(state, combatant), why=why)
         if record.successes >= rules.successes:
             record = replace(record, successes=rules.successes, stable=True, due=False)
             state = self.set_dying(state, combatant.id, record)
             return log(state, N_("{name}: {why}; three successes: stable."), facts={"stable": True},
-                       name=combatant.name, why=why)
+                       name=who(state, combatant), why=why)
         state = self.set_dying(state, combatant.id, record)
         successes, failures = save_marks(record)
         return log(state, N_("{name}: {why}; successes {successes}, failures {failures}."),
-                   facts={"successes": record.successes, "failures": record.failures}, name=combatant.name, why=why,
+                   facts={"successes": record.successes, "failures": record.failures}, name=who(state, combatant), why=why,
                    successes=successes, failures=failures)
 
     def on_status(self, state: State, combatant_id: str, before: Status) -> State:
@@ -158,7 +163,7 @@ class Dnd5eHealth(Dnd5eTurns):
         if before == "down" and combatant.status == "active" and self.dying_of(state, combatant_id) is not None:
             state = self.set_dying(state, combatant_id, None)
             state = log(state, N_("{name} wakes: the death saving throws are cleared."), facts={"woke": True},
-                        name=combatant.name)
+                        name=who(state, combatant))
         return super().on_status(state, combatant_id, before)
 
     # -- the death saving throw ----------------------------------------------------------------------
@@ -171,8 +176,8 @@ class Dnd5eHealth(Dnd5eTurns):
             if record is None or record.dead or record.stable:
                 continue
             state = self.set_dying(state, combatant_id, replace(record, due=True))
-            state = log(state, N_("{name} is dying: a death saving throw now (key v)."), facts={"death_save_due": True},
-                        name=self.log_name(state, combatant_id))
+            state = log(state, N_("{name} is dying: a death saving throw now{key}."), facts={"death_save_due": True},
+                        name=named(state, combatant_id), key=hint(DEATH_SAVE_KEY))
         return state
 
     def death_save_fields(self) -> tuple[FieldSpec, ...]:
@@ -191,11 +196,11 @@ class Dnd5eHealth(Dnd5eTurns):
         natural = rolled.total
         record = replace(record, due=False)
         state = log(state, N_("{name} makes a death saving throw: {roll}."), rolls=(rolled,), facts={"death_save": natural},
-                    name=combatant.name, roll=roll_param(rolled))
+                    name=who(state, combatant), roll=roll_param(rolled))
         if natural >= rules.regain_on:
             state = self.set_dying(state, combatant.id, None)
             state = log(state, N_("{name} rolls a natural {natural}: 1 hit point regained, awake."),
-                        facts={"woke": True}, name=combatant.name, natural=natural)
+                        facts={"woke": True}, name=who(state, combatant), natural=natural)
             # The engine's own healing keeps the hit points, the status and the log in one place.
             return apply(state, actions.Heal(combatant=combatant.id, amount=1))
         if natural <= rules.double_failure_on:

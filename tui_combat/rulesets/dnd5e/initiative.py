@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import GM, behind, gm_only, group_ref, hint, side_ref, who, whos
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
@@ -29,7 +30,9 @@ from tui_combat.engine.initiative import ask, fresh_key, reset, settle
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _
-from tui_combat.rulesets.dnd5e.base import LAIR, Dnd5eBase, advantage_dice, edge_of, is_lair, msg, unit_name, unit_of
+from tui_combat.rulesets.dnd5e.base import (
+    LAIR, Dnd5eBase, advantage_dice, edge_of, is_lair, label_now, msg, seen_by_players, unit_name, unit_of,
+)
 from tui_combat.rulesets.dnd5e.data import data, find_weapon
 from tui_combat.rulesets.dnd5e.sheet import Sheet, dex_modifier, sheet_of
 from tui_combat.rulesets.dnd5e.state import Declaration, DndFight, Entry
@@ -109,15 +112,24 @@ class Dnd5eInitiative(Dnd5eBase):
         units: list[Unit] = []
         for key, members in by_unit.items():
             flags = [surprise and self.surprised_now(state, c.id) for c in members]
-            name = unit_name(members[0])
-            label = Msg(id="{name}", params={"name": name})
             if all(flags) or not any(flags):
-                units.append(Unit(key=key, label=label, members=tuple(members), surprised=all(flags)))
+                units.append(Unit(key=key, label=self.unit_label(state, members), members=tuple(members),
+                                  surprised=all(flags)))
                 continue
-            units.append(Unit(key=key, label=label, members=tuple(c for c, f in zip(members, flags) if not f)))
-            units.append(Unit(key=f"{key}:surprised", label=Msg(id=N_("{name} (surprised)"), params={"name": name}),
-                              members=tuple(c for c, f in zip(members, flags) if f), surprised=True))
+            calm = [c for c, f in zip(members, flags) if not f]
+            surprised = [c for c, f in zip(members, flags) if f]
+            units.append(Unit(key=key, label=self.unit_label(state, calm), members=tuple(calm)))
+            units.append(Unit(key=f"{key}:surprised", members=tuple(surprised), surprised=True,
+                              label=Msg(id=N_("{name} (surprised)"), params={"name": self.unit_label(state, surprised)})))
         return units
+
+    @staticmethod
+    def unit_label(state: State, members: list[Combatant]) -> Msg:
+        """A lone creature by his name, a group by its base name ("Goblin"), by reference: the players' while
+        they see one of them."""
+        if members[0].group:
+            return group_ref(state, unit_name(members[0]), [c.id for c in members], members[0].group)
+        return who(state, members[0])
 
     def modifier(self, state: State, unit: Unit) -> int:
         """The initiative modifier: Dex modifier + other bonuses (+ the speed factor of the declared action)."""
@@ -139,7 +151,7 @@ class Dnd5eInitiative(Dnd5eBase):
         """One d20 for a side, no modifier (the seed); with the option ``side_surprise`` at ``disadvantage``,
         with disadvantage when the whole side is surprised (2024)."""
         surprised = self.side_surprise(state) and all(self.surprised_now(state, c.id) for c in members)
-        return RollRequest(key=key or side_id, label=Msg(id="{name}", params={"name": state.side(side_id).name}),
+        return RollRequest(key=key or side_id, label=side_ref(state, side_id),
                            dice=advantage_dice(data().initiative.side_dice, -1 if surprised else 0),
                            combatants=tuple(c.id for c in members))
 
@@ -186,18 +198,21 @@ class Dnd5eInitiative(Dnd5eBase):
                        for key, entry in entries.items()}
         state = self.with_fight(state, replace(fight, entries=entries, method=method))
         if method in ("side", "speed_factor"):
-            tied = [key for group in self.tie_groups(state) for key in group]
-            if tied:
-                return ask(state, [self.tie_breaker(state, key, entries[key]) for key in tied])
+            groups = self.tie_groups(state)
+            if groups:
+                return ask(state, [self.tie_breaker(state, key, entries[key], self.seen_tie(state, [entries[k] for k in keys]))
+                                   for keys in groups for key in keys])
         state = settle(state, self.build_order(state))
         return self.log_ties(state, new_keys)
 
-    def tie_breaker(self, state: State, key: str, entry: Entry) -> RollRequest:
+    def tie_breaker(self, state: State, key: str, entry: Entry, seen: bool = True) -> RollRequest:
+        """A roll that breaks a tie; not the players' to read unless they see the tie (:meth:`seen_tie`)."""
+        name = label_now(state, entry.label, entry.combatants)
         if self.order_method(state) == "side":
             return RollRequest(key=fresh_key(state, key), dice=data().initiative.side_dice, combatants=entry.combatants,
-                               label=Msg(id=N_("{name}, tie reroll"), params={"name": entry.label}))
+                               label=Msg(id=N_("{name}, tie reroll"), params={"name": name}, gm="" if seen else GM))
         return RollRequest(key=fresh_key(state, key), dice=data().initiative.dice, combatants=entry.combatants, secret=True,
-                           label=Msg(id=N_("{name}, roll-off"), params={"name": entry.label}))
+                           label=Msg(id=N_("{name}, roll-off"), params={"name": name}, gm="" if seen else GM))
 
     def live_entries(self, state: State) -> dict[str, Entry]:
         """The entries with combatants removed from the fight left out (and entries left empty dropped)."""
@@ -260,7 +275,7 @@ class Dnd5eInitiative(Dnd5eBase):
 
     def slot(self, state: State, entry: Entry) -> Slot:
         if self.fight_of(state).method == "side":
-            label = entry.label
+            label = label_now(state, entry.label, entry.combatants)
         elif self.fight_of(state).method == "speed_factor":
             label = Msg(id="{value}", params={"value": min(entry.value, data().speed_factor.countdown_from)})
         else:
@@ -276,6 +291,17 @@ class Dnd5eInitiative(Dnd5eBase):
         place = next((i for i, slot in enumerate(kept) if slot.value < count), len(kept))
         return [*kept[:place], Slot(label=Msg(id=LAIR), combatants=(), value=count), *kept[place:]]
 
+    @staticmethod
+    def seen_tie(state: State, entries: list[Entry]) -> bool:
+        """Whether the players see a tie: two of the tied at least (one alone would tell them someone unseen
+        ties with him)."""
+        return sum(1 for entry in entries if seen_by_players(state, entry.combatants)) > 1
+
+    def tied_names(self, state: State, entries: list[Entry]) -> Param:
+        """The tied creatures as a log parameter: the players' while they see the tie (:meth:`seen_tie`)."""
+        labels: list[str | int | Msg] = [label_now(state, entry.label, entry.combatants) for entry in entries]
+        return labels if self.seen_tie(state, entries) else gm_only(labels)
+
     def log_ties(self, state: State, new_keys: list[str]) -> State:
         """Say once, when it first appears, that a tie waits for a decision."""
         live = self.live_entries(state)
@@ -283,10 +309,11 @@ class Dnd5eInitiative(Dnd5eBase):
             if not set(keys) & set(new_keys):
                 continue
             players = all(live[key].party for key in keys)
-            state = log(state, N_("Tie at {value}: {names}. {who} who goes first (key f)."),
+            state = log(state, N_("Tie at {value}: {names}. {who} who goes first{key}."),
                         facts={"tie": live[keys[0]].value}, value=live[keys[0]].value,
-                        names=[live[key].label for key in keys],
-                        who=Msg(id=N_("The players decide") if players else N_("The DM decides")))
+                        names=self.tied_names(state, [live[key] for key in keys]),
+                        who=Msg(id=N_("The players decide") if players else N_("The DM decides")),
+                        key=hint(Msg(id=N_(" (key {key})"), params={"key": "f"})))
         return state
 
     def decide_tie(self, state: State, order: list[str]) -> State:
@@ -301,7 +328,7 @@ class Dnd5eInitiative(Dnd5eBase):
         state = self.with_fight(state, replace(fight, decided=(*fight.decided, tuple(order))))
         live = self.live_entries(state)
         state = log(state, N_("Tie at {value} decided: {names}."), facts={"tie": live[keys[0]].value},
-                    value=live[keys[0]].value, names=[live[key].label for key in order])
+                    value=live[keys[0]].value, names=self.tied_names(state, [live[key] for key in order]))
         return self.reorder(state, self.build_order(state))
 
     # -- the start of a round -----------------------------------------------------------------------------
@@ -315,7 +342,7 @@ class Dnd5eInitiative(Dnd5eBase):
                       else N_("Surprised, they roll initiative with disadvantage: {names}.") if self.surprise_rule(state) == "2024"
                       else N_("Surprised, they can neither move nor act on their first turn, and take no reaction "
                               "until it ends: {names}."))
-            state = log(state, effect, names=self.names_param(state, state.surprised))
+            state = log(state, effect, names=whos(state, state.surprised))
         if method == "speed_factor" or fight.method != method or not fight.entries:
             if state.initiative.rolls or state.initiative.settled:
                 state = reset(state)
@@ -340,12 +367,18 @@ class Dnd5eInitiative(Dnd5eBase):
                                       party=all(c.side in party for c in unit.members))
         return entries
 
+    @staticmethod
+    def static_values(state: State, entries: Mapping[str, Entry]) -> list[str | int | Msg]:
+        """"Goblin 12, Raf 14": the players read those they see."""
+        return [Msg(id="{name} {value}", params={"name": label_now(state, e.label, e.combatants), "value": e.value})
+                for e in entries.values()]
+
     def settle_static(self, state: State) -> State:
         active = [c for c in state.combatants if c.status == "active"]
         entries = self.static_entries(state, active, surprise=True)
         state = self.with_fight(state, replace(self.fight_of(state), method="static", entries=entries))
         state = log(state, N_("Static initiative: {values}."), facts={"static": True},
-                    values=[Msg(id="{name} {value}", params={"name": e.label, "value": e.value}) for e in entries.values()])
+                    values=self.static_values(state, entries))
         state = settle(state, self.build_order(state))
         return self.log_ties(state, list(entries))
 
@@ -360,8 +393,7 @@ class Dnd5eInitiative(Dnd5eBase):
             entries = self.static_entries(state, newcomers, surprise=False)
             state = self.with_fight(state, replace(fight, entries={**fight.entries, **entries}))
             state = log(state, N_("Static initiative: {values}."), facts={"static": True},
-                        values=[Msg(id="{name} {value}", params={"name": e.label, "value": e.value})
-                                for e in entries.values()])
+                        values=self.static_values(state, entries))
             return self.log_ties(self.reorder(state, self.build_order(state)), list(entries))
         requests: list[RollRequest] = []
         if method == "side":
@@ -445,10 +477,15 @@ class Dnd5eInitiative(Dnd5eBase):
         shown: list[str | int | Msg] = [Msg(id="{part} {value}", params={"part": label, "value": f"{value:+d}"})
                                         for label, value in parts]
         secret = not state.side(combatant.side).is_party
+        members = [c for c in state.combatants if unit_of(c) == unit] if combatant.group else [combatant]
+        name = self.unit_label(state, members)
+        action = self.action_text(checked.action, checked.weapon, checked.spell_level)
+        # The speed factor and its parts are behind the screen: the players read what is declared.
         return log(state, N_("{name} declares {action}{bonus}: speed factor {total}{parts}."), secret=secret,
-                   facts={"speed_factor": total}, name=unit_name(combatant), action=self.action_text(checked.action,
-                   checked.weapon, checked.spell_level), bonus=self.bonus_text(checked), total=f"{total:+d}",
-                   parts=Msg(id=" ({parts})", params={"parts": shown}) if shown else "")
+                   facts={"speed_factor": total}, name=name, action=action, bonus=self.bonus_text(checked),
+                   total=behind(f"{total:+d}"), parts=behind(Msg(id=" ({parts})", params={"parts": shown})) if shown else "",
+                   public=Msg(id=N_("{name} declares {action}{bonus}."),
+                              params={"name": name, "action": action, "bonus": self.bonus_text(checked)}))
 
     @staticmethod
     def action_text(kind: str, weapon: str, level: int) -> Msg:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import behind, who, whos
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _, data_word
-from tui_combat.rulesets.dnd5e.base import is_lair
+from tui_combat.rulesets.dnd5e.base import is_lair, named
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.initiative import Dnd5eInitiative
 from tui_combat.rulesets.dnd5e.sheet import Counter, parse_counters, sheet_of
@@ -143,7 +144,7 @@ class Dnd5eTurns(Dnd5eInitiative):
         state = self.with_fight(state, replace(fight, spent=spent))
         if lost:
             state = log(state, N_("Surprised, {names} can neither move nor act this turn."), facts={"lost_turn": True},
-                        names=self.names_param(state, lost))
+                        names=whos(state, lost))
         return self.expire(state, current.combatants, "start")
 
     def on_turn_end(self, state: State, slot: int) -> State:
@@ -171,8 +172,11 @@ class Dnd5eTurns(Dnd5eInitiative):
         if combatant.status != "active":
             return state
         dc = max(data().concentration.minimum_dc, amount // 2)
+        name = who(state, combatant)
         return log(state, N_("{name} is concentrating: a Constitution saving throw against DC {dc}, or the spell ends."),
-                   facts={"concentration_dc": dc}, name=combatant.name, dc=dc)
+                   facts={"concentration_dc": dc}, name=name, dc=behind(dc),
+                   public=Msg(id=N_("{name} is concentrating: a Constitution saving throw, or the spell ends."),
+                              params={"name": name}))
 
     # -- conditions ------------------------------------------------------------------------------------
     def expire(self, state: State, anchors: tuple[str, ...], moment: str) -> State:
@@ -205,11 +209,11 @@ class Dnd5eTurns(Dnd5eInitiative):
             state = self.with_fight(state, replace(fight, conditions=tuple(c for c in fight.conditions if c.id not in gone)))
         for condition in ending:
             state = log(state, N_("{name} is no longer {condition}."), facts={"condition": condition.name, "ended": True},
-                        name=self.log_name(state, condition.target), condition=Msg(id=condition.name))
+                        name=named(state, condition.target), condition=Msg(id=condition.name))
         return state
 
     def duration_text(self, state: State, condition: ActiveCondition) -> Msg | str:
-        anchor = self.log_name(state, condition.anchor)
+        anchor = named(state, condition.anchor)
         if condition.ends == "end":
             return Msg(id=N_(" until the end of {anchor}'s next turn"), params={"anchor": anchor})
         if condition.ends == "start":

@@ -49,14 +49,18 @@ class Dnd5eView(Dnd5eActions):
         record = self.dying_of(state, combatant_id)
         word = self.condition_word(state, combatant_id) if record is None or record.dead else None
         return tuple(value if label == _("Condition") else f"{label}: {value}"
-                     for label, value in self._conditions(state, combatant_id, word))
+                     for label, value in self._conditions(state, combatant_id, word, for_players=True))
 
-    def _conditions(self, state: State, combatant_id: str, word: str | None) -> tuple[tuple[str, str], ...]:
+    def _conditions(self, state: State, combatant_id: str, word: str | None, *, for_players: bool = False
+                    ) -> tuple[tuple[str, str], ...]:
         lines: list[tuple[str, str]] = []
         if word:
             lines.append((_("Condition"), _(word)))
         if self.waits_for_first_turn(state, combatant_id):
             lines.append((_("Surprised"), _("loses the first turn")))
         for condition in self.conditions_of(state, combatant_id):
-            lines.append((_("Condition"), _(condition.name) + render(self.duration_text(state, condition))))
+            # Whose turn ends it is left out for the players while they do not see him.
+            unseen = for_players and (not state.has(condition.anchor) or state.combatant(condition.anchor).hidden)
+            duration = "" if unseen and condition.anchor else render(self.duration_text(state, condition))
+            lines.append((_("Condition"), _(condition.name) + duration))
         return tuple(lines)
