@@ -132,6 +132,8 @@ def test_a_tie_with_someone_hidden_is_not_the_players() -> None:
     store.dispatch(a.StartFight())
     roll_all(store, {"Ada": 13, "Ogre": 13, "Orc": 4, "Bram": 2})
     assert "Tie at 15: Ada, Ogre. The DM decides who goes first (key f)." in texts(store.state)
+    assert "Order: 15, tie: Ada, Ogre; 5: Orc; 2: Bram." in texts(store.state)
+    assert "Order: 15: Ada; 5: Orc; 2: Bram." in [entry.text for entry in public_entries(store.state)]
     store.dispatch(a.RulesetAction(name="tie", args={"place1": next(
         key for key, entry in RULESET.live_entries(store.state).items() if str(entry.label) == "Ogre")}))
     assert texts(store.state)[-1] == "Tie at 15 decided: Ogre, Ada."

@@ -269,7 +269,7 @@ class Dnd5eInitiative(Dnd5eBase):
                 slots.extend(self.slot(state, live[key]) for key in decided)
                 continue
             value = live[keys[0]].value
-            slots.append(Slot(label=Msg(id=N_("{value}, tie"), params={"value": value}), value=value, free=True,
+            slots.append(Slot(label=self.tie_label(state, value, [live[key] for key in keys]), value=value, free=True,
                               combatants=tuple(c for key in keys for c in live[key].combatants)))
         return self.with_lair(state, slots)
 
@@ -290,6 +290,12 @@ class Dnd5eInitiative(Dnd5eBase):
         count = data().initiative.lair_count
         place = next((i for i, slot in enumerate(kept) if slot.value < count), len(kept))
         return [*kept[:place], Slot(label=Msg(id=LAIR), combatants=(), value=count), *kept[place:]]
+
+    def tie_label(self, state: State, value: int, entries: list[Entry]) -> Msg:
+        """"15, tie": the players read the count alone unless they see the tie (:meth:`seen_tie`)."""
+        if self.seen_tie(state, entries):
+            return Msg(id=N_("{value}, tie"), params={"value": value})
+        return Msg(id="{value}{tie}", params={"value": value, "tie": hint(Msg(id=N_(", tie")))})
 
     @staticmethod
     def seen_tie(state: State, entries: list[Entry]) -> bool:
