@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tui_combat.engine import actions as a
-from tui_combat.engine import log as log_module
+from tui_combat.engine import messages
 from tui_combat.engine import log_window
 from tui_combat.engine.apply import apply, apply_logged
 from tui_combat.engine.model import State
@@ -21,7 +21,7 @@ from tui_combat.store import new_state
 def small_window(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """States that hold the newest 4 entries, in chunks of 2."""
     monkeypatch.setattr(log_window, "LOG_KEPT", 4)
-    monkeypatch.setattr(log_module, "LOG_CHUNK", 2)
+    monkeypatch.setattr(messages, "LOG_CHUNK", 2)
     yield
 
 
@@ -66,9 +66,9 @@ def test_a_state_read_with_its_whole_log_is_cut_to_the_newest_entries(small_wind
     for number in range(9):
         state, entries = apply_logged(state, a.Note(text=f"note {number}"))
         written += entries
-    chunks: tuple[log_module.LogChunk, ...] = ()
+    chunks: tuple[messages.LogChunk, ...] = ()
     for entry in written:
-        chunks = log_module.append_log(chunks, entry)
+        chunks = messages.append_log(chunks, entry)
     old = replace(state, log=chunks, log_start=0)
     assert old.log_entries() == written
     read = restored(old, Path("snapshot.json"))
@@ -89,7 +89,7 @@ def test_a_ruleset_action_that_applies_another_keeps_the_hidden_secret_in_a_smal
     goblin = ids(state)["Goblin 1"]
     state = state.with_combatant(replace(state.combatant(goblin), hidden=True))
     monkeypatch.setattr(log_window, "LOG_KEPT", 1)
-    monkeypatch.setattr(log_module, "LOG_CHUNK", 1)
+    monkeypatch.setattr(messages, "LOG_CHUNK", 1)
     after = act(state, "attack", "Brenna", target=goblin, uses="action", to_hit=rolled("1d20", 9),
                 damage=rolled("1d8+3", 4), critical=rolled("1d8", 8))
     _state, written = apply_logged(state, a.RulesetAction(name="attack", args={

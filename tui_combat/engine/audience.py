@@ -24,7 +24,7 @@ from typing import Final, NamedTuple
 
 from msgspec.structs import replace
 
-from tui_combat.engine.log import LogEntry, Msg, Param, append_log
+from tui_combat.engine.messages import LogEntry, Msg, Param, append_log
 from tui_combat.engine.model import BEHIND_THE_SCREEN, ROLLS_OPTION, ROLLS_SHOWN, Combatant, State
 from tui_combat.i18n import N_
 
@@ -120,6 +120,8 @@ _MIN_LETTERS = 3
 
 
 def _stem(word: str) -> str:
+    if word[:1].isdigit():  # "3s", "2nd": the number
+        return word.rstrip("abcdefghijklmnopqrstuvwxyz") or word
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= _MIN_LETTERS:
             return word[: -len(ending)]

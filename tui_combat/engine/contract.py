@@ -605,11 +605,13 @@ class Ruleset(Generic[R, F]):
         return step is None or step.kind != "resolve" or combatant_id in state.acting_now()
 
     # -- what the screens show ---------------------------------------------------------------------
-    def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
+    def public_conditions(self, state: State, combatant_id: str) -> tuple[str | Msg, ...]:
         """What the players' screen lists under a combatant (translated, computed when shown): by default his
         :meth:`details` labelled with one of :data:`CONDITION_LABELS` ("Condition: prone" shows as "prone").
-        A ruleset whose condition is its own (Shaken) returns it here. The engine adds the effects the GM put
-        on, and leaves out whatever names a secret."""
+        A ruleset whose condition is its own (Shaken) returns it here. A condition that names others or holds a
+        stat is a :class:`Msg` naming them by :func:`~tui_combat.engine.audience.who` (held by someone hidden) or
+        marking the stat: the players read it as they read a log line. The engine adds the effects the GM put on
+        that are theirs to see."""
         labels = {_(label) for label in CONDITION_LABELS}
         return tuple(f"{label}: {value}" if label != _("Condition") else value
                      for label, value in self.details(state, combatant_id) if label in labels)

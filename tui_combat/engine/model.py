@@ -20,7 +20,7 @@ import msgspec
 from msgspec.structs import replace
 
 from tui_combat.engine.dice import Roll
-from tui_combat.engine.log import LOG_CHUNK, LogChunk, LogEntry, Msg, append_log
+from tui_combat.engine.messages import LOG_CHUNK, LogChunk, LogEntry, Msg, append_log
 from tui_combat.i18n import N_
 
 SCHEMA_VERSION = 3

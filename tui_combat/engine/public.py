@@ -271,7 +271,7 @@ def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tupl
         if not members and (hidden or slot.combatants):  # a slot of the hidden only is not there for the players
             continue
         listed.update(members)
-        groups.append(PublicGroup(kind="slot", label="" if hidden else render(slot.label), now=now, done=done,
+        groups.append(PublicGroup(kind="slot", label="" if hidden else _label(slot.label, builder.shown), now=now, done=done,
                                   combatants=tuple(builder.combatant(c, acting=now, acted=done) for c in members)))
     groups += _out_of_order(builder, state, listed)
     rest = [c for c in state.combatants if c.id not in listed and c.id in builder.by_id]
@@ -285,6 +285,12 @@ def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tupl
         groups.append(PublicGroup(kind="idle", label=_("not acting"),
                                   combatants=tuple(builder.combatant(c.id) for c in rest)))
     return groups, hidden
+
+
+def _label(label: Msg, shown: str) -> str:
+    """A slot's label as the players read it ("15, tie" without the tie when one of the tied is hidden)."""
+    read = reading(label, shown)
+    return render(read) if isinstance(read, Msg) else ""
 
 
 def _seen_cursor(builder: _Builder, state: State) -> int:

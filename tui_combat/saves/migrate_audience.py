@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 
 from msgspec.structs import replace
 
-from tui_combat.engine.log import LogChunk, LogEntry, Msg, Param
+from tui_combat.engine.messages import LogChunk, LogEntry, Msg, Param
 from tui_combat.engine.model import BEHIND_THE_SCREEN, ROLLS_OPTION, ROLLS_SHOWN, SCHEMA_VERSION, Effect, State
 
 __all__ = ["AUDIENCE_SCHEMA", "decided_once"]
