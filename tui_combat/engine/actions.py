@@ -47,6 +47,9 @@ class AddCombatants(_Action, tag="add", frozen=True, kw_only=True):
     sheet: dict[str, Any] = msgspec.field(default_factory=dict)
     notes: str = ""
     hidden: bool | msgspec.UnsetType = msgspec.UNSET
+    hps: tuple[int, ...] = ()
+    """Each member's hit points, where they differ (rolled from the Hit Dice, as AD&D and OSE do, or typed):
+    as many as ``count``; empty, every member has ``hp``."""
     """Kept from the players until revealed (:class:`SetHidden`); left out of the journal when not (so that
     an action journalled before it existed encodes as it did)."""
 
@@ -130,6 +133,8 @@ class Damage(_Action, tag="damage", frozen=True, kw_only=True):
     amount: int
     roll: Roll | None = None
     critical: bool = False
+    kind: str = ""
+    """The damage's type where the rules give it one (5e: "fire", "slashing" …), for resistance and immunity."""
     """The damage of a critical hit (some books count it twice against the dying)."""
 
 
@@ -161,6 +166,47 @@ class EndEffect(_Action, tag="end_effect", frozen=True, kw_only=True):
     """An effect ended before its time (by its id)."""
 
     effect: int
+
+
+class SavingThrow(_Action, tag="save", frozen=True, kw_only=True):
+    """A combatant's saving throw (:mod:`tui_combat.engine.saves`): its kind, the DC where the rules have one, the
+    roll (the app's or typed from real dice); ``legendary``: a failure is turned into a success by a Legendary
+    Resistance; ``source``: what it is against, as the rules that asked for it name it ("concentration")."""
+
+    combatant: str
+    kind: str
+    roll: Roll
+    dc: int = 0
+    cover: int = 0
+    legendary: bool = False
+    source: str = ""
+
+
+class AreaTarget(msgspec.Struct, frozen=True, kw_only=True):
+    """One target of an area effect: his save's roll (none where there is no save), his cover, and whether a
+    failed save is turned into a success by a Legendary Resistance."""
+
+    combatant: str
+    roll: Roll | None = None
+    cover: int = 0
+    legendary: bool = False
+
+
+class AreaEffect(_Action, tag="area", frozen=True, kw_only=True):
+    """An effect on several targets at once (a fireball, a breath, a cone): one damage roll shared by all, each
+    target's save against ``dc`` (``save`` "" for none), what a save leaves of the damage (``on_save``: half,
+    none, full), then each one's resistances; ``source`` is who does it ("" for none in the fight) and
+    ``ability`` the special ability it is (its recharge spent), if any."""
+
+    name: str
+    targets: tuple[AreaTarget, ...]
+    damage: Roll | None = None
+    kind: str = ""
+    save: str = ""
+    dc: int = 0
+    on_save: str = "half"
+    source: str = ""
+    ability: str = ""
 
 
 class ShowToPlayers(_Action, tag="show", frozen=True, kw_only=True):
@@ -203,6 +249,8 @@ Action = (
     | Note
     | AddEffect
     | EndEffect
+    | SavingThrow
+    | AreaEffect
     | ShowToPlayers
     | RulesetAction
 )

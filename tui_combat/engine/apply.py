@@ -239,20 +239,23 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
         raise RuleError(_("HP cannot be negative."))
     if not 1 <= action.count <= MAX_GROUP:
         raise RuleError(_("A group has from 1 to {max} members.", max=MAX_GROUP))
+    if action.hps and (len(action.hps) != action.count or min(action.hps) < 0):
+        raise RuleError(_("Give each of the {count} members his hit points, none below 0.", count=action.count))
     try:
         state.side(action.side)
     except KeyError:
         raise RuleError(_("No such side.")) from None
     ruleset = get(state.ruleset)
     sheet = ruleset.check_sheet(dict(action.sheet))
-    hp = ruleset.starting_hp(sheet, action.hp)
+    hps = [ruleset.starting_hp(sheet, each) for each in action.hps] if action.hps else \
+        [ruleset.starting_hp(sheet, action.hp)] * action.count
     next_id = state.next_id
     group = f"g{next_id}" if action.count > 1 else ""
     if group:
         next_id += 1
     names = new_names(state, name, action.count)
     new = []
-    for new_name in names:
+    for new_name, hp in zip(names, hps):
         new.append(
             Combatant(
                 id=f"c{next_id}",

@@ -53,6 +53,7 @@ from msgspec.structs import replace
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, render, roll_param
+from tui_combat.engine.saves import SavingRules
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _, data_word, data_words, spellings
 
@@ -278,7 +279,7 @@ def shown_value(field: FieldSpec, value: object) -> str:
     return str(value)
 
 
-class Ruleset(Generic[R, F]):
+class Ruleset(SavingRules, Generic[R, F]):
     """Subclass, set the class attributes, override the hooks your book needs."""
 
     id: ClassVar[str]

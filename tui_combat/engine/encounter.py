@@ -98,7 +98,7 @@ def encounter_actions(encounter: Encounter, state: State) -> list[a.Action]:
         for spec in side.combatants:
             result.append(
                 a.AddCombatants(side=side_id, name=spec.name, hp=spec.hp, count=spec.count, sheet=spec.sheet, notes=spec.notes,
-                                **({"hidden": True} if spec.hidden else {}))
+                                hidden=True if spec.hidden else msgspec.UNSET)
             )
             next_id += spec.count + (1 if spec.count > 1 else 0)
     return result
