@@ -21,6 +21,7 @@ from tui_combat.engine.contract import Ruleset
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR, encounter_actions, load_encounter
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, State
 from tui_combat.engine.public import HealthScale, health_word, public_view
 from tui_combat.engine.registry import get
@@ -350,12 +351,16 @@ def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple
 def test_each_rulesets_own_public_conditions_are_what_its_card_shows(
         fight: tuple[str, tuple[tuple[str, str], ...]], advances: int, actions: list[Step], surprise: bool) -> None:
     """A ruleset that works out the players' conditions on its own (not from its whole card) gives what the
-    card's condition lines give (:meth:`Ruleset.public_conditions` by default), at every point of a fight."""
+    card's condition lines give (:meth:`Ruleset.public_conditions` by default), at every point of a fight (a
+    condition given as a message, to be read as a log line's parameter, by its text)."""
+    def texts(conditions: tuple[str | Msg, ...]) -> tuple[str, ...]:
+        return tuple(render(condition) if isinstance(condition, Msg) else condition for condition in conditions)
+
     for _action, state in played(prepared(*fight), advances, actions, surprise):
         ruleset = get(state.ruleset)
         for combatant in state.combatants:
-            assert ruleset.public_conditions(state, combatant.id) == \
-                Ruleset.public_conditions(ruleset, state, combatant.id), combatant.name
+            assert texts(ruleset.public_conditions(state, combatant.id)) == \
+                texts(Ruleset.public_conditions(ruleset, state, combatant.id)), combatant.name
 
 
 @pytest.mark.parametrize("demo", [demo.file_name for demo in DEMOS])

@@ -34,6 +34,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import render
 from tui_combat.engine.model import State
 from tui_combat.i18n import use_catalog
 from tui_combat.rulesets.trudvang import RULESET, AttackRecord
@@ -282,7 +283,9 @@ def test_change_action_before_the_call_moves_him_in_the_countdown() -> None:
     state = act(state, "change_action", combatant=ulf, declaration={"weapon": "unarmed"})
     assert labels(state) == [("10 (13)", ["Fridgar"]), ("10 (11)", ["Sigrid"]), ("9", ["Ulf"]), ("3", ["Orm"])]
     assert "IM -4 → +0, initiative 5 → 9 (call 9)" in last_log(state)
-    assert last_entry(state).facts == {"im": 0, "initiative": 9, "behind_the_screen": True}  # a foe's IM: the GM's
+    assert last_entry(state).facts == {"im": 0, "initiative": 9}
+    public = last_entry(state).public  # a foe's IMs and initiative are the GM's: the players read what he now uses
+    assert public is not None and render(public) == "Ulf changes his action to unarmed."
     state = act(state, "change_action", combatant=ulf, weapon="broadsword")  # flat form fields work too
     assert labels(state)[-2:] == [("5", ["Ulf"]), ("3", ["Orm"])]
     state = apply(state, a.NextStep())

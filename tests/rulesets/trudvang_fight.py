@@ -9,7 +9,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.log import LogEntry
-from tui_combat.engine.model import State
+from tui_combat.engine.model import ROLLS_OPTION, State
 from tui_combat.rulesets.trudvang import RULESET
 
 FRIDGAR = {
@@ -30,9 +30,13 @@ def d10(*faces: int) -> Roll:
     return Roll(expr="1d10!", total=sum(faces), faces=faces)
 
 
-def fight(*people: tuple[str, str, dict[str, Any]], count: dict[str, int] | None = None, surprised: str = "") -> State:
-    """A Trudvang fight in its first round's declare step; people are (side name, name, sheet)."""
+def fight(*people: tuple[str, str, dict[str, Any]], count: dict[str, int] | None = None, surprised: str = "",
+          rolls_shown: str = "") -> State:
+    """A Trudvang fight in its first round's declare step; people are (side name, name, sheet); ``rolls_shown``:
+    what the players see of rolls, set before anything is logged."""
     state = apply(State(), a.SetRuleset(ruleset="trudvang"))
+    if rolls_shown:
+        state = apply(state, a.SetOption(key=ROLLS_OPTION, value=rolls_shown))
     sides: dict[str, str] = {}
     for side, _name, _sheet in people:
         if side not in sides:

@@ -4,8 +4,11 @@ A round: **choose actions** (each combatant declares what he will use: weapon, o
 spell IM) → **initiative** (one open-ended 1d10 per combatant or NPC group, plus the IMs of that choice)
 → **countdown** (the GM calls 20, 15, 10, 9 … 1, "≤0"; everyone whose initiative has been reached acts,
 higher initiative first) → **end of round** (combat points refresh when the next round starts).
-A foe's IMs and SV stay behind the GM's screen: his attack and defence lines are roll lines, and his change
-of action ("IM −4 → +0") is shown to the players only when the GM shows them every roll.
+A foe's figures stay behind the GM's screen: his attack and defence lines are roll lines (the players read
+who hits whom and whether a parry, a dodge or a break-free works), and his IMs and initiative on a change of
+action ("IM −4 → +0"), his armour's PV and BV, the Body Points he lost and his damage level's penalty are
+shown to the players only when the GM shows them every roll ("Ulf loses Body Points, injured. Chain mail takes
+part of the blow."); the party's own figures are the players'.
 
 Ruleset actions (``RulesetAction(name, args)``; ``roll`` is a :class:`~tui_combat.engine.dice.Roll` or its
 dict ``{"expr", "total", "faces", "physical"}``, as a form's ``roll`` field gives it; ``modifier`` is an

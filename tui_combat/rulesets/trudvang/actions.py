@@ -19,6 +19,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import who
 from tui_combat.engine.contract import ActionSpec
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
@@ -67,6 +68,11 @@ DEFENCE_TEXT: dict[Defending, str] = {
     "parry": N_("{name} parries attack #{id} with {what}: {sv}; {roll} → {result}.{notes}"),
     "dodge": N_("{name} dodges attack #{id}: {sv}; {roll} → {result}.{notes}"),
     "glima_defence": N_("{name} resists the Glima #{id}: {sv}; {roll} → {result}.{notes}"),
+}
+DEFENCE_OUTCOMES: dict[Defending, str] = {  # what the players read of a defence while its dice are the GM's
+    "parry": N_("{name} parries with {what}: {result}."),
+    "dodge": N_("{name} dodges: {result}."),
+    "glima_defence": N_("{name} resists the Glima: {result}."),
 }
 DEFENCE_NAMES: dict[Defence, str] = {"": "", "parry": N_("parry"), "dodge": N_("dodge"), "glima_defence": N_("Glima defence")}
 DEFENCE_VERBS: dict[Defending, str] = {"parry": N_("parry"), "dodge": N_("dodge"), "glima_defence": N_("defend against")}
@@ -200,9 +206,10 @@ class CombatActions(TurnActions):
         sheet = self.sheet_of(combatant)
         return log(state, ATTACK_TEXT[kind], rolls=(args.roll,), facts={**outcome.facts, "attack": record.id, "hit": record.hit,
                                                                "attacker": combatant.id, "target": target.id},
-                   id=record.id, name=combatant.name, target=target.name, what=describe_item(item, sheet, self.data),
-                   sv=outcome.sv_text, roll=roll_param(args.roll), result=Msg(id=RESULT_WORDS[kind][outcome.result]),
-                   notes=notes_param(self.attack_notes(record, combatant, target)))
+                   id=record.id, name=who(state, combatant), target=who(state, target),
+                   what=describe_item(item, sheet, self.data), sv=outcome.sv_text, roll=roll_param(args.roll),
+                   result=Msg(id=RESULT_WORDS[kind][outcome.result]),
+                   notes=notes_param(self.attack_notes(state, record, combatant, target)))
 
     def buy_attack(self, state: State, combatant: Combatant, kind: AttackKind, args: CombatArgs) -> tuple[Purchase, str, bool]:
         """What the attack buys, the item it is made with, and whether it is a ranged attack."""
@@ -241,21 +248,21 @@ class CombatActions(TurnActions):
             return self.with_holders(state, {k: v for k, v in grappled.items() if k != record.target})
         return state
 
-    def attack_notes(self, record: AttackRecord, attacker: Combatant, target: Combatant) -> list[Msg]:
+    def attack_notes(self, state: State, record: AttackRecord, attacker: Combatant, target: Combatant) -> list[Msg]:
         if not record.hit:
             return []
-        who: dict[str, Param] = {"name": attacker.name, "target": target.name}
+        named: dict[str, Param] = {"name": who(state, attacker), "target": who(state, target)}
         if record.kind == "grapple":
-            return [Msg(id=N_("{target} is held unless he parries or dodges; held, he can only try to break free."), params=who)]
+            return [Msg(id=N_("{target} is held unless he parries or dodges; held, he can only try to break free."), params=named)]
         if record.kind == "glima":
             if record.drop:
-                return [Msg(id=N_("{name} drops onto him: 1d6 damage, and {target} stays held (unless his Glima defence succeeds)."), params=who)]
-            return [Msg(id=N_("{target} falls: 1d4 damage, and he is released (unless his Glima defence succeeds)."), params=who)]
+                return [Msg(id=N_("{name} drops onto him: 1d6 damage, and {target} stays held (unless his Glima defence succeeds)."), params=named)]
+            return [Msg(id=N_("{target} falls: 1d4 damage, and he is released (unless his Glima defence succeeds)."), params=named)]
         notes = [Msg(id=N_("Damage 1d6 (medium creature)."))] if record.unarmed else []
         if record.ranged:
-            notes.append(Msg(id=N_("{target} may dodge (a ranged attack cannot be parried)."), params=who))
+            notes.append(Msg(id=N_("{target} may dodge (a ranged attack cannot be parried)."), params=named))
         else:
-            notes.append(Msg(id=N_("{target} may parry or dodge."), params=who))
+            notes.append(Msg(id=N_("{target} may parry or dodge."), params=named))
         return notes
 
     # -- the defence pipeline --------------------------------------------------------------------------
@@ -286,11 +293,13 @@ class CombatActions(TurnActions):
         state = self.with_round(state, replace(info, attacks=tuple(attacks)))
         state = self.after_defence(state, record, combatant, how, outcome.success)
         sheet = self.sheet_of(combatant)
+        name, what = who(state, combatant), describe_item(item, sheet, self.data)
+        result = Msg(id=RESULT_WORDS[how][outcome.result])
         return log(state, DEFENCE_TEXT[how], rolls=(args.roll,),
                    facts={**outcome.facts, "attack": record.id, "defence": how, "saved": outcome.success,
                           "defender": combatant.id},
-                   id=record.id, name=combatant.name, what=describe_item(item, sheet, self.data), sv=outcome.sv_text,
-                   roll=roll_param(args.roll), result=Msg(id=RESULT_WORDS[how][outcome.result]),
+                   public=Msg(id=DEFENCE_OUTCOMES[how], params={"name": name, "what": what, "result": result}),
+                   id=record.id, name=name, what=what, sv=outcome.sv_text, roll=roll_param(args.roll), result=result,
                    notes=notes_param(self.defence_notes(record, how, item, sheet, outcome.success)))
 
     def buy_defence(self, state: State, info: RoundInfo, combatant: Combatant, how: Defending,
@@ -400,10 +409,13 @@ class CombatActions(TurnActions):
         state = self.with_round(state, info)
         if outcome.success:
             state = self.with_holders(state, {k: v for k, v in self.holders(state).items() if k != combatant.id})
+        name, holder = who(state, combatant), self.named(state, grappler)
+        result = Msg(id=RESULT_WORDS["break_free"][outcome.result])
         return log(state, N_("{name} tries to break free of {holder}: {sv}; {roll} → {result}."), rolls=(args.roll,),
-                   facts={**outcome.facts, "free": outcome.success}, name=combatant.name,
-                   holder=state.names().get(grappler) or Msg(id=N_("someone who has left")), sv=outcome.sv_text, roll=roll_param(args.roll),
-                   result=Msg(id=RESULT_WORDS["break_free"][outcome.result]))
+                   facts={**outcome.facts, "free": outcome.success},
+                   public=Msg(id=N_("{name} tries to break free of {holder}: {result}."),
+                              params={"name": name, "holder": holder, "result": result}),
+                   name=name, holder=holder, sv=outcome.sv_text, roll=roll_param(args.roll), result=result)
 
     # -- what every combat action shares: buy, pay, roll ------------------------------------------------
     def buy_wrestling(self, combatant: Combatant, sheet: TrudvangSheet, args: CombatArgs, *, rate: int, what: Msg,

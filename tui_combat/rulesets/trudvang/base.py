@@ -10,10 +10,11 @@ from typing import Any, TypeVar
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import behind, who, whos
 from tui_combat.engine.contract import FieldSpec, Ruleset, Situation, StepDef
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import validation_text
-from tui_combat.engine.log import Msg, log
+from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.trudvang.budget import Budget, cp_pools, find_weapon, fresh_budget
@@ -253,17 +254,16 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
             bonus = bonuses.get(combatant.id)
             if bonus is not None and bonus.round == state.round and bonus.value and combatant.status == "active":
                 state = log(state, N_("{name} skipped last round's turn: {bonus} to initiative."),
-                            facts={"bonus": bonus.value}, name=combatant.name, bonus=signed(bonus.value))
+                            facts={"bonus": bonus.value}, name=who(state, combatant), bonus=signed(bonus.value))
         return self.with_round(state, RoundInfo())
 
     def on_round_end(self, state: State) -> State:
         info = self.round_of(state)
-        names = state.names()
-        skipped = [names[cid] for cid, turn in info.turns.items() if turn.skipped and cid in names]
+        skipped = whos(state, (cid for cid, turn in info.turns.items() if turn.skipped))
         if skipped:
             state = log(state, N_("Skipped their turn, {bonus} to initiative next round: {names}."),
                         facts={"bonus": self.data.rules.skip_bonus}, bonus=signed(self.data.rules.skip_bonus),
-                        names=", ".join(skipped))
+                        names=skipped)
         return log(state, N_("Combat points refresh for the next round."))
 
     # -- the typed round state -------------------------------------------------------------------------
@@ -353,3 +353,21 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
     def name_of(state: State, cid: str) -> str:
         """A combatant's name, also for one removed from the fight since (never his id)."""
         return state.names().get(cid) or _("someone who has left")
+
+    @staticmethod
+    def named(state: State, cid: str) -> Msg:
+        """A combatant as a log parameter (:func:`~tui_combat.engine.audience.who`), also one removed from the
+        fight since."""
+        return who(state, cid) if state.has(cid) else Msg(id=N_("someone who has left"))
+
+    @staticmethod
+    def figure(state: State, cid: str, value: Param) -> Param:
+        """A figure of his sheet or his health as a log parameter (an armour's PV and BV, the Body Points he lost,
+        his damage level's penalty, his IMs): the party's are the players' own; anyone else's stay behind the GM's
+        screen (:func:`~tui_combat.engine.audience.behind`)."""
+        combatant = state.combatant(cid)
+        try:
+            party = state.side(combatant.side).is_party
+        except KeyError:
+            party = False
+        return value if party else behind(value)

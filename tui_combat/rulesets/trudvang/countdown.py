@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import group_ref, who
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.initiative import settle, totals
 from tui_combat.engine.log import Msg, log
@@ -53,9 +54,10 @@ class Countdown(TrudvangBase):
         for key, members in self.roll_keys(state).items():
             first = state.combatant(members[0])
             if len(members) > 1:
-                label = Msg(id="{name} ×{count}", params={"name": first.name.rsplit(" ", 1)[0], "count": len(members)})
+                label = Msg(id="{name} ×{count}", params={"name": group_ref(state, first.name.rsplit(" ", 1)[0], members, key),
+                                                          "count": len(members)})
             else:
-                label = Msg(id="{name}", params={"name": first.name})
+                label = who(state, first)
             modifier = self.init_modifier(state, first.id, bonus=not first.group)
             requests.append(RollRequest(key=key, label=label, dice=self.data.rules.initiative_dice, modifier=modifier,
                                         combatants=members))
@@ -74,7 +76,7 @@ class Countdown(TrudvangBase):
                 if bonus:
                     value = group_totals[request.key] + bonus
                     state = log(state, N_("{name} acts apart from his group: {roll} {bonus} for his skipped turn = {value}."),
-                                facts={"initiative": value, "bonus": bonus}, name=state.combatant(cid).name,
+                                facts={"initiative": value, "bonus": bonus}, name=who(state, cid),
                                 roll=group_totals[request.key], bonus=signed(bonus), value=value)
         return settle(state, self.order(state, group_totals))
 

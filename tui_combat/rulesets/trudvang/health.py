@@ -15,12 +15,13 @@ from typing import Any, Protocol
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import who
 from tui_combat.engine.contract import Health, OptionSpec
 from tui_combat.engine.dice import with_bonus
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
-from tui_combat.rulesets.trudvang.actions import CombatActions
+from tui_combat.rulesets.trudvang.actions import CombatActions, concat
 from tui_combat.rulesets.trudvang.budget import find_weapon
 from tui_combat.rulesets.trudvang.data import SHIELD, UNARMED
 from tui_combat.rulesets.trudvang.sheet import TrudvangSheet, sheet_from_fields
@@ -201,7 +202,9 @@ class Wounds(CombatActions):
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         """The armour (or the parrying item) wears; the hit is marked as dealt; the log says where it went
-        (without the BP left: the engine's line before it says them, hidden from the players for a foe)."""
+        (without the BP left: the engine's line before it says them, hidden from the players for a foe). A foe's
+        figures (the PV and BV, the BP he lost, his level's penalty) stay behind the GM's screen: the players read
+        where the blow went and his damage level's word."""
         share = self.share(state, combatant_id, amount)
         combatant = state.combatant(combatant_id)
         info = self.round_of(state)
@@ -210,30 +213,57 @@ class Wounds(CombatActions):
             attacks[share.attack - 1] = replace(attacks[share.attack - 1], damaged=True)
             state = self.with_round(state, replace(info, attacks=tuple(attacks)))
         sheet = self.sheet_of(combatant)
+        name = who(state, combatant)
         if share.item:
             pv = self.pv_now(state, combatant_id, share.item)
             what = self.item_name(sheet, share.item)
             state, worn = self.wear(state, combatant_id, share.item, amount - pv)
+            public = Msg(id=N_("The parry puts the {damage} damage on the {item}: {name}'s body takes none."),
+                         params={"damage": amount, "item": what, "name": name})
             return log(state, N_("The parry puts the {damage} damage on the {item} (PV {pv}): {name}'s body takes none.{wear}"),
-                       facts={"item_damage": amount, "body_damage": 0}, damage=amount, item=what, pv=pv,
-                       name=combatant.name, wear=worn)
+                       facts={"item_damage": amount, "body_damage": 0}, public=public, damage=amount, item=what,
+                       pv=self.figure(state, combatant_id, pv), name=name, wear=worn)
         wear: Param = ""
         if sheet.armour:
             state, wear = self.wear(state, combatant_id, ARMOUR, share.body)
         notes: list[Param] = []
+        seen: list[Param] = []
         if share.halved:
-            notes.append(Msg(id=N_(" Unarmed parry of an armed attack: half, {half}."), params={"half": amount // 2}))
+            halved = Msg(id=N_(" Unarmed parry of an armed attack: half, {half}."), params={"half": amount // 2})
+            notes.append(halved)
+            seen.append(halved)
+        armour = self.item_name(sheet, ARMOUR)
         if share.absorbed:
-            notes.append(Msg(id=N_(" {armour} absorbs {pv}."), params={"armour": self.item_name(sheet, ARMOUR), "pv": share.absorbed}))
-        level = self.level_text(combatant)
+            notes.append(Msg(id=N_(" {armour} absorbs {pv}."), params={"armour": armour,
+                                                                      "pv": self.figure(state, combatant_id, share.absorbed)}))
+            seen.append(Msg(id=N_(" {armour} takes part of the blow.") if share.body else N_(" {armour} takes the whole blow."),
+                            params={"armour": armour}))
+        level = self.level_of(combatant)
+        if share.body:
+            public = Msg(id=N_("{name} loses Body Points{level}.{notes}"),
+                         params={"name": name, "level": self.level_param(state, combatant, penalty=False),
+                                 "notes": concat(seen)})
+        else:
+            public = Msg(id=N_("{name} loses no Body Points.{notes}"), params={"name": name, "notes": concat(seen)})
         return log(state, N_("{name} loses {body} BP{level}.{notes}{wear}"),
-                   facts={"body_damage": share.body, "absorbed": share.absorbed, "level": _level_fact(self.level_of(combatant))},
-                   name=combatant.name, body=share.body, notes=Msg(id="".join(f"{{n{i}}}" for i in range(len(notes))),
-                                                                   params={f"n{i}": n for i, n in enumerate(notes)}),
-                   level=f", {level}" if level else "", wear=wear)
+                   facts={"body_damage": share.body, "absorbed": share.absorbed, "level": _level_fact(level)},
+                   public=public, name=name, body=self.figure(state, combatant_id, share.body),
+                   notes=concat(notes), level=self.level_param(state, combatant), wear=wear)
+
+    def level_param(self, state: State, combatant: Combatant, *, penalty: bool = True) -> Param:
+        """", injured (-1)" as a log parameter, the penalty as a figure of his (:meth:`figure`); "" when unhurt."""
+        level = self.level_of(combatant)
+        if level is None:
+            return ""
+        word = Msg(id=LEVEL_WORDS[level])
+        value = self.data.rules.level_penalties[level]
+        if not penalty or not value:
+            return Msg(id=", {level}", params={"level": word})
+        return Msg(id=", {level} ({penalty})", params={"level": word, "penalty": self.figure(state, combatant.id, f"{value:+d}")})
 
     def wear(self, state: State, cid: str, item: str, excess: int) -> tuple[State, Param]:
-        """Wear ``item`` by the ``excess`` damage that got past its PV; the log's sentence about it."""
+        """Wear ``item`` by the ``excess`` damage that got past its PV; the log's sentence about it (its values
+        figures of the wearer's, :meth:`figure`)."""
         bv = self.bv_now(state, cid, item)
         left = self.worn(state, excess, bv)
         if left == bv:
@@ -241,8 +271,9 @@ class Wounds(CombatActions):
         carry = self.fight_of(state)
         state = self.with_fight(state, replace(carry, wear={**carry.wear, cid: {**carry.wear.get(cid, {}), item: left}}))
         what = self.item_name(self.sheet(state, cid), item)
-        return state, Msg(id=N_(" {item}: BV {before} → {after}, PV {pv}."), params={"item": what, "before": bv, "after": left,
-                                                                                  "pv": pv_of(left)})
+        return state, Msg(id=N_(" {item}: BV {before} → {after}, PV {pv}."), params={
+            "item": what, "before": self.figure(state, cid, bv), "after": self.figure(state, cid, left),
+            "pv": self.figure(state, cid, pv_of(left))})
 
     def item_name(self, sheet: TrudvangSheet, item: str) -> Msg:
         if item == ARMOUR:

@@ -9,9 +9,10 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import who
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log
-from tui_combat.engine.model import BEHIND_THE_SCREEN, Combatant, Slot, State
+from tui_combat.engine.model import Combatant, Slot, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.trudvang.base import convert_args, signed
 from tui_combat.rulesets.trudvang.countdown import HELD, Countdown
@@ -43,7 +44,7 @@ class ChangeArgs(msgspec.Struct, frozen=True, kw_only=True):
     """None: the declaration's keys (weapon, offhand, shield, spell_im, other_im) are given flat."""
 
 
-def one_after_another(names: list[str]) -> Param:
+def one_after_another(names: list[Msg]) -> Param:
     """"A, then B, then C" as a log parameter."""
     if len(names) == 1:
         return names[0]
@@ -70,7 +71,7 @@ class TurnActions(Countdown):
         state = self.with_round(self.remove_from_order(state, combatant.id), info)
         penalty = self.data.rules.held_penalty
         return log(state, N_("{name} holds his action ({penalty} on what he does when he acts)."),
-                   facts={"penalty": penalty}, name=combatant.name, penalty=signed(penalty))
+                   facts={"penalty": penalty}, name=who(state, combatant), penalty=signed(penalty))
 
     def act_held(self, state: State, raw: dict[str, Any]) -> State:
         args = convert_args(raw, ActHeldArgs, "act_held")
@@ -115,8 +116,12 @@ class TurnActions(Countdown):
         order[at:at] = slots
         state = self.with_round(replace(state, order=tuple(order), cursor=at), info)
         penalty = self.data.rules.held_penalty
-        return log(state, N_("Held action now: {names} ({penalty} on that turn's actions)."),
-                   facts={"penalty": penalty}, names=one_after_another([c.name for c in ordered]), penalty=signed(penalty))
+        said = N_("Held action now: {names} ({penalty} on that turn's actions).")
+        # "A, then B" names each one: the players read those they see, in the same order.
+        seen = [who(state, c) for c in ordered if not c.hidden]
+        public = Msg(id=said, params={"names": one_after_another(seen), "penalty": signed(penalty)}) if seen else None
+        return log(state, said, facts={"penalty": penalty}, public=public,
+                   names=one_after_another([who(state, c) for c in ordered]), penalty=signed(penalty))
 
     def combatant_called(self, state: State, text: str) -> str:
         """The id of the combatant named ``text`` (his name, or his id)."""
@@ -160,7 +165,8 @@ class TurnActions(Countdown):
         bonus = Bonus(round=state.round + 1, value=self.data.rules.skip_bonus)
         state = self.with_fight(state, replace(carry, init_bonus={**carry.init_bonus, combatant.id: bonus}))
         return log(state, N_("{name} gives up his turn: only parries this round, {bonus} to initiative next round."),
-                   facts={"bonus": bonus.value, "next_round": bonus.round}, name=combatant.name, bonus=signed(bonus.value))
+                   facts={"bonus": bonus.value, "next_round": bonus.round}, name=who(state, combatant),
+                   bonus=signed(bonus.value))
 
     # -- change of action ------------------------------------------------------------------------------
     def change_action(self, state: State, raw: dict[str, Any]) -> State:
@@ -185,7 +191,7 @@ class TurnActions(Countdown):
             raise RuleError(_("{name} has no initiative this round.", name=combatant.name))
         info = replace(info, declarations={**info.declarations, **{cid: declaration for cid in members}})
         if not rolled:
-            return log(self.with_round(state, info), N_("{name} chooses: {what}."), name=combatant.name,
+            return log(self.with_round(state, info), N_("{name} chooses: {what}."), name=who(state, combatant),
                        what=self.describe_used(state, combatant.id, new_used))
         old_modifier = info.modifiers[key]
         before = self.value_of(state, info, combatant.id)
@@ -199,11 +205,14 @@ class TurnActions(Countdown):
         after = self.value_of(state, info, combatant.id)
         index = self.slot_index(state, combatant.id)
         call: Param = state.order[index].label if index is not None else "?"
+        name, what = who(state, combatant), self.describe_used(state, combatant.id, new_used)
+        # A foe's IMs and initiative are behind the screen: the players read what he now uses.
         return log(state, N_("{name} changes his action to {what}: IM {old} → {new}, initiative {before} → {after} (call {call})."),
-                   facts={"im": new_modifier, "initiative": after or 0,
-                          BEHIND_THE_SCREEN: not state.side(combatant.side).is_party}, name=combatant.name,
-                   what=self.describe_used(state, combatant.id, new_used), old=signed(old_modifier),
-                   new=signed(new_modifier), before=before, after=after, call=call)
+                   facts={"im": new_modifier, "initiative": after or 0},
+                   public=Msg(id=N_("{name} changes his action to {what}."), params={"name": name, "what": what}),
+                   name=name, what=what, old=self.figure(state, combatant.id, signed(old_modifier)),
+                   new=self.figure(state, combatant.id, signed(new_modifier)),
+                   before=self.figure(state, combatant.id, before), after=self.figure(state, combatant.id, after), call=call)
 
     def describe_used(self, state: State, cid: str, used: Used) -> Param:
         """What he uses, as a log parameter: "Broadsword, Seax in the off hand, Medium shield"."""
@@ -243,4 +252,4 @@ class TurnActions(Countdown):
         if combatant.id not in grappled:
             raise RuleError(_("{name} is not held by anyone.", name=combatant.name))
         state = self.with_holders(state, {k: v for k, v in grappled.items() if k != combatant.id})
-        return log(state, N_("{name} is released."), name=combatant.name)
+        return log(state, N_("{name} is released."), name=who(state, combatant))

@@ -9,9 +9,11 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import whos
 from tui_combat.engine.contract import BudgetLine, DamageDue, FieldSpec, new_facts
 from tui_combat.engine.dice import Dice, DiceError, parse
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.log import Msg, render_param
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _, data_word, ngettext
 from tui_combat.rulesets.trudvang.actions import ATTACKS, DEFENCES
@@ -120,7 +122,7 @@ class TrudvangView(Wounds):
 
     def _round_details(self, state: State, combatant_id: str) -> list[tuple[str, str]]:
         flags = self.round_flags(state, combatant_id)
-        this_round = [(_("This round"), "; ".join(flags))] if flags else []
+        this_round = [(_("This round"), "; ".join(render_param(flag) for flag in flags))] if flags else []
         try:
             parts = self.im_parts(state, combatant_id)
         except RuleError as error:
@@ -135,17 +137,20 @@ class TrudvangView(Wounds):
             lines.append((_("Initiative"), _("{total} (call {call})", total=value, call=self.call_label(value))))
         return lines + this_round
 
-    def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
+    def public_conditions(self, state: State, combatant_id: str) -> tuple[str | Msg, ...]:
         """What the card says of him this round (surprised, holding, held by …), without working out the rest
-        of the card."""
+        of the card; a note naming someone hidden from the players is left out for them."""
         flags = self.round_flags(state, combatant_id) if state.phase == "round" else []
-        return (f"{_('This round')}: {'; '.join(flags)}",) if flags else ()
+        if not flags:
+            return ()
+        return (Msg(id="{label}: {flags}", params={"label": Msg(id=N_("This round")), "flags": flags}, sep="; "),)
 
-    def round_flags(self, state: State, combatant_id: str) -> list[str]:
-        """Surprised, holding his action, gave up his turn, held by or holding someone: this round."""
+    def round_flags(self, state: State, combatant_id: str) -> list[str | int | Msg]:
+        """Surprised, holding his action, gave up his turn, held by or holding someone: this round (translated
+        now, but the notes that name someone: those by reference)."""
         data = self.data
         turn = self.round_of(state).turns.get(combatant_id, Turn())
-        flags = []
+        flags: list[str | int | Msg] = []
         if self.surprised_now(state, combatant_id):
             flags.append(_("surprised ({penalty:+d})", penalty=data.rules.surprise_penalty))
         if turn.held:
@@ -156,11 +161,10 @@ class TrudvangView(Wounds):
             flags.append(_("gave up his turn"))
         grappled = self.holders(state)
         if combatant_id in grappled:
-            flags.append(_("held by {name}", name=self.name_of(state, grappled[combatant_id])))
-        names = state.names()
-        holding = [names[victim] for victim, holder in grappled.items() if holder == combatant_id and victim in names]
+            flags.append(Msg(id=N_("held by {name}"), params={"name": self.named(state, grappled[combatant_id])}))
+        holding = whos(state, (victim for victim, holder in grappled.items() if holder == combatant_id))
         if holding:
-            flags.append(_("holding {names}", names=", ".join(holding)))
+            flags.append(Msg(id=N_("holding {names}"), params={"names": holding}))
         return flags
 
     def turn_marker(self, state: State, combatant_id: str, slot: int | None) -> str:
