@@ -4,8 +4,9 @@ A round (the Dolmenwood combat chapter): **declarations** (a spell, a fairy rune
 before initiative, by everyone) → **initiative** (1d6 per side, highest first) → **the sides act** in
 initiative order, each through its phases: movement (not those casting), missiles, magic, melee →
 **morale** (the referee checks it for monsters and NPCs where a trigger called for it). The monsters'
-morale is the referee's: the trigger's line ("Morale check due …") is secret, and the roll against the
-score is a roll line (the players see it only when the GM shows them every roll).
+morale is the referee's: the trigger's line ("Morale check due …"), the reminder of a check still due and
+the end of their checks are his alone; the roll against the score is a roll line whose score stays behind the
+screen (the players read "Goblins: the nerve holds.", and the roll only when the GM shows them every roll).
 
 Options (``State.options``):
 

@@ -10,11 +10,13 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions
 from tui_combat.engine.apply import apply
+from tui_combat.engine.audience import typed, who
 from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, Health, new_attack
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, roll_param
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import NC_, N_, _, pgettext
+from tui_combat.rulesets.ose.base import typed_after
 from tui_combat.rulesets.ose.data import tables, weapon_name
 from tui_combat.rulesets.ose.morale import OseMorale, chance_text, roll_arg, signed_int
 from tui_combat.rulesets.ose.state import Spent
@@ -127,8 +129,8 @@ class OseActions(OseMorale):
         message = N_("{name}'s spell{what} is disrupted ({cause} before his side's magic phase): it is lost from memory.") \
             if declaration.intent == "spell" else \
             N_("{name}'s fairy rune{what} is disrupted ({cause} before his side's magic phase): it is used up.")
-        return log(state, message, facts={"disrupted": declaration.intent}, name=state.combatant(combatant_id).name,
-                   what=f" {declaration.what}" if declaration.what else "", cause=Msg(id=cause))
+        return log(state, message, facts={"disrupted": declaration.intent}, name=who(state, combatant_id),
+                   what=typed_after(" ", declaration.what), cause=Msg(id=cause))
 
     # -- which actions apply now -----------------------------------------------------------------------
     def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:
@@ -250,7 +252,7 @@ class OseActions(OseMorale):
         if name == "cast":
             return self.cast(state, combatant)
         if name == "failed_save":
-            state = log(state, N_("{name} fails a saving throw."), facts={"save": False}, name=combatant.name)
+            state = log(state, N_("{name} fails a saving throw."), facts={"save": False}, name=who(state, combatant))
             return self.disrupt(state, combatant.id, N_("a failed saving throw"))
         raise RuleError(_("Unknown action {name}.", name=name))
 
@@ -262,12 +264,12 @@ class OseActions(OseMorale):
         state = self.spend(state, combatant.id, moved=True)
         if self.fleeing(state, combatant.id) and "+" in self.turn_of(state, combatant.id):
             return log(state, N_("{name} turns and flees from melee: his opponents acting with him this turn get "
-                                 "+{bonus} to hit and ignore his shield."), facts={"fleeing": True}, name=combatant.name,
+                                 "+{bonus} to hit and ignore his shield."), facts={"fleeing": True}, name=who(state, combatant),
                        bonus=tables().fleeing.to_hit)
         if self.fleeing(state, combatant.id):
             return log(state, N_("{name} turns and flees from melee: he is out of reach of the melee attacks still "
-                                 "to come this round."), facts={"fleeing": True}, name=combatant.name)
-        return log(state, N_("{name} moves."), name=combatant.name)
+                                 "to come this round."), facts={"fleeing": True}, name=who(state, combatant))
+        return log(state, N_("{name} moves."), name=who(state, combatant))
 
     def cast(self, state: State, combatant: Combatant) -> State:
         declaration = self.declaration_of(state, combatant.id)
@@ -278,9 +280,10 @@ class OseActions(OseMorale):
         if self.spent(state, combatant.id).acted:
             raise RuleError(_("{name} has already acted this round.", name=combatant.name))
         state = self.spend(state, combatant.id, acted=True)
-        what: Param = declaration.what or Msg(id=N_("a spell") if declaration.intent == "spell" else N_("a fairy rune"))
+        what: Param = typed(declaration.what) if declaration.what else \
+            Msg(id=N_("a spell") if declaration.intent == "spell" else N_("a fairy rune"))
         message = N_("{name} casts {what}.") if declaration.intent == "spell" else N_("{name} uses {what}.")
-        return log(state, message, facts={"cast": declaration.intent}, name=combatant.name, what=what)
+        return log(state, message, facts={"cast": declaration.intent}, name=who(state, combatant), what=what)
 
     def reckon(self, state: State, attacker: Combatant, args: Mapping[str, Any]) -> Reckoning:
         """What an attack needs, from the form's values: the target's AC (his shield off when he flees melee
@@ -341,7 +344,8 @@ class OseActions(OseMorale):
                     rolls=(to_hit,), facts={"needed": armour - bonus, "total": total, "hit": hit, "fleeing": reckoning.fleeing,
                                             "shield_ignored": not reckoning.missile and (reckoning.fleeing or bool(args.get("behind", False))),
                                             "attacker": attacker.id, "target": target.id},
-                    attacker=attacker.name, target=target.name, kind=Msg(id=N_("missile") if reckoning.missile else N_("melee")),
+                    attacker=who(state, attacker), target=who(state, target),
+                    kind=Msg(id=N_("missile") if reckoning.missile else N_("melee")),
                     roll=roll_param(to_hit), bonus=f"{bonus:+d}", total=total, ac=armour,
                     notes=Msg(id=" ({notes})", params={"notes": notes}) if notes else "",
                     result=Msg(id=N_("hit") if hit else N_("miss")))

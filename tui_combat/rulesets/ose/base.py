@@ -7,12 +7,13 @@ from typing import Any, cast, get_args
 import msgspec
 from msgspec.structs import asdict, replace
 
+from tui_combat.engine.audience import side_ref, typed, who
 from tui_combat.engine.contract import FieldSpec, OptionSpec, Ruleset, Situation, StepDef
 from tui_combat.engine.dice import DiceError, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.log import Msg, log
-from tui_combat.engine.model import Combatant, State
+from tui_combat.engine.model import Combatant, RollRequest, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.ose.data import tables
 from tui_combat.rulesets.ose.state import Declaration, Intent, OseFight, OseRound, Phase, Sheet
@@ -168,8 +169,8 @@ class OseBase(Ruleset[OseRound, OseFight]):
         else:
             declarations[combatant_id] = Declaration(intent=cast(Intent, intent), what=what if intent != "flee" else "")
         state = self.with_round(state, replace(current, declarations=declarations))
-        return log(state, N_("{name} declares {intent}{what}."), facts={"intent": intent}, name=combatant.name,
-                   intent=Msg(id=INTENT_LABELS[intent]), what=f": {what}" if what and intent != "flee" else "")
+        return log(state, N_("{name} declares {intent}{what}."), facts={"intent": intent}, name=who(state, combatant),
+                   intent=Msg(id=INTENT_LABELS[intent]), what=typed_after(": ", what) if intent != "flee" else "")
 
     # -- surprise and distance ---------------------------------------------------------------------
     def surprise_dice(self) -> str:
@@ -177,6 +178,13 @@ class OseBase(Ruleset[OseRound, OseFight]):
 
     def is_surprised(self, total: int) -> bool:
         return total <= tables().surprise.surprised_up_to
+
+    def surprise_requests(self, state: State) -> tuple[RollRequest, ...]:
+        """1d6 per side, each side named by reference: a side the players see nobody of rolls for the GM alone."""
+        dice = self.surprise_dice()
+        return tuple(RollRequest(key=side.id, label=side_ref(state, side.id), dice=dice,
+                                 combatants=tuple(c.id for c in state.combatants if c.side == side.id))
+                     for side in state.sides)
 
     def surprise_effect(self) -> str:
         return N_("Surprised, they lose this round: {names}.")
@@ -220,6 +228,7 @@ class OseBase(Ruleset[OseRound, OseFight]):
         return (combatant_id is not None and self.phase_now(state) in phases
                 and combatant_id in state.acting_now())
 
-    @staticmethod
-    def side_name(state: State, side_id: str) -> str:
-        return state.side(side_id).name
+
+def typed_after(before: str, text: str) -> Msg | str:
+    """What the GM typed (a spell's name) as a log parameter after ``before`` (": Sleep"), or "" for nothing."""
+    return Msg(id=before + "{text}", params={"text": typed(text)}) if text else ""

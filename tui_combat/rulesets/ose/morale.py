@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import behind, side_ref, who, whos
 from tui_combat.engine.dice import Dice, DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, plural_msg, roll_param
@@ -98,7 +99,7 @@ class OseMorale(OseOrder):
         state = self.with_fight(state, replace(fight, prompts=(*fight.prompts, prompt)))
         # The monsters' morale is the referee's: the players learn of it when they flee or surrender.
         return log(state, N_("Morale check due for {side}: {reason}."), facts={"morale_due": reason},
-                   secret=not state.side(side_id).is_party, side=self.side_name(state, side_id), reason=Msg(id=reason))
+                   secret=not state.side(side_id).is_party, side=side_ref(state, side_id), reason=Msg(id=reason))
 
     def on_status(self, state: State, combatant_id: str, before: Status) -> State:
         if state.phase != "round":
@@ -158,10 +159,14 @@ class OseMorale(OseOrder):
             if whole_side else [actor.id]
         score = self.sheet_of(actor).morale
         broken = rolled.total > score + modifier
-        who = self.side_name(state, actor.side) if whole_side else actor.name
+        checked = side_ref(state, actor.side) if whole_side else who(state, actor)
+        # The score and the GM's modifier are behind the screen: the players read whether the nerve holds.
         state = log(state, N_("Morale — {who}: {roll} against {score}{modifier}: {result}."), rolls=(rolled,),
                     facts={"morale": score, "modifier": modifier, "total": rolled.total, "broken": broken},
-                    who=who, roll=roll_param(rolled), score=score, modifier=f" {modifier:+d}" if modifier else "",
+                    public=Msg(id=N_("{who}: the nerve breaks.") if broken else N_("{who}: the nerve holds."),
+                               params={"who": checked}),
+                    who=checked, roll=roll_param(rolled), score=behind(score),
+                    modifier=behind(f" {modifier:+d}") if modifier else "",
                     result=Msg(id=N_("the nerve breaks, next round they try to flee or surrender") if broken
                                else N_("they fight on")))
         fight = self.fight_of(state)
@@ -172,30 +177,28 @@ class OseMorale(OseOrder):
         passes = {**fight.passes, **{c: fight.passes.get(c, 0) + 1 for c in members}}
         state = self.with_fight(state, replace(fight, prompts=prompts, passes=passes))
         done = [c for c in members if passes[c] >= data.passes_to_stop]
-        if done:
-            names = state.names()
+        if done:  # the referee's account of their morale, as the trigger's line is
             state = log(state, plural_msg("{names} passed {n} morale check: they fight to the death.",
                                           "{names} passed {n} morale checks: they fight to the death.", data.passes_to_stop,
-                                          names=", ".join(names[c] for c in done)))
+                                          names=whos(state, done)), secret=not state.side(actor.side).is_party)
         return state
 
     # -- reminders -----------------------------------------------------------------------------------
     def due_reminder(self, state: State) -> State:
-        """Log the morale checks still due, side by side."""
+        """Remind the GM of the morale checks still due, side by side (his alone)."""
         for side in state.sides:
             due = self.open_prompts(state, side.id)
             if due and any(self.checks_morale(state, c.id) for c in self.side_members(state, side.id)):
                 state = log(state, N_("Morale check still due for {side}: {reasons}."), facts={"morale_due": len(due)},
-                            side=side.name, reasons=[Msg(id=p.reason) for p in due])
+                            secret=True, side=side_ref(state, side.id), reasons=[Msg(id=p.reason) for p in due])
         return state
 
     def broken_reminder(self, state: State) -> State:
         """At the start of a round: those whose nerve broke in the last round try to flee or surrender."""
         fight = self.fight_of(state)
-        names = state.names()
         broke = [c for c, when in fight.broken.items() if when == state.round - 1
                  and state.combatant(c).status == "active"]
         if broke:
             state = log(state, N_("Their nerve broke: {names} try to flee or surrender this round."),
-                        names=", ".join(names[c] for c in broke))
+                        names=whos(state, broke))
         return state

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import GM, group_ref, side_ref, who, whos
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.initiative import ask, fresh_key, settle
@@ -28,7 +29,15 @@ class Unit(NamedTuple):
 
 
 def joined(labels: list[Msg]) -> Msg:
-    """Several names as one label: "Party + Goblins"."""
+    """Several names as one label: "Party + Goblins" (the players read those they may: "Party")."""
+    if len(labels) == 1:
+        return labels[0]
+    names: list[str | int | Msg] = [*labels]
+    return Msg(id="{names}", params={"names": names}, sep=" + ")
+
+
+def all_named(labels: list[Msg]) -> Msg:
+    """Several names as one parameter that the players read whole or not at all ("Party + Goblins")."""
     if len(labels) == 1:
         return labels[0]
     return Msg(id=" + ".join(f"{{n{i}}}" for i in range(len(labels))), params={f"n{i}": m for i, m in enumerate(labels)})
@@ -44,7 +53,7 @@ class OseOrder(OseBase):
             for side in state.sides:
                 members = tuple(c.id for c in acting if c.side == side.id)
                 if members:
-                    units[side.id] = Unit(Msg(id="{name}", params={"name": side.name}), members, 0)
+                    units[side.id] = Unit(side_ref(state, side.id), members, 0)
             return units
         for combatant in acting:
             key = combatant.group or combatant.id
@@ -52,9 +61,11 @@ class OseOrder(OseBase):
                 unit = units[key]
                 units[key] = unit._replace(members=(*unit.members, combatant.id))
             else:
-                name = combatant.name.rsplit(" ", 1)[0] if combatant.group else combatant.name
-                units[key] = Unit(Msg(id="{name}", params={"name": name}), (combatant.id,),
-                                  dex_modifier(self.sheet_of(combatant).dex))
+                units[key] = Unit(who(state, combatant), (combatant.id,), dex_modifier(self.sheet_of(combatant).dex))
+        for key, unit in units.items():
+            if len(unit.members) > 1 or state.combatant(unit.members[0]).group:  # a group by its one name
+                first = state.combatant(unit.members[0])
+                units[key] = unit._replace(label=group_ref(state, first.name.rsplit(" ", 1)[0], unit.members, key))
         return units
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
@@ -81,8 +92,13 @@ class OseOrder(OseBase):
                 turns.append(Turn(key="+".join(keys), label=joined([units[k].label for k in keys]), value=total,
                                   members=tuple(c for k in keys for c in units[k].members)))
                 if len(keys) > 1:
-                    state = log(state, N_("Tied at {total}: {names} act simultaneously."), facts={"total": total},
-                                total=total, names=turns[-1].label)
+                    labels = [units[k].label for k in keys]
+                    # The players read the tie between those they see, and none with fewer than two.
+                    seen = [label for label in labels if label.gm != GM]
+                    said = N_("Tied at {total}: {names} act simultaneously.")
+                    state = log(state, said, facts={"total": total}, total=total, names=all_named(labels),
+                                public=Msg(id=said, params={"total": total, "names": all_named(seen)})
+                                if len(seen) > 1 else None)
         else:
             values = list(sequences.values())
             tied = [key for key, sequence in sequences.items() if values.count(sequence) > 1]
@@ -221,6 +237,5 @@ class OseOrder(OseBase):
         if len(later) < len(combatant_ids):
             state = self.rebuild(state, replace(current, turns=tuple(turns)), follow_key=True)
         if later:
-            names = state.names()
-            state = log(state, N_("{names} act from the next round."), names=", ".join(names[c] for c in later))
+            state = log(state, N_("{names} act from the next round."), names=whos(state, later))
         return state
