@@ -187,3 +187,27 @@ def test_a_bad_sheet_is_refused_naming_the_field(installed: AnyRuleset) -> None:
         apply(state, a.AddCombatants(side="s1", name="Ada", hp=12, sheet={"damage": "1d"}))
     with pytest.raises(RuleError, match=r'^Sheet, unknown field "armour".*Sheet, damage: '):  # every mistake at once
         apply(state, a.AddCombatants(side="s1", name="Ada", hp=12, sheet={"armour": 2, "damage": "1d"}))
+
+
+def test_a_side_of_hidden_ones_rolls_nothing_the_players_read(installed: AnyRuleset) -> None:
+    """Skirmish names its sides by reference: the players read nothing of a side whose members are all hidden
+    from them, even when they see every roll."""
+    from tui_combat.engine.model import ROLLS_OPTION
+    from tui_combat.engine.public import public_entries
+
+    state = State(seed=1)
+    for action in (a.SetRuleset(ruleset="skirmish"), a.SetOption(key=ROLLS_OPTION, value="everything"),
+                   a.AddSide(name="Heroes", is_party=True), a.AddSide(name="Ambush"),
+                   a.AddCombatants(side="s1", name="Ada", hp=12, sheet={"attack": 3, "ac": 14, "damage": "1d8"}),
+                   a.AddCombatants(side="s2", name="Goblin", hp=5, count=2, hidden=True), a.StartFight()):
+        state = apply(state, action)
+    heroes, ambush = (side.id for side in state.sides)
+    state = apply(state, a.RollInitiative(rolls={heroes: typed("1d6", 4), ambush: typed("1d6", 4)}))
+    state = apply(state, a.RollInitiative(rolls={heroes + "#2": typed("1d6", 2), ambush + "#2": typed("1d6", 5)}))
+    state = attack(state, "Goblin 1", "Ada", typed("1d20", 19), typed("1d6", 3))
+    texts = [entry.text for entry in state.log_entries()]
+    assert "Initiative — Ambush: 1d6 (typed): 4." in texts and "Initiative — Ambush, tie reroll: 1d6 (typed): 5." in texts
+    read = [entry.text for entry in public_entries(state)]
+    assert not [line for line in read if "Ambush" in line or "Goblin" in line], read
+    assert "Initiative — Heroes: 1d6 (typed): 4." in read and "Ada takes 3 damage (1d6 (typed): 3): 9/12 HP." in read
+    assert not [entry.text for entry in state.log_entries() if entry.held]

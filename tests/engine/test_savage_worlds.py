@@ -21,22 +21,35 @@ from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import render
-from tui_combat.engine.model import State
-from tui_combat.engine.public import public_view
+from tui_combat.engine.model import ROLLS_OPTION, ROLLS_SHOWN, State
+from tui_combat.engine.public import public_entries, public_view
 
 WILD = {"wild_card": True, "skill": "1d8!", "damage": "1d8!+1d6!", "parry": 6, "toughness": 6}
 EXTRA = {"skill": "1d6!", "damage": "1d6!+1d6!", "parry": 5, "toughness": 5}
 
 
-def fight(*combatants: tuple[str, str, dict[str, Any]], count: dict[str, int] | None = None) -> State:
-    """A fight at its action-card step: the Posse (s1) and the Gang (s2)."""
+def fight(*combatants: tuple[str, str, dict[str, Any]], count: dict[str, int] | None = None, rolls_shown: str = "",
+          hidden: tuple[str, ...] = ()) -> State:
+    """A fight at its action-card step: the Posse (s1) and the Gang (s2); ``rolls_shown``: what the players see of
+    rolls, set before the fight; ``hidden``: the names of those hidden from the players."""
     state = State(seed=1)
     for action in (a.SetRuleset(ruleset="savage_worlds"), a.AddSide(name="Posse", is_party=True),
                    a.AddSide(name="Gang")):
         state = apply(state, action)
+    if rolls_shown:
+        state = apply(state, a.SetOption(key=ROLLS_OPTION, value=rolls_shown))
     for side, name, sheet in combatants:
-        state = apply(state, a.AddCombatants(side=side, name=name, hp=0, count=(count or {}).get(name, 1), sheet=sheet))
+        state = apply(state, a.AddCombatants(side=side, name=name, hp=0, count=(count or {}).get(name, 1), sheet=sheet,
+                                             hidden=name in hidden))
     return apply(state, a.StartFight())
+
+
+def players(state: State) -> list[str]:
+    """What the players read of the log, on their screen and in the public report (the same lines)."""
+    on_screen = [line.text for line in public_view(state, log_lines=1000).log]
+    reported = [entry.text for entry in public_entries(state)]
+    assert on_screen == reported
+    return reported
 
 
 def deal(ruleset: AnyRuleset, state: State, **typed: str) -> State:
@@ -196,6 +209,46 @@ def test_toughness_shaken_and_wounds(savage_worlds: AnyRuleset) -> None:
     state, said = hit(state, bandit, 9)  # an Extra is out at his first wound
     assert said == "Bandit takes 9 against Toughness 5: 1 wound: incapacitated."
     assert state.combatant(bandit).status == "down"
+
+
+@pytest.mark.parametrize("rolls_shown", ROLLS_SHOWN)
+@pytest.mark.parametrize("rolled", [False, True])
+def test_a_foes_toughness_stays_behind_the_screen(savage_worlds: AnyRuleset, rolls_shown: str, rolled: bool) -> None:
+    """The players read what the hit did, not the Toughness it was against; a damage rolled is a line of dice,
+    read as its outcome (under "outcomes") or not at all (under "nothing")."""
+    state = fight(("s1", "Jessie", WILD), ("s2", "Bandit", EXTRA), rolls_shown=rolls_shown)
+    roll = Roll(expr="1d6!+1d6!", total=9, physical=True) if rolled else None
+    state = apply(state, a.Damage(combatant=ids(state)["Bandit"], amount=9, roll=roll))
+    said = "Bandit takes 9 against Toughness 5: 1 wound: incapacitated."
+    assert said in [entry.text for entry in state.log_entries()]
+    read = players(state)
+    if rolls_shown == "everything":
+        assert said in read
+    else:
+        assert not [line for line in read if "Toughness" in line], read
+        assert ("Bandit takes 9: 1 wound: incapacitated." in read) is (rolls_shown == "outcomes" or not rolled)
+    assert "Bandit is down." in read
+
+
+def test_a_posse_members_toughness_is_the_players(savage_worlds: AnyRuleset) -> None:
+    state = fight(("s1", "Jessie", WILD), ("s2", "Bandit", EXTRA))
+    state = apply(state, a.Damage(combatant=ids(state)["Jessie"], amount=7))
+    assert "Jessie takes 7 against Toughness 6: Shaken." in players(state)
+
+
+def test_someone_hidden_is_named_by_no_line_the_players_read(savage_worlds: AnyRuleset) -> None:
+    state = fight(("s1", "Jessie", WILD), ("s2", "Bart", WILD), ("s2", "Bandit", EXTRA), count={"Bandit": 2},
+                  rolls_shown="everything", hidden=("Bart", "Bandit"))
+    state = deal(savage_worlds, state, Jessie="2♠", Bart="Joker", Bandit="K♥")
+    named = ids(state)
+    state = apply(state, a.Damage(combatant=named["Bart"], amount=6))
+    state = apply(state, a.RulesetAction(name="recover", args={"combatant": named["Bart"], "benny": True}))
+    texts = [entry.text for entry in state.log_entries()]
+    assert "Bandit (group) is dealt K♥." in texts and "Bart takes 6 against Toughness 6: Shaken." in texts
+    read = players(state)
+    assert not [line for line in read if "Bart" in line or "Bandit" in line], read
+    assert "Jessie is dealt 2♠." in read
+    assert not [entry.text for entry in state.log_entries() if entry.held]
 
 
 def test_a_shaken_attacker_recovers_first(savage_worlds: AnyRuleset) -> None:

@@ -17,6 +17,7 @@ from msgspec.structs import asdict, replace
 
 from tui_combat.engine import actions
 from tui_combat.engine.apply import apply
+from tui_combat.engine.audience import side_ref, who
 from tui_combat.engine.contract import ActionSpec, BudgetLine, FieldSpec, RuleError, Ruleset
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.initiative import ask, fresh_key, settle
@@ -91,8 +92,8 @@ class Skirmish(Ruleset[SkirmishRound, SkirmishFight]):
         for side in state.sides:
             members = tuple(c.id for c in state.combatants if c.side == side.id and c.status == "active")
             if members:
-                requests.append(RollRequest(key=side.id, label=Msg(id="{name}", params={"name": side.name}),
-                                            dice="1d6", combatants=members))
+                # A side by reference: the players read nothing of a side whose members are all hidden from them.
+                requests.append(RollRequest(key=side.id, label=side_ref(state, side.id), dice="1d6", combatants=members))
         return tuple(requests)
 
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
@@ -107,14 +108,13 @@ class Skirmish(Ruleset[SkirmishRound, SkirmishFight]):
         if tied:
             return ask(state, [
                 RollRequest(key=fresh_key(state, side_id), dice="1d6",
-                            label=Msg(id=N_("{name}, tie reroll"), params={"name": state.side(side_id).name}))
+                            label=Msg(id=N_("{name}, tie reroll"), params={"name": side_ref(state, side_id)}))
                 for side_id in tied
             ])
         order = []
         for side_id in sorted(totals, key=totals.__getitem__, reverse=True):
             members = tuple(c.id for c in state.combatants if c.side == side_id and c.status == "active")
-            order.append(Slot(label=Msg(id="{name}", params={"name": state.side(side_id).name}),
-                              combatants=members, value=totals[side_id][0], free=True))
+            order.append(Slot(label=side_ref(state, side_id), combatants=members, value=totals[side_id][0], free=True))
         return settle(state, order)
 
     # -- the per-turn budget -----------------------------------------------------------------------
@@ -157,10 +157,12 @@ class Skirmish(Ruleset[SkirmishRound, SkirmishFight]):
         round_state = self.round_of(state)
         left = {**round_state.attacks_left, attacker.id: round_state.attacks_left[attacker.id] - 1}
         state = self.with_round(state, replace(round_state, attacks_left=left))
+        # Combatants by reference (who): the players never read a line naming someone hidden from them. A line
+        # with dice is read by the players as its outcome ("Ada hits Goblin 1.", from the fact "hit").
         state = log(state, N_("{attacker} attacks {target}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
                     rolls=(to_hit,), facts={"needed": armour - bonus, "total": total, "hit": hit},
-                    attacker=attacker.name, target=target.name, roll=roll_param(to_hit), bonus=f"{bonus:+d}",
-                    total=total, ac=armour, result=Msg(id=N_("hit") if hit else N_("miss")))
+                    attacker=who(state, attacker), target=who(state, target), roll=roll_param(to_hit),
+                    bonus=f"{bonus:+d}", total=total, ac=armour, result=Msg(id=N_("hit") if hit else N_("miss")))
         if not hit:
             return state
 

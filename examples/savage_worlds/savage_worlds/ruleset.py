@@ -12,7 +12,8 @@
   wound (at most −3), against the target's Parry in melee or 4 at range; a raise (4 over) adds 1d6 to damage.
 * **Damage** against Toughness: a success Shakes, each raise is a wound; a Shaken target shaken again takes a
   wound. A Wild Card takes three wounds and is incapacitated by the fourth; an Extra is out at his first. A
-  Shaken combatant may not attack until he recovers (a Spirit roll of 4, or a Benny spent).
+  Shaken combatant may not attack until he recovers (a Spirit roll of 4, or a Benny spent). A foe's Toughness
+  stays behind the GM's screen: the players read what the hit did ("Grunt takes 9: Shaken.").
 
 Health is counted as the wounds a combatant can still take: a Wild Card joins with 4 (the fourth wound
 incapacitates him, at 0), an Extra with 1, whatever the set-up form was given as HP.
@@ -29,6 +30,7 @@ import msgspec
 from msgspec.structs import asdict, replace
 
 from savage_worlds import cards
+from tui_combat.engine.audience import behind, group_ref, who, whos
 from tui_combat.engine.contract import (
     ActionSpec,
     DamageDue,
@@ -176,15 +178,22 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
             outcome = Msg(id=N_("Shaken again: a wound"))
         else:
             outcome = plural_msg("{n} wound and Shaken", "{n} wounds and Shaken", wounds)
+        name = who(state, combatant)
+        # A foe's Toughness is behind the GM's screen (the posse's is the players' own): the players read what the
+        # hit did, as they do when the damage was rolled and they see only the outcome of rolls.
+        party = state.side(combatant.side).is_party
         said = Msg(id=N_("{name} takes {amount} against Toughness {toughness}: {outcome}."),
-                   params={"name": combatant.name, "amount": amount, "toughness": toughness, "outcome": outcome})
-        return Health(hp=hp, status=status, said=said)
+                   params={"name": name, "amount": amount, "toughness": toughness if party else behind(toughness),
+                           "outcome": outcome})
+        said_public = Msg(id=N_("{name} takes {amount}: {outcome}."), params={"name": name, "amount": amount,
+                                                                            "outcome": outcome})
+        return Health(hp=hp, status=status, said=said, said_public=said_public)
 
     def after_healing(self, state: State, combatant: Combatant, amount: int) -> Health:
         health = super().after_healing(state, combatant, amount)
         healed = health.hp - combatant.hp
         return replace(health, said=plural_msg("{name}: {n} wound healed.", "{name}: {n} wounds healed.",
-                                               healed, name=combatant.name))
+                                               healed, name=who(state, combatant)))
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         combatant = state.combatant(combatant_id)
@@ -238,12 +247,11 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         for combatant_id in state.order[slot].combatants:
             if combatant_id in shaken:
                 state = log(state, N_("{name} is Shaken: a Spirit roll of 4 (or a Benny) before he may act."),
-                            name=state.combatant(combatant_id).name)
+                            name=who(state, combatant_id))
         return state
 
     def on_join(self, state: State, combatant_ids: tuple[str, ...]) -> State:
-        names = ", ".join(state.combatant(cid).name for cid in combatant_ids)
-        return log(state, N_("{names}: dealt in from the next round."), names=names)
+        return log(state, N_("{names}: dealt in from the next round."), names=whos(state, combatant_ids))
 
     # -- action cards ----------------------------------------------------------------------------
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
@@ -256,12 +264,13 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
             if combatant.group and not self.sheet(combatant).wild_card:
                 groups.setdefault(combatant.group, []).append(combatant)
             else:
-                requests.append(RollRequest(key=combatant.id, label=Msg(id="{name}", params={"name": combatant.name}),
-                                            dice="", combatants=(combatant.id,)))
+                requests.append(RollRequest(key=combatant.id, label=who(state, combatant), dice="",
+                                            combatants=(combatant.id,)))
         for group, members in groups.items():
             common = members[0].name.rpartition(" ")[0] or members[0].name
-            requests.append(RollRequest(key=group, label=Msg(id=N_("{name} (group)"), params={"name": common}),
-                                        dice="", combatants=tuple(c.id for c in members)))
+            ids = tuple(c.id for c in members)
+            requests.append(RollRequest(key=group, label=Msg(id=N_("{name} (group)"), params={
+                "name": group_ref(state, common, ids, group)}), dice="", combatants=ids))
         return tuple(requests)
 
     def draws_initiative(self, state: State, request: RollRequest) -> bool:
@@ -351,7 +360,7 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
             state = log(state, N_("The deck ran out during the deal and was shuffled."))
         if jokers:
             state = log(state, N_("Joker: {names} act when they like this round, +2 to trait and damage rolls."),
-                        names=", ".join(state.combatant(c).name for c in jokers))
+                        names=whos(state, jokers))
         return settle(state, [slot for _value, slot in sorted(slots, key=lambda pair: pair[0], reverse=True)])
 
     # -- out of the order: Jokers and holds ------------------------------------------------------
@@ -418,7 +427,7 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
                       for slot in state.order)
         fight = self.fight_of(state)
         state = self.with_fight(replace(state, order=order), replace(fight, held=(*fight.held, combatant.id)))
-        return log(state, N_("{name} goes on hold."), name=combatant.name)
+        return log(state, N_("{name} goes on hold."), name=who(state, combatant))
 
     def trait_total(self, combatant: Combatant, args: Mapping[str, Any], key: str,
                     label: str) -> tuple[int, tuple[Roll, ...], Param]:
@@ -436,15 +445,17 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         if combatant.id not in fight.shaken:
             raise RuleError(_("{name} is not Shaken.", name=combatant.name))
         unshaken = replace(fight, shaken=tuple(c for c in fight.shaken if c != combatant.id))
+        name = who(state, combatant)
         if args.get("benny"):
-            return log(self.with_fight(state, unshaken), N_("{name} spends a Benny: no longer Shaken."),
-                       name=combatant.name)
+            return log(self.with_fight(state, unshaken), N_("{name} spends a Benny: no longer Shaken."), name=name)
         total, rolls, shown = self.trait_total(combatant, args, "spirit", N_("Spirit roll"))
         total -= min(self.wounds(combatant), MOST_WOUNDS)
         success = total >= TARGET_NUMBER
+        result = Msg(id=N_("no longer Shaken") if success else N_("still Shaken"))
         state = log(state, N_("{name}: Spirit {roll} → {total} against 4: {result}."), rolls=rolls,
-                    facts={"total": total, "recovered": success}, name=combatant.name, roll=shown, total=total,
-                    result=Msg(id=N_("no longer Shaken") if success else N_("still Shaken")))
+                    facts={"total": total, "recovered": success},
+                    public=Msg(id=N_("{name}: {result}."), params={"name": name, "result": result}),
+                    name=name, roll=shown, total=total, result=result)
         return self.with_fight(state, unshaken) if success else state
 
     def attack(self, state: State, attacker: Combatant, args: Mapping[str, Any]) -> State:
@@ -467,7 +478,7 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         return log(state, N_("{attacker} attacks {target}: {roll}, {modifiers} → {total} against {needed}: {result}."),
                    rolls=rolls, facts={"attacker": attacker.id, "target": target.id, "hit": hit, "raise": raised,
                                        "total": total, "needed": needed, "joker": bool(joker)},
-                   attacker=attacker.name, target=target.name, roll=shown,
+                   attacker=who(state, attacker), target=who(state, target), roll=shown,
                    modifiers=f"{modifier + joker - wounds:+d}", total=total, needed=needed, result=result)
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
