@@ -313,7 +313,7 @@ def test_the_default_file_and_the_format_from_a_name(tmp_path: Path) -> None:
 @pytest.mark.parametrize("public", [False, True], ids=["gm", "public"])
 def test_a_fight_whose_states_hold_only_its_newest_log_entries_reports_every_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, public: bool) -> None:
-    from tui_combat.engine import log as log_module
+    from tui_combat.engine import messages as log_module
     from tui_combat.engine import log_window
 
     whole = markdown(store_report(two_rounds(), public=public))

@@ -16,7 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import tui_combat.store as store_module
 from tui_combat.engine import registry
 from tui_combat.engine import actions as a
-from tui_combat.engine import log as log_module
+from tui_combat.engine import messages as log_module
 from tui_combat.engine import log_window
 from tui_combat.engine.apply import apply, apply_logged, initiative_asked
 from tui_combat.engine.dice import Roll

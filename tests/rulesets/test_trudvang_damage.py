@@ -95,7 +95,8 @@ def test_the_hit_is_said_in_body_points_and_the_report_counts_what_was_lost() ->
     assert [(t.name, t.damage, t.healing) for t in report.damage] == [("Ulf", 7, 2)]  # 12 dealt, 5 on the chain mail
     players = fight_report(before, done, public=True)
     assert "Ulf takes 12 damage." in [e.text for r in players.rounds for e in r.entries]
-    assert [(t.name, t.damage) for t in players.damage] == [("Ulf", 7)]
+    assert [(t.name, t.damage) for t in players.damage] == [("Ulf", 12)]  # dealt: what got through is a foe's figure
+    assert all("lost" not in e.facts for r in players.rounds for e in r.entries)
 
 
 def test_worn_armour_protects_less_and_a_small_hit_does_nothing() -> None:

@@ -460,7 +460,7 @@ def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_
         tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Saved before the log left the state (every entry in every snapshot and history block): it opens, its
     states cut down to the newest entries; undo, the report and the next snapshot work as for a new session."""
-    from tui_combat.engine import log as log_module
+    from tui_combat.engine import messages as log_module
     from tui_combat.engine import log_window
     from tui_combat.report import store_report
 
@@ -492,7 +492,7 @@ def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_
 
 def test_a_session_of_the_format_before_is_left_as_it_was_until_it_changes(
         tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui_combat.engine import log as log_module
+    from tui_combat.engine import messages as log_module
     from tui_combat.engine import log_window
 
     folder = tmp_path / "s"

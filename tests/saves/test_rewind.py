@@ -263,7 +263,7 @@ def test_a_fight_of_ten_thousand_actions_keeps_one_state_in_fifty() -> None:
 
 def test_what_each_action_logged_is_the_same_when_the_states_hold_one_entry(tmp_path: Path,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui_combat.engine import log as log_module
+    from tui_combat.engine import messages as log_module
     from tui_combat.engine import log_window
 
     timeline = rewind.Timeline(new_state(seed=1, ruleset="adnd2e"), EFFECTIVE)

@@ -339,13 +339,17 @@ def _outcome(state: State, entry: LogEntry) -> Msg | None:
     return Msg(id=with_target, params={"name": name, "target": target})
 
 
+_DEALT = frozenset(("damage", "heal"))
+"""The facts of a line that deals damage or heals: the players read the amount whatever they see of rolls."""
+
+
 def _for_players(state: State, entry: LogEntry, alternative: Msg | None, shown: str) -> LogEntry:
     names_gm = isinstance(reading(entry.msg, "everything"), _Dropped)
     if entry.facts.get(BEHIND_THE_SCREEN) is True and shown != "everything":
         return replace(entry, secret=True) if names_gm else replace(entry, unseen=True)
     candidates: tuple[Msg | None, ...]
-    if entry.rolls and shown != "everything" and not _has_mark(entry.msg, DICE):
-        # A line of dice: its outcome, or nothing of it.
+    if entry.rolls and shown != "everything" and not _has_mark(entry.msg, DICE) and not _DEALT.intersection(entry.facts):
+        # A line of dice: its outcome, or nothing of it. (Damage and healing are outcomes: their dice are aside.)
         candidates = () if shown == "nothing" else (alternative if alternative is not None else _outcome(state, entry),)
     else:
         candidates = (entry.msg, alternative)

@@ -53,6 +53,7 @@ from msgspec.structs import replace
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, render, roll_param
+from tui_combat.engine.audience import side_ref, who
 from tui_combat.engine.saves import SavingRules
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _, data_word, data_words, spellings
@@ -368,10 +369,10 @@ class Ruleset(SavingRules, Generic[R, F]):
         if not dice:
             return ()
         if self.surprise_scope == "combatant":
-            return tuple(RollRequest(key=c.id, label=Msg(id="{name}", params={"name": c.name}), dice=dice,
+            return tuple(RollRequest(key=c.id, label=who(state, c), dice=dice,
                                      combatants=(c.id,)) for c in state.combatants if c.status == "active")
         return tuple(
-            RollRequest(key=side.id, label=Msg(id="{name}", params={"name": side.name}), dice=dice,
+            RollRequest(key=side.id, label=side_ref(state, side.id), dice=dice,
                         combatants=tuple(c.id for c in state.combatants if c.side == side.id))
             for side in state.sides
         )

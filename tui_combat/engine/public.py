@@ -157,7 +157,7 @@ def public_entry(entry: LogEntry) -> LogEntry | None:
     return msgspec.structs.replace(entry, msg=shown, public=None, rolls=(), facts=facts)
 
 
-PUBLIC_FACTS = frozenset(("damage", "heal", "lost", "hit", "saved", "disrupted", "cast", "fleeing"))
+PUBLIC_FACTS = frozenset(("damage", "heal", "hit", "saved", "disrupted", "cast", "fleeing"))
 """The facts of a line the players read in another form that are still theirs: the outcome, not the numbers
 behind it."""
 
