@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import who
 from tui_combat.engine.contract import ActionSpec, Health, OptionSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import log
@@ -72,7 +73,7 @@ def condition(state: State, fight: AdndFight, combatant_id: str) -> str | None:
 def bind(state: State, fight: AdndFight, combatant: Combatant) -> tuple[AdndFight, State]:
     if combatant.id not in fight.bleeding or condition(state, fight, combatant.id) != N_("dying"):
         raise RuleError(_("{name} is not dying: there is nothing to bind.", name=combatant.name))
-    state = log(state, N_("{name}'s wounds are bound: he no longer loses hit points."), name=combatant.name)
+    state = log(state, N_("{name}'s wounds are bound: he no longer loses hit points."), name=who(state, combatant))
     return replace(fight, bound=(*fight.bound, combatant.id)), state
 
 
@@ -96,15 +97,15 @@ def bleed(state: State, fight: AdndFight) -> tuple[AdndFight, State]:
         if combatant.hp > seen:  # healed, though not above 0: the loss stops
             bound.append(cid)
             bleeding[cid] = combatant.hp
-            state = log(state, N_("{name} was healed: he no longer loses hit points."), name=combatant.name)
+            state = log(state, N_("{name} was healed: he no longer loses hit points."), name=who(state, combatant))
             continue
         hp = combatant.hp - 1
         state = state.with_combatant(replace(combatant, hp=hp))
         if hp <= DEAD_AT:
             state = log(state, N_("{name} loses 1 hit point: {hp}. He is dead."), facts={"hp": hp, "dead": True},
-                        name=combatant.name, hp=hp)
+                        name=who(state, combatant), hp=hp)
         else:
             bleeding[cid] = hp
             state = log(state, N_("{name} is dying and loses 1 hit point: {hp}."), facts={"hp": hp},
-                        name=combatant.name, hp=hp)
+                        name=who(state, combatant), hp=hp)
     return replace(fight, bleeding=bleeding, bound=tuple(bound)), state

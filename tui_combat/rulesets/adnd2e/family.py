@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import behind, typed, who
 from tui_combat.engine.contract import (
     ActionSpec, BudgetLine, DamageDue, FieldSpec, Health, Ruleset, Situation, SurpriseModifier, new_attack,
 )
@@ -110,8 +111,8 @@ class AttackReckoning(NamedTuple):
 
 
 def spell_param(spell: str) -> Param:
-    """A spell's name as a log parameter; an unnamed one is "the spell" (translated when shown)."""
-    return spell if spell and spell != "spell" else Msg(id=N_("the spell"))
+    """A spell's name as a log parameter, as typed; an unnamed one is "the spell" (translated when shown)."""
+    return typed(spell) if spell and spell != "spell" else Msg(id=N_("the spell"))
 
 
 def ordinal(number: int) -> str:
@@ -321,7 +322,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         if args.get(ANYWAY) is not True:
             raise RuleError(reason + " " + _("Tick \"{box}\" to allow it.", box=_(ANYWAY_LABEL)))
         return log(state, N_("{name} takes a second main action this round, against the book."), facts={"anyway": True},
-                   name=combatant.name, secret=self.declared_in_secret(state, combatant.id))
+                   name=who(state, combatant), secret=self.declared_in_secret(state, combatant.id))
 
     def anyway_fields(self, state: State, combatant_id: str, attacking: bool) -> tuple[FieldSpec, ...]:
         """The "ignore the book" box, only when the book would refuse the action."""
@@ -380,8 +381,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         current = self.round_of(state)
         state = self.with_round(state, replace(current, spells_lost=(*current.spells_lost, combatant_id)))
         return log(state, N_("{name} is hit before casting: {spell} is lost."), facts={"spell": spell},
-                   secret=self.declared_in_secret(state, combatant_id),
-                   name=state.combatant(combatant_id).name, spell=spell_param(spell))
+                   secret=self.declared_in_secret(state, combatant_id), name=who(state, combatant_id),
+                   spell=spell_param(spell))
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         state = self.with_fight(state, note_damage(state, self.fight_of(state), combatant_id))
@@ -514,7 +515,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                               name=combatant.name, slot=str(state.order[nth].label)))
         raw_roll = args.get("roll")
         if raw_roll in (None, ""):
-            return log(self.spend(state, combatant.id, attacks=1), N_("{name} attacks."), name=combatant.name)
+            return log(self.spend(state, combatant.id, attacks=1), N_("{name} attacks."), name=who(state, combatant))
         try:
             roll = msgspec.convert(raw_roll, Roll, strict=False)
         except msgspec.ValidationError as error:
@@ -543,15 +544,18 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         if reckoning.surprised:
             facts["surprised"] = True
         result = Msg(id=N_("hit") if hit else N_("miss"))
+        # The players read who hits whom (the engine's outcome of a line of dice); the AC and the number needed
+        # are behind the screen.
+        name, armour_class, needed_value = who(state, combatant), behind(ac), behind(needed_param)
         if target is None and reckoning.one_weapon:  # one weapon and no named target: the short line
             return log(state, N_("{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}."), rolls=(roll,),
-                       facts=facts, name=combatant.name, ac=ac, roll=natural, bonus=bonus_param, needed=needed_param,
+                       facts=facts, name=name, ac=armour_class, roll=natural, bonus=bonus_param, needed=needed_value,
                        result=result)
-        target_param = (Msg(id=N_("{name} (AC {ac})"), params={"name": target.name, "ac": ac}) if target is not None
-                        else Msg(id=N_("AC {ac}"), params={"ac": ac}))
+        target_param = (Msg(id=N_("{name} (AC {ac})"), params={"name": who(state, target), "ac": armour_class})
+                        if target is not None else Msg(id=N_("AC {ac}"), params={"ac": armour_class}))
         return log(state, N_("{name} attacks {target} with {weapon}: d20 {roll}{bonus} vs {needed} — {result}."),
-                   rolls=(roll,), facts=facts, name=combatant.name, target=target_param, weapon=Msg(id=form),
-                   roll=natural, bonus=bonus_param, needed=needed_param, result=result)
+                   rolls=(roll,), facts=facts, name=name, target=target_param, weapon=Msg(id=form),
+                   roll=natural, bonus=bonus_param, needed=needed_value, result=result)
 
     @staticmethod
     def _target(state: State, target_id: str) -> Combatant | None:
@@ -568,7 +572,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         state = self.against_the_book(state, combatant, False, args or {})
         state = self.spend(state, combatant.id, main=1)
         action = self.declared_action(state, combatant.id)
-        return log(state, N_("{name}: {what}."), facts={"action": action}, name=combatant.name,
+        return log(state, N_("{name}: {what}."), facts={"action": action}, name=who(state, combatant),
                    secret=self.declared_in_secret(state, combatant.id), what=self.declared_what(state, combatant.id))
 
     # -- effects with a duration ------------------------------------------------------------------------
@@ -596,8 +600,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         fight = self.fight_of(state)
         effect = Effect(combatant=combatant.id, name=name, rounds_left=rounds)
         state = self.with_fight(state, replace(fight, effects=(*fight.effects, effect)))
-        return log(state, N_("{effect} on {name}: {duration}."), facts={"rounds": rounds}, effect=name,
-                   secret=self.declared_in_secret(state, combatant.id), name=combatant.name,
+        return log(state, N_("{effect} on {name}: {duration}."), facts={"rounds": rounds}, effect=typed(name),
+                   secret=self.declared_in_secret(state, combatant.id), name=who(state, combatant),
                    duration=duration(rounds, per_turn))
 
     def tick_effects(self, state: State) -> State:
@@ -605,14 +609,14 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         has passed."""
         per_turn = tables().time.rounds_per_turn
         fight = self.fight_of(state)
-        names = state.names()
         kept = []
         for effect in fight.effects:
             left = effect.rounds_left - 1
             if left <= 0:
-                outside = effect.combatant not in names or self.declared_in_secret(state, effect.combatant)
-                state = log(state, N_("{effect} on {name} ends."), secret=outside, effect=effect.name,
-                            name=names.get(effect.combatant, "?"))
+                there = state.has(effect.combatant)
+                outside = not there or self.declared_in_secret(state, effect.combatant)
+                state = log(state, N_("{effect} on {name} ends."), secret=outside, effect=typed(effect.name),
+                            name=who(state, effect.combatant) if there else "?")
             else:
                 kept.append(replace(effect, rounds_left=left))
         state = self.with_fight(state, replace(self.fight_of(state), effects=tuple(kept)))
@@ -624,7 +628,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
     def effects_on(self, state: State, combatant_id: str) -> list[Msg]:
         """The effects on a combatant with the time they have left, as messages ("haste 4 rounds")."""
         per_turn = tables().time.rounds_per_turn
-        return [Msg(id="{effect} {duration}", params={"effect": e.name, "duration": duration(e.rounds_left, per_turn)})
+        return [Msg(id="{effect} {duration}", params={"effect": typed(e.name), "duration": duration(e.rounds_left, per_turn)})
                 for e in self.fight_of(state).effects if e.combatant == combatant_id]
 
     # -- what the screens show ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import group_ref, side_ref, typed, who
 from tui_combat.engine.contract import ActionSpec, FieldSpec, OptionSpec, StepDef, group_slots
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import validation_text
@@ -173,10 +174,11 @@ class ADnD2e(AdndFamily[AdndRound]):
             forms = self.attack_plan_of(state, state.combatant(combatant_id))
             return Msg(id=N_("attacks with {weapons}"), params={"weapons": [Msg(id=f) for f in (forms[0] if forms else ())]})
         if action == "spell":
-            return declaration.spell or Msg(id=N_("a spell"))
+            return typed(declaration.spell) if declaration.spell else Msg(id=N_("a spell"))
         if action == "item":
-            return declaration.text or Msg(id=N_("uses a magic item: {item}"), params={"item": Msg(id=declaration.item)})
-        return declaration.text or Msg(id=action)
+            return typed(declaration.text) if declaration.text else Msg(id=N_("uses a magic item: {item}"),
+                                                                       params={"item": Msg(id=declaration.item)})
+        return typed(declaration.text) if declaration.text else Msg(id=action)
 
     def declaration_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         sheet = self.sheet(state.combatant(combatant_id))
@@ -240,7 +242,8 @@ class ADnD2e(AdndFamily[AdndRound]):
         if ongoing is not None and not (checked.action == "spell" and checked.spell == ongoing.spell):
             castings = {cid: c for cid, c in fight.castings.items() if cid != combatant_id}
             state = self.with_fight(state, replace(fight, castings=castings))
-            state = log(state, N_("{name} stops casting {spell}."), name=name, spell=spell_param(ongoing.spell))
+            state = log(state, N_("{name} stops casting {spell}."), name=who(state, combatant_id),
+                        spell=spell_param(ongoing.spell))
         current = self.round_of(state)
         return self.with_round(state, replace(current, declarations={**current.declarations, combatant_id: checked}))
 
@@ -282,15 +285,19 @@ class ADnD2e(AdndFamily[AdndRound]):
         acting = [c for c in self.acting(state) if not self.rolls_at_end(state, c)]
         if method in ("individual", "individual_groups"):
             requests: dict[str, RollRequest] = {}
+            groups: dict[str, str] = {}  # a group's key → its name without the number ("Orc")
             for combatant in acting:
                 key = (combatant.group if method == "individual_groups" else "") or combatant.id
                 if key in requests:
                     previous = requests[key]
                     requests[key] = replace(previous, combatants=(*previous.combatants, combatant.id))
                 else:
-                    name = combatant.name.rsplit(" ", 1)[0] if key == combatant.group else combatant.name
-                    requests[key] = RollRequest(key=key, label=Msg(id="{name}", params={"name": name}), dice=dice,
+                    if key == combatant.group:
+                        groups[key] = combatant.name.rsplit(" ", 1)[0]
+                    requests[key] = RollRequest(key=key, label=who(state, combatant), dice=dice,
                                                 combatants=(combatant.id,))
+            for key, name in groups.items():  # the players' while they see one of the group
+                requests[key] = replace(requests[key], label=group_ref(state, name, requests[key].combatants, key))
             return tuple(requests.values())
         result = []
         for side in state.sides:
@@ -298,7 +305,7 @@ class ADnD2e(AdndFamily[AdndRound]):
             if not members:
                 continue
             modifier = self.situation_total(self.side_situations(state, side.id)) if method == "standard" else 0
-            result.append(RollRequest(key=side.id, label=Msg(id="{name}", params={"name": side.name}), dice=dice,
+            result.append(RollRequest(key=side.id, label=side_ref(state, side.id), dice=dice,
                                       modifier=modifier, combatants=members))
         return tuple(result)
 
@@ -416,8 +423,7 @@ class ADnD2e(AdndFamily[AdndRound]):
             return state
         state = self.with_fight(state, replace(fight, castings={c: v for c, v in fight.castings.items() if c != combatant_id}))
         return log(state, N_("{name} no longer casts {spell}."), secret=self.declared_in_secret(state, combatant_id),
-                   name=state.combatant(combatant_id).name,
-                   spell=spell_param(casting.spell))
+                   name=who(state, combatant_id), spell=spell_param(casting.spell))
 
     def on_round_end(self, state: State) -> State:
         """Spells of one round or more: a new one starts its count; each goes on or, its last round over,
@@ -433,7 +439,6 @@ class ADnD2e(AdndFamily[AdndRound]):
             rounds = casting_rounds(declaration.casting, per_turn) if declaration.action == "spell" else 0
             if rounds > 0:
                 castings[combatant.id] = Casting(spell=declaration.spell, rounds_left=rounds)
-        names = state.names()
         going_on: dict[str, Casting] = {}
         for caster, casting in castings.items():
             if caster in lost or state.combatant(caster).status != "active":
@@ -445,11 +450,11 @@ class ADnD2e(AdndFamily[AdndRound]):
             secret = self.declared_in_secret(state, caster)
             if left <= 0:
                 state = log(state, N_("{name}'s {spell} takes effect."), facts={"spell": casting.spell}, secret=secret,
-                            name=names[caster], spell=spell)
+                            name=who(state, caster), spell=spell)
             else:
                 going_on[caster] = replace(casting, rounds_left=left)
                 state = log(state, N_("{name} goes on casting {spell}: {left} to go."), facts={"rounds_left": left},
-                            secret=secret, name=names[caster], spell=spell, left=duration(left, per_turn))
+                            secret=secret, name=who(state, caster), spell=spell, left=duration(left, per_turn))
         state = self.with_fight(state, replace(self.fight_of(state), castings=going_on))
         return self.tick_effects(self.bleed(state))
 
