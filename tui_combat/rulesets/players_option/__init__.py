@@ -33,6 +33,10 @@ Readings settled here (the seed leaves them open):
 * Placement: a side that was surprised, or that the other spotted unseen (option ``spotted``: the party
   spotted the others, or the others the party), places its figures first, then the other side; otherwise
   the DM places everyone.
+* What the players read: a side none of whose members they see is in none of their lines (its roll, its 1
+  or 10, a tie with it and the critical event it raises, the placement); the face of a side's 1 or 10 only
+  when the GM shows them every roll (else what it does); the end-of-round checklist is the DM's, and so are
+  the monsters' effects it lists and what a monster does instead when he changes his action.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import GM, behind, gm_only, side_ref, typed, who
 from tui_combat.engine.contract import ActionSpec, FieldSpec, OptionSpec, StepDef
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
@@ -195,8 +200,8 @@ class PlayersOption(AdndFamily[PoRound]):
             plan = self.attack_plan_of(state, state.combatant(combatant_id))
             return Msg(id=N_("attacks with {weapons}"), params={"weapons": [Msg(id=f) for f in dict.fromkeys(plan[0])]})
         if declaration.action == "spell":
-            return declaration.spell or Msg(id=N_("a spell"))
-        return declaration.text or Msg(id=declaration.action)
+            return typed(declaration.spell) if declaration.spell else Msg(id=N_("a spell"))
+        return typed(declaration.text) if declaration.text else Msg(id=declaration.action)
 
     def attack_plan_of(self, state: State, combatant: Combatant) -> Plan:
         if self.declaration_of(state, combatant.id).action != "attack":
@@ -256,8 +261,9 @@ class PlayersOption(AdndFamily[PoRound]):
         unaware = surprised | unseen
         if not unaware or len(unaware) == len(state.sides):
             return log(state, N_("Placing the figures: the DM places everyone, the heroes in their marching order."))
-        first = ", ".join(s.name for s in state.sides if s.id in unaware)
-        then = ", ".join(s.name for s in state.sides if s.id not in unaware)
+        # By reference: the players' line leaves out a side they see nobody of (none left: no line for them).
+        first: list[str | int | Msg] = [side_ref(state, s.id) for s in state.sides if s.id in unaware]
+        then: list[str | int | Msg] = [side_ref(state, s.id) for s in state.sides if s.id not in unaware]
         if surprised >= unaware:
             return log(state, N_("Placing the figures: {first} first (surprised), then {then}, at the rolled range."),
                        first=first, then=then)
@@ -271,8 +277,8 @@ class PlayersOption(AdndFamily[PoRound]):
         for side in state.sides:
             members = tuple(c.id for c in acting if c.side == side.id)
             if members:
-                result.append(RollRequest(key=side.id, label=Msg(id="{name}", params={"name": side.name}),
-                                          dice=self.data.initiative.dice, combatants=members))
+                result.append(RollRequest(key=side.id, label=side_ref(state, side.id), dice=self.data.initiative.dice,
+                                          combatants=members))
         return tuple(result)
 
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
@@ -286,9 +292,15 @@ class PlayersOption(AdndFamily[PoRound]):
                 latest[base] = (number, roll.total)
             elif base == "event":
                 events.append((number, roll))
-        state = self._log_events(state, [roll for _number, roll in sorted(events, key=lambda e: e[0])])
+        # Sides by reference: one the players see nobody of is not theirs, nor is a tie it is in.
+        refs = {side_id: side_ref(state, side_id) for side_id in requests}
+        first_ties: dict[int, list[str]] = {}
+        for side_id in requests:
+            if side_id in rolls:
+                first_ties.setdefault(rolls[side_id].total, []).append(side_id)
+        unseen_tie = any(len(group) > 1 and any(refs[s].gm == GM for s in group) for group in first_ties.values())
+        state = self._log_events(state, [roll for _number, roll in sorted(events, key=lambda e: e[0])], unseen_tie)
         current = {side: total for side, (_number, total) in latest.items()}
-        names = {side.id: side.name for side in state.sides}
         ties: dict[int, list[str]] = {}
         for side_id in requests:
             ties.setdefault(current[side_id], []).append(side_id)
@@ -300,27 +312,34 @@ class PlayersOption(AdndFamily[PoRound]):
                     asked.append(RollRequest(key=fresh_key(state, side_id), dice=data.initiative.dice,
                                              combatants=requests[side_id].combatants,
                                              label=Msg(id=N_("{side}: roll again (tie at {face})"),
-                                                       params={"side": names[side_id], "face": current[side_id]})))
+                                                       params={"side": refs[side_id], "face": current[side_id]})))
             round_state = self.round_of(state)
             if not round_state.event_asked:
-                faces = " = ".join(f"{names[s]} {current[s]}" for group in tied for s in group)
+                faces: list[str | int | Msg] = [Msg(id="{side} {face}", params={"side": refs[s], "face": current[s]})
+                                                for group in tied for s in group]
+                unseen = any(refs[s].gm == GM for group in tied for s in group)
                 asked.append(RollRequest(key=fresh_key(state, "event"), dice=data.initiative.event_dice,
-                                         label=Msg(id=N_("Critical event (tie: {faces})"), params={"faces": faces})))
+                                         label=Msg(id=N_("Critical event (tie: {faces})"), params={"faces": faces},
+                                                   sep=" = ", gm=GM if unseen else "")))
                 state = self.with_round(state, replace(round_state, event_asked=True))
             return ask(state, asked)
         ranking = tuple(sorted(requests, key=lambda side_id: current[side_id]))
         shifts: dict[str, int] = {}
         for side_id in ranking:
             first = rolls[side_id].total
+            # The face is a die of initiative: the players read what it does, and the face only with every roll.
+            side = refs[side_id]
             if first == data.initiative.faster_on:
                 shifts[side_id] = -1
                 state = log(state, N_("{side} rolled {face}: every phase of the side one faster."), facts={"shift": -1},
-                            side=names[side_id], face=first)
+                            side=side, face=behind(first),
+                            public=Msg(id=N_("Every phase of {side} is one faster this round."), params={"side": side}))
             elif first == data.initiative.slower_on:
                 shifts[side_id] = 1
                 state = log(state, N_("{side} rolled {face}: every phase of the side one slower."), facts={"shift": 1},
-                            side=names[side_id], face=first)
-        state = log(state, N_("Initiative goes to {side}."), side=names[ranking[0]])
+                            side=side, face=behind(first),
+                            public=Msg(id=N_("Every phase of {side} is one slower this round."), params={"side": side}))
+        state = log(state, N_("Initiative goes to {side}."), side=refs[ranking[0]])
         state = self.with_round(state, replace(self.round_of(state), ranking=ranking, shifts=shifts))
         return settle(state, self.build_order(state))
 
@@ -333,7 +352,9 @@ class PlayersOption(AdndFamily[PoRound]):
             keep = next((s for s in group if s in party), group[0])
         return [s for s in group if s != keep]
 
-    def _log_events(self, state: State, rolled: list[Roll]) -> State:
+    def _log_events(self, state: State, rolled: list[Roll], unseen_tie: bool) -> State:
+        """The critical events rolled (those not logged yet): the GM's alone when the tie was with a side the
+        players see nobody of."""
         current = self.round_of(state)
         events = list(current.events)
         for roll in rolled[len(events):]:
@@ -341,7 +362,8 @@ class PlayersOption(AdndFamily[PoRound]):
             label = event.label if event is not None else "?"
             events.append(label)
             state = log(state, N_("Critical event — {roll}: {event}. The GM applies it."), rolls=(roll,),
-                        facts={"event": label, "roll": roll.total}, roll=roll.total, event=Msg(id=label))
+                        secret=unseen_tie, facts={"event": label, "roll": roll.total}, roll=roll.total,
+                        event=Msg(id=label))
         return self.with_round(state, replace(self.round_of(state), events=tuple(events)))
 
     def reading(self, state: State, combatant: Combatant) -> Reading:
@@ -355,7 +377,7 @@ class PlayersOption(AdndFamily[PoRound]):
         current = self.round_of(state)
         abandoned = set(current.abandoned)
         acting = [c for c in self.acting(state) if c.id not in abandoned]
-        names = {side.id: side.name for side in state.sides}
+        refs = {side_id: side_ref(state, side_id) for side_id in current.ranking}
         keyed: dict[tuple[int, int, int], list[str]] = {}
         for combatant in acting:
             if combatant.side not in current.ranking:
@@ -365,7 +387,7 @@ class PlayersOption(AdndFamily[PoRound]):
             keyed.setdefault(key, []).append(combatant.id)
         slots = []
         for (phase, rank, part), members in sorted(keyed.items()):
-            params: dict[str, Param] = {"phase": Msg(id=data.phases[phase].label), "side": names[current.ranking[rank]]}
+            params: dict[str, Param] = {"phase": Msg(id=data.phases[phase].label), "side": refs[current.ranking[rank]]}
             label = Msg(id=N_("{phase} · {side} · moving") if part else N_("{phase} · {side}"), params=params)
             slots.append(Slot(label=label, combatants=tuple(members), value=phase * 100 + rank * 2 + part))
         late = tuple(c.id for c in state.combatants if c.id in abandoned and c.status == "active")
@@ -432,9 +454,14 @@ class PlayersOption(AdndFamily[PoRound]):
         cursor = next((i for i, slot in enumerate(order) if set(slot.combatants) & (set(cursor_id) - {combatant.id})),
                       min(state.cursor, len(order) - 1))
         state = replace(state, order=order, cursor=cursor)
-        what: Param = text or Msg(id=N_("another action"))
+        name = who(state, combatant)
+        # What a monster does instead is the DM's, as what he declared was: the players read that he changed it.
+        secret = bool(text) and self.declared_in_secret(state, combatant.id)
+        what = (gm_only(typed(text)) if secret else typed(text)) if text else Msg(id=N_("another action"))
+        public = Msg(id=N_("{name} changes his action: he acts at the very end of the round."),
+                     params={"name": name}) if secret else None
         return log(state, N_("{name} changes his action ({what}): he acts at the very end of the round."),
-                   facts={"abandoned": True}, name=combatant.name, what=what)
+                   facts={"abandoned": True}, public=public, name=name, what=what)
 
     def _check(self, state: State) -> State:
         current = self.round_of(state)
@@ -443,15 +470,20 @@ class PlayersOption(AdndFamily[PoRound]):
             raise RuleError(_("Every part of the end of the round is done."))
         part = parts[current.checked]
         state = self.with_round(state, replace(current, checked=current.checked + 1))
-        state = log(state, N_("End of round, {part} ({n}/{total}): {question}"), facts={"part": part.id},
+        # The DM's checklist, a reminder to him alone.
+        state = log(state, N_("End of round, {part} ({n}/{total}): {question}"), secret=True, facts={"part": part.id},
                     part=Msg(id=part.label), n=current.checked + 1, total=len(parts), question=Msg(id=part.question))
         if part.id == "status":
-            for line in (line for c in state.combatants for line in self._effect_lines(state, c)):
-                state = log(state, line)
+            for combatant in state.combatants:
+                lines = self._effect_lines(state, combatant)
+                # The effects on a monster are the DM's, as the lines that put them on were.
+                secret = bool(lines) and self.declared_in_secret(state, combatant.id)
+                for line in lines:
+                    state = log(state, line, secret=secret)
         return state
 
     def _effect_lines(self, state: State, combatant: Combatant) -> list[Msg]:
-        return [Msg(id=N_("{name}: {effect}."), params={"name": combatant.name, "effect": effect})
+        return [Msg(id=N_("{name}: {effect}."), params={"name": who(state, combatant), "effect": effect})
                 for effect in self.effects_on(state, combatant.id)]
 
     def on_round_end(self, state: State) -> State:
