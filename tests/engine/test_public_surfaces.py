@@ -42,8 +42,10 @@ from tui_combat.store import Store
 PROFILE = SECRETS_PROFILE
 
 LURKER = "Lurker"
-"""The name of everyone hidden from the players (from the start, or added hidden): never on a public surface
-until the GM first reveals one."""
+"""In the name of everyone hidden from the players (from the start, or added hidden) and of the side made of them
+alone: never on a public surface until the GM first reveals one."""
+LURKER_NAMES = ("Lurker", "Lurker, the Chief", 'Lurker; "the Quiet"', "Orc, Lurker's kin", "Big Lurker 2")
+"""Names with commas, semicolons, quotes, numbers, and the names of others (Orc) inside them."""
 TIMES = ("2 rounds", "1 round", "1 turn", "3", "")
 TYPED = ("{secret} cloud {n}", *TIMES[:-1], "{secret} plan {n}")
 """What the GM types in a secret step: secrets, and times a spell can take."""
@@ -86,18 +88,22 @@ def casting(state: State, combatant_id: str, pick: int) -> dict[str, Any]:
     return values
 
 
-def with_lurker(base: State) -> State:
-    """``base`` with a monster hidden from the start, his HP from the secret range."""
+def with_lurker(base: State, name: str = LURKER) -> State:
+    """``base`` with a monster hidden from the start, his HP from the secret range, and a side of a hidden one
+    alone (who may be revealed, or joined by others, later)."""
     outside = next(side for side in base.sides if not side.is_party)
-    state = apply(base, a.AddCombatants(side=outside.id, name=LURKER, hp=MONSTER_HP + 99))
+    state = apply(base, a.AddCombatants(side=outside.id, name=name, hp=MONSTER_HP + 99))
     lurker = state.combatants[-1]
-    return replace(state, combatants=(*state.combatants[:-1], replace(lurker, hidden=True, notes=f"{SECRET} lurks")))
+    state = replace(state, combatants=(*state.combatants[:-1], replace(lurker, hidden=True, notes=f"{SECRET} lurks")))
+    state = apply(state, a.AddSide(name=f"{LURKER} band"))
+    return apply(state, a.AddCombatants(side=state.sides[-1].id, name=f"{name} 2", hp=MONSTER_HP + 98, hidden=True))
 
 
 Step = tuple[str, int, int]
 KINDS = ["next", "next", "next", "next", "roll", "roll", "roll", "back", "damage", "damage", "heal", "status",
          "secret_note", "public_note", "declare", "declare", "cast", "cast", "cast", "effect", "secret_effect",
-         "secret_effect", "secret_effect", "ruleset", "ruleset", "ruleset", "ruleset", "hide", "reveal", "ambush",
+         "secret_effect", "secret_effect", "slip_note", "slip_note", "slip_effect", "ruleset", "ruleset", "ruleset",
+         "ruleset", "hide", "reveal", "ambush",
          "undo", "undo", "redo", "redo"]
 steps = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 63), st.integers(1, 20)), min_size=1, max_size=40)
 
@@ -117,9 +123,18 @@ def action_of(state: State, step: Step) -> a.Action | None:
         if state.phase != "round" or not words or not party or secret_step(state):
             return None
         return a.AddEffect(combatant=party[index % len(party)].id, name=words[index % len(words)][:40], rounds=amount)
+    if kind in ("slip_note", "slip_effect"):  # a word said in secret, inside a longer text typed later
+        words = [w for w in state.secret_words if SECRET in w]
+        if not words or state.phase != "round":
+            return None
+        word = words[index % len(words)]
+        text = (f"Beware {word}!", f"{word} fog", f"3 {word}s", f"the {word.upper()} spreads")[amount % 4]
+        if kind == "slip_note":
+            return a.Note(text=text)
+        return a.AddEffect(combatant=target.id, name=text[:40], rounds=amount)
     if kind in ("hide", "reveal"):
         # Only those called Lurker: hiding one the players have seen is allowed, but his name is in their log.
-        lurkers = [c for c in people if c.name.startswith(LURKER)]
+        lurkers = [c for c in people if LURKER in c.name]
         if not lurkers:
             return None
         return a.SetHidden(combatant=lurkers[index % len(lurkers)].id, hidden=kind == "hide")
@@ -180,11 +195,12 @@ def played(store: Store, steps_: list[Step]) -> Iterator[tuple[str, bool]]:
             continue
         state = store.state  # revealed in the fight ("X appears"), or in set-up (undone back to it): not hidden then
         yield kind, (any(e.msg.id == "{name} appears." for e in state.log_entries())
-                     or any(c.name.startswith(LURKER) and not c.hidden for c in state.combatants))
+                     or any(LURKER in c.name and not c.hidden for c in state.combatants))
 
 
 @st.composite
 def fights(draw: st.DrawFn) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A demo fight with the ruleset's options and what the players see of rolls drawn."""
     demo = draw(st.sampled_from(DEMOS))
     ruleset = get(demo.ruleset)
     options = [(option.key, draw(st.sampled_from([value for value, _label in option.choices]))) for option in ruleset.options]
@@ -194,13 +210,13 @@ def fights(draw: st.DrawFn) -> tuple[str, tuple[tuple[str, str], ...]]:
 
 @PROFILE
 @given(fight=fights(), plans=st.lists(st.integers(0, 63), max_size=3), advances=st.sampled_from([0, 0, 1, 3, 6, 9, 12, 16]),
-       actions=steps, surprise=st.booleans(), on_disk=st.integers(0, 7))
+       actions=steps, surprise=st.booleans(), on_disk=st.integers(0, 7), lurker=st.sampled_from(LURKER_NAMES))
 def test_no_secret_reaches_a_public_surface_through_the_store(fight: tuple[str, tuple[tuple[str, str], ...]],
                                                               plans: list[int], advances: int, actions: list[Step],
-                                                              surprise: bool, on_disk: int) -> None:
+                                                              surprise: bool, on_disk: int, lurker: str) -> None:
     """``plans``: spells the monsters declare as the fight opens (in its secret step, where the book has one);
     ``advances``: steps the fight is driven ahead (into the rounds where those spells go on)."""
-    base = with_lurker(prepared(*fight))
+    base = with_lurker(prepared(*fight), lurker)
     if surprise:
         base = replace(base, surprised=tuple(c.id for c in base.combatants if not base.side(c.side).is_party))
     with TemporaryDirectory() as folder:
