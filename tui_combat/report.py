@@ -26,6 +26,7 @@ import msgspec
 
 from tui_combat.engine.actions import Action
 from tui_combat.engine.apply import apply_logged
+from tui_combat.engine.area import AREA_LINES
 from tui_combat.engine.dice import Roll, format_roll
 from tui_combat.engine.log import Fact, LogEntry, Msg, Param, render, render_param
 from tui_combat.engine.log_window import logged_since
@@ -56,7 +57,8 @@ SECRET_MARK = "🔒"
 # The engine's messages (tui_combat/engine/apply.py and the players' versions in engine/public.py) and the
 # rulesets' that the summary gathers. Each is matched by its message id, which never changes with the language.
 DAMAGE_MESSAGES = frozenset({"{name} takes {amount} damage{rolled}: {hp}/{max} HP.",
-                             "{name} takes {amount} damage{rolled}: {hp}/{max} {health}.", "{name} takes {amount} damage{rolled}."})
+                             "{name} takes {amount} damage{rolled}: {hp}/{max} {health}.", "{name} takes {amount} damage{rolled}."}
+                            ) | AREA_LINES
 HEALING_MESSAGES = frozenset({"{name} heals {amount}: {hp}/{max} HP.", "{name} heals {amount}: {hp}/{max} {health}.",
                               "{name} heals {amount}."})
 Kind = Literal["roll", "damage", "healing", "down", "fled", "surrendered", "back", "spell_lost", "morale"]

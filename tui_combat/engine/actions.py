@@ -160,6 +160,8 @@ class AddEffect(_Action, tag="effect", frozen=True, kw_only=True):
     combatant: str
     name: str
     rounds: int
+    holder: str = ""
+    """Whose concentration holds it (5e), "" for none: it ends with that concentration."""
 
 
 class EndEffect(_Action, tag="end_effect", frozen=True, kw_only=True):

@@ -15,7 +15,7 @@ from functools import singledispatch
 from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
-from tui_combat.engine import effects, initiative
+from tui_combat.engine import area, effects, initiative
 from tui_combat.engine.contract import HP, AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
@@ -628,12 +628,9 @@ def _declare(action: a.Declare, state: State) -> State:
 
 
 # -- hits and status ----------------------------------------------------------------------------------
-def _status_changed(ruleset: AnyRuleset, state: State, combatant: Combatant, before: Status) -> State:
-    after = state.combatant(combatant.id).status
-    if after == before:
-        return state
-    state = log(state, _STATUS_TEXT[after], name=who(state, combatant.id))
-    return ruleset.on_status(state, combatant.id, before)
+_status_changed = area.status_changed
+_exact = area.exact
+_hp = area.hp_param
 
 
 @_apply.register
@@ -642,33 +639,20 @@ def _damage(action: a.Damage, state: State) -> State:
     if action.amount < 0:
         raise RuleError(_("Damage cannot be negative; use heal."))
     ruleset = get(state.ruleset)
-    health = ruleset.after_damage(state, combatant, action.amount, critical=action.critical)
-    hp = health.hp
-    state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
-    rolls = (action.roll,) if action.roll else ()
-    facts = {"damage": action.amount, "hp": hp, "hp_before": combatant.hp}
-    if health.lost is not None:
-        facts["lost"] = health.lost
-    if health.said is not None:
-        state = log(state, health.said, rolls=rolls, facts=facts, public=health.said_public)
-    else:
-        name = who(state, combatant.id)
-        rolled = dice(Msg(id=" ({roll})", params={"roll": roll_param(action.roll)})) if action.roll else ""
-        exact = _exact(state, combatant)
-        public = None if exact else Msg(id=N_("{name} takes {amount} damage{rolled}."),
-                                        params={"name": name, "amount": action.amount, "rolled": rolled})
-        if ruleset.health_label == HP:
-            state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} HP."), rolls=rolls, facts=facts,
-                        public=public, name=name, amount=action.amount, rolled=rolled, hp=_hp(hp, exact),
-                        max=_hp(combatant.max_hp, exact))
-        else:  # the book's own word: Trudvang's Body Points
-            state = log(state, N_("{name} takes {amount} damage{rolled}: {hp}/{max} {health}."), rolls=rolls,
-                        facts=facts, public=public, name=name, amount=action.amount, rolled=rolled, hp=_hp(hp, exact),
-                        max=_hp(combatant.max_hp, exact), health=Msg(id=ruleset.health_label))
-    state = _status_changed(ruleset, state, combatant, combatant.status)
-    if state.phase == "round" and action.amount > 0:
-        state = ruleset.on_damage(state, combatant.id, action.amount, critical=action.critical)
-    return state
+    area.check_damage_kind(ruleset, state, action.kind)
+    hit = area.hurt(ruleset, state, combatant, action.amount, action.kind, critical=action.critical)
+    state = area.log_damage(hit.state, ruleset, hit, action.kind, action.roll)
+    return area.after_hurt(ruleset, state, hit, critical=action.critical)
+
+
+@_apply.register
+def _saving_throw(action: a.SavingThrow, state: State) -> State:
+    return area.saving_throw(action, state)
+
+
+@_apply.register
+def _area_effect(action: a.AreaEffect, state: State) -> State:
+    return area.area_effect(action, state)
 
 
 @_apply.register
@@ -696,27 +680,6 @@ def _heal(action: a.Heal, state: State) -> State:
     return _status_changed(ruleset, state, combatant, combatant.status)
 
 
-def _exact(state: State, combatant: Combatant) -> bool:
-    """Whether the players may read his exact hit points: the party's, no one else's."""
-    try:
-        return state.side(combatant.side).is_party
-    except KeyError:
-        return False
-
-
-def _hp(value: int, exact: bool) -> int | Msg:
-    """Hit points as a log parameter: the GM's alone outside the party."""
-    return value if exact else gm_only(value)
-
-
-_STATUS_TEXT: dict[str, str] = {
-    "active": N_("{name} is back in the fight."),
-    "down": N_("{name} is down."),
-    "fled": N_("{name} has fled."),
-    "surrendered": N_("{name} surrenders."),
-}
-
-
 @_apply.register
 def _set_status(action: a.SetStatus, state: State) -> State:
     combatant = _find(state, action.combatant)
@@ -740,7 +703,7 @@ def _add_effect(action: a.AddEffect, state: State) -> State:
     ruleset = get(state.ruleset)
     step = ruleset.current_step(state)
     return effects.add_effect(state, action.combatant, action.name, action.rounds, ruleset.effect_names(),
-                              secret=step is not None and step.secret)
+                              secret=step is not None and step.secret, holder=action.holder)
 
 
 @_apply.register

@@ -18,7 +18,8 @@ from tui_combat.i18n import N_, _
 MAX_ROUNDS = 1000
 MAX_NAME = 40
 
-__all__ = ["MAX_NAME", "MAX_ROUNDS", "add_effect", "count_down", "effect_label", "effect_ref", "effects_of", "end_effect", "find_effect"]
+__all__ = ["MAX_NAME", "MAX_ROUNDS", "add_effect", "count_down", "effect_label", "effect_ref", "effects_of", "end_effect", "end_held",
+           "find_effect"]
 
 
 def effect_label(name: str, known: Collection[str]) -> Msg:
@@ -49,10 +50,10 @@ def find_effect(state: State, combatant_id: str, name: str, known: Collection[st
 
 
 def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: Collection[str], *,
-               secret: bool = False) -> State:
-    """``name`` on the combatant for ``rounds`` rounds (the present one counted); the same name again sets
-    its rounds anew."""
-    if not state.has(combatant_id):
+               secret: bool = False, holder: str = "") -> State:
+    """``name`` on the combatant for ``rounds`` rounds (the present one counted), held by ``holder``'s
+    concentration if given; the same name again sets its rounds anew."""
+    if not state.has(combatant_id) or (holder and not state.has(holder)):
         raise RuleError(_("No such combatant."))
     if not name.strip():
         raise RuleError(_("An effect needs a name."))
@@ -65,7 +66,7 @@ def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: C
     kept = tuple(e for e in state.effects if e is not same)
     held = not secret and names_a_secret(label, held_phrases(state))
     effect = Effect(id=state.next_effect, combatant=combatant_id, label=label, rounds=rounds, secret=secret or held,
-                    held=held)
+                    held=held, holder=holder)
     state = replace(state, effects=(*kept, effect), next_effect=state.next_effect + 1)
     return log(state, plural_msg("{name}: {effect} for {n} round.", "{name}: {effect} for {n} rounds.", rounds,
                                  name=who(state, combatant_id), effect=label))
@@ -78,6 +79,13 @@ def end_effect(state: State, effect_id: int) -> State:
     state = replace(state, effects=tuple(e for e in state.effects if e.id != effect_id))
     return log(state, N_("{effect} on {name} ends."), effect=effect_ref(effect),
                name=who(state, effect.combatant) if state.has(effect.combatant) else "")
+
+
+def end_held(state: State, holder: str) -> State:
+    """Every effect ``holder``'s concentration held ends (it was lost), each with its line."""
+    for effect in [effect for effect in state.effects if effect.holder == holder]:
+        state = end_effect(state, effect.id)
+    return state
 
 
 def count_down(state: State, combatant_ids: Collection[str] | None = None) -> State:

@@ -86,6 +86,9 @@ class Effect(msgspec.Struct, frozen=True, kw_only=True):
     """Put on during a secret step, or named after a secret: the players' screen does not show it."""
     held: bool = False
     """Secret only because its name names something said in secret: the GM may show it after all."""
+    holder: str = ""
+    """The combatant whose concentration holds it (5e: a spell on another), "" for none: the rules end it when
+    that concentration ends (:func:`tui_combat.engine.effects.end_held`)."""
 
 
 class Slot(msgspec.Struct, frozen=True, kw_only=True):
