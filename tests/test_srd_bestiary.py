@@ -44,7 +44,8 @@ def test_the_whole_srd_is_there_and_every_entry_is_a_right_5e_sheet() -> None:
         assert found.hp > 0 and found.sheet["xp"] > 0, found.name
         assert {"ac", "dex", "speed", "xp"} <= set(found.sheet), found.name
         registry.get("dnd5e").check_sheet(dict(found.sheet))
-    assert sum("Resistances:" in found.notes for found in shipped.entries) > 50
+    assert sum("resist" in found.sheet for found in shipped.entries) > 50
+    assert all("saves" in found.sheet for found in shipped.entries)
 
 
 def test_the_file_carries_the_attribution_the_licence_asks_for() -> None:
@@ -59,7 +60,8 @@ def test_the_file_carries_the_attribution_the_licence_asks_for() -> None:
 
 def test_the_books_numbers() -> None:
     """SRD 5.2: Goblin Warrior AC 15, HP 10 (3d6), Scimitar +4, 5 (1d6 + 2), CR 1/4 (50 XP); Adult Red
-    Dragon AC 19, HP 256, Multiattack three Rends, Rend +14, 13 (1d10 + 8), CR 17 (18,000 XP)."""
+    Dragon AC 19, HP 256, Multiattack three Rends, Rend +14, 13 (1d10 + 8), CR 17 (18,000 XP), Immunities Fire,
+    Legendary Resistance (3/Day), Fire Breath (Recharge 5–6) DC 21 Dexterity, 17d6 Fire, half on a success."""
     goblin = entry("Goblin Warrior")
     assert (goblin.hp, goblin.sheet["ac"], goblin.sheet["attack"], goblin.sheet["damage"], goblin.sheet["xp"],
             goblin.sheet["size"]) == (10, 15, 4, "1d6+2", 50, "small")
@@ -67,7 +69,10 @@ def test_the_books_numbers() -> None:
     dragon = entry("Adult Red Dragon")
     assert (dragon.hp, dragon.sheet["ac"], dragon.sheet["attack"], dragon.sheet["damage"], dragon.sheet["attacks"],
             dragon.sheet["xp"]) == (256, 19, 14, "1d10+8", 3, 18000)
-    assert "Immunities: fire" in dragon.notes and "fly 80 ft." in dragon.notes
+    assert (dragon.sheet["immune"], dragon.sheet["legendary"], dragon.sheet["legendary_resistance"]) == ("fire", 3, 3)
+    assert dragon.sheet["saves"] == "Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6"
+    assert dragon.sheet["abilities"] == "Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft"
+    assert "fly 80 ft." in dragon.notes
 
 
 def test_the_starter_bestiary_comes_first_and_the_srd_fills_in() -> None:
@@ -124,9 +129,90 @@ def test_the_tool_reads_a_dataset_monster() -> None:
     }
     made = module.entry(monster)
     assert made["sheet"] == {"xp": 50, "dex": 15, "ac": 12, "attack": 4, "damage": "1d6+2", "attacks": 2,
-                             "size": "medium", "speed": 40}
-    assert made["notes"] == ("CR 1/4. HP 11 (2d8 + 2). Speed swim 20 ft. Resistances: cold. "
+                             "size": "medium", "speed": 40, "saves": "Str +1, Dex +2, Con +1, Int -4, Wis +1, Cha -2",
+                             "resist": "cold"}
+    assert made["notes"] == ("CR 1/4. HP 11 (2d8 + 2). Speed swim 20 ft. "
                              "Multiattack: The test wolf makes two Bite attacks.")
+
+
+def _save(ability: str, calculation: str, formula: str, parts: list[tuple[int, int, str, list[str]]],
+          on_save: str = "half", template: tuple[str, str, str] = ("", "", "")) -> dict[str, Any]:
+    """A dataset save activity: the save, its DC's reckoning, its damage parts and its area template."""
+    return {"kind": "save", "id": "s1", "save": {"ability": [ability], "dc": {"calculation": calculation,
+                                                                              "formula": formula}},
+            "damage": {"on_save": on_save, "parts": [
+                {"number": n, "denomination": d, "bonus": b, "types": t, "custom": {"enabled": False, "formula": ""}}
+                for n, d, b, t in parts]},
+            "target": {"affects": {"count": ""}, "template": dict(zip(("type", "size", "width"), template))}}
+
+
+def test_the_tool_writes_saves_damage_types_legendary_figures_and_abilities() -> None:
+    """The dataset's fields the sheet's new ones come from: proficient saves as bonuses, a DC reckoned from an
+    ability (8 + proficiency + modifier) or given, damage parts with "@mod", area templates, recharge."""
+    module = tool()
+    monster = {
+        "name": "Test Dragon", "hp": 100, "hp_dice": "10d12 + 40", "ac": 18, "cr": 10, "creature_size": "large",
+        "proficiency_bonus": 4, "spellcasting_ability": "cha",
+        "ability_scores": {"str": 22, "dex": 10, "con": 19, "int": 12, "wis": 11, "cha": 15},
+        "saving_throws": {"str": None, "dex": 4, "con": None, "int": None, "wis": 4, "cha": None},
+        "movement": {"walk": 40, "fly": 80, "swim": None, "climb": None, "burrow": None, "hover": False},
+        "damage_resistances": ["cold", "fire"], "damage_immunities": ["poison"], "damage_vulnerabilities": ["thunder"],
+        "condition_immunities": ["poisoned"], "legendary_action_uses": 3, "legendary_resistance_uses": 2,
+        "special_abilities": [{"name": "Fire Aura", "recharge": None, "uses_per_day": None, "description": "",
+                               "activities": [{"kind": "damage", "damage": {"parts": [
+                                   {"number": 2, "denomination": 6, "bonus": "", "types": ["fire"],
+                                    "custom": {"enabled": False, "formula": ""}}]},
+                                   "target": {"affects": {"count": ""},
+                                              "template": {"type": "radius", "size": "10", "width": ""}}}]}],
+        "actions": [
+            {"name": "Multiattack", "description": "The [[lookup @name lowercase]]{monster} makes two [[/item Rend]] "
+             "attacks. It can replace one attack with a use of (A) [[/item Fire Breath]] or (B) [[/item Spellcasting]] "
+             "to cast Fireball.", "activities": []},
+            {"name": "Fire Breath", "recharge": "5-6", "uses_per_day": None, "description": "",
+             "activities": [_save("dex", "con", "11", [(12, 6, "", ["fire"])], template=("cone", "30", "5"))]},
+            {"name": "Acid Spit", "recharge": None, "uses_per_day": 2, "description": "",
+             "activities": [_save("con", "", "15", [(2, 6, "@mod", ["acid"]), (1, 6, "", ["acid", "cold"])], "none",
+                                  template=("line", "30", "5"))]},
+            {"name": "Tail", "recharge": None, "uses_per_day": None, "description": "",
+             "activities": [{"kind": "attack", "attack": {"ability": "", "bonus": "", "flat": False, "type": {
+                 "classification": "weapon", "value": "melee"}}, "damage": {"include_base": True, "parts": [
+                     {"number": 1, "denomination": 8, "bonus": "", "custom": {"enabled": False, "formula": ""}}]}},
+                            _save("str", "str", "", [])]},
+            {"name": "Wing Beat", "recharge": "6", "uses_per_day": None, "description": "",
+             "activities": [{"kind": "utility"}]},
+        ],
+        "legendary_actions": [{"name": "Frightful  Presence", "recharge": None, "uses_per_day": None, "description": "",
+                               "activities": [_save("wis", "spellcasting", "", [])]}],
+    }
+    made = module.entry(monster)
+    sheet = made["sheet"]
+    assert (sheet["attack"], sheet["damage"]) == (10, "1d8+6")  # the tail is an attack with a save rider
+    assert sheet["saves"] == "Str +6, Dex +4, Con +4, Int +1, Wis +4, Cha +2"
+    assert (sheet["resist"], sheet["immune"], sheet["vulnerable"]) == ("cold, fire", "poison", "thunder")
+    assert (sheet["legendary"], sheet["legendary_resistance"]) == (3, 2)
+    assert sheet["abilities"] == ("Fire Aura: 2d6 fire, emanation 10 ft; "
+                                  "Fire Breath: 12d6 fire, Dex 16 half, recharge 5-6, cone 30 ft; "
+                                  "Acid Spit (2/Day): 2d6+6 acid plus 1d6, Con 15 none, line 30x5 ft; "
+                                  "Wing Beat: recharge 6; Frightful Presence: Wis 14")
+    assert made["notes"] == ("CR 10. HP 100 (10d12 + 40). Speed fly 80 ft. Condition immunities: poisoned. "
+                             "Multiattack: The test dragon makes two Rend attacks. It can replace one attack with a "
+                             "use of (A) Fire Breath or (B) Spellcasting to cast Fireball. "
+                             "Legendary actions: Frightful Presence.")
+
+
+def test_the_tool_names_the_references_the_dataset_leaves_without_words() -> None:
+    module = tool()
+    monster = {"name": "Test Giant", "actions": [
+        {"name": "Multiattack", "description": "It makes two [[/item mmSlam0000000000]] attacks. It can replace one "
+         "with a use of Spellcasting to cast [[/item .mmSpellcasting00.Activity.abc]] or "
+         "[[/item .mmSpellcasting00.Activity.def]].", "activities": []},
+        {"name": "Slam", "description": "", "activities": []},
+        {"name": "Spellcasting", "description": "", "activities": [
+            {"id": "abc", "spell": {"uuid": "Compendium.dnd5e.spells24.Item.phbsplScorchingR"}},
+            {"id": "def", "spell": {"uuid": "Compendium.dnd5e.spells24.Item.phbsplIceKnife00"}}]}]}
+    named = module.named_references(monster, ["Fireball", "Scorching Ray", "Shatter"])
+    assert module.shown_text(named["actions"][0]["description"], "Test Giant") == (
+        "It makes two Slam attacks. It can replace one with a use of Spellcasting to cast Scorching Ray or Ice Knife.")
 
 
 def test_the_common_monsters_are_found_by_their_russian_and_ukrainian_names() -> None:

