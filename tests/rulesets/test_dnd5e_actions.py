@@ -143,12 +143,14 @@ def test_the_catalogue_and_what_applies_now() -> None:
     registry.forget()
     assert "dnd5e" in registry.available()
     assert [(s.name, s.key) for s in registry.get("dnd5e").actions] == [
-        ("attack", "a"), ("attack_advantage", "A"), ("attack_disadvantage", "D"), ("death_save", "v"), ("tie", "f"),
-        ("use", "s"), ("move", "m"), ("condition", "c"), ("end_condition", "C"), ("counter", "g")]
+        ("attack", "a"), ("attack_advantage", "A"), ("attack_disadvantage", "D"), ("legendary", "l"), ("recharge", "k"),
+        ("temp_hp", "p"), ("death_save", "v"), ("tie", "f"), ("use", "s"), ("move", "m"), ("condition", "c"),
+        ("end_condition", "C"), ("counter", "g")]
     state = brennas_turn()
     who = ids(state)
     available = {s.name for s in RULESET.actions if RULESET.action_available(state, s.name, who["Brenna"])}
-    assert available == {"attack", "attack_advantage", "attack_disadvantage", "use", "move", "condition", "counter"}
+    assert available == {"attack", "attack_advantage", "attack_disadvantage", "temp_hp", "use", "move", "condition",
+                         "counter"}
     assert not RULESET.action_available(state, "move", who["Mirela"])  # not her turn
 
 

@@ -181,4 +181,4 @@ def test_damage_to_a_concentrating_caster_asks_for_a_saving_throw() -> None:
     state = apply(state, a.Damage(combatant=who["Ada"], amount=5))  # Ada is not concentrating
     assert texts(state)[-1] == "Ada takes 5 damage: 15/20 HP."
     state = apply(state, a.Damage(combatant=who["Hag"], amount=27))  # 59 − 7 − 25 − 27 = 0: down, nothing to save
-    assert texts(state)[-1] == "Hag is down."
+    assert texts(state)[-3:] == ["Hag is down.", "Hag loses concentration: down.", "Hag is no longer concentrating."]

@@ -63,6 +63,28 @@ Ruleset actions (``RulesetAction(name, args)``; a ``roll`` argument is a
     (``counters = "legendary actions 3/turn, 1st-level slots 4"``).
 ``tie`` (``f``)
     ``place1`` … : the entries of the first undecided tie in the order chosen (the last is implied).
+``legendary`` (``l``)
+    ``combatant``, ``note`` (what it does), ``cost`` (1 unless the action costs more): one of the sheet's
+    ``legendary`` actions a round, offered while another creature acts (the log reminds the DM as each other
+    creature's turn ends), never in its own turn nor while incapacitated; they come back when its turn starts.
+``recharge`` (``k``)
+    ``combatant``, ``roll0``, ``roll1`` … (1d6 each): at the start of its turn, one die for each of its spent
+    abilities (the sheet's ``abilities`` with "recharge 5-6"); on the range it is ready again.
+``temp_hp`` (``p``)
+    ``combatant``, ``amount``: temporary hit points; they do not add up (the higher pool stays), 0 takes them away.
+``use`` (``s``) also spends an ability that only recharges ("Teleport: recharge 4-6"): ``what`` = ``ability:<name>``.
+
+Saving throws, areas and damage types (:mod:`.saving`, :mod:`.legendary`, the engine's ``SavingThrow`` and
+``AreaEffect``): the sheet's ``saves`` ("Str +8, Dex +6", proficiency included; one not written is +0, Dexterity's
+the score's modifier) against a DC; paralyzed, petrified, stunned and unconscious fail Strength and Dexterity
+saves, restrained has disadvantage on Dexterity saves, dodging advantage, exhaustion 3+ disadvantage on all;
+cover +2 / +5 to Dexterity; no automatic success on a 20; ``evasion``; ``legendary_resistance`` a day turns a
+failed save into a success on the DM's word. Damage of a type: immunity, then resistance (halved, rounded down,
+once however many), then vulnerability (doubled); then temporary hit points, lost first. Concentration: damage
+owes a Constitution save (DC 10 or half the damage taken, one per source: ``saves_due``); a failure, falling or
+an incapacitating condition ends it and the conditions and effects held by it. The sheet's ``abilities``
+("Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft") are offered to the area form
+(``special_abilities``), start the fight ready and are spent when used.
 
 Budget lines: Action, Attacks (when the Attack action gives more than one), Bonus action, Reaction,
 Movement (ft), then each counter. All are refreshed at the start of the creature's own turn (per-fight
@@ -113,13 +135,17 @@ Readings settled here (the seed leaves them open):
   after the condition was given; "N rounds" ends when X's turn starts N rounds later. A duration whose
   creature leaves the fight, or whose count passes without his turn, ends at the start of the next round.
   Incapacitating conditions take away actions and reactions; grappled, restrained, paralysed, petrified,
-  stunned and unconscious creatures have no movement. "Concentrating" is kept as a condition too (not one
-  of the book's): damage to a concentrating creature logs the saving throw it owes (DC 10 or half the damage).
+  stunned and unconscious creatures have no movement. "Concentrating" and "dodging" are kept as conditions too
+  (not the book's): damage to a concentrating creature owes the saving throw (DC 10 or half the damage); a
+  dodging one has advantage on Dexterity saves and attacks against it disadvantage (the DM ends it at the start of
+  its next turn with the duration).
 
-The package: :mod:`.data` (the data file), :mod:`.sheet`, :mod:`.state` (what the round and the fight
-keep), :mod:`.base` (options, steps, helpers), :mod:`.initiative` (the four methods, ties, newcomers,
-lair, declarations), :mod:`.turns` (budgets, lost turns, conditions ending), :mod:`.health` (0 hit
-points, death saving throws), :mod:`.edge` (advantage, automatic critical hits), :mod:`.actions` (the keys),
+The package: :mod:`.data` (the data file), :mod:`.sheet`, :mod:`.kinds` (saves and damage types),
+:mod:`.abilities` (special abilities on the sheet), :mod:`.state` (what the round and the fight keep), :mod:`.base`
+(options, steps, helpers), :mod:`.initiative` (the four methods, ties, newcomers, lair, declarations),
+:mod:`.turns` (budgets, lost turns, conditions ending), :mod:`.health` (0 hit points, death saving throws),
+:mod:`.edge` (advantage, automatic critical hits), :mod:`.actions` (the keys), :mod:`.saving` (saving throws,
+damage types, temporary hit points, concentration), :mod:`.legendary` (legendary actions, recharge, their keys),
 :mod:`.view` (details), :mod:`.difficulty` (the fight's difficulty in the set-up).
 """
 

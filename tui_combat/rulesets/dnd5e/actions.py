@@ -28,7 +28,7 @@ ATTACKS = {"attack": "none", "attack_advantage": "advantage", "attack_disadvanta
 """Attack action name → the DM's call it starts with (the form may change it)."""
 OVERRULE = "overrule"
 """A form's tick box: the speed factor's declaration is set aside, and the log says the book was ignored."""
-CATALOGUE = (
+CATALOGUE: tuple[ActionSpec, ...] = (
     ActionSpec(name="attack", key="a", label=N_("Attack"), in_turn=True),
     ActionSpec(name="attack_advantage", key="A", label=N_("Attack with advantage"), footer=False, in_turn=True),
     ActionSpec(name="attack_disadvantage", key="D", label=N_("Attack with disadvantage"), footer=False, in_turn=True),
@@ -49,6 +49,8 @@ ENDINGS = (("removed", N_("until removed")), ("end", N_("until the end of that c
 ENDING_KINDS: dict[str, Ending] = {"removed": "removed", "end": "end", "start": "start", "rounds": "rounds"}
 PLACES = (N_("Acts 1st"), N_("Acts 2nd"), N_("Acts 3rd"), N_("Acts 4th"), N_("Acts 5th"), N_("Acts 6th"), N_("Acts 7th"),
           N_("Acts 8th"), N_("Acts 9th"))
+EXHAUSTION = "exhaustion"
+"""The condition that comes in levels (1–6)."""
 TAKEN = (("attack", N_("an attack")), ("other", N_("a Dash")), ("action", N_("another action")),
          ("bonus", N_("a bonus action")))
 
@@ -543,9 +545,13 @@ class Dnd5eActions(Dnd5eEdge):
         rounds = int_arg(args, "rounds", 1, N_("Rounds"))
         if ends == "rounds" and rounds < 1:
             raise RuleError(_("A condition lasts at least one round."))
+        level = int_arg(args, "level", 0, N_("Level (exhaustion)")) if name == EXHAUSTION else 0
+        if name == EXHAUSTION and not 1 <= level <= 6:
+            raise RuleError(_("Exhaustion has a level from 1 to 6."))
         fight = self.fight_of(state)
         condition = ActiveCondition(id=fight.next_condition, target=target.id, name=name, ends=ends, anchor=anchor,
-                                    until_round=state.round + rounds if ends == "rounds" else 0)
+                                    until_round=state.round + rounds if ends == "rounds" else 0,
+                                    held_by=str(args.get("held_by", "") or ""), level=level)
         state = self.with_fight(state, replace(fight, conditions=(*fight.conditions, condition),
                                                next_condition=fight.next_condition + 1))
         duration = self.duration_text(state, condition)

@@ -17,7 +17,7 @@ from tui_combat.rulesets.data_loading import DATA_DIR, house_rules_path, load_ru
 from tui_combat.rulesets.names import NameTable, made_once, unknown_aliases
 
 __all__ = [
-    "NAME", "SIZES", "AttackRules", "BudgetRules", "ConcentrationRules", "ConditionData", "DeathRules", "Dnd5eData", "Edge", "InitiativeRules", "SpeedFactorRules",
+    "NAME", "SIZES", "AttackRules", "BudgetRules", "ConcentrationRules", "ConditionData", "DeathRules", "Dnd5eData", "Edge", "InitiativeRules", "SaveRules", "SpeedFactorRules",
     "WeaponData", "data", "find_weapon", "norm",
 ]
 
@@ -75,6 +75,14 @@ class ConcentrationRules(_Data, frozen=True, kw_only=True):
     source: Source
 
 
+class SaveRules(_Data, frozen=True, kw_only=True):
+    dice: str
+    half_cover: NonNegative
+    three_quarters_cover: NonNegative
+    """What cover adds to a Dexterity saving throw."""
+    source: Source
+
+
 Edge = Literal["", "advantage", "disadvantage"]
 
 
@@ -92,6 +100,16 @@ class ConditionData(_Data, frozen=True, kw_only=True):
     """When set, ``attacked`` is for an attacker within 5 ft and this for one farther away (prone)."""
     critical_within_5ft: bool = False
     """A hit on the creature from within 5 ft is a critical hit (paralyzed, unconscious)."""
+    fails_saves: list[str] = []
+    """The saving throws it fails automatically ("str", "dex": paralyzed, petrified, stunned, unconscious)."""
+    save_edge: dict[str, Edge] = {}
+    """Advantage or disadvantage on saving throws, by save ("dex", or "all")."""
+    from_level: NonNegative = 0
+    """Its saving-throw effects apply from this level of the condition on (exhaustion 3)."""
+    resist: list[str] = []
+    """Damage types it gives resistance to ("all": petrified)."""
+    immune: list[str] = []
+    """Damage types it gives immunity to."""
 
 
 class DeathRules(_Data, frozen=True, kw_only=True):
@@ -142,6 +160,7 @@ class Dnd5eData(_Data, frozen=True, kw_only=True):
     budget: BudgetRules
     attack: AttackRules
     concentration: ConcentrationRules
+    saves: SaveRules
     death: DeathRules
     encounter: EncounterRules
     conditions: dict[str, ConditionData]
@@ -167,6 +186,12 @@ def _check(tables: Dnd5eData, where: str) -> Dnd5eData:
         raise RuleError(_("{path}: encounter.multipliers need rising numbers of monsters.", path=where))
     if not tables.conditions:
         raise RuleError(_("{path}: [conditions] lists no condition.", path=where))
+    saves = {"str", "dex", "con", "int", "wis", "cha"}
+    for name, condition in tables.conditions.items():
+        wrong = [kind for kind in (*condition.fails_saves, *condition.save_edge) if kind not in saves | {"all"}]
+        if wrong:
+            raise RuleError(_("{path}: the condition {name} names \"{save}\", which is no saving throw (str, dex, con, "
+                              "int, wis, cha, all).", path=where, name=name, save=wrong[0]))
     for alias in unknown_aliases(tables.weapons, tables.weapon_aliases):
         raise RuleError(_("{path}: {table} names \"{target}\" for \"{alias}\", which is not in the table.",
                           path=where, table="weapon_aliases", target=tables.weapon_aliases[alias], alias=alias))

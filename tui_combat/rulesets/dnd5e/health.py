@@ -105,7 +105,9 @@ class Dnd5eHealth(Dnd5eTurns):
         combatant = state.combatant(combatant_id)
         if combatant.hp > 0 or not self.in_party(state, combatant):
             return state
-        before = self.hit_points_before(state, combatant)
+        before, amount = self.last_hit(state, combatant, amount)
+        if amount <= 0:  # temporary hit points took it all
+            return state
         record = self.dying_of(state, combatant_id)
         if record is not None and record.dead:
             return state
@@ -129,14 +131,15 @@ class Dnd5eHealth(Dnd5eTurns):
                                   else N_("damage at 0 hit points: a failure")))
 
     @staticmethod
-    def hit_points_before(state: State, combatant: Combatant) -> int:
-        """His hit points before the damage just logged (the engine's damage entry says)."""
+    def last_hit(state: State, combatant: Combatant, taken: int) -> tuple[int, int]:
+        """His hit points before the damage just logged, and what of the ``taken`` damage reached them (not what
+        temporary hit points took): the engine's damage entry says."""
         for chunk in reversed(state.log):
             for entry in reversed(chunk):
                 named = entry.msg.params.get("name")
                 if "hp_before" in entry.facts and isinstance(named, Msg) and named.ref == combatant.id:
-                    return int(entry.facts["hp_before"])
-        return combatant.hp
+                    return int(entry.facts["hp_before"]), int(entry.facts.get("lost", taken))
+        return combatant.hp, taken
 
     def saves_now(self, state: State, combatant: Combatant, record: Dying, why: Msg) -> State:
         """Record the saves and say where they stand: stable at three successes, dead at three failures."""

@@ -13,9 +13,11 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _
+from tui_combat.rulesets.dnd5e.abilities import parse_abilities
 from tui_combat.rulesets.dnd5e.data import SIZES
+from tui_combat.rulesets.dnd5e.kinds import DAMAGE_TYPES, parse_saves, parse_types
 
-__all__ = ["ADVANTAGE", "SHEET_FIELDS", "Attack", "Counter", "Sheet", "check_sheet", "dex_modifier", "parse_attacks",
+__all__ = ["ADVANTAGE", "DEFENCES", "SHEET_FIELDS", "Attack", "Counter", "Sheet", "check_sheet", "dex_modifier", "parse_attacks",
            "parse_counters", "sheet_of"]
 
 ADVANTAGE = (("none", N_("none")), ("advantage", N_("advantage")), ("disadvantage", N_("disadvantage")))
@@ -49,6 +51,24 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     attack_list: str = ""
     """The stat block's attacks, "name +bonus dice" comma-separated ("morningstar +4 2d8+2, javelin +4
     1d6+2"): the attack form offers them; empty, it uses ``attack`` and ``damage``."""
+    saves: str = ""
+    """The six saving throws as the stat block gives them, proficiency included ("Str +8, Dex +6, Con +7, Int +3,
+    Wis +7, Cha +6"); one not written is +0, Dexterity's the score's modifier."""
+    resist: str = ""
+    """Damage types it resists, comma-separated ("fire, poison"): their damage is halved."""
+    immune: str = ""
+    """Damage types it is immune to: their damage is none."""
+    vulnerable: str = ""
+    """Damage types it is vulnerable to: their damage is doubled."""
+    evasion: bool = False
+    """Evasion (rogue 7, monk 7): a Dexterity save for half damage leaves none on a success, half on a failure."""
+    legendary_resistance: int = 0
+    """Legendary Resistance: how many times a day a failed save may become a success."""
+    legendary: int = 0
+    """Legendary actions a round."""
+    abilities: str = ""
+    """Special abilities that are areas, ";"-separated ("Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone
+    60 ft"): :mod:`.abilities`."""
 
 
 class Attack(msgspec.Struct, frozen=True, kw_only=True):
@@ -87,6 +107,20 @@ SHEET_FIELDS = (
               help=N_("0: a monster")),
     FieldSpec(key="xp", label=N_("XP value (monsters)"), kind="int", default=0, minimum=0, maximum=1_000_000,
               help=N_("50 for CR 1/4")),
+    FieldSpec(key="saves", label=N_("Saving throws"), kind="str", default="",
+              help="Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6"),
+    FieldSpec(key="resist", label=N_("Damage resistances"), kind="str", default="", help=N_("fire, poison"),
+              suggestions=tuple(label for _kind, label in DAMAGE_TYPES)),
+    FieldSpec(key="immune", label=N_("Damage immunities"), kind="str", default="", help=N_("fire, poison"),
+              suggestions=tuple(label for _kind, label in DAMAGE_TYPES)),
+    FieldSpec(key="vulnerable", label=N_("Damage vulnerabilities"), kind="str", default="", help=N_("fire, poison"),
+              suggestions=tuple(label for _kind, label in DAMAGE_TYPES)),
+    FieldSpec(key="evasion", label=N_("Evasion"), kind="bool", default=False),
+    FieldSpec(key="legendary_resistance", label=N_("Legendary Resistance (a day)"), kind="int", default=0, minimum=0,
+              maximum=20),
+    FieldSpec(key="legendary", label=N_("Legendary actions (a round)"), kind="int", default=0, minimum=0, maximum=20),
+    FieldSpec(key="abilities", label=N_("Special abilities"), kind="str", default="",
+              help=N_("Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft")),
 )
 
 
@@ -110,6 +144,11 @@ def parse_attacks(text: str) -> tuple[Attack, ...]:
         attacks.append(Attack(name=" ".join(words[:-2]), bonus=int(bonus), damage=words[-1]))
     return tuple(attacks)
 
+
+
+DEFENCES = (("resist", N_("Damage resistances")), ("immune", N_("Damage immunities")),
+            ("vulnerable", N_("Damage vulnerabilities")))
+"""The sheet's damage types, by field, with the field's label."""
 
 
 def dex_modifier(score: int) -> int:
@@ -174,6 +213,12 @@ def _check_values(checked: Sheet) -> None:
         raise RuleError(_("Damage dice: {error}", error=error)) from None
     parse_counters(checked.counters)
     parse_attacks(checked.attack_list)
+    parse_saves(checked.saves)
+    for key, label in DEFENCES:
+        parse_types(getattr(checked, key), label)
+    parse_abilities(checked.abilities)
+    if checked.legendary_resistance < 0 or checked.legendary < 0:
+        raise RuleError(_("Legendary Resistance and legendary actions are not negative."))
 
 
 def sheet_of(combatant: Combatant) -> Sheet:

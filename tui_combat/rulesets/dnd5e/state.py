@@ -12,7 +12,8 @@ from tui_combat.engine.log import Msg
 from tui_combat.engine.model import RollRequest
 from tui_combat.rulesets.dnd5e.sheet import Counter
 
-__all__ = ["ActiveCondition", "Declaration", "DndFight", "DndRound", "Dying", "Ending", "Entry", "RoundShape", "Spent"]
+__all__ = ["ActiveCondition", "ConcentrationDue", "Declaration", "DndFight", "DndRound", "Dying", "Ending", "Entry", "RoundShape",
+           "Spent"]
 
 RoundShape = Literal["roll", "declare", "kept"]
 Ending = Literal["removed", "end", "start", "rounds"]
@@ -72,6 +73,8 @@ class Spent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Attacks made with that Attack action."""
     counters: dict[str, int] = {}
     """Per-turn counters used (legendary actions)."""
+    legendary: int = 0
+    """Legendary actions taken since its turn started (the sheet's ``legendary`` a round)."""
     lost_turn: bool = False
     """2014 surprise: this first turn is lost."""
 
@@ -87,6 +90,18 @@ class ActiveCondition(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=T
     """``rounds``: it ends when the anchor's turn starts in this round."""
     armed: bool = False
     """``end``: the anchor's next turn has started (it ends when that turn ends)."""
+    held_by: str = ""
+    """The creature whose concentration holds it (a spell's): it ends when that concentration ends."""
+    level: int = 0
+    """Exhaustion's level (its saving-throw disadvantage comes at 3)."""
+
+
+class ConcentrationDue(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A concentration saving throw owed for one source of damage."""
+
+    combatant: str
+    dc: int
+    damage: int
 
 
 class Dying(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -122,3 +137,13 @@ class DndFight(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Characters of the party at 0 hit points (dying, stable or dead), by combatant."""
     close: dict[str, bool] = {}
     """"attacker>target" → whether the last attack was made from within 5 ft (the form remembers it)."""
+    temp_hp: dict[str, int] = {}
+    """Temporary hit points, by combatant (lost first; not cumulative)."""
+    concentration_due: tuple[ConcentrationDue, ...] = ()
+    """Concentration saves owed, oldest first."""
+    legendary_resistance_used: dict[str, int] = {}
+    """Legendary Resistances used today, by combatant."""
+    spent_abilities: dict[str, tuple[str, ...]] = {}
+    """Special abilities waiting to recharge, by combatant (names as the sheet writes them)."""
+    recharge_due: tuple[str, ...] = ()
+    """Combatants whose turn started with an ability to recharge: the d6 is rolled next."""

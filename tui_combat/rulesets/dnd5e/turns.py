@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from tui_combat.engine.audience import behind, who, whos
+from tui_combat.engine.audience import whos
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log
@@ -162,21 +162,6 @@ class Dnd5eTurns(Dnd5eInitiative):
         return self.end_conditions(state, [c for c in self.fight_of(state).conditions
                                            if (c.ends != "removed" and c.anchor not in names)
                                            or (c.ends == "rounds" and c.until_round < state.round)])
-
-    def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
-        """A concentrating creature that takes damage saves against DC 10 or half the damage."""
-        table = data().conditions
-        if not any(c.name in table and table[c.name].concentration for c in self.conditions_of(state, combatant_id)):
-            return state
-        combatant = state.combatant(combatant_id)
-        if combatant.status != "active":
-            return state
-        dc = max(data().concentration.minimum_dc, amount // 2)
-        name = who(state, combatant)
-        return log(state, N_("{name} is concentrating: a Constitution saving throw against DC {dc}, or the spell ends."),
-                   facts={"concentration_dc": dc}, name=name, dc=behind(dc),
-                   public=Msg(id=N_("{name} is concentrating: a Constitution saving throw, or the spell ends."),
-                              params={"name": name}))
 
     # -- conditions ------------------------------------------------------------------------------------
     def expire(self, state: State, anchors: tuple[str, ...], moment: str) -> State:

@@ -5,16 +5,17 @@ from __future__ import annotations
 from tui_combat.engine.log import render, render_param
 from tui_combat.engine.model import State
 from tui_combat.i18n import _
-from tui_combat.rulesets.dnd5e.actions import Dnd5eActions
 from tui_combat.rulesets.dnd5e.base import unit_of
 from tui_combat.rulesets.dnd5e.health import save_marks
 from tui_combat.rulesets.dnd5e.initiative import speed_parts
-from tui_combat.rulesets.dnd5e.sheet import dex_modifier, sheet_of
+from tui_combat.rulesets.dnd5e.kinds import DAMAGE_TYPES, parse_types, saves_text
+from tui_combat.rulesets.dnd5e.legendary import Dnd5eLegendary
+from tui_combat.rulesets.dnd5e.sheet import DEFENCES, dex_modifier, sheet_of
 
 __all__ = ["Dnd5eView"]
 
 
-class Dnd5eView(Dnd5eActions):
+class Dnd5eView(Dnd5eLegendary):
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         combatant = state.combatant(combatant_id)
         sheet = sheet_of(combatant)
@@ -35,6 +36,7 @@ class Dnd5eView(Dnd5eActions):
                 bonus = render_param(self.bonus_text(declaration))
                 total = sum(value for _label, value in speed_parts(sheet, declaration))
                 lines.append((_("Declared"), f"{what}{bonus} ({total:+d})"))
+        lines += self.fight_details(state, combatant_id)
         record = self.dying_of(state, combatant_id)
         word = self.condition_word(state, combatant_id)
         if record is not None and not record.dead:
@@ -42,6 +44,38 @@ class Dnd5eView(Dnd5eActions):
             lines.append((_("Death saves"), _("{word}: successes {successes}, failures {failures}", word=_(word or ""),
                                               successes=successes, failures=failures)))
         return tuple(lines) + self._conditions(state, combatant_id, word if record is None or record.dead else None)
+
+    def fight_details(self, state: State, combatant_id: str) -> list[tuple[str, str]]:
+        """Saves, damage types, temporary hit points, a concentration save owed, abilities ready or not: the DM's."""
+        combatant = state.combatant(combatant_id)
+        sheet = sheet_of(combatant)
+        lines: list[tuple[str, str]] = []
+        if sheet.saves:  # else only Dexterity's, from the score shown above
+            lines.append((_("Saving throws"), saves_text({kind: self.save_bonus(combatant, kind)
+                                                          for kind, _label in self.save_kinds(state)})))
+        labels = dict(DAMAGE_TYPES)
+        for key, label in DEFENCES:
+            kinds = parse_types(getattr(sheet, key), label)
+            if kinds:
+                lines.append((_(label), ", ".join(_(labels[kind]) for kind in kinds)))
+        if sheet.evasion:
+            lines.append((_("Evasion"), _("yes")))
+        temporary = self.temp_hp(state, combatant_id)
+        if temporary:
+            lines.append((_("Temporary hit points"), str(temporary)))
+        owed = [due for due in self.saves_due(state) if due.combatant == combatant_id]
+        if owed:
+            lines.append((_("Concentration"), ", ".join(_("Constitution save DC {dc}", dc=due.dc) for due in owed)))
+        for ability, ready in self.abilities_now(state, combatant_id):
+            note = self.ability_note(ability, ready)
+            lines.append((ability.name, render(note) if note else _("ready")))
+        return lines
+
+    def health_shown(self, state: State, combatant_id: str, *, brief: bool = False) -> str:
+        """Hit points, and the temporary ones after a plus ("27/27 +5")."""
+        shown = super().health_shown(state, combatant_id, brief=brief)
+        temporary = self.temp_hp(state, combatant_id)
+        return f"{shown} +{temporary}" if temporary else shown
 
     def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
         """His health's word when he is not making death saves, surprise, and his conditions with their time
