@@ -55,6 +55,12 @@ Readings settled here (the book leaves them to the DM):
   with other dice is the GM's own figure for every size; natural attack forms have one figure.
 * Effects with a duration (``f``) count down at every end of round, in rounds or turns; every tenth
   round the log says a turn has passed.
+* Saving throws (PHB Table 60, :mod:`.saves`): by class group and level, a multi-class character the best
+  of each column, a monster as a warrior of a level equal to its Hit Dice, each four points of pluses (or
+  fraction) one level more as the DM's Guide counts them for saves (not the THAC0 table's +3), less than one
+  full die at warrior 0; a monster's own numbers replace the table; the GM's bonus is added to the d20.
+* A monster added from an entry without hit points has them rolled from its Hit Dice, d8 each with the
+  pluses (``hit_point_dice``).
 
 What the ruleset tracks during a round lives in :class:`AdndRound` (``State.round_state``); what carries
 from round to round (spells being cast, effects) in :class:`AdndFight` (``State.fight_state``). The

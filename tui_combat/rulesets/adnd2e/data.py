@@ -15,7 +15,7 @@ from tui_combat.rulesets.data_loading import house_rules_path, load_ruleset_data
 from tui_combat.rulesets.names import unknown_aliases
 
 __all__ = [
-    "ATTACK_KINDS", "AttackKind", "NonNegative", "Positive", "Source", "SurpriseResult", "Tables", "check_tables",
+    "ATTACK_KINDS", "AttackKind", "NonNegative", "Positive", "SaveRow", "Source", "SurpriseResult", "Tables", "check_tables",
     "tables",
 ]
 
@@ -96,6 +96,31 @@ class _Time(_Data, frozen=True, kw_only=True):
     source: Source
 
 
+SaveRow = tuple[NonNegative, Positive, Positive, Positive, Positive, Positive]
+"""From level, then the five numbers of PHB Table 60 in its order (paralyzation … spell)."""
+
+
+class _Saves(_Data, frozen=True, kw_only=True):
+    """PHB Table 60 by class group, and how a monster finds its row (DM's Guide, chapter 9)."""
+
+    warrior: tuple[SaveRow, ...]
+    priest: tuple[SaveRow, ...]
+    rogue: tuple[SaveRow, ...]
+    wizard: tuple[SaveRow, ...]
+    source: Source
+    monsters_as: str
+    """The class group whose rows a monster saves on (the warrior's)."""
+    extra_hit_points_per_die: Positive
+    """A monster's pluses count one more level for every this many points or fraction (DMG: 4)."""
+    below_one_die_level: NonNegative
+    """The level of a monster of less than one full Hit Die (1-1, ½)."""
+    monsters_source: Source
+
+    def rows(self, group: str) -> tuple[SaveRow, ...]:
+        """The rows of a class group ("warrior" …); () for one the table does not have."""
+        return {"warrior": self.warrior, "priest": self.priest, "rogue": self.rogue, "wizard": self.wizard}.get(group, ())
+
+
 class ArmourRow(_Data, frozen=True, kw_only=True):
     """How much better an armour is against each kind of weapon: added to the number the attacker needs."""
 
@@ -125,6 +150,7 @@ class Tables(_Data, frozen=True, kw_only=True):
     """Class → (from level, rate) rows for a weapon specialist (melee)."""
     attacks_specialist_source: Source
     time: _Time
+    saves: _Saves
     weapon_damage: dict[str, tuple[str, str]] = {}
     """PHB Table 44: weapon → (damage against small or man-sized, against large)."""
     weapon_damage_source: Source = "default"
@@ -167,6 +193,14 @@ def check_tables(data: Tables, where: str) -> Tables:
                 if _rate_problem(rate):
                     raise RuleError(_("{path}: {table}.{cls}: \"{rate}\" is not a rate such as 3/2.",
                                       path=where, table=table_name, cls=cls, rate=rate))
+    for group in ("warrior", "priest", "rogue", "wizard"):
+        levels = [row[0] for row in data.saves.rows(group)]
+        if not levels or levels != sorted(set(levels)):
+            raise RuleError(_("{path}: saves.{group}: the rows go up by level, each level once.", path=where,
+                              group=group))
+    if not data.saves.rows(data.saves.monsters_as):
+        raise RuleError(_("{path}: saves.monsters_as: \"{group}\" is not warrior, priest, rogue or wizard.", path=where,
+                          group=data.saves.monsters_as))
     return data
 
 

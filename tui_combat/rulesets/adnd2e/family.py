@@ -24,7 +24,8 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
 from tui_combat.engine.model import Combatant, State
-from tui_combat.i18n import N_, _
+from tui_combat.engine.saves import SaveOdds
+from tui_combat.i18n import N_, _, english_word
 from tui_combat.rulesets.adnd2e.death import bind, bleed, condition, health_after, note_damage
 from tui_combat.rulesets.adnd2e.measure import hit_dice_against_levels
 from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
@@ -44,7 +45,9 @@ from tui_combat.rulesets.adnd2e.sheet import (
     thac0,
     weapon_key,
 )
+from tui_combat.rulesets.adnd2e.saves import SAVE_KINDS, save_odds_of
 from tui_combat.rulesets.adnd2e.state import AdndFight, Effect, RoundBase, Spent, duration
+from tui_combat.rulesets.hit_dice import read_hit_dice
 
 __all__ = ["ANYWAY", "EFFECT_ACTION", "AdndFamily", "int_arg", "ordinal", "signed", "spell_param"]
 
@@ -159,6 +162,14 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                       help=N_("empty: by class and level; 3/2")),
             FieldSpec(key="specialist", label=N_("Weapon specialist"), kind="bool", default=False),
             FieldSpec(key="spells", label=N_("Spells"), kind="str", default="", help=N_("acid arrow 2, haste 3")),
+            FieldSpec(key="save_bonus", label=N_("Saving throw bonus"), kind="int", default=0,
+                      help=N_("race, magic: added to every save")),
+            FieldSpec(key="saves", label=N_("Own saving throws"), kind="str", default="",
+                      help=N_("empty: PHB Table 60; a monster's own: 12 14 13 15 15")),
+            FieldSpec(key="multiclass", label=N_("Other classes"), kind="str", default="",
+                      help=N_("multi-class, a spellcasting monster: wizard 6; saves take the best")),
+            FieldSpec(key="mindless", label=N_("No intelligence"), kind="bool", default=False,
+                      help=N_("saves at half its Hit Dice, except against paralyzation, poison, death magic")),
         )
 
     @property
@@ -192,6 +203,27 @@ class AdndFamily(Ruleset[RB, AdndFight]):
 
     def sheet(self, combatant: Combatant) -> Sheet:
         return sheet_of(combatant)
+
+    # -- saving throws (PHB Table 60) and hit points (the Hit Dice) -------------------------------------
+    def save_kinds(self, state: State) -> tuple[tuple[str, str], ...]:
+        return SAVE_KINDS
+
+    def save_odds(self, state: State, combatant_id: str, kind: str, dc: int, *, cover: int = 0) -> SaveOdds:
+        """Table 60's number for his class group and level (a monster's by its Hit Dice, or its own), his bonus
+        added to the d20; ``dc`` and ``cover`` are not AD&D's."""
+        return save_odds_of(self.sheet(state.combatant(combatant_id)), kind)
+
+    def hit_point_dice(self, sheet: Mapping[str, Any]) -> str:
+        """A monster's hit points are rolled from its Hit Dice, d8 each with the pluses ("6+6" → 6d8+6; "½" → 1d4);
+        a character's are the GM's figure."""
+        cls = sheet.get("cls", "warrior")
+        if not isinstance(cls, str) or english_word(cls, CLASSES) != "monster":
+            return ""
+        level = sheet.get("level", 1)
+        try:
+            return read_hit_dice(level).roll_dice() if isinstance(level, (int, str)) else ""
+        except RuleError:
+            return ""
 
     # -- what a combatant declared (each ruleset its own) -----------------------------------------------
     def declared_action(self, state: State, combatant_id: str) -> str:

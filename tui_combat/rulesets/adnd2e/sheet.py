@@ -25,6 +25,7 @@ from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _, english_word
 from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, Tables, tables
+from tui_combat.rulesets.adnd2e.save_text import class_levels, own_saves
 from tui_combat.rulesets.names import NameTable, made_once
 
 __all__ = [
@@ -71,6 +72,16 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True):
     specialist: bool = False
     spells: str = ""
     """"name casting-time" pairs separated by commas: "acid arrow 2, haste 3, fireball 3"."""
+    save_bonus: int = 0
+    """Added to every saving throw's d20 (race, magic: the GM's figure)."""
+    saves: str = ""
+    """A monster's own saving throws, five numbers in PHB Table 60's order ("12 14 13 15 15"), where its book
+    entry gives them; "" to take them from the table."""
+    multiclass: str = ""
+    """His other classes and levels ("wizard 6"; a spellcasting monster's "wizard 7"): his saves take the best
+    of each column."""
+    mindless: bool = False
+    """A monster of no intelligence: it saves at half its level, but against paralyzation, poison, death magic."""
 
 
 def sheet_of(combatant: Combatant) -> Sheet:
@@ -238,7 +249,7 @@ def hit_dice(level: int | str) -> float:
     more die), "1-1" and "1/2" → 0.5 (less than one full die)."""
     if isinstance(level, int):
         return float(level)
-    text = level.strip().replace("−", "-").replace(" ", "")
+    text = level.strip().replace("−", "-").replace(" ", "").replace("½", "1/2")
     try:
         if "/" in text:
             number, _sep, per = text.partition("/")
@@ -388,8 +399,9 @@ def _check_values(checked: Sheet) -> None:
                           known=", ".join(_(word) for word in SIZES)) + _did_you_mean(checked.size, SIZES))
     if checked.cls == "monster":
         hit_dice(checked.level)
-    elif level_number(checked) < 1:
-        raise RuleError(_("Level must be 1 or more."))
+    elif level_number(checked) < 0 or (level_number(checked) == 0 and checked.cls != "warrior"):
+        # A man-at-arms of no level is a warrior of level 0 (PHB Table 60's first warrior row).
+        raise RuleError(_("Level must be 1 or more (a warrior's may be 0)."))
     if checked.weapon.strip() and checked.speed < 0:
         _table_speed(checked.weapon)
     if checked.weapon2.strip():
@@ -406,6 +418,8 @@ def _check_values(checked: Sheet) -> None:
         raise RuleError(_("Attacks \"{rate}\" is not a rate such as 1/1, 3/2 or 2/1.", rate=checked.attacks))
     if checked.specialist and checked.cls not in tables().attacks_specialist:
         raise RuleError(_("Only {classes} can specialise in a weapon.", classes=", ".join(tables().attacks_specialist)))
+    own_saves(checked.saves)
+    class_levels(checked.multiclass)
     if checked.armour.strip() and armour_name(checked.armour) is None:
         close = _name_tables()[1].close(checked.armour)
         if close:
