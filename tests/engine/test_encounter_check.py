@@ -240,15 +240,15 @@ sheet = { level = [5], dexx = 1 }
 
 def test_an_unknown_sheet_field_is_named_plainly_with_the_known_ones(tmp_path: Path) -> None:
     path = write(tmp_path, 'name = "x"\nruleset = "ose"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\n'
-                           'hp = 3\nsheet = { cls = "fighter", ac = 14 }\n')
+                           'hp = 3\nsheet = { klasse = "fighter", ac = 14 }\n')
     set_language("ru")
     try:
         (problem,) = problems(path)
     finally:
         set_language("en")
     assert problem.line == 8
-    assert problem.message == ("Лист, неизвестное поле «cls»; здесь есть поля: ac, shield, attack, damage, weapon, "
-                               "dex, morale.")
+    assert problem.message == ("Лист, неизвестное поле «klasse»; здесь есть поля: ac, shield, attack, damage, weapon, "
+                               "dex, morale, cls, level, hd, save_as, saves.")
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "uk"])

@@ -61,6 +61,10 @@ Rules applied as the GM records what happens:
   row is offered then, only the 4d6 one otherwise).
 * **Death**: a creature at 0 hit points is dead; hit points never go below 0, and healing does not bring
   the dead back (the card and the players' screen say "dead").
+* **Saving throws** (:mod:`.saves`): D W P B S (Dolmenwood's Doom, Ray, Hold, Blast, Spell), from the sheet's
+  own SV line, its "save as" (F1, NH), its class and level, or a monster's Hit Dice (as a fighter); a failed
+  save disrupts a declared spell or rune as a hit does. A monster added from an entry without hit points has
+  them rolled from its Hit Dice.
 
 Readings chosen where the rules leave room:
 
@@ -81,7 +85,8 @@ Readings chosen where the rules leave room:
 
 The package: :mod:`.data` (the data file), :mod:`.state` (what the round and fight keep), :mod:`.base`
 (options, steps, sheets, declarations, surprise), :mod:`.order` (initiative and the phase slots),
-:mod:`.morale`, :mod:`.actions` (the catalogue and the hooks), :mod:`.view` (budget and details).
+:mod:`.morale`, :mod:`.saves` (the saving throws), :mod:`.actions` (the catalogue and the hooks), :mod:`.view`
+(budget and details).
 """
 
 from __future__ import annotations

@@ -15,10 +15,13 @@ from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, Health,
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, roll_param
 from tui_combat.engine.model import Combatant, State
+from tui_combat.engine.saves import SaveOdds
 from tui_combat.i18n import NC_, N_, _, pgettext
+from tui_combat.rulesets.hit_dice import read_hit_dice
 from tui_combat.rulesets.ose.base import typed_after
 from tui_combat.rulesets.ose.data import tables, weapon_name
 from tui_combat.rulesets.ose.morale import OseMorale, chance_text, roll_arg, signed_int
+from tui_combat.rulesets.ose.saves import save_kinds, save_odds_of
 from tui_combat.rulesets.ose.state import Spent
 
 RANGE_LABELS = {"short": NC_("range", "short"), "medium": NC_("range", "medium"), "long": NC_("range", "long")}
@@ -131,6 +134,32 @@ class OseActions(OseMorale):
             N_("{name}'s fairy rune{what} is disrupted ({cause} before his side's magic phase): it is used up.")
         return log(state, message, facts={"disrupted": declaration.intent}, name=who(state, combatant_id),
                    what=typed_after(" ", declaration.what), cause=Msg(id=cause))
+
+    # -- saving throws and hit points ------------------------------------------------------------------
+    def save_kinds(self, state: State) -> tuple[tuple[str, str], ...]:
+        """D W P B S, under Dolmenwood's rules by its names (Doom, Ray, Hold, Blast, Spell)."""
+        return save_kinds(self.dolmenwood(state))
+
+    def save_odds(self, state: State, combatant_id: str, kind: str, dc: int, *, cover: int = 0) -> SaveOdds:
+        """His number for ``kind`` by his own line, his "save as", his class and level or his Hit Dice (see
+        :mod:`.saves`); ``dc`` and ``cover`` are not OSE's."""
+        return save_odds_of(self.sheet_of(state.combatant(combatant_id)), kind, self.dolmenwood(state))
+
+    def after_save(self, state: State, combatant_id: str, kind: str, saved: bool, source: str) -> State:
+        """A failed save disrupts a declared spell or rune, as a hit does (before his side's magic phase)."""
+        if saved or not state.has(combatant_id):
+            return state
+        return self.disrupt(state, combatant_id, N_("a failed saving throw"))
+
+    def hit_point_dice(self, sheet: Mapping[str, Any]) -> str:
+        """A monster's hit points are rolled from its Hit Dice (d8 each, the pluses added; ½: 1d4)."""
+        hd = sheet.get("hd", "")
+        if sheet.get("cls") or not isinstance(hd, str) or not hd.strip():
+            return ""
+        try:
+            return read_hit_dice(hd).roll_dice()
+        except RuleError:
+            return ""
 
     # -- which actions apply now -----------------------------------------------------------------------
     def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:

@@ -15,7 +15,9 @@ from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, RollRequest, State
 from tui_combat.i18n import N_, _
+from tui_combat.rulesets.hit_dice import read_hit_dice
 from tui_combat.rulesets.ose.data import tables
+from tui_combat.rulesets.ose.saves import CLASS_WORDS, class_name, read_save_as, read_save_line
 from tui_combat.rulesets.ose.state import Declaration, Intent, OseFight, OseRound, Phase, Sheet
 
 INTENT_LABELS: dict[str, str] = {
@@ -65,6 +67,13 @@ class OseBase(Ruleset[OseRound, OseFight]):
         FieldSpec(key="dex", label=N_("Dexterity"), kind="int", default=10),
         FieldSpec(key="morale", label=N_("Morale (2–12, 0: none)"), kind="int", default=0,
                   help=N_("Monsters and NPCs; player characters decide for themselves.")),
+        FieldSpec(key="cls", label=N_("Character class"), kind="choice", default="",
+                  choices=(("", N_("none (a monster)")), *((word, word) for word in CLASS_WORDS))),
+        FieldSpec(key="level", label=N_("Level"), kind="int", default=1),
+        FieldSpec(key="hd", label=N_("Hit Dice"), default="", help=N_("a monster's: 1-1, 4+1; its HP are rolled")),
+        FieldSpec(key="save_as", label=N_("Saves as"), default="", help=N_("F1, MU5, T1, NH (normal human)")),
+        FieldSpec(key="saves", label=N_("Saving throws"), default="",
+                  help=N_("its own: D12 W13 P14 B15 S16; Dolmenwood D12 R13 H14 B15 S16")),
     )
 
     def prepare(self) -> None:
@@ -117,8 +126,20 @@ class OseBase(Ruleset[OseRound, OseFight]):
             parse(checked.damage)
         except DiceError as error:
             mistakes.append(_("Damage dice: {error}", error=error))
+        if checked.level < 0:
+            mistakes.append(_("Level cannot be negative."))
+        cls = class_name(checked.cls) if checked.cls else ""
+        if cls is None:
+            mistakes.append(_("Class \"{cls}\" is not one of {known}.", cls=checked.cls,
+                              known=", ".join(_(word) for word in tables().saves.classes)))
+        for check, text in ((read_hit_dice, checked.hd), (read_save_as, checked.save_as),
+                            (read_save_line, checked.saves)):
+            try:
+                check(text) if text.strip() else None
+            except RuleError as error:
+                mistakes.append(str(error))
         refuse(mistakes)
-        return asdict(checked)
+        return asdict(replace(checked, cls=cls) if cls is not None and cls != checked.cls else checked)
 
     @staticmethod
     def sheet_of(combatant: Combatant) -> Sheet:

@@ -75,6 +75,24 @@ class SlowWeapons(_Data, frozen=True, kw_only=True):
     source: str
 
 
+SaveRow = tuple[NonNegative, Positive, Positive, Positive, Positive, Positive]
+"""From level, then D, W, P, B, S."""
+
+
+class Saves(_Data, frozen=True, kw_only=True):
+    """Each class's saving throws by level, the letters of "save as", and how a monster saves without a line."""
+
+    classes: dict[str, tuple[SaveRow, ...]]
+    letters: dict[str, str]
+    """"F" → "fighter", "NH" → "normal human" (upper case)."""
+    source: str
+    monsters_as: str
+    """The class a monster saves as, at a level equal to its Hit Dice, when its sheet says nothing else."""
+    below_one_die: str
+    """The class a monster of less than one Hit Die saves as (its first row)."""
+    monsters_source: str
+
+
 class OseData(_Data, frozen=True, kw_only=True):
     schema: int
     initiative: Initiative
@@ -84,6 +102,7 @@ class OseData(_Data, frozen=True, kw_only=True):
     fleeing: Fleeing
     missile: Missile
     slow_weapons: SlowWeapons
+    saves: Saves
     weapon_aliases: dict[str, str] = {}
     """Other names of the weapons (Ukrainian, Russian …): alias → the name in the range or slow tables."""
 
@@ -99,6 +118,15 @@ def _check(data: OseData) -> OseData:
     for alias in unknown_aliases((*data.missile.ranges, *data.slow_weapons.weapons), data.weapon_aliases):
         raise RuleError(_("ose.toml: weapon_aliases names \"{target}\" for \"{alias}\", which is not a weapon of the tables.",
                           target=data.weapon_aliases[alias], alias=alias))
+    saves = data.saves
+    for cls, rows in saves.classes.items():
+        levels = [row[0] for row in rows]
+        if not levels or levels != sorted(set(levels)):
+            raise RuleError(_("ose.toml: saves.classes.{cls}: the rows go up by level, each level once.", cls=cls))
+    for letter, cls in (*saves.letters.items(), ("monsters_as", saves.monsters_as), ("below_one_die", saves.below_one_die)):
+        if cls not in saves.classes:
+            raise RuleError(_("ose.toml: saves: \"{letter}\" names \"{cls}\", which is not in saves.classes.",
+                              letter=letter, cls=cls))
     if any(isinstance(term, Dice) and (term.keep or term.explode) for term in parse(data.morale.dice).terms):
         raise RuleError(_("ose.toml: morale.dice: plain dice only (such as 2d6), to show the chance of breaking."))
     return data

@@ -25,6 +25,17 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """Dexterity score: the individual-initiative modifier."""
     morale: int = 0
     """2–12; 0 for none (player characters: the player decides whether to flee)."""
+    cls: str = ""
+    """A character's class (the data file's: "fighter", "magic-user" …); "" for a monster."""
+    level: int = 1
+    """A character's level."""
+    hd: str = ""
+    """A monster's Hit Dice ("1-1", "4+1"): its hit points are rolled from them, and it saves as a fighter of
+    that level when nothing else says how."""
+    save_as: str = ""
+    """The class and level it saves as, as a stat block writes it: "F1", "MU5", "NH"."""
+    saves: str = ""
+    """Its own saving throws, as a stat block prints them: "D12 W13 P14 B15 S16"."""
 
 
 class Declaration(msgspec.Struct, frozen=True, kw_only=True):
