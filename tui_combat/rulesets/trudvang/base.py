@@ -16,6 +16,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, State
+from tui_combat.engine.saves import SaveOdds
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.trudvang.budget import Budget, cp_pools, find_weapon, fresh_budget
 from tui_combat.rulesets.trudvang.data import SKILL_FIELDS, UNARMED, TrudvangData, default_data, norm
@@ -61,6 +62,12 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
 
     def prepare(self) -> None:
         self.data  # noqa: B018 - read (and check) the tables now, not in the middle of a fight
+
+    def save_odds(self, state: State, combatant_id: str, kind: str, dc: int, *, cover: int = 0) -> SaveOdds:
+        """Trudvang's combat chapter has no saving throws (``save_kinds`` is empty): an area deals its damage to
+        each target, and resisting something is a skill or attribute roll of the game's own."""
+        raise RuleError(_("Trudvang has no saving throws: resisting is a skill or attribute roll of the game's own. "
+                          "An area deals its damage to each target, with no save."))
 
     @property
     def sheet_fields(self) -> tuple[FieldSpec, ...]:  # type: ignore[override]  # the choices come from the data
