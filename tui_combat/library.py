@@ -13,6 +13,11 @@ lists of entries written as an encounter file writes a combatant or a group::
     notes = "Hates the sun."
     sheet = { cls = "monster", level = 1, ac = 6, weapon = "long sword" }
 
+An entry without ``hp`` whose rules roll a monster's hit points from its sheet (AD&D's and OSE's Hit Dice:
+:meth:`~tui_combat.engine.saves.SavingRules.hit_point_dice`) has each member's rolled when it is added, with the
+app's dice, as the book does; the GM may type a figure instead. The starter bestiaries of those rules leave
+``hp`` out.
+
 A name is looked up in the library first, then in the bestiary; case, spacing and ё/е do not matter, and a
 bestiary entry is also found by its name in the GM's language and by its aliases ("5 орк"). An entry with a
 mistake is left out and reported with its file, line and what the field should hold; the others still
@@ -22,6 +27,7 @@ private (0600), keeping the GM's other entries and comments as they are.
 
 from __future__ import annotations
 
+import random
 import re
 import textwrap
 import tomllib
@@ -33,7 +39,8 @@ import msgspec
 
 from tui_combat import toml_read
 from tui_combat.engine import actions as a
-from tui_combat.engine.contract import FieldSpec, shown_value
+from tui_combat.engine.contract import AnyRuleset, FieldSpec, shown_value
+from tui_combat.engine.dice import DiceError, parse, roll
 from tui_combat.engine.encounter import COMBATANT_FIELDS, KIND_TABLES, KIND_TEXTS, FieldChecker, Problem
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
@@ -45,7 +52,8 @@ from tui_combat.rulesets.names import name_key
 
 __all__ = [
     "BESTIARY_DIR", "Entry", "Finder", "Library", "LibraryError", "base_name", "default_side", "entry_action",
-    "entry_from_state", "library_id", "library_path", "parse_count", "read_library", "save_entry", "srd_path", "with_entry",
+    "entry_from_state", "library_id", "library_path", "parse_count", "read_library", "rolled_hps", "save_entry",
+    "srd_path", "with_entry",
 ]
 
 BESTIARY_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "bestiary"
@@ -68,6 +76,11 @@ class LibraryError(Exception):
 class Entry(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     hp: int
+    """Each member's hit points; for an entry whose are rolled (``hp_dice``), the dice's average."""
+    hp_dice: str = ""
+    """The dice each member's hit points are rolled with when the entry gives none ("6d8+6"); "" when it does."""
+    ruleset: str = ""
+    """The rules the entry was read for ("" when not read from a file)."""
     count: int = 1
     sheet: dict[str, Any] = msgspec.field(default_factory=dict)
     notes: str = ""
@@ -91,6 +104,10 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
     def label(self) -> str:
         """"Orc ×6" for a group, "Orc" for one."""
         return f"{self.shown_name()} ×{self.count}" if self.count > 1 else self.shown_name()
+
+    def shown_hp(self) -> str:
+        """Its hit points as the GM reads them: "5", or the dice they are rolled with, "1d8 (rolled)"."""
+        return _("{dice} (rolled)", dice=self.hp_dice) if self.hp_dice else str(self.hp)
 
 
 class Library(msgspec.Struct, frozen=True, kw_only=True):
@@ -196,6 +213,9 @@ def _checked(path: Path, raw: dict[str, Any], lines: dict[KeyPath, int], ruleset
         at: KeyPath = ("combatants", index)
         who = _owner(spec.get("name"), index)
         before = len(checker.problems)
+        dice = _hit_point_dice(ruleset, spec)
+        if dice:  # no hp: each member's are rolled from the Hit Dice, the average stands for them in the checks
+            spec = {**spec, "hp": _average(dice)}
         checker.combatant(at, who, spec, ENTRY_FIELDS)
         if ruleset is not None:
             checker.sheet(ruleset, at, who, spec)
@@ -207,11 +227,36 @@ def _checked(path: Path, raw: dict[str, Any], lines: dict[KeyPath, int], ruleset
                                                   "not used.", name=name.strip(),
                                                   line=line_of(lines, ("combatants", earlier)) or "?"))
         if len(checker.problems) == before:
-            entries.append(Entry(name=spec["name"].strip(), hp=spec["hp"], count=spec.get("count", 1),
+            entries.append(Entry(name=spec["name"].strip(), hp=spec["hp"], hp_dice=dice, ruleset=ruleset_id,
+                                 count=spec.get("count", 1),
                                  sheet=dict(spec.get("sheet", {})), notes=spec.get("notes", ""),
                                  aliases=tuple(spec.get("aliases", ())), source=source, line=line_of(lines, at)))
     problems = sorted(checker.problems, key=lambda p: (p.line is None, p.line or 0))
     return Library(path=path, entries=tuple(entries), problems=tuple(problem.text(path) for problem in problems))
+
+
+def _hit_point_dice(ruleset: AnyRuleset | None, spec: Mapping[str, Any]) -> str:
+    """The dice an entry without ``hp`` rolls each member's with ("" when it has hp, or its rules roll none)."""
+    sheet = spec.get("sheet", {})
+    if ruleset is None or "hp" in spec or not isinstance(sheet, dict):
+        return ""
+    dice = ruleset.hit_point_dice(sheet)
+    try:
+        parse(dice)
+    except DiceError:
+        return ""
+    return dice
+
+
+def _average(dice: str) -> int:
+    """The average of a roll of ``dice``, rounded down, at least 1 ("6d8+6" → 33, "1d8-1" → 3)."""
+    parsed = parse(dice)
+    return max((parsed.min_total + (parsed.max_total or parsed.min_total)) // 2, 1)
+
+
+def rolled_hps(dice: str, count: int, rng: random.Random) -> tuple[int, ...]:
+    """Each of ``count`` members' hit points rolled with ``dice`` (the app's ``rng``), at least 1 each."""
+    return tuple(max(roll(dice, rng).total, 1) for _member in range(count))
 
 
 def _owner(name: object, index: int) -> str:
@@ -331,18 +376,29 @@ def default_side(state: State, side: str | None) -> str:
 
 
 def entry_action(entry: Entry, side: str, *, name: str | None = None, count: int | None = None, hp: int | None = None,
-                 sheet: Mapping[str, Any] | None = None) -> a.AddCombatants:
+                 sheet: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> a.AddCombatants:
     """The action that adds ``entry`` to ``side``: what the GM typed (a name, a count, HP, sheet fields)
-    over the entry's own."""
-    return a.AddCombatants(side=side, name=name or entry.shown_name(), hp=entry.hp if hp is None else hp,
-                           count=entry.count if count is None else count, sheet={**entry.sheet, **(sheet or {})},
-                           notes=entry.shown_notes())
+    over the entry's own. An entry whose hit points are rolled (``hp_dice``) has each member's rolled with
+    ``rng``, the app's dice (from the Hit Dice of the sheet as the GM left it), unless he typed a figure; without
+    ``rng`` each has the average."""
+    many = entry.count if count is None else count
+    merged = {**entry.sheet, **(sheet or {})}
+    hps: tuple[int, ...] = ()
+    if hp is None and entry.hp_dice and rng is not None:
+        dice = entry.hp_dice
+        if sheet and entry.ruleset:
+            from tui_combat.engine.registry import get
+
+            dice = _hit_point_dice(get(entry.ruleset), {"sheet": merged}) or dice
+        hps = rolled_hps(dice, many, rng)
+    return a.AddCombatants(side=side, name=name or entry.shown_name(), hp=hps[0] if hps else entry.hp if hp is None else hp,
+                           count=many, sheet=merged, notes=entry.shown_notes(), hps=hps)
 
 
 # -- writing ----------------------------------------------------------------------------------------------
 def entry_table(entry: Entry) -> dict[str, Any]:
     """The entry as its file holds it (what is at its default left out)."""
-    table: dict[str, Any] = {"name": entry.name, "hp": entry.hp}
+    table: dict[str, Any] = {"name": entry.name} if entry.hp_dice else {"name": entry.name, "hp": entry.hp}
     if entry.count != 1:
         table["count"] = entry.count
     if entry.aliases:
@@ -486,7 +542,7 @@ def save_entry(data_root: Path, ruleset_id: str, entry: Entry) -> Path:
 def summary(entry: Entry, fields: Iterable[FieldSpec], health_label: str = N_("HP")) -> str:
     """The entry's health and sheet as the GM reads them ("HP 5 · Class monster · AC 6"; Trudvang "BP 12"),
     field labels translated; ``health_label``: the ruleset's word for health (a message id)."""
-    parts = [f"{_(health_label)} {entry.hp}"]
+    parts = [f"{_(health_label)} {entry.shown_hp()}"]
     for spec in fields:
         if spec.key in entry.sheet:
             shown = shown_value(spec, entry.sheet[spec.key])

@@ -14,6 +14,7 @@ from tests.ui.fights import messages
 from tests.ui.steps import SIZE, combatant_id, dialog_error, open_demo, select, store, to_round, until_closed, until_form
 from tui_combat import session
 from tui_combat.app import CombatApp
+from tui_combat.engine.actions import AddCombatants
 from tui_combat.library import Entry, save_entry
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.form_panel import FormPanel
@@ -47,27 +48,32 @@ async def test_adding_from_the_library_mid_fight_with_incremental_search(make_ap
         assert "ctrl+l: from the library" in str(form.query_one("#dialog-help", Static).render())
         await pilot.press("ctrl+l")
         assert isinstance(app.screen, LibraryPicker)
-        assert listed(app)[:3] == ["Ogre chief HP 30 your library", "Troll HP 33 bestiary", "Orc HP 4 bestiary"]
+        # The bestiary's monsters have their hit points rolled from the Hit Dice: the row shows the dice.
+        assert listed(app)[:3] == ["Ogre chief HP 30 your library", "Troll HP 6d8+6 bestiary", "Orc HP 1d8 bestiary"]
 
         # Each letter narrows the list: names that begin with it first, then names that hold it.
         await pilot.press("o")
-        assert listed(app) == ["Ogre chief HP 30 your library", "Orc HP 4 bestiary", "Ogre HP 19 bestiary",
-                               "Troll HP 33 bestiary", "Goblin HP 3 bestiary", "Hobgoblin HP 5 bestiary"]
+        assert listed(app) == ["Ogre chief HP 30 your library", "Orc HP 1d8 bestiary", "Ogre HP 4d8+1 bestiary",
+                               "Troll HP 6d8+6 bestiary", "Goblin HP 1d8-1 bestiary", "Hobgoblin HP 1d8+1 bestiary"]
         await pilot.press("g")
-        assert listed(app) == ["Ogre chief HP 30 your library", "Ogre HP 19 bestiary"]
+        assert listed(app) == ["Ogre chief HP 30 your library", "Ogre HP 4d8+1 bestiary"]
         await pilot.press("down")  # the bestiary's ogre
         await pilot.press("home", "2", "space")  # "2 og": two of them
         assert app.screen.query_one("#library-query", Input).value == "2 og"
         assert "Enter adds 2 × Ogre to Monsters." in detail(app)
-        assert "HP 19 · Class monster · Level / HD 4+1 · AC 5 · Weapon club" in detail(app)
+        assert "HP 4d8+1 (rolled) · Class monster · Level / HD 4+1 · AC 5 · Weapon club" in detail(app)
 
         await pilot.press("enter")
         assert isinstance(app.screen, RoundScreen), type(app.screen).__name__  # the picker and the form both closed
         assert not form.is_open
         state = store(app).state
         ogres = [c for c in state.combatants if c.name.startswith("Ogre")]
-        assert [(c.name, c.hp, c.side, c.sheet["level"], c.sheet["ac"]) for c in ogres] == [
-            ("Ogre 1", 19, "s5", "4+1", 5), ("Ogre 2", 19, "s5", "4+1", 5)]
+        assert [(c.name, c.side, c.sheet["level"], c.sheet["ac"]) for c in ogres] == [
+            ("Ogre 1", "s5", "4+1", 5), ("Ogre 2", "s5", "4+1", 5)]
+        added = store(app).done_actions()[-1]
+        assert isinstance(added, AddCombatants) and len(added.hps) == 2  # each one's rolled with the app's dice
+        assert [(c.hp, c.max_hp) for c in ogres] == [(hp, hp) for hp in added.hps]
+        assert all(5 <= hp <= 33 for hp in added.hps)  # 4d8+1
         assert ogres[0].group and ogres[0].group == ogres[1].group
         assert state.order == before.order  # they wait for the next initiative
         assert "Hits for 1d10, or by weapon +6 (Strength)." == ogres[0].notes

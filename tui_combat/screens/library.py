@@ -145,7 +145,7 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
     def row(self, entry: Entry) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"{entry.label()[:30]:<31}")
-        text.append(f"{_(self.health_label)} {entry.hp}".ljust(9))
+        text.append(f"{_(self.health_label)} {entry.hp_dice or entry.hp}".ljust(9))
         text.append(source_word(entry), style="dim")
         return text
 
@@ -212,7 +212,8 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
             self.show_error(_("Nothing to add: type another name, or Esc and add it by hand."))
             return
         count, _query = self.typed()
-        action = entry_action(entry, self.selected_side(), count=count)
+        store = self.host.store  # hit points left to the dice are rolled with the app's
+        action = entry_action(entry, self.selected_side(), count=count, rng=store.rng if store is not None else None)
         refusal = self.host.refusal(msgspec.structs.replace(action, hidden=True) if self.hidden else action)
         if refusal is not None:
             self.show_error(refusal)
