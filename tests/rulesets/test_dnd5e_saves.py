@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.common import ids, typed
 from tests.rulesets.dnd5e_fight import Member, act, d20, fight, play, texts
@@ -348,3 +350,49 @@ def test_only_a_concentrating_creature_holds_a_condition() -> None:
     state = started({"Party": [MIRELA, RAF], "Orcs": [ORC]})
     with pytest.raises(RuleError, match="Mirela is not concentrating."):
         act(state, "condition", "Orc", condition="paralyzed", held_by=ids(state)["Mirela"])
+
+
+# -- the same path as a damage, and what the players never read ---------------------------------------------------
+def test_an_area_on_a_dying_character_is_a_death_save_failure_as_any_damage() -> None:
+    state = started({"Party": [MIRELA, RAF], "Goblins": [GOBLINS]}, first=("Mirela",))
+    state = apply(state, a.Damage(combatant=ids(state)["Raf"], amount=45))  # 0 hit points: dying
+    state = apply(state, fireball(state, {"Raf": 20}))  # unconscious: the save fails on its own
+    assert texts(state)[-2:] == [
+        "Raf: Dexterity save: failed automatically (unconscious); 14 damage (fire): 0/45 HP.",  # Evasion: half
+        "Raf: damage at 0 hit points: a failure; successes ○○○, failures ✕○○.",
+    ]
+
+
+def test_a_hidden_goblin_and_a_hidden_caster_are_in_no_line_of_the_players() -> None:
+    state = play(fight({"Party": [RAF], "Goblins": [GOBLINS, ("Shaman", 12, {"dex": 10})]}))
+    for name in ("Goblin 5", "Shaman"):
+        state = apply(state, a.SetHidden(combatant=ids(state)[name], hidden=True))
+    state = play(state, a.StartFight())
+    asked, _fresh = initiative_asked(RULESET, state)
+    state = apply(state, a.RollInitiative(rolls={r.key: d20(10) for r in asked}))
+    named = ids(state)
+    before = state.log_count
+    state = apply(state, a.AreaEffect(name="Fireball", source=named["Shaman"], damage=typed("8d6", 20), kind="fire",
+                                      save="dex", dc=13, targets=tuple(a.AreaTarget(combatant=named[n], roll=d20(2))
+                                                                       for n in ("Raf", "Goblin 4", "Goblin 5"))))
+    read = public(state, state.log_count - before)
+    assert read == ["Raf fails the save: 10 damage: 35/45 HP.", "Goblin 4 fails the save: 20 damage.", "Goblin 4 is down."]
+    assert not any("Shaman" in line or "Goblin 5" in line for line in read)
+
+
+@settings(max_examples=60, deadline=None)
+@given(amount=st.integers(min_value=0, max_value=200), temporary=st.integers(min_value=0, max_value=50),
+       resist=st.booleans(), immune=st.booleans(), vulnerable=st.booleans())
+def test_what_reaches_the_hit_points_follows_the_books_order(amount: int, temporary: int, resist: bool, immune: bool,
+                                                             vulnerable: bool) -> None:
+    sheet = {"dex": 12, **({"resist": "fire"} if resist else {}), **({"immune": "fire"} if immune else {}),
+             **({"vulnerable": "fire"} if vulnerable else {})}
+    state = started({"Party": [RAF], "Orcs": [("Orc", 400, sheet)]})
+    orc = ids(state)["Orc"]
+    if temporary:
+        state = act(state, "temp_hp", "Orc", amount=temporary)
+    incoming = RULESET.incoming_damage(state, orc, amount, "fire")
+    typed_amount = 0 if immune else (amount // 2 if resist else amount) * (2 if vulnerable else 1)
+    assert incoming.absorbed == min(temporary, typed_amount)
+    assert incoming.amount == typed_amount - incoming.absorbed >= 0
+    assert RULESET.temp_hp(incoming.state, orc) == temporary - incoming.absorbed

@@ -13,6 +13,7 @@ temporary hit points (SRD 5.1 "Legendary Creatures", "Recharge X–Y").
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from msgspec.structs import replace
@@ -44,6 +45,24 @@ RECHARGE_KEY = Msg(id=N_(" (key {key})"), params={"key": "k"})
 RECHARGE_DIE = "1d6"
 ABILITY = "ability:"
 """The *use* form's choice of an ability that only recharges: "ability:Teleport"."""
+
+
+_LEGENDARY: dict[int, tuple[tuple[Combatant, ...], tuple[str, ...]]] = {}
+_LOCK = threading.Lock()
+"""The ids of the creatures with legendary actions, by the identity of the combatants tuple they were found in
+(the last few): a turn ending in a fight of thousands looks at them, not at everyone."""
+
+
+def legendary_ones(combatants: tuple[Combatant, ...]) -> tuple[str, ...]:
+    found = _LEGENDARY.get(id(combatants))
+    if found is not None and found[0] is combatants:
+        return found[1]
+    ones = tuple(c.id for c in combatants if c.sheet.get("legendary"))
+    with _LOCK:
+        while len(_LEGENDARY) >= 8:
+            _LEGENDARY.pop(next(iter(_LEGENDARY)))
+        _LEGENDARY[id(combatants)] = (combatants, ones)
+    return ones
 
 
 class Dnd5eLegendary(Dnd5eSaving):
@@ -95,8 +114,8 @@ class Dnd5eLegendary(Dnd5eSaving):
         """The end of a creature's turn: the DM is reminded of the legendary actions others may take now."""
         state = super().on_turn_end(state, slot)
         ending = set(state.order[slot].combatants) if 0 <= slot < len(state.order) else set()
-        ready = [c.id for c in state.combatants
-                 if c.id not in ending and sheet_of(c).legendary and c.status == "active"
+        ready = [c.id for c in state.present(legendary_ones(state.combatants))
+                 if c.id not in ending and c.status == "active"
                  and self.legendary_left(state, c.id)[0] > 0 and not self.incapacitated_by(state, c.id)]
         if not ready:
             return state
