@@ -29,6 +29,7 @@ ALLOWED_LATIN = frozenset({
     # Rule abbreviations the seeds write in Latin letters.
     "ac", "hp", "thac", "sv", "im", "cp", "bp", "kd",
     "npc",  # the Ukrainian OSE seed: «для чудовиськ і NPC»
+    "nh",  # an OSE stat block's "save as" a normal human: "SV D14 W15 P16 B17 S18 (NH)", typed as printed
     # Names of the demo data and the program that stay as they are in every language.
     "tui", "combat", "textual",
     # The books' own names, as the seeds write them.
