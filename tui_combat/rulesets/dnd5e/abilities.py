@@ -20,7 +20,7 @@ __all__ = ["Ability", "find_ability", "parse_abilities", "recharge_text"]
 RECHARGE = N_("recharge")
 """The word that starts an ability's recharge ("recharge 5-6"), in English or in the GM's language."""
 _RANGE = re.compile(r"^(?P<low>[1-6])(?:\s*[-–—]\s*(?P<high>[1-6]))?$")
-_SAVE = re.compile(r"^(?P<ability>\S+)\s+(?:DC\s*)?(?P<dc>\d+)(?:\s+(?P<on_save>.+))?$", re.IGNORECASE)
+_SAVE = re.compile(r"^(?P<ability>\S+)\s+(?:(?:DC|Сл|СК)\s*)?(?P<dc>\d+)(?:\s+(?P<on_save>.+))?$", re.IGNORECASE)
 ON_SAVE_WORDS = {"half": "half", "none": "none", "full": "full"}
 
 

@@ -16,8 +16,8 @@ SAVE_KINDS: tuple[tuple[str, str], ...] = (
     ("int", N_("Intelligence")), ("wis", N_("Wisdom")), ("cha", N_("Charisma")),
 )
 """The saving throws, in the book's order: (id, label)."""
-SAVE_SHORT = {"str": "Str", "dex": "Dex", "con": "Con", "int": "Int", "wis": "Wis", "cha": "Cha"}
-"""How a stat block writes each ("Dex +6")."""
+SAVE_SHORT = {"str": N_("Str"), "dex": N_("Dex"), "con": N_("Con"), "int": N_("Int"), "wis": N_("Wis"), "cha": N_("Cha")}
+"""How a stat block writes each ("Dex +6"; in the GM's language too)."""
 DAMAGE_TYPES: tuple[tuple[str, str], ...] = tuple((kind, kind) for kind in (
     N_("acid"), N_("bludgeoning"), N_("cold"), N_("fire"), N_("force"), N_("lightning"), N_("necrotic"),
     N_("piercing"), N_("poison"), N_("psychic"), N_("radiant"), N_("slashing"), N_("thunder")))
@@ -32,9 +32,11 @@ _SAVE = re.compile(r"^(?P<name>[^\d+\-−]+?)\s*(?P<bonus>[+\-−]\s*\d+)$")
 def save_kind(word: str) -> str | None:
     """The save a word names: "Dex", "dex", "Dexterity", "Ловкость" → "dex"; None for none."""
     wanted = word.strip().casefold()
-    for kind, short in SAVE_SHORT.items():
-        if wanted in (kind, short.casefold()):
-            return kind
+    if wanted in SAVE_SHORT:
+        return wanted
+    short = english_word(word, tuple(SAVE_SHORT.values()))
+    if short is not None:
+        return next(kind for kind, text in SAVE_SHORT.items() if text == short)
     found = english_word(word, tuple(label for _kind, label in SAVE_KINDS))
     return next((kind for kind, label in SAVE_KINDS if label == found), None) if found else None
 
@@ -61,8 +63,8 @@ def parse_saves(text: str) -> dict[str, int]:
 
 
 def saves_text(saves: dict[str, int]) -> str:
-    """{"dex": 6, "wis": 7} → "Dex +6, Wis +7", in the book's order."""
-    return ", ".join(f"{SAVE_SHORT[kind]} {saves[kind]:+d}" for kind, _label in SAVE_KINDS if kind in saves)
+    """{"dex": 6, "wis": 7} → "Dex +6, Wis +7", in the book's order and the GM's language."""
+    return ", ".join(f"{_(SAVE_SHORT[kind])} {saves[kind]:+d}" for kind, _label in SAVE_KINDS if kind in saves)
 
 
 def parse_types(text: str, what: str) -> tuple[str, ...]:

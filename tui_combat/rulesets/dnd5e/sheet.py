@@ -108,7 +108,7 @@ SHEET_FIELDS = (
     FieldSpec(key="xp", label=N_("XP value (monsters)"), kind="int", default=0, minimum=0, maximum=1_000_000,
               help=N_("50 for CR 1/4")),
     FieldSpec(key="saves", label=N_("Saving throws"), kind="str", default="",
-              help="Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6"),
+              help=N_("Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6")),
     FieldSpec(key="resist", label=N_("Damage resistances"), kind="str", default="", help=N_("fire, poison"),
               suggestions=tuple(label for _kind, label in DAMAGE_TYPES)),
     FieldSpec(key="immune", label=N_("Damage immunities"), kind="str", default="", help=N_("fire, poison"),
