@@ -20,11 +20,11 @@ from tui_combat.engine.contract import HP, AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.audience import (
-    dice, gm_only, group_ref, made_secret, shown_after_all, typed, typed_texts, who, whos, with_secret_words,
+    group_ref, made_secret, shown_after_all, typed, typed_texts, who, whos, with_secret_words,
 )
 from tui_combat.engine.log import LogEntry, Msg, log, roll_param
 from tui_combat.engine.log_window import kept_recent, logged_since
-from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, Slot, State, Status
+from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, Slot, State
 from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _
 
