@@ -1,6 +1,6 @@
 """The catalogs keep to the glossary (docs/glossary.md): one word for surprise, the undo key's word, and
-names put first, so that a combatant's or a side's name never has to be declined ("У Раф", "атакует
-Тролль 1", "в Компания")."""
+names put first, so that a combatant's, a side's or a book's name never has to be declined ("У Раф", "атакует
+Тролль 1", "в Компания", "В D&D 5-я редакция"): a sentence names a book by its own phrase ("в D&D 5-й редакции")."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from tui_combat.i18n.update import read_catalog
 
-NAMES = r"\{(?:name|names|target|attacker|holder|side|who|first)\}"
+NAMES = r"\{(?:name|names|target|attacker|holder|side|who|first|ruleset)\}"
 DECLINED = {
     "ru": re.compile(r"(?i)(?:^|[\s(«])(?:у|в|во|на|для|по|против|от|из|к|с|атакует|захватить|держит|бросает)\s+" + NAMES),
     "uk": re.compile(r"(?i)(?:^|[\s(«])(?:у|в|на|для|по|проти|від|із|з|до|атакує|захопити|тримає|кидає)\s+" + NAMES),
@@ -38,6 +38,19 @@ def translations(lang: str) -> list[tuple[str, str]]:
 def test_no_name_follows_a_word_that_would_decline_it(lang: str) -> None:
     bad = [(ident, text) for ident, text in translations(lang) if DECLINED[lang].search(text)]
     assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_every_book_has_its_own_words_for_in_it(lang: str) -> None:
+    from tui_combat.engine import registry
+    from tui_combat.i18n import set_language
+
+    set_language(lang)
+    for ruleset_id in ("adnd2e", "players_option", "dnd5e", "ose", "trudvang"):
+        ruleset = registry.get(ruleset_id)
+        assert ruleset.name_in, ruleset_id
+        phrase = ruleset.in_ruleset()
+        assert phrase != ruleset.name_in and phrase.split()[0] in ("в", "у"), phrase
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])

@@ -90,6 +90,7 @@ def situation_boxes(ticked: list[str] | tuple[str, ...]) -> tuple[FieldSpec, ...
 class ADnD2e(AdndFamily[AdndRound]):
     id = "adnd2e"
     name = N_("AD&D 2nd edition")
+    name_in = N_("in AD&D 2nd edition")
     round_state_type = AdndRound
     options = (
         OptionSpec(

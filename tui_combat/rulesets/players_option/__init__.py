@@ -98,6 +98,7 @@ def _base_key(key: str) -> tuple[str, int]:
 class PlayersOption(AdndFamily[PoRound]):
     id = "players_option"
     name = N_("AD&D 2e: Player's Option (Combat & Tactics)")
+    name_in = N_("in Player's Option (Combat & Tactics)")
     library = "adnd2e"  # the same stat blocks: the GM's monsters serve both
     round_state_type = PoRound
     sheet_type = PoSheet
