@@ -107,3 +107,77 @@ def test_the_gendered_words_are_found(lang: str, text: str) -> None:
 ])
 def test_what_agrees_with_no_name_is_not_taken_for_it(lang: str, text: str) -> None:
     assert not GENDERED[lang].search(text)
+
+
+MASCULINE = {
+    # A word that would agree with the name before it if it were a man's: a past tense, a short participle or
+    # adjective, a full adjective ("выбыл", "ранен", "мёртв", "стабилен", "бессознательный").
+    "ru": re.compile(r"(?i)(?<![а-яё])(?:[а-яё]{2,}(?:л|лся|ёл|ан|ян|ен|ён|ый|ий|ой)|мёртв|жив|невредим|скрыт|убит|сбит)"
+                     r"(?![а-яё])"),
+    "uk": re.compile(r"(?i)(?<![а-яєіїґ'’ʼ])(?:[а-яєіїґ'’ʼ]+(?:в|вся|ий|ій|ен)|утік|втік|помер)(?![а-яєіїґ'’ʼ])"),
+}
+
+
+def status_words() -> list[str]:
+    """Every word a screen shows right after a combatant's name for his state (the turn list, the card, the
+    players' screen, a report): the statuses, the players' words for health, the books' words for it, the
+    conditions as the players' screen lists them."""
+    from tui_combat.engine.model import STATUS_WORDS
+    from tui_combat.engine.public import HEALTH_WORDS
+    from tui_combat.rulesets.dnd5e.view import CONDITIONS_AFTER_A_NAME
+    from tui_combat.rulesets.trudvang.health import LEVEL_WORDS
+
+    return [*STATUS_WORDS, *HEALTH_WORDS.values(), *LEVEL_WORDS, *CONDITIONS_AFTER_A_NAME, "dead", "dying", "stable",
+            "unconscious"]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_no_status_word_says_he_or_she(lang: str) -> None:
+    from tui_combat.i18n import after_name, set_language
+
+    set_language(lang)
+    shown = {word: after_name(word) for word in status_words()}
+    assert all(text != word for word, text in shown.items()), "a status word without a translation"
+    bad = {word: text for word, text in shown.items() if MASCULINE[lang].search(text)}
+    assert not bad, bad
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("ru", "выбыл"), ("ru", "тяжело ранен"), ("ru", "мёртв"), ("ru", "стабилен"), ("ru", "бессознательный"),
+    ("ru", "сдался"), ("ru", "невредим"), ("uk", "вибув"), ("uk", "утік"), ("uk", "мертвий"), ("uk", "поранений"),
+    ("uk", "стабільний"), ("uk", "непритомний"), ("uk", "здався"),
+])
+def test_the_masculine_status_words_are_found(lang: str, text: str) -> None:
+    assert MASCULINE[lang].search(text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("ru", "вне боя"), ("ru", "в бегстве"), ("ru", "сдаётся"), ("ru", "без ран"), ("ru", "тяжёлые ранения"),
+    ("ru", "смерть"), ("ru", "стабильно"), ("ru", "без сознания"), ("ru", "умирает"), ("uk", "поза боєм"),
+    ("uk", "у втечі"), ("uk", "тяжкі поранення"), ("uk", "без тями"), ("uk", "стабільно"), ("uk", "помирає"),
+])
+def test_the_neutral_status_words_pass(lang: str, text: str) -> None:
+    assert not MASCULINE[lang].search(text)
+
+
+PRONOUN_AFTER_A_NAME = {
+    # "он", "его" … after a name in the same message: they say the combatant is a man ("{name}: раны перевязаны —
+    # он больше не теряет хиты").
+    "ru": re.compile(r"(?i)" + NAMES + r"[^.;]*?(?<![а-яё])(?:он|его|ему|него|нему|ним|нём)(?![а-яё])"),
+    "uk": re.compile(r"(?i)" + NAMES + r"[^.;]*?(?<![а-яєіїґ'’ʼ])(?:він|його|йому|нього|ньому|ним)(?![а-яєіїґ'’ʼ])"),
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_no_he_or_him_after_a_name(lang: str) -> None:
+    bad = [(ident, text) for ident, text in translations(lang) if PRONOUN_AFTER_A_NAME[lang].search(text)]
+    assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("ru", "{name}: раны перевязаны — он больше не теряет хиты."), ("ru", "{name}: сейчас не его ход."),
+    ("ru", "{target} падает: 1d4 урона, и его отпускают"), ("uk", "{name}: зараз не його хід."),
+    ("uk", "{name} у захопленні ({holder}): він може лише намагатися вирватися."),
+])
+def test_he_or_him_after_a_name_is_found(lang: str, text: str) -> None:
+    assert PRONOUN_AFTER_A_NAME[lang].search(text)
