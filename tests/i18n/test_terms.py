@@ -16,9 +16,21 @@ DECLINED = {
     "uk": re.compile(r"(?i)(?:^|[\s(«])(?:у|в|на|для|по|проти|від|із|з|до|атакує|захопити|тримає|кидає)\s+" + NAMES),
 }
 NOT_THE_TERM = {
-    "ru": ("ошараш", "удивл", "откат", "трата", "данжон"),
-    "uk": ("відкат",),
+    "ru": ("ошараш", "удивл", "откат", "трата", "данжон", "компани", "кубики пунктов", "воител", "ятаган"),
+    "uk": ("відкат", "ушкодж", "заявк", "зустріч", "шахра", "умертвін"),
 }
+"""Words the glossary does not use: the seed's own that a book of the same game says otherwise ("ошарашен" for
+surprised), and the words the Hobby World and Ukrainian books replaced ("компания" for the 5e party, "кубики
+пунктов", "воитель", "ятаган"; uk "ушкодження" beside "шкода", "заявка", "зустріч", "шахрай", "умертвіння")."""
+LATIN_IN_UKRAINIAN = re.compile(r"\b(?:HP|AC|NPC)\b|(?i:(?<=[а-яєіїґ])'(?=[а-яєіїґ]))")
+"""In Ukrainian, hit points are «хіти», the armour class «КБ», an NPC «неігровий персонаж», and the apostrophe
+is the typographic ’."""
+TERMS = {
+    "ru": {"THAC0": "THAC0 (пробой)", "Hit Dice": "Кости хитов", "Party": "Отряд", "warrior": "воин",
+           "scimitar": "скимитар", "unconscious": "бессознательный"},
+    "uk": {"HP": "Хіти", "AC": "КБ", "Declare": "Оголошення", "damage": "шкода", "rogue": "пройдисвіт"},
+}
+DIFFICULTY = {"ru": ("лёгкая", "средняя", "сложная", "смертельная"), "uk": ("легка", "середня", "важка", "смертельна")}
 UNDO = {"ru": "Отменить", "uk": "Скасувати"}
 
 
@@ -59,6 +71,21 @@ def test_one_term_for_surprise_and_for_undo(lang: str) -> None:
            if any(word in text.casefold() for word in NOT_THE_TERM[lang])]
     assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
     assert dict(translations(lang))["Undo"] == UNDO[lang]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_the_terms_of_the_books(lang: str) -> None:
+    from tui_combat.i18n import _, pgettext, set_language
+
+    set_language(lang)
+    assert {ident: _(ident) for ident in TERMS[lang]} == TERMS[lang]
+    words = tuple(pgettext("encounter difficulty", word) for word in ("easy", "medium", "hard", "deadly"))
+    assert words == DIFFICULTY[lang]
+
+
+def test_no_latin_unit_or_straight_apostrophe_in_ukrainian() -> None:
+    bad = [(ident, text) for ident, text in translations("uk") if LATIN_IN_UKRAINIAN.search(text)]
+    assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
 
 
 def subject(words: str, colon: bool = False) -> str:
