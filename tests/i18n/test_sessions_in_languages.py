@@ -87,7 +87,7 @@ def test_a_demo_started_in_ukrainian_has_ukrainian_names(tmp_path: Path) -> None
     set_language("uk")
     store = session.open_demo(tmp_path, "demo_ose.toml", seed=1)
     try:
-        assert store.state.name == "Гобліни біля мохового мосту"
+        assert store.state.name == "Гобліни біля мосту"
         assert [side.name for side in store.state.sides] == ["Гурт", "Гобліни", "Огр"]
     finally:
         store.close()
