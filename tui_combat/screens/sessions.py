@@ -166,10 +166,12 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         widths = column_widths(width, headers, [(cell_len(r.name), len(r.ruleset), cell_len(r.where), len(r.saved))
                                                 for r in self._rows])
         longest = max((cell_len(r.name) for r in self._rows), default=0)
-        short = widths[0] < longest and any(r.where_short and r.where_short != r.where for r in self._rows)
-        if short:
-            widths = column_widths(width, headers, [(cell_len(r.name), len(r.ruleset), cell_len(r.where_short or r.where),
-                                                     len(r.saved)) for r in self._rows])
+        short = False
+        if widths[0] < longest and any(r.where_short and r.where_short != r.where for r in self._rows):
+            narrower = column_widths(width, headers, [(cell_len(r.name), len(r.ruleset), cell_len(r.where_short or r.where),
+                                                       len(r.saved)) for r in self._rows])
+            short = narrower[0] >= longest
+            widths = narrower if short else widths
         table.clear(columns=True)
         for header, column_width in zip(headers, widths):
             table.add_column(Text(header), width=column_width)
