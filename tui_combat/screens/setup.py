@@ -137,7 +137,8 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
             action = a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=sheet)
         else:
             changed = {key: value for key, value in sheet.items() if value != defaults.get(key)}
-            action = entry_action(entry, side_id, name=name, count=typed_count,
+            # Found by any of its names ("5 wight", "5 умертвие"): added under its name in the GM's language.
+            action = entry_action(entry, side_id, count=typed_count,
                                   hp=None if hp == defaults["hp"] else hp, sheet=changed)
         return screen.host.refusal(msgspec.structs.replace(action, hidden=True) if hidden else action)
 
