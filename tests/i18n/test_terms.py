@@ -158,6 +158,17 @@ def status_words() -> list[str]:
             "unconscious"]
 
 
+CONDITION_AFTER_A_NAME = re.compile(NAMES + r"[:—\s]*\{(?:condition|status|health|word)\}")
+"""A condition put right after a name ("{name}: {condition}" → "Лия: отравленный"): the condition's name is the
+book's adjective, which says he or she; a message puts it after a noun instead ("{name}: состояние «{condition}»")."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_no_condition_right_after_a_name(lang: str) -> None:
+    bad = [(ident, text) for ident, text in translations(lang) if CONDITION_AFTER_A_NAME.search(text)]
+    assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
+
+
 @pytest.mark.parametrize("lang", ["ru", "uk"])
 def test_no_status_word_says_he_or_she(lang: str) -> None:
     from tui_combat.i18n import after_name, set_language
@@ -181,7 +192,7 @@ def test_the_masculine_status_words_are_found(lang: str, text: str) -> None:
 @pytest.mark.parametrize(("lang", "text"), [
     ("ru", "вне боя"), ("ru", "в бегстве"), ("ru", "сдаётся"), ("ru", "без ран"), ("ru", "тяжёлые ранения"),
     ("ru", "смерть"), ("ru", "стабильно"), ("ru", "без сознания"), ("ru", "умирает"), ("uk", "поза боєм"),
-    ("uk", "у втечі"), ("uk", "тяжкі поранення"), ("uk", "без тями"), ("uk", "стабільно"), ("uk", "помирає"),
+    ("uk", "у втечі"), ("uk", "капітулює"), ("uk", "тяжкі поранення"), ("uk", "без тями"), ("uk", "стабільно"), ("uk", "помирає"),
 ])
 def test_the_neutral_status_words_pass(lang: str, text: str) -> None:
     assert not MASCULINE[lang].search(text)
