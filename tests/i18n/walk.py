@@ -19,6 +19,7 @@ from textual.widgets._footer import FooterKey
 
 from tests.waiting import settled, until
 from tui_combat.widgets.footer import KeyFooter, shown_keys
+from tui_combat.widgets.lines import TextLines
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z']+(?![A-Za-z0-9_])")
 DICE = re.compile(r"^(?:\d*[dDkк]\d+|d\d+)")
@@ -26,9 +27,8 @@ ALLOWED_LATIN = frozenset({
     # Key names as the footer and the hints write them.
     "esc", "enter", "ctrl", "del", "delete", "tab", "shift", "space", "home", "end", "pgup", "pgdn", "up", "down",
     "left", "right", "escape", "backspace", "insert", "ins",
-    # Rule abbreviations the seeds write in Latin letters.
-    "ac", "hp", "thac", "sv", "im", "cp", "bp", "kd",
-    "npc",  # the Ukrainian OSE seed: «для чудовиськ і NPC»
+    # THAC0, as the Russian books label it («THAC0 (пробой)»); hit points, AC and NPCs are Cyrillic words.
+    "thac",
     # Names of the demo data and the program that stay as they are in every language.
     "tui", "combat", "textual",
     # The books' own names, as the seeds write them.
@@ -92,7 +92,8 @@ def screen_text(screen: Widget, fields: bool = True) -> str:
 
 
 def cut_labels(screen: Widget, inputs: str = "all") -> list[str]:
-    """Statics (labels, notes, hints, footer keys, tick boxes) whose text is not all drawn, and fields whose
+    """Statics and texts (labels, notes, hints, the round's next move, footer keys, tick boxes) whose text is
+    not all drawn, and fields whose
     placeholder is wider than the field (with ``inputs="focused"``, only the focused field's: a form shows
     the focused field's hint in full)."""
     found = []
@@ -107,8 +108,8 @@ def cut_labels(screen: Widget, inputs: str = "all") -> list[str]:
             continue
         if isinstance(widget, FooterKey):
             wanted = f"{widget.key_display} {widget.description}".strip()
-        elif isinstance(widget, Static) and not widget.has_class("arrow"):
-            wanted = _plain(widget)
+        elif isinstance(widget, Static) and not widget.has_class("arrow") or type(widget) is TextLines:
+            wanted = _plain(widget)  # (a text of many lines scrolls: only one of a line or a few is read)
         else:
             continue
         want, seen = _words(PATH.sub(" ", wanted)), _words(PATH.sub(" ", drawn(widget)))
