@@ -50,7 +50,8 @@ def test_a_word_the_catalog_lacks_stays_as_written() -> None:
 def test_class_and_size_words_of_any_language_are_read_in_every_language(lang: str) -> None:
     set_language(lang)
     assert english_word("Воин", CLASSES) == "warrior"
-    assert canonical_sheet({"cls": "Воитель"}) == {"cls": "warrior"}  # the word of earlier versions
+    assert canonical_sheet({"cls": "Воитель"}) == {"cls": "warrior"}  # the words of earlier versions
+    assert canonical_sheet({"cls": "шахрай"}) == {"cls": "rogue"}
     assert english_word("Огромный", SIZES) == "huge"
     assert canonical_sheet({"cls": "воїн", "size": "Великий"}) == {"cls": "warrior", "size": "large"}
     assert english_word("knight", CLASSES) is None

@@ -36,8 +36,9 @@ __all__ = [
 S = TypeVar("S", bound="Sheet")
 
 CLASSES = (N_("warrior"), N_("wizard"), N_("priest"), N_("rogue"), N_("monster"))
-EARLIER_CLASS_WORDS = {"воитель": "warrior"}
-"""Class words the forms showed in earlier versions, still read in a file written then ("воитель", now "воин")."""
+EARLIER_CLASS_WORDS = {"воитель": "warrior", "шахрай": "rogue"}
+"""Class words the forms showed in earlier versions, still read in a file written then ("воитель", now "воин";
+uk "шахрай", now "пройдисвіт")."""
 SIZES = (N_("tiny"), N_("small"), N_("medium"), N_("large"), N_("huge"), N_("gargantuan"))
 
 
