@@ -5,6 +5,7 @@ the starter one."""
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -221,4 +222,51 @@ def test_the_common_monsters_are_found_by_their_russian_and_ukrainian_names() ->
                         ("мінотавр", "Minotaur of Baphomet"), ("совомедведь", "Owlbear")):
         found = finder.find(typed)
         assert found is not None and found.name == name, typed
-    assert [e.name for e in finder.search("гобл")][:2] == ["Goblin", "Goblin Warrior"]  # the starter's first
+    assert [e.name for e in finder.search("гобл")][:3] == ["Goblin", "Goblin Minion", "Goblin Warrior"]  # the starter's first
+
+
+def attack_names(attack_list: str) -> list[str]:
+    return [" ".join(part.split()[:-2]) for part in attack_list.split(",")]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_every_monster_and_attack_has_a_name_in_russian_and_ukrainian(lang: str) -> None:
+    from tui_combat.bestiary_names import names_files, read_names
+
+    assert set(names_files(library.SRD_DIR, "dnd5e")) == {"ru", "uk"}
+    names, problems = read_names(library.SRD_DIR, "dnd5e")
+    assert problems == []
+    shown = names[lang]
+    monsters = {found.name for found in srd().entries}
+    attacks = {name for found in srd().entries for name in attack_names(found.sheet.get("attack_list", "") or "x +0 1d4")}
+    attacks.discard("x")
+    assert sorted(monsters - set(shown.monsters)) == [] and sorted(set(shown.monsters) - monsters) == []
+    assert sorted(attacks - set(shown.attacks)) == [] and sorted(set(shown.attacks) - attacks) == []
+    cyrillic = re.compile(r"^[А-ЯЁЄІЇҐа-яёєіїґ’ ()-]+$")
+    assert [name for name in [*shown.monsters.values(), *shown.attacks.values()] if not cyrillic.match(name)] == []
+    doubles = sorted(name for name in set(shown.monsters.values()) if list(shown.monsters.values()).count(name) > 1)
+    assert doubles == []
+
+
+@pytest.mark.parametrize(("lang", "wight", "sword"), [("ru", "Умертвие", "некротический меч"),
+                                                     ("uk", "Умертвій", "некротичний меч"), ("en", "Wight", "Necrotic Sword")])
+def test_a_monster_found_by_any_of_its_names_is_added_under_its_name_in_the_gms_language(
+        lang: str, wight: str, sword: str) -> None:
+    from tui_combat.i18n import language, set_language
+    from tui_combat.library import entry_action
+
+    before = language()
+    set_language(lang)
+    try:
+        finder = Finder(Library(path=Path("none")), read_bestiary("dnd5e"))
+        for typed in ("wight", "Умертвие", "умертвій", "умертвіння"):  # the old Ukrainian word stays an alias
+            found = finder.find(typed)
+            assert found is not None and found.shown_name() == wight, typed
+        added = entry_action(found, "s2", count=2)
+        assert added.name == wight and added.sheet["attack_list"] == f"{sword} +4 1d8+2, {sword.replace('меч', 'лук').replace('Sword', 'Bow')} +4 1d8+2"
+        for typed, name in (("привидение", "Wraith"), ("призрак", "Ghost"), ("ворг", "Worg"), ("варг", "Worg"),
+                            ("желатиновый куб", "Gelatinous Cube"), ("студенистый куб", "Gelatinous Cube")):
+            found = finder.find(typed)
+            assert found is not None and found.name == name, typed
+    finally:
+        set_language(before)

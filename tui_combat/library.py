@@ -19,7 +19,9 @@ app's dice, as the book does; the GM may type a figure instead. The starter best
 ``hp`` out.
 
 A name is looked up in the library first, then in the bestiary; case, spacing and ё/е do not matter, and a
-bestiary entry is also found by its name in the GM's language and by its aliases ("5 орк"). An entry with a
+bestiary entry is also found by its name in the GM's language and by its aliases ("5 орк"). It is added under its
+name in the GM's language, its attacks too: the starter bestiary's names are in the catalogs, the SRD bestiary's
+in names files beside it (:mod:`tui_combat.bestiary_names`), found by their names in every language. An entry with a
 mistake is left out and reported with its file, line and what the field should hold; the others still
 serve. Saving writes the one entry into the library (replacing an entry of the same name), atomically and
 private (0600), keeping the GM's other entries and comments as they are.
@@ -46,7 +48,8 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.toml_write import TomlWriteError, key, table_lines
-from tui_combat.i18n import N_, _
+from tui_combat.bestiary_names import Names, read_names, translated_attacks
+from tui_combat.i18n import N_, _, language
 from tui_combat.i18n.os_words import os_error_text
 from tui_combat.rulesets.names import name_key
 
@@ -88,17 +91,30 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
     source: Source = "library"
     line: int | None = None
     """Where the entry begins in its file."""
+    translated: tuple[tuple[str, str], ...] = ()
+    """(language, name): its names in other languages, from its bestiary's names files."""
+    translated_attacks: tuple[tuple[str, str], ...] = ()
+    """(language, attack list): its sheet's ``attack_list`` with the attacks' names in that language."""
 
     def shown_name(self) -> str:
         """The name in the GM's language: a bestiary's names are translated, the GM's own are his."""
-        return _(self.name) if self.source == "bestiary" else self.name
+        if self.source != "bestiary":
+            return self.name
+        return dict(self.translated).get(language()) or _(self.name)
 
     def shown_notes(self) -> str:
         return (_(self.notes) if self.source == "bestiary" else self.notes) if self.notes else ""
 
+    def shown_sheet(self) -> dict[str, Any]:
+        """The sheet as a fight in the GM's language takes it: a bestiary's attacks under their names there."""
+        attacks = dict(self.translated_attacks).get(language())
+        return {**self.sheet, "attack_list": attacks} if attacks else dict(self.sheet)
+
     def names(self) -> list[str]:
-        """Every name it is found by, as compared (:func:`~tui_combat.rulesets.names.name_key`)."""
-        found = [name_key(self.name), name_key(self.shown_name()), *(name_key(alias) for alias in self.aliases)]
+        """Every name it is found by, as compared (:func:`~tui_combat.rulesets.names.name_key`): its own, its
+        names in every language, its aliases."""
+        found = [name_key(self.name), name_key(self.shown_name()), *(name_key(name) for _language, name in self.translated),
+                 *(name_key(alias) for alias in self.aliases)]
         return list(dict.fromkeys(name for name in found if name))
 
     def label(self) -> str:
@@ -277,11 +293,23 @@ def read_bestiary(ruleset_id: str) -> Library:
             return Library(path=BESTIARY_DIR)
         starter = read_library(bestiary_path(ruleset_id), ruleset_id, "bestiary")
         srd = read_library(srd_path(ruleset_id), ruleset_id, "bestiary")
+        names, unread = read_names(SRD_DIR, ruleset_id)
+        translated = [_with_names(entry, names) for entry in srd.entries]
         taken = {name for entry in starter.entries for name in entry.names()}
-        more = tuple(entry for entry in srd.entries if not taken.intersection(entry.names()))
+        more = tuple(entry for entry in translated if not taken.intersection(entry.names()))
         cached = _bestiaries[ruleset_id] = Library(path=starter.path, entries=starter.entries + more,
-                                                   problems=starter.problems + srd.problems)
+                                                   problems=starter.problems + srd.problems + tuple(unread))
     return cached
+
+
+def _with_names(entry: Entry, names: Mapping[str, Names]) -> Entry:
+    """``entry`` with its names and its attacks' in the languages of ``names``."""
+    attacks = entry.sheet.get("attack_list")
+    return msgspec.structs.replace(
+        entry,
+        translated=tuple((lang, shown.monsters[entry.name]) for lang, shown in names.items() if entry.name in shown.monsters),
+        translated_attacks=tuple((lang, translated_attacks(attacks, shown.attacks)) for lang, shown in names.items()
+                                 if isinstance(attacks, str) and shown.attacks))
 
 
 class Finder:
@@ -382,7 +410,7 @@ def entry_action(entry: Entry, side: str, *, name: str | None = None, count: int
     ``rng``, the app's dice (from the Hit Dice of the sheet as the GM left it), unless he typed a figure; without
     ``rng`` each has the average."""
     many = entry.count if count is None else count
-    merged = {**entry.sheet, **(sheet or {})}
+    merged = {**entry.shown_sheet(), **(sheet or {})}
     hps: tuple[int, ...] = ()
     if hp is None and entry.hp_dice and rng is not None:
         dice = entry.hp_dice
@@ -543,9 +571,10 @@ def summary(entry: Entry, fields: Iterable[FieldSpec], health_label: str = N_("H
     """The entry's health and sheet as the GM reads them ("HP 5 · Class monster · AC 6"; Trudvang "BP 12"),
     field labels translated; ``health_label``: the ruleset's word for health (a message id)."""
     parts = [f"{_(health_label)} {entry.shown_hp()}"]
+    sheet = entry.shown_sheet()
     for spec in fields:
-        if spec.key in entry.sheet:
-            shown = shown_value(spec, entry.sheet[spec.key])
+        if spec.key in sheet:
+            shown = shown_value(spec, sheet[spec.key])
             if shown:
                 parts.append(f"{_(spec.label)} {shown}")
     return " · ".join(parts)

@@ -65,6 +65,11 @@ class MaxRandom(random.Random):
         ("d10!", "1d10!", 1, None),
         ("2d10!+3", "2d10!+3", 5, None),
         ("1000d10000", "1000d10000", 1000, 10_000_000),
+        # The die letters of the Russian and Ukrainian books.
+        ("2к6+1", "2d6+1", 3, 13),
+        ("1д8", "1d8", 1, 8),
+        ("К20 + 2Д4", "1d20+2d4", 3, 28),
+        ("3к6!", "3d6!", 3, None),
     ],
 )
 def test_parse_valid(expr: str, text: str, low: int, high: int | None) -> None:

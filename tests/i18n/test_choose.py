@@ -119,7 +119,7 @@ def test_cli_help_in_russian_and_ukrainian(tmp_path: Path) -> None:
     assert "начать сессию из файла столкновения" in russian.stdout
     ukrainian = run_cli("--help", env={"LANG": "uk_UA.UTF-8"}, config=tmp_path)
     assert ukrainian.stdout.startswith("використання: tui-combat")
-    assert "параметри:" in ukrainian.stdout and "почати сесію з файлу зустрічі" in ukrainian.stdout
+    assert "параметри:" in ukrainian.stdout and "почати сесію з файлу сутички" in ukrainian.stdout
 
 
 def test_cli_settings_file_chooses_the_language(tmp_path: Path) -> None:

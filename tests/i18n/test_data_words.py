@@ -49,7 +49,9 @@ def test_a_word_the_catalog_lacks_stays_as_written() -> None:
 @pytest.mark.parametrize("lang", ["en", "ru", "uk"])
 def test_class_and_size_words_of_any_language_are_read_in_every_language(lang: str) -> None:
     set_language(lang)
-    assert english_word("Воитель", CLASSES) == "warrior"
+    assert english_word("Воин", CLASSES) == "warrior"
+    assert canonical_sheet({"cls": "Воитель"}) == {"cls": "warrior"}  # the words of earlier versions
+    assert canonical_sheet({"cls": "шахрай"}) == {"cls": "rogue"}
     assert english_word("Огромный", SIZES) == "huge"
     assert canonical_sheet({"cls": "воїн", "size": "Великий"}) == {"cls": "warrior", "size": "large"}
     assert english_word("knight", CLASSES) is None

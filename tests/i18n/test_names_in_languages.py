@@ -4,12 +4,13 @@ and "did you mean" answers a typo in the language it was typed in."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from tui_combat.engine.errors import RuleError
-from tui_combat.i18n import _, set_language
+from tui_combat.i18n import _, data_words, set_language
 from tui_combat.session import SessionError, check_encounter
 
 LANGUAGES = ("ru", "uk")
@@ -147,3 +148,21 @@ def test_an_alias_to_nothing_is_refused_in_house_rules(tmp_path: Path, monkeypat
     finally:
         monkeypatch.undo()
         tables.cache_clear()
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+@pytest.mark.parametrize("ruleset", ["adnd2e", "players_option", "dnd5e", "ose", "trudvang"])
+def test_every_starter_creature_comes_in_the_gms_language(lang: str, ruleset: str) -> None:
+    """A starter bestiary's creature is added with its name, its notes and its weapons in the GM's language."""
+    from tui_combat.library import bestiary_path, entry_action, read_library
+
+    set_language(lang)
+    english_words = re.compile(r"[A-Za-z]{3,}")
+    for entry in read_library(bestiary_path(ruleset), ruleset, "bestiary").entries:
+        added = entry_action(entry, "s2")
+        assert not english_words.search(added.name), (entry.name, added.name)
+        assert not english_words.search(added.notes), (entry.name, added.notes)
+        for key in ("weapons", "weapon", "forms"):
+            if isinstance(added.sheet.get(key), str):
+                shown = re.sub(r"\((?:[^()]|\([^()]*\))*\)", "", data_words(added.sheet[key]))  # a sheet's own numbers
+                assert not english_words.search(shown), (entry.name, shown)

@@ -57,12 +57,12 @@ def test_the_same_session_in_russian_then_ukrainian(tmp_path: Path) -> None:
     # Raf, warrior 5 with his war hammer +4: THAC0 16, so 10 to hit AC 6; a 14 hits.
     assert ("Raf attacks AC 6: d20 14 +4 magic vs 10 — hit.",
             "Raf атакует КД 6: d20 14 +4 магия против 10 — попадание.",
-            "Raf атакує AC 6: d20 14 +4 магія проти 10 — влучання.") in rows
+            "Raf атакує КБ 6: d20 14 +4 магія проти 10 — влучання.") in rows
     assert ("Delsenora is hit before casting: haste is lost.", "Delsenora получает удар до сотворения: haste потеряно.",
             "Delsenora зазнає удару до створення: haste зривається.") in rows
     assert ("Orc 2 has fled.", "Orc 2 бежит.", "Orc 2 тікає.") in rows
     assert ("Orc 1 takes 5 damage (1d4+1 (typed): 5): 0/5 HP.", "Orc 1: урон 5 (1d4+1 (вручную): 5), хиты 0/5.",
-            "Orc 1: ушкодження 5 (1d4+1 (вручну): 5), HP 0/5.") in rows
+            "Orc 1: шкода 5 (1d4+1 (вручну): 5), хіти 0/5.") in rows
     assert ("Raf shouts for Moradin.",) * 3 in rows  # the GM's own note is his words, in no catalog
     untranslated = [e for e, r, u in rows if r == e and e != "Raf shouts for Moradin." and any(c.isalpha() for c in e)]
     assert not untranslated, untranslated
@@ -74,7 +74,7 @@ def test_a_demo_started_in_russian_has_russian_names(tmp_path: Path) -> None:
     try:
         state = store.state
         assert state.name == "Тролли и орки в туннеле"
-        assert [side.name for side in state.sides] == ["Компания", "Монстры"]
+        assert [side.name for side in state.sides] == ["Отряд", "Монстры"]
         assert [c.name for c in state.combatants][:4] == ["Раф", "Руперт", "Дельсенора", "Тролль 1"]
         assert state.combatants[0].notes == "Карлик-воин, ненавидит орков; носит рог разрушения."
         assert state.combatants[0].sheet["weapon"] == "war hammer"  # the sheet is data, looked up in the tables
@@ -87,7 +87,7 @@ def test_a_demo_started_in_ukrainian_has_ukrainian_names(tmp_path: Path) -> None
     set_language("uk")
     store = session.open_demo(tmp_path, "demo_ose.toml", seed=1)
     try:
-        assert store.state.name == "Гобліни біля мохового мосту"
+        assert store.state.name == "Гобліни біля мосту"
         assert [side.name for side in store.state.sides] == ["Гурт", "Гобліни", "Огр"]
     finally:
         store.close()

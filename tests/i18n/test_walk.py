@@ -19,7 +19,7 @@ from textual.command import CommandPalette
 from textual.pilot import Pilot
 
 from tests.i18n.interface import SIZE, interface_in, make_app, screen_name
-from tests.i18n.walk import footer, inspect, press_and_see
+from tests.i18n.walk import drawn, footer, inspect, press_and_see, screen_text
 from tests.i18n.walk_known import KNOWN
 from tests.waiting import until
 from tui_combat import session
@@ -201,3 +201,39 @@ async def test_the_session_list_and_a_new_fight_read_whole(lang: str, data_root:
             await pilot.press("escape")
             await until(pilot, lambda: pilot.app.screen is not palette, "the palette closed")
     assert_known(walk.found, tuple(f"[{lang}] {where}" for where in ("session list", "new fight", "palette")))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_the_players_screen_reads_whole(lang: str, large: bool, data_root: Path, tmp_path: Path) -> None:
+    """The players' screen of each demo at 80×24 in its first round, someone hurt and someone out: its head on
+    its lines, nothing cut, no English word."""
+    from tui_combat.engine import actions as a
+    from tui_combat.screens.player_view import PlayerViewApp
+
+    found: list[str] = []
+    for demo in DEMOS:
+        with interface_in(lang):
+            store = session.open_demo(data_root, demo.file_name, seed=1)
+        assert store.folder is not None
+        key = store.folder.folder.name
+        store.dispatch(a.StartFight())
+        first, second, *_rest = [c for c in store.state.combatants if c.hp > 1]
+        store.dispatch(a.Damage(combatant=first.id, amount=first.hp // 2))
+        store.dispatch(a.SetStatus(combatant=second.id, status="fled"))
+        name = store.state.name
+        store.close()
+        with interface_in(lang):
+            viewer = PlayerViewApp(data_root, key, settings_path=tmp_path / "none.toml", poll_seconds=0.02,
+                                   handle_hangup=False, large=large)
+            async with viewer.run_test(size=SIZE) as view:
+                await until(view, lambda: second.name in screen_text(view.app.screen), "the players' screen")
+                found += await inspect(view, f"{demo.ruleset} players' screen", lang)
+                if not large:
+                    assert name in screen_text(view.app.screen)
+                    head = drawn(view.app.screen.query_one("#view-head")).splitlines()
+                    steps = [step.label for step in view.app.screen.view.steps]
+                    broken = [step for step in steps if not any(step in line for line in head)]
+                    assert not broken, (head, broken)  # a step's name on one line, never broken across two
+    assert not found, "\n".join(found)

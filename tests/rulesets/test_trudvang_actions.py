@@ -337,7 +337,7 @@ def test_grapple_break_free_and_glima() -> None:
     state = next_round(state)
     state = roll_initiative(state, Fridgar=d10(10, 4), Ulf=d10(9))
     state = act(state, "grapple", combatant=fridgar, target=ulf, sv=5, roll=d20(4))
-    assert "grappled" in last_log(state)
+    assert "→ a hold" in last_log(state)
     assert RULESET.fight_of(state).grappled == {ulf: fridgar}
     with pytest.raises(RuleError, match="cannot attack himself"):
         act(state, "attack", combatant=fridgar, target=fridgar, cp=1, roll=d20(1))

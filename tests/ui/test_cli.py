@@ -43,6 +43,25 @@ def test_check_accepts_the_demo(tmp_path: Path) -> None:
     assert "12 combatants" in result.stdout and "adnd2e" in result.stdout
 
 
+def test_check_and_roll_take_dice_as_the_russian_and_ukrainian_books_write_them(tmp_path: Path) -> None:
+    encounter = tmp_path / "ambush.toml"
+    encounter.write_text(
+        'name = "Засада"\nruleset = "dnd5e"\n'
+        "[[sides]]\nname = \"Отряд\"\nparty = true\n"
+        "[[sides.combatants]]\nname = \"Лия\"\nhp = 33\n"
+        'sheet = { ac = 15, attack = 7, damage = "1д8", attack_list = "рапира +7 1д8+4, кинжал +7 1к4+4" }\n'
+        "[[sides]]\nname = \"Гоблины\"\n"
+        "[[sides.combatants]]\nname = \"Гоблин\"\nhp = 7\ncount = 2\n"
+        'sheet = { ac = 15, attack = 4, damage = "2к6+1" }\n',
+        encoding="utf-8",
+    )
+    result = run("check", str(encounter), data=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "3 combatants" in result.stdout
+    rolled = run("--seed", "3", "roll", "2к6+1", data=tmp_path)
+    assert rolled.returncode == 0 and rolled.stdout.startswith("2d6+1: ["), rolled.stderr
+
+
 def test_check_names_the_file_and_the_mistyped_field(tmp_path: Path) -> None:
     encounter = tmp_path / "typo.toml"
     encounter.write_text(

@@ -150,7 +150,7 @@ async def test_the_srd_monsters_in_the_picker_and_five_by_name(make_app: Callabl
         await until_screen(pilot, FormDialog, "the add form")
         await pilot.press(*"5 goblin warrior", "ctrl+s")
         await until_screen(pilot, SetupScreen, "the set-up with the newcomers")
-        warriors = [c for c in store(app).state.combatants if c.name.startswith("Goblin warrior")]
-        assert [(c.name, c.hp, c.sheet["ac"], c.sheet["xp"]) for c in warriors] == [
-            (f"Goblin warrior {n}", 10, 15, 50) for n in range(1, 6)]
+        warriors = [c for c in store(app).state.combatants if c.name.startswith("Goblin Warrior")]
+        assert [(c.name, c.hp, c.sheet["ac"], c.sheet["xp"]) for c in warriors] == [  # named as the bestiary names it
+            (f"Goblin Warrior {n}", 10, 15, 50) for n in range(1, 6)]
         assert len({c.id for c in warriors}) == 5

@@ -155,9 +155,10 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert form.fields[0].key == "target" and form.fields[0].default == fridgar
         # The hit asks for its damage at once, saying Fridgar may defend first: the GM lets him parry.
         damage = await until_prompt(pilot, "the damage the hit calls for")
-        assert prompt_line(app, "title") == "Damage to Fridgar (Two-handed axe)"
+        # The weapon goes above the line, which keeps the keys whole ("Enter: roll 1d10!8+2 · Esc: cancel").
+        assert prompt_line(app, "title") == "Damage to Fridgar"
         assert " ".join(prompt_line(app, "note").split()) == (
-            "Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails. "
+            "Two-handed axe · Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails. "
             "8–10 roll again: type the dice one by one (8 4). Hardened leather absorbs 3 (BV 30).")
         assert damage.field.placeholder == "1d10!8+2"  # OR 8 for a two-handed weapon, + Ulf's Strength
         await pilot.press("escape")
@@ -190,8 +191,9 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert form.fields[1].default == "Seax"
         # The parry succeeded: the damage is asked for again, to go onto the seax.
         await until_prompt(pilot, "the damage, asked for again")
-        assert prompt_line(app, "title") == "Damage to Fridgar (Two-handed axe)", dialog_error(app)
-        assert prompt_line(app, "note") == "Parried: the damage goes onto the Seax (PV 5, BV 50), not onto Fridgar."
+        assert prompt_line(app, "title") == "Damage to Fridgar", dialog_error(app)
+        assert " ".join(prompt_line(app, "note").split()) == (
+            "Two-handed axe · Parried: the damage goes onto the Seax (PV 5, BV 50), not onto Fridgar.")
         assert log_texts(app)[-1] == (  # no held penalty on a parry made while waiting
             "Fridgar parries attack #1 with the seax: 5 CP = SV 5; 1d20 (typed): 4 → parried. "
             "The damage goes onto the seax: what is above its PV wears its BV."
@@ -322,9 +324,9 @@ async def test_a_hit_fills_in_the_damage_takes_the_armour_off_and_shows_the_dama
         await until_closed(pilot, form, "the form closed")
         await fill_weapon_form(pilot, "a", "6", "3")
         damage = await until_prompt(pilot, "the damage the hit calls for")
-        assert prompt_line(app, "title") == "Damage to Fridgar (Two-handed axe)", dialog_error(app)
+        assert prompt_line(app, "title") == "Damage to Fridgar", dialog_error(app)  # the weapon above: keys whole
         assert damage.field.placeholder == "1d10!8+2"
-        assert prompt_line(app, "keys").startswith("Enter: roll 1d10!8+2")
+        assert prompt_line(app, "keys") == "Enter: roll 1d10!8+2 · Esc: cancel"
         assert " ".join(prompt_line(app, "note").split()).endswith("Hardened leather absorbs 3 (BV 30).")
         await pilot.press("8", "space", "5", "enter")
         await until_prompt_closed(pilot, "the damage dealt")

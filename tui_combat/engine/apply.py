@@ -354,7 +354,8 @@ def _roll_surprise(action: a.RollSurprise, state: State) -> State:
     _require_phase(state, "surprise")
     ruleset = get(state.ruleset)
     if not ruleset.surprise_requests(state):
-        raise RuleError(_("{ruleset} has no surprise roll: the GM marks who is surprised.", ruleset=_(ruleset.name)))
+        raise RuleError(_("There is no surprise roll {in_ruleset}: the GM marks who is surprised.",
+                          in_ruleset=ruleset.in_ruleset()))
     known = {request.key for request in ruleset.surprise_requests(state)}
     unknown = [key for key in action.rolls if key not in known]
     if unknown:

@@ -285,6 +285,9 @@ class Ruleset(SavingRules, Generic[R, F]):
 
     id: ClassVar[str]
     name: ClassVar[str]
+    name_in: ClassVar[str] = ""
+    """The book's name as a sentence puts it after "in" (a message id: ``N_("in D&D 5th edition")``), which
+    Russian and Ukrainian decline ("в D&D 5-й редакции"); "" for the general "in the rules {ruleset}"."""
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     sheet_fields: ClassVar[tuple[FieldSpec, ...]] = ()
     actions: ClassVar[tuple[ActionSpec, ...]] = ()
@@ -302,6 +305,12 @@ class Ruleset(SavingRules, Generic[R, F]):
     when the ruleset is loaded; its messages are looked up after the app's. None: the app's catalogs only."""
     round_state_type: type[R]
     fight_state_type: type[F]
+
+    def in_ruleset(self) -> str:
+        """"in D&D 5th edition", translated: where a sentence names the book (:attr:`name_in`)."""
+        if self.name_in:
+            return _(self.name_in)
+        return _("in the rules {ruleset}", ruleset=_(self.name))
 
     def prepare(self) -> None:
         """Load and check the ruleset's data (house rules included) when the ruleset is loaded, so a bad
@@ -561,7 +570,7 @@ class Ruleset(SavingRules, Generic[R, F]):
         return {}
 
     def declare(self, state: State, combatant_id: str, declaration: dict[str, Any]) -> State:
-        raise RuleError(_("{ruleset} takes no declarations.", ruleset=_(self.name)))
+        raise RuleError(_("There are no declarations {in_ruleset}.", in_ruleset=self.in_ruleset()))
 
     # -- the ruleset's own actions -----------------------------------------------------------------
     def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:

@@ -1,6 +1,7 @@
 """Dice notation: parse it, roll it with an injected RNG, or accept a result typed from real dice.
 
-Grammar (case-insensitive, whitespace ignored, Unicode minus "−" read as "-")::
+Grammar (case-insensitive, whitespace ignored, Unicode minus "−" read as "-", the Cyrillic "к" and "д" of Russian
+and Ukrainian books as "d": "2к6+1", "1д8")::
 
     expr := ["+" | "-"] term (("+" | "-") term)*
     term := INT | [INT] "d" (INT | "%") [mod]
@@ -31,6 +32,11 @@ MIN_SIDES = 2
 MAX_SIDES = 10_000
 MAX_CONSTANT = 1_000_000
 MAX_REROLLS = 100
+
+
+_READ_AS = str.maketrans({"−": "-", "к": "d", "д": "d"})
+"""What the parser reads as another character: the Unicode minus, and the die letters of the Russian and Ukrainian
+books ("2к6", "1д8")."""
 
 
 class DiceError(ValueError):
@@ -240,7 +246,7 @@ def parse(expr: str) -> DiceExpr:
     if len(expr) > MAX_LENGTH:
         raise DiceError(_('The dice expression "{expr}" is too long (at most {limit} characters).',
                           expr=shown, limit=MAX_LENGTH))
-    text = "".join(expr.split()).lower().replace("−", "-")
+    text = "".join(expr.split()).lower().translate(_READ_AS)
     if not text:
         raise DiceError(_("The dice expression is empty: type something like 1d20 or 2d6+3."))
     return _Parser(text, shown).parse()

@@ -325,10 +325,10 @@ class _Checker:
             option = options.get(key)
             if option is None:
                 if options:
-                    message = _("{ruleset} has no option \"{key}\"; its options are: {known}.", ruleset=_(ruleset.name),
-                                key=key, known=", ".join(options))
+                    message = _("There is no option \"{key}\" {in_ruleset}; its options are: {known}.",
+                                in_ruleset=ruleset.in_ruleset(), key=key, known=", ".join(options))
                 else:
-                    message = _("{ruleset} has no options.", ruleset=_(ruleset.name))
+                    message = _("There are no options {in_ruleset}.", in_ruleset=ruleset.in_ruleset())
                 self.add(("options", key), "", message)
             elif isinstance(value, str):
                 meant = option.values_written(value)

@@ -34,7 +34,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import BEHIND_THE_SCREEN, Combatant, State, Status
 from tui_combat.engine.registry import get
-from tui_combat.i18n import N_, _, ngettext
+from tui_combat.i18n import N_, _, after_name, ngettext
 
 __all__ = [
     "BEHIND_THE_SCREEN", "CONDITION_LABELS", "HEALTH_WORDS", "LOG_LINES", "PUBLIC_FACTS", "HealthScale", "PublicCombatant",
@@ -128,7 +128,7 @@ def health_word(combatant: Combatant, scale: HealthScale, condition: str | None 
     """The word the players read for ``combatant``'s health: the book's own word for it when the ruleset
     names one (``condition``, a message id: "dying", "stable"), else the scale's."""
     if condition and combatant.status not in ("fled", "surrendered"):
-        return _(condition)
+        return after_name(condition)
     key: str
     if combatant.status in ("fled", "surrendered"):
         key = combatant.status

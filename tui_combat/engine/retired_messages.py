@@ -8,4 +8,5 @@ from tui_combat.i18n import N_
 
 RETIRED = (
     N_("{name}: {effect} for {rounds} rounds."),  # now one of "{n} round" / "{n} rounds" forms
+    N_("critical: grappled"),  # a Trudvang grapple's result, now "critical: a hold" ("grappled" is a 5e condition)
 )

@@ -10,7 +10,9 @@ A missing translation falls back to English, so a half-translated catalog never 
   Ukrainian have three: 1 раунд, 2 раунда, 5 раундов); ``{n}`` is the count;
 * ``N_("...")`` — mark a message id that is stored and translated when shown (the log, labels in data);
 * ``pgettext("range", "medium")`` — a word whose translation depends on where it is used (a medium range
-  is not a medium size in Russian); ``NC_("range", "medium")`` marks one for later.
+  is not a medium size in Russian); ``NC_("range", "medium")`` marks one for later;
+* ``after_name("unconscious")`` — a condition or a state of health as shown right after a combatant's name,
+  in a form that does not say whether the combatant is a man or a woman (context :data:`AFTER_A_NAME`).
 
 The language is chosen when the app starts (:func:`choose_language`: ``--lang``, then ``language`` in the
 user's ``settings.toml``, then ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``). Nothing is translated
@@ -38,7 +40,7 @@ import tui_combat
 from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_language, language_argument
 
 __all__ = [
-    "KNOWN_LANGUAGES", "NC_", "N_", "UnknownLanguage", "_", "add_catalogs", "choose_language", "data_word", "english_word", "data_words", "language",
+    "AFTER_A_NAME", "KNOWN_LANGUAGES", "NC_", "N_", "after_name", "UnknownLanguage", "_", "add_catalogs", "choose_language", "data_word", "english_word", "data_words", "language",
     "language_argument",
     "localize_argparse", "ngettext", "pgettext", "set_language", "spellings", "use_catalog",
 ]
@@ -271,6 +273,18 @@ def pgettext(context: str, message: str, /, **params: object) -> str:
         return ""
     text = _translations.pgettext(context, message)
     return _fill(text, message, params) if params else text
+
+
+AFTER_A_NAME: Final = "after a name"
+"""The context of a word shown right after a combatant's name (the players' screen: "Лия  · без сознания"):
+the app does not know whether he or she is meant, so the word there must not say ("бессознательный" would)."""
+
+
+def after_name(word: str, /) -> str:
+    """``word`` (a message id: a condition, a state of health) as shown right after a combatant's name: its
+    translation in the context :data:`AFTER_A_NAME` where the catalog has one, else its usual translation."""
+    shown = pgettext(AFTER_A_NAME, word)
+    return shown if shown != word else _(word)
 
 
 def localize_argparse() -> None:

@@ -98,8 +98,10 @@ def phase_title(phase: str, round_number: int) -> str:
     return _("Round {n}", n=round_number)
 
 
-def head_text(view: PublicView, *, large: bool = False) -> Text:
-    """The fight's name, the round and its steps (a secret step is named, never shown)."""
+def head_text(view: PublicView, *, large: bool = False, width: int | None = None) -> Text:
+    """The fight's name, the round and its steps (a secret step is named, never shown). Where the one line of
+    ``width`` cells cannot hold them, the steps go on a second line of their own, whole: a step's name is never
+    broken across the two."""
     text = Text(no_wrap=not large, overflow="ellipsis")
     if not large and view.name:
         text.append(view.name, style="bold")
@@ -111,13 +113,20 @@ def head_text(view: PublicView, *, large: bool = False) -> Text:
             text.append(" · ")
             text.append(current.label + (" 🔒" if current.secret else ""), style="bold reverse")
         return text
+    steps = Text()
     for index, step in enumerate(view.steps):
-        text.append(" │ " if index == 0 else " › ", style="dim")
-        text.append(step.label + (" 🔒" if step.secret else ""), style="bold reverse" if step.current else "")
+        if index:
+            steps.append(" › ", style="dim")
+        steps.append(step.label + (" 🔒" if step.secret else ""), style="bold reverse" if step.current else "")
     if view.distance:
-        text.append(" · ", style="dim")
-        text.append(_("distance {distance}", distance=view.distance))
-    return text
+        steps.append(" · ", style="dim")
+        steps.append(_("distance {distance}", distance=view.distance))
+    if not steps:
+        return text
+    if width is not None and text.cell_len + 3 + steps.cell_len > width:
+        return Text.assemble(text, "\n", steps, no_wrap=True, overflow="ellipsis")
+    text.append(" │ " if view.steps else " · ", style="dim")
+    return text.append_text(steps)
 
 
 def _health(combatant: PublicCombatant) -> str:
@@ -306,6 +315,17 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < NARROW, "narrow")
+        if self.view is not None:
+            self._show_head()
+
+    def _show_head(self) -> None:
+        """The fight's name, the round and its steps, on one line of the screen as wide as it is now."""
+        if self.view is None:
+            return
+        head = head_text(self.view, large=self.large, width=max(self.size.width - 2, 1))
+        if head != self._head:  # a Static rewrites every cell of itself at each update
+            self._head = head
+            self.query_one("#view-head", Static).update(head)
 
     async def poll(self) -> None:
         """Look at the session's files in a thread; show what changed."""
@@ -348,10 +368,7 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         if view is None:
             return
         self.view = view
-        head = head_text(view, large=self.large)
-        if head != self._head:  # a Static rewrites every cell of itself at each update
-            self._head = head
-            self.query_one("#view-head", Static).update(head)
+        self._show_head()
         order, now_line = order_lines(view, large=self.large, kept=self._combatant_lines)
         self.query_one("#view-order", ManyLines).show_lines(order)
         if now_line != self._now_line:  # the turn moved: keep the slot acting now in sight

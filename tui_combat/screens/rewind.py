@@ -54,8 +54,8 @@ def _entry_text(entry: LogEntry) -> str:
 
 
 def position_text(timeline: rewind.Timeline, position: int, state: State) -> Text:
-    """"Round 2 · action 14 of 57 · <what that action logged>", cut to one line."""
-    text = Text(no_wrap=True, overflow="ellipsis")
+    """"Round 2 · action 14 of 57 · <what that action logged>", on two lines where one does not hold it."""
+    text = Text()
     text.append(phase_title(state.phase, state.round), style="bold")
     text.append(" · ")
     if position == 0:
@@ -104,8 +104,8 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
 
     CSS_PATH = "round.tcss"  # the round's layout
     DEFAULT_CSS = """
-    #rewind-head { height: 1; padding: 0 1; background: $boost; text-style: bold; }
-    #rewind-where { height: 1; padding: 0 1; }
+    #rewind-head { height: auto; max-height: 2; padding: 0 1; background: $boost; text-style: bold; }
+    #rewind-where { height: 2; padding: 0 1; }  /* two lines always: stepping through the actions moves nothing */
     RewindScreen #phase-bar { background: $panel; }
     RewindScreen Footer.-compact FooterLabel { margin: 0 1 0 0; }
     """
@@ -153,7 +153,7 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
-        head = Text(no_wrap=True, overflow="ellipsis")
+        head = Text()  # on two lines where one does not hold it
         head.append(_("Looking back at {name}", name=self.session_name))
         head.append(" · " + _("read-only: nothing here changes it"), style="dim")
         self.query_one("#rewind-head", TextLines).show(head)

@@ -52,6 +52,9 @@ from tui_combat.widgets.footer import KeyFooter
 
 LOG_LINES = 200
 LOG_ENTRY_CHARS = 600
+PROMPT_LINE_EXTRA = 2 + 14 + 2
+"""What the amount prompt's line has beside its title and its keys: the title's margins, the field, the keys'
+padding (:class:`~tui_combat.widgets.amount_prompt.AmountPrompt`'s own sizes)."""
 
 
 def _key(binding_id: str) -> str:
@@ -256,7 +259,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         self.refresh_keys()
 
     def next_move(self, state: State, ruleset: AnyRuleset) -> Text:
-        """What to do next, in one line: the keys first (they must not be cut), then the step's own help."""
+        """What to do next: the keys first, then the step's own help, wrapped onto the next line where the two
+        do not fit on one (the list below gives up a row for it)."""
         steps = ruleset.steps(state)
         step = steps[state.step] if 0 <= state.step < len(steps) else None
         if state.phase == "over" or step is None:
@@ -285,7 +289,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             keys = _("{next} starts round {n}", next=shown_key("round.next"), n=state.round + 1)
         else:
             keys = _("{next} goes on", next=shown_key("round.next"))
-        text = Text(no_wrap=True, overflow="ellipsis")
+        text = Text()
         text.append(keys, style="bold")
         if step is not None and step.help and state.phase != "over":
             text.append(f" · {_(step.help)}", style="dim")
@@ -775,7 +779,10 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         what, note = translated(due.what), translated(due.note)
         title = (_("Damage to {name} ({what})", name=target.name, what=what) if what
                  else _("Damage to {name}", name=target.name))
-        if what and cell_len(title) > self.size.width // 2 - 2:  # the prompt's title has half the line at most
+        keys = _("Enter: roll {dice} · Esc: cancel", dice=due.dice) if due.dice else _("Enter: apply · Esc: cancel")
+        # The prompt's title has half the line at most, and leaves the keys after the field whole.
+        if what and (cell_len(title) > self.size.width // 2 - 2 or
+                     cell_len(title) + cell_len(keys) + PROMPT_LINE_EXTRA > self.size.width):
             title = _("Damage to {name}", name=target.name)
             note = " · ".join(part for part in (what, note) if part)  # "critical hit: the damage dice twice"
         rng = self.store.rng
@@ -791,8 +798,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                 taken = take_roll(spec, typed, rng)
                 return taken if isinstance(taken, str) else deal(taken.total, taken)
 
-            self._prompt(title, rolled, placeholder=due.dice, note=note,
-                         keys=_("Enter: roll {dice} · Esc: cancel", dice=due.dice))
+            self._prompt(title, rolled, placeholder=due.dice, note=note, keys=keys)
             return
 
         def typed(text: str) -> str | None:

@@ -54,6 +54,8 @@ class ListedRow(NamedTuple):
     saved: str
     problem: bool = False
     """``where`` says what is wrong with the session (shown in red)."""
+    where_short: str = ""
+    """``where`` without the step ("round 2"), for a screen too narrow for the names beside the whole of it."""
 
 
 def column_widths(width: int, headers: tuple[str, ...], rows: list[tuple[int, int, int, int]]) -> list[int]:
@@ -140,8 +142,9 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         rows: list[ListedRow] = []
         for info in sessions:
             where = _(info.problem) if info.problem else session.progress_label(info)
+            short = where if info.problem else session.fight_progress(info.phase, info.round) if info.round else where
             rows.append(ListedRow(info.key, info.name, session.ruleset_label(info.ruleset), where,
-                                  format_time(info.saved_at), bool(info.problem)))
+                                  format_time(info.saved_at), bool(info.problem), short))
         for demo in session.DEMOS:
             rows.append(ListedRow(DEMO_PREFIX + demo.file_name, glyph("▶") + " " + _(demo.label),
                                   session.ruleset_label(demo.ruleset), "—", ""))
@@ -153,7 +156,8 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
 
     def _fill(self, keep_cursor: bool = False) -> None:
         """The table, its columns sized to the screen: where, ruleset and time whole (up to a limit each),
-        the name in what is left, cut with "…" only when it must be."""
+        the name in what is left, cut with "…" only when it must be; where a fight stands says its round
+        without the step when that leaves the names whole."""
         table = self.query_one(SessionTable)
         row = table.cursor_row
         width = self.size.width or self.app.size.width
@@ -161,6 +165,13 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         headers = (_("Name"), _("Ruleset"), _("Where"), _("Saved"))
         widths = column_widths(width, headers, [(cell_len(r.name), len(r.ruleset), cell_len(r.where), len(r.saved))
                                                 for r in self._rows])
+        longest = max((cell_len(r.name) for r in self._rows), default=0)
+        short = False
+        if widths[0] < longest and any(r.where_short and r.where_short != r.where for r in self._rows):
+            narrower = column_widths(width, headers, [(cell_len(r.name), len(r.ruleset), cell_len(r.where_short or r.where),
+                                                       len(r.saved)) for r in self._rows])
+            short = narrower[0] >= longest
+            widths = narrower if short else widths
         table.clear(columns=True)
         for header, column_width in zip(headers, widths):
             table.add_column(Text(header), width=column_width)
@@ -168,7 +179,8 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
 
         def make_row(index: int) -> tuple[str, list[Text]]:
             row = rows[index]
-            cells = [Text(row.name), Text(row.ruleset), Text(row.where, style="red" if row.problem else ""), Text(row.saved)]
+            where = (row.where_short or row.where) if short else row.where
+            cells = [Text(row.name), Text(row.ruleset), Text(where, style="red" if row.problem else ""), Text(row.saved)]
             for cell, column_width in zip(cells, widths):
                 cell.truncate(column_width, overflow="ellipsis")
             return row.key, cells

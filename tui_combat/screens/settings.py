@@ -70,7 +70,7 @@ class SettingsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     SettingsScreen .settings-cell { width: 1fr; height: 1; }
     SettingsScreen .settings-cell Label { width: 14; height: 1; color: $text-muted; }
     SettingsScreen .settings-cell Input { width: 1fr; margin-right: 1; }
-    SettingsScreen .settings-number Label { width: 1fr; }
+    SettingsScreen .settings-number Label { width: 1fr; padding-right: 1; }
     SettingsScreen .settings-number Input { width: 6; }
     SettingsScreen #settings-keys { height: 1fr; min-height: 4; overflow-x: hidden; }
     SettingsScreen #settings-message { height: auto; max-height: 3; padding: 0 1; }

@@ -138,10 +138,11 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
             action = a.AddCombatants(side=side_id, name=name, hp=hp, count=count, sheet=sheet)
         else:
             changed = {key: value for key, value in sheet.items() if value != defaults.get(key)}
-            store = screen.host.store  # a monster's hit points left to the dice are rolled with the app's
-            action = entry_action(entry, side_id, name=name, count=typed_count,
-                                  hp=None if hp == defaults["hp"] else hp, sheet=changed,
-                                  rng=store.rng if store is not None else None)
+            # Found by any of its names ("5 wight", "5 умертвие"): added under its name in the GM's language; a
+            # monster's hit points left to the dice are rolled with the app's.
+            store = screen.host.store
+            action = entry_action(entry, side_id, count=typed_count, hp=None if hp == defaults["hp"] else hp,
+                                  sheet=changed, rng=store.rng if store is not None else None)
         return screen.host.refusal(msgspec.structs.replace(action, hidden=True) if hidden else action)
 
     def preview(raw: dict[str, Any]) -> str:

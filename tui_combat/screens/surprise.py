@@ -170,11 +170,11 @@ class SurpriseScreen(SessionScreen):
                 how = _("Each combatant who could be surprised rolls {dice}: {roll} rolls, {typed} takes real dice; "
                         "space: this one cannot be surprised; {mark} marks one by hand.", dice=dice, **keys)
         elif ruleset.surprise_scope == "combatant":
-            how = _("{ruleset} has no surprise roll: {mark} marks the selected combatant surprised.",
-                    ruleset=_(ruleset.name), mark=shown_key("surprise.mark", "s"))
+            how = _("There is no surprise roll {in_ruleset}: {mark} marks the selected combatant surprised.",
+                    in_ruleset=ruleset.in_ruleset(), mark=shown_key("surprise.mark", "s"))
         else:
-            how = _("{ruleset} has no surprise roll: {mark} marks the selected side surprised.",
-                    ruleset=_(ruleset.name), mark=shown_key("surprise.mark", "s"))
+            how = _("There is no surprise roll {in_ruleset}: {mark} marks the selected side surprised.",
+                    in_ruleset=ruleset.in_ruleset(), mark=shown_key("surprise.mark", "s"))
         if ruleset.distance_situations():
             where = _("Distance: {distance} ({distance_key}: {offer}). {start} starts the fight.", distance=distance,
                       distance_key=shown_key("surprise.distance", "g"), start=shown_key("surprise.start", "c"),

@@ -17,7 +17,7 @@ from tui_combat.engine.contract import ActionSpec, Health, OptionSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import log
 from tui_combat.engine.model import Combatant, State
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import NC_, N_, _
 from tui_combat.rulesets.adnd2e.state import AdndFight
 
 __all__ = ["BIND_ACTION", "DEATH_OPTION", "DEAD_AT", "bind", "bleed", "condition", "health_after", "note_damage"]
@@ -68,6 +68,10 @@ def condition(state: State, fight: AdndFight, combatant_id: str) -> str | None:
     if not lies_dying(state, combatant) or combatant.hp <= DEAD_AT or combatant_id not in fight.bleeding:
         return N_("dead")
     return N_("unconscious") if combatant_id in fight.bound else N_("dying")
+
+
+UNCONSCIOUS_AFTER_A_NAME = NC_("after a name", "unconscious")
+"""The players' screen says it after his name: in words that say nothing of him being a man or a woman."""
 
 
 def bind(state: State, fight: AdndFight, combatant: Combatant) -> tuple[AdndFight, State]:

@@ -16,7 +16,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, after_name
 from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.data import Tables, tables
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan, ordinal, spell_param
@@ -91,6 +91,7 @@ def situation_boxes(ticked: list[str] | tuple[str, ...]) -> tuple[FieldSpec, ...
 class ADnD2e(AdndFamily[AdndRound]):
     id = "adnd2e"
     name = N_("AD&D 2nd edition")
+    name_in = N_("in AD&D 2nd edition")
     round_state_type = AdndRound
     options = (
         OptionSpec(
@@ -522,7 +523,7 @@ class ADnD2e(AdndFamily[AdndRound]):
     def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
         """The book's word for his health ("dying", "dead"): the one condition of the card the players see."""
         word = self.condition_word(state, combatant_id)
-        return (_(word),) if word else ()
+        return (after_name(word),) if word else ()
 
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         combatant = state.combatant(combatant_id)

@@ -37,6 +37,9 @@ __all__ = [
 S = TypeVar("S", bound="Sheet")
 
 CLASSES = (N_("warrior"), N_("wizard"), N_("priest"), N_("rogue"), N_("monster"))
+EARLIER_CLASS_WORDS = {"воитель": "warrior", "шахрай": "rogue"}
+"""Class words the forms showed in earlier versions, still read in a file written then ("воитель", now "воин";
+uk "шахрай", now "пройдисвіт")."""
 SIZES = (N_("tiny"), N_("small"), N_("medium"), N_("large"), N_("huge"), N_("gargantuan"))
 
 
@@ -368,6 +371,8 @@ def canonical_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     for key, words in (("cls", CLASSES), ("size", SIZES)):
         written = sheet.get(key)
         english = english_word(written, words) if isinstance(written, str) else None
+        if english is None and key == "cls" and isinstance(written, str):
+            english = EARLIER_CLASS_WORDS.get(" ".join(written.split()).casefold())
         if english is not None and english != written:  # "воитель", "большой": the words the forms show
             sheet = {**sheet, key: english}
     return sheet

@@ -85,6 +85,7 @@ def int_arg(args: Mapping[str, Any], key: str, default: int, label: str) -> int:
 class Dnd5eBase(Ruleset[DndRound, DndFight]):
     id = "dnd5e"
     name = N_("D&D 5th edition")
+    name_in = N_("in D&D 5th edition")
     round_state_type = DndRound
     fight_state_type = DndFight
     order_policy = "fight"

@@ -14,7 +14,7 @@ from tui_combat.engine.contract import BudgetLine
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, State
-from tui_combat.i18n import N_, _, data_word
+from tui_combat.i18n import N_, _, after_name, data_word
 from tui_combat.rulesets.dnd5e.base import is_lair, named
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.initiative import Dnd5eInitiative
@@ -110,7 +110,7 @@ class Dnd5eTurns(Dnd5eInitiative):
     def require_able(self, state: State, combatant: Combatant) -> None:
         cause = self.incapacitated_by(state, combatant.id)
         if cause:
-            raise RuleError(_("{name} is {condition}: no actions or reactions.", name=combatant.name, condition=_(cause)))
+            raise RuleError(_("{name} is {condition}: no actions or reactions.", name=combatant.name, condition=after_name(cause)))
         if self.spent_of(state, combatant.id).lost_turn and self.waits_for_first_turn(state, combatant.id):
             raise RuleError(_("{name} is surprised: this first turn is lost.", name=combatant.name))
 

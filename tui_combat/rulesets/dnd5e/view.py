@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tui_combat.engine.log import render, render_param
 from tui_combat.engine.model import State
-from tui_combat.i18n import _
+from tui_combat.i18n import NC_, _, after_name
 from tui_combat.rulesets.dnd5e.base import unit_of
 from tui_combat.rulesets.dnd5e.health import save_marks
 from tui_combat.rulesets.dnd5e.initiative import speed_parts
@@ -12,7 +14,17 @@ from tui_combat.rulesets.dnd5e.kinds import DAMAGE_TYPES, parse_types, saves_tex
 from tui_combat.rulesets.dnd5e.legendary import Dnd5eLegendary
 from tui_combat.rulesets.dnd5e.sheet import DEFENCES, dex_modifier, sheet_of
 
-__all__ = ["Dnd5eView"]
+__all__ = ["CONDITIONS_AFTER_A_NAME", "Dnd5eView"]
+
+CONDITIONS_AFTER_A_NAME = (
+    NC_("after a name", "blinded"), NC_("after a name", "charmed"), NC_("after a name", "deafened"),
+    NC_("after a name", "frightened"), NC_("after a name", "grappled"), NC_("after a name", "incapacitated"),
+    NC_("after a name", "invisible"), NC_("after a name", "paralyzed"), NC_("after a name", "petrified"),
+    NC_("after a name", "poisoned"), NC_("after a name", "prone"), NC_("after a name", "restrained"),
+    NC_("after a name", "stunned"), NC_("after a name", "unconscious"), NC_("after a name", "concentrating"),
+)
+"""The conditions as the players' screen shows them after a name ("Лия  · без сознания"): a condition's name in
+the book is an adjective ("бессознательный") that would say whether he or she is meant."""
 
 
 class Dnd5eView(Dnd5eLegendary):
@@ -83,18 +95,20 @@ class Dnd5eView(Dnd5eLegendary):
         record = self.dying_of(state, combatant_id)
         word = self.condition_word(state, combatant_id) if record is None or record.dead else None
         return tuple(value if label == _("Condition") else f"{label}: {value}"
-                     for label, value in self._conditions(state, combatant_id, word, for_players=True))
+                     for label, value in self._conditions(state, combatant_id, word, after_name, for_players=True))
 
-    def _conditions(self, state: State, combatant_id: str, word: str | None, *, for_players: bool = False
-                    ) -> tuple[tuple[str, str], ...]:
+    def _conditions(self, state: State, combatant_id: str, word: str | None,
+                    shown: Callable[[str], str] = _, *, for_players: bool = False) -> tuple[tuple[str, str], ...]:
+        """The card's lines of his conditions; ``shown``: how a condition's name is put (after his name, on the
+        players' screen: :func:`~tui_combat.i18n.after_name`), whose turn ends it left out for the players while
+        they do not see him."""
         lines: list[tuple[str, str]] = []
         if word:
-            lines.append((_("Condition"), _(word)))
+            lines.append((_("Condition"), shown(word)))
         if self.waits_for_first_turn(state, combatant_id):
             lines.append((_("Surprised"), _("loses the first turn")))
         for condition in self.conditions_of(state, combatant_id):
-            # Whose turn ends it is left out for the players while they do not see him.
             unseen = for_players and (not state.has(condition.anchor) or state.combatant(condition.anchor).hidden)
             duration = "" if unseen and condition.anchor else render(self.duration_text(state, condition))
-            lines.append((_("Condition"), _(condition.name) + duration))
+            lines.append((_("Condition"), shown(condition.name) + duration))
         return tuple(lines)

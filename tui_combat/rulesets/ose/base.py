@@ -34,6 +34,7 @@ PHASES: tuple[str, ...] = get_args(Phase)
 class OseBase(Ruleset[OseRound, OseFight]):
     id = "ose"
     name = N_("Old-School Essentials / Dolmenwood")
+    name_in = N_("in Old-School Essentials / Dolmenwood")
     round_state_type = OseRound
     fight_state_type = OseFight
     options = (

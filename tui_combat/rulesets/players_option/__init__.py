@@ -55,7 +55,7 @@ from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.initiative import ask, fresh_key, settle
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State
-from tui_combat.i18n import N_, _
+from tui_combat.i18n import N_, _, after_name
 from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.data import Distance, tables
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan
@@ -103,6 +103,7 @@ def _base_key(key: str) -> tuple[str, int]:
 class PlayersOption(AdndFamily[PoRound]):
     id = "players_option"
     name = N_("AD&D 2e: Player's Option (Combat & Tactics)")
+    name_in = N_("in Player's Option (Combat & Tactics)")
     library = "adnd2e"  # the same stat blocks: the GM's monsters serve both
     round_state_type = PoRound
     sheet_type = PoSheet
@@ -494,7 +495,7 @@ class PlayersOption(AdndFamily[PoRound]):
     def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
         """The book's word for his health ("dying", "dead"): the one condition of the card the players see."""
         word = self.condition_word(state, combatant_id)
-        return (_(word),) if word else ()
+        return (after_name(word),) if word else ()
 
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         combatant = state.combatant(combatant_id)

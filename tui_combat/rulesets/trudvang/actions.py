@@ -78,7 +78,7 @@ DEFENCE_NAMES: dict[Defence, str] = {"": "", "parry": N_("parry"), "dodge": N_("
 DEFENCE_VERBS: dict[Defending, str] = {"parry": N_("parry"), "dodge": N_("dodge"), "glima_defence": N_("defend against")}
 RESULT_WORDS: dict[str, dict[Result, str]] = {
     "attack": {"critical": N_("critical hit"), "success": N_("hit"), "failure": N_("miss"), "fumble": N_("fumble")},
-    "grapple": {"critical": N_("critical: grappled"), "success": N_("grappled"), "failure": N_("miss"), "fumble": N_("fumble")},
+    "grapple": {"critical": N_("critical: a hold"), "success": N_("a hold"), "failure": N_("miss"), "fumble": N_("fumble")},
     "glima": {"critical": N_("critical: thrown"), "success": N_("thrown"), "failure": N_("miss"), "fumble": N_("fumble")},
     "parry": {"critical": N_("critical parry"), "success": N_("parried"), "failure": N_("failed"), "fumble": N_("fumble")},
     "dodge": {"critical": N_("critical dodge"), "success": N_("dodged"), "failure": N_("failed"), "fumble": N_("fumble")},

@@ -44,6 +44,7 @@ def convert_args(raw: Mapping[str, Any], kind: type[Args], action: str) -> Args:
 class TrudvangBase(Ruleset[RoundInfo, Carry]):
     id = "trudvang"
     name = N_("Trudvang Chronicles")
+    name_in = N_("in the Trudvang Chronicles")
     health_label = N_("BP")
     health_help = N_("Body Points: worked out from the race when the sheet has one")
     round_state_type = RoundInfo

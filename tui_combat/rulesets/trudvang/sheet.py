@@ -33,6 +33,10 @@ __all__ = [
     "KEY_CONTEXT", "NAME_AND_NUMBER", "NONE_WORDS", "SHEET_LABELS", "SKILL_KEYS", "WEAPON_KEYS", "is_none", "Skill", "TrudvangSheet", "Weapon", "read_int", "sheet_from_fields", "split_outside_parentheses",
 ]
 
+NATURAL_WEAPONS = (N_("bite"), N_("claws"))
+"""The natural weapons of the starter bestiary's beasts ("Claws (im -2, actions 2, group natural)"), in the
+catalogs so that a sheet names them in the GM's language."""
+
 SHEET_LABELS: dict[str, str] = {
     "sv": N_("Combat SV"),
     "weapons": N_("Weapons"),
