@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Footer, Input, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 from tests.ui.steps import SIZE, store, to_round
 from tests.waiting import until
@@ -20,7 +20,7 @@ from tui_combat.screens.player_view import load_settings
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.settings import SettingsScreen
 from tui_combat.screens.sessions import SessionsScreen
-from tui_combat.widgets.footer import shown_keys
+from tui_combat.widgets.footer import KeyFooter, shown_keys
 from tui_combat.widgets.lines import TextLines
 
 
@@ -147,7 +147,7 @@ async def test_a_key_changed_over_the_round_shows_when_back(make_app: Callable[.
         await to_row(pilot, app, "round.next")
         await pilot.press("enter", "y", "escape")
         assert isinstance(app.screen, RoundScreen)
-        footer = " ".join(str(key.render()) for key in shown_keys(app.screen.query_one(Footer)))
+        footer = " ".join(key.label for key in shown_keys(app.screen.query_one(KeyFooter)))
         assert "y Next" in footer and "n Next" not in footer
         assert str(app.screen.query_one("#step-hint", TextLines).render()).startswith("e on each combatant, y when done")
         await pilot.press("y")

@@ -107,7 +107,6 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     #rewind-head { height: 1; padding: 0 1; background: $boost; text-style: bold; }
     #rewind-where { height: 1; padding: 0 1; }
     RewindScreen #phase-bar { background: $panel; }
-    RewindScreen Footer.-compact FooterLabel { margin: 0 1 0 0; }
     """
     # The arrows and the page keys before the focused turn list, which would take them to scroll. The page
     # keys are bindings of their own: the footer shows the brackets.
