@@ -207,7 +207,8 @@ class _Scan(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self.imported_modules[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+            top = alias.name.split(".")[0]
+            self.imported_modules[alias.asname or top] = alias.name if alias.asname else top
             if is_library(alias.name) and any(is_private(part) for part in alias.name.split(".")):
                 self.add(node, alias.name, "", "private module imported")
 
@@ -222,7 +223,7 @@ class _Scan(ast.NodeVisitor):
         for alias in node.names:
             if is_private(alias.name):
                 self.add(node, module, alias.name, "private name imported")
-            elif importlib.util.find_spec(module) and isinstance(getattr(importlib.import_module(module), alias.name, None), type(importlib)):
+            elif isinstance(getattr(importlib.import_module(module), alias.name, None), type(importlib)):
                 self.imported_modules[alias.asname or alias.name] = f"{module}.{alias.name}"
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -280,7 +281,8 @@ def private_uses(modules: dict[str, Path] | None = None) -> list[Use]:
     """Every use of a private library name in the package (or in ``modules``: name → file)."""
     uses: list[Use] = []
     for module, path in (package_modules() if modules is None else modules).items():
-        scan = _Scan(module, path.relative_to(SOURCE.parent).as_posix() if path.is_relative_to(SOURCE.parent) else str(path))
+        where = path.relative_to(SOURCE.parent).as_posix() if path.is_relative_to(SOURCE.parent) else str(path)
+        scan = _Scan(module, where)
         scan.visit(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
         uses.extend(scan.uses)
     return sorted(set(uses))

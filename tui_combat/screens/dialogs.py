@@ -33,7 +33,7 @@ from tui_combat.engine.contract import AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
-from tui_combat.screens.drawn_once import DrawnOnce
+from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 
 from tui_combat.engine.keys import shown_key
 from tui_combat.i18n import N_, _
-from tui_combat.screens.drawn_once import DrawnOnce
+from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 

@@ -34,7 +34,7 @@ from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number, take_roll
-from tui_combat.screens.drawn_once import LaidOutInPlace
+from tui_combat.textual_ext.frames import LaidOutInPlace
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round_foot import AskedAtTheFoot
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first

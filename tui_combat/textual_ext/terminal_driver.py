@@ -5,14 +5,21 @@ When a terminal is hung up, the kernel sends SIGHUP and then SIGCONT. Textual's 
 the end of a Ctrl+Z and starts its application mode again, with a second output thread; the first is left
 waiting, the second dies on the dead terminal, and the app's next writes wait forever for room: it never
 exits. Here a SIGCONT restarts only what a SIGTSTP stopped, and the output thread outlives its terminal,
-dropping what is written once the terminal refuses it."""
+dropping what is written once the terminal refuses it. (Upstream: ``LinuxDriver`` handles every SIGCONT as
+the end of a Ctrl+Z, and its output thread ends at the first write that fails.)"""
 
 from __future__ import annotations
 
+import signal
 import sys
+from collections.abc import Callable
+from functools import partial
+from types import FrameType
 from typing import Any, TextIO, cast
 
 from textual.driver import Driver
+
+from tui_combat.textual_ext import stock_textual
 
 
 class GoneTerminalOutput:
@@ -46,8 +53,8 @@ class GoneTerminalOutput:
 
 def kept_driver(driver_class: type[Driver]) -> type[Driver]:
     """The driver to run on in place of ``driver_class``: ours where Textual chose its Linux terminal driver
-    (not in tests, a browser or on Windows)."""
-    if sys.platform == "win32" or driver_class.__module__ != "textual.drivers.linux_driver":
+    (not in tests, a browser or on Windows, nor on stock Textual: see :mod:`tui_combat.textual_ext`)."""
+    if stock_textual() or sys.platform == "win32" or driver_class.__module__ != "textual.drivers.linux_driver":
         return driver_class
     from textual.drivers.linux_driver import LinuxDriver
 
@@ -55,14 +62,32 @@ def kept_driver(driver_class: type[Driver]) -> type[Driver]:
         return driver_class
 
     class HangUpSafeDriver(LinuxDriver):
-        def __init__(self, *arguments: Any, **options: Any) -> None:
-            super().__init__(*arguments, **options)
-            if self._file is not None:
-                # Textual types it as the standard error it opens on; its output thread only writes and flushes.
-                self._file = cast(Any, GoneTerminalOutput(self._file))
+        """Relies on two things ``LinuxDriver.__init__`` does (``tests/test_textual_ext.py`` checks both): it
+        takes ``sys.__stderr__`` as the file its output thread writes to, and it puts its own SIGTSTP and
+        SIGCONT handlers in place."""
 
-        def _sigcont_application(self, *_: Any) -> None:
-            if self._must_signal_resume:  # set by the driver's SIGTSTP handler, cleared once started again
-                super()._sigcont_application()
+        def __init__(self, *arguments: Any, **options: Any) -> None:
+            terminal = sys.__stderr__
+            if terminal is not None:
+                sys.__stderr__ = cast(TextIO, GoneTerminalOutput(terminal))  # taken by the driver as its output
+            try:
+                super().__init__(*arguments, **options)
+            finally:
+                sys.__stderr__ = terminal
+            self.stopped_by_us = False
+            """A SIGTSTP (Ctrl+Z) stopped the app: the SIGCONT that follows starts it again."""
+            stop, resume = signal.getsignal(signal.SIGTSTP), signal.getsignal(signal.SIGCONT)
+            if callable(stop) and callable(resume):
+                signal.signal(signal.SIGTSTP, partial(self._stopped, stop))
+                signal.signal(signal.SIGCONT, partial(self._continued, resume))
+
+        def _stopped(self, handler: Callable[..., Any], number: int, frame: FrameType | None) -> None:
+            self.stopped_by_us = True
+            handler(number, frame)
+
+        def _continued(self, handler: Callable[..., Any], number: int, frame: FrameType | None) -> None:
+            if self.stopped_by_us:  # (a hang-up's SIGCONT follows no SIGTSTP)
+                self.stopped_by_us = False
+                handler(number, frame)
 
     return HangUpSafeDriver
