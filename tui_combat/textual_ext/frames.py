@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
 from textual._compositor import Compositor
 from textual.geometry import Size
 from textual.widget import Widget
@@ -37,6 +36,7 @@ class LaidOutInPlace:
     lose the focus redraw themselves, which is all that changed. (``refresh`` and ``set_focus`` are public;
     the compositor put in place is not.)"""
 
+    _compositor: Compositor
     _moving_focus = False
     _in_place = True
     """False on stock Textual: the screen refreshes as Textual's own."""
@@ -76,7 +76,7 @@ class DrawnOnce(LaidOutInPlace):
     """Set while Textual's handler of the first appearance runs: its repaint of every cell comes after the
     layout that drew them, so it is dropped."""
 
-    def on_screen_resume(self, event: events.ScreenResume) -> None:  # runs before Screen's own handler
+    def on_screen_resume(self) -> None:  # runs before Screen's own handler of ScreenResume
         if not self._in_place:
             return
         self._drawn_in_full, self._shown = not self._shown, True

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from types import FrameType
-from typing import Any, TextIO, cast
+from typing import Any, TextIO
 
 from textual.driver import Driver
 
@@ -68,12 +68,12 @@ def kept_driver(driver_class: type[Driver]) -> type[Driver]:
 
         def __init__(self, *arguments: Any, **options: Any) -> None:
             terminal = sys.__stderr__
-            if terminal is not None:
-                sys.__stderr__ = cast(TextIO, GoneTerminalOutput(terminal))  # taken by the driver as its output
+            if terminal is not None:  # taken by the driver as its output
+                setattr(sys, "__stderr__", GoneTerminalOutput(terminal))  # noqa: B010  (typed final)
             try:
                 super().__init__(*arguments, **options)
             finally:
-                sys.__stderr__ = terminal
+                setattr(sys, "__stderr__", terminal)  # noqa: B010
             self.stopped_by_us = False
             """A SIGTSTP (Ctrl+Z) stopped the app: the SIGCONT that follows starts it again."""
             stop, resume = signal.getsignal(signal.SIGTSTP), signal.getsignal(signal.SIGCONT)
