@@ -93,6 +93,23 @@ async def test_theme_and_key_changed_and_saved(make_app: Callable[..., CombatApp
         assert store(app).state.step == 1
 
 
+async def test_the_gm_s_comments_and_key_order_survive_the_settings_screen(make_app: Callable[..., CombatApp],
+                                                                          tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    written = ('# Our table\nlanguage = "en"  # the players read English\ntheme = "textual-dark"  # for the evening\n'
+               'my_own_note = "kept"\n\n# keys I moved\n[keys]\n"sessions.demo" = "D"  # D for demo\n')
+    path.write_text(written, encoding="utf-8")
+    app = make_app(settings_path=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        assert isinstance(app.screen, SettingsScreen)
+        await pilot.press("enter", "down", "enter")  # the next theme of the list
+        await to_row(pilot, app, "round.next")
+        await pilot.press("enter", "y")
+        assert message(app) == "Next: y, saved."
+    assert path.read_text(encoding="utf-8") == written.replace('"textual-dark"', '"textual-light"') + '"round.next" = "y"\n'
+
+
 async def test_escape_while_waiting_for_a_key_leaves_it(make_app: Callable[..., CombatApp], tmp_path: Path) -> None:
     path = tmp_path / "settings.toml"
     app = make_app(settings_path=path)
