@@ -35,15 +35,15 @@ async def test_a_turn_moving_on_touches_two_rows_of_two_hundred(
         assert order.option_count == 2 + 2 + ORCS
         await pilot.press("home")
         rebuilds, redrawn = order.rebuilds, order.rows_redrawn
-        set_options = 0
-        real_set_options = order.set_options
+        set_options = 0  # every row made anew (the list's rebuild)
+        real_rebuild = order._rebuild
 
-        def counted(options: object) -> object:
+        def counted(spots: object, rows: object) -> object:
             nonlocal set_options
             set_options += 1
-            return real_set_options(options)  # type: ignore[arg-type]
+            return real_rebuild(spots, rows)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(order, "set_options", counted)
+        monkeypatch.setattr(order, "_rebuild", counted)
         bar = screen.query_one(PhaseBar)
         bar_cells = bar.cells_redrawn
         assert "▶ 3" in visible_text(bar)

@@ -19,7 +19,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import OptionList
 from textual.worker import Worker, WorkerState
 
 from tui_combat import rewind
@@ -240,7 +239,7 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         self.query_one("#card-head", TextLines).show(head)
         self.query_one("#card", TextLines).show(body)
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    def on_order_list_highlighted(self, event: OrderList.Highlighted) -> None:
         self.show_card()
 
     # -- keys ---------------------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import OptionList
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -364,7 +363,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         meter.show_budget(budget)
         self._card_shows = (state, combatant_id)
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    def on_order_list_highlighted(self, event: OrderList.Highlighted) -> None:
         shows = self._card_shows
         if shows is not None and shows[0] is self.state and shows[1] == self.selected():
             return  # the turn moved the selection: the action's own redraw has shown it already
