@@ -1,5 +1,7 @@
 """What the terminal shows is what the screen holds: the frames of changed cells a run of keys sends, applied
-one after another to what the terminal showed before them, give the screen as Textual would draw it whole."""
+one after another to what the terminal showed before them, give the screen as Textual would draw it whole.
+A frame asks only the widgets that lie on the widgets redrawn for their lines (the footer and the log are not
+asked on a next turn), and leaves the cells between them as the terminal has them."""
 
 from __future__ import annotations
 
@@ -64,6 +66,7 @@ async def test_the_frames_of_a_run_of_keys_add_up_to_the_screen(make_app: Callab
         screen = await opened_round(pilot)
         await until(pilot, lambda: settled(screen), "the round drawn")
         terminal = Terminal(drawn_whole(app))
+        asked: list[str] = []
         display = app._display
 
         def shown(on: Any, update: Any) -> None:
@@ -71,13 +74,27 @@ async def test_the_frames_of_a_run_of_keys_add_up_to_the_screen(make_app: Callab
                 terminal.apply(update.render_segments(app.console))
             display(on, update)
 
+        def noting(widget: Any) -> None:
+            render_lines = widget.render_lines
+
+            def noted(crop: Any) -> Any:
+                asked.append(type(widget).__name__)
+                return render_lines(crop)
+
+            widget.render_lines = noted
+
+        noting(screen.key_footer)
+        noting(screen.round_log)
         app._display = shown  # type: ignore[method-assign]
         keys_run = (["n"], ["b"], ["n"], ["n", "n"], ["d"], ["3", "enter"], ["u"], ["a"], ["escape"], ["b", "b"])
-        for keys in keys_run:
+        for number, keys in enumerate(keys_run):
+            asked.clear()
             await pilot.press(*keys)
             if keys == ["d"]:
                 await until_prompt(pilot)
             else:
                 await until(pilot, lambda: not screen.amount_prompt.is_open, f"{keys} done")
             await until(pilot, lambda: settled(screen), f"{keys} drawn")
+            if number == 2:  # the turn moved on again: neither the footer (Undo lit by now) nor the log changed
+                assert asked == [], asked
             assert terminal.lines() == drawn_whole(app), keys

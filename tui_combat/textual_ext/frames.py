@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual._compositor import Compositor
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.widget import Widget
 
 from tui_combat.textual_ext import stock_textual
@@ -21,12 +21,57 @@ class ArrangedOnce(Compositor):
     """Upstream: Textual's compositor arranges the whole screen anew after each layout that shows a widget
     hidden until then (a prompt, a form): a refresh of that widget marks its map of every widget out of date,
     and the layout that follows makes a new map but leaves it marked, so the next question of where a widget
-    is arranges the screen a second time. The map a layout has just made is up to date."""
+    is arranges the screen a second time. The map a layout has just made is up to date.
+
+    Upstream too: a frame of what changed asks every widget in the rectangle around all the changes for its
+    lines, which for a next turn (two rows of the list, the card) is every widget of the screen, the footer
+    and the log among them, and cuts every line of theirs. When only widgets were redrawn since the last
+    frame (no layout, no scroll), the frame asks only the widgets that lie on those widgets (through the
+    public ``update_widgets``, ``render_partial_update`` and ``visible_widgets``); cells between them are
+    left as the terminal has them."""
+
+    _redrawn: list[Region] | None = None
+    """Where the widgets redrawn since the last frame lie, when nothing was laid out or scrolled meanwhile."""
+    _narrowed: list[Region] | None = None
+    """Set while a frame of what changed is made: the regions its widgets must lie on."""
+    _narrowed_widgets: dict[Widget, tuple[Region, Region]] | None = None
 
     def reflow(self, parent: Widget, size: Size) -> Any:
         result = super().reflow(parent, size)
         self._full_map_invalidated = False
+        self._redrawn = None
         return result
+
+    def reflow_visible(self, parent: Widget, size: Size) -> set[Widget]:
+        self._redrawn = None
+        return super().reflow_visible(parent, size)
+
+    def update_widgets(self, widgets: set[Widget]) -> None:
+        shown = super().visible_widgets
+        if self._redrawn is not None:
+            self._redrawn.extend(region.intersection(clip) for widget, (region, clip) in shown.items()
+                                 if widget in widgets)
+        super().update_widgets(widgets)
+
+    def render_partial_update(self) -> Any:
+        self._narrowed, self._narrowed_widgets = self._redrawn, None
+        try:
+            return super().render_partial_update()
+        finally:
+            self._narrowed = self._narrowed_widgets = None
+            self._redrawn = []
+
+    @property
+    def visible_widgets(self) -> dict[Widget, tuple[Region, Region]]:
+        shown = super().visible_widgets
+        narrowed = self._narrowed
+        if not narrowed:
+            return shown
+        if self._narrowed_widgets is None:
+            self._narrowed_widgets = {
+                widget: (region, clip) for widget, (region, clip) in shown.items()
+                if any(part.overlaps(region.intersection(clip)) for part in narrowed)}
+        return self._narrowed_widgets
 
 
 class LaidOutInPlace:

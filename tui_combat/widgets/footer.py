@@ -17,7 +17,7 @@ while a prompt or a form lies over it, it waits until it is seen again.
 from __future__ import annotations
 
 from itertools import groupby
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -143,7 +143,22 @@ class KeyFooter(Widget):
         """Uncovered (the prompt or the form over it has closed): the keys that changed meanwhile are drawn in
         the same frame."""
         self.covered = False
+        if self._dropped:
+            self._dropped = False
+            self._strip_for = None
+            self.refresh()
         self._bring_up_to_date()
+
+    _dropped = False
+    """A redraw was asked for while covered: the row is drawn whole when it is uncovered."""
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        """Covered, a redraw is put off until the row is seen (redrawn under the prompt, the prompt's line
+        would be sent again: the terminal shows the prompt over it)."""
+        if self.covered and not (layout or recompose):
+            self._dropped = True
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         if screen is self.screen:
