@@ -289,8 +289,17 @@ def private_uses(modules: dict[str, Path] | None = None) -> list[Use]:
 
 
 def surfaces(uses: list[Use]) -> list[str]:
-    """The distinct private names used (each library module or class's name once)."""
-    return sorted({use.surface for use in uses})
+    """The distinct private names used (each library module or class's name once): a name used on another
+    object, of one of several classes, counts as the one of them it is used of elsewhere."""
+    known: dict[str, set[str]] = {}
+    for use in uses:
+        if " | " not in use.owner:
+            known.setdefault(use.name, set()).add(use.owner)
+    found = set()
+    for use in uses:
+        owners = set(use.owner.split(" | ")) & known.get(use.name, set())
+        found.add(f"{min(owners)}.{use.name}" if owners and use.name else use.surface)
+    return sorted(found)
 
 
 if __name__ == "__main__":

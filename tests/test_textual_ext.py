@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from tui_combat.textual_ext import STOCK_SWITCH, stock_textual
 from tui_combat.textual_ext.frames import ArrangedOnce, DrawnOnce, LaidOutInPlace
+from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 from tui_combat.textual_ext.terminal_driver import GoneTerminalOutput, kept_driver
 
 
@@ -79,6 +80,24 @@ async def test_a_modal_screen_is_drawn_once_and_runs_on_stock_textual_too(monkey
             assert isinstance(dialog._compositor, ArrangedOnce) is not bool(stock)
             assert "dialog" in str(dialog._compositor.render_strips()[0].text) or any(
                 "dialog" in str(strip.text) for strip in dialog._compositor.render_strips())
+
+
+def test_a_widget_can_tell_its_screen_of_its_look_at_once() -> None:
+    from textual.widget import Widget
+
+    assert list(inspect.signature(Widget._check_refresh).parameters) == ["self"]
+
+
+def test_a_layout_tells_a_scroll_view_its_sizes_as_steady_scroll_bars_take_them() -> None:
+    from textual.scroll_view import ScrollView
+
+    assert list(inspect.signature(ScrollView._size_updated).parameters) == [
+        "self", "size", "virtual_size", "container_size", "layout"]
+    from tui_combat.widgets.order_list import OrderList
+    from tui_combat.widgets.redraw import RoundLog
+
+    for widget in (OrderList, RoundLog):
+        assert widget.__mro__.index(SteadyScrollBars) < widget.__mro__.index(ScrollView)
 
 
 # -- the driver ---------------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.widgets import RichLog
 
 from tests.ui.fights import opened, saved_round
 from tests.ui.steps import SIZE, store, visible_text
@@ -17,6 +16,7 @@ from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
+from tui_combat.widgets.redraw import LogView
 
 ORCS = 200
 
@@ -77,11 +77,11 @@ async def test_keys_and_log_are_refreshed_only_when_they_change(
         await opened(pilot)
         screen = app.screen
         assert isinstance(screen, RoundScreen)
-        log = screen.query_one(RichLog)
+        log = screen.query_one(LogView)
         clears = 0
         real_clear = log.clear
 
-        def counted_clear() -> RichLog:
+        def counted_clear() -> LogView:
             nonlocal clears
             clears += 1
             return real_clear()

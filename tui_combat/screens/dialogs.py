@@ -32,7 +32,7 @@ from tui_combat.engine.contract import AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
-from tui_combat.textual_ext.frames import DrawnOnce
+from tui_combat.textual_ext.frames import DrawnOnce, told_at_once
 from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
@@ -189,7 +189,7 @@ class ChoiceField(Select[Any]):
     def watch_has_focus(self, value: bool) -> None:
         super().watch_has_focus(value)
         for part in self.walk_children(Widget):
-            part._check_refresh()
+            told_at_once(part)
 
 
 def _in_open_list(focused: Widget | None) -> bool:

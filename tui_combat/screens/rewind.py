@@ -147,7 +147,7 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
                 with VerticalScroll(id="card-box"):
                     yield TextLines(id="card")
                 with Vertical(id="log-box"):
-                    yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
+                    yield RoundLog(id="log", max_lines=LOG_LINES, min_width=20)
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:

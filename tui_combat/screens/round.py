@@ -159,7 +159,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         self.card_head = TextLines(id="card-head")
         self.budget = BudgetMeter(id="budget")
         self.card = TextLines(id="card")
-        self.round_log = RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
+        self.round_log = RoundLog(id="log", max_lines=LOG_LINES, min_width=20)
         own = self._bindings.key_to_bindings
         for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
             own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
