@@ -223,14 +223,17 @@ async def test_a_form_shown_is_arranged_once(make_app: Callable[..., CombatApp],
 
         noting("_arrange_root")
         noting("reflow")
+        noting("reflow_visible")
         for _time in range(2):
             calls.clear()
             await pilot.press("i")
             form = await until_form(pilot, "the add form")
             await until(pilot, lambda: form.region.height > 0 and settled(screen), "the form drawn")
             assert form is screen.add_panel
-            layouts = calls.count("reflow")
-            assert layouts and calls.count("_arrange_root") == layouts, calls
+            layouts, scrolls = calls.count("reflow"), calls.count("reflow_visible")
+            # (a scroll of the list to keep the selected row above the form arranges what is visible, and
+            # Textual marks the whole map out of date after it: at most two arrangements of its own)
+            assert layouts and layouts <= calls.count("_arrange_root") <= layouts + 2 * scrolls, calls
             assert not compositor._full_map_invalidated
             await pilot.press("escape")
             await until_closed(pilot, form, "the form left")
