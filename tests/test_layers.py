@@ -5,8 +5,8 @@ Imports are read from the source with ``ast``, so every kind counts: at the top 
 function (the lazy imports that keep start-up fast), under ``if TYPE_CHECKING:``, and the re-exports
 of a package's ``__init__``.
 
-Layers, lowest first: i18n and config → engine → rulesets → saves → store → session → widgets →
-screens → app (with its parts, ``running``) → __main__.
+Layers, lowest first: i18n and config → engine → rulesets → saves → store → session → widgets (with
+textual_ext) → screens → app (with its parts, ``running``) → __main__.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tui_combat.session", "tui_combat.rewind", "tui_combat.report", "tui_combat.library", "tui_combat.bestiary_names",
      "tui_combat.statblock",
      "tui_combat.encounter_file"),
-    ("tui_combat.widgets", "tui_combat.terminal_driver"),
+    ("tui_combat.widgets", "tui_combat.textual_ext"),
     ("tui_combat.screens",),
     ("tui_combat.app", "tui_combat.running"),
     ("tui_combat.__main__",),

@@ -77,6 +77,31 @@ def test_writing_changes_only_what_it_is_asked_to(tmp_path: Path) -> None:
     assert [name for name in os.listdir(tmp_path) if name != "settings.toml"] == []  # no temporary file left
 
 
+COMMENTED = """\
+# My table's settings
+language = "ru"   # Russian for the players
+theme = "nord"    # dark, for the evening
+
+# keys I moved
+[keys]
+"round.next" = "j"  # j, like vim
+"round.damage" = "k"
+
+[health]
+wounded_below = 90
+[health.words]
+bloodied = "reeling"  # our word
+"""
+
+
+def test_the_gm_s_comments_and_order_survive_a_write(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text(COMMENTED, encoding="utf-8")
+    write_settings({"theme": "gruvbox", "keys": {"round.next": "j", "round.undo": "z"}}, path)
+    assert path.read_text(encoding="utf-8") == COMMENTED.replace('"nord"', '"gruvbox"').replace(
+        '"round.damage" = "k"', '"round.undo" = "z"')
+
+
 def test_a_file_that_is_not_toml_is_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "settings.toml"
     path.write_text("language = \n", encoding="utf-8")

@@ -13,7 +13,7 @@ from typing import Any, cast
 import pytest
 from textual.app import App
 
-from tui_combat.terminal_driver import GoneTerminalOutput, kept_driver
+from tui_combat.textual_ext.terminal_driver import GoneTerminalOutput, kept_driver
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the Linux terminal driver")
 

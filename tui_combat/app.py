@@ -7,7 +7,8 @@ screens reach the app only through :class:`~tui_combat.screens.host.Host`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 from textual import events
 from textual.app import ScreenStackError
 from textual.binding import Binding
-from textual.filter import Monochrome, NoColor
+from textual.filter import LineFilter, Monochrome, NoColor
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
@@ -44,7 +45,7 @@ __all__ = ["EXIT_UNSAVED", "LOADING_AFTER", "READ_ONLY_KEYS", "CombatApp"]
 
 class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart,
                 CollectingPart):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = ["app.tcss", "screens/sessions.tcss"]  # (the first screen's: Textual reads a screen's when pushed)
     TITLE = "tui-combat"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
@@ -65,10 +66,9 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
 
         self.settings_path = settings_path or default_settings_path()
         """The GM's ``settings.toml``: theme and keymap applied at start, written by the settings screen."""
-        if self.no_color:
-            # NO_COLOR: no colour code at all (Textual's own answer is a grey scale, still in colour codes);
-            # bold, reverse and underline stay, and the stylesheet marks highlights with them.
-            self._filters = [f for f in self._filters if not isinstance(f, Monochrome)] + [NoColor()]
+        self._no_color_filter = NoColor()
+        self._shown_notes: dict[tuple[str, str, SeverityLevel], tuple[float, float]] = {}
+        """The notifications shown lately: (message, title, severity) → (when it goes, its timeout)."""
         self.data_root = data_root
         self.seed = seed
         self.store: Store | None = None
@@ -87,9 +87,15 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     def get_default_screen(self) -> Screen[None]:
         from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
 
-        screen = OpeningScreen() if self._start_resume or self._start_encounter else SessionsScreen()
-        self._load_screen_css(screen)  # Textual reads a screen's CSS_PATH when it is pushed, not for the first one
-        return screen
+        return OpeningScreen() if self._start_resume or self._start_encounter else SessionsScreen()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """NO_COLOR: no colour code at all (Textual's own answer is a grey scale, still in colour codes); bold,
+        reverse and underline stay, and the stylesheet marks highlights with them."""
+        filters = super().get_line_filters()
+        if not self.no_color:
+            return filters
+        return [*(each for each in filters if not isinstance(each, Monochrome)), self._no_color_filter]
 
     def on_mount(self) -> None:
         from tui_combat import session
@@ -170,10 +176,19 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
         """Every notification is plain text: a name such as ``Raf [/]`` in a message is shown as it is,
         never read as markup (no message of the app uses markup). A message still shown is shown once: a key
         refused again (Next before initiative is rolled) takes its place and time, where Textual would stack
-        one more of it over the screen each time."""
-        for shown in list(self._notifications):
-            if (shown.message, shown.title, shown.severity) == (message, title, severity):
-                self._unnotify(shown, refresh=False)  # (the new one, coming next, redraws the toasts)
+        one more of it over the screen each time (the others shown are shown again for the time they had
+        left)."""
+        now = time.monotonic()
+        timeout = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        shown = {key: kept for key, kept in self._shown_notes.items() if kept[0] > now}
+        key = (message, title, severity)
+        if key in shown:
+            del shown[key]
+            self.clear_notifications()
+            for (again, again_title, again_severity), (until, _timeout) in shown.items():
+                super().notify(again, title=again_title, severity=again_severity, timeout=until - now, markup=False)
+        shown[key] = (now + timeout, timeout)
+        self._shown_notes = shown
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def action_help_quit(self) -> None:

@@ -19,7 +19,8 @@ settings file itself.
 
 :func:`read_settings` never raises (a file that cannot be read is a problem to report, and the defaults
 apply); :func:`write_settings` replaces the file in one step and keeps every key it was not asked to
-change, unknown ones included (comments are not kept).
+change, unknown ones included, with the GM's comments, blank lines and key order (written with tomlkit,
+which edits a TOML document in place).
 """
 
 from __future__ import annotations
@@ -156,6 +157,29 @@ def health_settings_path() -> Path:
 
 
 # -- writing --------------------------------------------------------------------------------------------
+def _update(table: Any, key: str, value: Any) -> None:
+    """``table[key]`` made ``value`` in place: a table given as a mapping keeps its comments and the order of
+    the keys it had (those not given go, new ones come last); a value that is the same is left as written."""
+    old = table.get(key)
+    if isinstance(value, Mapping) and isinstance(old, dict):
+        for gone in [name for name in old if name not in value]:
+            del old[gone]
+        for name, item in value.items():
+            _update(old, name, item)
+        return
+    if old is not None and not isinstance(old, dict):
+        plain = old.unwrap() if hasattr(old, "unwrap") else old
+        if type(plain) is type(value) and plain == value:
+            return
+    import tomlkit
+
+    item = tomlkit.item(value)
+    trivia = getattr(old, "trivia", None)
+    if trivia is not None and trivia.comment and not isinstance(value, Mapping):  # a comment after the value stays
+        item.trivia.comment_ws, item.trivia.comment = trivia.comment_ws, trivia.comment
+    table[key] = item
+
+
 def write_settings(changes: Mapping[str, Any], path: Path | None = None) -> Path:
     """Write ``changes`` (top-level keys; None removes one) into the settings file, over what it holds now:
     every other key stays as it is. The file is replaced in one step (a temporary file, then a rename), so
@@ -165,17 +189,18 @@ def write_settings(changes: Mapping[str, Any], path: Path | None = None) -> Path
     current = read_settings(path)
     if current.problem is not None:
         raise current.problem
-    document = dict(current.document)
-    for key, value in changes.items():
-        if value is None:
-            document.pop(key, None)
-        else:
-            document[key] = value
     import tempfile
 
-    from tui_combat.toml_write import toml_text
+    import tomlkit
 
-    text = toml_text(document)
+    document = tomlkit.parse(current.text) if current.text else tomlkit.document()
+    for key, value in changes.items():
+        if value is None:
+            if key in document:
+                del document[key]
+        else:
+            _update(document, key, value)
+    text = tomlkit.dumps(document)
 
     make_private_folder(path.parent)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

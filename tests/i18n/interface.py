@@ -13,11 +13,11 @@ from types import ModuleType
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Footer
+from textual.widgets import DataTable
 
 from tests.waiting import settled, until
 from tui_combat.i18n import language, set_language
-from tui_combat.widgets.footer import shown_keys
+from tui_combat.widgets.footer import KeyFooter, shown_keys
 
 SEED = 1
 SIZE = (80, 24)
@@ -49,18 +49,18 @@ def screen_name(pilot: Pilot[Any]) -> str:
 def footer_keys(pilot: Pilot[Any]) -> list[tuple[str, str]]:
     """(key shown, description) of every key in the footer, in the order drawn (a key that came into the row
     in place may be a spare one, after the palette key among the footer's widgets, though drawn before it)."""
-    footer = pilot.app.screen.query_one(Footer)
+    footer = pilot.app.screen.query_one(KeyFooter)
     return [(key.key_display, key.description) for key in sorted(shown_keys(footer), key=lambda key: key.region.x)]
 
 
 def visible_keys(pilot: Pilot[Any]) -> list[str]:
     """The actions of the footer's keys drawn whole, left of the palette key (a key under it is cut or
     hidden; a compact footer's key ends with its last letter)."""
-    footer = pilot.app.screen.query_one(Footer)
+    footer = pilot.app.screen.query_one(KeyFooter)
     keys = shown_keys(footer)
-    palette = [key for key in keys if key.has_class("-command-palette")]
+    palette = [key for key in keys if key.palette]
     right = palette[0].region.x if palette else pilot.app.size.width
-    return [key.action for key in keys if not key.has_class("-command-palette") and key.region.width > 0
+    return [key.action for key in keys if not key.palette and key.region.width > 0
             and key.region.right <= right]
 
 

@@ -15,10 +15,9 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
-from textual.widgets._footer import FooterKey
 
 from tests.waiting import settled, until
-from tui_combat.widgets.footer import KeyFooter, shown_keys
+from tui_combat.widgets.footer import KeyFooter, ShownKey, shown_keys
 from tui_combat.widgets.lines import TextLines
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z']+(?![A-Za-z0-9_])")
@@ -82,7 +81,7 @@ def _unfolded(lines: list[str], width: int) -> str:
 
 def leaves(screen: Widget) -> list[Widget]:
     return [w for w in screen.walk_children() if w.display and w.region.width > 0 and w.region.height > 0
-            and (not w.children or isinstance(w, FooterKey))]
+            and not w.children]
 
 
 def screen_text(screen: Widget, fields: bool = True) -> str:
@@ -107,9 +106,12 @@ def cut_labels(screen: Widget, inputs: str = "all") -> list[str]:
                     and not (widget.has_focus and widget.placeholder in " ".join(_words(text))):
                 found.append(f"placeholder cut: {widget.placeholder!r} in {widget.content_size.width} columns")
             continue
-        if isinstance(widget, FooterKey):
-            wanted = f"{widget.key_display} {widget.description}".strip()
-        elif isinstance(widget, Static) and not widget.has_class("arrow") or type(widget) is TextLines:
+        if isinstance(widget, KeyFooter):
+            seen_keys = " ".join(_words(drawn(widget)))
+            found.extend(f"footer key cut: {label!r}" for label in widget.labels()
+                         if " ".join(_words(label)) not in seen_keys)
+            continue
+        if isinstance(widget, Static) and not widget.has_class("arrow") or type(widget) is TextLines:
             wanted = _plain(widget)  # (a text of many lines scrolls: only one of a line or a few is read)
         else:
             continue
@@ -198,7 +200,7 @@ def footer_current(screen: Widget) -> bool:
     if not footers or not footers[0].display or footers[0].covered:  # a prompt or a form over it
         return True
     keys = shown_keys(footers[0])
-    shown = {key.action for key in keys if not key.has_class("-command-palette")}
+    shown = {key.action for key in keys if not key.palette}
     wanted = {binding.action for _node, binding, _enabled, _tip in screen.active_bindings.values()  # type: ignore[attr-defined]
               if binding.show}
     return bool(keys) and shown | set(footers[0].left_out) == wanted and all(key.region.width > 0 for key in keys)
@@ -213,10 +215,10 @@ def footer_faults(screen: Widget) -> list[str]:
     if not footers:
         return []
     keys = shown_keys(footers[0])
-    palette = [key for key in keys if key.has_class("-command-palette")]
+    palette = [key for key in keys if key.palette]
     right = palette[0].region.x if palette else screen.app.size.width
     found = [f"footer key under the palette key: {key.key_display} {key.description}" for key in keys
-             if not key.has_class("-command-palette") and key.region.right > right]
+             if not key.palette and key.region.right > right]
     if palette and palette[0].region.right != screen.app.size.width:
         found.append(f"palette key not at the right edge: {palette[0].region}")
     helps = [key for key in keys if key.action.rpartition(".")[2] == "help"]
@@ -229,19 +231,19 @@ def footer_faults(screen: Widget) -> list[str]:
 
 def footer_state(footer_widget: KeyFooter) -> str:
     """The footer's row as worked out and as laid out: what was left out, for which room, and each key."""
-    lines = [f"footer: left out {footer_widget.left_out}, composed for {footer_widget._composed_for} columns, "
+    lines = [f"footer: left out {footer_widget.left_out}, rows drawn {footer_widget.rows_drawn}, "
              f"room {footer_widget.room()}, size {footer_widget.size}"]
-    lines += [f"  {getattr(child, 'key_display', '')!r} {getattr(child, 'description', '')!r} shown={child.display} "
-              f"{child.region} {sorted(child.classes)}" for child in footer_widget.children]
+    lines += [f"  {key.key_display!r} {key.description!r} {key.region} palette={key.palette}"
+              for key in footer_widget.shown()]
     return "\n".join(lines)
 
 
-def footer(pilot: Pilot[Any]) -> list[FooterKey]:
+def footer(pilot: Pilot[Any]) -> list[ShownKey]:
     """The footer's keys drawn whole, left of the palette key."""
     keys = shown_keys(pilot.app.screen)
-    palette = [key for key in keys if key.has_class("-command-palette")]
+    palette = [key for key in keys if key.palette]
     right = palette[0].region.x if palette else pilot.app.size.width
-    return [key for key in keys if not key.has_class("-command-palette") and key.region.width > 0
+    return [key for key in keys if not key.palette and key.region.width > 0
             and key.region.right - 1 <= right]
 
 

@@ -11,7 +11,7 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
@@ -24,7 +24,7 @@ from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.store import Store
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
-from tui_combat.widgets.footer import shown_keys
+from tui_combat.widgets.footer import KeyFooter, shown_keys
 from tui_combat.widgets.order_list import OrderList
 
 SEED = 1
@@ -96,7 +96,7 @@ def log_texts(app: CombatApp) -> list[str]:
 
 def footer_text(app: App[Any]) -> str:
     """The descriptions of the keys the footer shows now."""
-    return " · ".join(key.description for key in shown_keys(app.screen.query_one(Footer)))
+    return " · ".join(key.description for key in shown_keys(app.screen.query_one(KeyFooter)))
 
 
 def budget_text(app: App[Any]) -> str:
@@ -292,7 +292,7 @@ async def leave_damage(pilot: Pilot[None]) -> bool:
     return False
 
 
-async def until_footer(pilot: Pilot[None]) -> Footer:
+async def until_footer(pilot: Pilot[None]) -> KeyFooter:
     """Until the screen's footer shows the keys its bindings call for now, laid out (or leaves some out, for
     want of room: :attr:`KeyFooter.left_out`): the footer composes its keys a refresh after the screen's
     bindings change (a screen shown, a row highlighted, a step taken), so until then it is empty or shows the
@@ -300,17 +300,17 @@ async def until_footer(pilot: Pilot[None]) -> Footer:
     app = pilot.app
 
     def current() -> bool:
-        footer = app.screen.query_one(Footer)
+        footer = app.screen.query_one(KeyFooter)
         keys = shown_keys(footer)
-        shown = {key.action for key in keys if not key.has_class("-command-palette")}
+        shown = {key.action for key in keys if not key.palette}
         shown |= set(getattr(footer, "left_out", ()))
         wanted = {binding.action for _node, binding, _enabled, _tip in app.screen.active_bindings.values()
                   if binding.show}
-        laid_out = not app.screen._layout_required and not any(key._layout_required for key in keys)
+        laid_out = not app.screen._layout_required
         return bool(keys) and shown == wanted and laid_out and all(key.region.width > 0 for key in keys)
 
     await until(pilot, current, "the footer's keys")
-    return app.screen.query_one(Footer)
+    return app.screen.query_one(KeyFooter)
 
 
 async def footer_now(pilot: Pilot[None]) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, RichLog
+from textual.widgets import DataTable
 
 from tests.ui.fights import messages, opened, saved_round, until
 from tests.ui.steps import SIZE, amount_prompt, dialog_error, prompt_error, store, until_sessions, until_setup, visible_text
@@ -21,6 +21,7 @@ from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.setup import SetupScreen, split_group
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
+from tui_combat.widgets.redraw import LogView
 
 ENDLESS = "9" * 5000
 RAF = "Raf [/]"
@@ -117,7 +118,7 @@ async def test_names_with_markup_are_shown_as_they_are(make_app: Callable[..., C
         await pilot.press("d")
         assert visible_text(app.screen.query_one("#prompt-title")).strip() == f"Damage to {RAF}"
         await pilot.press("3", "enter")
-        log = visible_text(screen.query_one(RichLog))
+        log = visible_text(screen.query_one(LogView))
         assert RAF in log, log
 
         await pilot.press("down")  # Bold, whose name would turn bold as markup

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.widget import Widget
-from textual.widgets import RichLog, Select
+from textual.widgets import Select
 
 from tests.common import encounter_file
 from tests.waiting import until
@@ -33,6 +33,7 @@ from tui_combat.rulesets.dnd5e import RULESET
 from tui_combat.screens.dialogs import FieldsForm, FormDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets.phase_bar import PhaseBar
+from tui_combat.widgets.redraw import LogView
 
 AMBUSH = """
 name = "Ambush"
@@ -82,7 +83,7 @@ sheet = { dex = 14, ac = 15, attack = 4, damage = "1d6+2", size = "small", weapo
 
 def log_text(app: CombatApp) -> str:
     """The log as shown, its wrapped lines joined again."""
-    return "".join(strip.text for strip in app.screen.query_one("#log", RichLog).lines)
+    return "".join(strip.text for strip in app.screen.query_one("#log", LogView).lines)
 
 
 def shown(widget: Widget) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Footer
+from textual.widgets import DataTable
 
 from tests.i18n.interface import interface_in
 from tests.i18n.interface import make_app as make_app_in
@@ -41,7 +41,7 @@ def private_catalog_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch:
 
 
 def palette_fits(app: CombatApp, width: int) -> bool:
-    keys = [key for key in shown_keys(app.screen.query_one(Footer)) if key.key == "ctrl+p"]
+    keys = [key for key in shown_keys(app.screen.query_one(KeyFooter)) if key.key == "ctrl+p"]
     return len(keys) == 1 and keys[0].region.right <= width and keys[0].region.width > 0
 
 
@@ -54,8 +54,8 @@ def footer_faults(app: Any) -> list[str]:
     """What is wrong with the footer as drawn: a key under the palette key, the palette key not at the
     right edge or not drawn as itself there, help missing or cut."""
     width = app.size.width
-    keys = shown_keys(app.screen.query_one(Footer))
-    palette = [key for key in keys if key.has_class("-command-palette")]
+    keys = shown_keys(app.screen.query_one(KeyFooter))
+    palette = [key for key in keys if key.palette]
     if len(palette) != 1:
         return ["no palette key"]
     edge = palette[0].region.x
@@ -81,7 +81,7 @@ async def footer_whole(pilot: Pilot[Any], *, every_key: bool = True) -> None:
     await until_footer(pilot)
     app = pilot.app
     screen = app.screen
-    footer = screen.query_one(Footer)
+    footer = screen.query_one(KeyFooter)
     # The keys may show the keys of now before their new widths are laid out (a key that takes on another
     # asks for a layout): the row is judged once nothing of it is left to lay out or draw.
     await until(pilot, lambda: all(settled(node) for node in (screen, footer, *footer.children))
@@ -91,19 +91,22 @@ async def footer_whole(pilot: Pilot[Any], *, every_key: bool = True) -> None:
         assert not left_out(app), (left_out(app), bottom_line(app))
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("size", [(60, 20), WIDE])
 @pytest.mark.parametrize("demo", DEMOS, ids=[demo.ruleset for demo in DEMOS])
-async def test_the_palette_key_stays_on_screen(demo: object, size: tuple[int, int],
-                                               make_app: Callable[..., CombatApp]) -> None:
-    app = make_app(encounter=ENCOUNTER_DIR / demo.file_name)  # type: ignore[attr-defined]
-    async with app.run_test(size=size) as pilot:
-        await until_setup(pilot)
-        await footer_whole(pilot, every_key=size == WIDE)
-        assert palette_fits(app, size[0]), footer_text(app)
-        await pilot.press("c", "c")
-        await until_round(pilot)
-        await footer_whole(pilot, every_key=False)
-        assert palette_fits(app, size[0]), footer_text(app)
+async def test_the_palette_key_stays_on_screen(demo: object, size: tuple[int, int], lang: str, data_root: Path) -> None:
+    """In every ruleset and language, at 60 and 80 columns: help is drawn whole beside the palette key, in the
+    set-up and in the round (the footer measures the keys as it draws them)."""
+    with interface_in(lang) as module:
+        app = make_app_in(module, data_root, encounter=ENCOUNTER_DIR / demo.file_name)  # type: ignore[attr-defined]
+        async with app.run_test(size=size) as pilot:
+            await until_setup(pilot)
+            await footer_whole(pilot, every_key=size == WIDE and lang == "en")
+            assert palette_fits(app, size[0]), footer_text(app)
+            await pilot.press("c", "c")
+            await until_round(pilot)
+            await footer_whole(pilot, every_key=False)
+            assert palette_fits(app, size[0]), footer_text(app)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -168,11 +171,11 @@ async def test_a_row_too_full_leaves_out_its_last_keys_never_help(make_app: Call
     async with app.run_test(size=WIDE) as pilot:
         await to_resolve(pilot)
         await footer_whole(pilot)
-        everything = [key.action for key in shown_keys(app.screen) if not key.has_class("-command-palette")]
+        everything = [key.action for key in shown_keys(app.screen) if not key.palette]
         await pilot.resize_terminal(60, 20)
         await until(pilot, lambda: bool(left_out(app)), "keys left out at 60 columns", describe=lambda: bottom_line(app))
         await footer_whole(pilot, every_key=False)
-        shown = [key.action for key in shown_keys(app.screen) if not key.has_class("-command-palette")]
+        shown = [key.action for key in shown_keys(app.screen) if not key.palette]
         assert shown[-1] == "help" and shown[:-1] == everything[:len(shown) - 1], (shown, everything)
         await pilot.resize_terminal(*WIDE)
         await until(pilot, lambda: not left_out(app), "every key back at 80 columns", describe=lambda: bottom_line(app))

@@ -223,14 +223,17 @@ async def test_a_form_shown_is_arranged_once(make_app: Callable[..., CombatApp],
 
         noting("_arrange_root")
         noting("reflow")
+        noting("reflow_visible")
         for _time in range(2):
             calls.clear()
             await pilot.press("i")
             form = await until_form(pilot, "the add form")
             await until(pilot, lambda: form.region.height > 0 and settled(screen), "the form drawn")
             assert form is screen.add_panel
-            layouts = calls.count("reflow")
-            assert layouts and calls.count("_arrange_root") == layouts, calls
+            layouts, scrolls = calls.count("reflow"), calls.count("reflow_visible")
+            # (a scroll of the list to keep the selected row above the form arranges what is visible, and
+            # Textual marks the whole map out of date after it: at most two arrangements of its own)
+            assert layouts and layouts <= calls.count("_arrange_root") <= layouts + 2 * scrolls, calls
             assert not compositor._full_map_invalidated
             await pilot.press("escape")
             await until_closed(pilot, form, "the form left")
@@ -251,27 +254,24 @@ async def test_the_amount_prompts_cursor_stays_still(make_app: Callable[..., Com
 
 async def test_the_prompt_lies_over_the_footer_and_its_line_goes_out_whole(make_app: Callable[..., CombatApp],
                                                                            data_root: Path) -> None:
-    """The damage prompt lies over the footer: the footer's keys stay where they are, out of the screen's
-    drawing while covered (each key's edges would cut the prompt's line into pieces, every one sent with its
-    own cursor move and colours: twice the bytes), and back in it when the prompt closes."""
+    """The damage prompt lies over the footer: the footer stays where it is, and the prompt's line is cut only
+    at the prompt's own parts (a cut is a piece sent with its own cursor move and colours)."""
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened_round(pilot)
         await until(pilot, lambda: settled(screen), "the round drawn")
         footer = screen.key_footer
-        keys = list(footer.children)
         compositor = screen._compositor
         await pilot.press("d")
         prompt = await until_prompt(pilot)
         await until(pilot, lambda: settled(screen), "the prompt drawn")
         assert footer.display and footer.region == prompt.region
-        assert not set(compositor.visible_widgets) & {footer, *keys}
         edges = {edge for widget in (prompt, *prompt.walk_children()) if widget.region
                  for edge in (widget.region.x, widget.region.right)}
         assert set(compositor.cuts[prompt.region.y]) <= edges | {0, SIZE[0]}
         await pilot.press("3", "enter")
         await until(pilot, lambda: not prompt.is_open and settled(screen), "the damage done")
-        assert footer in compositor.visible_widgets and list(footer.children) == keys
+        assert footer in compositor.visible_widgets and footer.region.bottom == SIZE[1]
 
 
 async def test_the_selected_row_stays_in_sight_above_a_refusal(make_app: Callable[..., CombatApp],

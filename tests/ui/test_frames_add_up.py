@@ -1,6 +1,6 @@
 """What the terminal shows is what the screen holds: the frames of changed cells a run of keys sends, applied
 one after another to what the terminal showed before them, give the screen as Textual would draw it whole.
-A frame asks only the widgets that changed cells lie on for their lines (the footer and the log are not
+A frame asks only the widgets that lie on the widgets redrawn for their lines (the footer and the log are not
 asked on a next turn), and leaves the cells between them as the terminal has them."""
 
 from __future__ import annotations

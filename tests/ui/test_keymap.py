@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Footer
+from textual.widgets import DataTable
 
 from tests.ui.fights import messages
 from tests.ui.steps import SIZE, store, to_round, until_footer, until_sessions, until_setup
@@ -17,7 +17,7 @@ from tui_combat.app import CombatApp
 from tui_combat.engine import keys
 from tui_combat.screens.help import HelpScreen
 from tui_combat.screens.round import RoundScreen
-from tui_combat.widgets.footer import shown_keys
+from tui_combat.widgets.footer import KeyFooter, shown_keys
 from tui_combat.widgets.lines import TextLines
 
 
@@ -35,7 +35,7 @@ def settings_file(tmp_path: Path, text: str) -> Path:
 
 def footer_text(app: CombatApp) -> str:
     """The footer's keys as drawn: "y Next d Damage …"."""
-    return " ".join(str(key.render()) for key in shown_keys(app.screen.query_one(Footer)))
+    return " ".join(key.label for key in shown_keys(app.screen.query_one(KeyFooter)))
 
 
 def hint(app: CombatApp) -> str:
@@ -173,8 +173,8 @@ async def test_a_moved_key_keeps_its_place_in_the_footer(tmp_path: Path) -> None
         async with app.run_test(size=SIZE) as pilot:
             await to_round(pilot)
             await until_footer(pilot)
-            keys = [key for key in shown_keys(app.screen.query_one(Footer)) if not key.has_class("-command-palette")]
-            return [str(key.render()) for key in sorted(keys, key=lambda key: key.region.x)]  # as drawn, left to right
+            keys = [key for key in shown_keys(app.screen.query_one(KeyFooter)) if not key.palette]
+            return [key.label for key in sorted(keys, key=lambda key: key.region.x)]  # as drawn, left to right
 
     written = await footer_words(None, tmp_path / "plain")
     moved = await footer_words(settings_file(tmp_path, '[keys]\n"round.next" = "y"\n'), tmp_path / "moved")

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.widgets import OptionList
 
 from tests.ui.fights import opened_round, saved_round
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.store import Store
+from tui_combat.widgets.order_list import OrderList
 
 
 def burst(app: CombatApp, *keys: str) -> None:
@@ -60,8 +60,8 @@ async def test_a_turn_moved_as_the_fight_closes_is_not_read_from_the_closed_figh
     app = make_app(resume="ambush")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await opened_round(pilot)
-        order = screen.query_one(OptionList)
-        screen.post_message(OptionList.OptionHighlighted(order, order.get_option_at_index(1), 1))
+        order = screen.query_one(OrderList)
+        screen.post_message(OrderList.Highlighted(order, 1))
         await app.action_quit()  # handled before the screen reads the message: nothing awaited in between
         await until(pilot, lambda: not app.is_running, "the app to quit")
     assert app.return_code == 0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from msgspec.structs import replace
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Footer
+from textual.widgets import DataTable
 
 from tests.saves.helpers import fingerprint
 from tests.saves.test_rewind import EFFECTIVE, replayed, replayed_to_round, two_rounds
@@ -23,7 +23,7 @@ from tui_combat.screens.help import binding_rows
 from tui_combat.screens.rewind import RewindScreen
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
-from tui_combat.widgets.footer import shown_keys
+from tui_combat.widgets.footer import KeyFooter, shown_keys
 from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.redraw import RoundLog
@@ -35,7 +35,7 @@ def where_line(app: CombatApp) -> str:
 
 def footer_keys(app: CombatApp) -> list[str]:
     """The keys the footer shows, in order (those grouped under one word too)."""
-    return [key.key for key in shown_keys(app.screen.query_one(Footer)) if "-command-palette" not in key.classes]
+    return [key.key for key in shown_keys(app.screen.query_one(KeyFooter)) if not key.palette]
 
 
 def screen_lines(app: CombatApp) -> list[str]:
@@ -66,7 +66,7 @@ async def test_rewind_to_round_1_and_go_on_from_there_as_a_new_fight(make_app: C
         assert where_line(app) == "Round 2 · action 20 of 20 · Raf takes 4 damage: 16/20 HP."
         assert footer_keys(app) == ["left", "right", "left_square_bracket", "right_square_bracket", "c", "escape", "f1"]
         footer = screen_lines(app)[-1]
-        assert footer.startswith(" ←→ Action  [] Round c Continue here esc Sessions f1 Help"), footer
+        assert footer.startswith("←→ Action [] Round c Continue here esc Sessions f1 Help"), footer
 
         await pilot.press("left_square_bracket")
         assert where_line(app) == "Round 2 · action 16 of 20 · Round 2 begins."

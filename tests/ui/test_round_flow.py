@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from textual.widgets import DataTable, Footer
+from textual.widgets import DataTable
 
 from tests.ui.steps import (
     MONSTERS,
@@ -42,6 +42,7 @@ from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
+from tui_combat.widgets.footer import KeyFooter
 
 
 def journal_lines(data_root: Path) -> int:
@@ -191,7 +192,7 @@ async def test_bad_input_keeps_the_dialog_open_and_changes_nothing(make_app, dat
         await pilot.press("backspace", "backspace", "backspace", "enter")  # empty: refused too
         assert "2d6+1" in prompt_error(app)
         await pilot.press("escape")
-        assert not app.screen.amount_prompt.is_open and app.screen.query_one(Footer).display
+        assert not app.screen.amount_prompt.is_open and app.screen.query_one(KeyFooter).display
         assert store(app).state == state and journal_lines(data_root) == lines
 
         # HP "abc" in the add dialog.
@@ -224,7 +225,7 @@ async def test_small_terminal_renders_the_round(make_app) -> None:
         screen = app.screen
         assert isinstance(screen, RoundScreen)
         for widget in (screen.query_one(PhaseBar), screen.query_one(OrderList), screen.query_one("#card"),
-                       screen.query_one("#log"), screen.query_one(Footer)):
+                       screen.query_one("#log"), screen.query_one(KeyFooter)):
             assert widget.region.width > 0 and widget.region.height > 0, widget
             assert widget.region.right <= 60 and widget.region.bottom <= 20, widget
         bar = visible_text(screen.query_one(PhaseBar))

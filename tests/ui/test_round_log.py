@@ -8,11 +8,10 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.strip import Strip
-from textual.widgets import RichLog
 
 from tests.waiting import until
 from tui_combat.widgets.lines import _cells, _look, joined
-from tui_combat.widgets.redraw import RoundLog
+from tui_combat.widgets.redraw import LogView, RoundLog
 
 WIDTH, HEIGHT = 30, 8
 ROWS = HEIGHT - 2
@@ -26,7 +25,7 @@ class Log(App[None]):
     """
 
     def compose(self) -> ComposeResult:
-        yield RoundLog(id="log", wrap=True, markup=False, max_lines=200, min_width=10)
+        yield RoundLog(id="log", max_lines=200, min_width=10)
 
 
 def cells(strips: list[Strip]) -> list[list[tuple[str, tuple[object, ...]]]]:
@@ -38,7 +37,7 @@ def drawn_afresh(log: RoundLog) -> list[list[tuple[str, tuple[object, ...]]]]:
     """The rows as Textual draws them with nothing kept (the log's own keeping left out), in as few pieces
     as they look, as the log always draws them."""
     log._styles_cache.clear()
-    return cells([joined(strip) for strip in RichLog.render_lines(log, Region(0, 0, WIDTH, HEIGHT))])
+    return cells([joined(strip) for strip in LogView.render_lines(log, Region(0, 0, WIDTH, HEIGHT))])
 
 
 def shown(log: RoundLog) -> list[list[tuple[str, tuple[object, ...]]]]:

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.widgets import RichLog
 
 from tests.ui.fights import opened, saved_round
 from tests.ui.steps import SIZE, store, visible_text
@@ -17,6 +16,7 @@ from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
+from tui_combat.widgets.redraw import LogView
 
 ORCS = 200
 
@@ -35,15 +35,15 @@ async def test_a_turn_moving_on_touches_two_rows_of_two_hundred(
         assert order.option_count == 2 + 2 + ORCS
         await pilot.press("home")
         rebuilds, redrawn = order.rebuilds, order.rows_redrawn
-        set_options = 0
-        real_set_options = order.set_options
+        set_options = 0  # every row made anew (the list's rebuild)
+        real_rebuild = order._rebuild
 
-        def counted(options: object) -> object:
+        def counted(spots: object, rows: object) -> object:
             nonlocal set_options
             set_options += 1
-            return real_set_options(options)  # type: ignore[arg-type]
+            return real_rebuild(spots, rows)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(order, "set_options", counted)
+        monkeypatch.setattr(order, "_rebuild", counted)
         bar = screen.query_one(PhaseBar)
         bar_cells = bar.cells_redrawn
         assert "▶ 3" in visible_text(bar)
@@ -77,11 +77,11 @@ async def test_keys_and_log_are_refreshed_only_when_they_change(
         await opened(pilot)
         screen = app.screen
         assert isinstance(screen, RoundScreen)
-        log = screen.query_one(RichLog)
+        log = screen.query_one(LogView)
         clears = 0
         real_clear = log.clear
 
-        def counted_clear() -> RichLog:
+        def counted_clear() -> LogView:
             nonlocal clears
             clears += 1
             return real_clear()

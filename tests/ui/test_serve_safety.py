@@ -25,7 +25,7 @@ from aiohttp import web
 
 from tests.ui.test_serve_browser import free_port, stop
 from tests.waiting import eventually
-from tui_combat.screens.serve import allowed_origins, bind_warning, players_server, serve
+from tui_combat.screens.serve import allowed_origins, bind_warning, players_application, serve
 
 WAIT_LIMIT = 60.0
 """A bound on waiting for the server to start: not a measure of speed."""
@@ -36,8 +36,9 @@ TOKEN = "key-for-this-test"
 async def cheap_server() -> AsyncIterator[str]:
     """The players' server on the loopback, at most 16 viewers, each view a process that does nothing."""
     port = free_port()
-    server = players_server("head -c 1 > /dev/null", host="127.0.0.1", port=port, token=TOKEN, max_viewers=16)
-    runner = web.AppRunner(await server._make_app())
+    application = players_application("head -c 1 > /dev/null", host="127.0.0.1", port=port, token=TOKEN,
+                                      max_viewers=16)
+    runner = web.AppRunner(application)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", port).start()
     try:
@@ -105,9 +106,13 @@ def test_the_origins_allowed_are_the_served_address_and_the_public_one() -> None
     assert allowed_origins("0.0.0.0", 8000, "https://Table.example/") == {"http://0.0.0.0:8000", "https://table.example"}
 
 
+PRINTED_LATER: dict[int, tuple[list[str], threading.Thread]] = {}
+"""What each server (by process id) printed after its address, read on so that the pipe never fills."""
+
+
 async def printed_address(process: subprocess.Popen[str]) -> str:
-    """The page's address with its key, from what the server prints as it starts (its other output, the
-    requests it logs, is read on and dropped, so that the pipe never fills)."""
+    """The page's address with its key, from what the server prints as it starts (what it prints after is
+    kept in :data:`PRINTED_LATER`)."""
     assert process.stdout is not None
     stdout = process.stdout
     for _ in range(20):
@@ -116,7 +121,10 @@ async def printed_address(process: subprocess.Popen[str]) -> str:
             raise AssertionError(f"tui-combat serve printed no address and stopped (exit code {process.poll()})")
         found = re.search(r"http://\S+\?token=[\w-]+", line)
         if found:
-            threading.Thread(target=lambda: all(True for _line in stdout), daemon=True).start()
+            later: list[str] = []
+            reader = threading.Thread(target=lambda: later.extend(stdout), daemon=True)
+            reader.start()
+            PRINTED_LATER[process.pid] = (later, reader)
             return found.group(0)
     raise AssertionError("tui-combat serve printed no address with a key")
 
@@ -127,7 +135,7 @@ def real_server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
     environment = {**os.environ, "TUI_COMBAT_CONFIG_DIR": str(tmp_path / "config")}
     process = subprocess.Popen(
         [sys.executable, "-m", "tui_combat", "--data-dir", str(tmp_path / "data"), "serve", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=environment, text=True, start_new_session=True)
     try:
         yield process, port
     finally:
@@ -160,6 +168,11 @@ async def test_tui_combat_serve_prints_the_address_with_its_key_and_refuses_with
             assert response.status == 200 and "textual-terminal" in await response.text()
         assert await refused(http, f"ws://127.0.0.1:{port}/ws/{token}x", Origin=f"http://127.0.0.1:{port}") == 403
         assert await refused(http, f"ws://127.0.0.1:{port}/ws/{token}", Origin="http://attacker.example") == 403
+    stop(process)  # all it printed, to the end
+    later, reader = PRINTED_LATER.pop(process.pid)
+    reader.join(WAIT_LIMIT)
+    assert not reader.is_alive()
+    assert not [line for line in later if token in line], later  # no access log line with the key
 
 
 def test_a_server_bound_beyond_this_computer_warns_and_a_cap_below_one_is_refused(

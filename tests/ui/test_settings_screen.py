@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Footer, Input, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 from tests.ui.steps import SIZE, store, to_round
 from tests.waiting import until
@@ -20,7 +20,7 @@ from tui_combat.screens.player_view import load_settings
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.settings import SettingsScreen
 from tui_combat.screens.sessions import SessionsScreen
-from tui_combat.widgets.footer import shown_keys
+from tui_combat.widgets.footer import KeyFooter, shown_keys
 from tui_combat.widgets.lines import TextLines
 
 
@@ -93,6 +93,23 @@ async def test_theme_and_key_changed_and_saved(make_app: Callable[..., CombatApp
         assert store(app).state.step == 1
 
 
+async def test_the_gm_s_comments_and_key_order_survive_the_settings_screen(make_app: Callable[..., CombatApp],
+                                                                          tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    written = ('# Our table\nlanguage = "en"  # the players read English\ntheme = "textual-dark"  # for the evening\n'
+               'my_own_note = "kept"\n\n# keys I moved\n[keys]\n"sessions.demo" = "D"  # D for demo\n')
+    path.write_text(written, encoding="utf-8")
+    app = make_app(settings_path=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        assert isinstance(app.screen, SettingsScreen)
+        await pilot.press("enter", "down", "enter")  # the next theme of the list
+        await to_row(pilot, app, "round.next")
+        await pilot.press("enter", "y")
+        assert message(app) == "Next: y, saved."
+    assert path.read_text(encoding="utf-8") == written.replace('"textual-dark"', '"textual-light"') + '"round.next" = "y"\n'
+
+
 async def test_escape_while_waiting_for_a_key_leaves_it(make_app: Callable[..., CombatApp], tmp_path: Path) -> None:
     path = tmp_path / "settings.toml"
     app = make_app(settings_path=path)
@@ -147,7 +164,7 @@ async def test_a_key_changed_over_the_round_shows_when_back(make_app: Callable[.
         await to_row(pilot, app, "round.next")
         await pilot.press("enter", "y", "escape")
         assert isinstance(app.screen, RoundScreen)
-        footer = " ".join(str(key.render()) for key in shown_keys(app.screen.query_one(Footer)))
+        footer = " ".join(key.label for key in shown_keys(app.screen.query_one(KeyFooter)))
         assert "y Next" in footer and "n Next" not in footer
         assert str(app.screen.query_one("#step-hint", TextLines).render()).startswith("e on each combatant, y when done")
         await pilot.press("y")

@@ -56,12 +56,12 @@ async def test_every_window_is_shown_as_it_is_whatever_came_before() -> None:
                 window = [line()] + window[:-1]
             else:  # a line in the middle became secret
                 del window[chance.randrange(len(window))]
-            before = log._start_line
+            before = log.lines_dropped
             log.show_window(window)
             assert log.texts == window
             assert shown(log) == " ".join(window)
             assert sum(log._heights) == len(log.lines)
-            assert log._start_line >= before or log._start_line == 0  # scrolled on, or drawn again
+            assert log.lines_dropped >= before or log.lines_dropped == 0  # scrolled on, or drawn again
             await pilot.pause()
         log.show_window(window)
         assert shown(log) == " ".join(window)

@@ -32,7 +32,7 @@ class AppBase(App[None]):
         def action_settings(self) -> None: ...
 
     def get_driver_class(self) -> type[Driver]:
-        from tui_combat.terminal_driver import kept_driver
+        from tui_combat.textual_ext.terminal_driver import kept_driver
 
         return kept_driver(super().get_driver_class())
 

@@ -11,6 +11,7 @@ from textual.actions import parse
 from textual.app import SystemCommand
 from textual.command import CommandList, CommandPalette
 from textual.screen import Screen
+from textual.visual import VisualType
 from textual.widgets.option_list import Option
 
 from tui_combat.i18n import _
@@ -19,21 +20,27 @@ from tui_combat.running.base import AppBase
 
 
 class TranslatedCommandPalette(CommandPalette):
-    """Textual's command palette, saying "No matches found" in the GM's language (Textual writes the words
-    into the list itself, half a second after a search that found nothing)."""
+    """Textual's command palette, saying "No matches found" in the GM's language: Textual adds the words to
+    its list of commands itself, as a disabled option, half a second after a search that found nothing; the
+    list adds ours in their place."""
 
-    def _start_no_matches_countdown(self, search_value: str) -> None:
-        super()._start_no_matches_countdown(search_value)
-        if not search_value or self._no_matches_timer is None:
-            return
-        self._no_matches_timer.stop()  # Textual's, in English: ours instead, at the same moment
+    def on_mount(self) -> None:
+        results = self.query_one(CommandList)
+        add_option = results.add_option
 
-        def show_no_matches() -> None:
-            self.query_one(CommandList).add_option(Option(
-                Align.center(Text(_(PALETTE_NO_MATCHES), style="not bold")), disabled=True, id=self._NO_MATCHES))
-            self._list_visible = True
+        def add_translated(option: Option | VisualType | None = None) -> CommandList:
+            if isinstance(option, Option) and option.disabled and says_no_matches(option.prompt):
+                option = Option(Align.center(Text(_(PALETTE_NO_MATCHES), style="not bold")), id=option.id,
+                                disabled=True)
+            return add_option(option)
 
-        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
+        results.add_option = add_translated  # type: ignore[method-assign]
+
+
+def says_no_matches(prompt: object) -> bool:
+    """Whether an option's prompt is Textual's "No matches found" (centred, in English: our message id)."""
+    return (isinstance(prompt, Align) and isinstance(prompt.renderable, Text)
+            and prompt.renderable.plain == PALETTE_NO_MATCHES)
 
 
 class PalettePart(AppBase):

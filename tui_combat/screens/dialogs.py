@@ -26,14 +26,13 @@ from textual.widget import Widget
 from textual.content import Content
 from textual.suggester import SuggestFromList
 from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
-from textual.widgets._select import SelectOverlay
 from textual.widgets.option_list import Option
 
 from tui_combat.engine.contract import AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
-from tui_combat.screens.drawn_once import DrawnOnce
+from tui_combat.textual_ext.frames import DrawnOnce, told_at_once
 from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
@@ -176,9 +175,9 @@ class TickBox(TranslatedBindings, Checkbox, inherit_bindings=False):
 
     BINDINGS = [Binding("space", "toggle_button", N_("Tick"), show=False)]
 
-    @property
-    def _button(self) -> Content:
-        return Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
+    def render(self) -> Content:
+        button = Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
+        return Content.assemble(button, self.label.pad(1, 1).stylize_before(self.get_visual_style("toggle--label")))
 
 
 class ChoiceField(Select[Any]):
@@ -190,7 +189,13 @@ class ChoiceField(Select[Any]):
     def watch_has_focus(self, value: bool) -> None:
         super().watch_has_focus(value)
         for part in self.walk_children(Widget):
-            part._check_refresh()
+            told_at_once(part)
+
+
+def _in_open_list(focused: Widget | None) -> bool:
+    """Whether the focus is in the open list of a list field (its overlay: inside the field, not the field)."""
+    return focused is not None and not isinstance(focused, Select) and any(
+        isinstance(node, Select) for node in focused.ancestors)
 
 
 class FieldsForm:
@@ -398,7 +403,7 @@ class FieldsForm:
     def action_next_field(self) -> None:
         """Enter: on to the next field (a text field, a tick box or a list), OK on the last one. In an open list
         it chooses; on a closed one it moves on like any field (↓ opens the list, as the form's hint says)."""
-        if isinstance(self.screen.focused, SelectOverlay):
+        if _in_open_list(self.screen.focused):
             raise SkipAction()
         fields = self.field_widgets()
         position = self.focused_field(fields)

@@ -10,16 +10,17 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
+from tui_combat.engine.keys import keymap as keys_in_force
 from tui_combat.engine.keys import shown_key
 from tui_combat.i18n import N_, _
-from tui_combat.screens.drawn_once import DrawnOnce
+from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 
 def keymapped(node: DOMNode) -> BindingsMap:
     """``node``'s bindings with the keys they have now: the GM's keymap (Textual's, by binding id) applied."""
     bindings = node._bindings.copy()
-    keymap = node.app._keymap
+    keymap = keys_in_force()  # (the GM's keymap, given to Textual's set_keymap as it is recorded)
     if keymap:
         bindings.apply_keymap(keymap)
     return bindings

@@ -16,15 +16,17 @@ import pkgutil
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from textual.binding import BindingsMap
+from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
-from textual.keys import Keys, _character_to_key, key_to_character
+from textual.keys import Keys, key_to_character
 from textual.screen import Screen
 
 from tui_combat.engine.keys import FOCUS_KEYS, key_display
 from tui_combat.i18n import _
+from tui_combat.widgets.translated_bindings import merged_bindings
 
 OTHER_APPS = frozenset({"tui_combat.screens.player_view"})
 """Screen modules of another app (the players' screen has no keymap of the GM's)."""
@@ -161,7 +163,7 @@ def _round_screens(round_class: type[DOMNode]) -> list[KeyScreen]:
     from tui_combat.engine.errors import RuleError
     from tui_combat.screens.round import ruleset_bindings
 
-    generic, fixed = _key_bindings(round_class._merge_bindings())
+    generic, fixed = _key_bindings(merged_bindings(round_class))
     screens: list[KeyScreen] = []
     for ruleset_id in registry.available():
         try:
@@ -179,23 +181,37 @@ def collect(app_class: type[DOMNode]) -> KeyTable:
     ruleset loaded: only when the GM has a keymap, or opens the settings)."""
     from tui_combat.screens.round import RoundScreen
 
-    app_bindings, app_fixed = _key_bindings(app_class._merge_bindings())
+    app_bindings, app_fixed = _key_bindings(merged_bindings(app_class))
     names = _screen_names()
     screens: list[KeyScreen] = []
     for cls in sorted(_own_screen_classes(), key=_rank):
         if cls is RoundScreen:
             screens += _round_screens(cls)
             continue
-        bindings, fixed = _key_bindings(cls._merge_bindings())
+        bindings, fixed = _key_bindings(merged_bindings(cls))
         if bindings:
             screens.append(KeyScreen(names.get(cls.__name__, _("another screen")), bindings, fixed))
     return KeyTable(KeyScreen(_("every screen"), app_bindings, app_fixed), tuple(screens))
 
 
 # -- keys ------------------------------------------------------------------------------------------------
+SPLIT_CHARACTERS = {",": "comma", " ": "space"}
+"""Characters a binding's key cannot be written as (it splits keys at commas, and strips spaces)."""
+
+
+@lru_cache(maxsize=256)
+def key_name(character: str) -> str:
+    """How Textual names the key of ``character`` in its bindings and keymaps ("?" → "question_mark"):
+    as a binding written with it is named."""
+    if character in SPLIT_CHARACTERS:
+        return SPLIT_CHARACTERS[character]
+    return next(iter(BindingsMap([Binding(character, "noop")]).key_to_bindings))
+
+
 def normalized_keys(keys: str) -> tuple[str, ...]:
     """``"?, J"`` → ``("question_mark", "J")``: as Textual names keys in its bindings and keymaps."""
-    return tuple(_character_to_key(key) if len(key) == 1 else key for key in (part.strip() for part in keys.split(",")))
+    return tuple(key_name(key) if len(key) == 1 else key for key in (part.strip() for part in keys.split(",")))
+
 
 
 def well_formed(key: str) -> bool:

@@ -30,7 +30,7 @@ from tui_combat.library import (
     save_entry, summary,
 )
 from tui_combat.screens.dialogs import FormDialog
-from tui_combat.screens.drawn_once import DrawnOnce
+from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.widgets.text_field import TextField

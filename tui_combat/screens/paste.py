@@ -25,7 +25,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
 from tui_combat.library import Entry, LibraryError, default_side, entry_action, save_entry
 from tui_combat.screens.dialogs import FormDialog, health_field
-from tui_combat.screens.drawn_once import DrawnOnce
+from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.statblock import Reading, read_for
 from tui_combat.widgets.translated_bindings import TranslatedBindings

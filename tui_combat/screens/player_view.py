@@ -402,7 +402,7 @@ class PlayerViewApp(TranslatedBindings, App[None]):
         self.hung_up = False
 
     def get_driver_class(self) -> type[Driver]:
-        from tui_combat.terminal_driver import kept_driver
+        from tui_combat.textual_ext.terminal_driver import kept_driver
 
         return kept_driver(super().get_driver_class())
 

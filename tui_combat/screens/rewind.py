@@ -19,7 +19,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import OptionList
 from textual.worker import Worker, WorkerState
 
 from tui_combat import rewind
@@ -107,7 +106,6 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     #rewind-head { height: auto; max-height: 2; padding: 0 1; background: $boost; text-style: bold; }
     #rewind-where { height: 2; padding: 0 1; }  /* two lines always: stepping through the actions moves nothing */
     RewindScreen #phase-bar { background: $panel; }
-    RewindScreen Footer.-compact FooterLabel { margin: 0 1 0 0; }
     """
     # The arrows and the page keys before the focused turn list, which would take them to scroll. The page
     # keys are bindings of their own: the footer shows the brackets.
@@ -149,7 +147,7 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
                 with VerticalScroll(id="card-box"):
                     yield TextLines(id="card")
                 with Vertical(id="log-box"):
-                    yield RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
+                    yield RoundLog(id="log", max_lines=LOG_LINES, min_width=20)
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -241,7 +239,7 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         self.query_one("#card-head", TextLines).show(head)
         self.query_one("#card", TextLines).show(body)
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    def on_order_list_highlighted(self, event: OrderList.Highlighted) -> None:
         self.show_card()
 
     # -- keys ---------------------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import OptionList
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -35,7 +34,7 @@ from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number, take_roll
-from tui_combat.screens.drawn_once import LaidOutInPlace
+from tui_combat.textual_ext.frames import LaidOutInPlace
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round_foot import AskedAtTheFoot
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
@@ -165,7 +164,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         self.card_head = TextLines(id="card-head")
         self.budget = BudgetMeter(id="budget")
         self.card = TextLines(id="card")
-        self.round_log = RoundLog(id="log", wrap=True, markup=False, max_lines=LOG_LINES, min_width=20)
+        self.round_log = RoundLog(id="log", max_lines=LOG_LINES, min_width=20)
         own = self._bindings.key_to_bindings
         for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
             own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
@@ -375,7 +374,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         meter.show_budget(budget)
         self._card_shows = (state, combatant_id)
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    def on_order_list_highlighted(self, event: OrderList.Highlighted) -> None:
         shows = self._card_shows
         if shows is not None and shows[0] is self.state and shows[1] == self.selected():
             return  # the turn moved the selection: the action's own redraw has shown it already

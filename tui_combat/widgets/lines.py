@@ -16,7 +16,6 @@ as it is.
 
 from __future__ import annotations
 
-import pickle
 from functools import lru_cache
 from itertools import repeat
 
@@ -49,11 +48,18 @@ BLANK_SHOWS = ("underline", "underline2", "strike", "overline", "reverse", "fram
 """Attributes that draw something on a blank cell (a bold or an italic blank looks like any other)."""
 
 
+ATTRIBUTES = ("bold", "dim", "italic", "underline", "blink", "blink2", "reverse", "conceal", "strike",
+              "underline2", "frame", "encircle", "overline")
+
+
+@lru_cache(maxsize=4096)
 def _look(style: Style | None) -> tuple[object, ...]:
-    """What the terminal is sent for ``style``: its colours, the attributes it sets, its link."""
+    """What the terminal is sent for ``style``: its colours, the attributes it sets (an attribute set off
+    sends what an unset one does), its link."""
     if style is None:
-        return (None, None, 0, None)
-    return style.color, style.bgcolor, style._attributes & style._set_attributes, style.link
+        return (None, None, (), None)
+    return (style.color, style.bgcolor, tuple(attribute for attribute in ATTRIBUTES if getattr(style, attribute)),
+            style.link)
 
 
 def _blank_look(style: Style | None) -> tuple[object, ...] | None:
@@ -65,19 +71,15 @@ def _blank_look(style: Style | None) -> tuple[object, ...] | None:
     return style.bgcolor, style.link
 
 
-@lru_cache(maxsize=1024)
-def _meta_but_position(meta: bytes | None) -> dict[str, object]:
+@lru_cache(maxsize=4096)
+def _meta_but_position(style: Style | None) -> dict[str, object]:
     """What Textual keeps in a style's meta (the row a click picks …) but where its text starts (never
     changed: it is shared)."""
-    if meta is None:
+    if style is None:
         return {}
-    values: dict[str, object] = pickle.loads(meta)  # as Rich keeps it (``Style.meta``)
+    values = style.meta
     values.pop("offset", None)
     return values
-
-
-def _meta(style: Style | None) -> bytes | None:
-    return style._meta if style is not None else None
 
 
 def _joined_style(first: Segment, second: Segment) -> tuple[bool, Style | None]:
@@ -87,7 +89,7 @@ def _joined_style(first: Segment, second: Segment) -> tuple[bool, Style | None]:
     if first.control or second.control:
         return False, None
     first_style, second_style = first.style, second.style
-    first_meta, second_meta = _meta_but_position(_meta(first_style)), _meta_but_position(_meta(second_style))
+    first_meta, second_meta = _meta_but_position(first_style), _meta_but_position(second_style)
     same_meta = first_meta == second_meta
     if same_meta and _look(first_style) == _look(second_style):
         return True, first_style

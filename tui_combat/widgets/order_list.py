@@ -16,18 +16,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Self
 from itertools import compress, count
 from operator import is_, is_not
+from typing import NamedTuple, Self
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Region, Size
-from textual.strip import Strip
+from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import OptionList
-from textual.visual import VisualType
-from textual.widgets.option_list import Option
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from tui_combat.engine.contract import AnyRuleset, BudgetLine
 from tui_combat.engine.errors import RuleError
@@ -35,8 +37,8 @@ from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, Effect, State
 from tui_combat.i18n import N_, _
 from tui_combat.widgets.glyphs import glyph
-from tui_combat.widgets.lines import JoinedLines, changed_span
-from tui_combat.widgets.redraw import SteadyScrollBars
+from tui_combat.widgets.lines import changed_span, joined
+from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 
 STATUS_MARK = {"active": "", "down": " ✝", "fled": " ↪", "surrendered": " ⚐"}
 FILTER_ALL, FILTER_ACTING = "", "\0acting"
@@ -115,7 +117,7 @@ class Row:
     compared with ``==``, so an unchanged combatant, the same object in the new state, costs nothing).
     A folded group's row lists its ``members``, those still active first."""
 
-    __slots__ = ("disabled", "key", "look", "members")
+    __slots__ = ("_text", "disabled", "key", "look", "members")
 
     def __init__(self, key: str, look: tuple[object, ...], disabled: bool = False,
                  members: tuple[str, ...] = ()) -> None:
@@ -123,6 +125,13 @@ class Row:
         self.look = look
         self.disabled = disabled
         self.members = members
+        self._text: Text | None = None
+
+    def text(self) -> Text:
+        """What the row shows, made once."""
+        if self._text is None:
+            self._text = self.prompt()
+        return self._text
 
     def prompt(self) -> Text:
         kind = self.look[0]
@@ -148,23 +157,12 @@ class Row:
         return Text(f"── {self.look[1]} ", style="bold")
 
 
-class RowOption(Option):
-    """An option whose text is made the first time it is drawn: of 2,000 rows only those on screen are."""
+class RowView(NamedTuple):
+    """A row as the list shows it: its id, its text and whether it can be selected."""
 
-    def __init__(self, row: Row) -> None:
-        super().__init__("", id=row.key, disabled=row.disabled)
-        self._row: Row | None = row
-
-    @property
-    def built(self) -> bool:
-        """Its text was made: it may be on the terminal."""
-        return self._row is None
-
-    @property
-    def prompt(self) -> VisualType:
-        if self._row is not None:
-            self._prompt, self._row = self._row.prompt(), None
-        return self._prompt
+    id: str
+    prompt: Text
+    disabled: bool
 
 
 def folded_groups(state: State, flipped: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -411,37 +409,73 @@ def changed_combatants(before: State, after: State, shown: str = FILTER_ALL) -> 
     return changed
 
 
-class OrderList(
-SteadyScrollBars, OptionList):
-    """Slot headers are disabled options; combatants are options whose id is the combatant id (with
-    ``#slot`` after it when the combatant appears again in a later slot)."""
+class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
+    """The turn order on a scrolling view of its own lines (Textual's line API): one line per row, so the
+    line of row ``i`` is ``i``. Slot headers cannot be selected; combatants' rows have the combatant's id
+    (with ``#slot`` after it when the combatant appears again in a later slot)."""
 
     # ``-answering``: while a prompt on the screen asks about the selected combatant, the list looks as it
     # does focused (the selected row stands out as the one the answer is for), and the focus moving to the
     # prompt and back redraws none of it.
+    COMPONENT_CLASSES = {"order-list--highlighted", "order-list--disabled"}
     DEFAULT_CSS = """
-    OrderList { text-wrap: nowrap; text-overflow: ellipsis; }
-    OrderList.-answering {
-        background-tint: $foreground 5%;
-        & > .option-list--option-highlighted {
-            color: $block-cursor-foreground;
-            background: $block-cursor-background;
-            text-style: $block-cursor-text-style;
+    OrderList {
+        height: auto;
+        max-height: 100%;
+        color: $foreground;
+        overflow-x: hidden;
+        border: tall $border-blurred;
+        padding: 0 1;
+        background: $surface;
+        & > .order-list--highlighted {
+            color: $foreground;
+            background: $block-cursor-blurred-background;
+        }
+        & > .order-list--disabled { color: $text-disabled; }
+        &:focus, &.-answering {
+            border: tall $border;
+            background-tint: $foreground 5%;
+            & > .order-list--highlighted {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
         }
     }
     """
+    BINDINGS = [
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("up", "cursor_up", "Up", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("pagedown", "page_down", "Page Down", show=False),
+        Binding("pageup", "page_up", "Page Up", show=False),
+    ]
 
-    highlighted: reactive[int | None] = reactive(None, repaint=False)
-    """As in ``OptionList``, but a move redraws the two rows involved, not the whole list."""
+    class Highlighted(Message):
+        """Another row is highlighted (``index``; None: none)."""
+
+        def __init__(self, order_list: OrderList, index: int | None) -> None:
+            super().__init__()
+            self.order_list = order_list
+            self.index = index
+
+        @property
+        def control(self) -> OrderList:
+            return self.order_list
+
+    highlighted: reactive[int | None] = reactive(None, repaint=False, init=False)
+    """The highlighted row; a move redraws the two rows involved, not the whole list."""
 
     _turn: tuple[int, int, int, tuple[str, ...]] | None = None
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
         super().__init__(name=name, id=id, classes=classes)
-        self._joined = JoinedLines()
         self._rows: list[Row] = []
         self._index: dict[str, int] = {}
         """Option id, and combatant id (its first row), → index."""
+        self._lines: dict[int, tuple[Row, int, bool, Style, Strip]] = {}
+        """Each row's line as last drawn: the row, the width, whether highlighted, the base style."""
         self.rebuilds = 0
         """How many times every row was rebuilt (a new order, a combatant added …); for tests."""
         self.rows_redrawn = 0
@@ -464,6 +498,26 @@ SteadyScrollBars, OptionList):
         self._window: tuple[int, int] = (0, 0)
         self.flipped: frozenset[str] = frozenset()
         """The groups the GM folded or unfolded, against their default (see :func:`folded_groups`)."""
+
+    # -- the rows as others read them ----------------------------------------------------------------
+    @property
+    def option_count(self) -> int:
+        return len(self._rows)
+
+    def get_option_at_index(self, index: int) -> RowView:
+        row = self._rows[index]
+        return RowView(row.key, row.text(), row.disabled)
+
+    def get_option(self, option_id: str) -> RowView:
+        index = self._index.get(option_id)
+        if index is None or self._rows[index].key != option_id:
+            raise KeyError(option_id)
+        return self.get_option_at_index(index)
+
+    @property
+    def highlighted_option(self) -> RowView | None:
+        index = self.highlighted
+        return self.get_option_at_index(index) if index is not None and 0 <= index < len(self._rows) else None
 
     def selected_group(self) -> str | None:
         """The group of the selected row: a folded group's row, or a member of a group."""
@@ -502,11 +556,13 @@ SteadyScrollBars, OptionList):
     def show(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None) -> None:
         """Show ``state``. The rows are laid out again only when they themselves change; otherwise the rows on
         the screen are worked out again and those that look different redrawn, and every other row is worked
-        out when it is next drawn: an action costs the same with 20 combatants as with 10,000."""
+        out when it is next drawn: an action costs the same with 20 combatants as with 10,000.
+
+        The row to highlight is found first, and the list scrolled to it at once: the rows that come into
+        sight are drawn in the same frame as the slot headers and the highlight that changed."""
         selected = self.highlighted_option.id if self.highlighted_option is not None else None
         previous = self._shown_state
         self._shown_state = (state, in_resolve, ruleset)
-        self._window = self._visible_rows()
         self._generation += 1
         shape = (self.filter, self.flipped, in_resolve)
         changed = changed_combatants(previous[0], state, self.filter) if previous is not None else None
@@ -526,13 +582,9 @@ SteadyScrollBars, OptionList):
                 self._made = [-1] * len(spots)
                 self._index_spots()
             else:
+                self._window = self._visible_rows()
                 first, last = self._window
                 self._rebuild(spots, [self._looks.row(spot, first <= index <= last) for index, spot in enumerate(spots)])
-        first, last = self._window
-        for index in range(first, min(last + 1, len(self._spots))):
-            self._freshen(index)
-        if self.highlighted is not None and 0 <= self.highlighted < len(self._spots):
-            self._freshen(self.highlighted)
         target = selected
         turn = (state.round, state.step, state.cursor, state.acting_now()) if in_resolve else None
         if turn is not None and turn != self._turn and state.order:
@@ -541,6 +593,15 @@ SteadyScrollBars, OptionList):
             if acting and (selected is None or selected.split("#")[0] not in acting):
                 target = acting[0]
         self._turn = turn
+        index = self._index.get(target) if target is not None else None
+        if index is not None:
+            self._scroll_to_row(index)  # before the rows on the screen are worked out: those are the new ones
+        self._window = self._visible_rows()
+        first, last = self._window
+        for row_index in range(first, min(last + 1, len(self._spots))):
+            self._freshen(row_index)
+        if self.highlighted is not None and 0 <= self.highlighted < len(self._spots):
+            self._freshen(self.highlighted)
         self._highlight(target)
 
     def _same_spots(self, shape: tuple[str, frozenset[str], bool]) -> bool:
@@ -562,7 +623,11 @@ SteadyScrollBars, OptionList):
         first, last = self._window
         self._made = [self._generation if first <= index <= last else -1 for index in range(len(rows))]
         self._index_spots()
-        self.set_options([RowOption(row) for row in rows])
+        self._lines.clear()
+        if self.highlighted is not None and self.highlighted >= len(rows):
+            self.set_reactive(OrderList.highlighted, None)
+        self._set_virtual_size()
+        self.refresh()
 
     def _index_spots(self) -> None:
         self._index = {}
@@ -573,8 +638,8 @@ SteadyScrollBars, OptionList):
                 self._index.setdefault(member, index)
 
     def _freshen(self, index: int, drawing: bool = False) -> None:
-        """Row ``index`` as it looks in the state shown, unless it was worked out for it already; its option
-        replaced when it looks different (``drawing``: it is being drawn now)."""
+        """Row ``index`` as it looks in the state shown, unless it was worked out for it already; redrawn
+        when it looks different (``drawing``: it is being drawn now, as it is)."""
         if self._made[index] == self._generation or self._looks is None:
             return
         self._made[index] = self._generation
@@ -583,80 +648,90 @@ SteadyScrollBars, OptionList):
         old = self._rows[index]
         self._rows[index] = row
         if row.look != old.look:
-            self._replace_option(index, row, drawing)
+            self._replace_row(index, old, row, drawing)
 
-    def _replace_option(self, index: int, row: Row, drawing: bool = False) -> None:
-        """A new option object in place of the old one (rendered lines are cached per option object), and
-        only the cells of its line that changed redrawn. ``OptionList.replace_option_prompt`` would drop
-        every cached line instead."""
-        old = self._options[index]
-        new = RowOption(row)
-        self._options[index] = new
-        del self._option_to_index[old]
-        self._option_to_index[new] = index
-        if old.id is not None:
-            self._id_to_option[old.id] = new
+    def _replace_row(self, index: int, old: Row, new: Row, drawing: bool = False) -> None:
+        """Only the cells of the row's line that changed redrawn (none while it is being drawn)."""
         self.rows_redrawn += 1
-        if drawing:
-            if isinstance(old, RowOption) and old.built:
-                self._refresh_row(index)  # the whole line, should only part of it be drawn now
+        drawn = self._lines.get(index)
+        if drawing or drawn is None or not self.is_mounted:
+            if not drawing:
+                self._refresh_row(index)
             return
-        if isinstance(old, RowOption) and old.built and self.is_mounted:
-            console = self.app.console
-            before, after = (Strip(list(option.prompt.render(console))) for option in (old, new))  # type: ignore[union-attr]
-            span = changed_span(before, after, max(before.cell_length, after.cell_length))
-            if span is not None:
-                self._refresh_row(index, span)
-            return
-        self._refresh_row(index)
+        _row, width, highlighted, base, before = drawn
+        after = self._line(index, width, base)
+        span = changed_span(before, after, width)
+        if span is not None:
+            self._refresh_row(index, span)
 
     def _refresh_row(self, index: int | None, cells: tuple[int, int] | None = None) -> None:
-        """Redraw row ``index``: its ``cells`` (start, end) of the prompt, or the whole row (not the scroll
-        bar beside it)."""
+        """Redraw row ``index``: its ``cells`` (start, end), or the whole row (not the scroll bar beside it)."""
         if index is None or not self.is_mounted:
             return
-        line = self._index_to_line.get(index)
-        if line is None:
+        y = index - self.scroll_offset.y
+        if not 0 <= y < self.scrollable_content_region.height:
             return
-        y = line - self.scroll_offset.y
         if cells is None:
             self.refresh(Region(0, y, self.scrollable_content_region.width, 1))
         else:
-            left = self.get_component_styles("option-list--option").padding.left + self._get_left_gutter_width()
-            self.refresh(Region(left + cells[0], y, cells[1] - cells[0], 1))
+            self.refresh(Region(cells[0], y, cells[1] - cells[0], 1))
 
-    def _update_lines(self) -> None:
-        """Every row is one line (``text-wrap: nowrap``, no separators), so the line of row ``i`` is ``i``:
-        no need to measure 2,000 rows, as ``OptionList`` does whenever its line cache is cleared."""
-        if not self.scrollable_content_region:
-            return
-        cache = self._line_cache
-        start, count = len(cache.lines), len(self._options)
-        if start < count:
-            cache.lines.extend((index, 0) for index in range(start, count))
-            cache.heights.update((index, 1) for index in range(start, count))
-            cache.index_to_line.update((index, index) for index in range(start, count))
-        virtual_size = Size(self.scrollable_content_region.width - self._get_left_gutter_width(),
-                            count + self._foot_lines)
+    def _set_virtual_size(self) -> None:
+        """One line per row, and the blank lines a form at the foot asks for."""
+        width = self.scrollable_content_region.width
+        virtual_size = Size(width, len(self._rows) + self._foot_lines)
         if virtual_size != self.virtual_size:
             self.virtual_size = virtual_size
-            self._scroll_update(virtual_size)
+            if self.scroll_offset.y > self.max_scroll_y:  # fewer lines: scrolled back as far as they reach
+                self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True, force=True)
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """Each line with as few pieces as it looks (see :func:`joined`; the list's text cannot be selected),
-        its row worked out first if the state changed since it was (a row scrolled into sight)."""
-        top = self.scroll_offset.y
-        for index in range(max(top + crop.y, 0), min(top + crop.bottom, len(self._spots))):
-            self._freshen(index, drawing=True)
-        return self._joined(super().render_lines(crop))
+    def on_resize(self, event: events.Resize) -> None:
+        self._lines.clear()
+        self._set_virtual_size()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._lines.clear()
+
+    # -- drawing ---------------------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        """Row ``scroll + y``, worked out first if the state changed since it was (a row scrolled into
+        sight), drawn with as few pieces as it looks (its text cannot be selected)."""
+        index = self.scroll_offset.y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if not 0 <= index < len(self._rows):
+            return Strip.blank(width, base)
+        self._freshen(index, drawing=True)
+        return self._line(index, width, base)
+
+    def _line(self, index: int, width: int, base: Style) -> Strip:
+        row = self._rows[index]
+        highlighted = index == self.highlighted
+        kept = self._lines.get(index)
+        if kept is not None and kept[0] is row and kept[1] == width and kept[2] == highlighted and kept[3] == base:
+            return kept[4]
+        style = base
+        if row.disabled:
+            style += self.get_component_rich_style("order-list--disabled")
+        if highlighted:
+            style += self.get_component_rich_style("order-list--highlighted")
+        text = row.text()
+        if text.cell_len > width:
+            text = text.copy()
+            text.truncate(width, overflow="ellipsis")
+        segments = Segment.apply_style(text.render(self.app.console), style)
+        strip = joined(Strip(list(segments)).extend_cell_length(width, style).crop(0, width))
+        self._lines[index] = (row, width, highlighted, base, strip)
+        return strip
 
     # -- the focus -----------------------------------------------------------------------------------
     # Textual redraws every row of a widget that gains or loses the focus; answering, the list looks the same
     # either way, so the focus moving to the prompt and back leaves it as drawn.
-    def _on_focus(self, event: events.Focus) -> None:
+    def on_focus(self, event: events.Focus) -> None:
         self._focus_while_answering(event, True)
 
-    def _on_blur(self, event: events.Blur) -> None:
+    def on_blur(self, event: events.Blur) -> None:
         self._focus_while_answering(event, False)
 
     def _focus_while_answering(self, event: events.Focus | events.Blur, focused: bool) -> None:
@@ -681,8 +756,7 @@ SteadyScrollBars, OptionList):
 
     def update_node_styles(self, animate: bool = True) -> None:
         # Answering, the look is the same focused or not (the CSS above): the focus leaving for the prompt and
-        # coming back, and the class that says so, change nothing to work out (Textual's option list would
-        # redraw every row besides, changed or not).
+        # coming back, and the class that says so, change nothing to work out.
         if self.has_class("-answering") or self._styling_quietly:
             return
         super().update_node_styles(animate)
@@ -702,10 +776,10 @@ SteadyScrollBars, OptionList):
         highlighted = self.highlighted
         shown = self.scrollable_content_region.height - covered
         if highlighted is None or covered <= 0 or shown <= 0 or highlighted - self.scroll_offset.y < shown:
-            return  # (the line of row i is i: see _update_lines)
+            return
         self._foot_lines = covered
-        self._update_lines()
-        self.scroll_to(y=highlighted - shown + 1, animate=False, immediate=True)
+        self._set_virtual_size()
+        self.scroll_to(y=highlighted - shown + 1, animate=False, immediate=True, force=True)
 
     def answering(self) -> None:
         """A prompt about the selected combatant takes the focus: the list keeps its focused look meanwhile."""
@@ -723,13 +797,29 @@ SteadyScrollBars, OptionList):
         self.call_later(drop_class)
         if self._foot_lines:  # the rows scrolled up above a form go back down
             self._foot_lines = 0
-            self._update_lines()
+            self._set_virtual_size()
 
     # -- the highlight --------------------------------------------------------------------------------
-    def watch_highlighted(self, old: int | None, new: int | None) -> None:  # type: ignore[override]
+    def validate_highlighted(self, index: int | None) -> int | None:
+        if index is None or not self._rows:
+            return None
+        return min(max(index, 0), len(self._rows) - 1)
+
+    def watch_highlighted(self, old: int | None, new: int | None) -> None:
         self._refresh_row(old)
+        self._scroll_to_row(new)
         self._refresh_row(new)
-        super().watch_highlighted(new)
+        self.post_message(self.Highlighted(self, new))
+
+    def _scroll_to_row(self, index: int | None) -> None:
+        """Row ``index`` brought into sight at once (in the frame being made), by as little as it takes."""
+        if index is None or not self.is_mounted:
+            return
+        height = self.scrollable_content_region.height
+        top = self.scroll_offset.y
+        if height <= 0 or top <= index < top + height:
+            return
+        self.scroll_to(y=index if index < top else index - height + 1, animate=False, immediate=True)
 
     def _highlight(self, option_id: str | None) -> None:
         index = self._index.get(option_id) if option_id is not None else None
@@ -738,6 +828,54 @@ SteadyScrollBars, OptionList):
         if index is not None:
             if index < len(self._made):
                 self._freshen(index)  # a folded group's row names its first member still up
+            self.highlighted = index
+
+    def _move(self, start: int, step: int) -> None:
+        """The highlight on the first row from ``start`` on, in the direction of ``step``, that can be
+        selected."""
+        index = start
+        while 0 <= index < len(self._rows):
+            if not self._rows[index].disabled:
+                self.highlighted = index
+                return
+            index += step
+
+    def action_cursor_down(self) -> None:
+        self._move(0 if self.highlighted is None else self.highlighted + 1, 1)
+
+    def action_cursor_up(self) -> None:
+        self._move(len(self._rows) - 1 if self.highlighted is None else self.highlighted - 1, -1)
+
+    def action_first(self) -> None:
+        self._move(0, 1)
+
+    def action_last(self) -> None:
+        self._move(len(self._rows) - 1, -1)
+
+    def action_page_down(self) -> None:
+        if not self._rows:
+            return
+        page = max(self.scrollable_content_region.height - 1, 1)
+        start = min((self.highlighted or 0) + page, len(self._rows) - 1)
+        self._move(start, 1)
+        if self.highlighted is None or self.highlighted < start:
+            self._move(start, -1)
+
+    def action_page_up(self) -> None:
+        if not self._rows:
+            return
+        page = max(self.scrollable_content_region.height - 1, 1)
+        start = max((self.highlighted or 0) - page, 0)
+        self._move(start, -1)
+        if self.highlighted is None or self.highlighted > start:
+            self._move(start, 1)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = self.scroll_offset.y + offset.y
+        if 0 <= index < len(self._rows) and not self._rows[index].disabled:
             self.highlighted = index
 
     def selected_combatant(self) -> str | None:

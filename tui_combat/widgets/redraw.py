@@ -3,61 +3,69 @@ line) should not redraw the scroll bars of every list on it."""
 
 from __future__ import annotations
 
-import sys
 from collections import deque
 from collections.abc import Iterable
+from typing import Self
 
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
 from textual.events import Resize
 from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 from tui_combat.widgets.lines import joined
 
 
-def _import_rich_log() -> None:
-    """Import Textual's ``RichLog`` without ``attrs``: it imports Rich's pretty printer, which imports
-    ``attrs`` when it is installed, to print its classes (some 6 ms of a start on a session; the log is only
-    ever given text). Done before anything else could import ``attrs`` (nothing in the app does)."""
-    if "rich.pretty" in sys.modules or "attr" in sys.modules:
-        return
-    sys.modules["attr"] = None  # type: ignore[assignment]  # ``import attr`` fails: Rich goes without
-    try:
-        import rich.pretty  # noqa: F401
-    finally:
-        del sys.modules["attr"]
+class LogView(ScrollView, can_focus=True):
+    """Lines of text in a scrolling view of their own (Textual's line API): ``lines`` holds each line of the
+    screen as a strip, the oldest dropped past ``max_lines``."""
+
+    DEFAULT_CSS = """
+    LogView { background: $surface; color: $foreground; overflow-y: scroll; }
+    """
+
+    def __init__(self, *, max_lines: int | None = None, min_width: int = 78, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+        super().__init__(name=name, id=id, classes=classes)
+        self.max_lines = max_lines
+        self.min_width = min_width
+        self.lines: list[Strip] = []
+        self.widest_line = 0
+        """The cells of the widest line held (the view's width)."""
+        self.lines_dropped = 0
+        """How many lines were dropped from the top since the view was last cleared."""
+
+    def clear(self) -> Self:
+        self.lines.clear()
+        self.widest_line = self.lines_dropped = 0
+        self.virtual_size = Size(0, 0)
+        self.refresh()
+        return self
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        index = scroll_y + y
+        if not 0 <= index < len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        return self.lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
 
 
-_import_rich_log()
-from textual.widgets import RichLog  # noqa: E402
-
-
-class SteadyScrollBars:
-    """For a scrolling widget: a new layout of the screen that leaves its size as it was does not redraw
-    its scroll bars. (Textual's ``ScrollView`` compares the container size it was given with the one it
-    keeps, which differ by the gutter, so every layout of the screen redraws the bars of every list.)"""
-
-    _sizes_seen: tuple[Size, Size, Size] | None = None
-
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        sizes = (size, virtual_size, container_size)
-        if sizes == self._sizes_seen:
-            return False
-        self._sizes_seen = sizes
-        return bool(super()._size_updated(size, virtual_size, container_size, layout))  # type: ignore[misc]
-
-
-class RoundLog(SteadyScrollBars, RichLog):
+class RoundLog(SteadyScrollBars, LogView):
     """The roll log: lines are appended, never redrawn all at once, and the log follows the newest; when
     its width changes it wraps what it holds again at the new width (``RichLog`` wraps a line once, when
     it is written).
 
-    The lines are plain text (never markup), so the log draws them itself rather than through
-    ``RichLog.write``, which has Rich measure and wrap all of them: a line that fits is drawn as it is, and
-    only a longer one is wrapped by Rich. Opening a long fight fills the log with its last
-    :attr:`max_lines` entries before the first frame: 200 lines through ``write`` took some 9 ms."""
+    The lines are plain text (never markup), so the log draws them itself: a line that fits is drawn as it
+    is, and only a longer one is wrapped by Rich (Textual's ``RichLog.write`` has Rich measure and wrap all
+    of them: opening a long fight filled the log with its last :attr:`max_lines` entries in some 9 ms)."""
+
+    def __init__(self, *, max_lines: int | None = None, min_width: int = 78, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+        super().__init__(max_lines=max_lines, min_width=min_width, name=name, id=id, classes=classes)
 
     _texts: deque[str] | None = None
     _wrapped_at = 0
@@ -119,11 +127,11 @@ class RoundLog(SteadyScrollBars, RichLog):
         lines = self.lines
         lines.extend(strips)
         if self.max_lines is not None and len(lines) > self.max_lines:
-            self._start_line += len(lines) - self.max_lines
+            self.lines_dropped += len(lines) - self.max_lines
             del lines[: len(lines) - self.max_lines]
             self.refresh()
-        self._widest_line_width = max(self._widest_line_width, *(strip.cell_length for strip in strips))
-        self.virtual_size = Size(self._widest_line_width, len(lines) + self._foot_lines)
+        self.widest_line = max(self.widest_line, *(strip.cell_length for strip in strips))
+        self.virtual_size = Size(self.widest_line, len(lines) + self._foot_lines)
         # Scrolled at once when the log has its size: scrolled after the next refresh, it drew every line
         # twice (the new size at the old place, then at the new one).
         self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
@@ -141,7 +149,7 @@ class RoundLog(SteadyScrollBars, RichLog):
             return
         following = self.scroll_offset.y >= self.max_scroll_y
         self._foot_lines = covered
-        self.virtual_size = Size(self._widest_line_width, len(self.lines) + covered)
+        self.virtual_size = Size(self.widest_line, len(self.lines) + covered)
         if following:
             self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
 
@@ -212,7 +220,7 @@ class WindowLog(RoundLog):
     became secret) the window is drawn again. It never shows a line the window no longer holds."""
 
     def __init__(self, *, id: str | None = None, min_width: int = 20) -> None:  # noqa: A002
-        super().__init__(id=id, wrap=True, markup=False, max_lines=None, min_width=min_width)
+        super().__init__(id=id, max_lines=None, min_width=min_width)
         self._heights: deque[int] = deque()
         """How many lines of the screen each text of the window takes at the width drawn."""
 
@@ -238,13 +246,13 @@ class WindowLog(RoundLog):
         gone = sum(self._heights.popleft() for _ in range(dropped))
         if gone:
             del self.lines[:gone]
-            self._start_line += gone
+            self.lines_dropped += gone
             self.refresh()
         added = texts[kept:]
         self._texts.extend(added)
         self._draw(added)
         if not added:
-            self.virtual_size = Size(self._widest_line_width, len(self.lines))
+            self.virtual_size = Size(self.widest_line, len(self.lines))
 
     def clear(self) -> WindowLog:
         self._heights.clear()

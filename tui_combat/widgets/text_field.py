@@ -6,6 +6,8 @@ from textual import events
 from textual.binding import BindingsMap
 from textual.widgets import Input
 
+from tui_combat.widgets.translated_bindings import merged_bindings
+
 EDITING_KEYS = frozenset(BindingsMap(Input.BINDINGS).key_to_bindings)
 """The keys ``Input`` binds itself (not the scrolling keys it inherits, which give way to the screen's when
 the field cannot scroll: the library's Down moves its list)."""
@@ -17,10 +19,10 @@ class TextField(Input):
     moment later: "9", Backspace, "3" typed at once (a fast typist, a paste, a slow SSH link) left "3" or
     "93" depending on when the app got to the Backspace. Priority keys (a form's Enter) stay the app's."""
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:  # (runs before Input's own handler of a key)
         if event.key not in EDITING_KEYS:
             return
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+        for binding in merged_bindings(type(self)).key_to_bindings.get(event.key, ()):
             if not binding.priority and self.check_action(binding.action, ()) is not False:
                 event.stop()
                 event.prevent_default()

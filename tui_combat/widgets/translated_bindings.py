@@ -8,12 +8,26 @@ footer, help, the palette and the settings show the language active then.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from textual.binding import ActiveBinding, Binding, BindingsMap
 from textual.dom import DOMNode
 
+from tui_combat.engine.keys import keymap as keys_in_force
 from tui_combat.i18n import _
+
+
+@lru_cache(maxsize=128)
+def merged_bindings(cls: type[DOMNode]) -> BindingsMap:
+    """The bindings of a screen or app class with those of its bases, each key taking the bindings of the
+    class nearest to it that binds it (as Textual merges them for each instance; none of the classes read
+    here leaves out its bases' bindings). Made once per class: read it, never change it."""
+    keys: dict[str, list[Binding]] = {}
+    for base in reversed(cls.__mro__):
+        if issubclass(base, DOMNode):
+            keys.update(BindingsMap(base.__dict__.get("BINDINGS", [])).key_to_bindings)
+    return BindingsMap.from_keys(keys)
 
 
 def translated_binding(binding: Binding) -> Binding:
@@ -49,7 +63,7 @@ class KeysInWrittenOrder:
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         active: dict[str, ActiveBinding] = super().active_bindings  # type: ignore[misc]
-        if not self.app._keymap:  # nothing moved
+        if not keys_in_force():  # nothing moved (the GM's keymap, given to Textual's set_keymap as recorded)
             return active
         nodes: dict[DOMNode, tuple[int, dict[str, int]]] = {}  # node → (its rank, each binding's place in it)
 

@@ -1,0 +1,160 @@
+"""What ``tui_combat/textual_ext`` relies on in Textual, checked by name, signature and behaviour: a new
+Textual that moves any of it fails here, by name, before a frame goes stale or a hang-up hangs the app. And
+its switch: with ``TUI_COMBAT_STOCK_TEXTUAL`` set, nothing of it is in place."""
+
+from __future__ import annotations
+
+import inspect
+import signal
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.geometry import Size
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from tui_combat.textual_ext import STOCK_SWITCH, stock_textual
+from tui_combat.textual_ext.frames import ArrangedOnce, DrawnOnce, LaidOutInPlace
+from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
+from tui_combat.textual_ext.terminal_driver import GoneTerminalOutput, kept_driver
+
+
+@pytest.fixture
+def own_signals() -> Iterator[None]:
+    """The driver puts its own Ctrl+Z handlers in place: the test process gets its own back."""
+    kept = {number: signal.getsignal(number) for number in (signal.SIGTSTP, signal.SIGCONT)}
+    yield
+    for number, handler in kept.items():
+        signal.signal(number, handler)
+
+
+# -- the frames ---------------------------------------------------------------------------------------
+def test_the_compositor_is_where_and_what_frames_take_it_to_be() -> None:
+    from textual._compositor import Compositor
+
+    assert list(inspect.signature(Compositor.reflow).parameters) == ["self", "parent", "size"]
+    compositor = Compositor()
+    assert isinstance(compositor._full_map_invalidated, bool)  # the flag ArrangedOnce clears after a layout
+    assert isinstance(Screen()._compositor, Compositor)  # the screen's compositor, put in place per screen
+
+
+async def test_a_layout_leaves_the_map_up_to_date() -> None:
+    class Plain(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("a")
+
+    app = Plain()
+    async with app.run_test(size=(20, 5)) as pilot:
+        compositor = ArrangedOnce()
+        compositor._full_map_invalidated = True
+        compositor.reflow(app.screen, Size(20, 5))
+        assert compositor._full_map_invalidated is False
+        await pilot.pause()
+
+
+def test_a_screen_is_marked_for_a_whole_repaint_as_frames_take_it() -> None:
+    screen = Screen[None]()
+    screen._repaint_required = False
+    screen.refresh()  # not mounted: marked, as DrawnOnce clears it
+    assert screen._repaint_required is True
+    source = inspect.getsource(Screen._on_screen_resume)
+    assert "self.refresh()" in source  # the whole repaint at each appearance that DrawnOnce drops the first time
+
+
+async def test_a_modal_screen_is_drawn_once_and_runs_on_stock_textual_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Dialog(DrawnOnce, ModalScreen[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("dialog")
+
+    for stock in ("", "1"):
+        monkeypatch.setenv(STOCK_SWITCH, stock)
+        app: App[None] = App()
+        async with app.run_test(size=(30, 6)) as pilot:
+            dialog = Dialog()
+            await app.push_screen(dialog)
+            await pilot.pause()
+            assert dialog._shown is not bool(stock)
+            assert isinstance(dialog._compositor, ArrangedOnce) is not bool(stock)
+            assert "dialog" in str(dialog._compositor.render_strips()[0].text) or any(
+                "dialog" in str(strip.text) for strip in dialog._compositor.render_strips())
+
+
+def test_a_widget_can_tell_its_screen_of_its_look_at_once() -> None:
+    from textual.widget import Widget
+
+    assert list(inspect.signature(Widget._check_refresh).parameters) == ["self"]
+
+
+def test_a_layout_tells_a_scroll_view_its_sizes_as_steady_scroll_bars_take_them() -> None:
+    from textual.scroll_view import ScrollView
+
+    assert list(inspect.signature(ScrollView._size_updated).parameters) == [
+        "self", "size", "virtual_size", "container_size", "layout"]
+    from tui_combat.widgets.order_list import OrderList
+    from tui_combat.widgets.redraw import RoundLog
+
+    for widget in (OrderList, RoundLog):
+        assert widget.__mro__.index(SteadyScrollBars) < widget.__mro__.index(ScrollView)
+
+
+# -- the driver ---------------------------------------------------------------------------------------
+async def test_textual_s_linux_driver_writes_to_standard_error_and_handles_ctrl_z(own_signals: None) -> None:
+    """What the hang-up-safe driver relies on: ``LinuxDriver`` takes ``sys.__stderr__`` as it is made as the
+    file its output thread writes to, and puts SIGTSTP and SIGCONT handlers of its own in place."""
+    if sys.platform == "win32":
+        pytest.skip("the Linux terminal driver")
+    from textual.drivers.linux_driver import LinuxDriver
+
+    kept = sys.__stderr__
+    marker: Any = GoneTerminalOutput(sys.stderr)
+    sys.__stderr__ = marker
+    try:
+        driver = LinuxDriver(App(), debug=False, mouse=False, size=(80, 24))
+    finally:
+        sys.__stderr__ = kept
+    assert driver._file is marker
+    assert signal.getsignal(signal.SIGTSTP) == driver._sigtstp_application
+    assert signal.getsignal(signal.SIGCONT) == driver._sigcont_application
+
+
+async def test_a_sigcont_restarts_only_what_a_sigtstp_stopped(own_signals: None,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    if sys.platform == "win32":
+        pytest.skip("the Linux terminal driver")
+    from textual.drivers.linux_driver import LinuxDriver
+
+    driver: Any = kept_driver(LinuxDriver)(App(), debug=False, mouse=False, size=(80, 24))
+    assert isinstance(driver._file, GoneTerminalOutput)
+    resumed: list[bool] = []
+    stopped: list[bool] = []
+    monkeypatch.setattr(driver, "resume_application_mode", lambda: resumed.append(True))
+    monkeypatch.setattr(driver, "suspend_application_mode", lambda: stopped.append(True))
+    monkeypatch.setattr("os.kill", lambda pid, number: None)  # (Textual's SIGTSTP handler stops the process)
+    continued = signal.getsignal(signal.SIGCONT)
+    assert callable(continued)
+    continued(signal.SIGCONT, None)  # a hang-up: SIGHUP, then SIGCONT
+    assert resumed == []
+    stop = signal.getsignal(signal.SIGTSTP)
+    assert callable(stop)
+    stop(signal.SIGTSTP, None)  # Ctrl+Z …
+    continued(signal.SIGCONT, None)  # … and fg
+    assert stopped == [True] and resumed == [True]
+
+
+def test_on_stock_textual_the_driver_is_textual_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.drivers.linux_driver import LinuxDriver
+
+    monkeypatch.setenv(STOCK_SWITCH, "1")
+    assert stock_textual()
+    assert kept_driver(LinuxDriver) is LinuxDriver
+    monkeypatch.setenv(STOCK_SWITCH, "0")
+    assert not stock_textual()
+
+
+def test_the_round_screen_lays_out_in_place() -> None:
+    from tui_combat.screens.round import RoundScreen
+
+    assert issubclass(RoundScreen, LaidOutInPlace)

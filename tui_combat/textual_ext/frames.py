@@ -1,0 +1,147 @@
+"""Screens that send the terminal only what changed: a layout redraws what moved (:class:`LaidOutInPlace`),
+and a modal screen is drawn whole once when it appears (:class:`DrawnOnce`).
+
+Private names of Textual relied on, each checked by ``tests/test_textual_ext.py``: ``textual._compositor.
+Compositor`` and its ``_full_map_invalidated`` flag, a screen's ``_compositor``, a screen's
+``_repaint_required`` mark, and a widget's ``_check_refresh`` (:func:`told_at_once`). With ``TUI_COMBAT_STOCK_TEXTUAL`` set, none is touched and Textual draws as it
+does (see :mod:`tui_combat.textual_ext`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual._compositor import Compositor
+from textual.geometry import Region, Size
+from textual.widget import Widget
+
+from tui_combat.textual_ext import stock_textual
+
+
+class ArrangedOnce(Compositor):
+    """Upstream: Textual's compositor arranges the whole screen anew after each layout that shows a widget
+    hidden until then (a prompt, a form): a refresh of that widget marks its map of every widget out of date,
+    and the layout that follows makes a new map but leaves it marked, so the next question of where a widget
+    is arranges the screen a second time. The map a layout has just made is up to date.
+
+    Upstream too: a frame of what changed asks every widget in the rectangle around all the changes for its
+    lines, which for a next turn (two rows of the list, the card) is every widget of the screen, the footer
+    and the log among them, and cuts every line of theirs. When only widgets were redrawn since the last
+    frame (no layout, no scroll), the frame asks only the widgets that lie on those widgets (through the
+    public ``update_widgets``, ``render_partial_update`` and ``visible_widgets``); cells between them are
+    left as the terminal has them."""
+
+    _redrawn: list[Region] | None = None
+    """Where the widgets redrawn since the last frame lie, when nothing was laid out or scrolled meanwhile."""
+    _narrowed: list[Region] | None = None
+    """Set while a frame of what changed is made: the regions its widgets must lie on."""
+    _narrowed_widgets: dict[Widget, tuple[Region, Region]] | None = None
+
+    def reflow(self, parent: Widget, size: Size) -> Any:
+        result = super().reflow(parent, size)
+        self._full_map_invalidated = False
+        self._redrawn = None
+        return result
+
+    def reflow_visible(self, parent: Widget, size: Size) -> set[Widget]:
+        self._redrawn = None
+        return super().reflow_visible(parent, size)
+
+    def update_widgets(self, widgets: set[Widget]) -> None:
+        shown = super().visible_widgets
+        if self._redrawn is not None:
+            self._redrawn.extend(region.intersection(clip) for widget, (region, clip) in shown.items()
+                                 if widget in widgets)
+        super().update_widgets(widgets)
+
+    def render_partial_update(self) -> Any:
+        self._narrowed, self._narrowed_widgets = self._redrawn, None
+        try:
+            return super().render_partial_update()
+        finally:
+            self._narrowed = self._narrowed_widgets = None
+            self._redrawn = []
+
+    @property
+    def visible_widgets(self) -> dict[Widget, tuple[Region, Region]]:
+        shown = super().visible_widgets
+        narrowed = self._narrowed
+        if not narrowed:
+            return shown
+        if self._narrowed_widgets is None:
+            self._narrowed_widgets = {
+                widget: (region, clip) for widget, (region, clip) in shown.items()
+                if any(part.overlaps(region.intersection(clip)) for part in narrowed)}
+        return self._narrowed_widgets
+
+
+class LaidOutInPlace:
+    """Upstream: Textual repaints every cell of a screen when the screen's layout is refreshed (a widget of it
+    mounted, a screen closed over it), and when the focus moves: a whole frame, some 17 KB, sent to the
+    terminal again. A layout redraws the widgets that moved, appeared or went, and the widgets that gain and
+    lose the focus redraw themselves, which is all that changed. (``refresh`` and ``set_focus`` are public;
+    the compositor put in place is not.)"""
+
+    _compositor: Compositor
+    _moving_focus = False
+    _in_place = True
+    """False on stock Textual: the screen refreshes as Textual's own."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._in_place = not stock_textual()
+        if self._in_place:
+            self._compositor = ArrangedOnce()
+
+    def set_focus(self, widget: Any, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        self._moving_focus = True
+        try:
+            super().set_focus(widget, scroll_visible, from_app_focus)  # type: ignore[misc]
+        finally:
+            self._moving_focus = False
+
+    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Any:
+        if self._in_place and not (regions or recompose) and self.is_mounted:  # type: ignore[attr-defined]
+            if layout:
+                repaint = False
+            elif self._moving_focus:
+                return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)  # type: ignore[misc]
+
+
+class DrawnOnce(LaidOutInPlace):
+    """For a modal screen: drawn once when it appears, then only what changes in it. Upstream: Textual draws
+    a screen that appears, then marks all of it to be drawn again (its handler of ScreenResume, which runs
+    after ours, repaints every cell once the layout has drawn them); a screen over another one draws the one
+    behind it too, in every cell, slow over SSH. A resize, or coming back from under another screen, still
+    draws it all."""
+
+    _shown = False
+    """The screen has appeared once: its first appearance lays it out, and that draws every cell."""
+    _drawn_in_full = False
+    """Set while Textual's handler of the first appearance runs: its repaint of every cell comes after the
+    layout that drew them, so it is dropped."""
+
+    def on_screen_resume(self) -> None:  # runs before Screen's own handler of ScreenResume
+        if not self._in_place:
+            return
+        self._drawn_in_full, self._shown = not self._shown, True
+        self.call_next(self._resumed)  # type: ignore[attr-defined]
+
+    def _resumed(self) -> None:
+        self._drawn_in_full = False
+
+    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Any:
+        if self._drawn_in_full and not (regions or layout or recompose):
+            self._drawn_in_full = False
+            self._repaint_required = False  # also the marks left by changes made before the layout drew it
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
+def told_at_once(widget: Widget) -> None:
+    """Upstream: a widget restyled (a list field's parts as the field gains the focus) tells its screen of its
+    new look when it next idles, which may come after the screen has drawn the frame of the key that
+    restyled it (a form opened: its list field drawn focused in a second frame, some 20 ms later). Told at
+    once, it makes that frame. Nothing on stock Textual."""
+    if not stock_textual():
+        widget._check_refresh()
