@@ -97,17 +97,20 @@ def _main(argv: list[str]) -> int:
     if args.command == "check":
         from tui_combat.session import SessionError, check_encounter
 
+        from tui_combat.engine.text import harmless
+
         try:
             state = check_encounter(args.file)
         except SessionError as error:
-            print(error, file=sys.stderr)
+            print(harmless(str(error), lines=True), file=sys.stderr)
             return 2
         from tui_combat.engine.registry import get
 
-        print(ngettext("{path}: {n} combatant, ruleset {ruleset}. OK.", "{path}: {n} combatants, ruleset {ruleset}. OK.",
-                       len(state.combatants), path=args.file, ruleset=_(get(state.ruleset).name)))
+        print(harmless(ngettext("{path}: {n} combatant, ruleset {ruleset}. OK.", "{path}: {n} combatants, ruleset {ruleset}. OK.",
+                                len(state.combatants), path=args.file, ruleset=_(get(state.ruleset).name))))
         return 0
     if args.command == "list":
+        from tui_combat.engine.text import harmless
         from tui_combat.saves.session_folders import format_time, sessions_problem
         from tui_combat.session import list_sessions, progress_label, ruleset_label
 
@@ -117,8 +120,8 @@ def _main(argv: list[str]) -> int:
             return 2
         for info in list_sessions(root, steps=True):
             problem = f"\t({_(info.problem)})" if info.problem else ""
-            print(f"{info.key}\t{info.name}\t{ruleset_label(info.ruleset)}\t{progress_label(info)}\t"
-                  f"{format_time(info.saved_at)}{problem}")
+            fields = (info.key, info.name, ruleset_label(info.ruleset), progress_label(info), format_time(info.saved_at))
+            print("\t".join(harmless(field) for field in fields) + problem)
         return 0
     if args.command == "recover":
         return _recover(root, args.name, args.up_to_line)

@@ -31,6 +31,7 @@ from tui_combat.running.opening import LOADING_AFTER, OpeningPart
 from tui_combat.running.palette import PalettePart
 from tui_combat.running.settings import SettingsPart
 from tui_combat.screens import screen_for_phase
+from tui_combat.widgets.harmless import keep_the_terminal_safe
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
@@ -69,6 +70,7 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
             # NO_COLOR: no colour code at all (Textual's own answer is a grey scale, still in colour codes);
             # bold, reverse and underline stay, and the stylesheet marks highlights with them.
             self._filters = [f for f in self._filters if not isinstance(f, Monochrome)] + [NoColor()]
+        keep_the_terminal_safe(self)  # a name with an escape in it, saved before such names were refused
         self.data_root = data_root
         self.seed = seed
         self.store: Store | None = None

@@ -338,9 +338,7 @@ def save_as(store: Store, data_root: Path, name: str) -> str:
     session per name. Returns the session's key (its folder name)."""
     from tui_combat.engine.actions import SetName
 
-    name = name.strip()
-    if not name:
-        raise SessionError(_("Cannot save"), _("A name cannot be empty."))
+    name = _typed_name(name, _("Cannot save"))
     own_key = store.folder.folder.name if store.folder is not None else ""
     if own_key and name.casefold() == store.state.name.strip().casefold():
         if store.read_only:
@@ -365,6 +363,20 @@ def save_as(store: Store, data_root: Path, name: str) -> str:
     except _refusals() as error:
         raise SessionError(_("Cannot save"), str(error)) from None
     return folder.name
+
+
+def _typed_name(name: str, title: str) -> str:
+    """A session's name as the GM typed it, stripped; :class:`SessionError` (with ``title``) when it is empty or
+    holds a control character (checked before anything is made: a folder, a copy)."""
+    from tui_combat.engine.text import control_problem
+
+    name = name.strip()
+    if not name:
+        raise SessionError(title, _("A name cannot be empty."))
+    problem = control_problem(name)
+    if problem is not None:
+        raise SessionError(title, problem)
+    return name
 
 
 def check_encounter(path: Path) -> State:
@@ -458,9 +470,7 @@ def rename(data_root: Path, key: str, name: str) -> str:
     from tui_combat.saves.session_folders import move_session_folder
 
     title = _("Cannot rename the session")
-    name = name.strip()
-    if not name:
-        raise SessionError(title, _("A name cannot be empty."))
+    name = _typed_name(name, title)
     other = _taken(data_root, name, but=key)
     if other is not None:
         raise SessionError(title, _("There is already a session called {name}.", name=other.name))

@@ -28,6 +28,7 @@ from tui_combat.engine.actions import Action
 from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
+from tui_combat.engine.text import action_text_problem
 from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, DamageReport, FolderTaken, IncompatibleSession, NewerVersionError, SaveError
@@ -323,8 +324,13 @@ class Store:
             raise RuleError(self.read_only_reason)
 
     def dispatch(self, action: Action) -> State:
-        """Apply, remember, save, notify. Raises :class:`RuleError` (nothing changes) when refused."""
+        """Apply, remember, save, notify. Raises :class:`RuleError` (nothing changes) when refused: by the
+        rules, or because text typed in it holds a control character (an action read back from the journal is
+        replayed as it was saved, whatever it holds)."""
         self._refuse_if_read_only()
+        problem = action_text_problem(action)
+        if problem is not None:
+            raise RuleError(problem)
         self._do(action)
         self._redo.clear()
         self._record(lambda seq: codec.Done(seq=seq, round=self.state.round, a=action))

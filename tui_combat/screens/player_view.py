@@ -37,6 +37,7 @@ from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
 from tui_combat.saves.watch import FolderWatch
+from tui_combat.widgets.harmless import keep_the_terminal_safe
 from tui_combat.widgets.lines import ManyLines
 from tui_combat.widgets.redraw import WindowLog
 from tui_combat.widgets.translated_bindings import TranslatedBindings
@@ -383,6 +384,7 @@ class PlayerViewApp(TranslatedBindings, App[None]):
         self.poll_seconds = poll_seconds
         self.handle_hangup = handle_hangup
         self.hung_up = False
+        keep_the_terminal_safe(self)  # a name with an escape in it reaches no player's terminal
 
     def get_driver_class(self) -> type[Driver]:
         from tui_combat.terminal_driver import kept_driver
