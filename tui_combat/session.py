@@ -114,7 +114,11 @@ def indexed_sessions(data_root: Path) -> list[SessionInfo] | None:
 
 
 def _shown(folder: Path, info: SessionInfo) -> SessionInfo:
-    return _as_opened(folder, info) if info.after_snapshot else session_folders.with_step_label(folder, info)
+    # A damaged session whose files' heads name no rules (one saved through the engine, whose first snapshot
+    # holds an empty fight) is read as opening reads it: its name and rules as far as they can be read, or that
+    # nothing of it can be.
+    unknown = info.problem == session_folders.RECOVERABLE and not info.ruleset
+    return _as_opened(folder, info) if info.after_snapshot or unknown else session_folders.with_step_label(folder, info)
 
 
 def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
@@ -125,7 +129,7 @@ def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
     from tui_combat.store import Store
 
     try:
-        store = Store.resume(folder, read_only=True)
+        store = Store.resume(folder, read_only=True, damaged_read_only=bool(info.problem))
     except DamagedSession as damage:
         return msgspec.structs.replace(info, problem=session_folders.RECOVERABLE if damage.report.recoverable else session_folders.DAMAGED,
                                        recoverable=damage.report.recoverable, phase="", step=-1, step_label="")
@@ -135,6 +139,8 @@ def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
         return info
     try:
         state = store.state
+        if store.damaged:
+            return msgspec.structs.replace(info, name=state.name or info.name, ruleset=state.ruleset, round=state.round)
         step, label = -1, ""
         if state.phase == "round":
             found = get(state.ruleset).steps(state)
@@ -312,9 +318,14 @@ def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
     if not folder.is_dir():
         raise SessionError(_("Cannot open the session"), _("There is no saved session {name}.", name=key))
     try:
-        return Store.resume(folder, read_only=read_only, damaged_read_only=not read_only)
+        store = Store.resume(folder, read_only=read_only, damaged_read_only=not read_only)
     except _refusals() as error:
         raise SessionError(_("Cannot open the session"), str(error)) from None
+    if not store.state.ruleset:  # saved through the engine before its rules were chosen: no screen shows it
+        store.close()
+        raise SessionError(_("Cannot open the session"), _("{path} holds no fight yet: no ruleset was chosen in it.",
+                                                           path=folder))
+    return store
 
 
 def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Store:
@@ -323,12 +334,20 @@ def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Stor
     read. Returns the new session's store."""
     from tui_combat.store import recover as rebuild
 
-    folder = _saved_folder(data_root, key, _("Cannot recover the session"))
-    target = new_session_folder(data_root, f"{key}-recovered", _("Cannot recover the session"))
+    from tui_combat.saves.session_folders import remove_new_folder
+
+    title = _("Cannot recover the session")
+    folder = _saved_folder(data_root, key, title)
+    if not folder.is_dir():
+        raise SessionError(title, _("There is no saved session {name}.", name=key))
+    target = new_session_folder(data_root, f"{key}-recovered", title)
     try:
         return rebuild(folder, target, up_to_line=up_to_line)
-    except _refusals() as error:
-        raise SessionError(_("Cannot recover the session"), str(error)) from None
+    except BaseException as error:
+        remove_new_folder(target)  # made here, for this recovery only: a recovery that fails leaves nothing
+        if isinstance(error, _refusals()):
+            raise SessionError(title, str(error)) from None
+        raise
 
 
 def save_as(store: Store, data_root: Path, name: str) -> str:
