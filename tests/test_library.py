@@ -175,6 +175,14 @@ def test_an_entry_with_an_escape_in_its_text_is_refused_with_its_line_and_charac
     assert all(entry.source == "bestiary" for entry in finder.search("ogre"))
 
 
+def test_an_entry_with_an_escape_is_not_saved_to_the_library(tmp_path: Path) -> None:
+    for entry in (Entry(name="Ogre\x1b[31m", hp=19), Entry(name="Ogre", hp=19, sheet={"weapon": "club\x07"}),
+                  Entry(name="Ogre", hp=19, aliases=("big\x9b",))):
+        with pytest.raises(LibraryError, match="control character"):
+            save_entry(tmp_path, "ose", entry)
+    assert not library_path(tmp_path, "ose").exists()
+
+
 def test_a_library_that_is_not_toml_is_reported_and_never_overwritten(tmp_path: Path) -> None:
     path = library_path(tmp_path, "ose")
     path.parent.mkdir(parents=True)

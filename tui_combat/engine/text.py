@@ -24,7 +24,7 @@ import msgspec
 from tui_combat.i18n import N_, _
 
 __all__ = ["MULTI_LINE_FIELDS", "action_text_problem", "control_problem", "first_control", "harmless",
-           "json_harmless", "without_controls"]
+           "json_harmless", "value_problem", "without_controls"]
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -99,18 +99,21 @@ def json_harmless(text: str) -> str:
     return _C1_AND_DELETE.sub(lambda match: f"\\u{ord(match.group(0)):04x}", text)
 
 
-def _value_problem(value: Any, key: str) -> str | None:
+def value_problem(value: Any, key: str) -> str | None:
+    """The refusal of the first text in ``value`` (a text, or the keys and values of a table or a list, all the
+    way down) that holds a control character; ``key``: the field it is, which decides whether it may hold line
+    breaks (:data:`MULTI_LINE_FIELDS`). None when none does."""
     if isinstance(value, str):
         return control_problem(value, lines=key in MULTI_LINE_FIELDS)
     if isinstance(value, Mapping):
         for inner_key, inner in value.items():
-            problem = _value_problem(inner_key, "") if isinstance(inner_key, str) else None
-            problem = problem or _value_problem(inner, str(inner_key))
+            problem = value_problem(inner_key, "") if isinstance(inner_key, str) else None
+            problem = problem or value_problem(inner, str(inner_key))
             if problem:
                 return problem
     elif isinstance(value, (list, tuple)):
         for inner in value:
-            problem = _value_problem(inner, key)
+            problem = value_problem(inner, key)
             if problem:
                 return problem
     return None
@@ -130,7 +133,7 @@ def action_text_problem(action: msgspec.Struct) -> str | None:
     nothing on the keys of a turn."""
     tag = getattr(type(action), "__struct_config__").tag
     for field in _TEXT_FIELDS.get(tag, ()) if isinstance(tag, str) else ():
-        problem = _value_problem(getattr(action, field, None), field)
+        problem = value_problem(getattr(action, field, None), field)
         if problem:
             return problem
     return None
