@@ -7,8 +7,12 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui_combat.i18n import KNOWN_LANGUAGES, UnknownLanguage, _, choose_language, language_argument, localize_argparse, ngettext, set_language
+
+if TYPE_CHECKING:
+    from tui_combat.running.leaving import LeftSession
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -173,7 +177,28 @@ def _main(argv: list[str]) -> int:
         app.run()
     finally:
         gc.unfreeze()
+    if app.left_session is not None:
+        _say_how_to_resume(root, args.data_dir, app.left_session)
     return app.return_code or 0  # EXIT_UNSAVED when the GM left with actions that could not be saved
+
+
+def _say_how_to_resume(root: Path, data_dir: str | None, left: LeftSession) -> None:
+    """Once the terminal is the shell's again: the session left, and the exact command that resumes it."""
+    from tui_combat.engine.text import harmless
+    from tui_combat.session import resume_command
+
+    name, command = harmless(left.name or left.key), resume_command(root, left.key, left.name, data_dir)
+    if left.save_problem:
+        line = _("{name}: the last actions could not be saved ({problem}) — what was saved resumes with: {command}",
+                 name=name, problem=left.save_problem, command=command)
+    elif left.read_only:
+        line = _("{name} was open read-only and is as it was — open it again with: {command}", name=name, command=command)
+    else:
+        line = _("Saved as {name} — resume with: {command}", name=name, command=command)
+    try:
+        print(harmless(line, lines=True))
+    except OSError:  # the terminal is gone (a hang-up): nobody is there to read it
+        pass
 
 
 def _has_terminal() -> bool:

@@ -33,7 +33,7 @@ __all__ = [
     "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "delete", "discard_if_empty",
     "existing_session_for_demo", "find_session", "free_name", "list_sessions", "new_empty", "new_from_file", "open_demo",
     "usual_ruleset",
-    "fight_progress", "progress_label", "recover", "rename", "resume", "ruleset_label", "save_as",
+    "fight_progress", "progress_label", "recover", "rename", "resume", "resume_command", "ruleset_label", "save_as",
 ]
 
 
@@ -396,6 +396,22 @@ def _typed_name(name: str, title: str) -> str:
     if problem is not None:
         raise SessionError(title, problem)
     return name
+
+
+def resume_command(data_root: Path, key: str, name: str, data_dir: str | None = None) -> str:
+    """The command a GM types to resume the session ``key`` called ``name``: by its name when that finds it
+    (and can be typed), else by its key; with ``--data-dir`` when the data folder was given so."""
+    import shlex
+
+    from tui_combat.engine.text import first_control
+
+    try:
+        found = find_session(data_root, name) if name.strip() and first_control(name) is None else None
+    except SessionError:  # another session of that name
+        found = None
+    words = ["tui-combat", *(["--data-dir", data_dir] if data_dir else []), "resume",
+             name if found is not None and found.key == key else key]
+    return " ".join(shlex.quote(word) for word in words)
 
 
 def check_encounter(path: Path) -> State:

@@ -37,7 +37,7 @@ from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog
 from tui_combat.screens.drawn_once import LaidOutInPlace
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round_foot import AskedAtTheFoot
-from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
+from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first, undo_key
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.glyphs import glyph
@@ -583,8 +583,12 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         choices = [("active", _("in the fight")), ("down", _("down")), ("fled", _("fled")), ("surrendered", _("surrendered"))]
 
         def chosen(value: str | None) -> None:
-            if value:
-                self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value))  # type: ignore[arg-type]
+            if not value:
+                return
+            changed = value != self.state.combatant(combatant_id).status
+            if self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value)) and changed and value != "active":  # type: ignore[arg-type]
+                self.notify(_("{name}: {status} — {undo} takes it back", name=combatant.name, status=dict(choices)[value],
+                              undo=undo_key("round")), timeout=6)
 
         self.app.push_screen(ChoiceDialog(_("Status of {name}", name=combatant.name), choices, combatant.status), chosen)
 
@@ -612,10 +616,14 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             if rounds > 0:
                 return self.host.refusal(a.AddEffect(combatant=combatant_id, name=name, rounds=rounds))
             effect = find_effect(self.state, combatant_id, name, known)
+            who = self.state.combatant(combatant_id).name
             if effect is None:
-                return _("{name} has no effect called {effect}.", name=self.state.combatant(combatant_id).name,
-                         effect=name.strip())
-            return self.host.refusal(a.EndEffect(effect=effect.id))
+                return _("{name} has no effect called {effect}.", name=who, effect=name.strip())
+            refusal = self.host.refusal(a.EndEffect(effect=effect.id))
+            if refusal is None:
+                self.notify(_("{name}: {effect} ended — {undo} brings it back", name=who, effect=render(effect.label),
+                              undo=undo_key("round")), timeout=6)
+            return refusal
 
         title = _("Condition or effect on {name}", name=self.state.combatant(combatant_id).name)
         self.app.push_screen(FormDialog(title, fields, {"name": "", "rounds": 1}, submit=submit))
