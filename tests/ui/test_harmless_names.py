@@ -56,6 +56,17 @@ async def test_the_round_and_the_damage_prompt_show_escaped_names_harmless(make_
         assert prompt.is_open
 
 
+async def test_looking_back_shows_escaped_names_harmless(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    from tests.ui.test_rewind_screen import look_back
+
+    saved_with_escapes(data_root)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await look_back(pilot, app)
+        await until(pilot, lambda: "Raf]0;owned" in drawn(app) and "Orc[31m 1" in drawn(app), "the names drawn")
+        assert first_control(drawn(app), lines=True) is None
+
+
 def test_the_players_view_over_ssh_gets_no_escape_of_a_name(tmp_path: Path) -> None:
     data = tmp_path / "data"
     saved_with_escapes(data)
