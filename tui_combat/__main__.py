@@ -144,7 +144,9 @@ def _main(argv: list[str]) -> int:
     if args.command == "new":
         problem = _unreadable_encounter(args.file)
         if problem:
-            print(problem, file=sys.stderr)
+            from tui_combat.engine.text import harmless
+
+            print(harmless(problem, lines=True), file=sys.stderr)
             return 2
     if args.command in (None, "resume", "new", "view") and not _has_terminal():
         print(_("tui-combat shows its screens only in a terminal, and this one has none on its input or output "

@@ -112,3 +112,14 @@ def test_an_encounter_file_with_an_escape_is_refused_with_the_file_the_line_and_
     assert f"{path}, line 7: side Party, Raf␛]0;owned␇: \"Raf␛]0;owned␇\" holds a control character (U+001B, escape) at character 4" in text
     assert "(U+009B, escape) at character 11" in text
     assert first_control(text, lines=True) is None  # what `check` prints is harmless
+
+
+def test_check_prints_the_line_and_character_and_nothing_raw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tui_combat.__main__ import main
+
+    path = tmp_path / "ambush.toml"
+    path.write_text(ESCAPED_ENCOUNTER, encoding="utf-8")
+    assert main(["--data-dir", str(tmp_path / "data"), "check", str(path)]) == 2
+    said = capsys.readouterr().err
+    assert f"{path}, line 7: " in said and "(U+001B, escape) at character 4" in said
+    assert first_control(said, lines=True) is None

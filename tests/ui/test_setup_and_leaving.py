@@ -121,3 +121,22 @@ def test_leaving_tells_the_shell_the_session_and_the_command_that_resumes_it(tmp
         assert terminal.process.wait(timeout=READ_LIMIT_SECONDS) == 0
     said_after = terminal.output.rsplit(b"\x1b[?1049l", 1)[1]  # once the shell has its screen back
     assert f"Saved as Ambush — resume with: tui-combat --data-dir {data} resume Ambush".encode() in said_after
+
+
+async def test_a_name_pasted_with_an_escape_is_refused_in_the_add_form(make_app: Callable[..., CombatApp]) -> None:
+    from textual import events
+
+    from tests.ui.steps import dialog_error
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_demo(pilot)
+        before = store(app).state
+        await pilot.press("a")
+        await until_form(pilot, "the add form")
+        app.post_message(events.Paste("Ogre\x1b]0;owned\x07"))  # as the terminal sends a paste
+        await until(pilot, lambda: "Ogre" in str(app.focused.value), "the name pasted")  # type: ignore[union-attr]
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: "holds a control character (U+001B, escape) at character 5" in dialog_error(app),
+                    "the refusal")
+        assert store(app).state is before
