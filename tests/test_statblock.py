@@ -332,12 +332,12 @@ def test_xp_is_read_from_the_short_blocks() -> None:
     assert read_block(TROLL_ADND).xp == 1400
 
 
-def _reading_time(text: str, limit: int | None) -> float:
-    """The shortest of three readings of ``text`` (the machine's other work only ever adds to one)."""
+def _reading_time(text: str, limit: int | None, times_read: int) -> float:
+    """The shortest of ``times_read`` readings of ``text`` (the machine's other work only ever adds to one)."""
     import time
 
     times = []
-    for _attempt in range(3):
+    for _attempt in range(times_read):
         start = time.perf_counter()
         read_block(text, limit=limit)
         times.append(time.perf_counter() - start)
@@ -347,13 +347,15 @@ def _reading_time(text: str, limit: int | None) -> float:
 def test_the_reader_is_linear_in_runs_of_digits() -> None:
     """10 KB and 1 MB of digits, in the places a quadratic reading hid (a bare run, a field's number, the hit
     points' dice, an attack's damage), read without the length cap: 100 times the text takes about 100 times as
-    long, where a backtracking regex took 10,000 times (4,000 digits took 3 s). Measured as a ratio in one run."""
+    long (70 to 240 times on an idle machine, the short text fitting the caches better), where a backtracking
+    regex took 10,000 times (4,000 digits took 3 s). Measured as a ratio in one run; the bound, ten times under
+    quadratic, leaves room for a busy machine."""
     shapes = ("{}", "AC {}", "Goblin\nArmor Class 12\nHit Points 7 ({}", "Orc\nAC 6 [13], HD 1 (4hp), Att 1 × claw ({}",
               "Bear\nArmor Class 11\nMelee Weapon Attack: +{} to hit")
     for shape in shapes:
         small, large = shape.format("1" * 10_000), shape.format("1" * 1_000_000)
-        ratio = _reading_time(large, None) / max(_reading_time(small, None), 1e-6)
-        assert ratio < 400, f"{shape!r}: 100× the digits took {ratio:.0f}× as long"
+        ratio = _reading_time(large, None, 2) / max(_reading_time(small, None, 5), 1e-6)
+        assert ratio < 1000, f"{shape!r}: 100× the digits took {ratio:.0f}× as long"
 
 
 def test_a_long_paste_is_read_up_to_the_cap_and_says_so() -> None:
