@@ -198,9 +198,9 @@ def _say_how_to_resume(root: Path, data_dir: str | None, left: LeftSession) -> N
     else:
         line = _("Saved as {name} — resume with: {command}", name=name, command=command)
     try:
-        print(harmless(line, lines=True))
-    except OSError:  # the terminal is gone (a hang-up): nobody is there to read it
-        pass
+        print(harmless(line, lines=True), flush=True)
+    except OSError:  # the terminal is gone (a hang-up): nobody is there to read it, nor what is left to flush
+        _quiet_stdout()
 
 
 def _has_terminal() -> bool:
