@@ -332,9 +332,8 @@ def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Stor
     """Rebuild the damaged session ``key`` into a new session beside it (``KEY-recovered``), as far as its
     files can be read (and no further than line ``up_to_line`` of its journal); the damaged folder is only
     read. Returns the new session's store."""
-    from tui_combat.store import recover as rebuild
-
     from tui_combat.saves.session_folders import remove_new_folder
+    from tui_combat.store import recover as rebuild
 
     title = _("Cannot recover the session")
     folder = _saved_folder(data_root, key, title)

@@ -586,7 +586,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             if not value:
                 return
             changed = value != self.state.combatant(combatant_id).status
-            if self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value)) and changed and value != "active":  # type: ignore[arg-type]
+            done = self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value))  # type: ignore[arg-type]
+            if done and changed and value != "active":  # out of the fight: say how to bring him back
                 self.notify(_("{name}: {status} — {undo} takes it back", name=combatant.name, status=dict(choices)[value],
                               undo=undo_key("round")), timeout=6)
 
