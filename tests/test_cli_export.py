@@ -118,3 +118,37 @@ def test_a_report_file_is_private_never_overwritten_without_force_and_never_writ
         assert main(["--data-dir", str(data), "export", "trolls", "--output", str(link), *force]) == 2
         assert "symbolic link" in capsys.readouterr().err
     assert link.is_symlink() and elsewhere.read_text(encoding="utf-8") == "not a report"
+
+
+@pytest.fixture(scope="module")
+def escaped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fight saved before control characters in names were refused: its name, a side's and two combatants'
+    hold escape sequences (one retitles the terminal, one turns it red, one is the 8-bit CSI)."""
+    from tests.ui.fights import saved_round
+    from tui_combat.engine.apply import apply
+    from tui_combat.engine import actions as a
+    from tui_combat.store import Store
+
+    root = tmp_path_factory.mktemp("escaped") / "data"
+    folder = saved_round(root, "ambush", ["Raf\x1b]0;owned\x07"], 2, monster_name="Orc\x1b[31m")
+    state = apply(Store.resume(folder, read_only=True).state, a.SetName(name="Am\x9b2Jbush"))
+    Store.create(state, sessions_dir(root) / "ambush-2").close()
+    return root
+
+
+@pytest.mark.parametrize("form", ["md", "html", "json"])
+def test_a_report_on_stdout_holds_no_escape_of_a_name(escaped: Path, form: str) -> None:
+    result = run(escaped, "export", "ambush", "--format", form)
+    assert result.returncode == 0, result.stderr
+    assert not any(char in result.stdout for char in "\x1b\x07\x9b"), result.stdout[:400]
+    if form == "json":
+        names = [c["name"] for c in json.loads(result.stdout)["combatants"]]
+        assert "Raf\x1b]0;owned\x07" in names  # the data as it is, its escapes written as JSON escapes
+    else:
+        assert "Raf␛]0;owned␇" in result.stdout and "Orc␛[31m 1" in result.stdout
+
+
+def test_the_session_list_holds_no_escape_of_a_name(escaped: Path) -> None:
+    result = run(escaped, "list")
+    assert result.returncode == 0, result.stderr
+    assert "Am\ufffd2Jbush" in result.stdout and "\x9b" not in result.stdout

@@ -160,6 +160,29 @@ def test_every_wrong_entry_is_reported_with_its_file_line_and_what_it_should_hol
     assert [entry.source for entry in finder.search("ogre")] == ["bestiary"]
 
 
+def test_an_entry_with_an_escape_in_its_text_is_refused_with_its_line_and_character(tmp_path: Path) -> None:
+    path = library_path(tmp_path, "ose")
+    path.parent.mkdir(parents=True)
+    path.write_text('[[combatants]]\nname = "Orc"\nhp = 4\n\n[[combatants]]\nname = "Ogre\\u001b]0;owned\\u0007"\n'
+                    'hp = 19\naliases = ["big one\\u009b2J"]\n', encoding="utf-8")
+    finder = Finder.load(tmp_path, "ose")
+    assert list(finder.problems) == [
+        f'{path}, line 6: entry Ogre␛]0;owned␇: "Ogre␛]0;owned␇" holds a control character (U+001B, escape) at character 5: '
+        "names, notes and other text may hold no control character or escape sequence.",
+        f'{path}, line 8: entry Ogre␛]0;owned␇: "big one�2J" holds a control character (U+009B, escape) at character 8: '
+        "names, notes and other text may hold no control character or escape sequence."]
+    assert finder.find("orc") is not None  # the right entry still serves, the refused one is not offered
+    assert all(entry.source == "bestiary" for entry in finder.search("ogre"))
+
+
+def test_an_entry_with_an_escape_is_not_saved_to_the_library(tmp_path: Path) -> None:
+    for entry in (Entry(name="Ogre\x1b[31m", hp=19), Entry(name="Ogre", hp=19, sheet={"weapon": "club\x07"}),
+                  Entry(name="Ogre", hp=19, aliases=("big\x9b",))):
+        with pytest.raises(LibraryError, match="control character"):
+            save_entry(tmp_path, "ose", entry)
+    assert not library_path(tmp_path, "ose").exists()
+
+
 def test_a_library_that_is_not_toml_is_reported_and_never_overwritten(tmp_path: Path) -> None:
     path = library_path(tmp_path, "ose")
     path.parent.mkdir(parents=True)

@@ -311,3 +311,63 @@ def test_any_text_is_read_without_an_error(text: str) -> None:
     assert all(isinstance(item, str) for item in reading.unread)
     if reading.hp is not None:
         assert reading.hp >= 0
+
+
+GOBLIN_OSE_UK_ONE_LINE = ("Гоблін: КБ 6 [13], КЗ 1 (4 HP), Атаки 1 × зброя (1к6), ТАК0 19 [0], Рух 60' (20'), "
+                          "РК С14 Ч15 П16 Д17 З18 (1), Мораль 7, Світогляд Хаотичний, Досвід 10")
+
+
+def test_the_ukrainian_ose_one_liner_reads_the_hit_points_in_brackets_and_the_xp() -> None:
+    reading = read_for(GOBLIN_OSE_UK_ONE_LINE, "ose")
+    assert (reading.name, reading.hp) == ("Гоблін", 4)
+    assert ("HP", "4") in reading.read  # as the block gives them, not worked out from the Hit Dice
+    assert ("XP", "10") in reading.read and "XP 10" in reading.notes
+    assert reading.unread == ()
+    ogre = read_for("Огр: КБ 5 [14], КЗ 4+1 (19 HP), Атаки 1 × дубина (1к10), Досвід 125", "ose")
+    assert ogre.hp == 19 and ("XP", "125") in ogre.read and ogre.unread == ()
+
+
+def test_xp_is_read_from_the_short_blocks() -> None:
+    assert read_block(BUGBEAR_OSE).xp == 50
+    assert read_block(TROLL_ADND).xp == 1400
+
+
+def _reading_time(text: str, limit: int | None, times_read: int) -> float:
+    """The shortest of ``times_read`` readings of ``text`` (the machine's other work only ever adds to one)."""
+    import time
+
+    times = []
+    for _attempt in range(times_read):
+        start = time.perf_counter()
+        read_block(text, limit=limit)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def test_the_reader_is_linear_in_runs_of_digits() -> None:
+    """10 KB and 1 MB of digits, in the places a quadratic reading hid (a bare run, a field's number, the hit
+    points' dice, an attack's damage), read without the length cap: 100 times the text takes about 100 times as
+    long (70 to 240 times on an idle machine, the short text fitting the caches better), where a backtracking
+    regex took 10,000 times (4,000 digits took 3 s). Measured as a ratio in one run; the bound, ten times under
+    quadratic, leaves room for a busy machine."""
+    shapes = ("{}", "AC {}", "Goblin\nArmor Class 12\nHit Points 7 ({}", "Orc\nAC 6 [13], HD 1 (4hp), Att 1 × claw ({}",
+              "Bear\nArmor Class 11\nMelee Weapon Attack: +{} to hit")
+    for shape in shapes:
+        small, large = shape.format("1" * 10_000), shape.format("1" * 1_000_000)
+        ratio = _reading_time(large, None, 2) / max(_reading_time(small, None, 5), 1e-6)
+        assert ratio < 1000, f"{shape!r}: 100× the digits took {ratio:.0f}× as long"
+
+
+def test_a_long_paste_is_read_up_to_the_cap_and_says_so() -> None:
+    from tui_combat.statblock import MAX_CHARS
+
+    reading = read_for(GOBLIN_OSE + ", " + "1" * 1_000_000, "ose")
+    assert reading.hp == 3 and reading.sheet["ac"] == 13
+    assert any(str(MAX_CHARS) in item for item in reading.unread), reading.unread
+
+
+def test_a_paste_with_a_control_character_is_refused_with_its_place() -> None:
+    reading = read_for("Goblin\nAC 6 [13], HD 1-1\x1b]0;owned\x07 (3hp)", "ose")
+    assert reading.refused.startswith("Line 2, character 18:") and "U+001B" in reading.refused
+    assert reading.layout == "" and reading.sheet == {} and reading.hp is None
+    assert read_for(GOBLIN_OSE.replace("\n", "\r\n\t"), "ose").refused == ""  # a page's line ends and tabs are text

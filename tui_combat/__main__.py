@@ -7,8 +7,12 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui_combat.i18n import KNOWN_LANGUAGES, UnknownLanguage, _, choose_language, language_argument, localize_argparse, ngettext, set_language
+
+if TYPE_CHECKING:
+    from tui_combat.running.leaving import LeftSession
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -97,17 +101,20 @@ def _main(argv: list[str]) -> int:
     if args.command == "check":
         from tui_combat.session import SessionError, check_encounter
 
+        from tui_combat.engine.text import harmless
+
         try:
             state = check_encounter(args.file)
         except SessionError as error:
-            print(error, file=sys.stderr)
+            print(harmless(str(error), lines=True), file=sys.stderr)
             return 2
         from tui_combat.engine.registry import get
 
-        print(ngettext("{path}: {n} combatant, ruleset {ruleset}. OK.", "{path}: {n} combatants, ruleset {ruleset}. OK.",
-                       len(state.combatants), path=args.file, ruleset=_(get(state.ruleset).name)))
+        print(harmless(ngettext("{path}: {n} combatant, ruleset {ruleset}. OK.", "{path}: {n} combatants, ruleset {ruleset}. OK.",
+                                len(state.combatants), path=args.file, ruleset=_(get(state.ruleset).name))))
         return 0
     if args.command == "list":
+        from tui_combat.engine.text import harmless
         from tui_combat.saves.session_folders import format_time, sessions_problem
         from tui_combat.session import list_sessions, progress_label, ruleset_label
 
@@ -117,8 +124,8 @@ def _main(argv: list[str]) -> int:
             return 2
         for info in list_sessions(root, steps=True):
             problem = f"\t({_(info.problem)})" if info.problem else ""
-            print(f"{info.key}\t{info.name}\t{ruleset_label(info.ruleset)}\t{progress_label(info)}\t"
-                  f"{format_time(info.saved_at)}{problem}")
+            fields = (info.key, info.name, ruleset_label(info.ruleset), progress_label(info), format_time(info.saved_at))
+            print("\t".join(harmless(field) for field in fields) + problem)
         return 0
     if args.command == "recover":
         return _recover(root, args.name, args.up_to_line)
@@ -137,7 +144,9 @@ def _main(argv: list[str]) -> int:
     if args.command == "new":
         problem = _unreadable_encounter(args.file)
         if problem:
-            print(problem, file=sys.stderr)
+            from tui_combat.engine.text import harmless
+
+            print(harmless(problem, lines=True), file=sys.stderr)
             return 2
     if args.command in (None, "resume", "new", "view") and not _has_terminal():
         print(_("tui-combat shows its screens only in a terminal, and this one has none on its input or output "
@@ -170,7 +179,28 @@ def _main(argv: list[str]) -> int:
         app.run()
     finally:
         gc.unfreeze()
+    if app.left_session is not None:
+        _say_how_to_resume(root, args.data_dir, app.left_session)
     return app.return_code or 0  # EXIT_UNSAVED when the GM left with actions that could not be saved
+
+
+def _say_how_to_resume(root: Path, data_dir: str | None, left: LeftSession) -> None:
+    """Once the terminal is the shell's again: the session left, and the exact command that resumes it."""
+    from tui_combat.engine.text import harmless
+    from tui_combat.session import resume_command
+
+    name, command = harmless(left.name or left.key), resume_command(root, left.key, left.name, data_dir)
+    if left.save_problem:
+        line = _("{name}: the last actions could not be saved ({problem}) — what was saved resumes with: {command}",
+                 name=name, problem=left.save_problem, command=command)
+    elif left.read_only:
+        line = _("{name} was open read-only and is as it was — open it again with: {command}", name=name, command=command)
+    else:
+        line = _("Saved as {name} — resume with: {command}", name=name, command=command)
+    try:
+        print(harmless(line, lines=True), flush=True)
+    except OSError:  # the terminal is gone (a hang-up): nobody is there to read it, nor what is left to flush
+        _quiet_stdout()
 
 
 def _has_terminal() -> bool:

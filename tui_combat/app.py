@@ -32,6 +32,7 @@ from tui_combat.running.opening import LOADING_AFTER, OpeningPart
 from tui_combat.running.palette import PalettePart
 from tui_combat.running.settings import SettingsPart
 from tui_combat.screens import screen_for_phase
+from tui_combat.widgets.harmless import with_harmless
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
@@ -91,11 +92,12 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """NO_COLOR: no colour code at all (Textual's own answer is a grey scale, still in colour codes); bold,
-        reverse and underline stay, and the stylesheet marks highlights with them."""
+        reverse and underline stay, and the stylesheet marks highlights with them. Last, no control character of
+        a name saved before such names were refused reaches the terminal (:mod:`tui_combat.widgets.harmless`)."""
         filters = super().get_line_filters()
-        if not self.no_color:
-            return filters
-        return [*(each for each in filters if not isinstance(each, Monochrome)), self._no_color_filter]
+        if self.no_color:
+            filters = [*(each for each in filters if not isinstance(each, Monochrome)), self._no_color_filter]
+        return with_harmless(filters)
 
     def on_mount(self) -> None:
         from tui_combat import session

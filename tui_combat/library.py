@@ -548,6 +548,12 @@ def save_entry(data_root: Path, ruleset_id: str, entry: Entry) -> Path:
 
     if not entry.name.strip():
         raise LibraryError(_("A library entry needs a name."))
+    from tui_combat.engine.text import value_problem
+
+    problem = (value_problem(entry.name, "name") or value_problem(entry.sheet, "sheet")
+               or value_problem(entry.notes, "notes") or value_problem(list(entry.aliases), "aliases"))
+    if problem is not None:  # the file would refuse it when read back
+        raise LibraryError(problem)
     path = library_path(data_root, ruleset_id)
     try:
         folder = Folder.open(path.parent, create=True)

@@ -33,6 +33,7 @@ from tui_combat.engine.log_window import logged_since
 from tui_combat.engine.model import State
 from tui_combat.engine.public import HealthScale, health_word, public_entries, public_view
 from tui_combat.engine.registry import get
+from tui_combat.engine.text import harmless, json_harmless
 from tui_combat.i18n import _, language
 from tui_combat.saves.locations import slug
 from tui_combat.session import fight_progress
@@ -379,7 +380,7 @@ _MARKDOWN_LINK = re.compile(r"\][(\[:]")
 def _md(text: str) -> str:
     """Text with nothing Markdown would read as markup, on one line. Square brackets are left as they are
     ("1d10: [7] = 7") unless they could make a link."""
-    text = _MARKDOWN_SPECIAL.sub(r"\\\1", _one_line(text))
+    text = _MARKDOWN_SPECIAL.sub(r"\\\1", _one_line(harmless(text)))
     return re.sub(r"([\[\]])", r"\\\1", text) if _MARKDOWN_LINK.search(text) else text
 
 
@@ -387,7 +388,7 @@ def _md_entry(entry: ReportEntry) -> str:
     line = ("🔒 " if entry.secret else "") + _md(entry.text)
     dice = _rolls_text(entry)
     if dice:
-        line += f" · {DICE} `{_one_line(dice).replace('`', '')}`"
+        line += f" · {DICE} `{_one_line(harmless(dice)).replace('`', '')}`"
     return f"- {line}"
 
 
@@ -456,7 +457,7 @@ td.number { text-align: right; }
 
 
 def _h(text: str) -> str:
-    return html.escape(text, quote=True)
+    return html.escape(harmless(text), quote=True)
 
 
 def _html_entry(entry: ReportEntry) -> str:
@@ -527,7 +528,7 @@ def json_text(report: Report) -> str:
     """The report as JSON: rounds → entries, each with its text in the active language, its message id and
     parameters, its dice with their faces and its facts."""
     data = {"format": "tui-combat report", "version": 1, **msgspec.to_builtins(report)}
-    return msgspec.json.format(msgspec.json.encode(data), indent=2).decode() + "\n"
+    return json_harmless(msgspec.json.format(msgspec.json.encode(data), indent=2).decode()) + "\n"
 
 
 def rendered(report: Report, form: Format) -> str:

@@ -33,7 +33,7 @@ __all__ = [
     "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "delete", "discard_if_empty",
     "existing_session_for_demo", "find_session", "free_name", "list_sessions", "new_empty", "new_from_file", "open_demo",
     "usual_ruleset",
-    "fight_progress", "progress_label", "recover", "rename", "resume", "ruleset_label", "save_as",
+    "fight_progress", "progress_label", "recover", "rename", "resume", "resume_command", "ruleset_label", "save_as",
 ]
 
 
@@ -114,7 +114,11 @@ def indexed_sessions(data_root: Path) -> list[SessionInfo] | None:
 
 
 def _shown(folder: Path, info: SessionInfo) -> SessionInfo:
-    return _as_opened(folder, info) if info.after_snapshot else session_folders.with_step_label(folder, info)
+    # A damaged session whose files' heads name no rules (one saved through the engine, whose first snapshot
+    # holds an empty fight) is read as opening reads it: its name and rules as far as they can be read, or that
+    # nothing of it can be.
+    unknown = info.problem == session_folders.RECOVERABLE and not info.ruleset
+    return _as_opened(folder, info) if info.after_snapshot or unknown else session_folders.with_step_label(folder, info)
 
 
 def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
@@ -125,7 +129,7 @@ def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
     from tui_combat.store import Store
 
     try:
-        store = Store.resume(folder, read_only=True)
+        store = Store.resume(folder, read_only=True, damaged_read_only=bool(info.problem))
     except DamagedSession as damage:
         return msgspec.structs.replace(info, problem=session_folders.RECOVERABLE if damage.report.recoverable else session_folders.DAMAGED,
                                        recoverable=damage.report.recoverable, phase="", step=-1, step_label="")
@@ -135,6 +139,8 @@ def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
         return info
     try:
         state = store.state
+        if store.damaged:
+            return msgspec.structs.replace(info, name=state.name or info.name, ruleset=state.ruleset, round=state.round)
         step, label = -1, ""
         if state.phase == "round":
             found = get(state.ruleset).steps(state)
@@ -312,23 +318,35 @@ def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
     if not folder.is_dir():
         raise SessionError(_("Cannot open the session"), _("There is no saved session {name}.", name=key))
     try:
-        return Store.resume(folder, read_only=read_only, damaged_read_only=not read_only)
+        store = Store.resume(folder, read_only=read_only, damaged_read_only=not read_only)
     except _refusals() as error:
         raise SessionError(_("Cannot open the session"), str(error)) from None
+    if not store.state.ruleset:  # saved through the engine before its rules were chosen: no screen shows it
+        store.close()
+        raise SessionError(_("Cannot open the session"), _("{path} holds no fight yet: no ruleset was chosen in it.",
+                                                           path=folder))
+    return store
 
 
 def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Store:
     """Rebuild the damaged session ``key`` into a new session beside it (``KEY-recovered``), as far as its
     files can be read (and no further than line ``up_to_line`` of its journal); the damaged folder is only
     read. Returns the new session's store."""
+    from tui_combat.saves.session_folders import remove_new_folder
     from tui_combat.store import recover as rebuild
 
-    folder = _saved_folder(data_root, key, _("Cannot recover the session"))
-    target = new_session_folder(data_root, f"{key}-recovered", _("Cannot recover the session"))
+    title = _("Cannot recover the session")
+    folder = _saved_folder(data_root, key, title)
+    if not folder.is_dir():
+        raise SessionError(title, _("There is no saved session {name}.", name=key))
+    target = new_session_folder(data_root, f"{key}-recovered", title)
     try:
         return rebuild(folder, target, up_to_line=up_to_line)
-    except _refusals() as error:
-        raise SessionError(_("Cannot recover the session"), str(error)) from None
+    except BaseException as error:
+        remove_new_folder(target)  # made here, for this recovery only: a recovery that fails leaves nothing
+        if isinstance(error, _refusals()):
+            raise SessionError(title, str(error)) from None
+        raise
 
 
 def save_as(store: Store, data_root: Path, name: str) -> str:
@@ -338,9 +356,7 @@ def save_as(store: Store, data_root: Path, name: str) -> str:
     session per name. Returns the session's key (its folder name)."""
     from tui_combat.engine.actions import SetName
 
-    name = name.strip()
-    if not name:
-        raise SessionError(_("Cannot save"), _("A name cannot be empty."))
+    name = _typed_name(name, _("Cannot save"))
     own_key = store.folder.folder.name if store.folder is not None else ""
     if own_key and name.casefold() == store.state.name.strip().casefold():
         if store.read_only:
@@ -365,6 +381,36 @@ def save_as(store: Store, data_root: Path, name: str) -> str:
     except _refusals() as error:
         raise SessionError(_("Cannot save"), str(error)) from None
     return folder.name
+
+
+def _typed_name(name: str, title: str) -> str:
+    """A session's name as the GM typed it, stripped; :class:`SessionError` (with ``title``) when it is empty or
+    holds a control character (checked before anything is made: a folder, a copy)."""
+    from tui_combat.engine.text import control_problem
+
+    name = name.strip()
+    if not name:
+        raise SessionError(title, _("A name cannot be empty."))
+    problem = control_problem(name)
+    if problem is not None:
+        raise SessionError(title, problem)
+    return name
+
+
+def resume_command(data_root: Path, key: str, name: str, data_dir: str | None = None) -> str:
+    """The command a GM types to resume the session ``key`` called ``name``: by its name when that finds it
+    (and can be typed), else by its key; with ``--data-dir`` when the data folder was given so."""
+    import shlex
+
+    from tui_combat.engine.text import first_control
+
+    try:
+        found = find_session(data_root, name) if name.strip() and first_control(name) is None else None
+    except SessionError:  # another session of that name
+        found = None
+    words = ["tui-combat", *(["--data-dir", data_dir] if data_dir else []), "resume",
+             name if found is not None and found.key == key else key]
+    return " ".join(shlex.quote(word) for word in words)
 
 
 def check_encounter(path: Path) -> State:
@@ -458,9 +504,7 @@ def rename(data_root: Path, key: str, name: str) -> str:
     from tui_combat.saves.session_folders import move_session_folder
 
     title = _("Cannot rename the session")
-    name = name.strip()
-    if not name:
-        raise SessionError(title, _("A name cannot be empty."))
+    name = _typed_name(name, title)
     other = _taken(data_root, name, but=key)
     if other is not None:
         raise SessionError(title, _("There is already a session called {name}.", name=other.name))

@@ -18,6 +18,12 @@ ascending AC from a descending one, AD&D's "2-8" as 2d4) ``read`` says how.
 
 PDF copies are cleaned first: ligatures (ﬁ ﬂ) and non-breaking spaces (Unicode NFKC), every dash and the
 minus sign as "-", words broken across lines joined, Cyrillic dice ("2к6") as "2d6".
+
+Whatever is pasted, the reading takes time in proportion to its length: only the first :data:`MAX_CHARS`
+characters are read (a longer paste says so), every number is a few digits at most (a run of a thousand is no
+number, and no regular expression here tries a run of digits from each of its digits in turn), and what a
+field's value is searched for is searched within a window. A paste that holds a control character (an escape
+sequence: text that would reprogram a terminal) is refused with its place (:attr:`Block.refused`).
 """
 
 from __future__ import annotations
@@ -28,13 +34,25 @@ from typing import Any
 
 import msgspec
 
-from tui_combat.i18n import N_
+from tui_combat.engine.text import character_name
+from tui_combat.i18n import N_, _
 
-__all__ = ["Block", "Reading", "average_hp", "clean", "for_ruleset", "read_block", "read_for"]
+__all__ = ["MAX_CHARS", "Block", "Reading", "average_hp", "clean", "cut_note", "for_ruleset", "read_block", "read_for",
+           "refusal"]
+
+MAX_CHARS = 20_000
+"""The most of a paste that is read: the longest 5e block (an ancient dragon's, legendary actions and all)
+runs to some 6,000 characters."""
+_WHOLE = r"\d{1,6}(?!\d)"
+"""A whole number as a block writes one: more digits are no number (and no run of digits is tried from each of
+its digits in turn: that is what made the reading quadratic)."""
+_NUMBER = rf"[+-]?{_WHOLE}"
 
 # -- cleaning ------------------------------------------------------------------------------------------
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"), "-")
-_CYRILLIC_DICE = re.compile(r"(?:(\d+)\s?)?[кКдД](\d+)")
+_CYRILLIC_DICE = re.compile(r"(?:(?<!\d)(\d{1,4})\s?)?[кКдД](\d{1,4})")
+_REFUSED = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+"""Control characters that are no layout (a line break, a tab, a form feed are): an escape above all."""
 _BROKEN_WORD = re.compile(r"(\w)-\n\s*(\w)")
 
 
@@ -97,10 +115,12 @@ class Block(msgspec.Struct, kw_only=True):
     read: list[tuple[str, str]] = msgspec.field(default_factory=list)
     """(field label — a message id —, what was read)."""
     unread: list[str] = msgspec.field(default_factory=list)
+    refused: str = ""
+    """Why nothing was read (translated): the paste holds a control character, at the place said; "" when it
+    was read."""
 
 
-_NUMBER = r"[+-]?\d+"
-_DICE = re.compile(r"\b\d*d\d+(?:\s*[+-]\s*\d+)?\b", re.IGNORECASE)
+_DICE = re.compile(r"\b\d{0,4}d\d{1,4}(?:\s*[+-]\s*\d{1,4})?\b", re.IGNORECASE)
 SIZE_WORDS: dict[str, str] = {
     "tiny": "tiny", "small": "small", "medium": "medium", "large": "large", "huge": "huge", "gargantuan": "gargantuan",
     "t": "tiny", "s": "small", "m": "medium", "l": "large", "h": "huge", "g": "gargantuan",
@@ -131,7 +151,7 @@ def _find_dice(text: str) -> re.Match[str] | None:
 def average_hp(hit_dice: str) -> int | None:
     """HP of a monster of ``hit_dice`` ("1-1", "4+1", "6"): the average of its d8s, half a die rounded
     down, pluses and minuses added (at least 1); None when it is not Hit Dice."""
-    match = re.fullmatch(r"(\d+)\s*([+-]\s*\d+)?\*?", hit_dice.strip())
+    match = re.fullmatch(r"(\d{1,4})\s*([+-]\s*\d{1,4})?\*?", hit_dice.strip())
     if match is None:
         half = re.fullmatch(r"1/2|½", hit_dice.strip())
         return 2 if half else None
@@ -142,7 +162,7 @@ def average_hp(hit_dice: str) -> int | None:
 
 def range_dice(text: str) -> str | None:
     """AD&D's damage ranges as dice: "1-8" → 1d8, "2-8" → 2d4, "2-7" → 1d6+1; None for anything else."""
-    match = re.fullmatch(r"(\d+)-(\d+)\s*([+-]\s*\d+)?", text.strip())
+    match = re.fullmatch(r"(\d{1,4})-(\d{1,4})\s*([+-]\s*\d{1,4})?", text.strip())
     if match is None:
         return None
     low, high = int(match.group(1)), int(match.group(2))
@@ -183,20 +203,43 @@ _SHORT_FIELDS: dict[str, tuple[str, ...]] = {
     "misc": ("CLIMATE/TERRAIN", "FREQUENCY", "ORGANIZATION", "ACTIVITY CYCLE", "DIET", "Climate/Terrain", "Frequency",
              "Organization", "Activity Cycle", "Diet"),
 }
-_SHORT_LABEL = re.compile("|".join(
-    rf"(?P<{key}_{index}>(?<![\w#]){re.escape(name)}(?!\w))"
-    for key, names in _SHORT_FIELDS.items() for index, name in enumerate(sorted(names, key=len, reverse=True))))
+_SHORT_LABEL = re.compile(r"(?<![\w#])(?=[^\W\d_]|#)(?:" + "|".join(  # (no name is tried inside a word, nor at a non-letter)
+    rf"(?P<{key}_{index}>{re.escape(name)})"
+    for key, names in _SHORT_FIELDS.items() for index, name in enumerate(sorted(names, key=len, reverse=True))) + r")(?!\w)")
 _TO_NOTES: dict[str, str] = {"mv": "MV", "sv": "SV", "al": "AL", "xp": "XP", "na": "NA", "tt": "TT", "int": "Int",
                              "sa": "SA", "sd": "SD", "mr": "MR"}
 
 
+def _bracketed(text: str) -> list[tuple[int, int]]:
+    """Where the outermost parentheses of ``text`` that close open and close, in order."""
+    ranges: list[tuple[int, int]] = []
+    opened: list[int] = []
+    for found in re.finditer(r"[()]", text):
+        if found.group(0) == "(":
+            opened.append(found.start())
+        elif opened:
+            start = opened.pop()
+            if not opened:
+                ranges.append((start, found.start()))
+    return ranges
+
+
 def _short_segments(text: str) -> tuple[str, list[tuple[str, str, str]]]:
-    """The text before the first field, and each field: (key, label as written, value)."""
-    found = list(_SHORT_LABEL.finditer(text))
+    """The text before the first field, and each field: (key, label as written, value). A label in brackets
+    belongs to the value around it ("HD 1 (4 HP)" gives its hit points, "ML Elite (14)")."""
+    ranges = _bracketed(text)
+    found: list[re.Match[str]] = []
+    next_range = 0
+    for match in _SHORT_LABEL.finditer(text):
+        while next_range < len(ranges) and ranges[next_range][1] < match.start():
+            next_range += 1
+        if next_range < len(ranges) and ranges[next_range][0] < match.start():
+            continue
+        found.append(match)
     head = text[:found[0].start()] if found else text
     segments: list[tuple[str, str, str]] = []
     for number, match in enumerate(found):
-        key = next(name for name, value in match.groupdict().items() if value is not None).rsplit("_", 1)[0]
+        key = (match.lastgroup or "").rsplit("_", 1)[0]
         end = found[number + 1].start() if number + 1 < len(found) else len(text)
         value = text[match.end():end].strip().lstrip(":").strip().rstrip(",;.").strip()
         segments.append((key, match.group(0), value))
@@ -231,7 +274,8 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
         if match.group(3).strip(" ,;"):
             block.notes.append(shown)
     elif key == "hd":
-        match = re.fullmatch(r"(\d+\s*(?:[+-]\s*\d+)?|1/2|½)\s*\*{0,3}\s*(?:\(\s*(\d+)[^)]*\))?(.*)", value)
+        match = re.fullmatch(rf"({_WHOLE}\s*(?:[+-]\s*{_WHOLE})?|1/2|½)\s*\*{{0,3}}\s*(?:\(\s*({_WHOLE})[^)]*\))?(.*)",
+                             value)
         if match is None:
             block.unread.append(shown)
             return
@@ -241,13 +285,13 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
         if match.group(3).strip(" ,;"):
             block.unread.append(match.group(3).strip(" ,;"))
     elif key == "hp":
-        match = re.fullmatch(r"(\d+)(.*)", value)
+        match = re.fullmatch(rf"({_WHOLE})(.*)", value)
         if match is None:
             block.unread.append(shown)
             return
         block.hp = int(match.group(1))
     elif key == "thac0":
-        match = re.fullmatch(rf"(\d+)\s*(?:\[\s*({_NUMBER})\s*\])?.*", value)
+        match = re.fullmatch(rf"({_WHOLE})\s*(?:\[\s*({_NUMBER})\s*\])?.*", value)
         if match is None:
             block.unread.append(shown)
             return
@@ -273,7 +317,7 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
                 block.unread.append(f"{label} {part}")
         block.damage.extend(damage)
     elif key == "ml":
-        match = re.fullmatch(r"(\d+)\s*(.*)|([^\d(]*\S)\s*\(\s*(?:\d+\s*-\s*)?(\d+)\s*\)\s*(.*)", value)
+        match = re.fullmatch(rf"({_WHOLE})\s*(.*)|([^\d(]*\S)\s*\(\s*(?:{_WHOLE}\s*-\s*)?({_WHOLE})\s*\)\s*(.*)", value)
         if match is None:
             block.unread.append(shown)
             return
@@ -290,46 +334,62 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
             return
         block.size = size
     else:
-        if block.layout == "adnd" and key == "mv" and (found := re.match(r"(\d+)", value)):
-            block.speed = int(found.group(1))
+        if block.layout == "adnd" and key == "mv" and (found := re.match(_WHOLE, value)):
+            block.speed = int(found.group(0))
+        if key == "xp" and (found := re.match(r"(\d{1,3}(?:[,.\s]\d{3}){1,2}|\d{1,7})(?![\d,.])", value)):
+            block.xp = int(re.sub(r"\D", "", found.group(1)))
         block.notes.append(f"{_TO_NOTES.get(key, label)} {value}")
 
 
 def _short_attacks(block: Block, label: str, value: str) -> None:
     """OSE "1 × weapon (1d6)", "2 × claw (1d3), 1 × bite (1d6)"; AD&D "#AT 1", "3/2"."""
-    if re.fullmatch(r"\d+(?:/\d+)?", value):
+    if re.fullmatch(r"\d{1,3}(?:/\d{1,3})?", value):
         block.attack_count = value
         return
-    forms = list(re.finditer(r"\s*(?:(\d+)\s*[×x*]\s*)?([^(),]+?)\s*\(([^)]*)\)", value))
+    left: list[str] = []
+    at = forms = 0
+    # Each form is a name (with its count) and the brackets after it, found by looking for the brackets: a
+    # search for the name first tried every position before them in turn.
+    while (opening := value.find("(", at)) >= 0 and (closing := value.find(")", opening + 1)) >= 0:
+        start = max(value.rfind(",", at, opening) + 1, value.rfind(")", at, opening) + 1, at)
+        counted = re.fullmatch(r"\s*(?:(\d{1,3})\s*[×x*]\s*)?(.*?)\s*", value[start:opening])
+        name = counted.group(2) if counted else ""
+        if not name:
+            left.append(value[at:closing + 1])
+            at = closing + 1
+            continue
+        left.append(value[at:start])
+        at = closing + 1
+        forms += 1
+        inside = value[opening + 1:closing]
+        dice = _find_dice(inside)
+        block.attacks.append(Attack(name=name, count=int(counted.group(1) or 1) if counted else 1,
+                                    damage=_dice(dice.group(0)) if dice else ""))
+        if dice is None:
+            block.unread.append(f"{name} ({inside})")
+        elif _one_line(inside.replace(dice.group(0), "")).strip(" ,;"):
+            block.notes.append(f"{name} ({inside})")
     if not forms:
         block.unread.append(f"{label} {value}")
         return
-    left = value
-    for form in forms:
-        left = left.replace(form.group(0), "", 1)
-        inside = form.group(3)
-        dice = _find_dice(inside)
-        block.attacks.append(Attack(name=form.group(2).strip(), count=int(form.group(1) or 1),
-                                    damage=_dice(dice.group(0)) if dice else ""))
-        if dice is None:
-            block.unread.append(f"{form.group(2).strip()} ({inside})")
-        elif _one_line(inside.replace(dice.group(0), "")).strip(" ,;"):
-            block.notes.append(f"{form.group(2).strip()} ({inside})")
-    if left.strip(" ,;+"):
-        block.unread.append(left.strip(" ,;+"))
+    rest = "".join(left) + value[at:]
+    if rest.strip(" ,;+"):
+        block.unread.append(rest.strip(" ,;+"))
 
 
 # -- the 5e block ---------------------------------------------------------------------------------------
-_5E_AC = re.compile(r"(?:Armou?r Class|Класс доспеха|Клас броні|Клас обладунку|\bAC\b|\bКД\b|\bКБ\b)\s*:?\s*(\d+)"
-                    r"(\s*\([^)]*\))?", re.IGNORECASE)
-_5E_HP = re.compile(r"(?:Hit Points|Хиты|Хіти|Очки здоров'я|\bHP\b)\s*:?\s*(\d+)\s*(?:\(\s*([^)]*)\))?", re.IGNORECASE)
-_5E_SPEED = re.compile(r"(?:Speed|Скорость|Швидкість)\s*:?\s*(\d+)\s*(?:ft|фт|фут)\.?(.*?)(?=\s+(?:STR|СИЛ|Str|MOD)\b|$)",
+_5E_AC = re.compile(r"(?:Armou?r Class|Класс доспеха|Клас броні|Клас обладунку|\bAC\b|\bКД\b|\bКБ\b)\s*:?\s*"
+                    rf"({_WHOLE})(\s*\([^)]{{0,200}}\))?", re.IGNORECASE)
+_5E_HP = re.compile(rf"(?:Hit Points|Хиты|Хіти|Очки здоров'я|\bHP\b)\s*:?\s*({_WHOLE})\s*(?:\(\s*([^)]{{0,200}})\))?",
+                    re.IGNORECASE)
+_5E_SPEED = re.compile(rf"(?:Speed|Скорость|Швидкість)\s*:?\s*({_WHOLE})\s*"
+                       r"(?:ft|фт|фут)\.?(.*?)(?=\s+(?:STR|СИЛ|Str|MOD)\b|$)",
                        re.IGNORECASE)
-_5E_SCORES = re.compile(r"(?:(\d+)\s*\(\s*[+-]?\d+\s*\)\s*){6}")
-_5E_SCORE = re.compile(r"(\d+)\s*\(\s*[+-]?\d+\s*\)")
-_5E_DEX_2024 = re.compile(r"\b(?:DEX|Dex|ЛОВ|Лов|СПР|Спр)\s+(\d+)\s+[+-]\d+")
-_5E_CR = re.compile(r"(?:Challenge|Опасность|Небезпека|Рівень небезпеки|\bCR\b)\s*:?\s*(\d+(?:/\d+)?)\s*"
-                    r"\(\s*(?:XP\s*)?([\d,.\s]+?)\s*(?:XP|опыт\w*|досвід\w*|ОО|ПД|ДО)?\s*[;)]", re.IGNORECASE)
+_5E_SCORES = re.compile(rf"(?<!\d)(?:({_WHOLE})\s*\(\s*{_NUMBER}\s*\)\s*){{6}}")
+_5E_SCORE = re.compile(rf"({_WHOLE})\s*\(\s*{_NUMBER}\s*\)")
+_5E_DEX_2024 = re.compile(rf"\b(?:DEX|Dex|ЛОВ|Лов|СПР|Спр)\s+({_WHOLE})\s+[+-]\d")
+_5E_CR = re.compile(r"(?:Challenge|Опасность|Небезпека|Рівень небезпеки|\bCR\b)\s*:?\s*(\d{1,2}(?:/\d)?)\s*"
+                    r"\(\s*(?:XP\s*)?([\d,.\s]{1,16}?)\s*(?:XP|опыт\w*|досвід\w*|ОО|ПД|ДО)?\s*[;)]", re.IGNORECASE)
 _5E_DEFENCES = re.compile(
     r"((?:Damage (?:Resistances|Immunities|Vulnerabilities)|Condition Immunities|Resistances|Immunities|"
     r"Vulnerabilities|Сопротивление урону|Иммунитет к урону|Уязвимость к урону|Иммунитет к состояниям|"
@@ -340,10 +400,11 @@ _5E_SIZE = re.compile(r"\b(Tiny|Small|Medium|Large|Huge|Gargantuan|Крошеч�
                       r"Огромн\w*|Громадн\w*|Крихітн\w*|Середн\w*|Велик\w*|Величезн\w*|Гігантськ\w*)\b")
 _5E_ATTACK = re.compile(
     r"(?:Melee or Ranged|Melee|Ranged|Рукопашная или дальнобойная|Рукопашная|Дальнобойная|Ближня|Дальня|"
-    r"Атака ближнім|Атака дальнім|Рукопашна|Дальнобійна)[^:]{0,40}:\s*([+-]\d+)(?:\s*(?:to hit|к попаданию|"
-    r"до влучання|до попадання))?.*?(?:Hit|Попадание|Влучання|Попадання)\s*:\s*(?:(\d+)\s*)?\(\s*([^)]*)\)",
+    r"Атака ближнім|Атака дальнім|Рукопашна|Дальнобійна)[^:]{0,40}:\s*([+-]\d{1,3})(?!\d)(?:\s*(?:to hit|к попаданию|"
+    r"до влучання|до попадання))?.{0,300}?(?:Hit|Попадание|Влучання|Попадання)\s*:\s*(?:(\d{1,6})\s*)?"
+    r"\(\s*([^)]{0,200})\)",
     re.IGNORECASE)
-_5E_MULTI = re.compile(r"(?:Multiattack|Мультиатака|Мультиатака)\.\s*([^.]*)\.", re.IGNORECASE)
+_5E_MULTI = re.compile(r"(?:Multiattack|Мультиатака|Мультиатака)\.\s*([^.]{0,300})\.", re.IGNORECASE)
 _HEADINGS = re.compile(r"^(?:(?:Bonus |Legendary )?Actions|Reactions|Traits|Действия|Бонусные действия|Реакции|Дії|"
                        r"Бонусні дії|Реакції)\s+", re.IGNORECASE)
 
@@ -385,7 +446,7 @@ def _read_5e(text: str, block: Block) -> None:
     if challenge:
         block.challenge = challenge.group(1)
         xp = re.sub(r"[\s,.]", "", challenge.group(2))
-        if xp.isdigit():
+        if xp.isdecimal() and len(xp) <= 9:
             block.xp = int(xp)
     for defence in _5E_DEFENCES.finditer(joined):
         block.notes.append(_one_line(defence.group(1)).rstrip(" ,;."))
@@ -394,13 +455,13 @@ def _read_5e(text: str, block: Block) -> None:
         words = [word.strip(",").lower() for word in multi.group(1).split()]
         count = next((_NUMBER_WORDS[word] for word in words if word in _NUMBER_WORDS), None)
         if count is None:
-            count = next((int(word) for word in words if word.isdigit()), None)
+            count = next((int(word) for word in words if word.isdecimal() and len(word) <= 2), None)
         block.attack_count = str(count) if count else ""
         block.notes.append(_one_line("Multiattack: " + multi.group(1)))
         if count is None:
             block.unread.append(_one_line(multi.group(0)))
     for attack in _5E_ATTACK.finditer(joined):
-        before = joined[:attack.start()].rstrip()
+        before = joined[max(attack.start() - 120, 0):attack.start()].rstrip()  # the name is near: never the whole text before
         name = before.rstrip(".").strip()
         cut = max(name.rfind(". "), name.rfind(") "), name.rfind(": "))
         name = _HEADINGS.sub("", name[cut + 2:] if cut >= 0 else name).strip()
@@ -433,7 +494,7 @@ def _5e_traits(joined: str, block: Block) -> None:
     rest = joined[challenge.end():]
     actions = re.search(r"\b(?:Actions|Действия|Дії)\b", rest)
     section = (rest[:actions.start()] if actions else "").strip(" )")
-    section = re.sub(r"^(?:PB\s*[+-]?\d+\s*\)?\s*)?(?:Traits|Особенности|Риси)?\s*", "", section)
+    section = re.sub(r"^(?:PB\s*[+-]?\d{1,2}\s*\)?\s*)?(?:Traits|Особенности|Риси)?\s*", "", section, count=1)
     if section:
         block.notes.append(_one_line(section)[:300])
 
@@ -445,7 +506,7 @@ def _layout(text: str) -> str:
         return "5e"
     if re.search(r"\bCR\s*\d", text) and re.search(r"\bHP\s*\d", text):
         return "5e"
-    if re.search(r"\[\s*[+-]?\d+\s*\]", text) or re.search(r"\b(?:Att|Атаки)\s+\d+\s*[×x]", text) or \
+    if re.search(rf"\[\s*{_NUMBER}\s*\]", text) or re.search(rf"\b(?:Att|Атаки)\s+{_WHOLE}\s*[×x]", text) or \
             re.search(r"\bSV\s+D\d", text):
         return "ose"
     if re.search(r"#AT|\bDmg\b|\bTHAC0\b|\bТАК0\b|\bHD\b|\bХД\b|\bКЗ\b|HIT DICE", text):
@@ -453,10 +514,35 @@ def _layout(text: str) -> str:
     return ""
 
 
-def read_block(text: str) -> Block:
-    """What the pasted ``text`` says (see the module's description)."""
+def refusal(text: str) -> str:
+    """Why a paste is not read: the control character it holds, by line and character; "" when it holds none."""
+    found = _REFUSED.search(text)
+    if found is None:
+        return ""
+    at = found.start()
+    return _("Line {line}, character {position}: a control character ({character}), which a stat block never "
+             "holds (it would reprogram the terminal): copy the block again from the page or the PDF.",
+             line=text.count("\n", 0, at) + 1, position=at - text.rfind("\n", 0, at), character=character_name(text[at]))
+
+
+def cut_note(limit: int = MAX_CHARS) -> str:
+    """What is said of a paste longer than ``limit``, of which only the first ``limit`` characters are read."""
+    return _("only the first {limit} characters were read: a stat block is shorter", limit=limit)
+
+
+def read_block(text: str, *, limit: int | None = MAX_CHARS) -> Block:
+    """What the pasted ``text`` says (see the module's description): its first ``limit`` characters (None:
+    all of it), the rest said to be left unread."""
+    cut = limit is not None and len(text) > limit
+    if cut:
+        text = text[:limit]
+    refused = refusal(text)
+    if refused:
+        return Block(refused=refused)
     cleaned = clean(text)
     block = Block(layout=_layout(cleaned))
+    if cut and limit is not None:
+        block.unread.append(cut_note(limit))
     if not cleaned:
         return block
     if block.layout == "5e":
@@ -481,6 +567,8 @@ class Reading(msgspec.Struct, frozen=True, kw_only=True):
     notes: str
     read: tuple[tuple[str, str], ...]
     unread: tuple[str, ...]
+    refused: str = ""
+    """Why nothing was read (:attr:`Block.refused`)."""
 
 
 def _hp(block: Block, read: list[tuple[str, str]]) -> int | None:
@@ -631,9 +719,11 @@ def for_ruleset(block: Block, ruleset_id: str) -> Reading:
     noted = [*block.notes, *([f"ML {block.morale}"] if block.morale is not None and ruleset_id != "ose"
                              and not morale_noted else [])]
     notes = "; ".join(dict.fromkeys(noted))
+    if block.xp is not None and block.layout != "5e":  # (5e's is read with its challenge)
+        read.append((N_("XP"), str(block.xp)))
     return Reading(layout=block.layout, name=block.name, hp=hp, sheet=sheet, notes=notes, read=tuple(read),
-                   unread=tuple(dict.fromkeys(block.unread)))
+                   unread=tuple(dict.fromkeys(block.unread)), refused=block.refused)
 
 
-def read_for(text: str, ruleset_id: str) -> Reading:
-    return for_ruleset(read_block(text), ruleset_id)
+def read_for(text: str, ruleset_id: str, *, limit: int | None = MAX_CHARS) -> Reading:
+    return for_ruleset(read_block(text, limit=limit), ruleset_id)

@@ -28,6 +28,7 @@ from tui_combat.engine.actions import Action
 from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
+from tui_combat.engine.text import action_text_problem
 from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, DamageReport, FolderTaken, IncompatibleSession, NewerVersionError, SaveError
@@ -323,8 +324,13 @@ class Store:
             raise RuleError(self.read_only_reason)
 
     def dispatch(self, action: Action) -> State:
-        """Apply, remember, save, notify. Raises :class:`RuleError` (nothing changes) when refused."""
+        """Apply, remember, save, notify. Raises :class:`RuleError` (nothing changes) when refused: by the
+        rules, or because text typed in it holds a control character (an action read back from the journal is
+        replayed as it was saved, whatever it holds)."""
         self._refuse_if_read_only()
+        problem = action_text_problem(action)
+        if problem is not None:
+            raise RuleError(problem)
         self._do(action)
         self._redo.clear()
         self._record(lambda seq: codec.Done(seq=seq, round=self.state.round, a=action))
@@ -502,7 +508,9 @@ def _recoveries(session: SessionFolder, up_to_line: int | None) -> list[Recovery
         if snapshot is not None:
             steps = plan(name, snapshot, segments, up_to_line=up_to_line)
             rebuilt = Store._rebuild(steps, session)
-            if rebuilt.store is not None:
+            # A fight that does not even name its rules (a session saved through the engine, damaged from its
+            # first action on) is nothing to show or to rebuild.
+            if rebuilt.store is not None and rebuilt.store.state.ruleset:
                 recoveries.append(Recovery(rebuilt.store, rebuilt.replayed, steps, rebuilt.problem))
     return recoveries
 
@@ -544,7 +552,8 @@ def describe_damage(report: DamageReport) -> str:
     lines += report.problems
     name = Path(report.folder).name
     if not report.recoverable:
-        lines.append(_("No snapshot in it can be read, so it cannot be rebuilt automatically."))
+        lines.append(_("No snapshot in it can be read, nor anything that names the fight's rules, so it cannot be "
+                       "rebuilt automatically."))
     elif report.last_line:
         lines.append(ngettext("It can be rebuilt from {source} and line {line} of {journal} ({n} saved action) into a new session beside it: tui-combat recover {name}",
                               "It can be rebuilt from {source} and line {line} of {journal} ({n} saved actions) into a new session beside it: tui-combat recover {name}",
@@ -578,7 +587,8 @@ def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store
     try:
         best = _best_recovery(session, up_to_line)
         if best is None:
-            raise SaveError(_("Nothing in {path} can be rebuilt: no snapshot in it can be read.", path=folder))
+            raise SaveError(_("Nothing in {path} can be rebuilt: no snapshot in it can be read, nor anything that "
+                              "names the fight's rules.", path=folder))
         session.expect_sums(best.steps.snapshot)
         forgotten = best.store._history.keep_readable(lambda block: _block_reads(best.store, block))
         best.store.save_as(into)  # reads the history blocks it needs from the damaged folder, so before closing it

@@ -8,6 +8,7 @@ import importlib.metadata
 import pkgutil
 import re
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,7 @@ def test_a_plugin_that_does_not_load_is_refused_with_its_target(monkeypatch: pyt
     registry.forget()
     try:
         assert registry.available() == ["broken", "not-one"]
-        with pytest.raises(RuleError, match="no_such_plugin_module:RULESET cannot be loaded"):
+        with pytest.raises(RuleError, match="no_such_plugin_module:RULESET could not be loaded"):
             registry.get("broken")
         with pytest.raises(RuleError, match="tui_combat.engine.model:State is not a Ruleset"):
             registry.get("not-one")
@@ -91,3 +92,27 @@ def test_with_no_entry_points_a_ruleset_is_unknown_unless_registered(monkeypatch
             assert registry.get("adnd2e") is ADND2E
     finally:
         registry.forget()
+
+
+@pytest.fixture
+def broken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    from tests.plugins.broken import broken_plugins
+
+    yield from broken_plugins(tmp_path, monkeypatch)
+
+
+def test_a_plugin_that_fails_with_anything_is_named_with_what_and_where(broken: Path) -> None:
+    from tests.plugins.broken import PREPARE_ERROR, SYNTAX_ERROR
+
+    assert {SYNTAX_ERROR, PREPARE_ERROR} <= set(registry.available())
+    with pytest.raises(RuleError) as caught:
+        registry.get(SYNTAX_ERROR)
+    assert str(caught.value).startswith(f"The ruleset plugin {SYNTAX_ERROR}:RULESET could not be loaded: SyntaxError at "
+                                        f"{broken / 'broken_syntax.py'}, line 2: ")
+    with pytest.raises(RuleError) as caught:
+        registry.get(PREPARE_ERROR)
+    assert str(caught.value).startswith(f"The ruleset plugin {PREPARE_ERROR}:RULESET could not be loaded: RuntimeError at "
+                                        f"{broken / 'broken_prepare.py'}, line 9: its tables are missing")
+    with pytest.raises(RuleError, match="SyntaxError"):  # asked again, the same answer (not loaded a second time)
+        registry.get(SYNTAX_ERROR)
+    assert registry.get("adnd2e").id == "adnd2e"  # the others load as ever

@@ -322,7 +322,7 @@ def test_the_command_line_recovers_beside_the_damaged_session(folder: Path, root
     assert fingerprint(folder) == before
     assert Store.resume(root / "sessions" / "fight-recovered").state == store.state
     assert main(["--data-dir", str(root), "recover", "no-such-fight"]) == 2
-    assert "does not exist" in capsys.readouterr().err
+    assert "There is no saved session no-such-fight." in capsys.readouterr().err
 
 
 # -- leftovers ------------------------------------------------------------------------------------------

@@ -305,3 +305,17 @@ def test_the_saved_time_reads_today_yesterday_or_a_date() -> None:
     assert format_time(at(9, 23, 59), now=now) == "yesterday 23:59"
     assert format_time(at(8, 10, 0), now=now) == "2026-03-08 10:00"
     assert format_time(0.0, now=now) == "—"
+
+
+def test_a_name_with_a_control_character_is_refused_by_save_as_and_rename_and_nothing_is_made(tmp_path: Path) -> None:
+    store = played_demo(tmp_path)
+    assert store.folder is not None
+    key = store.folder.folder.name
+    for name in ("Ambush\x1b]0;owned\x07", "Two\nlines"):
+        with pytest.raises(session.SessionError, match="control character"):
+            session.save_as(store, tmp_path, name)
+    assert folders(tmp_path) == [key]  # no copy left in a folder of that name
+    store.close()
+    with pytest.raises(session.SessionError, match="control character"):
+        session.rename(tmp_path, key, "Am\x9bbush")
+    assert sessions(tmp_path) == [(key, TROLLS)]

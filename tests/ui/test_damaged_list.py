@@ -90,3 +90,24 @@ async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(make_app: Cal
 
     assert fingerprint(folder) == files  # the damaged session was only read
     assert Store.resume(sessions_dir(data_root) / "ambush-recovered", read_only=True).state.cursor == 1
+
+
+async def test_a_session_unreadable_from_its_first_action_is_refused_with_a_message(
+        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    """Saved through the engine (its first snapshot names no rules) and damaged from its first action: it was
+    opened as an empty fight, and the set-up screen raised Unknown ruleset ""."""
+    from tests.saves.test_opening_cases import engine_api_session
+
+    folder = engine_api_session(data_root)
+    (folder / JOURNAL).write_bytes(b"")
+    files = fingerprint(folder)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until_sessions(pilot)
+        await until(pilot, lambda: row_text(app, "ambush").startswith("ambush |  | damaged |"), "the damaged row")
+        await pilot.press("enter")
+        await until(pilot, lambda: any("cannot be rebuilt automatically" in message for message in messages(app))
+                    and not app.opening, "the refusal")
+        assert isinstance(app.screen, SessionsScreen) and app.store is None
+        assert "Recover" not in (await footer_now(pilot))  # nothing to rebuild it from
+    assert fingerprint(folder) == files

@@ -8,6 +8,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual import events
 from textual.widgets import Checkbox, OptionList, Static, TextArea
 
@@ -154,3 +155,53 @@ async def test_the_srd_monsters_in_the_picker_and_five_by_name(make_app: Callabl
         assert [(c.name, c.hp, c.sheet["ac"], c.sheet["xp"]) for c in warriors] == [  # named as the bestiary names it
             (f"Goblin Warrior {n}", 10, 15, 50) for n in range(1, 6)]
         assert len({c.id for c in warriors}) == 5
+
+
+async def test_a_paste_is_read_in_a_worker_once_it_stays_as_it_is(make_app: Callable[..., CombatApp],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A paste that arrives in pieces is read once, after the last one, and never on the screen's own thread:
+    a long paste used to be read whole at every change, freezing the screen."""
+    import threading
+
+    from tui_combat.screens import paste as paste_module
+
+    on_the_screen_thread: list[bool] = []
+    read_for = paste_module.read_for
+
+    def watched(text: str, ruleset_id: str) -> object:
+        on_the_screen_thread.append(threading.current_thread() is threading.main_thread())
+        return read_for(text, ruleset_id)
+
+    monkeypatch.setattr(paste_module, "read_for", watched)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_demo(pilot)
+        await pilot.press("p")
+        dialog = await until_screen(pilot, PasteDialog, "the paste field")
+        pieces = [TROLL_ADND[at:at + 12] for at in range(0, len(TROLL_ADND), 12)]
+        for piece in pieces:
+            app.post_message(events.Paste(piece))
+        await until(pilot, lambda: "HP 33 ← HD 6+6" in shown(app, "#paste-read"), "the whole line read")
+        assert on_the_screen_thread and not any(on_the_screen_thread)
+        assert dialog.readings == len(on_the_screen_thread) < len(pieces) / 2, (dialog.readings, len(pieces))
+
+
+async def test_a_megabyte_paste_is_cut_and_one_with_an_escape_refused(make_app: Callable[..., CombatApp]) -> None:
+    from tui_combat.statblock import MAX_CHARS
+
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_ose.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_screen(pilot, SetupScreen, "the OSE set-up")
+        await pilot.press("p")
+        dialog = await until_screen(pilot, PasteDialog, "the paste field")
+        await paste(pilot, app, BUGBEAR_OSE + ", " + "7" * 1_000_000)
+        assert len(dialog.query_one(TextArea).text) == MAX_CHARS
+        assert "HP 14" in shown(app, "#paste-read")
+        assert f"only the first {MAX_CHARS} characters were read" in shown(app, "#paste-unread")
+        dialog.query_one(TextArea).text = ""
+        app.post_message(events.Paste("Bugbear\x1b]0;owned\x07\nAC 5 [14], HD 3+1 (14hp)"))
+        await until(pilot, lambda: shown(app, "#dialog-error").startswith("Line 1, character 8: a control character "
+                                                                          "(U+001B, escape)"), "the refusal")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, PasteDialog) and "U+001B" in shown(app, "#dialog-error")

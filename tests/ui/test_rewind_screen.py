@@ -64,9 +64,10 @@ async def test_rewind_to_round_1_and_go_on_from_there_as_a_new_fight(make_app: C
     async with app.run_test(size=SIZE) as pilot:
         screen = await look_back(pilot, app)
         assert where_line(app) == "Round 2 · action 20 of 20 · Raf takes 4 damage: 16/20 HP."
-        assert footer_keys(app) == ["left", "right", "left_square_bracket", "right_square_bracket", "c", "escape", "f1"]
+        assert footer_keys(app) == ["left", "right", "left_square_bracket", "right_square_bracket", "c", "escape", "q",
+                                    "f1"]
         footer = screen_lines(app)[-1]
-        assert footer.startswith("←→ Action [] Round c Continue here esc Sessions f1 Help"), footer
+        assert footer.startswith("←→ Action [] Round c Continue here esc Sessions q Quit f1 Help"), footer
 
         await pilot.press("left_square_bracket")
         assert where_line(app) == "Round 2 · action 16 of 20 · Round 2 begins."

@@ -34,6 +34,7 @@ from tui_combat.engine.apply import MAX_GROUP, apply, fight_options
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import Mistakes, file_value, validation_text
 from tui_combat.engine.model import State
+from tui_combat.engine.text import MULTI_LINE_FIELDS, control_problem, harmless
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.i18n import N_, _
 from tui_combat.i18n.os_words import os_error_text
@@ -127,8 +128,10 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
     field: for programs that read the problems (the GM reads the line, the owner and the field's name)."""
 
     def text(self, path: Path) -> str:
+        """``FILE, line N: whose: what``, harmless on a terminal whatever the file holds (a name with an
+        escape in it is quoted with the escape's picture)."""
         place = _("{path}, line {line}", path=path, line=self.line) if self.line is not None else str(path)
-        return f"{place}: {self.where}: {self.message}" if self.where else f"{place}: {self.message}"
+        return harmless(f"{place}: {self.where}: {self.message}" if self.where else f"{place}: {self.message}")
 
 
 class EncounterError(RuleError):
@@ -241,6 +244,12 @@ class _Checker:
                required: tuple[str, ...]) -> None:
         for key, value in table.items():
             kind = fields.get(key)
+            refused = control_problem(key)
+            if refused is not None:  # (a quoted key may hold anything)
+                self.add((*where, key), owner, refused, field=True)
+                continue
+            if kind != _TABLES:  # a list of tables has its fields checked table by table
+                self.controls((*where, key), owner, value)
             if kind is None:
                 close = _did_you_mean(key, list(fields))
                 known = ", ".join(fields)
@@ -263,6 +272,24 @@ class _Checker:
                 if not isinstance(value, str):
                     self.add(("options", key), "", _("the option \"{field}\" must be text, not {value}.", field=key,
                                                      value=file_value(value)))
+
+    def controls(self, where: KeyPath, owner: str, value: object) -> None:
+        """Every text in ``value`` (a field's value, a table's keys and values, a list's items) that holds a
+        control character, refused at its place: the file, the line and the character."""
+        if isinstance(value, str):
+            problem = control_problem(value, lines=bool(where) and where[-1] in MULTI_LINE_FIELDS)
+            if problem is not None:
+                self.add(where, owner, problem, field=True)
+        elif isinstance(value, dict):
+            for key, inner in value.items():
+                refused = control_problem(key)
+                if refused is not None:
+                    self.add((*where, key), owner, refused, field=True)
+                else:
+                    self.controls((*where, key), owner, inner)
+        elif isinstance(value, list):
+            for index, inner in enumerate(value):
+                self.controls((*where, index), owner, inner)
 
     def side(self, number: int, side: dict[str, Any]) -> None:
         where: KeyPath = ("sides", number)

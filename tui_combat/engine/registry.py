@@ -19,6 +19,13 @@ ENTRY_POINT_GROUP = "tui_combat.rulesets"
 
 _OWN_DISTRIBUTION = "tui-combat"
 _loaded: dict[str, AnyRuleset] = {}
+_failed: dict[str, str] = {}
+"""Why each plugin whose own code failed could not be loaded: asked again, it is not imported a second time (a
+refusal of ours, a key taken or a house rule mistaken, is asked again: the GM may have changed it since)."""
+
+
+class PluginFailure(RuleError):
+    """A plugin's own code raised while it was loaded or prepared."""
 _discovered: dict[str, str] | None = None
 
 
@@ -43,18 +50,40 @@ def check_catalogue(ruleset: AnyRuleset) -> None:
 
 
 def _load_target(target: str) -> AnyRuleset:
+    """The ruleset ``target`` names, checked and prepared. Whatever a plugin raises on the way (its module that
+    does not compile, its ``prepare()`` that fails) is a :class:`RuleError` naming the plugin, the error and where
+    it was raised: the rest of the app goes on without that ruleset."""
     module_name, _sep, attribute = target.partition(":")
     try:
         module = importlib.import_module(module_name)
         ruleset = getattr(module, attribute)
-    except (ImportError, AttributeError) as error:
-        raise RuleError(_("Ruleset plugin {target} cannot be loaded: {error}", target=target, error=error)) from None
-    if not isinstance(ruleset, Ruleset):
-        raise RuleError(_("Ruleset plugin {target} is not a Ruleset.", target=target))
-    check_catalogue(ruleset)
-    ruleset.prepare()
-    _read_catalogs(ruleset, target)
+        if not isinstance(ruleset, Ruleset):
+            raise RuleError(_("Ruleset plugin {target} is not a Ruleset.", target=target))
+        check_catalogue(ruleset)
+        ruleset.prepare()
+        _read_catalogs(ruleset, target)
+    except RuleError:
+        raise
+    except Exception as error:  # a plugin is anyone's code
+        raise PluginFailure(_("The ruleset plugin {target} could not be loaded: {error}", target=target,
+                              error=failure(error))) from None
     return ruleset
+
+
+def failure(error: Exception) -> str:
+    """An exception as a message names it: its kind, the file and line it was raised at (the line that does not
+    compile, for a syntax error), and what it says."""
+    import traceback
+
+    kind = type(error).__name__
+    if isinstance(error, SyntaxError) and error.filename:
+        return _("{error} at {file}, line {line}: {message}", error=kind, file=error.filename, line=error.lineno,
+                 message=error.msg)
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return f"{kind}: {error}"
+    return _("{error} at {file}, line {line}: {message}", error=kind, file=frames[-1].filename, line=frames[-1].lineno,
+             message=str(error) or kind)
 
 
 def _read_catalogs(ruleset: AnyRuleset, target: str) -> None:
@@ -90,6 +119,7 @@ def forget() -> None:
     """Drop what was loaded and discovered (after installing a plugin, and in tests)."""
     global _discovered
     _loaded.clear()
+    _failed.clear()
     _discovered = None
 
 
@@ -98,10 +128,16 @@ def get(ruleset_id: str) -> AnyRuleset:
     ruleset = _loaded.get(ruleset_id)
     if ruleset is not None:
         return ruleset
+    if ruleset_id in _failed:
+        raise RuleError(_failed[ruleset_id])
     target = _discover().get(ruleset_id)
     if target is None:
         raise RuleError(_("Unknown ruleset \"{id}\".", id=ruleset_id))
-    ruleset = _load_target(target)
+    try:
+        ruleset = _load_target(target)
+    except PluginFailure as error:
+        _failed[ruleset_id] = str(error)
+        raise
     _loaded[ruleset_id] = ruleset
     return ruleset
 
@@ -121,7 +157,13 @@ def restore(state: State) -> State:
 
 def register(ruleset: AnyRuleset) -> None:
     """Make ``ruleset`` available under its id without an entry point (tests, embedding); checked like any."""
-    check_catalogue(ruleset)
-    ruleset.prepare()
-    _read_catalogs(ruleset, type(ruleset).__module__)
+    try:
+        check_catalogue(ruleset)
+        ruleset.prepare()
+        _read_catalogs(ruleset, type(ruleset).__module__)
+    except RuleError:
+        raise
+    except Exception as error:
+        raise PluginFailure(_("The ruleset plugin {target} could not be loaded: {error}", target=type(ruleset).__module__,
+                              error=failure(error))) from None
     _loaded[ruleset.id] = ruleset

@@ -1,10 +1,13 @@
-"""Closing the open session, leaving it and quitting: nothing the disk refused is lost without asking."""
+"""Closing the open session, leaving it and quitting: nothing the disk refused is lost without asking, and
+the app says, once it has given the terminal back, which session it saved and how to resume it
+(:attr:`LeavingPart.left_session`, which ``tui-combat`` prints)."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
 from collections.abc import Callable
+from typing import NamedTuple
 
 from tui_combat.i18n import _
 from tui_combat.running.base import AppBase
@@ -13,7 +16,22 @@ EXIT_UNSAVED = 3
 """The exit status when the GM left although some actions could not be saved."""
 
 
+class LeftSession(NamedTuple):
+    """The session open when the app quit, as it is on disk now."""
+
+    name: str
+    key: str
+    """Its folder's name."""
+    read_only: bool
+    """It was only read (another copy of the app had it, or it is damaged): nothing was written to it."""
+    save_problem: str
+    """Why its last actions could not be saved; "" when they were."""
+
+
 class LeavingPart(AppBase):
+    left_session: LeftSession | None = None
+    """The session the app quit from; None when none was open, or when the one open was left empty and removed."""
+
     def close_store(self) -> None:
         """Save and close the open session; one started here and left untouched is removed instead (a new
         fight abandoned leaves nothing behind)."""
@@ -58,6 +76,9 @@ class LeavingPart(AppBase):
         self.close_store()
         if store is not None and store.unsaved:  # the last save refused as well: the exit status says so
             self.lost_actions = True
+        if store is not None and store.folder is not None and store.folder.folder.is_dir():
+            self.left_session = LeftSession(store.state.name, store.folder.folder.name, store.read_only,
+                                            store.save_problem if store.unsaved else "")
         self.exit(return_code=EXIT_UNSAVED if self.lost_actions else 0)
 
     handles_hang_up: bool

@@ -9,12 +9,15 @@ one written since (here, or by another copy of tui-combat), or missing from the 
 
 The index is only a cache: the sessions stay the truth. It is replaced in one step (a temporary file
 renamed over it); one that is missing, unreadable, of another format or of another version of tui-combat
-counts as empty, and is written again from the sessions.
+counts as empty, and is written again from the sessions. It is opened without waiting and read only when it
+is a regular file of at most :data:`MAX_INDEX_BYTES`: anything else there (a FIFO, which a read would wait on
+forever, a device, a folder) counts as no index and is left as it is, the list read from the sessions.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import msgspec
@@ -23,6 +26,8 @@ from tui_combat import __version__
 from tui_combat.saves.schema import HISTORY, JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA
 
 INDEX_FILE = "session-index.json"
+MAX_INDEX_BYTES = 32 << 20
+"""Far more than the index of 10,000 sessions: a bigger one is refused without reading it."""
 INDEX_SCHEMA = 1
 """The index's own format: a change of what the list reads from a session changes it too."""
 STAMPED = (SNAPSHOT, PREV_SNAPSHOT, JOURNAL, PREV_JOURNAL, HISTORY)
@@ -95,12 +100,15 @@ def read_index(root: Path) -> dict[str, IndexEntry]:
     """The entries of the data folder ``root``'s index, by session key; none when it is missing, damaged,
     or written by another version (it is then rebuilt from the sessions)."""
     try:
-        fd = os.open(root / INDEX_FILE, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = os.open(root / INDEX_FILE, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError:
         return {}
     try:
         with os.fdopen(fd, "rb") as file:
-            index = _decoder.decode(file.read())
+            found = os.fstat(file.fileno())
+            if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_INDEX_BYTES:
+                return {}
+            index = _decoder.decode(file.read(MAX_INDEX_BYTES + 1))
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return {}
     if index.schema != INDEX_SCHEMA or index.version != __version__ or index.formats != (SNAPSHOT_SCHEMA, JOURNAL_SCHEMA):
@@ -113,6 +121,14 @@ def write_index(root: Path, entries: dict[str, IndexEntry]) -> None:
     sessions every time, as without an index. Not synced to the disk: after a crash it is the old index,
     the new one, or one that does not decode, and each of those is right to read (it is checked against
     the sessions)."""
+    try:
+        mode = os.lstat(root / INDEX_FILE).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            return  # something else stands there (a FIFO, a device): not the app's to replace (a link is, itself)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return
     data = _encoder.encode(_IndexFile(schema=INDEX_SCHEMA, version=__version__, formats=(SNAPSHOT_SCHEMA, JOURNAL_SCHEMA),
                                       entries=entries))
     temp = root / f".{INDEX_FILE}.{os.getpid()}.{os.urandom(4).hex()}.tmp"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import zlib
 from collections.abc import Sequence
 from datetime import datetime, timezone
@@ -44,6 +45,8 @@ from tui_combat.saves.sums import of_file, seal
 from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 BLOCK_SUFFIX = ".json.z"
+_BLOCK_NAME = re.compile(r"[0-9]{6,}-[0-9]{9,}" + re.escape(BLOCK_SUFFIX))
+"""The name :func:`~tui_combat.saves.codec.block_name` gives a history block."""
 
 __all__ = ["JOURNAL", "SNAPSHOT", "SessionFolder", "first_snapshot", "make_snapshot", "now_iso"]
 
@@ -219,7 +222,7 @@ class SessionFolder:
             return
         try:
             for name in history.names():
-                if name.endswith(BLOCK_SUFFIX) and name not in keep:
+                if _BLOCK_NAME.fullmatch(name) and name not in keep:  # a file of another name is not ours
                     history.remove(name)
         except OSError:
             pass

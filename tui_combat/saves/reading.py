@@ -231,11 +231,16 @@ def plan(source: str, snapshot: codec.AnySnapshot, segments: list[Segment], *, u
                               path=segment.path, after=segment.header.after, seq=seq))
             break
         limit = up_to_line if segment.name == JOURNAL else None
+        started = seq
         for line, entry in segment.entries:
             if limit is not None and line > limit:
                 break
-            if entry.seq <= seq:  # already in the snapshot: written before a crash cut the rotation short
-                continue
+            if entry.seq <= started and seq == started:  # its first lines are already in the snapshot: written
+                continue                                 # before a crash cut the rotation short
+            if entry.seq <= seq:
+                problems.append(_("{path}, line {line}: action {found} is there a second time, after action {seq}.",
+                                  path=segment.path, line=line, found=entry.seq, seq=seq))
+                return Plan(source, snapshot, entries, problems, warnings)
             if entry.seq != seq + 1:
                 problems.append(_("{path}, line {line}: action {found} follows action {seq}; the ones between are missing.",
                                   path=segment.path, line=line, found=entry.seq, seq=seq))

@@ -23,7 +23,7 @@ from tui_combat.saves.errors import SaveError
 from tui_combat.saves.files import FOLDER_MODE, Folder, make_private_folders
 from tui_combat.saves.index import IndexEntry, SessionInfo, read_index, stamp, write_index
 from tui_combat.saves.locations import sessions_dir, slug
-from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA
+from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA, STATE_SCHEMA
 
 # Problems are message ids: the screens translate them when shown.
 DAMAGED = "damaged"
@@ -35,6 +35,11 @@ SYMLINK = "symbolic link, refused"
 class _CurrentHead(msgspec.Struct):
     phase: str = ""
     step: int = 0
+    schema: int = 0
+
+
+class _StateHead(msgspec.Struct):
+    schema: int = 0
 
 
 class _Head(msgspec.Struct):
@@ -46,6 +51,13 @@ class _Head(msgspec.Struct):
     sealed: list[int] = msgspec.field(default_factory=list)
     block_sums: list[int] = msgspec.field(default_factory=list)
     current: _CurrentHead | None = None
+    checkpoint: _StateHead | None = None
+    base: _StateHead | None = None
+    """(Formats 1 and 2: the state the history starts from.)"""
+
+    def newer_state(self) -> bool:
+        """Whether a state in the snapshot has a newer schema than this version's (opening refuses it as newer)."""
+        return any(state is not None and state.schema > STATE_SCHEMA for state in (self.current, self.checkpoint, self.base))
 
 
 class _StartHead(msgspec.Struct):
@@ -153,7 +165,7 @@ def _info(key: str, folder: Folder) -> SessionInfo | None:
     round_number, journal_damaged, entries = end.round, end.damaged, end.entries
     if not problem and journal_damaged:
         problem, recoverable = RECOVERABLE, True  # the snapshot is readable: at least it can be rebuilt
-    if end.newer or (head is not None and head.schema > SNAPSHOT_SCHEMA):
+    if end.newer or (head is not None and (head.schema > SNAPSHOT_SCHEMA or head.newer_state())):
         problem, recoverable = NEWER, False
     head = head or _Head()
     phase, step = "", -1

@@ -3,6 +3,10 @@
 :class:`PasteDialog` is a multi-line field; under it, as the text changes, what was read and what was not
 understood (:mod:`tui_combat.statblock`). ctrl+s takes the reading to the add form, filled in, where the GM
 fixes what he wants, chooses the side and how many, and may keep the creature in his library as well.
+
+The text is read in a worker thread, once the GM has stopped changing it for :data:`READ_AFTER` seconds: a
+long paste never stops the screen, and a paste that arrives in pieces is read once. The field takes at most
+:data:`~tui_combat.statblock.MAX_CHARS` characters (the rest of a longer paste is left out, and that is said).
 """
 
 from __future__ import annotations
@@ -10,14 +14,18 @@ from __future__ import annotations
 import msgspec
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Static, TextArea
+from textual.worker import Worker, WorkerState
 
 from tui_combat.engine import registry
 from tui_combat.engine.contract import FieldSpec
@@ -27,10 +35,13 @@ from tui_combat.library import Entry, LibraryError, default_side, entry_action, 
 from tui_combat.screens.dialogs import FormDialog, health_field
 from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.screens.session_screen import SessionScreen
-from tui_combat.statblock import Reading, read_for
+from tui_combat.statblock import MAX_CHARS, Reading, cut_note, read_for
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
-__all__ = ["PasteDialog", "paste_stat_block", "reading_lines"]
+__all__ = ["READ_AFTER", "PasteDialog", "PasteField", "paste_stat_block", "reading_lines"]
+
+READ_AFTER = 0.15
+"""Seconds the text must stay as it is before it is read."""
 
 
 def reading_lines(reading: Reading) -> tuple[str, str]:
@@ -38,6 +49,23 @@ def reading_lines(reading: Reading) -> tuple[str, str]:
     read = " · ".join(f"{_(label)} {value}" for label, value in reading.read)
     unread = "; ".join(_(item) for item in reading.unread)
     return read, unread
+
+
+class PasteField(TextArea):
+    """The paste field: a paste that would make it hold more than :data:`MAX_CHARS` characters is cut there
+    (laying out a megabyte of text froze the screen for seconds), and :attr:`cut` says so."""
+
+    cut = False
+
+    async def on_paste(self, event: events.Paste) -> None:
+        # (Textual runs TextArea's own handler of the paste after this one, unless its default is prevented.)
+        start, end = sorted(self.selection)
+        room = max(MAX_CHARS - len(self.text) + len(self.get_text_range(start, end)), 0)
+        if len(event.text) <= room or self.read_only:
+            return
+        self.cut = True
+        event.prevent_default()
+        self.move_cursor(self.replace(event.text[:room], start, end).end_location)
 
 
 class PasteDialog(DrawnOnce, TranslatedBindings, ModalScreen[Reading | None]):
@@ -57,11 +85,19 @@ class PasteDialog(DrawnOnce, TranslatedBindings, ModalScreen[Reading | None]):
     def __init__(self, ruleset_id: str) -> None:
         super().__init__()
         self.ruleset_id = ruleset_id
+        self.reading_of: tuple[str, Reading] | None = None
+        """The text last read, and its reading."""
+        self.readings = 0
+        """How many times a text was read (for tests: a paste that arrives in pieces is read once)."""
+        self._timer: Timer | None = None
+        self._worker: Worker[tuple[str, Reading]] | None = None
+        self._take_when_read = False
+        """ctrl+s came before the text it saw was read: the reading is taken once it is."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text(_("Paste a stat block")), id="dialog-title")
-            yield TextArea(id="paste-text", soft_wrap=True, tab_behavior="focus")
+            yield PasteField(id="paste-text", soft_wrap=True, tab_behavior="focus")
             yield Static("", id="paste-read")
             yield Static("", id="paste-unread")
             yield Static("", id="dialog-error")
@@ -71,28 +107,84 @@ class PasteDialog(DrawnOnce, TranslatedBindings, ModalScreen[Reading | None]):
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
 
-    def reading(self) -> Reading:
-        return read_for(self.query_one(TextArea).text, self.ruleset_id)
+    @property
+    def text(self) -> str:
+        return self.query_one(PasteField).text
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
-        reading = self.reading()
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(READ_AFTER, self._read)
+        self._error("")
+
+    def _read(self) -> None:
+        """Read the text as it is now, in a worker thread (a reading still going on is left to end unheard)."""
+        self._timer = None
+        text = self.text
+        if self.reading_of is not None and self.reading_of[0] == text:
+            self._show(self.reading_of[1])
+            return
+        self.readings += 1
+        self._worker = self.run_worker(partial(_read_text, text, self.ruleset_id), name="paste-reading",
+                                       group="paste", thread=True, exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is not self._worker or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        self._worker = None
+        if event.state == WorkerState.ERROR:  # a bug in the reader must not end the app: say what it was
+            self._take_when_read = False
+            self._error(_("Unexpected error: {error}", error=repr(event.worker.error)))
+            return
+        result = event.worker.result
+        if result is None:
+            return
+        self.reading_of = result
+        if result[0] != self.text:  # changed meanwhile: the new text is read once it stays as it is
+            if self._take_when_read and self._timer is None:
+                self._read()
+            return
+        self._show(result[1])
+        if self._take_when_read:
+            self._take_when_read = False
+            self.action_read()
+
+    def _show(self, reading: Reading) -> None:
         read, unread = reading_lines(reading)
+        if self.query_one(PasteField).cut:
+            unread = "; ".join(part for part in (unread, cut_note()) if part)
         self.query_one("#paste-read", Static).update(Text(_("Read: {what}", what=read) if read else ""))
         self.query_one("#paste-unread", Static).update(
-            Text(_("Not understood: {what}", what=unread) if unread and self.query_one(TextArea).text.strip() else ""))
-        self.query_one("#dialog-error", Static).update("")
+            Text(_("Not understood: {what}", what=unread) if unread and self.text.strip() else ""))
+        self._error(reading.refused)
+
+    def _error(self, message: str) -> None:
+        self.query_one("#dialog-error", Static).update(Text(message, style="bold red"))
 
     def action_read(self) -> None:
-        reading = self.reading()
-        if not reading.layout:
-            self.query_one("#dialog-error", Static).update(Text(
-                _("Nothing here reads as a stat block: paste the whole block, from its name to its attacks."),
-                style="bold red"))
+        """Take the reading of the text as it is now (read first, when it has not been yet)."""
+        if self.reading_of is None or self.reading_of[0] != self.text:
+            self._take_when_read = True
+            if self._worker is None:
+                if self._timer is not None:
+                    self._timer.stop()
+                self._read()
             return
-        self.dismiss(reading)
+        reading = self.reading_of[1]
+        if reading.refused:
+            self._error(reading.refused)
+        elif not reading.layout:
+            self._error(_("Nothing here reads as a stat block: paste the whole block, from its name to its attacks."))
+        else:
+            self.dismiss(reading)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _read_text(text: str, ruleset_id: str) -> tuple[str, Reading]:
+    """Run in a worker thread: the text, and its reading."""
+    return text, read_for(text, ruleset_id)
 
 
 def _fields(screen: SessionScreen) -> list[FieldSpec]:

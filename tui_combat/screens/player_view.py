@@ -18,6 +18,8 @@ property tests read it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import asyncio
 import signal
 from pathlib import Path
@@ -29,6 +31,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.driver import Driver
+from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -37,6 +40,7 @@ from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
 from tui_combat.saves.watch import FolderWatch
+from tui_combat.widgets.harmless import with_harmless
 from tui_combat.widgets.lines import ManyLines
 from tui_combat.widgets.redraw import WindowLog
 from tui_combat.widgets.translated_bindings import TranslatedBindings
@@ -405,6 +409,10 @@ class PlayerViewApp(TranslatedBindings, App[None]):
         from tui_combat.textual_ext.terminal_driver import kept_driver
 
         return kept_driver(super().get_driver_class())
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """No control character of a name saved before such names were refused reaches a player's terminal."""
+        return with_harmless(super().get_line_filters())
 
     def get_default_screen(self) -> Screen[None]:
         from tui_combat.config import health_settings_path

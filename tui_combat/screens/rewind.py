@@ -120,6 +120,7 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         Binding("end", "last", N_("Where it was left"), id="rewind.last", show=False, priority=True),
         Binding("c", "branch", N_("Continue here"), id="rewind.branch"),
         Binding("escape", "leave", N_("Sessions"), id="rewind.leave"),
+        Binding("q", "app.quit", N_("Quit"), id="rewind.quit"),
     ]
 
     def __init__(self, key: str, name: str) -> None:

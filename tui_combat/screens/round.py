@@ -37,7 +37,7 @@ from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog
 from tui_combat.textual_ext.frames import LaidOutInPlace
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round_foot import AskedAtTheFoot
-from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first
+from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first, undo_key
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.glyphs import glyph
@@ -595,8 +595,13 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         choices = [("active", _("in the fight")), ("down", _("down")), ("fled", _("fled")), ("surrendered", _("surrendered"))]
 
         def chosen(value: str | None) -> None:
-            if value:
-                self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value))  # type: ignore[arg-type]
+            if not value:
+                return
+            changed = value != self.state.combatant(combatant_id).status
+            done = self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value))  # type: ignore[arg-type]
+            if done and changed and value != "active":  # out of the fight: say how to bring him back
+                self.notify(_("{name}: {status} — {undo} takes it back", name=combatant.name, status=dict(choices)[value],
+                              undo=undo_key("round")), timeout=6)
 
         self.app.push_screen(ChoiceDialog(_("Status of {name}", name=combatant.name), choices, combatant.status), chosen)
 
@@ -644,10 +649,14 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             if rounds > 0:
                 return self.host.refusal(a.AddEffect(combatant=combatant_id, name=name, rounds=rounds))
             effect = find_effect(self.state, combatant_id, name, known)
+            who = self.state.combatant(combatant_id).name
             if effect is None:
-                return _("{name} has no effect called {effect}.", name=self.state.combatant(combatant_id).name,
-                         effect=name.strip())
-            return self.host.refusal(a.EndEffect(effect=effect.id))
+                return _("{name} has no effect called {effect}.", name=who, effect=name.strip())
+            refusal = self.host.refusal(a.EndEffect(effect=effect.id))
+            if refusal is None:
+                self.notify(_("{name}: {effect} ended — {undo} brings it back", name=who, effect=render(effect.label),
+                              undo=undo_key("round")), timeout=6)
+            return refusal
 
         title = _("Condition or effect on {name}", name=self.state.combatant(combatant_id).name)
         self.app.push_screen(FormDialog(title, fields, {"name": "", "rounds": 1}, submit=submit))

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingsMap
 from textual.screen import Screen
 from textual.widgets import DataTable
 
+from tui_combat.engine.keys import shown_key
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_
 from tui_combat.screens.host import Host, host_of
@@ -33,6 +34,12 @@ def session_bindings(screen_id: str, undo_in_footer: bool = False, keys: Mapping
         Binding(key("redo"), "redo", N_("Redo"), id=f"{screen_id}.redo", show=False),
         Binding(key("leave"), "leave", N_("Sessions"), id=f"{screen_id}.leave", show=False),
     ]
+
+
+def undo_key(screen_id: str) -> str:
+    """The key that takes back what was just done on the screen ``screen_id`` ("u", or the GM's own), as the
+    message that says how to take it back names it."""
+    return shown_key(f"{screen_id}.undo", SESSION_KEYS["undo"])
 
 
 FOCUS_ACTIONS = frozenset({"app.focus_next", "app.focus_previous"})

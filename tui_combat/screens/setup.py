@@ -31,7 +31,7 @@ from tui_combat.screens.host import host_of
 from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
 from tui_combat.screens.paste import paste_stat_block
 from tui_combat.screens.round_foot import AskedAtTheFoot
-from tui_combat.screens.session_screen import SessionScreen, session_bindings
+from tui_combat.screens.session_screen import SessionScreen, session_bindings, undo_key
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.footer import KeyFooter
 
@@ -279,6 +279,9 @@ class SetupScreen(SessionScreen):
         Binding("r", "ruleset", N_("Ruleset"), id="setup.ruleset"),
         Binding("o", "options", N_("Options"), id="setup.options", show=False),  # the summary shows them
         Binding("c", "begin", N_("Continue"), id="setup.continue"),
+        Binding("q", "app.quit", N_("Quit"), id="setup.quit"),
+        Binding("home", "first", N_("First"), id="setup.first", show=False),
+        Binding("end", "last", N_("Last"), id="setup.last", show=False),
         Binding("f2", "rename", N_("Rename"), id="setup.rename", show=False),
         Binding("l", "library", N_("Add from the library"), id="setup.library", show=False),
         Binding("p", "paste", N_("Paste a stat block"), id="setup.paste", show=False),
@@ -291,8 +294,9 @@ class SetupScreen(SessionScreen):
         yield Header()
         yield Static("", id="setup-summary")
         yield DataTable(id="setup-combatants", cursor_type="row", zebra_stripes=True)
-        yield Static(_("{add} adds a combatant (\"5 orc\": a group of five) · {next} when ready",
-                       add=shown_key("setup.add", "a"), next=shown_key("setup.continue", "c")), id="setup-hint")
+        yield Static(_("{add} adds a combatant (\"5 orc\": a group of five) · {next} when ready · {quit} quits",
+                       add=shown_key("setup.add", "a"), next=shown_key("setup.continue", "c"),
+                       quit=shown_key("setup.quit", "q")), id="setup-hint")
         yield KeyFooter(compact=True)
 
     _columns_of: str | None = None
@@ -371,10 +375,24 @@ class SetupScreen(SessionScreen):
     def action_save_encounter(self) -> None:
         save_encounter_dialog(self)
 
+    def action_first(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            table.move_cursor(row=0)
+
+    def action_last(self) -> None:
+        """The last row (the table's own End scrolled it sideways: the next key, a Delete, hit an unseen row)."""
+        table = self.query_one(DataTable)
+        if table.row_count:
+            table.move_cursor(row=table.row_count - 1)
+
     def action_remove(self) -> None:
         selected = self.selected_row()
-        if selected is not None:
-            self.host.dispatch(a.RemoveCombatant(combatant=selected))
+        if selected is None:
+            return
+        name = self.state.combatant(selected).name
+        if self.host.dispatch(a.RemoveCombatant(combatant=selected)):
+            self.notify(_("{name} removed — {undo} brings him back", name=name, undo=undo_key("setup")), timeout=6)
 
     def action_hide(self) -> None:
         selected = self.selected_row()
@@ -401,8 +419,12 @@ class SetupScreen(SessionScreen):
                 continue
 
         def chosen(value: str | None) -> None:
-            if value and value != self.state.ruleset:
-                self.host.dispatch(a.SetRuleset(ruleset=value))
+            if not value or value == self.state.ruleset:
+                return
+            before = registry.get(self.state.ruleset).name
+            if self.host.dispatch(a.SetRuleset(ruleset=value)):
+                self.notify(_("Rules: {ruleset}, its options as the book sets them — {undo} goes back to {before}",
+                              ruleset=_(registry.get(value).name), undo=undo_key("setup"), before=_(before)), timeout=6)
 
         self.app.push_screen(ChoiceDialog(_("Ruleset"), choices, self.state.ruleset), chosen)
 

@@ -97,6 +97,7 @@ class SurpriseScreen(SessionScreen):
         Binding("t", "type", N_("Typed"), id="surprise.type"),
         Binding("g", "distance", N_("Distance"), id="surprise.distance"),
         Binding("c", "start", N_("Fight!"), id="surprise.start"),
+        Binding("q", "app.quit", N_("Quit"), id="surprise.quit"),
         *session_bindings("surprise"),
     ]
 
@@ -114,7 +115,7 @@ class SurpriseScreen(SessionScreen):
         yield Static("", id="surprise-summary")
         yield DataTable(id="surprise-sides", cursor_type="row")
         yield RichLog(id="surprise-log", wrap=True, markup=False, min_width=20)
-        yield KeyFooter()
+        yield KeyFooter(compact=True)  # (room for Quit beside the five keys of the step, at 80 columns)
 
     @property
     def ruleset(self) -> AnyRuleset:
