@@ -23,7 +23,7 @@ HISTORY = "history"
 """The folder of sealed undo-history blocks."""
 JOURNAL_SCHEMA = 2
 SNAPSHOT_SCHEMA = 5
-STATE_SCHEMA = 2
+STATE_SCHEMA = 3
 """The engine's state schema (``tui_combat.engine.model.SCHEMA_VERSION``, which a test keeps equal to it), here
 for the session list, which reads it from a snapshot's head before the engine is loaded."""
 SUMMED_JOURNAL = 2
