@@ -3,7 +3,7 @@ line, in English, Russian and Ukrainian, clean and as PDFs copy them; what canno
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_combat.engine import registry
@@ -300,6 +300,8 @@ def test_the_2024_block() -> None:
     assert reading.notes == "Nimble Escape. The goblin takes the Disengage or Hide action."
 
 
+# (no deadline: the first reading of a ruleset's sheet loads its tables and the catalogs, on a busy machine slowly)
+@settings(deadline=None)
 @given(st.data())
 def test_lines_broken_anywhere_read_the_same(data: st.DataObject) -> None:
     """A PDF breaks lines wherever its column ends: any space after the name may become a line break."""
@@ -312,6 +314,7 @@ def test_lines_broken_anywhere_read_the_same(data: st.DataObject) -> None:
         assert read_for(joined, ruleset) == read_for(text, ruleset), joined
 
 
+@settings(deadline=None)
 @given(st.text(max_size=300))
 def test_any_text_is_read_without_an_error(text: str) -> None:
     reading = read_for(text, "dnd5e")
