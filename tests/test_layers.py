@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tui_combat.saves",),
     ("tui_combat.store",),
     ("tui_combat.session", "tui_combat.rewind", "tui_combat.report", "tui_combat.library", "tui_combat.bestiary_names",
-     "tui_combat.statblock",
+     "tui_combat.statblock", "tui_combat.statblock_5e", "tui_combat.statblock_short",
      "tui_combat.encounter_file"),
     ("tui_combat.widgets", "tui_combat.textual_ext"),
     ("tui_combat.screens",),

@@ -16,6 +16,12 @@ every ruleset), :func:`for_ruleset` writes it as the ruleset's sheet. Everything
 listed in ``unread``: nothing is guessed silently. Where a figure is worked out (HP from Hit Dice, an
 ascending AC from a descending one, AD&D's "2-8" as 2d4) ``read`` says how.
 
+What the rest of the fight needs is read too: a 5e block's saving throws, damage types, legendary actions and
+resistance, Evasion and special abilities (:mod:`tui_combat.statblock_5e`); a short block's count before or
+after its name ("2 ogres", "Ogre (1)") and its saving throws (:mod:`tui_combat.statblock_short`). Where the
+rules roll a monster's hit points from its Hit Dice, :attr:`Reading.hp_dice` gives the dice besides the block's
+average; hit points listed one by one ("hp 30, 25") are :attr:`Reading.hps`.
+
 PDF copies are cleaned first: ligatures (ﬁ ﬂ) and non-breaking spaces (Unicode NFKC), every dash and the
 minus sign as "-", words broken across lines joined, Cyrillic dice ("2к6") as "2d6".
 
@@ -34,8 +40,12 @@ from typing import Any
 
 import msgspec
 
+from tui_combat.engine import registry
+from tui_combat.engine.errors import RuleError
 from tui_combat.engine.text import character_name
 from tui_combat.i18n import N_, _
+from tui_combat.statblock_5e import Extras, attack_count, fill_sheet, read_extras
+from tui_combat.statblock_short import adnd_fields, counted_name, ose_fields
 
 __all__ = ["MAX_CHARS", "Block", "Reading", "average_hp", "clean", "cut_note", "for_ruleset", "read_block", "read_for",
            "refusal"]
@@ -111,6 +121,20 @@ class Block(msgspec.Struct, kw_only=True):
     dex: int | None = None
     challenge: str = ""
     xp: int | None = None
+    count: int | None = None
+    """How many the block is for, as the line says: "2 ogres", "Ogre (1)"; None when it says nothing."""
+    hps: list[int] = msgspec.field(default_factory=list)
+    """Each one's hit points where the line lists them ("hp 30, 25"); the first is ``hp``."""
+    hp_average: bool = False
+    """``hp`` is the Hit Dice's average the block gives beside them ("HD 1-1 (3hp)"): each one's are rolled."""
+    save_line: str = ""
+    """The short blocks' saving throws as printed ("D12 W13 P14 B15 S16 (1)", "12 14 13 15 15")."""
+    mindless: bool = False
+    """AD&D's "Int non (0)"."""
+    scores: tuple[int, ...] | None = None
+    """5e's six ability scores, in the book's order."""
+    extras: Extras = msgspec.field(default_factory=Extras)
+    """5e's saves, damage types, legendary actions and resistance, Evasion, special abilities."""
     notes: list[str] = msgspec.field(default_factory=list)
     read: list[tuple[str, str]] = msgspec.field(default_factory=list)
     """(field label — a message id —, what was read)."""
@@ -132,10 +156,6 @@ SIZE_WORDS: dict[str, str] = {
     "большой": "large", "большое": "large", "великий": "large", "велика": "large",
     "огромный": "huge", "огромное": "huge", "величезний": "huge", "величезна": "huge",
     "громадный": "gargantuan", "громадное": "gargantuan", "гігантський": "gargantuan", "гігантська": "gargantuan",
-}
-_NUMBER_WORDS: dict[str, int] = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "два": 2, "две": 2, "дві": 2, "три": 3, "четыре": 4,
-    "чотири": 4, "пять": 5, "п'ять": 5, "шесть": 6, "шість": 6,
 }
 
 
@@ -183,11 +203,11 @@ def range_dice(text: str) -> str | None:
 # A field's names; case matters for the short ones ("AT" is not "at", "hp" not "HP" of 5e).
 _SHORT_FIELDS: dict[str, tuple[str, ...]] = {
     "ac": ("AC", "КД", "КБ", "Armor Class", "Armour Class", "ARMOR CLASS", "Класс доспеха", "Клас броні"),
-    "hd": ("HD", "ХД", "КЗ", "Hit Dice", "HIT DICE", "Кости хитов", "Кості здоров'я"),
+    "hd": ("HD", "ХД", "КЗ", "Hit Dice", "HIT DICE", "Кости хитов", "Кості здоров'я", "Level"),
     "thac0": ("THAC0", "THACO", "ТАК0", "ТАКО"),
     "att": ("Att", "#AT", "AT", "Attacks", "No. of Attacks", "NO. OF ATTACKS", "Атаки", "Атак"),
     "dmg": ("Dmg", "Damage", "Damage/Attack", "DAMAGE/ATTACK", "Урон", "Шкода", "Пошкодження"),
-    "mv": ("MV", "Movement", "MOVEMENT", "ДВ", "Движение", "Скорость", "Рух", "Переміщення"),
+    "mv": ("MV", "Movement", "MOVEMENT", "Speed", "ДВ", "Движение", "Скорость", "Рух", "Переміщення", "Швидкість"),
     "sv": ("SV", "Save", "Saves", "СБ", "Спасброски", "Спас-броски", "Рятівні кидки", "РК"),
     "ml": ("ML", "Morale", "MORALE", "Мораль", "БД"),
     "al": ("AL", "Alignment", "ALIGNMENT", "Мировоззрение", "Мир", "Світогляд", "Св"),
@@ -254,11 +274,20 @@ def _read_short(text: str, block: Block) -> None:
         rest = " ".join([lines[0][first_fields.start():]] if first_fields else []) + " " + " ".join(lines[1:])
     else:
         rest = " ".join(lines)
+    block.name, block.count = counted_name(block.name)
+    if block.count is not None:
+        block.read.append((N_("How many"), str(block.count)))
     head, segments = _short_segments(rest.strip())
     if head.strip(" ,;."):
         block.unread.append(head.strip(" ,;."))
     for key, label, value in segments:
         _short_field(block, key, label, value)
+
+
+_NOTHING = frozenset({"nil", "none", "no", "-", "—", "нет", "немає", "ні"})
+"""What an AD&D line writes for a special attack, defence or resistance it has not ("SA nil")."""
+_HP_DICE = re.compile(rf"({_WHOLE})\s*d\s*8\s*([+-]\s*{_WHOLE})?\s*\(\s*({_WHOLE})\s*\)(.*)", re.IGNORECASE)
+_HP_LIST = re.compile(rf"({_WHOLE}(?:\s*[,/]\s*{_WHOLE}){{0,49}})(.*)")
 
 
 def _short_field(block: Block, key: str, label: str, value: str) -> None:
@@ -280,16 +309,28 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
             block.unread.append(shown)
             return
         block.hit_dice = match.group(1).replace(" ", "")
-        if match.group(2):
-            block.hp = int(match.group(2))
+        if match.group(2) and (block.hp is None or block.hp_average):
+            block.hp = int(match.group(2))  # the average of the dice, as OSE gives it: each one's are rolled
+            block.hp_average = True
         if match.group(3).strip(" ,;"):
             block.unread.append(match.group(3).strip(" ,;"))
     elif key == "hp":
-        match = re.fullmatch(rf"({_WHOLE})(.*)", value)
+        rolled = _HP_DICE.fullmatch(value)  # Dolmenwood's "HP 3d8 (13)": the Hit Dice and their average
+        if rolled is not None:
+            block.hit_dice = rolled.group(1) + (rolled.group(2) or "").replace(" ", "")
+            block.hp, block.hp_average = int(rolled.group(3)), True
+            if rolled.group(4).strip(" ,;"):
+                block.unread.append(rolled.group(4).strip(" ,;"))
+            return
+        match = _HP_LIST.fullmatch(value)
         if match is None:
             block.unread.append(shown)
             return
-        block.hp = int(match.group(1))
+        figures = [int(figure) for figure in re.findall(r"\d+", match.group(1))]
+        block.hp, block.hp_average = figures[0], False
+        block.hps = figures if len(figures) > 1 else []
+        if match.group(2).strip(" ,;."):
+            block.notes.append(shown)
     elif key == "thac0":
         match = re.fullmatch(rf"({_WHOLE})\s*(?:\[\s*({_NUMBER})\s*\])?.*", value)
         if match is None:
@@ -303,7 +344,10 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
     elif key == "dmg":
         parts = [part.strip() for part in re.split(r"[/,]| or | или | або ", value) if part.strip()]
         damage: list[str] = []
-        for part in parts:
+        for written in parts:
+            part = re.sub(r"\s*\([^()]{0,40}\)$", "", written)  # "1d10 (club)": the weapon, kept in the notes
+            if part != written and part:
+                block.notes.append(shown)
             dice = _DICE.fullmatch(part.replace(" ", ""))
             ranged = range_dice(part)
             if dice:
@@ -327,6 +371,10 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
         rest = (match.group(2) if match.group(1) else match.group(5)) or ""
         if rest.strip(" ,;."):
             block.unread.append(rest.strip(" ,;."))
+    elif key == "sv":
+        block.save_line = value
+    elif key in ("sa", "sd", "mr") and value.casefold().strip(" .") in _NOTHING:
+        return
     elif key == "sz":
         size = SIZE_WORDS.get(value.split(" ")[0].strip("(),").lower()) if value else None
         if size is None:
@@ -338,6 +386,9 @@ def _short_field(block: Block, key: str, label: str, value: str) -> None:
             block.speed = int(found.group(0))
         if key == "xp" and (found := re.match(r"(\d{1,3}(?:[,.\s]\d{3}){1,2}|\d{1,7})(?![\d,.])", value)):
             block.xp = int(re.sub(r"\D", "", found.group(1)))
+        if key == "int" and re.match(r"(?:non|nil|none|нет|отсутств|немає|відсутн)(?!\w)|\(?\s*0\s*\)?$", value,
+                                     re.IGNORECASE):
+            block.mindless = True
         block.notes.append(f"{_TO_NOTES.get(key, label)} {value}")
 
 
@@ -363,11 +414,13 @@ def _short_attacks(block: Block, label: str, value: str) -> None:
         forms += 1
         inside = value[opening + 1:closing]
         dice = _find_dice(inside)
+        bonus = re.match(r"\s*([+-]\d{1,2})(?!\d)\s*,", inside)  # Dolmenwood's "Weapon (+0, 1d6)"
         block.attacks.append(Attack(name=name, count=int(counted.group(1) or 1) if counted else 1,
+                                    bonus=int(bonus.group(1)) if bonus else None,
                                     damage=_dice(dice.group(0)) if dice else ""))
         if dice is None:
             block.unread.append(f"{name} ({inside})")
-        elif _one_line(inside.replace(dice.group(0), "")).strip(" ,;"):
+        elif _one_line(inside[bonus.end() if bonus else 0:].replace(dice.group(0), "")).strip(" ,;"):
             block.notes.append(f"{name} ({inside})")
     if not forms:
         block.unread.append(f"{label} {value}")
@@ -389,13 +442,8 @@ _5E_SCORES = re.compile(rf"(?<!\d)(?:({_WHOLE})\s*\(\s*{_NUMBER}\s*\)\s*){{6}}")
 _5E_SCORE = re.compile(rf"({_WHOLE})\s*\(\s*{_NUMBER}\s*\)")
 _5E_DEX_2024 = re.compile(rf"\b(?:DEX|Dex|ЛОВ|Лов|СПР|Спр)\s+({_WHOLE})\s+[+-]\d")
 _5E_CR = re.compile(r"(?:Challenge|Опасность|Небезпека|Рівень небезпеки|\bCR\b)\s*:?\s*(\d{1,2}(?:/\d)?)\s*"
-                    r"\(\s*(?:XP\s*)?([\d,.\s]{1,16}?)\s*(?:XP|опыт\w*|досвід\w*|ОО|ПД|ДО)?\s*[;)]", re.IGNORECASE)
-_5E_DEFENCES = re.compile(
-    r"((?:Damage (?:Resistances|Immunities|Vulnerabilities)|Condition Immunities|Resistances|Immunities|"
-    r"Vulnerabilities|Сопротивление урону|Иммунитет к урону|Уязвимость к урону|Иммунитет к состояниям|"
-    r"Опір шкоді|Стійкість до шкоди|Імунітет до шкоди|Вразливість до шкоди|Імунітет до станів)\s+.*?)"
-    r"(?=\s+(?:Damage|Condition|Senses|Languages|Challenge|Skills|Saving|Чувства|Языки|Опасность|Чуття|Мови|"
-    r"Небезпека|Immunities|Иммунитет|Імунітет|Уязвимость|Вразливість|CR)\b|$)", re.IGNORECASE)
+                    r"\(\s*(?:XP\s*)?([\d,.\s]{1,16}?)\s*(?:XP|опыт\w*|досвід\w*|ОО|ПД|ДО)?\s*"
+                    r"(?:,\s*(?:or|или|або|чи)\s[^;)]{0,40})?[;)]", re.IGNORECASE)
 _5E_SIZE = re.compile(r"\b(Tiny|Small|Medium|Large|Huge|Gargantuan|Крошечн\w*|Маленьк\w*|Средн\w*|Больш\w*|"
                       r"Огромн\w*|Громадн\w*|Крихітн\w*|Середн\w*|Велик\w*|Величезн\w*|Гігантськ\w*)\b")
 _5E_ATTACK = re.compile(
@@ -405,6 +453,8 @@ _5E_ATTACK = re.compile(
     r"\(\s*([^)]{0,200})\)",
     re.IGNORECASE)
 _5E_MULTI = re.compile(r"(?:Multiattack|Мультиатака|Мультиатака)\.\s*([^.]{0,300})\.", re.IGNORECASE)
+_SENTENCE = re.compile(r"\s*([^.]{0,300})\.")
+_CHALLENGE_WORD = re.compile(r"(?<!\w)(?:Challenge|CR|Опасность|Небезпека|Рівень небезпеки)(?!\w)")
 _HEADINGS = re.compile(r"^(?:(?:Bonus |Legendary )?Actions|Reactions|Traits|Действия|Бонусные действия|Реакции|Дії|"
                        r"Бонусні дії|Реакції)\s+", re.IGNORECASE)
 
@@ -435,7 +485,8 @@ def _read_5e(text: str, block: Block) -> None:
             block.notes.append(_one_line(f"Speed {speed.group(1)} ft.{speed.group(2)}").rstrip(" ,"))
     scores = _5E_SCORES.search(joined)
     if scores:
-        block.dex = int(_5E_SCORE.findall(scores.group(0))[1])
+        block.scores = tuple(int(score) for score in _5E_SCORE.findall(scores.group(0)))
+        block.dex = block.scores[1]
     elif found := _5E_DEX_2024.search(joined):
         block.dex = int(found.group(1))
     head = joined[:ac.start()] if ac else joined[:200]
@@ -448,16 +499,21 @@ def _read_5e(text: str, block: Block) -> None:
         xp = re.sub(r"[\s,.]", "", challenge.group(2))
         if xp.isdecimal() and len(xp) <= 9:
             block.xp = int(xp)
-    for defence in _5E_DEFENCES.finditer(joined):
-        block.notes.append(_one_line(defence.group(1)).rstrip(" ,;."))
+    header_end = challenge.start() if challenge else None
+    if header_end is None and (word := _CHALLENGE_WORD.search(joined)):
+        header_end = word.start()
+    extras = block.extras = read_extras(text, joined, header_end)
+    block.notes.extend(extras.notes)
     multi = _5E_MULTI.search(joined)
     if multi:
-        words = [word.strip(",").lower() for word in multi.group(1).split()]
-        count = next((_NUMBER_WORDS[word] for word in words if word in _NUMBER_WORDS), None)
-        if count is None:
-            count = next((int(word) for word in words if word.isdecimal() and len(word) <= 2), None)
+        said = multi.group(1)
+        count = attack_count(said)
+        then = _SENTENCE.match(joined, multi.end(), multi.end() + 302) if count is None else None
+        if then is not None and re.search(r"attack|атак", then.group(1), re.IGNORECASE):
+            # "The dragon can use its Frightful Presence. It then makes three attacks: …"
+            said, count = f"{said}. {then.group(1)}", attack_count(then.group(1))
         block.attack_count = str(count) if count else ""
-        block.notes.append(_one_line("Multiattack: " + multi.group(1)))
+        block.notes.append(_one_line("Multiattack: " + said))
         if count is None:
             block.unread.append(_one_line(multi.group(0)))
     for attack in _5E_ATTACK.finditer(joined):
@@ -476,6 +532,8 @@ def _read_5e(text: str, block: Block) -> None:
     if block.hp is None:
         block.unread.append(N_("no hit points"))
     _5e_traits(joined, block)
+    if extras.legendary_names:
+        block.notes.append(f"{extras.legendary_heading}: {', '.join(extras.legendary_names)}.")
 
 
 def _size_stem(word: str) -> str:
@@ -507,7 +565,7 @@ def _layout(text: str) -> str:
     if re.search(r"\bCR\s*\d", text) and re.search(r"\bHP\s*\d", text):
         return "5e"
     if re.search(rf"\[\s*{_NUMBER}\s*\]", text) or re.search(rf"\b(?:Att|Атаки)\s+{_WHOLE}\s*[×x]", text) or \
-            re.search(r"\bSV\s+D\d", text):
+            re.search(r"\b(?:SV|Saves)\s+D\s?\d", text):
         return "ose"
     if re.search(r"#AT|\bDmg\b|\bTHAC0\b|\bТАК0\b|\bHD\b|\bХД\b|\bКЗ\b|HIT DICE", text):
         return "adnd"
@@ -569,6 +627,13 @@ class Reading(msgspec.Struct, frozen=True, kw_only=True):
     unread: tuple[str, ...]
     refused: str = ""
     """Why nothing was read (:attr:`Block.refused`)."""
+    count: int | None = None
+    """How many the block is for ("2 ogres"); None when it does not say."""
+    hp_dice: str = ""
+    """The dice each one's hit points are rolled with, as the ruleset rolls a monster's from its Hit Dice ("4d8+1"),
+    unless the GM gives a figure; "" when the block's figure is each one's (5e's, an AD&D line's "hp 27")."""
+    hps: tuple[int, ...] = ()
+    """Each one's hit points where the line lists them ("hp 30, 25"); empty otherwise."""
 
 
 def _hp(block: Block, read: list[tuple[str, str]]) -> int | None:
@@ -648,11 +713,15 @@ def _sheet_5e(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
         read.append((N_("Challenge"), block.challenge + (f" ({block.xp} XP)" if block.xp is not None else "")))
     if block.xp is not None:
         sheet["xp"] = block.xp
+    fill_sheet(block.extras, block.scores, sheet, read, block.unread)
     return sheet
 
 
 def _sheet_ose(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
     sheet: dict[str, Any] = {}
+    if block.ac is None and re.search(r"\b[RH]\s?\d", block.save_line):
+        # Dolmenwood's blocks (saves D R H B S) give the ascending armour class alone: "AC 14"
+        block = msgspec.structs.replace(block, ac=block.ac_descending, ac_descending=None)
     if (ac := _ascending(block, read, 19)) is not None:
         sheet["ac"] = ac
     if (bonus := _bonus(block)) is not None:
@@ -673,6 +742,9 @@ def _sheet_ose(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
     if block.morale is not None:
         sheet["morale"] = block.morale
         read.append((N_("Morale"), str(block.morale)))
+    if block.hit_dice:
+        sheet["hd"] = block.hit_dice
+        read.append((N_("Hit Dice"), block.hit_dice))
     return sheet
 
 
@@ -700,29 +772,60 @@ def _sheet_adnd(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
     if block.size:
         sheet["size"] = block.size
         read.append((N_("Size"), block.size))
+    if block.mindless:
+        sheet["mindless"] = True
+        read.append((N_("No intelligence"), "✓"))
+    if block.morale is not None:
+        read.append((N_("Morale"), str(block.morale)))
     return sheet
 
 
-_SHEETS = {"dnd5e": _sheet_5e, "ose": _sheet_ose, "adnd2e": _sheet_adnd, "players_option": _sheet_adnd}
+def _sheet_po(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
+    sheet = _sheet_adnd(block, read)
+    if block.layout == "adnd" and block.speed is not None:
+        sheet["movement"] = block.speed
+        read.append((N_("Movement rate"), str(block.speed)))
+    return sheet
+
+
+_SAVE_LINES = {"ose": ose_fields, "adnd2e": adnd_fields, "players_option": adnd_fields}
+_SHEETS = {"dnd5e": _sheet_5e, "ose": _sheet_ose, "adnd2e": _sheet_adnd, "players_option": _sheet_po}
 
 
 def for_ruleset(block: Block, ruleset_id: str) -> Reading:
     """The block as an entry of ``ruleset_id`` (a ruleset without a sheet mapping gets the name, the HP and
     the notes)."""
+    block = msgspec.structs.replace(block, unread=list(block.unread))  # (what a sheet refuses is added to it)
     read: list[tuple[str, str]] = list(block.read)
     if block.name:
         read.insert(0, (N_("Name"), block.name))
     hp = _hp(block, read)
     make = _SHEETS.get(ruleset_id)
     sheet = make(block, read) if make else {}
+    saves = _SAVE_LINES.get(ruleset_id)
+    saves_read = bool(block.save_line) and saves is not None and saves(block.save_line, sheet, read, block.unread)
+    if block.save_line and not saves_read and saves is not None and len(re.findall(r"\d+", block.save_line)) > 1:
+        block.unread.append(f"SV {block.save_line}")  # numbers, but not the five saves these rules read
+        saves_read = True
     morale_noted = any(note.split(" ")[0].upper() in ("ML", "MORALE", "МОРАЛЬ", "БД") for note in block.notes)
     noted = [*block.notes, *([f"ML {block.morale}"] if block.morale is not None and ruleset_id != "ose"
-                             and not morale_noted else [])]
+                             and not morale_noted else []),
+             *([f"SV {block.save_line}"] if block.save_line and not saves_read else [])]
     notes = "; ".join(dict.fromkeys(noted))
     if block.xp is not None and block.layout != "5e":  # (5e's is read with its challenge)
         read.append((N_("XP"), str(block.xp)))
+    rolled = _rolled(ruleset_id, sheet) if block.hp is None or block.hp_average else ""
     return Reading(layout=block.layout, name=block.name, hp=hp, sheet=sheet, notes=notes, read=tuple(read),
-                   unread=tuple(dict.fromkeys(block.unread)), refused=block.refused)
+                   unread=tuple(dict.fromkeys(block.unread)), refused=block.refused, count=block.count,
+                   hp_dice=rolled if hp is not None else "", hps=tuple(block.hps))
+
+
+def _rolled(ruleset_id: str, sheet: dict[str, Any]) -> str:
+    """The dice the ruleset rolls each one's hit points with from this sheet ("" for none, or an unknown ruleset)."""
+    try:
+        return registry.get(ruleset_id).hit_point_dice(sheet)
+    except RuleError:
+        return ""
 
 
 def read_for(text: str, ruleset_id: str, *, limit: int | None = MAX_CHARS) -> Reading:

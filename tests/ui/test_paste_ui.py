@@ -86,10 +86,13 @@ async def test_an_ose_line_pasted_from_the_library_picker_and_kept(make_app: Cal
         await pilot.press("ctrl+s")
         await until_screen(pilot, SetupScreen, "the set-up, the picker closed too")
         bugbears = [c for c in store(app).state.combatants if c.name.startswith("Bugbear")]
-        assert [(c.name, c.hp, c.sheet["ac"], c.sheet["attack"], c.sheet["morale"]) for c in bugbears] == [
-            (f"Bugbear {n}", 14, 14, 3, 9) for n in (1, 2, 3)]
+        assert [(c.name, c.sheet["ac"], c.sheet["attack"], c.sheet["morale"], c.sheet["hd"]) for c in bugbears] == [
+            (f"Bugbear {n}", 14, 3, 9, "3+1") for n in (1, 2, 3)]
+        hps = [c.hp for c in bugbears]  # the 14 beside the Hit Dice is their average: each one's rolled, 3d8+1
+        assert all(4 <= hp <= 25 for hp in hps) and hps != [14, 14, 14], hps
         library = tomllib.loads((data_root / "library" / "ose.toml").read_text(encoding="utf-8"))
-        assert [(e["name"], e["hp"], e["sheet"]["damage"]) for e in library["combatants"]] == [("Bugbear", 14, "2d4")]
+        assert [(e["name"], "hp" in e, e["sheet"]["damage"], e["sheet"]["hd"]) for e in library["combatants"]] == [
+            ("Bugbear", False, "2d4", "3+1")]
 
 
 async def test_an_adnd_line_and_what_is_not_a_stat_block(make_app: Callable[..., CombatApp]) -> None:
@@ -111,8 +114,9 @@ async def test_an_adnd_line_and_what_is_not_a_stat_block(make_app: Callable[...,
         await pilot.press("ctrl+s")
         await until_screen(pilot, SetupScreen, "the set-up again")
         troll = store(app).state.combatants[-1]
-        assert (troll.name, troll.hp, troll.sheet["level"], troll.sheet["ac"], troll.sheet["thac0"],
-                troll.sheet["damage"], troll.sheet["size"]) == ("Troll 4", 33, "6+6", 4, 13, "1d4+4, 1d4+4, 2d6", "large")  # beside the demo's three
+        assert (troll.name, troll.sheet["level"], troll.sheet["ac"], troll.sheet["thac0"],
+                troll.sheet["damage"], troll.sheet["size"]) == ("Troll 4", "6+6", 4, 13, "1d4+4, 1d4+4, 2d6", "large")  # beside the demo's three
+        assert 12 <= troll.hp <= 54  # rolled from the Hit Dice, 6d8+6
 
 
 async def test_the_5e_demo_shows_its_difficulty_and_it_follows_a_newcomer(make_app: Callable[..., CombatApp]) -> None:
@@ -205,3 +209,54 @@ async def test_a_megabyte_paste_is_cut_and_one_with_an_escape_refused(make_app: 
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, PasteDialog) and "U+001B" in shown(app, "#dialog-error")
+
+
+async def test_adnd_lines_give_how_many_and_each_ones_hit_points(make_app: Callable[..., CombatApp]) -> None:
+    """"2 ogres" fills in how many; their hit points are rolled from the Hit Dice unless the GM types a figure;
+    "Ogres (3) … hp 30, 25, 21" gives each his own."""
+    from tests.test_statblock_whole_fight import OGRES_ADND, OGRES_LISTED
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_demo(pilot)  # the AD&D 2e demo
+        await pilot.press("p")
+        await paste(pilot, app, OGRES_ADND)
+        await pilot.press("ctrl+s")
+        form = await until_screen(pilot, FormDialog, "the add form, filled in")
+        assert (form.raw_values()["name"], form.raw_values()["count"], form.raw_values()["hp"]) == ("Ogre", "2", "19")
+        assert "Leave 19 to roll each one's hit points (4d8+1" in " ".join(
+            visible_text(form.query_one("#dialog-note")).split())
+        await pilot.press("ctrl+s")
+        await until_screen(pilot, SetupScreen, "the set-up again")
+        ogres = [c for c in store(app).state.combatants if c.name.startswith("Ogre")]
+        assert [c.name for c in ogres] == ["Ogre 1", "Ogre 2"]
+        assert all(5 <= c.hp <= 33 for c in ogres) and [c.hp for c in ogres] != [19, 19], [c.hp for c in ogres]
+        await pilot.press("p")
+        await paste(pilot, app, OGRES_LISTED.replace("Ogres", "Hill ogres"))
+        await pilot.press("ctrl+s")
+        form = await until_screen(pilot, FormDialog, "the add form, filled in")
+        assert form.raw_values()["count"] == "3"
+        await pilot.press("ctrl+s")
+        await until_screen(pilot, SetupScreen, "the set-up again")
+        listed = [c for c in store(app).state.combatants if c.name.startswith("Hill ogre")]
+        assert [(c.name, c.hp) for c in listed] == [("Hill ogre 1", 30), ("Hill ogre 2", 25), ("Hill ogre 3", 21)]
+
+
+async def test_the_dragons_block_brings_its_saves_and_breath(make_app: Callable[..., CombatApp]) -> None:
+    from tests.test_statblock_whole_fight import FIRE_BREATH_2014, RED_2014
+
+    app = make_app(encounter=ENCOUNTER_DIR / "demo_dnd5e.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_screen(pilot, SetupScreen, "the 5e set-up")
+        await pilot.press("p")
+        await paste(pilot, app, RED_2014)
+        assert shown(app, "#paste-unread") == ""
+        await pilot.press("ctrl+s")
+        form = await until_screen(pilot, FormDialog, "the add form, filled in")
+        assert form.raw_values()["saves"] == "Str +8, Dex +6, Con +13, Int +3, Wis +7, Cha +11"
+        await pilot.press("ctrl+s")
+        await until_screen(pilot, SetupScreen, "the set-up again")
+        dragon = store(app).state.combatants[-1]
+        assert (dragon.name, dragon.hp, dragon.sheet["immune"], dragon.sheet["legendary"],
+                dragon.sheet["legendary_resistance"]) == ("Adult Red Dragon", 256, "fire", 3, 3)
+        assert FIRE_BREATH_2014 in dragon.sheet["abilities"], dragon.sheet["abilities"]

@@ -204,17 +204,26 @@ def _fields(screen: SessionScreen) -> list[FieldSpec]:
 
 def fix_dialog(screen: SessionScreen, reading: Reading, side: str | None,
                then: Callable[[bool], None] | None = None, *, hidden: bool = False) -> None:
-    """The add form filled in from ``reading``: the GM fixes it, and it adds the creature (and keeps it in
-    his library when he ticks it)."""
+    """The add form filled in from ``reading``: the GM fixes it, and it adds the creature, as many as the block
+    says (and keeps it in his library when he ticks it). Where the rules roll a monster's hit points from its Hit
+    Dice, each one's are rolled unless the GM types another figure; where the line lists each one's, each has his."""
     state = screen.state
     fields = _fields(screen)
-    values: dict[str, Any] = {"name": reading.name, "side": default_side(state, side), "count": 1,
-                              "hp": reading.hp if reading.hp is not None else 1, **reading.sheet, "notes": reading.notes,
-                              "hidden": hidden}
+    start_hp = reading.hp if reading.hp is not None else 1
+    values: dict[str, Any] = {"name": reading.name, "side": default_side(state, side),
+                              "count": min(max(reading.count or 1, 1), 500), "hp": start_hp, **reading.sheet,
+                              "notes": reading.notes, "hidden": hidden}
     _read, unread = reading_lines(reading)
     note = _("Not understood: {what}. Fix it here.", what=unread) if unread else \
         _("Everything in the block was read; check it and fix what you want.")
+    if reading.hp_dice:
+        note += " " + _("Leave {hp} to roll each one's hit points ({dice}, from the Hit Dice), or type another figure "
+                        "for them all.", hp=start_hp, dice=reading.hp_dice)
+    elif len(reading.hps) > 1:
+        note += " " + _("Leave {hp} and {count} to give each one the hit points listed ({hps}), or type another figure "
+                        "for them all.", hp=start_hp, count=len(reading.hps), hps=", ".join(map(str, reading.hps)))
     data_root = screen.host.data_root
+    rules = registry.get(state.ruleset)
 
     def submit(form: dict[str, Any]) -> str | None:
         values = dict(form)
@@ -224,11 +233,16 @@ def fix_dialog(screen: SessionScreen, reading: Reading, side: str | None,
         side_id, count, hp = values.pop("side"), int(values.pop("count")), int(values.pop("hp"))
         notes, keep, hidden = str(values.pop("notes")), bool(values.pop("keep")), bool(values.pop("hidden"))
         try:
-            sheet = registry.get(state.ruleset).check_sheet(values)
+            sheet = rules.check_sheet(values)
         except RuleError as error:
             return str(error)
-        entry = Entry(name=name, hp=hp, sheet=sheet, notes=notes)
-        action = entry_action(entry, side_id, count=count)
+        left = hp == start_hp  # the figure the block gave, or their average: not one the GM typed
+        rolled = rules.hit_point_dice(sheet) if reading.hp_dice and left else ""  # (the Hit Dice as he left them)
+        entry = Entry(name=name, hp=hp, hp_dice=rolled, ruleset=state.ruleset, sheet=sheet, notes=notes)
+        store = screen.host.store
+        action = entry_action(entry, side_id, count=count, rng=store.rng if store is not None else None)
+        if not rolled and left and len(reading.hps) == count > 1:
+            action = msgspec.structs.replace(action, hp=reading.hps[0], hps=reading.hps)
         refusal = screen.host.refusal(msgspec.structs.replace(action, hidden=True) if hidden else action)
         if refusal is not None:
             return refusal
