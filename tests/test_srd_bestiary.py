@@ -15,6 +15,7 @@ import pytest
 import tui_combat.library as library
 from tui_combat.engine import registry
 from tui_combat.library import Finder, Library, read_bestiary, read_library, srd_path
+from tui_combat.rulesets.dnd5e.stat_words import sheet_notes
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "build_srd_bestiary.py"
 
@@ -73,7 +74,9 @@ def test_the_books_numbers() -> None:
     assert (dragon.sheet["immune"], dragon.sheet["legendary"], dragon.sheet["legendary_resistance"]) == ("fire", 3, 3)
     assert dragon.sheet["saves"] == "Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6"
     assert dragon.sheet["abilities"] == "Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft"
-    assert "fly 80 ft." in dragon.notes
+    assert (dragon.sheet["cr"], dragon.sheet["hit_dice"], dragon.sheet["climb"], dragon.sheet["fly"]) == ("17", "19d12+133", 40, 80)
+    assert dragon.sheet["legendary_actions"] == "Commanding Presence, Fiery Rays, Pounce"
+    assert dragon.notes == ""  # the card and the library make them from the fields, in the GM's language
 
 
 def test_the_starter_bestiary_comes_first_and_the_srd_fills_in() -> None:
@@ -129,11 +132,13 @@ def test_the_tool_reads_a_dataset_monster() -> None:
         ],
     }
     made = module.entry(monster)
-    assert made["sheet"] == {"xp": 50, "dex": 15, "ac": 12, "attack": 4, "damage": "1d6+2", "attacks": 2,
-                             "size": "medium", "speed": 40, "saves": "Str +1, Dex +2, Con +1, Int -4, Wis +1, Cha -2",
-                             "resist": "cold"}
-    assert made["notes"] == ("CR 1/4. HP 11 (2d8 + 2). Speed swim 20 ft. "
-                             "Multiattack: The test wolf makes two Bite attacks.")
+    assert made["sheet"] == {"xp": 50, "cr": "1/4", "hit_dice": "2d8+2", "dex": 15, "ac": 12, "attack": 4,
+                             "damage": "1d6+2", "attacks": 2, "multiattack": "The test wolf makes two Bite attacks.",
+                             "size": "medium", "speed": 40, "swim": 20,
+                             "saves": "Str +1, Dex +2, Con +1, Int -4, Wis +1, Cha -2", "resist": "cold"}
+    assert "notes" not in made
+    assert sheet_notes(made["sheet"], made["hp"]) == ("CR 1/4. HP 11 (2d8 + 2). Speed swim 20 ft. "
+                                                      "Multiattack: The test wolf makes two Bite attacks.")
 
 
 def _save(ability: str, calculation: str, formula: str, parts: list[tuple[int, int, str, list[str]]],
@@ -195,10 +200,12 @@ def test_the_tool_writes_saves_damage_types_legendary_figures_and_abilities() ->
                                   "Fire Breath: 12d6 fire, Dex 16 half, recharge 5-6, cone 30 ft; "
                                   "Acid Spit (2/Day): 2d6+6 acid plus 1d6, Con 15 none, line 30x5 ft; "
                                   "Wing Beat: recharge 6; Frightful Presence: Wis 14")
-    assert made["notes"] == ("CR 10. HP 100 (10d12 + 40). Speed fly 80 ft. Condition immunities: poisoned. "
-                             "Multiattack: The test dragon makes two Rend attacks. It can replace one attack with a "
-                             "use of (A) Fire Breath or (B) Spellcasting to cast Fireball. "
-                             "Legendary actions: Frightful Presence.")
+    assert (sheet["cr"], sheet["hit_dice"], sheet["fly"], sheet["condition_immune"]) == ("10", "10d12+40", 80, "poisoned")
+    assert sheet["legendary_actions"] == "Frightful Presence"
+    assert sheet_notes(sheet, made["hp"]) == (
+        "CR 10. HP 100 (10d12 + 40). Speed fly 80 ft. Condition immunities: poisoned. "
+        "Multiattack: The test dragon makes two Rend attacks. It can replace one attack with a "
+        "use of (A) Fire Breath or (B) Spellcasting to cast Fireball. Legendary actions: Frightful Presence.")
 
 
 def test_the_tool_names_the_references_the_dataset_leaves_without_words() -> None:
