@@ -255,6 +255,30 @@ def test_every_monster_and_attack_has_a_name_in_russian_and_ukrainian(lang: str)
     assert doubles == []
 
 
+def ability_names(sheet: dict[str, Any]) -> list[str]:
+    """The names of a sheet's special abilities (their use limit aside) and legendary actions."""
+    abilities = [re.sub(r"\s*\(\d+/Day\)$", "", item.partition(":")[0]) for item in sheet.get("abilities", "").split("; ")]
+    return [name for name in (*abilities, *sheet.get("legendary_actions", "").split(", ")) if name]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_every_multiattack_ability_and_legendary_action_has_its_words_in_russian_and_ukrainian(lang: str) -> None:
+    """What the card and the library say of a monster beside its figures: each Multiattack (by the monster's
+    name) and each ability's and legendary action's name has its words in the language, and no word of English
+    (a line whose monster or ability is gone is named too)."""
+    from tui_combat.bestiary_names import read_names
+
+    shown = read_names(library.SRD_DIR, "dnd5e")[0][lang]
+    entries = srd().entries
+    multiattacks = {found.name for found in entries if found.sheet.get("multiattack")}
+    abilities = {name for found in entries for name in ability_names(found.sheet)}
+    assert sorted(multiattacks - set(shown.multiattack)) == [] and sorted(set(shown.multiattack) - multiattacks) == []
+    assert sorted(abilities - set(shown.abilities)) == [] and sorted(set(shown.abilities) - abilities) == []
+    english = [text for text in (*shown.multiattack.values(), *shown.abilities.values()) if re.search(r"[A-Za-z]", text)]
+    assert english == []
+    assert [name for name in shown.abilities.values() if re.search(r"[,;:]", name)] == []  # names listed after commas
+
+
 @pytest.mark.parametrize(("lang", "wight", "sword"), [("ru", "Умертвие", "некротический меч"),
                                                      ("uk", "Умертвій", "некротичний меч"), ("en", "Wight", "Necrotic Sword")])
 def test_a_monster_found_by_any_of_its_names_is_added_under_its_name_in_the_gms_language(
