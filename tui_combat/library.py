@@ -33,7 +33,7 @@ import random
 import re
 import textwrap
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -584,14 +584,16 @@ def save_entry(data_root: Path, ruleset_id: str, entry: Entry) -> Path:
     return path
 
 
-def summary(entry: Entry, fields: Iterable[FieldSpec], health_label: str = N_("HP")) -> str:
+def summary(entry: Entry, fields: Iterable[FieldSpec], health_label: str = N_("HP"),
+            shown_sheet_value: Callable[[FieldSpec, object], str] = shown_value) -> str:
     """The entry's health and sheet as the GM reads them ("HP 5 · Class monster · AC 6"; Trudvang "BP 12"),
-    field labels translated; ``health_label``: the ruleset's word for health (a message id)."""
+    field labels translated; ``health_label``: the ruleset's word for health (a message id); ``shown_sheet_value``:
+    the ruleset's way of saying a value (:meth:`~tui_combat.engine.contract.Ruleset.shown_sheet_value`)."""
     parts = [f"{_(health_label)} {entry.shown_hp()}"]
     sheet = entry.shown_sheet()
     for spec in fields:
         if spec.key in sheet:
-            shown = shown_value(spec, sheet[spec.key])
+            shown = shown_sheet_value(spec, sheet[spec.key])
             if shown:
                 parts.append(f"{_(spec.label)} {shown}")
     return " · ".join(parts)
