@@ -73,11 +73,16 @@ def test_the_red_dragons_card_and_library_lines_have_no_english_word(lang: str) 
 
 def test_in_english_the_card_says_what_the_book_prints() -> None:
     entry = dragon()
-    shown = card(added(entry), DRAGON)
+    state = added(entry)
+    shown = card(state, DRAGON)
     assert shown.endswith("CR 17. HP 256 (19d12 + 133). Speed climb 40 ft., fly 80 ft. Multiattack: The adult red dragon "
                           "makes three Rend attacks. It can replace one attack with a use of Spellcasting to cast Scorching "
                           "Ray. Legendary actions: Commanding Presence, Fiery Rays, Pounce.")
     assert "Fire Breath: recharge 5–6: ready, cone 60 ft" in shown
+    from tui_combat.screens.rewind import card_text
+
+    _head, looked_back = card_text(state, next(c.id for c in state.combatants if c.name == DRAGON))
+    assert "CR 17. HP 256 (19d12 + 133)." in looked_back.plain  # looking back at the fight, the same card
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])

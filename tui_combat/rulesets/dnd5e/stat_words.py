@@ -24,7 +24,7 @@ from tui_combat.rulesets.dnd5e.abilities import RECHARGE, Ability, parse_abiliti
 from tui_combat.rulesets.dnd5e.kinds import SAVE_SHORT, damage_type, parse_conditions
 from tui_combat.rulesets.dnd5e.sheet import Sheet
 
-__all__ = ["abilities_text", "ability_name", "area_text", "sheet_notes"]
+__all__ = ["abilities_text", "ability_name", "area_text", "sheet_notes", "srd_names"]
 
 SRD_FOLDER = DATA_DIR / "srd"
 RULESET = "dnd5e"
