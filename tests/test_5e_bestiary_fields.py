@@ -97,6 +97,13 @@ def srd_entry(name: str) -> dict[str, Any]:
     return found
 
 
+def english_notes(entry: dict[str, Any]) -> str:
+    """The notes the card and the library make from an entry's sheet (the tests run in English)."""
+    from tui_combat.rulesets.dnd5e.stat_words import sheet_notes
+
+    return sheet_notes(entry["sheet"], entry["hp"])
+
+
 def test_the_mini_language_reads_what_the_guide_writes_and_refuses_the_rest() -> None:
     assert parse_abilities("Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft") == (
         Ability("Fire Breath", (Part("17d6", "fire"),), "Dex", 21, "half", "5-6", "cone 60 ft"),)
@@ -136,8 +143,8 @@ def test_a_monster_with_resistances_and_a_vulnerability() -> None:
     """SRD 5.2, Treant: Vulnerabilities Fire; Resistances Bludgeoning, Piercing."""
     treant = srd_entry("Treant")
     assert (treant["sheet"]["resist"], treant["sheet"]["vulnerable"]) == ("bludgeoning, piercing", "fire")
-    assert "immune" not in treant["sheet"]
-    assert "Resistances" not in treant["notes"] and "Vulnerabilities" not in treant["notes"]
+    assert "immune" not in treant["sheet"] and "notes" not in treant
+    assert "Resistances" not in english_notes(treant) and "Vulnerabilities" not in english_notes(treant)
     balor = srd_entry("Balor")["sheet"]  # Resistances Cold, Lightning; Immunities Fire, Poison
     assert (balor["resist"], balor["immune"]) == ("cold, lightning", "fire, poison")
 
@@ -146,7 +153,7 @@ def test_the_figures_the_dataset_gets_wrong_are_the_printed_blocks() -> None:
     gold = srd_entry("Ancient Gold Dragon")
     assert gold["sheet"]["legendary_resistance"] == 4 and gold["sheet"]["attacks"] == 3
     assert parse_saves(gold["sheet"]["saves"])["Wis"] == 10
-    assert "makes three Rend attacks" in gold["notes"]
+    assert "makes three Rend attacks" in gold["sheet"]["multiattack"]
     assert parse_abilities(srd_entry("Wight")["sheet"]["abilities"]) == (
         Ability("Life Drain", (Part("1d8+2", "necrotic"),), "Con", 13, "none"),)
     assert "Weakening Breath: Str 21, cone 60 ft" in srd_entry("Adult Gold Dragon")["sheet"]["abilities"]
@@ -188,21 +195,25 @@ def test_no_note_has_lost_words_or_a_reference_left_unrendered(path: Path) -> No
     lost = re.compile(r"\(A\) or \(B\)|use of to|cast \.|uses \.|makes \{|\[\[|\]\]|[{}@]|&Reference|\.mm|"
                       r"Activity|Number of attacks|\w\.\w|\s[.,]|\s{2}")
     for entry in entries(path):
-        assert not lost.search(entry.get("notes", "")), (entry["name"], entry.get("notes"))
+        for text in (entry.get("notes", ""), entry["sheet"].get("multiattack", ""), entry["sheet"].get("legendary_actions", "")):
+            assert not lost.search(text), (entry["name"], text)
     if path == srd_path("dnd5e"):
-        bronze = srd_entry("Adult Bronze Dragon")["notes"]
+        bronze = srd_entry("Adult Bronze Dragon")["sheet"]["multiattack"]
         assert ("It can replace one attack with a use of (A) Repulsion Breath or (B) Spellcasting to cast Guiding "
                 "Bolt (level 2 version).") in bronze
-        assert "a use of Spellcasting to cast Scorching Ray." in srd_entry("Adult Red Dragon")["notes"]
-        assert "to cast Ice Knife (level 2 version)" in srd_entry("Ancient Silver Dragon")["notes"]
+        assert "a use of Spellcasting to cast Scorching Ray." in srd_entry("Adult Red Dragon")["sheet"]["multiattack"]
+        assert "to cast Ice Knife (level 2 version)" in srd_entry("Ancient Silver Dragon")["sheet"]["multiattack"]
 
 
 def test_the_notes_keep_what_has_no_field_and_leave_out_what_has_one() -> None:
-    red = srd_entry("Adult Red Dragon")["notes"]
+    """The notes the card and the library make from the fields say the challenge rating, the Hit Dice, the other
+    speeds, the condition immunities, Multiattack's words and the legendary actions' names; what the sheet shows
+    as its own fields (immunities, the legendary actions' number) they leave out."""
+    red = english_notes(srd_entry("Adult Red Dragon"))
     assert red.startswith("CR 17. HP 256 (19d12 + 133). Speed climb 40 ft., fly 80 ft. Multiattack: ")
     assert red.endswith("Legendary actions: Commanding Presence, Fiery Rays, Pounce.")
     assert "Immunities" not in red and "Legendary actions 3" not in red
-    assert "Condition immunities: poisoned" in srd_entry("Ancient Green Dragon")["notes"]
+    assert "Condition immunities: poisoned" in english_notes(srd_entry("Ancient Green Dragon"))
 
 
 def test_the_starter_bestiary_gives_each_figure_its_source() -> None:

@@ -20,12 +20,13 @@ PACKAGE = "tui_combat"
 SOURCE = Path(__file__).resolve().parents[1] / PACKAGE
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("tui_combat", "tui_combat.i18n", "tui_combat.config", "tui_combat.toml_write", "tui_combat.toml_read"),
+    ("tui_combat", "tui_combat.i18n", "tui_combat.config", "tui_combat.toml_write", "tui_combat.toml_read",
+     "tui_combat.bestiary_names"),
     ("tui_combat.engine",),
     ("tui_combat.rulesets",),
     ("tui_combat.saves",),
     ("tui_combat.store",),
-    ("tui_combat.session", "tui_combat.rewind", "tui_combat.report", "tui_combat.library", "tui_combat.bestiary_names",
+    ("tui_combat.session", "tui_combat.rewind", "tui_combat.report", "tui_combat.library",
      "tui_combat.statblock", "tui_combat.statblock_5e", "tui_combat.statblock_short",
      "tui_combat.encounter_file"),
     ("tui_combat.widgets", "tui_combat.textual_ext"),

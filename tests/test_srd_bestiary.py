@@ -15,6 +15,7 @@ import pytest
 import tui_combat.library as library
 from tui_combat.engine import registry
 from tui_combat.library import Finder, Library, read_bestiary, read_library, srd_path
+from tui_combat.rulesets.dnd5e.stat_words import sheet_notes
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "build_srd_bestiary.py"
 
@@ -73,7 +74,9 @@ def test_the_books_numbers() -> None:
     assert (dragon.sheet["immune"], dragon.sheet["legendary"], dragon.sheet["legendary_resistance"]) == ("fire", 3, 3)
     assert dragon.sheet["saves"] == "Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6"
     assert dragon.sheet["abilities"] == "Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft"
-    assert "fly 80 ft." in dragon.notes
+    assert (dragon.sheet["cr"], dragon.sheet["hit_dice"], dragon.sheet["climb"], dragon.sheet["fly"]) == ("17", "19d12+133", 40, 80)
+    assert dragon.sheet["legendary_actions"] == "Commanding Presence, Fiery Rays, Pounce"
+    assert dragon.notes == ""  # the card and the library make them from the fields, in the GM's language
 
 
 def test_the_starter_bestiary_comes_first_and_the_srd_fills_in() -> None:
@@ -129,11 +132,13 @@ def test_the_tool_reads_a_dataset_monster() -> None:
         ],
     }
     made = module.entry(monster)
-    assert made["sheet"] == {"xp": 50, "dex": 15, "ac": 12, "attack": 4, "damage": "1d6+2", "attacks": 2,
-                             "size": "medium", "speed": 40, "saves": "Str +1, Dex +2, Con +1, Int -4, Wis +1, Cha -2",
-                             "resist": "cold"}
-    assert made["notes"] == ("CR 1/4. HP 11 (2d8 + 2). Speed swim 20 ft. "
-                             "Multiattack: The test wolf makes two Bite attacks.")
+    assert made["sheet"] == {"xp": 50, "cr": "1/4", "hit_dice": "2d8+2", "dex": 15, "ac": 12, "attack": 4,
+                             "damage": "1d6+2", "attacks": 2, "multiattack": "The test wolf makes two Bite attacks.",
+                             "size": "medium", "speed": 40, "swim": 20,
+                             "saves": "Str +1, Dex +2, Con +1, Int -4, Wis +1, Cha -2", "resist": "cold"}
+    assert "notes" not in made
+    assert sheet_notes(made["sheet"], made["hp"]) == ("CR 1/4. HP 11 (2d8 + 2). Speed swim 20 ft. "
+                                                      "Multiattack: The test wolf makes two Bite attacks.")
 
 
 def _save(ability: str, calculation: str, formula: str, parts: list[tuple[int, int, str, list[str]]],
@@ -195,10 +200,12 @@ def test_the_tool_writes_saves_damage_types_legendary_figures_and_abilities() ->
                                   "Fire Breath: 12d6 fire, Dex 16 half, recharge 5-6, cone 30 ft; "
                                   "Acid Spit (2/Day): 2d6+6 acid plus 1d6, Con 15 none, line 30x5 ft; "
                                   "Wing Beat: recharge 6; Frightful Presence: Wis 14")
-    assert made["notes"] == ("CR 10. HP 100 (10d12 + 40). Speed fly 80 ft. Condition immunities: poisoned. "
-                             "Multiattack: The test dragon makes two Rend attacks. It can replace one attack with a "
-                             "use of (A) Fire Breath or (B) Spellcasting to cast Fireball. "
-                             "Legendary actions: Frightful Presence.")
+    assert (sheet["cr"], sheet["hit_dice"], sheet["fly"], sheet["condition_immune"]) == ("10", "10d12+40", 80, "poisoned")
+    assert sheet["legendary_actions"] == "Frightful Presence"
+    assert sheet_notes(sheet, made["hp"]) == (
+        "CR 10. HP 100 (10d12 + 40). Speed fly 80 ft. Condition immunities: poisoned. "
+        "Multiattack: The test dragon makes two Rend attacks. It can replace one attack with a "
+        "use of (A) Fire Breath or (B) Spellcasting to cast Fireball. Legendary actions: Frightful Presence.")
 
 
 def test_the_tool_names_the_references_the_dataset_leaves_without_words() -> None:
@@ -246,6 +253,30 @@ def test_every_monster_and_attack_has_a_name_in_russian_and_ukrainian(lang: str)
     assert [name for name in [*shown.monsters.values(), *shown.attacks.values()] if not cyrillic.match(name)] == []
     doubles = sorted(name for name in set(shown.monsters.values()) if list(shown.monsters.values()).count(name) > 1)
     assert doubles == []
+
+
+def ability_names(sheet: dict[str, Any]) -> list[str]:
+    """The names of a sheet's special abilities (their use limit aside) and legendary actions."""
+    abilities = [re.sub(r"\s*\(\d+/Day\)$", "", item.partition(":")[0]) for item in sheet.get("abilities", "").split("; ")]
+    return [name for name in (*abilities, *sheet.get("legendary_actions", "").split(", ")) if name]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_every_multiattack_ability_and_legendary_action_has_its_words_in_russian_and_ukrainian(lang: str) -> None:
+    """What the card and the library say of a monster beside its figures: each Multiattack (by the monster's
+    name) and each ability's and legendary action's name has its words in the language, and no word of English
+    (a line whose monster or ability is gone is named too)."""
+    from tui_combat.bestiary_names import read_names
+
+    shown = read_names(library.SRD_DIR, "dnd5e")[0][lang]
+    entries = srd().entries
+    multiattacks = {found.name for found in entries if found.sheet.get("multiattack")}
+    abilities = {name for found in entries for name in ability_names(found.sheet)}
+    assert sorted(multiattacks - set(shown.multiattack)) == [] and sorted(set(shown.multiattack) - multiattacks) == []
+    assert sorted(abilities - set(shown.abilities)) == [] and sorted(set(shown.abilities) - abilities) == []
+    english = [text for text in (*shown.multiattack.values(), *shown.abilities.values()) if re.search(r"[A-Za-z]", text)]
+    assert english == []
+    assert [name for name in shown.abilities.values() if re.search(r"[,;:]", name)] == []  # names listed after commas
 
 
 @pytest.mark.parametrize(("lang", "wight", "sword"), [("ru", "Умертвие", "некротический меч"),

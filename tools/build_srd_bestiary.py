@@ -69,6 +69,10 @@ SIZES = {"tiny", "small", "medium", "large", "huge", "gargantuan"}
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
                 "psychic", "radiant", "slashing", "thunder")
+CONDITIONS = ("blinded", "charmed", "deafened", "exhaustion", "frightened", "grappled", "incapacitated", "invisible",
+              "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious")
+SPEEDS = ("burrow", "climb", "fly", "swim")
+"""The speeds other than walking, in the order of the printed block."""
 SHAPES = {"cone": "cone", "line": "line", "sphere": "sphere", "radius": "emanation", "circle": "emanation",
           "cylinder": "cylinder", "cube": "cube"}
 """The dataset's area templates by the words of the printed block (its "radius" is the block's Emanation)."""
@@ -120,14 +124,18 @@ HEADER = """\
 # (https://github.com/foundryvtt/dnd5e, CC-BY-4.0); it was changed: reduced to the figures this app uses,
 # attack bonuses and damage worked out as the script's description says.
 #
-# Every figure is the monster's SRD 5.2 stat block as the dataset gives it: AC, HP, Dexterity, size, walking
-# speed, the attacks (first one in `attack` and `damage`, all in `attack_list`), Multiattack's number in
-# `attacks`, the challenge rating's XP, the six saving throws (`saves`), the damage types it resists, is immune
-# or vulnerable to (`resist`, `immune`, `vulnerable`), its legendary actions a round (`legendary`) and its
+# Every figure is the monster's SRD 5.2 stat block as the dataset gives it: AC, HP and their dice (`hit_dice`),
+# Dexterity, size, walking speed and the others (`burrow`, `climb`, `fly`, `swim`, `hover`), the attacks (first
+# one in `attack` and `damage`, all in `attack_list`), Multiattack's number in `attacks` and its words in
+# `multiattack`, the challenge rating (`cr`) and its XP, the six saving throws (`saves`), the damage types it
+# resists, is immune or vulnerable to (`resist`, `immune`, `vulnerable`), the conditions it is immune to
+# (`condition_immune`), its legendary actions a round (`legendary`) and their names (`legendary_actions`), its
 # Legendary Resistance a day (`legendary_resistance`), and the abilities that call for a saving throw, deal
 # damage in an area or recharge (`abilities`: "Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60
-# ft"). The notes hold the rest: challenge rating, HP dice, other speeds, condition immunities, Multiattack's
-# words and the legendary actions' names.
+# ft"). The card and the library show them as the block's notes, in the GM's language ("CR 17. HP 256 (19d12
+# + 133). Speed climb 40 ft., fly 80 ft. …"); the words of the monsters, their attacks, Multiattacks, abilities
+# and legendary actions in Russian and Ukrainian are in dnd5e.names.ru.toml and dnd5e.names.uk.toml beside
+# this file.
 """
 
 
@@ -206,6 +214,15 @@ def saves(monster: dict[str, Any]) -> str:
     bonuses = [given.get(ability) if given.get(ability) is not None else modifier(scores[ability])
                for ability in ABILITIES]
     return ", ".join(f"{ability.capitalize()} {bonus:+d}" for ability, bonus in zip(ABILITIES, bonuses))
+
+
+def conditions(items: list[Any]) -> str:
+    """The conditions of a list of condition immunities, lowercase, in the block's order."""
+    found = [str(item).strip().lower() for item in items]
+    unknown = [item for item in found if item not in CONDITIONS]
+    if unknown:
+        raise ValueError(f"not a condition: {unknown}")
+    return ", ".join(dict.fromkeys(found))
 
 
 def damage_types(items: list[Any]) -> str:
@@ -329,16 +346,25 @@ def entry(monster: dict[str, Any]) -> dict[str, Any]:
         if found is not None and found[1]:
             attacks.append((re.sub(r"[,()]", " ", action["name"]).strip(), *found))
     count, multi = multiattack(monster)
-    sheet: dict[str, Any] = {"xp": XP_BY_CR.get(float(monster["cr"]), 0), "dex": monster["ability_scores"]["dex"],
-                             "ac": monster["ac"]}
+    sheet: dict[str, Any] = {"xp": XP_BY_CR.get(float(monster["cr"]), 0), "cr": _cr(monster["cr"])}
+    if re.fullmatch(r"[1-9]\d*d\d+(?: [+-] \d+)?", monster["hp_dice"] or ""):  # not a summoned one's "50" or "0d10 + 5"
+        sheet["hit_dice"] = monster["hp_dice"].replace(" ", "")
+    sheet |= {"dex": monster["ability_scores"]["dex"], "ac": monster["ac"]}
     if attacks:
         sheet["attack"], sheet["damage"] = attacks[0][1], attacks[0][2]
     if count > 1:
         sheet["attacks"] = count
+    if multi:
+        sheet["multiattack"] = multi
     if monster["creature_size"] in SIZES:
         sheet["size"] = monster["creature_size"]
     movement = monster["movement"]
     sheet["speed"] = movement.get("walk") or 0
+    for kind in SPEEDS:
+        if movement.get(kind):
+            sheet[kind] = int(movement[kind])
+    if movement.get("hover") and any(movement.get(kind) for kind in SPEEDS):
+        sheet["hover"] = True
     if len(attacks) > 1:
         sheet["attack_list"] = ", ".join(f"{' '.join(n.split())} {b:+d} {d}" for n, b, d in attacks)
     sheet["saves"] = saves(monster)
@@ -346,28 +372,21 @@ def entry(monster: dict[str, Any]) -> dict[str, Any]:
                        ("vulnerable", "damage_vulnerabilities")):
         if monster.get(key):
             sheet[field] = damage_types(monster[key])
+    if monster.get("condition_immunities"):
+        sheet["condition_immune"] = conditions(monster["condition_immunities"])
     corrected = CORRECTIONS.get(name, {})
     if monster.get("legendary_action_uses"):
         sheet["legendary"] = int(monster["legendary_action_uses"])
+    if legendary := [" ".join(re.sub(r"[,;]", " ", action["name"]).split()) for action in monster.get("legendary_actions") or []]:
+        sheet["legendary_actions"] = ", ".join(legendary)
     if resistance := corrected.get("legendary_resistance") or monster.get("legendary_resistance_uses"):
         sheet["legendary_resistance"] = int(resistance)
     if made_abilities := abilities(monster):
         sheet["abilities"] = made_abilities
-    notes = [f"CR {_cr(monster['cr'])}", f"HP {monster['hp']} ({monster['hp_dice']})" if monster["hp_dice"] else ""]
-    others = [f"{kind} {feet} ft." for kind in ("burrow", "climb", "fly", "swim") if (feet := movement.get(kind))]
-    if others:
-        notes.append("Speed " + ", ".join(others) + (" (hover)" if movement.get("hover") else ""))
-    if monster.get("condition_immunities"):
-        notes.append("Condition immunities: " + ", ".join(str(item) for item in monster["condition_immunities"]))
-    if multi:
-        notes.append(f"Multiattack: {multi}")
-    if legendary := [" ".join(action["name"].split()) for action in monster.get("legendary_actions") or []]:
-        notes.append("Legendary actions: " + ", ".join(legendary))
     made: dict[str, Any] = {"name": name}
     if name in ALIASES:
         made["aliases"] = list(ALIASES[name])
-    return {**made, "hp": max(1, int(monster["hp"])), "notes": ". ".join(n.rstrip(".") for n in notes if n) + ".",
-            "sheet": sheet}
+    return {**made, "hp": max(1, int(monster["hp"])), "sheet": sheet}
 
 
 def _cr(cr: float) -> str:

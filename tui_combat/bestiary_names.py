@@ -10,8 +10,19 @@ keyed by the English names, so that neither file has to change with the other::
     [attacks]
     "Necrotic Sword" = "некротический меч"
 
+    [abilities]
+    "Life Drain" = "Высасывание жизни"
+
+    [multiattack]
+    "Wight" = "Умертвие совершает две атаки …"
+
 A monster is shown and added under its name in the language of the fight, its attacks (the names in its sheet's
-``attack_list``) too; every name stays a name to find it by, in every language.
+``attack_list``) and its Multiattack's words (``multiattack``, by the monster's English name) too; every name stays
+a name to find it by, in every language. The names of its special abilities and legendary actions (``abilities``,
+``legendary_actions``) stay English in its sheet, where the rules find them by name, and are shown in the GM's
+language wherever a screen names them.
+
+The module reads files and nothing of the app: the rules' own screens (5e's card) use it as well as the library.
 """
 
 from __future__ import annotations
@@ -31,6 +42,10 @@ class Names(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 
     monsters: dict[str, str] = msgspec.field(default_factory=dict)
     attacks: dict[str, str] = msgspec.field(default_factory=dict)
+    abilities: dict[str, str] = msgspec.field(default_factory=dict)
+    """Special abilities and legendary actions, by their English name (the use limit aside: "Dominate Mind")."""
+    multiattack: dict[str, str] = msgspec.field(default_factory=dict)
+    """Each monster's Multiattack, by the monster's English name."""
 
 
 def names_files(folder: Path, ruleset_id: str) -> dict[str, Path]:

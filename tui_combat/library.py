@@ -33,7 +33,7 @@ import random
 import re
 import textwrap
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -95,6 +95,8 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
     """(language, name): its names in other languages, from its bestiary's names files."""
     translated_attacks: tuple[tuple[str, str], ...] = ()
     """(language, attack list): its sheet's ``attack_list`` with the attacks' names in that language."""
+    translated_multiattack: tuple[tuple[str, str], ...] = ()
+    """(language, words): its sheet's ``multiattack`` in that language."""
 
     def shown_name(self) -> str:
         """The name in the GM's language: a bestiary's names are translated, the GM's own are his."""
@@ -106,9 +108,16 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
         return (_(self.notes) if self.source == "bestiary" else self.notes) if self.notes else ""
 
     def shown_sheet(self) -> dict[str, Any]:
-        """The sheet as a fight in the GM's language takes it: a bestiary's attacks under their names there."""
+        """The sheet as a fight in the GM's language takes it: a bestiary's attacks under their names there, its
+        Multiattack in its words."""
+        sheet = dict(self.sheet)
         attacks = dict(self.translated_attacks).get(language())
-        return {**self.sheet, "attack_list": attacks} if attacks else dict(self.sheet)
+        if attacks:
+            sheet["attack_list"] = attacks
+        multiattack = dict(self.translated_multiattack).get(language())
+        if multiattack:
+            sheet["multiattack"] = multiattack
+        return sheet
 
     def names(self) -> list[str]:
         """Every name it is found by, as compared (:func:`~tui_combat.rulesets.names.name_key`): its own, its
@@ -303,13 +312,15 @@ def read_bestiary(ruleset_id: str) -> Library:
 
 
 def _with_names(entry: Entry, names: Mapping[str, Names]) -> Entry:
-    """``entry`` with its names and its attacks' in the languages of ``names``."""
+    """``entry`` with its names, its attacks' and its Multiattack's words in the languages of ``names``."""
     attacks = entry.sheet.get("attack_list")
     return msgspec.structs.replace(
         entry,
         translated=tuple((lang, shown.monsters[entry.name]) for lang, shown in names.items() if entry.name in shown.monsters),
         translated_attacks=tuple((lang, translated_attacks(attacks, shown.attacks)) for lang, shown in names.items()
-                                 if isinstance(attacks, str) and shown.attacks))
+                                 if isinstance(attacks, str) and shown.attacks),
+        translated_multiattack=tuple((lang, shown.multiattack[entry.name]) for lang, shown in names.items()
+                                     if entry.sheet.get("multiattack") and entry.name in shown.multiattack))
 
 
 class Finder:
@@ -573,14 +584,16 @@ def save_entry(data_root: Path, ruleset_id: str, entry: Entry) -> Path:
     return path
 
 
-def summary(entry: Entry, fields: Iterable[FieldSpec], health_label: str = N_("HP")) -> str:
+def summary(entry: Entry, fields: Iterable[FieldSpec], health_label: str = N_("HP"),
+            shown_sheet_value: Callable[[FieldSpec, object], str] = shown_value) -> str:
     """The entry's health and sheet as the GM reads them ("HP 5 · Class monster · AC 6"; Trudvang "BP 12"),
-    field labels translated; ``health_label``: the ruleset's word for health (a message id)."""
+    field labels translated; ``health_label``: the ruleset's word for health (a message id); ``shown_sheet_value``:
+    the ruleset's way of saying a value (:meth:`~tui_combat.engine.contract.Ruleset.shown_sheet_value`)."""
     parts = [f"{_(health_label)} {entry.shown_hp()}"]
     sheet = entry.shown_sheet()
     for spec in fields:
         if spec.key in sheet:
-            shown = shown_value(spec, sheet[spec.key])
+            shown = shown_sheet_value(spec, sheet[spec.key])
             if shown:
                 parts.append(f"{_(spec.label)} {shown}")
     return " · ".join(parts)

@@ -639,6 +639,18 @@ class Ruleset(SavingRules, Generic[R, F]):
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:
         return ()
 
+    def sheet_notes(self, sheet: Mapping[str, Any], hp: int) -> str:
+        """What a stat block says beside the figures the forms take, made from the sheet's fields in the GM's
+        language (5e: "CR 17. HP 256 (19d12 + 133). Speed fly 80 ft. Multiattack: …"); "" for nothing. ``hp``:
+        the hit points it goes with. The card shows it above the GM's notes, the library picker under an entry."""
+        return ""
+
+    def shown_sheet_value(self, field: FieldSpec, value: object) -> str:
+        """A sheet value as the GM reads it in a summary (the library picker, the add form): by default
+        :func:`shown_value`; a ruleset whose field has words of its own (5e's abilities) says them in his
+        language."""
+        return shown_value(field, value)
+
     def difficulty(self, state: State) -> str | None:
         """The fight's difficulty by the book, for the set-up (translated, one line; 5e: the monsters' XP
         against the party's thresholds); None where the book has no measure, or it cannot be worked out."""

@@ -16,12 +16,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from tui_combat.engine import registry
-from tui_combat.engine.contract import FieldSpec
+from tui_combat.engine.contract import AnyRuleset, FieldSpec, shown_value
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _
@@ -47,6 +48,19 @@ ROWS_MOST = 50
 """Rows the picker lists at most (the SRD bestiary has hundreds): the rest are counted, found by typing."""
 
 
+def fitted(text: Text, width: int, lines: int) -> Text:
+    """``text`` in at most ``lines`` lines of ``width`` cells, its last line ending in "…" when it is longer (a
+    dragon's stat block: the card has it whole); as it is while its width is not known yet."""
+    if width <= 0:
+        return text
+    wrapped = Content.from_rich_text(text).wrap(width)
+    if len(wrapped) <= lines:
+        return text
+    kept = [line.plain.rstrip() for line in wrapped[:lines]]
+    kept[-1] = kept[-1][:width - 1].rstrip() + "…"
+    return Text("\n".join(kept), style=text.style)
+
+
 class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
     """Find an entry and add it; dismisses with True when something was added, False on Escape."""
 
@@ -58,6 +72,10 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
     LibraryPicker #library-entries { height: auto; max-height: 8; }
     LibraryPicker #library-detail { height: auto; max-height: 5; color: $text-muted; }
     """
+    LIST_LINES = 8
+    DETAIL_LINES = 5
+    """The lines of the list (its frame included) and of the entry's detail at most at 24 rows: what the list
+    leaves of its lines, and every row a taller terminal has, the detail may have."""
     BINDINGS = [
         Binding("escape", "cancel", N_("Cancel"), id="library.cancel"),
         Binding("ctrl+t", "paste", N_("Paste a stat block"), id="library.paste"),
@@ -80,12 +98,16 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         self.query_text = query
         self.fields: tuple[FieldSpec, ...] = ()
         self.health_label = N_("HP")
+        self.ruleset: AnyRuleset | None = None
         try:
-            self.fields = tuple(registry.get(state.ruleset).sheet_fields)
-            self.health_label = registry.get(state.ruleset).health_label
+            self.ruleset = registry.get(state.ruleset)
+            self.fields = tuple(self.ruleset.sheet_fields)
+            self.health_label = self.ruleset.health_label
         except RuleError:
             pass
         self.shown: list[Entry] = []
+        self.list_lines = self.LIST_LINES
+        """The lines the list takes now, its frame included."""
         self.chosen: Entry | None = None
         """The entry the GM moved to with the arrows."""
 
@@ -120,6 +142,7 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         self.query_one("#library-entries", OptionList).can_focus = False  # the keys stay in the search field
         self.query_one("#library-query", Input).focus()
         self.refresh_list()
+        self.call_after_refresh(self.show_detail)  # fitted once the detail has its width
 
     # -- the list --------------------------------------------------------------------------------------
     def typed(self) -> tuple[int | None, str]:
@@ -140,6 +163,7 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         options.add_options(rows)
         if self.shown:
             options.highlighted = next((i for i, entry in enumerate(self.shown) if entry is self.chosen), 0)
+        self.list_lines = min(len(rows) + 2, self.LIST_LINES)  # the rows within the list's frame
         self.show_detail()
 
     def row(self, entry: Entry) -> Text:
@@ -165,9 +189,25 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
             many = entry.count if count is None else count
             side = dict(self.sides).get(self.selected_side(), "")
             line = _("Enter adds {count} × {name} to {side}.", count=many, name=entry.shown_name(), side=side)
-            line = f"{summary(entry, self.fields, self.health_label)}\n{line}"
-        self.query_one("#library-detail", Static).update(Text(line))
+            shown = self.ruleset.shown_sheet_value if self.ruleset is not None else shown_value
+            line = "\n".join(part for part in (line, summary(entry, self.fields, self.health_label, shown),
+                                                self.notes(entry)) if part)
+        detail = self.query_one("#library-detail", Static)
+        room = self.DETAIL_LINES + self.LIST_LINES - self.list_lines + max(0, self.app.size.height - 24)
+        detail.styles.max_height = room
+        detail.update(fitted(Text(line), detail.size.width, room))
         self.query_one("#dialog-error", Static).update("")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_detail)  # the detail fitted to its new room
+
+    def notes(self, entry: Entry) -> str:
+        """What the entry's stat block and its notes say beside the summary's figures, in the GM's language."""
+        try:
+            made = self.ruleset.sheet_notes(entry.shown_sheet(), entry.hp) if self.ruleset is not None else ""
+        except RuleError:
+            made = ""
+        return " ".join(text for text in (made, entry.shown_notes()) if text)
 
     def selected_side(self) -> str:
         value = self.query_one("#library-side", Select).value

@@ -73,20 +73,24 @@ def position_text(timeline: rewind.Timeline, position: int, state: State) -> Tex
 
 def card_text(state: State, combatant_id: str) -> tuple[Text, Text]:
     """The selected combatant as the GM sees him: name, side, HP and status; then the ruleset's details,
-    his effects, his notes and his secret notes."""
+    his effects, what his stat block says beside them, his notes and his secret notes."""
     combatant = state.combatant(combatant_id)
     ruleset = registry.get(state.ruleset)
     head = Text.assemble((combatant.name, "bold"), f"  {state.side(combatant.side).name}  ",
                          f"{_(ruleset.health_label)} {ruleset.health_shown(state, combatant_id)}  {_(combatant.status)}")
     lines: list[Text] = []
+    stat_block = ""
     try:
         lines += [Text(f"{label}: {value}") for label, value in ruleset.details(state, combatant_id)]
+        stat_block = ruleset.sheet_notes(combatant.sheet, combatant.max_hp)
     except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
         lines.append(Text(str(error), style="red"))
     for effect in effects_of(state, combatant_id):
         lines.append(Text(ngettext("{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds,
                                        effect=render(effect.label)),
                           style="magenta"))
+    if stat_block:
+        lines.append(Text(stat_block, style="dim"))
     if combatant.notes:
         lines.append(Text(combatant.notes, style="dim"))
     if combatant.secret_notes:

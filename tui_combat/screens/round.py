@@ -356,14 +356,18 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         try:
             lines = [Text(f"{label}: {value}") for label, value in ruleset.details(state, combatant_id)]
             budget = ruleset.budget(state, combatant_id)
+            stat_block = ruleset.sheet_notes(combatant.sheet, combatant.max_hp)
         except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
             lines = [Text(str(error), style="red")]
             budget = ()
+            stat_block = ""
         for effect in effects_of(state, combatant_id):
             lines.append(Text((glyph("🔒") + " " if effect.secret else "")
                               + ngettext("{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds,
                                          effect=render(effect.label)),
                               style="magenta"))
+        if stat_block:
+            lines.append(Text(stat_block, style="dim"))
         if combatant.notes:
             lines.append(Text(combatant.notes, style="dim"))
         if combatant.hidden:

@@ -150,8 +150,9 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
         if entry is None:
             return ""
         where = _("your library") if entry.source == "library" else _("the starter bestiary")
+        ruleset = registry.get(state.ruleset)
         return _("{entry} from {where}: {summary}. What you change here wins.", entry=entry.label(), where=where,
-                 summary=summary(entry, registry.get(state.ruleset).sheet_fields, registry.get(state.ruleset).health_label))
+                 summary=summary(entry, ruleset.sheet_fields, ruleset.health_label, ruleset.shown_sheet_value))
 
     if finder.problems:
         screen.notify("\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning",

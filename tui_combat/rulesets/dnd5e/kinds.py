@@ -1,5 +1,6 @@
-"""The six saving throws and the thirteen damage types of 5e (SRD 5.1 "Saving Throws", "Damage Types"), and
-how a sheet writes them: "Dex +6", "Dexterity", "fire, poison", in English or in the GM's language."""
+"""The six saving throws, the thirteen damage types and the conditions of 5e (SRD 5.1 "Saving Throws", "Damage
+Types", "Conditions"), and how a sheet writes them: "Dex +6", "Dexterity", "fire, poison", "charmed", in English
+or in the GM's language."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import re
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _, english_word
 
-__all__ = ["ALL", "DAMAGE_TYPES", "SAVE_KINDS", "SAVE_SHORT", "damage_type", "parse_saves", "parse_types", "save_kind",
-           "saves_text"]
+__all__ = ["ALL", "CONDITIONS", "DAMAGE_TYPES", "SAVE_KINDS", "SAVE_SHORT", "damage_type", "parse_conditions", "parse_saves",
+           "parse_types", "save_kind", "saves_text"]
 
 SAVE_KINDS: tuple[tuple[str, str], ...] = (
     ("str", N_("Strength")), ("dex", N_("Dexterity")), ("con", N_("Constitution")),
@@ -22,6 +23,12 @@ DAMAGE_TYPES: tuple[tuple[str, str], ...] = tuple((kind, kind) for kind in (
     N_("acid"), N_("bludgeoning"), N_("cold"), N_("fire"), N_("force"), N_("lightning"), N_("necrotic"),
     N_("piercing"), N_("poison"), N_("psychic"), N_("radiant"), N_("slashing"), N_("thunder")))
 """The damage types: (id, label); the id is the English word."""
+CONDITIONS = (
+    N_("blinded"), N_("charmed"), N_("deafened"), N_("exhaustion"), N_("frightened"), N_("grappled"),
+    N_("incapacitated"), N_("invisible"), N_("paralyzed"), N_("petrified"), N_("poisoned"), N_("prone"),
+    N_("restrained"), N_("stunned"), N_("unconscious"),
+)
+"""The book's conditions, as a stat block's condition immunities name them (the data file's ``[conditions]``)."""
 ALL = "all"
 """A condition's resistance or immunity to every type (petrified)."""
 
@@ -80,4 +87,20 @@ def parse_types(text: str, what: str) -> tuple[str, ...]:
                               item=item, known=", ".join(_(label) for _kind, label in DAMAGE_TYPES)))
         if kind not in found:
             found.append(kind)
+    return tuple(found)
+
+
+def parse_conditions(text: str) -> tuple[str, ...]:
+    """"charmed, frightened" (or in the GM's language) → ("charmed", "frightened"); :class:`RuleError` naming a
+    word that is no condition."""
+    found: list[str] = []
+    for item in (part.strip() for part in _ITEMS.split(text)):
+        if not item:
+            continue
+        condition = english_word(item, CONDITIONS)
+        if condition is None:
+            raise RuleError(_("Condition immunities: \"{item}\" is not a condition; the conditions are: {known}.",
+                              item=item, known=", ".join(_(name) for name in CONDITIONS)))
+        if condition not in found:
+            found.append(condition)
     return tuple(found)

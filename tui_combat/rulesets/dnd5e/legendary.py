@@ -31,6 +31,7 @@ from tui_combat.rulesets.dnd5e.actions import CATALOGUE
 from tui_combat.rulesets.dnd5e.base import int_arg, roll_arg
 from tui_combat.rulesets.dnd5e.saving import Dnd5eSaving
 from tui_combat.rulesets.dnd5e.sheet import sheet_of
+from tui_combat.rulesets.dnd5e.stat_words import ability_name
 
 __all__ = ["FIGHT_CATALOGUE", "Dnd5eLegendary"]
 
@@ -164,7 +165,8 @@ class Dnd5eLegendary(Dnd5eSaving):
         if not ready:
             return fields
         what = fields[0]
-        return (replace(what, choices=(*what.choices, *((f"{ABILITY}{ability.name}", ability.name) for ability in ready))),
+        return (replace(what, choices=(*what.choices, *((f"{ABILITY}{ability.name}", ability_name(ability.name))
+                                                         for ability in ready))),
                 *fields[1:])
 
     def use(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
@@ -174,7 +176,7 @@ class Dnd5eLegendary(Dnd5eSaving):
         name = what.removeprefix(ABILITY)
         note = str(args.get("note", "") or "").strip()
         state = log(state, N_("{name} uses {what}{note}."), facts={"uses": name}, name=who(state, combatant),
-                    what=typed(name), note=Msg(id=N_(": {note}"), params={"note": typed(note)}) if note else "")
+                    what=typed(ability_name(name)), note=Msg(id=N_(": {note}"), params={"note": typed(note)}) if note else "")
         return self.on_ability_used(state, combatant.id, name)
 
     def on_ability_used(self, state: State, combatant_id: str, ability: str) -> State:
@@ -192,8 +194,8 @@ class Dnd5eLegendary(Dnd5eSaving):
         state = self.with_fight(state, replace(fight, spent_abilities={**fight.spent_abilities,
                                                                        combatant_id: (*spent, found.name)}))
         return log(state, N_("{name}'s {ability} is spent: it recharges on {range} at the start of its turn."),
-                   secret=True, facts={"spent": found.name}, name=who(state, combatant), ability=typed(found.name),
-                   range=recharge_text(found))
+                   secret=True, facts={"spent": found.name}, name=who(state, combatant),
+                   ability=typed(ability_name(found.name)), range=recharge_text(found))
 
     def on_turn_start(self, state: State, slot: int) -> State:
         """At the start of its turn a creature's legendary actions come back (with the rest of its budget) and a
@@ -210,7 +212,7 @@ class Dnd5eLegendary(Dnd5eSaving):
                 state = self.with_fight(state, replace(fight, recharge_due=(*fight.recharge_due, combatant_id)))
             state = log(state, N_("{name}: a d6 for each ability to recharge ({abilities}){key}."), secret=True,
                         facts={"recharge_due": True}, name=who(state, combatant_id),
-                        abilities=[typed(name) for name in spent], key=hint(RECHARGE_KEY))
+                        abilities=[typed(ability_name(name)) for name in spent], key=hint(RECHARGE_KEY))
         return state
 
     def recharge_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -218,7 +220,8 @@ class Dnd5eLegendary(Dnd5eSaving):
         fields = []
         for index, name in enumerate(self.spent_abilities(state, combatant_id)):
             found = find_ability(abilities, name)
-            label = _("{ability}: recharges on {range}", ability=name, range=recharge_text(found)) if found else name
+            shown = ability_name(name)  # the sheet's English name, in the GM's language
+            label = _("{ability}: recharges on {range}", ability=shown, range=recharge_text(found)) if found else shown
             fields.append(FieldSpec(key=f"roll{index}", label=label, kind="roll", default=RECHARGE_DIE))
         return tuple(fields)
 
@@ -246,7 +249,7 @@ class Dnd5eLegendary(Dnd5eSaving):
             due for due in fight.recharge_due if due != combatant.id)))
         for name, roll, ready in rolled:
             state = log(state, N_("{name}: {ability} recharge {roll}: {result}."), rolls=(roll,),
-                        facts={"recharged": ready}, name=who(state, combatant), ability=typed(name),
+                        facts={"recharged": ready}, name=who(state, combatant), ability=typed(ability_name(name)),
                         roll=roll_param(roll), result=Msg(id=N_("ready") if ready else N_("not ready")))
         return state
 

@@ -15,9 +15,9 @@ from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.dnd5e.abilities import parse_abilities
 from tui_combat.rulesets.dnd5e.data import SIZES
-from tui_combat.rulesets.dnd5e.kinds import DAMAGE_TYPES, parse_saves, parse_types
+from tui_combat.rulesets.dnd5e.kinds import DAMAGE_TYPES, parse_conditions, parse_saves, parse_types
 
-__all__ = ["ADVANTAGE", "DEFENCES", "SHEET_FIELDS", "Attack", "Counter", "Sheet", "check_sheet", "dex_modifier", "parse_attacks",
+__all__ = ["ADVANTAGE", "CHALLENGE_RATINGS", "DEFENCES", "SHEET_FIELDS", "Attack", "Counter", "Sheet", "check_sheet", "dex_modifier", "parse_attacks",
            "parse_counters", "sheet_of"]
 
 ADVANTAGE = (("none", N_("none")), ("advantage", N_("advantage")), ("disadvantage", N_("disadvantage")))
@@ -69,6 +69,24 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     abilities: str = ""
     """Special abilities that are areas, ";"-separated ("Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone
     60 ft"): :mod:`.abilities`."""
+    cr: str = ""
+    """The challenge rating as the stat block prints it ("17", "1/4"); the card and the library show it."""
+    hit_dice: str = ""
+    """The dice of the stat block's hit points ("19d12+133"), shown beside them; the hit points stay the
+    block's figure."""
+    burrow: int = 0
+    climb: int = 0
+    fly: int = 0
+    swim: int = 0
+    """Speeds other than walking, in feet (0: none)."""
+    hover: bool = False
+    """It hovers when it flies."""
+    condition_immune: str = ""
+    """Conditions it is immune to, comma-separated ("charmed, frightened")."""
+    multiattack: str = ""
+    """Multiattack's words, as the stat block writes them (``attacks`` is its number)."""
+    legendary_actions: str = ""
+    """The names of its legendary actions, comma-separated ("Commanding Presence, Fiery Rays, Pounce")."""
 
 
 class Attack(msgspec.Struct, frozen=True, kw_only=True):
@@ -219,6 +237,26 @@ def _check_values(checked: Sheet) -> None:
     parse_abilities(checked.abilities)
     if checked.legendary_resistance < 0 or checked.legendary < 0:
         raise RuleError(_("Legendary Resistance and legendary actions are not negative."))
+    _check_stat_block(checked)
+
+
+CHALLENGE_RATINGS = ("0", "1/8", "1/4", "1/2", *(str(rating) for rating in range(1, 31)))
+
+
+def _check_stat_block(checked: Sheet) -> None:
+    """The figures a stat block adds to the sheet for the card (challenge rating, Hit Dice, speeds, condition
+    immunities)."""
+    if checked.cr and checked.cr.strip() not in CHALLENGE_RATINGS:
+        raise RuleError(_("Challenge rating \"{value}\" is not one of {known}.", value=checked.cr,
+                          known=", ".join(CHALLENGE_RATINGS)))
+    if checked.hit_dice:
+        try:
+            parse(checked.hit_dice)
+        except DiceError as error:
+            raise RuleError(_("Hit Dice: {error}", error=error)) from None
+    if min(checked.burrow, checked.climb, checked.fly, checked.swim) < 0:
+        raise RuleError(_("Speeds are not negative."))
+    parse_conditions(checked.condition_immune)
 
 
 def sheet_of(combatant: Combatant) -> Sheet:

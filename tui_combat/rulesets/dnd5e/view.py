@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from msgspec.structs import replace
+
+from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.log import render, render_param
 from tui_combat.engine.model import State
 from tui_combat.i18n import NC_, _, after_name
@@ -13,6 +17,7 @@ from tui_combat.rulesets.dnd5e.initiative import speed_parts
 from tui_combat.rulesets.dnd5e.kinds import DAMAGE_TYPES, parse_types, saves_text
 from tui_combat.rulesets.dnd5e.legendary import Dnd5eLegendary
 from tui_combat.rulesets.dnd5e.sheet import DEFENCES, dex_modifier, sheet_of
+from tui_combat.rulesets.dnd5e.stat_words import abilities_text, ability_name, area_text, sheet_notes
 
 __all__ = ["CONDITIONS_AFTER_A_NAME", "Dnd5eView"]
 
@@ -78,10 +83,18 @@ class Dnd5eView(Dnd5eLegendary):
         owed = [due for due in self.saves_due(state) if due.combatant == combatant_id]
         if owed:
             lines.append((_("Concentration"), ", ".join(_("Constitution save DC {dc}", dc=due.dc) for due in owed)))
-        for ability, ready in self.abilities_now(state, combatant_id):
-            note = self.ability_note(ability, ready)
-            lines.append((ability.name, render(note) if note else _("ready")))
+        for ability, ready in self.abilities_now(state, combatant_id):  # named and placed in the GM's language
+            note = self.ability_note(replace(ability, area=area_text(ability.area)), ready)
+            lines.append((ability_name(ability.name), render(note) if note else _("ready")))
         return lines
+
+    def sheet_notes(self, sheet: Mapping[str, Any], hp: int) -> str:
+        return sheet_notes(sheet, hp)
+
+    def shown_sheet_value(self, field: FieldSpec, value: object) -> str:
+        if field.key == "abilities" and isinstance(value, str):
+            return abilities_text(value)
+        return super().shown_sheet_value(field, value)
 
     def health_shown(self, state: State, combatant_id: str, *, brief: bool = False) -> str:
         """Hit points, and the temporary ones after a plus ("27/27 +5")."""
