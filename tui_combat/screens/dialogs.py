@@ -35,6 +35,7 @@ from tui_combat.i18n import N_, _
 from tui_combat.textual_ext.frames import DrawnOnce, told_at_once
 from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.type_ahead import ChoiceList, TypeAheadSelect
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 Submitter = Callable[[dict[str, Any]], "str | None"]
@@ -180,8 +181,9 @@ class TickBox(TranslatedBindings, Checkbox, inherit_bindings=False):
         return Content.assemble(button, self.label.pad(1, 1).stylize_before(self.get_visual_style("toggle--label")))
 
 
-class ChoiceField(Select[Any]):
-    """A form's list field. Its parts are restyled as it gains or loses the focus (the arrow, the value shown):
+class ChoiceField(TypeAheadSelect):
+    """A form's list field; typing a choice's name goes to it (:class:`TypeAheadSelect`). Its parts are restyled
+    as it gains or loses the focus (the arrow, the value shown):
     each would tell the screen when it next idles, which may come after the screen has drawn the frame of
     the key that moved the focus (a form opened: its list field drawn focused in a second frame, some 20 ms
     later). Told at once, they make that frame."""
@@ -531,7 +533,7 @@ class FormDialog(FieldsForm, DrawnOnce, TranslatedBindings, ModalScreen[dict[str
 
 
 class ChoiceDialog(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
-    """Pick one of several choices with the arrows and Enter (or its first letter)."""
+    """Pick one of several choices with the arrows and Enter, or by typing the start of its name."""
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel")]
@@ -545,8 +547,8 @@ class ChoiceDialog(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text), id="dialog-title")
-            yield OptionList(*[Option(Text(_(label)), id=value) for value, label in self.choices], id="choices")
-            yield Static(_("Enter: choose · Esc: cancel"), id="dialog-help")
+            yield ChoiceList(*[Option(Text(_(label)), id=value) for value, label in self.choices], id="choices")
+            yield Static(_("type a name to go to it · Enter: choose · Esc: cancel"), id="dialog-help")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -578,7 +580,7 @@ class ConfirmDialog(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text), id="dialog-title")
             yield Static(Text(self.message), id="dialog-note")
-            yield OptionList(*[Option(Text(label), id="yes" if answer else "no") for answer, label in self.answers],
+            yield ChoiceList(*[Option(Text(label), id="yes" if answer else "no") for answer, label in self.answers],
                              id="choices")
             yield Static(_("Enter: choose · Esc: cancel"), id="dialog-help")
 
