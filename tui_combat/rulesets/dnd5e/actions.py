@@ -20,7 +20,7 @@ from tui_combat.rulesets.dnd5e.base import int_arg, roll_arg
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.sheet import Attack, Counter, parse_attacks, sheet_of
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Ending
-from tui_combat.rulesets.dnd5e.edge import EDGE_CHOICES, Dnd5eEdge, EdgeSources, dice_for
+from tui_combat.rulesets.dnd5e.edge import EDGE_CHOICES, UNCONSCIOUS, Dnd5eEdge, EdgeSources, dice_for
 
 __all__ = ["ATTACKS", "CATALOGUE", "Dnd5eActions", "critical_dice", "critical_roll", "doubled_dice", "hit_chance"]
 
@@ -556,10 +556,11 @@ class Dnd5eActions(Dnd5eEdge):
                                                next_condition=fight.next_condition + 1))
         duration = self.duration_text(state, condition)
         # A duration that names someone the players do not see: they read the condition alone.
-        return log(state, N_("{name} is {condition}{duration}."), facts={"condition": name}, name=who(state, target),
-                   condition=Msg(id=name), duration=duration,
-                   public=Msg(id=N_("{name} is {condition}{duration}."),
-                              params={"name": who(state, target), "condition": Msg(id=name), "duration": ""}))
+        state = log(state, N_("{name} is {condition}{duration}."), facts={"condition": name}, name=who(state, target),
+                    condition=Msg(id=name), duration=duration,
+                    public=Msg(id=N_("{name} is {condition}{duration}."),
+                               params={"name": who(state, target), "condition": Msg(id=name), "duration": ""}))
+        return self.fall_prone(state, target) if name == UNCONSCIOUS else state
 
     def remove_condition(self, state: State, target: Combatant, condition_id: str) -> State:
         condition = next((c for c in self.conditions_of(state, target.id) if str(c.id) == condition_id), None)
