@@ -51,7 +51,7 @@ def test_the_option_dying_to_minus_10_losing_one_a_round() -> None:
     assert RULESET.condition_word(store.state, RAF) == "unconscious"
     finish_round(store)
     assert store.state.combatant(RAF).hp == -4
-    with pytest.raises(RuleError, match="not dying"):
+    with pytest.raises(RuleError, match="^Bind wounds cannot be done now.$"):  # bound already: no longer offered
         store.dispatch(a.RulesetAction(name="bind", args={"combatant": RAF}))
 
 

@@ -33,8 +33,9 @@ DEATH_OPTION = OptionSpec(
 DEAD_AT = -10
 """Option ``minus_10``: dead at this many hit points."""
 
-BIND_ACTION = ActionSpec(name="bind", key="w", label=N_("Bind wounds"), footer=False)
-"""Stop a dying character's loss of 1 hit point a round (option ``minus_10``)."""
+BIND_ACTION = ActionSpec(name="bind", key="w", label=N_("Bind wounds"))
+"""Stop a dying character's loss of 1 hit point a round (option ``minus_10``): offered in the footer while the one
+selected is dying, in place of his attack and main action."""
 
 
 def lies_dying(state: State, combatant: Combatant) -> bool:

@@ -466,13 +466,13 @@ class ADnD2e(AdndFamily[AdndRound]):
         kind = self.step_kind(state)
         if name == "side_situations":
             return kind in ("declare", "initiative")
-        if name in ("attack", "main_action"):
-            # A fallen combatant is let through so that the refusal names the reason.
-            return kind == "resolve" and combatant_id is not None and combatant_id in state.names()
+        known = combatant_id is not None and combatant_id in state.names()
+        if name in ("attack", "main_action"):  # not the fallen: dead, or dying under the option
+            return kind == "resolve" and known and state.combatant(str(combatant_id)).status != "down"
         if name == "effect":
-            return combatant_id is not None and combatant_id in state.names()
-        if name == "bind":
-            return state.options.get("death") == "minus_10" and combatant_id is not None and combatant_id in state.names()
+            return known
+        if name == "bind":  # a dying character's wounds, bound by another (option −10)
+            return known and self.condition_word(state, str(combatant_id)) == N_("dying")
         return False
 
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:

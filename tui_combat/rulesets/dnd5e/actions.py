@@ -140,17 +140,22 @@ class Dnd5eActions(Dnd5eEdge):
         if combatant_id is None or combatant_id not in state.names():
             return False
         kind = self.step_kind(state)
+        # Down (dead, or dying at 0 hit points), he has no action, reaction or movement: his keys are the death
+        # save and what the DM keeps for him (conditions, counters). (One incapacitated by a condition is let
+        # through, so that the refusal names the condition.)
+        unable = state.combatant(combatant_id).status == "down"
         if name == "move":
-            return combatant_id in self.acting(state)
+            return combatant_id in self.acting(state) and not unable
         if name in ATTACKS:
-            # A fallen creature is let through so that the refusal names the reason.
-            return kind == "resolve"
+            return kind == "resolve" and not unable
         if name == "death_save":  # a stable one is let through so that the refusal names the reason
             record = self.dying_of(state, combatant_id)
             return record is not None and not record.dead
         if name == "end_condition":
             return bool(self.conditions_of(state, combatant_id))
-        return name in ("use", "condition", "counter")  # a reaction, a legendary action: at any moment
+        if name == "use":  # a reaction, a legendary action: at any moment
+            return not unable
+        return name in ("condition", "counter")
 
     # -- forms ---------------------------------------------------------------------------------------
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
