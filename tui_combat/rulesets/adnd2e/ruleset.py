@@ -418,6 +418,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         return self.lose_spell(state, combatant_id, spell)
 
     def on_status(self, state: State, combatant_id: str, before: Status) -> State:
+        state = super().on_status(state, combatant_id, before)
         fight = self.fight_of(state)
         casting = fight.castings.get(combatant_id)
         if casting is None or state.combatant(combatant_id).status == "active":
