@@ -5,7 +5,8 @@ field, closed or open (:class:`TypeAheadSelect`).
 What was typed is kept until a key other than a letter comes (an arrow, Enter, Esc) or until it finds nothing:
 the letter that found nothing starts a new search, so "pr" then "g" goes to "grappled". The same letter
 again goes on to the next choice that begins with it. Nothing depends on how fast the keys come: a GM on a slow
-link types as he likes. A letter that finds nothing goes on to the screen (``?`` still opens the help).
+link types as he likes. While a list has the focus its letters are its own, as a text field's are: none of
+them runs a key of the screen (F1 still opens the help).
 """
 
 from __future__ import annotations
@@ -108,6 +109,12 @@ def _typed_character(event: events.Key, typing: bool) -> str | None:
     return character
 
 
+def _takes(character: str | None) -> bool:
+    """Whether a list takes a key of this character for its search (a space is the list's own key until a search
+    has begun): no key of the screen is run by it meanwhile (Textual's ``check_consume_key``)."""
+    return character is not None and character.isprintable() and character != " "
+
+
 class ChoiceList(OptionList):
     """A pick-one list that goes to the choice whose name the GM types (see :class:`TypeAhead`)."""
 
@@ -140,6 +147,9 @@ class ChoiceList(OptionList):
 
     def on_blur(self, event: events.Blur) -> None:
         self.type_ahead.reset()
+
+    def check_consume_key(self, key: str, character: str | None = None) -> bool:
+        return _takes(character)
 
 
 class TypeAheadSelect(Select[Any]):
@@ -205,4 +215,4 @@ class TypeAheadSelect(Select[Any]):
         self._go(found)
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
-        return character is not None and character.isprintable() and character != " "
+        return _takes(character)
