@@ -407,9 +407,10 @@ def entry_from_state(state: State, combatant_id: str, *, whole_group: bool = Tru
 
 
 def default_side(state: State, side: str | None) -> str:
-    """The side a newcomer from the library joins: the one asked for, else the first side that is not the
-    party's (monsters come from the library more often than heroes), else the first."""
-    if side is not None and any(s.id == side for s in state.sides):
+    """The side a newcomer from the library (or a pasted stat block) joins unless the GM chooses another: the
+    one asked for when it is not the party's, else the first side that is not the party's (an ogre from the
+    bestiary never joins the party for the row under the cursor), else the first."""
+    if side is not None and any(s.id == side and not s.is_party for s in state.sides):
         return side
     return next((s.id for s in state.sides if not s.is_party), state.sides[0].id)
 

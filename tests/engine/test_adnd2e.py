@@ -653,9 +653,13 @@ def test_ruleset_action_on_a_fallen_combatant_is_refused() -> None:
     store.dispatch(a.Damage(combatant=ORCS[0], amount=9))
     assert store.state.combatant(ORCS[0]).status == "down"
     before = store.state
-    with pytest.raises(RuleError, match="out of the fight"):
+    # Dead, he has no attack (nor is one offered in the footer); one who fled is told why.
+    with pytest.raises(RuleError, match="^Attack cannot be done now.$"):
         store.dispatch(a.RulesetAction(name="attack", args={"combatant": ORCS[0]}))
     assert store.state is before
+    store.dispatch(a.SetStatus(combatant=ORCS[1], status="fled"))
+    with pytest.raises(RuleError, match="out of the fight"):
+        store.dispatch(a.RulesetAction(name="attack", args={"combatant": ORCS[1]}))
 
 
 def test_unicode_names_survive_save_and_resume(tmp_path: Path) -> None:

@@ -48,8 +48,9 @@ def test_the_same_session_in_russian_then_ukrainian(tmp_path: Path) -> None:
     english = texts_in(tmp_path, key, "en")
 
     assert fingerprint(folder) == before  # opening in a language changes no file: the journal is the same
-    assert len(russian) == len(ukrainian) == len(english) == 19
+    assert len(russian) == len(ukrainian) == len(english) == 20
     rows = list(zip(english, russian, ukrainian))
+    assert ("Orc 1 is dead.", "Orc 1: смерть.", "Orc 1: смерть.") in rows  # a monster at 0, by the book
     assert ("Round 1 begins.", "Начинается раунд 1.", "Починається раунд 1.") in rows
     assert ("Round 2 begins.", "Начинается раунд 2.", "Починається раунд 2.") in rows
     assert ("Initiative — Monsters: 1d10: [5] = 5.", "Инициатива — Monsters: 1d10: [5] = 5.",

@@ -333,8 +333,9 @@ def test_an_area_owes_one_save_and_falling_or_being_stunned_ends_concentration()
     stunned = act(state, "condition", "Mirela", condition="stunned")
     assert "Mirela loses concentration: stunned." in texts(stunned) and not stunned.effects and dues(stunned) == []
     fallen = apply(state, a.Damage(combatant=named["Mirela"], amount=30))
-    assert texts(fallen)[-7:-1] == ["Mirela takes 30 damage: 0/30 HP.", "Mirela is down.", "Mirela loses concentration: down.",
+    assert texts(fallen)[-8:-2] == ["Mirela takes 30 damage: 0/30 HP.", "Mirela is down.", "Mirela loses concentration: down.",
                                     "Mirela is no longer concentrating.", "Orc is no longer paralyzed.", "hasted on Raf ends."]
+    assert texts(fallen)[-1] == "Mirela is prone."  # falling unconscious
     assert dues(fallen) == []
 
 

@@ -96,7 +96,8 @@ def test_the_sources_of_the_srd(attacker: list[str], target: list[str], expected
     who = ids(state)
     sources = RULESET.edge_sources(state, state.combatant(who["Ada"]), state.combatant(who["Goblin 1"]), "none", True)
     assert sources.edge == expected
-    assert len(sources.reasons()) == len(attacker) + len([t for t in target if t != "charmed"])
+    # (An unconscious creature falls prone as well, which adds a reason of the same kind within 5 ft.)
+    assert len(sources.reasons()) == len(attacker) + len([t for t in target if t != "charmed"]) + target.count("unconscious")
 
 
 def test_advantage_and_disadvantage_cancel_and_the_log_says_why() -> None:
@@ -193,8 +194,8 @@ def test_a_character_at_0_falls_unconscious_and_saves_at_the_start_of_his_turns(
     state = bram_down()
     bram = ids(state)["Bram"]
     assert (state.combatant(bram).hp, state.combatant(bram).status) == (0, "down")
-    assert texts(state)[-1] == ("Bram falls unconscious at 0 hit points and is dying: a death saving throw at the start "
-                                "of each turn (key v).")
+    assert texts(state)[-2:] == ["Bram falls unconscious at 0 hit points and is dying: a death saving throw at the start "
+                                 "of each turn (key v).", "Bram is prone."]
     assert RULESET.condition_word(state, bram) == "dying" and public_word(state, "Bram") == "dying"
     assert ("Death saves", "dying: successes ○○○, failures ○○○") in RULESET.details(state, bram)
     with pytest.raises(RuleError, match="^Bram's death saving throw comes at the start of the next turn.$"):
@@ -233,7 +234,8 @@ def test_three_successes_make_him_stable_and_healing_wakes_him() -> None:
         act(next_until(apply(state, a.NextStep()), "Bram"), "death_save", "Bram", roll=d20(12))
     state = apply(state, a.Heal(combatant=bram, amount=5))
     assert (state.combatant(bram).hp, state.combatant(bram).status) == (5, "active")
-    assert texts(state)[-1] == "Bram wakes: the death saving throws are cleared."
+    assert texts(state)[-2:] == ["Bram wakes: the death saving throws are cleared.",
+                                 "Bram still lies prone: standing up costs half the movement (key C)."]
     assert RULESET.dying_of(state, bram) is None and RULESET.condition_word(state, bram) is None
 
 
@@ -267,10 +269,40 @@ def test_an_unconscious_character_is_hit_with_advantage_and_critically_from_with
     who = ids(state)
     state = next_until(state, "Goblin 1")
     assert RULESET.form_preview(state, "attack", who["Goblin 1"], {"target": who["Bram"]}) == (
-        "Needs 12 or more on the d20 (AC 16, +4 to hit) with advantage (Bram: unconscious): 70% to hit. "
+        "Needs 12 or more on the d20 (AC 16, +4 to hit) with advantage (Bram: prone, Bram: unconscious): 70% to hit. "
         "A hit is a critical hit (Bram: unconscious, within 5 ft).")
     state = act(state, "attack", "Goblin 1", target=who["Bram"], uses="action", to_hit=rolled("d20adv", 13, 2))
     assert entry(state, "Goblin 1 attacks").facts["critical"] is True
+
+
+def test_falling_unconscious_he_falls_prone_and_standing_up_is_the_dm_s() -> None:
+    """SRD 5.1, "Unconscious": the creature "falls prone". Waking does not stand him up: the DM ends prone when he
+    stands (half his movement)."""
+    state = bram_down()
+    bram = ids(state)["Bram"]
+    assert [c.name for c in RULESET.conditions_of(state, bram)] == ["prone"]
+    assert "prone" in next(c for g in public_view(state).groups for c in g.combatants if c.name == "Bram").conditions
+    # From beyond 5 ft, prone's disadvantage and unconscious's advantage cancel, as the book has it.
+    state = next_until(state, "Goblin 1")
+    who = ids(state)
+    far = RULESET.edge_sources(state, state.combatant(who["Goblin 1"]), state.combatant(bram), "none", False)
+    assert far.edge == 0
+    state = apply(state, a.Heal(combatant=bram, amount=5))
+    assert [c.name for c in RULESET.conditions_of(state, bram)] == ["prone"]
+    condition_id = str(RULESET.conditions_of(state, bram)[0].id)
+    state = act(state, "end_condition", "Bram", condition=condition_id)
+    assert RULESET.conditions_of(state, bram) == []
+
+
+def test_the_unconscious_condition_brings_prone_with_it_once() -> None:
+    state = adas_turn()
+    state = condition(state, "Goblin 1", "prone")
+    state = condition(state, "Goblin 1", "unconscious")
+    state = condition(state, "Ada", "unconscious")
+    assert texts(state)[-2:] == ["Ada is unconscious.", "Ada is prone."]
+    who = ids(state)
+    assert [c.name for c in RULESET.conditions_of(state, who["Goblin 1"])] == ["prone", "unconscious"]
+    assert [c.name for c in RULESET.conditions_of(state, who["Ada"])] == ["unconscious", "prone"]
 
 
 # -- speed factor: the declared action binds --------------------------------------------------------------------

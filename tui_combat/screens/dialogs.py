@@ -35,6 +35,7 @@ from tui_combat.i18n import N_, _
 from tui_combat.textual_ext.frames import DrawnOnce, told_at_once
 from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.type_ahead import ChoiceList, TypeAheadSelect
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 Submitter = Callable[[dict[str, Any]], "str | None"]
@@ -44,6 +45,10 @@ attack, the number needed and the chance of it."""
 """Takes a form's values: None when they were accepted (the form closes), else the refusal to show in it."""
 DiceOf = Callable[[dict[str, Any]], Mapping[str, str]]
 """Takes the form's values as typed and gives the dice of its roll fields that follow them (field key → dice)."""
+Follower = Callable[[dict[str, Any]], Mapping[str, Any]]
+"""Takes the form's values as typed and gives the values some of its list fields follow (field key → value), until
+the GM chooses one of them himself: the add form's side, which goes to the monsters for a name found in the
+bestiary."""
 
 LABEL_WIDTH = (26, 42)
 """A form's label column: at least this wide, and at most (a longer label wraps onto a second line)."""
@@ -180,8 +185,9 @@ class TickBox(TranslatedBindings, Checkbox, inherit_bindings=False):
         return Content.assemble(button, self.label.pad(1, 1).stylize_before(self.get_visual_style("toggle--label")))
 
 
-class ChoiceField(Select[Any]):
-    """A form's list field. Its parts are restyled as it gains or loses the focus (the arrow, the value shown):
+class ChoiceField(TypeAheadSelect):
+    """A form's list field; typing a choice's name goes to it (:class:`TypeAheadSelect`). Its parts are restyled
+    as it gains or loses the focus (the arrow, the value shown):
     each would tell the screen when it next idles, which may come after the screen has drawn the frame of
     the key that moved the focus (a form opened: its list field drawn focused in a second frame, some 20 ms
     later). Told at once, they make that frame."""
@@ -212,6 +218,7 @@ class FieldsForm:
     preview: Previewer | None
     dice: DiceOf | None
     validate: Validator | None
+    follow: Follower | None = None
 
     _held: list[events.Key] | None = None
     """Keys typed while the form opened (before its first field could take them), in order; None once it
@@ -367,7 +374,47 @@ class FieldsForm:
                     self.query_one(f"#{_widget_id(index, spec.key)}", Input).placeholder = wanted[spec.key]
         self.fields = tuple(fields)
 
+    def _following(self) -> tuple[dict[str, Any], set[str]]:
+        """The value the form last gave each list field that follows the others, and the fields the GM has
+        chosen himself since (kept on the instance: the mixin has no __init__)."""
+        followed: dict[str, Any] = self.__dict__.setdefault("_form_followed", {})
+        chosen: set[str] = self.__dict__.setdefault("_form_chosen", set())
+        return followed, chosen
+
+    def forget_following(self) -> None:
+        """A form opened anew: its list fields follow the others again."""
+        followed, chosen = self._following()
+        followed.clear()
+        chosen.clear()
+
+    def update_followers(self) -> None:
+        """The list fields that follow the other fields set as they now ask, but for those the GM chose himself."""
+        if self.follow is None or not self.is_mounted:
+            return
+        try:
+            wanted = self.follow(self.raw_values())
+        except (RuleError, ValueError, KeyError):  # a half-typed value: the fields stay as they are
+            return
+        followed, chosen = self._following()
+        for index, spec in enumerate(self.fields):
+            if spec.key not in wanted or spec.key in chosen:
+                continue
+            widget = self.query_one(f"#{_widget_id(index, spec.key)}")
+            if isinstance(widget, Select) and widget.value != wanted[spec.key]:
+                followed[spec.key] = wanted[spec.key]
+                widget.value = wanted[spec.key]
+
+    def _note_choice(self, select: Select[Any], value: object) -> None:
+        """A list field changed: by the GM himself unless it took the value the form gave it (or had at first)."""
+        if self.follow is None:
+            return
+        key = next((spec.key for index, spec in enumerate(self.fields) if _widget_id(index, spec.key) == select.id), None)
+        followed, chosen = self._following()
+        if key is not None and value != followed.get(key, self.values.get(key)):
+            chosen.add(key)
+
     def update_preview(self) -> None:
+        self.update_followers()
         self.update_dice()
         if self.preview is None or not self.is_mounted:
             return
@@ -381,6 +428,7 @@ class FieldsForm:
         self.update_preview()
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        self._note_choice(event.select, event.value)
         self.update_preview()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
@@ -465,6 +513,9 @@ class FormDialog(FieldsForm, DrawnOnce, TranslatedBindings, ModalScreen[dict[str
     (advantage from the target chosen): the label shows them, and the form rolls (or checks what is typed
     against) them.
 
+    ``follow``, when given, is asked the same way for the values of list fields that follow the other fields
+    (:data:`Follower`) until the GM chooses one of them himself.
+
     Keys typed while the form opens (in the same burst as the key that opened it: ``t4``, Enter, ``7``) are
     held by the app (:meth:`hold_key`) and given to the form, in the order typed, once its first field has
     the focus: they land where they would have had the form been open already."""
@@ -481,9 +532,10 @@ class FormDialog(FieldsForm, DrawnOnce, TranslatedBindings, ModalScreen[dict[str
     def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
                  validate: Validator | None = None, note: str = "", rng: random.Random | None = None,
                  roll_modifiers: Mapping[str, int] | None = None, submit: Submitter | None = None,
-                 preview: Previewer | None = None, dice: DiceOf | None = None) -> None:
+                 preview: Previewer | None = None, dice: DiceOf | None = None, follow: Follower | None = None) -> None:
         super().__init__()
         self.dice = dice
+        self.follow = follow
         self.submit = submit
         self.preview = preview
         self.title_text = title
@@ -531,7 +583,7 @@ class FormDialog(FieldsForm, DrawnOnce, TranslatedBindings, ModalScreen[dict[str
 
 
 class ChoiceDialog(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
-    """Pick one of several choices with the arrows and Enter (or its first letter)."""
+    """Pick one of several choices with the arrows and Enter, or by typing the start of its name."""
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel")]
@@ -545,8 +597,8 @@ class ChoiceDialog(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text), id="dialog-title")
-            yield OptionList(*[Option(Text(_(label)), id=value) for value, label in self.choices], id="choices")
-            yield Static(_("Enter: choose · Esc: cancel"), id="dialog-help")
+            yield ChoiceList(*[Option(Text(_(label)), id=value) for value, label in self.choices], id="choices")
+            yield Static(_("type a name to go to it · Enter: choose · Esc: cancel"), id="dialog-help")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -578,7 +630,7 @@ class ConfirmDialog(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text), id="dialog-title")
             yield Static(Text(self.message), id="dialog-note")
-            yield OptionList(*[Option(Text(label), id="yes" if answer else "no") for answer, label in self.answers],
+            yield ChoiceList(*[Option(Text(label), id="yes" if answer else "no") for answer, label in self.answers],
                              id="choices")
             yield Static(_("Enter: choose · Esc: cancel"), id="dialog-help")
 

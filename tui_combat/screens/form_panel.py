@@ -24,8 +24,8 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.i18n import N_, _
-from tui_combat.screens.dialogs import (DiceOf, FieldsForm, Previewer, Submitter, TickBox, Validator, _widget_id,
-                                        choice_value)
+from tui_combat.screens.dialogs import (DiceOf, FieldsForm, Follower, Previewer, Submitter, TickBox, Validator,
+                                        _widget_id, choice_value)
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 Shape = tuple[tuple[str, str, bool], ...]
@@ -117,7 +117,8 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
             on_close: Callable[[dict[str, Any] | None], None], *, submit: Submitter | None = None,
             validate: Validator | None = None, note: str = "", rng: random.Random | None = None,
             roll_modifiers: Mapping[str, int] | None = None, preview: Previewer | None = None,
-            dice: DiceOf | None = None, library: Callable[[dict[str, Any]], None] | None = None) -> None:
+            dice: DiceOf | None = None, library: Callable[[dict[str, Any]], None] | None = None,
+            follow: Follower | None = None) -> None:
         """Open the form, its first field taking the keys. ``on_close`` is given the accepted values, or None
         when the form was left. Keys typed while new rows are made are held (:meth:`hold_key`) and given to
         them, in order, once the first has the focus. ``library``, when given, is what ctrl+l does, given
@@ -125,6 +126,8 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
         self.fields, self.values = tuple(fields), dict(values or {})
         self.rng, self.roll_modifiers = rng, dict(roll_modifiers or {})
         self.submit, self.validate, self.preview, self.dice = submit, validate, preview, dice
+        self.follow = follow
+        self.forget_following()
         self._library = library
         self._on_close, self._open = on_close, True
         self.show_line("#dialog-title", Text(title), shown=True)
@@ -234,7 +237,7 @@ class FormPanel(FieldsForm, TranslatedBindings, Vertical):
         self._open, self._held = False, None
         self.display = False  # hidden, nothing reaches its fields: neither Tab nor the mouse
         on_close, self._on_close = self._on_close, None
-        self.submit = self.preview = self.dice = self.validate = self._library = None
+        self.submit = self.preview = self.dice = self.validate = self._library = self.follow = None
         if on_close is not None:
             on_close(values)
 

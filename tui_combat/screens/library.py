@@ -36,6 +36,7 @@ from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.type_ahead import TypeAheadSelect
 
 __all__ = ["LibraryPicker", "default_side", "open_library_picker", "save_to_library_dialog"]
 
@@ -120,8 +121,8 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
                                 id="library-query", compact=True, select_on_focus=False)
             with Horizontal(classes="library-row"):
                 yield Label(_("Side"), classes="library-label")
-                yield Select([(Text(name), side_id) for side_id, name in self.sides], value=self.side, allow_blank=False,
-                             id="library-side", compact=True)
+                yield TypeAheadSelect([(Text(name), side_id) for side_id, name in self.sides], value=self.side,
+                                      allow_blank=False, id="library-side", compact=True)
             yield Static(self.hidden_text(), id="library-hidden")
             yield OptionList(id="library-entries")
             yield Static("", id="library-detail")

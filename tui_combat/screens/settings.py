@@ -31,6 +31,7 @@ from tui_combat.screens.keymap import KeyTable, collect, key_refusal, keys_shown
 from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
 from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.text_field import TextField
+from tui_combat.widgets.type_ahead import TypeAheadSelect
 
 THRESHOLDS = ("wounded_below", "bloodied_at")
 """The ``[health]`` percentages, beside the words."""
@@ -102,12 +103,13 @@ class SettingsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
                             "is saved to {path}.", path=self.path)), id="settings-hint")
         with Horizontal(classes="settings-row"):
             yield Label(_("Theme"), classes="settings-label")
-            yield Select([(name, name) for name in sorted(self.app.available_themes)], value=self.app.theme,
-                         allow_blank=False, compact=True, id="settings-theme")
+            yield TypeAheadSelect([(name, name) for name in sorted(self.app.available_themes)], value=self.app.theme,
+                                  allow_blank=False, compact=True, id="settings-theme")
         with Horizontal(classes="settings-row"):
             yield Label(_("Language"), classes="settings-label")
             languages = [(NATIVE_NAMES.get(code, code), code) for code in KNOWN_LANGUAGES]
-            yield Select(languages, value=self.language_chosen, allow_blank=False, compact=True, id="settings-language")
+            yield TypeAheadSelect(languages, value=self.language_chosen, allow_blank=False, compact=True,
+                                  id="settings-language")
         yield Static(_("Players' screen: the words for health (empty: the usual word)"), classes="settings-title")
         found = self.health.get("words")
         words: dict[str, Any] = found if isinstance(found, dict) else {}

@@ -25,7 +25,7 @@ from tui_combat.engine.contract import FieldSpec, OptionSpec, shown_value
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
-from tui_combat.library import Finder, entry_action, parse_count, summary
+from tui_combat.library import Finder, default_side, entry_action, parse_count, summary
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, choice_value, health_field
 from tui_combat.screens.host import host_of
 from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
@@ -104,7 +104,12 @@ def pick_from_library(owner: Screen[Any], typed: dict[str, Any], side: str | Non
 def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
     """Ask for a combatant (or a group: "5 orc") and add it with its ruleset fields. A name found in the GM's
     library or the ruleset's starter bestiary brings that entry's HP, sheet and notes (and group size, when
-    no number is typed); what the GM changed in the form wins. ctrl+l opens the library picker instead."""
+    no number is typed); what the GM changed in the form wins. ctrl+l opens the library picker instead.
+
+    The side is ``side`` (the row's) in the set-up, where the party is added one by one; mid-fight, a side
+    that is not the party's (who comes in then is most often the monsters' reinforcement). Either way a name
+    found in the library or the bestiary moves a side left at the party's to the monsters', in the form,
+    until the GM chooses the side himself."""
     state = screen.state
     if not state.sides:
         screen.notify(_("Add a side first (s)."), severity="warning")
@@ -157,17 +162,26 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
     if finder.problems:
         screen.notify("\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning",
                       timeout=10)
-    values = {"side": side or state.sides[0].id}
+    mid_fight = isinstance(screen, AskedAtTheFoot)
+    values = {"side": default_side(state, side) if mid_fight else side or state.sides[0].id}
+    proposed = state.side(values["side"])
+
+    def follow(raw: dict[str, Any]) -> dict[str, Any]:
+        if not proposed.is_party:
+            return {}
+        found = finder.find(parse_count(str(raw.get("name") or ""))[1]) is not None
+        return {"side": default_side(state, None) if found else proposed.id}
+
     if not isinstance(screen, AskedAtTheFoot):
         screen.app.push_screen(AddCombatantDialog(_("Add combatant"), fields, values, validate, submit=add,
-                                                  preview=preview, side=side))
+                                                  preview=preview, follow=follow, side=side))
         return
 
     # Mid-fight, the form is at the foot of the round screen, made once and filled in anew each time: a dialog
     # of some twenty fields took a quarter of a second to make, and redrew the whole terminal.
     panel = screen.add_panel
     screen._form(_("Add combatant"), fields, values, panel=panel, validate=validate, submit=add, preview=preview,
-                 library=lambda typed: pick_from_library(screen, typed, side, lambda: panel.close(None)))
+                 follow=follow, library=lambda typed: pick_from_library(screen, typed, side, lambda: panel.close(None)))
 
 
 def options_dialog(screen: SessionScreen) -> None:
@@ -303,8 +317,12 @@ class SetupScreen(SessionScreen):
     _columns_of: str | None = None
     """The ruleset whose columns the table has."""
 
+    _ids_shown: frozenset[str] | None = None
+    """The combatants the table showed last (None before it first showed any)."""
+
     def prepare(self) -> None:
         self._columns_of = None
+        self._ids_shown = None
 
     def show(self, state: State) -> None:
         if state.phase != "setup":
@@ -341,8 +359,11 @@ class SetupScreen(SessionScreen):
             table.add_row(escape(side), escape(name), ruleset.health_shown(state, combatant.id, brief=True),
                           escape(group_names.get(combatant.group, "")),
                           *(escape(cell[:30]) for cell in cells), key=combatant.id)
-        if table.row_count:
-            table.move_cursor(row=min(row, table.row_count - 1))
+        shown_before, ids = self._ids_shown, [combatant.id for combatant in state.combatants]
+        self._ids_shown = frozenset(ids)
+        added = [] if shown_before is None else [i for i, cid in enumerate(ids) if cid not in shown_before]
+        if table.row_count:  # on what was just added (l, p, a; u bringing one back), in sight; else where it was
+            table.move_cursor(row=added[0] if added else min(row, table.row_count - 1))
         table.focus()
 
     # -- combatants -----------------------------------------------------------------------------------

@@ -48,8 +48,10 @@ Readings settled here (the book leaves them to the DM):
   is). Both sides surprised: none of it.
 * Death (option ``death``): at 0 hit points dead, and hit points stop at 0; or the DM's Guide's optional
   rule for the party's characters (monsters still die at 0): unconscious at 0 to −9, losing 1 HP at
-  every end of round until his wounds are bound (``w``) or he is healed, dead at −10. The card and the
-  players' screen say "dying", "unconscious" (bound) or "dead".
+  every end of round until his wounds are bound (``w``, offered in his footer while he is dying, in place
+  of his attack and main action) or he is healed, dead at −10. The card and the players' screen say
+  "dying", "unconscious" (bound) or "dead"; the log says "X is dead." as the blow falls, "X is bleeding"
+  as a character falls under the option, and "X is dead at −10." as the loss or a blow takes him there.
 * Damage against a large, huge or gargantuan target: the weapon's large column of PHB Table 44 (data
   file, ``weapon_damage``); a constant the sheet adds to the table's small/medium dice is kept, a sheet
   with other dice is the GM's own figure for every size; natural attack forms have one figure.

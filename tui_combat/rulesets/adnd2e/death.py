@@ -6,21 +6,26 @@ Readings: the option covers the party's side only (the book's "character"); mons
 sides die at 0. Hit points never go below 0 when the option is off, nor below −10 when it is on. A heal
 that leaves him at 0 or less stops the loss as binding does; one that brings him above 0 puts him back in
 the fight (the engine's rule for "down" above 0).
+
+The log says each at its moment: "X is dead." as the blow brings him to 0 (:func:`fallen`); under the option
+"X is bleeding: …" as a character falls, each round's loss at the round's end (:func:`bleed`), "X is dead at
+−10." as the loss or a blow (:func:`dead_at_minus_10`) brings him there.
 """
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
-from tui_combat.engine.audience import who
+from tui_combat.engine.audience import hint, who
 from tui_combat.engine.contract import ActionSpec, Health, OptionSpec
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import log
+from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import NC_, N_, _
 from tui_combat.rulesets.adnd2e.state import AdndFight
 
-__all__ = ["BIND_ACTION", "DEATH_OPTION", "DEAD_AT", "bind", "bleed", "condition", "health_after", "note_damage"]
+__all__ = ["BIND_ACTION", "DEATH_OPTION", "DEAD_AT", "bind", "bleed", "condition", "dead_at_minus_10", "fallen",
+           "health_after", "hit_while_dying", "note_damage"]
 
 DEATH_OPTION = OptionSpec(
     key="death",
@@ -33,8 +38,11 @@ DEATH_OPTION = OptionSpec(
 DEAD_AT = -10
 """Option ``minus_10``: dead at this many hit points."""
 
-BIND_ACTION = ActionSpec(name="bind", key="w", label=N_("Bind wounds"), footer=False)
-"""Stop a dying character's loss of 1 hit point a round (option ``minus_10``)."""
+BIND_KEY = Msg(id=N_(" (key {key})"), params={"key": "w"})
+"""Where the GM binds a dying character's wounds: a hint the players' line leaves out."""
+BIND_ACTION = ActionSpec(name="bind", key="w", label=N_("Bind wounds"))
+"""Stop a dying character's loss of 1 hit point a round (option ``minus_10``): offered in the footer while the one
+selected is dying, in place of his attack and main action."""
 
 
 def lies_dying(state: State, combatant: Combatant) -> bool:
@@ -58,6 +66,32 @@ def note_damage(state: State, fight: AdndFight, combatant_id: str) -> AdndFight:
         if combatant_id in fight.bound:
             bound = fight.bound  # bound wounds stay bound; a new hit does not open them (a reading)
     return replace(fight, bleeding=bleeding, bound=bound)
+
+
+def fallen(state: State, combatant_id: str) -> State:
+    """He has just gone down at 0 hit points or less: dead (a monster, or anyone by the book), or, under the
+    option, bleeding until his wounds are bound or he is healed (dead already if the blow took him to −10)."""
+    combatant = state.combatant(combatant_id)
+    if combatant.status != "down" or combatant.hp > 0:
+        return state  # knocked out by the GM's word, not by his hit points
+    if not lies_dying(state, combatant):
+        return log(state, N_("{name} is dead."), facts={"dead": True}, name=who(state, combatant))
+    if combatant.hp <= DEAD_AT:
+        return dead_at_minus_10(state, combatant)
+    return log(state, N_("{name} is bleeding: −1 hit point a round until the wounds are bound{key} or healed; dead at "
+                         "−10."), facts={"bleeding": True}, name=who(state, combatant), key=hint(BIND_KEY))
+
+
+def dead_at_minus_10(state: State, combatant: Combatant) -> State:
+    return log(state, N_("{name} is dead at −10."), facts={"dead": True}, name=who(state, combatant))
+
+
+def hit_while_dying(state: State, fight: AdndFight, combatant_id: str) -> State:
+    """A blow on one who lay dying (or bound) that takes him to −10: dead (told before the blow is counted)."""
+    combatant = state.combatant(combatant_id)
+    if combatant_id in fight.bleeding and combatant.hp <= DEAD_AT:
+        return dead_at_minus_10(state, combatant)
+    return state
 
 
 def condition(state: State, fight: AdndFight, combatant_id: str) -> str | None:
@@ -106,8 +140,8 @@ def bleed(state: State, fight: AdndFight) -> tuple[AdndFight, State]:
         hp = combatant.hp - 1
         state = state.with_combatant(replace(combatant, hp=hp))
         if hp <= DEAD_AT:
-            state = log(state, N_("{name} loses 1 hit point: {hp}. He is dead."), facts={"hp": hp, "dead": True},
-                        name=who(state, combatant), hp=hp)
+            state = log(state, N_("{name} loses 1 hit point: {hp}."), facts={"hp": hp}, name=who(state, combatant), hp=hp)
+            state = dead_at_minus_10(state, combatant)
         else:
             bleeding[cid] = hp
             state = log(state, N_("{name} is dying and loses 1 hit point: {hp}."), facts={"hp": hp},

@@ -23,10 +23,10 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
-from tui_combat.engine.model import Combatant, State
+from tui_combat.engine.model import Combatant, State, Status
 from tui_combat.engine.saves import SaveOdds
 from tui_combat.i18n import N_, _, english_word
-from tui_combat.rulesets.adnd2e.death import bind, bleed, condition, health_after, note_damage
+from tui_combat.rulesets.adnd2e.death import bind, bleed, condition, fallen, health_after, hit_while_dying, note_damage
 from tui_combat.rulesets.adnd2e.measure import hit_dice_against_levels
 from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
 from tui_combat.rulesets.adnd2e.sheet import (
@@ -417,8 +417,13 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                    spell=spell_param(spell))
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
+        state = hit_while_dying(state, self.fight_of(state), combatant_id)
         state = self.with_fight(state, note_damage(state, self.fight_of(state), combatant_id))
         return self.disturb_spell(state, combatant_id)
+
+    def on_status(self, state: State, combatant_id: str, before: Status) -> State:
+        """Gone down at 0 hit points: dead, or (the option) bleeding; the log says which as it happens."""
+        return fallen(state, combatant_id) if before != "down" else state
 
     def disturb_spell(self, state: State, combatant_id: str) -> State:
         """A hit on a caster: his spell is lost if his slot has not come up."""

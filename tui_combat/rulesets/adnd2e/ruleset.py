@@ -418,6 +418,7 @@ class ADnD2e(AdndFamily[AdndRound]):
         return self.lose_spell(state, combatant_id, spell)
 
     def on_status(self, state: State, combatant_id: str, before: Status) -> State:
+        state = super().on_status(state, combatant_id, before)
         fight = self.fight_of(state)
         casting = fight.castings.get(combatant_id)
         if casting is None or state.combatant(combatant_id).status == "active":
@@ -466,13 +467,13 @@ class ADnD2e(AdndFamily[AdndRound]):
         kind = self.step_kind(state)
         if name == "side_situations":
             return kind in ("declare", "initiative")
-        if name in ("attack", "main_action"):
-            # A fallen combatant is let through so that the refusal names the reason.
-            return kind == "resolve" and combatant_id is not None and combatant_id in state.names()
+        known = combatant_id is not None and combatant_id in state.names()
+        if name in ("attack", "main_action"):  # not the fallen: dead, or dying under the option
+            return kind == "resolve" and known and state.combatant(str(combatant_id)).status != "down"
         if name == "effect":
-            return combatant_id is not None and combatant_id in state.names()
-        if name == "bind":
-            return state.options.get("death") == "minus_10" and combatant_id is not None and combatant_id in state.names()
+            return known
+        if name == "bind":  # a dying character's wounds, bound by another (option −10)
+            return known and self.condition_word(state, str(combatant_id)) == N_("dying")
         return False
 
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:

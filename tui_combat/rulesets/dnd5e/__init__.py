@@ -56,7 +56,8 @@ Ruleset actions (``RulesetAction(name, args)``; a ``roll`` argument is a
 ``condition`` (``c``), ``end_condition`` (``C``)
     ``combatant``, ``condition`` (a name from the data file), ``ends`` (``removed``, ``end`` / ``start``
     of ``anchor``'s next turn, ``rounds``: until ``anchor``'s turn starts ``rounds`` rounds later);
-    ``end_condition`` takes the condition's id.
+    ``end_condition`` takes the condition's id. An unconscious creature falls prone as well (the book's
+    "Unconscious"), at 0 hit points or by the condition; waking does not end prone: standing up is the DM's.
 ``counter`` (``g``)
     ``combatant``, ``name``, ``total``, ``refresh`` (``turn``: at the start of his turn, like legendary
     actions; ``fight``: once, like spell slots). Counters may also be written on the sheet

@@ -20,7 +20,7 @@ from tui_combat.rulesets.dnd5e.base import int_arg, roll_arg
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.sheet import Attack, Counter, parse_attacks, sheet_of
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Ending
-from tui_combat.rulesets.dnd5e.edge import EDGE_CHOICES, Dnd5eEdge, EdgeSources, dice_for
+from tui_combat.rulesets.dnd5e.edge import EDGE_CHOICES, UNCONSCIOUS, Dnd5eEdge, EdgeSources, dice_for
 
 __all__ = ["ATTACKS", "CATALOGUE", "Dnd5eActions", "critical_dice", "critical_roll", "doubled_dice", "hit_chance"]
 
@@ -140,17 +140,22 @@ class Dnd5eActions(Dnd5eEdge):
         if combatant_id is None or combatant_id not in state.names():
             return False
         kind = self.step_kind(state)
+        # Down (dead, or dying at 0 hit points), he has no action, reaction or movement: his keys are the death
+        # save and what the DM keeps for him (conditions, counters). (One incapacitated by a condition is let
+        # through, so that the refusal names the condition.)
+        unable = state.combatant(combatant_id).status == "down"
         if name == "move":
-            return combatant_id in self.acting(state)
+            return combatant_id in self.acting(state) and not unable
         if name in ATTACKS:
-            # A fallen creature is let through so that the refusal names the reason.
-            return kind == "resolve"
+            return kind == "resolve" and not unable
         if name == "death_save":  # a stable one is let through so that the refusal names the reason
             record = self.dying_of(state, combatant_id)
             return record is not None and not record.dead
         if name == "end_condition":
             return bool(self.conditions_of(state, combatant_id))
-        return name in ("use", "condition", "counter")  # a reaction, a legendary action: at any moment
+        if name == "use":  # a reaction, a legendary action: at any moment
+            return not unable
+        return name in ("condition", "counter")
 
     # -- forms ---------------------------------------------------------------------------------------
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -556,10 +561,11 @@ class Dnd5eActions(Dnd5eEdge):
                                                next_condition=fight.next_condition + 1))
         duration = self.duration_text(state, condition)
         # A duration that names someone the players do not see: they read the condition alone.
-        return log(state, N_("{name} is {condition}{duration}."), facts={"condition": name}, name=who(state, target),
-                   condition=Msg(id=name), duration=duration,
-                   public=Msg(id=N_("{name} is {condition}{duration}."),
-                              params={"name": who(state, target), "condition": Msg(id=name), "duration": ""}))
+        state = log(state, N_("{name} is {condition}{duration}."), facts={"condition": name}, name=who(state, target),
+                    condition=Msg(id=name), duration=duration,
+                    public=Msg(id=N_("{name} is {condition}{duration}."),
+                               params={"name": who(state, target), "condition": Msg(id=name), "duration": ""}))
+        return self.fall_prone(state, target) if name == UNCONSCIOUS else state
 
     def remove_condition(self, state: State, target: Combatant, condition_id: str) -> State:
         condition = next((c for c in self.conditions_of(state, target.id) if str(c.id) == condition_id), None)

@@ -25,13 +25,17 @@ from tui_combat.engine.model import Combatant, State, Status
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.dnd5e.base import named, roll_arg
 from tui_combat.rulesets.dnd5e.data import data
-from tui_combat.rulesets.dnd5e.state import Dying
+from tui_combat.rulesets.dnd5e.state import ActiveCondition, Dying
 from tui_combat.rulesets.dnd5e.turns import Dnd5eTurns
 
 __all__ = ["Dnd5eHealth", "save_marks"]
 
 DEATH_SAVE_KEY = Msg(id=N_(" (key {key})"), params={"key": "v"})
 """Where the GM makes the death saving throw: a hint the players' line leaves out."""
+PRONE = "prone"
+"""The condition an unconscious creature falls into (SRD 5.1, "Unconscious": it "falls prone")."""
+END_CONDITION_KEY = Msg(id=N_(" (key {key})"), params={"key": "C"})
+"""Where the GM ends a condition (standing up ends prone): a hint the players' line leaves out."""
 
 
 def save_marks(dying: Dying) -> tuple[str, str]:
@@ -118,9 +122,10 @@ class Dnd5eHealth(Dnd5eTurns):
                                      "the maximum is {max}."), facts={"dead": True}, name=who(state, combatant),
                            left=amount - before, max=combatant.max_hp)
             state = self.set_dying(state, combatant_id, Dying())
-            return log(state, N_("{name} falls unconscious at 0 hit points and is dying: a death saving throw at the "
-                                 "start of each turn{key}."), facts={"dying": True}, name=who(state, combatant),
-                       key=hint(DEATH_SAVE_KEY))
+            state = log(state, N_("{name} falls unconscious at 0 hit points and is dying: a death saving throw at the "
+                                  "start of each turn{key}."), facts={"dying": True}, name=who(state, combatant),
+                        key=hint(DEATH_SAVE_KEY))
+            return self.fall_prone(state, combatant)
         if amount >= combatant.max_hp:
             state = self.set_dying(state, combatant_id, Dying(dead=True))
             return log(state, N_("{name} is killed outright: {amount} damage at 0 hit points, the maximum is {max}."),
@@ -160,13 +165,29 @@ class Dnd5eHealth(Dnd5eTurns):
                    facts={"successes": record.successes, "failures": record.failures}, name=who(state, combatant), why=why,
                    successes=successes, failures=failures)
 
+    def fall_prone(self, state: State, combatant: Combatant) -> State:
+        """Falling unconscious, he falls prone (SRD 5.1, "Unconscious"); standing up again is the GM's to say (it
+        costs half his movement), by ending the condition."""
+        if PRONE not in data().conditions or any(c.name == PRONE for c in self.conditions_of(state, combatant.id)):
+            return state
+        fight = self.fight_of(state)
+        prone = ActiveCondition(id=fight.next_condition, target=combatant.id, name=PRONE)
+        state = self.with_fight(state, replace(fight, conditions=(*fight.conditions, prone),
+                                               next_condition=fight.next_condition + 1))
+        return log(state, N_("{name} is {condition}{duration}."), facts={"condition": PRONE}, name=who(state, combatant),
+                   condition=Msg(id=PRONE), duration="")
+
     def on_status(self, state: State, combatant_id: str, before: Status) -> State:
-        """Healed (or put back in the fight by the GM), a character at 0 wakes and his saves are cleared."""
+        """Healed (or put back in the fight by the GM), a character at 0 wakes and his saves are cleared; he
+        still lies prone until the GM says he stands up."""
         combatant = state.combatant(combatant_id)
         if before == "down" and combatant.status == "active" and self.dying_of(state, combatant_id) is not None:
             state = self.set_dying(state, combatant_id, None)
             state = log(state, N_("{name} wakes: the death saving throws are cleared."), facts={"woke": True},
                         name=who(state, combatant))
+            if any(c.name == PRONE for c in self.conditions_of(state, combatant_id)):
+                state = log(state, N_("{name} still lies prone: standing up costs half the movement{key}."),
+                            name=who(state, combatant), key=hint(END_CONDITION_KEY))
         return super().on_status(state, combatant_id, before)
 
     # -- the death saving throw ----------------------------------------------------------------------

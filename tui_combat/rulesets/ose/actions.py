@@ -169,6 +169,8 @@ class OseActions(OseMorale):
             return bool(self.can_wait(state))
         if combatant_id is None or combatant_id not in state.names():
             return False
+        if state.combatant(combatant_id).status == "down" and name in ("move", "attack", "cast"):
+            return False  # dead at 0 hit points: whoever else of his side acts now, not he
         if name == "move":
             return self.acting_in(state, combatant_id, "movement") and not self.spent(state, combatant_id).moved
         if name == "attack":

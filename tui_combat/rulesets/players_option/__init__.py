@@ -402,16 +402,17 @@ class PlayersOption(AdndFamily[PoRound]):
             return False
         kind = self.step_kind(state)
         known = combatant_id is not None and combatant_id in state.names()
+        standing = known and state.combatant(str(combatant_id)).status != "down"  # not dead, nor dying (option −10)
         if name in ("attack", "main_action"):
-            return kind == "resolve" and known
+            return kind == "resolve" and standing
         if name == "abandon":
-            return kind == "resolve" and known and combatant_id not in self.round_of(state).abandoned
+            return kind == "resolve" and standing and combatant_id not in self.round_of(state).abandoned
         if name == "check":
             return kind == "end" and self.round_of(state).checked < len(self.data.end_of_round)
         if name == "effect":
             return known
-        if name == "bind":
-            return state.options.get("death") == "minus_10" and known
+        if name == "bind":  # a dying character's wounds, bound by another (option −10)
+            return known and self.condition_word(state, str(combatant_id)) == N_("dying")
         return False
 
     def action_fields(self, state: State, name: str, combatant_id: str) -> tuple[FieldSpec, ...]:

@@ -166,7 +166,10 @@ class CombatActions(TurnActions):
     # -- the catalogue ---------------------------------------------------------------------------------
     def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:
         """Before the countdown: change of action and skip; during it: every action (each refuses with
-        its reason when it does not apply to the combatant now)."""
+        its reason when it does not apply to the combatant now). Nothing for one who is down (dying at 0 Body
+        Points or less): he neither acts nor defends."""
+        if combatant_id is not None and state.has(combatant_id) and state.combatant(combatant_id).status == "down":
+            return False
         kind = self.step_kind(state)
         if kind in ("declare", "initiative"):
             return name in BEFORE_THE_COUNTDOWN
