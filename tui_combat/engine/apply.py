@@ -15,7 +15,7 @@ from functools import singledispatch
 from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
-from tui_combat.engine import area, effects, initiative
+from tui_combat.engine import area, effects, initiative, savable
 from tui_combat.engine.contract import HP, AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
@@ -57,9 +57,12 @@ def _applied(state: State, action: a.Action) -> State:
     depth = getattr(_nesting, "depth", 0)
     _nesting.depth = depth + 1
     try:
-        return _kept_secret(state, _apply(action, state), action)
+        after = _kept_secret(state, _apply(action, state), action)
     finally:
         _nesting.depth = depth
+    if not depth:  # once, for everything the action and the actions it applied wrote
+        savable.check(state, after, action)
+    return after
 
 
 def _outermost_kept_recent(after: State) -> State:
