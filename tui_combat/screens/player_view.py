@@ -250,8 +250,11 @@ def _read_state(folder: Path) -> State:
     """The session in ``folder`` as it stands, read-only: no lock is taken and nothing is written."""
     from tui_combat.store import Store
 
+    from tui_combat.engine.registry import in_play
+
     store = Store.resume(folder, read_only=True)
     try:
+        in_play(store.state.ruleset)  # its own words first, as the GM reads them
         return store.state
     finally:
         store.close()
