@@ -130,10 +130,9 @@ def head_text(view: PublicView, *, large: bool = False, width: int | None = None
 
 
 def _health(combatant: PublicCombatant) -> str:
-    if combatant.hp is not None and combatant.status == "active":
-        return f"{combatant.hp}/{combatant.max_hp}"
     if combatant.hp is not None:
-        return f"{combatant.hp}/{combatant.max_hp} {combatant.health}"
+        figure = combatant.figure or f"{combatant.hp}/{combatant.max_hp}"  # as the rules count it ("Wounds 0/3")
+        return figure if combatant.status == "active" else f"{figure} {combatant.health}"
     return combatant.health
 
 

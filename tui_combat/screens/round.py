@@ -272,6 +272,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         elif step.kind == "declare":
             keys = _("{declare} on each combatant, {next} when done", declare=shown_key("round.declare"),
                      next=shown_key("round.next"))
+        elif step.kind == "initiative" and not state.initiative.settled and not step.dice:
+            # The ruleset settles the order itself (an opener the GM picks): its help says how.
+            keys = _("{next} once the order stands", next=shown_key("round.next"))
         elif step.kind == "initiative" and not state.initiative.settled:
             keys = _("{roll} rolls initiative, {typed} takes it from real dice", roll=shown_key("round.roll"),
                      typed=shown_key("round.type"))
