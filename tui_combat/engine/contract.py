@@ -117,7 +117,7 @@ class Waiting(msgspec.Struct, frozen=True, kw_only=True):
     combatant: str
     """The combatant's id."""
     label: Msg
-    """Why he waits, as the turn list and the players' screen say it: "on hold", "Joker: acts when he likes"."""
+    """Why he waits, as the turn list and the players' screen say it: "on hold", "Joker: acts at any time"."""
 
 class StepDef(msgspec.Struct, frozen=True, kw_only=True):
     """One step of the round (:meth:`Ruleset.steps`)."""
@@ -330,6 +330,9 @@ class Ruleset(SavingRules, Generic[R, F]):
     the add form's field say it (Trudvang's Body Points: "BP")."""
     health_help: ClassVar[str] = ""
     """A hint under the add form's health field (a message id), for a book whose sheet decides it."""
+    demo: ClassVar[Path | None] = None
+    """A demo fight of the plugin's own: an encounter file it ships (package data). The session list offers it
+    beside the app's demos ("Demo: <the encounter's name>") when the plugin is installed. None: none."""
     catalogs: ClassVar[Path | None] = None
     """A plugin's own translations: the folder of its ``<language>.po`` catalogs (``ru.po``, ``uk.po``), read
     when the ruleset is loaded; its messages are looked up after the app's. None: the app's catalogs only."""
