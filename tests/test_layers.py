@@ -6,7 +6,7 @@ function (the lazy imports that keep start-up fast), under ``if TYPE_CHECKING:``
 of a package's ``__init__``.
 
 Layers, lowest first: i18n and config → engine → rulesets → saves → store → session → widgets →
-screens → app (with its parts, ``running``) → __main__.
+screens → app (with its parts, ``running``) → __main__ and the testing kit (``testing``, which drives the app).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tui_combat.widgets", "tui_combat.terminal_driver"),
     ("tui_combat.screens",),
     ("tui_combat.app", "tui_combat.running"),
-    ("tui_combat.__main__",),
+    ("tui_combat.__main__", "tui_combat.testing"),
 )
 LAYER_NAMES = ("i18n/config", "engine", "rulesets", "saves", "store", "session", "widgets", "screens", "app", "__main__")
 
