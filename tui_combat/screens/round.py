@@ -752,7 +752,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                 self.notify(refusal, severity="warning", timeout=6)
             then()
             return
-        who = state.combatant(combatant_id).name if combatant_id else ""
+        # An action that is not about the selected combatant (needs_combatant=False) is titled by itself: the
+        # selected row only hints its form's defaults (his side, say).
+        who = state.combatant(combatant_id).name if combatant_id and spec.needs_combatant else ""
         title = f"{_(spec.label)} — {who}" if who else _(spec.label)
         defaults = {f.key: f.default for f in fields if f.kind != "roll"}
         target_field = next((f for f in fields if f.key == "target" and f.kind == "choice"), None)
