@@ -520,9 +520,9 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         if hit is None or raised is None:
             return ""
         against = _("Parry") if reckoning.melee else _("at range")
-        added = f"{reckoning.added:+d}"
+        on_the_roll = f"{reckoning.added:+d}"
         return _("Needs {needed} ({against}), {added} on the roll: {hit}% to hit, {raised}% with a raise.",
-                 needed=reckoning.needed, against=against, added=added, hit=round(hit * 100),
+                 needed=reckoning.needed, against=against, added=on_the_roll, hit=round(hit * 100),
                  raised=round(raised * 100))
 
     def attack(self, state: State, attacker: Combatant, args: Mapping[str, Any]) -> State:
