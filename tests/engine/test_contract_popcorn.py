@@ -14,6 +14,7 @@ from msgspec.structs import replace
 from tests.common import ids, registered
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
+from tui_combat.engine.audience import who
 from tui_combat.engine.contract import ActionSpec, Health, NoState, Ruleset, StepDef
 from tui_combat.engine.dice import physical
 from tui_combat.engine.errors import RuleError
@@ -87,7 +88,7 @@ class Popcorn(Ruleset[Turns, Stress]):
         stress = self.fight_of(state)
         cleared = {cid: boxes for cid, boxes in stress.ticked.items() if cid != combatant_id}
         return log(self.with_fight(state, Stress(ticked=cleared)), N_("{name}: stress cleared."),
-                   name=state.combatant(combatant_id).name)
+                   name=who(state, combatant_id))
 
     def health_shown(self, state: State, combatant_id: str, *, brief: bool = False) -> str:
         return f"{self.fight_of(state).ticked.get(combatant_id, 0)}/{BOXES}"
