@@ -1,10 +1,9 @@
 """Helpers shared by the test folders: dice that show the faces we choose and rolls built by hand, short
-readers of a state, a ruleset registered for one test, house rules in a config folder of our own, and the
-Skirmish plugin's bridge encounter written to a file."""
+readers of a state, a ruleset registered for one test (the public testing kit's, :mod:`tui_combat.testing.rules`),
+house rules in a config folder of our own, and the Skirmish plugin's bridge encounter written to a file."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,74 +12,17 @@ from typing import Protocol
 import pytest
 
 from tui_combat.config import CONFIG_ENV_VAR
-from tui_combat.engine import registry
-from tui_combat.engine.contract import AnyRuleset
-from tui_combat.engine.dice import Roll, physical, roll
+from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR
-from tui_combat.engine.log import render
-from tui_combat.engine.model import State
+from tui_combat.testing.rules import Faces, die, ids, labels, order_names, registered, rolled, typed
 
 DEMO = ENCOUNTER_DIR / "demo_adnd2e.toml"
 """The AD&D 2e demo encounter, which many tests start from."""
 
 
-# -- dice ---------------------------------------------------------------------------------------------------
-class Faces(random.Random):
-    """Dice that show the faces we choose."""
-
-    def __init__(self, *faces: int) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
-
-
-def typed(expr: str, total: int) -> Roll:
-    """A roll typed from real dice: the total, no faces."""
-    return physical(expr, str(total))
-
-
-def rolled(expr: str, *faces: int) -> Roll:
-    """``expr`` rolled with dice that show ``faces``."""
-    return roll(expr, Faces(*faces))
-
-
-def die(expr: str, total: int) -> Roll:
-    """One die that showed ``total``."""
-    return Roll(expr=expr, total=total, faces=(total,))
-
-
+# -- dice, reading a state, a ruleset for one test: the public testing kit's (imported above) -----------------
 def d10(total: int) -> Roll:
     return die("1d10", total)
-
-
-# -- reading a state ----------------------------------------------------------------------------------------
-def ids(state: State) -> dict[str, str]:
-    """Combatant name → id."""
-    return {c.name: c.id for c in state.combatants}
-
-
-def order_names(state: State) -> list[list[str]]:
-    """The names in each slot of the order."""
-    names = state.names()
-    return [[names[c] for c in slot.combatants] for slot in state.order]
-
-
-def labels(state: State) -> list[str]:
-    """The label of each slot of the order, rendered."""
-    return [render(slot.label) for slot in state.order]
-
-
-# -- a ruleset for one test ---------------------------------------------------------------------------------
-@contextmanager
-def registered(ruleset: AnyRuleset) -> Iterator[AnyRuleset]:
-    """``ruleset`` registered without an entry point; the registry forgets it (and everything) after."""
-    registry.register(ruleset)
-    try:
-        yield ruleset
-    finally:
-        registry.forget()
 
 
 # -- house rules --------------------------------------------------------------------------------------------
@@ -136,3 +78,7 @@ def encounter_file(folder: Path, text: str, name: str = "encounter.toml") -> Pat
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+__all__ = ["BRIDGE", "DEMO", "Cached", "Faces", "config_folder", "d10", "die", "encounter_file", "house_rules_file", "ids",
+           "labels", "order_names", "registered", "rolled", "typed"]

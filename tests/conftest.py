@@ -17,63 +17,14 @@ from pathlib import Path
 import pytest
 
 HERMETIC_LANGUAGE = "en"
-PINNED: dict[str, str] = {
-    "LANG": "C.UTF-8",
-    "LC_ALL": "C.UTF-8",
-    "LANGUAGE": "",
-    "LC_MESSAGES": "",
-    "LC_CTYPE": "",
-    "TZ": "UTC",
-    "TERM": "xterm-256color",
-    "NO_COLOR": "1",
-    "COLORTERM": "",
-    "TUI_COMBAT_PLAIN": "",
-    "COLUMNS": "80",
-    "LINES": "24",
-    "FORCE_COLOR": "",
-    "TTY_COMPATIBLE": "",
-    "TTY_INTERACTIVE": "",
-    "ESCDELAY": "",
-}
-"""Variables every test starts with (an empty value is removed). ``COLUMNS``/``LINES``: the width argparse
-and Rich wrap their text to (a user's narrow terminal would wrap the command's help)."""
+# The machine of each test's own: the public testing kit's (tui_combat.testing.environment), which a plugin's tests
+# use too.
+from tui_combat.testing.environment import (  # noqa: E402
+    CLEARED_PREFIXES, KEPT, KEPT_PREFIXES, PINNED, SHARED_CACHE, USER_FOLDERS, hermetic_environment,
+)
 
-CLEARED_PREFIXES = ("TEXTUAL", "TUI_COMBAT_")
-"""Variables the user may have set that change what the app or Textual does; removed for each test."""
-KEPT = {"TUI_COMBAT_BROWSER", "TUI_COMBAT_TEST_DEADLINE"}
-"""…except these, which tell the tests where a browser is and how long a busy machine may take…"""
-KEPT_PREFIXES = ("TEXTUAL_SNAPSHOT",)
-"""…and what pytest-textual-snapshot sets for its own run (its folder for the screenshots it compares)."""
-
-USER_FOLDERS = {
-    "HOME": "home",
-    "XDG_CONFIG_HOME": "config",
-    "XDG_DATA_HOME": "data",
-    "XDG_CACHE_HOME": "cache",
-    "XDG_STATE_HOME": "state",
-    "XDG_RUNTIME_DIR": "runtime",
-    "TUI_COMBAT_CONFIG_DIR": "config/tui-combat",
-    "TUI_COMBAT_DATA_DIR": "data/tui-combat",
-}
-"""Each folder variable → where it points inside the test's own machine folder."""
-SHARED_CACHE = "TUI_COMBAT_CACHE_DIR"
-"""Compiled catalogs are the same for every test: one cache per run, made once."""
-
-
-def hermetic_environment(machine: Path, cache: Path) -> dict[str, str | None]:
-    """What the environment should be for a test whose private folders live in ``machine`` (None: unset)."""
-    wanted: dict[str, str | None] = {
-        name: None for name in os.environ
-        if name.startswith(CLEARED_PREFIXES) and name not in KEPT and not name.startswith(KEPT_PREFIXES)
-    }
-    for name, value in PINNED.items():
-        wanted[name] = value or None
-    for name, folder in USER_FOLDERS.items():
-        path = machine / folder
-        path.mkdir(parents=True, exist_ok=True)
-        wanted[name] = str(path)
-    wanted[SHARED_CACHE] = str(cache)
-    return wanted
+__all__ = ["CLEARED_PREFIXES", "HERMETIC_LANGUAGE", "KEPT", "KEPT_PREFIXES", "PINNED", "SHARED_CACHE", "USER_FOLDERS",
+           "hermetic_environment"]
 
 
 def _apply(environment: dict[str, str | None]) -> None:

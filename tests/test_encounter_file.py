@@ -65,7 +65,7 @@ def test_a_hand_made_set_up_comes_back_with_its_groups_options_and_sides(tmp_pat
     data = tomllib.loads(saved.path.read_text(encoding="utf-8"))
     assert data["name"] == 'Wolves at "the Ford"' and data["ruleset"] == "players_option"
     assert data["options"] == {"tie_reroll": "party", "three_halves": "even", "weapon_vs_armour": "on",
-                               "spotted": "nobody", "death": "dead"}
+                               "spotted": "nobody", "spell_phase": "casting_time", "death": "dead"}
     assert [(side["name"], side.get("party", False),
              [(c["name"], c["hp"], c.get("count", 1)) for c in side.get("combatants", [])]) for side in data["sides"]] == [
         ("Heroes", True, [("Gerda", 40, 1), ("Tam", 18, 1)]),

@@ -6,7 +6,8 @@ function (the lazy imports that keep start-up fast), under ``if TYPE_CHECKING:``
 of a package's ``__init__``.
 
 Layers, lowest first: i18n and config → engine → rulesets → saves → store → session → widgets (with
-textual_ext) → screens → app (with its parts, ``running``) → __main__.
+textual_ext) → screens → app (with its parts, ``running``) → __main__ and the testing kit (``testing``, which drives
+the app).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tui_combat.widgets", "tui_combat.textual_ext"),
     ("tui_combat.screens",),
     ("tui_combat.app", "tui_combat.running"),
-    ("tui_combat.__main__",),
+    ("tui_combat.__main__", "tui_combat.testing"),
 )
 LAYER_NAMES = ("i18n/config", "engine", "rulesets", "saves", "store", "session", "widgets", "screens", "app", "__main__")
 

@@ -70,7 +70,24 @@ def test_the_session_list_loads_no_ruleset_no_rules_and_no_other_screen(tmp_path
                    capture_output=True)
     modules = loaded(TO_THE_SESSION_LIST, tmp_path, str(data))
     assert "tui_combat.screens.sessions" in modules and "tui_combat.saves.index" in modules
-    assert unwanted(modules) == []
+    # Once the first frame is drawn, the list offers the installed plugins' demos (the Savage Worlds example's,
+    # where it is installed), which loads those plugins: only what that loads is allowed beyond the list's own.
+    assert unwanted(modules - loaded(PLUGIN_DEMOS, tmp_path)) == []
+
+
+PLUGIN_DEMOS = """
+import json, sys
+from tui_combat import session
+before = set(sys.modules)
+session.plugin_demos()
+open(sys.argv[1], 'w').write(json.dumps(sorted(set(sys.modules) - before)))
+"""
+"""What finding the installed plugins' demos loads, beyond the session module (nothing of the rules when no plugin
+is installed)."""
+
+
+def test_finding_the_plugins_demos_loads_no_built_in_ruleset(tmp_path: Path) -> None:
+    assert not [name for name in loaded(PLUGIN_DEMOS, tmp_path) if name.startswith("tui_combat.rulesets.")]
 
 
 def test_the_first_list_of_a_fight_in_a_round_loads_its_ruleset(tmp_path: Path) -> None:

@@ -281,6 +281,9 @@ def _export(root: Path, args: argparse.Namespace) -> int:
     except SessionError as error:
         print(error, file=sys.stderr)
         return 2
+    from tui_combat.engine.registry import in_play
+
+    in_play(store.state.ruleset)  # its own words first, as the GM reads them
     try:
         scale = None
         if args.public:

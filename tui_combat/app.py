@@ -113,6 +113,7 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
     def _opened(self, store: Store) -> None:
         self.close_store()
         self.store = store
+        self._ruleset_in_play(store.state)
         store.sync_later = True  # fsynced once the frame of each action is drawn (:meth:`_sync_store`)
         self._unsubscribe = store.subscribe(self._on_state)
         for warning in store.warnings:
@@ -133,7 +134,18 @@ class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, Sett
         self.call_after_refresh(self._sync_store)
         self._report_save_problem()
         self._show_read_only()
+        self._ruleset_in_play(state)
         self._show_phase(state)
+
+    _in_play: str | None = None
+
+    def _ruleset_in_play(self, state: State) -> None:
+        """The fight's ruleset speaks its own words first (a plugin's translation of a word the app has too)."""
+        if state.ruleset != self._in_play:
+            from tui_combat.engine.registry import in_play
+
+            self._in_play = state.ruleset
+            in_play(state.ruleset)
 
     def _show_phase(self, state: State, push: bool = False) -> None:
         phase = "round" if state.phase in ("round", "over") else state.phase

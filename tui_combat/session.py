@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "delete", "discard_if_empty",
-    "existing_session_for_demo", "find_session", "free_name", "list_sessions", "new_empty", "new_from_file", "open_demo",
+    "existing_session_for_demo", "find_session", "free_name", "list_sessions", "new_empty", "new_from_file", "open_demo", "plugin_demos",
     "usual_ruleset",
     "fight_progress", "progress_label", "recover", "rename", "resume", "resume_command", "ruleset_label", "save_as",
 ]
@@ -47,10 +47,20 @@ class SessionError(Exception):
 
 class Demo(NamedTuple):
     file_name: str
-    """In the packaged ``encounters`` folder."""
+    """In the packaged ``encounters`` folder; a plugin's: ``<ruleset id>/<its file's name>``."""
     label: str
-    """Marked with ``N_``; translated when shown."""
+    """Marked with ``N_``; translated when shown. A plugin's: its encounter's name."""
     ruleset: str
+    path: Path | None = None
+    """A plugin's encounter file (:attr:`~tui_combat.engine.contract.Ruleset.demo`); None for the app's own."""
+
+    @property
+    def file(self) -> Path:
+        return self.path if self.path is not None else _ENCOUNTERS / self.file_name
+
+    def shown(self) -> str:
+        """What the session list calls it, in the GM's language: "Demo: Shoot-out at the ford" for a plugin's."""
+        return _("Demo: {name}", name=_(self.label)) if self.path is not None else _(self.label)
 
 
 DEMOS: tuple[Demo, ...] = (
@@ -284,14 +294,44 @@ def new_from_file(data_root: Path, path: Path, *, seed: int | None = None, trans
                   title)
 
 
-def open_demo(data_root: Path, file_name: str, *, seed: int | None = None) -> Store:
-    """A new session of one of the packaged demo encounters (:data:`DEMOS`); when a session of it is saved
-    already (:func:`existing_session_for_demo`), this one is "… 2"."""
-    from tui_combat.engine.encounter import ENCOUNTER_DIR
+def plugin_demos() -> tuple[Demo, ...]:
+    """The demos of the installed plugins (their ruleset's :attr:`~tui_combat.engine.contract.Ruleset.demo`), in
+    the order the registry lists them, labelled "Demo: <the encounter's name>"; a plugin that cannot be loaded, or
+    whose demo cannot be read, offers none. Loads every installed plugin: asked once the list is on the screen."""
+    import tomllib
 
-    if file_name not in {demo.file_name for demo in DEMOS}:
+    from tui_combat.engine import registry
+    from tui_combat.engine.errors import RuleError
+
+    found: list[Demo] = []
+    for ruleset_id in registry.available():
+        if ruleset_id in RULESET_LABELS:
+            continue
+        try:
+            path = registry.get(ruleset_id).demo
+            if path is None:
+                continue
+            name = str(tomllib.loads(path.read_text(encoding="utf-8"))["name"])
+        except (RuleError, OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError):
+            continue
+        found.append(Demo(f"{ruleset_id}/{path.name}", name, ruleset_id, path))
+    return tuple(found)
+
+
+def open_demo(data_root: Path, file_name: str, *, seed: int | None = None) -> Store:
+    """A new session of one of the demo encounters (:data:`DEMOS`, or an installed plugin's: :func:`plugin_demos`);
+    when a session of it is saved already (:func:`existing_session_for_demo`), this one is "… 2"."""
+    demo = _demo(file_name)
+    if demo is None:
         raise SessionError(_("Cannot start the encounter"), _("There is no demo {name}.", name=file_name))
-    return new_from_file(data_root, ENCOUNTER_DIR / file_name, seed=seed, translated=True)
+    return new_from_file(data_root, demo.file, seed=seed, translated=True)
+
+
+def _demo(file_name: str) -> Demo | None:
+    found = next((demo for demo in DEMOS if demo.file_name == file_name), None)
+    if found is None and "/" in file_name:
+        found = next((demo for demo in plugin_demos() if demo.file_name == file_name), None)
+    return found
 
 
 def _saved_folder(data_root: Path, key: str, title: str) -> Path:
@@ -458,11 +498,11 @@ def existing_session_for_demo(data_root: Path, file_name: str) -> SessionInfo | 
     another (:func:`open_demo`, which names it "… 2")."""
     import tomllib
 
-    demo = next((demo for demo in DEMOS if demo.file_name == file_name), None)
+    demo = _demo(file_name)
     if demo is None:
         return None
     try:
-        english = str(tomllib.loads((_ENCOUNTERS / file_name).read_text(encoding="utf-8"))["name"])
+        english = str(tomllib.loads(demo.file.read_text(encoding="utf-8"))["name"])
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError):
         return None
     names = {english.casefold(), _(english).casefold()}

@@ -60,3 +60,20 @@ def test_the_ruleset_guides_test_example_passes(monkeypatch: pytest.MonkeyPatch)
     assert tests
     for test in tests:
         test()
+
+
+def test_the_ruleset_guides_keyboard_example_passes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The guide's Pilot example ("At the keyboard"), written with the public testing kit, run as written."""
+    import asyncio
+
+    spec = importlib.util.spec_from_file_location("skirmish_example", SKIRMISH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "skirmish_example", module)
+    spec.loader.exec_module(module)
+    code = next(block for block in blocks(WRITING_A_RULESET, "python") if "async def test_" in block)
+    namespace: dict[str, Any] = {}
+    exec(compile(code, str(WRITING_A_RULESET), "exec"), namespace)
+    tests = [value for name, value in namespace.items() if name.startswith("test_")]
+    assert len(tests) == 1
+    asyncio.run(tests[0](tmp_path))

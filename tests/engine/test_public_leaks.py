@@ -80,7 +80,7 @@ def test_the_monsters_morale_score_and_its_trigger_stay_behind_the_screen() -> N
                           roll=msgspec.to_builtins(physical(11, "2d6")))
     texts = [e.text for e in state.log_entries()]
     assert any(t.startswith("Morale check due for Goblins") for t in texts)
-    assert "Morale — Goblins: 2d6 (typed): 11 against 7: the nerve breaks, next round they try to flee or surrender." in texts
+    assert "Morale — Goblins: 2d6 (typed): 11 against 7: the nerve breaks: flight or surrender next round." in texts
     text = shown(state)
     assert "Morale check" not in text and "Morale —" not in text and "against 7" not in text, text
 

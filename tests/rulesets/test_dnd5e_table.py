@@ -306,12 +306,15 @@ def test_the_unconscious_condition_brings_prone_with_it_once() -> None:
 
 
 # -- speed factor: the declared action binds --------------------------------------------------------------------
-def speed_round() -> State:
-    """Ada declares a spell, Bram an attack; Ada 18 + 2, Bram 2, the goblins (small +2, Dex −1) 5 + 1."""
+def speed_round(**more: dict[str, object]) -> State:
+    """Ada declares a spell, Bram an attack (and ``more``, by name); Ada 18 + 2, Bram 2, the goblins (small +2, Dex
+    −1) 5 + 1."""
     state = play(fight(SIDES, initiative="speed_factor"), a.StartFight())
     who = ids(state)
     state = apply(state, a.Declare(combatant=who["Ada"], declaration={"action": "spell", "spell_level": 1}))
     state = apply(state, a.Declare(combatant=who["Bram"], declaration={"action": "attack"}))
+    for name, declaration in more.items():
+        state = apply(state, a.Declare(combatant=who[name.replace("_", " ")], declaration=declaration))
     state = apply(state, a.NextStep())
     rolls = {r.key: d20({who["Ada"]: 18, who["Bram"]: 2}.get(r.key, 5)) for r in initiative_asked(RULESET, state)[0]}
     return apply(state, a.RollInitiative(rolls=rolls))
@@ -339,6 +342,31 @@ def test_on_its_turn_a_creature_takes_what_it_declared_or_nothing() -> None:
         act(state, "use", "Bram", what="dash")
     state = act(state, "attack", "Bram", target=who["Goblin 1"], uses="action", to_hit=d20(12))
     assert entry(state, "Bram attacks").facts["hit"] is True
+
+
+def test_an_attack_as_part_of_an_action_is_part_of_what_was_declared_and_taken() -> None:
+    """Speed factor: "part of an action already taken" is no way round the declaration (it used to be accepted
+    whatever the creature declared, before it had taken anything)."""
+    state = speed_round()
+    who = ids(state)
+    with pytest.raises(RuleError, match="^Ada has taken no action yet this turn: choose the action or the bonus action "
+                                        "the attack uses.$"):
+        act(state, "attack", "Ada", target=who["Goblin 1"], uses="none", to_hit=d20(12))
+    cast = act(state, "use", "Ada", what="action", note="scorching ray")
+    ray = act(cast, "attack", "Ada", target=who["Goblin 1"], uses="none", to_hit=d20(12))  # a ray of the spell she cast
+    assert entry(ray, "Ada attacks").facts["hit"] is True
+    # Bram declared an attack and has attacked: a further attack as part of it is his.
+    state = next_until(state, "Bram")
+    state = act(state, "attack", "Bram", target=who["Goblin 1"], uses="action", to_hit=d20(3))
+    state = act(state, "attack", "Bram", target=who["Goblin 1"], uses="none", to_hit=d20(12))
+    # A goblin declared something else (the default is an attack: this one takes the Dodge).
+    goblin = next_until(speed_round(Goblin_2={"action": "other"}), "Goblin 2")
+    goblin = act(goblin, "use", "Goblin 2", what="action", note="Dodge")
+    with pytest.raises(RuleError, match="^Goblin 2 declared another action: an attack as part of an action is part of "
+                                        "a declared attack or spell \\(speed factor\\)"):
+        act(goblin, "attack", "Goblin 2", target=who["Bram"], uses="none", to_hit=d20(12))
+    ignored = act(goblin, "attack", "Goblin 2", target=who["Bram"], uses="none", overrule=True, to_hit=d20(12))
+    assert "Goblin 2 ignores the book: an attack as part of an action instead of what was declared." in texts(ignored)
 
 
 # -- side initiative and surprise -------------------------------------------------------------------------------

@@ -31,28 +31,28 @@ def due(state: State) -> list[tuple[str, str]]:
 def test_a_roll_of_8_against_morale_7_breaks() -> None:
     state = morale(started(demo()), GOBLINS[0], 8)
     entry = state.log_entries()[-1]
-    assert entry.text == ("Morale — Goblins: 2d6 (typed): 8 against 7: the nerve breaks, next round they try to "
-                          "flee or surrender.")
+    assert entry.text == ("Morale — Goblins: 2d6 (typed): 8 against 7: the nerve breaks: flight or surrender next "
+                          "round.")
     assert entry.facts == {"morale": 7, "modifier": 0, "total": 8, "broken": True}
     assert RULESET.fight_of(state).broken == {g: 1 for g in GOBLINS}
     assert ("Morale", "7: broken in round 1, flees or surrenders") in RULESET.details(state, GOBLINS[2])
     # Next round the GM is reminded; no more checks for them.
     state = next_round(state)
-    assert "Their nerve broke: Goblin 1, Goblin 2, Goblin 3, Goblin 4 try to flee or surrender this round." in \
+    assert "Nerve broken: Goblin 1, Goblin 2, Goblin 3, Goblin 4 — flight or surrender this round." in \
         last_texts(state, 2)
     assert not RULESET.action_available(state, "morale", GOBLINS[0])
 
 
 def test_a_roll_of_7_against_morale_7_holds() -> None:
     state = morale(started(demo()), GOBLINS[0], 7)
-    assert state.log_entries()[-1].text == "Morale — Goblins: 2d6 (typed): 7 against 7: they fight on."
+    assert state.log_entries()[-1].text == "Morale — Goblins: 2d6 (typed): 7 against 7: the nerve holds."
     assert RULESET.fight_of(state).broken == {}
     assert RULESET.fight_of(state).passes == {g: 1 for g in GOBLINS}
 
 
 def test_the_situational_modifier_is_added_to_the_score_up_to_two() -> None:
     state = morale(started(demo()), GOBLINS[0], 9, modifier="+2")  # 9 against 7 + 2: holds
-    assert state.log_entries()[-1].text == "Morale — Goblins: 2d6 (typed): 9 against 7 +2: they fight on."
+    assert state.log_entries()[-1].text == "Morale — Goblins: 2d6 (typed): 9 against 7 +2: the nerve holds."
     state = morale(state, GOBLINS[0], 6, modifier="-2")  # 6 against 7 − 2 = 5: breaks
     assert state.log_entries()[-1].facts["broken"] is True
     with pytest.raises(RuleError, match="^The situational modifier is from −2 to \\+2.$"):
@@ -81,7 +81,7 @@ def test_the_chance_of_breaking_is_shown_before_the_roll() -> None:
 
 def test_one_creature_may_check_alone() -> None:
     state = morale(started(demo()), GOBLINS[1], 3, whole_side=False)
-    assert state.log_entries()[-1].text == "Morale — Goblin 2: 2d6 (typed): 3 against 7: they fight on."
+    assert state.log_entries()[-1].text == "Morale — Goblin 2: 2d6 (typed): 3 against 7: the nerve holds."
     assert RULESET.fight_of(state).passes == {GOBLINS[1]: 1}
 
 
@@ -118,7 +118,7 @@ def test_player_characters_are_never_prompted() -> None:
 def test_after_two_passed_checks_no_prompt_and_no_check() -> None:
     state = morale(started(demo()), GOBLINS[0], 6)
     state = morale(state, GOBLINS[0], 7)
-    assert last_texts(state, 1) == ["Goblin 1, Goblin 2, Goblin 3, Goblin 4 passed 2 morale checks: they fight to the death."]
+    assert last_texts(state, 1) == ["Goblin 1, Goblin 2, Goblin 3, Goblin 4 passed 2 morale checks: a fight to the death."]
     state = apply(state, a.Damage(combatant=GOBLINS[0], amount=3))  # the first death
     state = apply(state, a.Damage(combatant=GOBLINS[1], amount=3))  # half the side
     assert RULESET.fight_of(state).prompts == ()

@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tests.common import typed
-from tests.rulesets.ose_fight import GOBLIN_SIDE, GOBLINS, OGRE, OGRE_SIDE, PARTY, act, d6, demo, started, to_step
+from tests.rulesets.ose_fight import (
+    GOBLIN_SIDE, GOBLINS, OGRE, OGRE_SIDE, PARTY, act, d6, demo, next_round, started, to_step,
+)
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import ROLLS_OPTION, ROLLS_SHOWN, State
@@ -54,9 +56,9 @@ def test_a_morale_check_still_due_is_the_referees_reminder(rolls_shown: str) -> 
 
 @pytest.mark.parametrize("rolls_shown", ROLLS_SHOWN)
 @pytest.mark.parametrize(("total", "said", "outcome"), [
-    (11, "Morale — Goblins: 2d6 (typed): 11 against 7: the nerve breaks, next round they try to flee or surrender.",
+    (11, "Morale — Goblins: 2d6 (typed): 11 against 7: the nerve breaks: flight or surrender next round.",
      "Goblins: the nerve breaks."),
-    (7, "Morale — Goblins: 2d6 (typed): 7 against 7: they fight on.", "Goblins: the nerve holds."),
+    (7, "Morale — Goblins: 2d6 (typed): 7 against 7: the nerve holds.", "Goblins: the nerve holds."),
 ])
 def test_the_morale_score_stays_behind_the_screen_and_the_players_read_the_outcome(
         rolls_shown: str, total: int, said: str, outcome: str) -> None:
@@ -79,9 +81,12 @@ def test_one_creatures_morale_is_read_by_his_name() -> None:
     state = started(demo_with("outcomes"))
     state = apply(state, a.Damage(combatant=OGRE, amount=3))
     state = act(state, "morale", combatant=OGRE, modifier="-1", whole_side=False, roll=typed("2d6", 12))
-    assert texts(state)[-1] == ("Morale — Ogre: 2d6 (typed): 12 against 10 -1: the nerve breaks, next round they try "
-                                "to flee or surrender.")
+    assert texts(state)[-1] == ("Morale — Ogre: 2d6 (typed): 12 against 10 -1: the nerve breaks: flight or surrender "
+                                "next round.")
     assert players(state)[-1] == "Ogre: the nerve breaks."
+    # Next round, one creature's reminder agrees with one name (it said "Ogre try to flee or surrender").
+    state = next_round(state)
+    assert "Nerve broken: Ogre — flight or surrender this round." in texts(state)
 
 
 @pytest.mark.parametrize("rolls_shown", ROLLS_SHOWN)
@@ -142,11 +147,11 @@ def test_the_end_of_the_monsters_checks_is_the_referees_and_their_flight_is_name
     state = started(demo_with("outcomes", GOBLINS[3]))
     state = act(state, "morale", combatant=GOBLINS[0], modifier="0", whole_side=True, roll=typed("2d6", 6))
     state = act(state, "morale", combatant=GOBLINS[0], modifier="0", whole_side=True, roll=typed("2d6", 7))
-    said = "Goblin 1, Goblin 2, Goblin 3, Goblin 4 passed 2 morale checks: they fight to the death."
+    said = "Goblin 1, Goblin 2, Goblin 3, Goblin 4 passed 2 morale checks: a fight to the death."
     assert texts(state)[-1] == said and state.log_entries()[-1].secret
     assert players(state)[-2:] == ["Goblins: the nerve holds.", "Goblins: the nerve holds."]
     state = started(demo_with("outcomes", GOBLINS[3]))
     state = act(state, "morale", combatant=GOBLINS[0], modifier="0", whole_side=True, roll=typed("2d6", 12))
     state = to_step(apply(to_step(state, "morale"), a.NextStep()), "declare")  # the next round
-    assert "Their nerve broke: Goblin 1, Goblin 2, Goblin 3, Goblin 4 try to flee or surrender this round." in texts(state)
-    assert "Their nerve broke: Goblin 1, Goblin 2, Goblin 3 try to flee or surrender this round." in players(state)
+    assert "Nerve broken: Goblin 1, Goblin 2, Goblin 3, Goblin 4 — flight or surrender this round." in texts(state)
+    assert "Nerve broken: Goblin 1, Goblin 2, Goblin 3 — flight or surrender this round." in players(state)

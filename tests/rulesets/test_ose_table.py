@@ -39,6 +39,24 @@ def test_the_wilderness_row_follows_the_surprise() -> None:
     assert state.log_entries()[-1].facts == {"distance": 40}
 
 
+def test_both_sides_surprised_meet_at_the_distance_of_either_side_surprised() -> None:
+    """Both sides roll surprised: the effects cancel, yet the wilderness distance is the book's "if either side is
+    surprised", 1d4 × 10 yards (it used to offer 4d6 × 10 as if nobody were)."""
+    state = apply(demo(), a.BeginSurprise())
+    sides = {side.id for side in state.sides}
+    state = apply(state, a.RollSurprise(rolls={side: typed("1d6", 1) for side in sides}))
+    assert state.surprised == () and "Every side is surprised: the effects cancel." in last_texts(state, 1)
+    assert rows(state) == ["dungeon", "wilderness_surprised"]
+    state = apply(state, a.RollDistance(situation="wilderness_surprised", roll=typed("1d4", 3)))
+    assert state.log_entries()[-1].facts == {"distance": 30}
+    # One side's roll surprised, the other's not: the usual one-side row; none surprised: 4d6.
+    one = apply(apply(demo(), a.BeginSurprise()), a.RollSurprise(rolls={
+        side: typed("1d6", 1 if side == GOBLIN_SIDE else 5) for side in sides}))
+    assert rows(one) == ["dungeon", "wilderness_surprised"]
+    none = apply(apply(demo(), a.BeginSurprise()), a.RollSurprise(rolls={side: typed("1d6", 5) for side in sides}))
+    assert rows(none) == ["dungeon", "wilderness"]
+
+
 @pytest.mark.parametrize(("total", "message"), [
     (3, "4d6 cannot show 3 \\(the distance for wilderness\\): from 4 to 24."),
     (1000, "4d6 cannot show 1000 \\(the distance for wilderness\\): from 4 to 24."),

@@ -45,6 +45,21 @@ def test_the_sides_roll_shifts_it_and_the_gms_phase_wins() -> None:
     assert reading.steps == ("cone of cold, casting time 5: average",)
 
 
+def test_the_casting_time_table_is_an_option_the_gm_may_set_aside() -> None:
+    """No source gives the table (not the seed, nor players-option.md or gaps.md): the option ``spell_phase`` lets
+    the GM give each spell's phase himself; without one, the caster's base initiative (fast for this wizard)."""
+    option = next(o for o in RULESET.options if o.key == "spell_phase")
+    assert [value for value, _label in option.choices] == ["casting_time", "gm"]  # the table stays the default
+    by_gm = phase_of(CASTER, PoDeclaration(action="spell", spell="wall of iron"), po_tables(), by_casting_time=False)
+    assert po_tables().phases[by_gm.index].id == "fast"
+    set_by_gm = phase_of(CASTER, PoDeclaration(action="spell", spell="wall of iron", phase="slow"), po_tables(),
+                         by_casting_time=False)
+    assert po_tables().phases[set_by_gm.index].id == "slow"
+    store = store_from_encounter(load_encounter(DEMO), seed=1)
+    store.dispatch(a.SetOption(key="spell_phase", value="gm"))
+    assert store.state.options["spell_phase"] == "gm"
+
+
 def test_placement_when_a_side_was_spotted_unseen() -> None:
     store = store_from_encounter(load_encounter(DEMO), seed=1)
     store.dispatch(a.SetOption(key="spotted", value="party"))

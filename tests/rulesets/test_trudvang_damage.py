@@ -76,6 +76,52 @@ def test_armour_absorbs_its_pv_and_wears_by_the_excess() -> None:
     assert RULESET.round_of(state).attacks[0].damaged
 
 
+@pytest.mark.parametrize(("armour", "pv"), [
+    ("thick fabric", 1), ("metal-reinforced leather", 4), ("scale-reinforced chain mail", 6), ("Scale plating", 7),
+    ("double chain", 8), ("banded", 9), ("кольчуга с чешуёй", 6),
+])
+def test_the_rulebooks_other_armours_absorb_their_pv(armour: str, pv: int) -> None:
+    """The six armours of the rulebook p. 119 (gaps.md) the data lacked: a hit of 12 leaves 12 − PV."""
+    state = damage(hit(two(ulf={**ULF, "armour": armour})), "Ulf", 12)
+    assert last_entry(state).facts["absorbed"] == pv
+    assert state.combatant(cid(state, "Ulf")).hp == 20 - (12 - pv)
+
+
+@pytest.mark.parametrize(("shield", "pv"), [
+    ("small fur shield", 5), ("Small metal shield", 6), ("medium fur shield", 6), ("medium metal shield", 7),
+    ("large fur shield", 8), ("large metal shield", 9), ("великий металевий щит", 9),
+])
+def test_a_fur_or_metal_shield_takes_a_parried_blow_with_its_own_pv(shield: str, pv: int) -> None:
+    """The rulebook p. 118 (gaps.md: "wood; fur +1, metal +2"): a parried 10 wears the shield by 10 − PV."""
+    state = two(fridgar=FRIDGAR, ulf={**ULF, "shield": shield, "shield_bearer": 1})
+    state = hit(state)
+    state = act(state, "parry", combatant=cid(state, "Ulf"), weapon="shield", cp=3, roll=d20(2))
+    state = damage(state, "Ulf", 10)
+    ulf = cid(state, "Ulf")
+    assert RULESET.bv_now(state, ulf, "shield") == pv * 10 - (10 - pv)
+    assert state.combatant(ulf).hp == 20
+
+
+@pytest.mark.parametrize(("weapon", "far", "body"), [
+    ("hunting bow", True, 1),  # 13 at long range: half, 6, less the chain mail's PV 5
+    ("hunting bow", False, 8),  # 13 less 5
+    ("longbow", True, 8),  # only the hunting bow loses half at long range
+])
+def test_a_hunting_bow_deals_half_damage_at_long_range(weapon: str, far: bool, body: int) -> None:
+    """gaps.md (from the GMG): "A hunting bow deals half damage at long range" — it was left to the GM."""
+    state = two(fridgar={**FRIDGAR, "weapons": weapon}, ulf=ULF, decl={"Fridgar": {"weapon": weapon}})
+    fields = {f.key for f in RULESET.action_fields(state, "attack", cid(state, "Fridgar"))}
+    assert "long_range" in fields
+    before = state
+    state = hit(state, weapon=weapon, long_range=far)
+    due = due_after(before, state)
+    assert due is not None and ("At long range: half of it reaches him." in str(due.note)) == (far and weapon == "hunting bow")
+    state = damage(state, "Ulf", 13)
+    assert state.combatant(cid(state, "Ulf")).hp == 20 - body
+    if far and weapon == "hunting bow":
+        assert "Long range: half, 6." in last_log(state)
+
+
 def test_the_hit_is_said_in_body_points_and_the_report_counts_what_was_lost() -> None:
     before = two(ulf=ULF)
     ulf = cid(before, "Ulf")

@@ -9,6 +9,7 @@ import pytest
 
 from tests.ui.steps import SEED, SIZE, session_folders  # noqa: F401  (SIZE, session_folders: for older imports)
 from tui_combat.app import CombatApp
+from tui_combat.testing import make_app as app_on
 
 
 SMOKE = frozenset({"test_round_flow.py", "test_opening.py", "test_card_and_log.py"})
@@ -35,11 +36,11 @@ def data_root(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def make_app(data_root: Path) -> Callable[..., CombatApp]:
-    """``make_app(resume=…, encounter=…)``: a :class:`CombatApp` on ``data_root`` with seed 1."""
+    """``make_app(resume=…, encounter=…)``: a :class:`CombatApp` on ``data_root`` with seed 1
+    (:func:`tui_combat.testing.make_app`)."""
 
     def make(**kwargs: object) -> CombatApp:
-        kwargs.setdefault("seed", SEED)
-        return CombatApp(data_root, **kwargs)  # type: ignore[arg-type]
+        return app_on(data_root, **kwargs)
 
     return make
 

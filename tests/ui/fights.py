@@ -8,7 +8,6 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from tests.waiting import settled
 from tests.waiting import until as wait_until
 
 from tui_combat.app import CombatApp
@@ -18,8 +17,8 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.round import RoundScreen
-from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.store import Store, new_state
+from tui_combat.testing.pilot import opened
 
 PARTY_SIDE, MONSTER_SIDE = "s1", "s2"
 
@@ -57,14 +56,6 @@ def saved_round(data_root: Path, key: str, party: list[str], monsters: int, mons
 async def until(pilot: Pilot[None], condition: Callable[[], object], what: str) -> None:
     """Let the app work until ``condition`` holds (see :func:`tests.waiting.until`)."""
     await wait_until(pilot, condition, what)
-
-
-async def opened(pilot: Pilot[None]) -> None:
-    """Until the session the app was started on is open and its screen shown."""
-    app = pilot.app
-    assert isinstance(app, CombatApp)
-    await until(pilot, lambda: app.store is not None and not app.opening and isinstance(app.screen, SessionScreen)
-                and settled(app.screen), "the session to open")
 
 
 async def opened_round(pilot: Pilot[None]) -> RoundScreen:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from textual.pilot import Pilot
 
 from tests.ui.steps import SIZE, visible_text
-from tests.waiting import until, until_screen
+from tests.waiting import settled, until, until_screen
 from tui_combat import session
 from tui_combat.app import CombatApp
 from tui_combat.saves.locations import sessions_dir
@@ -38,17 +39,30 @@ def keys(table: SessionTable) -> list[str]:
     return [str(row.value) for row in table.rows]
 
 
+def demos() -> tuple[session.Demo, ...]:
+    """The demos listed: the app's, then an installed plugin's (the Savage Worlds example's, where it is)."""
+    return (*session.DEMOS, *session.plugin_demos())
+
+
+async def until_listed(pilot: Pilot[None]) -> SessionsScreen:
+    """Until the session list is shown and has checked its rows (and found the plugins' demos) once drawn."""
+    screen = await until_screen(pilot, SessionsScreen)
+    assert isinstance(screen, SessionsScreen)
+    await until(pilot, lambda: settled(screen), "the list checked once drawn")
+    return screen
+
+
 async def test_every_fight_is_listed_newest_first_then_the_demos(make_app: Callable[..., CombatApp],
                                                                  many: list[str]) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await until_screen(pilot, SessionsScreen)
+        screen = await until_listed(pilot)
         table = screen.query_one(SessionTable)
         await until(pilot, lambda: not table.pending, "every row")
-        assert keys(table) == many + [DEMO_PREFIX + demo.file_name for demo in session.DEMOS]
+        assert keys(table) == many + [DEMO_PREFIX + demo.file_name for demo in demos()]
         assert f"Fight {int(many[0][-3:])}" in visible_text(table).splitlines()[1]  # under the header: the newest
         await pilot.press("ctrl+end")
-        assert table.cursor_row == FIGHTS + len(session.DEMOS) - 1
+        assert table.cursor_row == FIGHTS + len(demos()) - 1
 
 
 async def test_the_keys_past_the_rows_drawn_so_far_bring_the_rest(make_app: Callable[..., CombatApp], many: list[str],
@@ -56,12 +70,12 @@ async def test_the_keys_past_the_rows_drawn_so_far_bring_the_rest(make_app: Call
     """The rest held back (as if the GM pressed the key before they came): ctrl+end, page down, down on the last
     row drawn, and a look-up by key each bring every row first."""
     monkeypatch.setattr(session_table.SessionTable, "_add_batch", lambda self, filling: None)
-    total = FIGHTS + len(session.DEMOS)
+    total = FIGHTS + len(demos())
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await until_screen(pilot, SessionsScreen)
+        screen = await until_listed(pilot)
         table = screen.query_one(SessionTable)
-        await until(pilot, lambda: table.row_count == FIRST_ROWS, "the first rows")
+        await until(pilot, lambda: table.row_count == FIRST_ROWS, "the first rows", describe=lambda: f"{table.row_count} rows")
         assert table.pending and keys(table) == many[:FIRST_ROWS]
         await pilot.press("ctrl+end")
         assert table.row_count == total and table.cursor_row == total - 1
@@ -86,17 +100,17 @@ async def test_home_and_end_go_to_the_first_and_the_last_session(make_app: Calla
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """End reaches the last row even while the rest are held back (not drawn yet); Home the first."""
     monkeypatch.setattr(session_table.SessionTable, "_add_batch", lambda self, filling: None)
-    total = FIGHTS + len(session.DEMOS)
+    total = FIGHTS + len(demos())
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await until_screen(pilot, SessionsScreen)
+        screen = await until_listed(pilot)
         table = screen.query_one(SessionTable)
-        await until(pilot, lambda: table.row_count == FIRST_ROWS, "the first rows")
+        await until(pilot, lambda: table.row_count == FIRST_ROWS, "the first rows", describe=lambda: f"{table.row_count} rows")
         await pilot.press("down", "down")
         await pilot.press("end")
         await until(pilot, lambda: table.cursor_row == total - 1, "the last row",
                     describe=lambda: f"row {table.cursor_row} of {table.row_count}")
-        assert table.row_count == total and screen.selected_key() == DEMO_PREFIX + session.DEMOS[-1].file_name
+        assert table.row_count == total and screen.selected_key() == DEMO_PREFIX + demos()[-1].file_name
         await pilot.press("home")
         await until(pilot, lambda: table.cursor_row == 0, "the first row", describe=lambda: f"row {table.cursor_row}")
         assert screen.selected_key() == many[0]

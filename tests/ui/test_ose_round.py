@@ -171,8 +171,8 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         assert shown == "0: breaks on 8+: 15 in 36 (42%)", shown
         await pilot.press("tab", "tab", "8", "enter")
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
-        assert log_texts(app)[-1] == ("Morale — Goblins: 2d6 (typed): 8 against 7: the nerve breaks, next round they "
-                                      "try to flee or surrender.")
+        assert log_texts(app)[-1] == ("Morale — Goblins: 2d6 (typed): 8 against 7: the nerve breaks: flight or "
+                                      "surrender next round.")
         assert set(RULESET.fight_of(store(app).state).broken) == {goblin2, combatant_id(app, "Goblin 3"),
                                                                    combatant_id(app, "Goblin 4")}
 
@@ -180,4 +180,4 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         await pilot.press("n")
         state = store(app).state
         assert state.round == 2 and RULESET.steps(state)[state.step].id == "declare"
-        assert "Their nerve broke: Goblin 2, Goblin 3, Goblin 4 try to flee or surrender this round." in log_texts(app)
+        assert "Nerve broken: Goblin 2, Goblin 3, Goblin 4 — flight or surrender this round." in log_texts(app)

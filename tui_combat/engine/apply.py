@@ -15,7 +15,7 @@ from functools import singledispatch
 from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
-from tui_combat.engine import area, effects, initiative
+from tui_combat.engine import area, effects, initiative, savable
 from tui_combat.engine.contract import HP, AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
@@ -57,9 +57,12 @@ def _applied(state: State, action: a.Action) -> State:
     depth = getattr(_nesting, "depth", 0)
     _nesting.depth = depth + 1
     try:
-        return _kept_secret(state, _apply(action, state), action)
+        after = _kept_secret(state, _apply(action, state), action)
     finally:
         _nesting.depth = depth
+    if not depth:  # once, for everything the action and the actions it applied wrote
+        savable.check(state, after, action)
+    return after
 
 
 def _outermost_kept_recent(after: State) -> State:
@@ -483,7 +486,15 @@ def _next_step(action: a.NextStep, state: State) -> State:
         if state.initiative.pending:
             raise RuleError(_("Initiative still needs: {labels}.",
                               labels=", ".join(str(r.label) for r in state.initiative.pending)))
+        current = steps[state.step]
+        if not current.dice:
+            raise RuleError(_("The order does not stand yet: {what}", what=_(current.help)) if current.help
+                            else _("The order does not stand yet."))
         raise RuleError(_("Roll initiative first."))
+    if kind == "resolve" and state.cursor < len(state.order):
+        refused = ruleset.may_end_turn(state, state.cursor)
+        if refused:
+            raise RuleError(refused)
     if kind == "resolve" and state.cursor < len(state.order) - 1:
         state = _turn_effects(ruleset, ruleset.on_turn_end(state, state.cursor))
         state = replace(state, cursor=state.cursor + 1)
@@ -529,8 +540,17 @@ def initiative_stage(ruleset: AnyRuleset, state: State) -> str:
     if state.initiative.pending:
         return "pending"
     if _step_kind(ruleset, state) in ("initiative", "declare"):
+        if not _rolled_here(ruleset, state):
+            return ""
         return "kept" if state.initiative.settled and ruleset.order_policy == "fight" else "fresh"
     return ""
+
+
+def _rolled_here(ruleset: AnyRuleset, state: State) -> bool:
+    """Whether dice are rolled for initiative in the current step (not a step whose order the ruleset settles
+    itself: :attr:`StepDef.dice`)."""
+    steps = ruleset.steps(state)
+    return not (0 <= state.step < len(steps)) or steps[state.step].dice
 
 
 def initiative_asked(ruleset: AnyRuleset, state: State) -> tuple[tuple[RollRequest, ...], bool]:
@@ -551,6 +571,10 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
         raise RuleError(_("The order stands for the whole fight."))
     requests, fresh = initiative_asked(ruleset, state)
     if not requests and not fresh:
+        current = ruleset.current_step(state)
+        if current is not None and current.kind == "initiative" and not current.dice:
+            raise RuleError(_("No dice are rolled for {step}: {what}", step=_(current.label), what=_(current.help))
+                            if current.help else _("No dice are rolled for {step}.", step=_(current.label)))
         raise RuleError(_("Initiative is rolled in the initiative step."))
     if fresh:
         state = initiative.reset(state)
@@ -573,9 +597,15 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
                    labels=[r.label for r in state.initiative.pending])
     if not state.initiative.settled:
         raise RuleError(_("The ruleset {ruleset} neither settled the order nor asked for rolls.", ruleset=_(ruleset.name)))
+    if not requests and not any(slot.combatants for slot in state.order) and _anyone_active(state):
+        # Nothing was asked and nobody would act: a roll pressed where the ruleset wants none, never a round passed
+        # over in silence.
+        raise RuleError(_("No initiative roll is asked for now, and nobody would act: the order was not settled."))
     steps = ruleset.steps(state)
     step = state.step
-    if steps[step].kind == "initiative" and step + 1 < len(steps) and steps[step + 1].kind == "resolve":
+    # The order stands: the round goes on to the step after the initiative's when it walks the order or is one of
+    # the ruleset's own (the swaps of a deck of initiative cards).
+    if steps[step].kind == "initiative" and step + 1 < len(steps) and steps[step + 1].kind in ("resolve", "other"):
         step += 1
     state = replace(state, step=step)
     slots: list[str | int | Msg] = [
@@ -597,6 +627,10 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
                           min(cursor_before, max(len(state.order) - 1, 0)))
         return replace(state, cursor=cursor)
     return _turn_start(ruleset, state)
+
+
+def _anyone_active(state: State) -> bool:
+    return any(combatant.status == "active" for combatant in state.combatants)
 
 
 @_apply.register
@@ -664,7 +698,7 @@ def _heal(action: a.Heal, state: State) -> State:
     ruleset = get(state.ruleset)
     health = ruleset.after_healing(state, combatant, action.amount)
     hp = health.hp
-    state = replace_combatant(state, replace(combatant, hp=hp, status=health.status))
+    state = replace_combatant(health.written(state), replace(combatant, hp=hp, status=health.status))
     facts = {"heal": action.amount, "hp": hp}
     name = who(state, combatant.id)
     exact = _exact(state, combatant)
@@ -678,7 +712,8 @@ def _heal(action: a.Heal, state: State) -> State:
         state = log(state, N_("{name} heals {amount}: {hp}/{max} {health}."), facts=facts, public=public, name=name,
                     amount=action.amount, hp=_hp(hp, exact), max=_hp(combatant.max_hp, exact),
                     health=Msg(id=ruleset.health_label))
-    return _status_changed(ruleset, state, combatant, combatant.status)
+    state = _status_changed(ruleset, state, combatant, combatant.status)
+    return ruleset.on_healing(state, combatant.id, action.amount)
 
 
 @_apply.register

@@ -129,6 +129,7 @@ def hurt(ruleset: AnyRuleset, state: State, combatant: Combatant, amount: int, k
     state = incoming.state
     current = state.combatant(combatant.id)
     health = ruleset.after_damage(state, current, incoming.amount, critical=critical)
+    state = health.written(state)
     return Hurt(state.with_combatant(replace(current, hp=health.hp, status=health.status)), current, health, incoming)
 
 

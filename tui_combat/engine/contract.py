@@ -64,7 +64,7 @@ OrderPolicy = Literal["round", "fight"]
 SurpriseScope = Literal["side", "combatant"]
 
 __all__ = [
-    "CONDITION_LABELS", "HP", "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "Waiting", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "OrderPolicy", "RollRequest", "Ruleset",
+    "CONDITION_LABELS", "HP", "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "Waiting", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "listed_health", "OrderPolicy", "RollRequest", "Ruleset",
     "RuleError", "Situation", "StepDef", "StepKind", "SurpriseModifier", "SurpriseScope", "group_slots",
 ]
 
@@ -96,6 +96,19 @@ class Health(msgspec.Struct, frozen=True, kw_only=True):
     lost: int | None = None
     """What a hit took off his health when that is not the damage dealt (Trudvang: what got past the armour),
     for the log's fact ``lost`` that the fight's report counts; None: the damage dealt."""
+    round_state: Any = None
+    """The ruleset's round state as the hit or the heal leaves it (its ``round_state_type``: a box of stress
+    ticked), stored by the engine before the line is logged; None leaves it as it was."""
+    fight_state: Any = None
+    """The same for the fight state."""
+
+    def written(self, state: State) -> State:
+        """``state`` with the ruleset's states this health carries (those it leaves None, as they were)."""
+        if self.round_state is not None:
+            state = replace(state, round_state=self.round_state)
+        if self.fight_state is not None:
+            state = replace(state, fight_state=self.fight_state)
+        return state
 
 
 class Waiting(msgspec.Struct, frozen=True, kw_only=True):
@@ -104,15 +117,24 @@ class Waiting(msgspec.Struct, frozen=True, kw_only=True):
     combatant: str
     """The combatant's id."""
     label: Msg
-    """Why he waits, as the turn list and the players' screen say it: "on hold", "Joker: acts when he likes"."""
+    """Why he waits, as the turn list and the players' screen say it: "on hold", "Joker: acts at any time"."""
 
 class StepDef(msgspec.Struct, frozen=True, kw_only=True):
+    """One step of the round (:meth:`Ruleset.steps`)."""
+
     id: str
     label: str
     """English, marked with ``N_``; translated when shown."""
     kind: StepKind
     secret: bool = False
+    """Whatever is done in it is the GM's alone (the monsters' intentions)."""
     help: str = ""
+    """A message id shown after the keys of the step's hint line: what the book does here."""
+    dice: bool = True
+    """For an ``initiative`` step: False when no dice are rolled in it (an opener the GM picks with one of the
+    ruleset's actions, which settles the order with :func:`~tui_combat.engine.initiative.settle`). The round
+    screen then offers no Roll nor Typed key and its hint line says the step's ``help`` (what to do instead); the
+    engine refuses a roll there, and *next* until the order stands."""
 
 
 class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -197,6 +219,14 @@ class ActionSpec(msgspec.Struct, frozen=True, kw_only=True):
     """The action belongs to the actor's own turn (an attack, a move, a spell): taken by someone who does not
     act now (:meth:`Ruleset.acts_now`), the screens ask the GM first and the log says it was out of turn.
     False for what may come at any time (a parry, a saving throw, a condition)."""
+
+
+def listed_health(ruleset: AnyRuleset, state: State, combatant_id: str) -> str:
+    """A combatant's health as the turn list and the players' screen show it beside his name: the ruleset's
+    :meth:`~Ruleset.health_shown` ("12/30"), after its word for health where that is not hit points ("Wounds
+    0/3", "BP 13/20")."""
+    shown = ruleset.health_shown(state, combatant_id)
+    return shown if ruleset.health_label == HP else f"{_(ruleset.health_label)} {shown}"
 
 
 def group_slots(values: Mapping[str, int], *, descending: bool, prefix: str = "", free: bool = False) -> list[Slot]:
@@ -300,6 +330,9 @@ class Ruleset(SavingRules, Generic[R, F]):
     the add form's field say it (Trudvang's Body Points: "BP")."""
     health_help: ClassVar[str] = ""
     """A hint under the add form's health field (a message id), for a book whose sheet decides it."""
+    demo: ClassVar[Path | None] = None
+    """A demo fight of the plugin's own: an encounter file it ships (package data). The session list offers it
+    beside the app's demos ("Demo: <the encounter's name>") when the plugin is installed. None: none."""
     catalogs: ClassVar[Path | None] = None
     """A plugin's own translations: the folder of its ``<language>.po`` catalogs (``ru.po``, ``uk.po``), read
     when the ruleset is loaded; its messages are looked up after the app's. None: the app's catalogs only."""
@@ -515,6 +548,16 @@ class Ruleset(SavingRules, Generic[R, F]):
         """A combatant took damage (after HP and status are updated); ``critical`` when the hit was a
         critical hit."""
         return state
+
+    def on_healing(self, state: State, combatant_id: str, amount: int) -> State:
+        """A combatant was healed ``amount`` (after HP and status are updated, and :meth:`on_status` when it
+        changed): the ruleset's own account of it (a box of stress cleared, a wound tended). Nothing by default."""
+        return state
+
+    def may_end_turn(self, state: State, slot: int) -> str | None:
+        """Whether the turn of ``state.order[slot]`` may end now (*next* in a resolve step): None lets it; a reason,
+        translated, refuses *next* with it ("Ada passes the turn first: key p."). By default None."""
+        return None
 
     # -- health ------------------------------------------------------------------------------------
     def starting_hp(self, sheet: dict[str, Any], typed: int) -> int:

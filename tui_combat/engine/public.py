@@ -28,7 +28,7 @@ from typing import Literal
 import msgspec
 
 from tui_combat.engine.audience import players_line, reading, rolls_shown
-from tui_combat.engine.contract import CONDITION_LABELS, AnyRuleset, StepDef
+from tui_combat.engine.contract import CONDITION_LABELS, AnyRuleset, StepDef, listed_health
 from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, render
@@ -79,6 +79,9 @@ class PublicCombatant(msgspec.Struct, frozen=True, kw_only=True):
     hp: int | None = None
     """Exact, for the party only."""
     max_hp: int | None = None
+    figure: str | None = None
+    """His health as the rules count it, for the party only: what the GM's turn list shows ("12/30", "Wounds 0/3":
+    :func:`~tui_combat.engine.contract.listed_health`)."""
     status: Status = "active"
     conditions: tuple[str, ...] = ()
     acting: bool = False
@@ -235,6 +238,7 @@ class _Builder:
             health=health,
             hp=combatant.hp if party else None,
             max_hp=combatant.max_hp if party else None,
+            figure=listed_health(self.ruleset, self.state, combatant_id) if party else None,
             status=combatant.status,
             conditions=tuple(word for word in conditions if word != health),  # "dead" once, not as a condition too
             acting=acting,

@@ -13,7 +13,7 @@ from tui_combat.engine.contract import AnyRuleset, Ruleset
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.keys import KEY_LABELS, effective, reserved, ruleset_binding_id
 from tui_combat.engine.model import State
-from tui_combat.i18n import _, add_catalogs, language
+from tui_combat.i18n import _, add_catalogs, language, play_catalogs
 
 ENTRY_POINT_GROUP = "tui_combat.rulesets"
 
@@ -145,6 +145,18 @@ def get(ruleset_id: str) -> AnyRuleset:
 def available() -> list[str]:
     """Ids of every registered ruleset, built-ins first."""
     return list(_discover())
+
+
+def in_play(ruleset_id: str) -> None:
+    """The ruleset of the fight shown now (its id; "" for none): its own catalogs are looked up before the app's,
+    so that a message it shares with the app reads as it translates it (:func:`tui_combat.i18n.play_catalogs`).
+    The app calls it as a session opens and when the set-up changes the ruleset; a script rendering a plugin's
+    fight may too. One that cannot be loaded puts none in play."""
+    try:
+        catalogs = get(ruleset_id).catalogs if ruleset_id else None
+    except RuleError:
+        catalogs = None
+    play_catalogs(catalogs)
 
 
 def restore(state: State) -> State:

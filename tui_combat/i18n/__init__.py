@@ -32,7 +32,7 @@ files) and merges the result into ``ru.po`` and ``uk.po``; then translate what i
 from __future__ import annotations
 
 import re
-from gettext import NullTranslations
+from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import Final
 
@@ -41,8 +41,8 @@ from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_lang
 
 __all__ = [
     "AFTER_A_NAME", "KNOWN_LANGUAGES", "NC_", "N_", "after_name", "UnknownLanguage", "_", "add_catalogs", "choose_language", "data_word", "english_word", "data_words", "language",
-    "language_argument",
-    "localize_argparse", "ngettext", "pgettext", "set_language", "spellings", "use_catalog",
+    "language_argument", "CatalogInUse",
+    "localize_argparse", "ngettext", "pgettext", "play_catalogs", "set_language", "spellings", "use_catalog",
 ]
 
 ENGLISH: Final = "en"
@@ -73,55 +73,118 @@ _plugin_folders: list[Path] = []
 def set_language(language: str, po_file: Path | None = None) -> None:
     """Switch the catalog ("en" is the code's own text). An unknown language raises
     :class:`UnknownLanguage`; ``po_file`` reads another ``.po`` (a translator trying a change)."""
-    global _translations, _language
+    global _translations, _language, _app_po
     if language == ENGLISH and po_file is None:
-        _translations, _language = NullTranslations(), ENGLISH
+        _translations, _language, _app_po = NullTranslations(), ENGLISH, None
         return
     if po_file is None and language not in KNOWN_LANGUAGES:
         raise UnknownLanguage(language)
-    from tui_combat.i18n.catalog import translations
+    _language, _app_po = language, po_file
+    _translations = _layered()
 
-    _translations, _language = translations(language, po_file), language
-    for folder in _plugin_folders:
-        _add_plugin_catalog(folder)
+
+_in_play: Path | None = None
+"""The catalogs of the ruleset whose fight is shown (:func:`play_catalogs`): looked up before the app's."""
+_app_po: Path | None = None
+"""The ``.po`` the app's catalog was read from, when not its own (:func:`set_language`'s ``po_file``)."""
 
 
 def add_catalogs(folder: Path) -> None:
     """A plugin's own catalogs: ``folder`` holds a ``<language>.po`` for each language it speaks (``ru.po``,
-    ``uk.po``). Its messages are looked up after the app's, in the language of the interface now and after
-    any change of it; a language it has no catalog for shows its English. The catalog of the language in use
-    is read now: one that cannot be read raises (OSError, :class:`~tui_combat.i18n.po.CatalogError`,
-    UnicodeDecodeError) and the folder is not added; after a change of language it is passed over."""
+    ``uk.po``), in the language of the interface now and after any change of it; a language it has no catalog for
+    shows its English. Its messages are looked up after the app's, except in the fight of its own ruleset
+    (:func:`play_catalogs`), where they come first. The catalog of the language in use is read now: one that
+    cannot be read raises (OSError, :class:`~tui_combat.i18n.po.CatalogError`, UnicodeDecodeError) and the folder
+    is not added; after a change of language it is passed over."""
+    global _translations
     if folder in _plugin_folders:
         return
     if _language != ENGLISH:
-        _add_plugin_catalog(folder, strict=True)
+        plugin = _plugin_catalog(folder, strict=True)
+        if plugin is not None:
+            _translations.add_fallback(plugin)
     _plugin_folders.append(folder)
 
 
-def _add_plugin_catalog(folder: Path, strict: bool = False) -> None:
+def play_catalogs(folder: Path | None) -> None:
+    """The catalogs of the ruleset in play (its ``catalogs`` folder, None for one without): its messages are
+    looked up there before the app's, so that a word it shares with the app ("acted") reads as it translates it,
+    in its fight. The app puts the ruleset of the fight it shows in play
+    (:func:`tui_combat.engine.registry.in_play`); every other plugin's catalog stays behind the app's."""
+    global _in_play, _translations
+    if folder == _in_play:
+        return
+    _in_play = folder
+    if _language != ENGLISH and isinstance(_translations, GNUTranslations):
+        _translations = _layered()
+
+
+def _layered() -> NullTranslations:
+    """The plugin in play's catalog, then the app's, then every other plugin's, in the order they were added."""
+    from tui_combat.i18n.catalog import translations
+
+    app = translations(_language, _app_po)
+    for folder in _plugin_folders:
+        if folder != _in_play:
+            plugin = _plugin_catalog(folder)
+            if plugin is not None:
+                app.add_fallback(plugin)
+    front = _plugin_catalog(_in_play) if _in_play is not None else None
+    if front is None:
+        return app
+    front.add_fallback(app)
+    return front
+
+
+def _plugin_catalog(folder: Path, strict: bool = False) -> NullTranslations | None:
     from tui_combat.i18n.catalog import translations
     from tui_combat.i18n.po import CatalogError
 
     po_file = folder / f"{_language}.po"
     if not po_file.is_file():
-        return  # none for this language: the plugin speaks English
+        return None  # none for this language: the plugin speaks English
     try:
-        _translations.add_fallback(translations(_language, po_file))
+        return translations(_language, po_file)
     except (OSError, CatalogError, UnicodeDecodeError):
         if strict:
             raise
+        return None
 
 
 def language() -> str:
     return _language
 
 
-def use_catalog(language: str, messages: dict[str, str]) -> None:
-    """Switch to an in-memory catalog (for tests, and for catalogs loaded from elsewhere)."""
-    global _translations, _language
-    _language = language
-    _translations = _DictTranslations(messages) if messages else NullTranslations()
+class CatalogInUse:
+    """An in-memory catalog switched on by :func:`use_catalog`: in force from the call on; as a context manager
+    (``with use_catalog("xx", {...}):``), until the block ends, when the language and catalog of before come back."""
+
+    def __init__(self, language: str, messages: dict[str, str]) -> None:
+        global _translations, _language
+        self._before = (_translations, _language)
+        _language = language
+        _translations = _DictTranslations(messages) if messages else NullTranslations()
+
+    def __enter__(self) -> CatalogInUse:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.restore()
+
+    def restore(self) -> None:
+        """The language and catalog in force before this one."""
+        global _translations, _language
+        _translations, _language = self._before
+
+
+def use_catalog(language: str, messages: dict[str, str]) -> CatalogInUse:
+    """Switch to an in-memory catalog (``messages``: English id → translation; for tests, and for catalogs loaded
+    from elsewhere). In force at once; used with ``with``, only inside the block::
+
+        with use_catalog("xx", {"Round {n} begins.": "Runde {n}."}):
+            ...
+    """
+    return CatalogInUse(language, messages)
 
 
 def N_(message: str, /) -> str:

@@ -5,6 +5,9 @@
     .venv/bin/python -m tui_combat.i18n.update --new pl   # start a catalog for another language
     .venv/bin/python -m tui_combat.i18n.update --plugin path/to/package   # a plugin's own, in its locale/
 
+With ``--plugin`` (and ``--check``) it also warns of each of the plugin's messages that is one of the app's too
+("acted"): in the plugin's fights its own translation is used for it, the app's elsewhere.
+
 Extraction is Babel's: its Python extractor with the keywords below (and the calls inside f-strings, see
 :mod:`tui_combat.i18n.extract`), and :func:`~tui_combat.i18n.extract.extract_toml` for the shown labels of
 the ruleset data files and the demo encounters. Merging is Babel's
@@ -185,6 +188,33 @@ def _report(language: str, messages: Iterable[Message]) -> int:
     return len(listed)
 
 
+def _key(message: Message) -> tuple[str, str | None]:
+    ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+    return str(ids[0]), message.context
+
+
+def shared_with_the_app(template: Catalog, folder: Path) -> list[str]:
+    """A warning for each of a plugin's messages (``template``, its catalogs in ``folder``) that is one of the app's
+    too: in a fight of the plugin its own translation is used, and the app's elsewhere, so a word the two mean
+    differently reads as each means it; one they mean alike is best translated alike (or worded apart)."""
+    app = {language: {_key(m): m for m in read_catalog(language) if m.id} for language in languages()}
+    ours = {language: {_key(m): m for m in read_catalog(language, folder) if m.id} for language in languages(folder)}
+    known = set().union(*(set(found) for found in app.values())) if app else set()
+    warnings = []
+    for message in template:
+        if not message.id or _key(message) not in known:
+            continue
+        differ = []
+        for language, found in ours.items():
+            mine, theirs = found.get(_key(message)), app.get(language, {}).get(_key(message))
+            if mine is not None and theirs is not None and mine.string and mine.string != theirs.string:
+                differ.append(f"{language}: {mine.string!r} here, {theirs.string!r} in the app")
+        detail = f" ({'; '.join(differ)})" if differ else ""
+        warnings.append(f"warning: {_key(message)[0]!r} is one of the app's messages too: the plugin's translation is "
+                        f"used in its fights, the app's elsewhere{detail}")
+    return warnings
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tui_combat.i18n.update", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="report only, change no file")
@@ -203,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.check:
             write_catalog(catalog, language, folder)
         pending += _report(language, needs_work(catalog))
+    if args.plugin:
+        for warning in shared_with_the_app(template, folder):
+            print(warning)
     print(f"{len(template)} messages in the code.")
     return 1 if args.check and pending else 0
 

@@ -134,10 +134,9 @@ def head_text(view: PublicView, *, large: bool = False, width: int | None = None
 
 
 def _health(combatant: PublicCombatant) -> str:
-    if combatant.hp is not None and combatant.status == "active":
-        return f"{combatant.hp}/{combatant.max_hp}"
     if combatant.hp is not None:
-        return f"{combatant.hp}/{combatant.max_hp} {combatant.health}"
+        figure = combatant.figure or f"{combatant.hp}/{combatant.max_hp}"  # as the rules count it ("Wounds 0/3")
+        return figure if combatant.status == "active" else f"{figure} {combatant.health}"
     return combatant.health
 
 
@@ -254,8 +253,11 @@ def _read_state(folder: Path) -> State:
     """The session in ``folder`` as it stands, read-only: no lock is taken and nothing is written."""
     from tui_combat.store import Store
 
+    from tui_combat.engine.registry import in_play
+
     store = Store.resume(folder, read_only=True)
     try:
+        in_play(store.state.ruleset)  # its own words first, as the GM reads them
         return store.state
     finally:
         store.close()

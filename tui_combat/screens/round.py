@@ -271,6 +271,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         elif step.kind == "declare":
             keys = _("{declare} on each combatant, {next} when done", declare=shown_key("round.declare"),
                      next=shown_key("round.next"))
+        elif step.kind == "initiative" and not state.initiative.settled and not step.dice:
+            # The ruleset settles the order itself (an opener the GM picks): its help says how.
+            keys = _("{next} once the order stands", next=shown_key("round.next"))
         elif step.kind == "initiative" and not state.initiative.settled:
             keys = _("{roll} rolls initiative, {typed} takes it from real dice", roll=shown_key("round.roll"),
                      typed=shown_key("round.type"))
@@ -761,7 +764,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                 self.notify(refusal, severity="warning", timeout=6)
             then()
             return
-        who = state.combatant(combatant_id).name if combatant_id else ""
+        # An action that is not about the selected combatant (needs_combatant=False) is titled by itself: the
+        # selected row only hints its form's defaults (his side, say).
+        who = state.combatant(combatant_id).name if combatant_id and spec.needs_combatant else ""
         title = f"{_(spec.label)} — {who}" if who else _(spec.label)
         defaults = {f.key: f.default for f in fields if f.kind != "roll"}
         target_field = next((f for f in fields if f.key == "target" and f.kind == "choice"), None)

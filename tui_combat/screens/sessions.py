@@ -98,6 +98,8 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         """The saved sessions listed, by key."""
         self._rows: list[ListedRow] = []
         self._laid_out_for = 0
+        self._demos: tuple[session.Demo, ...] = session.DEMOS
+        """The demos listed: the app's, then (once the list is on the screen) the installed plugins'."""
 
     @property
     def host(self) -> Host:
@@ -112,19 +114,26 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     def on_mount(self) -> None:
         # Seen first as the index last saw it (500 sessions' files stat-ed took some 10 ms of the start), then
         # checked against the files once that frame is drawn.
+        # The plugins' demos are found (every plugin loaded) once the first frame is drawn: it does not wait for them.
         indexed = session.indexed_sessions(self.host.data_root)
         if indexed is None:
             self.reload()
+            self.call_after_refresh(self._check_sessions, False)
             return
         self._show_sessions(indexed)
         self.call_after_refresh(self._check_sessions)
 
-    def _check_sessions(self) -> None:
-        """The list as the sessions' files say, in place of the index's when they differ; the cursor stays on
-        the same session."""
-        sessions = session.list_sessions(self.host.data_root, steps=True)
+    def _check_sessions(self, read: bool = True) -> None:
+        """The list as the sessions' files say (``read``), in place of the index's when they differ, and the
+        installed plugins' demos below the app's; the cursor stays on the same row."""
+        sessions = session.list_sessions(self.host.data_root, steps=True) if read else list(self.sessions.values())
+        demos = (*session.DEMOS, *session.plugin_demos())
         if sessions == list(self.sessions.values()):
+            if demos != self._demos:  # below the sessions: the cursor stays on its row, the rest still come later
+                self._demos = demos
+                self._show_sessions(sessions, keep_cursor=True)
             return
+        self._demos = demos
         selected = self.selected_key()
         self._show_sessions(sessions)
         if selected is not None:
@@ -137,7 +146,7 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     def reload(self) -> None:
         self._show_sessions(session.list_sessions(self.host.data_root, steps=True))
 
-    def _show_sessions(self, sessions: list[session.SessionInfo]) -> None:
+    def _show_sessions(self, sessions: list[session.SessionInfo], keep_cursor: bool = False) -> None:
         self.sessions = {info.key: info for info in sessions}
         rows: list[ListedRow] = []
         for info in sessions:
@@ -145,11 +154,11 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
             short = where if info.problem else session.fight_progress(info.phase, info.round) if info.round else where
             rows.append(ListedRow(info.key, info.name, session.ruleset_label(info.ruleset), where,
                                   format_time(info.saved_at), bool(info.problem), short))
-        for demo in session.DEMOS:
-            rows.append(ListedRow(DEMO_PREFIX + demo.file_name, glyph("▶") + " " + _(demo.label),
+        for demo in self._demos:
+            rows.append(ListedRow(DEMO_PREFIX + demo.file_name, glyph("▶") + " " + demo.shown(),
                                   session.ruleset_label(demo.ruleset), "—", ""))
         self._rows = rows
-        self._fill()
+        self._fill(keep_cursor=keep_cursor)
         self._show_hint()
         self.query_one(DataTable).focus()
         self.refresh_bindings()

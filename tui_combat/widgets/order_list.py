@@ -31,7 +31,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui_combat.engine.contract import AnyRuleset, BudgetLine
+from tui_combat.engine.contract import AnyRuleset, BudgetLine, listed_health
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, Effect, State
@@ -67,13 +67,15 @@ def effect_text(effect: Effect) -> str:
     return f"{render(effect.label)} {effect.rounds}"
 
 
-def _line(combatant: Combatant, marker: str = "", budget: str = "", effects: tuple[Effect, ...] = ()) -> Text:
+def _line(combatant: Combatant, marker: str = "", budget: str = "", effects: tuple[Effect, ...] = (),
+          health: str = "") -> Text:
     style = "dim" if combatant.status != "active" else ""
     text = Text("  ")
     text.append(combatant.name, style=style)
     if combatant.hidden:  # kept from the players until revealed
         text.append(f" {glyph('⊘')}", style="bold yellow")
-    text.append(f"  {combatant.hp}/{combatant.max_hp}{status_mark(combatant.status)}", style="dim" if style else "cyan")
+    health = health or f"{combatant.hp}/{combatant.max_hp}"  # the rules' count of it ("Wounds 0/3"), when known
+    text.append(f"  {health}{status_mark(combatant.status)}", style="dim" if style else "cyan")
     if effects:
         text.append("  " + ", ".join(effect_text(effect) for effect in effects), style="magenta")
     if budget:
@@ -137,9 +139,10 @@ class Row:
         kind = self.look[0]
         if kind == "combatant":
             combatant, marker, budget, effects = self.look[1], self.look[2], self.look[3], self.look[4]
+            health = self.look[5]
             assert isinstance(combatant, Combatant) and isinstance(marker, str) and isinstance(budget, str)
-            assert isinstance(effects, tuple)
-            return _line(combatant, marker, budget, effects)
+            assert isinstance(effects, tuple) and isinstance(health, str)
+            return _line(combatant, marker, budget, effects, health)
         if kind == "group":
             name, count, out, marker, budget = self.look[1:6]
             assert isinstance(name, str) and isinstance(count, int) and isinstance(out, tuple)
@@ -300,6 +303,8 @@ class Looks:
                  budgets: dict[str, tuple[BudgetInputs, str]] | None = None) -> None:
         self.state = state
         self.in_resolve = in_resolve
+        self.rules = ruleset
+        """The ruleset whatever the step (its count of a combatant's health)."""
         self.ruleset = ruleset if in_resolve else None
         self.census = census
         """A folded group's row's count of its members, by group and row key, kept from state to state
@@ -333,7 +338,16 @@ class Looks:
             marker = "" if marker == self.slot_word(slot) else marker
             if combatant.status == "active" and visible:
                 budget = self.budget(ruleset, combatant)
-        return ("combatant", combatant, marker, budget, self.effects_on(combatant.id))
+        return ("combatant", combatant, marker, budget, self.effects_on(combatant.id), self.health(combatant))
+
+    def health(self, combatant: Combatant) -> str:
+        """His health as the rules count it ("Wounds 0/3"); "" without a ruleset (hit points then)."""
+        if self.rules is None:
+            return ""
+        try:
+            return listed_health(self.rules, self.state, combatant.id)
+        except (RuleError, KeyError):
+            return ""
 
     def budget(self, ruleset: AnyRuleset, combatant: Combatant) -> str:
         """His budget marker: the one kept, when what it was worked out from is the same (so a turn moving on
@@ -364,7 +378,7 @@ class Looks:
             counted = kept.get(spot.key)
             if counted is None:
                 counted = kept[spot.key] = Census(state.present(spot.members))
-            _kind, _first, marker, budget, _effects = self.combatant(state.combatant(counted.members[0]), spot.slot, visible)
+            _kind, _first, marker, budget, _effects, _health = self.combatant(state.combatant(counted.members[0]), spot.slot, visible)
             return Row(spot.key, ("group", counted.name, len(counted.members), counted.out, marker, budget),
                        members=counted.members)
         if spot.kind == "slot":

@@ -24,12 +24,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 from msgspec.structs import asdict, replace
 
-from savage_worlds import cards
+from savage_worlds import cards, odds
 from tui_combat.engine.audience import behind, group_ref, who, whos
 from tui_combat.engine.contract import (
     ActionSpec,
@@ -88,6 +88,19 @@ class SavageFight(msgspec.Struct, frozen=True, kw_only=True):
     shaken: tuple[str, ...] = ()
 
 
+class Reckoning(NamedTuple):
+    """What an attack needs (:meth:`SavageWorlds.reckon`)."""
+
+    target: Combatant
+    needed: int
+    """His Parry in melee, 4 at range."""
+    melee: bool
+    joker: int
+    """+2 with a Joker, else 0."""
+    added: int
+    """Everything added to the roll: the modifiers typed, the Joker's +2, −1 a wound."""
+
+
 def roll_of(args: Mapping[str, Any], key: str, label: str) -> Roll:
     try:
         return msgspec.convert(args[key], Roll)
@@ -107,6 +120,7 @@ def card_shown(card: int) -> str:
 class SavageWorlds(Ruleset[SavageRound, SavageFight]):
     id = "savage_worlds"
     name = N_("Savage Worlds")
+    demo = Path(__file__).with_name("demo.toml")  # offered in the session list beside the app's demos
     catalogs = Path(__file__).resolve().parent / "locale"  # ru.po, uk.po: python -m tui_combat.i18n.update --plugin
     health_label = N_("Wounds")
     health_help = N_("set by the sheet: a Wild Card takes three wounds, an Extra none")
@@ -246,7 +260,7 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         shaken = self.fight_of(state).shaken
         for combatant_id in state.order[slot].combatants:
             if combatant_id in shaken:
-                state = log(state, N_("{name} is Shaken: a Spirit roll of 4 (or a Benny) before he may act."),
+                state = log(state, N_("{name} is Shaken: a Spirit roll of 4 (or a Benny) before acting."),
                             name=who(state, combatant_id))
         return state
 
@@ -359,7 +373,7 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         if short:
             state = log(state, N_("The deck ran out during the deal and was shuffled."))
         if jokers:
-            state = log(state, N_("Joker: {names} act when they like this round, +2 to trait and damage rolls."),
+            state = log(state, N_("Joker: {names} may act at any time this round, +2 to trait and damage rolls."),
                         names=whos(state, jokers))
         return settle(state, [slot for _value, slot in sorted(slots, key=lambda pair: pair[0], reverse=True)])
 
@@ -368,7 +382,7 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         if state.phase != "round":
             return ()
         held, jokers = self.fight_of(state).held, self.round_of(state).jokers
-        return (*(Waiting(combatant=c, label=Msg(id=N_("Joker: acts when he likes"))) for c in jokers),
+        return (*(Waiting(combatant=c, label=Msg(id=N_("Joker: acts at any time"))) for c in jokers),
                 *(Waiting(combatant=c, label=Msg(id=N_("on hold"))) for c in held if c not in jokers))
 
     def bring_in(self, state: State, combatant_id: str) -> State:
@@ -458,28 +472,76 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
                     name=name, roll=shown, total=total, result=result)
         return self.with_fight(state, unshaken) if success else state
 
-    def attack(self, state: State, attacker: Combatant, args: Mapping[str, Any]) -> State:
-        if attacker.id in self.fight_of(state).shaken:
-            raise RuleError(_("{name} is Shaken: he recovers first.", name=attacker.name))
+    def reckon(self, state: State, attacker: Combatant, args: Mapping[str, Any]) -> Reckoning:
+        """What an attack needs, as the form stands or as it is made: the target, the number to reach (his Parry in
+        melee, 4 at range) and what is added to the roll (the modifiers typed, +2 with a Joker, −1 a wound). The
+        attack and the form's chance before the roll both read it, so the two cannot disagree."""
         try:
             target = state.combatant(str(args.get("target", "")))
         except KeyError:
             raise RuleError(_("Choose a target.")) from None
+        try:
+            modifier = int(args.get("modifier", 0) or 0)
+        except (TypeError, ValueError):
+            raise RuleError(_("Other modifiers: a whole number.")) from None
+        joker = JOKER_BONUS if self.has_joker(state, attacker.id) else 0
+        wounds = min(self.wounds(attacker), MOST_WOUNDS) if self.sheet(attacker).wild_card else 0
+        melee = args.get("range", "melee") == "melee"
+        needed = self.sheet(target).parry if melee else TARGET_NUMBER
+        return Reckoning(target=target, needed=needed, melee=melee, joker=joker, added=modifier + joker - wounds)
+
+    def chance(self, combatant: Combatant, trait: str, target: int) -> float | None:
+        """The chance that his trait die (and the Wild Die for a Wild Card: the higher counts) reaches ``target``."""
+        if self.sheet(combatant).wild_card:
+            return odds.wild_card_reaches(trait, WILD_DIE, target)
+        return odds.trait_reaches(trait, target)
+
+    def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
+        """Before the roll: what the attack needs and the chance of a hit and of a raise; what recovering needs."""
+        if not combatant_id:
+            return ""
+        combatant = state.combatant(combatant_id)
+        sheet = self.sheet(combatant)
+        if name == "recover":
+            if values.get("benny") in (True, "true", "yes"):
+                return ""
+            added = -min(self.wounds(combatant), MOST_WOUNDS)
+            chance = self.chance(combatant, sheet.spirit, TARGET_NUMBER - added)
+            if chance is None:
+                return ""
+            shown = f"{added:+d}"
+            return _("Needs 4 on Spirit, {added} on the roll: {chance}% to recover.", added=shown,
+                     chance=round(chance * 100))
+        if name != "attack" or not values.get("target"):
+            return ""
+        reckoning = self.reckon(state, combatant, values)
+        hit = self.chance(combatant, sheet.skill, reckoning.needed - reckoning.added)
+        raised = self.chance(combatant, sheet.skill, reckoning.needed + RAISE - reckoning.added)
+        if hit is None or raised is None:
+            return ""
+        against = _("Parry") if reckoning.melee else _("at range")
+        on_the_roll = f"{reckoning.added:+d}"
+        return _("Needs {needed} ({against}), {added} on the roll: {hit}% to hit, {raised}% with a raise.",
+                 needed=reckoning.needed, against=against, added=on_the_roll, hit=round(hit * 100),
+                 raised=round(raised * 100))
+
+    def attack(self, state: State, attacker: Combatant, args: Mapping[str, Any]) -> State:
+        if attacker.id in self.fight_of(state).shaken:
+            raise RuleError(_("{name} is Shaken: recovery comes first.", name=attacker.name))
+        reckoning = self.reckon(state, attacker, args)
+        target = reckoning.target
         if target.side == attacker.side or target.status != "active":
             raise RuleError(_("{name} cannot be attacked now.", name=target.name))
         rolled, rolls, shown = self.trait_total(attacker, args, "trait", N_("Attack roll"))
-        joker = JOKER_BONUS if self.has_joker(state, attacker.id) else 0
-        wounds = min(self.wounds(attacker), MOST_WOUNDS) if self.sheet(attacker).wild_card else 0
-        modifier = int(args.get("modifier", 0) or 0)
-        total = rolled + modifier + joker - wounds
-        needed = self.sheet(target).parry if args.get("range", "melee") == "melee" else TARGET_NUMBER
+        total = rolled + reckoning.added
+        needed = reckoning.needed
         hit, raised = total >= needed, total >= needed + RAISE
         result = Msg(id=N_("a hit with a raise") if raised else N_("a hit") if hit else N_("a miss"))
         return log(state, N_("{attacker} attacks {target}: {roll}, {modifiers} → {total} against {needed}: {result}."),
                    rolls=rolls, facts={"attacker": attacker.id, "target": target.id, "hit": hit, "raise": raised,
-                                       "total": total, "needed": needed, "joker": bool(joker)},
+                                       "total": total, "needed": needed, "joker": bool(reckoning.joker)},
                    attacker=who(state, attacker), target=who(state, target), roll=shown,
-                   modifiers=f"{modifier + joker - wounds:+d}", total=total, needed=needed, result=result)
+                   modifiers=f"{reckoning.added:+d}", total=total, needed=needed, result=result)
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
         facts = new_attack(before, after, args.get("combatant")) if name == "attack" else None

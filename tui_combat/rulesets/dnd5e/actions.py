@@ -434,7 +434,7 @@ class Dnd5eActions(Dnd5eEdge):
         """An attack takes the Attack action (its further attacks come free), the bonus action, the
         reaction, or nothing more."""
         if uses == "none":
-            return state
+            return self.keep_part_to_declaration(state, attacker, overrule)
         if uses in ("action", "bonus"):
             state = self.keep_to_declaration(state, attacker, uses, "attack", overrule)
         if uses in ("bonus", "reaction"):
@@ -484,6 +484,33 @@ class Dnd5eActions(Dnd5eEdge):
                    declared=declared_text if party else gm_only(declared_text),
                    public=Msg(id=N_("{name} ignores the book: {taken} instead of what was declared."),
                               params={"name": name, "taken": taken}))
+
+    def keep_part_to_declaration(self, state: State, combatant: Combatant, overrule: bool) -> State:
+        """Speed factor: an attack that is "part of an action already taken" is part of the attack or the spell the
+        creature declared, and of an action (or bonus action) it has taken this turn: with nothing declared that
+        attacks, or nothing taken yet, it would be an attack the declaration never allowed (the book: "it must take
+        the chosen action or none at all"). Refused with the reason, unless the DM ignores the book."""
+        if self.round_of(state).shape != "declare" or combatant.id not in self.acting(state):
+            return state
+        declaration = self.declaration_of(state, combatant.id)
+        spent = self.spent_of(state, combatant.id)
+        attacking = declaration is not None and ({declaration.action, declaration.bonus} & {"attack", "spell"})
+        taken = spent.action > 0 or spent.bonus > 0
+        if attacking and taken:
+            return state
+        name = who(state, combatant)
+        if not overrule:
+            if not attacking:
+                declared = Msg(id=N_("nothing")) if declaration is None else \
+                    self.action_text(declaration.action, declaration.weapon, declaration.spell_level)
+                raise RuleError(_("{name} declared {declared}: an attack as part of an action is part of a declared "
+                                  "attack or spell (speed factor). Tick \"ignore the book\" to allow it.",
+                                  name=combatant.name, declared=render_param(declared)))
+            raise RuleError(_("{name} has taken no action yet this turn: choose the action or the bonus action the "
+                              "attack uses.", name=combatant.name))
+        taken_text = Msg(id=N_("an attack as part of an action"))
+        return log(state, N_("{name} ignores the book: {taken} instead of what was declared."), facts={"overruled": True},
+                   name=name, taken=taken_text)
 
     def use(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
         what = str(args.get("what", ""))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast, get_args
 
 import msgspec
@@ -9,7 +10,7 @@ from msgspec.structs import asdict, replace
 
 from tui_combat.engine.audience import side_ref, typed, who
 from tui_combat.engine.contract import FieldSpec, OptionSpec, Ruleset, Situation, StepDef
-from tui_combat.engine.dice import DiceError, parse
+from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.log import Msg, log
@@ -215,10 +216,18 @@ class OseBase(Ruleset[OseRound, OseFight]):
         return tuple(Situation(id=d.id, label=d.label, dice=d.dice, multiplier=d.multiplier, unit=d.unit)
                      for d in tables().distance)
 
+    def settle_surprise(self, state: State, rolls: Mapping[str, Roll], modifiers: Mapping[str, int]) -> State:
+        """The default (both sides surprised: the effects cancel), and whether both were, for the distance."""
+        state = super().settle_surprise(state, rolls, modifiers)
+        rolled = [r for r in self.surprise_requests(state) if r.key in rolls]
+        both = len(rolled) > 1 and all(self.is_surprised(rolls[r.key].total + modifiers.get(r.key, 0)) for r in rolled)
+        return self.with_fight(state, replace(self.fight_of(state), both_surprised=both))
+
     def encounter_distances(self, state: State) -> tuple[Situation, ...]:
         """The rows that apply to the surprise result: in the wilderness 4d6 × 10 yards, or 1d4 × 10 yards
-        when a side is surprised (the dungeon's 2d6 × 10 ft either way)."""
-        result = "surprised" if state.surprised else "none"
+        when either side is surprised — both sides too, whose surprise cancels (the dungeon's 2d6 × 10 ft either
+        way)."""
+        result = "surprised" if state.surprised or self.fight_of(state).both_surprised else "none"
         wanted = {d.id for d in tables().distance if d.surprise in ("any", result)}
         return tuple(s for s in self.distance_situations() if s.id in wanted)
 

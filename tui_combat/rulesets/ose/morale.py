@@ -167,8 +167,8 @@ class OseMorale(OseOrder):
                                params={"who": checked}),
                     who=checked, roll=roll_param(rolled), score=behind(score),
                     modifier=behind(f" {modifier:+d}") if modifier else "",
-                    result=Msg(id=N_("the nerve breaks, next round they try to flee or surrender") if broken
-                               else N_("they fight on")))
+                    result=Msg(id=N_("the nerve breaks: flight or surrender next round") if broken
+                               else N_("the nerve holds")))
         fight = self.fight_of(state)
         prompts = tuple(replace(p, answered=True) if p.side == actor.side else p for p in fight.prompts)
         if broken:
@@ -178,8 +178,8 @@ class OseMorale(OseOrder):
         state = self.with_fight(state, replace(fight, prompts=prompts, passes=passes))
         done = [c for c in members if passes[c] >= data.passes_to_stop]
         if done:  # the referee's account of their morale, as the trigger's line is
-            state = log(state, plural_msg("{names} passed {n} morale check: they fight to the death.",
-                                          "{names} passed {n} morale checks: they fight to the death.", data.passes_to_stop,
+            state = log(state, plural_msg("{names} passed {n} morale check: a fight to the death.",
+                                          "{names} passed {n} morale checks: a fight to the death.", data.passes_to_stop,
                                           names=whos(state, done)), secret=not state.side(actor.side).is_party)
         return state
 
@@ -194,11 +194,11 @@ class OseMorale(OseOrder):
         return state
 
     def broken_reminder(self, state: State) -> State:
-        """At the start of a round: those whose nerve broke in the last round try to flee or surrender."""
+        """At the start of a round: those whose nerve broke in the last round flee or surrender."""
         fight = self.fight_of(state)
         broke = [c for c, when in fight.broken.items() if when == state.round - 1
                  and state.combatant(c).status == "active"]
         if broke:
-            state = log(state, N_("Their nerve broke: {names} try to flee or surrender this round."),
+            state = log(state, N_("Nerve broken: {names} — flight or surrender this round."),
                         names=whos(state, broke))
         return state

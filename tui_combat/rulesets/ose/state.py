@@ -89,10 +89,13 @@ class MoralePrompt(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class OseFight(msgspec.Struct, frozen=True, kw_only=True):
-    """What OSE keeps for the whole fight: morale."""
+    """What OSE keeps for the whole fight: morale, and whether both sides were surprised."""
 
     prompts: tuple[MoralePrompt, ...] = ()
     passes: dict[str, int] = msgspec.field(default_factory=dict)
     """Combatant id → morale checks passed in this encounter."""
     broken: dict[str, int] = msgspec.field(default_factory=dict)
     """Combatant id → the round his nerve broke (he tries to flee or surrender the round after)."""
+    both_surprised: bool = False
+    """Every side rolled surprised: the effects cancel, but the wilderness distance is still that of a side
+    surprised (1d4 × 10 yards: "if either side is surprised")."""

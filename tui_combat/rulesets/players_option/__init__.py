@@ -25,9 +25,11 @@ Readings settled here (the seed leaves them open):
 * A combatant who abandons his declared action (``z``) acts at the very end of the round, in a slot of
   its own after the very slow phase; only before his phase is over.
 * A spell acts in the phase its casting time gives (the data file's ``[spells]``: 1–3 fast, 4–6 average,
-  7–9 slow, more or a round and longer very slow — a default, not in the seed), from the caster's
-  spell list; the side's 1 or 10 shifts it; the GM's phase in the declaration wins; a spell not on the
-  list takes his base initiative.
+  7–9 slow, more or a round and longer very slow), from the caster's spell list; the side's 1 or 10 shifts
+  it; the GM's phase in the declaration wins; a spell not on the list takes his base initiative. The table is
+  not in the seed nor in the rules digest (``players-option.md``, ``gaps.md``): a default, so it is an option
+  (``spell_phase``): "gm" leaves every spell's phase to the GM's declaration (else the caster's base
+  initiative).
 * Surprise, THAC0, weapons, armour, attacks, one main action a round, death, damage against large
   targets, effects with a duration: as AD&D 2e (``adnd2e.toml``).
 * Placement: a side that was surprised, or that the other spotted unseen (option ``spotted``: the party
@@ -118,6 +120,9 @@ class PlayersOption(AdndFamily[PoRound]):
                    choices=(("nobody", N_("nobody: surprise decides who places first")),
                             ("party", N_("the party spotted the others unseen")),
                             ("others", N_("the others spotted the party unseen")))),
+        OptionSpec(key="spell_phase", label=N_("A spell's phase"),
+                   choices=(("casting_time", N_("by its casting time (a default table: not in the book's seed)")),
+                            ("gm", N_("the GM's, set in the declaration (else the caster's base initiative)")))),
         DEATH_OPTION,
     )
     actions = (
@@ -369,7 +374,8 @@ class PlayersOption(AdndFamily[PoRound]):
 
     def reading(self, state: State, combatant: Combatant) -> Reading:
         shift = self.round_of(state).shifts.get(combatant.side, 0)
-        return phase_of(self.po_sheet(combatant), self.declaration_of(state, combatant.id), self.data, shift)
+        return phase_of(self.po_sheet(combatant), self.declaration_of(state, combatant.id), self.data, shift,
+                        by_casting_time=state.options.get("spell_phase", "casting_time") == "casting_time")
 
     def build_order(self, state: State) -> tuple[Slot, ...]:
         """Phase by phase; in each, the sides in initiative order; within a side, attacks and spells, then

@@ -115,12 +115,15 @@ def spell_phase(sheet: PoSheet, declaration: PoDeclaration, data: PoTables) -> R
                                           time=casting, phase=_(data.phases[index].label)),))
 
 
-def phase_of(sheet: PoSheet, declaration: PoDeclaration, data: PoTables, side_shift: int = 0) -> Reading:
-    """The phase of his declared action this round, ``side_shift`` (−1, 0, +1) from his side's roll."""
+def phase_of(sheet: PoSheet, declaration: PoDeclaration, data: PoTables, side_shift: int = 0, *,
+             by_casting_time: bool = True) -> Reading:
+    """The phase of his declared action this round, ``side_shift`` (−1, 0, +1) from his side's roll; a spell's by
+    its casting time (the data's default table) unless ``by_casting_time`` is False (the option ``spell_phase``:
+    the GM's phase, else his base initiative)."""
     if declaration.phase:
         reading = Reading(index=data.phase_index(declaration.phase),
                           steps=(_("set by the GM: {phase}", phase=_(data.phases[data.phase_index(declaration.phase)].label)),))
-    elif declaration.action == "spell" and (cast := spell_phase(sheet, declaration, data)) is not None:
+    elif declaration.action == "spell" and by_casting_time and (cast := spell_phase(sheet, declaration, data)) is not None:
         reading = cast
     else:
         reading = base_phase(sheet, data)

@@ -156,7 +156,9 @@ with their source; the seed wins where it speaks):
   crossbows; a fist 1d6 + Strength; a Glima 1d4 / 1d6 (the seed's figures, not the GMG's 1d3 / 1d5); a
   shield's blow asks the GM. A weapon's ``damage`` in the data or on the sheet replaces the open d10 (+
   Strength still added in melee). Typed, the dice may be given one by one ("8 5"); a total an open die
-  cannot give (exactly 10 on ``1d10!``) is refused. A hunting bow's half damage at long range is the GM's.
+  cannot give (exactly 10 on ``1d10!``) is refused. A hunting bow (``half_at_long_range`` in the data) shot
+  at long range (the attack form's box, offered for a ranged weapon) deals half of it, rounded down, before the
+  armour's PV.
 * Which hit a Damage belongs to: the last hit on that combatant this round not yet dealt, not dodged and
   not stopped; none: it is plain damage, through the armour all the same (the PV is absorbed "from every
   hit"). Once a hit's damage is dealt it can no longer be parried or dodged.

@@ -102,6 +102,8 @@ class CombatArgs(msgspec.Struct, frozen=True, kw_only=True):
     hand: str = ""
     drop: bool = False
     attack: int | None = None
+    long_range: bool = False
+    """An attack at long range (a hunting bow then deals half damage)."""
 
 
 class Purchase(msgspec.Struct, frozen=True, kw_only=True):
@@ -202,7 +204,8 @@ class CombatActions(TurnActions):
         purchase, item, ranged = self.buy_attack(state, combatant, kind, args)
         info, outcome = self.resolve(state, info, combatant, purchase, args, held_turn=True)
         record = AttackRecord(id=len(info.attacks) + 1, attacker=combatant.id, target=target.id, kind=kind, item=item,
-                              ranged=ranged, unarmed=item == UNARMED, hit=outcome.success, drop=kind == "glima" and args.drop)
+                              ranged=ranged, unarmed=item == UNARMED, hit=outcome.success, drop=kind == "glima" and args.drop,
+                              long_range=args.long_range and self.halves_at_long_range(combatant, item))
         info = replace(info, attacks=(*info.attacks, record))
         info = self.with_turn(info, combatant.id, replace(info.turns.get(combatant.id, turn), acted=True))
         state = self.after_attack(self.with_round(state, info), record)
@@ -238,6 +241,14 @@ class CombatActions(TurnActions):
         weapon = find_weapon(sheet, item, self.data) if item != SHIELD else None
         ranged = weapon.ranged if weapon is not None else False
         return Purchase(pays=item, cp=cp, sv=cp, base=cp_text(cp), weapon_action=item, mods=mods), item, ranged
+
+    def halves_at_long_range(self, combatant: Combatant, item: str) -> bool:
+        """Whether ``item`` (his weapon's name) deals half damage at long range (the data's hunting bow)."""
+        if item in (UNARMED, SHIELD):
+            return False
+        weapon = find_weapon(self.sheet_of(combatant), item, self.data)
+        base = self.data.weapons.get(weapon.base) if weapon is not None and weapon.base else None
+        return base is not None and base.half_at_long_range
 
     def after_attack(self, state: State, record: AttackRecord) -> State:
         """A grapple that hits holds at once; a Glima that hits releases the thrown opponent, unless the

@@ -100,6 +100,8 @@ class WeaponData(ShieldData, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     damage: str = ""
     """Damage dice of a house rule ("2d6"); empty: the damage die open-ended from ``open_at``, + Strength
     for melee."""
+    half_at_long_range: bool = False
+    """Deals half damage (rounded down) at long range: the hunting bow (gaps.md, from the GMG)."""
 
 
 class RaceData(_Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -79,6 +79,8 @@ class Share(msgspec.Struct, frozen=True, kw_only=True):
     absorbed: int = 0
     """What his armour's PV took off."""
     halved: bool = False
+    long_range: bool = False
+    """Halved first as shot at long range by a weapon that deals half there (a hunting bow)."""
     item: str = ""
     """The item that parried it and takes it instead (a weapon's name or ``shield``), or ""."""
     attack: int = 0
@@ -187,11 +189,13 @@ class Wounds(CombatActions):
         attack = record.id if record is not None else 0
         if record is not None and record.saved and record.parried_with not in ("", UNARMED):
             return Share(body=0, item=record.parried_with, attack=attack)
+        long_range = record is not None and record.long_range
+        amount = amount // 2 if long_range else amount
         halved = record is not None and record.saved and record.parried_with == UNARMED
         amount = amount // 2 if halved else amount
         pv = self.pv_now(state, cid, ARMOUR)
         body = max(amount - pv, 0)
-        return Share(body=body, absorbed=amount - body, halved=halved, attack=attack)
+        return Share(body=body, absorbed=amount - body, halved=halved, long_range=long_range, attack=attack)
 
     def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
         """Body Points lose what gets through (what the fight's report counts); at 0 or less he is dying (out of
@@ -228,6 +232,11 @@ class Wounds(CombatActions):
             state, wear = self.wear(state, combatant_id, ARMOUR, share.body)
         notes: list[Param] = []
         seen: list[Param] = []
+        if share.long_range:
+            far = Msg(id=N_(" Long range: half, {half}."), params={"half": amount // 2})
+            notes.append(far)
+            seen.append(far)
+            amount //= 2
         if share.halved:
             halved = Msg(id=N_(" Unarmed parry of an armed attack: half, {half}."), params={"half": amount // 2})
             notes.append(halved)

@@ -74,6 +74,8 @@ class AttackRecord(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     """The item of a successful parry (a weapon's name, ``shield`` or ``unarmed``)."""
     damaged: bool = False
     """Its damage has been dealt (to the target, or to the item that parried it)."""
+    long_range: bool = False
+    """Shot at long range with a weapon that deals half damage there (a hunting bow): half reaches the target."""
 
 
 class RoundInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

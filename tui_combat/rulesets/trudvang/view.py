@@ -215,6 +215,10 @@ class TrudvangView(Wounds):
             hand = FieldSpec(key="hand", label=N_("Hand"), kind="choice", default="",
                              choices=(("", N_("as declared")), ("main", N_("main hand")), ("off", N_("off hand"))))
             if name == "attack":
+                if any(w.ranged for w in items):  # a hunting bow deals half damage at long range
+                    far = FieldSpec(key="long_range", label=N_("At long range"), kind="bool", default=False,
+                                    help=N_("a hunting bow deals half damage there"))
+                    return (target, weapon, cp, hand, far, modifier, roll)
                 return (target, weapon, cp, hand, modifier, roll)
             return (against(("attack", "grapple")), weapon, cp, hand, modifier, roll)
         if name == "dodge":
@@ -320,6 +324,8 @@ class TrudvangView(Wounds):
                         what=self.item_label(after, record.item, owner=record.attacker))
         target = after.combatant(record.target).name
         armour = self.open_note(due.dice) + self.armour_note(after, record.target)
+        if record.long_range:
+            armour = " " + _("At long range: half of it reaches him.") + armour
         if name in ATTACKS:
             if record.kind == "glima":
                 return replace(due, note=_("{name}'s Glima defence may stop it first.", name=target) + armour)

@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.common import Faces, ids, order_names
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.contract import AnyRuleset
@@ -23,6 +22,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import render
 from tui_combat.engine.model import ROLLS_OPTION, ROLLS_SHOWN, State
 from tui_combat.engine.public import public_entries, public_view
+from tui_combat.testing import Faces, ids, order_names
 
 WILD = {"wild_card": True, "skill": "1d8!", "damage": "1d8!+1d6!", "parry": 6, "toughness": 6}
 EXTRA = {"skill": "1d6!", "damage": "1d6!+1d6!", "parry": 5, "toughness": 5}
@@ -132,11 +132,11 @@ def test_a_joker_acts_when_he_likes_with_two_more_and_the_deck_is_shuffled(savag
     assert order_names(state) == [["Bart"], ["Bandit"]]
     named = ids(state)
     assert [(w.combatant, render(w.label)) for w in savage_worlds.out_of_order(state)] == [
-        (named["Jessie"], "Joker: acts when he likes")]
-    assert savage_worlds.turn_marker(state, named["Jessie"], None) == "Joker: acts when he likes"
+        (named["Jessie"], "Joker: acts at any time")]
+    assert savage_worlds.turn_marker(state, named["Jessie"], None) == "Joker: acts at any time"
     view = public_view(state)
     assert [(g.kind, g.label, [c.name for c in g.combatants]) for g in view.groups][-1] == (
-        "waiting", "Joker: acts when he likes", ["Jessie"])
+        "waiting", "Joker: acts at any time", ["Jessie"])
 
     # Bart acts; then Jessie comes in before the Bandit, and hits him with +2: 3 + 2 = 5 against Parry 5.
     state = apply(state, a.NextStep())
@@ -256,7 +256,7 @@ def test_a_shaken_attacker_recovers_first(savage_worlds: AnyRuleset) -> None:
     state = deal(savage_worlds, state, Jessie="A♠", Bart="2♦")
     named = ids(state)
     state = apply(state, a.Damage(combatant=named["Jessie"], amount=6))
-    with pytest.raises(RuleError, match="Jessie is Shaken: he recovers first."):
+    with pytest.raises(RuleError, match="Jessie is Shaken: recovery comes first."):
         attack(state, "Jessie", "Bart", trait=8, wild=2)
     spirit = {"combatant": named["Jessie"], "benny": False, "spirit": Roll(expr="1d6!", total=3, physical=True),
               "wild": Roll(expr="1d6!", total=2, physical=True)}
@@ -284,3 +284,30 @@ def test_any_deal_orders_by_rank_then_suit_with_jokers_outside(savage_worlds: An
     jokers = {r.key for r, card in zip(requests, dealt) if cards.is_joker(card)}
     assert {w.combatant for w in savage_worlds.out_of_order(state)} == jokers
     assert {c for slot in state.order for c in slot.combatants} == {r.key for r in requests} - jokers
+
+
+def test_an_ace_is_rolled_again_so_a_d6_reaches_8_five_times_in_36() -> None:
+    from savage_worlds.odds import die_reaches, trait_reaches, wild_card_reaches
+
+    assert die_reaches(6, 4) == 3 / 6
+    assert die_reaches(6, 6) == 1 / 6  # a 6 is an ace: rolled again, 7 or more
+    assert die_reaches(6, 7) == 1 / 6  # an ace and anything
+    assert die_reaches(6, 8) == pytest.approx(5 / 36)  # an ace, then 2 or more
+    assert trait_reaches("1d8!+1", 5) == 5 / 8
+    assert trait_reaches("2d6", 5) is None
+    assert wild_card_reaches("1d8!", "1d6!", 4) == pytest.approx(1 - (3 / 8) * (3 / 6))
+
+
+def test_the_attack_form_says_the_chances_before_the_roll(savage_worlds: AnyRuleset) -> None:
+    """Bart (Wild Card, d8 and the Wild Die) against Jessie's Parry 6: 6 or more on either die, 10 for a raise."""
+    state = fight(("s1", "Jessie", WILD), ("s2", "Bart", WILD))
+    named = ids(state)
+    state = deal(savage_worlds, state, Jessie="2c", Bart="As")
+    line = savage_worlds.form_preview(state, "attack", named["Bart"], {"target": named["Jessie"], "range": "melee",
+                                                                      "modifier": "1"})
+    hit = 1 - (1 - 4 / 8) * (1 - 2 / 6)  # 5 or more: d8 4 faces of 8, d6 5 and 6 (the 6 aces)
+    raised = 1 - (1 - 1 / 8) * (1 - 1 / 6 * 4 / 6)  # 9 or more: an ace and anything on the d8, an ace and 3+ on the d6
+    assert line == f"Needs 6 (Parry), +1 on the roll: {round(hit * 100)}% to hit, {round(raised * 100)}% with a raise."
+    assert line == "Needs 6 (Parry), +1 on the roll: 67% to hit, 22% with a raise."
+    assert savage_worlds.form_preview(state, "attack", named["Bart"], {"target": named["Jessie"], "range": "ranged",
+                                                                      "modifier": ""}).startswith("Needs 4 (at range), +0")

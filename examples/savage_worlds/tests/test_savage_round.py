@@ -9,32 +9,32 @@ against her Parry 6, hits; 6 damage against her Toughness 6 Shakes her.
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from tests.ui.fights import opened, until
-from tests.ui.steps import (
+from savage_worlds import DEMO
+from tui_combat.app import CombatApp
+from tui_combat.engine.contract import AnyRuleset
+from tui_combat.engine.log import render
+from tui_combat.testing import (
     SIZE,
+    card_text,
     combatant_id,
     footer_now,
+    opened,
     select,
     session_folders,
     store,
     to_round_from_setup,
+    turn_list_text,
+    until,
+    until_choice,
     until_closed,
     until_form,
+    until_log,
     until_prompt,
     until_prompt_closed,
-    visible_text,
 )
-from tests.waiting import until_screen
-from tui_combat.app import CombatApp
-from tui_combat.engine.contract import AnyRuleset
-from tui_combat.engine.log import render
-from tui_combat.screens.dialogs import ChoiceDialog
-from tui_combat.screens.round import RoundScreen
-from tui_combat.widgets.order_list import OrderList
 
 
 def slot_labels(app: CombatApp) -> list[str]:
@@ -43,12 +43,9 @@ def slot_labels(app: CombatApp) -> list[str]:
 
 async def test_a_round_of_savage_worlds_from_the_keyboard(savage_worlds: AnyRuleset,
                                                          make_app: Callable[..., CombatApp], data_root: Path) -> None:
-    demo = importlib.import_module("savage_worlds").DEMO
-    app = make_app(encounter=demo)
+    app = make_app(encounter=DEMO)
     async with app.run_test(size=SIZE) as pilot:
         await to_round_from_setup(pilot)
-        screen = app.screen
-        assert isinstance(screen, RoundScreen)
         jessie, doc, bart = (combatant_id(app, name) for name in ("Jessie", "Doc", "Black Bart"))
 
         # The cards a real deck dealt, typed: every request is a text field that says what to type.
@@ -62,8 +59,9 @@ async def test_a_round_of_savage_worlds_from_the_keyboard(savage_worlds: AnyRule
         state = store(app).state
         assert slot_labels(app) == ["K♠", "K♥", "9♥"] and state.acting_now() == (bart,)
         assert "Jessie draws 3♣, 9♥ and acts on 9♥." in [entry.text for entry in state.log_entries()]
-        order_text = visible_text(screen.query_one(OrderList))
+        order_text = turn_list_text(app)
         assert "Doc" in order_text and "Joker" in order_text, order_text
+        assert "Jessie  Wounds 0/3" in order_text, order_text  # the book's count, as on the card
         assert "Bring in" in await footer_now(pilot)
 
         # Bart attacks Jessie: 7 on his trait die, 2 on the Wild Die, against her Parry 6; 6 damage Shakes her.
@@ -77,21 +75,19 @@ async def test_a_round_of_savage_worlds_from_the_keyboard(savage_worlds: AnyRule
         await until_prompt_closed(pilot, "the damage dealt")
         state = store(app).state
         assert jessie in savage_worlds.fight_of(state).shaken
-        assert "Jessie takes 6 against Toughness 6: Shaken." in [entry.text for entry in state.log_entries()]
+        await until_log(pilot, "Jessie takes 6 against Toughness 6: Shaken.")
         await select(pilot, jessie)
-        await until(pilot, lambda: "Jessie" in visible_text(screen.query_one("#card-head")), "Jessie's card")
-        assert "Wounds 0/3" in visible_text(screen.query_one("#card-head"))  # the book's word, not HP
+        await until(pilot, lambda: "Jessie" in card_text(app), "Jessie's card")
+        assert "Wounds 0/3" in card_text(app)  # the book's word, not HP
 
         # The Bandits' turn; the Joker comes in before them.
         await pilot.press("n")
         await until(pilot, lambda: store(app).state.cursor == 1, "the Bandits' turn")
         await pilot.press("I")
-        choice = await until_screen(pilot, ChoiceDialog, "who comes in")
-        assert isinstance(choice, ChoiceDialog)
-        assert [label for _value, label in choice.choices] == ["Doc — Joker: acts when he likes"]
+        assert await until_choice(pilot, "who comes in") == ["Doc — Joker: acts at any time"]
         await pilot.press("enter")
         await until(pilot, lambda: store(app).state.acting_now() == (doc,), "Doc acting")
-        assert slot_labels(app) == ["K♠", "Joker: acts when he likes", "K♥", "9♥"]
+        assert slot_labels(app) == ["K♠", "Joker: acts at any time", "K♥", "9♥"]
         assert "Bring in" not in await footer_now(pilot)  # nobody else waits
         saved = store(app).state
         await pilot.press("q")
@@ -101,7 +97,6 @@ async def test_a_round_of_savage_worlds_from_the_keyboard(savage_worlds: AnyRule
     resumed = make_app(resume=folder.name)
     async with resumed.run_test(size=SIZE) as pilot:
         await opened(pilot)
-        assert isinstance(resumed.screen, RoundScreen)
         state = store(resumed).state
         assert state == saved
         assert state.acting_now() == (doc,) and jessie in savage_worlds.fight_of(state).shaken
