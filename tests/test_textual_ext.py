@@ -83,9 +83,11 @@ async def test_a_modal_screen_is_drawn_once_and_runs_on_stock_textual_too(monkey
 
 
 def test_a_widget_can_tell_its_screen_of_its_look_at_once() -> None:
+    from textual import messages
     from textual.widget import Widget
 
-    assert list(inspect.signature(Widget._check_refresh).parameters) == ["self"]
+    widget = Widget()
+    assert messages.Update(widget).widget is widget  # the message a screen redraws a widget on
 
 
 def test_a_layout_tells_a_scroll_view_its_sizes_as_steady_scroll_bars_take_them() -> None:

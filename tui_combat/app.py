@@ -33,7 +33,6 @@ from tui_combat.running.palette import PalettePart
 from tui_combat.running.settings import SettingsPart
 from tui_combat.screens import screen_for_phase
 from tui_combat.widgets.harmless import with_harmless
-from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
     from tui_combat.engine.model import State
@@ -44,7 +43,7 @@ if TYPE_CHECKING:  # the engine loads when a session opens, not before the first
 __all__ = ["EXIT_UNSAVED", "LOADING_AFTER", "READ_ONLY_KEYS", "CombatApp"]
 
 
-class CombatApp(TranslatedBindings, OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart,
+class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart,
                 CollectingPart):
     CSS_PATH = ["app.tcss", "screens/sessions.tcss"]  # (the first screen's: Textual reads a screen's when pushed)
     TITLE = "tui-combat"

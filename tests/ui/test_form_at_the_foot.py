@@ -8,7 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual import events
+import pytest
+
+from textual import events, messages
+from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
@@ -157,7 +160,8 @@ async def test_the_selected_row_stays_in_sight_above_the_form(make_app: Callable
 
 
 async def test_a_list_field_tells_the_screen_of_its_new_look_at_once(make_app: Callable[..., CombatApp],
-                                                                    data_root: Path) -> None:
+                                                                    data_root: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The parts of a list field (its value, its arrow) are restyled as it gains or loses the focus. Each
     would tell the screen of it only when it next idles, after the screen may have drawn the key's frame:
     the attack form came in two frames, its first field drawn focused some 20 ms after the rest."""
@@ -170,9 +174,19 @@ async def test_a_list_field_tells_the_screen_of_its_new_look_at_once(make_app: C
         field = form.query_one("#f-with", Select)
         parts = list(field.walk_children())
         assert parts
+        told: list[object] = []
+        post = screen.post_message
+
+        def telling(message: Message) -> bool:
+            if isinstance(message, messages.Update):
+                told.append(message.widget)
+            return post(message)
+
+        monkeypatch.setattr(screen, "post_message", telling)
         for focused in (False, True):
+            told.clear()
             field.has_focus = focused  # what Textual sets as the focus leaves or comes, then restyles
-            waiting = [type(part).__name__ for part in parts if part._repaint_required]
+            waiting = [type(part).__name__ for part in parts if part not in told]
             assert waiting == [], f"focus {focused}: {waiting} wait to be drawn"
 
 

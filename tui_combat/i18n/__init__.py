@@ -16,8 +16,8 @@ A missing translation falls back to English, so a half-translated catalog never 
 
 The language is chosen when the app starts (:func:`choose_language`: ``--lang``, then ``language`` in the
 user's ``settings.toml``, then ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``). Nothing is translated
-when a module is imported: a class's key descriptions are message ids (``N_``), translated when a screen is
-made (:mod:`tui_combat.widgets.translated_bindings`), so a screen made after :func:`set_language` shows the
+when a module is imported: a class's key descriptions are message ids (``N_``), translated as a screen shows
+them (:mod:`tui_combat.widgets.translated_bindings`), so a screen shown after :func:`set_language` shows the
 new language.
 
 Updating the catalogs after strings changed in the code is one command (it needs Babel, from the test

@@ -174,7 +174,7 @@ def _widget_id(index: int, key: str) -> str:
     return f"f-{key}" if _PLAIN_KEY.match(key) else f"field-{index}"
 
 
-class TickBox(TranslatedBindings, Checkbox, inherit_bindings=False):
+class TickBox(Checkbox, inherit_bindings=False):
     """A checkbox that reads without colour: ``[x]`` ticked, ``[ ]`` not. Space ticks it; Enter moves on,
     as in every other field of a form."""
 

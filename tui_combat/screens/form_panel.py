@@ -26,7 +26,6 @@ from tui_combat.engine.contract import FieldSpec
 from tui_combat.i18n import N_, _
 from tui_combat.screens.dialogs import (DiceOf, FieldsForm, Follower, Previewer, Submitter, TickBox, Validator,
                                         _widget_id, choice_value)
-from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 Shape = tuple[tuple[str, str, bool], ...]
 """What a form's rows are made of: each field's key, kind, and whether it has choices or suggestions.
@@ -37,7 +36,7 @@ def shape_of(fields: tuple[FieldSpec, ...]) -> Shape:
     return tuple((spec.key, spec.kind, bool(spec.choices) or bool(spec.suggestions)) for spec in fields)
 
 
-class FormPanel(FieldsForm, TranslatedBindings, Vertical):
+class FormPanel(FieldsForm, Vertical):
     """Opened with :meth:`ask`; Enter goes from field to field and submits from the last, ctrl+s submits,
     Esc leaves it, and so does the focus going elsewhere on the screen (a screen over it, help, does not)."""
 

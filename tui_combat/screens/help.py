@@ -14,12 +14,12 @@ from tui_combat.engine.keys import keymap as keys_in_force
 from tui_combat.engine.keys import shown_key
 from tui_combat.i18n import N_, _
 from tui_combat.textual_ext.frames import DrawnOnce
-from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.translated_bindings import TranslatedBindings, described
 
 
 def keymapped(node: DOMNode) -> BindingsMap:
     """``node``'s bindings with the keys they have now: the GM's keymap (Textual's, by binding id) applied."""
-    bindings = node._bindings.copy()
+    bindings = described(node)
     keymap = keys_in_force()  # (the GM's keymap, given to Textual's set_keymap as it is recorded)
     if keymap:
         bindings.apply_keymap(keymap)

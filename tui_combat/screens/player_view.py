@@ -387,7 +387,7 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
             self.query_one("#view-log", WindowLog).show_window([line.text for line in view.log])
 
 
-class PlayerViewApp(TranslatedBindings, App[None]):
+class PlayerViewApp(App[None]):
     """The players' view on its own: ``tui-combat view [NAME]``. Nothing in it can change the fight."""
 
     CSS_PATH = "player_view.tcss"

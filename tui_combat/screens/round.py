@@ -1,8 +1,8 @@
 """The round: phase bar, turn order with the acting slot, the selected combatant, the roll log.
 
 Keys are generic (next, roll, damage …, from :data:`tui_combat.engine.keys.ROUND_KEYS`) plus the
-active ruleset's own actions from its static catalogue (``Ruleset.actions``), which the screen adds to its
-own bindings when it is made (:func:`ruleset_bindings`); every one of them runs through
+active ruleset's own actions from its static catalogue (``Ruleset.actions``), which the class of the screen
+made for the ruleset binds (:func:`ruleset_bindings`, :func:`with_ruleset_keys`); every one of them runs through
 :meth:`RoundScreen.action_ruleset`. The footer shows what applies now (``check_action`` asks the
 ruleset); help and the palette list every key.
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from functools import lru_cache
+from typing import Any, ClassVar
 
 import msgspec
 from rich.cells import cell_len
@@ -37,7 +38,7 @@ from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog
 from tui_combat.textual_ext.frames import LaidOutInPlace
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round_foot import AskedAtTheFoot
-from tui_combat.screens.session_screen import SessionScreen, session_bindings, taken_first, undo_key
+from tui_combat.screens.session_screen import SessionScreen, session_bindings, undo_key
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.glyphs import glyph
@@ -46,7 +47,7 @@ from tui_combat.widgets.order_list import FILTER_ACTING, FILTER_ALL, OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.read_only import ReadOnlyBar
 from tui_combat.widgets.redraw import RoundLog
-from tui_combat.widgets.translated_bindings import translated_binding
+from tui_combat.widgets.translated_bindings import merged_bindings
 from tui_combat.widgets.footer import KeyFooter
 
 LOG_LINES = 200
@@ -149,6 +150,14 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                 show=False),
     ]
 
+    ruleset_keys_of: ClassVar[str | None] = None
+    """The ruleset whose own keys the class binds (:func:`with_ruleset_keys`); None for the generic screen."""
+
+    def __new__(cls, ruleset_id: str) -> RoundScreen:
+        # The round screen of a fight is one of its ruleset: its class binds the ruleset's own keys too.
+        made = cls if cls.ruleset_keys_of == ruleset_id else with_ruleset_keys(cls, ruleset_id)
+        return super().__new__(made)
+
     def __init__(self, ruleset_id: str) -> None:
         super().__init__()
         # Made once and kept: a key's redraw reaches each of them without a search of the screen (some twenty
@@ -165,9 +174,6 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         self.budget = BudgetMeter(id="budget")
         self.card = TextLines(id="card")
         self.round_log = RoundLog(id="log", max_lines=LOG_LINES, min_width=20)
-        own = self._bindings.key_to_bindings
-        for binding in Binding.make_bindings(ruleset_bindings(registry.get(ruleset_id))):
-            own.setdefault(binding.key, []).append(taken_first(translated_binding(binding)))
 
     def compose(self) -> ComposeResult:
         # The forms and the prompt first: Textual numbers the painting order of a screen's widgets from its last
@@ -427,7 +433,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
     def refresh_keys(self) -> None:
         """Redraw the footer only when the keys that apply, or which of them are dimmed, have changed."""
         available = frozenset(
-            (binding.action, applies) for bindings in self._bindings.key_to_bindings.values()
+            (binding.action, applies) for bindings in merged_bindings(type(self)).key_to_bindings.values()
             for binding in bindings if (applies := self._action_applies(binding.action)) is not False
         )
         if available != self._available:
@@ -823,6 +829,19 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             return amount if isinstance(amount, str) else deal(amount["amount"], amount["roll"])
 
         self._prompt(title, typed, note=note)
+
+
+def with_ruleset_keys(screen_class: type[RoundScreen], ruleset_id: str) -> type[RoundScreen]:
+    """``screen_class`` with the bindings of the ruleset's own actions added after its own (their keys are
+    none of its keys): a class made once for each ruleset and its actions."""
+    return _round_class(screen_class, ruleset_id, tuple(ruleset_bindings(registry.get(ruleset_id))))
+
+
+@lru_cache(maxsize=64)
+def _round_class(screen_class: type[RoundScreen], ruleset_id: str, bindings: tuple[Binding, ...]) -> type[RoundScreen]:
+    return type(screen_class.__name__, (screen_class,), {
+        "BINDINGS": list(bindings), "ruleset_keys_of": ruleset_id, "__module__": screen_class.__module__,
+        "__qualname__": screen_class.__qualname__})
 
 
 def ruleset_bindings(ruleset: AnyRuleset) -> list[Binding]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual.binding import Binding, BindingsMap
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable
 
@@ -14,7 +14,7 @@ from tui_combat.engine.keys import shown_key
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_
 from tui_combat.screens.host import Host, host_of
-from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
+from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings, class_bindings
 
 if TYPE_CHECKING:
     from tui_combat.store import Store
@@ -65,13 +65,13 @@ class SessionScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     _host: Host | None = None
     _last_state: State | None = None
 
-    def __init__(self) -> None:
-        super().__init__()
-        # Tab and shift+Tab move the focus, as on any screen: a form at the foot of the screen keeps them
-        # among its own fields.
-        self._bindings = BindingsMap.from_keys({key: [binding if binding.action in FOCUS_ACTIONS else taken_first(binding)
-                                                      for binding in bindings]
-                                                for key, bindings in self._bindings.key_to_bindings.items()})
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every key of the screen, those of its bases too, taken first (its class's bindings, which Textual merges
+        # as the class is made). Tab and shift+Tab move the focus, as on any screen: a form at the foot of the
+        # screen keeps them among its own fields.
+        cls.BINDINGS = [binding if binding.action in FOCUS_ACTIONS else taken_first(binding)
+                        for bindings in class_bindings(cls).key_to_bindings.values() for binding in bindings]
+        super().__init_subclass__(**kwargs)
 
     @property
     def host(self) -> Host:

@@ -54,7 +54,7 @@ def _threshold_labels() -> dict[str, str]:
     return {"wounded_below": _("Wounded below, % of max HP"), "bloodied_at": _("Bloodied at, % of max HP")}
 
 
-class KeysTable(TranslatedBindings, DataTable[Text]):
+class KeysTable(DataTable[Text]):
     """The list of actions and their keys; Enter on one waits for its new key."""
 
     BINDINGS = [Binding("enter", "select_cursor", N_("Change the key"))]

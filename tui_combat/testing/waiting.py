@@ -20,6 +20,7 @@ import os
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 from textual.app import App
 from textual.css.query import NoMatches
@@ -117,9 +118,26 @@ async def until_widget(pilot: Pilot[Any], selector: str, widget_type: type[W], w
     return found[0]
 
 
+_after_refresh: WeakKeyDictionary[MessagePump, list[bool]] = WeakKeyDictionary()
+"""For each node :func:`settled` is waiting on: set once a callback of its own, sent after the others, has run."""
+
+
 def settled(node: MessagePump) -> bool:
     """``node`` (a screen, a widget) has handled every message and callback sent to it so far — what a
-    closed dialog's result set going on the screen under it, for one: true once that has run. A screen's
-    callbacks after its next refresh (``call_after_refresh``: a form's hint once its fields are laid out)
-    count too."""
-    return not node._next_callbacks and node._message_queue.empty() and not getattr(node, "_callbacks", None)
+    closed dialog's result set going on the screen under it, for one: true once that has run. The callbacks
+    after the screen's next refresh (``call_after_refresh``: a form's hint once its fields are laid out)
+    count too. A condition for :func:`until`, looked at again and again: the first look sends a callback of its
+    own after the others, and the node is settled once that has run and nothing waits in its queue."""
+    if node.message_queue_size:
+        return False
+    ran = _after_refresh.get(node)
+    if ran is None:
+        ran = []
+        if not node.call_after_refresh(ran.append, True):
+            return True  # closed: nothing more runs on it
+        _after_refresh[node] = ran
+        return False
+    if not ran:
+        return False
+    del _after_refresh[node]
+    return True

@@ -3,7 +3,7 @@ and a modal screen is drawn whole once when it appears (:class:`DrawnOnce`).
 
 Private names of Textual relied on, each checked by ``tests/test_textual_ext.py``: ``textual._compositor.
 Compositor`` and its ``_full_map_invalidated`` flag, a screen's ``_compositor``, a screen's
-``_repaint_required`` mark, and a widget's ``_check_refresh`` (:func:`told_at_once`). With ``TUI_COMBAT_STOCK_TEXTUAL`` set, none is touched and Textual draws as it
+``_repaint_required`` mark. With ``TUI_COMBAT_STOCK_TEXTUAL`` set, none is touched and Textual draws as it
 does (see :mod:`tui_combat.textual_ext`)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual._compositor import Compositor
+from textual import messages
 from textual.geometry import Region, Size
 from textual.widget import Widget
 
@@ -141,7 +142,9 @@ class DrawnOnce(LaidOutInPlace):
 def told_at_once(widget: Widget) -> None:
     """Upstream: a widget restyled (a list field's parts as the field gains the focus) tells its screen of its
     new look when it next idles, which may come after the screen has drawn the frame of the key that
-    restyled it (a form opened: its list field drawn focused in a second frame, some 20 ms later). Told at
-    once, it makes that frame. Nothing on stock Textual."""
-    if not stock_textual():
-        widget._check_refresh()
+    restyled it (a form opened: its list field drawn focused in a second frame, some 20 ms later). Restyled
+    now and its screen told now (the public ``update_node_styles`` and the screen's ``Update`` message), it
+    makes that frame; its own telling later redraws it as it is. Nothing on stock Textual."""
+    if not stock_textual() and widget.is_mounted:
+        widget.update_node_styles(animate=False)
+        widget.screen.post_message(messages.Update(widget))

@@ -27,7 +27,6 @@ from textual.widgets import Input, Static
 
 from tui_combat.i18n import N_, _
 from tui_combat.widgets.text_field import TextField
-from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 Submit = Callable[[str], str | None]
 """Given what was typed: None when it was taken (the prompt closes), else the refusal to show."""
@@ -59,7 +58,7 @@ class AmountField(TextField):
         super().update_node_styles(animate)
 
 
-class AmountPrompt(TranslatedBindings, Vertical):
+class AmountPrompt(Vertical):
     DEFAULT_CSS = """
     AmountPrompt { dock: bottom; layer: foot; height: auto; display: none; background: $panel; }
     AmountPrompt #prompt-error { height: auto; padding: 0 1; color: $text-error; text-style: bold; display: none; }

@@ -1,8 +1,8 @@
 """Key descriptions in the GM's language of the moment, not of the moment a module was imported.
 
-A class's ``BINDINGS`` are written with :func:`~tui_combat.i18n.N_` (English message ids); each screen, widget
-or app made from it translates its own copy of them as it is made (:class:`TranslatedBindings`), so the
-footer, help, the palette and the settings show the language active then.
+A class's ``BINDINGS`` are written with :func:`~tui_combat.i18n.N_` (English message ids) and stay so; what a
+screen shows of them is translated as it is read (:class:`TranslatedBindings`, :func:`described`), so the footer,
+help, the palette and the settings show the language active then.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from tui_combat.engine.keys import keymap as keys_in_force
 from tui_combat.i18n import _
 
 
-@lru_cache(maxsize=128)
-def merged_bindings(cls: type[DOMNode]) -> BindingsMap:
-    """The bindings of a screen or app class with those of its bases, each key taking the bindings of the
-    class nearest to it that binds it (as Textual merges them for each instance; none of the classes read
-    here leaves out its bases' bindings). Made once per class: read it, never change it."""
+def class_bindings(cls: type[DOMNode]) -> BindingsMap:
+    """The bindings of a screen, widget or app class with those of its bases, each key taking the bindings of
+    the class nearest to it that binds it (as Textual merges them; none of the classes read here leaves out its
+    bases' bindings)."""
     keys: dict[str, list[Binding]] = {}
     for base in reversed(cls.__mro__):
         if issubclass(base, DOMNode):
@@ -30,11 +29,27 @@ def merged_bindings(cls: type[DOMNode]) -> BindingsMap:
     return BindingsMap.from_keys(keys)
 
 
+@lru_cache(maxsize=128)
+def merged_bindings(cls: type[DOMNode]) -> BindingsMap:
+    """:func:`class_bindings`, made once per class: read it, never change it. These are a node's bindings, its
+    keys before the GM's keymap moves any."""
+    return class_bindings(cls)
+
+
+@lru_cache(maxsize=4096)
+def _with_words(binding: Binding, description: str, tooltip: str, group: str | None) -> Binding:
+    return replace(binding, description=description, tooltip=tooltip,
+                   group=replace(binding.group, description=group) if binding.group is not None and group is not None else None)
+
+
 def translated_binding(binding: Binding) -> Binding:
     """``binding`` with its description, tooltip and group's description in the active language."""
-    group = binding.group
-    return replace(binding, description=_(binding.description), tooltip=_(binding.tooltip),
-                   group=replace(group, description=_(group.description)) if group is not None else None)
+    description, tooltip = _(binding.description), _(binding.tooltip)
+    group = _(binding.group.description) if binding.group is not None else None
+    if description == binding.description and tooltip == binding.tooltip and (
+            binding.group is None or group == binding.group.description):
+        return binding
+    return _with_words(binding, description, tooltip, group)
 
 
 def translated_bindings(bindings: BindingsMap) -> BindingsMap:
@@ -42,15 +57,24 @@ def translated_bindings(bindings: BindingsMap) -> BindingsMap:
                                   for key, key_bindings in bindings.key_to_bindings.items()})
 
 
+def described(node: DOMNode) -> BindingsMap:
+    """``node``'s bindings (those of its class) in the active language, their keys before the GM's keymap."""
+    return translated_bindings(merged_bindings(type(node)))
+
+
 class TranslatedBindings:
-    """Put first among the bases of a screen, widget or app whose ``BINDINGS`` have English descriptions:
-    the instance's bindings are translated when it is made."""
+    """Put first among the bases of a screen whose ``BINDINGS`` (and those of its widgets and the app) have
+    English descriptions: the keys it shows (``active_bindings``: the footer's) are in the active language."""
 
-    _bindings: BindingsMap
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._bindings = translated_bindings(self._bindings)
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        active: dict[str, ActiveBinding] = super().active_bindings  # type: ignore[misc]
+        shown: dict[str, ActiveBinding] = {}
+        for key, (node, binding, enabled, tooltip) in active.items():
+            translated = translated_binding(binding)
+            shown[key] = ActiveBinding(node, translated, enabled,
+                                       translated.tooltip if tooltip == binding.tooltip else tooltip)
+        return shown
 
 
 class KeysInWrittenOrder:
@@ -71,7 +95,7 @@ class KeysInWrittenOrder:
             node, binding = item[1].node, item[1].binding
             if node not in nodes:
                 places: dict[str, int] = {}
-                for bindings in node._bindings.key_to_bindings.values():
+                for bindings in merged_bindings(type(node)).key_to_bindings.values():
                     for each in bindings:
                         places.setdefault(each.id or each.action, len(places))
                 nodes[node] = (len(nodes), places)
