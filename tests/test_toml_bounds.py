@@ -164,6 +164,7 @@ FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthC
                                                                         HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # a thousand files each: some two minutes
 @FUZZ
 @given(MUTATIONS)
 def test_mutated_settings_never_crash_their_readers(config: Path, mutations: list[tuple[str, float, str, int]]) -> None:
@@ -181,6 +182,7 @@ def test_mutated_settings_never_crash_their_readers(config: Path, mutations: lis
     load_settings(path)
 
 
+@pytest.mark.slow  # a thousand files each: some two minutes
 @FUZZ
 @given(MUTATIONS)
 def test_mutated_library_files_never_crash_the_reader(tmp_path: Path, mutations: list[tuple[str, float, str, int]]) -> None:
@@ -190,6 +192,7 @@ def test_mutated_library_files_never_crash_the_reader(tmp_path: Path, mutations:
     assert all(isinstance(problem, str) for problem in library.problems)
 
 
+@pytest.mark.slow  # a thousand files each: some two minutes
 @FUZZ
 @given(MUTATIONS)
 def test_mutated_house_rules_are_read_or_refused_never_a_crash(config: Path, mutations: list[tuple[str, float, str, int]]) -> None:
