@@ -47,18 +47,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import msgspec  # noqa: E402
+import msgspec
 
-import tui_combat.store as store_module  # noqa: E402
-from tui_combat.engine import actions as a  # noqa: E402
-from tui_combat.engine.apply import apply  # noqa: E402
-from tui_combat.engine.dice import Roll  # noqa: E402
-from tui_combat.engine.model import State  # noqa: E402
-from tui_combat.saves import codec  # noqa: E402
-from tui_combat.saves import files as files_module  # noqa: E402
-from tui_combat.saves import journal as journal_module  # noqa: E402
-from tui_combat.saves.schema import JOURNAL, SNAPSHOT  # noqa: E402
-from tui_combat.store import Store, new_state  # noqa: E402
+import tui_combat.store as store_module
+from tui_combat.engine import actions as a
+from tui_combat.engine.apply import apply
+from tui_combat.engine.dice import Roll
+from tui_combat.engine.model import State
+from tui_combat.saves import codec
+from tui_combat.saves import files as files_module
+from tui_combat.saves import journal as journal_module
+from tui_combat.saves.schema import JOURNAL, SNAPSHOT
+from tui_combat.store import Store, new_state
 
 SIZES = (20, 200, 2_000)
 ACTIONS_PER_REPEAT = 240  # a multiple of 20: each repeat ends where it began
@@ -404,9 +404,12 @@ def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="tui-combat-bench-", dir=args.dir))
     started = time.perf_counter()
     try:
-        print(f"tui-combat action benchmark — Python {sys.version.split()[0]}, msgspec {msgspec.__version__}, files in {root}")
-        print(f"a snapshot every {store_module.SNAPSHOT_EVERY} journal entries, history blocks of {store_module.BLOCK_SIZE} actions")
-        print("\nper action, each repeat paired with its own baseline (msgspec encode + os.write + os.fsync of one entry):")
+        print(f"tui-combat action benchmark — Python {sys.version.split()[0]}, "
+              f"msgspec {msgspec.__version__}, files in {root}")
+        print(f"a snapshot every {store_module.SNAPSHOT_EVERY} journal "
+              f"entries, history blocks of {store_module.BLOCK_SIZE} actions")
+        print("\nper action, each repeat paired with its own baseline "
+              "(msgspec encode + os.write + os.fsync of one entry):")
         print(f"{'combatants':>10} {'baseline µs':>12} {'dispatch µs':>12} {'× baseline':>11} {'append-only µs':>15} "
               f"{'with snapshot ms':>17} {'apply µs':>9}")
         biggest: Store | None = None
@@ -431,9 +434,11 @@ def main() -> int:
             folder = root / f"long-{size}"
             long_session(folder, size, LONG_ACTIONS + RESUME_TAIL).close()
             resume, read, lines = resume_costs(folder)
-            print(f"\nresume of a {LONG_ACTIONS + RESUME_TAIL:,}-action session at {size:,} combatants ({lines} journal lines after its snapshot):")
+            print(f"\nresume of a {LONG_ACTIONS + RESUME_TAIL:,}-action session at "
+                  f"{size:,} combatants ({lines} journal lines after its snapshot):")
             print(f"  baseline read + msgspec decode of snapshot and journal: {read * 1e3:8.1f} ms")
-            print(f"  Store.resume:                                           {resume * 1e3:8.1f} ms  ({resume / read:.2f} × baseline)")
+            print(f"  Store.resume:                                          "
+                  f" {resume * 1e3:8.1f} ms  ({resume / read:.2f} × baseline)")
             print(f"  of which the rules applying the {lines} actions:           {replay_cost(folder) * 1e3:8.1f} ms")
 
         size = SIZES[-1]
@@ -451,9 +456,11 @@ def main() -> int:
         folder = root / "export"
         long_session(folder, size, EXPORT_ACTIONS).close()
         export, read = export_costs(folder)
-        print(f"\nexport of {EXPORT_ACTIONS:,} actions at {size:,} combatants (the whole report, as tui-combat export makes it):")
+        print(f"\nexport of {EXPORT_ACTIONS:,} actions at {size:,} "
+              f"combatants (the whole report, as tui-combat export makes it):")
         print(f"  baseline read + msgspec decode of the snapshot, journal and every action: {read * 1e3:8.1f} ms")
-        print(f"  export:                                                             {export * 1e3:8.1f} ms  ({export / read:.2f} × baseline)")
+        print(f"  export:                                                      "
+              f"       {export * 1e3:8.1f} ms  ({export / read:.2f} × baseline)")
         shutil.rmtree(folder, ignore_errors=True)
 
         folder = root / "longest"
@@ -465,7 +472,8 @@ def main() -> int:
         print(f"\na fight of {LONGEST_ACTIONS:,} actions at {size:,} combatants:")
         print(f"  snapshot before the first action: {first / 1e6:8.2f} MB")
         print(f"  snapshot after the last one:      {last / 1e6:8.2f} MB  ({last / first:.2f} × the first)")
-        print(f"  the session folder:               {whole / 1e6:8.1f} MB  ({(whole - folder_bytes(empty)) / LONGEST_ACTIONS:.0f} B per action)")
+        print(f"  the session folder:               {whole / 1e6:8.1f} MB  "
+              f"({(whole - folder_bytes(empty)) / LONGEST_ACTIONS:.0f} B per action)")
         print(f"  peak RSS of the process that played them: {long_peak:.1f} MiB "
               f"(one that only built the fight: {bare_peak:.1f} MiB)")
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_terminal import ROOT, bare, compile_bytecode, environment, start_time  # noqa: E402
+from bench_terminal import ROOT, bare, compile_bytecode, environment, start_time
 
 STARTS = 9
 FIGHTS = 500

@@ -1,6 +1,7 @@
 """The app as a GM sees it: a real pseudo-terminal of 80×24, keys written to it, frames read back.
 
-Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame [KEYS]] [--size N] [--no-start]
+Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame [KEYS]]
+      [--size N] [--no-start]
 
 Every figure is paired with a bare Textual app (a header, a line of text that changes on a key, a
 footer) measured in the same run, in the same kind of terminal: it runs beside ours, and each timed key of
@@ -265,7 +266,7 @@ class Keys:
         return statistics.median(self.sizes)
 
 
-ROUND_MARKER = "Round".encode()
+ROUND_MARKER = b"Round"
 
 
 class Beside:
@@ -382,7 +383,7 @@ def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str], 
             terminal.key(b"d")
             terminal.key(b"3")
             terminal.key(b"\r")
-            for (name, into), key in zip(timed.items(), (b"u", b"?", b"\x1b", b"a", b"\x1b")):
+            for (_name, into), key in zip(timed.items(), (b"u", b"?", b"\x1b", b"a", b"\x1b")):
                 took, size = terminal.key(key)
                 if number >= 1:
                     into.add(took, size, beside, key if key == b"\x1b" else b"n")

@@ -167,9 +167,11 @@ def test_an_entry_with_an_escape_in_its_text_is_refused_with_its_line_and_charac
                     'hp = 19\naliases = ["big one\\u009b2J"]\n', encoding="utf-8")
     finder = Finder.load(tmp_path, "ose")
     assert list(finder.problems) == [
-        f'{path}, line 6: entry Ogre␛]0;owned␇: "Ogre␛]0;owned␇" holds a control character (U+001B, escape) at character 5: '
+        f'{path}, line 6: entry Ogre␛]0;owned␇: "Ogre␛]0;owned␇" '
+        f'holds a control character (U+001B, escape) at character 5: '
         "names, notes and other text may hold no control character or escape sequence.",
-        f'{path}, line 8: entry Ogre␛]0;owned␇: "big one�2J" holds a control character (U+009B, escape) at character 8: '
+        f'{path}, line 8: entry Ogre␛]0;owned␇: "big one�2J" holds '
+        f'a control character (U+009B, escape) at character 8: '
         "names, notes and other text may hold no control character or escape sequence."]
     assert finder.find("orc") is not None  # the right entry still serves, the refused one is not offered
     assert all(entry.source == "bestiary" for entry in finder.search("ogre"))

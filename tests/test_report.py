@@ -111,7 +111,7 @@ def test_the_report_lists_every_roll_of_the_log_with_its_faces(fought: Store) ->
         assert faces in text, faces
     # each on the line of its own entry, in the section of its round
     for entry in entries:
-        for roll, faces in ((roll, shown[rolls.index(roll)]) for roll in entry.rolls):
+        for faces in (shown[rolls.index(roll)] for roll in entry.rolls):
             part = section(text, f"## Round {entry.round}", "##")
             line = next(line for line in part.splitlines() if line.startswith(f"- {entry.text}"))
             assert faces in line, (faces, line)
@@ -247,7 +247,7 @@ def test_no_secret_ever_reaches_the_public_report(fight: tuple[str, tuple[tuple[
         base = replace(base, surprised=tuple(c.id for c in base.combatants if not base.side(c.side).is_party))
     done: list[a.Action] = []
     state = base
-    for action, state in played(base, advances, actions, False):
+    for action, _state in played(base, advances, actions, False):
         done.append(action)
     public = fight_report(base, done, public=True)
     for text in (markdown(public), json_text(public)):

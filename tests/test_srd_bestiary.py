@@ -172,7 +172,8 @@ def test_the_tool_writes_saves_damage_types_legendary_figures_and_abilities() ->
                                               "template": {"type": "radius", "size": "10", "width": ""}}}]}],
         "actions": [
             {"name": "Multiattack", "description": "The [[lookup @name lowercase]]{monster} makes two [[/item Rend]] "
-             "attacks. It can replace one attack with a use of (A) [[/item Fire Breath]] or (B) [[/item Spellcasting]] "
+             "attacks. It can replace one attack with a use of (A) "
+             "[[/item Fire Breath]] or (B) [[/item Spellcasting]] "
              "to cast Fireball.", "activities": []},
             {"name": "Fire Breath", "recharge": "5-6", "uses_per_day": None, "description": "",
              "activities": [_save("dex", "con", "11", [(12, 6, "", ["fire"])], template=("cone", "30", "5"))]},

@@ -1,5 +1,5 @@
-"""Command line: ``tui-combat [--data-dir DIR] [--seed N] [resume NAME | recover NAME | new FILE | roll EXPR | check FILE | list
-| view [NAME] | serve [NAME] | export NAME]``."""
+"""Command line: ``tui-combat [--data-dir DIR] [--seed N] [resume NAME | recover NAME | new FILE | roll EXPR |
+check FILE | list | view [NAME] | serve [NAME] | export NAME]``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tui-combat", description=_("A combat manager for game masters."))
     parser.add_argument("--data-dir", metavar=_("DIR"), help=_("where sessions are saved (default: the platform's data folder, or $TUI_COMBAT_DATA_DIR)"))
     parser.add_argument("--seed", type=int, metavar=_("N"), help=_("dice seed for new sessions (for reproducible demos and tests)"))
-    parser.add_argument("--lang", metavar=_("LANG"), help=_("language of the interface: {languages} (default: language in settings.toml in the config folder, then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)", languages=", ".join(KNOWN_LANGUAGES)))
+    parser.add_argument("--lang", metavar=_("LANG"), help=_("language of the interface: {languages} (default: language in settings.toml "
+                                                            "in the config folder, then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)", languages=", ".join(KNOWN_LANGUAGES)))
     commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
     commands.add_parser("list", help=_("list saved sessions"))
     resume = commands.add_parser("resume", help=_("resume a saved session"))
@@ -48,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help=_("write a report of a fight: its rounds, turn order, every roll, damage and healing"))
     export.add_argument("name", metavar=_("NAME"), help=_("the session's name, as list shows it"))
     export.add_argument("--format", choices=("md", "html", "json"), default=None,
-                        help=_("md (Markdown, for a wiki or a chat), html (a web page) or json (default: from the name of the output file, else md)"))
+                        help=_("md (Markdown, for a wiki or a chat), html (a web page) or "
+                               "json (default: from the name of the output file, else md)"))
     export.add_argument("--public", action="store_true", help=_("only what the players' screen shows: nothing secret"))
     # The file's placeholder in the help's sentences is the one argparse shows after --output, in the same language.
     export.add_argument("--output", "-o", type=Path, metavar=_("FILE"), help=_("write the report to {file} (default: print it)",

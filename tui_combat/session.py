@@ -350,8 +350,9 @@ def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
 
     Opening only reads: a damaged session opens read-only as far as it can be read, saying what is wrong
     and how to recover it (one that cannot be rebuilt at all, one written by a newer version or one this
-    version cannot replay is refused with a message saying why); nothing on disk changes. When another copy of tui-combat has the session open (or ``read_only`` is asked), it opens
-    read-only and says so in the store's warnings."""
+    version cannot replay is refused with a message saying why); nothing on disk changes. When another copy of
+    tui-combat has the session open (or ``read_only`` is asked), it opens read-only and says so in the store's
+    warnings."""
     from tui_combat.store import Store
 
     folder = _saved_folder(data_root, key, _("Cannot open the session"))

@@ -145,7 +145,8 @@ class Store:
             if read_only:
                 store.read_only_reason = _("This session was opened read-only: nothing can be changed here.")
             else:
-                store.read_only_reason = _("This session is open in another copy of tui-combat, so it is read-only here: nothing can be changed or saved from this one.")
+                store.read_only_reason = _("This session is open in another copy of tui-combat, so it is "
+                                           "read-only here: nothing can be changed or saved from this one.")
             store.warnings.append(store.read_only_reason)
         return store
 
@@ -555,12 +556,16 @@ def describe_damage(report: DamageReport) -> str:
         lines.append(_("No snapshot in it can be read, nor anything that names the fight's rules, so it cannot be "
                        "rebuilt automatically."))
     elif report.last_line:
-        lines.append(ngettext("It can be rebuilt from {source} and line {line} of {journal} ({n} saved action) into a new session beside it: tui-combat recover {name}",
-                              "It can be rebuilt from {source} and line {line} of {journal} ({n} saved actions) into a new session beside it: tui-combat recover {name}",
+        lines.append(ngettext("It can be rebuilt from {source} and line {line} of {journal} ({n} "
+                              "saved action) into a new session beside it: tui-combat recover {name}",
+                              "It can be rebuilt from {source} and line {line} of {journal} ({n} "
+                              "saved actions) into a new session beside it: tui-combat recover {name}",
                               report.actions, source=report.source, line=report.last_line, journal=JOURNAL, name=name))
     else:
-        lines.append(ngettext("It can be rebuilt from {source} ({n} saved action after it) into a new session beside it: tui-combat recover {name}",
-                              "It can be rebuilt from {source} ({n} saved actions after it) into a new session beside it: tui-combat recover {name}",
+        lines.append(ngettext("It can be rebuilt from {source} ({n} saved action after "
+                              "it) into a new session beside it: tui-combat recover {name}",
+                              "It can be rebuilt from {source} ({n} saved actions after "
+                              "it) into a new session beside it: tui-combat recover {name}",
                               report.actions, source=report.source, name=name))
     return "\n".join(lines)
 
@@ -569,8 +574,10 @@ def describe_read_only(report: DamageReport) -> str:
     """What is wrong with a damaged session opened read-only, how far it was read, and the way out."""
     lines = [_("{path} is damaged, so it is open read-only and nothing in it is changed.", path=report.folder)]
     lines += report.problems
-    lines.append(ngettext("What is shown is {source} and {n} saved action after it. tui-combat recover {name} rebuilds it into a new session beside it.",
-                          "What is shown is {source} and {n} saved actions after it. tui-combat recover {name} rebuilds it into a new session beside it.",
+    lines.append(ngettext("What is shown is {source} and {n} saved action after it. tui-combat "
+                          "recover {name} rebuilds it into a new session beside it.",
+                          "What is shown is {source} and {n} saved actions after it. "
+                          "tui-combat recover {name} rebuilds it into a new session beside it.",
                           report.actions, source=report.source, name=Path(report.folder).name))
     return "\n".join(lines)
 

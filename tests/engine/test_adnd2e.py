@@ -484,7 +484,8 @@ def test_the_log_is_rendered_in_the_language_shown() -> None:
     store.dispatch(a.RulesetAction(name="attack", args={"combatant": RAF, "roll": roll, "target_ac": 4}))
     entry = store.state.log_entries()[-1]
     use_catalog("ru", {
-        "{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}.": "{name} бьёт КБ {ac}: d20 {roll}{bonus} против {needed} — {result}.",
+        "{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}.": (
+            "{name} бьёт КБ {ac}: d20 {roll}{bonus} против {needed} — {result}."),
         " {value} magic": " {value} магия",
         "hit": "попал",
     })

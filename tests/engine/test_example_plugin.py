@@ -132,7 +132,8 @@ def test_two_rounds_of_skirmish(installed: AnyRuleset) -> None:
     assert state.initiative.pending == ()
     assert [(str(s.label), [names[c] for c in s.combatants], s.value) for s in state.order] == [
         ("Heroes", ["Ada", "Bram"], 6), ("Goblins", ["Goblin 2"], 3)]
-    # Ada's d20 rolled by the app this time: 10 + 3 = 13 hits for 3 (Goblin 2: 5 → 2); Bram 11 + 1 = 12 hits for 4 (→ −2).
+    # Ada's d20 rolled by the app this time: 10 + 3 = 13 hits for 3 (Goblin 2: 5 → 2); Bram 11 + 1 = 12 hits for 4
+    # (→ −2).
     state = attack(state, "Ada", "Goblin 2", roll("1d20", Faces(10)), roll("1d8", Faces(3)))
     assert state.combatant(ids(state)["Goblin 2"]).hp == 2
     state = attack(state, "Bram", "Goblin 2", typed("1d20", 11), typed("1d6", 4))

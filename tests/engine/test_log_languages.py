@@ -24,7 +24,8 @@ CATALOG = {
     "Initiative — {label}: {roll}{modifier}.": "Iniciato — {label}: {roll}{modifier}.",
     "{expr} (typed): {total}": "{expr} (tajpita): {total}",
     "{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}.":
-        "{name} atakas KA {ac}: d20 {roll}{bonus} kontraŭ {needed} — {result}.",
+        "{name} atakas KA {ac}: d20 {roll}{bonus} "
+        "kontraŭ {needed} — {result}.",
     "hit": "trafo",
     " {value} magic": " {value} magia",
     "{name} is hit before casting: {spell} is lost.": "{name} estas trafita antaŭ ol sorĉi: {spell} perdiĝas.",

@@ -3,8 +3,8 @@ and this test plays the same short fight in each demo to check that it is so.
 
 The fight: the demo started with the setting chosen in set-up, initiative rolled with fixed dice, then in the turns
 the first one acting attacks the first one of another side (a fixed d20), a monster is hurt by rolled damage and a
-member of the party by a number, a note and a secret note, and a monster added hidden is hurt. Its table in the guide is printed by
-``python -m tests.engine.test_players_screen_doc``.
+member of the party by a number, a note and a secret note, and a monster added hidden is hurt. Its table in the guide
+is printed by ``python -m tests.engine.test_players_screen_doc``.
 """
 
 from __future__ import annotations

@@ -109,7 +109,8 @@ def test_an_encounter_file_with_an_escape_is_refused_with_the_file_the_line_and_
     assert problems == [(7, "sides[0].combatants[0].name"), (17, "sides[1].combatants[0].sheet.weapon"),
                         (18, "sides[1].combatants[0].sheet.\x1b[0m")]
     text = str(caught.value)
-    assert f"{path}, line 7: side Party, Raf␛]0;owned␇: \"Raf␛]0;owned␇\" holds a control character (U+001B, escape) at character 4" in text
+    assert (f"{path}, line 7: side Party, Raf␛]0;owned␇: \"Raf␛]0;owned␇\" holds a control character "
+            "(U+001B, escape) at character 4") in text
     assert "(U+009B, escape) at character 11" in text
     assert first_control(text, lines=True) is None  # what `check` prints is harmless
 

@@ -64,7 +64,8 @@ def test_the_dragons_breath_each_save_and_its_recharge() -> None:
     dragon = ids(state)["Adult Red Dragon"]
     state = apply(state, breath(state, {"Raf": 15, "Ada": 8, "Bram": 19}))
     assert texts(state)[-5:] == [
-        "Adult Red Dragon's Fire Breath: 59 damage (fire) (17d6 (typed): 59); Dexterity save against DC 21, half damage "
+        "Adult Red Dragon's Fire Breath: 59 damage (fire) (17d6 "
+        "(typed): 59); Dexterity save against DC 21, half damage "
         "on a success.",
         "Raf: Dexterity save: 1d20 (typed): 15, +7 → 22 against DC 21: saved; 0 damage (fire): 45/45 HP.",  # Evasion
         "Ada: Dexterity save: 1d20 (typed): 8, +1 → 9 against DC 21: failed; 59 damage (fire): 21/80 HP.",

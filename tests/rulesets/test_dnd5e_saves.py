@@ -68,7 +68,8 @@ def test_a_fireball_on_five_goblins_and_a_rogue_with_evasion() -> None:
     state = apply(state, fireball(state, FACES))
     lines = [text for text in texts(state)[-12:] if not text.endswith("is down.")]
     assert lines == [
-        "Mirela's Fireball: 28 damage (fire) (8d6 (typed): 28); Dexterity save against DC 15, half damage on a success.",
+        "Mirela's Fireball: 28 damage (fire) (8d6 (typed): 28); "
+        "Dexterity save against DC 15, half damage on a success.",
         "Goblin 1: Dexterity save: 1d20 (typed): 9, +2 → 11 against DC 15: failed; 28 damage (fire): 0/7 HP.",
         "Goblin 2: Dexterity save: 1d20 (typed): 13, +2 → 15 against DC 15: saved; 14 damage (fire): 0/7 HP.",
         "Goblin 3: Dexterity save: 1d20 (typed): 20, +2 → 22 against DC 15: saved; 14 damage (fire): 0/7 HP.",
@@ -100,7 +101,8 @@ def test_the_gm_shows_the_players_every_roll_or_nothing_of_them() -> None:
     state = started({"Party": [MIRELA, RAF], "Goblins": [GOBLINS]}, first=("Mirela",), **{ROLLS_OPTION: "everything"})
     state = apply(state, fireball(state, {"Raf": 7, "Goblin 1": 9}))
     assert public(state, 4)[:3] == [
-        "Mirela's Fireball: 28 damage (fire) (8d6 (typed): 28); Dexterity save against DC 15, half damage on a success.",
+        "Mirela's Fireball: 28 damage (fire) (8d6 (typed): 28); "
+        "Dexterity save against DC 15, half damage on a success.",
         "Raf: Dexterity save: 1d20 (typed): 7, +7 → 14 against DC 15: failed; 14 damage (fire): 31/45 HP.",
         "Goblin 1 fails the save: 28 damage.",  # a monster's hit points are never theirs
     ]
@@ -199,7 +201,8 @@ ORC: Member = ("Orc", 40, {"dex": 12})
 
 
 def hit(sheet: dict[str, object], amount: int, kind: str, *conditions: str) -> tuple[int, str, str]:
-    """What ``amount`` damage of ``kind`` leaves of an orc with ``sheet``: his hit points, the DM's line, the players'."""
+    """What ``amount`` damage of ``kind`` leaves of an orc with ``sheet``: his hit points, the DM's line, the
+    players'."""
     state = started({"Party": [RAF], "Orcs": [("Orc", 40, {"dex": 12, **sheet})]})
     for condition in conditions:
         state = act(state, "condition", "Orc", condition=condition)

@@ -22,7 +22,7 @@ from tests.rulesets.dnd5e_fight import Member, d20, fight, texts
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import initiative_asked
 from tui_combat.engine.audience import anything_held
-from tui_combat.engine.model import ROLLS_OPTION, State
+from tui_combat.engine.model import ROLLS_OPTION
 from tui_combat.engine.public import public_entries, public_view
 from tui_combat.report import fight_report, html_page, json_text, markdown
 from tui_combat.rulesets.dnd5e import RULESET

@@ -77,7 +77,8 @@ def test_a_house_rule_weapon_speed_changes_the_order(config_dir: Path) -> None:
         ("13", {RUPERT}),  # his weapon's speed still comes from the packaged table
     ]
     assert [e.text for e in ruled.log_entries()][-1] == (
-        "Order: 7: Orc 1, Orc 2, Orc 3, Orc 4, Orc 5, Orc 6; 9: Raf, Delsenora; 11: Troll 1, Troll 2, Troll 3; 13: Rupert."
+        "Order: 7: Orc 1, Orc 2, Orc 3, Orc 4, Orc 5, Orc 6; 9: "
+        "Raf, Delsenora; 11: Troll 1, Troll 2, Troll 3; 13: Rupert."
     )
     assert ruled.acting_now() == ORCS
     assert RULESET.action_modifier(ruled, ruled.combatant(ORCS[0])) == 2

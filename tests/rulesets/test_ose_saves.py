@@ -122,7 +122,8 @@ def test_a_failed_save_disrupts_a_declared_spell_a_saved_one_does_not() -> None:
     failed = apply(state, a.SavingThrow(combatant=WENDEL, kind="spells", roll=rolled("1d20", 3)))
     assert RULESET.disrupted(failed, WENDEL)
     assert failed.log_entries()[-1].text == (
-        "Wendel's spell Sleep is disrupted (a failed saving throw before his side's magic phase): it is lost from memory.")
+        "Wendel's spell Sleep is disrupted (a failed saving throw "
+        "before his side's magic phase): it is lost from memory.")
 
 
 @pytest.mark.parametrize(("sheet", "dice"), [

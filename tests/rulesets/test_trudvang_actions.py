@@ -428,7 +428,8 @@ def test_the_log_is_data_rendered_in_the_language_shown() -> None:
     english = entry.text
     try:
         use_catalog("xx", {
-            "#{id} {name} attacks {target} with {what}: {sv}; {roll} → {result}.{notes}": "{name} ⚔ {target} ({what}): {sv}, {roll}: {result}.{notes}",
+            "#{id} {name} attacks {target} with "
+            "{what}: {sv}; {roll} → {result}.{notes}": "{name} ⚔ {target} ({what}): {sv}, {roll}: {result}.{notes}",
             "the {item}": "[{item}]", "{n} CP": "{n} BO", "SV {sv}": "ZN {sv}", "hit": "HIT",
             "{target} may parry or dodge.": "{target}: parry/dodge?",
         })

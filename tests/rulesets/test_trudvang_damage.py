@@ -185,7 +185,8 @@ def test_a_shield_parry_puts_the_damage_on_the_shield() -> None:
     ulf = cid(state, "Ulf")
     assert state.combatant(ulf).hp == 20
     assert RULESET.bv_now(state, ulf, "shield") == 46 and RULESET.bv_now(state, ulf, "armour") == 50
-    assert last_log(state) == "The parry puts the 9 damage on the Medium shield (PV 5): Ulf's body takes none. Medium shield: BV 50 → 46, PV 5."
+    assert last_log(state) == ("The parry puts the 9 damage on the Medium shield (PV 5): "
+                               "Ulf's body takes none. Medium shield: BV 50 → 46, PV 5.")
     # the next damage is no longer that hit's: it goes through the armour
     state = damage(state, "Ulf", 9)
     assert state.combatant(ulf).hp == 16

@@ -72,7 +72,8 @@ def test_a_parry_onto_a_foes_shield_does_not_show_the_shields_values(rolls_shown
     state = hit(two(ulf={**ULF, "shield": "medium", "shield_bearer": 1}, rolls_shown=rolls_shown))
     state = act(state, "parry", combatant=cid(state, "Ulf"), weapon="shield", cp=3, roll=d20(2))
     state = damage(state, "Ulf", 9)
-    said = "The parry puts the 9 damage on the Medium shield (PV 5): Ulf's body takes none. Medium shield: BV 50 → 46, PV 5."
+    said = ("The parry puts the 9 damage on the Medium shield (PV 5): "
+            "Ulf's body takes none. Medium shield: BV 50 → 46, PV 5.")
     assert last_log(state) == said
     read = players(state)
     if rolls_shown == "everything":

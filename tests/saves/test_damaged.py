@@ -142,7 +142,8 @@ def replay_error_cases(store: Store) -> dict[str, bytes]:
     return {
         "unknown-combatant": line(codec.Done(seq=seq + 1, round=0, a=a.Damage(combatant="c99", amount=3))),
         "redo-with-nothing-to-redo": line(codec.Redone(seq=seq + 1, round=0)),
-        "malformed-roll": b'{"k":"do","seq":%d,"round":0,"a":{"t":"damage","combatant":"c5","amount":2,"roll":{"expr":"1d6","total":"six"}}}\n' % (seq + 1),
+        "malformed-roll": (b'{"k":"do","seq":%d,"round":0,"a":{"t":"damage","combatant":"c5","amount":2,'
+                           b'"roll":{"expr":"1d6","total":"six"}}}\n') % (seq + 1),
         "unknown-action": b'{"k":"do","seq":%d,"round":0,"a":{"t":"fireball","radius":20}}\n' % (seq + 1),
     }
 
@@ -175,7 +176,7 @@ def test_an_undo_with_nothing_to_undo_is_a_clear_error(folder: Path) -> None:
 
 
 def test_whatever_a_ruleset_raises_while_replaying_is_reported(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = saved_session(folder)
+    saved_session(folder)
     real_apply = store_module.apply
 
     def broken_apply(state: object, action: a.Action) -> object:

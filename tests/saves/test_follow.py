@@ -1,4 +1,5 @@
-"""A follower (the players' view) of a damaged session reads it once, not again and again while its files stay as they are."""
+"""A follower (the players' view) of a damaged session reads it once, not again and again while its files stay as
+they are."""
 
 from __future__ import annotations
 

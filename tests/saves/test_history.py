@@ -221,8 +221,8 @@ def test_save_as_carries_the_whole_history_to_the_new_folder(tmp_path: Path, sma
 
 # -- a session saved in format 1 (before history blocks) --------------------------------------------------
 def format_1_actions() -> list[a.Action]:
-    """What tests/saves/fixtures/ambush-at-the-ford holds, written by the previous version: these actions, then undo, undo,
-    redo, a note, undo (the snapshot was written after the first undo; the rest is in the journal)."""
+    """What tests/saves/fixtures/ambush-at-the-ford holds, written by the previous version: these actions, then undo,
+    undo, redo, a note, undo (the snapshot was written after the first undo; the rest is in the journal)."""
     actions: list[a.Action] = [
         a.SetName(name="Засада у брода"),
         a.AddSide(name="Отряд", is_party=True),

@@ -10,7 +10,6 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-import msgspec
 import pytest
 
 import tui_combat.store as store_module

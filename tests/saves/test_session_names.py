@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 import pytest
@@ -298,7 +298,7 @@ def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.mark.usefixtures("utc")
 def test_the_saved_time_reads_today_yesterday_or_a_date() -> None:
     def at(day: int, hour: int, minute: int) -> float:
-        return datetime(2026, 3, day, hour, minute, tzinfo=timezone.utc).timestamp()
+        return datetime(2026, 3, day, hour, minute, tzinfo=UTC).timestamp()
 
     now = at(10, 12, 0)
     assert format_time(at(10, 9, 5), now=now) == "today 09:05"

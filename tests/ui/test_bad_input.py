@@ -11,11 +11,11 @@ import pytest
 from textual.widgets import DataTable
 
 from tests.ui.fights import messages, opened, saved_round, until
-from tests.ui.steps import SIZE, amount_prompt, dialog_error, prompt_error, store, until_sessions, until_setup, visible_text
+from tests.ui.steps import SIZE, amount_prompt, prompt_error, store, until_sessions, until_setup, visible_text
 from tui_combat import __main__ as cli
 from tui_combat.app import CombatApp
 from tui_combat.engine.contract import FieldSpec
-from tui_combat.screens.dialogs import MAX_DIGITS, FormDialog, convert_fields
+from tui_combat.screens.dialogs import MAX_DIGITS, convert_fields
 from tui_combat.screens.round import RoundScreen, read_amount
 from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.setup import SetupScreen, split_group

@@ -156,7 +156,8 @@ async def test_players_option_limit_of_vision_takes_the_gms_squares(make_app: Ma
         assert isinstance(app.screen, SurpriseScreen), dialog_error(app)
         assert distance(app) == "12 squares of 5 ft"
         assert last_log(app) == \
-            "Distance (dungeon or night: limit of vision (the GM's squares)): 12 squares of 5 ft, as the GM gives it."
+            ("Distance (dungeon or night: limit of vision (the GM's "
+             "squares)): 12 squares of 5 ft, as the GM gives it.")
 
 
 async def test_ose_offers_the_short_wilderness_row_once_a_side_is_surprised(make_app: MakeApp) -> None:

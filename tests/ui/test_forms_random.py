@@ -184,9 +184,9 @@ class ScreenHost:
                     work, future = job
                     try:
                         future.set_result(await work)
-                    except BaseException as error:  # noqa: BLE001 — the example's failure, raised in the test
+                    except BaseException as error:  # the example's failure, raised in the test
                         future.set_exception(error)
-        except BaseException as error:  # noqa: BLE001 — told to the test that waits for the app
+        except BaseException as error:  # told to the test that waits for the app
             self.problem = error
             self.ready.set()
 

@@ -13,7 +13,7 @@ from typing import Any
 from rich.cells import cell_len
 
 from tests.ui.fights import opened_round, saved_round
-from tests.ui.steps import SIZE, store, until_prompt
+from tests.ui.steps import SIZE, until_prompt
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 

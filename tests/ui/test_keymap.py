@@ -86,8 +86,10 @@ async def test_wrong_entries_are_reported_and_the_defaults_stay(make_app: Callab
     async with app.run_test(size=SIZE) as pilot:
         assert messages(app) == [
             f'{path}, line 3: no action is called "round.nxt". Did you mean "round.next"?',
-            f"{path}, line 4: d for Next is already the key of Damage on the round (AD&D 2nd edition). Next keeps n, space.",
-            f'{path}, line 5: "ctrl+" is not a key (keys are written like j, J, ctrl+j, f5, space, escape, question_mark). '
+            f"{path}, line 4: d for Next is already the key of Damage "
+            f"on the round (AD&D 2nd edition). Next keeps n, space.",
+            f'{path}, line 5: "ctrl+" is not a key (keys are written '
+            f'like j, J, ctrl+j, f5, space, escape, question_mark). '
             "Damage keeps d.",
         ]
         assert app._keymap == {"round.undo": "ctrl+z"}  # the good entry is used

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from tests.waiting import until as wait_until
 from tests.ui.steps import select as select_id, until_form

@@ -127,7 +127,7 @@ def reserved() -> dict[str, str]:
     """Every key taken by the app (with the GM's keymap in force) → the binding id that takes it."""
     taken: dict[str, str] = {}
     for table in (APP_KEYS, ROUND_KEYS):
-        for binding_id, keys in table.items():
+        for binding_id in table:
             for key in effective(binding_id).split(","):
                 taken[key] = binding_id
     return taken

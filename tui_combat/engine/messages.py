@@ -8,8 +8,6 @@ same journal gives the same state whatever language the GM or a player view uses
 
 from __future__ import annotations
 
-from typing import Union
-
 import msgspec
 
 from tui_combat.engine.dice import Roll
@@ -18,7 +16,7 @@ from tui_combat.i18n import N_, _, ngettext
 __all__ = ["LOG_CHUNK", "Fact", "LogChunk", "LogEntry", "Msg", "N_", "Param", "append_log", "msg", "plural_msg", "render",
            "render_param", "roll_param"]
 
-Fact = Union[int, str, bool]
+Fact = int | str | bool
 
 
 class Msg(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -43,7 +41,7 @@ class Msg(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         return render(self)
 
 
-Param = Union[str, int, float, bool, None, Msg, list[Union[str, int, Msg]]]
+Param = str | int | float | bool | None | Msg | list[str | int | Msg]
 
 
 def msg(message_id: str, /, **params: Param) -> Msg:

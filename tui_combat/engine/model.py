@@ -249,7 +249,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return _names(self.combatants)
 
     def hidden_names(self) -> frozenset[str]:
-        """The names (casefolded) of the combatants kept from the players, made once for the combatants as they stand."""
+        """The names (casefolded) of the combatants kept from the players, made once for the combatants as they
+        stand."""
         index = _index(self.combatants)
         if index.hidden is None:
             index.hidden = frozenset(combatant.name.casefold() for combatant in self.combatants if combatant.hidden)

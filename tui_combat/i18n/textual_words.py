@@ -1,7 +1,7 @@
 """The words Textual itself shows in this app (the command palette's system commands, its search prompt and
 what it says when nothing matches, the theme picker's prompt, the footer's palette key), so that the
-extractor puts them in the catalogs. The app passes them through ``_()`` where it hands them to Textual. The texts are Textual 8's; one a later Textual changes simply
-shows in English until the catalogs are updated."""
+extractor puts them in the catalogs. The app passes them through ``_()`` where it hands them to Textual. The texts
+are Textual 8's; one a later Textual changes simply shows in English until the catalogs are updated."""
 
 from __future__ import annotations
 

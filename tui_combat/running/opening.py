@@ -99,8 +99,8 @@ def _open(opener: Callable[[], Store]) -> Store | SessionError:
 
 def _screen_module(phase: str) -> None:
     if phase in ("round", "over"):
-        import tui_combat.screens.round  # noqa: F401
+        import tui_combat.screens.round
     elif phase == "surprise":
-        import tui_combat.screens.surprise  # noqa: F401
+        import tui_combat.screens.surprise
     else:
         import tui_combat.screens.setup  # noqa: F401

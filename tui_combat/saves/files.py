@@ -206,7 +206,8 @@ class Folder:
             return temp, fd
 
     def write_atomic(self, name: str, data: bytes) -> None:
-        """Replace ``name`` with ``data`` so that a crash leaves the old file or the new one. Raises :class:`OSError`."""
+        """Replace ``name`` with ``data`` so that a crash leaves the old file or the new one. Raises
+        :class:`OSError`."""
         temp, fd = self._create_temp(name)
         try:
             try:

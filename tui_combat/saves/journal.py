@@ -27,7 +27,7 @@ import os
 import re
 import zlib
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 import msgspec
@@ -402,7 +402,7 @@ class SessionFolder:
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
 def make_snapshot(seq: int, *, block_size: int, sealed: list[int], checkpoint: State, run: list[Action],

@@ -170,7 +170,8 @@ def parse_snapshot(name: str, path: Path, data: bytes | None) -> SnapshotRead:
         return SnapshotRead(name, path, None, _("{path} is damaged (not a snapshot).", path=path))
     if schema > codec.SNAPSHOT_SCHEMA:
         raise NewerVersionError(
-            _("{path} was saved by a newer tui-combat (format {found}, this one reads up to {known}). Update tui-combat to open it.",
+            _("{path} was saved by a newer tui-combat (format {found}, this "
+              "one reads up to {known}). Update tui-combat to open it.",
               path=path, found=schema, known=codec.SNAPSHOT_SCHEMA)
         )
     decoder = codec.snapshot_decoders.get(schema)
@@ -227,7 +228,8 @@ def plan(source: str, snapshot: codec.AnySnapshot, segments: list[Segment], *, u
     seq = snapshot.seq
     for segment in segments:
         if segment.header is not None and segment.header.after > seq:
-            problems.append(_("{path} follows action {after}, but what comes before it ends at action {seq}: the actions between are missing.",
+            problems.append(_("{path} follows action {after}, but what comes before it "
+                              "ends at action {seq}: the actions between are missing.",
                               path=segment.path, after=segment.header.after, seq=seq))
             break
         limit = up_to_line if segment.name == JOURNAL else None

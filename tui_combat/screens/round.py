@@ -523,7 +523,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         if not requests:
             self.host.dispatch(a.RollInitiative(rolls={}))
             return
-        submit: Callable[[dict[str, Any]], str | None] = lambda values: self.host.refusal(a.RollInitiative(rolls=values))
+        def submit(values: dict[str, Any]) -> str | None:
+            return self.host.refusal(a.RollInitiative(rolls=values))
+
         if any(self.ruleset.draws_initiative(self.state, request) for request in requests):
             from tui_combat.screens.initiative_form import initiative_form
 

@@ -68,7 +68,7 @@ async def eventually(condition: Callable[[], Any], what: str, *, every: float = 
 def _screen_name(app: App[Any]) -> str:
     try:
         return type(app.screen).__name__
-    except Exception:  # noqa: BLE001 — the app may have no screen yet, or have closed
+    except Exception:  # the app may have no screen yet, or have closed
         return "(none)"
 
 

@@ -69,11 +69,11 @@ def kept_driver(driver_class: type[Driver]) -> type[Driver]:
         def __init__(self, *arguments: Any, **options: Any) -> None:
             terminal = sys.__stderr__
             if terminal is not None:  # taken by the driver as its output
-                setattr(sys, "__stderr__", GoneTerminalOutput(terminal))  # noqa: B010  (typed final)
+                setattr(sys, "__stderr__", GoneTerminalOutput(terminal))  # (typed Final)
             try:
                 super().__init__(*arguments, **options)
             finally:
-                setattr(sys, "__stderr__", terminal)  # noqa: B010
+                setattr(sys, "__stderr__", terminal)
             self.stopped_by_us = False
             """A SIGTSTP (Ctrl+Z) stopped the app: the SIGCONT that follows starts it again."""
             stop, resume = signal.getsignal(signal.SIGTSTP), signal.getsignal(signal.SIGCONT)

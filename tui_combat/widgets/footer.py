@@ -105,7 +105,7 @@ class KeyFooter(Widget):
     }
     """
 
-    def __init__(self, *, compact: bool = False, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, compact: bool = False, id: str | None = None) -> None:
         super().__init__(id=id, classes="-compact" if compact else "")
         self.compact = compact
         self.show_command_palette = True

@@ -192,7 +192,7 @@ class TextLines(Widget):
     TextLines { height: auto; }
     """
 
-    def __init__(self, text: Text | str = "", *, name: str | None = None, id: str | None = None,  # noqa: A002
+    def __init__(self, text: Text | str = "", *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._content_text = text if isinstance(text, Text) else Text(text)
@@ -283,7 +283,7 @@ class ManyLines(TextLines):
     line: each line is drawn once and kept while it stays the same, so an update draws only the lines that
     changed and redraws only the cells that did."""
 
-    def __init__(self, *, name: str | None = None, id: str | None = None,  # noqa: A002
+    def __init__(self, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._lines: list[Text] = []

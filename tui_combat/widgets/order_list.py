@@ -1,12 +1,12 @@
 """The turn order: slots (everyone in a slot acts at once) with the combatants in each.
 
-The acting slot is marked on its header ("▶─ 7 now"; "── 3 acted", "── 1 to come" for the others), so that a turn moving on changes one cell of two
-rows however many combatants a slot holds. Each action changes a few rows at most, so :meth:`OrderList.show`
-works out again only the rows on the screen and redraws those that look different; every other row is
-worked out when it is next drawn (scrolled into sight), so an action costs the same at 20 combatants as at
-10,000. Moving the highlight redraws the two rows involved. The rows are laid out again (:func:`layout`)
-only when they themselves change: a new order, a combatant added or removed, a group folded or unfolded,
-another filter. Every row is one line (no wrapping), so replacing a row never moves the others.
+The acting slot is marked on its header ("▶─ 7 now"; "── 3 acted", "── 1 to come" for the others), so that a turn
+moving on changes one cell of two rows however many combatants a slot holds. Each action changes a few rows at
+most, so :meth:`OrderList.show` works out again only the rows on the screen and redraws those that look
+different; every other row is worked out when it is next drawn (scrolled into sight), so an action costs the
+same at 20 combatants as at 10,000. Moving the highlight redraws the two rows involved. The rows are laid out
+again (:func:`layout`) only when they themselves change: a new order, a combatant added or removed, a group
+folded or unfolded, another filter. Every row is one line (no wrapping), so replacing a row never moves the others.
 
 A group of more than :data:`FOLD_OVER` members (a mass battle) is folded into one row, "Orc ×480 · 3 down",
 with its slot and the budget marker of its first member still up; a key unfolds it (or folds a small one).
@@ -247,7 +247,7 @@ def layout(state: State, in_resolve: bool, shown: str = FILTER_ALL, folded: froz
             spots.append(Spot(f"slot-{index}", "slot", index, disabled=True))
             keys = {c.id: c.id if c.id not in listed else f"{c.id}#{index}" for c in members}
             listed.update(keys)
-            add_spots(shown_members, index, lambda c: keys[c.id])
+            add_spots(shown_members, index, lambda c: keys[c.id])  # noqa: B023 (called in this iteration)
         idle = filtered([c for c in state.combatants if c.id not in listed])
         if idle:
             spots.append(Spot("slot-idle", "idle", disabled=True))
@@ -483,7 +483,7 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
 
     _turn: tuple[int, int, int, tuple[str, ...]] | None = None
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._rows: list[Row] = []
         self._index: dict[str, int] = {}

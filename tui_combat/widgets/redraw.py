@@ -28,7 +28,7 @@ class LogView(ScrollView, can_focus=True):
     """
 
     def __init__(self, *, max_lines: int | None = None, min_width: int = 78, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+                 id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.max_lines = max_lines
         self.min_width = min_width
@@ -64,7 +64,7 @@ class RoundLog(SteadyScrollBars, LogView):
     of them: opening a long fight filled the log with its last :attr:`max_lines` entries in some 9 ms)."""
 
     def __init__(self, *, max_lines: int | None = None, min_width: int = 78, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+                 id: str | None = None, classes: str | None = None) -> None:
         super().__init__(max_lines=max_lines, min_width=min_width, name=name, id=id, classes=classes)
 
     _texts: deque[str] | None = None
@@ -219,7 +219,7 @@ class WindowLog(RoundLog):
     from the top and the new ones appended, scrolled to in the same frame; otherwise (an undo, a line that
     became secret) the window is drawn again. It never shows a line the window no longer holds."""
 
-    def __init__(self, *, id: str | None = None, min_width: int = 20) -> None:  # noqa: A002
+    def __init__(self, *, id: str | None = None, min_width: int = 20) -> None:
         super().__init__(id=id, max_lines=None, min_width=min_width)
         self._heights: deque[int] = deque()
         """How many lines of the screen each text of the window takes at the width drawn."""

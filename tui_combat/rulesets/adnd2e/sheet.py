@@ -24,7 +24,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.model import Combatant
 from tui_combat.i18n import N_, _, english_word
-from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, Tables, tables
+from tui_combat.rulesets.adnd2e.data import ATTACK_KINDS, AttackKind, tables
 from tui_combat.rulesets.adnd2e.save_text import class_levels, own_saves
 from tui_combat.rulesets.names import NameTable, made_once
 

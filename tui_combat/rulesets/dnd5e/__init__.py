@@ -125,9 +125,9 @@ Readings settled here (the seed leaves them open):
   refused with the reason; reactions are never declared. The form's "ignore the book" takes it anyway and
   the log says so (as acting out of turn does).
 * A character lying at 0 hit points counts as unconscious: no actions, reactions or movement, and attacks
-  on him have advantage (a hit from within 5 ft is a critical hit). "Within 5 ft" is asked in the attack form and remembered for the next attack by the
-  same attacker on the same target (at first: within 5 ft). Frightened gives disadvantage whatever its
-  source: the DM unticks it by ending the condition when the source is out of sight.
+  on him have advantage (a hit from within 5 ft is a critical hit). "Within 5 ft" is asked in the attack form
+  and remembered for the next attack by the same attacker on the same target (at first: within 5 ft). Frightened
+  gives disadvantage whatever its source: the DM unticks it by ending the condition when the source is out of sight.
 * Static initiative includes the sheet's other initiative bonuses (it is 10 + the initiative modifier).
 * The speed-factor countdown labels a value above 30 as 30 (the DM's count starts there); a weapon not in
   the data file's table (a claw) gives no weapon modifier. Changing the method (``O``) takes effect when

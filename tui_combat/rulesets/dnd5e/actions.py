@@ -176,7 +176,7 @@ class Dnd5eActions(Dnd5eEdge):
             return (FieldSpec(key="name", label=N_("Counter"), help=_("legendary actions")),
                     FieldSpec(key="total", label=N_("How many"), kind="int", default=1),
                     FieldSpec(key="refresh", label=N_("Refreshed"), kind="choice", default="turn",
-                              choices=(("turn", N_("at the start of each of its turns")), ("fight", N_("never: for the fight"))))) 
+                              choices=(("turn", N_("at the start of each of its turns")), ("fight", N_("never: for the fight")))))
         if name == "tie":
             return self.tie_fields(state)
         if name == "death_save":

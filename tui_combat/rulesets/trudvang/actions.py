@@ -270,7 +270,8 @@ class CombatActions(TurnActions):
             return [Msg(id=N_("{target} is held unless he parries or dodges; held, he can only try to break free."), params=named)]
         if record.kind == "glima":
             if record.drop:
-                return [Msg(id=N_("{name} drops onto him: 1d6 damage, and {target} stays held (unless his Glima defence succeeds)."), params=named)]
+                return [Msg(id=N_("{name} drops onto him: 1d6 damage, and {target} "
+                                  "stays held (unless his Glima defence succeeds)."), params=named)]
             return [Msg(id=N_("{target} falls: 1d4 damage, and he is released (unless his Glima defence succeeds)."), params=named)]
         notes = [Msg(id=N_("Damage 1d6 (medium creature)."))] if record.unarmed else []
         if record.ranged:

@@ -86,7 +86,8 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         return (
             FieldSpec(key="sv", label=labels["sv"], kind="int", default=0, help=N_("The Combat skill value: the minimum CP.")),
             FieldSpec(key="weapons", label=labels["weapons"], kind="str", default="",
-                      help=N_("broadsword, seax — another: Club (im -2, actions 3, group one-handed heavy); a second of a kind: Left seax (like seax)")),
+                      help=N_("broadsword, seax — another: Club (im -2, actions 3, group "
+                              "one-handed heavy); a second of a kind: Left seax (like seax)")),
             FieldSpec(key="shield", label=labels["shield"], kind="choice", default="none", choices=shields),
             FieldSpec(key="armour", label=labels["armour"], kind="choice", default="none", choices=armour),
             FieldSpec(key="race", label=labels["race"], kind="choice", default="none", choices=races,

@@ -386,7 +386,8 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
         known = [data_word(w.name) for w in data.weapons.values()]
         raise RuleError(
             _(
-                'Weapons: unknown weapon "{name}". Known: {known}.{hint} For another weapon give its numbers: "{name} (im -2, actions 3, group one-handed heavy)" or "{name} (like seax)".',
+                'Weapons: unknown weapon "{name}". Known: {known}.{hint} For another weapon give its '
+                'numbers: "{name} (im -2, actions 3, group one-handed heavy)" or "{name} (like seax)".',
                 name=name,
                 known=", ".join(known),
                 hint=_suggest(name, _names_and_aliases(data.weapons)),
@@ -481,7 +482,8 @@ def _resolved(raw: SheetInput, data: TrudvangData) -> TrudvangSheet:
                 known = _known_skills(data)
                 raise RuleError(
                     _(
-                        '{where}: unknown name "{name}". Known: {known}.{hint} One of your own needs its CP and lock: "{name} {level} (cp 2, lock group:one-handed light)".',
+                        '{where}: unknown name "{name}". Known: {known}.{hint} One of your own needs '
+                        'its CP and lock: "{name} {level} (cp 2, lock group:one-handed light)".',
                         where=label,
                         name=item.name,
                         known=", ".join(known),

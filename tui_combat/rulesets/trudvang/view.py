@@ -192,7 +192,8 @@ class TrudvangView(Wounds):
         hits = [r for r in reversed(info.attacks) if r.target == combatant_id and r.hit and not r.defended]
 
         def against(kinds: tuple[str, ...]) -> FieldSpec:
-            choices = tuple((str(r.id), f"#{r.id} {names.get(r.attacker, '?')} ({_(KIND_LABELS[r.kind])}, {self.item_label(state, r.item, owner=r.attacker)})")
+            choices = tuple((str(r.id), f"#{r.id} {names.get(r.attacker, '?')} ({_(KIND_LABELS[r.kind])}, "
+                                        f"{self.item_label(state, r.item, owner=r.attacker)})")
                             for r in hits if r.kind in kinds)
             return FieldSpec(key="attack", label=N_("Against"), kind="choice", default=choices[0][0] if choices else "", choices=choices)
 
