@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -291,105 +292,126 @@ _HP_LIST = re.compile(rf"({_WHOLE}(?:\s*[,/]\s*{_WHOLE}){{0,49}})(.*)")
 
 
 def _short_field(block: Block, key: str, label: str, value: str) -> None:
-    shown = f"{label} {value}"
-    if key == "ac":
-        match = re.fullmatch(rf"({_NUMBER})\s*(?:\[\s*({_NUMBER})\s*\])?(.*)", value)
-        if match is None:
-            block.unread.append(shown)
-            return
-        block.ac_descending = int(match.group(1))  # the short blocks' AC descends; OSE's bracket ascends
-        if match.group(2):
-            block.ac = int(match.group(2))
-        if match.group(3).strip(" ,;"):
-            block.notes.append(shown)
-    elif key == "hd":
-        match = re.fullmatch(rf"({_WHOLE}\s*(?:[+-]\s*{_WHOLE})?|1/2|½)\s*\*{{0,3}}\s*(?:\(\s*({_WHOLE})[^)]*\))?(.*)",
-                             value)
-        if match is None:
-            block.unread.append(shown)
-            return
-        block.hit_dice = match.group(1).replace(" ", "")
-        if match.group(2) and (block.hp is None or block.hp_average):
-            block.hp = int(match.group(2))  # the average of the dice, as OSE gives it: each one's are rolled
-            block.hp_average = True
-        if match.group(3).strip(" ,;"):
-            block.unread.append(match.group(3).strip(" ,;"))
-    elif key == "hp":
-        rolled = _HP_DICE.fullmatch(value)  # Dolmenwood's "HP 3d8 (13)": the Hit Dice and their average
-        if rolled is not None:
-            block.hit_dice = rolled.group(1) + (rolled.group(2) or "").replace(" ", "")
-            block.hp, block.hp_average = int(rolled.group(3)), True
-            if rolled.group(4).strip(" ,;"):
-                block.unread.append(rolled.group(4).strip(" ,;"))
-            return
-        match = _HP_LIST.fullmatch(value)
-        if match is None:
-            block.unread.append(shown)
-            return
-        figures = [int(figure) for figure in re.findall(r"\d+", match.group(1))]
-        block.hp, block.hp_average = figures[0], False
-        block.hps = figures if len(figures) > 1 else []
-        if match.group(2).strip(" ,;."):
-            block.notes.append(shown)
-    elif key == "thac0":
-        match = re.fullmatch(rf"({_WHOLE})\s*(?:\[\s*({_NUMBER})\s*\])?.*", value)
-        if match is None:
-            block.unread.append(shown)
-            return
-        block.thac0 = int(match.group(1))
-        if match.group(2):
-            block.bonus = int(match.group(2))
-    elif key == "att":
-        _short_attacks(block, label, value)
-    elif key == "dmg":
-        parts = [part.strip() for part in re.split(r"[/,]| or | или | або ", value) if part.strip()]
-        damage: list[str] = []
-        for written in parts:
-            part = re.sub(r"\s*\([^()]{0,40}\)$", "", written)  # "1d10 (club)": the weapon, kept in the notes
-            if part != written and part:
-                block.notes.append(shown)
-            dice = _DICE.fullmatch(part.replace(" ", ""))
-            ranged = range_dice(part)
-            if dice:
-                damage.append(_dice(part))
-            elif ranged:
-                damage.append(ranged)
-                block.read.append((N_("Damage"), f"{part} → {ranged}"))
-            elif re.search(r"weapon|оруж|зброє", part, re.IGNORECASE):
-                block.notes.append(shown)
-            else:
-                block.unread.append(f"{label} {part}")
-        block.damage.extend(damage)
-    elif key == "ml":
-        match = re.fullmatch(rf"({_WHOLE})\s*(.*)|([^\d(]*\S)\s*\(\s*(?:{_WHOLE}\s*-\s*)?({_WHOLE})\s*\)\s*(.*)", value)
-        if match is None:
-            block.unread.append(shown)
-            return
-        block.morale = int(match.group(1) or match.group(4))
-        if match.group(3):
-            block.notes.append(f"{label} {value[:match.start(5)].strip()}")
-        rest = (match.group(2) if match.group(1) else match.group(5)) or ""
-        if rest.strip(" ,;."):
-            block.unread.append(rest.strip(" ,;."))
-    elif key == "sv":
-        block.save_line = value
-    elif key in ("sa", "sd", "mr") and value.casefold().strip(" .") in _NOTHING:
+    if key in ("sa", "sd", "mr") and value.casefold().strip(" .") in _NOTHING:
         return
-    elif key == "sz":
-        size = SIZE_WORDS.get(value.split(" ")[0].strip("(),").lower()) if value else None
-        if size is None:
-            block.unread.append(shown)
-            return
-        block.size = size
+    reader = _SHORT_READERS.get(key)
+    if reader is None:
+        _short_note(block, key, label, value)
     else:
-        if block.layout == "adnd" and key == "mv" and (found := re.match(_WHOLE, value)):
-            block.speed = int(found.group(0))
-        if key == "xp" and (found := re.match(r"(\d{1,3}(?:[,.\s]\d{3}){1,2}|\d{1,7})(?![\d,.])", value)):
-            block.xp = int(re.sub(r"\D", "", found.group(1)))
-        if key == "int" and re.match(r"(?:non|nil|none|нет|отсутств|немає|відсутн)(?!\w)|\(?\s*0\s*\)?$", value,
-                                     re.IGNORECASE):
-            block.mindless = True
-        block.notes.append(f"{_TO_NOTES.get(key, label)} {value}")
+        reader(block, label, value)
+
+
+def _short_ac(block: Block, label: str, value: str) -> None:
+    match = re.fullmatch(rf"({_NUMBER})\s*(?:\[\s*({_NUMBER})\s*\])?(.*)", value)
+    if match is None:
+        block.unread.append(f"{label} {value}")
+        return
+    block.ac_descending = int(match.group(1))  # the short blocks' AC descends; OSE's bracket ascends
+    if match.group(2):
+        block.ac = int(match.group(2))
+    if match.group(3).strip(" ,;"):
+        block.notes.append(f"{label} {value}")
+
+
+def _short_hit_dice(block: Block, label: str, value: str) -> None:
+    match = re.fullmatch(rf"({_WHOLE}\s*(?:[+-]\s*{_WHOLE})?|1/2|½)\s*\*{{0,3}}\s*(?:\(\s*({_WHOLE})[^)]*\))?(.*)",
+                         value)
+    if match is None:
+        block.unread.append(f"{label} {value}")
+        return
+    block.hit_dice = match.group(1).replace(" ", "")
+    if match.group(2) and (block.hp is None or block.hp_average):
+        block.hp = int(match.group(2))  # the average of the dice, as OSE gives it: each one's are rolled
+        block.hp_average = True
+    if match.group(3).strip(" ,;"):
+        block.unread.append(match.group(3).strip(" ,;"))
+
+
+def _short_hit_points(block: Block, label: str, value: str) -> None:
+    rolled = _HP_DICE.fullmatch(value)  # Dolmenwood's "HP 3d8 (13)": the Hit Dice and their average
+    if rolled is not None:
+        block.hit_dice = rolled.group(1) + (rolled.group(2) or "").replace(" ", "")
+        block.hp, block.hp_average = int(rolled.group(3)), True
+        if rolled.group(4).strip(" ,;"):
+            block.unread.append(rolled.group(4).strip(" ,;"))
+        return
+    match = _HP_LIST.fullmatch(value)
+    if match is None:
+        block.unread.append(f"{label} {value}")
+        return
+    figures = [int(figure) for figure in re.findall(r"\d+", match.group(1))]
+    block.hp, block.hp_average = figures[0], False
+    block.hps = figures if len(figures) > 1 else []
+    if match.group(2).strip(" ,;."):
+        block.notes.append(f"{label} {value}")
+
+
+def _short_thac0(block: Block, label: str, value: str) -> None:
+    match = re.fullmatch(rf"({_WHOLE})\s*(?:\[\s*({_NUMBER})\s*\])?.*", value)
+    if match is None:
+        block.unread.append(f"{label} {value}")
+        return
+    block.thac0 = int(match.group(1))
+    if match.group(2):
+        block.bonus = int(match.group(2))
+
+
+def _short_damage(block: Block, label: str, value: str) -> None:
+    parts = [part.strip() for part in re.split(r"[/,]| or | или | або ", value) if part.strip()]
+    damage: list[str] = []
+    for written in parts:
+        part = re.sub(r"\s*\([^()]{0,40}\)$", "", written)  # "1d10 (club)": the weapon, kept in the notes
+        if part != written and part:
+            block.notes.append(f"{label} {value}")
+        dice = _DICE.fullmatch(part.replace(" ", ""))
+        ranged = range_dice(part)
+        if dice:
+            damage.append(_dice(part))
+        elif ranged:
+            damage.append(ranged)
+            block.read.append((N_("Damage"), f"{part} → {ranged}"))
+        elif re.search(r"weapon|оруж|зброє", part, re.IGNORECASE):
+            block.notes.append(f"{label} {value}")
+        else:
+            block.unread.append(f"{label} {part}")
+    block.damage.extend(damage)
+
+
+def _short_morale(block: Block, label: str, value: str) -> None:
+    match = re.fullmatch(rf"({_WHOLE})\s*(.*)|([^\d(]*\S)\s*\(\s*(?:{_WHOLE}\s*-\s*)?({_WHOLE})\s*\)\s*(.*)", value)
+    if match is None:
+        block.unread.append(f"{label} {value}")
+        return
+    block.morale = int(match.group(1) or match.group(4))
+    if match.group(3):
+        block.notes.append(f"{label} {value[:match.start(5)].strip()}")
+    rest = (match.group(2) if match.group(1) else match.group(5)) or ""
+    if rest.strip(" ,;."):
+        block.unread.append(rest.strip(" ,;."))
+
+
+def _short_saves(block: Block, label: str, value: str) -> None:
+    block.save_line = value
+
+
+def _short_size(block: Block, label: str, value: str) -> None:
+    size = SIZE_WORDS.get(value.split(" ")[0].strip("(),").lower()) if value else None
+    if size is None:
+        block.unread.append(f"{label} {value}")
+        return
+    block.size = size
+
+
+def _short_note(block: Block, key: str, label: str, value: str) -> None:
+    """A field kept in the notes; the movement, experience and a mindless creature's intelligence read too."""
+    if block.layout == "adnd" and key == "mv" and (found := re.match(_WHOLE, value)):
+        block.speed = int(found.group(0))
+    if key == "xp" and (found := re.match(r"(\d{1,3}(?:[,.\s]\d{3}){1,2}|\d{1,7})(?![\d,.])", value)):
+        block.xp = int(re.sub(r"\D", "", found.group(1)))
+    if key == "int" and re.match(r"(?:non|nil|none|нет|отсутств|немає|відсутн)(?!\w)|\(?\s*0\s*\)?$", value,
+                                 re.IGNORECASE):
+        block.mindless = True
+    block.notes.append(f"{_TO_NOTES.get(key, label)} {value}")
 
 
 def _short_attacks(block: Block, label: str, value: str) -> None:
@@ -430,6 +452,13 @@ def _short_attacks(block: Block, label: str, value: str) -> None:
         block.unread.append(rest.strip(" ,;+"))
 
 
+_SHORT_READERS: dict[str, Callable[[Block, str, str], None]] = {
+    "ac": _short_ac, "hd": _short_hit_dice, "hp": _short_hit_points, "thac0": _short_thac0, "att": _short_attacks,
+    "dmg": _short_damage, "ml": _short_morale, "sv": _short_saves, "sz": _short_size,
+}
+"""The fields of a short stat block read for the sheet, by key; any other is kept in the notes (:func:`_short_note`)."""
+
+
 # -- the 5e block ---------------------------------------------------------------------------------------
 _5E_AC = re.compile(r"(?:Armou?r Class|Класс доспеха|Клас броні|Клас обладунку|\bAC\b|\bКД\b|\bКБ\b)\s*:?\s*"
                     rf"({_WHOLE})(\s*\([^)]{{0,200}}\))?", re.IGNORECASE)
@@ -464,31 +493,8 @@ def _read_5e(text: str, block: Block) -> None:
     lines = text.split("\n")
     joined = " ".join(lines)
     block.name = lines[0] if not _5E_AC.match(lines[0]) else ""
-    ac = _5E_AC.search(joined)
-    if ac:
-        block.ac = int(ac.group(1))
-        if ac.group(2):
-            block.notes.append(_one_line(f"AC {ac.group(1)}{ac.group(2)}"))
-    hp = _5E_HP.search(joined)
-    if hp:
-        block.hp = int(hp.group(1))
-        inside = hp.group(2) or ""
-        dice = _find_dice(inside)
-        if dice:
-            block.hp_dice = _dice(dice.group(0))
-        elif inside:
-            block.unread.append(_one_line(hp.group(0)))
-    speed = _5E_SPEED.search(joined)
-    if speed:
-        block.speed = int(speed.group(1))
-        if speed.group(2).strip(" ,."):
-            block.notes.append(_one_line(f"Speed {speed.group(1)} ft.{speed.group(2)}").rstrip(" ,"))
-    scores = _5E_SCORES.search(joined)
-    if scores:
-        block.scores = tuple(int(score) for score in _5E_SCORE.findall(scores.group(0)))
-        block.dex = block.scores[1]
-    elif found := _5E_DEX_2024.search(joined):
-        block.dex = int(found.group(1))
+    ac = _5e_defences(joined, block)
+    _5e_speed_and_scores(joined, block)
     head = joined[:ac.start()] if ac else joined[:200]
     size = _5E_SIZE.search(head[len(block.name):] if head.startswith(block.name) else head)
     if size:
@@ -504,20 +510,70 @@ def _read_5e(text: str, block: Block) -> None:
         header_end = word.start()
     extras = block.extras = read_extras(text, joined, header_end)
     block.notes.extend(extras.notes)
+    _5e_multiattack(joined, block)
+    _5e_attacks(joined, block)
+    if block.ac is None:
+        block.unread.append(N_("no armour class"))
+    if block.hp is None:
+        block.unread.append(N_("no hit points"))
+    _5e_traits(joined, block)
+    if extras.legendary_names:
+        block.notes.append(f"{extras.legendary_heading}: {', '.join(extras.legendary_names)}.")
+
+
+def _5e_defences(joined: str, block: Block) -> re.Match[str] | None:
+    """Armour class and hit points (their dice); returns where the armour class was found."""
+    ac = _5E_AC.search(joined)
+    if ac:
+        block.ac = int(ac.group(1))
+        if ac.group(2):
+            block.notes.append(_one_line(f"AC {ac.group(1)}{ac.group(2)}"))
+    hp = _5E_HP.search(joined)
+    if hp:
+        block.hp = int(hp.group(1))
+        inside = hp.group(2) or ""
+        dice = _find_dice(inside)
+        if dice:
+            block.hp_dice = _dice(dice.group(0))
+        elif inside:
+            block.unread.append(_one_line(hp.group(0)))
+    return ac
+
+
+def _5e_speed_and_scores(joined: str, block: Block) -> None:
+    speed = _5E_SPEED.search(joined)
+    if speed:
+        block.speed = int(speed.group(1))
+        if speed.group(2).strip(" ,."):
+            block.notes.append(_one_line(f"Speed {speed.group(1)} ft.{speed.group(2)}").rstrip(" ,"))
+    scores = _5E_SCORES.search(joined)
+    if scores:
+        block.scores = tuple(int(score) for score in _5E_SCORE.findall(scores.group(0)))
+        block.dex = block.scores[1]
+    elif found := _5E_DEX_2024.search(joined):
+        block.dex = int(found.group(1))
+
+
+def _5e_multiattack(joined: str, block: Block) -> None:
     multi = _5E_MULTI.search(joined)
-    if multi:
-        said = multi.group(1)
-        count = attack_count(said)
-        then = _SENTENCE.match(joined, multi.end(), multi.end() + 302) if count is None else None
-        if then is not None and re.search(r"attack|атак", then.group(1), re.IGNORECASE):
-            # "The dragon can use its Frightful Presence. It then makes three attacks: …"
-            said, count = f"{said}. {then.group(1)}", attack_count(then.group(1))
-        block.attack_count = str(count) if count else ""
-        block.notes.append(_one_line("Multiattack: " + said))
-        if count is None:
-            block.unread.append(_one_line(multi.group(0)))
+    if not multi:
+        return
+    said = multi.group(1)
+    count = attack_count(said)
+    then = _SENTENCE.match(joined, multi.end(), multi.end() + 302) if count is None else None
+    if then is not None and re.search(r"attack|атак", then.group(1), re.IGNORECASE):
+        # "The dragon can use its Frightful Presence. It then makes three attacks: …"
+        said, count = f"{said}. {then.group(1)}", attack_count(then.group(1))
+    block.attack_count = str(count) if count else ""
+    block.notes.append(_one_line("Multiattack: " + said))
+    if count is None:
+        block.unread.append(_one_line(multi.group(0)))
+
+
+def _5e_attacks(joined: str, block: Block) -> None:
     for attack in _5E_ATTACK.finditer(joined):
-        before = joined[max(attack.start() - 120, 0):attack.start()].rstrip()  # the name is near: never the whole text before
+        # the name is near: never the whole text before
+        before = joined[max(attack.start() - 120, 0):attack.start()].rstrip()
         name = before.rstrip(".").strip()
         cut = max(name.rfind(". "), name.rfind(") "), name.rfind(": "))
         name = _HEADINGS.sub("", name[cut + 2:] if cut >= 0 else name).strip()
@@ -527,13 +583,6 @@ def _read_5e(text: str, block: Block) -> None:
                                     damage=_dice(dice.group(0)) if dice else ""))
         if dice is None:
             block.unread.append(_one_line(attack.group(0))[:80])
-    if block.ac is None:
-        block.unread.append(N_("no armour class"))
-    if block.hp is None:
-        block.unread.append(N_("no hit points"))
-    _5e_traits(joined, block)
-    if extras.legendary_names:
-        block.notes.append(f"{extras.legendary_heading}: {', '.join(extras.legendary_names)}.")
 
 
 def _size_stem(word: str) -> str:
