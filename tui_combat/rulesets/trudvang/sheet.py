@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar, cast
 
 import msgspec
 
@@ -20,8 +20,10 @@ from tui_combat.i18n import NC_, N_, _, data_word, english_word, pgettext, spell
 from tui_combat.rulesets.trudvang.data import (
     SKILL_FIELDS,
     NonNegative,
+    SkillData,
     SkillField,
     TrudvangData,
+    WeaponData,
     canonical_lock,
     default_data,
     find_entry,
@@ -34,6 +36,7 @@ __all__ = [
 ]
 
 NATURAL_WEAPONS = (N_("bite"), N_("claws"))
+T = TypeVar("T")
 """The natural weapons of the starter bestiary's beasts ("Claws (im -2, actions 2, group natural)"), in the
 catalogs so that a sheet names them in the GM's language."""
 
@@ -393,23 +396,34 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
                 hint=_suggest(name, _names_and_aliases(data.weapons)),
             )
         )
-    plain = spec.im is None and spec.actions is None and spec.group is None and spec.hands is None and spec.light is None \
-        and spec.ranged is None and spec.damage is None and spec.open_at is None and spec.pv is None and spec.bv is None
+    plain = all(getattr(spec, number) is None for number in _WEAPON_NUMBERS)
     shown = base.name if base is not None and not like and plain else name
+    group = _group(spec.group.strip(), data) if spec.group is not None else _or_base(None, base, "group", "")
     return Weapon(
         name=shown,
-        im=spec.im if spec.im is not None else (base.im if base else 0),
-        actions=spec.actions if spec.actions is not None else (base.actions if base else 0),
-        group=(_group(spec.group.strip(), data) if spec.group is not None else (base.group if base else "")).strip(),
-        hands=spec.hands if spec.hands is not None else (base.hands if base else 1),
-        light=spec.light if spec.light is not None else (base.light if base else False),
-        ranged=spec.ranged if spec.ranged is not None else (base.ranged if base else False),
+        im=_or_base(spec.im, base, "im", 0),
+        actions=_or_base(spec.actions, base, "actions", 0),
+        group=group.strip(),
+        hands=_or_base(spec.hands, base, "hands", 1),
+        light=_or_base(spec.light, base, "light", False),
+        ranged=_or_base(spec.ranged, base, "ranged", False),
         base=key or "",
-        damage=spec.damage if spec.damage is not None else (base.damage if base else ""),
-        open_at=spec.open_at if spec.open_at is not None else (base.open_at if base else 10),
-        pv=spec.pv if spec.pv is not None else (base.pv if base else 0),
-        bv=spec.bv if spec.bv is not None else (base.bv if base else 0),
+        damage=_or_base(spec.damage, base, "damage", ""),
+        open_at=_or_base(spec.open_at, base, "open_at", 10),
+        pv=_or_base(spec.pv, base, "pv", 0),
+        bv=_or_base(spec.bv, base, "bv", 0),
     )
+
+
+_WEAPON_NUMBERS = ("im", "actions", "group", "hands", "light", "ranged", "damage", "open_at", "pv", "bv")
+"""What a weapon of the sheet may give of its own (a weapon that gives none is the data's, under its name)."""
+
+
+def _or_base(given: T | None, base: WeaponData | None, number: str, default: T) -> T:
+    """A weapon's ``number``: as the sheet gives it, else the data's weapon it is like, else ``default``."""
+    if given is not None:
+        return given
+    return cast(T, getattr(base, number)) if base is not None else default
 
 
 def _known_skills(data: TrudvangData) -> list[str]:
@@ -463,46 +477,14 @@ def _resolved(raw: SheetInput, data: TrudvangData) -> TrudvangSheet:
     for label, value, own in ((_("Disciplines"), raw.disciplines, "disciplines"), (_("Specialties"), raw.specialties, "specialties")):
         items = _skill_inputs(value, label) if isinstance(value, str) else value
         for item in items:
-            table_name = own
-            key = find_entry(data.disciplines if own == "disciplines" else data.specialties, item.name)
-            if key is None:
-                other = "specialties" if own == "disciplines" else "disciplines"
-                key = find_entry(data.specialties if other == "specialties" else data.disciplines, item.name)
-                table_name = other if key is not None else own
-            known_skill = None
-            if key is not None:
-                known_skill = (data.disciplines if table_name == "disciplines" else data.specialties)[key]
+            table_name, known_skill = _known_skill(item.name, own, data)
             if known_skill is not None and known_skill.field is not None:
                 field = known_skill.field
                 if field in from_lists:
                     raise RuleError(_('{where}: "{name}" is listed twice.', where=label, name=known_skill.name))
                 from_lists[field] = item.level
                 continue
-            if known_skill is None and (item.cp_per_level is None or item.lock is None):
-                known = _known_skills(data)
-                raise RuleError(
-                    _(
-                        '{where}: unknown name "{name}". Known: {known}.{hint} One of your own needs '
-                        'its CP and lock: "{name} {level} (cp 2, lock group:one-handed light)".',
-                        where=label,
-                        name=item.name,
-                        known=", ".join(known),
-                        hint=_suggest(item.name, {**{name: name for name in known}, **_names_and_aliases(data.disciplines),
-                                                  **_names_and_aliases(data.specialties)}),
-                        level=item.level,
-                    )
-                )
-            lock = _lock(item.lock, data) if item.lock is not None else (known_skill.lock if known_skill else "general")
-            problem = lock_problem(lock, groups, weapon_names)
-            if problem:
-                raise RuleError(_("{where}: {name}: {problem}", where=label, name=item.name, problem=problem))
-            skill = Skill(
-                name=known_skill.name if known_skill else item.name,
-                level=item.level,
-                cp_per_level=item.cp_per_level if item.cp_per_level is not None else (known_skill.cp_per_level if known_skill else 0),
-                im_per_level=item.im_per_level if item.im_per_level is not None else (known_skill.im_per_level if known_skill else 0),
-                lock=canonical_lock(lock),
-            )
+            skill = _own_skill(item, known_skill, label, data, groups, weapon_names)
             target = disciplines if table_name == "disciplines" else specialties
             if any(norm(s.name) == norm(skill.name) for s in (*disciplines, *specialties)):
                 raise RuleError(_('{where}: "{name}" is listed twice.', where=label, name=skill.name))
@@ -531,6 +513,54 @@ def _resolved(raw: SheetInput, data: TrudvangData) -> TrudvangSheet:
         str_mod=raw.str_mod,
         agi_mod=raw.agi_mod,
         fear=raw.fear,
+    )
+
+
+def _known_skill(name: str, own: str, data: TrudvangData) -> tuple[str, SkillData | None]:
+    """The table a skill named in the list ``own`` ("disciplines" or "specialties") is found in (the other one
+    when only it knows the name), and the data's skill (None when neither does)."""
+    table_name = own
+    key = find_entry(data.disciplines if own == "disciplines" else data.specialties, name)
+    if key is None:
+        other = "specialties" if own == "disciplines" else "disciplines"
+        key = find_entry(data.specialties if other == "specialties" else data.disciplines, name)
+        table_name = other if key is not None else own
+    if key is None:
+        return table_name, None
+    return table_name, (data.disciplines if table_name == "disciplines" else data.specialties)[key]
+
+
+def _own_skill(item: SkillInput, known_skill: SkillData | None, label: str, data: TrudvangData, groups: set[str],
+               weapon_names: set[str]) -> Skill:
+    """The sheet's skill of ``item``: the data's ``known_skill`` with the sheet's numbers, or one of the GM's own
+    (which needs its CP and lock); its lock checked against the sheet's weapons and groups."""
+    if known_skill is None and (item.cp_per_level is None or item.lock is None):
+        known = _known_skills(data)
+        raise RuleError(
+            _(
+                '{where}: unknown name "{name}". Known: {known}.{hint} One of your own needs '
+                'its CP and lock: "{name} {level} (cp 2, lock group:one-handed light)".',
+                where=label,
+                name=item.name,
+                known=", ".join(known),
+                hint=_suggest(item.name, {**{name: name for name in known}, **_names_and_aliases(data.disciplines),
+                                          **_names_and_aliases(data.specialties)}),
+                level=item.level,
+            )
+        )
+    lock = _lock(item.lock, data) if item.lock is not None else (known_skill.lock if known_skill else "general")
+    problem = lock_problem(lock, groups, weapon_names)
+    if problem:
+        raise RuleError(_("{where}: {name}: {problem}", where=label, name=item.name, problem=problem))
+    if known_skill is None:
+        return Skill(name=item.name, level=item.level, cp_per_level=item.cp_per_level or 0,
+                     im_per_level=item.im_per_level or 0, lock=canonical_lock(lock))
+    return Skill(
+        name=known_skill.name,
+        level=item.level,
+        cp_per_level=item.cp_per_level if item.cp_per_level is not None else known_skill.cp_per_level,
+        im_per_level=item.im_per_level if item.im_per_level is not None else known_skill.im_per_level,
+        lock=canonical_lock(lock),
     )
 
 
