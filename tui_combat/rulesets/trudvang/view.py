@@ -181,7 +181,7 @@ class TrudvangView(Wounds):
         if not combatant_id or combatant_id not in names:
             return ()
         combatant = state.combatant(combatant_id)
-        sheet = self.sheet_of(combatant)
+        self.sheet_of(combatant)  # a sheet that cannot be read says so, whatever the action
         info = self.round_of(state)
         roll = FieldSpec(key="roll", label=N_("d20"), kind="roll", default=self.data.rules.action_dice)
         modifier = FieldSpec(key="modifier", label=N_("Situational modifier"), kind="int", default=0)
@@ -201,27 +201,10 @@ class TrudvangView(Wounds):
         sv = FieldSpec(key="sv", label=N_("SV to buy"), kind="int", default=0)
         grip = FieldSpec(key="hand", label=N_("Hands"), kind="choice", default="both",
                          choices=(("both", N_("both hands")), ("weapon", N_("weapon hand only")), ("shield", N_("shield hand only"))))
-        if name in ("attack", "parry"):
-            try:
-                used = self.used(state, combatant_id)
-            except RuleError:
-                used = Used(weapon=None, offhand=None, shield=False, spell_im=0, other_im=0)
-            items = [w for w in (used.weapon, used.offhand) if w is not None] if name == "attack" else list(sheet.weapons)
-            choices = [(w.name, w.name) for w in items]
-            if sheet.shield and (used.shield or name == "parry"):
-                choices.append((SHIELD, _(self.data.shields[sheet.shield].name)))
-            choices.append((UNARMED, N_("unarmed")))
-            weapon = FieldSpec(key="weapon", label=N_("With"), kind="choice", default=choices[0][0], choices=tuple(choices))
-            cp = replace(cp, default=self.suggested_cp(state, combatant_id, name, choices[0][0]))
-            hand = FieldSpec(key="hand", label=N_("Hand"), kind="choice", default="",
-                             choices=(("", N_("as declared")), ("main", N_("main hand")), ("off", N_("off hand"))))
-            if name == "attack":
-                if any(w.ranged for w in items):  # a hunting bow deals half damage at long range
-                    far = FieldSpec(key="long_range", label=N_("At long range"), kind="bool", default=False,
-                                    help=N_("a hunting bow deals half damage there"))
-                    return (target, weapon, cp, hand, far, modifier, roll)
-                return (target, weapon, cp, hand, modifier, roll)
-            return (against(("attack", "grapple")), weapon, cp, hand, modifier, roll)
+        if name == "attack":
+            return (target, *self._weapon_fields(state, name, combatant_id, cp), modifier, roll)
+        if name == "parry":
+            return (against(("attack", "grapple")), *self._weapon_fields(state, name, combatant_id, cp), modifier, roll)
         if name == "dodge":
             return (against(("attack", "grapple")), replace(cp, default=self.suggested_cp(state, combatant_id, name, DODGE)), modifier, roll)
         if name == "grapple":
@@ -241,17 +224,45 @@ class TrudvangView(Wounds):
         if name == "glima_defence":
             return (against(("glima",)), sv, modifier, roll)
         if name == "act_held":
-            held_others = [names[cid] for cid, turn in info.turns.items() if turn.held and cid != combatant_id and cid in names]
-            if not held_others:
-                return ()
-            return (
-                FieldSpec(key="together", label=N_("Acting at the same moment"), kind="str", default="", help=", ".join(held_others)),
-                FieldSpec(key="tiebreak", label=N_("1d10 tie-break"), kind="str", default="", help=_("name roll, … (only for equal Combat SV)")),
-                FieldSpec(key="after", label=N_("After the current slot"), kind="bool", default=False),
-            )
+            return self._act_held_fields(state, combatant_id)
         if name == "change_action":
             return self.declaration_fields(state, combatant_id)
         return ()
+
+    def _weapon_fields(self, state: State, name: str, combatant_id: str, cp: FieldSpec) -> tuple[FieldSpec, ...]:
+        """An attack's or a parry's weapon, CP and hand (and, for an attack with a bow, long range): the weapons
+        he attacks with as declared, or every weapon of his (and his shield) for a parry."""
+        sheet = self.sheet_of(state.combatant(combatant_id))
+        try:
+            used = self.used(state, combatant_id)
+        except RuleError:
+            used = Used(weapon=None, offhand=None, shield=False, spell_im=0, other_im=0)
+        items = [w for w in (used.weapon, used.offhand) if w is not None] if name == "attack" else list(sheet.weapons)
+        choices = [(w.name, w.name) for w in items]
+        if sheet.shield and (used.shield or name == "parry"):
+            choices.append((SHIELD, _(self.data.shields[sheet.shield].name)))
+        choices.append((UNARMED, N_("unarmed")))
+        weapon = FieldSpec(key="weapon", label=N_("With"), kind="choice", default=choices[0][0], choices=tuple(choices))
+        cp = replace(cp, default=self.suggested_cp(state, combatant_id, name, choices[0][0]))
+        hand = FieldSpec(key="hand", label=N_("Hand"), kind="choice", default="",
+                         choices=(("", N_("as declared")), ("main", N_("main hand")), ("off", N_("off hand"))))
+        if name == "attack" and any(w.ranged for w in items):  # a hunting bow deals half damage at long range
+            far = FieldSpec(key="long_range", label=N_("At long range"), kind="bool", default=False,
+                            help=N_("a hunting bow deals half damage there"))
+            return (weapon, cp, hand, far)
+        return (weapon, cp, hand)
+
+    def _act_held_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
+        names = state.names()
+        info = self.round_of(state)
+        held_others = [names[cid] for cid, turn in info.turns.items() if turn.held and cid != combatant_id and cid in names]
+        if not held_others:
+            return ()
+        return (
+            FieldSpec(key="together", label=N_("Acting at the same moment"), kind="str", default="", help=", ".join(held_others)),
+            FieldSpec(key="tiebreak", label=N_("1d10 tie-break"), kind="str", default="", help=_("name roll, … (only for equal Combat SV)")),
+            FieldSpec(key="after", label=N_("After the current slot"), kind="bool", default=False),
+        )
 
     def suggested_cp(self, state: State, cid: str, name: str, item: str) -> int:
         """What the form offers to spend: the CP he put into his last action of this kind in the fight, or
