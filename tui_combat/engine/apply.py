@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import singledispatch
+from typing import NoReturn
 
 from msgspec.structs import replace
 
@@ -571,11 +572,7 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
         raise RuleError(_("The order stands for the whole fight."))
     requests, fresh = initiative_asked(ruleset, state)
     if not requests and not fresh:
-        current = ruleset.current_step(state)
-        if current is not None and current.kind == "initiative" and not current.dice:
-            raise RuleError(_("No dice are rolled for {step}: {what}", step=_(current.label), what=_(current.help))
-                            if current.help else _("No dice are rolled for {step}.", step=_(current.label)))
-        raise RuleError(_("Initiative is rolled in the initiative step."))
+        _refuse_initiative_here(ruleset, state)
     if fresh:
         state = initiative.reset(state)
     # Rolls asked for during a turn (a newcomer's) must not move the turn away from whoever is acting, nor
@@ -607,19 +604,7 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
     # the ruleset's own (the swaps of a deck of initiative cards).
     if steps[step].kind == "initiative" and step + 1 < len(steps) and steps[step + 1].kind in ("resolve", "other"):
         step += 1
-    state = replace(state, step=step)
-    slots: list[str | int | Msg] = [
-        Msg(id=N_("{slot}: {names}"), params={"slot": slot.label, "names": whos(state, slot.combatants)})
-        if slot.combatants else slot.label  # a slot nobody is in (a lair action) by its label alone
-        for slot in state.order
-    ]
-    # Slots are separated by "; " (a slot's names by ", "); a slot of those hidden alone is not the players'.
-    summary = Msg(id="{slots}", params={"slots": slots}, sep="; ")
-    secret = any(r.secret for r in requests)
-    if slots:
-        state = log(state, N_("Order: {summary}."), secret=secret, summary=summary)
-    else:
-        state = log(state, N_("Order: nobody acts."))
+    state = _log_order(replace(state, step=step), secret=any(r.secret for r in requests))
     if in_turn:
         cursor = next((i for i, slot in enumerate(state.order) if acting and acting[0] in slot.combatants), None)
         if cursor is None:
@@ -627,6 +612,29 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
                           min(cursor_before, max(len(state.order) - 1, 0)))
         return replace(state, cursor=cursor)
     return _turn_start(ruleset, state)
+
+
+def _refuse_initiative_here(ruleset: AnyRuleset, state: State) -> NoReturn:
+    """Why no initiative is rolled now: a step of the ruleset's that takes no dice, or no initiative step."""
+    current = ruleset.current_step(state)
+    if current is not None and current.kind == "initiative" and not current.dice:
+        raise RuleError(_("No dice are rolled for {step}: {what}", step=_(current.label), what=_(current.help))
+                        if current.help else _("No dice are rolled for {step}.", step=_(current.label)))
+    raise RuleError(_("Initiative is rolled in the initiative step."))
+
+
+def _log_order(state: State, secret: bool) -> State:
+    """The log's line of the order just settled, slot by slot."""
+    slots: list[str | int | Msg] = [
+        Msg(id=N_("{slot}: {names}"), params={"slot": slot.label, "names": whos(state, slot.combatants)})
+        if slot.combatants else slot.label  # a slot nobody is in (a lair action) by its label alone
+        for slot in state.order
+    ]
+    # Slots are separated by "; " (a slot's names by ", "); a slot of those hidden alone is not the players'.
+    summary = Msg(id="{slots}", params={"slots": slots}, sep="; ")
+    if slots:
+        return log(state, N_("Order: {summary}."), secret=secret, summary=summary)
+    return log(state, N_("Order: nobody acts."))
 
 
 def _anyone_active(state: State) -> bool:
