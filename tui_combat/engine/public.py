@@ -255,28 +255,11 @@ def _step_position(steps: tuple[StepDef, ...], step: int) -> tuple[bool, bool]:
 
 def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tuple[list[PublicGroup], bool]:
     """The groups shown, and whether the order is hidden."""
-    ruleset = builder.ruleset
     if not state.order:
-        sides = [(side, tuple(builder.combatant(c.id) for c in state.combatants
-                              if c.side == side.id and c.id in builder.by_id)) for side in state.sides]
-        # A side none of whose members the players see is not there for them.
-        return [PublicGroup(kind="side", label=side.name, combatants=members) for side, members in sides if members], False
-    in_turns, all_done = _step_position(steps, state.step) if state.phase == "round" else (False, state.phase == "over")
-    hidden = _secretly_rolled(ruleset, state)
-    cursor = _seen_cursor(builder, state)
-    groups: list[PublicGroup] = []
+        return _sides(builder, state), False
+    hidden = _secretly_rolled(builder.ruleset, state)
     listed: set[str] = set()
-    for index, slot in enumerate(state.order):
-        now = in_turns and index == cursor
-        done = all_done or (in_turns and index < cursor)
-        if hidden and not (now or done):
-            continue
-        members = [c for c in slot.combatants if c in builder.by_id]
-        if not members and (hidden or slot.combatants):  # a slot of the hidden only is not there for the players
-            continue
-        listed.update(members)
-        groups.append(PublicGroup(kind="slot", label="" if hidden else _label(slot.label, builder.shown), now=now, done=done,
-                                  combatants=tuple(builder.combatant(c, acting=now, acted=done) for c in members)))
+    groups = _slots(builder, state, steps, hidden, listed)
     groups += _out_of_order(builder, state, listed)
     rest = [c for c in state.combatants if c.id not in listed and c.id in builder.by_id]
     if hidden:
@@ -289,6 +272,35 @@ def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tupl
         groups.append(PublicGroup(kind="idle", label=_("not acting"),
                                   combatants=tuple(builder.combatant(c.id) for c in rest)))
     return groups, hidden
+
+
+def _sides(builder: _Builder, state: State) -> list[PublicGroup]:
+    """Before the order is rolled: the sides, each with those of it the players see."""
+    sides = [(side, tuple(builder.combatant(c.id) for c in state.combatants
+                          if c.side == side.id and c.id in builder.by_id)) for side in state.sides]
+    # A side none of whose members the players see is not there for them.
+    return [PublicGroup(kind="side", label=side.name, combatants=members) for side, members in sides if members]
+
+
+def _slots(builder: _Builder, state: State, steps: tuple[StepDef, ...], hidden: bool,
+           listed: set[str]) -> list[PublicGroup]:
+    """The order's slots the players see (only those that acted or act now, when it was rolled in secret); each
+    id shown is added to ``listed``."""
+    in_turns, all_done = _step_position(steps, state.step) if state.phase == "round" else (False, state.phase == "over")
+    cursor = _seen_cursor(builder, state)
+    groups: list[PublicGroup] = []
+    for index, slot in enumerate(state.order):
+        now = in_turns and index == cursor
+        done = all_done or (in_turns and index < cursor)
+        if hidden and not (now or done):
+            continue
+        members = [c for c in slot.combatants if c in builder.by_id]
+        if not members and (hidden or slot.combatants):  # a slot of the hidden only is not there for the players
+            continue
+        listed.update(members)
+        groups.append(PublicGroup(kind="slot", label="" if hidden else _label(slot.label, builder.shown), now=now, done=done,
+                                  combatants=tuple(builder.combatant(c, acting=now, acted=done) for c in members)))
+    return groups
 
 
 def _label(label: Msg, shown: str) -> str:
