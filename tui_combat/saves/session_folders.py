@@ -143,23 +143,37 @@ def _journal_end(folder: Folder, head: _Head) -> _JournalEnd:
         session.close()
 
 
+def _fallback_head(folder: Folder) -> tuple[_Head | None, str, bool]:
+    """When the newest snapshot cannot be read: the head of the one before it, or of the journal's start, and
+    the problem to show (recoverable from those, or damaged)."""
+    fallback = _snapshot_head(folder, PREV_SNAPSHOT)
+    start = _journal_start(folder, PREV_JOURNAL) or _journal_start(folder, JOURNAL)
+    if fallback is not None and fallback.schema <= SNAPSHOT_SCHEMA:
+        return fallback, RECOVERABLE, True
+    if start is not None:
+        return _Head(name=start.name, ruleset=start.ruleset, round=start.round), RECOVERABLE, True
+    return None, DAMAGED, False
+
+
+def _phase_and_step(newest: _Head | None, entries: bool, round_number: int | None) -> tuple[str, int]:
+    """The phase of the fight and its step in the round, as far as the newest snapshot tells them ("" and -1
+    when it does not)."""
+    phase, step = "", -1
+    if newest is not None and newest.current is not None:
+        phase = newest.current.phase
+        if entries and phase in ("setup", "surprise") and (round_number or 0) > 0:
+            phase = "round"  # the fight started after the snapshot
+        if phase == "round" and not entries:
+            step = newest.current.step
+    return phase, step
+
+
 def _info(key: str, folder: Folder) -> SessionInfo | None:
     if not any(folder.exists(name) for name in _SESSION_FILES):
         return None
     saved_at = max(folder.mtime(name) for name in (SNAPSHOT, JOURNAL))
-    head = _snapshot_head(folder, SNAPSHOT)
-    newest = head  # the newest snapshot's own head (head may become an older one below)
-    problem, recoverable = "", False
-    if head is None:
-        problem = DAMAGED
-        fallback = _snapshot_head(folder, PREV_SNAPSHOT)
-        start = _journal_start(folder, PREV_JOURNAL) or _journal_start(folder, JOURNAL)
-        if fallback is not None and fallback.schema <= SNAPSHOT_SCHEMA:
-            head, recoverable = fallback, True
-        elif start is not None:
-            head, recoverable = _Head(name=start.name, ruleset=start.ruleset, round=start.round), True
-        if recoverable:
-            problem = RECOVERABLE
+    newest = _snapshot_head(folder, SNAPSHOT)  # the newest snapshot's own head
+    head, problem, recoverable = (newest, "", False) if newest is not None else _fallback_head(folder)
     newest_head = newest if newest is not None and newest.schema <= SNAPSHOT_SCHEMA else None
     end = _journal_end(folder, newest_head) if newest_head is not None else _JournalEnd(None, False, True)
     round_number, journal_damaged, entries = end.round, end.damaged, end.entries
@@ -168,13 +182,7 @@ def _info(key: str, folder: Folder) -> SessionInfo | None:
     if end.newer or (head is not None and (head.schema > SNAPSHOT_SCHEMA or head.newer_state())):
         problem, recoverable = NEWER, False
     head = head or _Head()
-    phase, step = "", -1
-    if newest is not None and newest.current is not None and not problem:
-        phase = newest.current.phase
-        if entries and phase in ("setup", "surprise") and (round_number or 0) > 0:
-            phase = "round"  # the fight started after the snapshot
-        if phase == "round" and not entries:
-            step = newest.current.step
+    phase, step = _phase_and_step(newest, entries, round_number) if not problem else ("", -1)
     return SessionInfo(
         key=key,
         name=head.name or key,
