@@ -247,7 +247,7 @@ def test_no_secret_ever_reaches_the_public_report(fight: tuple[str, tuple[tuple[
         base = replace(base, surprised=tuple(c.id for c in base.combatants if not base.side(c.side).is_party))
     done: list[a.Action] = []
     state = base
-    for action, _state in played(base, advances, actions, False):
+    for action, state in played(base, advances, actions, False):  # noqa: B007 (state: the last, after the loop)
         done.append(action)
     public = fight_report(base, done, public=True)
     for text in (markdown(public), json_text(public)):
