@@ -65,13 +65,15 @@ def effect_text(effect: Effect) -> str:
     return f"{render(effect.label)} {effect.rounds}"
 
 
-def _line(combatant: Combatant, marker: str = "", budget: str = "", effects: tuple[Effect, ...] = ()) -> Text:
+def _line(combatant: Combatant, marker: str = "", budget: str = "", effects: tuple[Effect, ...] = (),
+          health: str = "") -> Text:
     style = "dim" if combatant.status != "active" else ""
     text = Text("  ")
     text.append(combatant.name, style=style)
     if combatant.hidden:  # kept from the players until revealed
         text.append(f" {glyph('⊘')}", style="bold yellow")
-    text.append(f"  {combatant.hp}/{combatant.max_hp}{status_mark(combatant.status)}", style="dim" if style else "cyan")
+    health = health or f"{combatant.hp}/{combatant.max_hp}"
+    text.append(f"  {health}{status_mark(combatant.status)}", style="dim" if style else "cyan")
     if effects:
         text.append("  " + ", ".join(effect_text(effect) for effect in effects), style="magenta")
     if budget:
@@ -127,10 +129,10 @@ class Row:
     def prompt(self) -> Text:
         kind = self.look[0]
         if kind == "combatant":
-            combatant, marker, budget, effects = self.look[1], self.look[2], self.look[3], self.look[4]
+            combatant, marker, budget, effects, health = self.look[1:6]
             assert isinstance(combatant, Combatant) and isinstance(marker, str) and isinstance(budget, str)
-            assert isinstance(effects, tuple)
-            return _line(combatant, marker, budget, effects)
+            assert isinstance(effects, tuple) and isinstance(health, str)
+            return _line(combatant, marker, budget, effects, health)
         if kind == "group":
             name, count, out, marker, budget = self.look[1:6]
             assert isinstance(name, str) and isinstance(count, int) and isinstance(out, tuple)
@@ -303,6 +305,8 @@ class Looks:
         self.state = state
         self.in_resolve = in_resolve
         self.ruleset = ruleset if in_resolve else None
+        self.health_rules = ruleset
+        """The rules that say a combatant's health ("27/27 +5": 5e's temporary hit points), in every step."""
         self.census = census
         """A folded group's row's count of its members, by group and row key, kept from state to state
         (whoever keeps it forgets a group's when one of its members changes)."""
@@ -335,7 +339,16 @@ class Looks:
             marker = "" if marker == self.slot_word(slot) else marker
             if combatant.status == "active" and visible:
                 budget = self.budget(ruleset, combatant)
-        return ("combatant", combatant, marker, budget, self.effects_on(combatant.id))
+        return ("combatant", combatant, marker, budget, self.effects_on(combatant.id), self.health(combatant, visible))
+
+    def health(self, combatant: Combatant, visible: bool) -> str:
+        """His health as the rules say it, for a row on the screen ("" elsewhere: the plain hit points)."""
+        if not visible or self.health_rules is None:
+            return ""
+        try:
+            return self.health_rules.health_shown(self.state, combatant.id)
+        except (RuleError, KeyError):
+            return ""
 
     def budget(self, ruleset: AnyRuleset, combatant: Combatant) -> str:
         """His budget marker: the one kept, when what it was worked out from is the same (so a turn moving on
@@ -366,7 +379,8 @@ class Looks:
             counted = kept.get(spot.key)
             if counted is None:
                 counted = kept[spot.key] = Census(state.present(spot.members))
-            _kind, _first, marker, budget, _effects = self.combatant(state.combatant(counted.members[0]), spot.slot, visible)
+            _kind, _first, marker, budget, _effects, _health = self.combatant(state.combatant(counted.members[0]), spot.slot,
+                                                                              visible)
             return Row(spot.key, ("group", counted.name, len(counted.members), counted.out, marker, budget),
                        members=counted.members)
         if spot.kind == "slot":
