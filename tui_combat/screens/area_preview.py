@@ -50,7 +50,7 @@ class AreaPreview(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
         Binding("t", "type_save", N_("Type the save's die"), id="preview.type_save"),
         Binding("d", "type_damage", N_("Type the damage dice"), id="preview.type_damage"),
         Binding("r", "roll_again", N_("Roll the saves again"), id="preview.roll_again"),
-        Binding("l", "legendary", N_("Legendary Resistance on a failed save"), id="preview.legendary"),
+        Binding("l", "legendary", N_("Legendary Resistance"), id="preview.legendary"),
         Binding("c", "cover", N_("Cover"), id="preview.cover"),
         Binding("e", "edit", N_("Back to the form"), id="preview.edit"),
     ]
