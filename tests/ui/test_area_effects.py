@@ -112,9 +112,9 @@ async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(mak
         await type_in_preview(pilot, preview, "t", "5")   # Oswin: 5 + 0
         await type_in_preview(pilot, preview, "t", "17")  # Lia: 17 + 4 = 21: saved, half
         assert rows(preview) == [
-            ("Brenna", "19+1=20", "DC 21", "5%", "failed", "60 fire", "0/44 down"),
-            ("Oswin", "5", "DC 21", "0%", "failed", "60 fire", "0/42 down"),
-            ("Lia", "17+4=21", "DC 21", "20%", "saved", "30 fire", "3/33"),
+            ("Brenna", "19+1=20", "5%", "failed", "60 fire", "0/44 down"),
+            ("Oswin", "5", "0%", "failed", "60 fire", "0/42 down"),
+            ("Lia", "17+4=21", "20%", "saved", "30 fire", "3/33"),
         ]
         header = visible_text(preview.query_one("#area-header"))
         assert " ".join(header.split()) == ("Adult Red Dragon's Fire Breath: 60 damage (fire) (17d6 (typed): 60); "
@@ -201,12 +201,12 @@ async def test_legendary_resistance_is_offered_on_a_failed_save_and_esc_loses_no
         await type_in_preview(pilot, preview, "d", "28")
         await type_in_preview(pilot, preview, "t", "4")  # Goblin 1 (the list's order): 4 + 2 = 6
         await type_in_preview(pilot, preview, "t", "3")  # the dragon: 3 + 6 = 9 against DC 15
-        assert rows(preview) == [("Goblin 1", "4+2=6", "DC 15", "40%", "failed", "28 fire", "0/7 down"),
-                                 ("Adult Red Dragon", "3+6=9", "DC 15", "60%", "failed", "0", "256/256")]
+        assert rows(preview) == [("Goblin 1", "4+2=6", "40%", "failed", "28 fire", "0/7 down"),
+                                 ("Adult Red Dragon", "3+6=9", "60%", "failed", "0", "256/256")]
         detail = visible_text(preview.query_one("#area-detail"))
-        assert "Adult Red Dragon: immune l: Legendary Resistance (3 left)" in " ".join(detail.split()), detail
+        assert "Adult Red Dragon: immune · l: Legendary Resistance (3 left)" in " ".join(detail.split()), detail
         await pilot.press("l")
-        await until(pilot, lambda: rows(preview)[1][4] == "saved (Legendary Resistance)", "the failure turned")
+        await until(pilot, lambda: rows(preview)[1][3] == "saved (Legendary Resistance)", "the failure turned")
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is screen and settled(screen), "the area applied")
         assert ("Adult Red Dragon: Dexterity save: 1d20 (typed): 3, +6 → 9 against DC 15: failed, but succeeds with "

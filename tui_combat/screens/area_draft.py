@@ -13,6 +13,8 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+import msgspec
+
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply_logged
 from tui_combat.engine.contract import AnyRuleset
@@ -346,7 +348,13 @@ def outcome(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaRoll
             why="; ".join(reasons), lines=tuple(entry.text for entry in entries if _about(entry, combatant.id)),
             failed=failed, legendary_left=ruleset.legendary_resistance(state, combatant.id) if odds is not None else 0,
             legendary=turned, cover=target.cover))
-    header = entries[0].text if entries else ""
+    header = ""
+    if entries:  # the log's first line, the damage dice named rather than each die shown (17d6, not 17 faces)
+        head = entries[0].msg
+        if isinstance(head, Msg) and action.damage is not None and not action.damage.physical and "rolled" in head.params:
+            head = msgspec.structs.replace(head, params={**head.params, "rolled": Msg(
+                id=" ({roll})", params={"roll": action.damage.expr})})
+        header = render(head)
     return Outcome(header=header, rows=tuple(rows), action=action)
 
 

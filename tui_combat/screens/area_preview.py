@@ -39,6 +39,8 @@ __all__ = ["APPLIED", "EDIT", "AreaPreview"]
 
 APPLIED, EDIT = "applied", "edit"
 """What the preview is dismissed with: the area was applied, or the GM goes back to the form (None: left)."""
+NAME_CELLS = 16
+"""A target's name in the rows is cut after this many cells (the whole of it is under the rows, in his lines)."""
 COLUMNS = (N_("Target"), N_("Save"), N_("Needs"), N_("Chance"), N_("Result"), N_("Takes"))
 
 
@@ -95,7 +97,9 @@ class AreaPreview(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        columns = COLUMNS if self.draft.save else (COLUMNS[0], COLUMNS[-1])
+        columns: tuple[str, ...] = COLUMNS if self.draft.save else (COLUMNS[0], COLUMNS[-1])
+        if self.draft.save and self.draft.dc:  # one DC for all, in the header: the column would repeat it
+            columns = tuple(column for column in columns if column != COLUMNS[2])
         table.add_columns(*(_(column) for column in columns), _(self.ruleset.health_label))
         table.focus()
         self.show_outcome()
@@ -115,12 +119,14 @@ class AreaPreview(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
         self.query_one("#area-header", Static).update(Text(found.header))
         table.clear()
         for row in found.rows:
+            name = Text(row.name)
+            name.truncate(NAME_CELLS, overflow="ellipsis")
             if not self.draft.save:
-                table.add_row(Text(row.name), row.takes, row.health, key=row.combatant)
+                table.add_row(name, row.takes, row.health, key=row.combatant)
                 continue
             result = Text(row.result, style="bold red" if row.failed and not row.legendary else "bold")
-            table.add_row(Text(row.name), row.total, row.needed, row.chance, result, row.takes, row.health,
-                          key=row.combatant)
+            needed = () if self.draft.dc else (row.needed,)
+            table.add_row(name, row.total, *needed, row.chance, result, row.takes, row.health, key=row.combatant)
         if found.rows:
             table.move_cursor(row=min(keep, len(found.rows) - 1))
         self.show_detail()
@@ -145,9 +151,10 @@ class AreaPreview(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
             if next_cover(self.ruleset, self.fight, self.draft, row.combatant, row.cover) is not None:
                 hints.append(_("c: cover"))
             keys = " · ".join(hints)
-            if said or keys:
+            if said:
                 text.append(f"{row.name}: ", style="bold")
-                text.append("; ".join(said) + (" " if said and keys else ""))
+                text.append("; ".join(said) + (" · " if keys else ""))
+            if keys:
                 text.append(keys, style="bold yellow")
             for line in row.lines:
                 text.append(("\n" if text.plain else "") + line, style="dim")
