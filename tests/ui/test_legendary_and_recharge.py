@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual.widgets import Select
+
 from tests.ui.steps import (
     SIZE, combatant_id, log_texts, select, store, until_closed, until_form, visible_text,
 )
@@ -20,7 +22,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.screens.area_preview import AreaPreview
 from tui_combat.screens.area_targets import TargetPicker
-from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.testing.pilot import turn_list_text
 
@@ -100,3 +102,24 @@ async def test_legendary_actions_are_offered_and_a_spent_breath_is_rolled_for_at
         await pilot.press("B")
         abilities = await until_screen(pilot, ChoiceDialog, "the dragon's abilities again")
         assert ": ready" in abilities.choices[0][1]
+
+
+async def test_legendary_resistance_is_offered_when_a_save_called_for_fails(make_app: Callable[..., CombatApp]) -> None:
+    """T on the dragon, Dexterity DC 15, a 3 typed (3 + 6 = 9): it fails, and the GM is asked whether the dragon uses
+    one of its three Legendary Resistances; it does, and the line says so."""
+    app = make_app(encounter=DEMO_5E)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_the_dragon(pilot, app)
+        await select(pilot, combatant_id(app, "Adult Red Dragon"))
+        await pilot.press("T")
+        form = await until_form(pilot, "the saving throw form")
+        await pilot.press("down", "down", "enter")  # Strength → Dexterity
+        await until(pilot, lambda: form.query_one("#f-kind", Select).value == "dex", "Dexterity")
+        await pilot.press("enter", "end", "ctrl+u", "1", "5", "enter", "3", "enter")
+        question = await until_screen(pilot, ConfirmDialog, "Legendary Resistance offered")
+        assert "Use a Legendary Resistance (3 left) to succeed instead?" in question.message
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: log_texts(app)[-1].startswith("Adult Red Dragon: Dexterity save"), "the save",
+                    describe=lambda: log_texts(app)[-1])
+        assert log_texts(app)[-1] == ("Adult Red Dragon: Dexterity save: 1d20 (typed): 3, +6 → 9 against DC 15: failed, "
+                                      "but succeeds with Legendary Resistance (2 left).")

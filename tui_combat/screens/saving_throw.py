@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from tui_combat.engine import actions as a
 from tui_combat.engine.contract import AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
@@ -18,11 +20,12 @@ from tui_combat.engine.model import State
 from tui_combat.engine.saves import SaveDue, SaveOdds
 from tui_combat.i18n import N_, _
 from tui_combat.screens.area_draft import dc_matters
+from tui_combat.screens.dialogs import ConfirmDialog
 
 if TYPE_CHECKING:
     from tui_combat.screens.round import RoundScreen
 
-__all__ = ["ask_due_save", "ask_saving_throw", "odds_line", "save_label"]
+__all__ = ["ask_due_save", "ask_saving_throw", "odds_line", "offer_legendary", "save_label"]
 
 DC_RANGE = (1, 40)
 
@@ -60,8 +63,6 @@ def ask_saving_throw(screen: RoundScreen, combatant_id: str, kind: str = "") -> 
     if uses_dc:
         fields.append(FieldSpec(key="dc", label=N_("DC"), kind="int", default=screen.asks.last_dc, minimum=DC_RANGE[0],
                                 maximum=DC_RANGE[1]))
-    if ruleset.legendary_resistance(state, combatant_id) > 0:
-        fields.append(FieldSpec(key="legendary", label=N_("Legendary Resistance if it fails"), kind="bool", default=False))
     fields.append(FieldSpec(key="roll", label=N_("The die"), kind="roll", default=_odds_dice(ruleset, state, combatant_id,
                                                                                             first, screen.asks.last_dc)))
 
@@ -78,17 +79,43 @@ def ask_saving_throw(screen: RoundScreen, combatant_id: str, kind: str = "") -> 
     def submit(values: dict[str, Any]) -> str | None:
         dc = int(values.get("dc", 0)) if uses_dc else 0
         rolled: Roll = values["roll"]
-        refusal = screen.host.refusal(a.SavingThrow(combatant=combatant_id, kind=str(values["kind"]), roll=rolled, dc=dc,
-                                                   legendary=bool(values.get("legendary", False))))
-        if refusal is None and uses_dc:
+        if uses_dc:
             screen.asks.last_dc = dc
-        return refusal
+        save = a.SavingThrow(combatant=combatant_id, kind=str(values["kind"]), roll=rolled, dc=dc)
+        if offer_legendary(screen, save, odds_of(values)):
+            return None
+        return screen.host.refusal(save)
 
-    values: dict[str, Any] = {"kind": first, "legendary": False}
+    values: dict[str, Any] = {"kind": first}
     if uses_dc:
         values["dc"] = screen.asks.last_dc
     screen.ask_form(_("Saving throw — {name}", name=combatant.name), fields, values, rng=screen.store.rng,
                     submit=submit, preview=preview, dice=dice)
+
+
+def offer_legendary(screen: RoundScreen, save: a.SavingThrow, odds: SaveOdds,
+                    taken: Callable[[], None] | None = None) -> bool:
+    """A save that fails, by a combatant with a Legendary Resistance left: the GM is asked whether he uses one, and
+    the save is applied with his answer (True: asked; the caller applies nothing). Esc keeps the failure."""
+    state, ruleset = screen.state, screen.ruleset
+    left = ruleset.legendary_resistance(state, save.combatant) if save.roll is not None else 0
+    if left <= 0 or save.roll is None or odds.auto == "success" or (not odds.auto and odds.succeeds(save.roll.total)):
+        return False
+    name = state.combatant(save.combatant).name
+
+    def answered(use: bool | None) -> None:
+        refusal = screen.host.refusal(msgspec.structs.replace(save, legendary=bool(use)))
+        if refusal is not None:
+            screen.notify(refusal, severity="warning", timeout=6)
+        elif taken is not None:
+            taken()
+
+    screen.app.push_screen(ConfirmDialog(
+        _("{name} fails the save", name=name),
+        _("{name} fails the {save} save. Use a Legendary Resistance ({left} left) to succeed instead?", name=name,
+          save=save_label(ruleset, state, save.kind), left=left),
+        confirm=_("Use it"), cancel=_("Fail")), answered)
+    return True
 
 
 def _odds_dice(ruleset: AnyRuleset, state: State, combatant_id: str, kind: str, dc: int) -> str:
@@ -120,8 +147,10 @@ def ask_due_save(screen: RoundScreen, due: SaveDue, taken: Callable[[], None]) -
             rolled = physical(odds.dice, text) if text else roll(odds.dice, rng)
         except DiceError as error:
             return str(error)
-        refusal = screen.host.refusal(a.SavingThrow(combatant=due.combatant, kind=due.kind, roll=rolled, dc=due.dc,
-                                                   source=due.source))
+        save = a.SavingThrow(combatant=due.combatant, kind=due.kind, roll=rolled, dc=due.dc, source=due.source)
+        if offer_legendary(screen, save, odds, taken):
+            return None
+        refusal = screen.host.refusal(save)
         if refusal is None:
             taken()
         return refusal
