@@ -1,6 +1,7 @@
 """D&D 5e on the round screen at 80×24, keys pressed: temporary hit points (key p) on the card and in the list; the
 dragon's legendary actions offered in the step line at the end of others' turns, their key acting for the dragon
-whoever is selected; its spent Fire Breath's recharge die asked by itself at the start of its turn.
+whoever is selected; its spent Fire Breath's recharge die asked by itself at the start of its turn; Legendary Resistance
+asked after a failed save; a damage type typed after the amount.
 
 The 5e demo with an Adult Red Dragon from the bestiary (SRD 5.2: Legendary Actions 3, Fire Breath Recharge 5–6),
 initiative typed as in :mod:`tests.ui.test_area_effects`; the dragon's own rolled with seed 1 (5: after Lia).
@@ -123,3 +124,19 @@ async def test_legendary_resistance_is_offered_when_a_save_called_for_fails(make
                     describe=lambda: log_texts(app)[-1])
         assert log_texts(app)[-1] == ("Adult Red Dragon: Dexterity save: 1d20 (typed): 3, +6 → 9 against DC 15: failed, "
                                       "but succeeds with Legendary Resistance (2 left).")
+
+
+async def test_the_damage_prompt_takes_a_type_and_the_line_says_what_it_did(make_app: Callable[..., CombatApp]) -> None:
+    """"12 fire" on the dragon, immune to fire: nothing reaches it, and the line says why."""
+    app = make_app(encounter=DEMO_5E)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_the_dragon(pilot, app)
+        dragon = combatant_id(app, "Adult Red Dragon")
+        await select(pilot, dragon)
+        await pilot.press("d", *"12 fire", "enter")
+        await until(pilot, lambda: log_texts(app)[-1].startswith("Adult Red Dragon takes"), "the damage line",
+                    describe=lambda: log_texts(app)[-1])
+        assert "fire: immune" in log_texts(app)[-1], log_texts(app)[-1]
+        assert store(app).state.combatant(dragon).hp == 256
+        await pilot.press("d", *"12 cold", "enter")
+        await until(pilot, lambda: store(app).state.combatant(dragon).hp == 244, "cold damage taken")
