@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from rich.cells import cell_len
 
 from tui_combat.engine import actions as a
 from tui_combat.engine.contract import AnyRuleset, FieldSpec
@@ -20,6 +21,7 @@ from tui_combat.engine.model import State
 from tui_combat.engine.saves import SaveDue, SaveOdds
 from tui_combat.i18n import N_, _
 from tui_combat.screens.area_draft import dc_matters
+from tui_combat.screens.damage_prompt import PROMPT_LINE_EXTRA
 from tui_combat.screens.dialogs import ConfirmDialog
 
 if TYPE_CHECKING:
@@ -140,6 +142,10 @@ def ask_due_save(screen: RoundScreen, due: SaveDue, taken: Callable[[], None]) -
     rng = screen.store.rng
     title = _("{name}: {save} save, DC {dc}", name=name, save=save_label(ruleset, state, due.kind), dc=due.dc)
     note = f"{render(due.why)} · {odds_line(odds, True)} · " + _("a number typed: what your die showed")
+    keys = _("Enter: roll {dice} · Esc: later", dice=odds.dice)
+    width = screen.size.width
+    if cell_len(title) > width // 2 - 2 or cell_len(title) + cell_len(keys) + PROMPT_LINE_EXTRA > width:
+        title, note = name, f"{title} · {note}"  # a narrow screen: the save and its DC lead the note instead
 
     def submit(typed: str) -> str | None:
         text = typed.strip()
@@ -155,5 +161,4 @@ def ask_due_save(screen: RoundScreen, due: SaveDue, taken: Callable[[], None]) -
             taken()
         return refusal
 
-    screen.ask_prompt(title, submit, placeholder=odds.dice, note=note,
-                      keys=_("Enter: roll {dice} · Esc: later", dice=odds.dice))
+    screen.ask_prompt(title, submit, placeholder=odds.dice, note=note, keys=keys)
