@@ -25,7 +25,7 @@ from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.saving_throw import save_label
 
 if TYPE_CHECKING:
-    from tui_combat.screens.round import RoundScreen
+    from tui_combat.screens.round_view import RoundView
 
 __all__ = ["AreaFlow", "ability_label"]
 
@@ -33,7 +33,7 @@ SOURCES_MOST = 12
 """The form offers as the area's source those acting now, when there are no more than this, and the selected one."""
 
 
-def ability_label(screen: RoundScreen, ability: SpecialAbility) -> str:
+def ability_label(screen: RoundView, ability: SpecialAbility) -> str:
     """"Fire Breath — 17d6 fire, Dexterity DC 21, half damage · recharge 5–6: ready", as the list of abilities
     shows it."""
     state, ruleset = screen.state, screen.ruleset
@@ -53,7 +53,7 @@ def ability_label(screen: RoundScreen, ability: SpecialAbility) -> str:
 class AreaFlow:
     """Made with the round screen (nothing is built until the GM asks for an area)."""
 
-    def __init__(self, screen: RoundScreen) -> None:
+    def __init__(self, screen: RoundView) -> None:
         self.screen = screen
         self.kept: AreaDraft | None = None
         """The area left with Esc, taken up again by the area key."""

@@ -25,7 +25,7 @@ from tui_combat.screens.area_draft import split_damage_kind, type_words
 from tui_combat.screens.dialogs import AMOUNT_RANGE, read_whole_number, take_roll
 
 if TYPE_CHECKING:
-    from tui_combat.screens.round import RoundScreen
+    from tui_combat.screens.round_view import RoundView
 
 __all__ = ["PROMPT_LINE_EXTRA", "TypeWords", "ask_amount", "ask_hit_damage", "damage_and_kind", "read_amount", "translated", "type_suggester"]
 
@@ -103,7 +103,7 @@ def damage_and_kind(ruleset: AnyRuleset, state: State, text: str) -> tuple[str, 
     return amount, ""
 
 
-def ask_amount(screen: RoundScreen, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None], *,
+def ask_amount(screen: RoundView, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None], *,
            typed_kind: bool = False) -> None:
     """The prompt for an amount (typed, or dice the app rolls) given to the selected combatant; with
     ``typed_kind``, a damage type after it where the rules have types ("12 fire": ``kind`` in the values)."""
@@ -124,7 +124,7 @@ def ask_amount(screen: RoundScreen, title: str, what: str, then: Callable[[str, 
                       placeholder=_("12 fire") if suggester is not None else "")
 
 
-def ask_hit_damage(screen: RoundScreen, due: DamageDue | None) -> None:
+def ask_hit_damage(screen: RoundView, due: DamageDue | None) -> None:
     """The damage a hit calls for, asked in the prompt and applied to the target: with known dice, Enter
     rolls them and a number typed is what real dice showed; without, an amount or dice to roll. Esc
     leaves it (the damage key still gives it)."""

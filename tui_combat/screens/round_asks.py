@@ -29,7 +29,7 @@ from tui_combat.i18n import N_, _
 from tui_combat.screens.saving_throw import ask_due_save, save_label
 
 if TYPE_CHECKING:
-    from tui_combat.screens.round import RoundScreen
+    from tui_combat.screens.round_view import RoundView
 
 __all__ = ["ASKED_BY", "OFFERED_BY", "RoundAsks"]
 
@@ -75,7 +75,7 @@ class RoundAsks:
     """Made with the round screen; told of each state it shows (:meth:`seen`), it asks when the screen's foot is free
     (:meth:`run`)."""
 
-    def __init__(self, screen: RoundScreen) -> None:
+    def __init__(self, screen: RoundView) -> None:
         self.screen = screen
         self.last_dc = 10
         """The DC last given to a saving throw or an area (the next form starts with it)."""

@@ -25,7 +25,7 @@ from tui_combat.screens.damage_prompt import PROMPT_LINE_EXTRA
 from tui_combat.screens.dialogs import ConfirmDialog
 
 if TYPE_CHECKING:
-    from tui_combat.screens.round import RoundScreen
+    from tui_combat.screens.round_view import RoundView
 
 __all__ = ["ask_due_save", "ask_saving_throw", "odds_line", "offer_legendary", "save_label"]
 
@@ -50,7 +50,7 @@ def odds_line(odds: SaveOdds, uses_dc: bool) -> str:
     return f"{line} · {reasons}" if reasons else line
 
 
-def ask_saving_throw(screen: RoundScreen, combatant_id: str, kind: str = "") -> None:
+def ask_saving_throw(screen: RoundView, combatant_id: str, kind: str = "") -> None:
     """The form for a save the GM calls for, at the foot of the round screen; its roll field follows the kind
     chosen (advantage, disadvantage)."""
     state, ruleset = screen.state, screen.ruleset
@@ -95,7 +95,7 @@ def ask_saving_throw(screen: RoundScreen, combatant_id: str, kind: str = "") -> 
                     submit=submit, preview=preview, dice=dice)
 
 
-def offer_legendary(screen: RoundScreen, save: a.SavingThrow, odds: SaveOdds,
+def offer_legendary(screen: RoundView, save: a.SavingThrow, odds: SaveOdds,
                     taken: Callable[[], None] | None = None) -> bool:
     """A save that fails, by a combatant with a Legendary Resistance left: the GM is asked whether he uses one, and
     the save is applied with his answer (True: asked; the caller applies nothing). Esc keeps the failure."""
@@ -127,7 +127,7 @@ def _odds_dice(ruleset: AnyRuleset, state: State, combatant_id: str, kind: str, 
         return "1d20"
 
 
-def ask_due_save(screen: RoundScreen, due: SaveDue, taken: Callable[[], None]) -> None:
+def ask_due_save(screen: RoundView, due: SaveDue, taken: Callable[[], None]) -> None:
     """A save the rules ask for, on the footer's line: its DC, why and the chance; Enter rolls, a number typed is what
     the die showed; ``taken`` runs once it is applied (the next one may be asked then). Esc leaves it."""
     state, ruleset = screen.state, screen.ruleset
