@@ -21,8 +21,18 @@ from tui_combat.engine.model import State
 from tui_combat.i18n import language, set_language
 from tui_combat.rulesets.dnd5e import RULESET as DND5E
 from tui_combat.screens.area_draft import (
-    AreaDraft, AreaRolls, area_action, damage_roll, dc_matters, next_cover, outcome, read_damage_kind, roll_saves,
-    split_damage_kind, typed_group, typed_save,
+    AreaDraft,
+    AreaRolls,
+    area_action,
+    damage_roll,
+    dc_matters,
+    next_cover,
+    outcome,
+    read_damage_kind,
+    roll_saves,
+    split_damage_kind,
+    typed_group,
+    typed_save,
 )
 from tui_combat.screens.damage_prompt import damage_and_kind
 
@@ -91,8 +101,8 @@ def test_a_fireball_previewed_is_what_applying_it_does() -> None:
     assert found.rows[0].why == "0 of 28"
     after = apply(state, found.action)
     assert [after.combatant(named[name]).hp for name in ("Raf", "Goblin 1", "Goblin 2")] == [45, 0, 0]
-    assert found.rows[1].lines[0] == "Goblin 1: Dexterity save: 1d20 (typed): 4, +2 → 6 against DC 15: failed; 28 damage " \
-                                     "(fire): 0/7 HP."
+    assert found.rows[1].lines[0] == (
+        "Goblin 1: Dexterity save: 1d20 (typed): 4, +2 → 6 against DC 15: failed; 28 damage (fire): 0/7 HP.")
     assert found.header.startswith("Mirela's Fireball: 28 damage (fire)")
     assert state.combatant(named["Raf"]).hp == 45  # the preview applied nothing
 

@@ -15,8 +15,20 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select
 
 from tests.ui.steps import (
-    SIZE, combatant_id, log_texts, prompt_line, select, store, to_round, to_round_from_setup, type_initiative,
-    until_closed, until_form, until_prompt, until_prompt_closed, visible_text,
+    SIZE,
+    combatant_id,
+    log_texts,
+    prompt_line,
+    select,
+    store,
+    to_round,
+    to_round_from_setup,
+    type_initiative,
+    until_closed,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+    visible_text,
 )
 from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
@@ -74,7 +86,8 @@ async def type_in_preview(pilot: Pilot[None], preview: AreaPreview, key: str, ty
                 describe=lambda: visible_text(preview.query_one("#dialog-error")))
 
 
-async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(make_app: Callable[..., CombatApp]) -> None:
+async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(
+        make_app: Callable[..., CombatApp]) -> None:
     app = make_app(encounter=DEMO_5E)
     async with app.run_test(size=SIZE) as pilot:
         screen = await to_the_dragon(pilot, app)
@@ -131,7 +144,8 @@ async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(mak
         state = store(app).state
         assert [state.combatant(cid).hp for cid in (brenna, oswin, lia)] == [0, 0, 3]
         texts = log_texts(app)
-        assert "Lia: Dexterity save: 1d20 (typed): 17, +4 → 21 against DC 21: saved; 30 damage (fire): 3/33 HP." in texts
+        assert ("Lia: Dexterity save: 1d20 (typed): 17, +4 → 21 against DC 21: saved; 30 damage (fire): 3/33 HP."
+                in texts)
         assert "Oswin: Dexterity save: 1d20 (typed): 5 against DC 21: failed; 60 damage (fire): 0/42 HP." in texts
 
         # One undo takes it all back (and the breath is ready again); redo gives it again.

@@ -10,7 +10,15 @@ from textual.pilot import Pilot
 from textual.widgets import Select
 
 from tests.ui.steps import (
-    SIZE, log_texts, store, to_round_from_setup, until_closed, until_form, until_round, until_setup, visible_text,
+    SIZE,
+    log_texts,
+    store,
+    to_round_from_setup,
+    until_closed,
+    until_form,
+    until_round,
+    until_setup,
+    visible_text,
 )
 from tests.ui.test_area_effects import rows
 from tests.waiting import settled, until, until_screen

@@ -14,7 +14,14 @@ from collections.abc import Callable
 from textual.widgets import Select
 
 from tests.ui.steps import (
-    SIZE, combatant_id, log_texts, select, store, until_closed, until_form, visible_text,
+    SIZE,
+    combatant_id,
+    log_texts,
+    select,
+    store,
+    until_closed,
+    until_form,
+    visible_text,
 )
 from tests.ui.test_area_effects import rows, to_the_dragon
 from tests.waiting import settled, until, until_screen
@@ -80,7 +87,8 @@ async def test_legendary_actions_are_offered_and_a_spent_breath_is_rolled_for_at
         # The end of Brenna's turn offers the dragon's legendary actions; l acts for it, whoever is selected.
         await pilot.press("n")
         await until(pilot, lambda: visible_text(screen.step_hint).strip().startswith(
-            "Adult Red Dragon: legendary action (3/3) — l"), "the offer", describe=lambda: visible_text(screen.step_hint))
+            "Adult Red Dragon: legendary action (3/3) — l"), "the offer",
+                    describe=lambda: visible_text(screen.step_hint))
         await select(pilot, combatant_id(app, "Goblin 1"))
         await pilot.press("l")
         form = await until_form(pilot, "the legendary action form")
@@ -122,8 +130,8 @@ async def test_legendary_resistance_is_offered_when_a_save_called_for_fails(make
         await pilot.press("down", "enter")
         await until(pilot, lambda: log_texts(app)[-1].startswith("Adult Red Dragon: Dexterity save"), "the save",
                     describe=lambda: log_texts(app)[-1])
-        assert log_texts(app)[-1] == ("Adult Red Dragon: Dexterity save: 1d20 (typed): 3, +6 → 9 against DC 15: failed, "
-                                      "but succeeds with Legendary Resistance (2 left).")
+        assert log_texts(app)[-1] == ("Adult Red Dragon: Dexterity save: 1d20 (typed): 3, +6 → 9 against DC 15: "
+                                      "failed, but succeeds with Legendary Resistance (2 left).")
 
 
 async def test_the_damage_prompt_takes_a_type_and_the_line_says_what_it_did(make_app: Callable[..., CombatApp]) -> None:

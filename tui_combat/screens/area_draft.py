@@ -25,9 +25,9 @@ from tui_combat.engine.model import State
 from tui_combat.engine.saves import SaveOdds, SpecialAbility, dice_key
 from tui_combat.i18n import N_, _, english_word
 
-__all__ = ["COVER_WORDS", "AreaDraft", "AreaRolls", "Outcome", "TargetRow", "area_action", "damage_roll", "dc_matters",
-           "draft_of_ability", "mentions", "next_cover", "outcome", "read_damage_kind", "roll_saves", "split_damage_kind",
-           "target_odds", "type_words", "typed_group", "typed_save"]
+__all__ = ["COVER_WORDS", "AreaDraft", "AreaRolls", "Outcome", "TargetRow", "area_action", "damage_roll",
+           "dc_matters", "draft_of_ability", "mentions", "next_cover", "outcome", "read_damage_kind", "roll_saves",
+           "split_damage_kind", "target_odds", "type_words", "typed_group", "typed_save"]
 
 DASH = "—"
 
@@ -118,7 +118,8 @@ def split_damage_kind(ruleset: AnyRuleset, state: State, text: str) -> tuple[str
     return text.strip(), ""
 
 
-def target_odds(ruleset: AnyRuleset, state: State, draft: AreaDraft, combatant_id: str, cover: int = 0) -> SaveOdds | None:
+def target_odds(ruleset: AnyRuleset, state: State, draft: AreaDraft, combatant_id: str,
+                cover: int = 0) -> SaveOdds | None:
     """What he needs on the area's save (None when it has none); :class:`RuleError` from the rules (no DC …)."""
     if not draft.save:
         return None
@@ -351,9 +352,10 @@ def outcome(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaRoll
     header = ""
     if entries:  # the log's first line, the damage dice named rather than each die shown (17d6, not 17 faces)
         head = entries[0].msg
-        if isinstance(head, Msg) and action.damage is not None and not action.damage.physical and "rolled" in head.params:
+        rolled = action.damage
+        if isinstance(head, Msg) and rolled is not None and not rolled.physical and "rolled" in head.params:
             head = msgspec.structs.replace(head, params={**head.params, "rolled": Msg(
-                id=" ({roll})", params={"roll": action.damage.expr})})
+                id=" ({roll})", params={"roll": rolled.expr})})
         header = render(head)
     return Outcome(header=header, rows=tuple(rows), action=action)
 

@@ -19,7 +19,15 @@ from tui_combat.engine.model import State
 from tui_combat.engine.saves import ON_SAVE, SpecialAbility
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.area_draft import (
-    AreaDraft, AreaRolls, damage_roll, dc_matters, draft_of_ability, read_damage_kind, roll_saves, target_odds, type_words,
+    AreaDraft,
+    AreaRolls,
+    damage_roll,
+    dc_matters,
+    draft_of_ability,
+    read_damage_kind,
+    roll_saves,
+    target_odds,
+    type_words,
 )
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
 from tui_combat.screens.saving_throw import save_label
@@ -97,7 +105,8 @@ class AreaFlow:
                   FieldSpec(key="dice", label=N_("Damage dice"), help=N_("8d6, 17d6, 12; empty: no damage"))]
         types = type_words(ruleset, state)
         if types:
-            fields.append(FieldSpec(key="kind", label=N_("Damage type"), suggestions=tuple(kind for kind, _word in types),
+            fields.append(FieldSpec(key="kind", label=N_("Damage type"),
+                                    suggestions=tuple(kind for kind, _word in types),
                                     help=_("→ completes: {words}", words=", ".join(word for _kind, word in types))))
         kinds = ruleset.save_kinds(state)
         if kinds:
@@ -116,7 +125,8 @@ class AreaFlow:
 
     def uses_dc(self, draft: AreaDraft, kind: str) -> bool:
         state = self.screen.state
-        probe = next((cid for cid in draft.targets if state.has(cid)), state.combatants[0].id if state.combatants else "")
+        anyone = state.combatants[0].id if state.combatants else ""
+        probe = next((cid for cid in draft.targets if state.has(cid)), anyone)
         return bool(probe) and dc_matters(self.screen.ruleset, state, probe, draft.save or kind)
 
     def sources(self, draft: AreaDraft) -> list[tuple[str, str]]:

@@ -28,8 +28,18 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _
 from tui_combat.screens.area_draft import (
-    COVER_WORDS, AreaDraft, AreaRolls, Outcome, TargetRow, damage_roll, next_cover, outcome, roll_saves, target_odds,
-    typed_group, typed_save,
+    COVER_WORDS,
+    AreaDraft,
+    AreaRolls,
+    Outcome,
+    TargetRow,
+    damage_roll,
+    next_cover,
+    outcome,
+    roll_saves,
+    target_odds,
+    typed_group,
+    typed_save,
 )
 from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.widgets.text_field import TextField
@@ -179,7 +189,8 @@ class AreaPreview(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
             return row is not None and (row.legendary or (row.failed and row.legendary_left > 0))
         if action == "cover":
             row = self.highlighted_row()
-            return row is not None and next_cover(self.ruleset, self.fight, self.draft, row.combatant, row.cover) is not None
+            return row is not None and (
+                next_cover(self.ruleset, self.fight, self.draft, row.combatant, row.cover) is not None)
         return True
 
     def action_apply(self) -> None:

@@ -80,8 +80,8 @@ class TargetPicker(DrawnOnce, TranslatedBindings, ModalScreen[tuple[str, ...] | 
             yield OptionList(*self._options(), id="area-targets")
             yield Static("", id="area-find")
             yield Static("", id="dialog-error")
-            yield Static(Text(_("space: mark · *: the whole side · +: the whole group · -: none · type a name to find it · "
-                                "Enter: on · Esc: cancel")), id="dialog-help")
+            yield Static(Text(_("space: mark · *: the whole side · +: the whole group · -: none · "
+                                "type a name to find it · Enter: on · Esc: cancel")), id="dialog-help")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

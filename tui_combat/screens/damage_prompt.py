@@ -27,7 +27,8 @@ from tui_combat.screens.dialogs import AMOUNT_RANGE, read_whole_number, take_rol
 if TYPE_CHECKING:
     from tui_combat.screens.round_view import RoundView
 
-__all__ = ["PROMPT_LINE_EXTRA", "TypeWords", "ask_amount", "ask_hit_damage", "damage_and_kind", "read_amount", "translated", "type_suggester"]
+__all__ = ["PROMPT_LINE_EXTRA", "TypeWords", "ask_amount", "ask_hit_damage", "damage_and_kind", "read_amount",
+           "translated", "type_suggester"]
 
 
 def translated(word: str | Msg) -> str:

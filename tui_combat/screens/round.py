@@ -409,7 +409,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             if spec.needs_combatant and selected is None:
                 return False
             try:
-                return self.ruleset.action_available(self.state, spec.name, selected) or bool(self.asks.offered(spec.name))
+                offered = bool(self.asks.offered(spec.name))  # a legendary action, offered for another
+                return self.ruleset.action_available(self.state, spec.name, selected) or offered
             except RuleError:
                 return False
         return True
@@ -580,7 +581,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
     def action_damage(self) -> None:
         self._ask_amount(
             _("Damage to {name}", name="{name}"), _("Damage"),
-            lambda cid, v: self.host.refusal(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"], kind=v["kind"])),
+            lambda cid, v: self.host.refusal(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"],
+                                                      kind=v["kind"])),
             typed_kind=True,
         )
 

@@ -192,8 +192,9 @@ class RoundAsks:
             label = next((counted for fact, (name, counted) in OFFERED_BY.items() if name == action), "")
             left = self._left(state, ruleset, combatant_id, label)
             name = state.combatant(combatant_id).name
-            said.append(_("{name}: {action} ({left}) — {key}", name=name, action=_(spec.label).lower(), left=left, key=key)
-                        if left else _("{name}: {action} — {key}", name=name, action=_(spec.label).lower(), key=key))
+            action_word = _(spec.label).lower()
+            said.append(_("{name}: {action} ({left}) — {key}", name=name, action=action_word, left=left, key=key)
+                        if left else _("{name}: {action} — {key}", name=name, action=action_word, key=key))
         return said
 
     @staticmethod

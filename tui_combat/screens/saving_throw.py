@@ -65,8 +65,8 @@ def ask_saving_throw(screen: RoundView, combatant_id: str, kind: str = "") -> No
     if uses_dc:
         fields.append(FieldSpec(key="dc", label=N_("DC"), kind="int", default=screen.asks.last_dc, minimum=DC_RANGE[0],
                                 maximum=DC_RANGE[1]))
-    fields.append(FieldSpec(key="roll", label=N_("The die"), kind="roll", default=_odds_dice(ruleset, state, combatant_id,
-                                                                                            first, screen.asks.last_dc)))
+    die = _odds_dice(ruleset, state, combatant_id, first, screen.asks.last_dc)
+    fields.append(FieldSpec(key="roll", label=N_("The die"), kind="roll", default=die))
 
     def odds_of(values: Mapping[str, Any]) -> SaveOdds:
         dc = int(values.get("dc") or 0) if uses_dc else 0
