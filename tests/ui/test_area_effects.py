@@ -30,6 +30,7 @@ from tests.ui.steps import (
     until_prompt_closed,
     visible_text,
 )
+from tests.ui.test_no_internal_ids import internal_ids
 from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
@@ -108,6 +109,7 @@ async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(
         assert picker.highlighted_combatant() is not None and picker.highlighted_combatant().id == brenna
         await pilot.press("space", "space", "space")
         assert picker.marked == {brenna, oswin, lia}
+        assert not internal_ids(visible_text(picker.query_one("#dialog")))
         assert visible_text(picker.query_one("#dialog-title")).startswith("Fire Breath — Adult Red Dragon — 3 marked")
         await pilot.press("enter")
 
@@ -133,6 +135,7 @@ async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(
         assert " ".join(header.split()) == ("Adult Red Dragon's Fire Breath: 60 damage (fire) (17d6 (typed): 60); "
                                             "Dexterity save against DC 21, half damage on a success.")
         assert store(app).state.combatant(brenna).hp == 44  # nothing applied yet
+        assert not internal_ids(visible_text(preview.query_one("#dialog"))), visible_text(preview.query_one("#dialog"))
 
         # Enter applies it: one action, a line for each target.
         before = len(store(app).done_actions())
