@@ -17,7 +17,8 @@ import shlex
 import sys
 from pathlib import Path
 
-KEY_POOL = [f"{mod}f{n}" for mod in ("ctrl+", "shift+", "ctrl+shift+", "alt+", "alt+shift+", "ctrl+alt+") for n in range(1, 25)]
+KEY_POOL = [f"{mod}f{n}" for mod in ("ctrl+", "shift+", "ctrl+shift+", "alt+", "alt+shift+", "ctrl+alt+", "ctrl+alt+shift+")
+            for n in range(1, 25)]
 """Keys no default binding uses: each binding gets one of its own."""
 
 CLEARED = ("TEXTUAL", "TUI_COMBAT_", "XDG_", "LC_", "NO_COLOR")

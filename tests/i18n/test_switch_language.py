@@ -5,6 +5,7 @@ in the footer, in help, on every screen and for each ruleset's own keys."""
 from __future__ import annotations
 
 from collections.abc import Callable
+import random
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,9 @@ from tui_combat.engine.model import State
 from tui_combat.i18n import set_language
 from tui_combat.i18n.catalog import translations
 from tui_combat.library import Finder, Library
+from tui_combat.screens.area_draft import AreaDraft, AreaRolls
+from tui_combat.screens.area_preview import AreaPreview
+from tui_combat.screens.area_targets import TargetPicker
 from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog, TickBox
 from tui_combat.screens.help import HelpScreen
 from tui_combat.screens.library import LibraryPicker
@@ -52,6 +56,9 @@ def _nodes() -> list[Callable[[], DOMNode]]:
         lambda: ConfirmDialog("", "", confirm="", cancel=""), lambda: HelpScreen(SessionsScreen()), TickBox,
         lambda: LibraryPicker(Finder(Library(path=Path("mine")), Library(path=Path("bestiary"))), _with_a_side()),
         lambda: PasteDialog("adnd2e"), OpeningScreen,
+        lambda: TargetPicker(_with_a_side(), registry.get("adnd2e"), ""),
+        lambda: AreaPreview(_with_a_side(), registry.get("adnd2e"), AreaDraft(), AreaRolls(), random.Random(1),
+                            lambda _action: None, ""),
         lambda: app_module.CombatApp(Path("unused")), lambda: PlayerViewApp(Path("unused")),
     ]
     makers += [lambda ruleset_id=ruleset_id: RoundScreen(ruleset_id) for ruleset_id in registry.available()]

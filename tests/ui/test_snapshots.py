@@ -82,3 +82,32 @@ def test_attack_form_at_the_foot_of_the_round(snap_compare, make_app) -> None:
                     "the form and its chance drawn")
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_the_dragon_breath_before_it_is_applied(snap_compare, make_app) -> None:
+    """5e demo with an Adult Red Dragon from the bestiary: its Fire Breath on Brenna, Oswin and Lia, previewed — the
+    damage and each one's save rolled with the app's dice (seed 1), the DC, the chance, what reaches him and his hit
+    points after; nothing applied yet."""
+    from tests.ui.test_area_effects import DEMO_5E, rows, to_the_dragon
+    from tui_combat.screens.area_preview import AreaPreview
+    from tui_combat.screens.area_targets import TargetPicker
+    from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+    from tests.ui.steps import combatant_id, select
+    from tests.waiting import until_screen
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        app = pilot.app
+        await to_the_dragon(pilot, app)
+        await select(pilot, combatant_id(app, "Adult Red Dragon"))
+        await pilot.press("B")
+        await until_screen(pilot, ChoiceDialog, "the dragon's abilities")
+        await pilot.press("enter")
+        await until_screen(pilot, TargetPicker, "the targets")
+        await pilot.press("space", "space", "space", "enter")
+        await until_screen(pilot, FormDialog, "the area form")
+        await pilot.press("ctrl+s")
+        preview = await until_screen(pilot, AreaPreview, "the preview")
+        await until(pilot, lambda: preview.shown is not None and len(rows(preview)) == 3 and settled(preview),
+                    "the preview drawn")
+
+    assert snap_compare(make_app(encounter=DEMO_5E), terminal_size=SIZE, run_before=run_before)

@@ -41,6 +41,9 @@ ROUND_KEYS: dict[str, str] = {
     "round.save_to_library": "L",
     "round.hide": "H",
     "round.show_held": "S",
+    "round.area": "Z",
+    "round.abilities": "B",
+    "round.save": "T",
 }
 APP_KEYS: dict[str, str] = {
     "app.help": "f1,question_mark",
@@ -61,6 +64,8 @@ KEY_LABELS: dict[str, str] = {
     "round.export": N_("Fight report"), "round.save_to_library": N_("Save to the library"),
     "round.hide": N_("Hide from the players, or reveal"),
     "round.show_held": N_("Show the players what was held as it names a secret"),
+    "round.area": N_("Area effect on several targets"), "round.abilities": N_("Special abilities (a breath …)"),
+    "round.save": N_("Saving throw"),
     "app.help": N_("Help"), "app.settings": N_("Settings"),
     "app.quit": N_("Quit"), "app.palette": N_("Palette"), "focus": N_("moving around the screen"),
 }

@@ -9,13 +9,11 @@ ruleset); help and the palette list every key.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any, ClassVar
 
 import msgspec
-from rich.cells import cell_len
 from rich.text import Text
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
@@ -27,17 +25,22 @@ from tui_combat.engine import registry
 from tui_combat.engine.audience import anything_held, held_items
 from tui_combat.engine.apply import OUT_OF_TURN, initiative_asked, initiative_stage
 from tui_combat.engine.contract import ActionSpec, AnyRuleset, DamageDue, FieldSpec, last_target
-from tui_combat.engine.dice import DiceError, Roll, parse, roll
+from tui_combat.engine.dice import DiceError, Roll
 from tui_combat.engine.effects import MAX_ROUNDS, effects_of, find_effect
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.keys import ROUND_KEYS, ruleset_binding_id, shown_key
-from tui_combat.engine.log import LogEntry, Msg, render
+from tui_combat.engine.log import LogEntry, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
-from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number, take_roll
+from tui_combat.screens.area_flow import AreaFlow
+from tui_combat.screens.damage_prompt import ask_amount, ask_hit_damage
+from tui_combat.screens.damage_prompt import read_amount as read_amount  # (where it was found before)
+from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog
 from tui_combat.textual_ext.frames import LaidOutInPlace
 from tui_combat.screens.form_panel import FormPanel
+from tui_combat.screens.round_asks import RoundAsks
 from tui_combat.screens.round_foot import AskedAtTheFoot
+from tui_combat.screens.saving_throw import ask_saving_throw
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, undo_key
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
@@ -52,9 +55,6 @@ from tui_combat.widgets.footer import KeyFooter
 
 LOG_LINES = 200
 LOG_ENTRY_CHARS = 600
-PROMPT_LINE_EXTRA = 2 + 14 + 2
-"""What the amount prompt's line has beside its title and its keys: the title's margins, the field, the keys'
-padding (:class:`~tui_combat.widgets.amount_prompt.AmountPrompt`'s own sizes)."""
 
 
 def _key(binding_id: str) -> str:
@@ -92,35 +92,6 @@ def last_entries(state: State, count: int) -> list[LogEntry]:
         if len(entries) >= count:
             break
     return entries
-
-
-def translated(word: str | Msg) -> str:
-    """A ruleset's word (a message id, or a message with parameters) in the active language; "" for none."""
-    if isinstance(word, Msg):
-        return render(word)
-    return _(word) if word else ""
-
-
-def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any] | str:
-    """Damage or healing as the GM gives it: a whole number from 0 to 9,999, or dice the app rolls
-    ("2d6+1"); else the message for the form. A negative amount is refused (heal is its own key), never
-    turned into 0. Only ASCII digits make a number (``²`` is no number)."""
-    text = typed.strip().replace("−", "-")
-    what = what or _("Amount")
-    if not text:
-        return _("Type a number or a dice expression such as 2d6+1.")
-    if text.startswith("-"):
-        return _("{what} cannot be negative.", what=what)
-    if text.lstrip("+").isascii() and text.lstrip("+").isdigit():
-        number = read_whole_number(what, text.lstrip("+"), bounds=AMOUNT_RANGE)
-        return {"amount": number, "roll": None} if isinstance(number, int) else number
-    try:
-        rolled = roll(parse(text), rng)
-    except DiceError as error:
-        return str(error)
-    if rolled.total > AMOUNT_RANGE[1]:
-        return _("{what}: a number from {low} to {high}.", what=what, low=AMOUNT_RANGE[0], high=AMOUNT_RANGE[1])
-    return {"amount": max(rolled.total, 0), "roll": rolled}
 
 
 class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
@@ -174,6 +145,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         self.budget = BudgetMeter(id="budget")
         self.card = TextLines(id="card")
         self.round_log = RoundLog(id="log", max_lines=LOG_LINES, min_width=20)
+        self.area = AreaFlow(self)
+        self.asks = RoundAsks(self)
 
     def compose(self) -> ComposeResult:
         # The forms and the prompt first: Textual numbers the painting order of a screen's widgets from its last
@@ -258,10 +231,17 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         self.read_only_bar.show_read_only(self.store.read_only, damaged=self.store.damaged)
         self.phase_bar.show_step(state.round, steps, state.step, extra)
         self.order_list.show(state, kind == "resolve", ruleset)
+        self.asks.seen(state, ruleset)
         self.step_hint.show(self.next_move(state, ruleset))
         self._show_log(state)
         self.show_card()
         self.refresh_keys()
+        if self.asks.pending:
+            self.call_later(self.asks.run)
+
+    def on_screen_resume(self) -> None:
+        if self.asks.pending:  # what the state asked for while a dialog lay over the screen
+            self.call_later(self.asks.run)
 
     def next_move(self, state: State, ruleset: AnyRuleset) -> Text:
         """What to do next: the keys first, then the step's own help, wrapped onto the next line where the two
@@ -298,6 +278,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         else:
             keys = _("{next} goes on", next=shown_key("round.next"))
         text = Text()
+        reminders = self.asks.reminders(state, ruleset) if state.phase == "round" else []
+        if reminders:
+            text.append(" · ".join(reminders) + " · ", style="bold yellow")
         text.append(keys, style="bold")
         if step is not None and step.help and state.phase != "over":
             text.append(f" · {_(step.help)}", style="dim")
@@ -375,6 +358,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                               + ngettext("{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds,
                                          effect=render(effect.label)),
                               style="magenta"))
+        lines[:0] = self.asks.card_lines(state, combatant_id)
         if stat_block:
             lines.append(Text(stat_block, style="dim"))
         if combatant.notes:
@@ -413,6 +397,12 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             return self.check_bring_in()
         if action == "show_held":
             return anything_held(self.state)
+        if action == "area":  # the turns: an area may be anyone's, at any time of them
+            return self.step_kind() == "resolve"
+        if action == "abilities":
+            return bool(self.area.abilities_of(self.selected()))
+        if action == "saving_throw":
+            return self.state.phase == "round" and bool(self.ruleset.save_kinds(self.state))
         if action == "undo":  # shown dimmed while there is nothing to undo: the row of keys stays where it is
             return self.store.can_undo or None
         if action == "redo":
@@ -425,7 +415,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             if spec.needs_combatant and selected is None:
                 return False
             try:
-                return self.ruleset.action_available(self.state, spec.name, selected)
+                offered = bool(self.asks.offered(spec.name))  # a legendary action, offered for another
+                return self.ruleset.action_available(self.state, spec.name, selected) or offered
             except RuleError:
                 return False
         return True
@@ -477,6 +468,20 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
 
     def action_back(self) -> None:
         self.host.dispatch(a.PreviousStep())
+
+    def action_area(self) -> None:
+        self.area.start()
+
+    def action_abilities(self) -> None:
+        self.area.choose_ability()
+
+    def action_saving_throw(self) -> None:
+        """A save owed first (the oldest); else one the GM calls for, of the selected combatant."""
+        if self.asks.ask_due():
+            return
+        selected = self.selected()
+        if selected is not None:
+            ask_saving_throw(self, selected)
 
     def reroll_asks(self, then: Callable[[], None]) -> None:
         """Run ``then`` (a new initiative roll); when this round's order is settled already and someone may
@@ -577,23 +582,16 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                                         submit=lambda values: self.host.refusal(a.Declare(combatant=combatant_id,
                                                                                            declaration=values))))
 
-    def _ask_amount(self, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None]) -> None:
-        """The prompt for an amount (typed, or dice the app rolls) given to the selected combatant."""
-        combatant_id = self.selected()
-        if combatant_id is None:
-            return
-        rng = self.store.rng
-
-        def submit(typed: str) -> str | None:
-            amount = read_amount(typed, rng, what)
-            return amount if isinstance(amount, str) else then(combatant_id, amount)
-
-        self._prompt(title.format(name=self.state.combatant(combatant_id).name), submit)
+    def _ask_amount(self, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None], *,
+                    typed_kind: bool = False) -> None:
+        ask_amount(self, title, what, then, typed_kind=typed_kind)
 
     def action_damage(self) -> None:
         self._ask_amount(
             _("Damage to {name}", name="{name}"), _("Damage"),
-            lambda cid, v: self.host.refusal(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"])),
+            lambda cid, v: self.host.refusal(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"],
+                                                      kind=v["kind"])),
+            typed_kind=True,
         )
 
     def action_heal(self) -> None:
@@ -725,6 +723,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         if spec is None:
             return
         combatant_id = self.selected()
+        offered = self.asks.offered(spec.name)
+        if offered and not self._ruleset_key_applies(self.ruleset, self.state, spec, combatant_id):
+            combatant_id = offered[0]  # offered now (a legendary action) to another than the one selected
         if spec.in_turn and spec.needs_combatant and combatant_id and not self.ruleset.acts_now(self.state, combatant_id):
             combatant = self.state.combatant(combatant_id)
             acting = ", ".join(self.state.combatant(cid).name for cid in self.state.acting_now()) or _("nobody")
@@ -792,51 +793,24 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         self._form(title, fields, defaults, then, rng=self.store.rng, submit=submit, preview=preview, dice=dice)
 
     def ask_damage(self, due: DamageDue | None) -> None:
-        """The damage a hit calls for, asked in the prompt and applied to the target: with known dice, Enter
-        rolls them and a number typed is what real dice showed; without, an amount or dice to roll. Esc
-        leaves it (the damage key still gives it)."""
-        if due is None:
-            return
-        try:
-            target = self.state.combatant(due.target)
-        except KeyError:
-            return
-        what, note = translated(due.what), translated(due.note)
-        title = (_("Damage to {name} ({what})", name=target.name, what=what) if what
-                 else _("Damage to {name}", name=target.name))
-        keys = _("Enter: roll {dice} · Esc: cancel", dice=due.dice) if due.dice else _("Enter: apply · Esc: cancel")
-        # The prompt's title has half the line at most, and leaves the keys after the field whole.
-        if what and (cell_len(title) > self.size.width // 2 - 2 or
-                     cell_len(title) + cell_len(keys) + PROMPT_LINE_EXTRA > self.size.width):
-            title = _("Damage to {name}", name=target.name)
-            note = " · ".join(part for part in (what, note) if part)  # "critical hit: the damage dice twice"
-        rng = self.store.rng
+        """The damage a hit calls for, asked in the prompt (see :func:`ask_hit_damage`)."""
+        ask_hit_damage(self, due)
 
-        def deal(amount: int, rolled: Roll | None) -> str | None:
-            return self.host.refusal(a.Damage(combatant=due.target, amount=max(amount, 0), roll=rolled,
-                                              critical=due.critical))
 
-        if due.dice:
-            spec = FieldSpec(key="damage", label=N_("Damage"), kind="roll", default=due.dice)
-
-            def rolled(typed: str) -> str | None:
-                taken = take_roll(spec, typed, rng)
-                return taken if isinstance(taken, str) else deal(taken.total, taken)
-
-            self._prompt(title, rolled, placeholder=due.dice, note=note, keys=keys)
-            return
-
-        def typed(text: str) -> str | None:
-            amount = read_amount(text, rng, _("Damage"))
-            return amount if isinstance(amount, str) else deal(amount["amount"], amount["roll"])
-
-        self._prompt(title, typed, note=note)
+AFTER_THE_RULESET = [
+    Binding(_key("round.abilities"), "abilities", N_("Abilities"), id="round.abilities"),
+    Binding(_key("round.area"), "area", N_("Area"), id="round.area"),
+    Binding(_key("round.save"), "saving_throw", N_("Saving throw"), id="round.save", show=False),
+]
+"""The round's keys placed after the ruleset's own (a footer too full leaves them out first; the card and the
+step line name them when they matter)."""
 
 
 def with_ruleset_keys(screen_class: type[RoundScreen], ruleset_id: str) -> type[RoundScreen]:
     """``screen_class`` with the bindings of the ruleset's own actions added after its own (their keys are
     none of its keys): a class made once for each ruleset and its actions."""
-    return _round_class(screen_class, ruleset_id, tuple(ruleset_bindings(registry.get(ruleset_id))))
+    return _round_class(screen_class, ruleset_id,
+                        (*ruleset_bindings(registry.get(ruleset_id)), *AFTER_THE_RULESET))
 
 
 @lru_cache(maxsize=64)

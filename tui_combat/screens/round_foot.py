@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from textual import events
+from textual.suggester import Suggester
 
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.screens.form_panel import FormPanel
@@ -29,14 +30,17 @@ class AskedAtTheFoot:
     # The screen's own, typed here for the mixin.
     set_focus: Any
     call_after_refresh: Any
+    is_current: Any
 
     def _prompt(self, title: str, submit: Callable[[str], str | None], *, placeholder: str = "", keys: str = "",
-                note: str = "") -> None:
+                note: str = "", suggester: Suggester | None = None) -> None:
         """The prompt over the footer; a refusal stays in it, with what was typed. The turn list keeps its
         look meanwhile, and has the focus again when the prompt closes. A note or a refusal above the
-        prompt's line covers the foot of the list: the selected row is kept in sight above it."""
+        prompt's line covers the foot of the list: the selected row is kept in sight above it. ``suggester``
+        completes words as they are typed (a damage's type)."""
         closed = self._give_foot()
         prompt = self.amount_prompt
+        prompt.field.suggester = suggester
         prompt.ask(title, submit, closed, placeholder, keys=keys, note=note,
                    resized=lambda: self._selected_above(prompt))
 
@@ -57,6 +61,20 @@ class AskedAtTheFoot:
 
         panel.ask(title, fields, values, after, **options)
         self.call_after_refresh(self._selected_above, panel)
+
+    def ask_prompt(self, title: str, submit: Callable[[str], str | None], **options: Any) -> None:
+        """:meth:`_prompt`, for the round's flows kept in modules of their own (a save owed)."""
+        self._prompt(title, submit, **options)
+
+    def ask_form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
+                 then: Callable[[dict[str, Any] | None], None] | None = None, **options: Any) -> None:
+        """:meth:`_form`, for the round's flows kept in modules of their own (a saving throw)."""
+        self._form(title, fields, values, then, **options)
+
+    def foot_free(self) -> bool:
+        """Nothing is asked at the foot of the screen, and no dialog lies over it: the screen may ask something."""
+        return (not (self.amount_prompt.is_open or self.form_panel.is_open or self.add_panel.is_open)
+                and bool(self.is_current))
 
     def _selected_above(self, panel: FormPanel | AmountPrompt) -> None:
         """The selected combatant's row kept in sight above the form or the prompt, once it has its height;

@@ -31,7 +31,7 @@ from tui_combat.rulesets.dnd5e.actions import CATALOGUE
 from tui_combat.rulesets.dnd5e.base import int_arg, roll_arg
 from tui_combat.rulesets.dnd5e.saving import Dnd5eSaving
 from tui_combat.rulesets.dnd5e.sheet import sheet_of
-from tui_combat.rulesets.dnd5e.stat_words import ability_name
+from tui_combat.rulesets.dnd5e.stat_words import ability_name, area_text
 
 __all__ = ["FIGHT_CATALOGUE", "Dnd5eLegendary"]
 
@@ -144,7 +144,7 @@ class Dnd5eLegendary(Dnd5eSaving):
             parts.append(Msg(id=N_("recharge {range}: ready") if ready else N_("recharge {range}: not ready"),
                              params={"range": recharge_text(ability)}))
         if ability.area:
-            parts.append(typed(ability.area))
+            parts.append(typed(area_text(ability.area)))  # in the GM's language, as the card says it
         return Msg(id="{parts}", params={"parts": parts}) if parts else ""
 
     def special_abilities(self, state: State, combatant_id: str) -> tuple[SpecialAbility, ...]:
