@@ -25,7 +25,7 @@ from tui_combat.engine.audience import behind, dice, gm_only, typed, who
 from tui_combat.engine.contract import HP, AnyRuleset, Health
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Fact, Msg, Param, log, roll_param
+from tui_combat.engine.log import Fact, Msg, Param, data_name, log, roll_param
 from tui_combat.engine.model import Combatant, State, Status
 from tui_combat.engine.registry import get
 from tui_combat.engine.saves import ON_SAVE, Incoming, dice_key
@@ -367,7 +367,8 @@ def _check_damage_roll(rolled: Roll) -> None:
 
 def _header(ruleset: AnyRuleset, state: State, action: a.AreaEffect, name: str) -> State:
     """The area's first line: what it is, its damage and its save (the DC behind the GM's screen)."""
-    effect: Param = typed(name)
+    # a special ability's name, as its data keeps it, is shown in the reader's language; a name typed, as typed
+    effect: Param = data_name(name) if action.ability and name == " ".join(action.ability.split()) else typed(name)
     if action.source:
         effect = Msg(id=N_("{source}'s {effect}"), params={"source": who(state, action.source), "effect": effect})
     facts: dict[str, Fact] = {"area": name}

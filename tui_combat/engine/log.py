@@ -12,13 +12,14 @@ from typing import Any, TypeVar, cast
 from tui_combat.engine.audience import decided
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.messages import (
-    LOG_CHUNK, Fact, LogChunk, LogEntry, Msg, Param, append_log, msg, plural_msg, render, render_param, roll_param,
+    DATA_NAME, LOG_CHUNK, Fact, LogChunk, LogEntry, Msg, Param, add_data_names, append_log, data_name, msg, plural_msg,
+    render, render_param, roll_param,
 )
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_
 
-__all__ = ["LOG_CHUNK", "Fact", "LogChunk", "LogEntry", "Msg", "N_", "Param", "append_log", "log", "msg", "plural_msg",
-           "render", "render_param", "roll_param"]
+__all__ = ["DATA_NAME", "LOG_CHUNK", "Fact", "LogChunk", "LogEntry", "Msg", "N_", "Param", "add_data_names",
+           "append_log", "data_name", "log", "msg", "plural_msg", "render", "render_param", "roll_param"]
 
 S = TypeVar("S", bound=State)
 

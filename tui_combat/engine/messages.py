@@ -8,13 +8,15 @@ same journal gives the same state whatever language the GM or a player view uses
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
 from tui_combat.engine.dice import Roll
-from tui_combat.i18n import N_, _, ngettext
+from tui_combat.i18n import N_, _, data_word, ngettext
 
-__all__ = ["LOG_CHUNK", "Fact", "LogChunk", "LogEntry", "Msg", "N_", "Param", "append_log", "msg", "plural_msg", "render",
-           "render_param", "roll_param"]
+__all__ = ["DATA_NAME", "LOG_CHUNK", "Fact", "LogChunk", "LogEntry", "Msg", "N_", "Param", "add_data_names",
+           "append_log", "data_name", "msg", "plural_msg", "render", "render_param", "roll_param"]
 
 Fact = int | str | bool
 
@@ -80,6 +82,32 @@ def render_param(value: Param, sep: str = ", ") -> str:
 _WHOLE = frozenset(("{name}", "{text}", "{value}"))
 """Messages made of one parameter: a name, a text typed, a value; shown as they are, never translated."""
 
+DATA_NAME = "{data_name}"
+"""A message made of a name from a ruleset's data that the data keeps in English (a 5e creature's "Fire Breath"):
+the log keeps the English name, shown in the language of whoever reads it (:func:`data_name`)."""
+_data_names: list[Callable[[str], str]] = []
+
+
+def add_data_names(lookup: Callable[[str], str]) -> None:
+    """Names of a ruleset's data in the active language: ``lookup`` gives one ("Fire Breath" → "Огненное
+    дыхание"), or the name itself when it knows none. Added by the ruleset whose data they are."""
+    if lookup not in _data_names:
+        _data_names.append(lookup)
+
+
+def data_name(name: str) -> Msg:
+    """A name from a ruleset's data as a log parameter, kept in English and shown in the active language by the
+    rulesets' names (:func:`add_data_names`), else by the catalogs, else as written."""
+    return Msg(id=DATA_NAME, params={"name": name})
+
+
+def _data_name_shown(name: str) -> str:
+    for lookup in _data_names:
+        shown = lookup(name)
+        if shown != name:
+            return shown
+    return data_word(name)
+
 
 def render(message: Msg | str) -> str:
     """The message in the active language."""
@@ -87,6 +115,8 @@ def render(message: Msg | str) -> str:
         return _(message)
     if message.id in _WHOLE and len(message.params) == 1:
         return render_param(next(iter(message.params.values())))
+    if message.id == DATA_NAME:
+        return _data_name_shown(render_param(message.params.get("name")))
     sep = message.sep or ", "
     if message.plural:
         count = message.params.get("n")

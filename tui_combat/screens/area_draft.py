@@ -20,14 +20,14 @@ from tui_combat.engine.apply import apply_logged
 from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.dice import Dice, DiceError, Roll, parse, physical, roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import LogEntry, Msg, Param, render
+from tui_combat.engine.log import LogEntry, Msg, Param, data_name, render
 from tui_combat.engine.model import State
 from tui_combat.engine.saves import SaveOdds, SpecialAbility, dice_key
 from tui_combat.i18n import N_, _, english_word
 
-__all__ = ["COVER_WORDS", "AreaDraft", "AreaRolls", "Outcome", "TargetRow", "area_action", "damage_roll",
-           "dc_matters", "draft_of_ability", "mentions", "next_cover", "outcome", "read_damage_kind", "roll_saves",
-           "split_damage_kind", "target_odds", "type_words", "typed_group", "typed_save"]
+__all__ = ["COVER_WORDS", "AreaDraft", "AreaRolls", "Outcome", "TargetRow", "ability_shown", "area_action",
+           "damage_roll", "dc_matters", "draft_of_ability", "mentions", "next_cover", "outcome", "read_damage_kind",
+           "roll_saves", "shown_name", "split_damage_kind", "target_odds", "type_words", "typed_group", "typed_save"]
 
 DASH = "—"
 
@@ -54,6 +54,16 @@ def draft_of_ability(source: str, ability: SpecialAbility) -> AreaDraft:
     """The draft a special ability fills in (a dragon's Fire Breath: 17d6 fire, Dexterity DC 21, half)."""
     return AreaDraft(name=ability.name, dice=ability.damage, kind=ability.kind, save=ability.save, dc=ability.dc,
                      on_save=ability.on_save or "half", source=source, ability=ability.name)
+
+
+def ability_shown(name: str) -> str:
+    """A special ability's name (kept in English, as its data has it) in the GM's language, as the log shows it."""
+    return render(data_name(name))
+
+
+def shown_name(draft: AreaDraft) -> str:
+    """The area's name as the GM reads it: a special ability's in his language, a name he typed as typed."""
+    return ability_shown(draft.name) if draft.ability and draft.name == draft.ability else draft.name
 
 
 @dataclass(frozen=True)

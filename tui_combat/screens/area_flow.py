@@ -21,11 +21,13 @@ from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.area_draft import (
     AreaDraft,
     AreaRolls,
+    ability_shown,
     damage_roll,
     dc_matters,
     draft_of_ability,
     read_damage_kind,
     roll_saves,
+    shown_name,
     target_odds,
     type_words,
 )
@@ -55,7 +57,8 @@ def ability_label(screen: RoundView, ability: SpecialAbility) -> str:
         if ability.damage:
             parts.append(_(dict(ON_SAVE).get(ability.on_save, ability.on_save)))
     note = render(ability.note) if ability.note else (_("ready") if ability.ready else _("not ready"))
-    return f"{ability.name} — {', '.join(parts)} · {note}" if parts else f"{ability.name} · {note}"
+    name = ability_shown(ability.name)
+    return f"{name} — {', '.join(parts)} · {note}" if parts else f"{name} · {note}"
 
 
 class AreaFlow:
@@ -95,7 +98,8 @@ class AreaFlow:
     def title(self, draft: AreaDraft) -> str:
         state = self.screen.state
         if draft.ability and state.has(draft.source):
-            return _("{ability} — {name}", ability=draft.ability, name=state.combatant(draft.source).name)
+            name = state.combatant(draft.source).name
+            return _("{ability} — {name}", ability=ability_shown(draft.ability), name=name)
         return _("Area effect")
 
     def fields(self, draft: AreaDraft) -> list[FieldSpec]:
@@ -145,7 +149,7 @@ class AreaFlow:
             acting = self.screen.state.acting_now()
             source = acting[0] if len(acting) == 1 else ""
         kind = dict(type_words(self.screen.ruleset, self.screen.state)).get(draft.kind, draft.kind)
-        return {"name": draft.name, "dice": draft.dice, "kind": kind, "save": draft.save,
+        return {"name": shown_name(draft), "dice": draft.dice, "kind": kind, "save": draft.save,
                 "dc": draft.dc or self.screen.asks.last_dc, "on_save": draft.on_save, "group_roll": draft.group_roll,
                 "source": source}
 
@@ -156,6 +160,8 @@ class AreaFlow:
         name = " ".join(str(values.get("name", "")).split())
         if not name:
             return _("Give the effect a name.")
+        if draft.ability and name in (ability_shown(draft.ability), draft.ability):
+            name = draft.ability  # the ability's own name, kept as its data has it (shown in the reader's language)
         dice = str(values.get("dice", "")).strip()
         if dice:
             try:
@@ -282,7 +288,7 @@ class AreaFlow:
             if ability is None:
                 return
             if not ability.ready:
-                screen.notify(_("{ability} is not ready: {note}.", ability=ability.name,
+                screen.notify(_("{ability} is not ready: {note}.", ability=ability_shown(ability.name),
                                 note=render(ability.note) if ability.note else _("not ready")),
                               severity="warning", timeout=6)
                 return

@@ -17,6 +17,7 @@ import msgspec
 
 from tui_combat.bestiary_names import Names, read_names
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.messages import add_data_names
 from tui_combat.engine.saves import ON_SAVE
 from tui_combat.i18n import N_, _, data_word, language
 from tui_combat.rulesets.data_loading import DATA_DIR
@@ -64,6 +65,9 @@ def ability_name(name: str) -> str:
         inner = names.get(limited["name"]) or data_word(limited["name"])
         return _("{name} ({count}/Day)", name=inner, count=limited["count"])
     return data_word(name)
+
+
+add_data_names(ability_name)  # an ability named in the log (an area's Fire Breath) is shown in the reader's language
 
 
 def area_text(area: str) -> str:
