@@ -127,8 +127,8 @@ async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(
         await type_in_preview(pilot, preview, "t", "5")   # Oswin: 5 + 0
         await type_in_preview(pilot, preview, "t", "17")  # Lia: 17 + 4 = 21: saved, half
         assert rows(preview) == [
-            ("Brenna", "19+1=20", "5%", "failed", "60 fire", "0/44 down"),
-            ("Oswin", "5", "0%", "failed", "60 fire", "0/42 down"),
+            ("Brenna", "19+1=20", "5%", "failed", "60 fire", "0/44 ✝"),
+            ("Oswin", "5", "0%", "failed", "60 fire", "0/42 ✝"),
             ("Lia", "17+4=21", "20%", "saved", "30 fire", "3/33"),
         ]
         header = visible_text(preview.query_one("#area-header"))
@@ -218,7 +218,7 @@ async def test_legendary_resistance_is_offered_on_a_failed_save_and_esc_loses_no
         await type_in_preview(pilot, preview, "d", "28")
         await type_in_preview(pilot, preview, "t", "4")  # Goblin 1 (the list's order): 4 + 2 = 6
         await type_in_preview(pilot, preview, "t", "3")  # the dragon: 3 + 6 = 9 against DC 15
-        assert rows(preview) == [("Goblin 1", "4+2=6", "40%", "failed", "28 fire", "0/7 down"),
+        assert rows(preview) == [("Goblin 1", "4+2=6", "40%", "failed", "28 fire", "0/7 ✝"),
                                  ("Adult Red Dragon", "3+6=9", "60%", "failed", "0", "256/256")]
         detail = visible_text(preview.query_one("#area-detail"))
         assert "Adult Red Dragon: immune · l: Legendary Resistance (3 left)" in " ".join(detail.split()), detail

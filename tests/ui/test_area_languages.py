@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from tests.i18n.interface import interface_in
 from tests.i18n.interface import make_app as make_app_in
@@ -22,7 +23,7 @@ from tests.ui.steps import (
     until_form,
     visible_text,
 )
-from tests.ui.test_area_effects import rows
+from tests.ui.test_area_effects import rows, type_in_preview
 from tests.waiting import settled, until, until_screen
 from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import ENCOUNTER_DIR
@@ -123,3 +124,32 @@ async def test_a_name_typed_for_the_breath_stays_as_typed(data_root: Path, lang:
             done = store(app).done_actions()[-1]
             assert isinstance(done, a.AreaEffect) and done.name == "Inferno" and done.ability == "Fire Breath"
             assert any("Inferno" in text for text in log_texts(app))
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_the_preview_at_60_by_20_shows_every_cell_whole(data_root: Path, lang: str) -> None:
+    """The breath on three, all down after it: the health column ("0/44" and the mark for down) is whole."""
+    with interface_in(lang) as app_module:
+        app = make_app_in(app_module, data_root, encounter=DEMO_5E)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await to_the_dragon_in(pilot, lang)
+            await pilot.press("B")
+            await until_screen(pilot, ChoiceDialog, "the dragon's abilities")
+            await pilot.press("enter")
+            await until_screen(pilot, TargetPicker, "the targets")
+            await pilot.press("space", "space", "space", "enter")
+            await until_screen(pilot, FormDialog, "the area form")
+            await pilot.press("ctrl+s")
+            preview = await until_screen(pilot, AreaPreview, "the preview")
+            await until(pilot, lambda: preview.shown is not None and len(rows(preview)) == 3, "the preview's rows")
+            await type_in_preview(pilot, preview, "d", "60")
+            for _target in range(3):
+                await type_in_preview(pilot, preview, "t", "1")  # each fails: all three down
+            table = preview.query_one(DataTable)
+            await until(pilot, lambda: settled(preview), "the preview drawn")
+            shown = visible_text(table).splitlines()
+            assert "…" not in "\n".join(shown), "\n".join(shown)
+            for row in rows(preview):
+                line = next((text for text in shown if text.lstrip().startswith(row[0])), "")
+                assert all(cell in line for cell in row), (row, shown)
+            assert [row[-1] for row in rows(preview)] == ["0/44 ✝", "0/42 ✝", "0/33 ✝"]  # down: the turn list's mark

@@ -24,6 +24,7 @@ from tui_combat.engine.log import LogEntry, Msg, Param, data_name, render
 from tui_combat.engine.model import State
 from tui_combat.engine.saves import SaveOdds, SpecialAbility, dice_key
 from tui_combat.i18n import N_, _, english_word
+from tui_combat.widgets.order_list import status_mark
 
 __all__ = ["COVER_WORDS", "AreaDraft", "AreaRolls", "Outcome", "TargetRow", "ability_shown", "area_action",
            "damage_roll", "dc_matters", "draft_of_ability", "mentions", "next_cover", "outcome", "read_damage_kind",
@@ -256,7 +257,7 @@ class TargetRow:
     """What reaches him: "31 fire", "0"; and what he loses of it when the rules keep some from his health
     (temporary hit points, armour): "12 → −7"."""
     health: str
-    """His health after: "12/44", "0/7 down"."""
+    """His health after: "12/44", "0/7 ✝" (down: the turn list's mark)."""
     why: str
     """The rules' reasons: "restrained: disadvantage", "immune", "Evasion"."""
     lines: tuple[str, ...]
@@ -351,8 +352,8 @@ def outcome(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaRoll
         if takes != DASH and now.hp > 0 and 0 <= lost < int(takes.split()[0]):  # some kept from his health (armour)
             takes = f"{takes} → −{lost}"
         health = ruleset.health_shown(after, combatant.id) if after.has(combatant.id) else ""
-        if now.status != combatant.status:
-            health = f"{health} {_(now.status)}"
+        if now.status != combatant.status:  # the turn list's mark (✝), the word where it has none: the column is narrow
+            health = f"{health}{status_mark(now.status) or ' ' + _(now.status)}"
         rows.append(TargetRow(
             combatant=combatant.id, name=combatant.name, roll=roll_text, total=total_text, needed=needed_text,
             chance=chance_text, result=_result(odds, saved, turned), takes=takes, health=health,
