@@ -153,3 +153,23 @@ async def test_the_preview_at_60_by_20_shows_every_cell_whole(data_root: Path, l
                 line = next((text for text in shown if text.lstrip().startswith(row[0])), "")
                 assert all(cell in line for cell in row), (row, shown)
             assert [row[-1] for row in rows(preview)] == ["0/44 ✝", "0/42 ✝", "0/33 ✝"]  # down: the turn list's mark
+
+
+@pytest.mark.parametrize(("lang", "word"), [("ru", "кр"), ("uk", "чер")])
+async def test_the_target_list_finds_a_name_by_a_word_in_the_gms_language(data_root: Path, lang: str,
+                                                                          word: str) -> None:
+    """The dragon's second word ("красный", "червоний") typed in the target list goes to it, as in every list."""
+    with interface_in(lang) as app_module:
+        app = make_app_in(app_module, data_root, encounter=DEMO_5E)
+        async with app.run_test(size=SIZE) as pilot:
+            await to_the_dragon_in(pilot, lang)
+            await select(pilot, combatant_id(app, "Brenna"))  # the list starts on him, not on the dragon
+            await pilot.press("Z")
+            picker = await until_screen(pilot, TargetPicker, "the target list")
+
+            def highlighted() -> str:
+                combatant = picker.highlighted_combatant()
+                return combatant.name if combatant is not None else ""
+
+            await pilot.press(*word)
+            await until(pilot, lambda: highlighted() == DRAGON[lang], "the dragon found", describe=highlighted)

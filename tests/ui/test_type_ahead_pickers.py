@@ -14,7 +14,9 @@ from tests.ui.steps import SIZE, combatant_id, log_texts, select, store, to_roun
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.encounter import ENCOUNTER_DIR
-from tui_combat.screens.dialogs import ChoiceDialog
+from tui_combat.screens.area_targets import TargetPicker
+from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
+from tui_combat.screens.round import RoundScreen
 
 DEMO_5E = ENCOUNTER_DIR / "demo_dnd5e.toml"
 
@@ -86,3 +88,31 @@ async def test_in_russian_the_russian_names(data_root: Path) -> None:
             field = form.query_one("#f-condition", Select)
             await pilot.press("с", "б")  # «сбитый с ног»
             await until(pilot, lambda: field.value == "prone", "prone typed in Russian")
+
+
+async def test_the_area_targets_are_found_as_in_every_list(make_app: Callable[..., CombatApp]) -> None:
+    """The target list (Z) finds a name by any of its words, as the other lists do: "2" goes to Goblin 2, the same
+    letter again to the next name it begins; an arrow forgets what was typed."""
+    app = make_app(encounter=DEMO_5E)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_round_from_setup(pilot)
+        await pilot.press("t")  # the initiative typed: the turns begin
+        await until_screen(pilot, FormDialog, "the initiative form")
+        for typed in ("19", "2", "3", "1", "15", "10"):
+            await pilot.press(*typed, "enter")
+        await until_screen(pilot, RoundScreen, "the round")
+        await pilot.press("Z")
+        picker = await until_screen(pilot, TargetPicker, "the target list")
+
+        def highlighted() -> str:
+            combatant = picker.highlighted_combatant()
+            return combatant.name if combatant is not None else ""
+
+        await pilot.press("2")
+        await until(pilot, lambda: highlighted() == "Goblin 2", "Goblin 2 found by its number", describe=highlighted)
+        await pilot.press("up")
+        await until(pilot, lambda: not picker.type_ahead.typed, "what was typed forgotten")
+        await pilot.press("b")
+        await until(pilot, lambda: highlighted() == "Bugbear", "the bugbear found", describe=highlighted)
+        await pilot.press("b")
+        await until(pilot, lambda: highlighted() == "Brenna", "b again: the next name it begins", describe=highlighted)

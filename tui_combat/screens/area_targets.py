@@ -1,8 +1,9 @@
 """The first step of an area effect: its targets, marked in a list of everyone in the fight.
 
 Space marks the highlighted combatant (or unmarks him); ``*`` marks his whole side and ``+`` his group (again: they
-are unmarked); ``-`` unmarks everyone. Typing a name moves to it (type-ahead: "gob" goes to the first Goblin,
-Backspace takes a letter back). Enter goes on with those marked; Esc leaves, nothing changed.
+are unmarked); ``-`` unmarks everyone. Typing a name moves to it as in every list of the app
+(:class:`~tui_combat.widgets.type_ahead.TypeAhead`: "gob" goes to the first Goblin, "2" to Goblin 2, Backspace takes
+a letter back); the marking keys are never typed. Enter goes on with those marked; Esc leaves, nothing changed.
 """
 
 from __future__ import annotations
@@ -22,24 +23,13 @@ from tui_combat.i18n import N_, _, ngettext
 from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.translated_bindings import TranslatedBindings
+from tui_combat.widgets.type_ahead import TypeAhead
 
 __all__ = ["TargetPicker"]
 
 SIDE_PREFIX = "side-"
 MARK_KEYS = frozenset(" *+-")
 """Characters that are the picker's keys, never typed-ahead."""
-
-
-def find_next(names: list[tuple[str, str]], typed: str, start: int) -> str | None:
-    """The id of the first of ``names`` (id, name), from ``start`` on and round, whose name begins with ``typed``
-    (case aside; spaces may be left out: "goblin3" finds "Goblin 3")."""
-    wanted = typed.casefold()
-    for offset in range(len(names)):
-        combatant_id, name = names[(start + offset) % len(names)]
-        folded = name.casefold()
-        if folded.startswith(wanted) or folded.replace(" ", "").startswith(wanted.replace(" ", "")):
-            return combatant_id
-    return None
 
 
 class TargetPicker(DrawnOnce, TranslatedBindings, ModalScreen[tuple[str, ...] | None]):
@@ -64,8 +54,9 @@ class TargetPicker(DrawnOnce, TranslatedBindings, ModalScreen[tuple[str, ...] | 
         self.title_text = title
         self.marked: set[str] = {cid for cid in marked if state.has(cid)}
         self.start = highlighted
-        self.typed = ""
         self.names = [(c.id, c.name) for c in self._listed()]
+        self.type_ahead = TypeAhead()
+        """What was typed of a name, found among the rows' names (not their marks nor their health)."""
 
     def _listed(self) -> list[Combatant]:
         """Everyone, side by side, in the order the set-up lists them."""
@@ -91,6 +82,8 @@ class TargetPicker(DrawnOnce, TranslatedBindings, ModalScreen[tuple[str, ...] | 
             first = self.names[0][0]
         if first is not None:
             options.highlighted = options.get_option_index(first)
+        self.type_ahead.use([self.fight.combatant(option.id).name if option.id and self.fight.has(option.id) else ""
+                             for option in options.options])
 
     # -- the rows -------------------------------------------------------------------------------------------
     def _options(self) -> list[Option]:
@@ -188,32 +181,29 @@ class TargetPicker(DrawnOnce, TranslatedBindings, ModalScreen[tuple[str, ...] | 
     def on_key(self, event: events.Key) -> None:
         character = event.character
         if character is None or not character.isprintable() or character in MARK_KEYS:
+            if event.key != "backspace":
+                self._forget_typed()
             return
         event.stop()
         event.prevent_default()
-        self._find(self.typed + character)
+        options = self.query_one(OptionList)
+        self._go(self.type_ahead.find(character, options.highlighted, self._headers()))
 
     def action_erase(self) -> None:
-        if self.typed:
-            self._find(self.typed[:-1], from_here=True)
+        if self.type_ahead.typed:
+            self._go(self.type_ahead.back(self.query_one(OptionList).highlighted, self._headers()))
 
-    def _find(self, typed: str, *, from_here: bool = False) -> None:
-        """Move to the first name (from the highlighted one on) that begins with what was typed; a letter that
-        finds none starts the search anew with itself."""
-        self.typed = typed
-        if typed:
-            current = self.highlighted_combatant()
-            here = next((i for i, (cid, _name) in enumerate(self.names) if current and cid == current.id), 0)
-            found = find_next(self.names, typed, here)
-            if found is None and len(typed) > 1 and not from_here:
-                self.typed = typed = typed[-1]
-                found = find_next(self.names, typed, here + 1)
-            if found is not None:
-                options = self.query_one(OptionList)
-                options.highlighted = options.get_option_index(found)
-        self.query_one("#area-find", Static).update(Text(_("Find: {typed}", typed=self.typed) if self.typed else ""))
+    def _headers(self) -> frozenset[int]:
+        """The rows of the sides' names: never found."""
+        return frozenset(i for i, option in enumerate(self.query_one(OptionList).options) if option.disabled)
+
+    def _go(self, found: int | None) -> None:
+        if found is not None:
+            self.query_one(OptionList).highlighted = found
+        typed = self.type_ahead.typed
+        self.query_one("#area-find", Static).update(Text(_("Find: {typed}", typed=typed) if typed else ""))
 
     def _forget_typed(self) -> None:
-        if self.typed:
-            self.typed = ""
+        if self.type_ahead.typed:
+            self.type_ahead.reset()
             self.query_one("#area-find", Static).update("")
