@@ -101,6 +101,7 @@ async def test_the_dragons_breath_is_named_in_the_gms_language_and_the_log_keeps
 
             set_language("en")  # the same line read in English
             assert log_texts(app)[count].startswith(f"{dragon}'s Fire Breath: "), log_texts(app)[count]
+            assert not [text for text in log_texts(app) if breath in text]  # its recharge's line too
             set_language(lang)
 
 

@@ -22,7 +22,7 @@ from tui_combat.engine.audience import behind, hint, typed, who, whos
 from tui_combat.engine.contract import ActionSpec, BudgetLine, FieldSpec
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.log import Msg, Param, log, roll_param
+from tui_combat.engine.log import Msg, Param, data_name, log, roll_param
 from tui_combat.engine.model import Combatant, State
 from tui_combat.engine.saves import SpecialAbility, dice_key
 from tui_combat.i18n import N_, _
@@ -176,7 +176,7 @@ class Dnd5eLegendary(Dnd5eSaving):
         name = what.removeprefix(ABILITY)
         note = str(args.get("note", "") or "").strip()
         state = log(state, N_("{name} uses {what}{note}."), facts={"uses": name}, name=who(state, combatant),
-                    what=typed(ability_name(name)), note=Msg(id=N_(": {note}"), params={"note": typed(note)}) if note else "")
+                    what=data_name(name), note=Msg(id=N_(": {note}"), params={"note": typed(note)}) if note else "")
         return self.on_ability_used(state, combatant.id, name)
 
     def on_ability_used(self, state: State, combatant_id: str, ability: str) -> State:
@@ -195,7 +195,7 @@ class Dnd5eLegendary(Dnd5eSaving):
                                                                        combatant_id: (*spent, found.name)}))
         return log(state, N_("{name}'s {ability} is spent: it recharges on {range} at the start of its turn."),
                    secret=True, facts={"spent": found.name}, name=who(state, combatant),
-                   ability=typed(ability_name(found.name)), range=recharge_text(found))
+                   ability=data_name(found.name), range=recharge_text(found))
 
     def on_turn_start(self, state: State, slot: int) -> State:
         """At the start of its turn a creature's legendary actions come back (with the rest of its budget) and a
@@ -212,7 +212,7 @@ class Dnd5eLegendary(Dnd5eSaving):
                 state = self.with_fight(state, replace(fight, recharge_due=(*fight.recharge_due, combatant_id)))
             state = log(state, N_("{name}: a d6 for each ability to recharge ({abilities}){key}."), secret=True,
                         facts={"recharge_due": True}, name=who(state, combatant_id),
-                        abilities=[typed(ability_name(name)) for name in spent], key=hint(RECHARGE_KEY))
+                        abilities=[data_name(name) for name in spent], key=hint(RECHARGE_KEY))
         return state
 
     def recharge_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -249,7 +249,7 @@ class Dnd5eLegendary(Dnd5eSaving):
             due for due in fight.recharge_due if due != combatant.id)))
         for name, roll, ready in rolled:
             state = log(state, N_("{name}: {ability} recharge {roll}: {result}."), rolls=(roll,),
-                        facts={"recharged": ready}, name=who(state, combatant), ability=typed(ability_name(name)),
+                        facts={"recharged": ready}, name=who(state, combatant), ability=data_name(name),
                         roll=roll_param(roll), result=Msg(id=N_("ready") if ready else N_("not ready")))
         return state
 
