@@ -40,6 +40,7 @@ from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
 from tui_combat.saves.watch import FolderWatch
+from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.harmless import with_harmless
 from tui_combat.widgets.lines import ManyLines
 from tui_combat.widgets.redraw import WindowLog
@@ -145,6 +146,9 @@ def _combatant_line(text: Text, combatant: PublicCombatant, *, large: bool) -> N
     out = combatant.status != "active"
     text.append(mark, style="bold yellow" if combatant.acting else "dim")
     text.append(combatant.name, style="dim strike" if out else ("bold" if combatant.acting else ""))
+    if combatant.fallen:  # ♥ alive though down (dying, stable), ✝ dead
+        text.append(f" {glyph('♥')}" if combatant.fallen == "dying" else f" {glyph('✝')}",
+                    style="bold red" if combatant.fallen == "dying" else "dim")
     if large:
         if out:
             text.append(f"  {combatant.health}", style="dim")
