@@ -723,9 +723,10 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
         self.rows_looked += 1
         row = self._looks.row(self._spots[index], True)
         old = self._rows[index]
+        if row.look == old.look and row.members == old.members:
+            return  # the same row: its text, and its line as drawn last, are kept (a row scrolled back into sight)
         self._rows[index] = row
-        if row.look != old.look:
-            self._replace_row(index, old, row, drawing)
+        self._replace_row(index, old, row, drawing)
 
     def _replace_row(self, index: int, old: Row, new: Row, drawing: bool = False) -> None:
         """Only the cells of the row's line that changed redrawn (none while it is being drawn)."""
