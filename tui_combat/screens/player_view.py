@@ -380,11 +380,16 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         self.view = view
         self._show_head()
         order, now_line = order_lines(view, large=self.large, kept=self._combatant_lines)
-        self.query_one("#view-order", ManyLines).show_lines(order)
+        lines = self.query_one("#view-order", ManyLines)
+        laid_out = len(order) == len(lines.lines) and lines.size.height > 0
+        lines.show_lines(order)
         if now_line != self._now_line:  # the turn moved: keep the slot acting now in sight
             self._now_line = now_line
             box = self.query_one("#view-order-box", VerticalScroll)
-            self.call_after_refresh(box.scroll_to, y=max(now_line - 2, 0), animate=False)
+            if laid_out:  # as many lines as before: scrolled at once, in the frame of the lines that changed
+                box.scroll_to(y=max(now_line - 2, 0), animate=False, immediate=True)
+            else:
+                self.call_after_refresh(box.scroll_to, y=max(now_line - 2, 0), animate=False)
         if self.large:
             self.query_one("#view-now", Static).update(now_text(view))
         else:
