@@ -103,8 +103,9 @@ def fight(combatants: int, group: int = 500, individual: bool = False) -> State:
         from tui_combat.engine.registry import get
 
         requests = get("adnd2e").initiative_requests(state)
-        state = apply(state, a.RollInitiative(rolls={request.key: Roll(expr="1d10", total=index % 10 + 1, faces=(index % 10 + 1,))
-                                                     for index, request in enumerate(requests)}))
+        rolls = {request.key: Roll(expr="1d10", total=index % 10 + 1, faces=(index % 10 + 1,))
+                 for index, request in enumerate(requests)}
+        state = apply(state, a.RollInitiative(rolls=rolls))
     assert len(state.combatants) == combatants and state.order
     return state
 

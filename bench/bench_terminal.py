@@ -242,7 +242,8 @@ def build(data: Path, combatants: int, actions: int, group: int = 500, tag: str 
     code = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])\n"
         "import bench_actions as b\n"
-        "store = b.long_session(Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7] == '1')\n"
+        "store = b.long_session(Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]),\n"
+        "                       sys.argv[7] == '1')\n"
         "assert store.state.phase == 'round' and store.state.order, store.state.phase\n"
         "store.close()\n"
     )
@@ -269,7 +270,8 @@ TABLE_KEYS = (
     (b"u", "u undoes it", True, b"n"),
     (b"?", "? opens the help", True, b"n"), (b"\x1b", "Esc closes it (vs the bare Esc)", True, b"\x1b"),
     (b"n", "n right after a dialog closed", True, b"n"), (b"b", "", False, b""),
-    (b"a", "a opens the attack form", True, b"n"), (b"\x1b", "Esc closes the attack form (vs the bare Esc)", True, b"\x1b"),
+    (b"a", "a opens the attack form", True, b"n"),
+    (b"\x1b", "Esc closes the attack form (vs the bare Esc)", True, b"\x1b"),
     (b"n", "n right after a dialog closed", True, b"n"), (b"b", "", False, b""),
 )
 """One turn of the table's keys: (key, what it is called, timed, the bare app's key after it)."""
@@ -295,9 +297,7 @@ def press_table(argv: list[str], marker: bytes, count: int, env: dict[str, str],
 def table(data: Path, env: dict[str, str], count: int, shapes: list[str], sizes: list[str], view_count: int) -> None:
     """Every key of the README's table in each fight shape and size, as ms, × the bare key, bytes; then the
     players' view after a next turn and after a damage at 2,000 and 10,000."""
-    import os as _os
-
-    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in _os.getloadavg())}")
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for shape in shapes:
         options = SHAPES[shape]
         sessions = {}
@@ -305,7 +305,8 @@ def table(data: Path, env: dict[str, str], count: int, shapes: list[str], sizes:
             combatants, group = TABLE_SIZES[label]
             if options["individual"] and label == "200":
                 group = 1
-            sessions[label] = build(data, combatants, int(options["actions"]), group, individual=bool(options["individual"]))
+            sessions[label] = build(data, combatants, int(options["actions"]), group,
+                                    individual=bool(options["individual"]))
         print(f"\n{shape}: {count} of each key, medians: ms, × the bare key beside it, bytes")
         results = {}
         beside = Beside(env)
@@ -317,16 +318,17 @@ def table(data: Path, env: dict[str, str], count: int, shapes: list[str], sizes:
         names = [what for _key, what, measured, _bare in TABLE_KEYS if measured]
         print(f"{'':46}" + "".join(f"{label:>24}" for label in sizes))
         for what in dict.fromkeys(names):
-            cells = "".join(f"{f'{results[l][what].ours.ms:.1f} {results[l][what].ratio:.2f}× {results[l][what].ours.size:.0f}B':>24}"
-                            for l in sizes)
+            cells = "".join(f"{f'{paired.ours.ms:.1f} {paired.ratio:.2f}× {paired.ours.size:.0f}B':>24}"
+                            for paired in (results[label][what] for label in sizes))
             print(f"{what:46}{cells}")
         for label in sizes:
             if label not in ("2000", "10000"):
                 continue
             for kind in ("next", "damage"):
                 measured = view_updates(data, sessions[label], view_count, env, kind)
-                print(f"  the players' view at {label}, after a {kind}: {measured.ms:.1f} ms, {measured.size:.0f} bytes")
-    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in _os.getloadavg())}")
+                print(f"  the players' view at {label}, after a {kind}: {measured.ms:.1f} ms, "
+                      f"{measured.size:.0f} bytes")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 # -- measuring ----------------------------------------------------------------------------------------
@@ -568,8 +570,8 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=SIZES[0], help="combatants for --frame (default %(default)s)")
     parser.add_argument("--no-start", action="store_true", help="only the keys: no starts, no long session")
     parser.add_argument("--table", action="store_true",
-                        help="only the keys of the README's table, in both fight shapes (2 and 10 slots) at every size, "
-                             "and the players' view after a next turn and after a damage")
+                        help="only the keys of the README's table, in both fight shapes (2 and 10 slots) at every "
+                             "size, and the players' view after a next turn and after a damage")
     parser.add_argument("--shapes", default=",".join(SHAPES), help="with --table: which shapes (default: both)")
     parser.add_argument("--sizes", default=",".join(TABLE_SIZES), help="with --table: which sizes (default: all)")
     args = parser.parse_args()

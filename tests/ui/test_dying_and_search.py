@@ -56,7 +56,8 @@ async def test_5e_dying_with_death_saves_and_dead(make_app: Callable[..., Combat
         await damage(pilot, "30")  # 27 HP: unconscious, making death saves
         await until(pilot, lambda: "♥" in row_of(app, "Mirela"), "Mirela marked dying")
         assert "✝" not in row_of(app, "Mirela")
-        assert row_of(app, "Mirela").split("0/27")[1].split()[:3] == ["♥", "○○○", "○○○"], row_of(app, "Mirela")
+        mirela_row = row_of(app, "Mirela")
+        assert mirela_row.split("0/27")[1].split()[:3] == ["♥", "○○○", "○○○"], mirela_row
         assert "♥" in players_row(app, "Mirela") and "✝" not in players_row(app, "Mirela")
 
         goblin = next(c.id for c in store(app).state.combatants if c.name.startswith("Goblin"))
@@ -90,7 +91,8 @@ async def test_adnd_bleeding_under_the_minus_10_option_then_dead(make_app: Calla
         assert "♥" not in row_of(app, "Raf") and "✝" in players_row(app, "Raf")
 
 
-async def test_slash_finds_a_name_and_letters_fire_no_command(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_slash_finds_a_name_and_letters_fire_no_command(make_app: Callable[..., CombatApp],
+                                                               data_root: Path) -> None:
     saved_round(data_root, "ambush", ["Raf", "Bob"], 30)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:

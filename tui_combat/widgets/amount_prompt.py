@@ -116,7 +116,8 @@ class AmountPrompt(TranslatedBindings, Vertical):
             keys: str = "", note: str = "", typed_keys: str = "", resized: Callable[[], None] | None = None) -> None:
         """Open with ``title`` and an empty field, which takes the keys at once (a key typed right after the
         one that opened the prompt lands in it). ``keys`` says what Enter does while nothing is typed, and
-        ``typed_keys`` once something is (by default: it applies it); ``note`` (a rule of this amount: a critical hit's dice twice) shows above the line.
+        ``typed_keys`` once something is (by default: it applies it); ``note`` (a rule of this amount: a critical
+        hit's dice twice) shows above the line.
         ``on_close`` runs when it closes, taken or left; ``resized`` each time it is laid out at a new size
         while open (shown, a note or a refusal above its line)."""
         self._submit, self._on_close, self._resized = submit, on_close, resized

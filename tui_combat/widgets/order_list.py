@@ -64,7 +64,8 @@ def fallen_mark(how: str, saves: tuple[int, int] | None = None) -> str:
     if saves is not None:
         successes, failures = (min(max(count, 0), 3) for count in saves)
         empty = glyph("○")
-        mark += f" {glyph('✓') * successes}{empty * (3 - successes)} {glyph('✗') * failures}{empty * (3 - failures)}"
+        mark += f" {glyph('✓') * successes}{empty * (3 - successes)}"
+        mark += f" {glyph('✗') * failures}{empty * (3 - failures)}"
     return mark
 
 
@@ -408,7 +409,8 @@ class Looks:
             counted = kept.get(spot.key)
             if counted is None:
                 counted = kept[spot.key] = Census(state.present(spot.members))
-            _kind, _first, marker, budget, _effects, _health, _fall = self.combatant(state.combatant(counted.members[0]), spot.slot, visible)
+            first = state.combatant(counted.members[0])
+            _kind, _first, marker, budget, _effects, _health, _fall = self.combatant(first, spot.slot, visible)
             return Row(spot.key, ("group", counted.name, len(counted.members), counted.out, marker, budget),
                        members=counted.members)
         if spot.kind == "slot":
@@ -608,7 +610,8 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
         holding: tuple[int, str] | None = None
         for index in (*range(start, len(self._spots)), *range(start)):
             spot = self._spots[index]
-            shows: tuple[str, ...] = spot.members if spot.kind == "group" else (spot.who,) if spot.kind == "combatant" else ()
+            shows: tuple[str, ...] = (spot.members if spot.kind == "group" else (spot.who,) if spot.kind == "combatant"
+                                      else ())
             for who in shows:
                 name = state.combatant(who).name.casefold()
                 if name.startswith(needle):
