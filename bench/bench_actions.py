@@ -75,11 +75,15 @@ EXPORT_REPEATS = 3
 
 
 # -- building fights ----------------------------------------------------------------------------------
-def fight(combatants: int, group: int = 500) -> State:
+def fight(combatants: int, group: int = 500, individual: bool = False) -> State:
     """A fight in the resolve step of round 1: two sides, ``combatants`` in all, initiative rolled; the
-    monsters in groups of ``group``."""
+    monsters in groups of ``group`` (1: each on his own). ``individual``: initiative rolled by each combatant
+    (by each group of monsters), 1 to 10, so the order has ten slots, as GMs run big fights; else one roll
+    per side, two slots."""
     state = new_state(seed=1, ruleset="adnd2e")
     steps: list[a.Action] = [a.SetName(name="Бенчмарк"), a.SetRuleset(ruleset="adnd2e"), a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters")]
+    if individual:
+        steps.append(a.SetOption(key="initiative", value="individual_groups"))
     party = min(6, combatants // 2)
     steps += [
         a.AddCombatants(side="s1", name=f"Герой {n}", hp=40, sheet={"cls": "warrior", "level": 5, "weapon": "long sword"})
@@ -91,9 +95,17 @@ def fight(combatants: int, group: int = 500) -> State:
         steps.append(a.AddCombatants(side="s2", name="Orc", hp=8, count=count, sheet={"cls": "monster", "level": 1, "weapon": "long sword"}))
         left -= count
     steps += [a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep()]
-    steps.append(a.RollInitiative(rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)), "s2": Roll(expr="1d10", total=7, faces=(7,))}))
+    if not individual:
+        steps.append(a.RollInitiative(rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)), "s2": Roll(expr="1d10", total=7, faces=(7,))}))
     for action in steps:
         state = apply(state, action)
+    if individual:
+        from tui_combat.engine.registry import get
+
+        requests = get("adnd2e").initiative_requests(state)
+        rolls = {request.key: Roll(expr="1d10", total=index % 10 + 1, faces=(index % 10 + 1,))
+                 for index, request in enumerate(requests)}
+        state = apply(state, a.RollInitiative(rolls=rolls))
     assert len(state.combatants) == combatants and state.order
     return state
 
@@ -141,8 +153,8 @@ def play(store: Store, stream: list[a.Action]) -> None:
         store.dispatch(action)
 
 
-def long_session(folder: Path, combatants: int, actions: int, group: int = 500) -> Store:
-    state = fight(combatants, group)
+def long_session(folder: Path, combatants: int, actions: int, group: int = 500, individual: bool = False) -> Store:
+    state = fight(combatants, group, individual)
     store = Store.create(state, folder)
     stream = action_stream(state, actions, random.Random(actions))
     without_fsync(lambda: play(store, stream))

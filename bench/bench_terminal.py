@@ -1,7 +1,7 @@
 """The app as a GM sees it: a real pseudo-terminal of 80×24, keys written to it, frames read back.
 
-Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame [KEYS]]
-      [--size N] [--no-start]
+Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame [KEYS]] [--size N] [--no-start]
+      [--table [--shapes '2 slots,10 slots'] [--sizes 200,2000,10000,mass]]
 
 Every figure is paired with a bare Textual app (a header, a line of text that changes on a key, a
 footer) measured in the same run, in the same kind of terminal: it runs beside ours, and each timed key of
@@ -29,6 +29,11 @@ ours is followed by one of its own (its starts alternate with ours):
   is a burst of output; Textual writes one at once), and to the last byte before the screen is quiet, on
   the 2,000-combatant session after 10,000 actions; against the bare app's start measured the same way.
 * Peak memory: the app's peak RSS (``VmHWM``) after that resume and the keys, next to the bare app's.
+* ``--table``: every key above, in two shapes of fight at 200, 2,000, 10,000 and in the mass battle: the 2-slot
+  fight above, and individual initiative (AD&D, ten slots, a turn list taller than the screen, 200 damage/heal/
+  next/back actions played before the app resumes it); ``n`` right after a dialog closed too; each key against
+  the bare app's key after it; then the players' view after a next turn and after a damage at 2,000 and 10,000.
+  ``--shapes`` and ``--sizes`` pick some of them.
 * ``--frame [KEYS]``: what each key (one next turn by default) writes at 200 combatants (``--size N``: at N),
   piece by piece (where the cursor went, how many bytes, the text), to see which parts of the screen a key
   redraws and what they cost; ``--frame 'd3\r'`` shows the damage form opened, typed into and applied.
@@ -229,22 +234,101 @@ def bare() -> list[str]:
 
 
 # -- the sessions, built with the engine --------------------------------------------------------------
-def build(data: Path, combatants: int, actions: int, group: int = 500, tag: str = "") -> str:
+def build(data: Path, combatants: int, actions: int, group: int = 500, tag: str = "", individual: bool = False) -> str:
     """A saved session of ``combatants`` (the monsters in groups of ``group``) in the resolve step after
-    ``actions`` actions (in a subprocess, so that this process stays small); returns its key."""
-    key = f"bench-{combatants}-{actions}-{group}{tag}"
+    ``actions`` actions (in a subprocess, so that this process stays small); returns its key. ``individual``:
+    initiative by each combatant or group, ten slots (see ``bench_actions.fight``)."""
+    key = f"bench-{combatants}-{actions}-{group}{tag}{'-individual' if individual else ''}"
     code = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])\n"
         "import bench_actions as b\n"
-        "store = b.long_session(Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]))\n"
+        "store = b.long_session(Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]),\n"
+        "                       sys.argv[7] == '1')\n"
         "assert store.state.phase == 'round' and store.state.order, store.state.phase\n"
         "store.close()\n"
     )
     folder = data / "sessions" / key
     subprocess.run([sys.executable, "-c", code, str(ROOT), str(ROOT / "bench"), str(folder), str(combatants), str(actions),
-                    str(group)],
+                    str(group), "1" if individual else "0"],
                    check=True)
     return key
+
+
+SHAPES = {
+    "2 slots": {"actions": 0, "individual": False},
+    "10 slots": {"actions": 200, "individual": True},
+}
+"""The two shapes of fight every key of the README's table is timed in: one initiative roll per side (two slots,
+no action played yet), and initiative by each combatant or group of monsters (AD&D's individual initiative: ten
+slots, a list taller than the screen, 200 damage/heal/next/back actions already played)."""
+TABLE_SIZES = {"200": (200, 500), "2000": (2_000, 500), "10000": (10_000, 500), "mass": (MASS[0], MASS[1])}
+"""The fights of the table: (combatants, monsters per group); at 200, individual initiative puts each orc on his
+own (group 1)."""
+TABLE_KEYS = (
+    (b"n", "n next turn", True, b"n"), (b"b", "b back", True, b"n"),
+    (b"d", "d opens the damage prompt", True, b"n"), (b"3", "", False, b""), (b"\r", "Enter applies it", True, b"n"),
+    (b"u", "u undoes it", True, b"n"),
+    (b"?", "? opens the help", True, b"n"), (b"\x1b", "Esc closes it (vs the bare Esc)", True, b"\x1b"),
+    (b"n", "n right after a dialog closed", True, b"n"), (b"b", "", False, b""),
+    (b"a", "a opens the attack form", True, b"n"),
+    (b"\x1b", "Esc closes the attack form (vs the bare Esc)", True, b"\x1b"),
+    (b"n", "n right after a dialog closed", True, b"n"), (b"b", "", False, b""),
+)
+"""One turn of the table's keys: (key, what it is called, timed, the bare app's key after it)."""
+
+
+def press_table(argv: list[str], marker: bytes, count: int, env: dict[str, str], beside: Beside) -> dict[str, Paired]:
+    """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up) the keys of
+    :data:`TABLE_KEYS`, each timed one paired with a key of the bare app ``beside``. Returns them by name."""
+    terminal = Terminal(argv, env)
+    try:
+        terminal.until_quiet(0, marker)
+        timed: dict[str, Paired] = {}
+        for number in range(count + 1):
+            for key, what, measured, bare_key in TABLE_KEYS:
+                took, size = terminal.key(key)
+                if measured and number >= 1:
+                    timed.setdefault(what, Paired()).add(took, size, beside, bare_key)
+        return timed
+    finally:
+        terminal.close()
+
+
+def table(data: Path, env: dict[str, str], count: int, shapes: list[str], sizes: list[str], view_count: int) -> None:
+    """Every key of the README's table in each fight shape and size, as ms, × the bare key, bytes; then the
+    players' view after a next turn and after a damage at 2,000 and 10,000."""
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for shape in shapes:
+        options = SHAPES[shape]
+        sessions = {}
+        for label in sizes:
+            combatants, group = TABLE_SIZES[label]
+            if options["individual"] and label == "200":
+                group = 1
+            sessions[label] = build(data, combatants, int(options["actions"]), group,
+                                    individual=bool(options["individual"]))
+        print(f"\n{shape}: {count} of each key, medians: ms, × the bare key beside it, bytes")
+        results = {}
+        beside = Beside(env)
+        try:
+            for label in sizes:
+                results[label] = press_table(ours(data, sessions[label]), ROUND_MARKER, count, env, beside)
+        finally:
+            beside.close()
+        names = [what for _key, what, measured, _bare in TABLE_KEYS if measured]
+        print(f"{'':46}" + "".join(f"{label:>24}" for label in sizes))
+        for what in dict.fromkeys(names):
+            cells = "".join(f"{f'{paired.ours.ms:.1f} {paired.ratio:.2f}× {paired.ours.size:.0f}B':>24}"
+                            for paired in (results[label][what] for label in sizes))
+            print(f"{what:46}{cells}")
+        for label in sizes:
+            if label not in ("2000", "10000"):
+                continue
+            for kind in ("next", "damage"):
+                measured = view_updates(data, sessions[label], view_count, env, kind)
+                print(f"  the players' view at {label}, after a {kind}: {measured.ms:.1f} ms, "
+                      f"{measured.size:.0f} bytes")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 # -- measuring ----------------------------------------------------------------------------------------
@@ -392,11 +476,11 @@ def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str], 
         terminal.close()
 
 
-def view_updates(data: Path, key: str, count: int, env: dict[str, str]) -> Keys:
+def view_updates(data: Path, key: str, count: int, env: dict[str, str], kind: str = "damage") -> Keys:
     """The players' view (``tui-combat view KEY``) in a pseudo-terminal while this process writes the GM's
-    actions into the session (a damage, then its healing, on the first monster): for each, the time from the
-    action saved (the journal line fsynced) to the last byte of the view's frame, and the bytes it wrote.
-    The first two are a warm-up."""
+    actions into the session (a damage, then its healing, on the first monster; ``kind`` "next": a next turn,
+    then back): for each, the time from the action saved (the journal line fsynced) to the last byte of the
+    view's frame, and the bytes it wrote. The first two are a warm-up."""
     from tui_combat.engine import actions as a
     from tui_combat.store import Store
 
@@ -409,7 +493,11 @@ def view_updates(data: Path, key: str, count: int, env: dict[str, str]) -> Keys:
         for number in range(2 * count + 2):
             terminal.drain()
             since = len(terminal.output)
-            action: a.Action = a.Damage(combatant=target, amount=1) if number % 2 == 0 else a.Heal(combatant=target, amount=1)
+            action: a.Action
+            if kind == "next":
+                action = a.NextStep() if number % 2 == 0 else a.PreviousStep()
+            else:
+                action = a.Damage(combatant=target, amount=1) if number % 2 == 0 else a.Heal(combatant=target, amount=1)
             store.dispatch(action)
             saved = time.perf_counter()
             terminal.until_quiet(since)
@@ -481,6 +569,11 @@ def main() -> int:
                              "(\\r for Enter, \\e for Esc); with --size, at that many combatants")
     parser.add_argument("--size", type=int, default=SIZES[0], help="combatants for --frame (default %(default)s)")
     parser.add_argument("--no-start", action="store_true", help="only the keys: no starts, no long session")
+    parser.add_argument("--table", action="store_true",
+                        help="only the keys of the README's table, in both fight shapes (2 and 10 slots) at every "
+                             "size, and the players' view after a next turn and after a damage")
+    parser.add_argument("--shapes", default=",".join(SHAPES), help="with --table: which shapes (default: both)")
+    parser.add_argument("--sizes", default=",".join(TABLE_SIZES), help="with --table: which sizes (default: all)")
     args = parser.parse_args()
     keys, starts, long_actions = (8, 3, 1_000) if args.quick else (args.keys, args.starts, LONG_ACTIONS)
     data = Path(tempfile.mkdtemp(prefix="tui-combat-terminal-", dir=args.dir))
@@ -490,9 +583,15 @@ def main() -> int:
     try:
         print(f"tui-combat in a pseudo-terminal of {COLUMNS}×{LINES}, against a bare Textual app in the same run; "
               f"a frame ends after {QUIET * 1000:.0f} ms of quiet")
+        if args.table:
+            table(data, env, keys, args.shapes.split(","), args.sizes.split(","), max(keys // 2, 3))
+            return 0
         if args.frame is not None:
             keys = args.frame.replace("\\r", "\r").replace("\\e", "\x1b").encode()
-            show_frame(ours(data, build(data, args.size, 0)), ROUND_MARKER, env, keys)
+            individual = args.shapes == "10 slots"  # the frame in the fight of ten slots
+            session = build(data, args.size, 200 if individual else 0, 1 if individual and args.size <= 200 else 500,
+                            individual=individual)
+            show_frame(ours(data, session), ROUND_MARKER, env, keys)
             return 0
         sessions = {f"{size:,} combatants": build(data, size, 0) for size in SIZES}
         sessions["mass battle, 200 groups of 10"] = build(data, MASS[0], 0, MASS[1])

@@ -1,5 +1,6 @@
-"""The players' turn order of a mass battle (:class:`~tui_combat.widgets.lines.ManyLines`): an update draws
-only the lines that changed and marks dirty only their changed cells, however long the order is."""
+"""The players' turn order of a mass battle (:class:`~tui_combat.widgets.lines.ManyLines`): only the lines on the
+screen are drawn, and an update draws only the lines that changed and marks dirty only their changed cells, however
+long the order is."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ async def test_one_changed_line_of_two_thousand_is_all_that_is_drawn_again() -> 
         lines = app.query_one(ManyLines)
         lines.show_lines(orcs())
         await until(pilot, lambda: lines.size.height == 2_000, "the lines laid out")
+        await until(pilot, lambda: lines.lines_drawn >= 24, "the lines in sight drawn")
+        assert lines.lines_drawn <= 4 * 24  # those in sight only (drawn again once the scroll bar took its column)
         drawn: list[Any] = []
         console = app.console
         render_lines = console.render_lines

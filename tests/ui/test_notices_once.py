@@ -39,7 +39,7 @@ async def test_a_message_given_again_while_shown_is_shown_once_and_others_stand_
             await until(pilot, lambda: newest(app) != given, "the refusal given again")
             assert messages(app) == [refused]
         await until(pilot, lambda: toasts() == 1, "one toast left")
-        await pilot.press("slash", "n")  # another message, then the refusal again: it comes last, once
+        await pilot.press("F", "n")  # another message, then the refusal again: it comes last, once
         await until(pilot, lambda: messages(app) == [acting, refused], "both messages, the refusal last")
         await until(pilot, lambda: toasts() == 2, "two toasts")
         await pilot.press("q")

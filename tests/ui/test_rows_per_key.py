@@ -192,7 +192,7 @@ async def test_leaving_the_resolve_step_keeps_the_rows_where_they_stand_unless_o
         assert headers() == ["── 3", "── 7"]
         await step("b", 1, "resolve")
         assert laid_out == [] and headers() == ["── 3 acted", "▶─ 7 now"]
-        await pilot.press("slash")  # only those acting now: the orcs
+        await pilot.press("F")  # only those acting now: the orcs
         await until(pilot, lambda: order.filter == FILTER_ACTING, "only those acting listed")
         await until(pilot, lambda: settled(order), "the list drawn")
         assert order.option_count == 1 + 20

@@ -46,15 +46,15 @@ async def test_the_list_filters_to_acting_now_and_to_each_side(make_app: Callabl
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         everyone = rows(app)
-        await pilot.press("slash")
+        await pilot.press("F")
         assert rows(app) == everyone[:2]  # acting now: the party's slot
-        await pilot.press("slash")
+        await pilot.press("F")
         assert rows(app) == everyone[:2]  # the party
-        await pilot.press("slash")
+        await pilot.press("F")
         assert rows(app) == everyone[2:]  # the monsters
         assert selected(app) is not None and app.store is not None
         assert app.store.state.combatant(selected(app) or "").name == "Orc 1"
-        await pilot.press("slash")
+        await pilot.press("F")
         assert rows(app) == everyone
 
 

@@ -64,7 +64,7 @@ OrderPolicy = Literal["round", "fight"]
 SurpriseScope = Literal["side", "combatant"]
 
 __all__ = [
-    "CONDITION_LABELS", "HP", "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "Waiting", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "listed_health", "OrderPolicy", "RollRequest", "Ruleset",
+    "CONDITION_LABELS", "HP", "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "Waiting", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "listed_health", "fallen", "FALLEN_ALIVE", "OrderPolicy", "RollRequest", "Ruleset",
     "RuleError", "Situation", "StepDef", "StepKind", "SurpriseModifier", "SurpriseScope", "group_slots",
 ]
 
@@ -227,6 +227,19 @@ def listed_health(ruleset: AnyRuleset, state: State, combatant_id: str) -> str:
     0/3", "BP 13/20")."""
     shown = ruleset.health_shown(state, combatant_id)
     return shown if ruleset.health_label == HP else f"{_(ruleset.health_label)} {shown}"
+
+
+FALLEN_ALIVE = frozenset({N_("dying"), N_("stable"), N_("unconscious")})
+"""The words of :meth:`Ruleset.condition_word` for one who is down but alive (the turn list marks him ♥, not ✝)."""
+
+
+def fallen(ruleset: AnyRuleset, state: State, combatant_id: str) -> Literal["", "dying", "dead"]:
+    """How one who is down lies: "dying" while alive (dying, stable, bound: his book's word says so), "dead"
+    otherwise (a book that names no such word counts the fallen out for good); "" while he is not down."""
+    combatant = state.combatant(combatant_id)
+    if combatant.status != "down":
+        return ""
+    return "dying" if ruleset.condition_word(state, combatant_id) in FALLEN_ALIVE else "dead"
 
 
 def group_slots(values: Mapping[str, int], *, descending: bool, prefix: str = "", free: bool = False) -> list[Slot]:
@@ -588,6 +601,11 @@ class Ruleset(SavingRules, Generic[R, F]):
         """A message id for the state of a combatant's health the book names ("dying", "stable", "dead",
         "seriously injured"), shown on the card and, translated, on the players' screen; None when the
         book names none (the players' screen then words the hit points by its own scale)."""
+        return None
+
+    def death_saves(self, state: State, combatant_id: str) -> tuple[int, int] | None:
+        """(successes, failures) of the death saving throws of one who is dying, for a book that counts them
+        (three of either end it); None otherwise, and by default."""
         return None
 
     # -- out of the order ----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from typing import Literal
 import msgspec
 
 from tui_combat.engine.audience import players_line, reading, rolls_shown
-from tui_combat.engine.contract import CONDITION_LABELS, AnyRuleset, StepDef, listed_health
+from tui_combat.engine.contract import CONDITION_LABELS, FALLEN_ALIVE, AnyRuleset, StepDef, listed_health
 from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, render
@@ -83,6 +83,8 @@ class PublicCombatant(msgspec.Struct, frozen=True, kw_only=True):
     """His health as the rules count it, for the party only: what the GM's turn list shows ("12/30", "Wounds 0/3":
     :func:`~tui_combat.engine.contract.listed_health`)."""
     status: Status = "active"
+    fallen: Literal["", "dying", "dead"] = ""
+    """How he lies when down: "dying" while alive (dying, stable, bound), "dead"; "" while he is not down."""
     conditions: tuple[str, ...] = ()
     acting: bool = False
     acted: bool = False
@@ -228,7 +230,8 @@ class _Builder:
     def combatant(self, combatant_id: str, *, acting: bool = False, acted: bool = False) -> PublicCombatant:
         combatant = self.by_id[combatant_id]
         party = combatant.side in self.party
-        health = health_word(combatant, self.scale, self.ruleset.condition_word(self.state, combatant_id))
+        word = self.ruleset.condition_word(self.state, combatant_id)
+        health = health_word(combatant, self.scale, word)
         conditions = _conditions(self.ruleset, self.state, combatant_id, self.shown) \
             if self.state.phase == "round" else ()
         return PublicCombatant(
@@ -240,6 +243,7 @@ class _Builder:
             max_hp=combatant.max_hp if party else None,
             figure=listed_health(self.ruleset, self.state, combatant_id) if party else None,
             status=combatant.status,
+            fallen=("dying" if word in FALLEN_ALIVE else "dead") if combatant.status == "down" else "",
             conditions=tuple(word for word in conditions if word != health),  # "dead" once, not as a condition too
             acting=acting,
             acted=acted,

@@ -8,6 +8,7 @@ from textual.binding import Binding, BindingsMap
 from textual.containers import Vertical
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from tui_combat.engine.keys import keymap as keys_in_force
@@ -54,6 +55,30 @@ def binding_rows(screen: Screen[object]) -> list[tuple[str, str]]:
     return rows
 
 
+class KeysTable(DataTable[Text]):
+    """The help's table, drawn from the rows it made last time while it looks the same: Textual's table forgets
+    every row it drew whenever its styles are worked out again (as the help opens, as the focus comes back to
+    it), and drew them all anew through Rich at each opening, some two thirds of the frame's time."""
+
+    _look: tuple[object, ...] | None = None
+    """The styles the rows kept were drawn with."""
+
+    def _current_look(self) -> tuple[object, ...]:
+        return (self.rich_style, self.size,
+                *(self.get_component_rich_style(name, partial=True) for name in sorted(self.COMPONENT_CLASSES)))
+
+    def notify_style_update(self) -> None:
+        try:
+            look: tuple[object, ...] | None = self._current_look()
+        except KeyError:  # its parts not styled yet (it is being mounted)
+            look = None
+        if look is not None and look == self._look:
+            Widget.notify_style_update(self)  # not the table's own, which forgets the rows drawn
+            return
+        self._look = look
+        super().notify_style_update()
+
+
 class HelpScreen(DrawnOnce, TranslatedBindings, ModalScreen[None]):
     CSS_PATH = ["dialogs.tcss", "help.tcss"]
     BINDINGS = [Binding("escape,f1,question_mark,q", "close", N_("Close"), id="help.close")]
@@ -67,7 +92,7 @@ class HelpScreen(DrawnOnce, TranslatedBindings, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(_("Keys — ctrl+p opens the command palette"), id="dialog-title")
-            yield DataTable(id="help-keys", cursor_type="row", show_cursor=True)
+            yield KeysTable(id="help-keys", cursor_type="row", show_cursor=True)
             yield Static(_("{key} closes", key=shown_key("help.close", "escape")), id="dialog-help")
 
     def on_mount(self) -> None:

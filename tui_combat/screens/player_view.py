@@ -40,6 +40,7 @@ from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
 from tui_combat.saves.watch import FolderWatch
+from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.harmless import with_harmless
 from tui_combat.widgets.lines import ManyLines
 from tui_combat.widgets.redraw import WindowLog
@@ -145,6 +146,9 @@ def _combatant_line(text: Text, combatant: PublicCombatant, *, large: bool) -> N
     out = combatant.status != "active"
     text.append(mark, style="bold yellow" if combatant.acting else "dim")
     text.append(combatant.name, style="dim strike" if out else ("bold" if combatant.acting else ""))
+    if combatant.fallen:  # ♥ alive though down (dying, stable), ✝ dead
+        text.append(f" {glyph('♥')}" if combatant.fallen == "dying" else f" {glyph('✝')}",
+                    style="bold red" if combatant.fallen == "dying" else "dim")
     if large:
         if out:
             text.append(f"  {combatant.health}", style="dim")
@@ -376,11 +380,16 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         self.view = view
         self._show_head()
         order, now_line = order_lines(view, large=self.large, kept=self._combatant_lines)
-        self.query_one("#view-order", ManyLines).show_lines(order)
+        lines = self.query_one("#view-order", ManyLines)
+        laid_out = len(order) == len(lines.lines) and lines.size.height > 0
+        lines.show_lines(order)
         if now_line != self._now_line:  # the turn moved: keep the slot acting now in sight
             self._now_line = now_line
             box = self.query_one("#view-order-box", VerticalScroll)
-            self.call_after_refresh(box.scroll_to, y=max(now_line - 2, 0), animate=False)
+            if laid_out:  # as many lines as before: scrolled at once, in the frame of the lines that changed
+                box.scroll_to(y=max(now_line - 2, 0), animate=False, immediate=True)
+            else:
+                self.call_after_refresh(box.scroll_to, y=max(now_line - 2, 0), animate=False)
         if self.large:
             self.query_one("#view-now", Static).update(now_text(view))
         else:

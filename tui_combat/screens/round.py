@@ -111,6 +111,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         Binding(_key("round.save_as"), "save_as", N_("Save as"), id="round.save_as", show=False),
         Binding(_key("round.options"), "options", N_("Options (initiative method …)"), id="round.options", show=False),
         Binding(_key("round.quit"), "app.quit", N_("Quit"), id="round.quit", show=False),
+        Binding(_key("round.search"), "search", N_("Find in the turn list"), id="round.search", show=False),
         Binding(_key("round.filter"), "filter", N_("List: everyone, acting now, one side"), id="round.filter", show=False),
         Binding(_key("round.group"), "fold_group", N_("Fold or unfold a group"), id="round.group", show=False),
         Binding(_key("round.effect"), "effect", N_("Condition or effect for some rounds"), id="round.effect", show=False),
@@ -456,6 +457,19 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             self.notify(_("The list shows {side}.", side=self.state.side(shown).name), timeout=3)
         self.show_card()
         self.refresh_keys()
+
+    def action_search(self) -> None:
+        """A name typed at the foot; Enter selects the next row of the turn list that shows it, Esc leaves."""
+
+        def find(typed: str) -> str | None:
+            if not typed.strip():
+                return None
+            if self.order_list.find(typed) is None:
+                return _("Nobody in the turn list is called “{name}”.", name=typed.strip())
+            return None
+
+        self._prompt(_("Find"), find, placeholder=_("a name"), keys=_("Enter: go to · Esc: close"),
+                     typed_keys=_("Enter: go to · Esc: close"))
 
     def action_fold_group(self) -> None:
         """The selected group becomes one row in the turn list, or one row per member again."""

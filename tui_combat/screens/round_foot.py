@@ -33,7 +33,7 @@ class AskedAtTheFoot:
     is_current: Any
 
     def _prompt(self, title: str, submit: Callable[[str], str | None], *, placeholder: str = "", keys: str = "",
-                note: str = "", suggester: Suggester | None = None) -> None:
+                note: str = "", suggester: Suggester | None = None, typed_keys: str = "") -> None:
         """The prompt over the footer; a refusal stays in it, with what was typed. The turn list keeps its
         look meanwhile, and has the focus again when the prompt closes. A note or a refusal above the
         prompt's line covers the foot of the list: the selected row is kept in sight above it. ``suggester``
@@ -41,7 +41,7 @@ class AskedAtTheFoot:
         closed = self._give_foot()
         prompt = self.amount_prompt
         prompt.field.suggester = suggester
-        prompt.ask(title, submit, closed, placeholder, keys=keys, note=note,
+        prompt.ask(title, submit, closed, placeholder, keys=keys, note=note, typed_keys=typed_keys,
                    resized=lambda: self._selected_above(prompt))
 
     def _form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,

@@ -86,7 +86,7 @@ class AmountPrompt(Vertical):
         """Keys typed after Enter while what was typed before it is read; None when not reading."""
         self._lines: dict[str, str] = {}
         """What the note and the keys lines show (a Static rewrites its whole line at each update)."""
-        self._keys_when_empty = ""
+        self._keys_when_empty = self._keys_typed = ""
         self.field = AmountField(id="prompt-field", compact=True, select_on_focus=False)
         self._parts = {name: Static("", id=name[1:]) for name in ("#prompt-error", "#prompt-note", "#prompt-title",
                                                                      "#prompt-keys")}
@@ -112,17 +112,18 @@ class AmountPrompt(Vertical):
         return str(error.render()) if error.display else ""
 
     def ask(self, title: str, submit: Submit, on_close: Callable[[], None], placeholder: str = "", *,
-            keys: str = "", note: str = "", resized: Callable[[], None] | None = None) -> None:
+            keys: str = "", note: str = "", typed_keys: str = "", resized: Callable[[], None] | None = None) -> None:
         """Open with ``title`` and an empty field, which takes the keys at once (a key typed right after the
-        one that opened the prompt lands in it). ``keys`` says what Enter does while nothing is typed (else it
-        applies what is); ``note`` (a rule of this amount: a critical hit's dice twice) shows above the line.
+        one that opened the prompt lands in it). ``keys`` says what Enter does while nothing is typed, and
+        ``typed_keys`` once something is (by default: it applies it); ``note`` (a rule of this amount: a critical
+        hit's dice twice) shows above the line.
         ``on_close`` runs when it closes, taken or left; ``resized`` each time it is laid out at a new size
         while open (shown, a note or a refusal above its line)."""
         self._submit, self._on_close, self._resized = submit, on_close, resized
         self._parts["#prompt-title"].update(Text(title))
         self._show_error("")
         self._show_line("#prompt-note", note)
-        self._keys_when_empty = keys
+        self._keys_when_empty, self._keys_typed = keys, typed_keys
         self._show_keys("")
         field = self.field
         field.value = ""
@@ -133,7 +134,8 @@ class AmountPrompt(Vertical):
     def _show_keys(self, typed: str) -> None:
         """What Enter does: ``keys`` of :meth:`ask` while nothing is typed (roll the hit's dice), else apply."""
         when_empty = self._keys_when_empty
-        self._show_line("#prompt-keys", when_empty if when_empty and not typed else _("Enter: apply · Esc: cancel"), always=True)
+        typed_keys = self._keys_typed or _("Enter: apply · Esc: cancel")
+        self._show_line("#prompt-keys", when_empty if when_empty and not typed else typed_keys, always=True)
 
     def on_resize(self, event: events.Resize) -> None:
         if self.is_open and self._resized is not None:

@@ -20,6 +20,9 @@ FALLBACK: dict[str, str] = {
     "⚄": "*",
     "✓": "v",
     "⊘": "(h)",
+    "♥": "<3",
+    "✗": "x",
+    "○": "-",
 }
 """Each symbol → what a terminal that cannot show it gets."""
 

@@ -278,18 +278,30 @@ class TextLines(Widget):
         return lines[y] if y < len(lines) else Strip.blank(width, self.rich_style)
 
 
+def _same_object(one: object, other: object) -> bool:
+    return one is other
+
+
 class ManyLines(TextLines):
     """A long text shown through :class:`TextLines` (the players' turn order of a mass battle), given line by
     line: each line is drawn once and kept while it stays the same, so an update draws only the lines that
-    changed and redraws only the cells that did."""
+    changed and redraws only the cells that did. A line that fits on one row is drawn only when it is on the
+    screen (lazily, as Textual asks for the rows in sight): an update of 2,000 lines draws the twenty in sight,
+    and finds which changed by identity first, so that a caller that keeps its unchanged lines costs nothing
+    for them."""
 
     def __init__(self, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._lines: list[Text] = []
-        self._kept: dict[tuple[object, ...], list[Strip]] = {}
-        self._same: dict[int, tuple[Text, list[Strip]]] = {}
+        self._same: dict[int, tuple[Text, list[Strip | Text]]] = {}
         self._kept_for: tuple[int, Style] | None = None
+        self._rows: list[Strip | Text] = []
+        """Each row as drawn, or the one-row line it shows while not yet drawn."""
+        self._row_lines: list[Text] = []
+        """The line each row shows."""
+        self.lines_drawn = 0
+        """How many lines were drawn into rows; for tests."""
 
     @property
     def lines(self) -> list[Text]:
@@ -299,35 +311,111 @@ class ManyLines(TextLines):
         return Text("\n").join(self._lines)
 
     def show_lines(self, lines: list[Text]) -> None:
-        """Show ``lines``: the cells of the lines that changed are redrawn, nothing else."""
-        if lines == self._lines:
+        """Show ``lines``: the cells of the lines in sight that changed are redrawn, nothing else."""
+        if len(lines) == len(self._lines) and (all(map(_same_object, lines, self._lines)) or lines == self._lines):
             return
         self._lines = lines
-        self._redraw_changed()
+        self._redraw_rows()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._lines_at(width))
+        self._lines_at(width)
+        return len(self._rows)
 
-    def _draw(self, width: int, style: Style) -> list[Strip]:
-        if self._kept_for != (width, style):
-            self._kept, self._same, self._kept_for = {}, {}, (width, style)
+    def _lines_at(self, width: int) -> list[Strip]:
+        style = self.rich_style
+        if self._drawn_for != (width, style):
+            self._drawn_for = (width, style)
+            self._rows = self._lay_out(width, style)
+        return []  # (the rows are read through :meth:`render_line`)
+
+    def _in_sight(self) -> tuple[int, int]:
+        """The rows on the screen (first, last), inside a scrolling parent; all of them otherwise."""
+        parent = self.parent
+        if isinstance(parent, Widget) and parent.is_scrollable:
+            top = parent.scroll_offset.y
+            return top, top + max(parent.size.height, 1) - 1
+        return 0, len(self._rows) - 1
+
+    def _redraw_rows(self) -> None:
+        if self._drawn_for is None or not self.is_mounted:
+            self.refresh(layout=True)
+            return
+        width, style = self._drawn_for
+        old, old_lines = self._rows, self._row_lines
+        new = self._lay_out(width, style)
+        self._rows = new
+        if len(new) != len(old):
+            self.refresh(layout=True)
+            return
+        first, last = self._in_sight()
+        regions = []
+        for y, (before, after) in enumerate(zip(old, new)):
+            if before is after:
+                continue
+            if not first <= y <= last:
+                continue  # drawn when it comes into sight
+            if isinstance(before, Strip) and isinstance(after, Text) and after == old_lines[y]:
+                new[y] = before  # a new line that looks the same: its row as drawn
+                continue
+            if not isinstance(before, Strip):  # never drawn: nothing on the screen to compare with
+                regions.append(Region(0, y, width, 1))
+                continue
+            after_strip = self._row(y, new)
+            span = changed_span(before, after_strip, width)
+            if span is not None:  # (``refresh`` takes regions of the content: Textual adds the padding)
+                regions.append(Region(span[0], y, span[1] - span[0], 1))
+                self.cells_redrawn += span[1] - span[0]
+        if regions:
+            self.refresh(*regions)
+
+    def _row(self, y: int, rows: list[Strip | Text]) -> Strip:
+        """Row ``y`` of ``rows`` drawn (kept drawn in ``rows``, and for its line while it is given again)."""
+        row = rows[y]
+        if isinstance(row, Strip):
+            return row
+        assert self._drawn_for is not None
+        width, style = self._drawn_for
+        drawn = self._draw_line(row, width, style)[0]
+        rows[y] = drawn
+        kept = self._same.get(id(row))
+        if kept is not None and kept[0] is row and len(kept[1]) == 1 and kept[1][0] is row:
+            kept[1][0] = drawn
+        return drawn
+
+    def _draw_line(self, line: Text, width: int, style: Style) -> list[Strip]:
+        self.lines_drawn += 1
         console = self.app.console
         options = console.options.update_width(max(width, 1))
-        kept: dict[tuple[object, ...], list[Strip]] = {}
-        same: dict[int, tuple[Text, list[Strip]]] = {}
-        strips: list[Strip] = []
+        return [Strip(Segment.apply_style(row, style)).crop_extend(0, width, style)
+                for row in console.render_lines(line, options, pad=False)]
+
+    def _lay_out(self, width: int, style: Style) -> list[Strip | Text]:
+        """The rows of the lines: those kept from last time for the very lines given again, a line that fits on
+        one row as itself (drawn when it comes into sight), the others drawn now."""
+        if self._kept_for != (width, style):
+            self._same, self._kept_for = {}, (width, style)
+        same: dict[int, tuple[Text, list[Strip | Text]]] = {}  # (a line's rows, drawn or not)
+        rows: list[Strip | Text] = []
+        row_lines: list[Text] = []
+        earlier = self._same
         for line in self._lines:
-            known = self._same.get(id(line))
+            known = earlier.get(id(line))
             if known is not None and known[0] is line:  # the very line given last time (its caller kept it)
                 drawn = known[1]
+            elif "\n" not in line.plain and (line.no_wrap or line.cell_len <= width):
+                drawn = [line]
             else:
-                key = (line.plain, tuple(line.spans), str(line.style), line.no_wrap, line.overflow, line.justify)
-                found = kept.get(key) or self._kept.get(key)
-                drawn = found if found is not None else [
-                    Strip(Segment.apply_style(row, style)).crop_extend(0, width, style)
-                    for row in console.render_lines(line, options, pad=False)]
-                kept[key] = drawn
+                drawn = list(self._draw_line(line, width, style))
             same[id(line)] = (line, drawn)
-            strips.extend(drawn)
-        self._kept, self._same = kept, same  # only what is shown now is kept
-        return strips
+            rows.extend(drawn)
+            row_lines.extend(repeat(line, len(drawn)))
+        self._same = same  # only what is shown now is kept
+        self._row_lines = row_lines
+        return rows
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_region.width
+        self._lines_at(width)
+        if not 0 <= y < len(self._rows):
+            return Strip.blank(width, self.rich_style)
+        return self._row(y, self._rows)

@@ -31,7 +31,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui_combat.engine.contract import AnyRuleset, BudgetLine, listed_health
+from tui_combat.engine.contract import AnyRuleset, BudgetLine, fallen, listed_health
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, Effect, State
@@ -53,6 +53,22 @@ def status_mark(status: str) -> str:
     return f" {glyph(mark.strip())}" if mark else ""
 
 
+def fallen_mark(how: str, saves: tuple[int, int] | None = None) -> str:
+    """The mark after a fallen combatant's health: ♥ while he lies alive (dying, stable, bound), with his death
+    saving throws where his book counts them ("♥ ✓✓○ ✗○○"), ✝ once dead; "" for one standing."""
+    if how == "dead":
+        return f" {glyph('✝')}"
+    if how != "dying":
+        return ""
+    mark = f" {glyph('♥')}"
+    if saves is not None:
+        successes, failures = (min(max(count, 0), 3) for count in saves)
+        empty = glyph("○")
+        mark += f" {glyph('✓') * successes}{empty * (3 - successes)}"
+        mark += f" {glyph('✗') * failures}{empty * (3 - failures)}"
+    return mark
+
+
 def budget_marker(lines: tuple[BudgetLine, ...]) -> str:
     """What a combatant has left, in a few cells, once he has spent something: "left/total" of his first two
     budget lines ("1/2·0/1"); nothing while all of it is left (a fresh round draws no marker at all; the
@@ -68,14 +84,18 @@ def effect_text(effect: Effect) -> str:
 
 
 def _line(combatant: Combatant, marker: str = "", budget: str = "", effects: tuple[Effect, ...] = (),
-          health: str = "") -> Text:
+          health: str = "", fall: str = "") -> Text:
     style = "dim" if combatant.status != "active" else ""
     text = Text("  ")
     text.append(combatant.name, style=style)
     if combatant.hidden:  # kept from the players until revealed
         text.append(f" {glyph('⊘')}", style="bold yellow")
     health = health or f"{combatant.hp}/{combatant.max_hp}"  # the rules' count of it ("Wounds 0/3"), when known
-    text.append(f"  {health}{status_mark(combatant.status)}", style="dim" if style else "cyan")
+    if fall and combatant.status == "down":  # how he lies, by his rules: ♥ alive (dying), ✝ dead
+        text.append(f"  {health}", style="dim")
+        text.append(fall, style="bold red" if fall != status_mark("down") else "dim")
+    else:
+        text.append(f"  {health}{status_mark(combatant.status)}", style="dim" if style else "cyan")
     if effects:
         text.append("  " + ", ".join(effect_text(effect) for effect in effects), style="magenta")
     if budget:
@@ -139,10 +159,10 @@ class Row:
         kind = self.look[0]
         if kind == "combatant":
             combatant, marker, budget, effects = self.look[1], self.look[2], self.look[3], self.look[4]
-            health = self.look[5]
+            health, fall = self.look[5], self.look[6]
             assert isinstance(combatant, Combatant) and isinstance(marker, str) and isinstance(budget, str)
-            assert isinstance(effects, tuple) and isinstance(health, str)
-            return _line(combatant, marker, budget, effects, health)
+            assert isinstance(effects, tuple) and isinstance(health, str) and isinstance(fall, str)
+            return _line(combatant, marker, budget, effects, health, fall)
         if kind == "group":
             name, count, out, marker, budget = self.look[1:6]
             assert isinstance(name, str) and isinstance(count, int) and isinstance(out, tuple)
@@ -338,7 +358,8 @@ class Looks:
             marker = "" if marker == self.slot_word(slot) else marker
             if combatant.status == "active" and visible:
                 budget = self.budget(ruleset, combatant)
-        return ("combatant", combatant, marker, budget, self.effects_on(combatant.id), self.health(combatant))
+        return ("combatant", combatant, marker, budget, self.effects_on(combatant.id), self.health(combatant),
+                self.fall(combatant))
 
     def health(self, combatant: Combatant) -> str:
         """His health as the rules count it ("Wounds 0/3"); "" without a ruleset (hit points then)."""
@@ -346,6 +367,16 @@ class Looks:
             return ""
         try:
             return listed_health(self.rules, self.state, combatant.id)
+        except (RuleError, KeyError):
+            return ""
+
+    def fall(self, combatant: Combatant) -> str:
+        """How he lies when down, by his rules (:func:`fallen_mark`); "" while he stands or without a ruleset."""
+        if combatant.status != "down" or self.rules is None:
+            return ""
+        try:
+            how = fallen(self.rules, self.state, combatant.id)
+            return fallen_mark(how, self.rules.death_saves(self.state, combatant.id) if how == "dying" else None)
         except (RuleError, KeyError):
             return ""
 
@@ -378,7 +409,8 @@ class Looks:
             counted = kept.get(spot.key)
             if counted is None:
                 counted = kept[spot.key] = Census(state.present(spot.members))
-            _kind, _first, marker, budget, _effects, _health = self.combatant(state.combatant(counted.members[0]), spot.slot, visible)
+            first = state.combatant(counted.members[0])
+            _kind, _first, marker, budget, _effects, _health, _fall = self.combatant(first, spot.slot, visible)
             return Row(spot.key, ("group", counted.name, len(counted.members), counted.out, marker, budget),
                        members=counted.members)
         if spot.kind == "slot":
@@ -566,6 +598,40 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
         if self._shown_state is not None:
             self.show(*self._shown_state)
 
+    def find(self, typed: str) -> str | None:
+        """Select the next row after the highlighted one (round the list) that shows a combatant called
+        ``typed``: a name that begins so first, else one that holds it, ignoring case; one found in a folded
+        group unfolds it, so that he is selected himself. Returns the combatant's id (None: nobody listed is)."""
+        needle = typed.strip().casefold()
+        if not needle or self._shown_state is None or not self._spots:
+            return None
+        state = self._shown_state[0]
+        start = 0 if self.highlighted is None else self.highlighted + 1
+        holding: tuple[int, str] | None = None
+        for index in (*range(start, len(self._spots)), *range(start)):
+            spot = self._spots[index]
+            shows: tuple[str, ...] = (spot.members if spot.kind == "group" else (spot.who,) if spot.kind == "combatant"
+                                      else ())
+            for who in shows:
+                name = state.combatant(who).name.casefold()
+                if name.startswith(needle):
+                    return self._select_found(index, who)
+                if holding is None and needle in name:
+                    holding = (index, who)
+        return None if holding is None else self._select_found(*holding)
+
+    def _select_found(self, index: int, who: str) -> str:
+        spot = self._spots[index]
+        if spot.kind == "group" and self._shown_state is not None:
+            self.flipped = self.flipped ^ {spot.who}
+            self.show(*self._shown_state)
+            self._highlight(who)
+            # (the list, as tall as its rows up to the screen, grows in the layout that follows: scrolled after it)
+            self.call_after_refresh(self._scroll_to_row, self.highlighted, True)
+        else:
+            self.highlighted = index
+        return who
+
     # -- showing a state ------------------------------------------------------------------------------
     def show(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None) -> None:
         """Show ``state``. The rows are laid out again only when they themselves change; otherwise the rows on
@@ -660,9 +726,10 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
         self.rows_looked += 1
         row = self._looks.row(self._spots[index], True)
         old = self._rows[index]
+        if row.look == old.look and row.members == old.members:
+            return  # the same row: its text, and its line as drawn last, are kept (a row scrolled back into sight)
         self._rows[index] = row
-        if row.look != old.look:
-            self._replace_row(index, old, row, drawing)
+        self._replace_row(index, old, row, drawing)
 
     def _replace_row(self, index: int, old: Row, new: Row, drawing: bool = False) -> None:
         """Only the cells of the row's line that changed redrawn (none while it is being drawn)."""
@@ -825,15 +892,16 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
         self._refresh_row(new)
         self.post_message(self.Highlighted(self, new))
 
-    def _scroll_to_row(self, index: int | None) -> None:
-        """Row ``index`` brought into sight at once (in the frame being made), by as little as it takes."""
+    def _scroll_to_row(self, index: int | None, force: bool = False) -> None:
+        """Row ``index`` brought into sight at once (in the frame being made), by as little as it takes
+        (``force``: even before a layout has shown the scroll bar that more rows call for)."""
         if index is None or not self.is_mounted:
             return
         height = self.scrollable_content_region.height
         top = self.scroll_offset.y
         if height <= 0 or top <= index < top + height:
             return
-        self.scroll_to(y=index if index < top else index - height + 1, animate=False, immediate=True)
+        self.scroll_to(y=index if index < top else index - height + 1, animate=False, immediate=True, force=force)
 
     def _highlight(self, option_id: str | None) -> None:
         index = self._index.get(option_id) if option_id is not None else None

@@ -87,6 +87,12 @@ class Dnd5eHealth(Dnd5eTurns):
             return N_("dead") if record.dead else N_("stable") if record.stable else N_("dying")
         return N_("dead") if self.is_dead(state, combatant) else None
 
+    def death_saves(self, state: State, combatant_id: str) -> tuple[int, int] | None:
+        record = self.dying_of(state, combatant_id)
+        if record is None or record.dead or record.stable:
+            return None
+        return record.successes, record.failures
+
     # -- what a hit or a heal leaves -----------------------------------------------------------------
     def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
         hp = max(combatant.hp - amount, 0)
