@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import msgspec
 
-import tui_combat.store as store_module
+import tui_combat.fight.store as store_module
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
@@ -58,7 +58,7 @@ from tui_combat.saves import codec
 from tui_combat.saves import files as files_module
 from tui_combat.saves import journal as journal_module
 from tui_combat.saves.schema import JOURNAL, SNAPSHOT
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 
 SIZES = (20, 200, 2_000)
 ACTIONS_PER_REPEAT = 240  # a multiple of 20: each repeat ends where it began
@@ -300,7 +300,7 @@ def resume_costs(folder: Path) -> tuple[float, float, float]:
 def export_costs(folder: Path) -> tuple[float, float]:
     """(the export of the session in ``folder``, the paired baseline: reading its files, decompressing its
     history blocks and decoding its snapshot and every action with msgspec), medians in seconds."""
-    from tui_combat.report import rendered, store_report
+    from tui_combat.fight.report import rendered, store_report
 
     def baseline() -> None:
         codec.snapshot_decoders[codec.SNAPSHOT_SCHEMA].decode((folder / SNAPSHOT).read_bytes())

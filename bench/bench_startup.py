@@ -41,12 +41,12 @@ import random, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 import msgspec
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import ENCOUNTER_DIR, load_encounter, localized
 from tui_combat.engine.errors import RuleError
 from tui_combat.saves.locations import sessions_dir
-from tui_combat.store import store_from_encounter
+from tui_combat.fight.store import store_from_encounter
 sys.path.insert(0, str(Path(sys.argv[1]) / "bench"))
 from bench_actions import without_fsync
 

@@ -482,7 +482,7 @@ def view_updates(data: Path, key: str, count: int, env: dict[str, str], kind: st
     then back): for each, the time from the action saved (the journal line fsynced) to the last byte of the
     view's frame, and the bytes it wrote. The first two are a warm-up."""
     from tui_combat.engine import actions as a
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
     terminal = Terminal([sys.executable, "-m", "tui_combat", "--data-dir", str(data), "view", key], env)
     store = Store.resume(data / "sessions" / key)

@@ -11,7 +11,7 @@ from typing import Protocol
 
 import pytest
 
-from tui_combat.config import CONFIG_ENV_VAR
+from tui_combat.settings.config import CONFIG_ENV_VAR
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.testing.rules import Faces, die, ids, labels, order_names, registered, rolled, typed

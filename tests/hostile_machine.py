@@ -39,10 +39,10 @@ def hostile_machine(base: Path) -> tuple[dict[str, str], list[str]]:
     that point at them (and ask for his language, colours and terminal), and those to unset."""
     from tui_combat.engine import actions as a
     from tui_combat.engine.apply import apply
-    from tui_combat.library import Entry, save_entry
+    from tui_combat.fight.library import Entry, save_entry
     from tui_combat.saves.locations import sessions_dir
-    from tui_combat.store import Store, new_state
-    from tui_combat.toml_write import toml_text
+    from tui_combat.fight.store import Store, new_state
+    from tui_combat.settings.toml_write import toml_text
 
     home = base / "home"
     config, data, cache = home / ".config", home / ".local" / "share", home / ".cache"

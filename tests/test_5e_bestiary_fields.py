@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from tui_combat.engine.dice import parse
-from tui_combat.library import bestiary_path, srd_path
+from tui_combat.fight.library import bestiary_path, srd_path
 
 ABILITIES = ("Str", "Dex", "Con", "Int", "Wis", "Cha")
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_report import two_rounds
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.saves.locations import sessions_dir
 
 TROLLS = "Trolls and orcs in the tunnel"
@@ -127,7 +127,7 @@ def escaped(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.ui.fights import saved_round
     from tui_combat.engine.apply import apply
     from tui_combat.engine import actions as a
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
     root = tmp_path_factory.mktemp("escaped") / "data"
     folder = saved_round(root, "ambush", ["Raf\x1b]0;owned\x07"], 2, monster_name="Orc\x1b[31m")

@@ -30,9 +30,9 @@ SLICE = (
 
 APP_ON_THE_MACHINE = """
 from tui_combat.app import CombatApp
-from tui_combat.config import read_settings, settings_path
+from tui_combat.settings.config import read_settings, settings_path
 from tui_combat.i18n.choose import choose_language
-from tui_combat.library import read_library, library_path
+from tui_combat.fight.library import read_library, library_path
 from tui_combat.saves.session_folders import list_sessions
 from tui_combat.saves.locations import data_dir
 print(choose_language())

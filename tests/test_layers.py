@@ -5,7 +5,8 @@ Imports are read from the source with ``ast``, so every kind counts: at the top 
 function (the lazy imports that keep start-up fast), under ``if TYPE_CHECKING:``, and the re-exports
 of a package's ``__init__``.
 
-Layers, lowest first: i18n and config → engine → rulesets → saves → store → session → widgets (with
+Layers, lowest first, a folder each: i18n and settings (the user's folder, TOML read and written) → engine →
+rulesets → saves → fight (the store, sessions, the library, reports, stat blocks, encounter files) → widgets (with
 textual_ext) → screens → app (with its parts, ``running``) → __main__ and the testing kit (``testing``, which drives
 the app).
 """
@@ -21,21 +22,19 @@ PACKAGE = "tui_combat"
 SOURCE = Path(__file__).resolve().parents[1] / PACKAGE
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("tui_combat", "tui_combat.i18n", "tui_combat.config", "tui_combat.toml_write", "tui_combat.toml_read",
-     "tui_combat.bestiary_names"),
+    ("tui_combat", "tui_combat.i18n", "tui_combat.settings"),
     ("tui_combat.engine",),
     ("tui_combat.rulesets",),
     ("tui_combat.saves",),
-    ("tui_combat.store",),
-    ("tui_combat.session", "tui_combat.rewind", "tui_combat.report", "tui_combat.library",
-     "tui_combat.statblock", "tui_combat.statblock_5e", "tui_combat.statblock_short",
-     "tui_combat.encounter_file"),
+    ("tui_combat.fight",),
     ("tui_combat.widgets", "tui_combat.textual_ext"),
     ("tui_combat.screens",),
     ("tui_combat.app", "tui_combat.running"),
     ("tui_combat.__main__", "tui_combat.testing"),
 )
-LAYER_NAMES = ("i18n/config", "engine", "rulesets", "saves", "store", "session", "widgets", "screens", "app", "__main__")
+"""One line per layer, one folder of the package each (the package's own ``__init__``, the app and ``__main__``
+beside theirs)."""
+LAYER_NAMES = ("i18n/settings", "engine", "rulesets", "saves", "fight", "widgets", "screens", "app", "__main__")
 
 
 def module_name(path: Path) -> str:
@@ -133,14 +132,14 @@ def test_imports_of_every_kind_are_found(tmp_path: Path) -> None:
         "if TYPE_CHECKING:\n"
         "    from tui_combat.app import CombatApp\n"
         "def later() -> None:\n"
-        "    from tui_combat.store import Store\n",
+        "    from tui_combat.fight.store import Store\n",
         encoding="utf-8",
     )
-    known = {"tui_combat", "tui_combat.app", "tui_combat.store", "tui_combat.saves", "tui_combat.saves.journal",
+    known = {"tui_combat", "tui_combat.app", "tui_combat.fight.store", "tui_combat.saves", "tui_combat.saves.journal",
              "tui_combat.engine", "tui_combat.engine.model", "tui_combat.screens", "tui_combat.screens.dialogs"}
     found = imported_modules("tui_combat.screens.sample", module, known)
     assert found == {"tui_combat.engine.model", "tui_combat.saves", "tui_combat.saves.journal", "tui_combat.screens",
-                     "tui_combat.screens.dialogs", "tui_combat.app", "tui_combat.store"}
+                     "tui_combat.screens.dialogs", "tui_combat.app", "tui_combat.fight.store"}
 
 
 def test_a_cycle_is_found_and_shown_as_a_path() -> None:
@@ -151,8 +150,8 @@ def test_a_cycle_is_found_and_shown_as_a_path() -> None:
 
 def test_layers_are_ordered_as_documented() -> None:
     assert layer_of("tui_combat.i18n") < layer_of("tui_combat.engine.apply") < layer_of("tui_combat.rulesets.adnd2e")
-    assert layer_of("tui_combat.rulesets.data_loading") < layer_of("tui_combat.saves.journal") < layer_of("tui_combat.store")
-    assert layer_of("tui_combat.store") < layer_of("tui_combat.session") < layer_of("tui_combat.widgets.budget")
+    assert layer_of("tui_combat.rulesets.data_loading") < layer_of("tui_combat.saves.journal") < layer_of("tui_combat.fight.store")
+    assert layer_of("tui_combat.fight.session") < layer_of("tui_combat.widgets.budget")
     assert layer_of("tui_combat.widgets.budget") < layer_of("tui_combat.screens.round") < layer_of("tui_combat.app")
     assert layer_of("tui_combat.app") < layer_of("tui_combat.__main__")
     assert layer_of("tui_combat.storage") == -1  # a prefix must end at a dot
@@ -174,7 +173,7 @@ def test_no_module_imports_a_higher_layer() -> None:
     assert upward == [], "\n".join(upward)
 
 
-@pytest.mark.parametrize("forbidden", ["rulesets", "saves", "store", "session", "widgets", "screens", "app"])
+@pytest.mark.parametrize("forbidden", ["rulesets", "saves", "fight", "widgets", "screens", "app"])
 def test_the_engine_imports_nothing_above_it(forbidden: str) -> None:
     prefix = f"{PACKAGE}.{forbidden}"
     offending = sorted(

@@ -17,7 +17,7 @@ import pytest
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
-from tui_combat.library import (
+from tui_combat.fight.library import (
     BESTIARY_DIR, Entry, Finder, LibraryError, entry_action, entry_from_state, library_path, parse_count, read_bestiary,
     save_entry, with_entry,
 )
@@ -328,7 +328,7 @@ def test_a_players_option_library_kept_from_before_still_serves(tmp_path: Path) 
 def test_an_entry_is_summed_up_in_the_words_of_its_rules() -> None:
     from tui_combat.engine import registry
     from tui_combat.i18n import set_language
-    from tui_combat.library import summary
+    from tui_combat.fight.library import summary
 
     trudvang = registry.get("trudvang")
     entry = Entry(name="Raider", hp=16, sheet={"sv": 8})

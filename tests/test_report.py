@@ -1,4 +1,4 @@
-"""The fight report (:mod:`tui_combat.report`): the AD&D 2e demo played for two rounds, its report in Markdown,
+"""The fight report (:mod:`tui_combat.fight.report`): the AD&D 2e demo played for two rounds, its report in Markdown,
 HTML and JSON (every roll with its faces, each round's turn order, the summary), its public form without a
 secret over random play of the five demos (the players' screen's own generator), and writing it to a file."""
 
@@ -22,7 +22,7 @@ from tui_combat.engine.encounter import load_encounter
 from tui_combat.engine.model import ROLLS_OPTION, State
 from tui_combat.engine.registry import get
 from tui_combat.i18n import use_catalog
-from tui_combat.report import (
+from tui_combat.fight.report import (
     ReportError,
     default_report_path,
     fight_report,
@@ -33,7 +33,7 @@ from tui_combat.report import (
     store_report,
     write_report,
 )
-from tui_combat.store import Store, store_from_encounter
+from tui_combat.fight.store import Store, store_from_encounter
 
 TROLLS = "Troll 1, Troll 2, Troll 3"
 ORCS = "Orc 1, Orc 2, Orc 3, Orc 4, Orc 5, Orc 6"

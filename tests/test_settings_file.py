@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_combat.config import SettingsProblem, health_settings_path, read_settings, write_settings
-from tui_combat.toml_write import toml_text
+from tui_combat.settings.config import SettingsProblem, health_settings_path, read_settings, write_settings
+from tui_combat.settings.toml_write import toml_text
 
 SETTINGS = """\
 language = "ru"
@@ -155,7 +155,7 @@ def test_the_config_folder_is_created_private(tmp_path: Path) -> None:
     import os
     import stat
 
-    from tui_combat.config import write_settings
+    from tui_combat.settings.config import write_settings
 
     path = tmp_path / "new" / "config" / "settings.toml"
     previous = os.umask(0o022)

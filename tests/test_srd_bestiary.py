@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-import tui_combat.library as library
+import tui_combat.fight.library as library
 from tui_combat.engine import registry
-from tui_combat.library import Finder, Library, read_bestiary, read_library, srd_path
+from tui_combat.fight.library import Finder, Library, read_bestiary, read_library, srd_path
 from tui_combat.rulesets.dnd5e.stat_words import sheet_notes
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "build_srd_bestiary.py"
@@ -239,7 +239,7 @@ def attack_names(attack_list: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])
 def test_every_monster_and_attack_has_a_name_in_russian_and_ukrainian(lang: str) -> None:
-    from tui_combat.bestiary_names import names_files, read_names
+    from tui_combat.rulesets.bestiary_names import names_files, read_names
 
     assert set(names_files(library.SRD_DIR, "dnd5e")) == {"ru", "uk"}
     names, problems = read_names(library.SRD_DIR, "dnd5e")
@@ -267,7 +267,7 @@ def test_every_multiattack_ability_and_legendary_action_has_its_words_in_russian
     """What the card and the library say of a monster beside its figures: each Multiattack (by the monster's
     name) and each ability's and legendary action's name has its words in the language, and no word of English
     (a line whose monster or ability is gone is named too)."""
-    from tui_combat.bestiary_names import read_names
+    from tui_combat.rulesets.bestiary_names import read_names
 
     shown = read_names(library.SRD_DIR, "dnd5e")[0][lang]
     entries = srd().entries
@@ -285,7 +285,7 @@ def test_every_multiattack_ability_and_legendary_action_has_its_words_in_russian
 def test_a_monster_found_by_any_of_its_names_is_added_under_its_name_in_the_gms_language(
         lang: str, wight: str, sword: str) -> None:
     from tui_combat.i18n import language, set_language
-    from tui_combat.library import entry_action
+    from tui_combat.fight.library import entry_action
 
     before = language()
     set_language(lang)

@@ -15,13 +15,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 NOT_AT_START = (
-    "tui_combat.rulesets", "tui_combat.store", "tui_combat.engine.apply", "tui_combat.engine.model",
+    "tui_combat.rulesets", "tui_combat.fight.store", "tui_combat.engine.apply", "tui_combat.engine.model",
     "tui_combat.engine.contract", "tui_combat.engine.registry", "tui_combat.engine.actions", "tui_combat.saves.journal",
     "tui_combat.saves.codec", "tui_combat.screens.round", "tui_combat.screens.setup", "tui_combat.screens.surprise",
     "tui_combat.screens.dialogs", "tui_combat.screens.help", "tui_combat.screens.settings", "tui_combat.screens.keymap",
     "tui_combat.screens.rewind", "tui_combat.screens.library", "tui_combat.widgets.order_list",
     "textual.widgets._checkbox", "textual.widgets._rich_log", "textual.widgets._text_area", "textual.document",
-    "tui_combat.toml_read", "tomllib",
+    "tui_combat.settings.toml_read", "tomllib",
 )
 """Modules (and packages: their modules too) the session list does without (Textual's own start loads its
 input, option list, select and loading indicator: the command palette and the toasts use them; the TOML
@@ -77,7 +77,7 @@ def test_the_session_list_loads_no_ruleset_no_rules_and_no_other_screen(tmp_path
 
 PLUGIN_DEMOS = """
 import json, sys
-from tui_combat import session
+from tui_combat.fight import session
 before = set(sys.modules)
 session.plugin_demos()
 open(sys.argv[1], 'w').write(json.dumps(sorted(set(sys.modules) - before)))

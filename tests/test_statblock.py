@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_combat.engine import registry
-from tui_combat.statblock import average_hp, clean, range_dice, read_block, read_for
+from tui_combat.fight.statblock import average_hp, clean, range_dice, read_block, read_for
 
 GOBLIN_5E = """Goblin
 Small humanoid (goblinoid), neutral evil
@@ -373,7 +373,7 @@ def test_the_reader_is_linear_in_runs_of_digits() -> None:
 
 
 def test_a_long_paste_is_read_up_to_the_cap_and_says_so() -> None:
-    from tui_combat.statblock import MAX_CHARS
+    from tui_combat.fight.statblock import MAX_CHARS
 
     reading = read_for(GOBLIN_OSE + ", " + "1" * 1_000_000, "ose")
     assert reading.hp == 3 and reading.sheet["ac"] == 13

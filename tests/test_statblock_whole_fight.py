@@ -6,10 +6,10 @@ movement, special attacks and defences and own saves; and the Hit Dice each one'
 from __future__ import annotations
 
 from tui_combat.engine import registry
-from tui_combat.library import read_bestiary
+from tui_combat.fight.library import read_bestiary
 from tui_combat.rulesets.ose.saves import read_save_line
-from tui_combat.statblock import read_for
-from tui_combat.statblock_short import counted_name
+from tui_combat.fight.statblock import read_for
+from tui_combat.fight.statblock_short import counted_name
 
 # The SRD 5.1 block, as the 2014 Monster Manual prints it.
 RED_2014 = """Adult Red Dragon

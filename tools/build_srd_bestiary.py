@@ -39,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tui_combat.toml_write import table_lines  # noqa: E402  (the repository's own writer)
+from tui_combat.settings.toml_write import table_lines  # noqa: E402  (the repository's own writer)
 
 OUTPUT = ROOT / "tui_combat" / "rulesets" / "data" / "srd" / "dnd5e.toml"
 XP_BY_CR: dict[float, int] = {

@@ -101,7 +101,7 @@ def _main(argv: list[str]) -> int:
             return 2
         return 0
     if args.command == "check":
-        from tui_combat.session import SessionError, check_encounter
+        from tui_combat.fight.session import SessionError, check_encounter
 
         from tui_combat.engine.text import harmless
 
@@ -118,7 +118,7 @@ def _main(argv: list[str]) -> int:
     if args.command == "list":
         from tui_combat.engine.text import harmless
         from tui_combat.saves.session_folders import format_time, sessions_problem
-        from tui_combat.session import list_sessions, progress_label, ruleset_label
+        from tui_combat.fight.session import list_sessions, progress_label, ruleset_label
 
         problem = sessions_problem(root)
         if problem:
@@ -189,7 +189,7 @@ def _main(argv: list[str]) -> int:
 def _say_how_to_resume(root: Path, data_dir: str | None, left: LeftSession) -> None:
     """Once the terminal is the shell's again: the session left, and the exact command that resumes it."""
     from tui_combat.engine.text import harmless
-    from tui_combat.session import resume_command
+    from tui_combat.fight.session import resume_command
 
     name, command = harmless(left.name or left.key), resume_command(root, left.key, left.name, data_dir)
     if left.save_problem:
@@ -227,7 +227,7 @@ def _session_key(root: Path, name: str) -> str | None:
 
     if is_listed_key(root, name):  # a session's own key, as list shows it: no need to read every session's files
         return name
-    from tui_combat.session import SessionError, find_session
+    from tui_combat.fight.session import SessionError, find_session
 
     try:
         info = find_session(root, name)
@@ -244,7 +244,7 @@ def _session_key(root: Path, name: str) -> str | None:
 def _unreadable_encounter(path: Path) -> str:
     """Every mistake of the encounter file (missing, not UTF-8, not TOML, wrong fields, sheets the ruleset
     refuses, a fight that would not build), before the screen is taken over; "" when it is right."""
-    from tui_combat.session import SessionError, check_encounter
+    from tui_combat.fight.session import SessionError, check_encounter
 
     try:
         check_encounter(path)
@@ -254,7 +254,7 @@ def _unreadable_encounter(path: Path) -> str:
 
 
 def _recover(root: Path, name: str, up_to_line: int | None) -> int:
-    from tui_combat.session import SessionError, find_session, recover
+    from tui_combat.fight.session import SessionError, find_session, recover
 
     try:
         found = find_session(root, name, title=_("Cannot recover the session"))
@@ -275,8 +275,8 @@ def _export(root: Path, args: argparse.Namespace) -> int:
     key = _session_key(root, args.name)
     if key is None:
         return 2
-    from tui_combat.report import ReportError, format_for, rendered, store_report, write_report
-    from tui_combat.session import SessionError, resume
+    from tui_combat.fight.report import ReportError, format_for, rendered, store_report, write_report
+    from tui_combat.fight.session import SessionError, resume
 
     try:
         store = resume(root, key, read_only=True)  # only read: the GM may be running the fight right now
@@ -332,7 +332,7 @@ def _players(root: Path, args: argparse.Namespace) -> int:
             print(_("There is no saved session {name}.", name=args.name), file=sys.stderr)
             return 2
     if args.command == "serve":
-        from tui_combat.screens.serve import serve
+        from tui_combat.running.serve import serve
 
         return serve(root, args.name, host=args.host, port=args.port, public_url=args.public_url, large=args.large,
                      language=args.lang, max_viewers=args.max_viewers)

@@ -1,6 +1,6 @@
 """The Textual app: holds the open session's store, shows the screen for its phase, reports problems.
 
-Starting, resuming and saving sessions is :mod:`tui_combat.session`; opening one in a worker, leaving it,
+Starting, resuming and saving sessions is :mod:`tui_combat.fight.session`; opening one in a worker, leaving it,
 dispatching to it, the settings and the palette are the app's parts in :mod:`tui_combat.running`. The
 screens reach the app only through :class:`~tui_combat.screens.host.Host`.
 """
@@ -37,8 +37,8 @@ from tui_combat.widgets.harmless import with_harmless
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
     from tui_combat.engine.model import State
     from tui_combat.screens.help import HelpScreen
-    from tui_combat.session import SessionError
-    from tui_combat.store import Store
+    from tui_combat.fight.session import SessionError
+    from tui_combat.fight.store import Store
 
 __all__ = ["EXIT_UNSAVED", "LOADING_AFTER", "READ_ONLY_KEYS", "CombatApp"]
 
@@ -62,7 +62,7 @@ class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePar
         super().__init__()
         self.collects_between_keys = collects_between_keys
         self.handles_hang_up = handles_hang_up
-        from tui_combat.config import settings_path as default_settings_path
+        from tui_combat.settings.config import settings_path as default_settings_path
 
         self.settings_path = settings_path or default_settings_path()
         """The GM's ``settings.toml``: theme and keymap applied at start, written by the settings screen."""
@@ -99,7 +99,7 @@ class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePar
         return with_harmless(filters)
 
     def on_mount(self) -> None:
-        from tui_combat import session
+        from tui_combat.fight import session
 
         self.apply_settings()
         if self._start_resume:

@@ -20,7 +20,7 @@ from tui_combat.rulesets import adnd2e
 from tui_combat.rulesets.adnd2e import RULESET, Sheet, attacks_this_round, thac0, weapon_speed
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import use_catalog
-from tui_combat.store import Store, store_from_encounter
+from tui_combat.fight.store import Store, store_from_encounter
 
 # Ids in the demo encounter (they follow next_id: sides and groups take an id too).
 PARTY, MONSTERS = "s1", "s5"

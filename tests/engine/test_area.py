@@ -27,7 +27,7 @@ from tui_combat.engine.log import Msg, log, render
 from tui_combat.engine.model import ROLLS_OPTION, State
 from tui_combat.engine.public import public_entries
 from tui_combat.engine.saves import Incoming, SaveOdds, SpecialAbility
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 
 class WardsFight(msgspec.Struct, frozen=True, kw_only=True):

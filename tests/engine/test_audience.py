@@ -18,7 +18,7 @@ from tui_combat.engine.audience import (
 from tui_combat.engine.log import LogEntry, Msg
 from tui_combat.engine.model import ROLLS_OPTION, SCHEMA_VERSION, State
 from tui_combat.engine.public import public_entries, public_view
-from tui_combat.report import fight_report, markdown
+from tui_combat.fight.report import fight_report, markdown
 from tui_combat.saves.codec import restored
 from tui_combat.screens.player_view import view_text
 

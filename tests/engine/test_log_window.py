@@ -14,7 +14,7 @@ from tui_combat.engine import log_window
 from tui_combat.engine.apply import apply, apply_logged
 from tui_combat.engine.model import State
 from tui_combat.engine.public import public_entries, public_log
-from tui_combat.store import new_state
+from tui_combat.fight.store import new_state
 
 
 @pytest.fixture

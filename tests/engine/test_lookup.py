@@ -16,7 +16,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine import model
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import Combatant, State
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 
 IDS = [f"c{n}" for n in range(1, 9)]
 

@@ -26,8 +26,8 @@ from tui_combat.engine.model import Combatant, State
 from tui_combat.engine.public import HealthScale, health_word, public_view
 from tui_combat.engine.registry import get
 from tui_combat.screens.player_view import view_text
-from tui_combat.session import DEMOS
-from tui_combat.store import new_state
+from tui_combat.fight.session import DEMOS
+from tui_combat.fight.store import new_state
 
 SECRET = "ZQX"
 """Every secret text the tests write starts with this (nothing else on screen does)."""

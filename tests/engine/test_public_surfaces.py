@@ -1,7 +1,7 @@
 """No secret reaches any public surface, over random play through the store.
 
 Random fights of the five demos (any options, what the players see of rolls included), played through a
-:class:`~tui_combat.store.Store` with undo and redo, with a combatant hidden from the start and more added
+:class:`~tui_combat.fight.store.Store` with undo and redo, with a combatant hidden from the start and more added
 hidden, hidden and revealed at random. What the GM types is drawn from a vocabulary that holds the secret
 strings, the times a spell can take ("2 rounds", "1 turn") and, outside the secret steps, the words already
 said in secret (an effect named after a spell the monsters declared, put on a player). After every action
@@ -34,10 +34,10 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import ROLLS_OPTION, ROLLS_SHOWN, State
 from tui_combat.engine.public import public_view
 from tui_combat.engine.registry import get
-from tui_combat.report import fight_report, html_page, json_text, markdown
-from tui_combat.rewind import Timeline
+from tui_combat.fight.report import fight_report, html_page, json_text, markdown
+from tui_combat.fight.rewind import Timeline
 from tui_combat.screens.player_view import view_text
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 PROFILE = SECRETS_PROFILE
 

@@ -14,12 +14,12 @@ SCRIPT = r"""
 import importlib, json, pkgutil, sys
 
 import tui_combat.engine.apply
-import tui_combat.store
-import tui_combat.session
+import tui_combat.fight.store
+import tui_combat.fight.session
 import tui_combat.rulesets
 import tui_combat.saves
 
-imported = ["tui_combat.store", "tui_combat.session"]
+imported = ["tui_combat.fight.store", "tui_combat.fight.session"]
 for package in (tui_combat.rulesets, tui_combat.saves, tui_combat.engine):
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
         importlib.import_module(info.name)
@@ -44,5 +44,5 @@ def test_engine_rulesets_saves_store_and_session_do_not_import_textual() -> None
     imported = set(report["imported"])
     assert {"tui_combat.rulesets.adnd2e", "tui_combat.rulesets.data_loading", "tui_combat.saves.journal",
             "tui_combat.saves.codec", "tui_combat.saves.session_folders", "tui_combat.saves.migrate", "tui_combat.engine.apply",
-            "tui_combat.engine.contract", "tui_combat.engine.registry", "tui_combat.store",
-            "tui_combat.session"} <= imported
+            "tui_combat.engine.contract", "tui_combat.engine.registry", "tui_combat.fight.store",
+            "tui_combat.fight.session"} <= imported

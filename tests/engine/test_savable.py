@@ -20,7 +20,7 @@ from tui_combat.engine.log import log
 from tui_combat.engine.model import State
 from tui_combat.engine.savable import entry_problem
 from tui_combat.i18n import N_
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 
 class Tally(msgspec.Struct, frozen=True, kw_only=True):

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-import tui_combat.store as store_module
+import tui_combat.fight.store as store_module
 from tui_combat.engine import registry
 from tui_combat.engine import actions as a
 from tui_combat.engine import messages as log_module
@@ -27,7 +27,7 @@ from tui_combat.saves import files as files_module
 from tui_combat.saves import journal as journal_module
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.journal import JOURNAL, SNAPSHOT
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 
 CYRILLIC = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
 names = st.one_of(

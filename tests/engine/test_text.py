@@ -14,7 +14,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import EncounterError, read_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.text import action_text_problem, control_problem, first_control, harmless, json_harmless, without_controls
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 ESCAPES = ("Raf\x1b]0;owned\x07", "Orc\x1b[31m", "Ogre\x9b2J", "Troll\x00", "Imp\x7f", "Two\nlines")
 CONTROLS = st.characters(min_codepoint=0, max_codepoint=0x9F).filter(lambda c: c < " " or "\x7f" <= c)
@@ -70,7 +70,7 @@ def test_every_action_with_typed_text_is_refused_at_the_door(tmp_path: Path, nam
 def test_a_fight_saved_with_such_a_name_before_still_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The door is the store's: an action already in a journal is replayed as it was saved."""
     with monkeypatch.context() as older_version:  # which let it in
-        older_version.setattr("tui_combat.store.action_text_problem", lambda action: None)
+        older_version.setattr("tui_combat.fight.store.action_text_problem", lambda action: None)
         store = small_fight(tmp_path / "fight")
         store.dispatch(a.AddCombatants(side="s1", name="Raf\x1b[31m", hp=3))
         store.close()

@@ -83,7 +83,7 @@ def test_an_unknown_language_in_the_settings_names_the_file(settings: Path) -> N
 
 @pytest.mark.parametrize("text", ["language = ru\n", "language = " + "[" * 5000 + "\n"], ids=["not TOML", "deep"])
 def test_a_broken_settings_file_leaves_the_language_to_the_environment(settings: Path, text: str) -> None:
-    settings.write_text(text)  # the app starts and says what is wrong with the file (tui_combat.config.read_settings)
+    settings.write_text(text)  # the app starts and says what is wrong with the file (tui_combat.settings.config.read_settings)
     assert choose_language(None, environ={"LANG": "uk_UA.UTF-8"}, settings=settings) == "uk"
 
 

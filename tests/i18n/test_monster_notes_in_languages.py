@@ -17,13 +17,13 @@ from tests.common import ids
 from tests.rulesets.dnd5e_fight import act, d20, fight, play, texts
 from tests.ui.steps import select
 from tests.waiting import settled, until
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
 from tui_combat.i18n import set_language
-from tui_combat.library import Entry, Finder, Library, entry_action, read_bestiary, summary
+from tui_combat.fight.library import Entry, Finder, Library, entry_action, read_bestiary, summary
 
 DRAGON = "Adult Red Dragon"
 NOTES = {

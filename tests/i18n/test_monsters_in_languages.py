@@ -15,7 +15,7 @@ from tests.i18n.interface import SIZE, interface_in, make_app, screen_name
 from tests.i18n.walk import drawn, inspect
 from tests.ui.steps import select
 from tests.waiting import settled, until
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.contract import DamageDue
 

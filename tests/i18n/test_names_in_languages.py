@@ -11,7 +11,7 @@ import pytest
 
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _, data_words, set_language
-from tui_combat.session import SessionError, check_encounter
+from tui_combat.fight.session import SessionError, check_encounter
 
 LANGUAGES = ("ru", "uk")
 
@@ -155,7 +155,7 @@ def test_an_alias_to_nothing_is_refused_in_house_rules(tmp_path: Path, monkeypat
 @pytest.mark.parametrize("ruleset", ["adnd2e", "players_option", "dnd5e", "ose", "trudvang"])
 def test_every_starter_creature_comes_in_the_gms_language(lang: str, ruleset: str) -> None:
     """A starter bestiary's creature is added with its name, its notes and its weapons in the GM's language."""
-    from tui_combat.library import bestiary_path, entry_action, read_library
+    from tui_combat.fight.library import bestiary_path, entry_action, read_library
 
     set_language(lang)
     english_words = re.compile(r"[A-Za-z]{3,}")

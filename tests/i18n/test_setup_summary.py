@@ -35,7 +35,7 @@ async def test_each_option_is_named_beside_its_value_and_nothing_is_cut(data_roo
     from functools import partial
 
     from tests.i18n.walk import cut_labels
-    from tui_combat import session
+    from tui_combat.fight import session
     from tui_combat.engine import registry
     from tui_combat.engine.apply import fight_options
     from tui_combat.i18n import _

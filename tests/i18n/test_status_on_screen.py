@@ -20,12 +20,12 @@ from tests.i18n.test_terms import MASCULINE
 from tests.i18n.walk import drawn
 from tests.ui.steps import select
 from tests.waiting import settled, until
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import State
 from tui_combat.i18n import language, set_language
-from tui_combat.session import DEMOS
-from tui_combat.store import Store
+from tui_combat.fight.session import DEMOS
+from tui_combat.fight.store import Store
 
 pytestmark = pytest.mark.slow  # a fight in every rules family, in two languages, on three screens
 
@@ -115,7 +115,7 @@ async def gm_lines(pilot: Pilot[Any], names: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize("demo", DEMOS, ids=[demo.ruleset for demo in DEMOS])
 @pytest.mark.parametrize("lang", ["ru", "uk"])
 async def test_no_word_after_a_womans_name_says_he(lang: str, demo: Any, data_root: Path, tmp_path: Path) -> None:
-    from tui_combat.report import markdown, store_report
+    from tui_combat.fight.report import markdown, store_report
     from tui_combat.screens.player_view import PlayerViewApp
 
     key = fight_of_women(data_root, demo, lang)

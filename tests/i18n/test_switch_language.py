@@ -22,7 +22,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
 from tui_combat.i18n import set_language
 from tui_combat.i18n.catalog import translations
-from tui_combat.library import Finder, Library
+from tui_combat.fight.library import Finder, Library
 from tui_combat.screens.area_draft import AreaDraft, AreaRolls
 from tui_combat.screens.area_preview import AreaPreview
 from tui_combat.screens.area_targets import TargetPicker
@@ -39,7 +39,7 @@ from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
 from tui_combat.screens.settings import KeysTable, SettingsScreen
 from tui_combat.screens.setup import AddCombatantDialog, SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
-from tui_combat.store import new_state
+from tui_combat.fight.store import new_state
 from tui_combat.widgets.translated_bindings import described
 
 Descriptions = dict[tuple[str, str, str], str]

@@ -22,8 +22,8 @@ from tests.i18n.interface import SIZE, interface_in, make_app, screen_name
 from tests.i18n.walk import drawn, footer, inspect, press_and_see, screen_text
 from tests.i18n.walk_known import KNOWN
 from tests.waiting import until
-from tui_combat import session
-from tui_combat.session import DEMOS
+from tui_combat.fight import session
+from tui_combat.fight.session import DEMOS
 
 LANGUAGES = ("en", "ru", "uk")
 STEPS = 10

@@ -11,7 +11,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.encounter import CombatantSpec, Encounter, SideSpec
 from tui_combat.engine.model import State
-from tui_combat.store import Store, store_from_encounter
+from tui_combat.fight.store import Store, store_from_encounter
 
 Fighter = tuple[str, dict[str, Any]]
 """(name, sheet)."""

@@ -24,7 +24,7 @@ from tui_combat.engine.encounter import CombatantSpec, Encounter, SideSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.rulesets.adnd2e import RULESET, Sheet, attacks_this_round, thac0, weapon_speed
 from tui_combat.rulesets.adnd2e.sheet import armour_modifier
-from tui_combat.store import Store, store_from_encounter
+from tui_combat.fight.store import Store, store_from_encounter
 
 
 def fight(party: list[Fighter], monsters: list[Fighter], **options: str) -> Store:

@@ -15,7 +15,7 @@ from tui_combat.engine.encounter import ENCOUNTER_DIR, load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.engine.registry import get
-from tui_combat.store import Store, store_from_encounter
+from tui_combat.fight.store import Store, store_from_encounter
 
 DEMOS = {"adnd2e": "demo_adnd2e.toml", "players_option": "demo_players_option.toml"}
 

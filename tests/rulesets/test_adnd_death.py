@@ -10,7 +10,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.public import HealthScale, health_word
 from tui_combat.rulesets.adnd2e import RULESET
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 
 def fight(death: str = "dead") -> Store:

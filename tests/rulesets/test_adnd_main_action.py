@@ -58,7 +58,7 @@ def test_ignoring_the_book_is_logged() -> None:
 
 def test_players_option_keeps_the_same_rule() -> None:
     from tui_combat.engine.encounter import ENCOUNTER_DIR, load_encounter
-    from tui_combat.store import store_from_encounter
+    from tui_combat.fight.store import store_from_encounter
 
     store = store_from_encounter(load_encounter(ENCOUNTER_DIR / "demo_players_option.toml"), seed=1)
     store.dispatch(a.BeginSurprise())

@@ -11,7 +11,7 @@ from tests.engine.test_adnd2e import DELSENORA, MONSTERS, PARTY, RAF, TROLLS, de
 from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
 from tui_combat.rulesets.adnd2e import RULESET
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 
 def d20(total: int) -> dict[str, object]:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.common import config_folder, house_rules_file, ids, rolled, typed
 from tests.rulesets.dnd5e_fight import Member, act, budget, d20, entry, fight, play, texts
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply, initiative_asked

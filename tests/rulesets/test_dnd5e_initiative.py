@@ -323,7 +323,7 @@ def test_declarations_belong_to_the_speed_factor() -> None:
 
 
 def test_a_roll_off_asked_for_survives_a_restart(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
     store = Store.create(fight({"Party": [PARTY["Ada"]], "Orcs": [("Orc", 15, {"dex": 14})]}, initiative="speed_factor"),
                          tmp_path / "s")

@@ -10,7 +10,7 @@ import pytest
 
 from tui_combat.engine import registry
 from tui_combat.engine.mistakes import Mistakes
-from tui_combat.library import read_library, srd_path
+from tui_combat.fight.library import read_library, srd_path
 from tui_combat.rulesets.dnd5e.stat_words import abilities_text, ability_name, area_text, sheet_notes
 
 PRINTED = {

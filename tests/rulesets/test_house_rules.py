@@ -15,7 +15,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.rulesets import adnd2e
 from tui_combat.rulesets.adnd2e import RULESET
-from tui_combat.store import store_from_encounter
+from tui_combat.fight.store import store_from_encounter
 
 # Ids in the demo encounter (sides and groups take an id too).
 PARTY, MONSTERS = "s1", "s5"

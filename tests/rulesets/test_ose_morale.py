@@ -16,7 +16,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.rulesets.ose import RULESET, MoralePrompt, breaking_chance, chance_text, tables
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 
 def morale(state: State, who: str, total: int, modifier: str = "0", whole_side: bool = True) -> State:

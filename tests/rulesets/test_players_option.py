@@ -22,7 +22,7 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR, load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.rulesets.players_option import RULESET, po_tables
-from tui_combat.store import Store, store_from_encounter
+from tui_combat.fight.store import Store, store_from_encounter
 
 DEMO = ENCOUNTER_DIR / "demo_players_option.toml"
 

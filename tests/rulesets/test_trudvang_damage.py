@@ -18,7 +18,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import set_language
-from tui_combat.report import fight_report
+from tui_combat.fight.report import fight_report
 from tui_combat.rulesets.trudvang import RULESET
 from tui_combat.rulesets.trudvang.health import damage_level, pv_of
 

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from tui_combat.engine import actions as a
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 
 
 def fingerprint(folder: Path) -> dict[str, tuple[str, int]]:

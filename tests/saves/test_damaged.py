@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import tui_combat.store as store_module
+import tui_combat.fight.store as store_module
 from tests.saves.helpers import damage_round, fingerprint, small_fight
 from tui_combat.__main__ import main
 from tui_combat.engine import actions as a
@@ -19,7 +19,7 @@ from tui_combat.saves.errors import DamagedSession, NewerVersionError, SaveError
 from tui_combat.saves.session_folders import RECOVERABLE, list_sessions
 from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 from tui_combat.saves.sums import seal
-from tui_combat.store import Store, recover
+from tui_combat.fight.store import Store, recover
 
 
 @pytest.fixture
@@ -434,7 +434,7 @@ def test_the_session_list_marks_damage_exactly_when_opening_finds_it(root: Path,
 
 
 def test_the_session_list_replays_what_follows_the_snapshot_as_opening_does(root: Path, folder: Path) -> None:
-    from tui_combat import session
+    from tui_combat.fight import session
 
     store = small_fight(folder)
     store.dispatch(a.StartFight())

@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import tui_combat.store as store_module
+import tui_combat.fight.store as store_module
 from tests.saves.helpers import fingerprint, small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
@@ -23,7 +23,7 @@ from tui_combat.saves import files as files_module
 from tui_combat.saves import journal as journal_module
 from tui_combat.saves.history import History
 from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
-from tui_combat.store import Store, new_state, recover
+from tui_combat.fight.store import Store, new_state, recover
 
 FORMAT_1 = Path(__file__).parent / "fixtures" / "ambush-at-the-ford"
 
@@ -462,7 +462,7 @@ def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_
     states cut down to the newest entries; undo, the report and the next snapshot work as for a new session."""
     from tui_combat.engine import messages as log_module
     from tui_combat.engine import log_window
-    from tui_combat.report import store_report
+    from tui_combat.fight.report import store_report
 
     monkeypatch.setattr(log_module, "LOG_CHUNK", 2)
     monkeypatch.setattr(log_window, "LOG_KEPT", 10**9)  # as before: a state holds the whole log

@@ -25,7 +25,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
 from tui_combat.saves.files import is_temp_name
 from tui_combat.saves.schema import HISTORY
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 32
@@ -37,10 +37,10 @@ WRITER = textwrap.dedent(
 
     import msgspec
 
-    import tui_combat.store as store_module
+    import tui_combat.fight.store as store_module
     from tui_combat.engine import actions as a
     from tui_combat.engine.errors import RuleError
-    from tui_combat.store import Store, new_state
+    from tui_combat.fight.store import Store, new_state
 
     store_module.BLOCK_SIZE, store_module.SNAPSHOT_EVERY = 5, 7
     folder, seed = Path(sys.argv[1]), int(sys.argv[2])

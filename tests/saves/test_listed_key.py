@@ -54,7 +54,7 @@ def test_resume_by_key_reads_no_session_file_before_the_app_starts(root: Path, m
         return []
 
     monkeypatch.setattr(session_folders, "list_sessions", no_list)
-    monkeypatch.setattr("tui_combat.session.list_sessions", no_list)
+    monkeypatch.setattr("tui_combat.fight.session.list_sessions", no_list)
     assert cli._session_key(root, "fight") == "fight"
     assert read == []
     (root / "sessions" / "fight" / SNAPSHOT).unlink()

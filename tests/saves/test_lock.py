@@ -14,7 +14,7 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
 from tui_combat.saves.errors import FolderTaken
 from tui_combat.saves.session_folders import new_session_folder
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,7 +99,7 @@ HOLDER = textwrap.dedent(
     import sys
     from pathlib import Path
     from tui_combat.engine import actions as a
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
     store = Store.resume(Path(sys.argv[1]))
     store.dispatch(a.Note(text="written by the other process"))

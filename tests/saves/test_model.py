@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-import tui_combat.store as store_module
+import tui_combat.fight.store as store_module
 from tests.saves.helpers import small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
 from tui_combat.engine.errors import RuleError
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 
 class Model:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import tui_combat.store as store_module
+import tui_combat.fight.store as store_module
 from tests.saves.helpers import damage_round, fingerprint, small_fight
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.__main__ import main
 from tui_combat.engine.encounter import ENCOUNTER_DIR, load_encounter
 from tui_combat.engine.model import SCHEMA_VERSION
@@ -24,7 +24,7 @@ from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import HISTORY, JOURNAL, SNAPSHOT, STATE_SCHEMA
 from tui_combat.saves.session_folders import DAMAGED, NEWER, RECOVERABLE
 from tui_combat.saves.sums import seal
-from tui_combat.store import Store, store_from_encounter
+from tui_combat.fight.store import Store, store_from_encounter
 
 
 # -- a session saved through the engine API, unreadable from its first action --------------------------------
@@ -78,7 +78,7 @@ def test_a_session_damaged_later_is_listed_with_its_name_and_rules_and_opens_as_
 
 
 def test_a_session_that_names_no_rules_is_refused_plainly(tmp_path: Path) -> None:
-    from tui_combat.store import new_state
+    from tui_combat.fight.store import new_state
 
     root = tmp_path / "data"
     Store.create(new_state(seed=1), sessions_dir(root) / "empty").close()

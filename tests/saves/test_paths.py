@@ -15,7 +15,7 @@ from tui_combat.engine import actions as a
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.session_folders import SYMLINK, list_sessions, session_folder
 from tui_combat.saves.schema import JOURNAL, SNAPSHOT
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 
 @pytest.fixture

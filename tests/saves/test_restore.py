@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 
-import tui_combat.store as store_module
+import tui_combat.fight.store as store_module
 from tests.common import BRIDGE, encounter_file, registered
 from tests.plugins.skirmish import RULESET, SkirmishFight, SkirmishRound
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.dice import physical
 from tui_combat.saves import codec
 from tui_combat.saves.sums import seal
-from tui_combat.store import Store, recover
+from tui_combat.fight.store import Store, recover
 
 
 @pytest.fixture

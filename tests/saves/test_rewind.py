@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-import tui_combat.store as store_module
+import tui_combat.fight.store as store_module
 from tests.saves.helpers import fingerprint
-from tui_combat import rewind, session
+from tui_combat.fight import rewind
+from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import HISTORY, JOURNAL
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 
 PARTY, MONSTERS = "s1", "s2"
 RAF, ORC_1, ORC_2 = "c3", "c5", "c6"

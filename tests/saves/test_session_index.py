@@ -13,13 +13,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.saves import session_folders
 from tui_combat.saves.index import INDEX_FILE, read_index
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import JOURNAL
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 from tests.ui.fights import round_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,7 +141,7 @@ def test_a_save_by_another_running_copy_shows_in_the_list(tmp_path: Path) -> Non
         [sys.executable, "-c", (
             "import sys\n"
             "from pathlib import Path\n"
-            "from tui_combat import session\n"
+            "from tui_combat.fight import session\n"
             "from tui_combat.engine import actions as a\n"
             "store = session.resume(Path(sys.argv[1]), 'a')\n"
             "assert not store.read_only\n"

@@ -17,7 +17,7 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.round import RoundScreen
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 from tui_combat.testing.pilot import opened
 
 PARTY_SIDE, MONSTER_SIDE = "s1", "s2"

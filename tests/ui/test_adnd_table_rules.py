@@ -21,7 +21,7 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FieldsForm
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 from tui_combat.widgets.lines import TextLines
 
 RAF = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "war hammer", "magic": 4, "damage": "1d4+1"}

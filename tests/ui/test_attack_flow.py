@@ -27,7 +27,7 @@ from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 
 RAF = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "war hammer", "magic": 4, "damage": "1d4+1"}
 ORC = {"cls": "monster", "level": 1, "ac": 6, "weapon": "long sword", "damage": "1d8"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import tui_combat.store as store_module
+import tui_combat.fight.store as store_module
 from tests.saves.helpers import fingerprint
 from tests.ui.fights import messages, opened, until
 from tests.ui.steps import SIZE, store, visible_text
@@ -17,7 +17,7 @@ from tui_combat.engine import actions as a
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import HISTORY
 from tui_combat.screens.round import RoundScreen
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 from tui_combat.widgets.read_only import ReadOnlyBar
 
 

@@ -17,7 +17,7 @@ from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import JOURNAL
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 
 def damaged_session(data_root: Path) -> tuple[Path, Store]:

@@ -29,7 +29,7 @@ from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.keys import shown_key
 from tui_combat.i18n.catalog import CACHE_ENV_VAR
 from tui_combat.screens.sessions import DEMO_PREFIX, SessionsScreen
-from tui_combat.session import DEMOS
+from tui_combat.fight.session import DEMOS
 from tui_combat.widgets.footer import KeyFooter, shown_keys
 
 LANGUAGES = ("en", "ru", "uk")

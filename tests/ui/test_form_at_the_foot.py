@@ -27,7 +27,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.order_list import OrderList
 

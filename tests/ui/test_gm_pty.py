@@ -16,7 +16,7 @@ import pytest
 from tests.ui.fights import saved_round
 from tests.ui.test_view_pty import READ_LIMIT_SECONDS, Terminal, in_a_pty
 from tui_combat.engine import actions as a
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 
 @contextmanager

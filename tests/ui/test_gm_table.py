@@ -14,7 +14,7 @@ from tests.ui.steps import (
     SIZE, amount_prompt, dialog_error, leave_damage, log_texts, select, session_folders, store, until_form, until_sessions,
     visible_text, prompt_error,
 )
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog, TickBox

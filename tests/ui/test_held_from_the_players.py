@@ -24,7 +24,7 @@ from tui_combat.screens.library import LibraryPicker
 from tui_combat.screens.player_view import PlayerViewApp
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 from tui_combat.widgets.glyphs import glyph
 
 

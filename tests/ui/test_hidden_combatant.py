@@ -21,7 +21,7 @@ from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.player_view import PlayerViewApp
 from tui_combat.screens.round import RoundScreen
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 from tui_combat.widgets.order_list import OrderList
 
 

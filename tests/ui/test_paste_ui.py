@@ -191,7 +191,7 @@ async def test_a_paste_is_read_in_a_worker_once_it_stays_as_it_is(make_app: Call
 
 
 async def test_a_megabyte_paste_is_cut_and_one_with_an_escape_refused(make_app: Callable[..., CombatApp]) -> None:
-    from tui_combat.statblock import MAX_CHARS
+    from tui_combat.fight.statblock import MAX_CHARS
 
     app = make_app(encounter=ENCOUNTER_DIR / "demo_ose.toml")
     async with app.run_test(size=SIZE) as pilot:

@@ -16,7 +16,7 @@ from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 from tui_combat.engine import actions as a
 from tui_combat.widgets.read_only import ReadOnlyBar
 

@@ -22,7 +22,7 @@ from tests.common import DEMO
 from tui_combat.saves import codec
 from tui_combat.saves.journal import JOURNAL
 from tui_combat.screens.round import RoundScreen
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 TIMEOUT = 30.0
 

@@ -16,7 +16,7 @@ from tests.ui.fights import messages, opened, until
 from tests.ui.steps import SIZE, footer_now, store, until_sessions, visible_text
 from tests.waiting import settled, until_screen
 from tests.ui.test_no_internal_ids import internal_ids
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.app import CombatApp
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.help import binding_rows

@@ -151,7 +151,7 @@ async def test_round_one_of_the_seed_and_into_round_two(make_app, data_root: Pat
         assert state.combatant(orc).status == "fled"
 
     # Every step reached the journal: replaying it gives the same fight.
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
     (folder,) = session_folders(data_root)
     assert Store.resume(folder).state == state

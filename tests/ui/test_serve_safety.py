@@ -25,7 +25,7 @@ from aiohttp import web
 
 from tests.ui.test_serve_browser import free_port, stop
 from tests.waiting import eventually
-from tui_combat.screens.serve import allowed_origins, bind_warning, players_application, serve
+from tui_combat.running.serve import allowed_origins, bind_warning, players_application, serve
 
 WAIT_LIMIT = 60.0
 """A bound on waiting for the server to start: not a measure of speed."""

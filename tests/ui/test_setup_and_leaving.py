@@ -77,7 +77,7 @@ async def test_q_quits_saving_on_the_surprise_screen_and_the_footer_shows_it(mak
 
 
 def store_of(data_root: Path, key: str) -> list[object]:
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
     opened = Store.resume(data_root / "sessions" / key, read_only=True)
     try:

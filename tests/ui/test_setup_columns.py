@@ -13,7 +13,7 @@ from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.saves.locations import sessions_dir
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 
 
 def columns(app: CombatApp) -> list[str]:

@@ -16,7 +16,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.registry import get
 from tui_combat.saves.locations import sessions_dir
-from tui_combat.store import Store, new_state
+from tui_combat.fight.store import Store, new_state
 from tui_combat.widgets.order_list import OrderList
 
 

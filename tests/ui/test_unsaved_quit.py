@@ -17,7 +17,7 @@ from tui_combat.saves.errors import SaveError
 from tui_combat.screens.dialogs import ConfirmDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 
 DISK_FULL = "No space left on device"
 

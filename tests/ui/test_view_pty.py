@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_combat import session
+from tui_combat.fight import session
 
 READ_LIMIT_SECONDS = 60.0
 """A bound on waiting for the screen (the process starts Python and Textual): not a measure of speed."""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 import msgspec
 
-from tui_combat import toml_read
+from tui_combat.settings import toml_read
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import MAX_GROUP, apply, fight_options
 from tui_combat.engine.errors import RuleError

@@ -71,7 +71,7 @@ def language_argument(argv: Sequence[str]) -> str | None:
 
 
 def settings_path() -> Path:
-    from tui_combat.config import config_dir
+    from tui_combat.settings.config import config_dir
 
     return config_dir() / SETTINGS_FILE
 
@@ -87,7 +87,7 @@ def settings_language(path: Path) -> str | None:
             data = tomllib.load(handle)
     except (OSError, ValueError, RecursionError):
         # Missing, unreadable or not TOML: the interface starts in the language of the environment, and the
-        # app says what is wrong with the file (tui_combat.config.read_settings reads it again for that).
+        # app says what is wrong with the file (tui_combat.settings.config.read_settings reads it again for that).
         return None
     value = data.get("language")
     if value is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TypeVar
 
-from tui_combat.config import house_rules_dir
+from tui_combat.settings.config import house_rules_dir
 from tui_combat.engine.tables import convert, load_table, merge, read_toml
 
 DATA_DIR = Path(__file__).parent / "data"

@@ -10,7 +10,7 @@ from textual.app import App
 from textual.driver import Driver
 
 if TYPE_CHECKING:
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
 
 class AppBase(App[None]):

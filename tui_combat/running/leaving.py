@@ -35,7 +35,7 @@ class LeavingPart(AppBase):
     def close_store(self) -> None:
         """Save and close the open session; one started here and left untouched is removed instead (a new
         fight abandoned leaves nothing behind)."""
-        from tui_combat import session
+        from tui_combat.fight import session
         from tui_combat.saves.errors import SaveError
 
         if self.store is not None and session.discard_if_empty(self.store):

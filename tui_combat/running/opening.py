@@ -14,8 +14,8 @@ from tui_combat.i18n import _
 from tui_combat.running.base import AppBase
 
 if TYPE_CHECKING:
-    from tui_combat.session import SessionError
-    from tui_combat.store import Store
+    from tui_combat.fight.session import SessionError
+    from tui_combat.fight.store import Store
 
 LOADING_AFTER = 0.3
 """Seconds a session may take to open before the screen says it is still working on it."""
@@ -51,7 +51,7 @@ class OpeningPart(AppBase):
                 screen.show_opening(opening)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        from tui_combat.session import SessionError
+        from tui_combat.fight.session import SessionError
 
         worker = event.worker
         if worker is not self._opening or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
@@ -87,7 +87,7 @@ class OpeningPart(AppBase):
 
 def _open(opener: Callable[[], Store]) -> Store | SessionError:
     """Run in the worker thread: the store, or the refusal to show."""
-    from tui_combat.session import SessionError
+    from tui_combat.fight.session import SessionError
 
     try:
         store = opener()

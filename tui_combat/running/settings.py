@@ -28,7 +28,7 @@ class SettingsPart(AppBase):
     def apply_settings(self) -> None:
         """The theme and the keymap of the GM's settings file. Whatever in it is wrong is reported with its
         line, and the defaults stay for it (the language was read before the app started)."""
-        from tui_combat.config import read_settings
+        from tui_combat.settings.config import read_settings
         from tui_combat.engine import keys
 
         settings = read_settings(self.settings_path)

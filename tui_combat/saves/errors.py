@@ -21,7 +21,7 @@ class IncompatibleSession(SaveError):
 
 
 class DamageReport(msgspec.Struct, frozen=True, kw_only=True):
-    """What is wrong with a session folder, and how much of it :func:`tui_combat.store.recover` can rebuild."""
+    """What is wrong with a session folder, and how much of it :func:`tui_combat.fight.store.recover` can rebuild."""
 
     folder: str
     problems: tuple[str, ...]

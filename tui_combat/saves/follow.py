@@ -4,7 +4,7 @@ The GM's copy of tui-combat appends every action to ``journal.jsonl`` and now an
 (a new ``snapshot.json`` and journal). A follower notices either with a few ``stat`` calls (inode, size
 and modification time of the two files): cheap enough to do twenty times a second, and no busy polling.
 When they change it reads the whole session again, read-only (no lock, nothing written; the caller
-passes the reading function, :meth:`tui_combat.store.Store.resume` with ``read_only=True``), so an undo,
+passes the reading function, :meth:`tui_combat.fight.store.Store.resume` with ``read_only=True``), so an undo,
 a restart of the GM's app or a rotation half-way through are all just "read it again".
 
 Which session: a named one, or the latest one (the one written most recently, looked up about once a

@@ -59,7 +59,7 @@ class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
     ``steps``, and "" when the step is unknown."""
     after_snapshot: bool = False
     """Actions were saved after the last snapshot: where the fight stands (and whether they replay) is known
-    only by replaying them (:func:`tui_combat.session.list_sessions` does, with ``steps``)."""
+    only by replaying them (:func:`tui_combat.fight.session.list_sessions` does, with ``steps``)."""
 
 
 class IndexEntry(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,6 +1,6 @@
 """Reading a session folder without changing it: what each file holds and what is wrong with it.
 
-Nothing here writes. Damage is described (file, line, what) and left to the caller: :mod:`tui_combat.store`
+Nothing here writes. Damage is described (file, line, what) and left to the caller: :mod:`tui_combat.fight.store`
 refuses to open a damaged session and offers to recover it into a new folder instead.
 
 Only a real torn tail counts as an interrupted write: bytes after the last newline that look like the

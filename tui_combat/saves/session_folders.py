@@ -230,7 +230,7 @@ def list_sessions(root: Path, *, steps: bool = False,
     """Every saved session, newest first. With ``steps``, each one with the label of its round's step (which
     loads its ruleset and decodes its snapshot), or as ``shown`` makes it from what its files say. Only the
     sessions written since the index was last written are read again, and what ``shown`` made is kept in
-    the index too: it is the session list's own (:func:`tui_combat.session.list_sessions`), always the same."""
+    the index too: it is the session list's own (:func:`tui_combat.fight.session.list_sessions`), always the same."""
     parent = sessions_dir(root)
     if sessions_problem(root):
         return []  # the commands say why (sessions_problem)

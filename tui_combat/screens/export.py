@@ -1,5 +1,5 @@
 """The fight report from inside the app: a form that asks the format, whether it is for the players, and the
-file, then writes the report (:mod:`tui_combat.report`) and says where it went.
+file, then writes the report (:mod:`tui_combat.fight.report`) and says where it went.
 
 The file offered is ``<data folder>/reports/<session name>.<ext>`` (``<session name>-players.<ext>`` for the
 players): always writable, the same place for every fight, and a second export of the same fight replaces the
@@ -32,7 +32,7 @@ def report_path(typed: str, form: str, data_root: Path, name: str, *, public: bo
     """The file a report goes to: the default one for ``form`` (and for the players when ``public``) when the
     field holds one of the defaults (or nothing); what the GM typed otherwise, with the format's extension
     added when it has none."""
-    from tui_combat.report import FORMATS, SUFFIXES, default_report_path, format_named
+    from tui_combat.fight.report import FORMATS, SUFFIXES, default_report_path, format_named
 
     text = typed.strip()
     chosen = format_named(form)
@@ -46,7 +46,7 @@ def report_path(typed: str, form: str, data_root: Path, name: str, *, public: bo
 def players_health_scale() -> tuple[HealthScale, str]:
     """The words and thresholds for health the players' screen uses, read from where that screen reads them,
     and what is wrong with them ("" when nothing; the defaults are used then)."""
-    from tui_combat.config import health_settings_path
+    from tui_combat.settings.config import health_settings_path
     from tui_combat.screens.player_view import load_settings
 
     return load_settings(health_settings_path())
@@ -54,7 +54,7 @@ def players_health_scale() -> tuple[HealthScale, str]:
 
 def export_dialog(screen: Screen[Any], host: Host) -> None:
     """Ask how to export the open fight and write its report; the GM is told where it went."""
-    from tui_combat.report import ReportError, default_report_path, format_named, rendered, store_report, write_report
+    from tui_combat.fight.report import ReportError, default_report_path, format_named, rendered, store_report, write_report
 
     store = host.store
     if store is None:

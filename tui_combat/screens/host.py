@@ -14,7 +14,7 @@ from textual.screen import Screen
 
 if TYPE_CHECKING:
     from tui_combat.engine.actions import Action
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
 
 @runtime_checkable
@@ -44,8 +44,8 @@ class Host(Protocol):
         """A session is being opened."""
 
     def open_session(self, opener: Callable[[], Store]) -> None:
-        """Open the session ``opener`` makes (a :mod:`tui_combat.session` call) and show it; a
-        :class:`~tui_combat.session.SessionError` is shown to the GM."""
+        """Open the session ``opener`` makes (a :mod:`tui_combat.fight.session` call) and show it; a
+        :class:`~tui_combat.fight.session.SessionError` is shown to the GM."""
 
     def leave_session(self) -> None:
         """Save, close the session and go back to the session list."""

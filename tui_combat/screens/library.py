@@ -26,7 +26,7 @@ from tui_combat.engine.contract import AnyRuleset, FieldSpec, shown_value
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _
-from tui_combat.library import (
+from tui_combat.fight.library import (
     Entry, Finder, LibraryError, base_name, default_side, entry_action, entry_from_state, library_path, parse_count,
     save_entry, summary,
 )

@@ -1,12 +1,12 @@
 """A stat block pasted from a book or a web page, made a combatant: paste, see what was read, fix, add.
 
 :class:`PasteDialog` is a multi-line field; under it, as the text changes, what was read and what was not
-understood (:mod:`tui_combat.statblock`). ctrl+s takes the reading to the add form, filled in, where the GM
+understood (:mod:`tui_combat.fight.statblock`). ctrl+s takes the reading to the add form, filled in, where the GM
 fixes what he wants, chooses the side and how many, and may keep the creature in his library as well.
 
 The text is read in a worker thread, once the GM has stopped changing it for :data:`READ_AFTER` seconds: a
 long paste never stops the screen, and a paste that arrives in pieces is read once. The field takes at most
-:data:`~tui_combat.statblock.MAX_CHARS` characters (the rest of a longer paste is left out, and that is said).
+:data:`~tui_combat.fight.statblock.MAX_CHARS` characters (the rest of a longer paste is left out, and that is said).
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from tui_combat.engine import registry
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
-from tui_combat.library import Entry, LibraryError, default_side, entry_action, save_entry
+from tui_combat.fight.library import Entry, LibraryError, default_side, entry_action, save_entry
 from tui_combat.screens.dialogs import FormDialog, health_field
 from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.screens.session_screen import SessionScreen
-from tui_combat.statblock import MAX_CHARS, Reading, cut_note, read_for
+from tui_combat.fight.statblock import MAX_CHARS, Reading, cut_note, read_for
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 __all__ = ["READ_AFTER", "PasteDialog", "PasteField", "paste_stat_block", "reading_lines"]

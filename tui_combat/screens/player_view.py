@@ -1,7 +1,7 @@
 """The players' screen (``tui-combat view``): a read-only copy of the fight that follows the GM's session live.
 
 It shows only :func:`tui_combat.engine.public.public_view` of the state, so every secret is already gone
-before anything here sees it. The session is read with :meth:`~tui_combat.store.Store.resume` in
+before anything here sees it. The session is read with :meth:`~tui_combat.fight.store.Store.resume` in
 read-only mode (no lock, nothing written) whenever its files change (:class:`tui_combat.saves.follow.Follower`,
 a few ``stat`` calls twenty times a second, in a thread so the screen never waits on the disk). On Linux the
 system also tells it the moment the folder changes (:class:`tui_combat.saves.watch.FolderWatch`), and it
@@ -255,7 +255,7 @@ def players_problem(follower: Follower, update: Update) -> str:
 
 def _read_state(folder: Path) -> State:
     """The session in ``folder`` as it stands, read-only: no lock is taken and nothing is written."""
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
     from tui_combat.engine.registry import in_play
 
@@ -426,7 +426,7 @@ class PlayerViewApp(App[None]):
         return with_harmless(super().get_line_filters())
 
     def get_default_screen(self) -> Screen[None]:
-        from tui_combat.config import health_settings_path
+        from tui_combat.settings.config import health_settings_path
 
         scale, problem = load_settings(self.settings_path or health_settings_path())
         follower = Follower(self.data_root, self.session_name, _read_state)

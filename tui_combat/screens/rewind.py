@@ -2,9 +2,9 @@
 order, hit points, statuses, effects and the log as they were then (everything the GM saw, secrets
 included), and go on from any point as a new fight.
 
-The session is only read (:func:`tui_combat.rewind.look_back`: no lock, nothing written), in a worker
+The session is only read (:func:`tui_combat.fight.rewind.look_back`: no lock, nothing written), in a worker
 thread; the screen is read-only and changes nothing in it. "Continue from here" asks for a name and opens
-the new fight (:func:`tui_combat.rewind.branch`) through the host, as any session opens, in place of this
+the new fight (:func:`tui_combat.fight.rewind.branch`) through the host, as any session opens, in place of this
 screen.
 """
 
@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from tui_combat import rewind
+from tui_combat.fight import rewind
 from tui_combat.engine import registry
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.effects import effects_of
@@ -33,7 +33,7 @@ from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.player_view import phase_title
 from tui_combat.screens.round import LOG_LINES, last_entries, shortened
-from tui_combat.session import SessionError, free_name
+from tui_combat.fight.session import SessionError, free_name
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList

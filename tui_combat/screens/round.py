@@ -710,7 +710,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         options_dialog(self)
 
     def action_save_as(self) -> None:
-        from tui_combat.session import SessionError, save_as
+        from tui_combat.fight.session import SessionError, save_as
 
         def submit(values: dict[str, Any]) -> str | None:
             store = self.host.store

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from tui_combat.engine.model import State
     from tui_combat.engine.saves import SpecialAbility
     from tui_combat.screens.host import Host
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
 __all__ = ["KeepsTheDc", "KnowsAbilities", "RoundView"]
 

@@ -17,7 +17,7 @@ from tui_combat.screens.host import Host, host_of
 from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings, class_bindings
 
 if TYPE_CHECKING:
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
 SESSION_KEYS: dict[str, str] = {"undo": "u", "redo": "U,ctrl+y", "leave": "escape"}
 

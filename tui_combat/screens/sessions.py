@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 from textual.widgets.data_table import RowDoesNotExist
 
-from tui_combat import session
+from tui_combat.fight import session
 from tui_combat.engine.keys import shown_key
 from tui_combat.i18n import N_, _
 from tui_combat.saves.session_folders import format_time

@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 from textual.widgets.data_table import ColumnKey
 
-from tui_combat.config import PLAYERS_VIEW_FILE, SettingsProblem, read_settings, write_settings
+from tui_combat.settings.config import PLAYERS_VIEW_FILE, SettingsProblem, read_settings, write_settings
 from tui_combat.engine import keys
 from tui_combat.engine.public import HEALTH_WORDS, HealthScale
 from tui_combat.i18n import KNOWN_LANGUAGES, N_, _, language

@@ -25,7 +25,7 @@ from tui_combat.engine.contract import FieldSpec, OptionSpec, shown_value
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
-from tui_combat.library import Finder, default_side, entry_action, parse_count, summary
+from tui_combat.fight.library import Finder, default_side, entry_action, parse_count, summary
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, choice_value, health_field
 from tui_combat.screens.host import host_of
 from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
@@ -208,7 +208,7 @@ def options_dialog(screen: SessionScreen) -> None:
 def save_encounter_dialog(screen: SessionScreen) -> None:
     """Write the set-up as an encounter file (what ``tui-combat new FILE`` reads), by default in the data
     folder's ``encounters``; a file that exists is replaced only when the GM ticks it."""
-    from tui_combat.encounter_file import EncounterFileError, default_path, save_encounter
+    from tui_combat.fight.encounter_file import EncounterFileError, default_path, save_encounter
 
     fields = [FieldSpec(key="path", label=N_("File")),
               FieldSpec(key="replace", label=N_("Replace it if it exists"), kind="bool", default=False)]

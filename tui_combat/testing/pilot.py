@@ -27,7 +27,7 @@ from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
-from tui_combat.store import Store
+from tui_combat.fight.store import Store
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.footer import KeyFooter, shown_keys

@@ -3,7 +3,7 @@ actions, its areas ("cone 60 ft"), and the notes its sheet's figures make ("CR 1
 climb 40 ft., fly 80 ft. …").
 
 The sheet keeps an ability's name in English, where the rules find it by name (the area form, the recharge); its
-name in the GM's language comes from the SRD bestiary's names files (:mod:`tui_combat.bestiary_names`), else from
+name in the GM's language comes from the SRD bestiary's names files (:mod:`tui_combat.rulesets.bestiary_names`), else from
 the catalogs, else it is shown as written (a GM's own ability). Everything here is worked out when shown, so a
 switch of language shows the new one."""
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from tui_combat.bestiary_names import Names, read_names
+from tui_combat.rulesets.bestiary_names import Names, read_names
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.messages import add_data_names
 from tui_combat.engine.saves import ON_SAVE

@@ -17,8 +17,8 @@ listed in ``unread``: nothing is guessed silently. Where a figure is worked out 
 ascending AC from a descending one, AD&D's "2-8" as 2d4) ``read`` says how.
 
 What the rest of the fight needs is read too: a 5e block's saving throws, damage types, legendary actions and
-resistance, Evasion and special abilities (:mod:`tui_combat.statblock_5e`); a short block's count before or
-after its name ("2 ogres", "Ogre (1)") and its saving throws (:mod:`tui_combat.statblock_short`). Where the
+resistance, Evasion and special abilities (:mod:`tui_combat.fight.statblock_5e`); a short block's count before or
+after its name ("2 ogres", "Ogre (1)") and its saving throws (:mod:`tui_combat.fight.statblock_short`). Where the
 rules roll a monster's hit points from its Hit Dice, :attr:`Reading.hp_dice` gives the dice besides the block's
 average; hit points listed one by one ("hp 30, 25") are :attr:`Reading.hps`.
 
@@ -45,8 +45,8 @@ from tui_combat.engine import registry
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.text import character_name
 from tui_combat.i18n import N_, _
-from tui_combat.statblock_5e import Extras, attack_count, fill_sheet, read_extras
-from tui_combat.statblock_short import adnd_fields, counted_name, ose_fields
+from tui_combat.fight.statblock_5e import Extras, attack_count, fill_sheet, read_extras
+from tui_combat.fight.statblock_short import adnd_fields, counted_name, ose_fields
 
 __all__ = ["MAX_CHARS", "Block", "Reading", "average_hp", "clean", "cut_note", "for_ruleset", "read_block", "read_for",
            "refusal"]

@@ -11,7 +11,7 @@ translations print them ("спасбросок Ловкости со Сл 21", "
 
 A special ability is a paragraph of the block: its name at the start of a line (or, in English, a Title Case
 name after a sentence), a full stop, its text. Every search here is bounded or made once over the text, as
-:mod:`tui_combat.statblock` requires: the reading stays linear in the length of the paste.
+:mod:`tui_combat.fight.statblock` requires: the reading stays linear in the length of the paste.
 """
 
 from __future__ import annotations

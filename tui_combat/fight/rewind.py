@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_combat.i18n import _
-from tui_combat.session import SessionError, free_name
+from tui_combat.fight.session import SessionError, free_name
 
 if TYPE_CHECKING:
     from tui_combat.engine.actions import Action
     from tui_combat.engine.log import LogEntry
     from tui_combat.engine.model import State
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
 __all__ = ["CHECKPOINT_EVERY", "Timeline", "branch", "branch_name", "look_back", "where_label"]
 
@@ -194,7 +194,7 @@ def look_back(data_root: Path, key: str) -> Timeline:
     when it cannot be read or its history does not replay. The store's warnings (a torn last line skipped …)
     are in :attr:`Timeline.warnings`."""
     from tui_combat.saves.errors import SaveError
-    from tui_combat.session import resume
+    from tui_combat.fight.session import resume
 
     title = _("Cannot look back at the session")
     try:
@@ -244,8 +244,8 @@ def branch(data_root: Path, timeline: Timeline, position: int, name: str, *, see
     from tui_combat.engine.actions import SetName
     from tui_combat.saves.errors import SaveError
     from tui_combat.saves.session_folders import remove_new_folder
-    from tui_combat.session import new_session_folder
-    from tui_combat.store import Store
+    from tui_combat.fight.session import new_session_folder
+    from tui_combat.fight.store import Store
 
     title = _("Cannot continue from here")
     name = name.strip()

@@ -36,10 +36,10 @@ from tui_combat.engine.registry import get
 from tui_combat.engine.text import harmless, json_harmless
 from tui_combat.i18n import _, language
 from tui_combat.saves.locations import slug
-from tui_combat.session import fight_progress
+from tui_combat.fight.session import fight_progress
 
 if TYPE_CHECKING:
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
 __all__ = [
     "FORMATS", "SUFFIXES", "Format", "REPORTS_FOLDER", "Report", "ReportCombatant", "ReportEntry", "ReportError", "ReportRoll", "ReportRound",
@@ -579,7 +579,7 @@ def write_report(path: Path, text: str, *, make_folder: bool = False, overwrite:
         raise ReportError(_("Cannot write the report to {path}: the file exists already (--force replaces it).", path=path))
     try:
         if make_folder:
-            from tui_combat.config import make_private_folder
+            from tui_combat.settings.config import make_private_folder
 
             make_private_folder(folder)
         elif not folder.is_dir():

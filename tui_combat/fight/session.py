@@ -6,7 +6,7 @@ One session per name: a new session whose name is taken gets the next free one (
 under the session's own name saves in place, and under another session's name is refused. A session
 started here and left before any real action leaves nothing behind (:func:`discard_if_empty`).
 
-Every function that opens a session returns a :class:`~tui_combat.store.Store` ready to be shown, or
+Every function that opens a session returns a :class:`~tui_combat.fight.store.Store` ready to be shown, or
 raises :class:`SessionError` with a title and a message for the GM, never a traceback. The engine and the
 store load on the first call, not when this module is imported, so the session list draws quickly.
 """
@@ -27,7 +27,7 @@ from tui_combat.saves.session_folders import session_folder
 if TYPE_CHECKING:
     from tui_combat.engine.actions import Action
     from tui_combat.engine.model import State
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
 __all__ = [
     "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "delete", "discard_if_empty",
@@ -136,7 +136,7 @@ def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
 
     from tui_combat.engine.registry import get
     from tui_combat.saves.errors import DamagedSession, SaveError
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
     try:
         store = Store.resume(folder, read_only=True, damaged_read_only=bool(info.problem))
@@ -212,7 +212,7 @@ def _start(data_root: Path, name: str, ruleset: str, seed: int | None, build: Ca
 
     from tui_combat.saves.errors import SaveError
     from tui_combat.saves.session_folders import remove_new_folder
-    from tui_combat.store import Store, new_state
+    from tui_combat.fight.store import Store, new_state
 
     folder = new_session_folder(data_root, name, title)
     # The first snapshot carries the name and the ruleset already: the session list (and the next free name,
@@ -353,7 +353,7 @@ def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
     version cannot replay is refused with a message saying why); nothing on disk changes. When another copy of
     tui-combat has the session open (or ``read_only`` is asked), it opens read-only and says so in the store's
     warnings."""
-    from tui_combat.store import Store
+    from tui_combat.fight.store import Store
 
     folder = _saved_folder(data_root, key, _("Cannot open the session"))
     if not folder.is_dir():
@@ -374,7 +374,7 @@ def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Stor
     files can be read (and no further than line ``up_to_line`` of its journal); the damaged folder is only
     read. Returns the new session's store."""
     from tui_combat.saves.session_folders import remove_new_folder
-    from tui_combat.store import recover as rebuild
+    from tui_combat.fight.store import recover as rebuild
 
     title = _("Cannot recover the session")
     folder = _saved_folder(data_root, key, title)
@@ -516,7 +516,7 @@ def existing_session_for_demo(data_root: Path, file_name: str) -> SessionInfo | 
     return None
 
 
-_ENCOUNTERS = Path(__file__).resolve().parent / "encounters"
+_ENCOUNTERS = Path(__file__).resolve().parents[1] / "encounters"
 
 
 def discard_if_empty(store: Store) -> bool:

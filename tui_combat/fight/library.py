@@ -21,7 +21,7 @@ app's dice, as the book does; the GM may type a figure instead. The starter best
 A name is looked up in the library first, then in the bestiary; case, spacing and ё/е do not matter, and a
 bestiary entry is also found by its name in the GM's language and by its aliases ("5 орк"). It is added under its
 name in the GM's language, its attacks too: the starter bestiary's names are in the catalogs, the SRD bestiary's
-in names files beside it (:mod:`tui_combat.bestiary_names`), found by their names in every language. An entry with a
+in names files beside it (:mod:`tui_combat.rulesets.bestiary_names`), found by their names in every language. An entry with a
 mistake is left out and reported with its file, line and what the field should hold; the others still
 serve. Saving writes the one entry into the library (replacing an entry of the same name), atomically and
 private (0600), keeping the GM's other entries and comments as they are.
@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from tui_combat import toml_read
+from tui_combat.settings import toml_read
 from tui_combat.engine import actions as a
 from tui_combat.engine.contract import AnyRuleset, FieldSpec, shown_value
 from tui_combat.engine.dice import DiceError, parse, roll
@@ -47,8 +47,8 @@ from tui_combat.engine.encounter import COMBATANT_FIELDS, KIND_TABLES, KIND_TEXT
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
-from tui_combat.toml_write import TomlWriteError, key, table_lines
-from tui_combat.bestiary_names import Names, read_names, translated_attacks
+from tui_combat.settings.toml_write import TomlWriteError, key, table_lines
+from tui_combat.rulesets.bestiary_names import Names, read_names, translated_attacks
 from tui_combat.i18n import N_, _, language
 from tui_combat.i18n.os_words import os_error_text
 from tui_combat.rulesets.names import name_key
@@ -59,8 +59,8 @@ __all__ = [
     "srd_path", "with_entry",
 ]
 
-BESTIARY_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "bestiary"
-SRD_DIR = Path(__file__).resolve().parent / "rulesets" / "data" / "srd"
+BESTIARY_DIR = Path(__file__).resolve().parents[1] / "rulesets" / "data" / "bestiary"
+SRD_DIR = Path(__file__).resolve().parents[1] / "rulesets" / "data" / "srd"
 LIBRARY_FOLDER = "library"
 ENTRY_FIELDS: dict[str, str] = {**COMBATANT_FIELDS, "aliases": KIND_TEXTS}
 """What an entry holds: an encounter file's combatant, and other names to find it by."""
@@ -455,7 +455,7 @@ def _block(table: Mapping[str, Any]) -> str:
 
 
 def _header(ruleset_id: str) -> str:
-    from tui_combat.session import ruleset_label
+    from tui_combat.fight.session import ruleset_label
 
     words = _("The combatant library of {ruleset}: creatures and characters to add to any fight of this ruleset. "
               "Each [[combatants]] is one entry, written as in an encounter file (name, hp, count, sheet, notes), "

@@ -138,7 +138,7 @@ def read_settings(path: Path | None = None) -> Settings:
         return Settings(path, problem=SettingsProblem(N_("{path} is not UTF-8 text."), path=path))
     import tomllib  # here: a GM without a settings file does not wait for the TOML reader at start
 
-    from tui_combat import toml_read
+    from tui_combat.settings import toml_read
 
     try:
         document = toml_read.loads(text)

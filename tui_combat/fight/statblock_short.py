@@ -2,7 +2,7 @@
 as the rulesets' sheets hold it: how many the line is for ("2 ogres", "Ogre (1)"), and the saving throws it prints
 (OSE's "SV D12 W13 P14 B15 S16 (1)", Dolmenwood's "Saves D12 R13 H14 B15 S16", a translation's "РК С14 Ч15 П16 Д17
 З18"; an AD&D monster's own five numbers). Every search here is bounded: the reading stays linear
-(:mod:`tui_combat.statblock`)."""
+(:mod:`tui_combat.fight.statblock`)."""
 
 from __future__ import annotations
 
