@@ -1,6 +1,7 @@
 """The app as a GM sees it: a real pseudo-terminal of 80×24, keys written to it, frames read back.
 
-Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame [KEYS]] [--size N] [--no-start]
+Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame [KEYS]]
+      [--size N] [--no-start]
       [--table [--shapes '2 slots,10 slots'] [--sizes 200,2000,10000,mass]]
 
 Every figure is paired with a bare Textual app (a header, a line of text that changes on a key, a
@@ -208,12 +209,22 @@ def environment() -> dict[str, str]:
     """The terminal's, and the app's defaults: no Textual switches, an empty config folder (no settings file
     of the machine's GM: its keymap, theme or language would change what is measured, and the markers looked
     for), English whatever the locale of whoever runs it."""
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith("TEXTUAL") and key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("TEXTUAL") and key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")
+    }
     config = tempfile.mkdtemp(prefix="tui-combat-bench-config-")
     atexit.register(shutil.rmtree, config, ignore_errors=True)
-    env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS), LINES=str(LINES),
-               LANG="C.UTF-8", TUI_COMBAT_CONFIG_DIR=config, LANGUAGE="en")
+    env.update(
+        TERM="xterm-256color",
+        COLORTERM="truecolor",
+        COLUMNS=str(COLUMNS),
+        LINES=str(LINES),
+        LANG="C.UTF-8",
+        TUI_COMBAT_CONFIG_DIR=config,
+        LANGUAGE="en",
+    )
     return env
 
 
@@ -221,8 +232,9 @@ def compile_bytecode() -> None:
     """Bytecode for every module of the app, as an installed copy has it: a module edited since it was last
     compiled is otherwise compiled again at every start when ``PYTHONDONTWRITEBYTECODE`` is set (as it may
     be in a development shell), which the bare app never pays. ``compileall`` writes it whatever that says."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "tui_combat")], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "tui_combat")], check=True, stdout=subprocess.DEVNULL
+    )
 
 
 def ours(data: Path, key: str) -> list[str]:
@@ -248,9 +260,21 @@ def build(data: Path, combatants: int, actions: int, group: int = 500, tag: str 
         "store.close()\n"
     )
     folder = data / "sessions" / key
-    subprocess.run([sys.executable, "-c", code, str(ROOT), str(ROOT / "bench"), str(folder), str(combatants), str(actions),
-                    str(group), "1" if individual else "0"],
-                   check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            str(ROOT),
+            str(ROOT / "bench"),
+            str(folder),
+            str(combatants),
+            str(actions),
+            str(group),
+            "1" if individual else "0",
+        ],
+        check=True,
+    )
     return key
 
 
@@ -265,14 +289,20 @@ TABLE_SIZES = {"200": (200, 500), "2000": (2_000, 500), "10000": (10_000, 500), 
 """The fights of the table: (combatants, monsters per group); at 200, individual initiative puts each orc on his
 own (group 1)."""
 TABLE_KEYS = (
-    (b"n", "n next turn", True, b"n"), (b"b", "b back", True, b"n"),
-    (b"d", "d opens the damage prompt", True, b"n"), (b"3", "", False, b""), (b"\r", "Enter applies it", True, b"n"),
+    (b"n", "n next turn", True, b"n"),
+    (b"b", "b back", True, b"n"),
+    (b"d", "d opens the damage prompt", True, b"n"),
+    (b"3", "", False, b""),
+    (b"\r", "Enter applies it", True, b"n"),
     (b"u", "u undoes it", True, b"n"),
-    (b"?", "? opens the help", True, b"n"), (b"\x1b", "Esc closes it (vs the bare Esc)", True, b"\x1b"),
-    (b"n", "n right after a dialog closed", True, b"n"), (b"b", "", False, b""),
+    (b"?", "? opens the help", True, b"n"),
+    (b"\x1b", "Esc closes it (vs the bare Esc)", True, b"\x1b"),
+    (b"n", "n right after a dialog closed", True, b"n"),
+    (b"b", "", False, b""),
     (b"a", "a opens the attack form", True, b"n"),
     (b"\x1b", "Esc closes the attack form (vs the bare Esc)", True, b"\x1b"),
-    (b"n", "n right after a dialog closed", True, b"n"), (b"b", "", False, b""),
+    (b"n", "n right after a dialog closed", True, b"n"),
+    (b"b", "", False, b""),
 )
 """One turn of the table's keys: (key, what it is called, timed, the bare app's key after it)."""
 
@@ -305,8 +335,9 @@ def table(data: Path, env: dict[str, str], count: int, shapes: list[str], sizes:
             combatants, group = TABLE_SIZES[label]
             if options["individual"] and label == "200":
                 group = 1
-            sessions[label] = build(data, combatants, int(options["actions"]), group,
-                                    individual=bool(options["individual"]))
+            sessions[label] = build(
+                data, combatants, int(options["actions"]), group, individual=bool(options["individual"])
+            )
         print(f"\n{shape}: {count} of each key, medians: ms, × the bare key beside it, bytes")
         results = {}
         beside = Beside(env)
@@ -318,16 +349,19 @@ def table(data: Path, env: dict[str, str], count: int, shapes: list[str], sizes:
         names = [what for _key, what, measured, _bare in TABLE_KEYS if measured]
         print(f"{'':46}" + "".join(f"{label:>24}" for label in sizes))
         for what in dict.fromkeys(names):
-            cells = "".join(f"{f'{paired.ours.ms:.1f} {paired.ratio:.2f}× {paired.ours.size:.0f}B':>24}"
-                            for paired in (results[label][what] for label in sizes))
+            cells = "".join(
+                f"{f'{paired.ours.ms:.1f} {paired.ratio:.2f}× {paired.ours.size:.0f}B':>24}"
+                for paired in (results[label][what] for label in sizes)
+            )
             print(f"{what:46}{cells}")
         for label in sizes:
             if label not in ("2000", "10000"):
                 continue
             for kind in ("next", "damage"):
                 measured = view_updates(data, sessions[label], view_count, env, kind)
-                print(f"  the players' view at {label}, after a {kind}: {measured.ms:.1f} ms, "
-                      f"{measured.size:.0f} bytes")
+                print(
+                    f"  the players' view at {label}, after a {kind}: {measured.ms:.1f} ms, {measured.size:.0f} bytes"
+                )
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
@@ -374,6 +408,7 @@ class Beside:
 @dataclass
 class Paired:
     """A key of ours, and the bare app's keys given right after each of it."""
+
     ours: Keys = field(default_factory=Keys)
     bare: Keys = field(default_factory=Keys)
 
@@ -386,8 +421,9 @@ class Paired:
         return self.ours.ms / self.bare.ms
 
 
-def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str],
-               beside: Beside) -> tuple[Paired, Paired, float]:
+def press_keys(
+    argv: list[str], marker: bytes, count: int, env: dict[str, str], beside: Beside
+) -> tuple[Paired, Paired, float]:
     """Start ``argv``, wait for its first frame, then write ``n`` and ``b`` in turn ``count`` times each
     (the first two of each are a warm-up), each paired with a key of the bare app ``beside``. Returns (n, b,
     peak RSS MiB)."""
@@ -405,14 +441,17 @@ def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str],
         terminal.close()
 
 
-ROUND_STEPS = ((b"n", "n ends the resolve step"), (b"n", "n starts round 2 (its declarations)"),
-               (b"n", "n: the players' declarations"), (b"n", "n: the initiative step"),
-               (b"r", "r rolls initiative (the new order)"))
+ROUND_STEPS = (
+    (b"n", "n ends the resolve step"),
+    (b"n", "n starts round 2 (its declarations)"),
+    (b"n", "n: the players' declarations"),
+    (b"n", "n: the initiative step"),
+    (b"r", "r rolls initiative (the new order)"),
+)
 """The keys of a round's steps, from the last slot of round 1 to the order of round 2, and what each does."""
 
 
-def press_steps(argv: list[str], marker: bytes, count: int, env: dict[str, str],
-                beside: Beside) -> list[Paired]:
+def press_steps(argv: list[str], marker: bytes, count: int, env: dict[str, str], beside: Beside) -> list[Paired]:
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``n`` to the last slot,
     the keys of :data:`ROUND_STEPS` (each timed, paired with a key of the bare app ``beside``), and ``u`` until
     round 1's first slot again. Returns each step key's times, in the order of :data:`ROUND_STEPS`."""
@@ -433,8 +472,9 @@ def press_steps(argv: list[str], marker: bytes, count: int, env: dict[str, str],
         terminal.close()
 
 
-def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str],
-                 beside: Beside) -> dict[bytes, Paired]:
+def press_damage(
+    argv: list[str], marker: bytes, count: int, env: dict[str, str], beside: Beside
+) -> dict[bytes, Paired]:
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``d`` (the damage
     prompt opens), ``3``, Enter (it is applied), ``u`` (undone), each paired with a key of the bare app
     ``beside``. Returns each key's times and bytes, by key."""
@@ -461,8 +501,13 @@ def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str], 
     terminal = Terminal(argv, env)
     try:
         terminal.until_quiet(0, marker)
-        timed = {"u undoes a damage": Paired(), "? opens the help": Paired(), "Esc closes it": Paired(),
-                 "a opens the attack form": Paired(), "Esc closes the attack form": Paired()}
+        timed = {
+            "u undoes a damage": Paired(),
+            "? opens the help": Paired(),
+            "Esc closes it": Paired(),
+            "a opens the attack form": Paired(),
+            "Esc closes the attack form": Paired(),
+        }
         for number in range(count + 1):
             terminal.key(b"d")
             terminal.key(b"3")
@@ -530,11 +575,17 @@ def frame_pieces(frame: bytes) -> list[tuple[int, int, int, str]]:
     pieces = []
     moves = list(CURSOR_MOVE.finditer(frame))
     for move, following in zip(moves, [*moves[1:], None]):
-        body = frame[move.end():following.start() if following else len(frame)]
+        body = frame[move.end() : following.start() if following else len(frame)]
         text = STYLE_CODE.sub(b"", body).decode(errors="replace").replace("\r\n", "")
         if text:
-            pieces.append((int(move[1]), int(move[2]), following.start() - move.start() if following else
-                           len(frame) - move.start(), text))
+            pieces.append(
+                (
+                    int(move[1]),
+                    int(move[2]),
+                    following.start() - move.start() if following else len(frame) - move.start(),
+                    text,
+                )
+            )
     return pieces
 
 
@@ -564,14 +615,23 @@ def main() -> int:
     parser.add_argument("--keys", type=int, default=KEYS, help=f"keys of each kind per size (default {KEYS})")
     parser.add_argument("--starts", type=int, default=STARTS, help=f"starts of each app (default {STARTS})")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the sessions (default: system temp)")
-    parser.add_argument("--frame", nargs="?", const="n", default=None, metavar="KEYS",
-                        help="only show what each key (default n: one next turn) writes, piece by piece "
-                             "(\\r for Enter, \\e for Esc); with --size, at that many combatants")
+    parser.add_argument(
+        "--frame",
+        nargs="?",
+        const="n",
+        default=None,
+        metavar="KEYS",
+        help="only show what each key (default n: one next turn) writes, piece by piece "
+        "(\\r for Enter, \\e for Esc); with --size, at that many combatants",
+    )
     parser.add_argument("--size", type=int, default=SIZES[0], help="combatants for --frame (default %(default)s)")
     parser.add_argument("--no-start", action="store_true", help="only the keys: no starts, no long session")
-    parser.add_argument("--table", action="store_true",
-                        help="only the keys of the README's table, in both fight shapes (2 and 10 slots) at every "
-                             "size, and the players' view after a next turn and after a damage")
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="only the keys of the README's table, in both fight shapes (2 and 10 slots) at every "
+        "size, and the players' view after a next turn and after a damage",
+    )
     parser.add_argument("--shapes", default=",".join(SHAPES), help="with --table: which shapes (default: both)")
     parser.add_argument("--sizes", default=",".join(TABLE_SIZES), help="with --table: which sizes (default: all)")
     args = parser.parse_args()
@@ -581,46 +641,67 @@ def main() -> int:
     began = time.perf_counter()
     compile_bytecode()
     try:
-        print(f"tui-combat in a pseudo-terminal of {COLUMNS}×{LINES}, against a bare Textual app in the same run; "
-              f"a frame ends after {QUIET * 1000:.0f} ms of quiet")
+        print(
+            f"tui-combat in a pseudo-terminal of {COLUMNS}×{LINES}, against a bare Textual app in the same run; "
+            f"a frame ends after {QUIET * 1000:.0f} ms of quiet"
+        )
         if args.table:
             table(data, env, keys, args.shapes.split(","), args.sizes.split(","), max(keys // 2, 3))
             return 0
         if args.frame is not None:
             keys = args.frame.replace("\\r", "\r").replace("\\e", "\x1b").encode()
             individual = args.shapes == "10 slots"  # the frame in the fight of ten slots
-            session = build(data, args.size, 200 if individual else 0, 1 if individual and args.size <= 200 else 500,
-                            individual=individual)
+            session = build(
+                data,
+                args.size,
+                200 if individual else 0,
+                1 if individual and args.size <= 200 else 500,
+                individual=individual,
+            )
             show_frame(ours(data, session), ROUND_MARKER, env, keys)
             return 0
         sessions = {f"{size:,} combatants": build(data, size, 0) for size in SIZES}
         sessions["mass battle, 200 groups of 10"] = build(data, MASS[0], 0, MASS[1])
 
-        print(f"\nkeys n (next slot) and b (back), {keys} of each, medians; each key of ours is followed by one of the "
-              f"bare app, running beside it:")
-        print(f"{'':28} {'n ms':>8} {'b ms':>8} {'n bytes':>8} {'b bytes':>8} {'bare ms':>8} {'× bare ms':>10} "
-              f"{'× bare bytes':>13}")
+        print(
+            f"\nkeys n (next slot) and b (back), {keys} of each, medians; each key of ours is followed by one of the "
+            f"bare app, running beside it:"
+        )
+        print(
+            f"{'':28} {'n ms':>8} {'b ms':>8} {'n bytes':>8} {'b bytes':>8} {'bare ms':>8} {'× bare ms':>10} "
+            f"{'× bare bytes':>13}"
+        )
         beside = Beside(env)
         try:
             for label, key in sessions.items():
                 forward, back, _rss = press_keys(ours(data, key), ROUND_MARKER, keys, env, beside)
-                print(f"{label:28} {forward.ours.ms:8.1f} {back.ours.ms:8.1f} {forward.ours.size:8.0f} "
-                      f"{back.ours.size:8.0f} {forward.bare.ms:8.1f} {forward.ratio:10.2f} "
-                      f"{forward.ours.size / forward.bare.size:13.1f}")
+                print(
+                    f"{label:28} {forward.ours.ms:8.1f} {back.ours.ms:8.1f} {forward.ours.size:8.0f} "
+                    f"{back.ours.size:8.0f} {forward.bare.ms:8.1f} {forward.ratio:10.2f} "
+                    f"{forward.ours.size / forward.bare.size:13.1f}"
+                )
             bare_rss = beside.terminal.peak_rss_mib()
 
             steps = max(keys // 2, 3)
-            print(f"\nthe round's steps, from the last slot of round 1 to round 2's order, {steps} of each, medians; "
-                  f"ms, and × the bare key after each:")
+            print(
+                f"\nthe round's steps, from the last slot of round 1 to round 2's order, {steps} of each, medians; "
+                f"ms, and × the bare key after each:"
+            )
             print(f"{'':38}" + "".join(f"{f'{size:,} combatants':>22}" for size in SIZES))
-            by_size = [press_steps(ours(data, sessions[f"{size:,} combatants"]), ROUND_MARKER, steps, env, beside)
-                       for size in SIZES]
+            by_size = [
+                press_steps(ours(data, sessions[f"{size:,} combatants"]), ROUND_MARKER, steps, env, beside)
+                for size in SIZES
+            ]
             for index, (_key, what) in enumerate(ROUND_STEPS):
-                print(f"{what:38}" + "".join(f"{f'{timed[index].ours.ms:.1f} ms {timed[index].ratio:.2f}×':>22}"
-                                              for timed in by_size))
+                print(
+                    f"{what:38}"
+                    + "".join(f"{f'{timed[index].ours.ms:.1f} ms {timed[index].ratio:.2f}×':>22}" for timed in by_size)
+                )
 
-            print(f"\ndamage at {DAMAGE_AT:,} combatants, {keys} of each, medians (target: each ≤ 3× the bare key, "
-                  f"≤ 4 KB):")
+            print(
+                f"\ndamage at {DAMAGE_AT:,} combatants, {keys} of each, medians (target: each ≤ 3× the bare key, "
+                f"≤ 4 KB):"
+            )
             damage_key = sessions.get(f"{DAMAGE_AT:,} combatants") or build(data, DAMAGE_AT, 0)
             damage = press_damage(ours(data, damage_key), ROUND_MARKER, keys, env, beside)
             fresh = build(data, DAMAGE_AT, 0, tag="-fresh")  # a session nobody has acted in yet
@@ -628,16 +709,24 @@ def main() -> int:
             more = press_more(ours(data, damage_key), ROUND_MARKER, keys, env, beside)
         finally:
             beside.close()
-        rows = {"d opens the prompt": damage[b"d"], "Enter applies it": damage[b"\r"],
-                "Enter of the first action (Undo lit in the footer)": first[b"\r"],
-                "u undoing it (Undo dimmed again)": first[b"u"], **more}
+        rows = {
+            "d opens the prompt": damage[b"d"],
+            "Enter applies it": damage[b"\r"],
+            "Enter of the first action (Undo lit in the footer)": first[b"\r"],
+            "u undoing it (Undo dimmed again)": first[b"u"],
+            **more,
+        }
         for what, measured in rows.items():
             which = "the bare app's Esc" if what.startswith("Esc") else "the bare key"
-            print(f"  {what}: {measured.ours.ms:.1f} ms, {measured.ours.size:.0f} bytes: {measured.ratio:.2f}× {which} "
-                  f"({measured.bare.ms:.1f} ms)")
+            print(
+                f"  {what}: {measured.ours.ms:.1f} ms, {measured.ours.size:.0f} bytes: {measured.ratio:.2f}× {which} "
+                f"({measured.bare.ms:.1f} ms)"
+            )
 
-        print(f"\nthe players' view (tui-combat view), the GM's action saved → the view's frame, {keys} of each, medians "
-              f"(target: ≤ 50 ms, ≤ 2 KB at 2,000):")
+        print(
+            f"\nthe players' view (tui-combat view), the GM's action saved → the view's frame, {keys} of each, medians "
+            f"(target: ≤ 50 ms, ≤ 2 KB at 2,000):"
+        )
         for size in SIZES[:2]:
             measured = view_updates(data, sessions[f"{size:,} combatants"], keys // 2, env)
             print(f"  {size:,} combatants: {measured.ms:.1f} ms, {measured.size:.0f} bytes")
@@ -656,19 +745,26 @@ def main() -> int:
             o = statistics.median(times[index] for times in ours_starts)
             b = statistics.median(times[index] for times in bare_starts)
             paired = sorted(mine[index] / theirs[index] for mine, theirs in zip(ours_starts, bare_starts))
-            print(f"  start to the {what}: bare app {b * 1e3:.0f} ms, resume to the round screen {o * 1e3:.0f} ms: "
-                  f"{o / b:.2f}×{' (target ≤ 1.5×)' if not index else ''} (medians of {starts}; each start against "
-                  f"the bare one before it: {paired[0]:.2f}–{paired[-1]:.2f}×)")
+            print(
+                f"  start to the {what}: bare app {b * 1e3:.0f} ms, resume to the round screen {o * 1e3:.0f} ms: "
+                f"{o / b:.2f}×{' (target ≤ 1.5×)' if not index else ''} (medians of {starts}; each start against "
+                f"the bare one before it: {paired[0]:.2f}–{paired[-1]:.2f}×)"
+            )
         beside = Beside(env)
         try:
             forward, _back, rss = press_keys(ours(data, long_key), ROUND_MARKER, keys, env, beside)
         finally:
             beside.close()
-        print(f"  next slot: {forward.ours.ms:.1f} ms, {forward.ours.size:.0f} bytes ({forward.ratio:.2f}× the bare key)")
-        print(f"  peak RSS after the resume and {2 * (keys + 2)} keys: {rss:.1f} MiB (bare app {bare_rss:.1f} MiB; "
-              f"target ≤ 60 MB)")
+        print(
+            f"  next slot: {forward.ours.ms:.1f} ms, {forward.ours.size:.0f} bytes ({forward.ratio:.2f}× the bare key)"
+        )
+        print(
+            f"  peak RSS after the resume and {2 * (keys + 2)} keys: {rss:.1f} MiB (bare app {bare_rss:.1f} MiB; "
+            f"target ≤ 60 MB)"
+        )
 
-        from bench_startup import FIGHTS, measure as session_list_starts
+        from bench_startup import FIGHTS
+        from bench_startup import measure as session_list_starts
 
         print(f"\nstart to the session list, empty and with {FIGHTS} saved fights:")
         session_list_starts(env, starts, FIGHTS, Path(tempfile.mkdtemp(dir=data)))

@@ -51,8 +51,9 @@ def test_a_damage_type_is_read_after_the_amount() -> None:
     assert split_damage_kind(DND5E, state, "8 li") == ("8", "lightning")  # the start of one type alone
     assert read_damage_kind(DND5E, state, "p") is None  # piercing, poison, psychic
     assert damage_and_kind(DND5E, state, "12 fyre") == (
-        "\"fyre\" is not a type of damage; the types are: acid, bludgeoning, cold, fire, force, lightning, necrotic, "
-        "piercing, poison, psychic, radiant, slashing, thunder.")
+        '"fyre" is not a type of damage; the types are: acid, bludgeoning, cold, fire, force, lightning, necrotic, '
+        "piercing, poison, psychic, radiant, slashing, thunder."
+    )
     adnd = demo("demo_adnd2e.toml")
     assert split_damage_kind(registry.get("adnd2e"), adnd, "12 fire") == ("12 fire", "")  # no types: the amount's
 
@@ -87,8 +88,15 @@ def test_a_fireball_previewed_is_what_applying_it_does() -> None:
     and takes 28; Goblin 2 saves with 17 and takes 14 — each as the log then says."""
     state = started({"Party": [MIRELA, RAF], "Goblins": [GOBLINS]}, first=("Mirela",))
     named = ids(state)
-    draft = AreaDraft(targets=(named["Raf"], named["Goblin 1"], named["Goblin 2"]), name="Fireball", dice="8d6",
-                      kind="fire", save="dex", dc=15, source=named["Mirela"])
+    draft = AreaDraft(
+        targets=(named["Raf"], named["Goblin 1"], named["Goblin 2"]),
+        name="Fireball",
+        dice="8d6",
+        kind="fire",
+        save="dex",
+        dc=15,
+        source=named["Mirela"],
+    )
     rolls = AreaRolls(damage=damage_roll("8d6", None, "28"))
     for target, face in (("Raf", "13"), ("Goblin 1", "4"), ("Goblin 2", "17")):
         rolls = typed_save(DND5E, state, draft, rolls, named[target], face)
@@ -102,7 +110,8 @@ def test_a_fireball_previewed_is_what_applying_it_does() -> None:
     after = apply(state, found.action)
     assert [after.combatant(named[name]).hp for name in ("Raf", "Goblin 1", "Goblin 2")] == [45, 0, 0]
     assert found.rows[1].lines[0] == (
-        "Goblin 1: Dexterity save: 1d20 (typed): 4, +2 → 6 against DC 15: failed; 28 damage (fire): 0/7 HP.")
+        "Goblin 1: Dexterity save: 1d20 (typed): 4, +2 → 6 against DC 15: failed; 28 damage (fire): 0/7 HP."
+    )
     assert found.header.startswith("Mirela's Fireball: 28 damage (fire)")
     assert state.combatant(named["Raf"]).hp == 45  # the preview applied nothing
 
@@ -112,10 +121,13 @@ def test_one_roll_for_all_and_advantage() -> None:
     state = started({"Party": [MIRELA], "Goblins": [GOBLINS]})
     named = ids(state)
     goblin_1, goblin_2 = named["Goblin 1"], named["Goblin 2"]
-    state = apply(state, a.RulesetAction(name="condition", args={"combatant": goblin_1, "condition": "dodging",
-                                                                  "ends": "removed"}))
-    draft = AreaDraft(targets=(goblin_1, goblin_2), name="Fireball", dice="8d6", kind="fire", save="dex", dc=15,
-                      group_roll=True)
+    state = apply(
+        state,
+        a.RulesetAction(name="condition", args={"combatant": goblin_1, "condition": "dodging", "ends": "removed"}),
+    )
+    draft = AreaDraft(
+        targets=(goblin_1, goblin_2), name="Fireball", dice="8d6", kind="fire", save="dex", dc=15, group_roll=True
+    )
     rolls = AreaRolls(damage=damage_roll("8d6", None, "28"))
     with pytest.raises(RuleError, match="type both d20"):
         typed_group(DND5E, state, draft, rolls, "14")

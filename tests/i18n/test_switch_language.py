@@ -4,8 +4,8 @@ in the footer, in help, on every screen and for each ruleset's own keys."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,26 +20,26 @@ from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
+from tui_combat.fight.library import Finder, Library
+from tui_combat.fight.store import new_state
 from tui_combat.i18n import set_language
 from tui_combat.i18n.catalog import translations
-from tui_combat.fight.library import Finder, Library
 from tui_combat.screens.area_draft import AreaDraft, AreaRolls
 from tui_combat.screens.area_preview import AreaPreview
 from tui_combat.screens.area_targets import TargetPicker
 from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog, TickBox
 from tui_combat.screens.help import HelpScreen
+from tui_combat.screens.keymap import _own_screen_classes
 from tui_combat.screens.library import LibraryPicker
 from tui_combat.screens.paste import PasteDialog
 from tui_combat.screens.player_view import PlayerViewApp
 from tui_combat.screens.rewind import RewindScreen
 from tui_combat.screens.round import RoundScreen
-from tui_combat.screens.keymap import _own_screen_classes
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
 from tui_combat.screens.settings import KeysTable, SettingsScreen
 from tui_combat.screens.setup import AddCombatantDialog, SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
-from tui_combat.fight.store import new_state
 from tui_combat.widgets.translated_bindings import described
 
 Descriptions = dict[tuple[str, str, str], str]
@@ -51,15 +51,27 @@ def _with_a_side() -> State:
 
 def _nodes() -> list[Callable[[], DOMNode]]:
     makers: list[Callable[[], DOMNode]] = [
-        SessionsScreen, SetupScreen, SurpriseScreen, lambda: RewindScreen("key", "name"), lambda: SettingsScreen(Path("settings.toml")), KeysTable,
-        lambda: FormDialog("", []), lambda: AddCombatantDialog("", []), lambda: ChoiceDialog("", []),
-        lambda: ConfirmDialog("", "", confirm="", cancel=""), lambda: HelpScreen(SessionsScreen()), TickBox,
+        SessionsScreen,
+        SetupScreen,
+        SurpriseScreen,
+        lambda: RewindScreen("key", "name"),
+        lambda: SettingsScreen(Path("settings.toml")),
+        KeysTable,
+        lambda: FormDialog("", []),
+        lambda: AddCombatantDialog("", []),
+        lambda: ChoiceDialog("", []),
+        lambda: ConfirmDialog("", "", confirm="", cancel=""),
+        lambda: HelpScreen(SessionsScreen()),
+        TickBox,
         lambda: LibraryPicker(Finder(Library(path=Path("mine")), Library(path=Path("bestiary"))), _with_a_side()),
-        lambda: PasteDialog("adnd2e"), OpeningScreen,
+        lambda: PasteDialog("adnd2e"),
+        OpeningScreen,
         lambda: TargetPicker(_with_a_side(), registry.get("adnd2e"), ""),
-        lambda: AreaPreview(_with_a_side(), registry.get("adnd2e"), AreaDraft(), AreaRolls(), random.Random(1),
-                            lambda _action: None, ""),
-        lambda: app_module.CombatApp(Path("unused")), lambda: PlayerViewApp(Path("unused")),
+        lambda: AreaPreview(
+            _with_a_side(), registry.get("adnd2e"), AreaDraft(), AreaRolls(), random.Random(1), lambda _action: None, ""
+        ),
+        lambda: app_module.CombatApp(Path("unused")),
+        lambda: PlayerViewApp(Path("unused")),
     ]
     makers += [lambda ruleset_id=ruleset_id: RoundScreen(ruleset_id) for ruleset_id in registry.available()]
     return makers
@@ -106,8 +118,9 @@ def test_every_key_of_a_screen_made_after_the_switch_is_in_the_new_language(lang
 
 async def test_the_footer_and_help_show_the_language_switched_to(data_root: Path) -> None:
     """English first, then Russian in the same process, then English again: each app shows its own."""
-    for run, (lang, next_word, help_word) in enumerate((("en", "Next", "Fight report"), ("ru", "Далее", "Отчёт о бое"),
-                                                        ("en", "Next", "Fight report"))):
+    for run, (lang, next_word, help_word) in enumerate(
+        (("en", "Next", "Fight report"), ("ru", "Далее", "Отчёт о бое"), ("en", "Next", "Fight report"))
+    ):
         set_language(lang)
         app = make_app(app_module, data_root / str(run))
         async with app.run_test(size=SIZE) as pilot:

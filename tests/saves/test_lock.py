@@ -12,9 +12,9 @@ import pytest
 from tests.saves.helpers import damage_round, fingerprint, small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.errors import FolderTaken
 from tui_combat.saves.session_folders import new_session_folder
-from tui_combat.fight.store import Store, new_state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,8 +113,9 @@ HOLDER = textwrap.dedent(
 def test_a_session_held_by_another_process_opens_read_only(tmp_path: Path) -> None:
     folder = tmp_path / "fight"
     small_fight(folder).close()
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)], cwd=ROOT, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(folder)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert holder.stdout is not None and holder.stdin is not None
         assert holder.stdout.readline().strip() == "writing"

@@ -15,8 +15,8 @@ import tui_combat.fight.store as store_module
 from tests.saves.helpers import small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
-from tui_combat.engine.model import State
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import State
 from tui_combat.fight.store import Store
 
 
@@ -100,7 +100,11 @@ class HistoryMachine(RuleBasedStateMachine):
         self.store.close()
         self.store = Store.resume(self.folder)
         assert not self.store.read_only and self.store.warnings == []
-        event(f"restarted with {len(self.model.actions) // 3} sealed blocks" if len(self.model.actions) < 30 else "restarted, 10+ blocks")
+        event(
+            f"restarted with {len(self.model.actions) // 3} sealed blocks"
+            if len(self.model.actions) < 30
+            else "restarted, 10+ blocks"
+        )
 
     @invariant()
     def same_as_the_model(self) -> None:

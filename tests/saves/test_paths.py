@@ -12,10 +12,10 @@ import pytest
 from tests.saves.helpers import damage_round, fingerprint, small_fight
 from tui_combat.__main__ import main
 from tui_combat.engine import actions as a
-from tui_combat.saves.errors import SaveError
-from tui_combat.saves.session_folders import SYMLINK, list_sessions, session_folder
-from tui_combat.saves.schema import JOURNAL, SNAPSHOT
 from tui_combat.fight.store import Store
+from tui_combat.saves.errors import SaveError
+from tui_combat.saves.schema import JOURNAL, SNAPSHOT
+from tui_combat.saves.session_folders import SYMLINK, list_sessions, session_folder
 
 
 @pytest.fixture
@@ -107,7 +107,9 @@ def test_a_symlinked_sessions_folder_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["../x", "../../etc", "/tmp/x", "a/b", "..", ".", "", "a\\b", "x\0y"])
-def test_only_a_plain_name_inside_the_sessions_folder_is_resumed(tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_only_a_plain_name_inside_the_sessions_folder_is_resumed(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = tmp_path / "data"
     small_fight(tmp_path / "x").close()  # what "../x" would reach from the data folder
     before = fingerprint(tmp_path / "x")

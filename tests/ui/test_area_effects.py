@@ -83,12 +83,17 @@ async def type_in_preview(pilot: Pilot[None], preview: AreaPreview, key: str, ty
     await pilot.press(key)
     await until(pilot, lambda: bool(preview.typing), f"the line for {key}")
     await pilot.press(*typed, "enter")
-    await until(pilot, lambda: not preview.typing and settled(preview), f"{typed} taken",
-                describe=lambda: visible_text(preview.query_one("#dialog-error")))
+    await until(
+        pilot,
+        lambda: not preview.typing and settled(preview),
+        f"{typed} taken",
+        describe=lambda: visible_text(preview.query_one("#dialog-error")),
+    )
 
 
 async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(
-        make_app: Callable[..., CombatApp]) -> None:
+    make_app: Callable[..., CombatApp],
+) -> None:
     app = make_app(encounter=DEMO_5E)
     async with app.run_test(size=SIZE) as pilot:
         screen = await to_the_dragon(pilot, app)
@@ -100,8 +105,9 @@ async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(
         # B lists the dragon's abilities, ready or not; Enter takes the breath.
         await pilot.press("B")
         abilities = await until_screen(pilot, ChoiceDialog, "the dragon's abilities")
-        assert abilities.choices == [("Fire Breath", "Fire Breath — 17d6 fire, Dexterity DC 21, half damage · "
-                                                     "recharge 5–6: ready, cone 60 ft")]
+        assert abilities.choices == [
+            ("Fire Breath", "Fire Breath — 17d6 fire, Dexterity DC 21, half damage · recharge 5–6: ready, cone 60 ft")
+        ]
         await pilot.press("enter")
 
         # The targets: the list starts on the other side; space marks and moves on.
@@ -124,7 +130,7 @@ async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(
         await until(pilot, lambda: preview.shown is not None and len(rows(preview)) == 3, "the preview's rows")
         await type_in_preview(pilot, preview, "d", "60")
         await type_in_preview(pilot, preview, "t", "19")  # Brenna: 19 + 1 = 20 against DC 21
-        await type_in_preview(pilot, preview, "t", "5")   # Oswin: 5 + 0
+        await type_in_preview(pilot, preview, "t", "5")  # Oswin: 5 + 0
         await type_in_preview(pilot, preview, "t", "17")  # Lia: 17 + 4 = 21: saved, half
         assert rows(preview) == [
             ("Brenna", "19+1=20", "5%", "failed", "60 fire", "0/44 ✝"),
@@ -132,8 +138,10 @@ async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(
             ("Lia", "17+4=21", "20%", "saved", "30 fire", "3/33"),
         ]
         header = visible_text(preview.query_one("#area-header"))
-        assert " ".join(header.split()) == ("Adult Red Dragon's Fire Breath: 60 damage (fire) (17d6 (typed): 60); "
-                                            "Dexterity save against DC 21, half damage on a success.")
+        assert " ".join(header.split()) == (
+            "Adult Red Dragon's Fire Breath: 60 damage (fire) (17d6 (typed): 60); "
+            "Dexterity save against DC 21, half damage on a success."
+        )
         assert store(app).state.combatant(brenna).hp == 44  # nothing applied yet
         assert not internal_ids(visible_text(preview.query_one("#dialog"))), visible_text(preview.query_one("#dialog"))
 
@@ -147,8 +155,9 @@ async def test_the_dragon_breathes_on_three_with_a_preview_one_undo_and_redo(
         state = store(app).state
         assert [state.combatant(cid).hp for cid in (brenna, oswin, lia)] == [0, 0, 3]
         texts = log_texts(app)
-        assert ("Lia: Dexterity save: 1d20 (typed): 17, +4 → 21 against DC 21: saved; 30 damage (fire): 3/33 HP."
-                in texts)
+        assert (
+            "Lia: Dexterity save: 1d20 (typed): 17, +4 → 21 against DC 21: saved; 30 damage (fire): 3/33 HP." in texts
+        )
         assert "Oswin: Dexterity save: 1d20 (typed): 5 against DC 21: failed; 60 damage (fire): 0/42 HP." in texts
 
         # One undo takes it all back (and the breath is ready again); redo gives it again.
@@ -179,7 +188,8 @@ def state_abilities(app: CombatApp, combatant: str) -> tuple[object, ...]:
 
 
 async def test_legendary_resistance_is_offered_on_a_failed_save_and_esc_loses_nothing(
-        make_app: Callable[..., CombatApp]) -> None:
+    make_app: Callable[..., CombatApp],
+) -> None:
     """A fireball on the dragon and a goblin: the dragon's immunity, its failure turned by Legendary Resistance;
     left with Esc, the area key takes it up where it was."""
     app = make_app(encounter=DEMO_5E)
@@ -218,16 +228,20 @@ async def test_legendary_resistance_is_offered_on_a_failed_save_and_esc_loses_no
         await type_in_preview(pilot, preview, "d", "28")
         await type_in_preview(pilot, preview, "t", "4")  # Goblin 1 (the list's order): 4 + 2 = 6
         await type_in_preview(pilot, preview, "t", "3")  # the dragon: 3 + 6 = 9 against DC 15
-        assert rows(preview) == [("Goblin 1", "4+2=6", "40%", "failed", "28 fire", "0/7 ✝"),
-                                 ("Adult Red Dragon", "3+6=9", "60%", "failed", "0", "256/256")]
+        assert rows(preview) == [
+            ("Goblin 1", "4+2=6", "40%", "failed", "28 fire", "0/7 ✝"),
+            ("Adult Red Dragon", "3+6=9", "60%", "failed", "0", "256/256"),
+        ]
         detail = visible_text(preview.query_one("#area-detail"))
         assert "Adult Red Dragon: immune · l: Legendary Resistance (3 left)" in " ".join(detail.split()), detail
         await pilot.press("l")
         await until(pilot, lambda: rows(preview)[1][3] == "saved (Legendary Resistance)", "the failure turned")
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is screen and settled(screen), "the area applied")
-        assert ("Adult Red Dragon: Dexterity save: 1d20 (typed): 3, +6 → 9 against DC 15: failed, but succeeds with "
-                "Legendary Resistance (2 left); 0 damage (fire: immune): 256/256 HP.") in log_texts(app)
+        assert (
+            "Adult Red Dragon: Dexterity save: 1d20 (typed): 3, +6 → 9 against DC 15: failed, but succeeds with "
+            "Legendary Resistance (2 left); 0 damage (fire: immune): 256/256 HP."
+        ) in log_texts(app)
 
 
 async def test_a_concentration_save_is_asked_after_damage(make_app: Callable[..., CombatApp]) -> None:
@@ -257,12 +271,17 @@ async def test_a_concentration_save_is_asked_after_damage(make_app: Callable[...
         await pilot.press(*"12 fi")
         await until(pilot, lambda: visible_text(prompt.field).strip() == "12 fire", "the type completed")
         await pilot.press("right", "enter")
-        await until(pilot, lambda: prompt.is_open and prompt_line(app, "title").startswith("Mirela: Constitution"),
-                    "the concentration save asked", describe=lambda: prompt_line(app, "title"))
+        await until(
+            pilot,
+            lambda: prompt.is_open and prompt_line(app, "title").startswith("Mirela: Constitution"),
+            "the concentration save asked",
+            describe=lambda: prompt_line(app, "title"),
+        )
         assert "Mirela takes 12 damage (fire): 15/27 HP." in log_texts(app)
         assert prompt_line(app, "title") == "Mirela: Constitution save, DC 10"
         assert " ".join(prompt_line(app, "note").split()).startswith(
-            "concentration: 12 damage · Needs 10 or more on the die (DC 10, +0): 55% to save")
+            "concentration: 12 damage · Needs 10 or more on the die (DC 10, +0): 55% to save"
+        )
 
         await pilot.press("escape")
         await until_prompt_closed(pilot, "the save left for later")
@@ -293,8 +312,14 @@ async def test_a_saving_throw_called_for_shows_its_chance_first(make_app: Callab
         await pilot.press("down", "down", "enter")  # Strength → Dexterity
         await until(pilot, lambda: form.query_one("#f-kind", Select).value == "dex", "Dexterity")
         await pilot.press("enter", "end", "ctrl+u", "1", "5", "enter")
-        await until(pilot, lambda: "Needs 11 or more on the die (DC 15, +4): 50% to save" in
-                    visible_text(form.query_one("#dialog-preview")), "the chance")
+        await until(
+            pilot,
+            lambda: (
+                "Needs 11 or more on the die (DC 15, +4): 50% to save"
+                in visible_text(form.query_one("#dialog-preview"))
+            ),
+            "the chance",
+        )
         await pilot.press("9", "enter")
         await until_closed(pilot, form, "the save taken")
         assert log_texts(app)[-1] == "Lia: Dexterity save: 1d20 (typed): 9, +4 → 13 against DC 15: failed."
@@ -326,15 +351,21 @@ async def test_an_adnd_breath_on_two_with_one_roll_for_all(make_app: Callable[..
         assert preview.draft.group_roll and preview.draft.dc == 0
         await type_in_preview(pilot, preview, "d", "20")
         await type_in_preview(pilot, preview, "t", "14")  # the one d20 for all
-        assert rows(preview) == [("Raf", "14", "13", "40%", "saved", "10", "28/38"),
-                                 ("Rupert", "14", "16", "25%", "failed", "20", "10/30")]
+        assert rows(preview) == [
+            ("Raf", "14", "13", "40%", "saved", "10", "28/38"),
+            ("Rupert", "14", "16", "25%", "failed", "20", "10/30"),
+        ]
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is screen and settled(screen), "the area applied")
         state = store(app).state
         assert (state.combatant(raf).hp, state.combatant(rupert).hp) == (28, 10)
         texts = log_texts(app)
         assert "Breath: 20 damage (4d8 (typed): 20); Breath weapon save, half damage on a success." in texts
-        assert "Raf: Breath weapon save (warrior 5): 1d20 (typed): [14] = 14 against 13: saved; 10 damage: 28/38 HP." \
+        assert (
+            "Raf: Breath weapon save (warrior 5): 1d20 (typed): [14] = 14 against 13: saved; 10 damage: 28/38 HP."
             in texts
-        assert "Rupert: Breath weapon save (warrior 4): 1d20 (typed): [14] = 14 against 16: failed; 20 damage: " \
-               "10/30 HP." in texts
+        )
+        assert (
+            "Rupert: Breath weapon save (warrior 4): 1d20 (typed): [14] = 14 against 16: failed; 20 damage: "
+            "10/30 HP." in texts
+        )

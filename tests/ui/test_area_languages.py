@@ -56,8 +56,12 @@ async def to_the_dragon_in(pilot: Pilot[None], lang: str) -> RoundScreen:
     await pilot.press("ctrl+l")
     picker = await until_screen(pilot, LibraryPicker, "the library picker")
     await pilot.press(*"adult red dragon")
-    await until(pilot, lambda: bool(picker.shown) and picker.shown[0].name == "Adult Red Dragon", "the dragon found",
-                describe=lambda: str([entry.name for entry in picker.shown[:3]]))
+    await until(
+        pilot,
+        lambda: bool(picker.shown) and picker.shown[0].name == "Adult Red Dragon",
+        "the dragon found",
+        describe=lambda: str([entry.name for entry in picker.shown[:3]]),
+    )
     await pilot.press("enter")
     await until(pilot, lambda: app.screen is screen and not form.is_open and settled(screen), "the dragon added")
     await select(pilot, combatant_id(app, DRAGON[lang]))
@@ -67,7 +71,8 @@ async def to_the_dragon_in(pilot: Pilot[None], lang: str) -> RoundScreen:
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])
 async def test_the_dragons_breath_is_named_in_the_gms_language_and_the_log_keeps_it_english(
-        data_root: Path, lang: str) -> None:
+    data_root: Path, lang: str
+) -> None:
     breath, dragon = BREATH[lang], DRAGON[lang]
     with interface_in(lang) as app_module:
         app = make_app_in(app_module, data_root, encounter=DEMO_5E)
@@ -157,8 +162,9 @@ async def test_the_preview_at_60_by_20_shows_every_cell_whole(data_root: Path, l
 
 
 @pytest.mark.parametrize(("lang", "word"), [("ru", "кр"), ("uk", "чер")])
-async def test_the_target_list_finds_a_name_by_a_word_in_the_gms_language(data_root: Path, lang: str,
-                                                                          word: str) -> None:
+async def test_the_target_list_finds_a_name_by_a_word_in_the_gms_language(
+    data_root: Path, lang: str, word: str
+) -> None:
     """The dragon's second word ("красный", "червоний") typed in the target list goes to it, as in every list."""
     with interface_in(lang) as app_module:
         app = make_app_in(app_module, data_root, encounter=DEMO_5E)

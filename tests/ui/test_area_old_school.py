@@ -58,8 +58,11 @@ async def test_an_ose_breath_on_the_party_marked_as_a_side(make_app: Callable[..
         await pilot.press("minus")
         assert picker.marked == set()
         await pilot.press(*"sir", "asterisk")  # Sir Ambrose's whole side
-        party = {c.id for c in store(app).state.combatants if c.side == store(app).state.combatant(
-            next(iter(picker.marked))).side}
+        party = {
+            c.id
+            for c in store(app).state.combatants
+            if c.side == store(app).state.combatant(next(iter(picker.marked))).side
+        }
         assert picker.marked == party and len(party) == 4
         await pilot.press("enter")
 
@@ -117,8 +120,9 @@ async def test_a_trudvang_area_deals_its_damage_to_each_without_a_save(make_app:
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is screen and settled(screen), "the area applied")
         state = store(app).state
-        assert all(state.combatant(cid).hp < state.combatant(cid).max_hp for cid in raiders), \
-            [(state.combatant(cid).name, state.combatant(cid).hp) for cid in raiders]
+        assert all(state.combatant(cid).hp < state.combatant(cid).max_hp for cid in raiders), [
+            (state.combatant(cid).name, state.combatant(cid).hp) for cid in raiders
+        ]
         assert isinstance(store(app).done_actions()[-1], a.AreaEffect)
         assert any(line.startswith("Fridgar's Rockfall: 5 damage") for line in log_texts(app)), log_texts(app)[-8:]
         assert visible_text(screen.step_hint)

@@ -13,7 +13,16 @@ from textual._compositor import LayoutUpdate
 from textual.pilot import Pilot
 
 from tests.ui.fights import opened, saved_round
-from tests.ui.steps import SIZE, footer_now, prompt_error, store, until_closed, until_form, until_prompt, until_prompt_closed
+from tests.ui.steps import (
+    SIZE,
+    footer_now,
+    prompt_error,
+    store,
+    until_closed,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+)
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.screens.form_panel import FormPanel
@@ -53,8 +62,11 @@ async def test_a_dialog_is_drawn_whole_once(make_app: Callable[..., CombatApp], 
         form = await until_form(pilot, "the effect form")
         await until(pilot, lambda: form.query_one("#dialog-help").region.height > 0, "the form laid out")
         # Not settled(): its probe is a message to the dialog, and the dialog would draw for it.
-        await until(pilot, lambda: bool(whole) and not (form.message_queue_size or round_screen.message_queue_size),
-                    "the form drawn")
+        await until(
+            pilot,
+            lambda: bool(whole) and not (form.message_queue_size or round_screen.message_queue_size),
+            "the form drawn",
+        )
         await pilot.pause()
         assert whole == ["FormDialog"]
 
@@ -80,8 +92,11 @@ async def test_the_add_form_mid_fight_draws_no_whole_frame(make_app: Callable[..
             assert isinstance(form, FormPanel) and form is round_screen.add_panel and form.rows_made == 1
             await pilot.press(*name, "tab", "tab", "3", "ctrl+s")
             await until_closed(pilot, form)
-            await until(pilot, lambda: any(c.name.lower().startswith(name) for c in store(app).state.combatants),
-                        f"the {name} in")
+            await until(
+                pilot,
+                lambda: any(c.name.lower().startswith(name) for c in store(app).state.combatants),
+                f"the {name} in",
+            )
         assert "Damage" in await footer_now(pilot)
         assert whole == []
 

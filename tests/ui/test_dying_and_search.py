@@ -10,10 +10,19 @@ from pathlib import Path
 
 from tests.ui.fights import opened, saved_round
 from tests.ui.steps import (
-    SIZE, combatant_id, open_demo, prompt_error, select, store, to_round_from_setup, type_initiative, until_form,
-    until_prompt, until_prompt_closed, until_round,
+    SIZE,
+    combatant_id,
+    open_demo,
+    prompt_error,
+    select,
+    store,
+    to_round_from_setup,
+    type_initiative,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+    until_round,
 )
-from tui_combat.testing.pilot import turn_list_text
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
@@ -22,6 +31,7 @@ from tui_combat.engine.public import public_view
 from tui_combat.screens.player_view import order_text
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.surprise import SurpriseScreen
+from tui_combat.testing.pilot import turn_list_text
 from tui_combat.widgets.order_list import OrderList
 
 
@@ -91,8 +101,9 @@ async def test_adnd_bleeding_under_the_minus_10_option_then_dead(make_app: Calla
         assert "♥" not in row_of(app, "Raf") and "✝" in players_row(app, "Raf")
 
 
-async def test_slash_finds_a_name_and_letters_fire_no_command(make_app: Callable[..., CombatApp],
-                                                               data_root: Path) -> None:
+async def test_slash_finds_a_name_and_letters_fire_no_command(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "ambush", ["Raf", "Bob"], 30)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:

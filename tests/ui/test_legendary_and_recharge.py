@@ -38,7 +38,8 @@ DEMO_5E = ENCOUNTER_DIR / "demo_dnd5e.toml"
 
 
 async def test_temporary_hit_points_show_on_the_card_and_in_the_list_and_go_first(
-        make_app: Callable[..., CombatApp]) -> None:
+    make_app: Callable[..., CombatApp],
+) -> None:
     app = make_app(encounter=DEMO_5E)
     async with app.run_test(size=SIZE) as pilot:
         screen = await to_the_dragon(pilot, app)
@@ -60,14 +61,19 @@ async def test_temporary_hit_points_show_on_the_card_and_in_the_list_and_go_firs
 
 
 async def test_legendary_actions_are_offered_and_a_spent_breath_is_rolled_for_at_its_turn(
-        make_app: Callable[..., CombatApp]) -> None:
+    make_app: Callable[..., CombatApp],
+) -> None:
     app = make_app(encounter=DEMO_5E)
     async with app.run_test(size=SIZE) as pilot:
         screen = await to_the_dragon(pilot, app)
         dragon = combatant_id(app, "Adult Red Dragon")
         await pilot.press("r")  # the dragon's initiative: 5, after Lia
-        await until(pilot, lambda: dragon in store(app).state.order[4].combatants, "the dragon in the order",
-                    describe=lambda: log_texts(app)[-1])
+        await until(
+            pilot,
+            lambda: dragon in store(app).state.order[4].combatants,
+            "the dragon in the order",
+            describe=lambda: log_texts(app)[-1],
+        )
 
         # The breath on Brenna, from the dragon's abilities (B): spent, it waits for its recharge.
         await select(pilot, dragon)
@@ -86,9 +92,12 @@ async def test_legendary_actions_are_offered_and_a_spent_breath_is_rolled_for_at
 
         # The end of Brenna's turn offers the dragon's legendary actions; l acts for it, whoever is selected.
         await pilot.press("n")
-        await until(pilot, lambda: visible_text(screen.step_hint).strip().startswith(
-            "Adult Red Dragon: legendary action (3/3) — l"), "the offer",
-                    describe=lambda: visible_text(screen.step_hint))
+        await until(
+            pilot,
+            lambda: visible_text(screen.step_hint).strip().startswith("Adult Red Dragon: legendary action (3/3) — l"),
+            "the offer",
+            describe=lambda: visible_text(screen.step_hint),
+        )
         await select(pilot, combatant_id(app, "Goblin 1"))
         await pilot.press("l")
         form = await until_form(pilot, "the legendary action form")
@@ -128,22 +137,32 @@ async def test_legendary_resistance_is_offered_when_a_save_called_for_fails(make
         question = await until_screen(pilot, ConfirmDialog, "Legendary Resistance offered")
         assert "Use a Legendary Resistance (3 left) to succeed instead?" in question.message
         await pilot.press("down", "enter")
-        await until(pilot, lambda: log_texts(app)[-1].startswith("Adult Red Dragon: Dexterity save"), "the save",
-                    describe=lambda: log_texts(app)[-1])
-        assert log_texts(app)[-1] == ("Adult Red Dragon: Dexterity save: 1d20 (typed): 3, +6 → 9 against DC 15: "
-                                      "failed, but succeeds with Legendary Resistance (2 left).")
+        await until(
+            pilot,
+            lambda: log_texts(app)[-1].startswith("Adult Red Dragon: Dexterity save"),
+            "the save",
+            describe=lambda: log_texts(app)[-1],
+        )
+        assert log_texts(app)[-1] == (
+            "Adult Red Dragon: Dexterity save: 1d20 (typed): 3, +6 → 9 against DC 15: "
+            "failed, but succeeds with Legendary Resistance (2 left)."
+        )
 
 
 async def test_the_damage_prompt_takes_a_type_and_the_line_says_what_it_did(make_app: Callable[..., CombatApp]) -> None:
-    """"12 fire" on the dragon, immune to fire: nothing reaches it, and the line says why."""
+    """ "12 fire" on the dragon, immune to fire: nothing reaches it, and the line says why."""
     app = make_app(encounter=DEMO_5E)
     async with app.run_test(size=SIZE) as pilot:
         await to_the_dragon(pilot, app)
         dragon = combatant_id(app, "Adult Red Dragon")
         await select(pilot, dragon)
         await pilot.press("d", *"12 fire", "enter")
-        await until(pilot, lambda: log_texts(app)[-1].startswith("Adult Red Dragon takes"), "the damage line",
-                    describe=lambda: log_texts(app)[-1])
+        await until(
+            pilot,
+            lambda: log_texts(app)[-1].startswith("Adult Red Dragon takes"),
+            "the damage line",
+            describe=lambda: log_texts(app)[-1],
+        )
         assert "fire: immune" in log_texts(app)[-1], log_texts(app)[-1]
         assert store(app).state.combatant(dragon).hp == 256
         await pilot.press("d", *"12 cold", "enter")

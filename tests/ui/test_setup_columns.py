@@ -12,8 +12,8 @@ from tests.ui.steps import SIZE, open_demo, until_setup, visible_text
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
-from tui_combat.saves.locations import sessions_dir
 from tui_combat.fight.store import Store, new_state
+from tui_combat.saves.locations import sessions_dir
 
 
 def columns(app: CombatApp) -> list[str]:
@@ -41,9 +41,14 @@ async def test_the_demo_shows_class_level_ac_and_weapon(make_app: Callable[..., 
 
 async def test_trudvang_shows_sv_cp_and_armour(make_app: Callable[..., CombatApp], data_root: Path) -> None:
     state = new_state(seed=1, ruleset="adnd2e")
-    for action in (a.SetName(name="Raid"), a.SetRuleset(ruleset="trudvang"), a.AddSide(name="Raiders"),
-                   a.AddCombatants(side="s1", name="Ulf", hp=20,
-                                   sheet={"sv": 8, "armour": "chain", "disciplines": "Armed combat 3"})):
+    for action in (
+        a.SetName(name="Raid"),
+        a.SetRuleset(ruleset="trudvang"),
+        a.AddSide(name="Raiders"),
+        a.AddCombatants(
+            side="s1", name="Ulf", hp=20, sheet={"sv": 8, "armour": "chain", "disciplines": "Armed combat 3"}
+        ),
+    ):
         state = apply(state, action)
     Store.create(state, sessions_dir(data_root) / "raid").close()
     app = make_app(resume="raid")

@@ -11,13 +11,21 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.ui.steps import (
-    SIZE, leave_damage, open_demo, to_round, type_initiative, until_closed, until_form, until_round, until_setup,
+    SIZE,
+    leave_damage,
+    open_demo,
+    to_round,
+    type_initiative,
+    until_closed,
+    until_form,
+    until_round,
+    until_setup,
 )
 from tests.waiting import settled, until
 from tui_combat.screens.help import HelpScreen
 
-
 pytestmark = pytest.mark.usefixtures("in_colour")
+
 
 def test_setup_of_the_demo(snap_compare, make_app) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
@@ -78,8 +86,11 @@ def test_attack_form_at_the_foot_of_the_round(snap_compare, make_app) -> None:
         await type_initiative(pilot, "7", "10")
         await pilot.press("a")
         form = await until_form(pilot, "the attack form")
-        await until(pilot, lambda: settled(pilot.app.screen) and bool(form.query_one("#dialog-preview").render()),
-                    "the form and its chance drawn")
+        await until(
+            pilot,
+            lambda: settled(pilot.app.screen) and bool(form.query_one("#dialog-preview").render()),
+            "the form and its chance drawn",
+        )
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
 
@@ -88,12 +99,12 @@ def test_the_dragon_breath_before_it_is_applied(snap_compare, make_app) -> None:
     """5e demo with an Adult Red Dragon from the bestiary: its Fire Breath on Brenna, Oswin and Lia, previewed — the
     damage and each one's save rolled with the app's dice (seed 1), the DC, the chance, what reaches him and his hit
     points after; nothing applied yet."""
+    from tests.ui.steps import combatant_id, select
     from tests.ui.test_area_effects import DEMO_5E, rows, to_the_dragon
+    from tests.waiting import until_screen
     from tui_combat.screens.area_preview import AreaPreview
     from tui_combat.screens.area_targets import TargetPicker
     from tui_combat.screens.dialogs import ChoiceDialog, FormDialog
-    from tests.ui.steps import combatant_id, select
-    from tests.waiting import until_screen
 
     async def run_before(pilot: Pilot[None]) -> None:
         app = pilot.app
@@ -107,7 +118,10 @@ def test_the_dragon_breath_before_it_is_applied(snap_compare, make_app) -> None:
         await until_screen(pilot, FormDialog, "the area form")
         await pilot.press("ctrl+s")
         preview = await until_screen(pilot, AreaPreview, "the preview")
-        await until(pilot, lambda: preview.shown is not None and len(rows(preview)) == 3 and settled(preview),
-                    "the preview drawn")
+        await until(
+            pilot,
+            lambda: preview.shown is not None and len(rows(preview)) == 3 and settled(preview),
+            "the preview drawn",
+        )
 
     assert snap_compare(make_app(encounter=DEMO_5E), terminal_size=SIZE, run_before=run_before)

@@ -15,34 +15,43 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.registry import get
-from tui_combat.saves.locations import sessions_dir
 from tui_combat.fight.store import Store, new_state
+from tui_combat.saves.locations import sessions_dir
 from tui_combat.widgets.order_list import OrderList
 
 
 def ten_slots(data_root: Path, key: str, orcs: int = 194) -> None:
     """Six heroes and ``orcs`` orcs, each rolling his own initiative, 1 to 10 in turn: ten slots."""
     state = new_state(seed=1, ruleset="adnd2e")
-    steps: list[a.Action] = [a.SetName(name="Ten slots"), a.SetRuleset(ruleset="adnd2e"),
-                             a.SetOption(key="initiative", value="individual"),
-                             a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters")]
-    steps += [a.AddCombatants(side="s1", name=f"Hero {n}", hp=40, sheet={"cls": "warrior", "level": 5})
-              for n in range(6)]
-    steps += [a.AddCombatants(side="s2", name=f"Orc {n}", hp=8, sheet={"cls": "monster", "level": 1})
-              for n in range(orcs)]
+    steps: list[a.Action] = [
+        a.SetName(name="Ten slots"),
+        a.SetRuleset(ruleset="adnd2e"),
+        a.SetOption(key="initiative", value="individual"),
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Monsters"),
+    ]
+    steps += [
+        a.AddCombatants(side="s1", name=f"Hero {n}", hp=40, sheet={"cls": "warrior", "level": 5}) for n in range(6)
+    ]
+    steps += [
+        a.AddCombatants(side="s2", name=f"Orc {n}", hp=8, sheet={"cls": "monster", "level": 1}) for n in range(orcs)
+    ]
     steps += [a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep()]
     for action in steps:
         state = apply(state, action)
     requests = get("adnd2e").initiative_requests(state)
-    rolls = {request.key: Roll(expr="1d10", total=index % 10 + 1, faces=(index % 10 + 1,))
-             for index, request in enumerate(requests)}
+    rolls = {
+        request.key: Roll(expr="1d10", total=index % 10 + 1, faces=(index % 10 + 1,))
+        for index, request in enumerate(requests)
+    }
     state = apply(state, a.RollInitiative(rolls=rolls))
     assert len(state.order) == 10
     Store.create(state, sessions_dir(data_root) / key).close()
 
 
-async def test_next_and_back_bring_back_the_rows_drawn_before(make_app: Callable[..., CombatApp],
-                                                              data_root: Path) -> None:
+async def test_next_and_back_bring_back_the_rows_drawn_before(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     ten_slots(data_root, "big")
     app = make_app(resume="big")
     async with app.run_test(size=SIZE) as pilot:
@@ -68,5 +77,8 @@ async def test_next_and_back_bring_back_the_rows_drawn_before(make_app: Callable
         # Each next and back redraws the two slot headers whose word changed ("now", "acted", "to come"): no row
         # of a combatant scrolled back into sight is made anew.
         assert order.rows_redrawn - redrawn <= 3 * 2 * 2, order.rows_redrawn - redrawn
-        assert all(order._rows[index] is row for index, row in zip(range(first, first + height), rows, strict=True)
-                   if not row.disabled)
+        assert all(
+            order._rows[index] is row
+            for index, row in zip(range(first, first + height), rows, strict=True)
+            if not row.disabled
+        )

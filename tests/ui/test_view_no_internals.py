@@ -8,8 +8,8 @@ from pathlib import Path
 from tests.ui.steps import SIZE
 from tests.ui.test_player_view import shown
 from tests.waiting import until
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
+from tui_combat.fight import session
 from tui_combat.saves.session_folders import delete_session_folder
 from tui_combat.screens.player_view import PlayerViewApp
 
@@ -27,8 +27,9 @@ def started(data_root: Path) -> str:
 
 
 def viewer(data_root: Path, key: str, tmp_path: Path) -> PlayerViewApp:
-    return PlayerViewApp(data_root, key, settings_path=tmp_path / "no-settings.toml", poll_seconds=0.02,
-                         handle_hangup=False)
+    return PlayerViewApp(
+        data_root, key, settings_path=tmp_path / "no-settings.toml", poll_seconds=0.02, handle_hangup=False
+    )
 
 
 async def test_a_deleted_session_reads_the_fight_has_ended(data_root: Path, tmp_path: Path) -> None:

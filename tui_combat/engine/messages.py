@@ -15,8 +15,24 @@ import msgspec
 from tui_combat.engine.dice import Roll
 from tui_combat.i18n import N_, _, data_word, ngettext
 
-__all__ = ["DATA_NAME", "LOG_CHUNK", "Fact", "LogChunk", "LogEntry", "Msg", "N_", "Param", "add_data_names",
-           "append_log", "data_name", "msg", "plural_msg", "render", "render_param", "roll_param"]
+__all__ = [
+    "DATA_NAME",
+    "LOG_CHUNK",
+    "Fact",
+    "LogChunk",
+    "LogEntry",
+    "Msg",
+    "N_",
+    "Param",
+    "add_data_names",
+    "append_log",
+    "data_name",
+    "msg",
+    "plural_msg",
+    "render",
+    "render_param",
+    "roll_param",
+]
 
 Fact = int | str | bool
 
@@ -63,8 +79,10 @@ def roll_param(roll: Roll) -> Param:
     if roll.physical:
         faces = faces_text(roll) if roll.faces else None
         if faces is not None:
-            return Msg(id=N_("{expr} (typed): {faces} = {total}"), params={"expr": roll.expr, "faces": faces,
-                                                                           "total": roll.total})
+            return Msg(
+                id=N_("{expr} (typed): {faces} = {total}"),
+                params={"expr": roll.expr, "faces": faces, "total": roll.total},
+            )
         return Msg(id=N_("{expr} (typed): {total}"), params={"expr": roll.expr, "total": roll.total})
     return format_roll(roll)
 

@@ -26,9 +26,29 @@ from tui_combat.engine.saves import SaveOdds, SpecialAbility, dice_key
 from tui_combat.i18n import N_, _, english_word
 from tui_combat.widgets.order_list import status_mark
 
-__all__ = ["COVER_WORDS", "AreaDraft", "AreaRolls", "Outcome", "TargetRow", "ability_shown", "area_action",
-           "damage_roll", "dc_matters", "draft_of_ability", "mentions", "next_cover", "outcome", "read_damage_kind",
-           "roll_saves", "shown_name", "split_damage_kind", "target_odds", "type_words", "typed_group", "typed_save"]
+__all__ = [
+    "COVER_WORDS",
+    "AreaDraft",
+    "AreaRolls",
+    "Outcome",
+    "TargetRow",
+    "ability_shown",
+    "area_action",
+    "damage_roll",
+    "dc_matters",
+    "draft_of_ability",
+    "mentions",
+    "next_cover",
+    "outcome",
+    "read_damage_kind",
+    "roll_saves",
+    "shown_name",
+    "split_damage_kind",
+    "target_odds",
+    "type_words",
+    "typed_group",
+    "typed_save",
+]
 
 DASH = "—"
 
@@ -53,8 +73,16 @@ class AreaDraft:
 
 def draft_of_ability(source: str, ability: SpecialAbility) -> AreaDraft:
     """The draft a special ability fills in (a dragon's Fire Breath: 17d6 fire, Dexterity DC 21, half)."""
-    return AreaDraft(name=ability.name, dice=ability.damage, kind=ability.kind, save=ability.save, dc=ability.dc,
-                     on_save=ability.on_save or "half", source=source, ability=ability.name)
+    return AreaDraft(
+        name=ability.name,
+        dice=ability.damage,
+        kind=ability.kind,
+        save=ability.save,
+        dc=ability.dc,
+        on_save=ability.on_save or "half",
+        source=source,
+        ability=ability.name,
+    )
 
 
 def ability_shown(name: str) -> str:
@@ -86,8 +114,10 @@ def dc_matters(ruleset: AnyRuleset, state: State, combatant_id: str, kind: str) 
     """Whether a save of ``kind`` is against a DC in these rules (5e) or against the combatant's own number (AD&D 2e's
     Table 60, OSE): asked of the rules' odds, which follow the DC only where there is one."""
     try:
-        return ruleset.save_odds(state, combatant_id, kind, 10).needed != ruleset.save_odds(state, combatant_id, kind,
-                                                                                             11).needed
+        return (
+            ruleset.save_odds(state, combatant_id, kind, 10).needed
+            != ruleset.save_odds(state, combatant_id, kind, 11).needed
+        )
     except RuleError:
         return False
 
@@ -115,7 +145,7 @@ def read_damage_kind(ruleset: AnyRuleset, state: State, word: str) -> str | None
 
 
 def split_damage_kind(ruleset: AnyRuleset, state: State, text: str) -> tuple[str, str]:
-    """"12 fire" → ("12", "fire"); "2d6+1 огонь" → ("2d6+1", "fire"); "fire" → ("", "fire"); "12" → ("12", "").
+    """ "12 fire" → ("12", "fire"); "2d6+1 огонь" → ("2d6+1", "fire"); "fire" → ("", "fire"); "12" → ("12", "").
     Only where the rules give damage types; a last word that is no type is left with the amount (and refused there)."""
     words = text.split()
     if not words or not ruleset.damage_types(state):
@@ -129,8 +159,9 @@ def split_damage_kind(ruleset: AnyRuleset, state: State, text: str) -> tuple[str
     return text.strip(), ""
 
 
-def target_odds(ruleset: AnyRuleset, state: State, draft: AreaDraft, combatant_id: str,
-                cover: int = 0) -> SaveOdds | None:
+def target_odds(
+    ruleset: AnyRuleset, state: State, draft: AreaDraft, combatant_id: str, cover: int = 0
+) -> SaveOdds | None:
     """What he needs on the area's save (None when it has none); :class:`RuleError` from the rules (no DC …)."""
     if not draft.save:
         return None
@@ -167,8 +198,9 @@ def _from_faces(dice: str, faces: tuple[int, int], typed: bool) -> Roll:
     return Roll(expr=dice, total=faces[0], faces=faces[:1], physical=typed)
 
 
-def roll_saves(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaRolls, rng: random.Random,
-               *, again: bool = False) -> AreaRolls:
+def roll_saves(
+    ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaRolls, rng: random.Random, *, again: bool = False
+) -> AreaRolls:
     """Each target's save rolled with the app's dice (or one roll for all), keeping those typed or rolled already
     (unless ``again``) while their dice are still what the rules ask for."""
     if not draft.save:
@@ -189,16 +221,21 @@ def roll_saves(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaR
     return replace(rolls, saves=saves, group=None, group_typed=False)
 
 
-def typed_save(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaRolls, combatant_id: str,
-               text: str) -> AreaRolls:
+def typed_save(
+    ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaRolls, combatant_id: str, text: str
+) -> AreaRolls:
     """His save as real dice showed it ("14", or both d20 with advantage: "15 7"); :class:`DiceError` or
     :class:`RuleError` for what it cannot be."""
     odds = target_odds(ruleset, state, draft, combatant_id, rolls.cover.get(combatant_id, 0))
     if odds is None:
         raise RuleError(_("The area has no saving throw."))
     if odds.auto:
-        raise RuleError(_("This save needs no roll: it is {result} automatically.",
-                          result=_("saved") if odds.auto == "success" else _("failed")))
+        raise RuleError(
+            _(
+                "This save needs no roll: it is {result} automatically.",
+                result=_("saved") if odds.auto == "success" else _("failed"),
+            )
+        )
     return replace(rolls, saves={**rolls.saves, combatant_id: physical(odds.dice, text)})
 
 
@@ -212,8 +249,10 @@ def typed_group(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: Area
     if len(words) != 1:
         raise DiceError(_("Type the d20 (14), or both d20 for those with advantage or disadvantage (15 7)."))
     total = physical("1d20", words[0]).total
-    if any(odds is not None and not odds.auto and dice_key(odds.dice) != dice_key("1d20")
-           for odds in _odds(ruleset, state, draft, rolls).values()):
+    if any(
+        odds is not None and not odds.auto and dice_key(odds.dice) != dice_key("1d20")
+        for odds in _odds(ruleset, state, draft, rolls).values()
+    ):
         raise RuleError(_("Some targets roll with advantage or disadvantage: type both d20 (15 7)."))
     return replace(rolls, group=(total, total), group_typed=True)
 
@@ -232,10 +271,22 @@ def area_action(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: Area
                 save = _from_faces(odds.dice, rolls.group, rolls.group_typed)
             else:
                 save = rolls.saves.get(target)
-        targets.append(a.AreaTarget(combatant=target, roll=save, cover=rolls.cover.get(target, 0),
-                                    legendary=target in rolls.legendary))
-    return a.AreaEffect(name=draft.name, targets=tuple(targets), damage=rolls.damage, kind=draft.kind, save=draft.save,
-                        dc=draft.dc, on_save=draft.on_save, source=draft.source, ability=draft.ability)
+        targets.append(
+            a.AreaTarget(
+                combatant=target, roll=save, cover=rolls.cover.get(target, 0), legendary=target in rolls.legendary
+            )
+        )
+    return a.AreaEffect(
+        name=draft.name,
+        targets=tuple(targets),
+        damage=rolls.damage,
+        kind=draft.kind,
+        save=draft.save,
+        dc=draft.dc,
+        on_save=draft.on_save,
+        source=draft.source,
+        ability=draft.ability,
+    )
 
 
 # -- what it would do -----------------------------------------------------------------------------------------
@@ -334,8 +385,9 @@ def outcome(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaRoll
             elif target.roll is not None:
                 saved = odds.succeeds(target.roll.total)
                 roll_text = _roll_text(target.roll)
-                total_text = (f"{roll_text}{odds.modifier:+d}={target.roll.total + odds.modifier}"
-                              if odds.modifier else roll_text)
+                total_text = (
+                    f"{roll_text}{odds.modifier:+d}={target.roll.total + odds.modifier}" if odds.modifier else roll_text
+                )
         failed = odds is not None and not saved
         turned = failed and target.legendary
         takes = DASH
@@ -354,19 +406,33 @@ def outcome(ruleset: AnyRuleset, state: State, draft: AreaDraft, rolls: AreaRoll
         health = ruleset.health_shown(after, combatant.id) if after.has(combatant.id) else ""
         if now.status != combatant.status:  # the turn list's mark (✝), the word where it has none: the column is narrow
             health = f"{health}{status_mark(now.status) or ' ' + _(now.status)}"
-        rows.append(TargetRow(
-            combatant=combatant.id, name=combatant.name, roll=roll_text, total=total_text, needed=needed_text,
-            chance=chance_text, result=_result(odds, saved, turned), takes=takes, health=health,
-            why="; ".join(reasons), lines=tuple(entry.text for entry in entries if _about(entry, combatant.id)),
-            failed=failed, legendary_left=ruleset.legendary_resistance(state, combatant.id) if odds is not None else 0,
-            legendary=turned, cover=target.cover))
+        rows.append(
+            TargetRow(
+                combatant=combatant.id,
+                name=combatant.name,
+                roll=roll_text,
+                total=total_text,
+                needed=needed_text,
+                chance=chance_text,
+                result=_result(odds, saved, turned),
+                takes=takes,
+                health=health,
+                why="; ".join(reasons),
+                lines=tuple(entry.text for entry in entries if _about(entry, combatant.id)),
+                failed=failed,
+                legendary_left=ruleset.legendary_resistance(state, combatant.id) if odds is not None else 0,
+                legendary=turned,
+                cover=target.cover,
+            )
+        )
     header = ""
     if entries:  # the log's first line, the damage dice named rather than each die shown (17d6, not 17 faces)
         head = entries[0].msg
         rolled = action.damage
         if isinstance(head, Msg) and rolled is not None and not rolled.physical and "rolled" in head.params:
-            head = msgspec.structs.replace(head, params={**head.params, "rolled": Msg(
-                id=" ({roll})", params={"roll": rolled.expr})})
+            head = msgspec.structs.replace(
+                head, params={**head.params, "rolled": Msg(id=" ({roll})", params={"roll": rolled.expr})}
+            )
         header = render(head)
     return Outcome(header=header, rows=tuple(rows), action=action)
 

@@ -44,7 +44,7 @@ SOURCES_MOST = 12
 
 
 def ability_label(screen: RoundView, ability: SpecialAbility) -> str:
-    """"Fire Breath — 17d6 fire, Dexterity DC 21, half damage · recharge 5–6: ready", as the list of abilities
+    """ "Fire Breath — 17d6 fire, Dexterity DC 21, half damage · recharge 5–6: ready", as the list of abilities
     shows it."""
     state, ruleset = screen.state, screen.ruleset
     parts: list[str] = []
@@ -105,22 +105,48 @@ class AreaFlow:
     def fields(self, draft: AreaDraft) -> list[FieldSpec]:
         screen = self.screen
         state, ruleset = screen.state, screen.ruleset
-        fields = [FieldSpec(key="name", label=N_("Name"), help=N_("Fireball, Fire Breath, Sleep")),
-                  FieldSpec(key="dice", label=N_("Damage dice"), help=N_("8d6, 17d6, 12; empty: no damage"))]
+        fields = [
+            FieldSpec(key="name", label=N_("Name"), help=N_("Fireball, Fire Breath, Sleep")),
+            FieldSpec(key="dice", label=N_("Damage dice"), help=N_("8d6, 17d6, 12; empty: no damage")),
+        ]
         types = type_words(ruleset, state)
         if types:
-            fields.append(FieldSpec(key="kind", label=N_("Damage type"),
-                                    suggestions=tuple(kind for kind, _word in types),
-                                    help=_("→ completes: {words}", words=", ".join(word for _kind, word in types))))
+            fields.append(
+                FieldSpec(
+                    key="kind",
+                    label=N_("Damage type"),
+                    suggestions=tuple(kind for kind, _word in types),
+                    help=_("→ completes: {words}", words=", ".join(word for _kind, word in types)),
+                )
+            )
         kinds = ruleset.save_kinds(state)
         if kinds:
-            fields.append(FieldSpec(key="save", label=N_("Saving throw"), kind="choice", default="",
-                                    choices=(("", N_("no saving throw")), *kinds)))
+            fields.append(
+                FieldSpec(
+                    key="save",
+                    label=N_("Saving throw"),
+                    kind="choice",
+                    default="",
+                    choices=(("", N_("no saving throw")), *kinds),
+                )
+            )
             if self.uses_dc(draft, kinds[0][0]):
-                fields.append(FieldSpec(key="dc", label=N_("DC"), kind="int", default=screen.asks.last_dc, minimum=0,
-                                        maximum=40, help=N_("0: none")))
-            fields.append(FieldSpec(key="on_save", label=N_("On a successful save"), kind="choice", default="half",
-                                    choices=ON_SAVE))
+                fields.append(
+                    FieldSpec(
+                        key="dc",
+                        label=N_("DC"),
+                        kind="int",
+                        default=screen.asks.last_dc,
+                        minimum=0,
+                        maximum=40,
+                        help=N_("0: none"),
+                    )
+                )
+            fields.append(
+                FieldSpec(
+                    key="on_save", label=N_("On a successful save"), kind="choice", default="half", choices=ON_SAVE
+                )
+            )
             fields.append(FieldSpec(key="group_roll", label=N_("One roll for all"), kind="bool", default=False))
         sources = self.sources(draft)
         if len(sources) > 1 and not draft.ability:
@@ -149,9 +175,16 @@ class AreaFlow:
             acting = self.screen.state.acting_now()
             source = acting[0] if len(acting) == 1 else ""
         kind = dict(type_words(self.screen.ruleset, self.screen.state)).get(draft.kind, draft.kind)
-        return {"name": shown_name(draft), "dice": draft.dice, "kind": kind, "save": draft.save,
-                "dc": draft.dc or self.screen.asks.last_dc, "on_save": draft.on_save, "group_roll": draft.group_roll,
-                "source": source}
+        return {
+            "name": shown_name(draft),
+            "dice": draft.dice,
+            "kind": kind,
+            "save": draft.save,
+            "dc": draft.dc or self.screen.asks.last_dc,
+            "on_save": draft.on_save,
+            "group_roll": draft.group_roll,
+            "source": source,
+        }
 
     def read(self, draft: AreaDraft, values: dict[str, Any]) -> AreaDraft | str:
         """The form's values as the draft, or what is wrong with them."""
@@ -173,17 +206,28 @@ class AreaFlow:
         if typed_kind:
             found = read_damage_kind(ruleset, state, typed_kind)
             if found is None:
-                return _("\"{kind}\" is not a type of damage; the types are: {known}.", kind=typed_kind,
-                         known=", ".join(word for _kind, word in type_words(ruleset, state)))
+                return _(
+                    '"{kind}" is not a type of damage; the types are: {known}.',
+                    kind=typed_kind,
+                    known=", ".join(word for _kind, word in type_words(ruleset, state)),
+                )
             kind = found
         save = str(values.get("save", "") or "")
         if not save and not dice:
             return _("An area effect deals damage, asks for a saving throw, or both.")
         dc = int(values.get("dc", 0) or 0) if save and "dc" in values and self.uses_dc(draft, save) else 0
         source = draft.source if draft.ability else str(values.get("source", draft.source) or "")
-        read = replace(draft, name=name, dice=dice, kind=kind, save=save, dc=dc,
-                       on_save=str(values.get("on_save", "half") or "half"),
-                       group_roll=bool(values.get("group_roll", False)) and bool(save), source=source)
+        read = replace(
+            draft,
+            name=name,
+            dice=dice,
+            kind=kind,
+            save=save,
+            dc=dc,
+            on_save=str(values.get("on_save", "half") or "half"),
+            group_roll=bool(values.get("group_roll", False)) and bool(save),
+            source=source,
+        )
         for target in read.targets:
             try:
                 target_odds(ruleset, state, read, target)
@@ -212,8 +256,12 @@ class AreaFlow:
             parsed = parse(dice)
             if not any(isinstance(term, Dice) for term in parsed.terms):
                 return ""
-            return _("{dice}: {low} to {high}", dice=parsed.text, low=parsed.min_total,
-                     high=parsed.max_total if parsed.max_total is not None else "…")
+            return _(
+                "{dice}: {low} to {high}",
+                dice=parsed.text,
+                low=parsed.min_total,
+                high=parsed.max_total if parsed.max_total is not None else "…",
+            )
 
         def done(values: dict[str, Any] | None) -> None:
             if values is None or "draft" not in taken:
@@ -288,9 +336,15 @@ class AreaFlow:
             if ability is None:
                 return
             if not ability.ready:
-                screen.notify(_("{ability} is not ready: {note}.", ability=ability_shown(ability.name),
-                                note=render(ability.note) if ability.note else _("not ready")),
-                              severity="warning", timeout=6)
+                screen.notify(
+                    _(
+                        "{ability} is not ready: {note}.",
+                        ability=ability_shown(ability.name),
+                        note=render(ability.note) if ability.note else _("not ready"),
+                    ),
+                    severity="warning",
+                    timeout=6,
+                )
                 return
             self.start(draft_of_ability(combatant_id, ability))
 

@@ -67,8 +67,16 @@ class AreaPreview(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
         Binding("e", "edit", N_("Back to the form"), id="preview.edit"),
     ]
 
-    def __init__(self, state: State, ruleset: AnyRuleset, draft: AreaDraft, rolls: AreaRolls, rng: random.Random,
-                 submit: Callable[[a.Action], str | None], title: str) -> None:
+    def __init__(
+        self,
+        state: State,
+        ruleset: AnyRuleset,
+        draft: AreaDraft,
+        rolls: AreaRolls,
+        rng: random.Random,
+        submit: Callable[[a.Action], str | None],
+        title: str,
+    ) -> None:
         super().__init__()
         self.fight = state
         self.ruleset = ruleset
@@ -190,7 +198,8 @@ class AreaPreview(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
         if action == "cover":
             row = self.highlighted_row()
             return row is not None and (
-                next_cover(self.ruleset, self.fight, self.draft, row.combatant, row.cover) is not None)
+                next_cover(self.ruleset, self.fight, self.draft, row.combatant, row.cover) is not None
+            )
         return True
 
     def action_apply(self) -> None:
@@ -235,8 +244,13 @@ class AreaPreview(DrawnOnce, TranslatedBindings, ModalScreen[str | None]):
         cover = next_cover(self.ruleset, self.fight, self.draft, row.combatant, row.cover)
         if cover is None:
             return
-        self.rolls = roll_saves(self.ruleset, self.fight, self.draft,
-                                replace(self.rolls, cover={**self.rolls.cover, row.combatant: cover}), self.rng)
+        self.rolls = roll_saves(
+            self.ruleset,
+            self.fight,
+            self.draft,
+            replace(self.rolls, cover={**self.rolls.cover, row.combatant: cover}),
+            self.rng,
+        )
         self.show_outcome()
 
     def action_type_save(self) -> None:

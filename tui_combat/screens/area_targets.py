@@ -46,8 +46,14 @@ class TargetPicker(DrawnOnce, TranslatedBindings, ModalScreen[tuple[str, ...] | 
         Binding("backspace", "erase", N_("Take back a letter typed"), id="area.erase", show=False, priority=True),
     ]
 
-    def __init__(self, state: State, ruleset: AnyRuleset, title: str, marked: tuple[str, ...] = (),
-                 highlighted: str | None = None) -> None:
+    def __init__(
+        self,
+        state: State,
+        ruleset: AnyRuleset,
+        title: str,
+        marked: tuple[str, ...] = (),
+        highlighted: str | None = None,
+    ) -> None:
         super().__init__()
         self.fight = state
         self.ruleset = ruleset
@@ -71,8 +77,15 @@ class TargetPicker(DrawnOnce, TranslatedBindings, ModalScreen[tuple[str, ...] | 
             yield OptionList(*self._options(), id="area-targets")
             yield Static("", id="area-find")
             yield Static("", id="dialog-error")
-            yield Static(Text(_("space: mark · *: the whole side · +: the whole group · -: none · "
-                                "type a name to find it · Enter: on · Esc: cancel")), id="dialog-help")
+            yield Static(
+                Text(
+                    _(
+                        "space: mark · *: the whole side · +: the whole group · -: none · "
+                        "type a name to find it · Enter: on · Esc: cancel"
+                    )
+                ),
+                id="dialog-help",
+            )
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -82,8 +95,12 @@ class TargetPicker(DrawnOnce, TranslatedBindings, ModalScreen[tuple[str, ...] | 
             first = self.names[0][0]
         if first is not None:
             options.highlighted = options.get_option_index(first)
-        self.type_ahead.use([self.fight.combatant(option.id).name if option.id and self.fight.has(option.id) else ""
-                             for option in options.options])
+        self.type_ahead.use(
+            [
+                self.fight.combatant(option.id).name if option.id and self.fight.has(option.id) else ""
+                for option in options.options
+            ]
+        )
 
     # -- the rows -------------------------------------------------------------------------------------------
     def _options(self) -> list[Option]:

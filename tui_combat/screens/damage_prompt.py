@@ -27,8 +27,16 @@ from tui_combat.screens.dialogs import AMOUNT_RANGE, read_whole_number, take_rol
 if TYPE_CHECKING:
     from tui_combat.screens.round_view import RoundView
 
-__all__ = ["PROMPT_LINE_EXTRA", "TypeWords", "ask_amount", "ask_hit_damage", "damage_and_kind", "read_amount",
-           "translated", "type_suggester"]
+__all__ = [
+    "PROMPT_LINE_EXTRA",
+    "TypeWords",
+    "ask_amount",
+    "ask_hit_damage",
+    "damage_and_kind",
+    "read_amount",
+    "translated",
+    "type_suggester",
+]
 
 
 def translated(word: str | Msg) -> str:
@@ -79,7 +87,7 @@ class TypeWords(Suggester):
             return None
         folded = last.casefold()
         word = next((word for word in self.words if word.casefold().startswith(folded) and len(word) > len(last)), None)
-        return value + word[len(last):] if word is not None else None
+        return value + word[len(last) :] if word is not None else None
 
 
 def type_suggester(ruleset: AnyRuleset, state: State) -> TypeWords | None:
@@ -99,13 +107,22 @@ def damage_and_kind(ruleset: AnyRuleset, state: State, text: str) -> tuple[str, 
         return amount, kind
     words = amount.split()
     if len(words) > 1 and words[-1].isalpha():
-        return _("\"{kind}\" is not a type of damage; the types are: {known}.", kind=words[-1],
-                 known=", ".join(word for _kind, word in type_words(ruleset, state)))
+        return _(
+            '"{kind}" is not a type of damage; the types are: {known}.',
+            kind=words[-1],
+            known=", ".join(word for _kind, word in type_words(ruleset, state)),
+        )
     return amount, ""
 
 
-def ask_amount(screen: RoundView, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None], *,
-           typed_kind: bool = False) -> None:
+def ask_amount(
+    screen: RoundView,
+    title: str,
+    what: str,
+    then: Callable[[str, dict[str, Any]], str | None],
+    *,
+    typed_kind: bool = False,
+) -> None:
     """The prompt for an amount (typed, or dice the app rolls) given to the selected combatant; with
     ``typed_kind``, a damage type after it where the rules have types ("12 fire": ``kind`` in the values)."""
     combatant_id = screen.selected()
@@ -121,8 +138,12 @@ def ask_amount(screen: RoundView, title: str, what: str, then: Callable[[str, di
         amount = read_amount(split[0], rng, what)
         return amount if isinstance(amount, str) else then(combatant_id, {**amount, "kind": split[1]})
 
-    screen.ask_prompt(title.format(name=screen.state.combatant(combatant_id).name), submit, suggester=suggester,
-                      placeholder=_("12 fire") if suggester is not None else "")
+    screen.ask_prompt(
+        title.format(name=screen.state.combatant(combatant_id).name),
+        submit,
+        suggester=suggester,
+        placeholder=_("12 fire") if suggester is not None else "",
+    )
 
 
 def ask_hit_damage(screen: RoundView, due: DamageDue | None) -> None:
@@ -136,12 +157,15 @@ def ask_hit_damage(screen: RoundView, due: DamageDue | None) -> None:
     except KeyError:
         return
     what, note = translated(due.what), translated(due.note)
-    title = (_("Damage to {name} ({what})", name=target.name, what=what) if what
-             else _("Damage to {name}", name=target.name))
+    title = (
+        _("Damage to {name} ({what})", name=target.name, what=what) if what else _("Damage to {name}", name=target.name)
+    )
     keys = _("Enter: roll {dice} · Esc: cancel", dice=due.dice) if due.dice else _("Enter: apply · Esc: cancel")
     # The prompt's title has half the line at most, and leaves the keys after the field whole.
-    if what and (cell_len(title) > screen.size.width // 2 - 2 or
-                 cell_len(title) + cell_len(keys) + PROMPT_LINE_EXTRA > screen.size.width):
+    if what and (
+        cell_len(title) > screen.size.width // 2 - 2
+        or cell_len(title) + cell_len(keys) + PROMPT_LINE_EXTRA > screen.size.width
+    ):
         title = _("Damage to {name}", name=target.name)
         note = " · ".join(part for part in (what, note) if part)  # "critical hit: the damage dice twice"
     rng = screen.store.rng
@@ -152,8 +176,9 @@ def ask_hit_damage(screen: RoundView, due: DamageDue | None) -> None:
         return damage_and_kind(screen.ruleset, screen.state, text) if suggester is not None else (text, "")
 
     def deal(amount: int, rolled: Roll | None, kind: str) -> str | None:
-        return screen.host.refusal(a.Damage(combatant=due.target, amount=max(amount, 0), roll=rolled,
-                                            critical=due.critical, kind=kind))
+        return screen.host.refusal(
+            a.Damage(combatant=due.target, amount=max(amount, 0), roll=rolled, critical=due.critical, kind=kind)
+        )
 
     if due.dice:
         spec = FieldSpec(key="damage", label=N_("Damage"), kind="roll", default=due.dice)

@@ -46,15 +46,22 @@ def report_path(typed: str, form: str, data_root: Path, name: str, *, public: bo
 def players_health_scale() -> tuple[HealthScale, str]:
     """The words and thresholds for health the players' screen uses, read from where that screen reads them,
     and what is wrong with them ("" when nothing; the defaults are used then)."""
-    from tui_combat.settings.config import health_settings_path
     from tui_combat.screens.player_view import load_settings
+    from tui_combat.settings.config import health_settings_path
 
     return load_settings(health_settings_path())
 
 
 def export_dialog(screen: Screen[Any], host: Host) -> None:
     """Ask how to export the open fight and write its report; the GM is told where it went."""
-    from tui_combat.fight.report import ReportError, default_report_path, format_named, rendered, store_report, write_report
+    from tui_combat.fight.report import (
+        ReportError,
+        default_report_path,
+        format_named,
+        rendered,
+        store_report,
+        write_report,
+    )
 
     store = host.store
     if store is None:
@@ -63,7 +70,9 @@ def export_dialog(screen: Screen[Any], host: Host) -> None:
     fields = [
         FieldSpec(key="format", label=N_("Format"), kind="choice", default="md", choices=FORMAT_CHOICES),
         FieldSpec(key="public", label=N_("For the players"), kind="bool", default=False),
-        FieldSpec(key="path", label=N_("File"), kind="str", default=str(default_report_path(host.data_root, name, "md"))),
+        FieldSpec(
+            key="path", label=N_("File"), kind="str", default=str(default_report_path(host.data_root, name, "md"))
+        ),
     ]
 
     def submit(values: dict[str, Any]) -> str | None:
@@ -79,10 +88,24 @@ def export_dialog(screen: Screen[Any], host: Host) -> None:
             written = write_report(path, text, make_folder=True)
         except ReportError as error:
             return str(error)
-        host.notify(_("Players' report written to {path}.", path=written) if public else
-                    _("Report written to {path}.", path=written), title=_("Fight report"), markup=False, timeout=10)
+        host.notify(
+            _("Players' report written to {path}.", path=written)
+            if public
+            else _("Report written to {path}.", path=written),
+            title=_("Fight report"),
+            markup=False,
+            timeout=10,
+        )
         return None
 
-    screen.app.push_screen(FormDialog(_("Fight report"), fields, submit=submit,
-                                      note=_("Rounds, turn order, every roll, damage and healing, who fell. "
-                                             "For the players: only what their screen shows.")))
+    screen.app.push_screen(
+        FormDialog(
+            _("Fight report"),
+            fields,
+            submit=submit,
+            note=_(
+                "Rounds, turn order, every roll, damage and healing, who fell. "
+                "For the players: only what their screen shows."
+            ),
+        )
+    )

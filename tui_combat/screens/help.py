@@ -64,8 +64,11 @@ class KeysTable(DataTable[Text]):
     """The styles the rows kept were drawn with."""
 
     def _current_look(self) -> tuple[object, ...]:
-        return (self.rich_style, self.size,
-                *(self.get_component_rich_style(name, partial=True) for name in sorted(self.COMPONENT_CLASSES)))
+        return (
+            self.rich_style,
+            self.size,
+            *(self.get_component_rich_style(name, partial=True) for name in sorted(self.COMPONENT_CLASSES)),
+        )
 
     def notify_style_update(self) -> None:
         try:

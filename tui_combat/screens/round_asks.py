@@ -180,9 +180,16 @@ class RoundAsks:
         said: list[str] = []
         dues = self.dues(state, ruleset)
         if dues:
-            owed = ", ".join(_("{name} ({save}, DC {dc})", name=state.combatant(due.combatant).name,
-                               save=save_label(ruleset, state, due.kind), dc=due.dc)
-                             for due in dues[:3] if state.has(due.combatant))
+            owed = ", ".join(
+                _(
+                    "{name} ({save}, DC {dc})",
+                    name=state.combatant(due.combatant).name,
+                    save=save_label(ruleset, state, due.kind),
+                    dc=due.dc,
+                )
+                for due in dues[:3]
+                if state.has(due.combatant)
+            )
             said.append(_("{key}: saves owed: {owed}", key=shown_key("round.save"), owed=owed))
         for action, combatant_id in self.offers:
             spec = self.screen.action_spec(action)
@@ -193,13 +200,16 @@ class RoundAsks:
             left = self._left(state, ruleset, combatant_id, label)
             name = state.combatant(combatant_id).name
             action_word = _(spec.label).lower()
-            said.append(_("{name}: {action} ({left}) — {key}", name=name, action=action_word, left=left, key=key)
-                        if left else _("{name}: {action} — {key}", name=name, action=action_word, key=key))
+            said.append(
+                _("{name}: {action} ({left}) — {key}", name=name, action=action_word, left=left, key=key)
+                if left
+                else _("{name}: {action} — {key}", name=name, action=action_word, key=key)
+            )
         return said
 
     @staticmethod
     def _left(state: State, ruleset: AnyRuleset, combatant_id: str, label: str) -> str:
-        """"2/3": what his budget line of that label has left."""
+        """ "2/3": what his budget line of that label has left."""
         if not label:
             return ""
         try:
@@ -214,12 +224,26 @@ class RoundAsks:
         lines: list[Text] = []
         held = [effect for effect in state.effects if effect.holder == combatant_id and state.has(effect.combatant)]
         if held:
-            lines.append(Text(_("Holds: {effects}", effects=", ".join(
-                _("{effect} on {name}", effect=render(effect.label), name=state.combatant(effect.combatant).name)
-                for effect in held)), style="magenta"))
+            lines.append(
+                Text(
+                    _(
+                        "Holds: {effects}",
+                        effects=", ".join(
+                            _(
+                                "{effect} on {name}",
+                                effect=render(effect.label),
+                                name=state.combatant(effect.combatant).name,
+                            )
+                            for effect in held
+                        ),
+                    ),
+                    style="magenta",
+                )
+            )
         if self.screen.area.abilities_of(combatant_id):
-            lines.append(Text(_("{key}: special abilities, ready or not", key=shown_key("round.abilities")),
-                              style="bold"))
+            lines.append(
+                Text(_("{key}: special abilities, ready or not", key=shown_key("round.abilities")), style="bold")
+            )
         if any(due.combatant == combatant_id for due in self.dues(state, self.screen.ruleset)):
             lines.append(Text(_("{key}: a save owed", key=shown_key("round.save")), style="bold yellow"))
         return lines

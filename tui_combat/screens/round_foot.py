@@ -32,8 +32,17 @@ class AskedAtTheFoot:
     call_after_refresh: Any
     is_current: Any
 
-    def _prompt(self, title: str, submit: Callable[[str], str | None], *, placeholder: str = "", keys: str = "",
-                note: str = "", suggester: Suggester | None = None, typed_keys: str = "") -> None:
+    def _prompt(
+        self,
+        title: str,
+        submit: Callable[[str], str | None],
+        *,
+        placeholder: str = "",
+        keys: str = "",
+        note: str = "",
+        suggester: Suggester | None = None,
+        typed_keys: str = "",
+    ) -> None:
         """The prompt over the footer; a refusal stays in it, with what was typed. The turn list keeps its
         look meanwhile, and has the focus again when the prompt closes. A note or a refusal above the
         prompt's line covers the foot of the list: the selected row is kept in sight above it. ``suggester``
@@ -41,12 +50,27 @@ class AskedAtTheFoot:
         closed = self._give_foot()
         prompt = self.amount_prompt
         prompt.field.suggester = suggester
-        prompt.ask(title, submit, closed, placeholder, keys=keys, note=note, typed_keys=typed_keys,
-                   resized=lambda: self._selected_above(prompt))
+        prompt.ask(
+            title,
+            submit,
+            closed,
+            placeholder,
+            keys=keys,
+            note=note,
+            typed_keys=typed_keys,
+            resized=lambda: self._selected_above(prompt),
+        )
 
-    def _form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
-              then: Callable[[dict[str, Any] | None], None] | None = None, *, panel: FormPanel | None = None,
-              **options: Any) -> None:
+    def _form(
+        self,
+        title: str,
+        fields: tuple[FieldSpec, ...] | list[FieldSpec],
+        values: dict[str, Any] | None,
+        then: Callable[[dict[str, Any] | None], None] | None = None,
+        *,
+        panel: FormPanel | None = None,
+        **options: Any,
+    ) -> None:
         """A form over the footer (see :class:`FormPanel`, which takes ``options`` as a
         :class:`FormDialog` does); ``then`` is given what it was closed with, the values or None. What a
         combatant does is asked in ``form_panel``; the add form, of other fields, has ``add_panel``: each
@@ -66,15 +90,22 @@ class AskedAtTheFoot:
         """:meth:`_prompt`, for the round's flows kept in modules of their own (a save owed)."""
         self._prompt(title, submit, **options)
 
-    def ask_form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
-                 then: Callable[[dict[str, Any] | None], None] | None = None, **options: Any) -> None:
+    def ask_form(
+        self,
+        title: str,
+        fields: tuple[FieldSpec, ...] | list[FieldSpec],
+        values: dict[str, Any] | None,
+        then: Callable[[dict[str, Any] | None], None] | None = None,
+        **options: Any,
+    ) -> None:
         """:meth:`_form`, for the round's flows kept in modules of their own (a saving throw)."""
         self._form(title, fields, values, then, **options)
 
     def foot_free(self) -> bool:
         """Nothing is asked at the foot of the screen, and no dialog lies over it: the screen may ask something."""
-        return (not (self.amount_prompt.is_open or self.form_panel.is_open or self.add_panel.is_open)
-                and bool(self.is_current))
+        return not (self.amount_prompt.is_open or self.form_panel.is_open or self.add_panel.is_open) and bool(
+            self.is_current
+        )
 
     def _selected_above(self, panel: FormPanel | AmountPrompt) -> None:
         """The selected combatant's row kept in sight above the form or the prompt, once it has its height;
@@ -107,5 +138,4 @@ class AskedAtTheFoot:
     def hold_key(self, event: events.Key) -> bool:
         """Keys typed after the prompt's Enter wait until what was typed before it is read, and those typed
         while the form's rows are made wait for them (the app asks)."""
-        return (self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event)
-                or self.add_panel.hold_key(event))
+        return self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event) or self.add_panel.hold_key(event)

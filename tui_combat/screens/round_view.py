@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from tui_combat.engine.contract import ActionSpec, AnyRuleset, FieldSpec
     from tui_combat.engine.model import State
     from tui_combat.engine.saves import SpecialAbility
-    from tui_combat.screens.host import Host
     from tui_combat.fight.store import Store
+    from tui_combat.screens.host import Host
 
 __all__ = ["KeepsTheDc", "KnowsAbilities", "RoundView"]
 
@@ -59,13 +59,26 @@ class RoundView(Protocol):
 
     def selected(self) -> str | None: ...
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None: ...
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
 
     def ask_prompt(self, title: str, submit: Callable[[str], str | None], **options: Any) -> None: ...
 
-    def ask_form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
-                 then: Callable[[dict[str, Any] | None], None] | None = None, **options: Any) -> None: ...
+    def ask_form(
+        self,
+        title: str,
+        fields: tuple[FieldSpec, ...] | list[FieldSpec],
+        values: dict[str, Any] | None,
+        then: Callable[[dict[str, Any] | None], None] | None = None,
+        **options: Any,
+    ) -> None: ...
 
     def foot_free(self) -> bool: ...
 

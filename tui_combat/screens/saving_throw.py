@@ -44,9 +44,13 @@ def odds_line(odds: SaveOdds, uses_dc: bool) -> str:
         word = _("Succeeds automatically") if odds.auto == "success" else _("Fails automatically")
         return f"{word}: {reasons}" if reasons else word
     against = _("DC {dc}", dc=odds.needed) if uses_dc else str(odds.needed)
-    line = _("Needs {least} or more on the die ({against}, {bonus}): {chance}% to save",
-             least=odds.needed - odds.modifier, against=against, bonus=f"{odds.modifier:+d}",
-             chance=round(100 * odds.chance()))
+    line = _(
+        "Needs {least} or more on the die ({against}, {bonus}): {chance}% to save",
+        least=odds.needed - odds.modifier,
+        against=against,
+        bonus=f"{odds.modifier:+d}",
+        chance=round(100 * odds.chance()),
+    )
     return f"{line} · {reasons}" if reasons else line
 
 
@@ -63,8 +67,16 @@ def ask_saving_throw(screen: RoundView, combatant_id: str, kind: str = "") -> No
     uses_dc = dc_matters(ruleset, state, combatant_id, first)
     fields = [FieldSpec(key="kind", label=N_("Saving throw"), kind="choice", default=first, choices=kinds)]
     if uses_dc:
-        fields.append(FieldSpec(key="dc", label=N_("DC"), kind="int", default=screen.asks.last_dc, minimum=DC_RANGE[0],
-                                maximum=DC_RANGE[1]))
+        fields.append(
+            FieldSpec(
+                key="dc",
+                label=N_("DC"),
+                kind="int",
+                default=screen.asks.last_dc,
+                minimum=DC_RANGE[0],
+                maximum=DC_RANGE[1],
+            )
+        )
     die = _odds_dice(ruleset, state, combatant_id, first, screen.asks.last_dc)
     fields.append(FieldSpec(key="roll", label=N_("The die"), kind="roll", default=die))
 
@@ -91,12 +103,20 @@ def ask_saving_throw(screen: RoundView, combatant_id: str, kind: str = "") -> No
     values: dict[str, Any] = {"kind": first}
     if uses_dc:
         values["dc"] = screen.asks.last_dc
-    screen.ask_form(_("Saving throw — {name}", name=combatant.name), fields, values, rng=screen.store.rng,
-                    submit=submit, preview=preview, dice=dice)
+    screen.ask_form(
+        _("Saving throw — {name}", name=combatant.name),
+        fields,
+        values,
+        rng=screen.store.rng,
+        submit=submit,
+        preview=preview,
+        dice=dice,
+    )
 
 
-def offer_legendary(screen: RoundView, save: a.SavingThrow, odds: SaveOdds,
-                    taken: Callable[[], None] | None = None) -> bool:
+def offer_legendary(
+    screen: RoundView, save: a.SavingThrow, odds: SaveOdds, taken: Callable[[], None] | None = None
+) -> bool:
     """A save that fails, by a combatant with a Legendary Resistance left: the GM is asked whether he uses one, and
     the save is applied with his answer (True: asked; the caller applies nothing). Esc keeps the failure."""
     state, ruleset = screen.state, screen.ruleset
@@ -112,11 +132,20 @@ def offer_legendary(screen: RoundView, save: a.SavingThrow, odds: SaveOdds,
         elif taken is not None:
             taken()
 
-    screen.app.push_screen(ConfirmDialog(
-        _("{name} fails the save", name=name),
-        _("{name} fails the {save} save. Use a Legendary Resistance ({left} left) to succeed instead?", name=name,
-          save=save_label(ruleset, state, save.kind), left=left),
-        confirm=_("Use it"), cancel=_("Fail")), answered)
+    screen.app.push_screen(
+        ConfirmDialog(
+            _("{name} fails the save", name=name),
+            _(
+                "{name} fails the {save} save. Use a Legendary Resistance ({left} left) to succeed instead?",
+                name=name,
+                save=save_label(ruleset, state, save.kind),
+                left=left,
+            ),
+            confirm=_("Use it"),
+            cancel=_("Fail"),
+        ),
+        answered,
+    )
     return True
 
 

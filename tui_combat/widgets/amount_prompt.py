@@ -88,8 +88,9 @@ class AmountPrompt(Vertical):
         """What the note and the keys lines show (a Static rewrites its whole line at each update)."""
         self._keys_when_empty = self._keys_typed = ""
         self.field = AmountField(id="prompt-field", compact=True, select_on_focus=False)
-        self._parts = {name: Static("", id=name[1:]) for name in ("#prompt-error", "#prompt-note", "#prompt-title",
-                                                                     "#prompt-keys")}
+        self._parts = {
+            name: Static("", id=name[1:]) for name in ("#prompt-error", "#prompt-note", "#prompt-title", "#prompt-keys")
+        }
         """The prompt's lines, by selector: made once and kept (no search of the screen at each key)."""
 
     def compose(self) -> ComposeResult:
@@ -111,8 +112,18 @@ class AmountPrompt(Vertical):
         error = self._parts["#prompt-error"]
         return str(error.render()) if error.display else ""
 
-    def ask(self, title: str, submit: Submit, on_close: Callable[[], None], placeholder: str = "", *,
-            keys: str = "", note: str = "", typed_keys: str = "", resized: Callable[[], None] | None = None) -> None:
+    def ask(
+        self,
+        title: str,
+        submit: Submit,
+        on_close: Callable[[], None],
+        placeholder: str = "",
+        *,
+        keys: str = "",
+        note: str = "",
+        typed_keys: str = "",
+        resized: Callable[[], None] | None = None,
+    ) -> None:
         """Open with ``title`` and an empty field, which takes the keys at once (a key typed right after the
         one that opened the prompt lands in it). ``keys`` says what Enter does while nothing is typed, and
         ``typed_keys`` once something is (by default: it applies it); ``note`` (a rule of this amount: a critical

@@ -152,8 +152,8 @@ damage types, temporary hit points, concentration), :mod:`.legendary` (legendary
 
 from __future__ import annotations
 
-from tui_combat.rulesets.dnd5e.actions import critical_dice, critical_roll, hit_chance
 from tui_combat.engine.model import State
+from tui_combat.rulesets.dnd5e.actions import critical_dice, critical_roll, hit_chance
 from tui_combat.rulesets.dnd5e.data import Dnd5eData, data
 from tui_combat.rulesets.dnd5e.difficulty import difficulty_line
 from tui_combat.rulesets.dnd5e.initiative import speed_parts
@@ -162,8 +162,23 @@ from tui_combat.rulesets.dnd5e.state import ActiveCondition, Declaration, DndFig
 from tui_combat.rulesets.dnd5e.view import Dnd5eView
 
 __all__ = [
-    "RULESET", "ActiveCondition", "Counter", "Declaration", "Dnd5e", "Dnd5eData", "DndFight", "DndRound", "Entry", "Sheet",
-    "Spent", "critical_dice", "critical_roll", "data", "hit_chance", "parse_counters", "speed_parts",
+    "RULESET",
+    "ActiveCondition",
+    "Counter",
+    "Declaration",
+    "Dnd5e",
+    "Dnd5eData",
+    "DndFight",
+    "DndRound",
+    "Entry",
+    "Sheet",
+    "Spent",
+    "critical_dice",
+    "critical_roll",
+    "data",
+    "hit_chance",
+    "parse_counters",
+    "speed_parts",
 ]
 
 

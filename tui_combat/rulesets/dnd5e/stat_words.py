@@ -3,8 +3,8 @@ actions, its areas ("cone 60 ft"), and the notes its sheet's figures make ("CR 1
 climb 40 ft., fly 80 ft. …").
 
 The sheet keeps an ability's name in English, where the rules find it by name (the area form, the recharge); its
-name in the GM's language comes from the SRD bestiary's names files (:mod:`tui_combat.rulesets.bestiary_names`), else from
-the catalogs, else it is shown as written (a GM's own ability). Everything here is worked out when shown, so a
+name in the GM's language comes from the SRD bestiary's names files (:mod:`tui_combat.rulesets.bestiary_names`),
+else from the catalogs, else it is shown as written (a GM's own ability). Everything here is worked out when shown, so a
 switch of language shows the new one."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import Any
 
 import msgspec
 
-from tui_combat.rulesets.bestiary_names import Names, read_names
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.messages import add_data_names
 from tui_combat.engine.saves import ON_SAVE
 from tui_combat.i18n import N_, _, data_word, language
+from tui_combat.rulesets.bestiary_names import Names, read_names
 from tui_combat.rulesets.data_loading import DATA_DIR
 from tui_combat.rulesets.dnd5e.abilities import RECHARGE, Ability, parse_abilities, recharge_text
 from tui_combat.rulesets.dnd5e.kinds import SAVE_SHORT, damage_type, parse_conditions
@@ -33,15 +33,22 @@ _names_read: dict[str, Names] | None = None
 
 _USES = re.compile(r"^(?P<name>.*?\S)\s*\((?P<count>\d+)/Day\)$", re.IGNORECASE)
 AREAS = {
-    "cone": N_("cone {size} ft"), "sphere": N_("sphere {size} ft"), "emanation": N_("emanation {size} ft"),
-    "cylinder": N_("cylinder {size} ft"), "cube": N_("cube {size} ft"),
+    "cone": N_("cone {size} ft"),
+    "sphere": N_("sphere {size} ft"),
+    "emanation": N_("emanation {size} ft"),
+    "cylinder": N_("cylinder {size} ft"),
+    "cube": N_("cube {size} ft"),
 }
 """An area of the abilities' mini-language ("cone 60 ft"), as the GM's language says it; a line has its width."""
 LINE = N_("line {size}x{width} ft")
 _AREA = re.compile(r"^(?P<shape>[a-z]+)\s+(?P<size>\d+)(?:\s*[x×]\s*(?P<width>\d+))?\s*ft\.?$", re.IGNORECASE)
 _PLUS = re.compile(r"^plus\s+(?P<dice>\S+)(?:\s+(?P<kind>\S+))?$", re.IGNORECASE)
-SPEEDS = (("burrow", N_("burrow {feet} ft.")), ("climb", N_("climb {feet} ft.")), ("fly", N_("fly {feet} ft.")),
-          ("swim", N_("swim {feet} ft.")))
+SPEEDS = (
+    ("burrow", N_("burrow {feet} ft.")),
+    ("climb", N_("climb {feet} ft.")),
+    ("fly", N_("fly {feet} ft.")),
+    ("swim", N_("swim {feet} ft.")),
+)
 """The speeds other than walking, in the order a stat block gives them."""
 
 
@@ -118,7 +125,7 @@ def abilities_text(text: str) -> str:
 
 
 def _spaced(dice: str) -> str:
-    """"19d12+133" → "19d12 + 133", as a stat block prints Hit Dice."""
+    """ "19d12+133" → "19d12 + 133", as a stat block prints Hit Dice."""
     return re.sub(r"\s*([+\-−])\s*", r" \1 ", dice.strip()).strip()
 
 
