@@ -35,6 +35,7 @@ from tui_combat.screens.area_draft import (
     typed_save,
 )
 from tui_combat.screens.damage_prompt import damage_and_kind
+from tui_combat.widgets.order_list import status_mark
 
 
 def demo(file_name: str) -> State:
@@ -103,8 +104,8 @@ def test_a_fireball_previewed_is_what_applying_it_does() -> None:
     found = outcome(DND5E, state, draft, rolls)
     assert [(row.name, row.total, row.needed, row.chance, row.result, row.takes, row.health) for row in found.rows] == [
         ("Raf", "13+7=20", "DC 15", "65%", "saved", "0", "45/45"),
-        ("Goblin 1", "4+2=6", "DC 15", "40%", "failed", "28 fire", "0/7 down"),
-        ("Goblin 2", "17+2=19", "DC 15", "40%", "saved", "14 fire", "0/7 down"),
+        ("Goblin 1", "4+2=6", "DC 15", "40%", "failed", "28 fire", f"0/7{status_mark('down')}"),
+        ("Goblin 2", "17+2=19", "DC 15", "40%", "saved", "14 fire", f"0/7{status_mark('down')}"),
     ]
     assert found.rows[0].why == "0 of 28"
     after = apply(state, found.action)
