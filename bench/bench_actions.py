@@ -54,11 +54,11 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves import codec
 from tui_combat.saves import files as files_module
 from tui_combat.saves import journal as journal_module
 from tui_combat.saves.schema import JOURNAL, SNAPSHOT
-from tui_combat.fight.store import Store, new_state
 
 SIZES = (20, 200, 2_000)
 ACTIONS_PER_REPEAT = 240  # a multiple of 20: each repeat ends where it began

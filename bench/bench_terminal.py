@@ -569,7 +569,8 @@ def main() -> int:
         print(f"  peak RSS after the resume and {2 * (keys + 2)} keys: {rss:.1f} MiB (bare app {bare_rss:.1f} MiB; "
               f"target ≤ 60 MB)")
 
-        from bench_startup import FIGHTS, measure as session_list_starts
+        from bench_startup import FIGHTS
+        from bench_startup import measure as session_list_starts
 
         print(f"\nstart to the session list, empty and with {FIGHTS} saved fights:")
         session_list_starts(env, starts, FIGHTS, Path(tempfile.mkdtemp(dir=data)))

@@ -11,9 +11,9 @@ from typing import Protocol
 
 import pytest
 
-from tui_combat.settings.config import CONFIG_ENV_VAR
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR
+from tui_combat.settings.config import CONFIG_ENV_VAR
 from tui_combat.testing.rules import Faces, die, ids, labels, order_names, registered, rolled, typed
 
 DEMO = ENCOUNTER_DIR / "demo_adnd2e.toml"

@@ -20,7 +20,13 @@ HERMETIC_LANGUAGE = "en"
 # The machine of each test's own: the public testing kit's (tui_combat.testing.environment), which a plugin's tests
 # use too.
 from tui_combat.testing.environment import (  # noqa: E402
-    CLEARED_PREFIXES, KEPT, KEPT_PREFIXES, PINNED, SHARED_CACHE, USER_FOLDERS, hermetic_environment,
+    CLEARED_PREFIXES,
+    KEPT,
+    KEPT_PREFIXES,
+    PINNED,
+    SHARED_CACHE,
+    USER_FOLDERS,
+    hermetic_environment,
 )
 
 __all__ = ["CLEARED_PREFIXES", "HERMETIC_LANGUAGE", "KEPT", "KEPT_PREFIXES", "PINNED", "SHARED_CACHE", "USER_FOLDERS",

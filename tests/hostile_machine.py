@@ -39,8 +39,8 @@ def hostile_machine(base: Path) -> tuple[dict[str, str], list[str]]:
     from tui_combat.engine import actions as a
     from tui_combat.engine.apply import apply
     from tui_combat.fight.library import Entry, save_entry
-    from tui_combat.saves.locations import sessions_dir
     from tui_combat.fight.store import Store, new_state
+    from tui_combat.saves.locations import sessions_dir
     from tui_combat.settings.toml_write import toml_text
 
     home = base / "home"

@@ -4,8 +4,8 @@ messages with exit code 2 for an unknown session or a file that cannot be writte
 from __future__ import annotations
 
 import json
-import stat
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -125,8 +125,8 @@ def escaped(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fight saved before control characters in names were refused: its name, a side's and two combatants'
     hold escape sequences (one retitles the terminal, one turns it red, one is the 8-bit CSI)."""
     from tests.ui.fights import saved_round
-    from tui_combat.engine.apply import apply
     from tui_combat.engine import actions as a
+    from tui_combat.engine.apply import apply
     from tui_combat.fight.store import Store
 
     root = tmp_path_factory.mktemp("escaped") / "data"

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tui_combat.fight import session
-from tui_combat.engine import actions as a
 from tests.common import DEMO
-from tui_combat.saves.schema import JOURNAL
+from tui_combat.engine import actions as a
+from tui_combat.fight import session
 from tui_combat.fight.store import Store, new_state
+from tui_combat.saves.schema import JOURNAL
 
 TROLLS = "Trolls and orcs in the tunnel"
 NO_TERMINAL = "only in a terminal"

@@ -9,12 +9,18 @@ from typing import Any
 
 import pytest
 
-from tui_combat.fight import session
-from tui_combat.fight.encounter_file import EncounterFileError, default_path, encounter_text, encounter_of, save_encounter
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.encounter import ENCOUNTER_DIR, built, load_encounter
 from tui_combat.engine.model import State
+from tui_combat.fight import session
+from tui_combat.fight.encounter_file import (
+    EncounterFileError,
+    default_path,
+    encounter_of,
+    encounter_text,
+    save_encounter,
+)
 
 
 def setup_of(state: State) -> dict[str, Any]:

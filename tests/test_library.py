@@ -18,8 +18,17 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
 from tui_combat.fight.library import (
-    BESTIARY_DIR, Entry, Finder, LibraryError, entry_action, entry_from_state, library_path, parse_count, read_bestiary,
-    save_entry, with_entry,
+    BESTIARY_DIR,
+    Entry,
+    Finder,
+    LibraryError,
+    entry_action,
+    entry_from_state,
+    library_path,
+    parse_count,
+    read_bestiary,
+    save_entry,
+    with_entry,
 )
 from tui_combat.rulesets.names import name_key
 
@@ -327,8 +336,8 @@ def test_a_players_option_library_kept_from_before_still_serves(tmp_path: Path) 
 
 def test_an_entry_is_summed_up_in_the_words_of_its_rules() -> None:
     from tui_combat.engine import registry
-    from tui_combat.i18n import set_language
     from tui_combat.fight.library import summary
+    from tui_combat.i18n import set_language
 
     trudvang = registry.get("trudvang")
     entry = Entry(name="Raider", hp=16, sheet={"sv": 8})

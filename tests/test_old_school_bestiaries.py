@@ -14,7 +14,16 @@ from tests.common import Faces
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
-from tui_combat.fight.library import Entry, Finder, entry_action, read_bestiary, read_library, rolled_hps, summary, with_entry
+from tui_combat.fight.library import (
+    Entry,
+    Finder,
+    entry_action,
+    read_bestiary,
+    read_library,
+    rolled_hps,
+    summary,
+    with_entry,
+)
 from tui_combat.rulesets.adnd2e.saves import reckon_saves as adnd_reckon
 from tui_combat.rulesets.adnd2e.sheet import Sheet as AdndSheet
 from tui_combat.rulesets.ose.saves import reckon_saves as ose_reckon

@@ -13,15 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from tests.common import d10, rolled
+from tests.common import DEMO, d10, rolled
 from tests.engine.test_public import SECRET, SECRET_NUMBERS, Step, fights, physical, played, prepared, state_of, steps
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
-from tests.common import DEMO
 from tui_combat.engine.encounter import load_encounter
 from tui_combat.engine.model import ROLLS_OPTION, State
 from tui_combat.engine.registry import get
-from tui_combat.i18n import use_catalog
 from tui_combat.fight.report import (
     ReportError,
     default_report_path,
@@ -34,6 +32,7 @@ from tui_combat.fight.report import (
     write_report,
 )
 from tui_combat.fight.store import Store, store_from_encounter
+from tui_combat.i18n import use_catalog
 
 TROLLS = "Troll 1, Troll 2, Troll 3"
 ORCS = "Orc 1, Orc 2, Orc 3, Orc 4, Orc 5, Orc 6"
@@ -313,8 +312,8 @@ def test_the_default_file_and_the_format_from_a_name(tmp_path: Path) -> None:
 @pytest.mark.parametrize("public", [False, True], ids=["gm", "public"])
 def test_a_fight_whose_states_hold_only_its_newest_log_entries_reports_every_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, public: bool) -> None:
-    from tui_combat.engine import messages as log_module
     from tui_combat.engine import log_window
+    from tui_combat.engine import messages as log_module
 
     whole = markdown(store_report(two_rounds(), public=public))
     monkeypatch.setattr(log_window, "LOG_KEPT", 3)

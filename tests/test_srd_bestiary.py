@@ -284,8 +284,8 @@ def test_every_multiattack_ability_and_legendary_action_has_its_words_in_russian
                                                      ("uk", "Умертвій", "некротичний меч"), ("en", "Wight", "Necrotic Sword")])
 def test_a_monster_found_by_any_of_its_names_is_added_under_its_name_in_the_gms_language(
         lang: str, wight: str, sword: str) -> None:
-    from tui_combat.i18n import language, set_language
     from tui_combat.fight.library import entry_action
+    from tui_combat.i18n import language, set_language
 
     before = language()
     set_language(lang)

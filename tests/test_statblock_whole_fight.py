@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from tui_combat.engine import registry
 from tui_combat.fight.library import read_bestiary
-from tui_combat.rulesets.ose.saves import read_save_line
 from tui_combat.fight.statblock import read_for
 from tui_combat.fight.statblock_short import counted_name
+from tui_combat.rulesets.ose.saves import read_save_line
 
 # The SRD 5.1 block, as the 2014 Monster Manual prints it.
 RED_2014 = """Adult Red Dragon

@@ -12,16 +12,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.common import CONFIG_ENV_VAR
-from tui_combat.settings import toml_read
-from tui_combat.settings.config import read_settings
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.toml_lines import key_lines
-from tui_combat.i18n.choose import settings_language
 from tui_combat.fight.library import read_library
+from tui_combat.fight.session import SessionError, check_encounter
+from tui_combat.i18n.choose import settings_language
 from tui_combat.rulesets import adnd2e
 from tui_combat.rulesets.adnd2e.data import Tables, check_tables
 from tui_combat.rulesets.data_loading import load_ruleset_data
-from tui_combat.fight.session import SessionError, check_encounter
+from tui_combat.settings import toml_read
+from tui_combat.settings.config import read_settings
 
 SETTINGS = """\
 language = "en"

@@ -9,7 +9,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_combat.i18n import KNOWN_LANGUAGES, UnknownLanguage, _, choose_language, language_argument, localize_argparse, ngettext, set_language
+from tui_combat.i18n import (
+    KNOWN_LANGUAGES,
+    UnknownLanguage,
+    _,
+    choose_language,
+    language_argument,
+    localize_argparse,
+    ngettext,
+    set_language,
+)
 
 if TYPE_CHECKING:
     from tui_combat.running.leaving import LeftSession
@@ -101,9 +110,8 @@ def _main(argv: list[str]) -> int:
             return 2
         return 0
     if args.command == "check":
-        from tui_combat.fight.session import SessionError, check_encounter
-
         from tui_combat.engine.text import harmless
+        from tui_combat.fight.session import SessionError, check_encounter
 
         try:
             state = check_encounter(args.file)
@@ -117,8 +125,8 @@ def _main(argv: list[str]) -> int:
         return 0
     if args.command == "list":
         from tui_combat.engine.text import harmless
-        from tui_combat.saves.session_folders import format_time, sessions_problem
         from tui_combat.fight.session import list_sessions, progress_label, ruleset_label
+        from tui_combat.saves.session_folders import format_time, sessions_problem
 
         problem = sessions_problem(root)
         if problem:

@@ -36,9 +36,9 @@ from tui_combat.widgets.harmless import with_harmless
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
     from tui_combat.engine.model import State
-    from tui_combat.screens.help import HelpScreen
     from tui_combat.fight.session import SessionError
     from tui_combat.fight.store import Store
+    from tui_combat.screens.help import HelpScreen
 
 __all__ = ["EXIT_UNSAVED", "LOADING_AFTER", "READ_ONLY_KEYS", "CombatApp"]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.common import DEMO
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, new_names
-from tests.common import DEMO
 from tui_combat.engine.encounter import encounter_actions, load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State

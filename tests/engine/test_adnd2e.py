@@ -9,18 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.common import d10
+from tests.common import DEMO, d10
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
-from tests.common import DEMO
 from tui_combat.engine.encounter import CombatantSpec, Encounter, SideSpec, load_encounter
+from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
+from tui_combat.fight.store import Store, store_from_encounter
+from tui_combat.i18n import use_catalog
 from tui_combat.rulesets import adnd2e
 from tui_combat.rulesets.adnd2e import RULESET, Sheet, attacks_this_round, thac0, weapon_speed
-from tui_combat.engine.errors import RuleError
-from tui_combat.i18n import use_catalog
-from tui_combat.fight.store import Store, store_from_encounter
 
 # Ids in the demo encounter (they follow next_id: sides and groups take an id too).
 PARTY, MONSTERS = "s1", "s5"

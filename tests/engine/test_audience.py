@@ -13,7 +13,14 @@ from tests.engine.test_public_leaks import shown, to_step, troll_declares
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.audience import (
-    BEHIND, anything_held, behind, held_items, players_line, reading, secret_word, who,
+    BEHIND,
+    anything_held,
+    behind,
+    held_items,
+    players_line,
+    reading,
+    secret_word,
+    who,
 )
 from tui_combat.engine.log import LogEntry, Msg
 from tui_combat.engine.model import ROLLS_OPTION, SCHEMA_VERSION, State

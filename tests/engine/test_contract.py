@@ -24,8 +24,8 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.initiative import ask, fresh_key, settle, totals
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
-from tui_combat.i18n import N_
 from tui_combat.fight.store import Store
+from tui_combat.i18n import N_
 
 Register = Callable[[AnyRuleset], None]
 

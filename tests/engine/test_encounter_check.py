@@ -10,13 +10,21 @@ import msgspec
 import pytest
 
 from tui_combat.engine.encounter import (
-    ENCOUNTER_DIR, FIELDS_OF, CombatantSpec, Encounter, EncounterError, Problem, SideSpec, built, load_encounter, read_encounter,
+    ENCOUNTER_DIR,
+    FIELDS_OF,
+    CombatantSpec,
+    Encounter,
+    EncounterError,
+    Problem,
+    SideSpec,
+    built,
+    load_encounter,
+    read_encounter,
 )
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.toml_lines import key_lines, line_of
 from tui_combat.i18n import _, set_language
 from tui_combat.rulesets.adnd2e.sheet import Sheet
-
 
 # -- the locator ----------------------------------------------------------------------------------------
 LOCATED = '''# line 1: a comment

@@ -8,12 +8,11 @@ from collections.abc import Iterator
 import msgspec
 import pytest
 
-from tests.common import Faces, typed
+from tests.common import DEMO, Faces, typed
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import roll
-from tests.common import DEMO
 from tui_combat.engine.encounter import encounter_actions, load_encounter
 from tui_combat.engine.model import State
 from tui_combat.i18n import language, set_language, use_catalog

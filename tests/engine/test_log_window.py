@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from tui_combat.engine import actions as a
-from tui_combat.engine import messages
-from tui_combat.engine import log_window
+from tui_combat.engine import log_window, messages
 from tui_combat.engine.apply import apply, apply_logged
 from tui_combat.engine.model import State
 from tui_combat.engine.public import public_entries, public_log

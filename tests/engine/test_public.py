@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import re
-from functools import cache
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -25,9 +25,9 @@ from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, State
 from tui_combat.engine.public import HealthScale, health_word, public_view
 from tui_combat.engine.registry import get
-from tui_combat.screens.player_view import view_text
 from tui_combat.fight.session import DEMOS
 from tui_combat.fight.store import new_state
+from tui_combat.screens.player_view import view_text
 
 SECRET = "ZQX"
 """Every secret text the tests write starts with this (nothing else on screen does)."""

@@ -205,8 +205,9 @@ def test_surprise_and_distance_dice_stay_the_gms_and_the_distance_shows() -> Non
 
 
 def test_the_hidden_names_follow_every_change_of_a_combatant() -> None:
-    from tui_combat.engine.model import Combatant, State
     from msgspec.structs import replace as changed
+
+    from tui_combat.engine.model import Combatant, State
 
     state = State(combatants=(Combatant(id="c1", name="Ogre", side="s1", hp=5, max_hp=5),
                               Combatant(id="c2", name="Orc", side="s1", hp=5, max_hp=5)))

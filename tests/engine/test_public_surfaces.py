@@ -26,7 +26,16 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from tests.engine.test_public import (
-    DEMOS, MONSTER_HP, SECRET, SECRET_NUMBERS, SECRET_ROLL, SECRETS_PROFILE, action_for, physical, prepared, secret_step,
+    DEMOS,
+    MONSTER_HP,
+    SECRET,
+    SECRET_NUMBERS,
+    SECRET_ROLL,
+    SECRETS_PROFILE,
+    action_for,
+    physical,
+    prepared,
+    secret_step,
 )
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
@@ -36,8 +45,8 @@ from tui_combat.engine.public import public_view
 from tui_combat.engine.registry import get
 from tui_combat.fight.report import fight_report, html_page, json_text, markdown
 from tui_combat.fight.rewind import Timeline
-from tui_combat.screens.player_view import view_text
 from tui_combat.fight.store import Store
+from tui_combat.screens.player_view import view_text
 
 PROFILE = SECRETS_PROFILE
 

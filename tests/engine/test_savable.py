@@ -19,8 +19,8 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import log
 from tui_combat.engine.model import State
 from tui_combat.engine.savable import entry_problem
-from tui_combat.i18n import N_
 from tui_combat.fight.store import Store
+from tui_combat.i18n import N_
 
 
 class Tally(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,20 +14,19 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import tui_combat.fight.store as store_module
-from tui_combat.engine import registry
 from tui_combat.engine import actions as a
+from tui_combat.engine import log_window, registry
 from tui_combat.engine import messages as log_module
-from tui_combat.engine import log_window
 from tui_combat.engine.apply import apply, apply_logged, initiative_asked
 from tui_combat.engine.dice import Roll
-from tui_combat.engine.model import State
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import State
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves import codec
 from tui_combat.saves import files as files_module
 from tui_combat.saves import journal as journal_module
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.journal import JOURNAL, SNAPSHOT
-from tui_combat.fight.store import Store, new_state
 
 CYRILLIC = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
 names = st.one_of(

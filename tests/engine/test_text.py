@@ -13,7 +13,14 @@ from tests.saves.helpers import small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import EncounterError, read_encounter
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.text import action_text_problem, control_problem, first_control, harmless, json_harmless, without_controls
+from tui_combat.engine.text import (
+    action_text_problem,
+    control_problem,
+    first_control,
+    harmless,
+    json_harmless,
+    without_controls,
+)
 from tui_combat.fight.store import Store
 
 ESCAPES = ("Raf\x1b]0;owned\x07", "Orc\x1b[31m", "Ogre\x9b2J", "Troll\x00", "Imp\x7f", "Two\nlines")

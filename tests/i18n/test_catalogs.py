@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import ast
 import os
-import shutil
-import subprocess
 import re
+import shutil
 import string
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 

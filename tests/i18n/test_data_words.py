@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tui_combat.engine.errors import RuleError
 from tui_combat.engine.encounter import load_encounter
+from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import data_word, data_words, english_word, set_language
 from tui_combat.i18n.os_words import os_error_text
 from tui_combat.rulesets.adnd2e.sheet import CLASSES, SIZES, Sheet, canonical_sheet, check_sheet_values

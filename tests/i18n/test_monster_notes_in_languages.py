@@ -11,19 +11,19 @@ from typing import Any
 import pytest
 from textual.widgets import Input
 
+from tests.common import ids
 from tests.i18n.interface import SIZE, interface_in, make_app, screen_name
 from tests.i18n.walk import drawn, inspect, latin_words
-from tests.common import ids
 from tests.rulesets.dnd5e_fight import act, d20, fight, play, texts
 from tests.ui.steps import select
 from tests.waiting import settled, until
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
-from tui_combat.i18n import set_language
+from tui_combat.fight import session
 from tui_combat.fight.library import Entry, Finder, Library, entry_action, read_bestiary, summary
+from tui_combat.i18n import set_language
 
 DRAGON = "Adult Red Dragon"
 NOTES = {

@@ -15,9 +15,9 @@ from tests.i18n.interface import SIZE, interface_in, make_app, screen_name
 from tests.i18n.walk import drawn, inspect
 from tests.ui.steps import select
 from tests.waiting import settled, until
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.contract import DamageDue
+from tui_combat.fight import session
 
 pytestmark = pytest.mark.slow  # the set-up and a round of the 5e demo, in two languages
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tui_combat.engine.errors import RuleError
-from tui_combat.i18n import _, data_words, set_language
 from tui_combat.fight.session import SessionError, check_encounter
+from tui_combat.i18n import _, data_words, set_language
 
 LANGUAGES = ("ru", "uk")
 
@@ -69,8 +69,8 @@ def test_ose_weapons(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_trudvang_names(lang: str) -> None:
-    from tui_combat.rulesets.trudvang.data import find_entry
     from tui_combat.rulesets.trudvang.data import default_data as trudvang_data
+    from tui_combat.rulesets.trudvang.data import find_entry
 
     data = trudvang_data()
     for table in (data.weapons, data.shields, data.armour, data.disciplines, data.specialties):

@@ -11,11 +11,20 @@ from typing import Any
 
 import pytest
 from textual.geometry import Region
-from textual.widgets import DataTable
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from tests.i18n.interface import (
-    SIZE, footer_keys, interface_in, make_app, screen_name, settle, to_round, to_setup, type_initiative, until_named,
+    SIZE,
+    footer_keys,
+    interface_in,
+    make_app,
+    screen_name,
+    settle,
+    to_round,
+    to_setup,
+    type_initiative,
+    until_named,
     visible_keys,
 )
 from tests.ui.steps import until_footer

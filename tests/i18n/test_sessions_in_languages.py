@@ -8,9 +8,9 @@ from pathlib import Path
 
 from tests.engine.test_log_languages import demo_journal
 from tui_combat.fight import session
+from tui_combat.fight.store import Store, new_state
 from tui_combat.i18n import set_language
 from tui_combat.saves.session_folders import new_session_folder
-from tui_combat.fight.store import Store, new_state
 
 
 def fingerprint(folder: Path) -> dict[str, str]:

@@ -35,9 +35,9 @@ async def test_each_option_is_named_beside_its_value_and_nothing_is_cut(data_roo
     from functools import partial
 
     from tests.i18n.walk import cut_labels
-    from tui_combat.fight import session
     from tui_combat.engine import registry
     from tui_combat.engine.apply import fight_options
+    from tui_combat.fight import session
     from tui_combat.i18n import _
 
     demo = next(demo for demo in session.DEMOS if demo.ruleset == "players_option")

@@ -20,12 +20,12 @@ from tests.i18n.test_terms import MASCULINE
 from tests.i18n.walk import drawn
 from tests.ui.steps import select
 from tests.waiting import settled, until
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import State
-from tui_combat.i18n import language, set_language
+from tui_combat.fight import session
 from tui_combat.fight.session import DEMOS
 from tui_combat.fight.store import Store
+from tui_combat.i18n import language, set_language
 
 pytestmark = pytest.mark.slow  # a fight in every rules family, in two languages, on three screens
 

@@ -19,23 +19,23 @@ from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
+from tui_combat.fight.library import Finder, Library
+from tui_combat.fight.store import new_state
 from tui_combat.i18n import set_language
 from tui_combat.i18n.catalog import translations
-from tui_combat.fight.library import Finder, Library
 from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog, TickBox
 from tui_combat.screens.help import HelpScreen
+from tui_combat.screens.keymap import _own_screen_classes
 from tui_combat.screens.library import LibraryPicker
 from tui_combat.screens.paste import PasteDialog
 from tui_combat.screens.player_view import PlayerViewApp
 from tui_combat.screens.rewind import RewindScreen
 from tui_combat.screens.round import RoundScreen
-from tui_combat.screens.keymap import _own_screen_classes
 from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
 from tui_combat.screens.settings import KeysTable, SettingsScreen
 from tui_combat.screens.setup import AddCombatantDialog, SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
-from tui_combat.fight.store import new_state
 from tui_combat.widgets.translated_bindings import described
 
 Descriptions = dict[tuple[str, str, str], str]

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.i18n.walk import latin_words
-from tui_combat.settings import toml_read
-from tui_combat.i18n import set_language
 from tui_combat.fight.library import read_library
 from tui_combat.fight.session import SessionError, check_encounter
+from tui_combat.i18n import set_language
+from tui_combat.settings import toml_read
 
 BROKEN = {
     "no value": "name = \n",

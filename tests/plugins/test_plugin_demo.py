@@ -7,8 +7,8 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from tui_combat.fight import session
 from tui_combat.engine.contract import AnyRuleset
+from tui_combat.fight import session
 from tui_combat.testing import SIZE, make_app, store, until, until_sessions, until_setup, visible_text
 
 

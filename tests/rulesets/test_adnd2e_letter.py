@@ -16,15 +16,24 @@ from hypothesis import strategies as st
 
 from tests.common import d10
 from tests.rulesets.side_fight import (
-    Fighter, kind, order_of, roll_sides, roll_surprise, sides, texts, to_initiative, two_sides, who,
+    Fighter,
+    kind,
+    order_of,
+    roll_sides,
+    roll_surprise,
+    sides,
+    texts,
+    to_initiative,
+    two_sides,
+    who,
 )
 from tui_combat.engine import actions as a
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import CombatantSpec, Encounter, SideSpec
 from tui_combat.engine.errors import RuleError
+from tui_combat.fight.store import Store, store_from_encounter
 from tui_combat.rulesets.adnd2e import RULESET, Sheet, attacks_this_round, thac0, weapon_speed
 from tui_combat.rulesets.adnd2e.sheet import armour_modifier
-from tui_combat.fight.store import Store, store_from_encounter
 
 
 def fight(party: list[Fighter], monsters: list[Fighter], **options: str) -> Store:

@@ -9,8 +9,8 @@ from tests.engine.test_adnd2e import MONSTERS, PARTY, RAF, TROLLS, demo_store, f
 from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.public import HealthScale, health_word
-from tui_combat.rulesets.adnd2e import RULESET
 from tui_combat.fight.store import Store
+from tui_combat.rulesets.adnd2e import RULESET
 
 
 def fight(death: str = "dead") -> Store:

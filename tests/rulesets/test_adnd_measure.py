@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from tests.common import DEMO
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
-from tests.common import DEMO
 from tui_combat.engine.encounter import built, load_encounter
 
 

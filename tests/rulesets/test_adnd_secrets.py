@@ -19,8 +19,8 @@ from tui_combat.engine.log import LogEntry
 from tui_combat.engine.model import ROLLS_OPTION, ROLLS_SHOWN, State
 from tui_combat.engine.public import public_entries, public_view
 from tui_combat.engine.registry import get
-from tui_combat.screens.player_view import view_text
 from tui_combat.fight.store import Store, store_from_encounter
+from tui_combat.screens.player_view import view_text
 
 WARRIOR = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "war hammer", "damage": "1d4+1"}
 MONSTER = {"cls": "monster", "level": 2, "ac": 6, "weapon": "short sword", "damage": "1d6"}

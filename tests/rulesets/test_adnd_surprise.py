@@ -10,8 +10,8 @@ from tests.common import d10
 from tests.engine.test_adnd2e import DELSENORA, MONSTERS, PARTY, RAF, TROLLS, demo_store, finish_round, to_initiative
 from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
-from tui_combat.rulesets.adnd2e import RULESET
 from tui_combat.fight.store import Store
+from tui_combat.rulesets.adnd2e import RULESET
 
 
 def d20(total: int) -> dict[str, object]:

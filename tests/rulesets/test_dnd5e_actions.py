@@ -9,15 +9,15 @@ import pytest
 
 from tests.common import config_folder, house_rules_file, ids, rolled, typed
 from tests.rulesets.dnd5e_fight import Member, act, budget, d20, entry, fight, play, texts
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply, initiative_asked
+from tui_combat.engine.contract import DamageDue
 from tui_combat.engine.dice import Roll, format_roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.engine.contract import DamageDue
+from tui_combat.fight import session
 from tui_combat.rulesets.dnd5e import RULESET, critical_dice, critical_roll, data, hit_chance
 from tui_combat.rulesets.dnd5e.actions import doubled_dice
 

@@ -12,9 +12,9 @@ from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
+from tui_combat.fight.store import new_state
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.difficulty import difficulty, difficulty_line, multiplier
-from tui_combat.fight.store import new_state
 
 
 def fight(levels: list[int], monsters: list[tuple[int, int]], **options: Any) -> State:

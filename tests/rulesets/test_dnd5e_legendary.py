@@ -18,8 +18,8 @@ from tui_combat.engine.audience import players_line
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import render
 from tui_combat.engine.model import State
-from tui_combat.rulesets.dnd5e import RULESET
 from tui_combat.fight.store import Store
+from tui_combat.rulesets.dnd5e import RULESET
 
 DRAGON: Member = ("Adult Red Dragon", 256, {
     "dex": 10, "ac": 19, "attack": 14, "damage": "1d10+8", "attacks": 3, "size": "huge", "xp": 18000,

@@ -22,8 +22,8 @@ from tui_combat.engine.audience import players_line
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import render
 from tui_combat.engine.model import ROLLS_OPTION, State
-from tui_combat.rulesets.dnd5e import RULESET
 from tui_combat.fight.store import Store
+from tui_combat.rulesets.dnd5e import RULESET
 
 RAF: Member = ("Raf", 45, {"dex": 18, "saves": "Dex +7, Int +4", "evasion": True})
 MIRELA: Member = ("Mirela", 30, {"dex": 12, "saves": "Int +6, Wis +4"})

@@ -25,9 +25,9 @@ from tui_combat.engine.audience import anything_held
 from tui_combat.engine.model import ROLLS_OPTION
 from tui_combat.engine.public import public_entries, public_view
 from tui_combat.fight.report import fight_report, html_page, json_text, markdown
+from tui_combat.fight.store import Store
 from tui_combat.rulesets.dnd5e import RULESET
 from tui_combat.screens.player_view import view_text
-from tui_combat.fight.store import Store
 
 PARTY: list[Member] = [("Ada", 20, {"dex": 14, "ac": 12}), ("Bram", 12, {"dex": 10})]
 ORCS: list[Member] = [("Orc", 15, {"dex": 12, "attack": 3, "ac": 13})]

@@ -21,8 +21,8 @@ from tui_combat.engine.dice import DiceError, format_roll, physical
 from tui_combat.engine.encounter import ENCOUNTER_DIR, encounter_actions, load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.i18n import set_language
 from tui_combat.engine.public import public_view
+from tui_combat.i18n import set_language
 from tui_combat.rulesets.dnd5e import RULESET
 
 SIDES = {

@@ -13,8 +13,8 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply, initiative_asked
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.rulesets.dnd5e import RULESET
 from tui_combat.fight.store import Store
+from tui_combat.rulesets.dnd5e import RULESET
 
 SIDES: dict[str, list[Member]] = {"Party": [("Ada", 20, {"dex": 14, "speed": 30}), ("Bram", 20, {"dex": 10, "speed": 25})],
          "Orcs": [("Orc", 15, {"dex": 12, "attack": 3, "ac": 13})]}

@@ -7,15 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.common import config_folder, d10, house_rules_file
+from tests.common import DEMO, config_folder, d10, house_rules_file
 from tui_combat.engine import actions as a
-from tests.common import DEMO
 from tui_combat.engine.encounter import load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
+from tui_combat.fight.store import store_from_encounter
 from tui_combat.rulesets import adnd2e
 from tui_combat.rulesets.adnd2e import RULESET
-from tui_combat.fight.store import store_from_encounter
 
 # Ids in the demo encounter (sides and groups take an id too).
 PARTY, MONSTERS = "s1", "s5"

@@ -12,8 +12,24 @@ import pytest
 
 from tests.common import labels, typed
 from tests.rulesets.ose_fight import (
-    AMBROSE, GOBLIN_SIDE, GOBLINS, OGRE, OGRE_SIDE, PARTY, PIPKIN, THISTLE, WENDEL, act, build, d6, declare, demo,
-    last_texts, members, roll_initiative, to_slot,
+    AMBROSE,
+    GOBLIN_SIDE,
+    GOBLINS,
+    OGRE,
+    OGRE_SIDE,
+    PARTY,
+    PIPKIN,
+    THISTLE,
+    WENDEL,
+    act,
+    build,
+    d6,
+    declare,
+    demo,
+    last_texts,
+    members,
+    roll_initiative,
+    to_slot,
 )
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply

@@ -9,14 +9,25 @@ import pytest
 
 from tests.common import config_folder, house_rules_file, typed
 from tests.rulesets.ose_fight import (
-    AMBROSE, GOBLIN_SIDE, GOBLINS, OGRE, OGRE_SIDE, act, build, demo, last_texts, next_round, started, to_step,
+    AMBROSE,
+    GOBLIN_SIDE,
+    GOBLINS,
+    OGRE,
+    OGRE_SIDE,
+    act,
+    build,
+    demo,
+    last_texts,
+    next_round,
+    started,
+    to_step,
 )
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.rulesets.ose import RULESET, MoralePrompt, breaking_chance, chance_text, tables
 from tui_combat.fight.store import Store
+from tui_combat.rulesets.ose import RULESET, MoralePrompt, breaking_chance, chance_text, tables
 
 
 def morale(state: State, who: str, total: int, modifier: str = "0", whole_side: bool = True) -> State:

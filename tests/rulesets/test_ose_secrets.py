@@ -9,7 +9,17 @@ import pytest
 
 from tests.common import typed
 from tests.rulesets.ose_fight import (
-    GOBLIN_SIDE, GOBLINS, OGRE, OGRE_SIDE, PARTY, act, d6, demo, next_round, started, to_step,
+    GOBLIN_SIDE,
+    GOBLINS,
+    OGRE,
+    OGRE_SIDE,
+    PARTY,
+    act,
+    d6,
+    demo,
+    next_round,
+    started,
+    to_step,
 )
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply

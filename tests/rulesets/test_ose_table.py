@@ -8,7 +8,18 @@ import pytest
 
 from tests.common import typed
 from tests.rulesets.ose_fight import (
-    AMBROSE, GOBLIN_SIDE, GOBLINS, OGRE_SIDE, PARTY, WENDEL, act, declare, demo, last_texts, roll_initiative, to_slot,
+    AMBROSE,
+    GOBLIN_SIDE,
+    GOBLINS,
+    OGRE_SIDE,
+    PARTY,
+    WENDEL,
+    act,
+    declare,
+    demo,
+    last_texts,
+    roll_initiative,
+    to_slot,
 )
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply

@@ -15,14 +15,23 @@ from hypothesis import strategies as st
 
 from tests.common import config_folder, d10
 from tests.rulesets.side_fight import (
-    Fighter, kind, order_of, roll_sides, roll_surprise, sides, texts, to_initiative, two_sides, who,
+    Fighter,
+    kind,
+    order_of,
+    roll_sides,
+    roll_surprise,
+    sides,
+    texts,
+    to_initiative,
+    two_sides,
+    who,
 )
 from tui_combat.engine import actions as a
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR, load_encounter
 from tui_combat.engine.errors import RuleError
-from tui_combat.rulesets.players_option import RULESET, po_tables
 from tui_combat.fight.store import Store, store_from_encounter
+from tui_combat.rulesets.players_option import RULESET, po_tables
 
 DEMO = ENCOUNTER_DIR / "demo_players_option.toml"
 

@@ -12,8 +12,8 @@ from tests.rulesets.test_adnd_secrets import cid, gm_texts, players_lines, playe
 from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import CombatantSpec, Encounter, SideSpec
 from tui_combat.engine.model import ROLLS_OPTION, ROLLS_SHOWN, State
-from tui_combat.rulesets.players_option import RULESET
 from tui_combat.fight.store import Store, store_from_encounter
+from tui_combat.rulesets.players_option import RULESET
 
 GERDA = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "long sword", "magic": 2, "damage": "1d8"}
 GNOLL = {"cls": "monster", "level": 2, "ac": 5, "weapon": "battle axe", "damage": "1d8", "size": "large"}

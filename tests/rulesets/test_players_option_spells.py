@@ -12,9 +12,9 @@ from tests.rulesets.test_players_option import DEMO, surprise
 from tui_combat.engine import actions as a
 from tui_combat.engine.encounter import load_encounter
 from tui_combat.engine.errors import RuleError
+from tui_combat.fight.store import store_from_encounter
 from tui_combat.rulesets.players_option import RULESET, PoDeclaration, PoSheet, po_tables
 from tui_combat.rulesets.players_option.phases import phase_of
-from tui_combat.fight.store import store_from_encounter
 
 CASTER = PoSheet(cls="wizard", level=9, weapon="dagger",
                  spells="magic missile 1, lightning bolt 3, cone of cold 5, ice storm 6, slow 7, delayed blast 9, "

@@ -15,15 +15,27 @@ import msgspec
 import pytest
 
 from tests.common import Faces, config_folder, house_rules_file
-from tests.rulesets.trudvang_fight import FRIDGAR, act, cid, d10, d20, declare, fight, labels, last_entry, next_round, roll_initiative
+from tests.rulesets.trudvang_fight import (
+    FRIDGAR,
+    act,
+    cid,
+    d10,
+    d20,
+    declare,
+    fight,
+    labels,
+    last_entry,
+    next_round,
+    roll_initiative,
+)
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.apply import apply
 from tui_combat.engine.contract import Ruleset
 from tui_combat.engine.dice import physical, roll
+from tui_combat.engine.encounter import EncounterError, load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.keys import reserved
-from tui_combat.engine.encounter import EncounterError, load_encounter
 from tui_combat.engine.model import State
 from tui_combat.i18n import _, pgettext, set_language
 from tui_combat.rulesets.trudvang import (

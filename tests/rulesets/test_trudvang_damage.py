@@ -12,13 +12,25 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.rulesets.trudvang_fight import FRIDGAR, act, cid, d10, d20, fight, last_entry, last_log, next_round, roll_initiative, two
+from tests.rulesets.trudvang_fight import (
+    FRIDGAR,
+    act,
+    cid,
+    d10,
+    d20,
+    fight,
+    last_entry,
+    last_log,
+    next_round,
+    roll_initiative,
+    two,
+)
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.i18n import set_language
 from tui_combat.fight.report import fight_report
+from tui_combat.i18n import set_language
 from tui_combat.rulesets.trudvang import RULESET
 from tui_combat.rulesets.trudvang.health import damage_level, pv_of
 

@@ -19,8 +19,8 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.rulesets.trudvang import RULESET, Budget, cp_available, cp_pools, sheet_from_fields
 from tui_combat.fight.store import Store
+from tui_combat.rulesets.trudvang import RULESET, Budget, cp_available, cp_pools, sheet_from_fields
 
 DATA = RULESET.data
 WEAPON_NAMES = [w.name for w in DATA.weapons.values()]

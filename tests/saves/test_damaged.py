@@ -14,12 +14,12 @@ from tests.saves.helpers import damage_round, fingerprint, small_fight
 from tui_combat.__main__ import main
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import SCHEMA_VERSION
+from tui_combat.fight.store import Store, recover
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, NewerVersionError, SaveError
-from tui_combat.saves.session_folders import RECOVERABLE, list_sessions
 from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.session_folders import RECOVERABLE, list_sessions
 from tui_combat.saves.sums import seal
-from tui_combat.fight.store import Store, recover
 
 
 @pytest.fixture

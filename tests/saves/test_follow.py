@@ -9,9 +9,9 @@ import pytest
 
 from tests.saves.helpers import damage_round, small_fight
 from tui_combat.engine.model import State
+from tui_combat.fight.store import Store
 from tui_combat.saves.follow import MAX_RETRY_SECONDS, Follower
 from tui_combat.saves.schema import JOURNAL
-from tui_combat.fight.store import Store
 
 
 class CountingReader:

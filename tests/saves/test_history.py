@@ -16,14 +16,14 @@ import tui_combat.fight.store as store_module
 from tests.saves.helpers import fingerprint, small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
-from tui_combat.engine.model import State
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import State
+from tui_combat.fight.store import Store, new_state, recover
 from tui_combat.saves import codec
 from tui_combat.saves import files as files_module
 from tui_combat.saves import journal as journal_module
 from tui_combat.saves.history import History
 from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
-from tui_combat.fight.store import Store, new_state, recover
 
 FORMAT_1 = Path(__file__).parent / "fixtures" / "ambush-at-the-ford"
 
@@ -460,8 +460,8 @@ def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_
         tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Saved before the log left the state (every entry in every snapshot and history block): it opens, its
     states cut down to the newest entries; undo, the report and the next snapshot work as for a new session."""
-    from tui_combat.engine import messages as log_module
     from tui_combat.engine import log_window
+    from tui_combat.engine import messages as log_module
     from tui_combat.fight.report import store_report
 
     monkeypatch.setattr(log_module, "LOG_CHUNK", 2)
@@ -492,8 +492,8 @@ def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_
 
 def test_a_session_of_the_format_before_is_left_as_it_was_until_it_changes(
         tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui_combat.engine import messages as log_module
     from tui_combat.engine import log_window
+    from tui_combat.engine import messages as log_module
 
     folder = tmp_path / "s"
     with monkeypatch.context() as old_version:  # format 4: every state holds the whole log

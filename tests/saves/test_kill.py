@@ -23,9 +23,9 @@ import pytest
 
 from tui_combat.engine.apply import apply
 from tui_combat.engine.model import State
+from tui_combat.fight.store import Store
 from tui_combat.saves.files import is_temp_name
 from tui_combat.saves.schema import HISTORY
-from tui_combat.fight.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 32

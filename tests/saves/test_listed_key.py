@@ -11,8 +11,8 @@ import pytest
 from tests.saves.helpers import small_fight
 from tui_combat import __main__ as cli
 from tui_combat.saves import session_folders
-from tui_combat.saves.session_folders import is_listed_key, list_sessions
 from tui_combat.saves.schema import JOURNAL, SNAPSHOT
+from tui_combat.saves.session_folders import is_listed_key, list_sessions
 
 
 @pytest.fixture

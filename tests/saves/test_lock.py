@@ -12,9 +12,9 @@ import pytest
 from tests.saves.helpers import damage_round, fingerprint, small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.errors import FolderTaken
 from tui_combat.saves.session_folders import new_session_folder
-from tui_combat.fight.store import Store, new_state
 
 ROOT = Path(__file__).resolve().parents[2]
 

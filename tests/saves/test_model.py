@@ -15,8 +15,8 @@ import tui_combat.fight.store as store_module
 from tests.saves.helpers import small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
-from tui_combat.engine.model import State
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.model import State
 from tui_combat.fight.store import Store
 
 

@@ -18,15 +18,15 @@ import msgspec
 import pytest
 
 from tests.saves.helpers import damage_round, small_fight
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.log import render
 from tui_combat.engine.model import SCHEMA_VERSION
+from tui_combat.fight import session
+from tui_combat.fight.store import Store
 from tui_combat.saves import codec
 from tui_combat.saves.errors import DamagedSession, IncompatibleSession
 from tui_combat.saves.index import INDEX_FILE
 from tui_combat.saves.schema import JOURNAL, PREV_SNAPSHOT, SNAPSHOT
-from tui_combat.fight.store import Store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema1"
 KEY = "trolls-and-orcs-in-the-tunnel"

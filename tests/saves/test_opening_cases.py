@@ -14,17 +14,17 @@ import pytest
 
 import tui_combat.fight.store as store_module
 from tests.saves.helpers import damage_round, fingerprint, small_fight
-from tui_combat.fight import session
 from tui_combat.__main__ import main
 from tui_combat.engine.encounter import ENCOUNTER_DIR, load_encounter
 from tui_combat.engine.model import SCHEMA_VERSION
+from tui_combat.fight import session
+from tui_combat.fight.store import Store, store_from_encounter
 from tui_combat.saves.errors import DamagedSession
 from tui_combat.saves.index import INDEX_FILE, read_index
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import HISTORY, JOURNAL, SNAPSHOT, STATE_SCHEMA
 from tui_combat.saves.session_folders import DAMAGED, NEWER, RECOVERABLE
 from tui_combat.saves.sums import seal
-from tui_combat.fight.store import Store, store_from_encounter
 
 
 # -- a session saved through the engine API, unreadable from its first action --------------------------------

@@ -12,10 +12,10 @@ import pytest
 from tests.saves.helpers import damage_round, fingerprint, small_fight
 from tui_combat.__main__ import main
 from tui_combat.engine import actions as a
-from tui_combat.saves.errors import SaveError
-from tui_combat.saves.session_folders import SYMLINK, list_sessions, session_folder
-from tui_combat.saves.schema import JOURNAL, SNAPSHOT
 from tui_combat.fight.store import Store
+from tui_combat.saves.errors import SaveError
+from tui_combat.saves.schema import JOURNAL, SNAPSHOT
+from tui_combat.saves.session_folders import SYMLINK, list_sessions, session_folder
 
 
 @pytest.fixture

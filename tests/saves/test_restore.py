@@ -10,14 +10,14 @@ import pytest
 import tui_combat.fight.store as store_module
 from tests.common import BRIDGE, encounter_file, registered
 from tests.plugins.skirmish import RULESET, SkirmishFight, SkirmishRound
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
 from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.dice import physical
+from tui_combat.fight import session
+from tui_combat.fight.store import Store, recover
 from tui_combat.saves import codec
 from tui_combat.saves.sums import seal
-from tui_combat.fight.store import Store, recover
 
 
 @pytest.fixture

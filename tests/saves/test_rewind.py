@@ -12,15 +12,14 @@ from msgspec.structs import replace
 
 import tui_combat.fight.store as store_module
 from tests.saves.helpers import fingerprint
-from tui_combat.fight import rewind
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
+from tui_combat.fight import rewind, session
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import HISTORY, JOURNAL
-from tui_combat.fight.store import Store, new_state
 
 PARTY, MONSTERS = "s1", "s2"
 RAF, ORC_1, ORC_2 = "c3", "c5", "c6"
@@ -264,8 +263,8 @@ def test_a_fight_of_ten_thousand_actions_keeps_one_state_in_fifty() -> None:
 
 def test_what_each_action_logged_is_the_same_when_the_states_hold_one_entry(tmp_path: Path,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui_combat.engine import messages as log_module
     from tui_combat.engine import log_window
+    from tui_combat.engine import messages as log_module
 
     timeline = rewind.Timeline(new_state(seed=1, ruleset="adnd2e"), EFFECTIVE)
     logged = [[entry.text for entry in timeline.logged_by(position)] for position in range(timeline.last + 1)]

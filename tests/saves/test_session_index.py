@@ -13,14 +13,14 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from tui_combat.fight import session
+from tests.ui.fights import round_state
 from tui_combat.engine import actions as a
+from tui_combat.fight import session
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves import session_folders
 from tui_combat.saves.index import INDEX_FILE, read_index
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import JOURNAL
-from tui_combat.fight.store import Store, new_state
-from tests.ui.fights import round_state
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import SCHEMA_VERSION
+from tui_combat.fight import session
 from tui_combat.saves import codec
 from tui_combat.saves.schema import JOURNAL, SNAPSHOT
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,12 +14,12 @@ import pytest
 from tests.common import registered
 from tests.plugins.skirmish import RULESET as SKIRMISH
 from tests.saves.helpers import fingerprint
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.errors import RuleError
-from tui_combat.saves.session_folders import format_time, list_sessions
-from tui_combat.saves.schema import SNAPSHOT
+from tui_combat.fight import session
 from tui_combat.fight.store import Store, new_state
+from tui_combat.saves.schema import SNAPSHOT
+from tui_combat.saves.session_folders import format_time, list_sessions
 
 ADND_DEMO = "demo_adnd2e.toml"
 TROLLS = "Trolls and orcs in the tunnel"

@@ -14,12 +14,12 @@ import tui_combat.fight.store as store_module
 from tests.saves.helpers import small_fight
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import SCHEMA_VERSION
+from tui_combat.fight.store import Store
 from tui_combat.saves import codec
-from tui_combat.saves.sums import seal
 from tui_combat.saves.errors import NewerVersionError
 from tui_combat.saves.reading import parse_snapshot
 from tui_combat.saves.schema import SNAPSHOT
-from tui_combat.fight.store import Store
+from tui_combat.saves.sums import seal
 
 DECODER = codec.snapshot_decoders[codec.SNAPSHOT_SCHEMA]
 

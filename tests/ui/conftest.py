@@ -11,7 +11,6 @@ from tests.ui.steps import SEED, SIZE, session_folders  # noqa: F401  (SIZE, ses
 from tui_combat.app import CombatApp
 from tui_combat.testing import make_app as app_on
 
-
 SMOKE = frozenset({"test_round_flow.py", "test_opening.py", "test_card_and_log.py"})
 """The interface tests in the fast loop (``-m "not slow"``): a fight from the session list through a round,
 opening and resuming, the card and the log. Every other interface test

@@ -9,15 +9,14 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from tests.waiting import until as wait_until
-
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store, new_state
 from tui_combat.testing.pilot import opened
 
 PARTY_SIDE, MONSTER_SIDE = "s1", "s2"

@@ -10,8 +10,17 @@ from pathlib import Path
 
 from tests.ui.fights import opened
 from tests.ui.steps import (
-    SIZE, dialog_error, leave_damage, log_texts, prompt_line, store, until_closed, until_form, until_prompt,
-    until_prompt_closed, visible_text,
+    SIZE,
+    dialog_error,
+    leave_damage,
+    log_texts,
+    prompt_line,
+    store,
+    until_closed,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+    visible_text,
 )
 from tests.waiting import until
 from tui_combat.app import CombatApp
@@ -19,9 +28,9 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FieldsForm
-from tui_combat.fight.store import Store, new_state
 from tui_combat.widgets.lines import TextLines
 
 RAF = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "war hammer", "magic": 4, "damage": "1d4+1"}

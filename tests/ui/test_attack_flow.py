@@ -15,19 +15,29 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from tests.ui.fights import opened
-from tests.ui.steps import (SIZE, dialog_error, log_texts, prompt_line, store, until_closed, until_form, until_prompt,
-                            until_prompt_closed, visible_text)
+from tests.ui.steps import (
+    SIZE,
+    dialog_error,
+    log_texts,
+    prompt_line,
+    store,
+    until_closed,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+    visible_text,
+)
 from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import State
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store, new_state
 
 RAF = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "war hammer", "magic": 4, "damage": "1d4+1"}
 ORC = {"cls": "monster", "level": 1, "ac": 6, "weapon": "long sword", "damage": "1d8"}

@@ -11,7 +11,7 @@ import pytest
 from tests.ui.steps import SIZE
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
-from tui_combat.running.collecting import ON_ITS_OWN, OLDER, YOUNG, collect_step
+from tui_combat.running.collecting import OLDER, ON_ITS_OWN, YOUNG, collect_step
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from tests.ui.fights import messages, opened, until
 from tests.ui.steps import SIZE, store, visible_text
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import HISTORY
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store, new_state
 from tui_combat.widgets.read_only import ReadOnlyBar
 
 

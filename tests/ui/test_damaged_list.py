@@ -13,11 +13,11 @@ from tests.ui.fights import messages, opened, saved_round, until
 from tests.ui.steps import SIZE, footer_now, store, until_sessions, visible_text
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
+from tui_combat.fight.store import Store
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import JOURNAL
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
-from tui_combat.fight.store import Store
 
 
 def damaged_session(data_root: Path) -> tuple[Path, Store]:

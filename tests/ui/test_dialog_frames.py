@@ -13,7 +13,16 @@ from textual._compositor import LayoutUpdate
 from textual.pilot import Pilot
 
 from tests.ui.fights import opened, saved_round
-from tests.ui.steps import SIZE, footer_now, prompt_error, store, until_closed, until_form, until_prompt, until_prompt_closed
+from tests.ui.steps import (
+    SIZE,
+    footer_now,
+    prompt_error,
+    store,
+    until_closed,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+)
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.screens.form_panel import FormPanel

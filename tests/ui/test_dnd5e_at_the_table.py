@@ -15,11 +15,22 @@ from pathlib import Path
 from textual.widgets import Label, Select
 
 from tests.common import encounter_file
-from tests.ui.test_dnd5e_round import SPEED
 from tests.ui.steps import (
-    SIZE, combatant_id, dialog_error, footer_text, prompt_line, select, store, to_round_from_setup, until_closed, until_form,
-    until_prompt, until_prompt_closed, visible_text,
+    SIZE,
+    combatant_id,
+    dialog_error,
+    footer_text,
+    prompt_line,
+    select,
+    store,
+    to_round_from_setup,
+    until_closed,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+    visible_text,
 )
+from tests.ui.test_dnd5e_round import SPEED
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a

@@ -21,11 +21,22 @@ from textual.widget import Widget
 from textual.widgets import Select
 
 from tests.common import encounter_file
-from tests.waiting import until
 from tests.ui.steps import (
-    SEED, SIZE, budget_text, combatant_id, dialog_error, footer_now, prompt_line, store, to_round_from_setup,
-    until_form, until_prompt, until_prompt_closed, visible_text,
+    SEED,
+    SIZE,
+    budget_text,
+    combatant_id,
+    dialog_error,
+    footer_now,
+    prompt_line,
+    store,
+    to_round_from_setup,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+    visible_text,
 )
+from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine.dice import roll
 from tui_combat.engine.log import render

@@ -18,9 +18,9 @@ from tests.ui.steps import SIZE, store, to_round, until_footer
 from tests.ui.test_attack_flow import fight
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
+from tui_combat.fight.store import Store
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store
 from tui_combat.widgets.footer import KeyFooter, ShownKey, shown_keys
 
 

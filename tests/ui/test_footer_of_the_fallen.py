@@ -7,8 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tests.ui.steps import (
-    SIZE, combatant_id, footer_now, open_demo, select, store, to_round_from_setup, type_initiative, until_form,
-    until_prompt, until_prompt_closed, until_round,
+    SIZE,
+    combatant_id,
+    footer_now,
+    open_demo,
+    select,
+    store,
+    to_round_from_setup,
+    type_initiative,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+    until_round,
 )
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp

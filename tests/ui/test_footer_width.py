@@ -20,16 +20,23 @@ from tests.i18n.interface import interface_in
 from tests.i18n.interface import make_app as make_app_in
 from tests.ui.fights import saved_round
 from tests.ui.steps import (
-    footer_text, to_round_from_setup, until_footer, until_form, until_closed, until_round, until_setup, visible_text,
+    footer_text,
+    to_round_from_setup,
+    until_closed,
+    until_footer,
+    until_form,
+    until_round,
+    until_setup,
+    visible_text,
 )
 from tests.ui.test_damaged_list import damaged_session
 from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.keys import shown_key
+from tui_combat.fight.session import DEMOS
 from tui_combat.i18n.catalog import CACHE_ENV_VAR
 from tui_combat.screens.sessions import DEMO_PREFIX, SessionsScreen
-from tui_combat.fight.session import DEMOS
 from tui_combat.widgets.footer import KeyFooter, shown_keys
 
 LANGUAGES = ("en", "ru", "uk")

@@ -9,25 +9,35 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from textual import events, messages
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from tests.ui.fights import opened_round, saved_round
-from tests.ui.steps import (SIZE, combatant_id, dialog_error, leave_damage, log_texts, select, store, to_round,
-                            until_prompt,
-                            type_initiative, until_closed, until_form)
+from tests.ui.steps import (
+    SIZE,
+    combatant_id,
+    dialog_error,
+    leave_damage,
+    log_texts,
+    select,
+    store,
+    to_round,
+    type_initiative,
+    until_closed,
+    until_form,
+    until_prompt,
+)
 from tests.ui.test_attack_flow import fight
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
+from tui_combat.fight.store import Store
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.order_list import OrderList
 

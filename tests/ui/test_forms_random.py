@@ -33,11 +33,11 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.encounter import ENCOUNTER_DIR, encounter_actions, load_encounter
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
+from tui_combat.fight.session import DEMOS
+from tui_combat.fight.store import new_state
 from tui_combat.screens.dialogs import MAX_DIGITS, FormDialog, Validator, convert_fields
 from tui_combat.screens.round import read_amount
 from tui_combat.screens.setup import combatant_fields
-from tui_combat.fight.session import DEMOS
-from tui_combat.fight.store import new_state
 
 NASTY = ["²", "①", "٣", "9" * 5000, "-" + "9" * 40, "[/]", "[b]x", "\\", "\x00", "−5", "1d6+²", "  ", "-", "+",
          "2d6", "10 10 10", "1d20", "🐉", "\u200b", "Raf [/]"]

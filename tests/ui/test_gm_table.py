@@ -11,12 +11,22 @@ from textual.widgets import DataTable, Input
 
 from tests.ui.fights import messages, opened, saved_round, until
 from tests.ui.steps import (
-    SIZE, amount_prompt, dialog_error, leave_damage, log_texts, select, session_folders, store, until_form, until_sessions,
-    visible_text, prompt_error,
+    SIZE,
+    amount_prompt,
+    dialog_error,
+    leave_damage,
+    log_texts,
+    prompt_error,
+    select,
+    session_folders,
+    store,
+    until_form,
+    until_sessions,
+    visible_text,
 )
-from tui_combat.fight import session
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
+from tui_combat.fight import session
 from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog, TickBox
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen

@@ -11,20 +11,30 @@ from msgspec.structs import replace
 from textual.widgets import Checkbox, Static
 
 from tests.ui.fights import opened
-from tests.ui.steps import (SIZE, combatant_id, footer_text, log_texts, open_demo, select, store, until_closed, until_form,
-                            visible_text)
+from tests.ui.steps import (
+    SIZE,
+    combatant_id,
+    footer_text,
+    log_texts,
+    open_demo,
+    select,
+    store,
+    until_closed,
+    until_form,
+    visible_text,
+)
 from tests.ui.test_attack_flow import fight
 from tests.ui.test_player_view import shown
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
+from tui_combat.fight.store import Store
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.library import LibraryPicker
 from tui_combat.screens.player_view import PlayerViewApp
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
-from tui_combat.fight.store import Store
 from tui_combat.widgets.glyphs import glyph
 
 

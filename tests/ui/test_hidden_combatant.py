@@ -10,18 +10,29 @@ from pathlib import Path
 from textual.widgets import Checkbox
 
 from tests.ui.fights import opened
-from tests.ui.steps import (SIZE, combatant_id, dialog_error, log_texts, select, store, until_closed, until_form,
-                            until_prompt, until_prompt_closed, visible_text)
+from tests.ui.steps import (
+    SIZE,
+    combatant_id,
+    dialog_error,
+    log_texts,
+    select,
+    store,
+    until_closed,
+    until_form,
+    until_prompt,
+    until_prompt_closed,
+    visible_text,
+)
 from tests.ui.test_attack_flow import fight
 from tests.ui.test_player_view import shown
 from tests.waiting import until, until_screen
 from tui_combat.__main__ import main
 from tui_combat.app import CombatApp
+from tui_combat.fight.store import Store
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.player_view import PlayerViewApp
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store
 from tui_combat.widgets.order_list import OrderList
 
 

@@ -14,8 +14,8 @@ from textual import events
 from tests.ui.fights import opened_round, saved_round
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
-from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.fight.store import Store
+from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.widgets.order_list import OrderList
 
 

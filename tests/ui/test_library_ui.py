@@ -11,10 +11,20 @@ from pathlib import Path
 from textual.widgets import Input, OptionList, Static
 
 from tests.ui.fights import messages
-from tests.ui.steps import SIZE, combatant_id, dialog_error, open_demo, select, store, to_round, until_closed, until_form
-from tui_combat.fight import session
+from tests.ui.steps import (
+    SIZE,
+    combatant_id,
+    dialog_error,
+    open_demo,
+    select,
+    store,
+    to_round,
+    until_closed,
+    until_form,
+)
 from tui_combat.app import CombatApp
 from tui_combat.engine.actions import AddCombatants
+from tui_combat.fight import session
 from tui_combat.fight.library import Entry, save_entry
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.form_panel import FormPanel

@@ -13,11 +13,11 @@ from textual.pilot import Pilot
 
 from tests.ui.steps import SIZE, visible_text
 from tests.waiting import settled, until, until_screen
-from tui_combat.fight import session
 from tui_combat.app import CombatApp
+from tui_combat.fight import session
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.sessions import DEMO_PREFIX, SessionsScreen
-from tui_combat.fight.store import Store, new_state
 from tui_combat.widgets import session_table
 from tui_combat.widgets.session_table import FIRST_ROWS, SessionTable
 

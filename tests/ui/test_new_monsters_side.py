@@ -12,7 +12,16 @@ from textual.widgets import DataTable, Select
 
 from tests.test_statblock import TROLL_ADND
 from tests.ui.steps import (
-    MONSTERS, PARTY, SIZE, combatant_id, open_demo, select, store, to_round, until_closed, until_form,
+    MONSTERS,
+    PARTY,
+    SIZE,
+    combatant_id,
+    open_demo,
+    select,
+    store,
+    to_round,
+    until_closed,
+    until_form,
 )
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp

@@ -11,14 +11,14 @@ import pytest
 from textual.widgets import DataTable
 
 from tests.ui.fights import messages, newest, opened, saved_round, until
-from tests.waiting import settled
 from tests.ui.steps import SIZE, store, until_sessions, visible_text
-from tui_combat.fight import session
+from tests.waiting import settled
 from tui_combat.app import CombatApp
+from tui_combat.fight import session
+from tui_combat.fight.store import Store
 from tui_combat.screens.help import HelpScreen
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
-from tui_combat.fight.store import Store
 
 
 async def test_a_slow_resume_leaves_the_app_answering_keys(make_app: Callable[..., CombatApp], data_root: Path,

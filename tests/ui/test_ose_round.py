@@ -22,8 +22,22 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select
 
 from tests.ui.steps import (
-    SIZE, combatant_id, dialog_error, footer_now, log_texts, open_form, prompt_line, select, selected, store,
-    until_closed, until_prompt, until_prompt_closed, until_sessions, until_setup, visible_text,
+    SIZE,
+    combatant_id,
+    dialog_error,
+    footer_now,
+    log_texts,
+    open_form,
+    prompt_line,
+    select,
+    selected,
+    store,
+    until_closed,
+    until_prompt,
+    until_prompt_closed,
+    until_sessions,
+    until_setup,
+    visible_text,
 )
 from tests.waiting import until
 from tui_combat.engine.log import render

@@ -14,19 +14,19 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from tests.ui.steps import SIZE, combatant_id, store, to_round, type_initiative, until_form, visible_text
+from tests.ui.steps import select as select_id
 from tests.waiting import until as wait_until
-from tests.ui.steps import select as select_id, until_form
-from tests.ui.steps import SIZE, combatant_id, store, to_round, type_initiative, visible_text
-from tui_combat.fight import session
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.model import State
 from tui_combat.engine.public import HealthScale
+from tui_combat.fight import session
+from tui_combat.fight.store import Store
 from tui_combat.saves.follow import POLL_SECONDS, Follower
 from tui_combat.saves.watch import FolderWatch
 from tui_combat.screens.player_view import PlayerViewApp, PlayerViewScreen, load_settings
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store
 
 DEMO = "demo_adnd2e.toml"
 

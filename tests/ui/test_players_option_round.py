@@ -17,7 +17,15 @@ from textual.pilot import Pilot
 from textual.widgets import Label
 
 from tests.ui.steps import (
-    SIZE, combatant_id, log_texts, open_form, select, store, to_round_from_setup, until_closed, visible_text,
+    SIZE,
+    combatant_id,
+    log_texts,
+    open_form,
+    select,
+    store,
+    to_round_from_setup,
+    until_closed,
+    visible_text,
 )
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.log import render

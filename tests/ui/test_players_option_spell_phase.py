@@ -17,10 +17,10 @@ from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
 from tui_combat.engine.log import render
 from tui_combat.engine.model import State
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store, new_state
 from tui_combat.widgets.lines import TextLines
 
 GERDA = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "long sword", "magic": 2, "damage": "1d8"}

@@ -12,12 +12,12 @@ from tests.saves.helpers import fingerprint
 from tests.ui.fights import messages, newest, opened, saved_round, until
 from tests.ui.steps import SIZE, store, visible_text
 from tui_combat.app import CombatApp
+from tui_combat.engine import actions as a
+from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
-from tui_combat.fight.store import Store, new_state
-from tui_combat.engine import actions as a
 from tui_combat.widgets.read_only import ReadOnlyBar
 
 ANOTHER_COPY = "This session is open in another copy of tui-combat"

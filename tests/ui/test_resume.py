@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.common import DEMO
 from tests.ui.fights import opened, until
 from tests.ui.steps import SIZE, combatant_id, session_folders, store, to_round, type_initiative
-from tests.common import DEMO
+from tui_combat.fight.store import Store
 from tui_combat.saves import codec
 from tui_combat.saves.journal import JOURNAL
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store
 
 TIMEOUT = 30.0
 

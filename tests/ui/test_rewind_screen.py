@@ -14,10 +14,10 @@ from tests.saves.helpers import fingerprint
 from tests.saves.test_rewind import EFFECTIVE, replayed, replayed_to_round, two_rounds
 from tests.ui.fights import messages, opened, until
 from tests.ui.steps import SIZE, footer_now, store, until_sessions, visible_text
-from tests.waiting import settled, until_screen
 from tests.ui.test_no_internal_ids import internal_ids
-from tui_combat.fight import session
+from tests.waiting import settled, until_screen
 from tui_combat.app import CombatApp
+from tui_combat.fight import session
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.help import binding_rows
 from tui_combat.screens.rewind import RewindScreen

@@ -40,9 +40,9 @@ from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.help import HelpScreen
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.setup import SetupScreen
+from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
-from tui_combat.widgets.footer import KeyFooter
 
 
 def journal_lines(data_root: Path) -> int:

@@ -18,12 +18,12 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.contract import BudgetLine
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import RollRequest, State
+from tui_combat.fight.store import Store, new_state
 from tui_combat.rulesets.adnd2e.ruleset import ADnD2e
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.round import RoundScreen
-from tui_combat.fight.store import Store, new_state
-from tui_combat.widgets.footer import shown_keys
 from tui_combat.widgets import order_list
+from tui_combat.widgets.footer import shown_keys
 from tui_combat.widgets.order_list import FILTER_ACTING, OrderList
 
 GROUP = 10

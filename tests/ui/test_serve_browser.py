@@ -30,9 +30,9 @@ import aiohttp
 import pytest
 
 from tests.waiting import eventually
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
 from tui_combat.engine.dice import Roll
+from tui_combat.fight import session
 from tui_combat.fight.store import Store
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")

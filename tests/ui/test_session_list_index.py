@@ -13,8 +13,8 @@ from textual.widgets import DataTable
 from tests.saves.test_session_index import fought, moved_on
 from tests.ui.steps import SIZE
 from tests.waiting import until, until_screen
-from tui_combat.fight import session
 from tui_combat.app import CombatApp
+from tui_combat.fight import session
 from tui_combat.saves import session_folders
 from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.widgets.session_table import SessionTable

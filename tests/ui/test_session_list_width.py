@@ -13,9 +13,9 @@ from tests.ui.fights import round_state, saved_round
 from tests.ui.steps import SIZE, visible_text
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
+from tui_combat.fight.store import Store
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.sessions import SessionsScreen, column_widths
-from tui_combat.fight.store import Store
 
 LONG = "The very long name of a fight in the old tunnels under the hill"
 

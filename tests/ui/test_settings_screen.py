@@ -18,8 +18,8 @@ from tui_combat.engine import keys
 from tui_combat.engine.public import HealthScale
 from tui_combat.screens.player_view import load_settings
 from tui_combat.screens.round import RoundScreen
-from tui_combat.screens.settings import SettingsScreen
 from tui_combat.screens.sessions import SessionsScreen
+from tui_combat.screens.settings import SettingsScreen
 from tui_combat.widgets.footer import KeyFooter, shown_keys
 from tui_combat.widgets.lines import TextLines
 

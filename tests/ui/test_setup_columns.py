@@ -12,8 +12,8 @@ from tests.ui.steps import SIZE, open_demo, until_setup, visible_text
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
-from tui_combat.saves.locations import sessions_dir
 from tui_combat.fight.store import Store, new_state
+from tui_combat.saves.locations import sessions_dir
 
 
 def columns(app: CombatApp) -> list[str]:

@@ -19,8 +19,17 @@ from textual.widgets import DataTable
 
 from tests.common import BRIDGE, encounter_file, registered
 from tests.plugins.skirmish import RULESET, Skirmish
-from tests.ui.steps import (SIZE, SEED, dialog_error, footer_now, store, to_round_from_setup, until_form, until_setup,
-                            visible_text)
+from tests.ui.steps import (
+    SEED,
+    SIZE,
+    dialog_error,
+    footer_now,
+    store,
+    to_round_from_setup,
+    until_form,
+    until_setup,
+    visible_text,
+)
 from tests.waiting import until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.actions import RulesetAction

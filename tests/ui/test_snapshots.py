@@ -11,11 +11,18 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.ui.steps import (
-    SIZE, leave_damage, open_demo, to_round, type_initiative, until_closed, until_form, until_round, until_setup,
+    SIZE,
+    leave_damage,
+    open_demo,
+    to_round,
+    type_initiative,
+    until_closed,
+    until_form,
+    until_round,
+    until_setup,
 )
 from tests.waiting import settled, until
 from tui_combat.screens.help import HelpScreen
-
 
 pytestmark = pytest.mark.usefixtures("in_colour")
 

@@ -23,12 +23,25 @@ from textual.widgets import Label
 
 import tui_combat
 from tests.ui.steps import (
-    SIZE, budget_text, combatant_id, dialog_error, log_texts, open_form, open_form_of, prompt_line, select, selected, store,
-    to_round_from_setup, until_closed, until_prompt, until_prompt_closed,
+    SIZE,
+    budget_text,
+    combatant_id,
+    dialog_error,
+    log_texts,
+    open_form,
+    open_form_of,
+    prompt_line,
+    select,
+    selected,
+    store,
+    to_round_from_setup,
+    until_closed,
+    until_prompt,
+    until_prompt_closed,
 )
 from tests.waiting import settled, until
-from tui_combat.engine.model import State
 from tui_combat.engine.contract import BudgetLine
+from tui_combat.engine.model import State
 from tui_combat.rulesets.trudvang import RULESET, AttackRecord, Bonus
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.form_panel import FormPanel

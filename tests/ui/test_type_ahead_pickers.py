@@ -9,8 +9,19 @@ from pathlib import Path
 
 from textual.widgets import OptionList, Select
 
-from tests.i18n.interface import interface_in, make_app as make_app_in
-from tests.ui.steps import SIZE, combatant_id, log_texts, select, store, to_round, to_round_from_setup, until_closed, until_form
+from tests.i18n.interface import interface_in
+from tests.i18n.interface import make_app as make_app_in
+from tests.ui.steps import (
+    SIZE,
+    combatant_id,
+    log_texts,
+    select,
+    store,
+    to_round,
+    to_round_from_setup,
+    until_closed,
+    until_form,
+)
 from tests.waiting import until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.encounter import ENCOUNTER_DIR

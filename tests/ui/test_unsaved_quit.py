@@ -13,11 +13,11 @@ from tests.ui.fights import messages, opened, saved_round
 from tests.ui.steps import SIZE, store
 from tui_combat import __main__ as cli
 from tui_combat.app import EXIT_UNSAVED, CombatApp
+from tui_combat.fight.store import Store
 from tui_combat.saves.errors import SaveError
 from tui_combat.screens.dialogs import ConfirmDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
-from tui_combat.fight.store import Store
 
 DISK_FULL = "No space left on device"
 

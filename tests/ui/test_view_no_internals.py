@@ -8,8 +8,8 @@ from pathlib import Path
 from tests.ui.steps import SIZE
 from tests.ui.test_player_view import shown
 from tests.waiting import until
-from tui_combat.fight import session
 from tui_combat.engine import actions as a
+from tui_combat.fight import session
 from tui_combat.saves.session_folders import delete_session_folder
 from tui_combat.screens.player_view import PlayerViewApp
 

@@ -17,12 +17,19 @@ from msgspec.structs import replace
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import area, effects, initiative, savable
+from tui_combat.engine.audience import (
+    group_ref,
+    made_secret,
+    shown_after_all,
+    typed,
+    typed_texts,
+    who,
+    whos,
+    with_secret_words,
+)
 from tui_combat.engine.contract import HP, AnyRuleset, OptionSpec
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.audience import (
-    group_ref, made_secret, shown_after_all, typed, typed_texts, who, whos, with_secret_words,
-)
 from tui_combat.engine.log import LogEntry, Msg, log, roll_param
 from tui_combat.engine.log_window import kept_recent, logged_since
 from tui_combat.engine.model import ROLLS_OPTION, Combatant, RollRequest, Side, Slot, State

@@ -50,12 +50,12 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 import msgspec
 from msgspec.structs import replace
 
+from tui_combat.engine.audience import side_ref, who
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log, render, roll_param
-from tui_combat.engine.audience import side_ref, who
-from tui_combat.engine.saves import SavingRules
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
+from tui_combat.engine.saves import SavingRules
 from tui_combat.i18n import N_, _, data_word, data_words, spellings
 
 StepKind = Literal["declare", "initiative", "resolve", "end", "other"]

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 import msgspec
 
-from tui_combat.settings import toml_read
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import MAX_GROUP, apply, fight_options
 from tui_combat.engine.errors import RuleError
@@ -38,6 +37,7 @@ from tui_combat.engine.text import MULTI_LINE_FIELDS, control_problem, harmless
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
 from tui_combat.i18n import N_, _
 from tui_combat.i18n.os_words import os_error_text
+from tui_combat.settings import toml_read
 
 if TYPE_CHECKING:
     from tui_combat.engine.contract import AnyRuleset

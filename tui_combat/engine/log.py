@@ -12,7 +12,18 @@ from typing import Any, TypeVar, cast
 from tui_combat.engine.audience import decided
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.messages import (
-    LOG_CHUNK, Fact, LogChunk, LogEntry, Msg, Param, append_log, msg, plural_msg, render, render_param, roll_param,
+    LOG_CHUNK,
+    Fact,
+    LogChunk,
+    LogEntry,
+    Msg,
+    Param,
+    append_log,
+    msg,
+    plural_msg,
+    render,
+    render_param,
+    roll_param,
 )
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_

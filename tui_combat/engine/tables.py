@@ -9,10 +9,10 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from tui_combat.settings import toml_read
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import _
 from tui_combat.i18n.os_words import os_error_text
+from tui_combat.settings import toml_read
 
 T = TypeVar("T")
 

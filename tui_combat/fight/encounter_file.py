@@ -18,10 +18,10 @@ from typing import Any, NamedTuple
 from tui_combat.engine.encounter import CombatantSpec, Encounter, SideSpec, built
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import Combatant, State
-from tui_combat.settings.toml_write import TomlWriteError, table_lines
-from tui_combat.i18n import _
 from tui_combat.fight.library import base_name
+from tui_combat.i18n import _
 from tui_combat.saves.locations import slug
+from tui_combat.settings.toml_write import TomlWriteError, table_lines
 
 __all__ = [
     "EncounterFileError", "SavedEncounter", "default_path", "differences", "encounter_of", "encounter_text",

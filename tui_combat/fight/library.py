@@ -39,7 +39,6 @@ from typing import Any, Literal
 
 import msgspec
 
-from tui_combat.settings import toml_read
 from tui_combat.engine import actions as a
 from tui_combat.engine.contract import AnyRuleset, FieldSpec, shown_value
 from tui_combat.engine.dice import DiceError, parse, roll
@@ -47,11 +46,12 @@ from tui_combat.engine.encounter import COMBATANT_FIELDS, KIND_TABLES, KIND_TEXT
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.engine.toml_lines import KeyPath, key_lines, line_of
-from tui_combat.settings.toml_write import TomlWriteError, key, table_lines
-from tui_combat.rulesets.bestiary_names import Names, read_names, translated_attacks
 from tui_combat.i18n import N_, _, language
 from tui_combat.i18n.os_words import os_error_text
+from tui_combat.rulesets.bestiary_names import Names, read_names, translated_attacks
 from tui_combat.rulesets.names import name_key
+from tui_combat.settings import toml_read
+from tui_combat.settings.toml_write import TomlWriteError, key, table_lines
 
 __all__ = [
     "BESTIARY_DIR", "Entry", "Finder", "Library", "LibraryError", "base_name", "default_side", "entry_action",

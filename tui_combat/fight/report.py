@@ -34,9 +34,9 @@ from tui_combat.engine.model import State
 from tui_combat.engine.public import HealthScale, health_word, public_entries, public_view
 from tui_combat.engine.registry import get
 from tui_combat.engine.text import harmless, json_harmless
+from tui_combat.fight.session import fight_progress
 from tui_combat.i18n import _, language
 from tui_combat.saves.locations import slug
-from tui_combat.fight.session import fight_progress
 
 if TYPE_CHECKING:
     from tui_combat.fight.store import Store

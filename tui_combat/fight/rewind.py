@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_combat.i18n import _
 from tui_combat.fight.session import SessionError, free_name
+from tui_combat.i18n import _
 
 if TYPE_CHECKING:
     from tui_combat.engine.actions import Action
@@ -193,8 +193,8 @@ def look_back(data_root: Path, key: str) -> Timeline:
     lock is taken, so a copy of tui-combat that has it open goes on as it was). Raises :class:`SessionError`
     when it cannot be read or its history does not replay. The store's warnings (a torn last line skipped …)
     are in :attr:`Timeline.warnings`."""
-    from tui_combat.saves.errors import SaveError
     from tui_combat.fight.session import resume
+    from tui_combat.saves.errors import SaveError
 
     title = _("Cannot look back at the session")
     try:
@@ -242,10 +242,10 @@ def branch(data_root: Path, timeline: Timeline, position: int, name: str, *, see
     Its dice are its own: seeded from the fight's seed, the point and ``seed`` (the app's, in tests), so
     going on twice from one point with the same ``seed`` rolls the same."""
     from tui_combat.engine.actions import SetName
-    from tui_combat.saves.errors import SaveError
-    from tui_combat.saves.session_folders import remove_new_folder
     from tui_combat.fight.session import new_session_folder
     from tui_combat.fight.store import Store
+    from tui_combat.saves.errors import SaveError
+    from tui_combat.saves.session_folders import remove_new_folder
 
     title = _("Cannot continue from here")
     name = name.strip()

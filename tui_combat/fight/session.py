@@ -135,8 +135,8 @@ def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
     import msgspec
 
     from tui_combat.engine.registry import get
-    from tui_combat.saves.errors import DamagedSession, SaveError
     from tui_combat.fight.store import Store
+    from tui_combat.saves.errors import DamagedSession, SaveError
 
     try:
         store = Store.resume(folder, read_only=True, damaged_read_only=bool(info.problem))
@@ -210,9 +210,9 @@ def _start(data_root: Path, name: str, ruleset: str, seed: int | None, build: Ca
     nothing."""
     import msgspec
 
+    from tui_combat.fight.store import Store, new_state
     from tui_combat.saves.errors import SaveError
     from tui_combat.saves.session_folders import remove_new_folder
-    from tui_combat.fight.store import Store, new_state
 
     folder = new_session_folder(data_root, name, title)
     # The first snapshot carries the name and the ruleset already: the session list (and the next free name,
@@ -373,8 +373,8 @@ def recover(data_root: Path, key: str, *, up_to_line: int | None = None) -> Stor
     """Rebuild the damaged session ``key`` into a new session beside it (``KEY-recovered``), as far as its
     files can be read (and no further than line ``up_to_line`` of its journal); the damaged folder is only
     read. Returns the new session's store."""
-    from tui_combat.saves.session_folders import remove_new_folder
     from tui_combat.fight.store import recover as rebuild
+    from tui_combat.saves.session_folders import remove_new_folder
 
     title = _("Cannot recover the session")
     folder = _saved_folder(data_root, key, title)

@@ -44,9 +44,9 @@ import msgspec
 from tui_combat.engine import registry
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.text import character_name
-from tui_combat.i18n import N_, _
 from tui_combat.fight.statblock_5e import Extras, attack_count, fill_sheet, read_extras
 from tui_combat.fight.statblock_short import adnd_fields, counted_name, ose_fields
+from tui_combat.i18n import N_, _
 
 __all__ = ["MAX_CHARS", "Block", "Reading", "average_hp", "clean", "cut_note", "for_ruleset", "read_block", "read_for",
            "refusal"]

@@ -31,7 +31,14 @@ from tui_combat.engine.model import State
 from tui_combat.engine.text import action_text_problem
 from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
-from tui_combat.saves.errors import DamagedSession, DamageReport, FolderTaken, IncompatibleSession, NewerVersionError, SaveError
+from tui_combat.saves.errors import (
+    DamagedSession,
+    DamageReport,
+    FolderTaken,
+    IncompatibleSession,
+    NewerVersionError,
+    SaveError,
+)
 from tui_combat.saves.history import Block, History
 from tui_combat.saves.journal import SessionFolder, first_snapshot, make_snapshot
 from tui_combat.saves.reading import Plan, Segment, plan

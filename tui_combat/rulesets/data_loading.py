@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TypeVar
 
-from tui_combat.settings.config import house_rules_dir
 from tui_combat.engine.tables import convert, load_table, merge, read_toml
+from tui_combat.settings.config import house_rules_dir
 
 DATA_DIR = Path(__file__).parent / "data"
 T = TypeVar("T")

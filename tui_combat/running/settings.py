@@ -28,8 +28,8 @@ class SettingsPart(AppBase):
     def apply_settings(self) -> None:
         """The theme and the keymap of the GM's settings file. Whatever in it is wrong is reported with its
         line, and the defaults stay for it (the language was read before the app started)."""
-        from tui_combat.settings.config import read_settings
         from tui_combat.engine import keys
+        from tui_combat.settings.config import read_settings
 
         settings = read_settings(self.settings_path)
         problems: list[str] = []

@@ -27,9 +27,9 @@ from tui_combat.engine.model import State
 from tui_combat.i18n import _
 from tui_combat.saves.errors import DamagedSession, SaveError
 from tui_combat.saves.journal import SessionFolder
-from tui_combat.saves.session_folders import session_folder
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.session_folders import session_folder
 
 __all__ = ["POLL_SECONDS", "SCAN_SECONDS", "Follower", "Update", "latest_session", "saved_states", "session_times", "signature"]
 

@@ -23,7 +23,15 @@ from pathlib import Path
 import msgspec
 
 from tui_combat import __version__
-from tui_combat.saves.schema import HISTORY, JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA
+from tui_combat.saves.schema import (
+    HISTORY,
+    JOURNAL,
+    JOURNAL_SCHEMA,
+    PREV_JOURNAL,
+    PREV_SNAPSHOT,
+    SNAPSHOT,
+    SNAPSHOT_SCHEMA,
+)
 
 INDEX_FILE = "session-index.json"
 MAX_INDEX_BYTES = 32 << 20

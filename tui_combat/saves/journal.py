@@ -27,7 +27,7 @@ import os
 import re
 import zlib
 from collections.abc import Sequence
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
@@ -41,8 +41,8 @@ from tui_combat.saves.errors import FolderTaken, SaveError
 from tui_combat.saves.files import Folder, explain
 from tui_combat.saves.history import Block
 from tui_combat.saves.reading import Segment, SnapshotRead, parse_segment, parse_snapshot, snapshot_sum_problem
-from tui_combat.saves.sums import of_file, seal
 from tui_combat.saves.schema import HISTORY, JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
+from tui_combat.saves.sums import of_file, seal
 
 BLOCK_SUFFIX = ".json.z"
 _BLOCK_NAME = re.compile(r"[0-9]{6,}-[0-9]{9,}" + re.escape(BLOCK_SUFFIX))

@@ -20,7 +20,8 @@ from tui_combat.engine.model import SCHEMA_VERSION
 from tui_combat.i18n import _, ngettext
 from tui_combat.saves import codec
 from tui_combat.saves.errors import IncompatibleSession, NewerVersionError, SaveError
-from tui_combat.saves.schema import JOURNAL, MAX_TORN_TAIL as MAX_TORN_TAIL, SUMMED_JOURNAL, SUMMED_SNAPSHOT, is_torn
+from tui_combat.saves.schema import JOURNAL, SUMMED_JOURNAL, SUMMED_SNAPSHOT, is_torn
+from tui_combat.saves.schema import MAX_TORN_TAIL as MAX_TORN_TAIL
 from tui_combat.saves.sums import Sum, check
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
-from collections.abc import Callable
 from typing import NamedTuple
 
 import msgspec
@@ -23,7 +23,15 @@ from tui_combat.saves.errors import SaveError
 from tui_combat.saves.files import FOLDER_MODE, Folder, make_private_folders
 from tui_combat.saves.index import IndexEntry, SessionInfo, read_index, stamp, write_index
 from tui_combat.saves.locations import sessions_dir, slug
-from tui_combat.saves.schema import JOURNAL, JOURNAL_SCHEMA, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT, SNAPSHOT_SCHEMA, STATE_SCHEMA
+from tui_combat.saves.schema import (
+    JOURNAL,
+    JOURNAL_SCHEMA,
+    PREV_JOURNAL,
+    PREV_SNAPSHOT,
+    SNAPSHOT,
+    SNAPSHOT_SCHEMA,
+    STATE_SCHEMA,
+)
 
 # Problems are message ids: the screens translate them when shown.
 DAMAGED = "damaged"

@@ -17,14 +17,14 @@ import msgspec
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
 from textual.actions import SkipAction
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widget import Widget
 from textual.content import Content
+from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
+from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 

@@ -46,15 +46,22 @@ def report_path(typed: str, form: str, data_root: Path, name: str, *, public: bo
 def players_health_scale() -> tuple[HealthScale, str]:
     """The words and thresholds for health the players' screen uses, read from where that screen reads them,
     and what is wrong with them ("" when nothing; the defaults are used then)."""
-    from tui_combat.settings.config import health_settings_path
     from tui_combat.screens.player_view import load_settings
+    from tui_combat.settings.config import health_settings_path
 
     return load_settings(health_settings_path())
 
 
 def export_dialog(screen: Screen[Any], host: Host) -> None:
     """Ask how to export the open fight and write its report; the GM is told where it went."""
-    from tui_combat.fight.report import ReportError, default_report_path, format_named, rendered, store_report, write_report
+    from tui_combat.fight.report import (
+        ReportError,
+        default_report_path,
+        format_named,
+        rendered,
+        store_report,
+        write_report,
+    )
 
     store = host.store
     if store is None:

@@ -24,8 +24,17 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.i18n import N_, _
-from tui_combat.screens.dialogs import (DiceOf, FieldsForm, Follower, Previewer, Submitter, TickBox, Validator,
-                                        _widget_id, choice_value)
+from tui_combat.screens.dialogs import (
+    DiceOf,
+    FieldsForm,
+    Follower,
+    Previewer,
+    Submitter,
+    TickBox,
+    Validator,
+    _widget_id,
+    choice_value,
+)
 
 Shape = tuple[tuple[str, str, bool], ...]
 """What a form's rows are made of: each field's key, kind, and whether it has choices or suggestions.

@@ -8,10 +8,9 @@ opened from the set-up screen and from the add form (ctrl+l), in set-up and mid-
 
 from __future__ import annotations
 
-import msgspec
-
 from collections.abc import Callable
 
+import msgspec
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,15 +24,24 @@ from tui_combat.engine import registry
 from tui_combat.engine.contract import AnyRuleset, FieldSpec, shown_value
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
-from tui_combat.i18n import N_, _
 from tui_combat.fight.library import (
-    Entry, Finder, LibraryError, base_name, default_side, entry_action, entry_from_state, library_path, parse_count,
-    save_entry, summary,
+    Entry,
+    Finder,
+    LibraryError,
+    base_name,
+    default_side,
+    entry_action,
+    entry_from_state,
+    library_path,
+    parse_count,
+    save_entry,
+    summary,
 )
+from tui_combat.i18n import N_, _
 from tui_combat.screens.dialogs import FormDialog
-from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.session_screen import SessionScreen
+from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 from tui_combat.widgets.type_ahead import TypeAheadSelect

@@ -11,12 +11,11 @@ long paste never stops the screen, and a paste that arrives in pieces is read on
 
 from __future__ import annotations
 
-import msgspec
-
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import msgspec
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -30,12 +29,12 @@ from textual.worker import Worker, WorkerState
 from tui_combat.engine import registry
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
-from tui_combat.i18n import N_, _
 from tui_combat.fight.library import Entry, LibraryError, default_side, entry_action, save_entry
-from tui_combat.screens.dialogs import FormDialog, health_field
-from tui_combat.textual_ext.frames import DrawnOnce
-from tui_combat.screens.session_screen import SessionScreen
 from tui_combat.fight.statblock import MAX_CHARS, Reading, cut_note, read_for
+from tui_combat.i18n import N_, _
+from tui_combat.screens.dialogs import FormDialog, health_field
+from tui_combat.screens.session_screen import SessionScreen
+from tui_combat.textual_ext.frames import DrawnOnce
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
 __all__ = ["READ_AFTER", "PasteDialog", "PasteField", "paste_stat_block", "reading_lines"]

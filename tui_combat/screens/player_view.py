@@ -18,10 +18,9 @@ property tests read it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import asyncio
 import signal
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -251,9 +250,8 @@ def players_problem(follower: Follower, update: Update) -> str:
 
 def _read_state(folder: Path) -> State:
     """The session in ``folder`` as it stands, read-only: no lock is taken and nothing is written."""
-    from tui_combat.fight.store import Store
-
     from tui_combat.engine.registry import in_play
+    from tui_combat.fight.store import Store
 
     store = Store.resume(folder, read_only=True)
     try:

@@ -21,26 +21,26 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from tui_combat.fight import rewind
 from tui_combat.engine import registry
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, render
 from tui_combat.engine.model import State
+from tui_combat.fight import rewind
+from tui_combat.fight.session import SessionError, free_name
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.player_view import phase_title
 from tui_combat.screens.round import LOG_LINES, last_entries, shortened
-from tui_combat.fight.session import SessionError, free_name
+from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.redraw import RoundLog
 from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
-from tui_combat.widgets.footer import KeyFooter
 
 __all__ = ["RewindScreen", "card_text", "position_text"]
 

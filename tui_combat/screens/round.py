@@ -24,8 +24,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
-from tui_combat.engine.audience import anything_held, held_items
 from tui_combat.engine.apply import OUT_OF_TURN, initiative_asked, initiative_stage
+from tui_combat.engine.audience import anything_held, held_items
 from tui_combat.engine.contract import ActionSpec, AnyRuleset, DamageDue, FieldSpec, last_target
 from tui_combat.engine.dice import DiceError, Roll, parse, roll
 from tui_combat.engine.effects import MAX_ROUNDS, effects_of, find_effect
@@ -34,13 +34,21 @@ from tui_combat.engine.keys import ROUND_KEYS, ruleset_binding_id, shown_key
 from tui_combat.engine.log import LogEntry, Msg, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
-from tui_combat.screens.dialogs import AMOUNT_RANGE, ChoiceDialog, ConfirmDialog, FormDialog, read_whole_number, take_roll
-from tui_combat.textual_ext.frames import LaidOutInPlace
+from tui_combat.screens.dialogs import (
+    AMOUNT_RANGE,
+    ChoiceDialog,
+    ConfirmDialog,
+    FormDialog,
+    read_whole_number,
+    take_roll,
+)
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round_foot import AskedAtTheFoot
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, undo_key
+from tui_combat.textual_ext.frames import LaidOutInPlace
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
+from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import FILTER_ACTING, FILTER_ALL, OrderList
@@ -48,7 +56,6 @@ from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.read_only import ReadOnlyBar
 from tui_combat.widgets.redraw import RoundLog
 from tui_combat.widgets.translated_bindings import merged_bindings
-from tui_combat.widgets.footer import KeyFooter
 
 LOG_LINES = 200
 LOG_ENTRY_CHARS = 600

@@ -22,15 +22,15 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 from textual.widgets.data_table import RowDoesNotExist
 
-from tui_combat.fight import session
 from tui_combat.engine.keys import shown_key
+from tui_combat.fight import session
 from tui_combat.i18n import N_, _
 from tui_combat.saves.session_folders import format_time
+from tui_combat.screens.host import Host, host_of
+from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.session_table import FIRST_ROWS, SessionTable
-from tui_combat.screens.host import Host, host_of
 from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
-from tui_combat.widgets.footer import KeyFooter
 
 DEMO_PREFIX = "\0demo:"
 PROBLEM_WORDS = (N_("damaged"), N_("damaged, can be recovered"), N_("newer version"), N_("symbolic link, refused"))

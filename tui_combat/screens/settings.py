@@ -22,15 +22,15 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 from textual.widgets.data_table import ColumnKey
 
-from tui_combat.settings.config import PLAYERS_VIEW_FILE, SettingsProblem, read_settings, write_settings
 from tui_combat.engine import keys
 from tui_combat.engine.public import HEALTH_WORDS, HealthScale
 from tui_combat.i18n import KNOWN_LANGUAGES, N_, _, language
 from tui_combat.i18n.choose import NATIVE_NAMES
 from tui_combat.screens.keymap import KeyTable, collect, key_refusal, keys_shown, normalized_keys
-from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
+from tui_combat.settings.config import PLAYERS_VIEW_FILE, SettingsProblem, read_settings, write_settings
 from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.text_field import TextField
+from tui_combat.widgets.translated_bindings import KeysInWrittenOrder, TranslatedBindings
 from tui_combat.widgets.type_ahead import TypeAheadSelect
 
 THRESHOLDS = ("wounded_below", "bloodied_at")

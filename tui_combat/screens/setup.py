@@ -19,21 +19,21 @@ from textual.widgets import DataTable, Header, Static
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
-from tui_combat.engine.keys import shown_key
 from tui_combat.engine.apply import fight_options
 from tui_combat.engine.contract import FieldSpec, OptionSpec, shown_value
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.keys import shown_key
 from tui_combat.engine.model import Combatant, State
-from tui_combat.i18n import N_, _
 from tui_combat.fight.library import Finder, default_side, entry_action, parse_count, summary
+from tui_combat.i18n import N_, _
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, choice_value, health_field
 from tui_combat.screens.host import host_of
 from tui_combat.screens.library import LibraryPicker, open_library_picker, save_to_library_dialog
 from tui_combat.screens.paste import paste_stat_block
 from tui_combat.screens.round_foot import AskedAtTheFoot
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, undo_key
-from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.footer import KeyFooter
+from tui_combat.widgets.glyphs import glyph
 
 _GROUP = re.compile(r"^\s*([0-9]{1,6})\s*[x×]?\s+(\S.*)$")  # a count of 7 digits or more is part of the name
 

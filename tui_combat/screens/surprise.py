@@ -21,16 +21,16 @@ from textual.widgets import DataTable, Header, RichLog, Static
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
-from tui_combat.engine.keys import shown_key
 from tui_combat.engine.contract import AnyRuleset, FieldSpec, Situation, SurpriseModifier
 from tui_combat.engine.dice import DiceError, Roll, roll
+from tui_combat.engine.keys import shown_key
 from tui_combat.engine.log import render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import ChoiceDialog, FormDialog, read_whole_number
 from tui_combat.screens.session_screen import SessionScreen, session_bindings
-from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.footer import KeyFooter
+from tui_combat.widgets.glyphs import glyph
 
 
 class Row:

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-
 CONFIG_ENV_VAR = "TUI_COMBAT_CONFIG_DIR"
 APP_NAME = "tui-combat"
 SETTINGS_FILE = "settings.toml"

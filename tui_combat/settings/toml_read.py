@@ -20,7 +20,6 @@ from typing import Any
 
 import tui_combat
 
-
 MAX_CHARS = 4_000_000
 MAX_DEPTH = 32
 """Arrays and inline tables inside one another (a sheet in a list in a table is 3)."""

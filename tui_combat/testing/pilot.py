@@ -21,18 +21,18 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from tui_combat.app import CombatApp
+from tui_combat.fight.store import Store
 from tui_combat.screens.dialogs import ChoiceDialog, FieldsForm, FormDialog, _widget_id
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.setup import SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen
-from tui_combat.fight.store import Store
+from tui_combat.testing.waiting import settled, until, until_screen
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
 from tui_combat.widgets.footer import KeyFooter, shown_keys
 from tui_combat.widgets.order_list import OrderList
-from tui_combat.testing.waiting import settled, until, until_screen
 
 SEED = 1
 """The dice seed of :func:`make_app` unless told: the app's own dice roll the same in every run."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual._compositor import Compositor
 from textual import messages
+from textual._compositor import Compositor
 from textual.geometry import Region, Size
 from textual.widget import Widget
 

@@ -9,6 +9,7 @@ from textual.geometry import Size
 
 from tui_combat.textual_ext import stock_textual
 
+
 class SteadyScrollBars:
     """For a scrolling widget: a new layout of the screen that leaves its size as it was does not redraw
     its scroll bars. Upstream: Textual's ``ScrollView._size_updated`` compares the container size it was

@@ -36,9 +36,9 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, render
 from tui_combat.engine.model import Combatant, Effect, State
 from tui_combat.i18n import N_, _
+from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import changed_span, joined
-from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 
 STATUS_MARK = {"active": "", "down": " ✝", "fled": " ↪", "surrendered": " ⚐"}
 FILTER_ALL, FILTER_ACTING = "", "\0acting"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tui_combat.i18n import _
 from tui_combat.engine.contract import StepDef
+from tui_combat.i18n import _
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from savage_worlds import DEMO
+
 from tui_combat.app import CombatApp
 from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.log import render

@@ -21,7 +21,7 @@ from tui_combat.engine.contract import ActionSpec, Health, OptionSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, log
 from tui_combat.engine.model import Combatant, State
-from tui_combat.i18n import NC_, N_, _
+from tui_combat.i18n import N_, NC_, _
 from tui_combat.rulesets.adnd2e.state import AdndFight
 
 __all__ = ["BIND_ACTION", "DEATH_OPTION", "DEAD_AT", "bind", "bleed", "condition", "dead_at_minus_10", "fallen",

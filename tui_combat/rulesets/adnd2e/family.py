@@ -17,18 +17,27 @@ from msgspec.structs import replace
 
 from tui_combat.engine.audience import behind, typed, who
 from tui_combat.engine.contract import (
-    ActionSpec, BudgetLine, DamageDue, FieldSpec, Health, Ruleset, Situation, SurpriseModifier, new_attack,
+    ActionSpec,
+    BudgetLine,
+    DamageDue,
+    FieldSpec,
+    Health,
+    Ruleset,
+    Situation,
+    SurpriseModifier,
+    new_attack,
 )
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.model import Combatant, State, Status
 from tui_combat.engine.saves import SaveOdds
 from tui_combat.i18n import N_, _, english_word
+from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
 from tui_combat.rulesets.adnd2e.death import bind, bleed, condition, fallen, health_after, hit_while_dying, note_damage
 from tui_combat.rulesets.adnd2e.measure import hit_dice_against_levels
-from tui_combat.rulesets.adnd2e.data import Distance, SurpriseResult, tables
+from tui_combat.rulesets.adnd2e.saves import SAVE_KINDS, save_odds_of
 from tui_combat.rulesets.adnd2e.sheet import (
     CLASSES,
     SIZES,
@@ -45,7 +54,6 @@ from tui_combat.rulesets.adnd2e.sheet import (
     thac0,
     weapon_key,
 )
-from tui_combat.rulesets.adnd2e.saves import SAVE_KINDS, save_odds_of
 from tui_combat.rulesets.adnd2e.state import AdndFight, Effect, RoundBase, Spent, duration
 from tui_combat.rulesets.hit_dice import read_hit_dice
 

@@ -13,12 +13,12 @@ from msgspec.structs import replace
 from tui_combat.engine.audience import group_ref, side_ref, typed, who
 from tui_combat.engine.contract import ActionSpec, FieldSpec, OptionSpec, StepDef, group_slots
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Msg, Param, log
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _, after_name
-from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.data import Tables, tables
+from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan, ordinal, spell_param
 from tui_combat.rulesets.adnd2e.sheet import (
     Sheet,

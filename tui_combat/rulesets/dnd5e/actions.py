@@ -18,9 +18,9 @@ from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _, data_words
 from tui_combat.rulesets.dnd5e.base import int_arg, roll_arg
 from tui_combat.rulesets.dnd5e.data import data
+from tui_combat.rulesets.dnd5e.edge import EDGE_CHOICES, UNCONSCIOUS, Dnd5eEdge, EdgeSources, dice_for
 from tui_combat.rulesets.dnd5e.sheet import Attack, Counter, parse_attacks, sheet_of
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Ending
-from tui_combat.rulesets.dnd5e.edge import EDGE_CHOICES, UNCONSCIOUS, Dnd5eEdge, EdgeSources, dice_for
 
 __all__ = ["ATTACKS", "CATALOGUE", "Dnd5eActions", "critical_dice", "critical_roll", "doubled_dice", "hit_chance"]
 

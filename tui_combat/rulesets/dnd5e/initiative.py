@@ -25,13 +25,22 @@ from tui_combat.engine.audience import GM, behind, gm_only, group_ref, hint, sid
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.initiative import ask, fresh_key, reset, settle
 from tui_combat.engine.log import Msg, Param, log
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.dnd5e.base import (
-    LAIR, Dnd5eBase, advantage_dice, edge_of, is_lair, label_now, msg, seen_by_players, unit_name, unit_of,
+    LAIR,
+    Dnd5eBase,
+    advantage_dice,
+    edge_of,
+    is_lair,
+    label_now,
+    msg,
+    seen_by_players,
+    unit_name,
+    unit_of,
 )
 from tui_combat.rulesets.dnd5e.data import data, find_weapon
 from tui_combat.rulesets.dnd5e.sheet import Sheet, dex_modifier, sheet_of

@@ -15,10 +15,10 @@ from typing import Any
 
 import msgspec
 
-from tui_combat.rulesets.bestiary_names import Names, read_names
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.saves import ON_SAVE
 from tui_combat.i18n import N_, _, data_word, language
+from tui_combat.rulesets.bestiary_names import Names, read_names
 from tui_combat.rulesets.data_loading import DATA_DIR
 from tui_combat.rulesets.dnd5e.abilities import RECHARGE, Ability, parse_abilities, recharge_text
 from tui_combat.rulesets.dnd5e.kinds import SAVE_SHORT, damage_type, parse_conditions

@@ -16,7 +16,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, Param, log, roll_param
 from tui_combat.engine.model import Combatant, State
 from tui_combat.engine.saves import SaveOdds
-from tui_combat.i18n import NC_, N_, _, pgettext
+from tui_combat.i18n import N_, NC_, _, pgettext
 from tui_combat.rulesets.hit_dice import read_hit_dice
 from tui_combat.rulesets.ose.base import typed_after
 from tui_combat.rulesets.ose.data import tables, weapon_name

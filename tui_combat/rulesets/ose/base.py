@@ -12,8 +12,8 @@ from tui_combat.engine.audience import side_ref, typed, who
 from tui_combat.engine.contract import FieldSpec, OptionSpec, Ruleset, Situation, StepDef
 from tui_combat.engine.dice import DiceError, Roll, parse
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.log import Msg, log
+from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
 from tui_combat.engine.model import Combatant, RollRequest, State
 from tui_combat.i18n import N_, _
 from tui_combat.rulesets.hit_dice import read_hit_dice

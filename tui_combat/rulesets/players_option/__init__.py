@@ -53,16 +53,22 @@ from tui_combat.engine.audience import GM, behind, gm_only, side_ref, typed, who
 from tui_combat.engine.contract import ActionSpec, FieldSpec, OptionSpec, StepDef
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.initiative import ask, fresh_key, settle
 from tui_combat.engine.log import Msg, Param, log
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State
 from tui_combat.i18n import N_, _, after_name
-from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.data import Distance, tables
+from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
 from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan
 from tui_combat.rulesets.adnd2e.sheet import (
-    attack_plan, canonical_sheet, check_sheet_values, level_text, natural_forms, thac0, uses_natural_weapons,
+    attack_plan,
+    canonical_sheet,
+    check_sheet_values,
+    level_text,
+    natural_forms,
+    thac0,
+    uses_natural_weapons,
 )
 from tui_combat.rulesets.adnd2e.state import RoundBase, parse_spells
 from tui_combat.rulesets.players_option.data import PoTables, po_tables

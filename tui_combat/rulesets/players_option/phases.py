@@ -9,8 +9,8 @@ import msgspec
 from tui_combat.i18n import N_, _, ngettext
 from tui_combat.rulesets.adnd2e.sheet import Sheet, uses_natural_weapons, weapon_key, weapon_name
 from tui_combat.rulesets.adnd2e.state import casting_rounds, parse_spells
-from tui_combat.rulesets.players_option.data import PoTables
 from tui_combat.rulesets.names import made_once
+from tui_combat.rulesets.players_option.data import PoTables
 
 __all__ = ["ENCUMBRANCE", "MOVES", "PO_ACTIONS", "PoDeclaration", "PoSheet", "Reading", "phase_of"]
 

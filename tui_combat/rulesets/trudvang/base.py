@@ -13,8 +13,8 @@ from msgspec.structs import replace
 from tui_combat.engine.audience import behind, who, whos
 from tui_combat.engine.contract import FieldSpec, Ruleset, Situation, StepDef
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.log import Msg, Param, log
+from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.model import Combatant, State
 from tui_combat.engine.saves import SaveOdds
 from tui_combat.i18n import N_, _

@@ -16,7 +16,7 @@ import msgspec
 from tui_combat.engine.dice import DiceError, parse
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
-from tui_combat.i18n import NC_, N_, _, data_word, english_word, pgettext, spellings
+from tui_combat.i18n import N_, NC_, _, data_word, english_word, pgettext, spellings
 from tui_combat.rulesets.trudvang.data import (
     SKILL_FIELDS,
     NonNegative,

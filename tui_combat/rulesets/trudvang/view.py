@@ -17,9 +17,9 @@ from tui_combat.engine.log import Msg, render_param
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_, _, data_word, ngettext
 from tui_combat.rulesets.trudvang.actions import ATTACKS, DEFENCES
-from tui_combat.rulesets.trudvang.health import ARMOUR, Wounds
 from tui_combat.rulesets.trudvang.budget import cp_available, cp_left, usable_pools
 from tui_combat.rulesets.trudvang.data import DODGE, SHIELD, SKILL_FIELDS, UNARMED, WRESTLING, norm
+from tui_combat.rulesets.trudvang.health import ARMOUR, Wounds
 from tui_combat.rulesets.trudvang.state import AttackRecord, Turn, Used
 
 __all__ = ["TrudvangView"]
