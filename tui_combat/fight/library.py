@@ -21,8 +21,8 @@ app's dice, as the book does; the GM may type a figure instead. The starter best
 A name is looked up in the library first, then in the bestiary; case, spacing and ё/е do not matter, and a
 bestiary entry is also found by its name in the GM's language and by its aliases ("5 орк"). It is added under its
 name in the GM's language, its attacks too: the starter bestiary's names are in the catalogs, the SRD bestiary's
-in names files beside it (:mod:`tui_combat.rulesets.bestiary_names`), found by their names in every language. An entry with a
-mistake is left out and reported with its file, line and what the field should hold; the others still
+in names files beside it (:mod:`tui_combat.rulesets.bestiary_names`), found by their names in every language. An
+entry with a mistake is left out and reported with its file, line and what the field should hold; the others still
 serve. Saving writes the one entry into the library (replacing an entry of the same name), atomically and
 private (0600), keeping the GM's other entries and comments as they are.
 """

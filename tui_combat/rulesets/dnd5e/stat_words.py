@@ -3,8 +3,8 @@ actions, its areas ("cone 60 ft"), and the notes its sheet's figures make ("CR 1
 climb 40 ft., fly 80 ft. …").
 
 The sheet keeps an ability's name in English, where the rules find it by name (the area form, the recharge); its
-name in the GM's language comes from the SRD bestiary's names files (:mod:`tui_combat.rulesets.bestiary_names`), else from
-the catalogs, else it is shown as written (a GM's own ability). Everything here is worked out when shown, so a
+name in the GM's language comes from the SRD bestiary's names files (:mod:`tui_combat.rulesets.bestiary_names`),
+else from the catalogs, else it is shown as written (a GM's own ability). Everything here is worked out when shown, so a
 switch of language shows the new one."""
 
 from __future__ import annotations
