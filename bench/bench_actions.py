@@ -79,19 +79,34 @@ def fight(combatants: int, group: int = 500) -> State:
     """A fight in the resolve step of round 1: two sides, ``combatants`` in all, initiative rolled; the
     monsters in groups of ``group``."""
     state = new_state(seed=1, ruleset="adnd2e")
-    steps: list[a.Action] = [a.SetName(name="Бенчмарк"), a.SetRuleset(ruleset="adnd2e"), a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters")]
+    steps: list[a.Action] = [
+        a.SetName(name="Бенчмарк"),
+        a.SetRuleset(ruleset="adnd2e"),
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Monsters"),
+    ]
     party = min(6, combatants // 2)
     steps += [
-        a.AddCombatants(side="s1", name=f"Герой {n}", hp=40, sheet={"cls": "warrior", "level": 5, "weapon": "long sword"})
+        a.AddCombatants(
+            side="s1", name=f"Герой {n}", hp=40, sheet={"cls": "warrior", "level": 5, "weapon": "long sword"}
+        )
         for n in range(party)
     ]
     left = combatants - party
     while left:
         count = min(left, group)
-        steps.append(a.AddCombatants(side="s2", name="Orc", hp=8, count=count, sheet={"cls": "monster", "level": 1, "weapon": "long sword"}))
+        steps.append(
+            a.AddCombatants(
+                side="s2", name="Orc", hp=8, count=count, sheet={"cls": "monster", "level": 1, "weapon": "long sword"}
+            )
+        )
         left -= count
     steps += [a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep()]
-    steps.append(a.RollInitiative(rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)), "s2": Roll(expr="1d10", total=7, faces=(7,))}))
+    steps.append(
+        a.RollInitiative(
+            rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)), "s2": Roll(expr="1d10", total=7, faces=(7,))}
+        )
+    )
     for action in steps:
         state = apply(state, action)
     assert len(state.combatants) == combatants and state.order
@@ -251,8 +266,11 @@ def replay_cost(folder: Path) -> float:
     """Seconds to apply the journal's actions to the snapshot's state: the rules' share of a resume."""
     snapshot = codec.snapshot_decoders[codec.SNAPSHOT_SCHEMA].decode((folder / SNAPSHOT).read_bytes())
     assert isinstance(snapshot, codec.Snapshot)
-    actions = [line.a for line in map(codec.line_decoder.decode, (folder / JOURNAL).read_bytes().split(b"\n")[1:-1])
-               if isinstance(line, codec.Done)]
+    actions = [
+        line.a
+        for line in map(codec.line_decoder.decode, (folder / JOURNAL).read_bytes().split(b"\n")[1:-1])
+        if isinstance(line, codec.Done)
+    ]
     state = snapshot.current
     start = time.perf_counter()
     for action in actions:
@@ -262,6 +280,7 @@ def replay_cost(folder: Path) -> float:
 
 def resume_costs(folder: Path) -> tuple[float, float, float]:
     """(Store.resume, the paired read + decode baseline, journal lines after the snapshot)."""
+
     def baseline() -> None:
         snapshot = (folder / SNAPSHOT).read_bytes()
         lines = (folder / JOURNAL).read_bytes().split(b"\n")
@@ -358,7 +377,9 @@ def memory_mib(kind: str, combatants: int, actions: int, folder: Path, *, held: 
             shutil.rmtree(folder, ignore_errors=True)
         output = subprocess.run(
             [sys.executable, __file__, "--memory-child", kind, str(combatants), str(actions), str(folder), trace],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout
         figures.append(int(output.split()[-1]) / 1024)
     return figures[0], figures[1] if held else 0.0
@@ -392,7 +413,9 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="profile dispatch and resume at the biggest size")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the temporary files (default: system temp)")
     parser.add_argument("--quick", action="store_true", help="fewer repeats and shorter long sessions (a smoke run)")
-    parser.add_argument("--memory-child", nargs=5, metavar=("KIND", "COMBATANTS", "ACTIONS", "FOLDER", "WHAT"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--memory-child", nargs=5, metavar=("KIND", "COMBATANTS", "ACTIONS", "FOLDER", "WHAT"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.memory_child:
         kind, combatants, actions, folder, what = args.memory_child
@@ -404,19 +427,29 @@ def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="tui-combat-bench-", dir=args.dir))
     started = time.perf_counter()
     try:
-        print(f"tui-combat action benchmark — Python {sys.version.split()[0]}, "
-              f"msgspec {msgspec.__version__}, files in {root}")
-        print(f"a snapshot every {store_module.SNAPSHOT_EVERY} journal "
-              f"entries, history blocks of {store_module.BLOCK_SIZE} actions")
-        print("\nper action, each repeat paired with its own baseline "
-              "(msgspec encode + os.write + os.fsync of one entry):")
-        print(f"{'combatants':>10} {'baseline µs':>12} {'dispatch µs':>12} {'× baseline':>11} {'append-only µs':>15} "
-              f"{'with snapshot ms':>17} {'apply µs':>9}")
+        print(
+            f"tui-combat action benchmark — Python {sys.version.split()[0]}, "
+            f"msgspec {msgspec.__version__}, files in {root}"
+        )
+        print(
+            f"a snapshot every {store_module.SNAPSHOT_EVERY} journal "
+            f"entries, history blocks of {store_module.BLOCK_SIZE} actions"
+        )
+        print(
+            "\nper action, each repeat paired with its own baseline "
+            "(msgspec encode + os.write + os.fsync of one entry):"
+        )
+        print(
+            f"{'combatants':>10} {'baseline µs':>12} {'dispatch µs':>12} {'× baseline':>11} {'append-only µs':>15} "
+            f"{'with snapshot ms':>17} {'apply µs':>9}"
+        )
         biggest: Store | None = None
         for size in SIZES:
             row, store = per_action(root, size)
-            print(f"{size:>10,} {row.baseline_us:12.1f} {row.dispatch_us:12.1f} {row.ratio:11.2f} {row.plain_us:15.1f} "
-                  f"{row.snapshot_ms:13.2f} ({row.snapshots}) {row.apply_us:9.1f}")
+            print(
+                f"{size:>10,} {row.baseline_us:12.1f} {row.dispatch_us:12.1f} {row.ratio:11.2f} {row.plain_us:15.1f} "
+                f"{row.snapshot_ms:13.2f} ({row.snapshots}) {row.apply_us:9.1f}"
+            )
             if size == SIZES[-1]:
                 biggest = store
             else:
@@ -434,11 +467,15 @@ def main() -> int:
             folder = root / f"long-{size}"
             long_session(folder, size, LONG_ACTIONS + RESUME_TAIL).close()
             resume, read, lines = resume_costs(folder)
-            print(f"\nresume of a {LONG_ACTIONS + RESUME_TAIL:,}-action session at "
-                  f"{size:,} combatants ({lines} journal lines after its snapshot):")
+            print(
+                f"\nresume of a {LONG_ACTIONS + RESUME_TAIL:,}-action session at "
+                f"{size:,} combatants ({lines} journal lines after its snapshot):"
+            )
             print(f"  baseline read + msgspec decode of snapshot and journal: {read * 1e3:8.1f} ms")
-            print(f"  Store.resume:                                          "
-                  f" {resume * 1e3:8.1f} ms  ({resume / read:.2f} × baseline)")
+            print(
+                f"  Store.resume:                                          "
+                f" {resume * 1e3:8.1f} ms  ({resume / read:.2f} × baseline)"
+            )
             print(f"  of which the rules applying the {lines} actions:           {replay_cost(folder) * 1e3:8.1f} ms")
 
         size = SIZES[-1]
@@ -448,7 +485,9 @@ def main() -> int:
         print(f"\nmemory at {size:,} combatants (a fresh process each; held = allocated by Python and still alive):")
         print(f"  {'':44} {'peak RSS MiB':>12} {'held MiB':>9}")
         print(f"  {'the fight built, no store':44} {bare_peak:12.1f} {bare_held:9.1f}")
-        print(f"  {f'the fight after {LONG_ACTIONS:,} actions through a store':44} {played_peak:12.1f} {played_held:9.1f}")
+        print(
+            f"  {f'the fight after {LONG_ACTIONS:,} actions through a store':44} {played_peak:12.1f} {played_held:9.1f}"
+        )
         print(f"  {'that session resumed from disk, one undo':44} {reopened_peak:12.1f} {reopened_held:9.1f}")
         disk = sum(path.stat().st_size for path in (root / "memory").rglob("*") if path.is_file())
         print(f"  the session on disk: {disk / 1e6:.1f} MB")
@@ -456,11 +495,15 @@ def main() -> int:
         folder = root / "export"
         long_session(folder, size, EXPORT_ACTIONS).close()
         export, read = export_costs(folder)
-        print(f"\nexport of {EXPORT_ACTIONS:,} actions at {size:,} "
-              f"combatants (the whole report, as tui-combat export makes it):")
+        print(
+            f"\nexport of {EXPORT_ACTIONS:,} actions at {size:,} "
+            f"combatants (the whole report, as tui-combat export makes it):"
+        )
         print(f"  baseline read + msgspec decode of the snapshot, journal and every action: {read * 1e3:8.1f} ms")
-        print(f"  export:                                                      "
-              f"       {export * 1e3:8.1f} ms  ({export / read:.2f} × baseline)")
+        print(
+            f"  export:                                                      "
+            f"       {export * 1e3:8.1f} ms  ({export / read:.2f} × baseline)"
+        )
         shutil.rmtree(folder, ignore_errors=True)
 
         folder = root / "longest"
@@ -472,10 +515,14 @@ def main() -> int:
         print(f"\na fight of {LONGEST_ACTIONS:,} actions at {size:,} combatants:")
         print(f"  snapshot before the first action: {first / 1e6:8.2f} MB")
         print(f"  snapshot after the last one:      {last / 1e6:8.2f} MB  ({last / first:.2f} × the first)")
-        print(f"  the session folder:               {whole / 1e6:8.1f} MB  "
-              f"({(whole - folder_bytes(empty)) / LONGEST_ACTIONS:.0f} B per action)")
-        print(f"  peak RSS of the process that played them: {long_peak:.1f} MiB "
-              f"(one that only built the fight: {bare_peak:.1f} MiB)")
+        print(
+            f"  the session folder:               {whole / 1e6:8.1f} MB  "
+            f"({(whole - folder_bytes(empty)) / LONGEST_ACTIONS:.0f} B per action)"
+        )
+        print(
+            f"  peak RSS of the process that played them: {long_peak:.1f} MiB "
+            f"(one that only built the fight: {bare_peak:.1f} MiB)"
+        )
 
         if args.profile:
             big = Store.create(fight(size), root / "profile")

@@ -107,13 +107,19 @@ def measure(env: dict[str, str], starts: int, fights: int, base: Path) -> None:
 
     for what, at in (("first frame", 0), ("quiet screen", 1)):
         b, e, f = median("bare", at), median("empty", at), median("full", at)
-        print(f"  start to the {what} (medians of {starts}): bare app {b * 1e3:.0f} ms, empty session list "
-              f"{e * 1e3:.0f} ms, {fights} saved fights {f * 1e3:.0f} ms")
+        print(
+            f"  start to the {what} (medians of {starts}): bare app {b * 1e3:.0f} ms, empty session list "
+            f"{e * 1e3:.0f} ms, {fights} saved fights {f * 1e3:.0f} ms"
+        )
         print(f"    start → session list: {e / b:.2f}× bare{' (target ≤ 1.15×)' if not at else ''}")
-        print(f"    session list with {fights} saved fights: {f / e:.2f}× the empty list"
-              f"{' (target ≤ 1.1×)' if not at else ''}, {f / b:.2f}× bare")
-    print(f"  the first start with {fights} saved fights and no index yet: {cold[0] * 1e3:.0f} ms to the first "
-          f"frame ({cold[0] / median('empty', 0):.1f}× the empty list; it writes the index)")
+        print(
+            f"    session list with {fights} saved fights: {f / e:.2f}× the empty list"
+            f"{' (target ≤ 1.1×)' if not at else ''}, {f / b:.2f}× bare"
+        )
+    print(
+        f"  the first start with {fights} saved fights and no index yet: {cold[0] * 1e3:.0f} ms to the first "
+        f"frame ({cold[0] / median('empty', 0):.1f}× the empty list; it writes the index)"
+    )
 
 
 def main() -> int:

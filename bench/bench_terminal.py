@@ -203,12 +203,22 @@ def environment() -> dict[str, str]:
     """The terminal's, and the app's defaults: no Textual switches, an empty config folder (no settings file
     of the machine's GM: its keymap, theme or language would change what is measured, and the markers looked
     for), English whatever the locale of whoever runs it."""
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith("TEXTUAL") and key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("TEXTUAL") and key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")
+    }
     config = tempfile.mkdtemp(prefix="tui-combat-bench-config-")
     atexit.register(shutil.rmtree, config, ignore_errors=True)
-    env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS), LINES=str(LINES),
-               LANG="C.UTF-8", TUI_COMBAT_CONFIG_DIR=config, LANGUAGE="en")
+    env.update(
+        TERM="xterm-256color",
+        COLORTERM="truecolor",
+        COLUMNS=str(COLUMNS),
+        LINES=str(LINES),
+        LANG="C.UTF-8",
+        TUI_COMBAT_CONFIG_DIR=config,
+        LANGUAGE="en",
+    )
     return env
 
 
@@ -216,8 +226,9 @@ def compile_bytecode() -> None:
     """Bytecode for every module of the app, as an installed copy has it: a module edited since it was last
     compiled is otherwise compiled again at every start when ``PYTHONDONTWRITEBYTECODE`` is set (as it may
     be in a development shell), which the bare app never pays. ``compileall`` writes it whatever that says."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "tui_combat")], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "tui_combat")], check=True, stdout=subprocess.DEVNULL
+    )
 
 
 def ours(data: Path, key: str) -> list[str]:
@@ -241,9 +252,20 @@ def build(data: Path, combatants: int, actions: int, group: int = 500, tag: str 
         "store.close()\n"
     )
     folder = data / "sessions" / key
-    subprocess.run([sys.executable, "-c", code, str(ROOT), str(ROOT / "bench"), str(folder), str(combatants), str(actions),
-                    str(group)],
-                   check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            str(ROOT),
+            str(ROOT / "bench"),
+            str(folder),
+            str(combatants),
+            str(actions),
+            str(group),
+        ],
+        check=True,
+    )
     return key
 
 
@@ -290,6 +312,7 @@ class Beside:
 @dataclass
 class Paired:
     """A key of ours, and the bare app's keys given right after each of it."""
+
     ours: Keys = field(default_factory=Keys)
     bare: Keys = field(default_factory=Keys)
 
@@ -302,8 +325,9 @@ class Paired:
         return self.ours.ms / self.bare.ms
 
 
-def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str],
-               beside: Beside) -> tuple[Paired, Paired, float]:
+def press_keys(
+    argv: list[str], marker: bytes, count: int, env: dict[str, str], beside: Beside
+) -> tuple[Paired, Paired, float]:
     """Start ``argv``, wait for its first frame, then write ``n`` and ``b`` in turn ``count`` times each
     (the first two of each are a warm-up), each paired with a key of the bare app ``beside``. Returns (n, b,
     peak RSS MiB)."""
@@ -321,14 +345,17 @@ def press_keys(argv: list[str], marker: bytes, count: int, env: dict[str, str],
         terminal.close()
 
 
-ROUND_STEPS = ((b"n", "n ends the resolve step"), (b"n", "n starts round 2 (its declarations)"),
-               (b"n", "n: the players' declarations"), (b"n", "n: the initiative step"),
-               (b"r", "r rolls initiative (the new order)"))
+ROUND_STEPS = (
+    (b"n", "n ends the resolve step"),
+    (b"n", "n starts round 2 (its declarations)"),
+    (b"n", "n: the players' declarations"),
+    (b"n", "n: the initiative step"),
+    (b"r", "r rolls initiative (the new order)"),
+)
 """The keys of a round's steps, from the last slot of round 1 to the order of round 2, and what each does."""
 
 
-def press_steps(argv: list[str], marker: bytes, count: int, env: dict[str, str],
-                beside: Beside) -> list[Paired]:
+def press_steps(argv: list[str], marker: bytes, count: int, env: dict[str, str], beside: Beside) -> list[Paired]:
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``n`` to the last slot,
     the keys of :data:`ROUND_STEPS` (each timed, paired with a key of the bare app ``beside``), and ``u`` until
     round 1's first slot again. Returns each step key's times, in the order of :data:`ROUND_STEPS`."""
@@ -349,8 +376,9 @@ def press_steps(argv: list[str], marker: bytes, count: int, env: dict[str, str],
         terminal.close()
 
 
-def press_damage(argv: list[str], marker: bytes, count: int, env: dict[str, str],
-                 beside: Beside) -> dict[bytes, Paired]:
+def press_damage(
+    argv: list[str], marker: bytes, count: int, env: dict[str, str], beside: Beside
+) -> dict[bytes, Paired]:
     """Start ``argv``, wait for its first frame, then ``count`` times (after one warm-up): ``d`` (the damage
     prompt opens), ``3``, Enter (it is applied), ``u`` (undone), each paired with a key of the bare app
     ``beside``. Returns each key's times and bytes, by key."""
@@ -377,8 +405,13 @@ def press_more(argv: list[str], marker: bytes, count: int, env: dict[str, str], 
     terminal = Terminal(argv, env)
     try:
         terminal.until_quiet(0, marker)
-        timed = {"u undoes a damage": Paired(), "? opens the help": Paired(), "Esc closes it": Paired(),
-                 "a opens the attack form": Paired(), "Esc closes the attack form": Paired()}
+        timed = {
+            "u undoes a damage": Paired(),
+            "? opens the help": Paired(),
+            "Esc closes it": Paired(),
+            "a opens the attack form": Paired(),
+            "Esc closes the attack form": Paired(),
+        }
         for number in range(count + 1):
             terminal.key(b"d")
             terminal.key(b"3")
@@ -409,7 +442,9 @@ def view_updates(data: Path, key: str, count: int, env: dict[str, str]) -> Keys:
         for number in range(2 * count + 2):
             terminal.drain()
             since = len(terminal.output)
-            action: a.Action = a.Damage(combatant=target, amount=1) if number % 2 == 0 else a.Heal(combatant=target, amount=1)
+            action: a.Action = (
+                a.Damage(combatant=target, amount=1) if number % 2 == 0 else a.Heal(combatant=target, amount=1)
+            )
             store.dispatch(action)
             saved = time.perf_counter()
             terminal.until_quiet(since)
@@ -442,11 +477,17 @@ def frame_pieces(frame: bytes) -> list[tuple[int, int, int, str]]:
     pieces = []
     moves = list(CURSOR_MOVE.finditer(frame))
     for move, following in zip(moves, [*moves[1:], None]):
-        body = frame[move.end():following.start() if following else len(frame)]
+        body = frame[move.end() : following.start() if following else len(frame)]
         text = STYLE_CODE.sub(b"", body).decode(errors="replace").replace("\r\n", "")
         if text:
-            pieces.append((int(move[1]), int(move[2]), following.start() - move.start() if following else
-                           len(frame) - move.start(), text))
+            pieces.append(
+                (
+                    int(move[1]),
+                    int(move[2]),
+                    following.start() - move.start() if following else len(frame) - move.start(),
+                    text,
+                )
+            )
     return pieces
 
 
@@ -476,9 +517,15 @@ def main() -> int:
     parser.add_argument("--keys", type=int, default=KEYS, help=f"keys of each kind per size (default {KEYS})")
     parser.add_argument("--starts", type=int, default=STARTS, help=f"starts of each app (default {STARTS})")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the sessions (default: system temp)")
-    parser.add_argument("--frame", nargs="?", const="n", default=None, metavar="KEYS",
-                        help="only show what each key (default n: one next turn) writes, piece by piece "
-                             "(\\r for Enter, \\e for Esc); with --size, at that many combatants")
+    parser.add_argument(
+        "--frame",
+        nargs="?",
+        const="n",
+        default=None,
+        metavar="KEYS",
+        help="only show what each key (default n: one next turn) writes, piece by piece "
+        "(\\r for Enter, \\e for Esc); with --size, at that many combatants",
+    )
     parser.add_argument("--size", type=int, default=SIZES[0], help="combatants for --frame (default %(default)s)")
     parser.add_argument("--no-start", action="store_true", help="only the keys: no starts, no long session")
     args = parser.parse_args()
@@ -488,8 +535,10 @@ def main() -> int:
     began = time.perf_counter()
     compile_bytecode()
     try:
-        print(f"tui-combat in a pseudo-terminal of {COLUMNS}×{LINES}, against a bare Textual app in the same run; "
-              f"a frame ends after {QUIET * 1000:.0f} ms of quiet")
+        print(
+            f"tui-combat in a pseudo-terminal of {COLUMNS}×{LINES}, against a bare Textual app in the same run; "
+            f"a frame ends after {QUIET * 1000:.0f} ms of quiet"
+        )
         if args.frame is not None:
             keys = args.frame.replace("\\r", "\r").replace("\\e", "\x1b").encode()
             show_frame(ours(data, build(data, args.size, 0)), ROUND_MARKER, env, keys)
@@ -497,31 +546,45 @@ def main() -> int:
         sessions = {f"{size:,} combatants": build(data, size, 0) for size in SIZES}
         sessions["mass battle, 200 groups of 10"] = build(data, MASS[0], 0, MASS[1])
 
-        print(f"\nkeys n (next slot) and b (back), {keys} of each, medians; each key of ours is followed by one of the "
-              f"bare app, running beside it:")
-        print(f"{'':28} {'n ms':>8} {'b ms':>8} {'n bytes':>8} {'b bytes':>8} {'bare ms':>8} {'× bare ms':>10} "
-              f"{'× bare bytes':>13}")
+        print(
+            f"\nkeys n (next slot) and b (back), {keys} of each, medians; each key of ours is followed by one of the "
+            f"bare app, running beside it:"
+        )
+        print(
+            f"{'':28} {'n ms':>8} {'b ms':>8} {'n bytes':>8} {'b bytes':>8} {'bare ms':>8} {'× bare ms':>10} "
+            f"{'× bare bytes':>13}"
+        )
         beside = Beside(env)
         try:
             for label, key in sessions.items():
                 forward, back, _rss = press_keys(ours(data, key), ROUND_MARKER, keys, env, beside)
-                print(f"{label:28} {forward.ours.ms:8.1f} {back.ours.ms:8.1f} {forward.ours.size:8.0f} "
-                      f"{back.ours.size:8.0f} {forward.bare.ms:8.1f} {forward.ratio:10.2f} "
-                      f"{forward.ours.size / forward.bare.size:13.1f}")
+                print(
+                    f"{label:28} {forward.ours.ms:8.1f} {back.ours.ms:8.1f} {forward.ours.size:8.0f} "
+                    f"{back.ours.size:8.0f} {forward.bare.ms:8.1f} {forward.ratio:10.2f} "
+                    f"{forward.ours.size / forward.bare.size:13.1f}"
+                )
             bare_rss = beside.terminal.peak_rss_mib()
 
             steps = max(keys // 2, 3)
-            print(f"\nthe round's steps, from the last slot of round 1 to round 2's order, {steps} of each, medians; "
-                  f"ms, and × the bare key after each:")
+            print(
+                f"\nthe round's steps, from the last slot of round 1 to round 2's order, {steps} of each, medians; "
+                f"ms, and × the bare key after each:"
+            )
             print(f"{'':38}" + "".join(f"{f'{size:,} combatants':>22}" for size in SIZES))
-            by_size = [press_steps(ours(data, sessions[f"{size:,} combatants"]), ROUND_MARKER, steps, env, beside)
-                       for size in SIZES]
+            by_size = [
+                press_steps(ours(data, sessions[f"{size:,} combatants"]), ROUND_MARKER, steps, env, beside)
+                for size in SIZES
+            ]
             for index, (_key, what) in enumerate(ROUND_STEPS):
-                print(f"{what:38}" + "".join(f"{f'{timed[index].ours.ms:.1f} ms {timed[index].ratio:.2f}×':>22}"
-                                              for timed in by_size))
+                print(
+                    f"{what:38}"
+                    + "".join(f"{f'{timed[index].ours.ms:.1f} ms {timed[index].ratio:.2f}×':>22}" for timed in by_size)
+                )
 
-            print(f"\ndamage at {DAMAGE_AT:,} combatants, {keys} of each, medians (target: each ≤ 3× the bare key, "
-                  f"≤ 4 KB):")
+            print(
+                f"\ndamage at {DAMAGE_AT:,} combatants, {keys} of each, medians (target: each ≤ 3× the bare key, "
+                f"≤ 4 KB):"
+            )
             damage_key = sessions.get(f"{DAMAGE_AT:,} combatants") or build(data, DAMAGE_AT, 0)
             damage = press_damage(ours(data, damage_key), ROUND_MARKER, keys, env, beside)
             fresh = build(data, DAMAGE_AT, 0, tag="-fresh")  # a session nobody has acted in yet
@@ -529,16 +592,24 @@ def main() -> int:
             more = press_more(ours(data, damage_key), ROUND_MARKER, keys, env, beside)
         finally:
             beside.close()
-        rows = {"d opens the prompt": damage[b"d"], "Enter applies it": damage[b"\r"],
-                "Enter of the first action (Undo lit in the footer)": first[b"\r"],
-                "u undoing it (Undo dimmed again)": first[b"u"], **more}
+        rows = {
+            "d opens the prompt": damage[b"d"],
+            "Enter applies it": damage[b"\r"],
+            "Enter of the first action (Undo lit in the footer)": first[b"\r"],
+            "u undoing it (Undo dimmed again)": first[b"u"],
+            **more,
+        }
         for what, measured in rows.items():
             which = "the bare app's Esc" if what.startswith("Esc") else "the bare key"
-            print(f"  {what}: {measured.ours.ms:.1f} ms, {measured.ours.size:.0f} bytes: {measured.ratio:.2f}× {which} "
-                  f"({measured.bare.ms:.1f} ms)")
+            print(
+                f"  {what}: {measured.ours.ms:.1f} ms, {measured.ours.size:.0f} bytes: {measured.ratio:.2f}× {which} "
+                f"({measured.bare.ms:.1f} ms)"
+            )
 
-        print(f"\nthe players' view (tui-combat view), the GM's action saved → the view's frame, {keys} of each, medians "
-              f"(target: ≤ 50 ms, ≤ 2 KB at 2,000):")
+        print(
+            f"\nthe players' view (tui-combat view), the GM's action saved → the view's frame, {keys} of each, medians "
+            f"(target: ≤ 50 ms, ≤ 2 KB at 2,000):"
+        )
         for size in SIZES[:2]:
             measured = view_updates(data, sessions[f"{size:,} combatants"], keys // 2, env)
             print(f"  {size:,} combatants: {measured.ms:.1f} ms, {measured.size:.0f} bytes")
@@ -557,17 +628,23 @@ def main() -> int:
             o = statistics.median(times[index] for times in ours_starts)
             b = statistics.median(times[index] for times in bare_starts)
             paired = sorted(mine[index] / theirs[index] for mine, theirs in zip(ours_starts, bare_starts))
-            print(f"  start to the {what}: bare app {b * 1e3:.0f} ms, resume to the round screen {o * 1e3:.0f} ms: "
-                  f"{o / b:.2f}×{' (target ≤ 1.5×)' if not index else ''} (medians of {starts}; each start against "
-                  f"the bare one before it: {paired[0]:.2f}–{paired[-1]:.2f}×)")
+            print(
+                f"  start to the {what}: bare app {b * 1e3:.0f} ms, resume to the round screen {o * 1e3:.0f} ms: "
+                f"{o / b:.2f}×{' (target ≤ 1.5×)' if not index else ''} (medians of {starts}; each start against "
+                f"the bare one before it: {paired[0]:.2f}–{paired[-1]:.2f}×)"
+            )
         beside = Beside(env)
         try:
             forward, _back, rss = press_keys(ours(data, long_key), ROUND_MARKER, keys, env, beside)
         finally:
             beside.close()
-        print(f"  next slot: {forward.ours.ms:.1f} ms, {forward.ours.size:.0f} bytes ({forward.ratio:.2f}× the bare key)")
-        print(f"  peak RSS after the resume and {2 * (keys + 2)} keys: {rss:.1f} MiB (bare app {bare_rss:.1f} MiB; "
-              f"target ≤ 60 MB)")
+        print(
+            f"  next slot: {forward.ours.ms:.1f} ms, {forward.ours.size:.0f} bytes ({forward.ratio:.2f}× the bare key)"
+        )
+        print(
+            f"  peak RSS after the resume and {2 * (keys + 2)} keys: {rss:.1f} MiB (bare app {bare_rss:.1f} MiB; "
+            f"target ≤ 60 MB)"
+        )
 
         from bench_startup import FIGHTS
         from bench_startup import measure as session_list_starts

@@ -80,5 +80,20 @@ def encounter_file(folder: Path, text: str, name: str = "encounter.toml") -> Pat
     return path
 
 
-__all__ = ["BRIDGE", "DEMO", "Cached", "Faces", "config_folder", "d10", "die", "encounter_file", "house_rules_file", "ids",
-           "labels", "order_names", "registered", "rolled", "typed"]
+__all__ = [
+    "BRIDGE",
+    "DEMO",
+    "Cached",
+    "Faces",
+    "config_folder",
+    "d10",
+    "die",
+    "encounter_file",
+    "house_rules_file",
+    "ids",
+    "labels",
+    "order_names",
+    "registered",
+    "rolled",
+    "typed",
+]

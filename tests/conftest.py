@@ -29,8 +29,16 @@ from tui_combat.testing.environment import (  # noqa: E402
     hermetic_environment,
 )
 
-__all__ = ["CLEARED_PREFIXES", "HERMETIC_LANGUAGE", "KEPT", "KEPT_PREFIXES", "PINNED", "SHARED_CACHE", "USER_FOLDERS",
-           "hermetic_environment"]
+__all__ = [
+    "CLEARED_PREFIXES",
+    "HERMETIC_LANGUAGE",
+    "KEPT",
+    "KEPT_PREFIXES",
+    "PINNED",
+    "SHARED_CACHE",
+    "USER_FOLDERS",
+    "hermetic_environment",
+]
 
 
 def _apply(environment: dict[str, str | None]) -> None:
@@ -69,8 +77,9 @@ _CONFIG: dict[str, pytest.Config] = {}
 
 
 @pytest.fixture(autouse=True)
-def hermetic(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest,
-             monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def hermetic(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
     """The test's own machine folder (HOME, XDG folders, the app's config and data folders inside it),
     English, UTC, ``NO_COLOR``; the interface's language and the terminal's symbols decided afresh."""
     machine = tmp_path_factory.mktemp("machine")
@@ -109,8 +118,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
     times = config.stash.get(_TIMES_KEY, None)
     if not times or not (times[True] or times[False]):
         return
-    terminalreporter.write_line(f"time in tests: {times[False]:.0f} s not marked slow (the fast loop, -m 'not slow'), "
-                                f"{times[True]:.0f} s marked slow")
+    terminalreporter.write_line(
+        f"time in tests: {times[False]:.0f} s not marked slow (the fast loop, -m 'not slow'), "
+        f"{times[True]:.0f} s marked slow"
+    )
 
 
 @pytest.fixture

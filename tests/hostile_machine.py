@@ -17,7 +17,9 @@ import shlex
 import sys
 from pathlib import Path
 
-KEY_POOL = [f"{mod}f{n}" for mod in ("ctrl+", "shift+", "ctrl+shift+", "alt+", "alt+shift+", "ctrl+alt+") for n in range(1, 25)]
+KEY_POOL = [
+    f"{mod}f{n}" for mod in ("ctrl+", "shift+", "ctrl+shift+", "alt+", "alt+shift+", "ctrl+alt+") for n in range(1, 25)
+]
 """Keys no default binding uses: each binding gets one of its own."""
 
 CLEARED = ("TEXTUAL", "TUI_COMBAT_", "XDG_", "LC_", "NO_COLOR")
@@ -56,21 +58,37 @@ def hostile_machine(base: Path) -> tuple[dict[str, str], list[str]]:
     save_entry(app_data, "adnd2e", Entry(name="Goblin", hp=4, count=6, sheet={"cls": "monster", "level": 1}))
     save_entry(app_data, "dnd5e", Entry(name="Bandit", hp=11, sheet={"ac": 12}))
     state = new_state(seed=7, ruleset="adnd2e")
-    for action in (a.SetName(name="The user's own fight"), a.SetRuleset(ruleset="adnd2e"),
-                   a.AddSide(name="Heroes", is_party=True), a.AddSide(name="Orcs"),
-                   a.AddCombatants(side="s1", name="Borys", hp=12, sheet={"cls": "warrior", "level": 2}),
-                   a.AddCombatants(side="s2", name="Orc", hp=6, count=3, sheet={"cls": "monster", "level": 1})):
+    for action in (
+        a.SetName(name="The user's own fight"),
+        a.SetRuleset(ruleset="adnd2e"),
+        a.AddSide(name="Heroes", is_party=True),
+        a.AddSide(name="Orcs"),
+        a.AddCombatants(side="s1", name="Borys", hp=12, sheet={"cls": "warrior", "level": 2}),
+        a.AddCombatants(side="s2", name="Orc", hp=6, count=3, sheet={"cls": "monster", "level": 1}),
+    ):
         state = apply(state, action)
     Store.create(state, sessions_dir(app_data) / "users-own-fight").close()
     cache.mkdir(parents=True)
 
     unset = [name for name in os.environ if name.startswith(CLEARED) and name not in KEPT]
     wanted = {
-        "HOME": str(home), "XDG_CONFIG_HOME": str(config), "XDG_DATA_HOME": str(data),
-        "XDG_CACHE_HOME": str(cache), "XDG_STATE_HOME": str(home / ".local" / "state"),
-        "LANG": "uk_UA.UTF-8", "LANGUAGE": "uk:ru", "LC_ALL": "uk_UA.UTF-8", "LC_MESSAGES": "uk_UA.UTF-8",
-        "TZ": "Pacific/Kiritimati", "TERM": "linux", "COLORTERM": "truecolor", "FORCE_COLOR": "1",
-        "TUI_COMBAT_PLAIN": "1", "COLUMNS": "41", "LINES": "13", "TEXTUAL_ANIMATIONS": "full",
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(config),
+        "XDG_DATA_HOME": str(data),
+        "XDG_CACHE_HOME": str(cache),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "LANG": "uk_UA.UTF-8",
+        "LANGUAGE": "uk:ru",
+        "LC_ALL": "uk_UA.UTF-8",
+        "LC_MESSAGES": "uk_UA.UTF-8",
+        "TZ": "Pacific/Kiritimati",
+        "TERM": "linux",
+        "COLORTERM": "truecolor",
+        "FORCE_COLOR": "1",
+        "TUI_COMBAT_PLAIN": "1",
+        "COLUMNS": "41",
+        "LINES": "13",
+        "TEXTUAL_ANIMATIONS": "full",
     }
     return wanted, [name for name in unset if name not in wanted]
 
@@ -88,8 +106,14 @@ def main(argv: list[str]) -> int:
         print("usage: python -m tests.hostile_machine DIR", file=sys.stderr)
         return 2
     wanted, unset = hostile_machine(Path(argv[0]).resolve())
-    print("\n".join([*(f"unset {name}" for name in unset),
-                     *(f"export {name}={shlex.quote(value)}" for name, value in wanted.items())]))
+    print(
+        "\n".join(
+            [
+                *(f"unset {name}" for name in unset),
+                *(f"export {name}={shlex.quote(value)}" for name, value in wanted.items()),
+            ]
+        )
+    )
     return 0
 
 

@@ -239,8 +239,12 @@ class _Scan(ast.NodeVisitor):
             for name in filter(is_private, defined):
                 owner = _owner_defining(ancestry, name)
                 if owner is not None:
-                    self.add(statement, owner, name, "overridden" if isinstance(
-                        statement, (ast.FunctionDef, ast.AsyncFunctionDef)) else "redefined")
+                    self.add(
+                        statement,
+                        owner,
+                        name,
+                        "overridden" if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) else "redefined",
+                    )
         self.ancestry.append(ancestry)
         self.generic_visit(node)
         self.ancestry.pop()
@@ -249,7 +253,8 @@ class _Scan(ast.NodeVisitor):
         if not is_private(name):
             return
         own = (isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")) or (
-            isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super")
+            isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super"
+        )
         if own:
             owner = _owner_defining(self.ancestry[-1], name)
             if owner is not None:
@@ -262,17 +267,25 @@ class _Scan(ast.NodeVisitor):
             return
         owners = library_private_names().get(name)
         if owners and name not in our_private_names():
-            self.add(node, " | ".join(sorted(owners)) if len(owners) <= 3 else f"{len(owners)} classes", name,
-                     "used on another object")
+            self.add(
+                node,
+                " | ".join(sorted(owners)) if len(owners) <= 3 else f"{len(owners)} classes",
+                name,
+                "used on another object",
+            )
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         self._attribute(node, node.value, node.attr)
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
-        if (isinstance(node.func, ast.Name) and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
-                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
-                and isinstance(node.args[1].value, str)):
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
             self._attribute(node, node.args[0], node.args[1].value)
         self.generic_visit(node)
 

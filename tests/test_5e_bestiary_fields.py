@@ -15,8 +15,21 @@ from tui_combat.engine.dice import parse
 from tui_combat.fight.library import bestiary_path, srd_path
 
 ABILITIES = ("Str", "Dex", "Con", "Int", "Wis", "Cha")
-DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
-                "psychic", "radiant", "slashing", "thunder")
+DAMAGE_TYPES = (
+    "acid",
+    "bludgeoning",
+    "cold",
+    "fire",
+    "force",
+    "lightning",
+    "necrotic",
+    "piercing",
+    "poison",
+    "psychic",
+    "radiant",
+    "slashing",
+    "thunder",
+)
 SHEET_KEYS = ("saves", "resist", "immune", "vulnerable", "legendary", "legendary_resistance", "abilities")
 
 
@@ -106,11 +119,14 @@ def english_notes(entry: dict[str, Any]) -> str:
 
 def test_the_mini_language_reads_what_the_guide_writes_and_refuses_the_rest() -> None:
     assert parse_abilities("Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft") == (
-        Ability("Fire Breath", (Part("17d6", "fire"),), "Dex", 21, "half", "5-6", "cone 60 ft"),)
-    assert parse_abilities("Death Throes: 9d6 fire plus 9d6 force, Dex 20 none, emanation 30 ft; "
-                           "Teleport: recharge 4-6; Fire Aura: 3d8 fire, emanation 10 ft; "
-                           "Dragon's Breath: 8d6, Dex 14 half, recharge 5-6, cone 30 ft; Web: Dex 13, recharge 5-6; "
-                           "Acid Spray: 4d6 acid, Dex 12 half, recharge 6, line 30x5 ft") == (
+        Ability("Fire Breath", (Part("17d6", "fire"),), "Dex", 21, "half", "5-6", "cone 60 ft"),
+    )
+    assert parse_abilities(
+        "Death Throes: 9d6 fire plus 9d6 force, Dex 20 none, emanation 30 ft; "
+        "Teleport: recharge 4-6; Fire Aura: 3d8 fire, emanation 10 ft; "
+        "Dragon's Breath: 8d6, Dex 14 half, recharge 5-6, cone 30 ft; Web: Dex 13, recharge 5-6; "
+        "Acid Spray: 4d6 acid, Dex 12 half, recharge 6, line 30x5 ft"
+    ) == (
         Ability("Death Throes", (Part("9d6", "fire"), Part("9d6", "force")), "Dex", 20, "none", "", "emanation 30 ft"),
         Ability("Teleport", recharge="4-6"),
         Ability("Fire Aura", (Part("3d8", "fire"),), area="emanation 10 ft"),
@@ -118,10 +134,21 @@ def test_the_mini_language_reads_what_the_guide_writes_and_refuses_the_rest() ->
         Ability("Web", save="Dex", dc=13, recharge="5-6"),
         Ability("Acid Spray", (Part("4d6", "acid"),), "Dex", 12, "half", "6", "line 30x5 ft"),
     )
-    for wrong in ("Fire Breath 17d6 fire", "Fire Breath: ", "Fire Breath: 17d6 flame", "Fire Breath: Dexterity 21",
-                  "Fire Breath: cone 60 ft, 17d6 fire", "Fire Breath: 17d6 fire, Dex 21", "Web: Dex 13 half",
-                  "Fire Breath: 17d6 fire, Dex 21 half, recharge 5", "Fire Breath: cone 60", "Breath: line 60 ft",
-                  "Fire Breath: 17d6 fire,Dex 21 half", "A, B: Dex 12", "Fire Breath: 17d6 fire;Web: Dex 13"):
+    for wrong in (
+        "Fire Breath 17d6 fire",
+        "Fire Breath: ",
+        "Fire Breath: 17d6 flame",
+        "Fire Breath: Dexterity 21",
+        "Fire Breath: cone 60 ft, 17d6 fire",
+        "Fire Breath: 17d6 fire, Dex 21",
+        "Web: Dex 13 half",
+        "Fire Breath: 17d6 fire, Dex 21 half, recharge 5",
+        "Fire Breath: cone 60",
+        "Breath: line 60 ft",
+        "Fire Breath: 17d6 fire,Dex 21 half",
+        "A, B: Dex 12",
+        "Fire Breath: 17d6 fire;Web: Dex 13",
+    ):
         with pytest.raises(ValueError):
             parse_abilities(wrong)
 
@@ -155,7 +182,8 @@ def test_the_figures_the_dataset_gets_wrong_are_the_printed_blocks() -> None:
     assert parse_saves(gold["sheet"]["saves"])["Wis"] == 10
     assert "makes three Rend attacks" in gold["sheet"]["multiattack"]
     assert parse_abilities(srd_entry("Wight")["sheet"]["abilities"]) == (
-        Ability("Life Drain", (Part("1d8+2", "necrotic"),), "Con", 13, "none"),)
+        Ability("Life Drain", (Part("1d8+2", "necrotic"),), "Con", 13, "none"),
+    )
     assert "Weakening Breath: Str 21, cone 60 ft" in srd_entry("Adult Gold Dragon")["sheet"]["abilities"]
 
 
@@ -181,8 +209,12 @@ def test_the_srd_file_holds_the_abilities_of_the_book() -> None:
     assert with_key["saves"] == len(shipped) == 341
     assert with_key["resist"] > 50 and with_key["immune"] > 90 and with_key["vulnerable"] >= 10
     assert with_key["legendary"] == 30 and with_key["legendary_resistance"] == 32
-    abilities = [ability for entry in shipped if "abilities" in entry["sheet"]
-                 for ability in parse_abilities(entry["sheet"]["abilities"])]
+    abilities = [
+        ability
+        for entry in shipped
+        if "abilities" in entry["sheet"]
+        for ability in parse_abilities(entry["sheet"]["abilities"])
+    ]
     breaths = [ability for ability in abilities if ability.name.endswith("Breath") and ability.damage]
     assert len(breaths) > 40 and all(b.save and b.dc and b.recharge and b.area for b in breaths)
     assert len(abilities) > 180
@@ -192,15 +224,23 @@ def test_the_srd_file_holds_the_abilities_of_the_book() -> None:
 def test_no_note_has_lost_words_or_a_reference_left_unrendered(path: Path) -> None:
     """The dataset's inline references ([[/item Spellcasting]]) are the printed block's words: "a use of (A)
     Sleep Breath or (B) Spellcasting to cast Scorching Ray", never "a use of (A) or (B) to cast"."""
-    lost = re.compile(r"\(A\) or \(B\)|use of to|cast \.|uses \.|makes \{|\[\[|\]\]|[{}@]|&Reference|\.mm|"
-                      r"Activity|Number of attacks|\w\.\w|\s[.,]|\s{2}")
+    lost = re.compile(
+        r"\(A\) or \(B\)|use of to|cast \.|uses \.|makes \{|\[\[|\]\]|[{}@]|&Reference|\.mm|"
+        r"Activity|Number of attacks|\w\.\w|\s[.,]|\s{2}"
+    )
     for entry in entries(path):
-        for text in (entry.get("notes", ""), entry["sheet"].get("multiattack", ""), entry["sheet"].get("legendary_actions", "")):
+        for text in (
+            entry.get("notes", ""),
+            entry["sheet"].get("multiattack", ""),
+            entry["sheet"].get("legendary_actions", ""),
+        ):
             assert not lost.search(text), (entry["name"], text)
     if path == srd_path("dnd5e"):
         bronze = srd_entry("Adult Bronze Dragon")["sheet"]["multiattack"]
-        assert ("It can replace one attack with a use of (A) Repulsion Breath or (B) Spellcasting to cast Guiding "
-                "Bolt (level 2 version).") in bronze
+        assert (
+            "It can replace one attack with a use of (A) Repulsion Breath or (B) Spellcasting to cast Guiding "
+            "Bolt (level 2 version)."
+        ) in bronze
         assert "a use of Spellcasting to cast Scorching Ray." in srd_entry("Adult Red Dragon")["sheet"]["multiattack"]
         assert "to cast Ice Knife (level 2 version)" in srd_entry("Ancient Silver Dragon")["sheet"]["multiattack"]
 
@@ -223,8 +263,11 @@ def test_the_starter_bestiary_gives_each_figure_its_source() -> None:
     saves_lines = [index for index, line in enumerate(lines) if line.startswith("saves = ")]
     assert len(saves_lines) == len(entries(bestiary_path("dnd5e")))
     for index in saves_lines:
-        source = re.fullmatch(r"# SRD 5\.1: Str (\d+), Dex (\d+), Con (\d+), Int (\d+), Wis (\d+), Cha (\d+); "
-                              r"no saving throw proficiency", lines[index - 1])
+        source = re.fullmatch(
+            r"# SRD 5\.1: Str (\d+), Dex (\d+), Con (\d+), Int (\d+), Wis (\d+), Cha (\d+); "
+            r"no saving throw proficiency",
+            lines[index - 1],
+        )
         assert source is not None, lines[index - 1]
         saves = parse_saves(tomllib.loads(lines[index])["saves"])
         assert list(saves.values()) == [(int(score) - 10) // 2 for score in source.groups()]

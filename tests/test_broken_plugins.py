@@ -30,13 +30,25 @@ def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         install(site)
     env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
     env["PYTHONPATH"] = os.pathsep.join([str(site), str(ROOT)])
-    return subprocess.run([sys.executable, "-m", "tui_combat", "--data-dir", str(tmp_path / "data"), *args],
-                          capture_output=True, text=True, encoding="utf-8", timeout=60, check=False, env=env, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "tui_combat", "--data-dir", str(tmp_path / "data"), *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        check=False,
+        env=env,
+        cwd=ROOT,
+    )
 
 
 def naming(tmp_path: Path, ruleset: str) -> Path:
-    return encounter_file(tmp_path, f'name = "Ambush"\nruleset = "{ruleset}"\n[[sides]]\nname = "Party"\n'
-                                    '[[sides.combatants]]\nname = "Raf"\nhp = 9\n', name=f"{ruleset}.toml")
+    return encounter_file(
+        tmp_path,
+        f'name = "Ambush"\nruleset = "{ruleset}"\n[[sides]]\nname = "Party"\n'
+        '[[sides.combatants]]\nname = "Raf"\nhp = 9\n',
+        name=f"{ruleset}.toml",
+    )
 
 
 @pytest.mark.parametrize(("ruleset", "error"), [(SYNTAX_ERROR, "SyntaxError at "), (PREPARE_ERROR, "RuntimeError at ")])

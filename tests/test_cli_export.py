@@ -23,8 +23,15 @@ def run(data: Path, *args: str, config: Path | None = None) -> subprocess.Comple
     env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
     env["LANG"] = env["LANGUAGE"] = "C.UTF-8"  # the messages below are the English ones
     env["TUI_COMBAT_CONFIG_DIR"] = str(config or data / "no-config")
-    return subprocess.run([sys.executable, "-m", "tui_combat", "--data-dir", str(data), *args],
-                          capture_output=True, text=True, encoding="utf-8", timeout=60, check=False, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "tui_combat", "--data-dir", str(data), *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        check=False,
+        env=env,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +105,8 @@ def test_an_unknown_format_is_refused_by_the_parser(data: Path) -> None:
 
 
 def test_a_report_file_is_private_never_overwritten_without_force_and_never_written_through_a_link(
-        data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tui_combat.__main__ import main
 
     target = tmp_path / "report.md"

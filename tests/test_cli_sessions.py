@@ -26,8 +26,15 @@ GUARD = 60
 def run(data: Path, *args: str, stdin: int | None = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
     env["LANG"] = env["LANGUAGE"] = "C.UTF-8"  # the messages below are the English ones
-    return subprocess.run([sys.executable, "-m", "tui_combat", "--data-dir", str(data), *args], stdin=stdin,
-                          capture_output=True, text=True, timeout=GUARD, check=False, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "tui_combat", "--data-dir", str(data), *args],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=GUARD,
+        check=False,
+        env=env,
+    )
 
 
 @pytest.fixture
@@ -41,8 +48,11 @@ def data(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("args", [[], ["resume", "trolls AND orcs in the tunnel"], ["new", str(DEMO)], ["view"]],
-                         ids=["sessions", "resume", "new", "view"])
+@pytest.mark.parametrize(
+    "args",
+    [[], ["resume", "trolls AND orcs in the tunnel"], ["new", str(DEMO)], ["view"]],
+    ids=["sessions", "resume", "new", "view"],
+)
 def test_without_a_terminal_the_screens_are_refused_at_once(data: Path, args: list[str]) -> None:
     result = run(data, *args)
     assert result.returncode == 2
@@ -99,8 +109,10 @@ def test_the_commands_that_need_no_terminal_work_without_one(data: Path, tmp_pat
 
 def test_check_and_new_report_every_mistake_and_new_leaves_nothing(data: Path, tmp_path: Path) -> None:
     encounter = tmp_path / "ford.toml"
-    encounter.write_text('name = "Ford"\nruleset = "adnd"\n[[sides]]\nname = "A"\n'
-                         '[[sides.combatants]]\nname = "Raf"\nhpp = 3\n', encoding="utf-8")
+    encounter.write_text(
+        'name = "Ford"\nruleset = "adnd"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\nhpp = 3\n',
+        encoding="utf-8",
+    )
     for command in ("check", "new"):
         result = run(data, command, str(encounter))
         assert result.returncode == 2
@@ -118,8 +130,9 @@ def test_in_a_terminal_resume_opens_the_session_by_its_listed_name(data: Path) -
 
     env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
     env.update(TERM="xterm-256color", LANG="C.UTF-8", LANGUAGE="C.UTF-8")
-    terminal = Terminal([sys.executable, "-m", "tui_combat", "--data-dir", str(data), "resume",
-                         "trolls and ORCS in the tunnel"], env)
+    terminal = Terminal(
+        [sys.executable, "-m", "tui_combat", "--data-dir", str(data), "resume", "trolls and ORCS in the tunnel"], env
+    )
     try:
         terminal.wait_for("the round screen", lambda: "Troll 1" in terminal.text() and "Round 1" in terminal.text())
         terminal.send("\x11")  # ctrl+q
@@ -133,8 +146,9 @@ def test_in_a_terminal_resume_opens_the_session_by_its_listed_name(data: Path) -
 
 
 @pytest.mark.parametrize("name", ["n" * 256, "é" * 130, "x" * 10_000_000], ids=["256 bytes", "130 é", "10 MB"])
-def test_a_name_too_long_for_a_folder_is_refused_with_a_message_by_every_command(data: Path, name: str,
-                                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_name_too_long_for_a_folder_is_refused_with_a_message_by_every_command(
+    data: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tui_combat.__main__ import main
 
     for command in (["resume", name], ["view", name], ["export", name], ["recover", name], ["serve", name]):
@@ -153,8 +167,9 @@ def test_a_long_session_name_gives_a_folder_name_that_fits(tmp_path: Path) -> No
         assert recovered.is_dir()
 
 
-def test_a_symlinked_sessions_folder_is_refused_with_one_message_by_every_command(tmp_path: Path,
-                                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_symlinked_sessions_folder_is_refused_with_one_message_by_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tui_combat.__main__ import main
 
     elsewhere = tmp_path / "elsewhere"
@@ -176,16 +191,22 @@ def test_a_symlinked_sessions_folder_is_refused_with_one_message_by_every_comman
 @pytest.mark.parametrize("command", [["roll", "1000d6"], ["list"], ["--help"]])
 def test_output_to_a_closed_pipe_ends_quietly(data: Path, command: list[str]) -> None:
     env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
-    with subprocess.Popen([sys.executable, "-m", "tui_combat", "--data-dir", str(data), *command], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env) as process:
+    with subprocess.Popen(
+        [sys.executable, "-m", "tui_combat", "--data-dir", str(data), *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env=env,
+    ) as process:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.close()  # the reader is gone before anything is written, as after `| head -c 0`
         error = process.stderr.read().decode()
         assert process.wait(timeout=GUARD) in (0, 2) and "Traceback" not in error and "BrokenPipe" not in error, error
 
 
-def test_a_data_folder_that_is_a_symbolic_link_is_followed_by_every_command(tmp_path: Path,
-                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_data_folder_that_is_a_symbolic_link_is_followed_by_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The GM may keep the data folder on another disk: the link to it is followed, by every command alike."""
     from tui_combat.__main__ import main
 

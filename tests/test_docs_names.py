@@ -18,13 +18,25 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.model import Combatant, Initiative, RollRequest, Slot, State
 
 ROOT = Path(__file__).resolve().parents[1]
-PLUGINS = (*sorted((ROOT / "examples" / "savage_worlds" / "savage_worlds").glob("*.py")),
-           ROOT / "tests" / "plugins" / "skirmish.py")
+PLUGINS = (
+    *sorted((ROOT / "examples" / "savage_worlds" / "savage_worlds").glob("*.py")),
+    ROOT / "tests" / "plugins" / "skirmish.py",
+)
 GUIDE = (ROOT / "docs" / "writing-a-ruleset.md", ROOT / "docs" / "engine-api.md")
-READ_ON: dict[str, type] = {"state": State, "combatant": Combatant, "attacker": Combatant, "target": Combatant,
-                            "request": RollRequest, "result": Roll, "slot": Slot, "initiative": Initiative}
+READ_ON: dict[str, type] = {
+    "state": State,
+    "combatant": Combatant,
+    "attacker": Combatant,
+    "target": Combatant,
+    "request": RollRequest,
+    "result": Roll,
+    "slot": Slot,
+    "initiative": Initiative,
+}
 """A plugin's variables by the engine type they hold, for the attributes it reads of them."""
-MESSAGES: dict[str, frozenset[str]] = {name: frozenset() for name in ("_", "N_", "ngettext", "pgettext", "plural_msg", "msg")}
+MESSAGES: dict[str, frozenset[str]] = {
+    name: frozenset() for name in ("_", "N_", "ngettext", "pgettext", "plural_msg", "msg")
+}
 MESSAGES["log"] = frozenset(("secret", "rolls", "facts", "public"))
 """Calls whose keywords are a message's parameters, but for the function's own (``log``'s ``facts`` …)."""
 
@@ -45,12 +57,19 @@ def engine_names(tree: ast.AST, imported: set[str]) -> Iterator[tuple[str, str]]
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tui_combat"):
             for alias in node.names:
                 yield alias.name, f"imported from {node.module}"
-        elif isinstance(node, ast.ClassDef) and any(isinstance(base, ast.Subscript) and getattr(base.value, "id", "") == "Ruleset"
-                                                    for base in node.bases):
+        elif isinstance(node, ast.ClassDef) and any(
+            isinstance(base, ast.Subscript) and getattr(base.value, "id", "") == "Ruleset" for base in node.bases
+        ):
             for item in node.body:
-                names = [item.name] if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) else \
-                    [target.id for target in getattr(item, "targets", [getattr(item, "target", None)])
-                     if isinstance(target, ast.Name)]
+                names = (
+                    [item.name]
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    else [
+                        target.id
+                        for target in getattr(item, "targets", [getattr(item, "target", None)])
+                        if isinstance(target, ast.Name)
+                    ]
+                )
                 for name in names:
                     if hasattr(Ruleset, name) or name in Ruleset.__annotations__:
                         yield name, f"a hook or attribute of Ruleset set by {node.name}"
@@ -58,8 +77,12 @@ def engine_names(tree: ast.AST, imported: set[str]) -> Iterator[tuple[str, str]]
             for keyword in node.keywords:
                 if keyword.arg and (node.func.id not in MESSAGES or keyword.arg in MESSAGES[node.func.id]):
                     yield keyword.arg, f"a field of {node.func.id}"
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                isinstance(node.func.value, ast.Name) and node.func.value.id in ("a", "actions"):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in ("a", "actions")
+        ):
             yield node.func.attr, "an action of tui_combat.engine.actions"
             for keyword in node.keywords:
                 if keyword.arg:
@@ -74,8 +97,12 @@ def used_names() -> dict[str, str]:
     found: dict[str, str] = {}
     for path in PLUGINS:
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        imported = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-                    and (node.module or "").startswith("tui_combat") for alias in node.names}
+        imported = {
+            alias.asname or alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tui_combat")
+            for alias in node.names
+        }
         for name, where in engine_names(tree, imported):
             found.setdefault(name, f"{path.name}: {where}")
     return found
@@ -92,8 +119,14 @@ def test_every_name_an_example_plugin_uses_is_in_the_guide() -> None:
     assert not missing, "\n".join(f"{name}  ({where})" for name, where in sorted(missing.items()))
 
 
-@pytest.mark.parametrize("struct", [a for a in vars(actions).values()
-                                    if isinstance(a, type) and issubclass(a, actions._Action) and a is not actions._Action])
+@pytest.mark.parametrize(
+    "struct",
+    [
+        a
+        for a in vars(actions).values()
+        if isinstance(a, type) and issubclass(a, actions._Action) and a is not actions._Action
+    ],
+)
 def test_every_action_and_its_fields_are_in_the_guide(struct: type) -> None:
     """The engine's actions a plugin applies (``apply(state, actions.Damage(…))``), each with its fields."""
     documented = set().union(*(code_spans(path.read_text(encoding="utf-8")) for path in GUIDE))

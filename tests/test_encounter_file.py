@@ -49,15 +49,31 @@ def test_a_demo_saved_and_started_again_is_the_same_set_up(tmp_path: Path, demo:
 def hand_made() -> State:
     state = State(seed=3)
     for action in (
-        a.SetName(name="Wolves at \"the Ford\""), a.SetRuleset(ruleset="players_option"),
-        a.SetOption(key="tie_reroll", value="party"), a.SetOption(key="weapon_vs_armour", value="on"),
-        a.AddSide(name="Heroes", is_party=True), a.AddSide(name="Pack"), a.AddSide(name="Empty side"),
-        a.AddCombatants(side="s1", name="Gerda", hp=40, notes="Line one.\nLine two.",
-                        sheet={"cls": "warrior", "level": 5, "weapon": "long sword", "magic": 2}),
-        a.AddCombatants(side="s2", name="Wolf", hp=11, count=3, sheet={"cls": "monster", "level": "2+2", "forms": "bite",
-                                                                       "natural": True, "size": "small", "movement": 18}),
+        a.SetName(name='Wolves at "the Ford"'),
+        a.SetRuleset(ruleset="players_option"),
+        a.SetOption(key="tie_reroll", value="party"),
+        a.SetOption(key="weapon_vs_armour", value="on"),
+        a.AddSide(name="Heroes", is_party=True),
+        a.AddSide(name="Pack"),
+        a.AddSide(name="Empty side"),
+        a.AddCombatants(
+            side="s1",
+            name="Gerda",
+            hp=40,
+            notes="Line one.\nLine two.",
+            sheet={"cls": "warrior", "level": 5, "weapon": "long sword", "magic": 2},
+        ),
+        a.AddCombatants(
+            side="s2",
+            name="Wolf",
+            hp=11,
+            count=3,
+            sheet={"cls": "monster", "level": "2+2", "forms": "bite", "natural": True, "size": "small", "movement": 18},
+        ),
         a.AddCombatants(side="s1", name="Tam", hp=18, sheet={"cls": "rogue", "level": 4, "weapon": "short sword"}),
-        a.AddCombatants(side="s2", name="Wolf", hp=20, sheet={"cls": "monster", "level": 3, "forms": "bite", "natural": True}),
+        a.AddCombatants(
+            side="s2", name="Wolf", hp=20, sheet={"cls": "monster", "level": 3, "forms": "bite", "natural": True}
+        ),
     ):
         state = apply(state, action)
     return state
@@ -70,10 +86,22 @@ def test_a_hand_made_set_up_comes_back_with_its_groups_options_and_sides(tmp_pat
     assert saved.warnings == []
     data = tomllib.loads(saved.path.read_text(encoding="utf-8"))
     assert data["name"] == 'Wolves at "the Ford"' and data["ruleset"] == "players_option"
-    assert data["options"] == {"tie_reroll": "party", "three_halves": "even", "weapon_vs_armour": "on",
-                               "spotted": "nobody", "spell_phase": "casting_time", "death": "dead"}
-    assert [(side["name"], side.get("party", False),
-             [(c["name"], c["hp"], c.get("count", 1)) for c in side.get("combatants", [])]) for side in data["sides"]] == [
+    assert data["options"] == {
+        "tie_reroll": "party",
+        "three_halves": "even",
+        "weapon_vs_armour": "on",
+        "spotted": "nobody",
+        "spell_phase": "casting_time",
+        "death": "dead",
+    }
+    assert [
+        (
+            side["name"],
+            side.get("party", False),
+            [(c["name"], c["hp"], c.get("count", 1)) for c in side.get("combatants", [])],
+        )
+        for side in data["sides"]
+    ] == [
         ("Heroes", True, [("Gerda", 40, 1), ("Tam", 18, 1)]),
         ("Pack", False, [("Wolf", 11, 3), ("Wolf 4", 20, 1)]),  # the one after the group kept his number
         ("Empty side", False, []),
@@ -103,8 +131,12 @@ def test_what_the_format_cannot_say_is_named(tmp_path: Path) -> None:
     assert saved.warnings == ["Wolf 2"]  # a group is written with its first member's HP
     again = session.check_encounter(saved.path)
     pack = next(side.id for side in again.sides if side.name == "Pack")
-    assert [(c.name, c.max_hp) for c in again.combatants if c.side == pack] == \
-        [("Wolf 1", 11), ("Wolf 2", 11), ("Wolf 3", 11), ("Greymane", 20)]
+    assert [(c.name, c.max_hp) for c in again.combatants if c.side == pack] == [
+        ("Wolf 1", 11),
+        ("Wolf 2", 11),
+        ("Wolf 3", 11),
+        ("Greymane", 20),
+    ]
 
 
 def test_a_file_is_replaced_only_when_asked(tmp_path: Path) -> None:
@@ -129,7 +161,9 @@ def test_the_default_file_is_in_the_data_folder_and_free(tmp_path: Path) -> None
 
 def test_awkward_text_is_written_so_that_it_reads_back() -> None:
     state = hand_made()
-    state = apply(state, a.EditCombatant(combatant=state.combatants[0].id, notes='Tabs\tquotes " backslash \\ DEL \x7f é'))
+    state = apply(
+        state, a.EditCombatant(combatant=state.combatants[0].id, notes='Tabs\tquotes " backslash \\ DEL \x7f é')
+    )
     text = encounter_text(encounter_of(state))
     assert tomllib.loads(text)["sides"][0]["combatants"][0]["notes"] == 'Tabs\tquotes " backslash \\ DEL \x7f é'
 

@@ -21,8 +21,11 @@ from tests.hostile_machine import environment_of, every_binding_id
 ROOT = Path(__file__).resolve().parents[1]
 SLICE = (
     "tests/saves/test_paths.py",
-    "tests/test_settings_file.py", "tests/test_library.py", "tests/test_cli_sessions.py",
-    "tests/ui/test_opening.py", "tests/ui/test_keymap.py",
+    "tests/test_settings_file.py",
+    "tests/test_library.py",
+    "tests/test_cli_sessions.py",
+    "tests/ui/test_opening.py",
+    "tests/ui/test_keymap.py",
     "tests/i18n/test_choose.py",
 )
 """Tests that would notice: they press default keys, list sessions, read the library and the settings."""
@@ -47,12 +50,26 @@ print(len(read_library(library_path(data_dir(), "adnd2e"), "adnd2e").entries))
 @pytest.mark.slow
 def test_the_suite_is_green_on_a_machine_made_the_users_own(tmp_path: Path) -> None:
     environment = environment_of(tmp_path)
-    seen = subprocess.run([sys.executable, "-c", APP_ON_THE_MACHINE], cwd=ROOT, env=environment,
-                          capture_output=True, text=True, timeout=300)
+    seen = subprocess.run(
+        [sys.executable, "-c", APP_ON_THE_MACHINE],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert seen.returncode == 0, seen.stderr
-    assert seen.stdout.split("\n")[:4] == ["uk", f"{len(every_binding_id())} 0", "The user's own fight", "2"], seen.stdout
+    assert seen.stdout.split("\n")[:4] == ["uk", f"{len(every_binding_id())} 0", "The user's own fight", "2"], (
+        seen.stdout
+    )
 
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *SLICE],
-                         cwd=ROOT, env=environment, capture_output=True, text=True, timeout=1800)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *SLICE],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and "skipped" not in run.stdout.rsplit("\n", 2)[-2], run.stdout[-2000:]

@@ -101,7 +101,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for target in sorted(graph.get(node, ())):
             if state.get(target) == 1:
-                return path[path.index(target):] + [target]
+                return path[path.index(target) :] + [target]
             if target not in state:
                 cycle = visit(target)
                 if cycle:
@@ -135,11 +135,27 @@ def test_imports_of_every_kind_are_found(tmp_path: Path) -> None:
         "    from tui_combat.fight.store import Store\n",
         encoding="utf-8",
     )
-    known = {"tui_combat", "tui_combat.app", "tui_combat.fight.store", "tui_combat.saves", "tui_combat.saves.journal",
-             "tui_combat.engine", "tui_combat.engine.model", "tui_combat.screens", "tui_combat.screens.dialogs"}
+    known = {
+        "tui_combat",
+        "tui_combat.app",
+        "tui_combat.fight.store",
+        "tui_combat.saves",
+        "tui_combat.saves.journal",
+        "tui_combat.engine",
+        "tui_combat.engine.model",
+        "tui_combat.screens",
+        "tui_combat.screens.dialogs",
+    }
     found = imported_modules("tui_combat.screens.sample", module, known)
-    assert found == {"tui_combat.engine.model", "tui_combat.saves", "tui_combat.saves.journal", "tui_combat.screens",
-                     "tui_combat.screens.dialogs", "tui_combat.app", "tui_combat.fight.store"}
+    assert found == {
+        "tui_combat.engine.model",
+        "tui_combat.saves",
+        "tui_combat.saves.journal",
+        "tui_combat.screens",
+        "tui_combat.screens.dialogs",
+        "tui_combat.app",
+        "tui_combat.fight.store",
+    }
 
 
 def test_a_cycle_is_found_and_shown_as_a_path() -> None:
@@ -150,7 +166,11 @@ def test_a_cycle_is_found_and_shown_as_a_path() -> None:
 
 def test_layers_are_ordered_as_documented() -> None:
     assert layer_of("tui_combat.i18n") < layer_of("tui_combat.engine.apply") < layer_of("tui_combat.rulesets.adnd2e")
-    assert layer_of("tui_combat.rulesets.data_loading") < layer_of("tui_combat.saves.journal") < layer_of("tui_combat.fight.store")
+    assert (
+        layer_of("tui_combat.rulesets.data_loading")
+        < layer_of("tui_combat.saves.journal")
+        < layer_of("tui_combat.fight.store")
+    )
     assert layer_of("tui_combat.fight.session") < layer_of("tui_combat.widgets.budget")
     assert layer_of("tui_combat.widgets.budget") < layer_of("tui_combat.screens.round") < layer_of("tui_combat.app")
     assert layer_of("tui_combat.app") < layer_of("tui_combat.__main__")
@@ -168,8 +188,9 @@ def test_no_module_imports_a_higher_layer() -> None:
     for module, targets in sorted(import_graph().items()):
         for target in sorted(targets):
             if layer_of(target) > layer_of(module):
-                upward.append(f"{module} ({LAYER_NAMES[layer_of(module)]}) imports {target} "
-                              f"({LAYER_NAMES[layer_of(target)]})")
+                upward.append(
+                    f"{module} ({LAYER_NAMES[layer_of(module)]}) imports {target} ({LAYER_NAMES[layer_of(target)]})"
+                )
     assert upward == [], "\n".join(upward)
 
 
@@ -178,8 +199,10 @@ def test_the_engine_imports_nothing_above_it(forbidden: str) -> None:
     prefix = f"{PACKAGE}.{forbidden}"
     offending = sorted(
         f"{module} imports {target}"
-        for module, targets in import_graph().items() if module.startswith(f"{PACKAGE}.engine")
-        for target in targets if target == prefix or target.startswith(prefix + ".")
+        for module, targets in import_graph().items()
+        if module.startswith(f"{PACKAGE}.engine")
+        for target in targets
+        if target == prefix or target.startswith(prefix + ".")
     )
     assert offending == []
 
@@ -189,7 +212,8 @@ def test_the_screens_never_import_the_app() -> None:
         f"{module} imports {target}"
         for module, targets in import_graph().items()
         if module.startswith((f"{PACKAGE}.screens", f"{PACKAGE}.widgets"))
-        for target in targets if target == f"{PACKAGE}.app"
+        for target in targets
+        if target == f"{PACKAGE}.app"
     )
     assert offending == []
 

@@ -38,8 +38,13 @@ PARTY, FOES = "s1", "s2"
 
 def fight(ruleset: str, *adds: a.AddCombatants) -> State:
     state = State(seed=1)
-    for action in (a.SetName(name="Test"), a.SetRuleset(ruleset=ruleset), a.AddSide(name="Party", is_party=True),
-                   a.AddSide(name="Foes"), *adds):
+    for action in (
+        a.SetName(name="Test"),
+        a.SetRuleset(ruleset=ruleset),
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Foes"),
+        *adds,
+    ):
         state = apply(state, action)
     return state
 
@@ -47,8 +52,13 @@ def fight(ruleset: str, *adds: a.AddCombatants) -> State:
 # One creature per ruleset, with a sheet field whose value the entry must keep.
 CREATURES: dict[str, tuple[str, int, dict[str, Any], str, Any]] = {
     "adnd2e": ("Orc chief", 11, {"cls": "monster", "level": "2+1", "ac": 4, "weapon": "long sword"}, "level", "2+1"),
-    "players_option": ("Gnoll chief", 14, {"cls": "monster", "level": 3, "ac": 4, "weapon": "battle axe", "size": "large",
-                                           "movement": 9}, "movement", 9),
+    "players_option": (
+        "Gnoll chief",
+        14,
+        {"cls": "monster", "level": 3, "ac": 4, "weapon": "battle axe", "size": "large", "movement": 9},
+        "movement",
+        9,
+    ),
     "dnd5e": ("Goblin boss", 21, {"dex": 14, "ac": 17, "attack": 4, "attacks": 2, "damage": "1d6+2"}, "attacks", 2),
     "ose": ("Goblin king", 15, {"ac": 13, "attack": 2, "damage": "1d6+1", "morale": 9}, "morale", 9),
     "trudvang": ("Raider chief", 24, {"sv": 12, "weapons": "broadsword", "armour": "chain"}, "sv", 12),
@@ -73,7 +83,9 @@ def test_an_entry_saved_from_a_fight_reads_back_and_adds_the_same_combatant(tmp_
     assert found.sheet[field] == kept
 
     again = apply(fight(ruleset), entry_action(found, FOES))
-    assert [(c.name, c.max_hp, c.sheet, c.notes) for c in again.combatants] == [(name, hp, chief.sheet, "Leads the band.")]
+    assert [(c.name, c.max_hp, c.sheet, c.notes) for c in again.combatants] == [
+        (name, hp, chief.sheet, "Leads the band.")
+    ]
 
 
 def test_a_whole_group_is_one_entry_with_its_size(tmp_path: Path) -> None:
@@ -123,7 +135,7 @@ def test_parse_count() -> None:
 
 
 # -- mistakes, each with its line ------------------------------------------------------------------------
-BAD_LIBRARY = '''# My orcs and ogres.
+BAD_LIBRARY = """# My orcs and ogres.
 [[combatants]]
 name = "Orc"
 hp = 5
@@ -146,7 +158,7 @@ hp = 9
 name = "orc"
 hp = 7
 aliases = "орк"
-'''
+"""
 
 
 def test_every_wrong_entry_is_reported_with_its_file_line_and_what_it_should_hold(tmp_path: Path) -> None:
@@ -156,10 +168,14 @@ def test_every_wrong_entry_is_reported_with_its_file_line_and_what_it_should_hol
     finder = Finder.load(tmp_path, "adnd2e")
     problems = list(finder.problems)
     assert problems[0] == f'{path}, line 8: entry Ogre: "hp" must be a whole number, not "lots".'
-    assert problems[1] == (f'{path}, line 13: entry Dragon: Class "dragon" is not one of warrior, wizard, priest, rogue, '
-                           "monster.")
+    assert problems[1] == (
+        f'{path}, line 13: entry Dragon: Class "dragon" is not one of warrior, wizard, priest, rogue, monster.'
+    )
     assert problems[2].startswith(f'{path}, line 17: entry Gnoll: unknown field "hitpoints"')
-    assert problems[3] == f'{path}, line 21: entry orc: there is already an entry called orc (line 2): this one is not used.'
+    assert (
+        problems[3]
+        == f"{path}, line 21: entry orc: there is already an entry called orc (line 2): this one is not used."
+    )
     assert problems[4] == f'{path}, line 23: entry orc: "aliases" must be a list of text, not "орк".'
     assert len(problems) == 5
     # The good entry still serves, and the wrong ones are not offered.
@@ -172,23 +188,30 @@ def test_every_wrong_entry_is_reported_with_its_file_line_and_what_it_should_hol
 def test_an_entry_with_an_escape_in_its_text_is_refused_with_its_line_and_character(tmp_path: Path) -> None:
     path = library_path(tmp_path, "ose")
     path.parent.mkdir(parents=True)
-    path.write_text('[[combatants]]\nname = "Orc"\nhp = 4\n\n[[combatants]]\nname = "Ogre\\u001b]0;owned\\u0007"\n'
-                    'hp = 19\naliases = ["big one\\u009b2J"]\n', encoding="utf-8")
+    path.write_text(
+        '[[combatants]]\nname = "Orc"\nhp = 4\n\n[[combatants]]\nname = "Ogre\\u001b]0;owned\\u0007"\n'
+        'hp = 19\naliases = ["big one\\u009b2J"]\n',
+        encoding="utf-8",
+    )
     finder = Finder.load(tmp_path, "ose")
     assert list(finder.problems) == [
         f'{path}, line 6: entry Ogre␛]0;owned␇: "Ogre␛]0;owned␇" '
-        f'holds a control character (U+001B, escape) at character 5: '
+        f"holds a control character (U+001B, escape) at character 5: "
         "names, notes and other text may hold no control character or escape sequence.",
         f'{path}, line 8: entry Ogre␛]0;owned␇: "big one�2J" holds '
-        f'a control character (U+009B, escape) at character 8: '
-        "names, notes and other text may hold no control character or escape sequence."]
+        f"a control character (U+009B, escape) at character 8: "
+        "names, notes and other text may hold no control character or escape sequence.",
+    ]
     assert finder.find("orc") is not None  # the right entry still serves, the refused one is not offered
     assert all(entry.source == "bestiary" for entry in finder.search("ogre"))
 
 
 def test_an_entry_with_an_escape_is_not_saved_to_the_library(tmp_path: Path) -> None:
-    for entry in (Entry(name="Ogre\x1b[31m", hp=19), Entry(name="Ogre", hp=19, sheet={"weapon": "club\x07"}),
-                  Entry(name="Ogre", hp=19, aliases=("big\x9b",))):
+    for entry in (
+        Entry(name="Ogre\x1b[31m", hp=19),
+        Entry(name="Ogre", hp=19, sheet={"weapon": "club\x07"}),
+        Entry(name="Ogre", hp=19, aliases=("big\x9b",)),
+    ):
         with pytest.raises(LibraryError, match="control character"):
             save_entry(tmp_path, "ose", entry)
     assert not library_path(tmp_path, "ose").exists()
@@ -207,7 +230,7 @@ def test_a_library_that_is_not_toml_is_reported_and_never_overwritten(tmp_path: 
 
 
 # -- saving keeps the rest ---------------------------------------------------------------------------------
-MINE = '''# Monsters of my campaign.
+MINE = """# Monsters of my campaign.
 
 # The orc warband's leader.
 [[combatants]]
@@ -222,47 +245,58 @@ level = 1
 name = "Marsh goblin"
 hp = 3
 count = 6
-'''
+"""
 
 
 def test_saving_replaces_an_entry_of_the_same_name_and_keeps_everything_else(tmp_path: Path) -> None:
     replaced = with_entry(MINE, Entry(name="ORC LEADER", hp=11, sheet={"cls": "monster", "level": 2}), "adnd2e")
-    assert replaced == MINE.replace('''[[combatants]]
+    assert replaced == MINE.replace(
+        """[[combatants]]
 name = "Orc leader"
 hp = 8   # as the book says
 [combatants.sheet]
 cls = "monster"
 level = 1
-''', '''[[combatants]]
+""",
+        """[[combatants]]
 name = "ORC LEADER"
 hp = 11
 sheet = { cls = "monster", level = 2 }
-''')
+""",
+    )
     added = with_entry(MINE, Entry(name="Bog troll", hp=40, aliases=("болотный тролль",)), "adnd2e")
-    assert added == MINE + '''
+    assert (
+        added
+        == MINE
+        + """
 [[combatants]]
 name = "Bog troll"
 hp = 40
 aliases = ["болотный тролль"]
-'''
+"""
+    )
 
 
 def test_entries_written_in_one_inline_list_are_all_kept(tmp_path: Path) -> None:
     inline = 'combatants = [{ name = "Orc", hp = 4 }, { name = "Ogre", hp = 19 }]\n'
     text = with_entry(inline, Entry(name="Troll", hp=33), "adnd2e")
-    assert tomllib.loads(text) == {"combatants": [{"name": "Orc", "hp": 4}, {"name": "Ogre", "hp": 19},
-                                                   {"name": "Troll", "hp": 33}]}
+    assert tomllib.loads(text) == {
+        "combatants": [{"name": "Orc", "hp": 4}, {"name": "Ogre", "hp": 19}, {"name": "Troll", "hp": 33}]
+    }
 
 
 def test_a_new_library_starts_with_a_note_for_the_gm(tmp_path: Path) -> None:
     path = save_entry(tmp_path, "dnd5e", Entry(name="Cultist", hp=9, sheet={"ac": 12}, notes="Dark Devotion."))
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# The combatant library of D&D 5e:")
-    assert tomllib.loads(text) == {"combatants": [{"name": "Cultist", "hp": 9, "notes": "Dark Devotion.",
-                                                   "sheet": {"ac": 12}}]}
+    assert tomllib.loads(text) == {
+        "combatants": [{"name": "Cultist", "hp": 9, "notes": "Dark Devotion.", "sheet": {"ac": 12}}]
+    }
     save_entry(tmp_path, "dnd5e", Entry(name="Cult fanatic", hp=33))
-    assert [entry["name"] for entry in tomllib.loads(path.read_text(encoding="utf-8"))["combatants"]] == \
-        ["Cultist", "Cult fanatic"]
+    assert [entry["name"] for entry in tomllib.loads(path.read_text(encoding="utf-8"))["combatants"]] == [
+        "Cultist",
+        "Cult fanatic",
+    ]
 
 
 def test_a_ruleset_id_cannot_lead_out_of_the_library_folder(tmp_path: Path) -> None:
@@ -301,8 +335,10 @@ def test_the_bestiaries_are_packaged() -> None:
     assert [path.stem for path in files] == sorted(RULESETS)
     for path in files:
         relative = path.relative_to(BESTIARY_DIR.parents[2]).as_posix()
-        assert any(fnmatch.fnmatchcase(relative, pattern) and "/" not in relative[len(pattern.rsplit("/", 1)[0]) + 1:]
-                   for pattern in patterns), relative
+        assert any(
+            fnmatch.fnmatchcase(relative, pattern) and "/" not in relative[len(pattern.rsplit("/", 1)[0]) + 1 :]
+            for pattern in patterns
+        ), relative
 
 
 def test_ad_and_d_and_players_option_share_one_library(tmp_path: Path) -> None:
@@ -329,7 +365,8 @@ def test_ad_and_d_and_players_option_share_one_library(tmp_path: Path) -> None:
 def test_a_players_option_library_kept_from_before_still_serves(tmp_path: Path) -> None:
     (tmp_path / "library").mkdir()
     (tmp_path / "library" / "players_option.toml").write_text(
-        '[[combatants]]\nname = "Old gnoll"\nhp = 9\nsheet = { cls = "monster", level = 2, ac = 5 }\n', encoding="utf-8")
+        '[[combatants]]\nname = "Old gnoll"\nhp = 9\nsheet = { cls = "monster", level = 2, ac = 5 }\n', encoding="utf-8"
+    )
     found = Finder.load(tmp_path, "players_option").find("old gnoll")
     assert found is not None and found.hp == 9
 

@@ -29,8 +29,14 @@ from tui_combat.rulesets.adnd2e.sheet import Sheet as AdndSheet
 from tui_combat.rulesets.ose.saves import reckon_saves as ose_reckon
 from tui_combat.rulesets.ose.state import Sheet as OseSheet
 
-WARRIOR = {0: (16, 18, 17, 20, 19), 1: (14, 16, 15, 17, 17), 2: (14, 16, 15, 17, 17), 3: (13, 15, 14, 16, 16),
-           5: (11, 13, 12, 13, 14), 8: (10, 12, 11, 12, 13)}
+WARRIOR = {
+    0: (16, 18, 17, 20, 19),
+    1: (14, 16, 15, 17, 17),
+    2: (14, 16, 15, 17, 17),
+    3: (13, 15, 14, 16, 16),
+    5: (11, 13, 12, 13, 14),
+    8: (10, 12, 11, 12, 13),
+}
 """PHB Table 60's warrior rows at the levels the bestiaries' monsters save at."""
 
 
@@ -42,7 +48,7 @@ def ose_saves(**sheet: Any) -> tuple[int, ...]:
     return ose_reckon(OseSheet(**sheet))[0]
 
 
-ROLLED = '''[[combatants]]
+ROLLED = """[[combatants]]
 name = "Bugbear"
 count = 3
 sheet = { cls = "monster", level = "3+1", ac = 5 }
@@ -55,7 +61,7 @@ sheet = { cls = "warrior", level = 3 }
 name = "Sergeant"
 hp = 12
 sheet = { cls = "monster", level = "2+2" }
-'''
+"""
 
 
 def test_an_entry_without_hp_rolls_each_member_s_from_its_hit_dice(tmp_path: Path) -> None:
@@ -94,30 +100,42 @@ def test_a_group_added_from_the_bestiary_rolls_each_member_s_hit_points(tmp_path
     assert [(c.name, c.hp, c.max_hp) for c in state.combatants] == [("Orc 1", 2, 2), ("Orc 2", 7, 7), ("Orc 3", 5, 5)]
 
 
-@pytest.mark.parametrize(("ruleset", "name", "dice", "average"), [
-    ("adnd2e", "Troll", "6d8+6", 33), ("players_option", "Giant spider", "4d8+4", 22), ("ose", "Goblin", "1d8-1", 3),
-    ("ose", "Troll", "6d8+3", 30),
-])
-def test_the_starter_bestiaries_leave_the_hit_points_to_the_dice(tmp_path: Path, ruleset: str, name: str, dice: str,
-                                                                 average: int) -> None:
+@pytest.mark.parametrize(
+    ("ruleset", "name", "dice", "average"),
+    [
+        ("adnd2e", "Troll", "6d8+6", 33),
+        ("players_option", "Giant spider", "4d8+4", 22),
+        ("ose", "Goblin", "1d8-1", 3),
+        ("ose", "Troll", "6d8+3", 30),
+    ],
+)
+def test_the_starter_bestiaries_leave_the_hit_points_to_the_dice(
+    tmp_path: Path, ruleset: str, name: str, dice: str, average: int
+) -> None:
     entry = Finder.load(tmp_path, ruleset).find(name)
     assert entry is not None and (entry.hp_dice, entry.hp) == (dice, average)
     assert summary(entry, ()) == f"HP {dice} (rolled)"
 
 
 def test_an_entry_whose_hit_points_are_rolled_is_written_without_them() -> None:
-    text = with_entry("", Entry(name="Bugbear", hp=14, hp_dice="3d8+1", sheet={"cls": "monster", "level": "3+1"}), "adnd2e")
+    text = with_entry(
+        "", Entry(name="Bugbear", hp=14, hp_dice="3d8+1", sheet={"cls": "monster", "level": "3+1"}), "adnd2e"
+    )
     assert "hp =" not in text and 'name = "Bugbear"' in text
 
 
 def test_the_bestiary_monsters_save_by_their_hit_dice() -> None:
-    for ruleset, expected in (("adnd2e", {"Troll": 8, "Orc": 1, "Goblin": 0, "Hobgoblin": 2, "Ogre": 5}),
-                              ("players_option", {"Orc": 1, "Wolf": 3, "Gnoll": 2, "Ogre": 5, "Giant spider": 5})):
+    for ruleset, expected in (
+        ("adnd2e", {"Troll": 8, "Orc": 1, "Goblin": 0, "Hobgoblin": 2, "Ogre": 5}),
+        ("players_option", {"Orc": 1, "Wolf": 3, "Gnoll": 2, "Ogre": 5, "Giant spider": 5}),
+    ):
         entries = {entry.name: entry for entry in read_bestiary(ruleset).entries if entry.name in expected}
         assert set(entries) == set(expected)
         for name, level in expected.items():
             warrior = WARRIOR[level]
-            assert adnd_saves(**{k: v for k, v in entries[name].sheet.items() if k in ("cls", "level")}) == warrior, name
+            assert adnd_saves(**{k: v for k, v in entries[name].sheet.items() if k in ("cls", "level")}) == warrior, (
+                name
+            )
             assert entries[name].hp_dice, name  # no fixed hit points: rolled
 
 

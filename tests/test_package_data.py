@@ -19,8 +19,13 @@ def test_the_built_package_ships_py_typed_and_its_data(tmp_path: Path) -> None:
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(ROOT / "tui_combat", source / "tui_combat", ignore=shutil.ignore_patterns("__pycache__"))
     built = tmp_path / "built"
-    result = subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py",
-                             "-d", str(built)], cwd=source, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py", "-d", str(built)],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     package = built / "tui_combat"
     assert (package / "py.typed").is_file()

@@ -26,9 +26,11 @@ def test_the_scan_finds_every_kind_of_use(tmp_path: Path) -> None:
         "class Ours:\n"
         "    def __init__(self): self._mine = 1\n"
         "def meta(style): return style._meta, getattr(style, '_set_attributes')\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     import importlib.util
     import sys
+
     spec = importlib.util.spec_from_file_location("sample_private", sample)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -50,8 +52,11 @@ def test_the_scan_finds_every_kind_of_use(tmp_path: Path) -> None:
 
 def test_no_private_name_is_used_outside_the_quarantine() -> None:
     outside = [use for use in private_uses() if not use.path.startswith(f"tui_combat/{QUARANTINE}/")]
-    new = [str(use) for use in outside
-           if not any(f"{owner}.{use.name}" in STILL_OUTSIDE for owner in use.owner.split(" | "))]
+    new = [
+        str(use)
+        for use in outside
+        if not any(f"{owner}.{use.name}" in STILL_OUTSIDE for owner in use.owner.split(" | "))
+    ]
     assert new == [], "private names used outside tui_combat/textual_ext/:\n" + "\n".join(new)
 
 
@@ -60,4 +65,5 @@ def test_the_readme_counts_the_private_surfaces() -> None:
     said = re.search(r"(\d+) private surfaces", README.read_text(encoding="utf-8"))
     assert said is not None, "the README's architecture notes say how many private surfaces are left"
     assert int(said.group(1)) == count, f"the README says {said.group(1)}, the scan finds {count}:\n" + "\n".join(
-        surfaces(private_uses()))
+        surfaces(private_uses())
+    )

@@ -94,7 +94,7 @@ def fought() -> Store:
 def section(text: str, start: str, end: str) -> str:
     """From the heading ``start`` to the next ``end`` after it."""
     begin = text.index(start)
-    return text[begin:text.index(end, begin + len(start))]
+    return text[begin : text.index(end, begin + len(start))]
 
 
 # -- Markdown ------------------------------------------------------------------------------------------------
@@ -104,8 +104,16 @@ def test_the_report_lists_every_roll_of_the_log_with_its_faces(fought: Store) ->
     rolls = [roll for entry in entries for roll in entry.rolls]
     # four initiative d10s, two attack d20s, two damage rolls
     assert len(rolls) == 8
-    shown = ["1d10: [7] = 7", "1d10: [3] = 3", "1d20: [14] = 14", "1d4+1: [4] + 1 = 5", "1d20: [17] = 17",
-             "1d8+1: [5] + 1 = 6", "1d10: [2] = 2", "1d10: [9] = 9"]
+    shown = [
+        "1d10: [7] = 7",
+        "1d10: [3] = 3",
+        "1d20: [14] = 14",
+        "1d4+1: [4] + 1 = 5",
+        "1d20: [17] = 17",
+        "1d8+1: [5] + 1 = 6",
+        "1d10: [2] = 2",
+        "1d10: [9] = 9",
+    ]
     for faces in shown:
         assert faces in text, faces
     # each on the line of its own entry, in the section of its round
@@ -115,7 +123,9 @@ def test_the_report_lists_every_roll_of_the_log_with_its_faces(fought: Store) ->
             line = next(line for line in part.splitlines() if line.startswith(f"- {entry.text}"))
             assert faces in line, (faces, line)
     # a roll the text shows only by its total gets its faces beside it
-    assert "- Troll 1 attacks Delsenora (AC 9) with claw: d20 14 vs 4 — hit. · 🎲 `1d20: [14] = 14`" in text.splitlines()
+    assert (
+        "- Troll 1 attacks Delsenora (AC 9) with claw: d20 14 vs 4 — hit. · 🎲 `1d20: [14] = 14`" in text.splitlines()
+    )
 
 
 def test_each_round_has_its_own_turn_order_as_it_stood(fought: Store) -> None:
@@ -137,7 +147,7 @@ def test_the_order_of_a_past_round_comes_from_the_journal_not_the_last_state(fou
 
 def test_the_summary_adds_up_damage_and_healing_and_lists_falls_and_lost_spells(fought: Store) -> None:
     text = markdown(store_report(fought))
-    summary = text[text.index("## Summary"):]
+    summary = text[text.index("## Summary") :]
     assert "| Delsenora | 5 | 3 |" in summary and "| Orc 1 | 6 | 0 |" in summary
     assert "- Round 1: Orc 1 is down.\n- Round 1: Orc 2 has fled." in summary
     assert "### Spells lost\n\n- Round 1: Delsenora is hit before casting: acid arrow is lost." in summary
@@ -209,14 +219,21 @@ def test_the_json_holds_rounds_of_entries_with_ids_params_rolls_and_facts(fought
     assert (data["format"], data["version"], data["public"], data["round"]) == ("tui-combat report", 1, False, 2)
     assert [r["number"] for r in data["rounds"]] == [0, 1, 2]
     round_1 = data["rounds"][1]
-    assert [(slot["label"], slot["names"][:2]) for slot in round_1["order"]] == [("3", ["Troll 1", "Troll 2"]),
-                                                                                ("7", ["Raf", "Rupert"])]
+    assert [(slot["label"], slot["names"][:2]) for slot in round_1["order"]] == [
+        ("3", ["Troll 1", "Troll 2"]),
+        ("7", ["Raf", "Rupert"]),
+    ]
     damage = next(e for e in round_1["entries"] if e["text"].startswith("Orc 1 takes"))
     assert damage["message"] == "{name} takes {amount} damage{rolled}: {hp}/{max} HP."
     assert (damage["params"]["name"], damage["params"]["amount"], damage["params"]["hp"]) == ("Orc 1", 6, 0)
-    assert damage["rolls"] == [{"dice": "1d8+1", "total": 6, "faces": [5], "typed": False, "text": "1d8+1: [5] + 1 = 6"}]
+    assert damage["rolls"] == [
+        {"dice": "1d8+1", "total": 6, "faces": [5], "typed": False, "text": "1d8+1: [5] + 1 = 6"}
+    ]
     assert damage["facts"] == {"damage": 6, "hp": 0, "hp_before": 5} and damage["kinds"] == ["roll", "damage"]
-    assert data["damage"] == [{"name": "Delsenora", "damage": 5, "healing": 3}, {"name": "Orc 1", "damage": 6, "healing": 0}]
+    assert data["damage"] == [
+        {"name": "Delsenora", "damage": 5, "healing": 3},
+        {"name": "Orc 1", "damage": 6, "healing": 0},
+    ]
     public = json.loads(json_text(store_report(fought, public=True)))
     damage = next(e for r in public["rounds"] for e in r["entries"] if e["text"].startswith("Orc 1 takes"))
     assert damage["message"] == "{name} takes {amount} damage{rolled}." and "hp" not in damage["params"]
@@ -236,8 +253,9 @@ def test_a_fight_still_in_set_up_has_a_short_report() -> None:
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
-def test_no_secret_ever_reaches_the_public_report(fight: tuple[str, tuple[tuple[str, str], ...]], advances: int,
-                                                  actions: list[Step], surprise: bool) -> None:
+def test_no_secret_ever_reaches_the_public_report(
+    fight: tuple[str, tuple[tuple[str, str], ...]], advances: int, actions: list[Step], surprise: bool
+) -> None:
     """The players' screen's generator: a demo with any options, secret notes on everyone and HP from 7001 up
     outside the party, then random play with GM-only rolls of 8000 and more. The public Markdown and JSON hold
     none of it; the GM's report holds every secret entry (so the check can fail)."""
@@ -270,10 +288,14 @@ def test_an_order_rolled_in_secret_shows_in_the_public_report_only_as_it_came() 
     for action in done[2:]:
         state = apply(state, action)
     public = markdown(fight_report(base, done, public=True))
-    assert "1. Goblin 1, Goblin 2, Goblin 3, Goblin 4\n2. Bugbear\n3. **yet to act**: Brenna, Oswin, Lia, Mirela" in public
+    assert (
+        "1. Goblin 1, Goblin 2, Goblin 3, Goblin 4\n2. Bugbear\n3. **yet to act**: Brenna, Oswin, Lia, Mirela" in public
+    )
     assert "Initiative —" not in public
     gm = markdown(fight_report(base, done))
-    assert "1. **18**: Goblin 1, Goblin 2, Goblin 3, Goblin 4\n2. **17**: Bugbear\n3. **16**: Lia\n4. **15**: Mirela" in gm
+    assert (
+        "1. **18**: Goblin 1, Goblin 2, Goblin 3, Goblin 4\n2. **17**: Bugbear\n3. **16**: Lia\n4. **15**: Mirela" in gm
+    )
     while state.round == 1:
         done.append(a.NextStep())
         state = apply(state, done[-1])
@@ -302,16 +324,24 @@ def test_a_report_that_cannot_be_written_says_why(tmp_path: Path) -> None:
 
 
 def test_the_default_file_and_the_format_from_a_name(tmp_path: Path) -> None:
-    assert default_report_path(tmp_path, "Trolls and orcs: the tunnel!", "html") == \
-        tmp_path / "reports" / "trolls-and-orcs-the-tunnel.html"
-    assert [format_for(Path(name)) for name in ("a.HTML", "a.htm", "a.json", "a.md", "a.txt")] == \
-        ["html", "html", "json", "md", "md"]
+    assert (
+        default_report_path(tmp_path, "Trolls and orcs: the tunnel!", "html")
+        == tmp_path / "reports" / "trolls-and-orcs-the-tunnel.html"
+    )
+    assert [format_for(Path(name)) for name in ("a.HTML", "a.htm", "a.json", "a.md", "a.txt")] == [
+        "html",
+        "html",
+        "json",
+        "md",
+        "md",
+    ]
     assert format_for(None, "json") == "json"
 
 
 @pytest.mark.parametrize("public", [False, True], ids=["gm", "public"])
 def test_a_fight_whose_states_hold_only_its_newest_log_entries_reports_every_one(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, public: bool) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, public: bool
+) -> None:
     from tui_combat.engine import log_window
     from tui_combat.engine import messages as log_module
 

@@ -99,7 +99,8 @@ def test_the_gm_s_comments_and_order_survive_a_write(tmp_path: Path) -> None:
     path.write_text(COMMENTED, encoding="utf-8")
     write_settings({"theme": "gruvbox", "keys": {"round.next": "j", "round.undo": "z"}}, path)
     assert path.read_text(encoding="utf-8") == COMMENTED.replace('"nord"', '"gruvbox"').replace(
-        '"round.damage" = "k"', '"round.undo" = "z"')
+        '"round.damage" = "k"', '"round.undo" = "z"'
+    )
 
 
 def test_a_file_that_is_not_toml_is_left_alone(tmp_path: Path) -> None:
@@ -140,10 +141,14 @@ def test_awkward_text_and_keys_round_trip() -> None:
 
 
 _keys = st.text(min_size=1, max_size=8)
-_scalars = st.one_of(st.text(max_size=12), st.integers(-10**6, 10**6), st.booleans(),
-                     st.floats(allow_nan=False, allow_infinity=True))
-_values = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                          st.dictionaries(_keys, inner, max_size=3)), max_leaves=8)
+_scalars = st.one_of(
+    st.text(max_size=12), st.integers(-(10**6), 10**6), st.booleans(), st.floats(allow_nan=False, allow_infinity=True)
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=3)),
+    max_leaves=8,
+)
 
 
 @given(st.dictionaries(_keys, _values, max_size=5))

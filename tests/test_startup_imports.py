@@ -15,13 +15,31 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 NOT_AT_START = (
-    "tui_combat.rulesets", "tui_combat.fight.store", "tui_combat.engine.apply", "tui_combat.engine.model",
-    "tui_combat.engine.contract", "tui_combat.engine.registry", "tui_combat.engine.actions", "tui_combat.saves.journal",
-    "tui_combat.saves.codec", "tui_combat.screens.round", "tui_combat.screens.setup", "tui_combat.screens.surprise",
-    "tui_combat.screens.dialogs", "tui_combat.screens.help", "tui_combat.screens.settings", "tui_combat.screens.keymap",
-    "tui_combat.screens.rewind", "tui_combat.screens.library", "tui_combat.widgets.order_list",
-    "textual.widgets._checkbox", "textual.widgets._rich_log", "textual.widgets._text_area", "textual.document",
-    "tui_combat.settings.toml_read", "tomllib",
+    "tui_combat.rulesets",
+    "tui_combat.fight.store",
+    "tui_combat.engine.apply",
+    "tui_combat.engine.model",
+    "tui_combat.engine.contract",
+    "tui_combat.engine.registry",
+    "tui_combat.engine.actions",
+    "tui_combat.saves.journal",
+    "tui_combat.saves.codec",
+    "tui_combat.screens.round",
+    "tui_combat.screens.setup",
+    "tui_combat.screens.surprise",
+    "tui_combat.screens.dialogs",
+    "tui_combat.screens.help",
+    "tui_combat.screens.settings",
+    "tui_combat.screens.keymap",
+    "tui_combat.screens.rewind",
+    "tui_combat.screens.library",
+    "tui_combat.widgets.order_list",
+    "textual.widgets._checkbox",
+    "textual.widgets._rich_log",
+    "textual.widgets._text_area",
+    "textual.document",
+    "tui_combat.settings.toml_read",
+    "tomllib",
 )
 """Modules (and packages: their modules too) the session list does without (Textual's own start loads its
 input, option list, select and loading indicator: the command palette and the toasts use them; the TOML
@@ -52,13 +70,16 @@ def loaded(code: str, tmp_path: Path, *args: str) -> set[str]:
     config.mkdir(exist_ok=True)
     env = {key: value for key, value in os.environ.items() if not key.startswith("TEXTUAL")}
     env["TUI_COMBAT_CONFIG_DIR"] = str(config)  # no settings file of the GM's (a keymap loads every screen)
-    subprocess.run([sys.executable, "-c", code, *args, str(out)], check=True, cwd=ROOT, env=env, timeout=120,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-c", code, *args, str(out)], check=True, cwd=ROOT, env=env, timeout=120, capture_output=True
+    )
     return set(json.loads(out.read_text()))
 
 
 def unwanted(modules: set[str]) -> list[str]:
-    return sorted(name for name in modules if any(name == prefix or name.startswith(prefix + ".") for prefix in NOT_AT_START))
+    return sorted(
+        name for name in modules if any(name == prefix or name.startswith(prefix + ".") for prefix in NOT_AT_START)
+    )
 
 
 def test_the_session_list_loads_no_ruleset_no_rules_and_no_other_screen(tmp_path: Path) -> None:
@@ -66,8 +87,9 @@ def test_the_session_list_loads_no_ruleset_no_rules_and_no_other_screen(tmp_path
 
     data = tmp_path / "data"
     saved_round(data, "ambush", ["Raf"], 2)  # a fight in a round: its step is shown, from the index once read
-    subprocess.run([sys.executable, "-m", "tui_combat", "--data-dir", str(data), "list"], check=True, cwd=ROOT,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "tui_combat", "--data-dir", str(data), "list"], check=True, cwd=ROOT, capture_output=True
+    )
     modules = loaded(TO_THE_SESSION_LIST, tmp_path, str(data))
     assert "tui_combat.screens.sessions" in modules and "tui_combat.saves.index" in modules
     # Once the first frame is drawn, the list offers the installed plugins' demos (the Savage Worlds example's,
@@ -108,9 +130,11 @@ def test_importing_the_app_loads_no_screen_and_no_ruleset(tmp_path: Path, module
 
 
 def test_help_loads_no_textual(tmp_path: Path) -> None:
-    code = ("import json, sys\nfrom tui_combat.__main__ import main\n"
-            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-            "open(sys.argv[1], 'w').write(json.dumps(sorted(sys.modules)))\n")
+    code = (
+        "import json, sys\nfrom tui_combat.__main__ import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "open(sys.argv[1], 'w').write(json.dumps(sorted(sys.modules)))\n"
+    )
     modules = loaded(code, tmp_path)
     assert "argparse" in modules
     assert not [name for name in modules if name == "textual" or name.startswith("textual.")]

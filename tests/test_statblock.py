@@ -27,15 +27,17 @@ Shortbow. Ranged Weapon Attack: +4 to hit, range 80/320 ft., one target. Hit: 5 
 
 # As a PDF copies it: lines broken mid-field, a hyphenated word, a non-breaking space, "−" and "–" minus signs,
 # a ligature in "ﬁve".
-BUGBEAR_PDF = ("Bugbear\nMedium humanoid (goblinoid), chaotic evil\nArmor Class 16 (hide armor,\nshield)\n"
-               "Hit Points 27 (5d8 +\n5)\nSpeed 30\u00a0ft.\nSTR DEX CON INT WIS CHA\n"
-               "15 (+2) 14 (+2) 13 (+1) 8 (\u22121) 11 (+0) 9 (\u20131)\nChallenge 1 (200 XP)\n"
-               "Brute. A melee weapon deals one extra die of its damage when the bugbear hits with it.\n"
-               "Surprise Attack. If the bugbear surprises a creature and hits it with an attack during the ﬁrst "
-               "round of combat, the target takes an extra 7 (2d6) damage from the attack.\nActions\n"
-               "Morningstar. Melee Weapon Attack: +4 to hit, reach 5 ft., one target. Hit: 11 (2d8 + 2) pierc-\n"
-               "ing damage.\nJavelin. Melee or Ranged Weapon Attack: +4 to hit, reach 5 ft. or range 30/120 ft., "
-               "one target. Hit: 9 (2d6 + 2) piercing damage in melee or 5 (1d6 + 2) piercing damage at range.")
+BUGBEAR_PDF = (
+    "Bugbear\nMedium humanoid (goblinoid), chaotic evil\nArmor Class 16 (hide armor,\nshield)\n"
+    "Hit Points 27 (5d8 +\n5)\nSpeed 30\u00a0ft.\nSTR DEX CON INT WIS CHA\n"
+    "15 (+2) 14 (+2) 13 (+1) 8 (\u22121) 11 (+0) 9 (\u20131)\nChallenge 1 (200 XP)\n"
+    "Brute. A melee weapon deals one extra die of its damage when the bugbear hits with it.\n"
+    "Surprise Attack. If the bugbear surprises a creature and hits it with an attack during the ﬁrst "
+    "round of combat, the target takes an extra 7 (2d6) damage from the attack.\nActions\n"
+    "Morningstar. Melee Weapon Attack: +4 to hit, reach 5 ft., one target. Hit: 11 (2d8 + 2) pierc-\n"
+    "ing damage.\nJavelin. Melee or Ranged Weapon Attack: +4 to hit, reach 5 ft. or range 30/120 ft., "
+    "one target. Hit: 9 (2d6 + 2) piercing damage in melee or 5 (1d6 + 2) piercing damage at range."
+)
 
 TROLL_5E = """Troll
 Large giant, chaotic evil
@@ -79,17 +81,23 @@ ZOMBIE_UK = """Зомбі
 Дії
 Удар. Атака ближнім боєм зброєю: +3 до влучання, досяжність 5 фт., одна ціль. Влучання: 4 (1к6 + 1) дробильної шкоди."""
 
-GOBLIN_OSE = ("Goblin\nAC 6 [13], HD 1-1 (3hp), Att 1 × weapon (1d6), THAC0 19 [0], MV 60' (20'), "
-              "SV D14 W15 P16 B17 S18 (NH), ML 7, AL Chaotic, XP 5, NA 2d4 (6d10), TT R (C)")
-BUGBEAR_OSE = ("Bugbear\nAC 5 [14], HD 3+1 (14hp), Att 1 × weapon (2d4 or by weapon +1), THAC0 16 [+3], "
-               "MV 90' (30'), SV D12 W13 P14 B15 S16 (3), ML 9, AL Chaotic, XP 50, NA 2d4 (5d4), TT B")
+GOBLIN_OSE = (
+    "Goblin\nAC 6 [13], HD 1-1 (3hp), Att 1 × weapon (1d6), THAC0 19 [0], MV 60' (20'), "
+    "SV D14 W15 P16 B17 S18 (NH), ML 7, AL Chaotic, XP 5, NA 2d4 (6d10), TT R (C)"
+)
+BUGBEAR_OSE = (
+    "Bugbear\nAC 5 [14], HD 3+1 (14hp), Att 1 × weapon (2d4 or by weapon +1), THAC0 16 [+3], "
+    "MV 90' (30'), SV D12 W13 P14 B15 S16 (3), ML 9, AL Chaotic, XP 50, NA 2d4 (5d4), TT B"
+)
 OWLBEAR_OSE = "Owl Bear AC 5 [14], HD 5 (22hp), Att 2 × claw (1d8), 1 × bite (1d8), THAC0 15 [+4], MV 120' (40'), ML 9"
 ORC_OSE_RU = "Орк\nКД 6 [13]; ХД 1 (4 хп); Атаки 1 × оружие (1к6); ТАК0 19 [0]; ДВ 120' (40'); Мораль 6"
 GOBLIN_OSE_UK = "Гоблін\nКБ 6 [13], КЗ 1-1 (3 оз), Атаки 1 × зброя (1к6), ТАК0 19 [0], Рух 60' (20'), Мораль 7"
 
 ORC_ADND = "Orc: AC 6; MV 9; HD 1; THAC0 19; #AT 1; Dmg 1d8; SZ M; ML 8"
-TROLL_ADND = ("Troll: AC 4; MV 12; HD 6+6; THAC0 13; #AT 3; Dmg 1-4+4/1-4+4/2-12; SA nil; SD regeneration; "
-              "SZ L (9' tall); ML Elite (14); XP 1,400")
+TROLL_ADND = (
+    "Troll: AC 4; MV 12; HD 6+6; THAC0 13; #AT 3; Dmg 1-4+4/1-4+4/2-12; SA nil; SD regeneration; "
+    "SZ L (9' tall); ML Elite (14); XP 1,400"
+)
 GNOLL_ADND_RU = "Гнолл: КД 5; ДВ 9; ХД 2; ТАК0 19; Атак 1; Урон 2-8; Размер Б; Мораль 11"
 OGRE_ADND_UK = "Огр: КБ 5; Рух 9; КЗ 4+1; ТАК0 17; Атак 1; Шкода 1-10; Розмір В; Мораль 11"
 
@@ -98,9 +106,17 @@ def test_the_5e_goblin_of_the_srd() -> None:
     reading = read_for(GOBLIN_5E, "dnd5e")
     assert reading.layout == "5e"
     assert (reading.name, reading.hp) == ("Goblin", 7)
-    assert reading.sheet == {"ac": 15, "dex": 14, "speed": 30, "size": "small", "attack": 4, "damage": "1d6+2",
-                             "attack_list": "Scimitar +4 1d6+2, Shortbow +4 1d6+2", "xp": 50,
-                             "saves": "Str -1, Dex +2, Con +0, Int +0, Wis -1, Cha -1"}  # no save listed: the scores'
+    assert reading.sheet == {
+        "ac": 15,
+        "dex": 14,
+        "speed": 30,
+        "size": "small",
+        "attack": 4,
+        "damage": "1d6+2",
+        "attack_list": "Scimitar +4 1d6+2, Shortbow +4 1d6+2",
+        "xp": 50,
+        "saves": "Str -1, Dex +2, Con +0, Int +0, Wis -1, Cha -1",
+    }  # no save listed: the scores'
     assert "Nimble Escape" in reading.notes and "leather armor, shield" in reading.notes
     assert ("Challenge", "1/4 (50 XP)") in reading.read
     assert reading.unread == ()
@@ -137,13 +153,30 @@ def test_multiattack_gives_the_number_of_attacks() -> None:
 def test_the_russian_and_ukrainian_5e_blocks() -> None:
     ru = read_for(GOBLIN_RU, "dnd5e")
     assert (ru.name, ru.hp) == ("Гоблин", 7)
-    assert ru.sheet == {"ac": 15, "dex": 14, "speed": 30, "size": "small", "attack": 4, "damage": "1d6+2", "xp": 50,
-                        "saves": "Str -1, Dex +2, Con +0, Int +0, Wis -1, Cha -1"}
+    assert ru.sheet == {
+        "ac": 15,
+        "dex": 14,
+        "speed": 30,
+        "size": "small",
+        "attack": 4,
+        "damage": "1d6+2",
+        "xp": 50,
+        "saves": "Str -1, Dex +2, Con +0, Int +0, Wis -1, Cha -1",
+    }
     assert ("Attacks", "Скимитар +4 1d6+2") in ru.read
     uk = read_for(ZOMBIE_UK, "dnd5e")
     assert (uk.name, uk.hp) == ("Зомбі", 22)
-    assert uk.sheet == {"ac": 8, "dex": 6, "speed": 20, "size": "medium", "attack": 3, "damage": "1d6+1", "xp": 50,
-                        "saves": "Str +1, Dex -2, Con +3, Int -4, Wis -2, Cha -3", "immune": "poison"}
+    assert uk.sheet == {
+        "ac": 8,
+        "dex": 6,
+        "speed": 20,
+        "size": "medium",
+        "attack": 3,
+        "damage": "1d6+1",
+        "xp": 50,
+        "saves": "Str +1, Dex -2, Con +3, Int -4, Wis -2, Cha -3",
+        "immune": "poison",
+    }
     assert "отрута" not in uk.notes  # a damage type is the sheet's, no longer a note
 
 
@@ -151,8 +184,15 @@ def test_the_ose_one_line_block() -> None:
     reading = read_for(GOBLIN_OSE, "ose")
     assert reading.layout == "ose"
     assert (reading.name, reading.hp) == ("Goblin", 3)
-    assert reading.sheet == {"ac": 13, "attack": 0, "damage": "1d6", "morale": 7, "hd": "1-1",
-                             "saves": "D14 W15 P16 B17 S18", "save_as": "NH"}
+    assert reading.sheet == {
+        "ac": 13,
+        "attack": 0,
+        "damage": "1d6",
+        "morale": 7,
+        "hd": "1-1",
+        "saves": "D14 W15 P16 B17 S18",
+        "save_as": "NH",
+    }
     assert reading.hp_dice == "1d8-1"  # the 3 beside the Hit Dice is their average: each one's are rolled
     assert "MV 60' (20')" in reading.notes and "SV" not in reading.notes
     assert reading.unread == ()
@@ -172,8 +212,11 @@ def test_the_russian_and_ukrainian_ose_blocks() -> None:
     ru = read_for(ORC_OSE_RU, "ose")
     assert (ru.name, ru.hp, ru.sheet) == ("Орк", 4, {"ac": 13, "attack": 0, "damage": "1d6", "morale": 6, "hd": "1"})
     uk = read_for(GOBLIN_OSE_UK, "ose")
-    assert (uk.name, uk.hp, uk.sheet) == ("Гоблін", 3, {"ac": 13, "attack": 0, "damage": "1d6", "morale": 7,
-                                                        "hd": "1-1"})
+    assert (uk.name, uk.hp, uk.sheet) == (
+        "Гоблін",
+        3,
+        {"ac": 13, "attack": 0, "damage": "1d6", "morale": 7, "hd": "1-1"},
+    )
     assert ru.unread == () and uk.unread == ()
 
 
@@ -182,8 +225,15 @@ def test_the_adnd_stat_line() -> None:
     assert reading.layout == "adnd"
     assert (reading.name, reading.hp) == ("Orc", 4)
     assert ("HP", "4 ← HD 1") in reading.read  # worked out, and said so
-    assert reading.sheet == {"cls": "monster", "level": "1", "ac": 6, "thac0": 19, "damage": "1d8", "attacks": "1",
-                             "size": "medium"}
+    assert reading.sheet == {
+        "cls": "monster",
+        "level": "1",
+        "ac": 6,
+        "thac0": 19,
+        "damage": "1d8",
+        "attacks": "1",
+        "size": "medium",
+    }
     assert "MV 9" in reading.notes and "ML 8" in reading.notes
     assert registry.get("adnd2e").check_sheet(reading.sheet)
 
@@ -200,7 +250,13 @@ def test_adnd_damage_ranges_and_attack_forms() -> None:
 
 def test_the_russian_and_ukrainian_adnd_lines() -> None:
     gnoll = read_for(GNOLL_ADND_RU, "adnd2e")
-    assert (gnoll.name, gnoll.hp, gnoll.sheet["ac"], gnoll.sheet["thac0"], gnoll.sheet["damage"]) == ("Гнолл", 9, 5, 19, "2d4")
+    assert (gnoll.name, gnoll.hp, gnoll.sheet["ac"], gnoll.sheet["thac0"], gnoll.sheet["damage"]) == (
+        "Гнолл",
+        9,
+        5,
+        19,
+        "2d4",
+    )
     ogre = read_for(OGRE_ADND_UK, "adnd2e")
     assert (ogre.name, ogre.hp, ogre.sheet["level"], ogre.sheet["damage"]) == ("Огр", 19, "4+1", "1d10")
     assert ogre.sheet["size"] == "large"
@@ -231,14 +287,32 @@ def test_one_block_for_another_ruleset() -> None:
 def test_hit_dice_and_ranges() -> None:
     assert [average_hp(hd) for hd in ("1", "1-1", "4+1", "6+6", "1/2", "3*", "x")] == [4, 3, 19, 33, 2, 13, None]
     assert [range_dice(r) for r in ("1-8", "2-8", "2-7", "3-18", "1-4+4", "5-3", "1d8")] == [
-        "1d8", "2d4", "1d6+1", "3d6", "1d4+4", None, None]
+        "1d8",
+        "2d4",
+        "1d6+1",
+        "3d6",
+        "1d4+4",
+        None,
+        None,
+    ]
 
 
 def test_every_block_here_gives_a_sheet_its_ruleset_accepts() -> None:
-    for text, ruleset in ((GOBLIN_5E, "dnd5e"), (BUGBEAR_PDF, "dnd5e"), (TROLL_5E, "dnd5e"), (GOBLIN_RU, "dnd5e"),
-                          (ZOMBIE_UK, "dnd5e"), (GOBLIN_OSE, "ose"), (OWLBEAR_OSE, "ose"), (ORC_OSE_RU, "ose"),
-                          (ORC_ADND, "adnd2e"), (TROLL_ADND, "adnd2e"), (GNOLL_ADND_RU, "adnd2e"),
-                          (OGRE_ADND_UK, "players_option"), (GOBLIN_OSE, "players_option")):
+    for text, ruleset in (
+        (GOBLIN_5E, "dnd5e"),
+        (BUGBEAR_PDF, "dnd5e"),
+        (TROLL_5E, "dnd5e"),
+        (GOBLIN_RU, "dnd5e"),
+        (ZOMBIE_UK, "dnd5e"),
+        (GOBLIN_OSE, "ose"),
+        (OWLBEAR_OSE, "ose"),
+        (ORC_OSE_RU, "ose"),
+        (ORC_ADND, "adnd2e"),
+        (TROLL_ADND, "adnd2e"),
+        (GNOLL_ADND_RU, "adnd2e"),
+        (OGRE_ADND_UK, "players_option"),
+        (GOBLIN_OSE, "players_option"),
+    ):
         reading = read_for(text, ruleset)
         registry.get(ruleset).check_sheet(dict(reading.sheet))
         assert reading.hp and reading.hp > 0, text
@@ -294,9 +368,17 @@ def test_the_monstrous_manual_block() -> None:
 def test_the_2024_block() -> None:
     reading = read_for(GOBLIN_2024, "dnd5e")
     assert (reading.name, reading.hp) == ("Goblin Warrior", 10)
-    assert reading.sheet == {"ac": 15, "dex": 15, "speed": 30, "size": "small", "attack": 4, "damage": "1d6+2",
-                             "attack_list": "Scimitar +4 1d6+2, Shortbow +4 1d6+2", "xp": 50,
-                             "saves": "Str -1, Dex +2, Con +0, Int +0, Wis -1, Cha -1"}  # the table's SAVE column
+    assert reading.sheet == {
+        "ac": 15,
+        "dex": 15,
+        "speed": 30,
+        "size": "small",
+        "attack": 4,
+        "damage": "1d6+2",
+        "attack_list": "Scimitar +4 1d6+2, Shortbow +4 1d6+2",
+        "xp": 50,
+        "saves": "Str -1, Dex +2, Con +0, Int +0, Wis -1, Cha -1",
+    }  # the table's SAVE column
     assert reading.notes == "Nimble Escape. The goblin takes the Disengage or Hide action."
 
 
@@ -323,8 +405,10 @@ def test_any_text_is_read_without_an_error(text: str) -> None:
         assert reading.hp >= 0
 
 
-GOBLIN_OSE_UK_ONE_LINE = ("Гоблін: КБ 6 [13], КЗ 1 (4 HP), Атаки 1 × зброя (1к6), ТАК0 19 [0], Рух 60' (20'), "
-                          "РК С14 Ч15 П16 Д17 З18 (1), Мораль 7, Світогляд Хаотичний, Досвід 10")
+GOBLIN_OSE_UK_ONE_LINE = (
+    "Гоблін: КБ 6 [13], КЗ 1 (4 HP), Атаки 1 × зброя (1к6), ТАК0 19 [0], Рух 60' (20'), "
+    "РК С14 Ч15 П16 Д17 З18 (1), Мораль 7, Світогляд Хаотичний, Досвід 10"
+)
 
 
 def test_the_ukrainian_ose_one_liner_reads_the_hit_points_in_brackets_and_the_xp() -> None:
@@ -360,12 +444,16 @@ def test_the_reader_is_linear_in_runs_of_digits() -> None:
     long (70 to 240 times on an idle machine, the short text fitting the caches better), where a backtracking
     regex took 10,000 times (4,000 digits took 3 s). Measured as a ratio in one run; the bound, ten times under
     quadratic, leaves room for a busy machine."""
-    shapes = ("{0}", "AC {0}", "Goblin\nArmor Class 12\nHit Points 7 ({0}", "Orc\nAC 6 [13], HD 1 (4hp), Att 1 × claw ({0}",
-              "Bear\nArmor Class 11\nMelee Weapon Attack: +{0} to hit",
-              # a special ability's area; the hit points an AD&D line lists
-              "Dragon\nArmor Class 19\nHit Points 7\nBreath. DC 15 Dexterity saving throw, a {0}-foot cone, taking 7 "
-              "(2d6)",
-              "Ogre (1): AC 5; HD 4; hp 2, {0}; SV 12 13 14 15 16")
+    shapes = (
+        "{0}",
+        "AC {0}",
+        "Goblin\nArmor Class 12\nHit Points 7 ({0}",
+        "Orc\nAC 6 [13], HD 1 (4hp), Att 1 × claw ({0}",
+        "Bear\nArmor Class 11\nMelee Weapon Attack: +{0} to hit",
+        # a special ability's area; the hit points an AD&D line lists
+        "Dragon\nArmor Class 19\nHit Points 7\nBreath. DC 15 Dexterity saving throw, a {0}-foot cone, taking 7 (2d6)",
+        "Ogre (1): AC 5; HD 4; hp 2, {0}; SV 12 13 14 15 16",
+    )
     for shape in shapes:
         small, large = shape.format("1" * 10_000), shape.format("1" * 1_000_000)
         ratio = _reading_time(large, None, 2) / max(_reading_time(small, None, 5), 1e-6)

@@ -145,8 +145,21 @@ def test_the_adult_red_dragon_of_2014() -> None:
 def test_the_adult_red_dragon_of_2024_reads_as_the_srd_bestiary_has_it() -> None:
     reading = read_for(RED_2024, "dnd5e")
     srd = next(entry for entry in read_bestiary("dnd5e").entries if entry.name == "Adult Red Dragon")
-    keys = ("ac", "dex", "speed", "size", "attack", "damage", "attacks", "xp", "saves", "immune", "legendary",
-            "legendary_resistance", "abilities")
+    keys = (
+        "ac",
+        "dex",
+        "speed",
+        "size",
+        "attack",
+        "damage",
+        "attacks",
+        "xp",
+        "saves",
+        "immune",
+        "legendary",
+        "legendary_resistance",
+        "abilities",
+    )
     assert {key: reading.sheet.get(key) for key in keys} == {key: srd.sheet.get(key) for key in keys}
     assert reading.sheet["abilities"] == "Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft"
     assert ("Challenge", "17 (18000 XP)") in reading.read  # "(XP 18,000, or 20,000 in lair; PB +6)"
@@ -156,8 +169,10 @@ def test_the_adult_red_dragon_of_2024_reads_as_the_srd_bestiary_has_it() -> None
 
 def test_the_dragon_in_russian_and_ukrainian() -> None:
     english = read_for(RED_2014, "dnd5e").sheet
-    for text, names in ((RED_RU, ("Ужасающая внешность", "Огненное дыхание", "Атака крыльями (стоит 2 действия)")),
-                        (RED_UK, ("Жахлива присутність", "Вогняний подих", "Атака крилами (коштує 2 дії)"))):
+    for text, names in (
+        (RED_RU, ("Ужасающая внешность", "Огненное дыхание", "Атака крыльями (стоит 2 действия)")),
+        (RED_UK, ("Жахлива присутність", "Вогняний подих", "Атака крилами (коштує 2 дії)")),
+    ):
         reading = read_for(text, "dnd5e")
         for key in ("saves", "immune", "legendary", "legendary_resistance", "attacks", "xp", "ac", "dex"):
             assert reading.sheet[key] == english[key], (key, text[:30])
@@ -195,8 +210,10 @@ def test_damage_types_go_to_the_sheet_and_what_qualifies_them_to_the_notes() -> 
     reading = read_for(WIGHT_2014, "dnd5e")
     assert reading.sheet["resist"] == "necrotic, bludgeoning, piercing, slashing"
     assert reading.sheet["immune"] == "poison"
-    assert "Damage Resistances bludgeoning, piercing, and slashing from nonmagical attacks that aren't silvered" \
+    assert (
+        "Damage Resistances bludgeoning, piercing, and slashing from nonmagical attacks that aren't silvered"
         in reading.notes
+    )
     assert "Condition Immunities exhaustion, poisoned" in reading.notes
     assert "Damage Immunities" not in reading.notes
     assert "abilities" not in reading.sheet  # Life Drain is an attack: its save rider stays with it
@@ -204,8 +221,10 @@ def test_damage_types_go_to_the_sheet_and_what_qualifies_them_to_the_notes() -> 
     assert reading.unread == ()
     conditions = read_for(RED_2024.replace("Immunities Fire", "Immunities Fire, Poison; Charmed, Frightened"), "dnd5e")
     assert conditions.sheet["immune"] == "fire, poison" and "Immunities Charmed, Frightened" in conditions.notes
-    russian = read_for(RED_RU.replace("Иммунитет к урону огонь",
-                                      "Уязвимость к урону холод\nСопротивление урону кислота, звук"), "dnd5e")
+    russian = read_for(
+        RED_RU.replace("Иммунитет к урону огонь", "Уязвимость к урону холод\nСопротивление урону кислота, звук"),
+        "dnd5e",
+    )
     assert (russian.sheet["vulnerable"], russian.sheet["resist"]) == ("cold", "acid, thunder")
 
 
@@ -259,8 +278,10 @@ def test_evasion_an_aura_two_damage_types_and_a_recharge_alone() -> None:
     assert assassin.sheet["saves"] == "Str +0, Dex +6, Con +2, Int +4, Wis +0, Cha +0"
     assert "abilities" not in assassin.sheet  # the shortsword's poison is the attack's
     balor = read_for(BALOR_2024, "dnd5e")
-    assert balor.sheet["abilities"] == ("Death Throes: 9d6 fire plus 9d6 force, Dex 20 half, emanation 30 ft; "
-                                        "Fire Aura: 3d8 fire, emanation 10 ft; Teleport: recharge 4-6")
+    assert balor.sheet["abilities"] == (
+        "Death Throes: 9d6 fire plus 9d6 force, Dex 20 half, emanation 30 ft; "
+        "Fire Aura: 3d8 fire, emanation 10 ft; Teleport: recharge 4-6"
+    )
     assert balor.sheet["saves"] == "Str +8, Dex +2, Con +12, Int +5, Wis +9, Cha +6"
     assert (balor.sheet["resist"], balor.sheet["immune"]) == ("cold, lightning", "fire, poison")
     assert "Immunities Charmed, Frightened, Poisoned" in balor.notes
@@ -269,10 +290,13 @@ def test_evasion_an_aura_two_damage_types_and_a_recharge_alone() -> None:
         assert registry.get("dnd5e").check_sheet(dict(reading.sheet))
 
 
-GOBLIN_OSE_UK = ("Гоблін: КБ 6 [13], КЗ 1-1 (3 хп), Атаки 1 × зброя (1к6), ТАК0 19 [0], Рух 60' (20'), "
-                 "РК С14 Ч15 П16 Д17 З18 (NH), Мораль 7, Світогляд Хаотичний, Досвід 5")
-GOBLIN_DOLMENWOOD = ("Goblin: Level 1 AC 12 HP 1d8 (4) Saves D12 R13 H14 B15 S16 Att Weapon (+0, 1d6) Speed 30 "
-                     "Morale 7 XP 10")
+GOBLIN_OSE_UK = (
+    "Гоблін: КБ 6 [13], КЗ 1-1 (3 хп), Атаки 1 × зброя (1к6), ТАК0 19 [0], Рух 60' (20'), "
+    "РК С14 Ч15 П16 Д17 З18 (NH), Мораль 7, Світогляд Хаотичний, Досвід 5"
+)
+GOBLIN_DOLMENWOOD = (
+    "Goblin: Level 1 AC 12 HP 1d8 (4) Saves D12 R13 H14 B15 S16 Att Weapon (+0, 1d6) Speed 30 Morale 7 XP 10"
+)
 
 
 def test_the_ose_saving_throw_line_as_the_starter_bestiary_holds_it() -> None:
@@ -288,12 +312,21 @@ def test_the_ose_saving_throw_line_as_the_starter_bestiary_holds_it() -> None:
 
 
 def test_ose_save_lines_dolmenwood_and_what_is_no_save_line() -> None:
-    bugbear = read_for("Bugbear\nAC 5 [14], HD 3+1 (14hp), Att 1 × weapon (2d4), THAC0 16 [+3], MV 90' (30'), "
-                       "SV D12 W13 P14 B15 S16 (3), ML 9", "ose")
+    bugbear = read_for(
+        "Bugbear\nAC 5 [14], HD 3+1 (14hp), Att 1 × weapon (2d4), THAC0 16 [+3], MV 90' (30'), "
+        "SV D12 W13 P14 B15 S16 (3), ML 9",
+        "ose",
+    )
     assert (bugbear.sheet["saves"], bugbear.sheet["save_as"], bugbear.hp_dice) == ("D12 W13 P14 B15 S16", "3", "3d8+1")
     dolmenwood = read_for(GOBLIN_DOLMENWOOD, "ose")
-    assert dolmenwood.sheet == {"ac": 12, "attack": 0, "damage": "1d6", "morale": 7, "hd": "1",
-                                "saves": "D12 R13 H14 B15 S16"}  # its armour class ascends: no bracket
+    assert dolmenwood.sheet == {
+        "ac": 12,
+        "attack": 0,
+        "damage": "1d6",
+        "morale": 7,
+        "hd": "1",
+        "saves": "D12 R13 H14 B15 S16",
+    }  # its armour class ascends: no bracket
     line = read_save_line(dolmenwood.sheet["saves"])
     assert line is not None and line.numbers == (12, 13, 14, 15, 16)
     assert (dolmenwood.hp, dolmenwood.hp_dice, dolmenwood.unread) == (4, "1d8", ())
@@ -304,20 +337,31 @@ def test_ose_save_lines_dolmenwood_and_what_is_no_save_line() -> None:
     assert "SV (XY9)" in unknown.unread
 
 
-OGRE_ADND = ("Ogre (1): AC 5; MV 9; HD 4+1; hp 27; THAC0 17; #AT 1; Dmg 1d10 (club); SA nil; SD nil; "
-             "SZ L (9' tall); ML steady (12); Int low (5); AL CE; XP 175")
+OGRE_ADND = (
+    "Ogre (1): AC 5; MV 9; HD 4+1; hp 27; THAC0 17; #AT 1; Dmg 1d10 (club); SA nil; SD nil; "
+    "SZ L (9' tall); ML steady (12); Int low (5); AL CE; XP 175"
+)
 OGRES_ADND = "2 ogres: AC 5; MV 9; HD 4+1; THAC0 17; #AT 1; Dmg 1-10; SZ L; ML 13; XP 270"
 OGRES_LISTED = "Ogres (3): AC 5; MV 9; HD 4+1; hp 30, 25, 21; THAC0 17; #AT 1; Dmg 1d10; SZ L; ML 13; XP 270"
-ZOMBIE_ADND = ("Zombie: AC 8; MV 6; HD 2; THAC0 19; #AT 1; Dmg 1-8; SD immune to sleep, charm, hold; SZ M; "
-               "Int non- (0); ML special (20); XP 65; SV 14 16 15 17 17")
+ZOMBIE_ADND = (
+    "Zombie: AC 8; MV 6; HD 2; THAC0 19; #AT 1; Dmg 1-8; SD immune to sleep, charm, hold; SZ M; "
+    "Int non- (0); ML special (20); XP 65; SV 14 16 15 17 17"
+)
 OGRES_ADND_RU = "2 огра: КД 5; ДВ 9; ХД 4+1; ТАК0 17; Атак 1; Урон 1-10; Размер Б; Мораль 13; Опыт 270"
 
 
 def test_an_adnd_ogre_line_its_count_morale_xp_and_movement() -> None:
     one = read_for(OGRE_ADND, "adnd2e")
     assert (one.name, one.count, one.hp, one.hp_dice) == ("Ogre", 1, 27, "")  # "hp 27": his own
-    assert one.sheet == {"cls": "monster", "level": "4+1", "ac": 5, "thac0": 17, "damage": "1d10", "attacks": "1",
-                         "size": "large"}
+    assert one.sheet == {
+        "cls": "monster",
+        "level": "4+1",
+        "ac": 5,
+        "thac0": 17,
+        "damage": "1d10",
+        "attacks": "1",
+        "size": "large",
+    }
     for note in ("MV 9", "ML steady (12)", "XP 175", "Dmg 1d10 (club)", "Int low (5)", "AL CE"):
         assert note in one.notes, note
     assert "SA" not in one.notes and "SD" not in one.notes  # "nil" says nothing

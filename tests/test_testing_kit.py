@@ -15,10 +15,12 @@ PLUGIN_TESTS = ROOT / "examples" / "savage_worlds" / "tests"
 
 
 def test_the_kit_imports_no_test_runner() -> None:
-    code = ("import sys, tui_combat.testing as kit\n"
-            "names = [getattr(kit, name) for name in kit.__all__]\n"
-            "assert 'pytest' not in sys.modules, 'pytest imported'\n"
-            "assert not [m for m in sys.modules if m == 'tests' or m.startswith('tests.')], 'the app tests imported'\n")
+    code = (
+        "import sys, tui_combat.testing as kit\n"
+        "names = [getattr(kit, name) for name in kit.__all__]\n"
+        "assert 'pytest' not in sys.modules, 'pytest imported'\n"
+        "assert not [m for m in sys.modules if m == 'tests' or m.startswith('tests.')], 'the app tests imported'\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT / "tui_combat", capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
@@ -34,8 +36,13 @@ def test_the_example_plugin_s_tests_use_the_kit_and_nothing_of_the_app_s_tests()
     used_the_kit = False
     for path in files:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            modules = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             for module in modules:
                 assert module != "tests" and not module.startswith("tests."), f"{path.name} imports {module}"
                 used_the_kit |= module.startswith("tui_combat.testing")

@@ -79,7 +79,8 @@ async def test_a_modal_screen_is_drawn_once_and_runs_on_stock_textual_too(monkey
             assert dialog._shown is not bool(stock)
             assert isinstance(dialog._compositor, ArrangedOnce) is not bool(stock)
             assert "dialog" in str(dialog._compositor.render_strips()[0].text) or any(
-                "dialog" in str(strip.text) for strip in dialog._compositor.render_strips())
+                "dialog" in str(strip.text) for strip in dialog._compositor.render_strips()
+            )
 
 
 def test_a_widget_can_tell_its_screen_of_its_look_at_once() -> None:
@@ -94,7 +95,12 @@ def test_a_layout_tells_a_scroll_view_its_sizes_as_steady_scroll_bars_take_them(
     from textual.scroll_view import ScrollView
 
     assert list(inspect.signature(ScrollView._size_updated).parameters) == [
-        "self", "size", "virtual_size", "container_size", "layout"]
+        "self",
+        "size",
+        "virtual_size",
+        "container_size",
+        "layout",
+    ]
     from tui_combat.widgets.order_list import OrderList
     from tui_combat.widgets.redraw import RoundLog
 
@@ -122,8 +128,9 @@ async def test_textual_s_linux_driver_writes_to_standard_error_and_handles_ctrl_
     assert signal.getsignal(signal.SIGCONT) == driver._sigcont_application
 
 
-async def test_a_sigcont_restarts_only_what_a_sigtstp_stopped(own_signals: None,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_sigcont_restarts_only_what_a_sigtstp_stopped(
+    own_signals: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if sys.platform == "win32":
         pytest.skip("the Linux terminal driver")
     from textual.drivers.linux_driver import LinuxDriver

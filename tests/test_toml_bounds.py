@@ -71,15 +71,54 @@ DEEP = {
 
 # What a mutation inserts: TOML's own punctuation, runs of it, and odd characters.
 PIECES = st.one_of(
-    st.sampled_from(['[', ']', '{', '}', '"', "'", '"""', "'''", '=', '\n', '#', '.', ',', '[[', ']]', '\\', '\0',
-                     'é', '1e999', '-inf', 'nan', '1979-05-27T07:32:00Z', 'a.b.c.d', '= {', '= [', 'true', '0x1F']),
-    st.builds(lambda piece, count: piece * count, st.sampled_from(['[', '{a=', '"', 'x.', '{', '[[']),
-              st.integers(min_value=2, max_value=4000)),
+    st.sampled_from(
+        [
+            "[",
+            "]",
+            "{",
+            "}",
+            '"',
+            "'",
+            '"""',
+            "'''",
+            "=",
+            "\n",
+            "#",
+            ".",
+            ",",
+            "[[",
+            "]]",
+            "\\",
+            "\0",
+            "é",
+            "1e999",
+            "-inf",
+            "nan",
+            "1979-05-27T07:32:00Z",
+            "a.b.c.d",
+            "= {",
+            "= [",
+            "true",
+            "0x1F",
+        ]
+    ),
+    st.builds(
+        lambda piece, count: piece * count,
+        st.sampled_from(["[", "{a=", '"', "x.", "{", "[["]),
+        st.integers(min_value=2, max_value=4000),
+    ),
     st.text(max_size=6),
 )
-MUTATIONS = st.lists(st.tuples(st.sampled_from(["insert", "delete", "replace", "repeat"]),
-                               st.floats(min_value=0, max_value=1), PIECES, st.integers(min_value=1, max_value=40)),
-                     min_size=1, max_size=4)
+MUTATIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["insert", "delete", "replace", "repeat"]),
+        st.floats(min_value=0, max_value=1),
+        PIECES,
+        st.integers(min_value=1, max_value=40),
+    ),
+    min_size=1,
+    max_size=4,
+)
 
 
 def mutated(text: str, mutations: list[tuple[str, float, str, int]]) -> str:
@@ -88,11 +127,11 @@ def mutated(text: str, mutations: list[tuple[str, float, str, int]]) -> str:
         if kind == "insert":
             text = text[:at] + piece + text[at:]
         elif kind == "delete":
-            text = text[:at] + text[at + length:]
+            text = text[:at] + text[at + length :]
         elif kind == "replace":
-            text = text[:at] + piece + text[at + len(piece):]
+            text = text[:at] + piece + text[at + len(piece) :]
         else:
-            text = text[:at] + text[at:at + length] * 50 + text[at:]
+            text = text[:at] + text[at : at + length] * 50 + text[at:]
     return text
 
 
@@ -128,7 +167,9 @@ def test_a_huge_string_or_file_is_refused_with_its_line(tmp_path: Path) -> None:
     with pytest.raises(tomllib.TOMLDecodeError, match=r"line 1, column 1"):
         toml_read.loads("# " + "x" * toml_read.MAX_CHARS)
     assert toml_read.loads('a = "' + "x" * 1000 + '"\nb = [[1], {c = [2]}]\n# [[[[[[\n') == {
-        "a": "x" * 1000, "b": [[1], {"c": [2]}]}
+        "a": "x" * 1000,
+        "b": [[1], {"c": [2]}],
+    }
 
 
 @pytest.mark.parametrize("case", sorted(DEEP))
@@ -141,7 +182,9 @@ def test_a_deeply_nested_settings_file_starts_on_the_defaults_and_says_why(confi
     assert read.document == {}
 
 
-def test_a_broken_settings_file_does_not_stop_list(config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_broken_settings_file_does_not_stop_list(
+    config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tui_combat.__main__ import main
 
     (config / "settings.toml").write_text("x = " + "[" * 5000 + "\n", encoding="utf-8")
@@ -160,8 +203,9 @@ def test_deep_library_and_house_rules_are_refused_with_the_file(config: Path, tm
 
 
 # -- mutated files: never a traceback -------------------------------------------------------------------------
-FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                        HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 
 
 @pytest.mark.slow  # a thousand files each: some two minutes
@@ -185,7 +229,9 @@ def test_mutated_settings_never_crash_their_readers(config: Path, mutations: lis
 @pytest.mark.slow  # a thousand files each: some two minutes
 @FUZZ
 @given(MUTATIONS)
-def test_mutated_library_files_never_crash_the_reader(tmp_path: Path, mutations: list[tuple[str, float, str, int]]) -> None:
+def test_mutated_library_files_never_crash_the_reader(
+    tmp_path: Path, mutations: list[tuple[str, float, str, int]]
+) -> None:
     path = tmp_path / "adnd2e.toml"
     path.write_text(mutated(LIBRARY, mutations), encoding="utf-8", errors="surrogatepass")
     library = read_library(path, "adnd2e")
@@ -195,9 +241,12 @@ def test_mutated_library_files_never_crash_the_reader(tmp_path: Path, mutations:
 @pytest.mark.slow  # a thousand files each: some two minutes
 @FUZZ
 @given(MUTATIONS)
-def test_mutated_house_rules_are_read_or_refused_never_a_crash(config: Path, mutations: list[tuple[str, float, str, int]]) -> None:
-    (config / "rulesets" / "adnd2e.toml").write_text(mutated(HOUSE_RULES, mutations), encoding="utf-8",
-                                                     errors="surrogatepass")
+def test_mutated_house_rules_are_read_or_refused_never_a_crash(
+    config: Path, mutations: list[tuple[str, float, str, int]]
+) -> None:
+    (config / "rulesets" / "adnd2e.toml").write_text(
+        mutated(HOUSE_RULES, mutations), encoding="utf-8", errors="surrogatepass"
+    )
     try:
         check_tables(load_ruleset_data("adnd2e", Tables), "house rules")
     except RuleError:

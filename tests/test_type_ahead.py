@@ -9,8 +9,23 @@ from hypothesis import strategies as st
 
 from tui_combat.widgets.type_ahead import TypeAhead
 
-CONDITIONS = ("blinded", "charmed", "deafened", "exhaustion", "frightened", "grappled", "incapacitated", "invisible",
-              "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious")
+CONDITIONS = (
+    "blinded",
+    "charmed",
+    "deafened",
+    "exhaustion",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+)
 
 
 def typed(labels: tuple[str, ...], keys: str, current: int | None = 0) -> int | None:
@@ -30,8 +45,13 @@ def test_the_first_letters_of_a_name() -> None:
 
 
 def test_the_same_letter_again_goes_on_to_the_next() -> None:
-    assert [CONDITIONS[typed(CONDITIONS, "p" * n) or 0] for n in (1, 2, 3, 4, 5)] == \
-        ["paralyzed", "petrified", "poisoned", "prone", "paralyzed"]
+    assert [CONDITIONS[typed(CONDITIONS, "p" * n) or 0] for n in (1, 2, 3, 4, 5)] == [
+        "paralyzed",
+        "petrified",
+        "poisoned",
+        "prone",
+        "paralyzed",
+    ]
 
 
 def test_a_letter_that_finds_nothing_starts_anew() -> None:

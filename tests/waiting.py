@@ -15,5 +15,14 @@ from tui_combat.testing.waiting import (
     until_widget,
 )
 
-__all__ = ["DEFAULT_DEADLINE", "NOT_YET", "STEP", "deadline", "eventually", "settled", "until", "until_screen",
-           "until_widget"]
+__all__ = [
+    "DEFAULT_DEADLINE",
+    "NOT_YET",
+    "STEP",
+    "deadline",
+    "eventually",
+    "settled",
+    "until",
+    "until_screen",
+    "until_widget",
+]

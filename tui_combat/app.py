@@ -43,8 +43,7 @@ if TYPE_CHECKING:  # the engine loads when a session opens, not before the first
 __all__ = ["EXIT_UNSAVED", "LOADING_AFTER", "READ_ONLY_KEYS", "CombatApp"]
 
 
-class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart,
-                CollectingPart):
+class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart, CollectingPart):
     CSS_PATH = ["app.tcss", "screens/sessions.tcss"]  # (the first screen's: Textual reads a screen's when pushed)
     TITLE = "tui-combat"
     ENABLE_COMMAND_PALETTE = True
@@ -52,13 +51,22 @@ class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePar
         Binding(APP_KEYS["app.help"], "help", N_("Help"), id="app.help"),
         Binding(APP_KEYS["app.settings"], "settings", N_("Settings"), id="app.settings", show=False),
         Binding("ctrl+q", "quit", N_("Quit"), id="app.quit", show=False, priority=True),
-        Binding("ctrl+p", "command_palette", PALETTE_KEY, show=False, priority=True,
-                tooltip=PALETTE_TOOLTIP),  # Textual's own palette key (no id: help lists it apart), in the GM's language
+        Binding(
+            "ctrl+p", "command_palette", PALETTE_KEY, show=False, priority=True, tooltip=PALETTE_TOOLTIP
+        ),  # Textual's own palette key (no id: help lists it apart), in the GM's language
     ]
 
-    def __init__(self, data_root: Path, *, resume: str | None = None, encounter: Path | None = None,
-                 seed: int | None = None, settings_path: Path | None = None,
-                 collects_between_keys: bool = False, handles_hang_up: bool = False) -> None:
+    def __init__(
+        self,
+        data_root: Path,
+        *,
+        resume: str | None = None,
+        encounter: Path | None = None,
+        seed: int | None = None,
+        settings_path: Path | None = None,
+        collects_between_keys: bool = False,
+        handles_hang_up: bool = False,
+    ) -> None:
         super().__init__()
         self.collects_between_keys = collects_between_keys
         self.handles_hang_up = handles_hang_up
@@ -184,8 +192,15 @@ class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePar
         self.push_screen(kept)
 
     # -- messages and refusals ------------------------------------------------------------------------
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
         """Every notification is plain text: a name such as ``Raf [/]`` in a message is shown as it is,
         never read as markup (no message of the app uses markup). A message still shown is shown once: a key
         refused again (Next before initiative is rolled) takes its place and time, where Textual would stack

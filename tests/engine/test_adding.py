@@ -32,20 +32,32 @@ def in_the_fight() -> State:
 
 
 def added(state: State, before: State) -> list[str]:
-    return [c.name for c in state.combatants[len(before.combatants):]]
+    return [c.name for c in state.combatants[len(before.combatants) :]]
 
 
 def test_the_demo_is_as_the_names_below_assume() -> None:
     names = [c.name for c in demo().combatants]
-    assert names == ["Raf", "Rupert", "Delsenora", "Troll 1", "Troll 2", "Troll 3",
-                     "Orc 1", "Orc 2", "Orc 3", "Orc 4", "Orc 5", "Orc 6"]
+    assert names == [
+        "Raf",
+        "Rupert",
+        "Delsenora",
+        "Troll 1",
+        "Troll 2",
+        "Troll 3",
+        "Orc 1",
+        "Orc 2",
+        "Orc 3",
+        "Orc 4",
+        "Orc 5",
+        "Orc 6",
+    ]
 
 
 def test_five_orcs_added_mid_fight_are_orc_7_to_orc_11_in_a_group_of_their_own() -> None:
     before = in_the_fight()
     after = apply(before, a.AddCombatants(side=MONSTERS, name="orc", hp=5, count=5))
     assert added(after, before) == ["Orc 7", "Orc 8", "Orc 9", "Orc 10", "Orc 11"]
-    new = after.combatants[len(before.combatants):]
+    new = after.combatants[len(before.combatants) :]
     old_group = before.combatants[-1].group
     assert len({c.group for c in new}) == 1 and new[0].group not in ("", old_group)
     assert len({c.id for c in after.combatants}) == len(after.combatants) == 17

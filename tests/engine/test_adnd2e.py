@@ -159,7 +159,10 @@ def test_group_initiative_seed_round_2() -> None:
     # Trolls and orcs declare nothing: trolls fight with natural weapons, orcs with their long swords.
     state = store.state
     assert [(r.key, r.modifier) for r in RULESET.initiative_requests(state)] == [(PARTY, 0), (MONSTERS, 0)]
-    modifiers = {cid: RULESET.action_modifier(state, state.combatant(cid)) for cid in (RAF, RUPERT, DELSENORA, TROLLS[0], ORCS[0])}
+    modifiers = {
+        cid: RULESET.action_modifier(state, state.combatant(cid))
+        for cid in (RAF, RUPERT, DELSENORA, TROLLS[0], ORCS[0])
+    }
     assert modifiers == {RAF: 3, RUPERT: 7, DELSENORA: 3, TROLLS[0]: 6, ORCS[0]: 5}
 
     store.dispatch(a.RollInitiative(rolls={PARTY: d10(6), MONSTERS: d10(5)}))
@@ -181,7 +184,9 @@ def three_trolls() -> Encounter:
         for target in ("Raf", "Rupert", "Delsenora")
     ]
     return Encounter(
-        name="Round 3", ruleset="adnd2e", options={"initiative": "individual"},
+        name="Round 3",
+        ruleset="adnd2e",
+        options={"initiative": "individual"},
         sides=[party, SideSpec(name="Trolls", combatants=trolls)],
     )
 
@@ -202,7 +207,10 @@ def round_3_store() -> Store:
     store.dispatch(a.Declare(combatant=RAF, declaration={"action": "weapon", "situations": "hasted"}))
     store.dispatch(a.Declare(combatant=RUPERT, declaration={"action": "weapon", "situations": "hasted"}))
     store.dispatch(
-        a.Declare(combatant=DELSENORA, declaration={"action": "spell", "spell": "acid arrow", "casting": "1", "situations": "hasted"})
+        a.Declare(
+            combatant=DELSENORA,
+            declaration={"action": "spell", "spell": "acid arrow", "casting": "1", "situations": "hasted"},
+        )
     )
     rolls = {RAF: 2, T_RAF: 1, RUPERT: 2, T_RUPERT: 5, DELSENORA: 9, T_DELSENORA: 1}
     assert {r.key for r in RULESET.initiative_requests(store.state)} == set(rolls)
@@ -305,8 +313,25 @@ def test_thac0_by_class_and_level(level: int) -> None:
 
 @pytest.mark.parametrize(
     ("hit_dice", "expected"),
-    [(0, 20), (1, 19), (2, 19), (3, 17), (4, 17), (5, 15), (6, 15), (7, 13), (8, 13), (9, 11), (10, 11),
-     (11, 9), (12, 9), (13, 7), (14, 7), (15, 5), (30, 5)],
+    [
+        (0, 20),
+        (1, 19),
+        (2, 19),
+        (3, 17),
+        (4, 17),
+        (5, 15),
+        (6, 15),
+        (7, 13),
+        (8, 13),
+        (9, 11),
+        (10, 11),
+        (11, 9),
+        (12, 9),
+        (13, 7),
+        (14, 7),
+        (15, 5),
+        (30, 5),
+    ],
 )
 def test_monster_thac0_by_hit_dice(hit_dice: int, expected: int) -> None:
     assert thac0(Sheet(cls="monster", level=hit_dice)) == expected
@@ -354,7 +379,8 @@ def test_three_halves_alternate() -> None:
 
 @given(st.integers(1, 5), st.integers(1, 4), st.integers(0, 40), st.sampled_from(("even", "odd")), st.booleans())
 def test_attacks_in_a_round_are_the_strikes_due_by_its_end_less_those_due_by_the_last(
-        numerator: int, denominator: int, round_number: int, three_halves: str, hasted: bool) -> None:
+    numerator: int, denominator: int, round_number: int, three_halves: str, hasted: bool
+) -> None:
     """The rate as a fraction (3/2: three strikes every two rounds): the whole strikes due by the end of the
     round, less those due by the end of the one before, one at least, twice that hasted."""
     rate = Fraction(numerator, denominator)
@@ -364,32 +390,63 @@ def test_attacks_in_a_round_are_the_strikes_due_by_its_end_less_those_due_by_the
     assert attacks_this_round(sheet, round_number, three_halves, hasted) == max(due, 1) * (2 if hasted else 1)
 
 
-@given(st.sampled_from(("", "long sword", " ")), st.sampled_from(("", "claw, claw, bite")), st.booleans(),
-       st.sampled_from(("", "3/2", "2", "5/2", "nonsense")), st.sampled_from(("warrior", "priest", "monster")),
-       st.integers(1, 20), st.integers(1, 12), st.sampled_from(("even", "odd")), st.booleans())
-def test_the_slots_an_attack_plan_takes_are_its_strikes(weapon: str, forms: str, natural: bool, rate: str, cls: str,
-                                                       level: int, round_number: int, three_halves: str,
-                                                       hasted: bool) -> None:
+@given(
+    st.sampled_from(("", "long sword", " ")),
+    st.sampled_from(("", "claw, claw, bite")),
+    st.booleans(),
+    st.sampled_from(("", "3/2", "2", "5/2", "nonsense")),
+    st.sampled_from(("warrior", "priest", "monster")),
+    st.integers(1, 20),
+    st.integers(1, 12),
+    st.sampled_from(("even", "odd")),
+    st.booleans(),
+)
+def test_the_slots_an_attack_plan_takes_are_its_strikes(
+    weapon: str,
+    forms: str,
+    natural: bool,
+    rate: str,
+    cls: str,
+    level: int,
+    round_number: int,
+    three_halves: str,
+    hasted: bool,
+) -> None:
     """The order counts a combatant's slots with attacks_this_round instead of making his plan: the same."""
     from tui_combat.rulesets.adnd2e.sheet import attack_plan
 
     sheet = Sheet(weapon=weapon, forms=forms, natural=natural, attacks=rate, cls=cls, level=level)
     assert len(attack_plan(sheet, round_number, three_halves, hasted)) == attacks_this_round(
-        sheet, round_number, three_halves, hasted)
+        sheet, round_number, three_halves, hasted
+    )
 
 
-DECLARED = st.fixed_dictionaries({
-    "action": st.sampled_from(("weapon", "spell", "move", "natural")),
-    "situations": st.sampled_from(("", "hasted", "higher_ground", "hasted, wading")),
-})
+DECLARED = st.fixed_dictionaries(
+    {
+        "action": st.sampled_from(("weapon", "spell", "move", "natural")),
+        "situations": st.sampled_from(("", "hasted", "higher_ground", "hasted, wading")),
+    }
+)
 
 
-@given(st.sampled_from(("standard", "group", "individual")), st.sampled_from(("even", "odd")),
-       st.sampled_from(("", "3/2", "2/1", "5/2")), st.lists(DECLARED, min_size=3, max_size=3), st.booleans(),
-       st.integers(1, 10), st.integers(1, 10))
+@given(
+    st.sampled_from(("standard", "group", "individual")),
+    st.sampled_from(("even", "odd")),
+    st.sampled_from(("", "3/2", "2/1", "5/2")),
+    st.lists(DECLARED, min_size=3, max_size=3),
+    st.booleans(),
+    st.integers(1, 10),
+    st.integers(1, 10),
+)
 def test_the_order_has_each_one_in_as_many_slots_as_he_strikes_after_his_own_value(
-        method: str, three_halves: str, rate: str, declared: list[dict[str, str]], side_hasted: bool,
-        party_roll: int, monsters_roll: int) -> None:
+    method: str,
+    three_halves: str,
+    rate: str,
+    declared: list[dict[str, str]],
+    side_hasted: bool,
+    party_roll: int,
+    monsters_roll: int,
+) -> None:
     """However the order is worked out, everyone with a roll is in as many slots as his attack plan has
     strikes (one at least), the first at his roll plus his own modifiers; hasted by his declaration or by
     his side's, with a rate of 3/2 or more, casting or moving."""
@@ -398,8 +455,9 @@ def test_the_order_has_each_one_in_as_many_slots_as_he_strikes_after_his_own_val
     store.dispatch(a.SetOption(key="three_halves", value=three_halves))
     store.dispatch(a.EditCombatant(combatant=RUPERT, sheet={"attacks": rate, "level": 7}))
     start(store)
-    store.dispatch(a.RulesetAction(name="side_situations",
-                                   args={"side": PARTY, "situations": ["hasted"] if side_hasted else []}))
+    store.dispatch(
+        a.RulesetAction(name="side_situations", args={"side": PARTY, "situations": ["hasted"] if side_hasted else []})
+    )
     for combatant, declaration in zip((RAF, RUPERT, DELSENORA), declared):
         extra = {"spell": "magic missile", "casting": "1"} if declaration["action"] == "spell" else {}
         store.dispatch(a.Declare(combatant=combatant, declaration={**declaration, **extra}))
@@ -413,8 +471,11 @@ def test_the_order_has_each_one_in_as_many_slots_as_he_strikes_after_his_own_val
             combatant = before.combatant(combatant_id)
             slots = [slot for slot in state.order if combatant_id in slot.combatants]
             assert len(slots) == max(len(RULESET.attack_plan_of(before, combatant)), 1)
-            own = (RULESET.own_situations(before, combatant, with_side=False) if method == "standard"
-                   else RULESET.action_modifier(before, combatant))
+            own = (
+                RULESET.own_situations(before, combatant, with_side=False)
+                if method == "standard"
+                else RULESET.action_modifier(before, combatant)
+            )
             assert slots[0].value == RULESET.initiative_value(before, request, rolled[request.key]) + own
 
 
@@ -465,12 +526,23 @@ def test_attack_roll_against_thac0() -> None:
     assert last_log(store.state) == ["Raf attacks AC 4: d20 8 +4 magic vs 12 — hit."]
     # Rupert, warrior 4 (THAC0 17), bastard sword +1: a natural 1 misses whatever the bonus.
     roll = {"expr": "1d20", "total": 1, "faces": [1]}
-    store.dispatch(a.RulesetAction(name="attack", args={"combatant": RUPERT, "roll": roll, "target_ac": -10, "bonus": 30}))
+    store.dispatch(
+        a.RulesetAction(name="attack", args={"combatant": RUPERT, "roll": roll, "target_ac": -10, "bonus": 30})
+    )
     assert last_log(store.state) == ["Rupert attacks AC -10: d20 1 +1 magic +30 vs 27 — miss."]
     # The results are readable from the entries, not only from their text.
     raf_entry, rupert_entry = store.state.log_entries()[-2:]
-    assert raf_entry.facts == {"needed": 12, "natural": 8, "hit": True, "magic": 4, "bonus": 0, "armour_modifier": 0,
-                               "weapon": "war hammer", "attacker": RAF, "target": ""}
+    assert raf_entry.facts == {
+        "needed": 12,
+        "natural": 8,
+        "hit": True,
+        "magic": 4,
+        "bonus": 0,
+        "armour_modifier": 0,
+        "weapon": "war hammer",
+        "attacker": RAF,
+        "target": "",
+    }
     assert (rupert_entry.facts["needed"], rupert_entry.facts["natural"], rupert_entry.facts["hit"]) == (27, 1, False)
     assert [r.total for r in raf_entry.rolls] == [8]
 
@@ -482,12 +554,16 @@ def test_the_log_is_rendered_in_the_language_shown() -> None:
     roll = {"expr": "1d20", "total": 15, "faces": [15]}
     store.dispatch(a.RulesetAction(name="attack", args={"combatant": RAF, "roll": roll, "target_ac": 4}))
     entry = store.state.log_entries()[-1]
-    use_catalog("ru", {
-        "{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}.": (
-            "{name} бьёт КБ {ac}: d20 {roll}{bonus} против {needed} — {result}."),
-        " {value} magic": " {value} магия",
-        "hit": "попал",
-    })
+    use_catalog(
+        "ru",
+        {
+            "{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}.": (
+                "{name} бьёт КБ {ac}: d20 {roll}{bonus} против {needed} — {result}."
+            ),
+            " {value} magic": " {value} магия",
+            "hit": "попал",
+        },
+    )
     try:
         assert entry.text == "Raf бьёт КБ 4: d20 15 +4 магия против 12 — попал."
     finally:
@@ -518,11 +594,19 @@ def test_declaration_form_shows_what_was_declared() -> None:
     store = demo_store()
     start(store)
     assert RULESET.declaration(store.state, RAF) == {}
-    store.dispatch(a.Declare(combatant=RAF, declaration={"action": "item", "item": "wand", "text": "wand of frost",
-                                                         "situation_higher_ground": True}))
+    store.dispatch(
+        a.Declare(
+            combatant=RAF,
+            declaration={"action": "item", "item": "wand", "text": "wand of frost", "situation_higher_ground": True},
+        )
+    )
     values = RULESET.declaration(store.state, RAF)
     assert {k: v for k, v in values.items() if not k.startswith("situation_")} == {
-        "action": "item", "spell": "", "casting": "", "item": "wand", "text": "wand of frost",
+        "action": "item",
+        "spell": "",
+        "casting": "",
+        "item": "wand",
+        "text": "wand of frost",
     }
     assert [k for k, v in values.items() if k.startswith("situation_") and v] == ["situation_higher_ground"]
     before = store.state
@@ -593,7 +677,11 @@ def test_distance_situations() -> None:
     assert (situations["both_surprised"].dice, situations["both_surprised"].multiplier) == ("3d6", 1)
     assert (situations["one_surprised"].dice, situations["smoke_fog"].dice) == ("4d6", "6d6")
     assert (situations["jungle"].dice, situations["jungle"].multiplier) == ("1d10", 10)
-    assert (situations["light_forest"].dice, situations["scrub"].dice, situations["grassland"].dice) == ("2d6", "2d12", "5d10")
+    assert (situations["light_forest"].dice, situations["scrub"].dice, situations["grassland"].dice) == (
+        "2d6",
+        "2d12",
+        "5d10",
+    )
     assert situations["sight"].dice == ""
 
     store = surprise_store()
@@ -677,7 +765,10 @@ def test_unicode_names_survive_save_and_resume(tmp_path: Path) -> None:
     assert resumed.state == store.state
     assert resumed.state.combatant(DELSENORA).name == "Дельсенора"
     assert resumed.state.name == "Тролли в туннеле"
-    assert [c.name for c in resumed.state.combatants if c.name.startswith("Тролль")] == ["Тролль-людоед 🧌 1", "Тролль-людоед 🧌 2"]
+    assert [c.name for c in resumed.state.combatants if c.name.startswith("Тролль")] == [
+        "Тролль-людоед 🧌 1",
+        "Тролль-людоед 🧌 2",
+    ]
     assert "Дельсенора takes 2 damage: 12/14 HP." in [e.text for e in resumed.state.log_entries()]
     # Also from a snapshot (not only from the journal).
     resumed.save_now()
@@ -692,17 +783,39 @@ def test_tables_say_where_each_value_came_from() -> None:
     assert data.schema == 2
     assert data.initiative.source == "seed"
     assert {s.id: s.value for s in data.initiative.situations} == {
-        "hasted": -2, "slowed": 2, "higher_ground": -1, "set_for_charge": -2, "wading": 2,
-        "deep_water": 4, "foreign": 6, "hindered": 3, "waiting": 1,
+        "hasted": -2,
+        "slowed": 2,
+        "higher_ground": -1,
+        "set_for_charge": -2,
+        "wading": 2,
+        "deep_water": 4,
+        "foreign": 6,
+        "hindered": 3,
+        "waiting": 1,
     }
     assert data.initiative.natural_by_size == {
-        "tiny": 0, "small": 3, "medium": 3, "large": 6, "huge": 9, "gargantuan": 12,
+        "tiny": 0,
+        "small": 3,
+        "medium": 3,
+        "large": 6,
+        "huge": 9,
+        "gargantuan": 12,
     }
     assert data.initiative.magic_items == {"misc": 3, "potion": 4, "ring": 3, "rod": 1, "staff": 2, "wand": 3}
     assert data.initiative.actions == {"breath": 1, "innate": 3}
     # Each table of numbers keeps its source note beside it.
-    assert (data.initiative.natural_by_size_source, data.initiative.magic_items_source, data.initiative.actions_source) == (
-        "seed", "seed", "seed",
+    assert (
+        data.initiative.natural_by_size_source,
+        data.initiative.magic_items_source,
+        data.initiative.actions_source,
+    ) == (
+        "seed",
+        "seed",
+        "seed",
     )
-    assert (data.weapon_speeds_source, data.thac0.rates_source, data.thac0.monsters_source) == ("default", "seed", "default")
+    assert (data.weapon_speeds_source, data.thac0.rates_source, data.thac0.monsters_source) == (
+        "default",
+        "seed",
+        "default",
+    )
     assert data.weapon_speeds["long sword"] == 5 and data.weapon_speeds["staff sling"] == 11

@@ -40,8 +40,9 @@ def note(state: State, text: str) -> State:
 
 
 # -- secret words inside longer texts ---------------------------------------------------------------------------
-@pytest.mark.parametrize("text", ["Cloudkill fog", "Beware Cloudkill!", "Cloudkill (poison)", "the CLOUDKILL spreads",
-                                  "two cloudkills"])
+@pytest.mark.parametrize(
+    "text", ["Cloudkill fog", "Beware Cloudkill!", "Cloudkill (poison)", "the CLOUDKILL spreads", "two cloudkills"]
+)
 def test_a_text_naming_a_secret_word_anywhere_is_held(text: str) -> None:
     state = note(in_resolve(), text)
     line = state.log_entries()[-1]
@@ -116,7 +117,7 @@ def ambush(name: str) -> State:
     return apply(state, a.AddCombatants(side=monsters, name=name, hp=20, hidden=True))
 
 
-@pytest.mark.parametrize("name", ["Grak, the Chief", "Grak; the \"Chief\"", "Raf's shadow", "Troll, Orc and Ogre"])
+@pytest.mark.parametrize("name", ["Grak, the Chief", 'Grak; the "Chief"', "Raf's shadow", "Troll, Orc and Ogre"])
 def test_a_hidden_combatant_with_any_name_is_not_named_for_the_players(name: str) -> None:
     state = ambush(name)
     grak = named(state, name).id
@@ -138,7 +139,9 @@ def test_a_visible_combatant_whose_name_is_part_of_a_hidden_ones_is_seen() -> No
 def test_a_list_of_names_leaves_out_those_hidden() -> None:
     state = ambush("Grak, the Chief")
     state = apply(state, a.StartFight()) if state.phase == "setup" else state
-    line = Msg(id="{names}", params={"names": [who(state, named(state, "Raf")), who(state, named(state, "Grak, the Chief"))]})
+    line = Msg(
+        id="{names}", params={"names": [who(state, named(state, "Raf")), who(state, named(state, "Grak, the Chief"))]}
+    )
     read = reading(line, "outcomes")
     assert isinstance(read, Msg) and read.params["names"] == [who(state, named(state, "Raf"))]
 
@@ -159,8 +162,15 @@ def test_while_only_hidden_ones_act_the_players_marker_stays_where_it_was() -> N
     # The ogre gets a slot of his own after the first, by the order's own means: put it there by hand.
     from tui_combat.engine.model import Slot
 
-    state = replace(state, order=(*state.order[:1], Slot(label=Msg(id="{value}", params={"value": 4}), combatants=(ogre,)),
-                                  *state.order[1:]), cursor=0)
+    state = replace(
+        state,
+        order=(
+            *state.order[:1],
+            Slot(label=Msg(id="{value}", params={"value": 4}), combatants=(ogre,)),
+            *state.order[1:],
+        ),
+        cursor=0,
+    )
     first = public_view(state)
     assert first.now
     acting_before = [c.name for c in first.now]
@@ -184,8 +194,11 @@ def test_the_setting_for_rolls_is_kept_by_each_line() -> None:
     state = apply(state, damage)
     state = apply(apply(state, a.SetOption(key=ROLLS_OPTION, value="everything")), damage)
     texts = [line.text for line in public_view(state).log]
-    assert texts[-3:] == ["Troll 1 takes 3 damage.", "What the players see of rolls: everything: every roll and number.",
-                          "Troll 1 takes 3 damage (1d4 (typed): 3)."]
+    assert texts[-3:] == [
+        "Troll 1 takes 3 damage.",
+        "What the players see of rolls: everything: every roll and number.",
+        "Troll 1 takes 3 damage (1d4 (typed): 3).",
+    ]
 
 
 # -- a session saved before -----------------------------------------------------------------------------------------
@@ -196,12 +209,28 @@ def test_a_state_of_schema_2_keeps_what_it_showed() -> None:
     old = [
         LogEntry(round=1, msg=Msg(id="{text}", params={"text": "Smash the dwarf"}), secret=True),
         LogEntry(round=1, msg=Msg(id="{text}", params={"text": "smash the dwarf"})),  # named the secret: hidden
-        LogEntry(round=1, msg=Msg(id="{name} takes {amount} damage{rolled}: {hp}/{max} HP.", params={
-            "name": orc.name, "amount": 3, "rolled": "", "hp": 2, "max": 5}), facts={"damage": 3}),
-        LogEntry(round=1, msg=Msg(id="{name} takes {amount} damage{rolled}: {hp}/{max} HP.", params={
-            "name": raf.name, "amount": 1, "rolled": "", "hp": 9, "max": 10}), facts={"damage": 1}),
-        LogEntry(round=1, msg=Msg(id="{name} hits {target}.", params={"name": orc.name, "target": raf.name}),
-                 rolls=(physical(17),), facts={"hit": True}),
+        LogEntry(
+            round=1,
+            msg=Msg(
+                id="{name} takes {amount} damage{rolled}: {hp}/{max} HP.",
+                params={"name": orc.name, "amount": 3, "rolled": "", "hp": 2, "max": 5},
+            ),
+            facts={"damage": 3},
+        ),
+        LogEntry(
+            round=1,
+            msg=Msg(
+                id="{name} takes {amount} damage{rolled}: {hp}/{max} HP.",
+                params={"name": raf.name, "amount": 1, "rolled": "", "hp": 9, "max": 10},
+            ),
+            facts={"damage": 1},
+        ),
+        LogEntry(
+            round=1,
+            msg=Msg(id="{name} hits {target}.", params={"name": orc.name, "target": raf.name}),
+            rolls=(physical(17),),
+            facts={"hit": True},
+        ),
     ]
     legacy = replace(state, schema=2, log=(tuple(old),), log_start=0)
     encoded = msgspec.json.encode(legacy)

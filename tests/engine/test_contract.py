@@ -45,7 +45,9 @@ def build(ruleset_id: str, sides: Mapping[str, list[tuple[str, int, dict[str, An
     actions: list[a.Action] = [a.SetRuleset(ruleset=ruleset_id)]
     actions += [a.AddSide(name=name, is_party=number == 0) for number, name in enumerate(sides)]
     for number, members in enumerate(sides.values()):
-        actions += [a.AddCombatants(side=f"s{number + 1}", name=name, hp=hp, sheet=sheet) for name, hp, sheet in members]
+        actions += [
+            a.AddCombatants(side=f"s{number + 1}", name=name, hp=hp, sheet=sheet) for name, hp, sheet in members
+        ]
     return actions
 
 
@@ -97,24 +99,47 @@ class SideD20(Ruleset[NoState, NoState]):
     fight_state_type = NoState
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
-        return tuple(RollRequest(key=s.id, label=named("{name}", name=s.name), dice="1d20", combatants=members(state, s.id))
-                     for s in state.sides)
+        return tuple(
+            RollRequest(key=s.id, label=named("{name}", name=s.name), dice="1d20", combatants=members(state, s.id))
+            for s in state.sides
+        )
 
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
         history = roll_history(rolls)
         sequences = list(history.values())
         tied = [side for side, sequence in history.items() if sequences.count(sequence) > 1]
         if tied:
-            return ask(state, [RollRequest(key=fresh_key(state, side), dice="1d20", combatants=members(state, side),
-                                           label=named(N_("{name} (reroll)"), name=state.side(side).name)) for side in tied])
+            return ask(
+                state,
+                [
+                    RollRequest(
+                        key=fresh_key(state, side),
+                        dice="1d20",
+                        combatants=members(state, side),
+                        label=named(N_("{name} (reroll)"), name=state.side(side).name),
+                    )
+                    for side in tied
+                ],
+            )
         ranking = sorted(history, key=history.__getitem__, reverse=True)
-        return settle(state, [Slot(label=named("{name}", name=state.side(side).name), combatants=members(state, side),
-                                   value=history[side][0], free=True) for side in ranking])
+        return settle(
+            state,
+            [
+                Slot(
+                    label=named("{name}", name=state.side(side).name),
+                    combatants=members(state, side),
+                    value=history[side][0],
+                    free=True,
+                )
+                for side in ranking
+            ],
+        )
 
 
 @pytest.mark.parametrize("compact", [False, True], ids=["journal", "snapshot"])
 def test_a_tie_reroll_settles_through_pending_requests_and_survives_a_restart(
-        register: Register, tmp_path: Path, compact: bool) -> None:
+    register: Register, tmp_path: Path, compact: bool
+) -> None:
     register(SideD20())
     folder = tmp_path / "s"
     store = Store.create(State(seed=3), folder)
@@ -152,8 +177,18 @@ class SpeedFactor(Ruleset[NoState, NoState]):
     fight_state_type = NoState
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
-        return tuple(RollRequest(key=c.id, label=named("{name}", name=c.name), dice="1d20", modifier=dex_modifier(c),
-                                 combatants=(c.id,), secret=True) for c in state.combatants if c.status == "active")
+        return tuple(
+            RollRequest(
+                key=c.id,
+                label=named("{name}", name=c.name),
+                dice="1d20",
+                modifier=dex_modifier(c),
+                combatants=(c.id,),
+                secret=True,
+            )
+            for c in state.combatants
+            if c.status == "active"
+        )
 
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
         first = totals(self.initiative_requests(state), rolls)
@@ -162,29 +197,52 @@ class SpeedFactor(Ruleset[NoState, NoState]):
         ranks = list(rank.values())
         tied = [cid for cid, value in rank.items() if ranks.count(value) > 1]
         if tied:
-            return ask(state, [RollRequest(key=fresh_key(state, cid), dice="1d20", combatants=(cid,), secret=True,
-                                           label=named(N_("{name}, roll-off"), name=state.combatant(cid).name))
-                               for cid in tied])
+            return ask(
+                state,
+                [
+                    RollRequest(
+                        key=fresh_key(state, cid),
+                        dice="1d20",
+                        combatants=(cid,),
+                        secret=True,
+                        label=named(N_("{name}, roll-off"), name=state.combatant(cid).name),
+                    )
+                    for cid in tied
+                ],
+            )
         ranking = sorted(rank, key=rank.__getitem__, reverse=True)
-        return settle(state, [Slot(label=named("{value}", value=first[cid]), combatants=(cid,), value=first[cid])
-                              for cid in ranking])
+        return settle(
+            state,
+            [Slot(label=named("{value}", value=first[cid]), combatants=(cid,), value=first[cid]) for cid in ranking],
+        )
 
 
 @pytest.mark.parametrize("compact", [False, True], ids=["journal", "snapshot"])
 def test_a_roll_off_breaks_what_dexterity_cannot_and_survives_a_restart(
-        register: Register, tmp_path: Path, compact: bool) -> None:
+    register: Register, tmp_path: Path, compact: bool
+) -> None:
     register(SpeedFactor())
     folder = tmp_path / "s"
     store = Store.create(State(seed=3), folder)
-    sides = {"Party": [("Ada", 10, {"dex": 14}), ("Bram", 10, {"dex": 12})],
-             "Orcs": [("Orc", 6, {"dex": 12}), ("Ogre", 20, {"dex": 8})]}
+    sides = {
+        "Party": [("Ada", 10, {"dex": 14}), ("Bram", 10, {"dex": 12})],
+        "Orcs": [("Orc", 6, {"dex": 12}), ("Ogre", 20, {"dex": 8})],
+    }
     for action in build("test-speed-factor", sides):
         store.dispatch(action)
     store.dispatch(a.StartFight())
     who = ids(store.state)
     # Ada 13 + 2 = 15 (Dex 14), Bram 14 + 1 = 15 (Dex 12), Orc 14 + 1 = 15 (Dex 12), Ogre 10 − 1 = 9.
-    store.dispatch(a.RollInitiative(rolls={who["Ada"]: typed("1d20", 13), who["Bram"]: typed("1d20", 14),
-                                           who["Orc"]: typed("1d20", 14), who["Ogre"]: typed("1d20", 10)}))
+    store.dispatch(
+        a.RollInitiative(
+            rolls={
+                who["Ada"]: typed("1d20", 13),
+                who["Bram"]: typed("1d20", 14),
+                who["Orc"]: typed("1d20", 14),
+                who["Ogre"]: typed("1d20", 10),
+            }
+        )
+    )
     pending = store.state.initiative.pending
     assert [str(r.label) for r in pending] == ["Bram, roll-off", "Orc, roll-off"]  # Ada's Dexterity already wins
     assert all(r.secret for r in pending)
@@ -219,31 +277,58 @@ class Surprise5e(Ruleset[NoState, NoState]):
         return total <= 2
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
-        return tuple(RollRequest(key=c.id, label=named("{name}", name=c.name), modifier=dex_modifier(c),
-                                 dice="d20dis" if c.id in state.surprised else "1d20", combatants=(c.id,))
-                     for c in state.combatants if c.status == "active")
+        return tuple(
+            RollRequest(
+                key=c.id,
+                label=named("{name}", name=c.name),
+                modifier=dex_modifier(c),
+                dice="d20dis" if c.id in state.surprised else "1d20",
+                combatants=(c.id,),
+            )
+            for c in state.combatants
+            if c.status == "active"
+        )
 
 
 def test_a_surprised_creature_rolls_initiative_with_disadvantage(register: Register) -> None:
     ruleset = Surprise5e()
     register(ruleset)
-    state = play(build("test-surprise-5e", {"Party": [("Ada", 10, {"dex": 14}), ("Bram", 10, {"dex": 10})],
-                                            "Goblins": [("Goblin", 7, {"dex": 14})]}))
+    state = play(
+        build(
+            "test-surprise-5e",
+            {"Party": [("Ada", 10, {"dex": 14}), ("Bram", 10, {"dex": 10})], "Goblins": [("Goblin", 7, {"dex": 14})]},
+        )
+    )
     who = ids(state)
     state = apply(state, a.BeginSurprise())
     assert [r.key for r in ruleset.surprise_requests(state)] == [who["Ada"], who["Bram"], who["Goblin"]]
-    state = apply(state, a.RollSurprise(rolls={who["Ada"]: typed("1d6", 5), who["Bram"]: typed("1d6", 3),
-                                               who["Goblin"]: typed("1d6", 2)}))
+    state = apply(
+        state,
+        a.RollSurprise(
+            rolls={who["Ada"]: typed("1d6", 5), who["Bram"]: typed("1d6", 3), who["Goblin"]: typed("1d6", 2)}
+        ),
+    )
     assert state.surprised == (who["Goblin"],)  # a combatant, not his side
     assert state.log_entries()[-1].text == "Surprise — Goblin: 1d6 (typed): 2: surprised."
 
     state = apply(state, a.StartFight())
     asked, _fresh = initiative_asked(ruleset, state)
     assert [(r.key, r.dice, r.modifier) for r in asked] == [
-        (who["Ada"], "1d20", 2), (who["Bram"], "1d20", 0), (who["Goblin"], "d20dis", 2)]
+        (who["Ada"], "1d20", 2),
+        (who["Bram"], "1d20", 0),
+        (who["Goblin"], "d20dis", 2),
+    ]
     # The goblin's two d20s show 15 and 4: the lower, 4, counts, + 2 = 6. Ada 9 + 2 = 11, Bram 5.
-    state = apply(state, a.RollInitiative(rolls={who["Ada"]: roll("1d20", Faces(9)), who["Bram"]: roll("1d20", Faces(5)),
-                                                 who["Goblin"]: roll("d20dis", Faces(15, 4))}))
+    state = apply(
+        state,
+        a.RollInitiative(
+            rolls={
+                who["Ada"]: roll("1d20", Faces(9)),
+                who["Bram"]: roll("1d20", Faces(5)),
+                who["Goblin"]: roll("d20dis", Faces(15, 4)),
+            }
+        ),
+    )
     goblin_entry = next(e for e in state.log_entries() if e.text.startswith("Initiative — Goblin"))
     assert goblin_entry.rolls[0].faces == (15, 4) and goblin_entry.rolls[0].total == 4
     assert goblin_entry.facts == {"total": 6}
@@ -254,7 +339,9 @@ def test_a_surprised_creature_rolls_initiative_with_disadvantage(register: Regis
 
 def test_the_gm_can_mark_single_combatants_surprised(register: Register) -> None:
     register(Surprise5e())
-    state = play(build("test-surprise-5e", {"Party": [("Ada", 10, {}), ("Bram", 10, {})], "Goblins": [("Goblin", 7, {})]}))
+    state = play(
+        build("test-surprise-5e", {"Party": [("Ada", 10, {}), ("Bram", 10, {})], "Goblins": [("Goblin", 7, {})]})
+    )
     state = apply(state, a.BeginSurprise())
     state = apply(state, a.SetSurprised(combatants=(ids(state)["Bram"],)))
     assert state.surprised == (ids(state)["Bram"],)
@@ -284,21 +371,37 @@ class FixedOrder(Ruleset[TurnsTaken, NoState]):
         return (resolve, end)
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
-        return tuple(RollRequest(key=c.id, label=named("{name}", name=c.name), dice="1d20", modifier=dex_modifier(c),
-                                 combatants=(c.id,)) for c in state.combatants if c.status == "active")
+        return tuple(
+            RollRequest(
+                key=c.id, label=named("{name}", name=c.name), dice="1d20", modifier=dex_modifier(c), combatants=(c.id,)
+            )
+            for c in state.combatants
+            if c.status == "active"
+        )
 
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
         values = {key: rolled.total + dex_modifier(state.combatant(key)) for key, rolled in rolls.items()}
         ranking = sorted(values, key=values.__getitem__, reverse=True)
-        return settle(state, [Slot(label=named("{value}", value=values[c]), combatants=(c,), value=values[c])
-                              for c in ranking])
+        return settle(
+            state, [Slot(label=named("{value}", value=values[c]), combatants=(c,), value=values[c]) for c in ranking]
+        )
 
     def on_join(self, state: State, combatant_ids: tuple[str, ...]) -> State:
         if not state.initiative.settled:
             return state  # the order is still to be rolled: the newcomer is among the first requests
-        return ask(state, [RollRequest(key=fresh_key(state, cid), label=named("{name}", name=state.combatant(cid).name),
-                                       dice="1d20", modifier=dex_modifier(state.combatant(cid)), combatants=(cid,))
-                           for cid in combatant_ids])
+        return ask(
+            state,
+            [
+                RollRequest(
+                    key=fresh_key(state, cid),
+                    label=named("{name}", name=state.combatant(cid).name),
+                    dice="1d20",
+                    modifier=dex_modifier(state.combatant(cid)),
+                    combatants=(cid,),
+                )
+                for cid in combatant_ids
+            ],
+        )
 
     def on_turn_start(self, state: State, slot: int) -> State:
         names = state.names()
@@ -309,13 +412,21 @@ class FixedOrder(Ruleset[TurnsTaken, NoState]):
 def test_a_fixed_order_is_kept_and_a_newcomer_joins_it(register: Register) -> None:
     ruleset = FixedOrder()
     register(ruleset)
-    state = play(build("test-fixed-order", {"Party": [("Ada", 10, {"dex": 16}), ("Bram", 10, {"dex": 10})],
-                                            "Orcs": [("Orc", 6, {"dex": 12})]}))
+    state = play(
+        build(
+            "test-fixed-order",
+            {"Party": [("Ada", 10, {"dex": 16}), ("Bram", 10, {"dex": 10})], "Orcs": [("Orc", 6, {"dex": 12})]},
+        )
+    )
     state = apply(state, a.StartFight())
     who = ids(state)
     # Ada 12 + 3 = 15, Bram 8, Orc 10 + 1 = 11.
-    state = apply(state, a.RollInitiative(rolls={who["Ada"]: typed("1d20", 12), who["Bram"]: typed("1d20", 8),
-                                                 who["Orc"]: typed("1d20", 10)}))
+    state = apply(
+        state,
+        a.RollInitiative(
+            rolls={who["Ada"]: typed("1d20", 12), who["Bram"]: typed("1d20", 8), who["Orc"]: typed("1d20", 10)}
+        ),
+    )
     round_1_order = state.order
     assert order_names(state) == [["Ada"], ["Orc"], ["Bram"]]
     for _step in range(4):  # Ada → Orc → Bram → end of round → round 2
@@ -369,14 +480,18 @@ class Reactions(Ruleset[TurnsTaken, ReactionsSpent]):
     fight_state_type = ReactionsSpent
 
     def steps(self, state: State) -> tuple[StepDef, ...]:
-        return (StepDef(id="resolve", label=N_("Resolve"), kind="resolve"),
-                StepDef(id="end", label=N_("End of round"), kind="end"))
+        return (
+            StepDef(id="resolve", label=N_("Resolve"), kind="resolve"),
+            StepDef(id="end", label=N_("End of round"), kind="end"),
+        )
 
     def on_round_start(self, state: State) -> State:
         values = {c.id: 10 + dex_modifier(c) for c in state.combatants if c.status == "active"}
         ranking = sorted(values, key=values.__getitem__, reverse=True)
-        return settle(super().on_round_start(state),
-                      [Slot(label=named("{value}", value=values[c]), combatants=(c,), value=values[c]) for c in ranking])
+        return settle(
+            super().on_round_start(state),
+            [Slot(label=named("{value}", value=values[c]), combatants=(c,), value=values[c]) for c in ranking],
+        )
 
     def on_turn_start(self, state: State, slot: int) -> State:
         fight = self.fight_of(state)
@@ -387,9 +502,12 @@ class Reactions(Ruleset[TurnsTaken, ReactionsSpent]):
         return self.with_fight(state, replace(fight, spent=refreshed))
 
     def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:
-        return (state.phase == "round" and combatant_id is not None
-                and state.combatant(combatant_id).status == "active"
-                and combatant_id not in self.fight_of(state).spent)
+        return (
+            state.phase == "round"
+            and combatant_id is not None
+            and state.combatant(combatant_id).status == "active"
+            and combatant_id not in self.fight_of(state).spent
+        )
 
     def apply_action(self, state: State, name: str, args: dict[str, object]) -> State:
         attacker = self.actor(state, str(args["combatant"]))
@@ -408,8 +526,12 @@ def reactions_left(ruleset: AnyRuleset, state: State) -> dict[str, int]:
 def test_a_reaction_comes_back_only_when_its_owners_turn_starts(register: Register) -> None:
     ruleset = Reactions()
     register(ruleset)
-    state = play(build("test-reactions", {"Party": [("Ada", 10, {"dex": 16}), ("Bram", 10, {"dex": 10})],
-                                          "Orcs": [("Orc", 6, {"dex": 12})]}))
+    state = play(
+        build(
+            "test-reactions",
+            {"Party": [("Ada", 10, {"dex": 16}), ("Bram", 10, {"dex": 10})], "Orcs": [("Orc", 6, {"dex": 12})]},
+        )
+    )
     who = ids(state)
     state = apply(state, a.StartFight())
     # Static initiative: Ada 10 + 3 = 13, Orc 10 + 1 = 11, Bram 10. The round opens on Ada's turn.
@@ -443,8 +565,10 @@ class ShoveOnNext(Ruleset[NoState, NoState]):
 class TwoOnOneKey(Ruleset[NoState, NoState]):
     id = "test-clash-actions"
     name = "Clash between actions"
-    actions = (ActionSpec(name="shove", key="s", label=N_("Shove")),
-               ActionSpec(name="grapple", key="g,s", label=N_("Grapple")))
+    actions = (
+        ActionSpec(name="shove", key="s", label=N_("Shove")),
+        ActionSpec(name="grapple", key="g,s", label=N_("Grapple")),
+    )
     round_state_type = NoState
     fight_state_type = NoState
 
@@ -465,10 +589,22 @@ def test_two_actions_on_one_key_are_refused_at_load(register: Register) -> None:
 
 # -- Player's Option: the faces of the side rolls, and a critical event on a tie ---------------------------
 PHASES = {1: N_("very fast"), 2: N_("fast"), 3: N_("average"), 4: N_("slow"), 5: N_("very slow")}
-CRITICAL_EVENTS = ((2, N_("armour trouble")), (4, N_("battlefield damaged")), (5, N_("battlefield shifts")),
-                   (6, N_("close quarters")), (7, N_("item damaged")), (8, N_("item dropped")), (11, N_("knock down")),
-                   (12, N_("lucky break")), (13, N_("lucky opening")), (15, N_("mount trouble")),
-                   (16, N_("reinforcements")), (17, N_("retreat")), (18, N_("slip")), (20, N_("weapon trouble")))
+CRITICAL_EVENTS = (
+    (2, N_("armour trouble")),
+    (4, N_("battlefield damaged")),
+    (5, N_("battlefield shifts")),
+    (6, N_("close quarters")),
+    (7, N_("item damaged")),
+    (8, N_("item dropped")),
+    (11, N_("knock down")),
+    (12, N_("lucky break")),
+    (13, N_("lucky opening")),
+    (15, N_("mount trouble")),
+    (16, N_("reinforcements")),
+    (17, N_("retreat")),
+    (18, N_("slip")),
+    (20, N_("weapon trouble")),
+)
 
 
 class PhasedSides(Ruleset[NoState, NoState]):
@@ -482,8 +618,10 @@ class PhasedSides(Ruleset[NoState, NoState]):
     fight_state_type = NoState
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
-        return tuple(RollRequest(key=s.id, label=named("{name}", name=s.name), dice="1d10", combatants=members(state, s.id))
-                     for s in state.sides)
+        return tuple(
+            RollRequest(key=s.id, label=named("{name}", name=s.name), dice="1d10", combatants=members(state, s.id))
+            for s in state.sides
+        )
 
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
         sides = {s.id: rolls[s.id] for s in state.sides if s.id in rolls}
@@ -500,14 +638,26 @@ class PhasedSides(Ruleset[NoState, NoState]):
             for cid in members(state, side_id):
                 phase = min(max(int(state.combatant(cid).sheet["phase"]) + shift, 1), 5)
                 places.setdefault((phase, side_roll.total), []).append(cid)
-        return settle(state, [Slot(label=named(PHASES[phase]), combatants=tuple(ids), value=phase)
-                              for (phase, _total), ids in sorted(places.items())])
+        return settle(
+            state,
+            [
+                Slot(label=named(PHASES[phase]), combatants=tuple(ids), value=phase)
+                for (phase, _total), ids in sorted(places.items())
+            ],
+        )
 
 
 def test_the_faces_of_the_side_rolls_shift_phases(register: Register) -> None:
     register(PhasedSides())
-    state = play(build("test-phased-sides", {"Party": [("Raf", 38, {"phase": 3}), ("Delsenora", 14, {"phase": 5})],
-                                             "Monsters": [("Troll", 36, {"phase": 2})]}))
+    state = play(
+        build(
+            "test-phased-sides",
+            {
+                "Party": [("Raf", 38, {"phase": 3}), ("Delsenora", 14, {"phase": 5})],
+                "Monsters": [("Troll", 36, {"phase": 2})],
+            },
+        )
+    )
     state = apply(state, a.StartFight())
     # Party rolls a natural 1 (one phase faster), monsters a 10 (one slower): Raf average → fast,
     # Delsenora very slow → slow, troll fast → average. Unshifted, the troll would have gone first.
@@ -519,9 +669,15 @@ def test_the_faces_of_the_side_rolls_shift_phases(register: Register) -> None:
 def test_a_tie_of_the_side_rolls_asks_for_a_critical_event(register: Register) -> None:
     ruleset = PhasedSides()
     register(ruleset)
-    state = play(build("test-phased-sides", {
-        "Party": [("Raf", 38, {"phase": 3}), ("Delsenora", 14, {"phase": 5})],
-        "Monsters": [("Troll", 36, {"phase": 2}), ("Orc", 5, {"phase": 3})]}))
+    state = play(
+        build(
+            "test-phased-sides",
+            {
+                "Party": [("Raf", 38, {"phase": 3}), ("Delsenora", 14, {"phase": 5})],
+                "Monsters": [("Troll", 36, {"phase": 2}), ("Orc", 5, {"phase": 3})],
+            },
+        )
+    )
     state = apply(state, a.StartFight())
     state = apply(state, a.RollInitiative(rolls={"s1": roll("1d10", Faces(5)), "s2": roll("1d10", Faces(5))}))
     assert not state.initiative.settled and state.order == ()
@@ -562,8 +718,13 @@ class Morale(Ruleset[NoState, MoraleWatch]):
         if MoraleCheck(side=side_id, reason=reason) in watch.checks:
             return state
         state = self.with_fight(state, replace(watch, checks=(*watch.checks, MoraleCheck(side=side_id, reason=reason))))
-        return log(state, N_("Morale check for {side}: {reason}."), side=state.side(side_id).name,
-                   reason=named(reason), facts={"morale": reason})
+        return log(
+            state,
+            N_("Morale check for {side}: {reason}."),
+            side=state.side(side_id).name,
+            reason=named(reason),
+            facts={"morale": reason},
+        )
 
     def on_status(self, state: State, combatant_id: str, before: Status) -> State:
         side = state.combatant(combatant_id).side
@@ -589,10 +750,16 @@ class Morale(Ruleset[NoState, MoraleWatch]):
 def test_status_and_damage_hooks_prompt_morale_checks(register: Register) -> None:
     ruleset = Morale()
     register(ruleset)
-    state = play(build("test-morale", {
-        "Party": [("Ada", 10, {})],
-        "Goblins": [("Goblin A", 4, {}), ("Goblin B", 4, {}), ("Goblin C", 4, {}), ("Goblin D", 4, {})],
-        "Ogre": [("Ogre", 20, {})]}))
+    state = play(
+        build(
+            "test-morale",
+            {
+                "Party": [("Ada", 10, {})],
+                "Goblins": [("Goblin A", 4, {}), ("Goblin B", 4, {}), ("Goblin C", 4, {}), ("Goblin D", 4, {})],
+                "Ogre": [("Ogre", 20, {})],
+            },
+        )
+    )
     who = ids(state)
     state = apply(state, a.StartFight())
 
@@ -602,14 +769,19 @@ def test_status_and_damage_hooks_prompt_morale_checks(register: Register) -> Non
     state = apply(state, a.SetStatus(combatant=who["Goblin D"], status="down"))  # both already prompted
     state = apply(state, a.Damage(combatant=who["Ogre"], amount=3))  # 20 → 17: a lone creature first damaged
     state = apply(state, a.Damage(combatant=who["Ogre"], amount=11))  # 17 → 6: more than a quarter (5)
-    assert ruleset.fight_of(state).checks == (MoraleCheck(side="s2", reason="first death"),
-                                              MoraleCheck(side="s2", reason="half the side is out"),
-                                              MoraleCheck(side="s3", reason="first damaged"))
+    assert ruleset.fight_of(state).checks == (
+        MoraleCheck(side="s2", reason="first death"),
+        MoraleCheck(side="s2", reason="half the side is out"),
+        MoraleCheck(side="s3", reason="first damaged"),
+    )
     state = apply(state, a.Damage(combatant=who["Ogre"], amount=1))  # 6 → 5: a quarter of 20
     assert ruleset.fight_of(state).checks[-1] == MoraleCheck(side="s3", reason="a quarter of its HP or less")
     assert [e.text for e in state.log_entries() if "morale" in e.facts] == [
-        "Morale check for Goblins: first death.", "Morale check for Goblins: half the side is out.",
-        "Morale check for Ogre: first damaged.", "Morale check for Ogre: a quarter of its HP or less."]
+        "Morale check for Goblins: first death.",
+        "Morale check for Goblins: half the side is out.",
+        "Morale check for Ogre: first damaged.",
+        "Morale check for Ogre: a quarter of its HP or less.",
+    ]
 
 
 def test_no_hook_fires_when_nothing_changed(register: Register) -> None:

@@ -36,14 +36,22 @@ class Letters(Ruleset[NoState, NoState]):
     fight_state_type = NoState
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
-        return tuple(RollRequest(key=c.id, label=Msg(id="{name}", params={"name": c.name}), dice="", combatants=(c.id,))
-                     for c in state.combatants if c.status == "active")
+        return tuple(
+            RollRequest(key=c.id, label=Msg(id="{name}", params={"name": c.name}), dice="", combatants=(c.id,))
+            for c in state.combatants
+            if c.status == "active"
+        )
 
     def draws_initiative(self, state: State, request: RollRequest) -> bool:
         return True
 
-    def draw_initiative(self, state: State, requests: tuple[RollRequest, ...], rng: random.Random,
-                        taken: Mapping[str, Roll] | None = None) -> dict[str, Roll]:
+    def draw_initiative(
+        self,
+        state: State,
+        requests: tuple[RollRequest, ...],
+        rng: random.Random,
+        taken: Mapping[str, Roll] | None = None,
+    ) -> dict[str, Roll]:
         return {r.key: Roll(expr="", total=rng.randint(1, len(LETTERS)), faces=()) for r in requests}
 
     def read_initiative(self, state: State, request: RollRequest, typed_text: str) -> Roll:
@@ -60,8 +68,11 @@ class Letters(Ruleset[NoState, NoState]):
 
     def out_of_order(self, state: State) -> tuple[Waiting, ...]:
         drawn = state.initiative.rolls
-        return tuple(Waiting(combatant=key, label=Msg(id="waits")) for key, result in drawn.items()
-                     if result.total == len(LETTERS) and not any(key in slot.combatants for slot in state.order))
+        return tuple(
+            Waiting(combatant=key, label=Msg(id="waits"))
+            for key, result in drawn.items()
+            if result.total == len(LETTERS) and not any(key in slot.combatants for slot in state.order)
+        )
 
     def order(self, state: State, totals: dict[str, int]) -> tuple[Any, ...]:
         return super().order(state, {key: value for key, value in totals.items() if value != 1})

@@ -49,10 +49,11 @@ class Popcorn(Ruleset[Turns, Stress]):
     actions = (ActionSpec(name="open", key="o", label=N_("Opens")), ActionSpec(name="pass", key="p", label=N_("Pass")))
 
     def steps(self, state: State) -> tuple[StepDef, ...]:
-        return (StepDef(id="open", label=N_("Who opens"), kind="initiative", dice=False,
-                        help=N_("o on the one who opens")),
-                StepDef(id="turns", label=N_("Turns"), kind="resolve"),
-                StepDef(id="end", label=N_("End of round"), kind="end"))
+        return (
+            StepDef(id="open", label=N_("Who opens"), kind="initiative", dice=False, help=N_("o on the one who opens")),
+            StepDef(id="turns", label=N_("Turns"), kind="resolve"),
+            StepDef(id="end", label=N_("End of round"), kind="end"),
+        )
 
     def action_available(self, state: State, name: str, combatant_id: str | None) -> bool:
         kind = self.step_kind(state)
@@ -62,9 +63,16 @@ class Popcorn(Ruleset[Turns, Stress]):
         actor = self.actor(state, str(args.get("combatant", "")))
         if name == "open":
             others = [c.id for c in state.combatants if c.id != actor.id and c.status == "active"]
-            return settle(state, [Slot(label=Msg(id="{name}", params={"name": actor.name}), combatants=(actor.id,)),
-                                  *(Slot(label=Msg(id="{name}", params={"name": state.combatant(c).name}),
-                                         combatants=(c,)) for c in others)])
+            return settle(
+                state,
+                [
+                    Slot(label=Msg(id="{name}", params={"name": actor.name}), combatants=(actor.id,)),
+                    *(
+                        Slot(label=Msg(id="{name}", params={"name": state.combatant(c).name}), combatants=(c,))
+                        for c in others
+                    ),
+                ],
+            )
         return self.with_round(state, Turns(passed=True))
 
     def on_turn_start(self, state: State, slot: int) -> State:
@@ -78,8 +86,11 @@ class Popcorn(Ruleset[Turns, Stress]):
     def after_damage(self, state: State, combatant: Any, amount: int, *, critical: bool = False) -> Health:
         stress = self.fight_of(state)
         ticked = min(stress.ticked.get(combatant.id, 0) + 1, BOXES)
-        return Health(hp=combatant.hp, status="down" if ticked >= BOXES else combatant.status,
-                      fight_state=replace(stress, ticked={**stress.ticked, combatant.id: ticked}))
+        return Health(
+            hp=combatant.hp,
+            status="down" if ticked >= BOXES else combatant.status,
+            fight_state=replace(stress, ticked={**stress.ticked, combatant.id: ticked}),
+        )
 
     def after_healing(self, state: State, combatant: Any, amount: int) -> Health:
         return Health(hp=combatant.hp, status="active")
@@ -87,8 +98,9 @@ class Popcorn(Ruleset[Turns, Stress]):
     def on_healing(self, state: State, combatant_id: str, amount: int) -> State:
         stress = self.fight_of(state)
         cleared = {cid: boxes for cid, boxes in stress.ticked.items() if cid != combatant_id}
-        return log(self.with_fight(state, Stress(ticked=cleared)), N_("{name}: stress cleared."),
-                   name=who(state, combatant_id))
+        return log(
+            self.with_fight(state, Stress(ticked=cleared)), N_("{name}: stress cleared."), name=who(state, combatant_id)
+        )
 
     def health_shown(self, state: State, combatant_id: str, *, brief: bool = False) -> str:
         return f"{self.fight_of(state).ticked.get(combatant_id, 0)}/{BOXES}"
@@ -96,9 +108,14 @@ class Popcorn(Ruleset[Turns, Stress]):
 
 def fight() -> State:
     state = State(seed=1)
-    for action in (a.SetRuleset(ruleset="popcorn"), a.AddSide(name="Crew", is_party=True), a.AddSide(name="Thugs"),
-                   a.AddCombatants(side="s1", name="Ada", hp=1), a.AddCombatants(side="s2", name="Thug", hp=1),
-                   a.StartFight()):
+    for action in (
+        a.SetRuleset(ruleset="popcorn"),
+        a.AddSide(name="Crew", is_party=True),
+        a.AddSide(name="Thugs"),
+        a.AddCombatants(side="s1", name="Ada", hp=1),
+        a.AddCombatants(side="s2", name="Thug", hp=1),
+        a.StartFight(),
+    ):
         state = apply(state, action)
     return state
 
@@ -162,25 +179,36 @@ class Deck(Ruleset[NoState, NoState]):
     fight_state_type = NoState
 
     def steps(self, state: State) -> tuple[StepDef, ...]:
-        return (StepDef(id="deal", label=N_("Deal"), kind="initiative"),
-                StepDef(id="swaps", label=N_("Swaps"), kind="other"),
-                StepDef(id="turns", label=N_("Turns"), kind="resolve"),
-                StepDef(id="end", label=N_("End of round"), kind="end"))
+        return (
+            StepDef(id="deal", label=N_("Deal"), kind="initiative"),
+            StepDef(id="swaps", label=N_("Swaps"), kind="other"),
+            StepDef(id="turns", label=N_("Turns"), kind="resolve"),
+            StepDef(id="end", label=N_("End of round"), kind="end"),
+        )
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
-        return tuple(RollRequest(key=c.id, label=Msg(id="{name}", params={"name": c.name}), dice="1d10",
-                                 combatants=(c.id,)) for c in state.combatants)
+        return tuple(
+            RollRequest(key=c.id, label=Msg(id="{name}", params={"name": c.name}), dice="1d10", combatants=(c.id,))
+            for c in state.combatants
+        )
 
 
 def test_the_step_of_the_ruleset_s_own_after_initiative_is_entered_once_the_order_stands() -> None:
     with registered(Deck()):
         state = State(seed=1)
-        for action in (a.SetRuleset(ruleset="deck"), a.AddSide(name="A"), a.AddSide(name="B"),
-                       a.AddCombatants(side="s1", name="Ada", hp=3), a.AddCombatants(side="s2", name="Bo", hp=3),
-                       a.StartFight()):
+        for action in (
+            a.SetRuleset(ruleset="deck"),
+            a.AddSide(name="A"),
+            a.AddSide(name="B"),
+            a.AddCombatants(side="s1", name="Ada", hp=3),
+            a.AddCombatants(side="s2", name="Bo", hp=3),
+            a.StartFight(),
+        ):
             state = apply(state, action)
         who = ids(state)
-        state = apply(state, a.RollInitiative(rolls={who["Ada"]: physical("1d10", "4"), who["Bo"]: physical("1d10", "9")}))
+        state = apply(
+            state, a.RollInitiative(rolls={who["Ada"]: physical("1d10", "4"), who["Bo"]: physical("1d10", "9")})
+        )
         assert Deck().steps(state)[state.step].id == "swaps"
         state = apply(state, a.NextStep())
         assert Deck().steps(state)[state.step].id == "turns" and state.acting_now() == (who["Bo"],)
@@ -198,9 +226,14 @@ class Nobody(Ruleset[NoState, NoState]):
 def test_a_roll_where_none_is_asked_never_settles_an_empty_order_in_silence() -> None:
     with registered(Nobody()):
         state = State(seed=1)
-        for action in (a.SetRuleset(ruleset="nobody"), a.AddSide(name="A"), a.AddSide(name="B"),
-                       a.AddCombatants(side="s1", name="Ada", hp=3), a.AddCombatants(side="s2", name="Bo", hp=3),
-                       a.StartFight()):
+        for action in (
+            a.SetRuleset(ruleset="nobody"),
+            a.AddSide(name="A"),
+            a.AddSide(name="B"),
+            a.AddCombatants(side="s1", name="Ada", hp=3),
+            a.AddCombatants(side="s2", name="Bo", hp=3),
+            a.StartFight(),
+        ):
             state = apply(state, action)
         with pytest.raises(RuleError, match="^No initiative roll is asked for now, and nobody would act"):
             apply(state, a.RollInitiative(rolls={}))

@@ -118,9 +118,7 @@ def test_parse_errors_name_the_problem(expr: str, fragment: str) -> None:
 def test_error_message_example() -> None:
     with pytest.raises(DiceError) as info:
         parse("2d")
-    assert str(info.value) == (
-        'Cannot read "2d": a die needs a number of sides after "d" (e.g. 2d6).'
-    )
+    assert str(info.value) == ('Cannot read "2d": a die needs a number of sides after "d" (e.g. 2d6).')
 
 
 def test_fifty_terms_is_allowed() -> None:
@@ -156,7 +154,10 @@ dice_terms = st.one_of(
     st.just("d%"),
     st.builds(
         lambda n, k, low, s: f"{n}d{s}{'kl' if low else 'kh'}{min(k, n)}",
-        st.integers(1, 8), st.integers(1, 8), st.booleans(), st.integers(2, 20),
+        st.integers(1, 8),
+        st.integers(1, 8),
+        st.booleans(),
+        st.integers(2, 20),
     ),
     st.builds(lambda s, word: f"d{s}{word}", st.integers(2, 20), st.sampled_from(["adv", "dis"])),
     st.builds(lambda n, s: f"{n}d{s}!", st.integers(1, 4), st.integers(2, 12)),
@@ -355,13 +356,6 @@ def test_module_does_not_import_textual() -> None:
 
     tree = ast.parse(inspect.getsource(dice))
     imported = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    } | {
-        (node.module or "").split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-    }
+        alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    } | {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert imported <= {"__future__", "random", "msgspec", "tui_combat"}

@@ -29,8 +29,10 @@ class TwoSlots(Ruleset[NoState, NoState]):
     fight_state_type = NoState
 
     def steps(self, state: State) -> tuple[StepDef, ...]:
-        return (StepDef(id="resolve", label=N_("Resolve"), kind="resolve"),
-                StepDef(id="end", label=N_("End of round"), kind="end"))
+        return (
+            StepDef(id="resolve", label=N_("Resolve"), kind="resolve"),
+            StepDef(id="end", label=N_("End of round"), kind="end"),
+        )
 
     def on_round_start(self, state: State) -> State:
         return settle(state, [Slot(label=Msg(id=c.name), combatants=(c.id,)) for c in state.combatants])
@@ -54,9 +56,14 @@ def rulesets() -> Iterator[None]:
 
 def fight(ruleset_id: str = "test-effects") -> State:
     state = State(seed=1)
-    for action in (a.SetRuleset(ruleset=ruleset_id), a.AddSide(name="Party", is_party=True), a.AddSide(name="Orcs"),
-                   a.AddCombatants(side="s1", name="Ada", hp=10), a.AddCombatants(side="s2", name="Orc", hp=6),
-                   a.StartFight()):
+    for action in (
+        a.SetRuleset(ruleset=ruleset_id),
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Orcs"),
+        a.AddCombatants(side="s1", name="Ada", hp=10),
+        a.AddCombatants(side="s2", name="Orc", hp=6),
+        a.StartFight(),
+    ):
         state = apply(state, action)
     assert state.phase == "round" and state.round == 1
     return state
@@ -131,4 +138,3 @@ def test_an_effect_ended_early_says_so_and_bad_input_is_refused() -> None:
 def test_one_round_is_one_round() -> None:
     state = apply(fight(), a.AddEffect(combatant=ids(fight())["Ada"], name="Held", rounds=1))
     assert texts(state, 1) == ["Ada: Held for 1 round."]
-

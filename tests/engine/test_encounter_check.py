@@ -101,7 +101,7 @@ def problems(path: Path) -> list[Problem]:
     return refused.value.problems
 
 
-MISTAKES = '''name = "Ambush"
+MISTAKES = """name = "Ambush"
 ruleset = "adnd2e"
 [options]
 initiative = "standardd"
@@ -131,21 +131,21 @@ count = 6
 cls = "monster"
 level = 1
 armour = "chian mail"
-'''
+"""
 
 
 def test_every_mistake_is_reported_at_once_with_its_line_and_owner(tmp_path: Path) -> None:
     found = problems(write(tmp_path, MISTAKES))
     assert [(p.line, p.where) for p in found] == [
-        (4, ""),                            # initiative: not a choice
-        (5, ""),                            # no option "tempo"
-        (9, "side Party"),                  # party = "yes"
-        (14, "side Party, Raf"),            # war hamer
-        (16, "side Party, Rupert"),         # hp missing: the line of his table
-        (18, "side Party, Rupert"),         # hpp
-        (21, "side party"),                 # the side's name is taken
-        (25, "side party, group Orc ×6"),   # hp -5
-        (30, "side party, group Orc ×6"),   # chian mail: the armour's own line in the sheet table
+        (4, ""),  # initiative: not a choice
+        (5, ""),  # no option "tempo"
+        (9, "side Party"),  # party = "yes"
+        (14, "side Party, Raf"),  # war hamer
+        (16, "side Party, Rupert"),  # hp missing: the line of his table
+        (18, "side Party, Rupert"),  # hpp
+        (21, "side party"),  # the side's name is taken
+        (25, "side party, group Orc ×6"),  # hp -5
+        (30, "side party, group Orc ×6"),  # chian mail: the armour's own line in the sheet table
     ]
     messages = [p.message for p in found]
     assert "standard (" in messages[0] and "group (" in messages[0] and "individual (" in messages[0]
@@ -153,7 +153,10 @@ def test_every_mistake_is_reported_at_once_with_its_line_and_owner(tmp_path: Pat
     assert messages[2] == '"party" must be true or false, not "yes".'
     assert "war hammer" in messages[3]  # the close match
     assert messages[4] == '"hp" is missing.'
-    assert messages[5].startswith('unknown field "hpp" (did you mean "hp"?)') and "name, hp, count, sheet, notes" in messages[5]
+    assert (
+        messages[5].startswith('unknown field "hpp" (did you mean "hp"?)')
+        and "name, hp, count, sheet, notes" in messages[5]
+    )
     assert messages[6].startswith("there is already a side called Party (line 8)")
     assert messages[7] == '"hp" must be from 0 to 999999, not -5.'
     assert "chain mail" in messages[8]
@@ -165,8 +168,10 @@ def test_the_message_names_the_file_the_line_and_the_field(tmp_path: Path) -> No
         load_encounter(path)
     lines = str(refused.value).splitlines()
     assert len(lines) == 9
-    assert lines[5] == (f'{path}, line 18: side Party, Rupert: unknown field "hpp" (did you mean "hp"?); '
-                        'the fields here are: name, hp, count, sheet, notes, hidden.')
+    assert lines[5] == (
+        f'{path}, line 18: side Party, Rupert: unknown field "hpp" (did you mean "hp"?); '
+        "the fields here are: name, hp, count, sheet, notes, hidden."
+    )
     assert isinstance(refused.value, RuleError)
 
 
@@ -187,7 +192,9 @@ def test_a_file_that_names_no_ruleset_is_told_to_and_is_given_none(tmp_path: Pat
 
 
 def test_sheets_are_checked_by_their_ruleset_one_combatant_after_another(tmp_path: Path) -> None:
-    path = write(tmp_path, '''name = "Ford"
+    path = write(
+        tmp_path,
+        """name = "Ford"
 ruleset = "dnd5e"
 [[sides]]
 name = "Heroes"
@@ -199,11 +206,14 @@ name = "Goblin"
 hp = 7
 count = 600
 sheet = { damage = "1d" }
-''')
+""",
+    )
     found = problems(path)
     assert [(p.line, p.where) for p in found] == [
-        (5, "side Heroes, Ada"), (5, "side Heroes, Bo"),
-        (11, "side Goblins, group Goblin ×600"), (12, "side Goblins, group Goblin ×600"),
+        (5, "side Heroes, Ada"),
+        (5, "side Heroes, Bo"),
+        (11, "side Goblins, group Goblin ×600"),
+        (12, "side Goblins, group Goblin ×600"),
     ]
     assert "40" in found[0].message and "dexx" in found[1].message
     assert found[2].message == '"count" must be from 1 to 500, not 600.'
@@ -212,8 +222,12 @@ sheet = { damage = "1d" }
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "uk"])
-def test_a_sheet_value_of_the_wrong_kind_is_said_plainly_with_the_sheets_other_mistakes(tmp_path: Path, lang: str) -> None:
-    path = write(tmp_path, '''name = "Ford"
+def test_a_sheet_value_of_the_wrong_kind_is_said_plainly_with_the_sheets_other_mistakes(
+    tmp_path: Path, lang: str
+) -> None:
+    path = write(
+        tmp_path,
+        """name = "Ford"
 ruleset = "adnd2e"
 [[sides]]
 name = "Party"
@@ -227,15 +241,22 @@ ac = "three"
 name = "Ada"
 hp = 9
 sheet = { level = [5], dexx = 1 }
-''')
+""",
+    )
     set_language(lang)
     try:
         found = problems(path)
-        said = {"en": ('Sheet, ac: a whole number, not "three".', 'Sheet, level: a whole number or text, not a list.'),
-                "ru": ('Лист, ac: целое число, а не "three".', 'Лист, level: целое число или текст, а не список.'),
-                "uk": ('Аркуш, ac: ціле число, а не "three".', 'Аркуш, level: ціле число або текст, а не список.')}[lang]
-        unknown = _('unknown field "{field}" (did you mean "{close}"?); the fields here are: {known}.', field="dexx",
-                    close="dex_ac", known=", ".join(Sheet.__struct_fields__))
+        said = {
+            "en": ('Sheet, ac: a whole number, not "three".', "Sheet, level: a whole number or text, not a list."),
+            "ru": ('Лист, ac: целое число, а не "three".', "Лист, level: целое число или текст, а не список."),
+            "uk": ('Аркуш, ac: ціле число, а не "three".', "Аркуш, level: ціле число або текст, а не список."),
+        }[lang]
+        unknown = _(
+            'unknown field "{field}" (did you mean "{close}"?); the fields here are: {known}.',
+            field="dexx",
+            close="dex_ac",
+            known=", ".join(Sheet.__struct_fields__),
+        )
     finally:
         set_language("en")
     assert [p.line for p in found] == [9, 10, 14, 14]  # the class and the AC of one sheet, each on its line
@@ -247,27 +268,45 @@ sheet = { level = [5], dexx = 1 }
 
 
 def test_an_unknown_sheet_field_is_named_plainly_with_the_known_ones(tmp_path: Path) -> None:
-    path = write(tmp_path, 'name = "x"\nruleset = "ose"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\n'
-                           'hp = 3\nsheet = { klasse = "fighter", ac = 14 }\n')
+    path = write(
+        tmp_path,
+        'name = "x"\nruleset = "ose"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\n'
+        'hp = 3\nsheet = { klasse = "fighter", ac = 14 }\n',
+    )
     set_language("ru")
     try:
         (problem,) = problems(path)
     finally:
         set_language("en")
     assert problem.line == 8
-    assert problem.message == ("Лист, неизвестное поле «klasse»; здесь есть поля: ac, shield, attack, damage, weapon, "
-                               "dex, morale, cls, level, hd, save_as, saves.")
+    assert problem.message == (
+        "Лист, неизвестное поле «klasse»; здесь есть поля: ac, shield, attack, damage, weapon, "
+        "dex, morale, cls, level, hd, save_as, saves."
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "uk"])
-@pytest.mark.parametrize(("written", "value"), [
-    ("групповая", "group"), ("Стандартная", "standard"), ("групова", "group"), ("group-modified", "group"),
-    ("групповая: 1d10 на сторону + свои модификаторы", "group"), ("individual: 1d10 each, every monster too", "individual"),
-    ("індивідуальна: 1d10 кожному, один на групу однакових монстрів", "individual_groups"), ("individual", "individual"),
-])
-def test_an_option_may_be_written_as_its_label_in_any_language(tmp_path: Path, lang: str, written: str, value: str) -> None:
-    path = write(tmp_path, f'name = "x"\nruleset = "adnd2e"\n[options]\ninitiative = "{written}"\n'
-                           f'public_rolls = "ничего"\n[[sides]]\nname = "A"\n')
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [
+        ("групповая", "group"),
+        ("Стандартная", "standard"),
+        ("групова", "group"),
+        ("group-modified", "group"),
+        ("групповая: 1d10 на сторону + свои модификаторы", "group"),
+        ("individual: 1d10 each, every monster too", "individual"),
+        ("індивідуальна: 1d10 кожному, один на групу однакових монстрів", "individual_groups"),
+        ("individual", "individual"),
+    ],
+)
+def test_an_option_may_be_written_as_its_label_in_any_language(
+    tmp_path: Path, lang: str, written: str, value: str
+) -> None:
+    path = write(
+        tmp_path,
+        f'name = "x"\nruleset = "adnd2e"\n[options]\ninitiative = "{written}"\n'
+        f'public_rolls = "ничего"\n[[sides]]\nname = "A"\n',
+    )
     set_language(lang)
     try:
         encounter = load_encounter(path)
@@ -279,12 +318,15 @@ def test_an_option_may_be_written_as_its_label_in_any_language(tmp_path: Path, l
 
 
 def test_a_short_form_two_choices_share_is_refused_naming_both(tmp_path: Path) -> None:
-    path = write(tmp_path, 'name = "x"\nruleset = "adnd2e"\n[options]\ninitiative = "индивидуальная"\n'
-                           'three_halves = "в нечётных"\n')
+    path = write(
+        tmp_path,
+        'name = "x"\nruleset = "adnd2e"\n[options]\ninitiative = "индивидуальная"\nthree_halves = "в нечётных"\n',
+    )
     first, second = problems(path)
     assert (first.line, second.line) == (4, 5)
-    assert first.message.startswith('"индивидуальная" may be any of individual (individual: 1d10 each, every monster too), '
-                                    'individual_groups (') and first.message.endswith("write which.")
+    assert first.message.startswith(
+        '"индивидуальная" may be any of individual (individual: 1d10 each, every monster too), individual_groups ('
+    ) and first.message.endswith("write which.")
     assert second.message.startswith('"в нечётных" is not a choice for three_halves; the choices are: even (')
 
 
@@ -315,7 +357,10 @@ def test_a_file_that_is_not_utf8_is_said_plainly(tmp_path: Path) -> None:
 
 
 def test_a_file_that_passes_is_built_and_the_build_refusal_is_reported(tmp_path: Path) -> None:
-    path = write(tmp_path, 'name = "Ford"\nruleset = "adnd2e"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\nhp = 3\n')
+    path = write(
+        tmp_path,
+        'name = "Ford"\nruleset = "adnd2e"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\nhp = 3\n',
+    )
     encounter = read_encounter(path)
     assert [c.name for c in built(encounter, path).combatants] == ["Raf"]
     nameless = msgspec.structs.replace(encounter, name=" ")  # what only building finds
@@ -336,8 +381,11 @@ def test_the_checked_fields_are_the_fields_of_the_encounter_structs() -> None:
 
 
 def test_a_sheet_field_beside_the_name_is_pointed_to_the_sheet(tmp_path: Path) -> None:
-    path = write(tmp_path, 'name = "x"\nruleset = "adnd2e"\n[[sides]]\nname = "Party"\n[[sides.combatants]]\n'
-                           'name = "Raf"\nhp = 10\ncls = "warrior"\n')
+    path = write(
+        tmp_path,
+        'name = "x"\nruleset = "adnd2e"\n[[sides]]\nname = "Party"\n[[sides.combatants]]\n'
+        'name = "Raf"\nhp = 10\ncls = "warrior"\n',
+    )
     with pytest.raises(EncounterError) as refused:
         load_encounter(path)
     text = str(refused.value)

@@ -36,9 +36,12 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AnyRu
     shutil.copy(PLUGIN, site / "skirmish_example.py")
     dist_info = site / "skirmish_example-0.1.dist-info"
     dist_info.mkdir()
-    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: skirmish-example\nVersion: 0.1\n", encoding="utf-8")
-    (dist_info / "entry_points.txt").write_text("[tui_combat.rulesets]\nskirmish = skirmish_example:RULESET\n",
-                                                encoding="utf-8")
+    (dist_info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: skirmish-example\nVersion: 0.1\n", encoding="utf-8"
+    )
+    (dist_info / "entry_points.txt").write_text(
+        "[tui_combat.rulesets]\nskirmish = skirmish_example:RULESET\n", encoding="utf-8"
+    )
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.delitem(sys.modules, "skirmish_example", raising=False)
     registry.forget()
@@ -51,8 +54,13 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AnyRu
 
 def attack(state: State, attacker: str, target: str, to_hit: Roll, damage: Roll) -> State:
     named = ids(state)
-    return apply(state, a.RulesetAction(name="attack", args={
-        "combatant": named[attacker], "target": named[target], "to_hit": to_hit, "damage": damage}))
+    return apply(
+        state,
+        a.RulesetAction(
+            name="attack",
+            args={"combatant": named[attacker], "target": named[target], "to_hit": to_hit, "damage": damage},
+        ),
+    )
 
 
 def attacks_left(ruleset: AnyRuleset, state: State) -> dict[str, int]:
@@ -82,7 +90,10 @@ def test_two_rounds_of_skirmish(installed: AnyRuleset) -> None:
 
     # Round 1: one 1d6 per side, and both show 4.
     asked, fresh = initiative_asked(installed, state)
-    assert fresh and [(r.key, str(r.label), r.dice) for r in asked] == [(heroes, "Heroes", "1d6"), (goblins, "Goblins", "1d6")]
+    assert fresh and [(r.key, str(r.label), r.dice) for r in asked] == [
+        (heroes, "Heroes", "1d6"),
+        (goblins, "Goblins", "1d6"),
+    ]
     state = apply(state, a.RollInitiative(rolls={heroes: typed("1d6", 4), goblins: typed("1d6", 4)}))
     assert not state.initiative.settled and state.order == ()
     assert [str(r.label) for r in state.initiative.pending] == ["Heroes, tie reroll", "Goblins, tie reroll"]
@@ -95,7 +106,9 @@ def test_two_rounds_of_skirmish(installed: AnyRuleset) -> None:
     state = apply(state, a.RollInitiative(rolls={heroes + "#2": typed("1d6", 2), goblins + "#2": typed("1d6", 5)}))
     names = {c.id: c.name for c in state.combatants}
     assert [(str(s.label), [names[c] for c in s.combatants], s.free) for s in state.order] == [
-        ("Goblins", ["Goblin 1", "Goblin 2"], True), ("Heroes", ["Ada", "Bram"], True)]
+        ("Goblins", ["Goblin 1", "Goblin 2"], True),
+        ("Heroes", ["Ada", "Bram"], True),
+    ]
     assert installed.steps(state)[state.step].kind == "resolve" and state.cursor == 0
     assert attacks_left(installed, state) == {"Ada": 0, "Bram": 0, "Goblin 1": 1, "Goblin 2": 1}
 
@@ -131,7 +144,9 @@ def test_two_rounds_of_skirmish(installed: AnyRuleset) -> None:
     state = apply(state, a.RollInitiative(rolls={heroes: typed("1d6", 6), goblins: typed("1d6", 3)}))
     assert state.initiative.pending == ()
     assert [(str(s.label), [names[c] for c in s.combatants], s.value) for s in state.order] == [
-        ("Heroes", ["Ada", "Bram"], 6), ("Goblins", ["Goblin 2"], 3)]
+        ("Heroes", ["Ada", "Bram"], 6),
+        ("Goblins", ["Goblin 2"], 3),
+    ]
     # Ada's d20 rolled by the app this time: 10 + 3 = 13 hits for 3 (Goblin 2: 5 → 2); Bram 11 + 1 = 12 hits for 4
     # (→ −2).
     state = attack(state, "Ada", "Goblin 2", roll("1d20", Faces(10)), roll("1d8", Faces(3)))
@@ -142,10 +157,19 @@ def test_two_rounds_of_skirmish(installed: AnyRuleset) -> None:
 
     assert installed.budget(state, ids(state)["Ada"]) == (BudgetLine(label="Attack", left=0, total=1),)
     assert [installed.details(state, ids(state)[name]) for name in ("Ada", "Bram", "Goblin 2")] == [
-        (("Hits landed", "2"),), (("Hits landed", "1"),), (("Hits landed", "1"),)]
+        (("Hits landed", "2"),),
+        (("Hits landed", "1"),),
+        (("Hits landed", "1"),),
+    ]
     attacks = [entry for entry in state.log_entries() if "hit" in entry.facts]
     assert [(e.round, e.facts["needed"], e.facts["total"], e.facts["hit"]) for e in attacks] == [
-        (1, 12, 13, False), (1, 12, 14, True), (1, 8, 11, True), (1, 10, 10, False), (2, 8, 13, True), (2, 10, 12, True)]
+        (1, 12, 13, False),
+        (1, 12, 14, True),
+        (1, 8, 11, True),
+        (1, 10, 10, False),
+        (2, 8, 13, True),
+        (2, 10, 12, True),
+    ]
     assert attacks[1].text == "Goblin 2 attacks Ada: 1d20 (typed): 12, +2 → 14 against AC 14: hit."
     assert attacks[4].text == "Ada attacks Goblin 2: 1d20: [10] = 10, +3 → 13 against AC 11: hit."
     assert attacks[4].rolls[0].faces == (10,)
@@ -163,8 +187,15 @@ def test_a_journal_of_two_roll_forms_replays_to_the_same_state(installed: AnyRul
         a.AddCombatants(side="s2", name="Goblin", hp=5, sheet={"attack": 2, "ac": 11, "damage": "1d6"}),
         a.StartFight(),
         a.RollInitiative(rolls={"s1": typed("1d6", 5), "s2": typed("1d6", 2)}),
-        a.RulesetAction(name="attack", args={"combatant": "c3", "target": "c4", "to_hit": roll("1d20", Faces(15)),
-                                             "damage": roll("1d8", Faces(4))}),
+        a.RulesetAction(
+            name="attack",
+            args={
+                "combatant": "c3",
+                "target": "c4",
+                "to_hit": roll("1d20", Faces(15)),
+                "damage": roll("1d8", Faces(4)),
+            },
+        ),
     ]
     state = State(seed=1)
     for action in journal:
@@ -197,17 +228,24 @@ def test_a_side_of_hidden_ones_rolls_nothing_the_players_read(installed: AnyRule
     from tui_combat.engine.public import public_entries
 
     state = State(seed=1)
-    for action in (a.SetRuleset(ruleset="skirmish"), a.SetOption(key=ROLLS_OPTION, value="everything"),
-                   a.AddSide(name="Heroes", is_party=True), a.AddSide(name="Ambush"),
-                   a.AddCombatants(side="s1", name="Ada", hp=12, sheet={"attack": 3, "ac": 14, "damage": "1d8"}),
-                   a.AddCombatants(side="s2", name="Goblin", hp=5, count=2, hidden=True), a.StartFight()):
+    for action in (
+        a.SetRuleset(ruleset="skirmish"),
+        a.SetOption(key=ROLLS_OPTION, value="everything"),
+        a.AddSide(name="Heroes", is_party=True),
+        a.AddSide(name="Ambush"),
+        a.AddCombatants(side="s1", name="Ada", hp=12, sheet={"attack": 3, "ac": 14, "damage": "1d8"}),
+        a.AddCombatants(side="s2", name="Goblin", hp=5, count=2, hidden=True),
+        a.StartFight(),
+    ):
         state = apply(state, action)
     heroes, ambush = (side.id for side in state.sides)
     state = apply(state, a.RollInitiative(rolls={heroes: typed("1d6", 4), ambush: typed("1d6", 4)}))
     state = apply(state, a.RollInitiative(rolls={heroes + "#2": typed("1d6", 2), ambush + "#2": typed("1d6", 5)}))
     state = attack(state, "Goblin 1", "Ada", typed("1d20", 19), typed("1d6", 3))
     texts = [entry.text for entry in state.log_entries()]
-    assert "Initiative — Ambush: 1d6 (typed): 4." in texts and "Initiative — Ambush, tie reroll: 1d6 (typed): 5." in texts
+    assert (
+        "Initiative — Ambush: 1d6 (typed): 4." in texts and "Initiative — Ambush, tie reroll: 1d6 (typed): 5." in texts
+    )
     read = [entry.text for entry in public_entries(state)]
     assert not [line for line in read if "Ambush" in line or "Goblin" in line], read
     assert "Initiative — Heroes: 1d6 (typed): 4." in read and "Ada takes 3 damage (1d6 (typed): 3): 9/12 HP." in read

@@ -22,9 +22,8 @@ CATALOG = {
     "Round {n} begins.": "Rondo {n} komenciĝas.",
     "Initiative — {label}: {roll}{modifier}.": "Iniciato — {label}: {roll}{modifier}.",
     "{expr} (typed): {total}": "{expr} (tajpita): {total}",
-    "{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}.":
-        "{name} atakas KA {ac}: d20 {roll}{bonus} "
-        "kontraŭ {needed} — {result}.",
+    "{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}.": "{name} atakas KA {ac}: d20 {roll}{bonus} "
+    "kontraŭ {needed} — {result}.",
     "hit": "trafo",
     " {value} magic": " {value} magia",
     "{name} is hit before casting: {spell} is lost.": "{name} estas trafita antaŭ ol sorĉi: {spell} perdiĝas.",
@@ -105,12 +104,19 @@ def test_the_same_journal_gives_the_same_state_in_two_languages(english: None) -
     # Group initiative, party 6 and monsters 5: Raf's war hammer +4 has speed 0 → 6; Delsenora's haste
     # (casting time 3) → 9; orcs' long swords (5) → 10; large trolls, natural weapons (+6) → 11; Rupert's
     # two-handed bastard sword +1 (8 − 1) → 13.
-    assert ("Order: 6: Raf; 9: Delsenora; 10: Orc 1, Orc 2, Orc 3, Orc 4, Orc 5, Orc 6; "
-            "11: Troll 1, Troll 2, Troll 3; 13: Rupert.") in english_texts
+    assert (
+        "Order: 6: Raf; 9: Delsenora; 10: Orc 1, Orc 2, Orc 3, Orc 4, Orc 5, Orc 6; "
+        "11: Troll 1, Troll 2, Troll 3; 13: Rupert."
+    ) in english_texts
     # Raf, warrior 5: THAC0 16, so 10 to hit AC 6; a 14 hits.
-    assert ("Raf attacks AC 6: d20 14 +4 magic vs 10 — hit.", "Raf atakas KA 6: d20 14 +4 magia kontraŭ 10 — trafo.") in pairs
-    assert ("Delsenora is hit before casting: haste is lost.",
-            "Delsenora estas trafita antaŭ ol sorĉi: haste perdiĝas.") in pairs
+    assert (
+        "Raf attacks AC 6: d20 14 +4 magic vs 10 — hit.",
+        "Raf atakas KA 6: d20 14 +4 magia kontraŭ 10 — trafo.",
+    ) in pairs
+    assert (
+        "Delsenora is hit before casting: haste is lost.",
+        "Delsenora estas trafita antaŭ ol sorĉi: haste perdiĝas.",
+    ) in pairs
     assert ("Orc 2 has fled.", "Orc 2 forkuris.") in pairs
     assert ("Raf shouts for Moradin.", "Raf shouts for Moradin.") in pairs
     translated = [entry.msg.id in CATALOG for entry in in_english.log_entries()]
@@ -123,8 +129,17 @@ def test_rendering_follows_the_language_in_use_when_shown(english: None) -> None
     state = replay(demo_journal())
     entry = next(e for e in state.log_entries() if e.facts.get("hit") is True)
     assert entry.text == "Raf attacks AC 6: d20 14 +4 magic vs 10 — hit."
-    assert entry.facts == {"needed": 10, "natural": 14, "hit": True, "magic": 4, "bonus": 0, "armour_modifier": 0,
-                           "weapon": "war hammer", "attacker": "c2", "target": ""}
+    assert entry.facts == {
+        "needed": 10,
+        "natural": 14,
+        "hit": True,
+        "magic": 4,
+        "bonus": 0,
+        "armour_modifier": 0,
+        "weapon": "war hammer",
+        "attacker": "c2",
+        "target": "",
+    }
     use_catalog("xx", CATALOG)
     assert entry.text == "Raf atakas KA 6: d20 14 +4 magia kontraŭ 10 — trafo."
     set_language("en")

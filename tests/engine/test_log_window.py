@@ -26,8 +26,12 @@ def small_window(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def fight() -> State:
     state = new_state(seed=3, ruleset="adnd2e")
-    for action in (a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters"),
-                   a.AddCombatants(side="s1", name="Raf", hp=10), a.AddCombatants(side="s2", name="Orc", hp=8)):
+    for action in (
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Monsters"),
+        a.AddCombatants(side="s1", name="Raf", hp=10),
+        a.AddCombatants(side="s2", name="Orc", hp=8),
+    ):
         state = apply(state, action)
     return state
 
@@ -75,7 +79,8 @@ def test_a_state_read_with_its_whole_log_is_cut_to_the_newest_entries(small_wind
 
 
 def test_a_ruleset_action_that_applies_another_keeps_the_hidden_secret_in_a_small_window(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A 5e attack applies its damage as an engine action of its own, which may cut the older entries away
     in the middle of the attack: what it wrote about a hidden goblin is still marked secret, every line."""
     from msgspec.structs import replace
@@ -89,11 +94,30 @@ def test_a_ruleset_action_that_applies_another_keeps_the_hidden_secret_in_a_smal
     state = state.with_combatant(replace(state.combatant(goblin), hidden=True))
     monkeypatch.setattr(log_window, "LOG_KEPT", 1)
     monkeypatch.setattr(messages, "LOG_CHUNK", 1)
-    after = act(state, "attack", "Brenna", target=goblin, uses="action", to_hit=rolled("1d20", 9),
-                damage=rolled("1d8+3", 4), critical=rolled("1d8", 8))
-    _state, written = apply_logged(state, a.RulesetAction(name="attack", args={
-        "combatant": ids(state)["Brenna"], "target": goblin, "uses": "action", "to_hit": rolled("1d20", 9),
-        "damage": rolled("1d8+3", 4), "critical": rolled("1d8", 8)}))
+    after = act(
+        state,
+        "attack",
+        "Brenna",
+        target=goblin,
+        uses="action",
+        to_hit=rolled("1d20", 9),
+        damage=rolled("1d8+3", 4),
+        critical=rolled("1d8", 8),
+    )
+    _state, written = apply_logged(
+        state,
+        a.RulesetAction(
+            name="attack",
+            args={
+                "combatant": ids(state)["Brenna"],
+                "target": goblin,
+                "uses": "action",
+                "to_hit": rolled("1d20", 9),
+                "damage": rolled("1d8+3", 4),
+                "critical": rolled("1d8", 8),
+            },
+        ),
+    )
     assert after.combatant(goblin).hp == 0 and len(written) >= 2
     assert all(entry.secret for entry in written if "Goblin 1" in entry.text)
     assert any("Goblin 1" in entry.text for entry in written)

@@ -40,10 +40,10 @@ steps = st.one_of(
 
 
 @settings(max_examples=150, deadline=None)
-@given(start=st.lists(st.sampled_from(IDS), max_size=8), script=st.lists(steps, max_size=25),
-       forget=st.booleans())
-def test_lookups_agree_with_a_search_through_the_list(start: list[str], script: list[tuple[str, str, int]],
-                                                       forget: bool) -> None:
+@given(start=st.lists(st.sampled_from(IDS), max_size=8), script=st.lists(steps, max_size=25), forget=st.booleans())
+def test_lookups_agree_with_a_search_through_the_list(
+    start: list[str], script: list[tuple[str, str, int]], forget: bool
+) -> None:
     # Ids may repeat here (the engine never makes such a state): the first one is found, as a search finds it.
     state = State(combatants=tuple(combatant(cid, cid.upper(), 5) for cid in start))
     seen = [state]
@@ -57,7 +57,7 @@ def test_lookups_agree_with_a_search_through_the_list(start: list[str], script: 
             new = replace(old, hp=value) if kind == "hp" else replace(old, name=str(value or cid))
             after = state.with_combatant(new)
             position = state.combatants.index(old)
-            expected = (*state.combatants[:position], new, *state.combatants[position + 1:])
+            expected = (*state.combatants[:position], new, *state.combatants[position + 1 :])
             assert after.combatants == expected
             state = after
         elif kind == "add":
@@ -123,7 +123,7 @@ def test_damage_heal_undo_redo_and_resume_give_the_same_states_and_bytes(tmp_pat
     # The same actions on a state whose index was dropped before each one: the same states, byte for byte.
     model._INDEXES.clear()
     replayed = states[0]
-    for action in store.done_actions()[-len(states) + 1:]:
+    for action in store.done_actions()[-len(states) + 1 :]:
         model._INDEXES.clear()
         replayed = apply(replayed, action)
     assert msgspec.json.encode(replayed) == msgspec.json.encode(store.state)

@@ -27,8 +27,13 @@ from tui_combat.engine.model import ROLLS_OPTION, ROLLS_SHOWN, State
 from tui_combat.engine.registry import get
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "players-screen.md"
-DEMOS = {"adnd2e": "demo_adnd2e.toml", "players_option": "demo_players_option.toml", "dnd5e": "demo_dnd5e.toml",
-         "trudvang": "demo_trudvang.toml", "ose": "demo_ose.toml"}
+DEMOS = {
+    "adnd2e": "demo_adnd2e.toml",
+    "players_option": "demo_players_option.toml",
+    "dnd5e": "demo_dnd5e.toml",
+    "trudvang": "demo_trudvang.toml",
+    "ose": "demo_ose.toml",
+}
 NOTHING = "—"
 
 
@@ -39,8 +44,12 @@ def _in_turns(state: State) -> State:
             return state
         requests, fresh = initiative_asked(ruleset, state)
         if requests and (fresh and not state.initiative.settled or state.initiative.pending):
-            state = apply(state, a.RollInitiative(rolls={r.key: physical(4 + (i * 3 + number) % 6, r.dice)
-                                                         for i, r in enumerate(requests)}))
+            state = apply(
+                state,
+                a.RollInitiative(
+                    rolls={r.key: physical(4 + (i * 3 + number) % 6, r.dice) for i, r in enumerate(requests)}
+                ),
+            )
         else:
             state = apply(state, a.NextStep())
     raise AssertionError("the demo never reached its turns")
@@ -80,9 +89,13 @@ def fight(ruleset_id: str, shown: str) -> list[LogEntry]:
             state = apply(state, attack)
         except RuleError:  # not in this step of the round (OSE's phases): the fight goes on without it
             pass
-    actions: list[a.Action] = [a.Damage(combatant=monster.id, amount=3, roll=physical(3, "1d6")), a.Damage(combatant=hero.id, amount=2),
-                a.Note(text="The door creaks"), a.Note(text="The ogre waits upstairs", secret=True),
-                a.AddCombatants(side=monster.side, name="Lurker", hp=monster.max_hp, sheet=dict(monster.sheet), hidden=True)]
+    actions: list[a.Action] = [
+        a.Damage(combatant=monster.id, amount=3, roll=physical(3, "1d6")),
+        a.Damage(combatant=hero.id, amount=2),
+        a.Note(text="The door creaks"),
+        a.Note(text="The ogre waits upstairs", secret=True),
+        a.AddCombatants(side=monster.side, name="Lurker", hp=monster.max_hp, sheet=dict(monster.sheet), hidden=True),
+    ]
     for action in actions:
         try:
             state = apply(state, action)
@@ -97,10 +110,19 @@ def fight(ruleset_id: str, shown: str) -> list[LogEntry]:
         while ruleset.steps(state)[state.step].id != "morale":
             state = apply(state, a.NextStep())
         actor = next(c for c in state.combatants if c.group == fallen.group and c.status == "active" and not c.hidden)
-        state = apply(state, a.RulesetAction(name="morale", args={
-            "combatant": actor.id, "modifier": "0", "whole_side": True,
-            "roll": msgspec.to_builtins(physical(9, "2d6"))}))
-    return [entry for chunk in state.log for entry in chunk][start - state.log_start:]
+        state = apply(
+            state,
+            a.RulesetAction(
+                name="morale",
+                args={
+                    "combatant": actor.id,
+                    "modifier": "0",
+                    "whole_side": True,
+                    "roll": msgspec.to_builtins(physical(9, "2d6")),
+                },
+            ),
+        )
+    return [entry for chunk in state.log for entry in chunk][start - state.log_start :]
 
 
 def _read(entry: LogEntry) -> str:
@@ -114,7 +136,9 @@ def table(ruleset_id: str) -> list[tuple[str, str, str, str]]:
     gm = [entry.text for entry in runs["everything"]]
     for shown, entries in runs.items():
         assert [entry.text for entry in entries] == gm, f"{ruleset_id}: the GM's lines differ under {shown}"
-    return [(gm[i], *(_read(runs[shown][i]) for shown in ("outcomes", "everything", "nothing"))) for i in range(len(gm))]
+    return [
+        (gm[i], *(_read(runs[shown][i]) for shown in ("outcomes", "everything", "nothing"))) for i in range(len(gm))
+    ]
 
 
 def _cell(text: str) -> str:

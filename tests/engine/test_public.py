@@ -134,8 +134,12 @@ def test_what_is_done_in_a_secret_step_stays_secret() -> None:
     assert get("adnd2e").steps(state)[state.step].secret
     before = len(state.log_entries())
     state = apply(state, a.Note(text="ZQX the orcs will flee at the first death"))  # a note the GM forgot to mark
-    state = apply(state, a.Declare(combatant=named(state, "Troll 1").id,
-                                   declaration={"action": "weapon", "text": "ZQX goes for the wizard"}))
+    state = apply(
+        state,
+        a.Declare(
+            combatant=named(state, "Troll 1").id, declaration={"action": "weapon", "text": "ZQX goes for the wizard"}
+        ),
+    )
     assert [e.secret for e in state.log_entries()[before:]] == [True]
     view = public_view(state)
     assert [(s.label, s.secret) for s in view.steps if s.current] == [("Monsters", True)]
@@ -162,11 +166,16 @@ def test_declarations_are_as_secret_as_the_book_makes_them() -> None:
     """Old-School Essentials announces every declaration, the referee's too (a caster can be hit before his
     side's magic phase): they show. 5e's speed factor declares the monsters' actions in secret: they do not."""
     state = apply(state_of("demo_ose.toml"), a.StartFight())
-    state = apply(state, a.Declare(combatant=named(state, "Goblin 1").id, declaration={"intent": "spell", "what": "curse"}))
+    state = apply(
+        state, a.Declare(combatant=named(state, "Goblin 1").id, declaration={"intent": "spell", "what": "curse"})
+    )
     assert "Goblin 1 declares a spell: curse." in view_text(public_view(state))
     state = apply(state_of("demo_dnd5e.toml", options={"initiative": "speed_factor"}), a.StartFight())
     assert get("dnd5e").steps(state)[state.step].kind == "declare"
-    state = apply(state, a.Declare(combatant=named(state, "Bugbear").id, declaration={"action": "attack", "weapon": "morningstar"}))
+    state = apply(
+        state,
+        a.Declare(combatant=named(state, "Bugbear").id, declaration={"action": "attack", "weapon": "morningstar"}),
+    )
     state = apply(state, a.Declare(combatant=named(state, "Oswin").id, declaration={"action": "other"}))
     text = view_text(public_view(state))
     assert "Bugbear declares" not in text and "Oswin declares another action" in text
@@ -183,7 +192,12 @@ def test_an_order_rolled_in_secret_shows_only_as_it_comes() -> None:
     totals = {r.key: physical(SECRET_ROLL + 100 + 7 * index) for index, r in enumerate(requests)}
     state = apply(state, a.RollInitiative(rolls=totals))
     while state.initiative.pending:  # roll-offs, secret too
-        state = apply(state, a.RollInitiative(rolls={r.key: physical(SECRET_ROLL + 1 + i) for i, r in enumerate(state.initiative.pending)}))
+        state = apply(
+            state,
+            a.RollInitiative(
+                rolls={r.key: physical(SECRET_ROLL + 1 + i) for i, r in enumerate(state.initiative.pending)}
+            ),
+        )
     assert state.order and ruleset.steps(state)[state.step].kind == "resolve"
     view = public_view(state)
     assert view.order_hidden
@@ -216,16 +230,45 @@ def prepared(demo_file: str, options: tuple[tuple[str, str], ...]) -> State:
 def fights(draw: st.DrawFn) -> tuple[str, tuple[tuple[str, str], ...]]:
     demo = draw(st.sampled_from(DEMOS))
     ruleset = get(demo.ruleset)
-    options = tuple((option.key, draw(st.sampled_from([value for value, _label in option.choices])))
-                    for option in ruleset.options)
+    options = tuple(
+        (option.key, draw(st.sampled_from([value for value, _label in option.choices]))) for option in ruleset.options
+    )
     return demo.file_name, options
 
 
 Step = tuple[str, int, int]
-steps = st.lists(st.tuples(st.sampled_from(["next", "next", "next", "roll", "roll", "roll", "back", "damage", "damage",
-                                            "heal", "status", "secret_note", "public_note", "declare", "declare", "effect",
-                                            "ruleset", "ruleset", "ruleset", "ruleset"]),
-                           st.integers(0, 63), st.integers(1, 20)), min_size=1, max_size=24)
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(
+            [
+                "next",
+                "next",
+                "next",
+                "roll",
+                "roll",
+                "roll",
+                "back",
+                "damage",
+                "damage",
+                "heal",
+                "status",
+                "secret_note",
+                "public_note",
+                "declare",
+                "declare",
+                "effect",
+                "ruleset",
+                "ruleset",
+                "ruleset",
+                "ruleset",
+            ]
+        ),
+        st.integers(0, 63),
+        st.integers(1, 20),
+    ),
+    min_size=1,
+    max_size=24,
+)
 
 
 def declaration_values(state: State, combatant_id: str, pick: int) -> dict[str, Any]:
@@ -280,10 +323,16 @@ def action_for(state: State, step: Step) -> a.Action | None:
         if state.phase != "round":
             return None
         requests, fresh = initiative_asked(get(state.ruleset), state)
-        if kind == "advance" and (state.initiative.settled and not state.initiative.pending or not requests and not fresh):
+        if kind == "advance" and (
+            state.initiative.settled and not state.initiative.pending or not requests and not fresh
+        ):
             return a.NextStep()
-        return a.RollInitiative(rolls={r.key: physical(SECRET_ROLL + index * 10 + i if r.secret else (index + i) % 20 + 1)
-                                       for i, r in enumerate(requests)})
+        return a.RollInitiative(
+            rolls={
+                r.key: physical(SECRET_ROLL + index * 10 + i if r.secret else (index + i) % 20 + 1)
+                for i, r in enumerate(requests)
+            }
+        )
     if kind == "damage":
         return a.Damage(combatant=target.id, amount=amount)
     if kind == "heal":
@@ -336,8 +385,9 @@ def played(base: State, advances: int, actions: list[Step], surprise: bool) -> I
 @pytest.mark.slow
 @SECRETS_PROFILE
 @given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
-def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple[str, str], ...]], advances: int,
-                                                  actions: list[Step], surprise: bool) -> None:
+def test_no_secret_ever_reaches_the_players_screen(
+    fight: tuple[str, tuple[tuple[str, str], ...]], advances: int, actions: list[Step], surprise: bool
+) -> None:
     """From one of the demo fights (any options, its monsters surprised or not), the fight driven ahead a few
     steps, then random actions: after each, nothing secret is in the view's text, in either layout."""
     for action, state in played(prepared(*fight), advances, actions, surprise):
@@ -349,18 +399,21 @@ def test_no_secret_ever_reaches_the_players_screen(fight: tuple[str, tuple[tuple
 @settings(max_examples=60, deadline=None)
 @given(fight=fights(), advances=st.integers(0, 8), actions=steps, surprise=st.booleans())
 def test_each_rulesets_own_public_conditions_are_what_its_card_shows(
-        fight: tuple[str, tuple[tuple[str, str], ...]], advances: int, actions: list[Step], surprise: bool) -> None:
+    fight: tuple[str, tuple[tuple[str, str], ...]], advances: int, actions: list[Step], surprise: bool
+) -> None:
     """A ruleset that works out the players' conditions on its own (not from its whole card) gives what the
     card's condition lines give (:meth:`Ruleset.public_conditions` by default), at every point of a fight (a
     condition given as a message, to be read as a log line's parameter, by its text)."""
+
     def texts(conditions: tuple[str | Msg, ...]) -> tuple[str, ...]:
         return tuple(render(condition) if isinstance(condition, Msg) else condition for condition in conditions)
 
     for _action, state in played(prepared(*fight), advances, actions, surprise):
         ruleset = get(state.ruleset)
         for combatant in state.combatants:
-            assert texts(ruleset.public_conditions(state, combatant.id)) == \
-                texts(Ruleset.public_conditions(ruleset, state, combatant.id)), combatant.name
+            assert texts(ruleset.public_conditions(state, combatant.id)) == texts(
+                Ruleset.public_conditions(ruleset, state, combatant.id)
+            ), combatant.name
 
 
 @pytest.mark.parametrize("demo", [demo.file_name for demo in DEMOS])

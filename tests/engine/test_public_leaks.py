@@ -22,8 +22,14 @@ def shown(state: State) -> str:
     """Every public surface of the engine at once: the view's text and data, the report's entries."""
     view = public_view(state)
     entries = public_entries(state)
-    return "\n".join((view_text(view), msgspec.json.encode(view).decode(),
-                      msgspec.json.encode(entries).decode(), *(entry.text for entry in entries)))
+    return "\n".join(
+        (
+            view_text(view),
+            msgspec.json.encode(view).decode(),
+            msgspec.json.encode(entries).decode(),
+            *(entry.text for entry in entries),
+        )
+    )
 
 
 def to_step(state: State, step_id: str, limit: int = 40) -> State:
@@ -32,8 +38,12 @@ def to_step(state: State, step_id: str, limit: int = 40) -> State:
         if ruleset.steps(state)[state.step].id == step_id:
             return state
         if ruleset.steps(state)[state.step].kind == "initiative" and not state.initiative.settled:
-            state = apply(state, a.RollInitiative(rolls={r.key: physical(5 + i, "1d10")
-                                                         for i, r in enumerate(ruleset.initiative_requests(state))}))
+            state = apply(
+                state,
+                a.RollInitiative(
+                    rolls={r.key: physical(5 + i, "1d10") for i, r in enumerate(ruleset.initiative_requests(state))}
+                ),
+            )
             continue
         state = apply(state, a.NextStep())
     raise AssertionError(f"never reached {step_id}")
@@ -76,8 +86,14 @@ def test_an_effect_named_after_a_secret_spell_stays_secret_on_a_player() -> None
 def test_the_monsters_morale_score_and_its_trigger_stay_behind_the_screen() -> None:
     state = ose_fight.started(ose_fight.demo())
     state = apply(state, a.SetStatus(combatant=ose_fight.GOBLINS[0], status="down"))  # the first death: a check is due
-    state = ose_fight.act(state, "morale", combatant=ose_fight.GOBLINS[1], modifier="0", whole_side=True,
-                          roll=msgspec.to_builtins(physical(11, "2d6")))
+    state = ose_fight.act(
+        state,
+        "morale",
+        combatant=ose_fight.GOBLINS[1],
+        modifier="0",
+        whole_side=True,
+        roll=msgspec.to_builtins(physical(11, "2d6")),
+    )
     texts = [e.text for e in state.log_entries()]
     assert any(t.startswith("Morale check due for Goblins") for t in texts)
     assert "Morale — Goblins: 2d6 (typed): 11 against 7: the nerve breaks: flight or surrender next round." in texts
@@ -91,8 +107,13 @@ def adnd_troll_attacks(rolls_shown: str = "") -> State:
         state = apply(state, a.SetOption(key=ROLLS_OPTION, value=rolls_shown))
     state = to_step(apply(state, a.StartFight()), "resolve")
     troll, raf = named(state, "Troll 1").id, named(state, "Raf").id
-    return apply(state, a.RulesetAction(name="attack", args={
-        "combatant": troll, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(physical(17))}))
+    return apply(
+        state,
+        a.RulesetAction(
+            name="attack",
+            args={"combatant": troll, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(physical(17))},
+        ),
+    )
 
 
 def test_an_attack_shows_who_hits_whom_not_the_roll_nor_the_number_needed() -> None:
@@ -108,8 +129,15 @@ def test_trudvang_lines_do_not_show_the_monsters_skill_value() -> None:
     state = trudvang_fight.two()
     fridgar, ulf = trudvang_fight.cid(state, "Fridgar"), trudvang_fight.cid(state, "Ulf")
     state = apply(state, a.NextStep())  # Fridgar's turn is over: Ulf's
-    state = trudvang_fight.act(state, "attack", combatant=ulf, target=fridgar, cp=4, weapon="broadsword",
-                               roll=msgspec.to_builtins(trudvang_fight.d20(2)))
+    state = trudvang_fight.act(
+        state,
+        "attack",
+        combatant=ulf,
+        target=fridgar,
+        cp=4,
+        weapon="broadsword",
+        roll=msgspec.to_builtins(trudvang_fight.d20(2)),
+    )
     assert "SV" in trudvang_fight.last_log(state)
     text = shown(state)
     assert "SV" not in text and "Ulf hits Fridgar." in text, text
@@ -140,8 +168,13 @@ def with_hidden_ogre() -> State:
     state = apply(state, a.AddCombatants(side=monsters, name="Ogre", hp=30, hidden=True))
     ogre, raf = named(state, "Ogre").id, named(state, "Raf").id
     state = apply(state, a.Note(text="Ogre waits behind the door"))
-    state = apply(state, a.RulesetAction(name="attack", args={
-        "combatant": ogre, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(physical(18))}))
+    state = apply(
+        state,
+        a.RulesetAction(
+            name="attack",
+            args={"combatant": ogre, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(physical(18))},
+        ),
+    )
     return apply(state, a.Damage(combatant=ogre, amount=3))
 
 
@@ -166,7 +199,9 @@ def test_hiding_in_set_up_writes_nothing_and_survives_a_save() -> None:
     assert msgspec.json.decode(msgspec.json.encode(state), type=State) == state
     state = to_step(apply(state, a.StartFight()), "resolve")
     assert "Troll 1" not in shown(state)
-    old = msgspec.json.decode(b'{"id": "c1", "name": "Raf", "side": "s1", "hp": 5, "max_hp": 5}', type=type(state.combatants[0]))
+    old = msgspec.json.decode(
+        b'{"id": "c1", "name": "Raf", "side": "s1", "hp": 5, "max_hp": 5}', type=type(state.combatants[0])
+    )
     assert old.hidden is False
 
 
@@ -176,8 +211,13 @@ def test_the_programs_own_words_declared_in_secret_do_not_hide_what_follows() ->
     state = apply(state, a.Declare(combatant=troll, declaration={"action": "weapon", "text": "Smash the dwarf"}))
     assert state.secret_words == ("Smash the dwarf",)  # the plan typed, not the kind of action
     state = to_step(state, "resolve")
-    state = apply(state, a.RulesetAction(name="attack", args={
-        "combatant": troll, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(physical(17))}))
+    state = apply(
+        state,
+        a.RulesetAction(
+            name="attack",
+            args={"combatant": troll, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(physical(17))},
+        ),
+    )
     assert "Troll 1 hits Raf." in shown(state)
 
 
@@ -209,8 +249,12 @@ def test_the_hidden_names_follow_every_change_of_a_combatant() -> None:
 
     from tui_combat.engine.model import Combatant, State
 
-    state = State(combatants=(Combatant(id="c1", name="Ogre", side="s1", hp=5, max_hp=5),
-                              Combatant(id="c2", name="Orc", side="s1", hp=5, max_hp=5)))
+    state = State(
+        combatants=(
+            Combatant(id="c1", name="Ogre", side="s1", hp=5, max_hp=5),
+            Combatant(id="c2", name="Orc", side="s1", hp=5, max_hp=5),
+        )
+    )
     assert state.hidden_names() == frozenset()
     hidden = state.with_combatant(changed(state.combatant("c1"), hidden=True))
     assert hidden.hidden_names() == {"ogre"}

@@ -109,11 +109,45 @@ def with_lurker(base: State, name: str = LURKER) -> State:
 
 
 Step = tuple[str, int, int]
-KINDS = ["next", "next", "next", "next", "roll", "roll", "roll", "back", "damage", "damage", "heal", "status",
-         "secret_note", "public_note", "declare", "declare", "cast", "cast", "cast", "effect", "secret_effect",
-         "secret_effect", "secret_effect", "slip_note", "slip_note", "slip_effect", "ruleset", "ruleset", "ruleset",
-         "ruleset", "hide", "reveal", "ambush",
-         "undo", "undo", "redo", "redo"]
+KINDS = [
+    "next",
+    "next",
+    "next",
+    "next",
+    "roll",
+    "roll",
+    "roll",
+    "back",
+    "damage",
+    "damage",
+    "heal",
+    "status",
+    "secret_note",
+    "public_note",
+    "declare",
+    "declare",
+    "cast",
+    "cast",
+    "cast",
+    "effect",
+    "secret_effect",
+    "secret_effect",
+    "secret_effect",
+    "slip_note",
+    "slip_note",
+    "slip_effect",
+    "ruleset",
+    "ruleset",
+    "ruleset",
+    "ruleset",
+    "hide",
+    "reveal",
+    "ambush",
+    "undo",
+    "undo",
+    "redo",
+    "redo",
+]
 steps = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 63), st.integers(1, 20)), min_size=1, max_size=40)
 
 
@@ -149,8 +183,9 @@ def action_of(state: State, step: Step) -> a.Action | None:
         return a.SetHidden(combatant=lurkers[index % len(lurkers)].id, hidden=kind == "hide")
     if kind == "ambush":
         outside = [side for side in state.sides if not side.is_party]
-        return a.AddCombatants(side=outside[index % len(outside)].id, name=LURKER, hp=MONSTER_HP + index,
-                               count=1 + amount % 2, hidden=True)
+        return a.AddCombatants(
+            side=outside[index % len(outside)].id, name=LURKER, hp=MONSTER_HP + index, count=1 + amount % 2, hidden=True
+        )
     return action_for(state, (kind, index, amount))
 
 
@@ -203,8 +238,13 @@ def played(store: Store, steps_: list[Step]) -> Iterator[tuple[str, bool]]:
         except (RuleError, ValueError):
             continue
         state = store.state  # revealed in the fight ("X appears"), or in set-up (undone back to it): not hidden then
-        yield kind, (any(e.msg.id == "{name} appears." for e in state.log_entries())
-                     or any(LURKER in c.name and not c.hidden for c in state.combatants))
+        yield (
+            kind,
+            (
+                any(e.msg.id == "{name} appears." for e in state.log_entries())
+                or any(LURKER in c.name and not c.hidden for c in state.combatants)
+            ),
+        )
 
 
 @st.composite
@@ -212,17 +252,32 @@ def fights(draw: st.DrawFn) -> tuple[str, tuple[tuple[str, str], ...]]:
     """A demo fight with the ruleset's options and what the players see of rolls drawn."""
     demo = draw(st.sampled_from(DEMOS))
     ruleset = get(demo.ruleset)
-    options = [(option.key, draw(st.sampled_from([value for value, _label in option.choices]))) for option in ruleset.options]
+    options = [
+        (option.key, draw(st.sampled_from([value for value, _label in option.choices]))) for option in ruleset.options
+    ]
     options.append((ROLLS_OPTION, draw(st.sampled_from(ROLLS_SHOWN))))
     return demo.file_name, tuple(options)
 
 
 @PROFILE
-@given(fight=fights(), plans=st.lists(st.integers(0, 63), max_size=3), advances=st.sampled_from([0, 0, 1, 3, 6, 9, 12, 16]),
-       actions=steps, surprise=st.booleans(), on_disk=st.integers(0, 7), lurker=st.sampled_from(LURKER_NAMES))
-def test_no_secret_reaches_a_public_surface_through_the_store(fight: tuple[str, tuple[tuple[str, str], ...]],
-                                                              plans: list[int], advances: int, actions: list[Step],
-                                                              surprise: bool, on_disk: int, lurker: str) -> None:
+@given(
+    fight=fights(),
+    plans=st.lists(st.integers(0, 63), max_size=3),
+    advances=st.sampled_from([0, 0, 1, 3, 6, 9, 12, 16]),
+    actions=steps,
+    surprise=st.booleans(),
+    on_disk=st.integers(0, 7),
+    lurker=st.sampled_from(LURKER_NAMES),
+)
+def test_no_secret_reaches_a_public_surface_through_the_store(
+    fight: tuple[str, tuple[tuple[str, str], ...]],
+    plans: list[int],
+    advances: int,
+    actions: list[Step],
+    surprise: bool,
+    on_disk: int,
+    lurker: str,
+) -> None:
     """``plans``: spells the monsters declare as the fight opens (in its secret step, where the book has one);
     ``advances``: steps the fight is driven ahead (into the rounds where those spells go on)."""
     base = with_lurker(prepared(*fight), lurker)

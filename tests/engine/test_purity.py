@@ -42,7 +42,16 @@ def test_engine_rulesets_saves_store_and_session_do_not_import_textual() -> None
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["textual"] == [], f"Textual was imported: {report['textual']}"
     imported = set(report["imported"])
-    assert {"tui_combat.rulesets.adnd2e", "tui_combat.rulesets.data_loading", "tui_combat.saves.journal",
-            "tui_combat.saves.codec", "tui_combat.saves.session_folders", "tui_combat.saves.migrate", "tui_combat.engine.apply",
-            "tui_combat.engine.contract", "tui_combat.engine.registry", "tui_combat.fight.store",
-            "tui_combat.fight.session"} <= imported
+    assert {
+        "tui_combat.rulesets.adnd2e",
+        "tui_combat.rulesets.data_loading",
+        "tui_combat.saves.journal",
+        "tui_combat.saves.codec",
+        "tui_combat.saves.session_folders",
+        "tui_combat.saves.migrate",
+        "tui_combat.engine.apply",
+        "tui_combat.engine.contract",
+        "tui_combat.engine.registry",
+        "tui_combat.fight.store",
+        "tui_combat.fight.session",
+    } <= imported

@@ -24,8 +24,9 @@ ENGINE = ROOT / "tui_combat" / "engine"
 
 
 def ruleset_packages() -> list[str]:
-    return [info.name for info in pkgutil.iter_modules(tui_combat.rulesets.__path__, "tui_combat.rulesets.")
-            if info.ispkg]
+    return [
+        info.name for info in pkgutil.iter_modules(tui_combat.rulesets.__path__, "tui_combat.rulesets.") if info.ispkg
+    ]
 
 
 def test_the_engine_names_no_ruleset_module() -> None:
@@ -69,7 +70,9 @@ class _Entry:
 
 def test_a_plugin_that_does_not_load_is_refused_with_its_target(monkeypatch: pytest.MonkeyPatch) -> None:
     entries = [_Entry("broken", "no_such_plugin_module:RULESET"), _Entry("not-one", "tui_combat.engine.model:State")]
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: entries if group == registry.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(
+        importlib.metadata, "entry_points", lambda group: entries if group == registry.ENTRY_POINT_GROUP else []
+    )
     registry.forget()
     try:
         assert registry.available() == ["broken", "not-one"]
@@ -107,12 +110,16 @@ def test_a_plugin_that_fails_with_anything_is_named_with_what_and_where(broken: 
     assert {SYNTAX_ERROR, PREPARE_ERROR} <= set(registry.available())
     with pytest.raises(RuleError) as caught:
         registry.get(SYNTAX_ERROR)
-    assert str(caught.value).startswith(f"The ruleset plugin {SYNTAX_ERROR}:RULESET could not be loaded: SyntaxError at "
-                                        f"{broken / 'broken_syntax.py'}, line 2: ")
+    assert str(caught.value).startswith(
+        f"The ruleset plugin {SYNTAX_ERROR}:RULESET could not be loaded: SyntaxError at "
+        f"{broken / 'broken_syntax.py'}, line 2: "
+    )
     with pytest.raises(RuleError) as caught:
         registry.get(PREPARE_ERROR)
-    assert str(caught.value).startswith(f"The ruleset plugin {PREPARE_ERROR}:RULESET could not be loaded: RuntimeError at "
-                                        f"{broken / 'broken_prepare.py'}, line 9: its tables are missing")
+    assert str(caught.value).startswith(
+        f"The ruleset plugin {PREPARE_ERROR}:RULESET could not be loaded: RuntimeError at "
+        f"{broken / 'broken_prepare.py'}, line 9: its tables are missing"
+    )
     with pytest.raises(RuleError, match="SyntaxError"):  # asked again, the same answer (not loaded a second time)
         registry.get(SYNTAX_ERROR)
     assert registry.get("adnd2e").id == "adnd2e"  # the others load as ever

@@ -33,9 +33,11 @@ class Careless(Ruleset[Tally, NoState]):
 
     id = "careless"
     name = "Careless"
-    actions = (ActionSpec(name="mark", key="m", label=N_("Mark"), needs_combatant=False),
-               ActionSpec(name="box", key="k", label=N_("Box"), needs_combatant=False),
-               ActionSpec(name="fine", key="f", label=N_("Fine"), needs_combatant=False))
+    actions = (
+        ActionSpec(name="mark", key="m", label=N_("Mark"), needs_combatant=False),
+        ActionSpec(name="box", key="k", label=N_("Box"), needs_combatant=False),
+        ActionSpec(name="fine", key="f", label=N_("Fine"), needs_combatant=False),
+    )
     round_state_type = Tally
     fight_state_type = NoState
 
@@ -49,9 +51,14 @@ class Careless(Ruleset[Tally, NoState]):
 
 def fight() -> State:
     state = State(seed=1)
-    for action in (a.SetRuleset(ruleset="careless"), a.AddSide(name="Heroes", is_party=True), a.AddSide(name="Foes"),
-                   a.AddCombatants(side="s1", name="Ada", hp=5), a.AddCombatants(side="s2", name="Thug", hp=2),
-                   a.StartFight()):
+    for action in (
+        a.SetRuleset(ruleset="careless"),
+        a.AddSide(name="Heroes", is_party=True),
+        a.AddSide(name="Foes"),
+        a.AddCombatants(side="s1", name="Ada", hp=5),
+        a.AddCombatants(side="s2", name="Thug", hp=2),
+        a.StartFight(),
+    ):
         state = apply(state, action)
     return state
 
@@ -61,14 +68,19 @@ def test_a_list_fact_is_refused_naming_the_ruleset_the_action_and_the_fact() -> 
         state = fight()
         with pytest.raises(RuleError) as refused:
             apply(state, a.RulesetAction(name="mark"))
-    assert str(refused.value) == ("Ruleset Careless: Mark is refused, as the fight could not be saved with it: "
-                                  "the log fact marked is a list: a fact is an int, a str or a bool.")
+    assert str(refused.value) == (
+        "Ruleset Careless: Mark is refused, as the fight could not be saved with it: "
+        "the log fact marked is a list: a fact is an int, a str or a bool."
+    )
 
 
 def test_a_round_state_that_does_not_read_back_is_refused() -> None:
     with registered(Careless()):
-        with pytest.raises(RuleError, match=r"^Ruleset Careless: Box is refused, .*round state does not read back "
-                                            r"as Tally: Expected `int`, got `str` - at `key` in `\$.boxes`$"):
+        with pytest.raises(
+            RuleError,
+            match=r"^Ruleset Careless: Box is refused, .*round state does not read back "
+            r"as Tally: Expected `int`, got `str` - at `key` in `\$.boxes`$",
+        ):
             apply(fight(), a.RulesetAction(name="box"))
 
 
@@ -76,9 +88,14 @@ def test_the_session_saved_before_the_refusal_resumes_writable(tmp_path: Path) -
     folder = tmp_path / "session"
     with registered(Careless()):
         store = Store.create(State(seed=1), folder)
-        for action in (a.SetRuleset(ruleset="careless"), a.AddSide(name="Heroes", is_party=True),
-                       a.AddSide(name="Foes"), a.AddCombatants(side="s1", name="Ada", hp=5),
-                       a.AddCombatants(side="s2", name="Thug", hp=2), a.StartFight()):
+        for action in (
+            a.SetRuleset(ruleset="careless"),
+            a.AddSide(name="Heroes", is_party=True),
+            a.AddSide(name="Foes"),
+            a.AddCombatants(side="s1", name="Ada", hp=5),
+            a.AddCombatants(side="s2", name="Thug", hp=2),
+            a.StartFight(),
+        ):
             store.dispatch(action)
         saved = store.state
         with pytest.raises(RuleError, match="the log fact marked is a list"):
@@ -97,13 +114,16 @@ def test_the_session_saved_before_the_refusal_resumes_writable(tmp_path: Path) -
             resumed.close()
 
 
-@pytest.mark.parametrize("facts, params, problem", [
-    ({"n": 1.5}, {}, "the log fact n is a float"),
-    ({"n": None}, {}, "the log fact n is a NoneType"),
-    ({}, {"names": [["Ada"]]}, "the log line's parameter names[0] holds a list"),
-    ({}, {"when": {"round": 1}}, "the log line's parameter when is a dict"),
-    ({}, {"n": 1, "ok": True, "x": 0.5, "none": None, "names": ["Ada", 2]}, None),
-])
+@pytest.mark.parametrize(
+    "facts, params, problem",
+    [
+        ({"n": 1.5}, {}, "the log fact n is a float"),
+        ({"n": None}, {}, "the log fact n is a NoneType"),
+        ({}, {"names": [["Ada"]]}, "the log line's parameter names[0] holds a list"),
+        ({}, {"when": {"round": 1}}, "the log line's parameter when is a dict"),
+        ({}, {"n": 1, "ok": True, "x": 0.5, "none": None, "names": ["Ada", 2]}, None),
+    ],
+)
 def test_what_a_log_line_may_hold(facts: dict[str, Any], params: dict[str, Any], problem: str | None) -> None:
     entry = log(State(), N_("Marked."), facts=facts, **params).log_entries()[-1]
     found = entry_problem(entry)

@@ -133,7 +133,9 @@ class StoreMachine(RuleBasedStateMachine):
         self.store.dispatch(a.RollInitiative(rolls=rolls))
         assert self.store.state.order or not requests
         assert self.store.state.initiative.settled or self.store.state.initiative.pending
-        event(f"initiative rolled in round {min(self.store.state.round, 3)}{'+' if self.store.state.round >= 3 else ''}")
+        event(
+            f"initiative rolled in round {min(self.store.state.round, 3)}{'+' if self.store.state.round >= 3 else ''}"
+        )
 
     @precondition(lambda self: self.store.can_undo)
     @rule()
@@ -210,7 +212,7 @@ class SmallLogWindowMachine(StoreMachine):
             replayed, entries = apply_logged(replayed, action)
             logged += entries
         assert replayed == state and len(logged) == state.log_count
-        assert logged[state.log_start:] == state.log_entries()
+        assert logged[state.log_start :] == state.log_entries()
         event("the state holds part of the log" if state.log_start else "the state holds the whole log")
 
 
@@ -251,7 +253,7 @@ def test_torn_last_journal_line_is_skipped_with_a_warning_and_cut_only_by_the_ne
     # The next action saved cuts the torn tail, then goes on normally from there.
     resumed.dispatch(a.Heal(combatant="c3", amount=1))
     after = (folder / JOURNAL).read_bytes()
-    assert after.startswith(good) and b"seq\":99" not in after and after[len(good):].count(b"\n") == 1
+    assert after.startswith(good) and b'seq":99' not in after and after[len(good) :].count(b"\n") == 1
     resumed.close()
     again = Store.resume(folder)
     assert again.state == resumed.state
@@ -351,7 +353,9 @@ def _full_atomic_write(self: files_module.Folder, name: str, data: bytes) -> Non
     raise OSError(28, "No space left on device")
 
 
-def test_full_disk_keeps_the_fight_in_memory_until_a_write_lands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_full_disk_keeps_the_fight_in_memory_until_a_write_lands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "fight"
     store = small_fight(folder)
     on_disk = store.state
@@ -532,8 +536,9 @@ def _synced_later(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path
     return folder, store, fsyncs
 
 
-def test_an_action_synced_later_is_written_at_once_and_fsynced_by_sync(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_action_synced_later_is_written_at_once_and_fsynced_by_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The app's store writes each action's entry before telling the screen, and fsyncs it once the frame is
     drawn: a kill in between loses nothing (the system has the bytes); the key's frame waits on no disk."""
     folder, store, fsyncs = _synced_later(tmp_path, monkeypatch)
@@ -551,8 +556,9 @@ def test_an_action_synced_later_is_written_at_once_and_fsynced_by_sync(tmp_path:
     assert Store.resume(folder).state == store.state
 
 
-def test_a_failed_fsync_is_a_save_problem_and_the_next_action_writes_a_snapshot(tmp_path: Path,
-                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_fsync_is_a_save_problem_and_the_next_action_writes_a_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder, store, fsyncs = _synced_later(tmp_path, monkeypatch)
     store.dispatch(a.Damage(combatant="c3", amount=4))
     fsyncs.failing = True

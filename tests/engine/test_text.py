@@ -44,8 +44,9 @@ def test_any_control_character_is_found_where_it_is(before: str, control: str, a
 
 def test_the_refusal_says_which_character_and_where_and_quotes_the_text_harmless() -> None:
     problem = control_problem("Raf\x1b]0;owned\x07")
-    assert problem is not None and problem.startswith('"Raf␛]0;owned␇" holds a control character (U+001B, escape) '
-                                                     "at character 4")
+    assert problem is not None and problem.startswith(
+        '"Raf␛]0;owned␇" holds a control character (U+001B, escape) at character 4'
+    )
     assert "\x1b" not in problem and "\x07" not in problem
     assert control_problem("two\nlines\tof notes", lines=True) is None
     assert control_problem("two\nlines") is not None
@@ -60,9 +61,14 @@ def test_json_keeps_the_data_and_escapes_what_a_terminal_would_obey() -> None:
 def test_every_action_with_typed_text_is_refused_at_the_door(tmp_path: Path, name: str) -> None:
     store = small_fight(tmp_path / "fight")
     before = store.state
-    for action in (a.AddCombatants(side="s1", name=name, hp=3), a.AddSide(name=name), a.SetName(name=name),
-                   a.EditCombatant(combatant="c3", name=name), a.AddCombatants(side="s1", name="Bo", hp=3, sheet={"weapon": name}),
-                   a.RulesetAction(name="attack", args={"combatant": "c3", "what": name})):
+    for action in (
+        a.AddCombatants(side="s1", name=name, hp=3),
+        a.AddSide(name=name),
+        a.SetName(name=name),
+        a.EditCombatant(combatant="c3", name=name),
+        a.AddCombatants(side="s1", name="Bo", hp=3, sheet={"weapon": name}),
+        a.RulesetAction(name="attack", args={"combatant": "c3", "what": name}),
+    ):
         assert action_text_problem(action) is not None
         with pytest.raises(RuleError, match="holds a control character"):
             store.dispatch(action)
@@ -112,17 +118,26 @@ def test_an_encounter_file_with_an_escape_is_refused_with_the_file_the_line_and_
     path.write_text(ESCAPED_ENCOUNTER, encoding="utf-8")
     with pytest.raises(EncounterError) as caught:
         read_encounter(path)
-    problems = [(problem.line, problem.key) for problem in caught.value.problems if "control character" in problem.message]
-    assert problems == [(7, "sides[0].combatants[0].name"), (17, "sides[1].combatants[0].sheet.weapon"),
-                        (18, "sides[1].combatants[0].sheet.\x1b[0m")]
+    problems = [
+        (problem.line, problem.key) for problem in caught.value.problems if "control character" in problem.message
+    ]
+    assert problems == [
+        (7, "sides[0].combatants[0].name"),
+        (17, "sides[1].combatants[0].sheet.weapon"),
+        (18, "sides[1].combatants[0].sheet.\x1b[0m"),
+    ]
     text = str(caught.value)
-    assert (f"{path}, line 7: side Party, Raf␛]0;owned␇: \"Raf␛]0;owned␇\" holds a control character "
-            "(U+001B, escape) at character 4") in text
+    assert (
+        f'{path}, line 7: side Party, Raf␛]0;owned␇: "Raf␛]0;owned␇" holds a control character '
+        "(U+001B, escape) at character 4"
+    ) in text
     assert "(U+009B, escape) at character 11" in text
     assert first_control(text, lines=True) is None  # what `check` prints is harmless
 
 
-def test_check_prints_the_line_and_character_and_nothing_raw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_prints_the_line_and_character_and_nothing_raw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tui_combat.__main__ import main
 
     path = tmp_path / "ambush.toml"

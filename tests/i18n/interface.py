@@ -60,15 +60,18 @@ def visible_keys(pilot: Pilot[Any]) -> list[str]:
     keys = shown_keys(footer)
     palette = [key for key in keys if key.palette]
     right = palette[0].region.x if palette else pilot.app.size.width
-    return [key.action for key in keys if not key.palette and key.region.width > 0
-            and key.region.right <= right]
+    return [key.action for key in keys if not key.palette and key.region.width > 0 and key.region.right <= right]
 
 
 async def until_named(pilot: Pilot[Any], name: str) -> None:
     """Until the screen is one whose class name starts with ``name`` and it has handled what its showing set
     going."""
-    await until(pilot, lambda: screen_name(pilot).startswith(name) and settled(pilot.app.screen), name,
-                describe=lambda: f"the screen is {screen_name(pilot)}")
+    await until(
+        pilot,
+        lambda: screen_name(pilot).startswith(name) and settled(pilot.app.screen),
+        name,
+        describe=lambda: f"the screen is {screen_name(pilot)}",
+    )
 
 
 async def settle(pilot: Pilot[Any]) -> None:

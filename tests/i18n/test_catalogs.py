@@ -86,7 +86,9 @@ def test_every_message_of_the_code_is_translated(template: Catalog, lang: str) -
 def test_no_catalog_keeps_a_message_the_code_dropped(template: Catalog, lang: str) -> None:
     used = {key(m) for m in template if m.id}
     stale = [key(m) for m in read_catalog(lang) if m.id and key(m) not in used]
-    assert not stale, f"{lang}.po holds messages the code no longer uses; run python -m tui_combat.i18n.update: {stale[:10]}"
+    assert not stale, (
+        f"{lang}.po holds messages the code no longer uses; run python -m tui_combat.i18n.update: {stale[:10]}"
+    )
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -129,18 +131,64 @@ def test_the_catalog_says_its_plural_rule(lang: str) -> None:
 
 
 ROUNDS = {
-    "ru": {1: "1 раунд", 2: "2 раунда", 5: "5 раундов", 11: "11 раундов", 21: "21 раунд", 22: "22 раунда", 25: "25 раундов"},
-    "uk": {1: "1 раунд", 2: "2 раунди", 5: "5 раундів", 11: "11 раундів", 21: "21 раунд", 22: "22 раунди", 25: "25 раундів"},
+    "ru": {
+        1: "1 раунд",
+        2: "2 раунда",
+        5: "5 раундов",
+        11: "11 раундов",
+        21: "21 раунд",
+        22: "22 раунда",
+        25: "25 раундов",
+    },
+    "uk": {
+        1: "1 раунд",
+        2: "2 раунди",
+        5: "5 раундів",
+        11: "11 раундів",
+        21: "21 раунд",
+        22: "22 раунди",
+        25: "25 раундів",
+    },
 }
 COMBATANTS = {
-    "ru": {1: "участник", 2: "участника", 5: "участников", 11: "участников", 21: "участник", 22: "участника", 25: "участников"},
-    "uk": {1: "учасник", 2: "учасники", 5: "учасників", 11: "учасників", 21: "учасник", 22: "учасники", 25: "учасників"},
+    "ru": {
+        1: "участник",
+        2: "участника",
+        5: "участников",
+        11: "участников",
+        21: "участник",
+        22: "участника",
+        25: "участников",
+    },
+    "uk": {
+        1: "учасник",
+        2: "учасники",
+        5: "учасників",
+        11: "учасників",
+        21: "учасник",
+        22: "учасники",
+        25: "учасників",
+    },
 }
 COMBAT_POINTS = {
-    "ru": {1: "1 боевое очко", 2: "2 боевых очка", 5: "5 боевых очков", 11: "11 боевых очков", 21: "21 боевое очко",
-           22: "22 боевых очка", 25: "25 боевых очков"},
-    "uk": {1: "1 бойове очко", 2: "2 бойові очки", 5: "5 бойових очок", 11: "11 бойових очок", 21: "21 бойове очко",
-           22: "22 бойові очки", 25: "25 бойових очок"},
+    "ru": {
+        1: "1 боевое очко",
+        2: "2 боевых очка",
+        5: "5 боевых очков",
+        11: "11 боевых очков",
+        21: "21 боевое очко",
+        22: "22 боевых очка",
+        25: "25 боевых очков",
+    },
+    "uk": {
+        1: "1 бойове очко",
+        2: "2 бойові очки",
+        5: "5 бойових очок",
+        11: "11 бойових очок",
+        21: "21 бойове очко",
+        22: "22 бойові очки",
+        25: "25 бойових очок",
+    },
 }
 
 
@@ -150,8 +198,13 @@ def test_plural_forms(speaking: None, lang: str, count: int) -> None:
     set_language(lang)
     assert ngettext("{n} round", "{n} rounds", count) == ROUNDS[lang][count]
     assert ngettext("{n} CP", "{n} CP", count) == COMBAT_POINTS[lang][count]
-    checked = ngettext("{path}: {n} combatant, ruleset {ruleset}. OK.", "{path}: {n} combatants, ruleset {ruleset}. OK.",
-                       count, path="orcs.toml", ruleset="AD&D")
+    checked = ngettext(
+        "{path}: {n} combatant, ruleset {ruleset}. OK.",
+        "{path}: {n} combatants, ruleset {ruleset}. OK.",
+        count,
+        path="orcs.toml",
+        ruleset="AD&D",
+    )
     assert checked.startswith(f"orcs.toml: {count} {COMBATANTS[lang][count]} ")
 
 
@@ -167,14 +220,35 @@ def test_plural_log_entries_render_in_the_language_shown(speaking: None) -> None
 
     stored = [duration(rounds) for rounds in (1, 2, 5, 21, 25, 30, 32)]
     set_language("ru")
-    assert [str(m) for m in stored] == ["1 раунд", "2 раунда", "5 раундов", "2 оборота 1 раунд", "2 оборота 5 раундов",
-                                        "3 оборота", "3 оборота 2 раунда"]
+    assert [str(m) for m in stored] == [
+        "1 раунд",
+        "2 раунда",
+        "5 раундов",
+        "2 оборота 1 раунд",
+        "2 оборота 5 раундов",
+        "3 оборота",
+        "3 оборота 2 раунда",
+    ]
     set_language("uk")
-    assert [str(m) for m in stored] == ["1 раунд", "2 раунди", "5 раундів", "2 обороти 1 раунд", "2 обороти 5 раундів",
-                                        "3 обороти", "3 обороти 2 раунди"]
+    assert [str(m) for m in stored] == [
+        "1 раунд",
+        "2 раунди",
+        "5 раундів",
+        "2 обороти 1 раунд",
+        "2 обороти 5 раундів",
+        "3 обороти",
+        "3 обороти 2 раунди",
+    ]
     set_language("en")
-    assert [str(m) for m in stored] == ["1 round", "2 rounds", "5 rounds", "2 turns 1 round", "2 turns 5 rounds",
-                                        "3 turns", "3 turns 2 rounds"]
+    assert [str(m) for m in stored] == [
+        "1 round",
+        "2 rounds",
+        "5 rounds",
+        "2 turns 1 round",
+        "2 turns 5 rounds",
+        "3 turns",
+        "3 turns 2 rounds",
+    ]
 
 
 MARKERS = {"_", "N_", "ngettext", "plural_msg", "pgettext", "NC_"}
@@ -189,7 +263,13 @@ def test_no_message_is_built_at_run_time() -> None:
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
-            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(node.func, ast.Attribute) else ""
+            name = (
+                node.func.id
+                if isinstance(node.func, ast.Name)
+                else node.func.attr
+                if isinstance(node.func, ast.Attribute)
+                else ""
+            )
             if name in MARKERS and node.args and isinstance(node.args[0], (ast.JoinedStr, ast.BinOp)):
                 built.append(f"{Path(path).relative_to(PACKAGE_DIR.parent)}:{node.lineno}")
     assert not built, built
@@ -208,13 +288,18 @@ def test_the_empty_message_is_empty_in_every_language(code: str, speaking: None)
 MSGFMT = shutil.which("msgfmt")
 
 
-@pytest.mark.skipif(MSGFMT is None and not os.environ.get("CI"),
-                    reason="GNU gettext's msgfmt is not installed here (.ci/run installs it)")
+@pytest.mark.skipif(
+    MSGFMT is None and not os.environ.get("CI"),
+    reason="GNU gettext's msgfmt is not installed here (.ci/run installs it)",
+)
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_msgfmt_checks_the_catalog(code: str) -> None:
     """The catalogs go through translators' standard tools: ``msgfmt --check`` finds no error."""
     assert MSGFMT is not None, "msgfmt is needed in CI (Debian's gettext package)"
-    result = subprocess.run([MSGFMT, "--check", "--statistics", "-o", os.devnull,
-                             str(PACKAGE_DIR / "i18n" / f"{code}.po")], capture_output=True, text=True)
+    result = subprocess.run(
+        [MSGFMT, "--check", "--statistics", "-o", os.devnull, str(PACKAGE_DIR / "i18n" / f"{code}.po")],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     assert "fuzzy" not in result.stderr and "untranslated" not in result.stderr, result.stderr

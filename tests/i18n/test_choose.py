@@ -28,10 +28,21 @@ def test_the_known_languages() -> None:
     assert KNOWN_LANGUAGES == ("en", "ru", "uk")
 
 
-@pytest.mark.parametrize(("name", "code"), [
-    ("ru", "ru"), ("ru_RU.UTF-8", "ru"), ("uk_UA", "uk"), ("uk-UA", "uk"), ("RU", "ru"), ("en_GB.UTF-8@euro", "en"),
-    ("C", "en"), ("POSIX", "en"), ("C.UTF-8", "en"), ("de_DE.UTF-8", "de"),
-])
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("ru", "ru"),
+        ("ru_RU.UTF-8", "ru"),
+        ("uk_UA", "uk"),
+        ("uk-UA", "uk"),
+        ("RU", "ru"),
+        ("en_GB.UTF-8@euro", "en"),
+        ("C", "en"),
+        ("POSIX", "en"),
+        ("C.UTF-8", "en"),
+        ("de_DE.UTF-8", "de"),
+    ],
+)
 def test_normalize(name: str, code: str) -> None:
     assert normalize(name) == code
 
@@ -51,18 +62,21 @@ def test_a_settings_file_without_a_language_leaves_it_to_the_environment(setting
     assert choose_language(None, environ={"LANG": "uk_UA.UTF-8"}, settings=settings) == "uk"
 
 
-@pytest.mark.parametrize(("environ", "expected"), [
-    ({"LANGUAGE": "uk", "LC_ALL": "ru_RU.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8", "LANG": "ru_RU.UTF-8"}, "uk"),
-    ({"LC_ALL": "uk_UA.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8", "LANG": "ru_RU.UTF-8"}, "uk"),
-    ({"LC_MESSAGES": "uk_UA.UTF-8", "LANG": "ru_RU.UTF-8"}, "uk"),
-    ({"LANG": "ru_RU.UTF-8"}, "ru"),
-    ({"LANGUAGE": "de:uk:ru"}, "uk"),  # a list: the first one with a catalog
-    ({"LANGUAGE": "", "LANG": "uk_UA.UTF-8"}, "uk"),  # an empty variable does not count
-    ({"LANG": "de_DE.UTF-8"}, "en"),  # no catalog for German: English, as any program without one
-    ({"LANGUAGE": "de", "LANG": "ru_RU.UTF-8"}, "en"),  # the first variable set decides, as gettext.find does
-    ({"LANG": "C.UTF-8"}, "en"),
-    ({}, "en"),
-])
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"LANGUAGE": "uk", "LC_ALL": "ru_RU.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8", "LANG": "ru_RU.UTF-8"}, "uk"),
+        ({"LC_ALL": "uk_UA.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8", "LANG": "ru_RU.UTF-8"}, "uk"),
+        ({"LC_MESSAGES": "uk_UA.UTF-8", "LANG": "ru_RU.UTF-8"}, "uk"),
+        ({"LANG": "ru_RU.UTF-8"}, "ru"),
+        ({"LANGUAGE": "de:uk:ru"}, "uk"),  # a list: the first one with a catalog
+        ({"LANGUAGE": "", "LANG": "uk_UA.UTF-8"}, "uk"),  # an empty variable does not count
+        ({"LANG": "de_DE.UTF-8"}, "en"),  # no catalog for German: English, as any program without one
+        ({"LANGUAGE": "de", "LANG": "ru_RU.UTF-8"}, "en"),  # the first variable set decides, as gettext.find does
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
 def test_then_the_environment(settings: Path, environ: dict[str, str], expected: str) -> None:
     assert environment_language(environ) == expected
     assert choose_language(None, environ=environ, settings=settings) == expected
@@ -83,25 +97,36 @@ def test_an_unknown_language_in_the_settings_names_the_file(settings: Path) -> N
 
 @pytest.mark.parametrize("text", ["language = ru\n", "language = " + "[" * 5000 + "\n"], ids=["not TOML", "deep"])
 def test_a_broken_settings_file_leaves_the_language_to_the_environment(settings: Path, text: str) -> None:
-    settings.write_text(text)  # the app starts and says what is wrong with the file (tui_combat.settings.config.read_settings)
+    settings.write_text(
+        text
+    )  # the app starts and says what is wrong with the file (tui_combat.settings.config.read_settings)
     assert choose_language(None, environ={"LANG": "uk_UA.UTF-8"}, settings=settings) == "uk"
 
 
-@pytest.mark.parametrize(("argv", "expected"), [
-    (["--lang", "ru", "list"], "ru"), (["--lang=uk", "list"], "uk"), (["list"], None), (["--lang"], None),
-    (["roll", "--", "--lang", "ru"], None),
-])
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--lang", "ru", "list"], "ru"),
+        (["--lang=uk", "list"], "uk"),
+        (["list"], None),
+        (["--lang"], None),
+        (["roll", "--", "--lang", "ru"], None),
+    ],
+)
 def test_the_language_is_read_before_the_parser_is_built(argv: list[str], expected: str | None) -> None:
     assert language_argument(argv) == expected
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None, config: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, env: dict[str, str] | None = None, config: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
     environ.update(env or {})
     if config is not None:
         environ["TUI_COMBAT_CONFIG_DIR"] = str(config)
-    return subprocess.run([sys.executable, "-m", "tui_combat", *args], cwd=ROOT, env=environ, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "tui_combat", *args], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_cli_unknown_language_is_an_error(tmp_path: Path) -> None:
@@ -127,7 +152,10 @@ def test_cli_settings_file_chooses_the_language(tmp_path: Path) -> None:
     result = run_cli("check", "tui_combat/encounters/demo_adnd2e.toml", env={"LANG": "ru_RU.UTF-8"}, config=tmp_path)
     assert result.returncode == 0, result.stderr
     # 3 + 3 trolls + 6 orcs = 12 combatants: "12 учасників" (Ukrainian plural for 5–20).
-    assert result.stdout.strip() == "tui_combat/encounters/demo_adnd2e.toml: 12 учасників бою, правила AD&D 2-га редакція. Усе гаразд."
+    assert (
+        result.stdout.strip()
+        == "tui_combat/encounters/demo_adnd2e.toml: 12 учасників бою, правила AD&D 2-га редакція. Усе гаразд."
+    )
 
 
 def test_cli_errors_of_argparse_are_translated(tmp_path: Path) -> None:
@@ -182,8 +210,10 @@ def test_the_help_names_an_argument_as_its_placeholder_does(lang: str) -> None:
     translated = {word for word in english if _(word) != word} - {"LANG"}  # LANG is also a variable the help names
     assert {"FILE", "HOST", "PORT", "NAME"} <= translated
     texts = help_texts()
-    left = {command: sorted(word for word in translated if re.search(rf"(?<![\w$]){word}(?!\w)", text))
-            for command, text in texts.items()}
+    left = {
+        command: sorted(word for word in translated if re.search(rf"(?<![\w$]){word}(?!\w)", text))
+        for command, text in texts.items()
+    }
     assert not any(left.values()), {command: words for command, words in left.items() if words}
     export = " ".join(texts["export"].split())
     assert f"-o {_('FILE')}" in export and f"{_('FILE')} (" in export, export

@@ -15,7 +15,7 @@ from tui_combat.i18n import catalog
 from tui_combat.i18n.catalog import compiled, po_path
 from tui_combat.i18n.po import CatalogError, compile_mo, parse_po
 
-SAMPLE = r'''# A translator's comment
+SAMPLE = r"""# A translator's comment
 msgid ""
 msgstr ""
 "Language: ru\n"
@@ -53,7 +53,7 @@ msgstr[2] "{n} орков"
 
 #~ msgid "Gone"
 #~ msgstr "Ушло"
-'''
+"""
 
 
 def ours(text: str) -> GNUTranslations:
@@ -77,7 +77,14 @@ def test_the_sample_reads_the_same_with_both_compilers(build: object) -> None:
     assert translations.pgettext("range", "medium") == "средняя"
     assert translations.gettext("medium") == "средний"
     assert [translations.ngettext("{n} orc", "{n} orcs", n) for n in (1, 2, 5, 11, 21, 22, 25)] == [
-        "{n} орк", "{n} орка", "{n} орков", "{n} орков", "{n} орк", "{n} орка", "{n} орков"]
+        "{n} орк",
+        "{n} орка",
+        "{n} орков",
+        "{n} орков",
+        "{n} орк",
+        "{n} орка",
+        "{n} орков",
+    ]
     assert translations.gettext("Gone") == "Gone"
 
 
@@ -96,7 +103,9 @@ def test_the_shipped_catalogs_compile_to_what_babel_compiles(lang: str) -> None:
                 assert mine.gettext(message.id) == reference.gettext(message.id)
         else:
             for n in (1, 2, 5, 21):
-                assert mine.ngettext(message.id[0], message.id[1], n) == reference.ngettext(message.id[0], message.id[1], n)
+                assert mine.ngettext(message.id[0], message.id[1], n) == reference.ngettext(
+                    message.id[0], message.id[1], n
+                )
 
 
 def test_a_broken_catalog_names_the_line() -> None:

@@ -19,16 +19,19 @@ def test_a_comma_list_is_translated_item_by_item() -> None:
     assert data_words("longsword, heavy crossbow") == "длинный меч, тяжёлый арбалет"
 
 
-@pytest.mark.parametrize(("written", "ru"), [
-    ("action surge 1", "всплеск действий 1"),  # a counter: the figures after the name stay
-    ("1st-level slots 4, 2nd-level slots 2", "ячейки 1-го круга 4, ячейки 2-го круга 2"),
-    ("Armed combat 1", "Вооружённый бой 1"),
-    ("One-handed light weapons 2; Brawler 1", "Одноручное лёгкое оружие 2; Бузотёр 1"),  # the semicolons too
-    ("javelin (thrown) +4 1d6+2", "метательное копьё (бросок) +4 1d6+2"),
-    ("bastard sword (two-handed)", "полуторный меч (двумя руками)"),  # the catalog's own entry
-    ("Club (im -2, actions 3), seax", "Дубинка (im -2, actions 3), сакс"),  # commas in parentheses are not between
-    ("1d4+4, 1d4+4, 2d6", "1d4+4, 1d4+4, 2d6"),
-])
+@pytest.mark.parametrize(
+    ("written", "ru"),
+    [
+        ("action surge 1", "всплеск действий 1"),  # a counter: the figures after the name stay
+        ("1st-level slots 4, 2nd-level slots 2", "ячейки 1-го круга 4, ячейки 2-го круга 2"),
+        ("Armed combat 1", "Вооружённый бой 1"),
+        ("One-handed light weapons 2; Brawler 1", "Одноручное лёгкое оружие 2; Бузотёр 1"),  # the semicolons too
+        ("javelin (thrown) +4 1d6+2", "метательное копьё (бросок) +4 1d6+2"),
+        ("bastard sword (two-handed)", "полуторный меч (двумя руками)"),  # the catalog's own entry
+        ("Club (im -2, actions 3), seax", "Дубинка (im -2, actions 3), сакс"),  # commas in parentheses are not between
+        ("1d4+4, 1d4+4, 2d6", "1d4+4, 1d4+4, 2d6"),
+    ],
+)
 def test_a_sheets_list_is_translated_name_by_name(written: str, ru: str) -> None:
     set_language("ru")
     assert data_words(written) == ru

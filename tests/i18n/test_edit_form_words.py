@@ -22,8 +22,10 @@ from tui_combat.screens.setup import combatant_fields, edit_action, edit_values
 
 DEMOS = sorted(ENCOUNTER_DIR.glob("demo_*.toml"))
 SHOWN_IN_ENGLISH = {  # the hand replay's finds: each shown in the GM's language now
-    "Rupert": ("weapon", "bastard sword (two-handed)"), "Raf": ("weapon", "war hammer"),
-    "Brenna": ("counters", "action surge 1"), "Sir Ambrose": ("weapon", "sword"),
+    "Rupert": ("weapon", "bastard sword (two-handed)"),
+    "Raf": ("weapon", "war hammer"),
+    "Brenna": ("counters", "action surge 1"),
+    "Sir Ambrose": ("weapon", "sword"),
     "Fridgar": ("disciplines", "Armed combat 1; Unarmed combat 1"),
 }
 
@@ -72,7 +74,10 @@ def test_only_a_changed_field_is_saved_and_as_the_gm_typed_it() -> None:
         edited = apply(state, action)
         assert edited.combatant(fridgar.id).sheet["weapons"] == "seax, broadsword"
         read = TRUDVANG.sheet(edited, fridgar.id)
-        assert [(skill.name, skill.level) for skill in read.specialties] == [("One-handed light weapons", 3), ("Brawler", 1)]
+        assert [(skill.name, skill.level) for skill in read.specialties] == [
+            ("One-handed light weapons", 3),
+            ("Brawler", 1),
+        ]
         assert read.specialties[0].cp_per_level and read.weapons[0].name == "Seax"
     finally:
         set_language("en")

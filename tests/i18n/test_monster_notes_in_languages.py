@@ -27,12 +27,16 @@ from tui_combat.i18n import set_language
 
 DRAGON = "Adult Red Dragon"
 NOTES = {
-    "ru": ("ПО 17. Хиты 256 (19d12 + 133). Скорость: лазая 40 фт., летая 80 фт. Мультиатака: Дракон совершает три "
-           "атаки разрыванием. Одну атаку можно заменить Использованием заклинаний, чтобы сотворить палящий луч. "
-           "Легендарные действия: Властное присутствие, Огненные лучи, Прыжок."),
-    "uk": ("Небезпека 17. Хіти 256 (19d12 + 133). Швидкість: лазіння 40 фт., політ 80 фт. Мультиатака: Дракон здійснює "
-           "три атаки роздиранням. Одну атаку можна замінити Використанням заклять, щоб створити пекучий промінь. "
-           "Легендарні дії: Владна присутність, Вогняні промені, Стрибок."),
+    "ru": (
+        "ПО 17. Хиты 256 (19d12 + 133). Скорость: лазая 40 фт., летая 80 фт. Мультиатака: Дракон совершает три "
+        "атаки разрыванием. Одну атаку можно заменить Использованием заклинаний, чтобы сотворить палящий луч. "
+        "Легендарные действия: Властное присутствие, Огненные лучи, Прыжок."
+    ),
+    "uk": (
+        "Небезпека 17. Хіти 256 (19d12 + 133). Швидкість: лазіння 40 фт., політ 80 фт. Мультиатака: Дракон здійснює "
+        "три атаки роздиранням. Одну атаку можна замінити Використанням заклять, щоб створити пекучий промінь. "
+        "Легендарні дії: Владна присутність, Вогняні промені, Стрибок."
+    ),
 }
 BREATH = {"ru": "Огненное дыхание", "uk": "Вогняний подих"}
 
@@ -75,9 +79,11 @@ def test_in_english_the_card_says_what_the_book_prints() -> None:
     entry = dragon()
     state = added(entry)
     shown = card(state, DRAGON)
-    assert shown.endswith("CR 17. HP 256 (19d12 + 133). Speed climb 40 ft., fly 80 ft. Multiattack: The adult red dragon "
-                          "makes three Rend attacks. It can replace one attack with a use of Spellcasting to cast Scorching "
-                          "Ray. Legendary actions: Commanding Presence, Fiery Rays, Pounce.")
+    assert shown.endswith(
+        "CR 17. HP 256 (19d12 + 133). Speed climb 40 ft., fly 80 ft. Multiattack: The adult red dragon "
+        "makes three Rend attacks. It can replace one attack with a use of Spellcasting to cast Scorching "
+        "Ray. Legendary actions: Commanding Presence, Fiery Rays, Pounce."
+    )
     assert "Fire Breath: recharge 5–6: ready, cone 60 ft" in shown
     from tui_combat.screens.rewind import card_text
 
@@ -95,8 +101,13 @@ def test_every_srd_monster_says_its_notes_and_abilities_in_the_language(lang: st
     english = []
     for entry in read_bestiary("dnd5e").entries:
         sheet = entry.shown_sheet()
-        words = latin_words(ruleset.sheet_notes(sheet, entry.hp) + " " + entry.shown_notes() + " "
-                            + ruleset.shown_sheet_value(abilities, sheet.get("abilities", "")))
+        words = latin_words(
+            ruleset.sheet_notes(sheet, entry.hp)
+            + " "
+            + entry.shown_notes()
+            + " "
+            + ruleset.shown_sheet_value(abilities, sheet.get("abilities", ""))
+        )
         if words:
             english.append(f"{entry.name}: {words}")
     assert english == []
@@ -126,10 +137,17 @@ async def test_the_red_dragon_on_the_screens_has_no_english_word(lang: str, data
             await until(pilot, lambda: screen_name(pilot) == "LibraryPicker", "the picker")
             await pilot.press(*"adult red")
             screen: Any = app.screen
-            await until(pilot, lambda: screen.query_one("#library-query", Input).value == "adult red"
-                        and settled(screen), "the search")
-            await until(pilot, lambda: NOTES[lang] in " ".join(drawn(screen.query_one("#library-detail")).split()),
-                        "the detail drawn whole", describe=lambda: drawn(screen.query_one("#library-detail")))
+            await until(
+                pilot,
+                lambda: screen.query_one("#library-query", Input).value == "adult red" and settled(screen),
+                "the search",
+            )
+            await until(
+                pilot,
+                lambda: NOTES[lang] in " ".join(drawn(screen.query_one("#library-detail")).split()),
+                "the detail drawn whole",
+                describe=lambda: drawn(screen.query_one("#library-detail")),
+            )
             detail = drawn(screen.query_one("#library-detail"))
             assert BREATH[lang] in detail and latin_words(detail) == []
             await pilot.press("enter")
@@ -141,8 +159,11 @@ async def test_the_red_dragon_on_the_screens_has_no_english_word(lang: str, data
             dragon_id = next(c.id for c in app.store.state.combatants if c.sheet.get("cr") == "17")
             await select(pilot, dragon_id)
             shown = app.screen.query_one("#card")
-            await until(pilot, lambda: NOTES[lang] in " ".join(str(shown.render()).split()) and settled(app.screen),
-                        "the dragon's card")
+            await until(
+                pilot,
+                lambda: NOTES[lang] in " ".join(str(shown.render()).split()) and settled(app.screen),
+                "the dragon's card",
+            )
             assert latin_words(str(shown.render()) + " " + str(app.screen.query_one("#card-head").render())) == []
 
 
@@ -179,7 +200,11 @@ async def test_at_80_by_24_the_pickers_detail_ends_in_an_ellipsis_rather_than_cu
             await until(pilot, lambda: screen_name(pilot) == "LibraryPicker", "the picker")
             await pilot.press(*"adult red")
             screen: Any = app.screen
-            await until(pilot, lambda: drawn(screen.query_one("#library-detail")).endswith("…"), "the detail fitted",
-                        describe=lambda: drawn(screen.query_one("#library-detail")))
+            await until(
+                pilot,
+                lambda: drawn(screen.query_one("#library-detail")).endswith("…"),
+                "the detail fitted",
+                describe=lambda: drawn(screen.query_one("#library-detail")),
+            )
             assert "ПО 17. Хиты 256 (19d12 + 133)." in " ".join(drawn(screen.query_one("#library-detail")).split())
             assert not await inspect(pilot, "picker", "ru")

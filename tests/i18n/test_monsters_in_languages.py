@@ -31,8 +31,9 @@ def listed(app: Any) -> list[str]:
 
 @pytest.mark.parametrize("typed", ["wight", "умертвие"])
 @pytest.mark.parametrize("lang", ["ru", "uk"])
-async def test_the_wight_is_shown_and_added_under_its_name_in_the_gms_language(lang: str, typed: str,
-                                                                                data_root: Path) -> None:
+async def test_the_wight_is_shown_and_added_under_its_name_in_the_gms_language(
+    lang: str, typed: str, data_root: Path
+) -> None:
     wight, sword = WIGHT[lang]
     with interface_in(lang) as module:
         app = make_app(module, data_root)
@@ -44,15 +45,22 @@ async def test_the_wight_is_shown_and_added_under_its_name_in_the_gms_language(l
             await until(pilot, lambda: screen_name(pilot) == "LibraryPicker", "the picker")
             await pilot.press(*typed)
             await until(pilot, lambda: app.screen.query_one("#library-query", Input).value == typed, "the search")
-            await until(pilot, lambda: bool(listed(app)) and listed(app)[0].startswith(wight), "the wight found",
-                        describe=lambda: str(listed(app)))
+            await until(
+                pilot,
+                lambda: bool(listed(app)) and listed(app)[0].startswith(wight),
+                "the wight found",
+                describe=lambda: str(listed(app)),
+            )
             assert sword in str(app.screen.query_one("#library-detail").render())
             assert not await inspect(pilot, "picker", lang)
             await pilot.press("enter")
             await until(pilot, lambda: screen_name(pilot) == "SetupScreen", "back on the set-up")
             table = app.screen.query_one(DataTable)
-            await until(pilot, lambda: any(str(table.get_row_at(i)[1]) == wight for i in range(table.row_count)),
-                        "the wight in the set-up")
+            await until(
+                pilot,
+                lambda: any(str(table.get_row_at(i)[1]) == wight for i in range(table.row_count)),
+                "the wight in the set-up",
+            )
             await pilot.press("c")
             await until(pilot, lambda: screen_name(pilot) == "SurpriseScreen", "the surprise screen")
             await pilot.press("c")
@@ -60,9 +68,15 @@ async def test_the_wight_is_shown_and_added_under_its_name_in_the_gms_language(l
             added = next(c for c in app.store.state.combatants if c.name == wight)
             assert added.sheet["attack_list"].startswith(f"{sword} +4 1d8+2")
             await select(pilot, added.id)
-            await until(pilot, lambda: wight in drawn(app.screen.query_one("#order"))
-                        and wight in drawn(app.screen.query_one("#card-head")) and settled(app.screen),
-                        "the wight in the turn list and on the card")
+            await until(
+                pilot,
+                lambda: (
+                    wight in drawn(app.screen.query_one("#order"))
+                    and wight in drawn(app.screen.query_one("#card-head"))
+                    and settled(app.screen)
+                ),
+                "the wight in the turn list and on the card",
+            )
 
 
 @pytest.mark.parametrize("demo", ["demo_dnd5e.toml", "demo_adnd2e.toml"])

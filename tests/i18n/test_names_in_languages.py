@@ -81,22 +81,32 @@ def test_trudvang_names(lang: str) -> None:
 
 def encounter(tmp_path: Path, ruleset: str, sheet: str) -> Path:
     path = tmp_path / "fight.toml"
-    path.write_text(f'name = "Засада"\nruleset = "{ruleset}"\n[[sides]]\nname = "Герои"\nparty = true\n'
-                    f'[[sides.combatants]]\nname = "Раф"\nhp = 30\nsheet = {sheet}\n'
-                    '[[sides]]\nname = "Орки"\n[[sides.combatants]]\nname = "Орк"\nhp = 5\ncount = 3\n', encoding="utf-8")
+    path.write_text(
+        f'name = "Засада"\nruleset = "{ruleset}"\n[[sides]]\nname = "Герои"\nparty = true\n'
+        f'[[sides.combatants]]\nname = "Раф"\nhp = 30\nsheet = {sheet}\n'
+        '[[sides]]\nname = "Орки"\n[[sides.combatants]]\nname = "Орк"\nhp = 5\ncount = 3\n',
+        encoding="utf-8",
+    )
     return path
 
 
 def test_an_encounter_file_in_russian(tmp_path: Path) -> None:
-    state = check_encounter(encounter(tmp_path, "adnd2e", '{ cls = "warrior", level = 5, weapon = "боевой молот", '
-                                                         'magic = 4, armour = "кольчуга" }'))
+    state = check_encounter(
+        encounter(
+            tmp_path,
+            "adnd2e",
+            '{ cls = "warrior", level = 5, weapon = "боевой молот", magic = 4, armour = "кольчуга" }',
+        )
+    )
     raf = state.combatants[0]
     assert raf.sheet["weapon"] == "боевой молот"  # as the GM wrote it
     assert raf.sheet["armour"] == "chain mail"  # the armour is a choice of the form: stored as the table names it
 
 
 def test_an_encounter_file_in_ukrainian_for_players_option(tmp_path: Path) -> None:
-    state = check_encounter(encounter(tmp_path, "players_option", '{ cls = "warrior", level = 5, weapon = "дворучний меч" }'))
+    state = check_encounter(
+        encounter(tmp_path, "players_option", '{ cls = "warrior", level = 5, weapon = "дворучний меч" }')
+    )
     from tui_combat.engine import registry
     from tui_combat.rulesets.players_option.phases import weapon_class
 
@@ -106,11 +116,14 @@ def test_an_encounter_file_in_ukrainian_for_players_option(tmp_path: Path) -> No
     assert weapon_class(sheet, sheet.weapon, ruleset.data) == 3  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("lang", "typed", "suggested"), [
-    ("ru", "боевй молот", "боевой молот"),
-    ("uk", "бойовий молт", "бойовий молот"),
-    ("en", "war hamer", "war hammer"),
-])
+@pytest.mark.parametrize(
+    ("lang", "typed", "suggested"),
+    [
+        ("ru", "боевй молот", "боевой молот"),
+        ("uk", "бойовий молт", "бойовий молот"),
+        ("en", "war hamer", "war hammer"),
+    ],
+)
 def test_did_you_mean_in_the_language_typed(tmp_path: Path, lang: str, typed: str, suggested: str) -> None:
     set_language(lang)
     try:
@@ -131,16 +144,20 @@ def test_did_you_mean_for_trudvang_in_russian() -> None:
             registry.get("trudvang").check_sheet({"sv": 10, "weapons": "сакс", "shield": "малый щт"})
     finally:
         set_language("en")
-    assert str(refused.value) == ('Щит: неизвестный щит «малый щт». Известные: нет, Малый щит, Средний щит, Большой щит, '
-                                  'Малый меховой щит, Малый металлический щит, Средний меховой щит, Средний металлический '
-                                  'щит, Большой меховой щит, Большой металлический щит. Может быть, «Малый щит»?')  # the name as the list gives it
+    assert str(refused.value) == (
+        "Щит: неизвестный щит «малый щт». Известные: нет, Малый щит, Средний щит, Большой щит, "
+        "Малый меховой щит, Малый металлический щит, Средний меховой щит, Средний металлический "
+        "щит, Большой меховой щит, Большой металлический щит. Может быть, «Малый щит»?"
+    )  # the name as the list gives it
 
 
 def test_an_alias_to_nothing_is_refused_in_house_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tui_combat.rulesets.adnd2e.data import tables
 
     (tmp_path / "rulesets").mkdir()
-    (tmp_path / "rulesets" / "adnd2e.toml").write_text('[weapon_aliases]\n"кувалда" = "sledge hammer"\n', encoding="utf-8")
+    (tmp_path / "rulesets" / "adnd2e.toml").write_text(
+        '[weapon_aliases]\n"кувалда" = "sledge hammer"\n', encoding="utf-8"
+    )
     monkeypatch.setenv("TUI_COMBAT_CONFIG_DIR", str(tmp_path))
     tables.cache_clear()
     try:

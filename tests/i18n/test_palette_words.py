@@ -34,14 +34,23 @@ async def test_the_palette_speaks_the_language(lang: str, data_root: Path) -> No
             await until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
             palette = app.screen
             await pilot.press(*"zzqq")
-            await until(pilot, lambda: nothing in options(palette), f"{nothing!r} in the palette's list",
-                        describe=lambda: repr(options(palette)))
+            await until(
+                pilot,
+                lambda: nothing in options(palette),
+                f"{nothing!r} in the palette's list",
+                describe=lambda: repr(options(palette)),
+            )
             assert "No matches found" not in options(palette)
 
             await pilot.press(*["backspace"] * 4, *theme)
-            await until(pilot, lambda: any(option.startswith(theme) for option in options(palette)),
-                        "the theme command", describe=lambda: repr(options(palette)))
+            await until(
+                pilot,
+                lambda: any(option.startswith(theme) for option in options(palette)),
+                "the theme command",
+                describe=lambda: repr(options(palette)),
+            )
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, CommandPalette) and app.screen is not palette,
-                        "the theme picker")
+            await until(
+                pilot, lambda: isinstance(app.screen, CommandPalette) and app.screen is not palette, "the theme picker"
+            )
             assert app.screen.query_one(Input).placeholder == themes

@@ -38,13 +38,21 @@ LANGUAGES = ("ru", "uk")
 # What the AD&D demo shows, by language: words worked out from the catalogs by hand.
 WORDS = {
     "ru": {
-        "setup_footer": [("a", "Новый"), ("e", "Правка"), ("del", "Убрать"), ("s", "Сторона"), ("r", "Правила"),
-                         ("c", "Далее"), ("f1", "Помощь")],
+        "setup_footer": [
+            ("a", "Новый"),
+            ("e", "Правка"),
+            ("del", "Убрать"),
+            ("s", "Сторона"),
+            ("r", "Правила"),
+            ("c", "Далее"),
+            ("f1", "Помощь"),
+        ],
         "name": "Тролли и орки в туннеле",
-        "raf": "Раф", "troll": "Тролль 1",
+        "raf": "Раф",
+        "troll": "Тролль 1",
         "round1": "Начинается раунд 1.",
         "order": "Порядок: 7: Раф, Руперт, Дельсенора; 10: Тролль 1, Тролль 2, Тролль 3, Орк 1, Орк 2, Орк 3, Орк 4, "
-                 "Орк 5, Орк 6.",
+        "Орк 5, Орк 6.",
         # Raf, warrior 5: THAC0 16, so AC 4 needs 12; his war hammer +4 adds 4: a 9 gives 13, a hit.
         "attack": "Раф → Тролль 1 (КД 4) (боевой молот): атака d20 9 +4 магия против 12 — попадание.",
         "damage": "Тролль 1: урон 7, хиты 29/36.",
@@ -53,13 +61,21 @@ WORDS = {
         "card": "Хиты 38/38  в бою",
     },
     "uk": {
-        "setup_footer": [("a", "Додати"), ("e", "Правка"), ("del", "Стерти"), ("s", "Сторона"), ("r", "Правила"),
-                         ("c", "Далі"), ("f1", "Довідка")],
+        "setup_footer": [
+            ("a", "Додати"),
+            ("e", "Правка"),
+            ("del", "Стерти"),
+            ("s", "Сторона"),
+            ("r", "Правила"),
+            ("c", "Далі"),
+            ("f1", "Довідка"),
+        ],
         "name": "Тролі й орки в тунелі",
-        "raf": "Раф", "troll": "Троль 1",
+        "raf": "Раф",
+        "troll": "Троль 1",
         "round1": "Починається раунд 1.",
         "order": "Порядок: 7: Раф, Руперт, Дельсенора; 10: Троль 1, Троль 2, Троль 3, Орк 1, Орк 2, Орк 3, Орк 4, "
-                 "Орк 5, Орк 6.",
+        "Орк 5, Орк 6.",
         "attack": "Раф → Троль 1 (КБ 4) (бойовий молот): атака d20 9 +4 магія проти 12 — влучання.",
         "damage": "Троль 1: шкода 7, хіти 29/36.",
         "round2": "Починається раунд 2.",
@@ -132,18 +148,32 @@ async def walk_adnd(lang: str, data_root: Path, troll_name: str) -> Walk:
             # troll's), other modifiers, the d20 typed: 9.
             await pilot.press("a")
             attack = pilot.app.screen.form_panel
-            await until(pilot, lambda: attack.is_open and attack.takes_keys and settled(pilot.app.screen),
-                        "the attack form at the foot of the round")
+            await until(
+                pilot,
+                lambda: attack.is_open and attack.takes_keys and settled(pilot.app.screen),
+                "the attack form at the foot of the round",
+            )
             walk.screens.append(screen_text(pilot))
             await pilot.press("tab", "tab", "4", "enter", "enter", "9", "enter")
             # a hit on Troll 1: his damage is asked for in the prompt, read, and left
-            await until(pilot, lambda: not attack.is_open and screen_name(pilot) == "RoundScreen"
-                        and pilot.app.screen.amount_prompt.is_open and settled(pilot.app.screen),
-                        "the damage prompt", describe=lambda: screen_name(pilot))
+            await until(
+                pilot,
+                lambda: (
+                    not attack.is_open
+                    and screen_name(pilot) == "RoundScreen"
+                    and pilot.app.screen.amount_prompt.is_open
+                    and settled(pilot.app.screen)
+                ),
+                "the damage prompt",
+                describe=lambda: screen_name(pilot),
+            )
             walk.screens.append(screen_text(pilot))
             await pilot.press("escape")
-            await until(pilot, lambda: not pilot.app.screen.amount_prompt.is_open and settled(pilot.app.screen),
-                        "the damage left")
+            await until(
+                pilot,
+                lambda: not pilot.app.screen.amount_prompt.is_open and settled(pilot.app.screen),
+                "the damage left",
+            )
             troll = next(c.id for c in pilot.app.store.state.combatants if c.name == troll_name)
             order = pilot.app.screen.query_one("#order")
             for _down in range(10):
@@ -160,7 +190,10 @@ async def walk_adnd(lang: str, data_root: Path, troll_name: str) -> Walk:
             await pilot.press("7", "enter")
             await until(pilot, lambda: not prompt.is_open, "the damage applied")
             for _step in range(12):  # the rest of the slots and the end of the round
-                if sum(text.startswith(("Round 2", "Начинается раунд 2", "Починається раунд 2")) for text in log_texts(pilot)):
+                if sum(
+                    text.startswith(("Round 2", "Начинается раунд 2", "Починається раунд 2"))
+                    for text in log_texts(pilot)
+                ):
                     break
                 await pilot.press("n")
                 await settle(pilot)

@@ -53,17 +53,28 @@ def test_the_same_session_in_russian_then_ukrainian(tmp_path: Path) -> None:
     assert ("Orc 1 is dead.", "Orc 1: смерть.", "Orc 1: смерть.") in rows  # a monster at 0, by the book
     assert ("Round 1 begins.", "Начинается раунд 1.", "Починається раунд 1.") in rows
     assert ("Round 2 begins.", "Начинается раунд 2.", "Починається раунд 2.") in rows
-    assert ("Initiative — Monsters: 1d10: [5] = 5.", "Инициатива — Monsters: 1d10: [5] = 5.",
-            "Ініціатива — Monsters: 1d10: [5] = 5.") in rows
+    assert (
+        "Initiative — Monsters: 1d10: [5] = 5.",
+        "Инициатива — Monsters: 1d10: [5] = 5.",
+        "Ініціатива — Monsters: 1d10: [5] = 5.",
+    ) in rows
     # Raf, warrior 5 with his war hammer +4: THAC0 16, so 10 to hit AC 6; a 14 hits.
-    assert ("Raf attacks AC 6: d20 14 +4 magic vs 10 — hit.",
-            "Raf атакует КД 6: d20 14 +4 магия против 10 — попадание.",
-            "Raf атакує КБ 6: d20 14 +4 магія проти 10 — влучання.") in rows
-    assert ("Delsenora is hit before casting: haste is lost.", "Delsenora получает удар до сотворения: haste потеряно.",
-            "Delsenora зазнає удару до створення: haste зривається.") in rows
+    assert (
+        "Raf attacks AC 6: d20 14 +4 magic vs 10 — hit.",
+        "Raf атакует КД 6: d20 14 +4 магия против 10 — попадание.",
+        "Raf атакує КБ 6: d20 14 +4 магія проти 10 — влучання.",
+    ) in rows
+    assert (
+        "Delsenora is hit before casting: haste is lost.",
+        "Delsenora получает удар до сотворения: haste потеряно.",
+        "Delsenora зазнає удару до створення: haste зривається.",
+    ) in rows
     assert ("Orc 2 has fled.", "Orc 2 бежит.", "Orc 2 тікає.") in rows
-    assert ("Orc 1 takes 5 damage (1d4+1 (typed): 5): 0/5 HP.", "Orc 1: урон 5 (1d4+1 (вручную): 5), хиты 0/5.",
-            "Orc 1: шкода 5 (1d4+1 (вручну): 5), хіти 0/5.") in rows
+    assert (
+        "Orc 1 takes 5 damage (1d4+1 (typed): 5): 0/5 HP.",
+        "Orc 1: урон 5 (1d4+1 (вручную): 5), хиты 0/5.",
+        "Orc 1: шкода 5 (1d4+1 (вручну): 5), хіти 0/5.",
+    ) in rows
     assert ("Raf shouts for Moradin.",) * 3 in rows  # the GM's own note is his words, in no catalog
     untranslated = [e for e, r, u in rows if r == e and e != "Raf shouts for Moradin." and any(c.isalpha() for c in e)]
     assert not untranslated, untranslated

@@ -15,8 +15,9 @@ from tests.waiting import settled, until
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "uk"])
-async def test_every_health_word_is_whole(data_root: Path, lang: str, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_every_health_word_is_whole(
+    data_root: Path, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tests.common import CONFIG_ENV_VAR
 
     monkeypatch.setenv(CONFIG_ENV_VAR, str(tmp_path / "config"))
@@ -36,9 +37,10 @@ async def test_every_health_word_is_whole(data_root: Path, lang: str, tmp_path: 
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "uk"])
-async def test_the_thresholds_labels_stand_apart_from_their_values(data_root: Path, lang: str, tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """"Тяжёлые ранения: от, % хитов  50": each threshold's label whole, with a blank before its value."""
+async def test_the_thresholds_labels_stand_apart_from_their_values(
+    data_root: Path, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Тяжёлые ранения: от, % хитов  50": each threshold's label whole, with a blank before its value."""
     from textual.widgets import Label
 
     from tests.common import CONFIG_ENV_VAR

@@ -61,14 +61,26 @@ def fight_of_women(data_root: Path, demo: Any, lang: str) -> str:
     for status, (heroine, beast) in zip(("down", "fled", "surrendered"), zip(heroes, monsters)):
         store.dispatch(a.SetStatus(combatant=heroine, status=status))
         store.dispatch(a.SetStatus(combatant=beast, status=status))
-    for who, amount in ((heroes[3], HP), (heroes[4], HP * 3), (heroes[5], 6), (heroes[6], HP),
-                        (monsters[3], 4), (monsters[4], 15), (monsters[5], HP * 3)):
+    for who, amount in (
+        (heroes[3], HP),
+        (heroes[4], HP * 3),
+        (heroes[5], 6),
+        (heroes[6], HP),
+        (monsters[3], 4),
+        (monsters[4], 15),
+        (monsters[5], HP * 3),
+    ):
         store.dispatch(a.Damage(combatant=who, amount=amount))
     if demo.ruleset in ("adnd2e", "players_option"):
         store.dispatch(a.RulesetAction(name="bind", args={"combatant": heroes[6]}))
     if demo.ruleset == "dnd5e":
-        for who, condition in ((heroes[5], "prone"), (heroes[5], "poisoned"), (monsters[6], "restrained"),
-                               (monsters[6], "unconscious"), (monsters[6], "frightened")):
+        for who, condition in (
+            (heroes[5], "prone"),
+            (heroes[5], "poisoned"),
+            (monsters[6], "restrained"),
+            (monsters[6], "unconscious"),
+            (monsters[6], "frightened"),
+        ):
             store.dispatch(a.RulesetAction(name="condition", args={"combatant": who, "condition": condition}))
     store.close()
     return key
@@ -128,10 +140,13 @@ async def test_no_word_after_a_womans_name_says_he(lang: str, demo: Any, data_ro
             app.open_session(lambda: session.resume(data_root, key))
             await until(pilot, lambda: screen_name(pilot).startswith("RoundScreen"), "the round")
             seen += await gm_lines(pilot, names)
-        viewer = PlayerViewApp(data_root, key, settings_path=tmp_path / "none.toml", poll_seconds=0.02,
-                               handle_hangup=False)
+        viewer = PlayerViewApp(
+            data_root, key, settings_path=tmp_path / "none.toml", poll_seconds=0.02, handle_hangup=False
+        )
         async with viewer.run_test(size=SIZE) as view:
-            await until(view, lambda: names[0] in drawn(view.app.screen.query_one("#view-order")), "the players' screen")
+            await until(
+                view, lambda: names[0] in drawn(view.app.screen.query_one("#view-order")), "the players' screen"
+            )
             view_lines = after_names(drawn(view.app.screen.query_one("#view-order")), names)
             assert len(view_lines) >= 10, view_lines
             seen += view_lines

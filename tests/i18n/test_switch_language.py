@@ -47,12 +47,23 @@ def _with_a_side() -> State:
 
 def _nodes() -> list[Callable[[], DOMNode]]:
     makers: list[Callable[[], DOMNode]] = [
-        SessionsScreen, SetupScreen, SurpriseScreen, lambda: RewindScreen("key", "name"), lambda: SettingsScreen(Path("settings.toml")), KeysTable,
-        lambda: FormDialog("", []), lambda: AddCombatantDialog("", []), lambda: ChoiceDialog("", []),
-        lambda: ConfirmDialog("", "", confirm="", cancel=""), lambda: HelpScreen(SessionsScreen()), TickBox,
+        SessionsScreen,
+        SetupScreen,
+        SurpriseScreen,
+        lambda: RewindScreen("key", "name"),
+        lambda: SettingsScreen(Path("settings.toml")),
+        KeysTable,
+        lambda: FormDialog("", []),
+        lambda: AddCombatantDialog("", []),
+        lambda: ChoiceDialog("", []),
+        lambda: ConfirmDialog("", "", confirm="", cancel=""),
+        lambda: HelpScreen(SessionsScreen()),
+        TickBox,
         lambda: LibraryPicker(Finder(Library(path=Path("mine")), Library(path=Path("bestiary"))), _with_a_side()),
-        lambda: PasteDialog("adnd2e"), OpeningScreen,
-        lambda: app_module.CombatApp(Path("unused")), lambda: PlayerViewApp(Path("unused")),
+        lambda: PasteDialog("adnd2e"),
+        OpeningScreen,
+        lambda: app_module.CombatApp(Path("unused")),
+        lambda: PlayerViewApp(Path("unused")),
     ]
     makers += [lambda ruleset_id=ruleset_id: RoundScreen(ruleset_id) for ruleset_id in registry.available()]
     return makers
@@ -99,8 +110,9 @@ def test_every_key_of_a_screen_made_after_the_switch_is_in_the_new_language(lang
 
 async def test_the_footer_and_help_show_the_language_switched_to(data_root: Path) -> None:
     """English first, then Russian in the same process, then English again: each app shows its own."""
-    for run, (lang, next_word, help_word) in enumerate((("en", "Next", "Fight report"), ("ru", "Далее", "Отчёт о бое"),
-                                                        ("en", "Next", "Fight report"))):
+    for run, (lang, next_word, help_word) in enumerate(
+        (("en", "Next", "Fight report"), ("ru", "Далее", "Отчёт о бое"), ("en", "Next", "Fight report"))
+    ):
         set_language(lang)
         app = make_app(app_module, data_root / str(run))
         async with app.run_test(size=SIZE) as pilot:

@@ -12,7 +12,9 @@ from tui_combat.i18n.update import read_catalog
 
 NAMES = r"\{(?:name|names|target|attacker|holder|side|who|first|ruleset)\}"
 DECLINED = {
-    "ru": re.compile(r"(?i)(?:^|[\s(«])(?:у|в|во|на|для|по|против|от|из|к|с|атакует|захватить|держит|бросает)\s+" + NAMES),
+    "ru": re.compile(
+        r"(?i)(?:^|[\s(«])(?:у|в|во|на|для|по|против|от|из|к|с|атакует|захватить|держит|бросает)\s+" + NAMES
+    ),
     "uk": re.compile(r"(?i)(?:^|[\s(«])(?:у|в|на|для|по|проти|від|із|з|до|атакує|захопити|тримає|кидає)\s+" + NAMES),
 }
 NOT_THE_TERM = {
@@ -26,8 +28,14 @@ LATIN_IN_UKRAINIAN = re.compile(r"\b(?:HP|AC|NPC)\b|(?i:(?<=[а-яєіїґ])'(?=
 """In Ukrainian, hit points are «хіти», the armour class «КБ», an NPC «неігровий персонаж», and the apostrophe
 is the typographic ’."""
 TERMS = {
-    "ru": {"THAC0": "THAC0 (пробой)", "Hit Dice": "Кости хитов", "Party": "Отряд", "warrior": "воин",
-           "scimitar": "скимитар", "unconscious": "бессознательный"},
+    "ru": {
+        "THAC0": "THAC0 (пробой)",
+        "Hit Dice": "Кости хитов",
+        "Party": "Отряд",
+        "warrior": "воин",
+        "scimitar": "скимитар",
+        "unconscious": "бессознательный",
+    },
     "uk": {"HP": "Хіти", "AC": "КБ", "Declare": "Оголошення", "damage": "шкода", "rogue": "пройдисвіт"},
 }
 DIFFICULTY = {"ru": ("лёгкая", "средняя", "сложная", "смертельная"), "uk": ("легка", "середня", "важка", "смертельна")}
@@ -67,8 +75,11 @@ def test_every_book_has_its_own_words_for_in_it(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])
 def test_one_term_for_surprise_and_for_undo(lang: str) -> None:
-    bad = [(ident, text) for ident, text in translations(lang)
-           if any(word in text.casefold() for word in NOT_THE_TERM[lang])]
+    bad = [
+        (ident, text)
+        for ident, text in translations(lang)
+        if any(word in text.casefold() for word in NOT_THE_TERM[lang])
+    ]
     assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
     assert dict(translations(lang))["Undo"] == UNDO[lang]
 
@@ -97,14 +108,20 @@ def subject(words: str, colon: bool = False) -> str:
 GENDERED = {
     # Past tense (действовал, прошёл, двигался, умер, мог), short participles and adjectives (захвачен, скрыт,
     # мёртв, стабилен): each says he or she. The present (действует), the plural and the neuter do not.
-    "ru": re.compile(r"(?i)" + subject("уже|не|ещё|снова|так и|никем|его|её|их|больше", colon=True) +
-                     r"(?:[а-яё]+(?:л|лся|ёл|ёлся)|умер|погиб|мог|смог)(?![а-яё])|" +
-                     subject("уже|не|ещё|снова|никем|больше") +
-                     r"(?:[а-яё]+(?:ан|ян|ен|ён)|скрыт|убит|сбит|взят|занят|мёртв|жив|готов|рад)(?![а-яё])"),
-    "uk": re.compile(r"(?i)" + subject("уже|вже|не|ще|знову|ніким|його|її|їх|більше", colon=True) +
-                     r"(?:[а-яєіїґ'’ʼ]{2,}(?:в|вся)|утік|втік|зміг|міг|помер)(?![а-яєіїґ'’ʼ])|" +
-                     subject("уже|вже|не|ще|знову|ніким|більше") +
-                     r"(?:[а-яєіїґ'’ʼ]{2,}(?:ий|ен))(?![а-яєіїґ'’ʼ])"),
+    "ru": re.compile(
+        r"(?i)"
+        + subject("уже|не|ещё|снова|так и|никем|его|её|их|больше", colon=True)
+        + r"(?:[а-яё]+(?:л|лся|ёл|ёлся)|умер|погиб|мог|смог)(?![а-яё])|"
+        + subject("уже|не|ещё|снова|никем|больше")
+        + r"(?:[а-яё]+(?:ан|ян|ен|ён)|скрыт|убит|сбит|взят|занят|мёртв|жив|готов|рад)(?![а-яё])"
+    ),
+    "uk": re.compile(
+        r"(?i)"
+        + subject("уже|вже|не|ще|знову|ніким|його|її|їх|більше", colon=True)
+        + r"(?:[а-яєіїґ'’ʼ]{2,}(?:в|вся)|утік|втік|зміг|міг|помер)(?![а-яєіїґ'’ʼ])|"
+        + subject("уже|вже|не|ще|знову|ніким|більше")
+        + r"(?:[а-яєіїґ'’ʼ]{2,}(?:ий|ен))(?![а-яєіїґ'’ʼ])"
+    ),
 }
 """A verb or a participle right after a combatant's name that would have to agree with the name's gender,
 which the app does not know ("Сигрун уже действовал"): a message says it name first, then without one
@@ -117,21 +134,38 @@ def test_no_gendered_word_follows_a_name(lang: str) -> None:
     assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
 
 
-@pytest.mark.parametrize(("lang", "text"), [
-    ("ru", "{name} уже действовал в этом раунде."), ("ru", "{name}: бежал из ближнего боя"),
-    ("ru", "{name} его уже использовал."), ("ru", "{target} захвачен"), ("ru", "{name} мёртв: лечение"),
-    ("ru", "{name} не учёл МИ"), ("uk", "{name} уже діяв цього раунду."), ("uk", "{name} ніким не захоплений."),
-    ("uk", "{name} утік з ближнього бою"), ("uk", "{name} мертвий: зцілення"),
-])
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("ru", "{name} уже действовал в этом раунде."),
+        ("ru", "{name}: бежал из ближнего боя"),
+        ("ru", "{name} его уже использовал."),
+        ("ru", "{target} захвачен"),
+        ("ru", "{name} мёртв: лечение"),
+        ("ru", "{name} не учёл МИ"),
+        ("uk", "{name} уже діяв цього раунду."),
+        ("uk", "{name} ніким не захоплений."),
+        ("uk", "{name} утік з ближнього бою"),
+        ("uk", "{name} мертвий: зцілення"),
+    ],
+)
 def test_the_gendered_words_are_found(lang: str, text: str) -> None:
     assert GENDERED[lang].search(text)
 
 
-@pytest.mark.parametrize(("lang", "text"), [
-    ("ru", "{name}: ход в этом раунде уже был."), ("ru", "{name} действует вне очереди."), ("ru", "{name} в бою."),
-    ("ru", "{names} бежали"), ("uk", "{name}: хід цього раунду вже був."), ("uk", "{name} знову в бою."),
-    ("uk", "{name} діє поза чергою."), ("uk", "{name}: бойовий дух уже зламано."),
-])
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("ru", "{name}: ход в этом раунде уже был."),
+        ("ru", "{name} действует вне очереди."),
+        ("ru", "{name} в бою."),
+        ("ru", "{names} бежали"),
+        ("uk", "{name}: хід цього раунду вже був."),
+        ("uk", "{name} знову в бою."),
+        ("uk", "{name} діє поза чергою."),
+        ("uk", "{name}: бойовий дух уже зламано."),
+    ],
+)
 def test_what_agrees_with_no_name_is_not_taken_for_it(lang: str, text: str) -> None:
     assert not GENDERED[lang].search(text)
 
@@ -139,8 +173,10 @@ def test_what_agrees_with_no_name_is_not_taken_for_it(lang: str, text: str) -> N
 MASCULINE = {
     # A word that would agree with the name before it if it were a man's: a past tense, a short participle or
     # adjective, a full adjective ("выбыл", "ранен", "мёртв", "стабилен", "бессознательный").
-    "ru": re.compile(r"(?i)(?<![а-яё])(?:[а-яё]{2,}(?:л|лся|ёл|ан|ян|ен|ён|ый|ий|ой)|мёртв|жив|невредим|скрыт|убит|сбит)"
-                     r"(?![а-яё])"),
+    "ru": re.compile(
+        r"(?i)(?<![а-яё])(?:[а-яё]{2,}(?:л|лся|ёл|ан|ян|ен|ён|ый|ий|ой)|мёртв|жив|невредим|скрыт|убит|сбит)"
+        r"(?![а-яё])"
+    ),
     "uk": re.compile(r"(?i)(?<![а-яєіїґ'’ʼ])(?:[а-яєіїґ'’ʼ]+(?:в|вся|ий|ій|ен)|утік|втік|помер)(?![а-яєіїґ'’ʼ])"),
 }
 
@@ -154,8 +190,16 @@ def status_words() -> list[str]:
     from tui_combat.rulesets.dnd5e.view import CONDITIONS_AFTER_A_NAME
     from tui_combat.rulesets.trudvang.health import LEVEL_WORDS
 
-    return [*STATUS_WORDS, *HEALTH_WORDS.values(), *LEVEL_WORDS, *CONDITIONS_AFTER_A_NAME, "dead", "dying", "stable",
-            "unconscious"]
+    return [
+        *STATUS_WORDS,
+        *HEALTH_WORDS.values(),
+        *LEVEL_WORDS,
+        *CONDITIONS_AFTER_A_NAME,
+        "dead",
+        "dying",
+        "stable",
+        "unconscious",
+    ]
 
 
 CONDITION_AFTER_A_NAME = re.compile(NAMES + r"[:—\s]*\{(?:condition|status|health|word)\}")
@@ -180,20 +224,50 @@ def test_no_status_word_says_he_or_she(lang: str) -> None:
     assert not bad, bad
 
 
-@pytest.mark.parametrize(("lang", "text"), [
-    ("ru", "выбыл"), ("ru", "тяжело ранен"), ("ru", "мёртв"), ("ru", "стабилен"), ("ru", "бессознательный"),
-    ("ru", "сдался"), ("ru", "невредим"), ("uk", "вибув"), ("uk", "утік"), ("uk", "мертвий"), ("uk", "поранений"),
-    ("uk", "стабільний"), ("uk", "непритомний"), ("uk", "здався"),
-])
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("ru", "выбыл"),
+        ("ru", "тяжело ранен"),
+        ("ru", "мёртв"),
+        ("ru", "стабилен"),
+        ("ru", "бессознательный"),
+        ("ru", "сдался"),
+        ("ru", "невредим"),
+        ("uk", "вибув"),
+        ("uk", "утік"),
+        ("uk", "мертвий"),
+        ("uk", "поранений"),
+        ("uk", "стабільний"),
+        ("uk", "непритомний"),
+        ("uk", "здався"),
+    ],
+)
 def test_the_masculine_status_words_are_found(lang: str, text: str) -> None:
     assert MASCULINE[lang].search(text)
 
 
-@pytest.mark.parametrize(("lang", "text"), [
-    ("ru", "вне боя"), ("ru", "в бегстве"), ("ru", "сдаётся"), ("ru", "без ран"), ("ru", "тяжёлые ранения"),
-    ("ru", "смерть"), ("ru", "стабильно"), ("ru", "без сознания"), ("ru", "умирает"), ("uk", "поза боєм"),
-    ("uk", "у втечі"), ("uk", "капітулює"), ("uk", "тяжкі поранення"), ("uk", "без тями"), ("uk", "стабільно"), ("uk", "помирає"),
-])
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("ru", "вне боя"),
+        ("ru", "в бегстве"),
+        ("ru", "сдаётся"),
+        ("ru", "без ран"),
+        ("ru", "тяжёлые ранения"),
+        ("ru", "смерть"),
+        ("ru", "стабильно"),
+        ("ru", "без сознания"),
+        ("ru", "умирает"),
+        ("uk", "поза боєм"),
+        ("uk", "у втечі"),
+        ("uk", "капітулює"),
+        ("uk", "тяжкі поранення"),
+        ("uk", "без тями"),
+        ("uk", "стабільно"),
+        ("uk", "помирає"),
+    ],
+)
 def test_the_neutral_status_words_pass(lang: str, text: str) -> None:
     assert not MASCULINE[lang].search(text)
 
@@ -212,10 +286,15 @@ def test_no_he_or_him_after_a_name(lang: str) -> None:
     assert not bad, "\n".join(f"{ident!r}: {text!r}" for ident, text in bad)
 
 
-@pytest.mark.parametrize(("lang", "text"), [
-    ("ru", "{name}: раны перевязаны — он больше не теряет хиты."), ("ru", "{name}: сейчас не его ход."),
-    ("ru", "{target} падает: 1d4 урона, и его отпускают"), ("uk", "{name}: зараз не його хід."),
-    ("uk", "{name} у захопленні ({holder}): він може лише намагатися вирватися."),
-])
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("ru", "{name}: раны перевязаны — он больше не теряет хиты."),
+        ("ru", "{name}: сейчас не его ход."),
+        ("ru", "{target} падает: 1d4 урона, и его отпускают"),
+        ("uk", "{name}: зараз не його хід."),
+        ("uk", "{name} у захопленні ({holder}): він може лише намагатися вирватися."),
+    ],
+)
 def test_he_or_him_after_a_name_is_found(lang: str, text: str) -> None:
     assert PRONOUN_AFTER_A_NAME[lang].search(text)

@@ -18,12 +18,12 @@ from tui_combat.settings import toml_read
 BROKEN = {
     "no value": "name = \n",
     "unclosed list": "sides = [1, 2\n",
-    "no equals sign": "name \"x\"\n",
-    "twice": "name = \"a\"\nname = \"b\"\n",
-    "unclosed text": "name = \"Raf\n",
+    "no equals sign": 'name "x"\n',
+    "twice": 'name = "a"\nname = "b"\n',
+    "unclosed text": 'name = "Raf\n',
     "table twice": "[a]\nx = 1\n[a]\ny = 2\n",
-    "bad character": "name = \"a\"\n\x01\n",
-    "line goes on": "name = \"a\" b\n",
+    "bad character": 'name = "a"\n\x01\n',
+    "line goes on": 'name = "a" b\n',
     "unclosed table": "sheet = { ac = 5\n",
     "no closing bracket": "[sides\n",
 }
@@ -60,13 +60,13 @@ def test_a_message_tomllib_may_word_otherwise_some_day_is_shown_as_it_is() -> No
 def test_check_and_the_library_say_it_in_russian_with_the_line(tmp_path: Path) -> None:
     set_language("ru")
     encounter = tmp_path / "fight.toml"
-    encounter.write_text("name = \"Засада\"\nruleset = \"adnd2e\"\nsides = [1, 2\n", encoding="utf-8")
+    encounter.write_text('name = "Засада"\nruleset = "adnd2e"\nsides = [1, 2\n', encoding="utf-8")
     with pytest.raises(SessionError) as caught:
         check_encounter(encounter)
     text = str(caught.value.args[-1]) if caught.value.args else str(caught.value)
     assert "строка 4" in text, text  # the list is still open at the end of the text
     assert not latin_words(re.sub(r"\S*fight\.toml\S*", " ", text)), text
     library = tmp_path / "adnd2e.toml"
-    library.write_text("[[combatants]]\nname = \"Орк\"\nhp = \n", encoding="utf-8")
+    library.write_text('[[combatants]]\nname = "Орк"\nhp = \n', encoding="utf-8")
     (problem,) = read_library(library, "adnd2e").problems
     assert "3" in problem and not latin_words(problem.replace(str(library), " ")), problem

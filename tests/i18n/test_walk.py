@@ -79,8 +79,12 @@ class Walk:
                 return
             depth = len(app.screen_stack)
             await self.pilot.press("escape")
-            await until(self.pilot, lambda: len(app.screen_stack) < depth or app.screen is screen,
-                        "the dialog closing", seconds=5)
+            await until(
+                self.pilot,
+                lambda: len(app.screen_stack) < depth or app.screen is screen,
+                "the dialog closing",
+                seconds=5,
+            )
         await until(self.pilot, lambda: app.screen is screen, "back on the screen walked")
 
     async def keys_of(self, place: str, extra: tuple[str, ...] = ()) -> None:
@@ -191,13 +195,19 @@ async def test_the_session_list_and_a_new_fight_read_whole(lang: str, data_root:
             await until(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), "the palette")
             await pilot.press(*"zzqq")
             await until(pilot, lambda: "zzqq" in str(pilot.app.screen.query_one("Input").value), "the search")
-            await until(pilot, lambda: pilot.app.screen.query_one("CommandList").option_count > 0,
-                        "the palette saying it found nothing")
+            await until(
+                pilot,
+                lambda: pilot.app.screen.query_one("CommandList").option_count > 0,
+                "the palette saying it found nothing",
+            )
             await walk.inspect("palette, nothing found", allowed=("zzqq",))
             # Closed once its search is done: a search still running as the app closes finds no list to fill.
             palette = pilot.app.screen
-            await until(pilot, lambda: all(worker.is_finished for worker in pilot.app.workers if worker.node is palette),
-                        "the palette's search done")
+            await until(
+                pilot,
+                lambda: all(worker.is_finished for worker in pilot.app.workers if worker.node is palette),
+                "the palette's search done",
+            )
             await pilot.press("escape")
             await until(pilot, lambda: pilot.app.screen is not palette, "the palette closed")
     assert_known(walk.found, tuple(f"[{lang}] {where}" for where in ("session list", "new fight", "palette")))
@@ -225,8 +235,14 @@ async def test_the_players_screen_reads_whole(lang: str, large: bool, data_root:
         name = store.state.name
         store.close()
         with interface_in(lang):
-            viewer = PlayerViewApp(data_root, key, settings_path=tmp_path / "none.toml", poll_seconds=0.02,
-                                   handle_hangup=False, large=large)
+            viewer = PlayerViewApp(
+                data_root,
+                key,
+                settings_path=tmp_path / "none.toml",
+                poll_seconds=0.02,
+                handle_hangup=False,
+                large=large,
+            )
             async with viewer.run_test(size=SIZE) as view:
                 await until(view, lambda: second.name in screen_text(view.app.screen), "the players' screen")
                 found += await inspect(view, f"{demo.ruleset} players' screen", lang)

@@ -22,22 +22,58 @@ from tui_combat.widgets.lines import TextLines
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z']+(?![A-Za-z0-9_])")
 DICE = re.compile(r"^(?:\d*[dDkк]\d+|d\d+)")
-ALLOWED_LATIN = frozenset({
-    # Key names as the footer and the hints write them.
-    "esc", "enter", "ctrl", "del", "delete", "tab", "shift", "space", "home", "end", "pgup", "pgdn", "up", "down",
-    "left", "right", "escape", "backspace", "insert", "ins",
-    # THAC0, as the Russian books label it («THAC0 (пробой)»); hit points, AC and NPCs are Cyrillic words.
-    "thac",
-    "nh",  # an OSE stat block's "save as" a normal human: "SV D14 W15 P16 B17 S18 (NH)", typed as printed
-    # Names of the demo data and the program that stay as they are in every language.
-    "tui", "combat", "textual",
-    # The books' own names, as the seeds write them.
-    "ad", "option", "player's", "trudvang", "ose", "dolmenwood", "old", "school", "essentials",
-    # Formats and the words of the command line, written as typed.
-    "markdown", "toml", "json", "encounters",
-    # The keys of a weapon written in a sheet ("Club (im -2, actions 3)"), typed as they are.
-    "im", "actions", "like", "group",
-})
+ALLOWED_LATIN = frozenset(
+    {
+        # Key names as the footer and the hints write them.
+        "esc",
+        "enter",
+        "ctrl",
+        "del",
+        "delete",
+        "tab",
+        "shift",
+        "space",
+        "home",
+        "end",
+        "pgup",
+        "pgdn",
+        "up",
+        "down",
+        "left",
+        "right",
+        "escape",
+        "backspace",
+        "insert",
+        "ins",
+        # THAC0, as the Russian books label it («THAC0 (пробой)»); hit points, AC and NPCs are Cyrillic words.
+        "thac",
+        "nh",  # an OSE stat block's "save as" a normal human: "SV D14 W15 P16 B17 S18 (NH)", typed as printed
+        # Names of the demo data and the program that stay as they are in every language.
+        "tui",
+        "combat",
+        "textual",
+        # The books' own names, as the seeds write them.
+        "ad",
+        "option",
+        "player's",
+        "trudvang",
+        "ose",
+        "dolmenwood",
+        "old",
+        "school",
+        "essentials",
+        # Formats and the words of the command line, written as typed.
+        "markdown",
+        "toml",
+        "json",
+        "encounters",
+        # The keys of a weapon written in a sheet ("Club (im -2, actions 3)"), typed as they are.
+        "im",
+        "actions",
+        "like",
+        "group",
+    }
+)
 COMMAND = re.compile(r"tui-combat(?: [a-z-]+)?|textual-[a-z-]+")
 PATH = re.compile(r"\S*/\S*")
 """A folder or file (its parts wrapped onto the next line too): shown as it is in every language."""
@@ -80,15 +116,17 @@ def _unfolded(lines: list[str], width: int) -> str:
 
 
 def leaves(screen: Widget) -> list[Widget]:
-    return [w for w in screen.walk_children() if w.display and w.region.width > 0 and w.region.height > 0
-            and not w.children]
+    return [
+        w for w in screen.walk_children() if w.display and w.region.width > 0 and w.region.height > 0 and not w.children
+    ]
 
 
 def screen_text(screen: Widget, fields: bool = True) -> str:
     """What the screen draws; without ``fields``, leaving out what is typed in text fields (a folder), not
     their hints."""
-    return "\n".join(drawn(widget) for widget in leaves(screen)
-                     if fields or not (isinstance(widget, Input) and widget.value))
+    return "\n".join(
+        drawn(widget) for widget in leaves(screen) if fields or not (isinstance(widget, Input) and widget.value)
+    )
 
 
 def cut_labels(screen: Widget, inputs: str = "all") -> list[str]:
@@ -102,14 +140,19 @@ def cut_labels(screen: Widget, inputs: str = "all") -> list[str]:
         if isinstance(widget, Input):
             if inputs == "focused" and not widget.has_focus:
                 continue
-            if widget.placeholder and not widget.value and len(widget.placeholder) > widget.content_size.width \
-                    and not (widget.has_focus and widget.placeholder in " ".join(_words(text))):
+            if (
+                widget.placeholder
+                and not widget.value
+                and len(widget.placeholder) > widget.content_size.width
+                and not (widget.has_focus and widget.placeholder in " ".join(_words(text)))
+            ):
                 found.append(f"placeholder cut: {widget.placeholder!r} in {widget.content_size.width} columns")
             continue
         if isinstance(widget, KeyFooter):
             seen_keys = " ".join(_words(drawn(widget)))
-            found.extend(f"footer key cut: {label!r}" for label in widget.labels()
-                         if " ".join(_words(label)) not in seen_keys)
+            found.extend(
+                f"footer key cut: {label!r}" for label in widget.labels() if " ".join(_words(label)) not in seen_keys
+            )
             continue
         if isinstance(widget, Static) and not widget.has_class("arrow") or type(widget) is TextLines:
             wanted = _plain(widget)  # (a text of many lines scrolls: only one of a line or a few is read)
@@ -137,8 +180,11 @@ def plugin_names() -> set[str]:
     Worlds"): a plugin's own name is its title, and it may ship no Russian or Ukrainian words."""
     from tui_combat.engine import registry
 
-    names = (registry.get(ruleset_id).name for ruleset_id in registry.available()
-             if not type(registry.get(ruleset_id)).__module__.startswith("tui_combat."))
+    names = (
+        registry.get(ruleset_id).name
+        for ruleset_id in registry.available()
+        if not type(registry.get(ruleset_id)).__module__.startswith("tui_combat.")
+    )
     return {word.casefold() for name in names for word in LATIN_WORD.findall(name)}
 
 
@@ -149,11 +195,11 @@ def latin_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
     for match in LATIN_WORD.finditer(text):
         word = match.group()
         start = match.start()
-        if DICE.match(text[max(0, start - 3):start + len(word) + 3].lstrip("0123456789 ")):
+        if DICE.match(text[max(0, start - 3) : start + len(word) + 3].lstrip("0123456789 ")):
             continue
         if re.fullmatch(r"d\d*", word) or word.casefold() in allow:
             continue
-        if text[match.end():match.end() + 1] == "…" and any(w.startswith(word.casefold()) for w in allow):
+        if text[match.end() : match.end() + 1] == "…" and any(w.startswith(word.casefold()) for w in allow):
             continue  # a name cut short with its ellipsis
         line = text[:start].rpartition("\n")[2][-30:] + text[start:].partition("\n")[0][:30]
         found.append(f"{word} ({line.strip()!r})")
@@ -179,8 +225,12 @@ async def inspect(pilot: Pilot[Any], where: str, lang: str, allowed: Iterable[st
     found += [f"{where}: {problem}" for problem in footer_faults(screen)]
     found += [f"{where}: raw catalog header" for word in HEADER_WORDS if word in text][:1]
     if lang != "en":  # (the English demo titles are longer than the session list leaves them with a fight saved)
-        found += [f"{where}: cell cut: {cell!r}" for table in screen.query(DataTable) if table.display
-                  for cell in _cells_cut(table)]
+        found += [
+            f"{where}: cell cut: {cell!r}"
+            for table in screen.query(DataTable)
+            if table.display
+            for cell in _cells_cut(table)
+        ]
         words = sorted(set(latin_words(text, allowed)))
         if words:
             found.append(f"{where}: English words {words}")
@@ -201,8 +251,11 @@ def footer_current(screen: Widget) -> bool:
         return True
     keys = shown_keys(footers[0])
     shown = {key.action for key in keys if not key.palette}
-    wanted = {binding.action for _node, binding, _enabled, _tip in screen.active_bindings.values()  # type: ignore[attr-defined]
-              if binding.show}
+    wanted = {
+        binding.action
+        for _node, binding, _enabled, _tip in screen.active_bindings.values()  # type: ignore[attr-defined]
+        if binding.show
+    }
     return bool(keys) and shown | set(footers[0].left_out) == wanted and all(key.region.width > 0 for key in keys)
 
 
@@ -210,15 +263,21 @@ def footer_faults(screen: Widget) -> list[str]:
     """What is wrong with the screen's footer as drawn: a key under the palette key (cut, or hidden), the
     palette key short of the right edge (a letter of the key under it shows there), or help not shown whole.
     (A key left out of a full row is no fault: help and the palette list it.)"""
-    footers = [widget for widget in screen.query(KeyFooter) if widget.display and not widget.covered
-               and widget.region.width > 0]
+    footers = [
+        widget
+        for widget in screen.query(KeyFooter)
+        if widget.display and not widget.covered and widget.region.width > 0
+    ]
     if not footers:
         return []
     keys = shown_keys(footers[0])
     palette = [key for key in keys if key.palette]
     right = palette[0].region.x if palette else screen.app.size.width
-    found = [f"footer key under the palette key: {key.key_display} {key.description}" for key in keys
-             if not key.palette and key.region.right > right]
+    found = [
+        f"footer key under the palette key: {key.key_display} {key.description}"
+        for key in keys
+        if not key.palette and key.region.right > right
+    ]
     if palette and palette[0].region.right != screen.app.size.width:
         found.append(f"palette key not at the right edge: {palette[0].region}")
     helps = [key for key in keys if key.action.rpartition(".")[2] == "help"]
@@ -231,10 +290,13 @@ def footer_faults(screen: Widget) -> list[str]:
 
 def footer_state(footer_widget: KeyFooter) -> str:
     """The footer's row as worked out and as laid out: what was left out, for which room, and each key."""
-    lines = [f"footer: left out {footer_widget.left_out}, rows drawn {footer_widget.rows_drawn}, "
-             f"room {footer_widget.room()}, size {footer_widget.size}"]
-    lines += [f"  {key.key_display!r} {key.description!r} {key.region} palette={key.palette}"
-              for key in footer_widget.shown()]
+    lines = [
+        f"footer: left out {footer_widget.left_out}, rows drawn {footer_widget.rows_drawn}, "
+        f"room {footer_widget.room()}, size {footer_widget.size}"
+    ]
+    lines += [
+        f"  {key.key_display!r} {key.description!r} {key.region} palette={key.palette}" for key in footer_widget.shown()
+    ]
     return "\n".join(lines)
 
 
@@ -243,8 +305,7 @@ def footer(pilot: Pilot[Any]) -> list[ShownKey]:
     keys = shown_keys(pilot.app.screen)
     palette = [key for key in keys if key.palette]
     right = palette[0].region.x if palette else pilot.app.size.width
-    return [key for key in keys if not key.palette and key.region.width > 0
-            and key.region.right - 1 <= right]
+    return [key for key in keys if not key.palette and key.region.width > 0 and key.region.right - 1 <= right]
 
 
 def look(pilot: Pilot[Any]) -> tuple[object, ...]:

@@ -17,13 +17,15 @@ SYNTAX_ERROR = "broken_syntax"
 PREPARE_ERROR = "broken_prepare"
 MODULES = {
     SYNTAX_ERROR: "from tests.plugins.skirmish import RULESET\ndef prepare(:\n    pass\n",
-    PREPARE_ERROR: ("from tests.plugins.skirmish import Skirmish\n\n\n"
-                    "class Broken(Skirmish):\n"
-                    "    id = 'broken_prepare'\n"
-                    "    name = 'Broken'\n\n"
-                    "    def prepare(self) -> None:\n"
-                    "        raise RuntimeError('its tables are missing')\n\n\n"
-                    "RULESET = Broken()\n"),
+    PREPARE_ERROR: (
+        "from tests.plugins.skirmish import Skirmish\n\n\n"
+        "class Broken(Skirmish):\n"
+        "    id = 'broken_prepare'\n"
+        "    name = 'Broken'\n\n"
+        "    def prepare(self) -> None:\n"
+        "        raise RuntimeError('its tables are missing')\n\n\n"
+        "RULESET = Broken()\n"
+    ),
 }
 
 
@@ -34,9 +36,12 @@ def install(site: Path) -> Path:
         (site / f"{module}.py").write_text(text, encoding="utf-8")
     dist_info = site / "tui_combat_broken-0.1.0.dist-info"
     dist_info.mkdir()
-    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: tui-combat-broken\nVersion: 0.1.0\n", encoding="utf-8")
+    (dist_info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: tui-combat-broken\nVersion: 0.1.0\n", encoding="utf-8"
+    )
     (dist_info / "entry_points.txt").write_text(
-        "[tui_combat.rulesets]\n" + "".join(f"{module} = {module}:RULESET\n" for module in MODULES), encoding="utf-8")
+        "[tui_combat.rulesets]\n" + "".join(f"{module} = {module}:RULESET\n" for module in MODULES), encoding="utf-8"
+    )
     return site
 
 

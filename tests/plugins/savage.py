@@ -43,8 +43,9 @@ def savage_worlds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[A
         shutil.copytree(PACKAGE, site / "savage_worlds", ignore=shutil.ignore_patterns("__pycache__"))
         dist_info = site / "tui_combat_savage_worlds-0.1.0.dist-info"
         dist_info.mkdir()
-        (dist_info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {DISTRIBUTION}\nVersion: 0.1.0\n",
-                                            encoding="utf-8")
+        (dist_info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {DISTRIBUTION}\nVersion: 0.1.0\n", encoding="utf-8"
+        )
         (dist_info / "entry_points.txt").write_text(f"[tui_combat.rulesets]\n{ENTRY_POINT}\n", encoding="utf-8")
         monkeypatch.syspath_prepend(str(site))
         for name in [name for name in sys.modules if name == "savage_worlds" or name.startswith("savage_worlds.")]:

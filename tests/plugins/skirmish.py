@@ -93,7 +93,9 @@ class Skirmish(Ruleset[SkirmishRound, SkirmishFight]):
             members = tuple(c.id for c in state.combatants if c.side == side.id and c.status == "active")
             if members:
                 # A side by reference: the players read nothing of a side whose members are all hidden from them.
-                requests.append(RollRequest(key=side.id, label=side_ref(state, side.id), dice="1d6", combatants=members))
+                requests.append(
+                    RollRequest(key=side.id, label=side_ref(state, side.id), dice="1d6", combatants=members)
+                )
         return tuple(requests)
 
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
@@ -106,11 +108,17 @@ class Skirmish(Ruleset[SkirmishRound, SkirmishFight]):
         sequences = list(totals.values())
         tied = [side_id for side_id, sequence in totals.items() if sequences.count(sequence) > 1]
         if tied:
-            return ask(state, [
-                RollRequest(key=fresh_key(state, side_id), dice="1d6",
-                            label=Msg(id=N_("{name}, tie reroll"), params={"name": side_ref(state, side_id)}))
-                for side_id in tied
-            ])
+            return ask(
+                state,
+                [
+                    RollRequest(
+                        key=fresh_key(state, side_id),
+                        dice="1d6",
+                        label=Msg(id=N_("{name}, tie reroll"), params={"name": side_ref(state, side_id)}),
+                    )
+                    for side_id in tied
+                ],
+            )
         order = []
         for side_id in sorted(totals, key=totals.__getitem__, reverse=True):
             members = tuple(c.id for c in state.combatants if c.side == side_id and c.status == "active")
@@ -142,8 +150,13 @@ class Skirmish(Ruleset[SkirmishRound, SkirmishFight]):
         return (
             FieldSpec(key="target", label=N_("Target"), kind="choice", choices=targets),
             FieldSpec(key="to_hit", label=N_("To-hit roll"), kind="roll", default="1d20"),
-            FieldSpec(key="damage", label=N_("Damage roll"), kind="roll", default=self.sheet(attacker).damage,
-                      help=N_("Used only on a hit.")),
+            FieldSpec(
+                key="damage",
+                label=N_("Damage roll"),
+                kind="roll",
+                default=self.sheet(attacker).damage,
+                help=N_("Used only on a hit."),
+            ),
         )
 
     def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
@@ -159,15 +172,26 @@ class Skirmish(Ruleset[SkirmishRound, SkirmishFight]):
         state = self.with_round(state, replace(round_state, attacks_left=left))
         # Combatants by reference (who): the players never read a line naming someone hidden from them. A line
         # with dice is read by the players as its outcome ("Ada hits Goblin 1.", from the fact "hit").
-        state = log(state, N_("{attacker} attacks {target}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
-                    rolls=(to_hit,), facts={"needed": armour - bonus, "total": total, "hit": hit},
-                    attacker=who(state, attacker), target=who(state, target), roll=roll_param(to_hit),
-                    bonus=f"{bonus:+d}", total=total, ac=armour, result=Msg(id=N_("hit") if hit else N_("miss")))
+        state = log(
+            state,
+            N_("{attacker} attacks {target}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
+            rolls=(to_hit,),
+            facts={"needed": armour - bonus, "total": total, "hit": hit},
+            attacker=who(state, attacker),
+            target=who(state, target),
+            roll=roll_param(to_hit),
+            bonus=f"{bonus:+d}",
+            total=total,
+            ac=armour,
+            result=Msg(id=N_("hit") if hit else N_("miss")),
+        )
         if not hit:
             return state
 
         fight = self.fight_of(state)
-        state = self.with_fight(state, replace(fight, hits={**fight.hits, attacker.id: fight.hits.get(attacker.id, 0) + 1}))
+        state = self.with_fight(
+            state, replace(fight, hits={**fight.hits, attacker.id: fight.hits.get(attacker.id, 0) + 1})
+        )
         damage = roll_field(args, "damage", N_("Damage roll"))
         # The engine's own Damage action: HP, the "down" status and the on_status/on_damage hooks follow.
         return apply(state, actions.Damage(combatant=target.id, amount=max(damage.total, 0), roll=damage))

@@ -91,7 +91,8 @@ POPCORN_RU = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nm
 
 
 def test_in_its_own_fight_a_plugin_s_word_shared_with_the_app_reads_as_it_translates_it(
-        tmp_path: Path, speaking: None) -> None:
+    tmp_path: Path, speaking: None
+) -> None:
     (tmp_path / "ru.po").write_text(POPCORN_RU, encoding="utf-8")
     Popcorn.catalogs = tmp_path
     set_language("ru")
@@ -111,19 +112,23 @@ def test_in_its_own_fight_a_plugin_s_word_shared_with_the_app_reads_as_it_transl
         registry.forget()
 
 
-def test_the_catalog_update_warns_of_a_plugin_message_the_app_has_too(tmp_path: Path,
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_catalog_update_warns_of_a_plugin_message_the_app_has_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tui_combat.i18n.update import main
 
     package = tmp_path / "popcorn"
     (package / "locale").mkdir(parents=True)
-    (package / "__init__.py").write_text('from tui_combat.i18n import _\n\n\ndef marker() -> str:\n'
-                                         '    return _("acted")\n', encoding="utf-8")
+    (package / "__init__.py").write_text(
+        'from tui_combat.i18n import _\n\n\ndef marker() -> str:\n    return _("acted")\n', encoding="utf-8"
+    )
     (package / "locale" / "ru.po").write_text(POPCORN_RU, encoding="utf-8")
     assert main(["--plugin", str(package), "--check"]) == 0
     out = capsys.readouterr().out
-    assert ("warning: 'acted' is one of the app's messages too: the plugin's translation is used in its fights, the "
-            "app's elsewhere (ru: 'передал ход' here, 'позади' in the app)") in out
+    assert (
+        "warning: 'acted' is one of the app's messages too: the plugin's translation is used in its fights, the "
+        "app's elsewhere (ru: 'передал ход' here, 'позади' in the app)"
+    ) in out
 
 
 def test_an_in_memory_catalog_holds_inside_its_block_and_the_old_call_still_switches(speaking: None) -> None:

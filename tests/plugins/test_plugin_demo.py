@@ -14,8 +14,11 @@ from tui_combat.testing import SIZE, make_app, store, until, until_sessions, unt
 
 def test_the_installed_plugin_s_demo_is_listed_after_the_app_s(savage_worlds: AnyRuleset) -> None:
     (demo,) = session.plugin_demos()
-    assert (demo.file_name, demo.ruleset, demo.shown()) == ("savage_worlds/demo.toml", "savage_worlds",
-                                                             "Demo: Shoot-out at the ford")
+    assert (demo.file_name, demo.ruleset, demo.shown()) == (
+        "savage_worlds/demo.toml",
+        "savage_worlds",
+        "Demo: Shoot-out at the ford",
+    )
     assert demo.file == savage_worlds.demo
 
 
@@ -23,8 +26,12 @@ async def test_the_session_list_opens_the_plugin_s_demo(savage_worlds: AnyRulese
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         table = (await until_sessions(pilot)).query_one(DataTable)
-        await until(pilot, lambda: "Shoot-out at the ford" in visible_text(table), "the plugin's demo listed",
-                    describe=lambda: visible_text(table))
+        await until(
+            pilot,
+            lambda: "Shoot-out at the ford" in visible_text(table),
+            "the plugin's demo listed",
+            describe=lambda: visible_text(table),
+        )
         rows = visible_text(table).splitlines()
         ours = [index for index, row in enumerate(rows) if "Demo:" in row]
         assert "Shoot-out at the ford" in rows[ours[-1]] and "Savage Worlds" in rows[ours[-1]], rows

@@ -30,7 +30,9 @@ def fight(sides: Mapping[str, Sequence[Member]], **options: str) -> State:
     for number, members in enumerate(sides.values()):
         for member in members:
             count = member[3] if len(member) == 4 else 1
-            actions.append(a.AddCombatants(side=f"s{number + 1}", name=member[0], hp=member[1], sheet=member[2], count=count))
+            actions.append(
+                a.AddCombatants(side=f"s{number + 1}", name=member[0], hp=member[1], sheet=member[2], count=count)
+            )
     actions += [a.SetOption(key=key, value=value) for key, value in options.items()]
     return play(State(seed=1), *actions)
 

@@ -19,13 +19,20 @@ Fighter = tuple[str, dict[str, Any]]
 
 def two_sides(ruleset: str, party: tuple[str, list[Fighter]], foes: tuple[str, list[Fighter]], **options: str) -> Store:
     """A fight in set-up, seed 1: the party's side, then the foes' (each side is its name and its fighters)."""
+
     def specs(fighters: list[Fighter]) -> list[CombatantSpec]:
         return [CombatantSpec(name=name, hp=20, sheet=sheet) for name, sheet in fighters]
 
     (party_name, party_fighters), (foes_name, foe_fighters) = party, foes
-    encounter = Encounter(name="Test", ruleset=ruleset, options=dict(options), sides=[
-        SideSpec(name=party_name, party=True, combatants=specs(party_fighters)),
-        SideSpec(name=foes_name, combatants=specs(foe_fighters))])
+    encounter = Encounter(
+        name="Test",
+        ruleset=ruleset,
+        options=dict(options),
+        sides=[
+            SideSpec(name=party_name, party=True, combatants=specs(party_fighters)),
+            SideSpec(name=foes_name, combatants=specs(foe_fighters)),
+        ],
+    )
     return store_from_encounter(encounter, seed=1)
 
 

@@ -65,8 +65,11 @@ TROLL = {"cls": "monster", "level": "6+6", "ac": 4, "forms": "claw, claw, bite",
 
 # -- attack forms strike together; the same weapon again comes after everyone's first attack -------------------
 def test_a_two_weapon_fighter_and_a_claw_claw_bite_troll_each_strike_in_one_slot() -> None:
-    store = fight([("Brand", {"cls": "warrior", "level": 3, "ac": 4, "weapon": "long sword", "weapon2": "dagger"})],
-                  [("Troll", TROLL)], initiative="group")
+    store = fight(
+        [("Brand", {"cls": "warrior", "level": 3, "ac": 4, "weapon": "long sword", "weapon2": "dagger"})],
+        [("Troll", TROLL)],
+        initiative="group",
+    )
     roll_sides(store, 4, 5)
     # Brand: 4 + the slower of long sword 5 and dagger 2 = 9. The troll: 5 + large natural weapons 6 = 11.
     assert order_of(store.state) == [("9", {"Brand"}), ("11", {"Troll"})]
@@ -75,7 +78,10 @@ def test_a_two_weapon_fighter_and_a_claw_claw_bite_troll_each_strike_in_one_slot
     assert [(line.label, line.total) for line in RULESET.budget(store.state, ids["Troll"])][0] == ("Attacks", 3)
     # Brand, warrior 3: THAC0 20 − 2 = 18; against AC 5 he needs 13, with each weapon, in his one slot.
     assert attack(store, "Brand", 10, target_ac=5) == "Brand attacks AC 5 with long sword: d20 10 vs 13 — miss."
-    assert attack(store, "Brand", 15, target_ac=5, **{"with": "dagger"}) == "Brand attacks AC 5 with dagger: d20 15 vs 13 — hit."
+    assert (
+        attack(store, "Brand", 15, target_ac=5, **{"with": "dagger"})
+        == "Brand attacks AC 5 with dagger: d20 15 vs 13 — hit."
+    )
     with pytest.raises(RuleError, match="Brand has no attacks left this round"):
         attack(store, "Brand", 12, target_ac=5)
     # The troll (6+6 HD → 7 HD → THAC0 13) against Brand's AC 4 needs 9: claw, claw, bite in its slot.
@@ -89,9 +95,13 @@ def test_a_two_weapon_fighter_and_a_claw_claw_bite_troll_each_strike_in_one_slot
 
 
 def test_a_level_13_warriors_second_attack_comes_after_every_first_attack() -> None:
-    store = fight([("Veteran", {"cls": "warrior", "level": 13, "weapon": "long sword"}),
-                   ("Squire", {"cls": "warrior", "level": 1, "weapon": "long sword"})],
-                  [("Orc", {"cls": "monster", "level": 1, "weapon": "long sword"})])
+    store = fight(
+        [
+            ("Veteran", {"cls": "warrior", "level": 13, "weapon": "long sword"}),
+            ("Squire", {"cls": "warrior", "level": 1, "weapon": "long sword"}),
+        ],
+        [("Orc", {"cls": "monster", "level": 1, "weapon": "long sword"})],
+    )
     roll_sides(store, 3, 6)
     # Warrior 13: 2/1 from the class table; the second blow waits for the orc's first.
     assert order_of(store.state) == [("3", {"Veteran", "Squire"}), ("6", {"Orc"}), ("2nd · 3", {"Veteran"})]
@@ -131,8 +141,10 @@ def test_attacks_per_round_by_class_and_level(sheet: dict[str, Any], per_round: 
 
 
 def test_a_level_7_warrior_gets_his_second_attack_in_round_2() -> None:
-    store = fight([("Sergeant", {"cls": "warrior", "level": 7, "weapon": "long sword"})],
-                  [("Orc", {"cls": "monster", "level": 1, "weapon": "long sword"})])
+    store = fight(
+        [("Sergeant", {"cls": "warrior", "level": 7, "weapon": "long sword"})],
+        [("Orc", {"cls": "monster", "level": 1, "weapon": "long sword"})],
+    )
     roll_sides(store, 2, 5)
     assert order_of(store.state) == [("2", {"Sergeant"}), ("5", {"Orc"})]
     next_round(store)
@@ -169,12 +181,17 @@ def test_hit_dice_with_pluses_map_to_the_thac0_row(hit_dice: str, expected: int)
 
 
 def test_an_ogre_entered_as_4_plus_1_attacks_with_thac0_17() -> None:
-    store = fight([("Hero", {"cls": "warrior", "level": 1, "ac": 5})],
-                  [("Ogre", {"cls": "monster", "level": "4+1", "weapon": "club", "ac": 5})])
+    store = fight(
+        [("Hero", {"cls": "warrior", "level": 1, "ac": 5})],
+        [("Ogre", {"cls": "monster", "level": "4+1", "weapon": "club", "ac": 5})],
+    )
     roll_sides(store, 6, 2)
     assert ("Class", "monster 4+1") in RULESET.details(store.state, who(store)["Ogre"])
     # THAC0 17 against AC 5: 12 needed.
-    assert attack(store, "Ogre", 12, target=who(store)["Hero"]) == "Ogre attacks Hero (AC 5) with club: d20 12 vs 12 — hit."
+    assert (
+        attack(store, "Ogre", 12, target=who(store)["Hero"])
+        == "Ogre attacks Hero (AC 5) with club: d20 12 vs 12 — hit."
+    )
 
 
 @pytest.mark.parametrize("level", ["four", "4+", "+1"])
@@ -187,9 +204,11 @@ def test_hit_dice_that_are_not_hit_dice_are_refused(level: str) -> None:
 
 # -- weapon type vs armour type ----------------------------------------------------------------------------------
 def knight_against_plate(**options: str) -> Store:
-    store = fight([("Knight", {"cls": "warrior", "level": 5, "weapon": "long sword"})],
-                  [("Black knight", {"cls": "warrior", "level": 5, "ac": 1, "armour": "full plate", "weapon": "long sword"})],
-                  **options)
+    store = fight(
+        [("Knight", {"cls": "warrior", "level": 5, "weapon": "long sword"})],
+        [("Black knight", {"cls": "warrior", "level": 5, "ac": 1, "armour": "full plate", "weapon": "long sword"})],
+        **options,
+    )
     roll_sides(store, 3, 7)
     return store
 
@@ -199,7 +218,8 @@ def test_a_slashing_weapon_against_full_plate_with_the_option_on() -> None:
     target = who(store)["Black knight"]
     # THAC0 16 against AC 1 → 15; full plate is +4 against slashing → 19.
     assert attack(store, "Knight", 18, target=target) == (
-        "Knight attacks Black knight (AC 1) with long sword: d20 18 vs 19 (full plate vs slashing +4) — miss.")
+        "Knight attacks Black knight (AC 1) with long sword: d20 18 vs 19 (full plate vs slashing +4) — miss."
+    )
     entry = store.state.log_entries()[-1]
     assert (entry.facts["needed"], entry.facts["armour_modifier"], entry.facts["hit"]) == (19, 4, False)
 
@@ -207,13 +227,19 @@ def test_a_slashing_weapon_against_full_plate_with_the_option_on() -> None:
 def test_the_same_blow_without_the_option() -> None:
     store = knight_against_plate()
     target = who(store)["Black knight"]
-    assert attack(store, "Knight", 18, target=target) == "Knight attacks Black knight (AC 1) with long sword: d20 18 vs 15 — hit."
+    assert (
+        attack(store, "Knight", 18, target=target)
+        == "Knight attacks Black knight (AC 1) with long sword: d20 18 vs 15 — hit."
+    )
 
 
 def test_the_armour_can_be_named_in_the_attack() -> None:
     store = knight_against_plate(weapon_vs_armour="on")
     # The same blow against AC 1 in leather (slashing: 0): 15 is needed, as without the option.
-    assert attack(store, "Knight", 15, target_ac=1, armour="leather") == "Knight attacks AC 1: d20 15 vs 15 (leather vs slashing +0) — hit."
+    assert (
+        attack(store, "Knight", 15, target_ac=1, armour="leather")
+        == "Knight attacks AC 1: d20 15 vs 15 (leather vs slashing +0) — hit."
+    )
 
 
 @pytest.mark.parametrize(
@@ -232,15 +258,16 @@ def test_the_armour_can_be_named_in_the_attack() -> None:
         ("long sword", "", (0, None)),
     ],
 )
-def test_weapon_type_against_armour_type_from_the_seeds_table(weapon: str, armour: str, expected: tuple[int, str | None]) -> None:
+def test_weapon_type_against_armour_type_from_the_seeds_table(
+    weapon: str, armour: str, expected: tuple[int, str | None]
+) -> None:
     assert armour_modifier(weapon, armour) == expected
 
 
 # -- the weapon's magic bonus, unknown weapons ---------------------------------------------------------------
 @pytest.mark.parametrize(("roll", "result"), [(8, "hit"), (7, "miss")])
 def test_a_plus_4_war_hammer_adds_4_to_hit(roll: int, result: str) -> None:
-    store = fight([("Raf", {"cls": "warrior", "level": 5, "weapon": "war hammer", "magic": 4})],
-                  [("Troll", TROLL)])
+    store = fight([("Raf", {"cls": "warrior", "level": 5, "weapon": "war hammer", "magic": 4})], [("Troll", TROLL)])
     roll_sides(store, 2, 9)
     # Warrior 5: THAC0 16; against AC 4, 12 is needed: 8 + 4 = 12 hits, 7 + 4 = 11 misses.
     assert attack(store, "Raf", roll, target_ac=4) == f"Raf attacks AC 4: d20 {roll} +4 magic vs 12 — {result}."
@@ -258,7 +285,7 @@ def test_an_unknown_weapon_is_refused_with_did_you_mean(weapon: str, suggestion:
     before = store.state
     with pytest.raises(RuleError) as refused:
         store.dispatch(a.AddCombatants(side=party, name="Bo", hp=9, sheet={"weapon": weapon}))
-    assert f"Unknown weapon \"{weapon}\". Did you mean: {suggestion}" in str(refused.value)
+    assert f'Unknown weapon "{weapon}". Did you mean: {suggestion}' in str(refused.value)
     assert store.state is before
     with pytest.raises(RuleError, match="Did you mean: long sword"):
         store.dispatch(a.AddCombatants(side=party, name="Bo", hp=9, sheet={"weapon": "dagger", "weapon2": "long swrd"}))
@@ -274,12 +301,19 @@ def test_an_unknown_weapon_with_its_own_speed_is_accepted() -> None:
 
 
 # -- declarations ---------------------------------------------------------------------------------------------
-MAGE = {"cls": "wizard", "level": 5, "ac": 9, "weapon": "dagger",
-        "spells": "haste 3, sleep 1r, cloudkill 3 rounds, contact 1 turn"}
+MAGE = {
+    "cls": "wizard",
+    "level": 5,
+    "ac": 9,
+    "weapon": "dagger",
+    "spells": "haste 3, sleep 1r, cloudkill 3 rounds, contact 1 turn",
+}
 
 
 def test_a_wizard_declaring_a_weapon_attack_is_not_shown_as_casting() -> None:
-    store = fight([("Mage", MAGE)], [("Orc", {"cls": "monster", "level": 1, "weapon": "long sword"})], initiative="group")
+    store = fight(
+        [("Mage", MAGE)], [("Orc", {"cls": "monster", "level": 1, "weapon": "long sword"})], initiative="group"
+    )
     to_initiative(store)
     mage = who(store)["Mage"]
     # What a form with a spell list sends: the spell picker keeps its value when the action is a weapon.
@@ -305,19 +339,32 @@ def test_a_spell_declaration_needs_its_spell() -> None:
 
 
 def test_table_55_situations_are_picked_not_typed() -> None:
-    store = fight([("Ann", {"cls": "warrior", "weapon": "long sword"})], [("Orc", {"cls": "monster"})],
-                  initiative="group")
+    store = fight(
+        [("Ann", {"cls": "warrior", "weapon": "long sword"})], [("Orc", {"cls": "monster"})], initiative="group"
+    )
     to_initiative(store)
     ann = who(store)["Ann"]
     fields = {f.key: f for f in RULESET.declaration_fields(store.state, ann)}
     boxes = [f for key, f in fields.items() if key.startswith("situation_")]
     assert len(boxes) == 9 and all(f.kind == "bool" for f in boxes)
-    assert fields["situation_hasted"].label == "-2 hasted" and fields["situation_foreign"].label == "+6 foreign environment"
+    assert (
+        fields["situation_hasted"].label == "-2 hasted"
+        and fields["situation_foreign"].label == "+6 foreign environment"
+    )
     assert not any(f.kind == "str" and "situation" in f.key for f in fields.values())
     assert {f.kind for f in fields.values() if f.key in ("action", "item")} == {"choice"}
     # Hasted −2 and on higher ground −1 on top of the long sword's 5: 4 + 5 − 3 = 6.
-    store.dispatch(a.Declare(combatant=ann, declaration={"action": "weapon", "situation_hasted": True,
-                                                         "situation_higher_ground": True, "situation_slowed": False}))
+    store.dispatch(
+        a.Declare(
+            combatant=ann,
+            declaration={
+                "action": "weapon",
+                "situation_hasted": True,
+                "situation_higher_ground": True,
+                "situation_slowed": False,
+            },
+        )
+    )
     assert RULESET.action_modifier(store.state, store.state.combatant(ann)) == 2
     with pytest.raises(RuleError, match="Tick or clear"):
         store.dispatch(a.Declare(combatant=ann, declaration={"situation_hasted": "yes"}))
@@ -331,8 +378,11 @@ def test_side_situations_are_picked_too() -> None:
     assert fields[0].kind == "choice" and [label for _id, label in fields[0].choices] == ["Party", "Monsters"]
     assert all(f.kind == "bool" for f in fields[1:]) and len(fields) == 10
     # Slowed +2 and on higher ground −1: the monsters' roll gets +1.
-    store.dispatch(a.RulesetAction(name="side_situations", args={"side": monsters, "situation_slowed": True,
-                                                                  "situation_higher_ground": True}))
+    store.dispatch(
+        a.RulesetAction(
+            name="side_situations", args={"side": monsters, "situation_slowed": True, "situation_higher_ground": True}
+        )
+    )
     assert [r.modifier for r in RULESET.initiative_requests(store.state)] == [0, 1]
     ticked = {f.key for f in RULESET.action_fields(store.state, "side_situations", who(store)["Orc"])[1:] if f.default}
     assert ticked == {"situation_slowed", "situation_higher_ground"}
@@ -349,11 +399,23 @@ def surprise(party: int, monsters: int) -> Store:
         (2, 3, {"both_surprised": ("3d6", 1, "ft")}),
         (2, 7, {"one_surprised": ("4d6", 1, "ft")}),
         (9, 1, {"one_surprised": ("4d6", 1, "ft")}),
-        (4, 10, {"smoke_fog": ("6d6", 1, "ft"), "jungle": ("1d10", 10, "ft"), "light_forest": ("2d6", 10, "ft"),
-                 "scrub": ("2d12", 10, "ft"), "grassland": ("5d10", 10, "ft"), "sight": ("", 1, "ft")}),
+        (
+            4,
+            10,
+            {
+                "smoke_fog": ("6d6", 1, "ft"),
+                "jungle": ("1d10", 10, "ft"),
+                "light_forest": ("2d6", 10, "ft"),
+                "scrub": ("2d12", 10, "ft"),
+                "grassland": ("5d10", 10, "ft"),
+                "sight": ("", 1, "ft"),
+            },
+        ),
     ],
 )
-def test_the_distance_rows_follow_the_surprise_result(party: int, monsters: int, rows: dict[str, tuple[str, int, str]]) -> None:
+def test_the_distance_rows_follow_the_surprise_result(
+    party: int, monsters: int, rows: dict[str, tuple[str, int, str]]
+) -> None:
     store = surprise(party, monsters)
     offered = {s.id: (s.dice, s.multiplier, s.unit) for s in RULESET.encounter_distances(store.state)}
     assert offered == rows
@@ -362,7 +424,7 @@ def test_the_distance_rows_follow_the_surprise_result(party: int, monsters: int,
 def test_a_terrain_roll_is_refused_when_one_side_is_surprised() -> None:
     store = surprise(2, 7)
     before = store.state
-    with pytest.raises(RuleError, match="\"grassland\" does not apply now; choose one of: one side surprised"):
+    with pytest.raises(RuleError, match='"grassland" does not apply now; choose one of: one side surprised'):
         store.dispatch(a.RollDistance(situation="grassland", roll=Roll(expr="5d10", total=30)))
     assert store.state is before
     store.dispatch(a.RollDistance(situation="one_surprised", roll=Roll(expr="4d6", total=14, faces=(2, 3, 4, 5))))
@@ -385,8 +447,10 @@ def test_the_limit_of_sight_is_the_gms_figure() -> None:
 
 # -- the end of the round: spells of a round or more, durations, turns ------------------------------------------
 def mage_fight() -> Store:
-    return fight([("Mage", MAGE), ("Fighter", {"cls": "warrior", "level": 5, "weapon": "long sword"})],
-                 [("Orc", {"cls": "monster", "level": 1, "weapon": "long sword"})])
+    return fight(
+        [("Mage", MAGE), ("Fighter", {"cls": "warrior", "level": 5, "weapon": "long sword"})],
+        [("Orc", {"cls": "monster", "level": 1, "weapon": "long sword"})],
+    )
 
 
 def declare_spell(store: Store, spell: str) -> None:
@@ -397,7 +461,10 @@ def declare_spell(store: Store, spell: str) -> None:
 def test_a_one_round_spell_takes_effect_at_the_end_of_the_round() -> None:
     store = mage_fight()
     declare_spell(store, "sleep")
-    assert [r.combatants for r in RULESET.initiative_requests(store.state)] == [(who(store)["Fighter"],), (who(store)["Orc"],)]
+    assert [r.combatants for r in RULESET.initiative_requests(store.state)] == [
+        (who(store)["Fighter"],),
+        (who(store)["Orc"],),
+    ]
     roll_sides(store, 4, 6)
     assert order_of(store.state) == [("4", {"Fighter"}), ("6", {"Orc"}), ("end of round", {"Mage"})]
     with pytest.raises(RuleError, match="takes effect by itself"):
@@ -470,8 +537,12 @@ def test_durations_tick_in_rounds_and_turns() -> None:
     store = mage_fight()
     fighter = who(store)["Fighter"]
     roll_sides(store, 4, 6)
-    store.dispatch(a.RulesetAction(name="effect", args={"combatant": fighter, "name": "haste", "amount": 2, "unit": "rounds"}))
-    store.dispatch(a.RulesetAction(name="effect", args={"combatant": fighter, "name": "bless", "amount": 1, "unit": "turns"}))
+    store.dispatch(
+        a.RulesetAction(name="effect", args={"combatant": fighter, "name": "haste", "amount": 2, "unit": "rounds"})
+    )
+    store.dispatch(
+        a.RulesetAction(name="effect", args={"combatant": fighter, "name": "bless", "amount": 1, "unit": "turns"})
+    )
     assert texts(store.state)[-2:] == ["haste on Fighter: 2 rounds.", "bless on Fighter: 1 turn."]
     to_end_of_round(store)
     assert ("Effects", "haste 1 round; bless 9 rounds") in RULESET.details(store.state, fighter)
@@ -506,7 +577,11 @@ def expected_rate(sheet: dict[str, Any]) -> Fraction:
     level = int(sheet.get("level", 1))
     if sheet.get("cls") != "warrior":
         return Fraction(1)
-    steps = [Fraction(3, 2), Fraction(2), Fraction(5, 2)] if sheet.get("specialist") else [Fraction(1), Fraction(3, 2), Fraction(2)]
+    steps = (
+        [Fraction(3, 2), Fraction(2), Fraction(5, 2)]
+        if sheet.get("specialist")
+        else [Fraction(1), Fraction(3, 2), Fraction(2)]
+    )
     return steps[0] if level < 7 else steps[1] if level < 13 else steps[2]
 
 
@@ -530,8 +605,11 @@ def sheets(draw: st.DrawFn) -> dict[str, Any]:
     cls = draw(st.sampled_from(["warrior", "priest", "monster"]))
     sheet: dict[str, Any] = {"cls": cls, "level": draw(st.integers(1, 15))}
     if cls == "monster" and draw(st.booleans()):
-        sheet.update(forms=", ".join(draw(st.lists(st.sampled_from(["claw", "bite", "tail"]), min_size=1, max_size=3))),
-                     size=draw(st.sampled_from(sorted(NATURAL_BY_SIZE))), natural=True)
+        sheet.update(
+            forms=", ".join(draw(st.lists(st.sampled_from(["claw", "bite", "tail"]), min_size=1, max_size=3))),
+            size=draw(st.sampled_from(sorted(NATURAL_BY_SIZE))),
+            natural=True,
+        )
     else:
         sheet["weapon"] = draw(st.sampled_from(sorted(SPEEDS)))
         if draw(st.booleans()):
@@ -554,10 +632,17 @@ def sheets(draw: st.DrawFn) -> dict[str, Any]:
     data=st.data(),
 )
 def test_every_living_combatant_appears_once_per_attack_slot_and_slots_share_one_key(
-        party: list[dict[str, Any]], monsters: list[dict[str, Any]], method: str, second_round: bool,
-        hasted: list[bool], down: list[bool], data: st.DataObject) -> None:
-    store = fight([(f"P{i}", s) for i, s in enumerate(party)], [(f"M{i}", s) for i, s in enumerate(monsters)],
-                  initiative=method)
+    party: list[dict[str, Any]],
+    monsters: list[dict[str, Any]],
+    method: str,
+    second_round: bool,
+    hasted: list[bool],
+    down: list[bool],
+    data: st.DataObject,
+) -> None:
+    store = fight(
+        [(f"P{i}", s) for i, s in enumerate(party)], [(f"M{i}", s) for i, s in enumerate(monsters)], initiative=method
+    )
     if second_round:
         to_initiative(store)
         store.dispatch(a.RollInitiative(rolls={r.key: d10(5) for r in RULESET.initiative_requests(store.state)}))
@@ -567,7 +652,9 @@ def test_every_living_combatant_appears_once_per_attack_slot_and_slots_share_one
     combatants = list(store.state.combatants)
     for index, combatant in enumerate(combatants):
         if hasted[index % 6]:
-            store.dispatch(a.Declare(combatant=combatant.id, declaration={"action": "weapon", "situation_hasted": True}))
+            store.dispatch(
+                a.Declare(combatant=combatant.id, declaration={"action": "weapon", "situation_hasted": True})
+            )
     for index, combatant in enumerate(combatants):
         if down[index % 6] and index % 2:
             store.dispatch(a.SetStatus(combatant=combatant.id, status="down"))
@@ -591,8 +678,11 @@ def test_every_living_combatant_appears_once_per_attack_slot_and_slots_share_one
             index = next(i for i, c in enumerate(state.combatants) if c.id == cid)
             sheet = sheet_of[state.combatant(cid).name]
             # Standard: the side's roll and his own situations (hasted −2), no Table 56.
-            value = (roll_of[cid] - 2 * hasted[index % 6] if method == "standard"
-                     else roll_of[cid] + expected_modifier(sheet, hasted[index % 6]))
+            value = (
+                roll_of[cid] - 2 * hasted[index % 6]
+                if method == "standard"
+                else roll_of[cid] + expected_modifier(sheet, hasted[index % 6])
+            )
             keys.add((seen[cid], value))
         assert len(keys) == 1, (str(slot.label), keys)
         assert slot.value == next(iter(keys))[1]
@@ -610,13 +700,25 @@ def test_a_caster_who_falls_stops_casting() -> None:
 
 def test_spells_being_cast_and_effects_survive_save_and_resume(tmp_path: Path) -> None:
     folder = tmp_path / "fight"
-    encounter = Encounter(name="Test", ruleset="adnd2e", sides=[
-        SideSpec(name="Party", party=True, combatants=[CombatantSpec(name="Mage", hp=9, sheet=MAGE)]),
-        SideSpec(name="Monsters", combatants=[CombatantSpec(name="Orc", hp=5, sheet={"cls": "monster", "weapon": "long sword"})])])
+    encounter = Encounter(
+        name="Test",
+        ruleset="adnd2e",
+        sides=[
+            SideSpec(name="Party", party=True, combatants=[CombatantSpec(name="Mage", hp=9, sheet=MAGE)]),
+            SideSpec(
+                name="Monsters",
+                combatants=[CombatantSpec(name="Orc", hp=5, sheet={"cls": "monster", "weapon": "long sword"})],
+            ),
+        ],
+    )
     store = store_from_encounter(encounter, folder=folder, seed=1)
     declare_spell(store, "cloudkill")
     roll_sides(store, 4, 6)
-    store.dispatch(a.RulesetAction(name="effect", args={"combatant": who(store)["Orc"], "name": "web", "amount": 2, "unit": "turns"}))
+    store.dispatch(
+        a.RulesetAction(
+            name="effect", args={"combatant": who(store)["Orc"], "name": "web", "amount": 2, "unit": "turns"}
+        )
+    )
     next_round(store)
     store.close()
     resumed = Store.resume(folder)

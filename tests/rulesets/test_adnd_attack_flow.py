@@ -37,17 +37,21 @@ def test_the_chance_before_the_roll_and_the_damage_after_a_hit() -> None:
     troll = next(c.id for c in state.combatants if c.name == "Troll 1")
     orc = next(c.id for c in state.combatants if c.name == "Orc 1")
     # Raf, warrior 5: THAC0 16; against the troll's AC 4 he needs 12, with the hammer's +4 an 8: 13 faces.
-    assert RULESET.form_preview(state, "attack", RAF, {"target": troll}) == \
-        "Needs 8 or more on the d20 (THAC0 16 − AC 4, +4 magic): 65% to hit."
+    assert (
+        RULESET.form_preview(state, "attack", RAF, {"target": troll})
+        == "Needs 8 or more on the d20 (THAC0 16 − AC 4, +4 magic): 65% to hit."
+    )
     # A bonus of −10 leaves only the natural 20.
-    assert RULESET.form_preview(state, "attack", RAF, {"target": troll, "bonus": "-10"}) == \
-        "Needs 18 or more on the d20 (THAC0 16 − AC 4, +4 magic, -10 other): 15% to hit."
+    assert (
+        RULESET.form_preview(state, "attack", RAF, {"target": troll, "bonus": "-10"})
+        == "Needs 18 or more on the d20 (THAC0 16 − AC 4, +4 magic, -10 other): 15% to hit."
+    )
     before = state
     hit = apply(state, a.RulesetAction(name="attack", args={"combatant": RAF, "target": troll, "roll": d20(8)}))
     # The troll is large: the war hammer's large column (PHB Table 44: 1d4+1 / 1d4), with its +4.
-    assert RULESET.damage_due(before, hit, "attack", {"combatant": RAF}) == \
-        DamageDue(target=troll, dice="1d4+4", what="war hammer",
-                  note=Msg(id="Against a large target: the weapon's large column."))
+    assert RULESET.damage_due(before, hit, "attack", {"combatant": RAF}) == DamageDue(
+        target=troll, dice="1d4+4", what="war hammer", note=Msg(id="Against a large target: the weapon's large column.")
+    )
     assert last_target(hit, RAF) == troll
     miss = apply(state, a.RulesetAction(name="attack", args={"combatant": RAF, "target": orc, "roll": d20(1)}))
     assert RULESET.damage_due(before, miss, "attack", {"combatant": RAF}) is None

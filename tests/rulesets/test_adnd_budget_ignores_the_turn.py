@@ -35,8 +35,14 @@ def in_the_round(ruleset_id: str) -> Store:
 def elsewhere(state: State, combatant_id: str) -> State:
     """``state`` at another turn: the cursor moved, the order reversed, no effects, no log, everyone else hurt."""
     others = tuple(c if c.id == combatant_id else msgspec.structs.replace(c, hp=c.hp - 1) for c in state.combatants)
-    return msgspec.structs.replace(state, cursor=(state.cursor + 1) % max(len(state.order), 1),
-                                   order=state.order[::-1], effects=(), log=(), combatants=others)
+    return msgspec.structs.replace(
+        state,
+        cursor=(state.cursor + 1) % max(len(state.order), 1),
+        order=state.order[::-1],
+        effects=(),
+        log=(),
+        combatants=others,
+    )
 
 
 def action(draw: st.DrawFn, state: State) -> a.Action:

@@ -61,7 +61,10 @@ def test_dead_at_minus_10_from_the_loss_or_from_a_hit() -> None:
     finish_round(store)
     assert store.state.combatant(RAF).hp == -10 and RULESET.condition_word(store.state, RAF) == "dead"
     texts = [e.text for e in store.state.log_entries()]
-    assert texts[texts.index("Raf loses 1 hit point: -10."):][:2] == ["Raf loses 1 hit point: -10.", "Raf is dead at −10."]
+    assert texts[texts.index("Raf loses 1 hit point: -10.") :][:2] == [
+        "Raf loses 1 hit point: -10.",
+        "Raf is dead at −10.",
+    ]
     finish_round(store)
     assert store.state.combatant(RAF).hp == -10  # the dead lose nothing more
     other = fight("minus_10")
@@ -119,10 +122,13 @@ def test_under_the_option_the_fall_says_he_bleeds_and_the_players_read_it_withou
 
     store = fight("minus_10")
     store.dispatch(a.Damage(combatant=RAF, amount=41))
-    assert texts(store)[-2:] == ["Raf is down.", "Raf is bleeding: −1 hit point a round until the wounds are bound "
-                                                 "(key w) or healed; dead at −10."]
-    assert [e.text for e in public_entries(store.state)][-1] == \
-        "Raf is bleeding: −1 hit point a round until the wounds are bound or healed; dead at −10."
+    assert texts(store)[-2:] == [
+        "Raf is down.",
+        "Raf is bleeding: −1 hit point a round until the wounds are bound (key w) or healed; dead at −10.",
+    ]
+    assert [e.text for e in public_entries(store.state)][
+        -1
+    ] == "Raf is bleeding: −1 hit point a round until the wounds are bound or healed; dead at −10."
     # A blow while he lies dying that takes him to −10: dead, said once.
     store.dispatch(a.Damage(combatant=RAF, amount=12))
     assert texts(store)[-1] == "Raf is dead at −10."
@@ -147,4 +153,6 @@ def test_players_option_says_the_same() -> None:
     store.dispatch(a.Damage(combatant=ids["Raf"], amount=25))
     lines = texts(store)
     assert "Orc is dead." in lines
-    assert lines[-1] == "Raf is bleeding: −1 hit point a round until the wounds are bound (key w) or healed; dead at −10."
+    assert (
+        lines[-1] == "Raf is bleeding: −1 hit point a round until the wounds are bound (key w) or healed; dead at −10."
+    )

@@ -28,8 +28,10 @@ def test_a_trolls_three_attack_forms_are_one_action_and_then_nothing_else() -> N
     with pytest.raises(RuleError, match="Troll 1 has attacked this round: his attacks were his main action"):
         store.dispatch(a.RulesetAction(name="main_action", args={"combatant": TROLLS[0]}))
     assert store.state is before
-    assert RULESET.form_preview(store.state, "main_action", TROLLS[0], {}) == \
-        "Troll 1 has attacked this round: his attacks were his main action."
+    assert (
+        RULESET.form_preview(store.state, "main_action", TROLLS[0], {})
+        == "Troll 1 has attacked this round: his attacks were his main action."
+    )
     assert [f.key for f in RULESET.action_fields(store.state, "main_action", TROLLS[0])] == ["anyway"]
 
 

@@ -16,11 +16,13 @@ def test_the_demo_weighs_27_hit_dice_against_14_levels() -> None:
     state = built(load_encounter(DEMO), DEMO)  # three trolls 6+6 (7 each, as THAC0 reads them), six orcs of 1 HD
     ruleset = registry.get(state.ruleset)
     assert ruleset.difficulty(state) == "Size of the fight: monsters' Hit Dice 27 against the party's levels 14."
-    ogre = apply(state, a.AddCombatants(side=state.sides[-1].id, name="Ogre", hp=30,
-                                        sheet={"cls": "monster", "level": "4+1"}))
+    ogre = apply(
+        state, a.AddCombatants(side=state.sides[-1].id, name="Ogre", hp=30, sheet={"cls": "monster", "level": "4+1"})
+    )
     assert ruleset.difficulty(ogre) == "Size of the fight: monsters' Hit Dice 31 against the party's levels 14."
-    orcs_down = replace(state, combatants=tuple(replace(c, status="down") if c.name.startswith("Orc") else c
-                                                for c in state.combatants))
+    orcs_down = replace(
+        state, combatants=tuple(replace(c, status="down") if c.name.startswith("Orc") else c for c in state.combatants)
+    )
     assert ruleset.difficulty(orcs_down) == "Size of the fight: monsters' Hit Dice 21 against the party's levels 14."
 
 

@@ -24,19 +24,46 @@ from tui_combat.rulesets.adnd2e.sheet import Sheet
 # PHB Table 60, as the book prints it: level ranges and the five numbers (paralyzation/poison/death magic,
 # rod/staff/wand, petrification/polymorph, breath weapon, spell).
 TABLE_60: dict[str, list[tuple[range, tuple[int, int, int, int, int]]]] = {
-    "priest": [(range(1, 4), (10, 14, 13, 16, 15)), (range(4, 7), (9, 13, 12, 15, 14)), (range(7, 10), (7, 11, 10, 13, 12)),
-               (range(10, 13), (6, 10, 9, 12, 11)), (range(13, 16), (5, 9, 8, 11, 10)), (range(16, 19), (4, 8, 7, 10, 9)),
-               (range(19, 26), (2, 6, 5, 8, 7))],
-    "rogue": [(range(1, 5), (13, 14, 12, 16, 15)), (range(5, 9), (12, 12, 11, 15, 13)), (range(9, 13), (11, 10, 10, 14, 11)),
-              (range(13, 17), (10, 8, 9, 13, 9)), (range(17, 21), (9, 6, 8, 12, 7)), (range(21, 26), (8, 4, 7, 11, 5))],
-    "warrior": [(range(0, 1), (16, 18, 17, 20, 19)), (range(1, 3), (14, 16, 15, 17, 17)), (range(3, 5), (13, 15, 14, 16, 16)),
-                (range(5, 7), (11, 13, 12, 13, 14)), (range(7, 9), (10, 12, 11, 12, 13)), (range(9, 11), (8, 10, 9, 9, 11)),
-                (range(11, 13), (7, 9, 8, 8, 10)), (range(13, 15), (5, 7, 6, 5, 8)), (range(15, 17), (4, 6, 5, 4, 7)),
-                (range(17, 26), (3, 5, 4, 4, 6))],
-    "wizard": [(range(1, 6), (14, 11, 13, 15, 12)), (range(6, 11), (13, 9, 11, 13, 10)), (range(11, 16), (11, 7, 9, 11, 8)),
-               (range(16, 21), (10, 5, 7, 9, 6)), (range(21, 26), (8, 3, 5, 7, 4))],
+    "priest": [
+        (range(1, 4), (10, 14, 13, 16, 15)),
+        (range(4, 7), (9, 13, 12, 15, 14)),
+        (range(7, 10), (7, 11, 10, 13, 12)),
+        (range(10, 13), (6, 10, 9, 12, 11)),
+        (range(13, 16), (5, 9, 8, 11, 10)),
+        (range(16, 19), (4, 8, 7, 10, 9)),
+        (range(19, 26), (2, 6, 5, 8, 7)),
+    ],
+    "rogue": [
+        (range(1, 5), (13, 14, 12, 16, 15)),
+        (range(5, 9), (12, 12, 11, 15, 13)),
+        (range(9, 13), (11, 10, 10, 14, 11)),
+        (range(13, 17), (10, 8, 9, 13, 9)),
+        (range(17, 21), (9, 6, 8, 12, 7)),
+        (range(21, 26), (8, 4, 7, 11, 5)),
+    ],
+    "warrior": [
+        (range(0, 1), (16, 18, 17, 20, 19)),
+        (range(1, 3), (14, 16, 15, 17, 17)),
+        (range(3, 5), (13, 15, 14, 16, 16)),
+        (range(5, 7), (11, 13, 12, 13, 14)),
+        (range(7, 9), (10, 12, 11, 12, 13)),
+        (range(9, 11), (8, 10, 9, 9, 11)),
+        (range(11, 13), (7, 9, 8, 8, 10)),
+        (range(13, 15), (5, 7, 6, 5, 8)),
+        (range(15, 17), (4, 6, 5, 4, 7)),
+        (range(17, 26), (3, 5, 4, 4, 6)),
+    ],
+    "wizard": [
+        (range(1, 6), (14, 11, 13, 15, 12)),
+        (range(6, 11), (13, 9, 11, 13, 10)),
+        (range(11, 16), (11, 7, 9, 11, 8)),
+        (range(16, 21), (10, 5, 7, 9, 6)),
+        (range(21, 26), (8, 3, 5, 7, 4)),
+    ],
 }
-EVERY_LEVEL = [(group, level, numbers) for group, rows in TABLE_60.items() for levels, numbers in rows for level in levels]
+EVERY_LEVEL = [
+    (group, level, numbers) for group, rows in TABLE_60.items() for levels, numbers in rows for level in levels
+]
 BOTH = ("adnd2e", "players_option")
 
 
@@ -53,8 +80,13 @@ def test_every_row_of_table_60_for_each_class_group(group: str, level: int, expe
 def test_the_five_saves_in_the_book_s_order_of_priority(ruleset: str) -> None:
     kinds = get(ruleset).save_kinds(State())
     assert kinds == SAVE_KINDS
-    assert [label for _id, label in kinds] == ["Paralyzation, poison, death magic", "Rod, staff, wand",
-                                               "Petrification, polymorph", "Breath weapon", "Spell"]
+    assert [label for _id, label in kinds] == [
+        "Paralyzation, poison, death magic",
+        "Rod, staff, wand",
+        "Petrification, polymorph",
+        "Breath weapon",
+        "Spell",
+    ]
 
 
 @pytest.mark.parametrize("ruleset", BOTH)
@@ -76,12 +108,26 @@ def test_a_multi_class_character_takes_the_best_of_each_column() -> None:
     assert [str(reason) for reason in reasons] == ["the best of each: warrior 5, wizard 6"]
 
 
-@pytest.mark.parametrize(("hit_dice", "level"), [
-    (1, 1), ("4", 4), ("1+1", 2), ("2+1", 3), ("4+1", 5), ("4+4", 5), ("4+5", 6), ("5+6", 7), ("6+6", 8),
-    ("1-1", 0), ("1/2", 0), ("½", 0),
-])
+@pytest.mark.parametrize(
+    ("hit_dice", "level"),
+    [
+        (1, 1),
+        ("4", 4),
+        ("1+1", 2),
+        ("2+1", 3),
+        ("4+1", 5),
+        ("4+4", 5),
+        ("4+5", 6),
+        ("5+6", 7),
+        ("6+6", 8),
+        ("1-1", 0),
+        ("1/2", 0),
+        ("½", 0),
+    ],
+)
 def test_a_monster_saves_as_a_warrior_of_its_hit_dice_its_pluses_one_level_for_every_four_points(
-        hit_dice: int | str, level: int) -> None:
+    hit_dice: int | str, level: int
+) -> None:
     """DMG chapter 9: "at the rate of one die for every four points or fraction thereof" (5+6 saves at 7th);
     less than one full die: warrior 0."""
     assert monster_save_level(hit_dice) == (level, level)
@@ -147,14 +193,22 @@ def test_player_s_option_reads_the_same_table() -> None:
 
 
 @pytest.mark.parametrize("ruleset", BOTH)
-@pytest.mark.parametrize(("sheet", "dice"), [
-    ({"cls": "monster", "level": "6+6"}, "6d8+6"), ({"cls": "monster", "level": 1}, "1d8"),
-    ({"cls": "monster", "level": "1-1"}, "1d8-1"), ({"cls": "monster", "level": "½"}, "1d4"),
-    ({"cls": "monster", "level": "1/2"}, "1d4"), ({"cls": "монстр", "level": 3}, "3d8"),
-    ({"cls": "warrior", "level": 5}, ""), ({"cls": "monster", "level": "lots"}, ""),
-])
+@pytest.mark.parametrize(
+    ("sheet", "dice"),
+    [
+        ({"cls": "monster", "level": "6+6"}, "6d8+6"),
+        ({"cls": "monster", "level": 1}, "1d8"),
+        ({"cls": "monster", "level": "1-1"}, "1d8-1"),
+        ({"cls": "monster", "level": "½"}, "1d4"),
+        ({"cls": "monster", "level": "1/2"}, "1d4"),
+        ({"cls": "монстр", "level": 3}, "3d8"),
+        ({"cls": "warrior", "level": 5}, ""),
+        ({"cls": "monster", "level": "lots"}, ""),
+    ],
+)
 def test_a_monster_s_hit_points_are_rolled_from_its_hit_dice_a_character_s_are_the_gm_s(
-        ruleset: str, sheet: dict[str, Any], dice: str) -> None:
+    ruleset: str, sheet: dict[str, Any], dice: str
+) -> None:
     assert get(ruleset).hit_point_dice(sheet) == dice
 
 

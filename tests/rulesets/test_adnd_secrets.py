@@ -28,9 +28,16 @@ MONSTER = {"cls": "monster", "level": 2, "ac": 6, "weapon": "short sword", "dama
 
 def fight(shown: str, monsters: list[CombatantSpec], *more: SideSpec, initiative: str = "standard") -> Store:
     """Raf's party against ``monsters`` (and ``more`` sides), what the players see of rolls set in set-up."""
-    encounter = Encounter(name="Test", ruleset="adnd2e", options={"initiative": initiative}, sides=[
-        SideSpec(name="Party", party=True, combatants=[CombatantSpec(name="Raf", hp=38, sheet=WARRIOR)]),
-        SideSpec(name="Monsters", combatants=monsters), *more])
+    encounter = Encounter(
+        name="Test",
+        ruleset="adnd2e",
+        options={"initiative": initiative},
+        sides=[
+            SideSpec(name="Party", party=True, combatants=[CombatantSpec(name="Raf", hp=38, sheet=WARRIOR)]),
+            SideSpec(name="Monsters", combatants=monsters),
+            *more,
+        ],
+    )
     store = store_from_encounter(encounter, seed=1)
     store.dispatch(a.SetOption(key=ROLLS_OPTION, value=shown))
     return store
@@ -79,8 +86,9 @@ def line(state: State, start: str) -> LogEntry:
 
 def test_a_side_of_hidden_combatants_only_rolls_surprise_and_initiative_out_of_the_players_sight() -> None:
     for shown in ROLLS_SHOWN:
-        store = fight(shown, [monster("Orc")],
-                      SideSpec(name="Reinforcements", combatants=[monster("Ogre", hidden=True)]))
+        store = fight(
+            shown, [monster("Orc")], SideSpec(name="Reinforcements", combatants=[monster("Ogre", hidden=True)])
+        )
         store.dispatch(a.BeginSurprise())
         store.dispatch(a.RollSurprise(rolls={side.id: d10(5) for side in store.state.sides}))
         roll_initiative(store, {"Party": 3, "Monsters": 5, "Reinforcements": 8})
@@ -115,8 +123,17 @@ def hidden_chief_attacks(shown: str) -> Store:
     roll_initiative(store, {"Raf": 3, "Grak, the Chief": 4, "Orc": 6})
     grak, raf = cid(store.state, "Grak, the Chief"), cid(store.state, "Raf")
     for attacker, target in ((grak, raf), (raf, grak)):
-        store.dispatch(a.RulesetAction(name="attack", args={
-            "combatant": attacker, "out_of_turn": True, "target": target, "roll": msgspec.to_builtins(die("1d20", 19))}))
+        store.dispatch(
+            a.RulesetAction(
+                name="attack",
+                args={
+                    "combatant": attacker,
+                    "out_of_turn": True,
+                    "target": target,
+                    "roll": msgspec.to_builtins(die("1d20", 19)),
+                },
+            )
+        )
     return store
 
 
@@ -124,9 +141,11 @@ def hidden_chief_attacks(shown: str) -> Store:
 def test_a_hidden_name_with_a_comma_is_the_gms_alone_not_a_line_he_may_show(shown: str) -> None:
     store = hidden_chief_attacks(shown)
     state = store.state
-    lines = [line(state, "Initiative — Grak, the Chief: 1d10: [4] = 4."),
-             line(state, "Grak, the Chief attacks Raf (AC 3) with short sword: d20 19"),
-             line(state, "Raf attacks Grak, the Chief (AC 6) with war hammer: d20 19")]
+    lines = [
+        line(state, "Initiative — Grak, the Chief: 1d10: [4] = 4."),
+        line(state, "Grak, the Chief attacks Raf (AC 3) with short sword: d20 19"),
+        line(state, "Raf attacks Grak, the Chief (AC 6) with war hammer: d20 19"),
+    ]
     assert all(entry.secret and not entry.held for entry in lines)
     read = players_read(state)
     assert "Grak" not in read and "Chief" not in read, read
@@ -143,16 +162,27 @@ def test_a_combatant_whose_name_holds_a_hidden_ones_is_still_the_players() -> No
         store = fight(shown, [monster("Orc", hidden=True), monster("Orc Chief")], initiative="individual")
         roll_initiative(store, {"Raf": 3, "Orc": 4, "Orc Chief": 6})
         chief, raf = cid(store.state, "Orc Chief"), cid(store.state, "Raf")
-        store.dispatch(a.RulesetAction(name="attack", args={
-            "combatant": chief, "out_of_turn": True, "target": raf, "roll": msgspec.to_builtins(die("1d20", 19))}))
+        store.dispatch(
+            a.RulesetAction(
+                name="attack",
+                args={
+                    "combatant": chief,
+                    "out_of_turn": True,
+                    "target": raf,
+                    "roll": msgspec.to_builtins(die("1d20", 19)),
+                },
+            )
+        )
         state = store.state
         assert not any(entry.held for entry in state.log_entries())
         read = players_lines(state)
         assert "Order: 7: Raf; 9: Orc Chief." in read
         expected: dict[str, list[Any]] = {
             "outcomes": ["Orc Chief hits Raf."],
-            "everything": ["Initiative — Orc Chief: 1d10: [6] = 6.",
-                           "Orc Chief attacks Raf (AC 3) with short sword: d20 19 vs 16 — hit."],
+            "everything": [
+                "Initiative — Orc Chief: 1d10: [6] = 6.",
+                "Orc Chief attacks Raf (AC 3) with short sword: d20 19 vs 16 — hit.",
+            ],
             "nothing": [],
         }
         for text in expected[shown]:

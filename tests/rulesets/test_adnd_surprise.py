@@ -54,24 +54,33 @@ def test_attacks_on_the_surprised_get_plus_1_and_no_dex_bonus() -> None:
     # Raf, THAC0 16, against the troll's AC 4 without its Dex −2: AC 6, 10 needed; +4 magic, +1 surprised: 5.
     assert RULESET.form_preview(state, "attack", RAF, {"target": TROLLS[0]}) == (
         "Needs 5 or more on the d20 (THAC0 16 − AC 6, +4 magic, +1 surprised, surprised: AC without Dex -2): "
-        "80% to hit.")
+        "80% to hit."
+    )
     store.dispatch(a.RulesetAction(name="attack", args={"combatant": RAF, "target": TROLLS[0], "roll": d20(5)}))
-    assert store.state.log_entries()[-1].text == \
-        "Raf attacks Troll 1 (AC 6) with war hammer: d20 5 +4 magic +1 surprised vs 10 — hit."
+    assert (
+        store.state.log_entries()[-1].text
+        == "Raf attacks Troll 1 (AC 6) with war hammer: d20 5 +4 magic +1 surprised vs 10 — hit."
+    )
     # An AC typed by the GM is taken as it is (the +1 stays).
-    assert RULESET.form_preview(state, "attack", RAF, {"target": TROLLS[0], "target_ac": "4"}) == \
-        "Needs 7 or more on the d20 (THAC0 16 − AC 4, +4 magic, +1 surprised): 70% to hit."
+    assert (
+        RULESET.form_preview(state, "attack", RAF, {"target": TROLLS[0], "target_ac": "4"})
+        == "Needs 7 or more on the d20 (THAC0 16 − AC 4, +4 magic, +1 surprised): 70% to hit."
+    )
 
 
 def test_a_dex_penalty_is_not_lost_and_round_2_is_plain() -> None:
     store = surprised(7, 2, dex_ac=1)
     to_initiative(store)
     store.dispatch(a.RollInitiative(rolls={PARTY: d10(3)}))
-    assert RULESET.form_preview(store.state, "attack", RAF, {"target": TROLLS[0]}) == \
-        "Needs 7 or more on the d20 (THAC0 16 − AC 4, +4 magic, +1 surprised): 70% to hit."
+    assert (
+        RULESET.form_preview(store.state, "attack", RAF, {"target": TROLLS[0]})
+        == "Needs 7 or more on the d20 (THAC0 16 − AC 4, +4 magic, +1 surprised): 70% to hit."
+    )
     finish_round(store, {PARTY: 3, MONSTERS: 8})
-    assert RULESET.form_preview(store.state, "attack", RAF, {"target": TROLLS[0]}) == \
-        "Needs 8 or more on the d20 (THAC0 16 − AC 4, +4 magic): 65% to hit."
+    assert (
+        RULESET.form_preview(store.state, "attack", RAF, {"target": TROLLS[0]})
+        == "Needs 8 or more on the d20 (THAC0 16 − AC 4, +4 magic): 65% to hit."
+    )
 
 
 def test_both_surprised_nothing_of_it() -> None:
@@ -80,5 +89,7 @@ def test_both_surprised_nothing_of_it() -> None:
     to_initiative(store)
     store.dispatch(a.Declare(combatant=DELSENORA, declaration={"action": "spell", "spell": "acid arrow"}))
     store.dispatch(a.RollInitiative(rolls={PARTY: d10(3), MONSTERS: d10(8)}))
-    assert RULESET.form_preview(store.state, "attack", RAF, {"target": TROLLS[0]}) == \
-        "Needs 8 or more on the d20 (THAC0 16 − AC 4, +4 magic): 65% to hit."
+    assert (
+        RULESET.form_preview(store.state, "attack", RAF, {"target": TROLLS[0]})
+        == "Needs 8 or more on the d20 (THAC0 16 − AC 4, +4 magic): 65% to hit."
+    )

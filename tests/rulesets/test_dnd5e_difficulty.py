@@ -44,15 +44,27 @@ def test_the_dmg_example_of_a_party_of_four() -> None:
 def test_multipliers_by_number_and_party_size() -> None:
     rules = data().encounter
     assert [multiplier(rules, n, 4) for n in (1, 2, 3, 6, 7, 10, 11, 14, 15, 30)] == [
-        1, 1.5, 2, 2, 2.5, 2.5, 3, 3, 4, 4]
+        1,
+        1.5,
+        2,
+        2,
+        2.5,
+        2.5,
+        3,
+        3,
+        4,
+        4,
+    ]
     assert multiplier(rules, 1, 2) == 1.5 and multiplier(rules, 15, 2) == 5  # fewer than three: one step up
     assert multiplier(rules, 1, 6) == 0.5 and multiplier(rules, 2, 7) == 1  # six or more: one step down
 
 
 def test_the_line_and_what_counts() -> None:
     state = fight([5, 5, 5, 5], [(4, 50), (1, 200)])
-    assert difficulty_line(state) == ("Difficulty: trivial — 5 monsters, 400 XP × 2 = 800; party of 4: easy 1000 · "
-                                      "medium 2000 · hard 3000 · deadly 4400")
+    assert difficulty_line(state) == (
+        "Difficulty: trivial — 5 monsters, 400 XP × 2 = 800; party of 4: easy 1000 · "
+        "medium 2000 · hard 3000 · deadly 4400"
+    )
     assert registry.get("dnd5e").difficulty(state) == difficulty_line(state)
     foe = next(c for c in state.combatants if c.name == "Foe 1")
     assert difficulty(apply(state, a.SetStatus(combatant=foe.id, status="fled"))).xp == 200  # type: ignore[union-attr]
@@ -66,15 +78,19 @@ def test_the_2024_budget() -> None:
     assert found is not None
     assert (found.thresholds, found.xp, found.adjusted, found.word) == ((2000, 3000, 4400), 2000, 2000, "low")
     assert difficulty_line(fight([1], [(1, 25)], difficulty="2024")) == (
-        "Difficulty (2024): below low — 1 monsters, 25 XP; budget of the party of 1: low 50 · moderate 75 · high 100")
+        "Difficulty (2024): below low — 1 monsters, 25 XP; budget of the party of 1: low 50 · moderate 75 · high 100"
+    )
 
 
 def test_other_families_have_no_measure() -> None:
     assert registry.get("ose").difficulty(new_state(seed=1, ruleset="adnd2e")) is None
 
 
-@given(st.lists(st.integers(1, 20), min_size=1, max_size=8), st.lists(st.integers(1, 5000), min_size=1, max_size=12),
-       st.integers(1, 5000))
+@given(
+    st.lists(st.integers(1, 20), min_size=1, max_size=8),
+    st.lists(st.integers(1, 5000), min_size=1, max_size=12),
+    st.integers(1, 5000),
+)
 def test_one_more_monster_never_makes_it_easier(levels: list[int], xps: list[int], extra: int) -> None:
     words = ("", "easy", "medium", "hard", "deadly")
     before = difficulty(fight(levels, [(1, xp) for xp in xps]))

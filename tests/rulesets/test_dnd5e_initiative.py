@@ -30,7 +30,10 @@ def test_a_group_of_goblins_shares_one_roll_and_one_value() -> None:
     asked, _fresh = initiative_asked(RULESET, state)
     goblins = (who["Goblin 1"], who["Goblin 2"], who["Goblin 3"])
     assert [(render(r.label), r.dice, r.modifier, r.combatants) for r in asked] == [
-        ("Ada", "1d20", 2, (who["Ada"],)), ("Bram", "1d20", 0, (who["Bram"],)), ("Goblin", "1d20", 2, goblins)]
+        ("Ada", "1d20", 2, (who["Ada"],)),
+        ("Bram", "1d20", 0, (who["Bram"],)),
+        ("Goblin", "1d20", 2, goblins),
+    ]
     group_key = asked[2].key
     # Ada 12 + 2 = 14, Bram 9, the goblins 15 + 2 = 17, all three.
     state = apply(state, a.RollInitiative(rolls={who["Ada"]: d20(12), who["Bram"]: d20(9), group_key: d20(15)}))
@@ -56,25 +59,42 @@ def test_the_order_is_kept_for_the_whole_fight() -> None:
 
 
 def test_a_surprised_creature_rolls_two_dice_and_keeps_the_lower() -> None:
-    state = fight({"Party": [PARTY["Ada"], PARTY["Bram"]],
-                   "Goblins": [("Goblin", 7, {"dex": 14}, 2), ("Scout", 9, {"dex": 16, "init_advantage": "advantage"})]})
+    state = fight(
+        {
+            "Party": [PARTY["Ada"], PARTY["Bram"]],
+            "Goblins": [("Goblin", 7, {"dex": 14}, 2), ("Scout", 9, {"dex": 16, "init_advantage": "advantage"})],
+        }
+    )
     who = ids(state)
-    state = play(state, a.BeginSurprise(), a.SetSurprised(combatants=(who["Bram"], who["Goblin 2"], who["Scout"])),
-                 a.StartFight())
+    state = play(
+        state,
+        a.BeginSurprise(),
+        a.SetSurprised(combatants=(who["Bram"], who["Goblin 2"], who["Scout"])),
+        a.StartFight(),
+    )
     assert "Surprised, they roll initiative with disadvantage: Bram, Goblin 2, Scout." in texts(state)
     asked, _fresh = initiative_asked(RULESET, state)
     # Bram rolls with disadvantage; the goblins split: Goblin 1 rolls alone, Goblin 2 (surprised) apart;
     # the scout's advantage and his surprise cancel: one d20.
     assert [(render(r.label), r.dice, r.modifier) for r in asked] == [
-        ("Ada", "1d20", 2), ("Bram", "d20dis", 0), ("Goblin", "1d20", 2), ("Goblin (surprised)", "d20dis", 2),
-        ("Scout", "1d20", 3)]
-    rolls = {r.key: roll_ for r, roll_ in zip(asked, (d20(10), rolled("d20dis", 17, 6), d20(11), rolled("d20dis", 3, 19),
-                                                        d20(4)))}
+        ("Ada", "1d20", 2),
+        ("Bram", "d20dis", 0),
+        ("Goblin", "1d20", 2),
+        ("Goblin (surprised)", "d20dis", 2),
+        ("Scout", "1d20", 3),
+    ]
+    rolls = {
+        r.key: roll_
+        for r, roll_ in zip(asked, (d20(10), rolled("d20dis", 17, 6), d20(11), rolled("d20dis", 3, 19), d20(4)))
+    }
     state = apply(state, a.RollInitiative(rolls=rolls))
     bram = entry(state, "Initiative — Bram")
     assert bram.text == "Initiative — Bram: d20dis: [(17), 6] = 6."  # both dice shown, the lower kept
     assert bram.rolls[0].faces == (17, 6) and bram.facts == {"total": 6}
-    assert entry(state, "Initiative — Goblin (surprised)").text == "Initiative — Goblin (surprised): d20dis: [3, (19)] = 3 +2 = 5."
+    assert (
+        entry(state, "Initiative — Goblin (surprised)").text
+        == "Initiative — Goblin (surprised): d20dis: [3, (19)] = 3 +2 = 5."
+    )
     # Ada 12, Goblin 1 13, Bram 6, Goblin 2 5, Scout 4 + 3 = 7.
     assert order_names(state) == [["Goblin 1"], ["Ada"], ["Scout"], ["Bram"], ["Goblin 2"]]
     assert values(state) == [13, 12, 7, 6, 5]
@@ -99,20 +119,27 @@ def test_a_newcomer_rolls_and_is_placed_while_the_turn_goes_on() -> None:
 
 
 def test_a_tie_waits_for_the_dms_choice_which_is_remembered() -> None:
-    state = fight({"Party": [PARTY["Ada"], PARTY["Bram"]], "Orcs": [("Orc", 15, {"dex": 12}), ("Ogre", 59, {"dex": 8})]})
+    state = fight(
+        {"Party": [PARTY["Ada"], PARTY["Bram"]], "Orcs": [("Orc", 15, {"dex": 12}), ("Ogre", 59, {"dex": 8})]}
+    )
     state = apply(state, a.StartFight())
     who = ids(state)
     # Ada 13 + 2 = 15, the orc 14 + 1 = 15, Bram 9, the ogre 10 − 1 = 9.
-    state = apply(state, a.RollInitiative(rolls={who["Ada"]: d20(13), who["Bram"]: d20(9), who["Orc"]: d20(14),
-                                                 who["Ogre"]: d20(10)}))
+    state = apply(
+        state,
+        a.RollInitiative(rolls={who["Ada"]: d20(13), who["Bram"]: d20(9), who["Orc"]: d20(14), who["Ogre"]: d20(10)}),
+    )
     assert labels(state) == ["15, tie", "9, tie"] and order_names(state) == [["Ada", "Orc"], ["Bram", "Ogre"]]
     assert all(slot.free for slot in state.order)
     assert [t for t in texts(state) if t.startswith("Tie")] == [
         "Tie at 15: Ada, Orc. The DM decides who goes first (key f).",
-        "Tie at 9: Bram, Ogre. The DM decides who goes first (key f)."]
+        "Tie at 9: Bram, Ogre. The DM decides who goes first (key f).",
+    ]
     assert RULESET.action_available(state, "tie", None)
     fields = RULESET.action_fields(state, "tie", "")
-    assert [(f.label, f.choices) for f in fields] == [("Acts 1st (the DM chooses)", ((who["Ada"], "Ada"), (who["Orc"], "Orc")))]
+    assert [(f.label, f.choices) for f in fields] == [
+        ("Acts 1st (the DM chooses)", ((who["Ada"], "Ada"), (who["Orc"], "Orc")))
+    ]
 
     # During Ada's turn (the tie slot acts first), the DM decides: the orc, then Ada. The turn starts with the orc.
     state = apply(state, a.RulesetAction(name="tie", args={"place1": who["Orc"]}))
@@ -142,15 +169,31 @@ def test_a_tie_between_player_characters_is_the_players_choice() -> None:
 
 # -- static -----------------------------------------------------------------------------------------------
 def test_static_initiative_with_advantage_and_with_disadvantage() -> None:
-    state = fight({"Party": [("Ada", 20, {"dex": 14, "init_advantage": "advantage"}), ("Bram", 20, {"dex": 12}),
-                             ("Cleo", 20, {"dex": 8, "init_advantage": "disadvantage"})],
-                   "Orcs": [("Orc", 15, {"dex": 12, "init_advantage": "advantage"}), ("Ogre", 59, {"dex": 8, "init_bonus": 3})]},
-                  initiative="static")
+    state = fight(
+        {
+            "Party": [
+                ("Ada", 20, {"dex": 14, "init_advantage": "advantage"}),
+                ("Bram", 20, {"dex": 12}),
+                ("Cleo", 20, {"dex": 8, "init_advantage": "disadvantage"}),
+            ],
+            "Orcs": [
+                ("Orc", 15, {"dex": 12, "init_advantage": "advantage"}),
+                ("Ogre", 59, {"dex": 8, "init_bonus": 3}),
+            ],
+        },
+        initiative="static",
+    )
     who = ids(state)
     state = play(state, a.BeginSurprise(), a.SetSurprised(combatants=(who["Bram"], who["Orc"])), a.StartFight())
     # Ada 10 + 2 + 5 = 17; Bram 10 + 1 − 5 (surprised) = 6; Cleo 10 − 1 − 5 = 4; the orc 10 + 1 + 5 − 5 = 11;
     # the ogre 10 − 1 + 3 = 12. No roll: the order stands at once and Ada's turn has started.
-    assert order_names(state) == [["Ada"], ["Ogre"], ["Orc"], ["Bram"], ["Cleo"]] and values(state) == [17, 12, 11, 6, 4]
+    assert order_names(state) == [["Ada"], ["Ogre"], ["Orc"], ["Bram"], ["Cleo"]] and values(state) == [
+        17,
+        12,
+        11,
+        6,
+        4,
+    ]
     assert initiative_asked(RULESET, state) == ((), False)
     assert step(state) == "resolve" and state.acting_now() == (who["Ada"],)
     assert "Static initiative: Ada 17, Bram 6, Cleo 4, Orc 11, Ogre 12." in texts(state)
@@ -162,15 +205,26 @@ def test_static_initiative_with_advantage_and_with_disadvantage() -> None:
 
 # -- side -------------------------------------------------------------------------------------------------
 def test_tied_sides_reroll_until_one_wins() -> None:
-    state = fight({"Party": [PARTY["Ada"], PARTY["Bram"]], "Goblins": [("Goblin", 7, {"dex": 14}, 2)],
-                   "Wolves": [("Wolf", 11, {"dex": 15})]}, initiative="side")
+    state = fight(
+        {
+            "Party": [PARTY["Ada"], PARTY["Bram"]],
+            "Goblins": [("Goblin", 7, {"dex": 14}, 2)],
+            "Wolves": [("Wolf", 11, {"dex": 15})],
+        },
+        initiative="side",
+    )
     state = apply(state, a.StartFight())
     asked, _fresh = initiative_asked(RULESET, state)
     assert [(r.key, render(r.label), r.dice, r.modifier) for r in asked] == [
-        ("s1", "Party", "1d20", 0), ("s2", "Goblins", "1d20", 0), ("s3", "Wolves", "1d20", 0)]
+        ("s1", "Party", "1d20", 0),
+        ("s2", "Goblins", "1d20", 0),
+        ("s3", "Wolves", "1d20", 0),
+    ]
     state = apply(state, a.RollInitiative(rolls={"s1": d20(12), "s2": d20(12), "s3": d20(4)}))
     assert [(r.key, render(r.label)) for r in state.initiative.pending] == [
-        ("s1#2", "Party, tie reroll"), ("s2#2", "Goblins, tie reroll")]
+        ("s1#2", "Party, tie reroll"),
+        ("s2#2", "Goblins, tie reroll"),
+    ]
     state = apply(state, a.RollInitiative(rolls={"s1#2": d20(7), "s2#2": d20(7)}))  # tied again
     assert [r.key for r in state.initiative.pending] == ["s1#3", "s2#3"]
     state = apply(state, a.RollInitiative(rolls={"s1#3": d20(3), "s2#3": d20(17)}))
@@ -183,10 +237,17 @@ def test_tied_sides_reroll_until_one_wins() -> None:
 
 # -- speed factor -------------------------------------------------------------------------------------------
 SPEED: dict[str, list[Member]] = {
-    "Party": [("Oswin", 40, {"dex": 10, "weapons": "shortsword"}), ("Lia", 30, {"dex": 14, "weapons": "shortsword, dagger"}),
-              ("Grum", 50, {"dex": 14, "weapons": "greatsword"})],
-    "Monsters": [("Goblin", 7, {"dex": 14, "size": "small", "weapons": "scimitar"}), ("Mage", 40, {"dex": 10}),
-                 ("Crossbowman", 16, {"dex": 12, "weapons": "heavy crossbow"}), ("Ogre", 59, {"dex": 8, "size": "large"})],
+    "Party": [
+        ("Oswin", 40, {"dex": 10, "weapons": "shortsword"}),
+        ("Lia", 30, {"dex": 14, "weapons": "shortsword, dagger"}),
+        ("Grum", 50, {"dex": 14, "weapons": "greatsword"}),
+    ],
+    "Monsters": [
+        ("Goblin", 7, {"dex": 14, "size": "small", "weapons": "scimitar"}),
+        ("Mage", 40, {"dex": 10}),
+        ("Crossbowman", 16, {"dex": 12, "weapons": "heavy crossbow"}),
+        ("Ogre", 59, {"dex": 8, "size": "large"}),
+    ],
 }
 DECLARED: dict[str, tuple[dict[str, Any], int, int]] = {
     # The seed's paladin: a 2nd-level spell as a bonus action (−2), then a shortsword (+2): +0.
@@ -215,7 +276,8 @@ def test_speed_factor_modifiers_of_declared_actions() -> None:
         assert entry(state, f"{name} declares").facts == {"speed_factor": DECLARED[name][1]}, name
     assert entry(state, "Oswin declares").text == (
         "Oswin declares an attack with shortsword, and as a bonus action a spell of level 2: speed factor +0 "
-        "(spell of level 2 -2, light or finesse melee weapon +2).")
+        "(spell of level 2 -2, light or finesse melee weapon +2)."
+    )
     assert entry(state, "Ogre declares").secret and not entry(state, "Oswin declares").secret
     asked = {render(r.label): r for r in initiative_asked(RULESET, state)[0]}
     assert {name: request.modifier for name, request in asked.items()} == {n: m for n, (_d, _s, m) in DECLARED.items()}
@@ -223,8 +285,9 @@ def test_speed_factor_modifiers_of_declared_actions() -> None:
 
 
 def test_speed_factor_ties_go_to_dexterity_then_to_roll_offs() -> None:
-    state = apply(fight({"Party": SPEED["Party"], "Monsters": SPEED["Monsters"][:1]}, initiative="speed_factor"),
-                  a.StartFight())
+    state = apply(
+        fight({"Party": SPEED["Party"], "Monsters": SPEED["Monsters"][:1]}, initiative="speed_factor"), a.StartFight()
+    )
     who = ids(state)
     for name in ("Oswin", "Lia", "Grum", "Goblin"):
         state = apply(state, a.Declare(combatant=who[name], declaration=DECLARED[name][0]))
@@ -232,13 +295,22 @@ def test_speed_factor_ties_go_to_dexterity_then_to_roll_offs() -> None:
     assert step(state) == "initiative"
     # Every total is 15: Oswin 15 + 0, Lia 11 + 4, Grum 17 − 2, the goblin 9 + 6. Oswin's Dexterity (10) is
     # the lowest: he goes last with no roll; the other three (Dex 14) roll off.
-    state = apply(state, a.RollInitiative(rolls={who["Oswin"]: d20(15), who["Lia"]: d20(11), who["Grum"]: d20(17),
-                                                 who["Goblin"]: d20(9)}))
+    state = apply(
+        state,
+        a.RollInitiative(
+            rolls={who["Oswin"]: d20(15), who["Lia"]: d20(11), who["Grum"]: d20(17), who["Goblin"]: d20(9)}
+        ),
+    )
     pending = state.initiative.pending
-    assert [(render(r.label), r.secret) for r in pending] == [("Lia, roll-off", True), ("Grum, roll-off", True),
-                                                             ("Goblin, roll-off", True)]
+    assert [(render(r.label), r.secret) for r in pending] == [
+        ("Lia, roll-off", True),
+        ("Grum, roll-off", True),
+        ("Goblin, roll-off", True),
+    ]
     # The goblin wins the roll-off (13); Lia and Grum tie again (8) and roll off once more: Grum 19, Lia 5.
-    state = apply(state, a.RollInitiative(rolls={pending[0].key: d20(8), pending[1].key: d20(8), pending[2].key: d20(13)}))
+    state = apply(
+        state, a.RollInitiative(rolls={pending[0].key: d20(8), pending[1].key: d20(8), pending[2].key: d20(13)})
+    )
     again = state.initiative.pending
     assert [render(r.label) for r in again] == ["Lia, roll-off", "Grum, roll-off"]
     state = apply(state, a.RollInitiative(rolls={again[0].key: d20(5), again[1].key: d20(19)}))
@@ -250,8 +322,10 @@ def test_speed_factor_ties_go_to_dexterity_then_to_roll_offs() -> None:
     state = play(state, a.NextStep(), a.NextStep(), a.NextStep(), a.NextStep(), a.NextStep())
     assert state.round == 2 and step(state) == "declare" and state.order == () and not state.initiative.settled
     assert RULESET.round_of(state).declarations == {}
-    state = apply(state, a.RollInitiative(rolls={who["Oswin"]: d20(20), who["Lia"]: d20(2), who["Grum"]: d20(4),
-                                                 who["Goblin"]: d20(1)}))
+    state = apply(
+        state,
+        a.RollInitiative(rolls={who["Oswin"]: d20(20), who["Lia"]: d20(2), who["Grum"]: d20(4), who["Goblin"]: d20(1)}),
+    )
     # Nothing declared: only the goblin's size (+2) counts. Oswin 20, Lia 2 + 2, Grum 4 + 2, goblin 1 + 2 + 2.
     assert order_names(state) == [["Oswin"], ["Grum"], ["Goblin"], ["Lia"]] and values(state) == [20, 6, 5, 4]
     with pytest.raises(RuleError, match="fixed once initiative is rolled"):
@@ -259,8 +333,10 @@ def test_speed_factor_ties_go_to_dexterity_then_to_roll_offs() -> None:
 
 
 def test_the_countdown_starts_at_30() -> None:
-    state = fight({"Party": [("Swift", 20, {"dex": 20, "init_bonus": 8})], "Orcs": [("Orc", 15, {"dex": 12})]},
-                  initiative="speed_factor")
+    state = fight(
+        {"Party": [("Swift", 20, {"dex": 20, "init_bonus": 8})], "Orcs": [("Orc", 15, {"dex": 12})]},
+        initiative="speed_factor",
+    )
     state = apply(state, a.StartFight())
     who = ids(state)
     state = apply(state, a.RollInitiative(rolls={who["Swift"]: d20(19), who["Orc"]: d20(7)}))
@@ -269,16 +345,25 @@ def test_the_countdown_starts_at_30() -> None:
 
 # -- lair actions -------------------------------------------------------------------------------------------
 def test_the_lair_action_comes_at_20_after_a_creature_that_rolled_20() -> None:
-    state = fight({"Party": [PARTY["Ada"], PARTY["Bram"]], "Dragon": [("Dragon", 200, {"dex": 10, "size": "huge"})]},
-                  lair="on")
+    state = fight(
+        {"Party": [PARTY["Ada"], PARTY["Bram"]], "Dragon": [("Dragon", 200, {"dex": 10, "size": "huge"})]}, lair="on"
+    )
     state = apply(state, a.StartFight())
     who = ids(state)
     # Ada 18 + 2 = 20, Bram 19, the dragon 12.
     state = apply(state, a.RollInitiative(rolls={who["Ada"]: d20(18), who["Bram"]: d20(19), who["Dragon"]: d20(12)}))
-    assert labels(state) == ["20", "lair action", "19", "12"] and order_names(state) == [["Ada"], [], ["Bram"], ["Dragon"]]
+    assert labels(state) == ["20", "lair action", "19", "12"] and order_names(state) == [
+        ["Ada"],
+        [],
+        ["Bram"],
+        ["Dragon"],
+    ]
     assert texts(state)[-1] == "Order: 20: Ada; lair action; 19: Bram; 12: Dragon."
     state = apply(state, a.NextStep())
-    assert state.cursor == 1 and texts(state)[-1] == "Lair action: the lair acts (initiative count 20, after the creatures at 20)."
+    assert (
+        state.cursor == 1
+        and texts(state)[-1] == "Lair action: the lair acts (initiative count 20, after the creatures at 20)."
+    )
     # A newcomer rolling 20 + 3 goes first; the lair keeps its place after everyone at 20 or more.
     state = apply(state, a.AddCombatants(side="s2", name="Kobold", hp=5, sheet={"dex": 16}))
     state = apply(state, a.RollInitiative(rolls={state.initiative.pending[0].key: d20(20)}))
@@ -290,8 +375,12 @@ def test_the_lair_action_comes_at_20_after_a_creature_that_rolled_20() -> None:
     state = apply(state, a.SetOption(key="initiative", value="speed_factor"))
     state = play(state, *[a.NextStep()] * 6)  # the rest of round 2 → round 3
     assert state.round == 3 and step(state) == "declare" and state.order == ()
-    state = apply(state, a.RollInitiative(rolls={r.key: d20(total) for r, total in
-                                                 zip(initiative_asked(RULESET, state)[0], (18, 3, 20, 4))}))
+    state = apply(
+        state,
+        a.RollInitiative(
+            rolls={r.key: d20(total) for r, total in zip(initiative_asked(RULESET, state)[0], (18, 3, 20, 4))}
+        ),
+    )
     # Ada 20, Bram 3, the dragon 20 − 5 (huge) = 15, the kobold 4 + 3 = 7.
     assert labels(state) == ["20", "lair action", "15", "7", "3"]
 
@@ -325,8 +414,9 @@ def test_declarations_belong_to_the_speed_factor() -> None:
 def test_a_roll_off_asked_for_survives_a_restart(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from tui_combat.fight.store import Store
 
-    store = Store.create(fight({"Party": [PARTY["Ada"]], "Orcs": [("Orc", 15, {"dex": 14})]}, initiative="speed_factor"),
-                         tmp_path / "s")
+    store = Store.create(
+        fight({"Party": [PARTY["Ada"]], "Orcs": [("Orc", 15, {"dex": 14})]}, initiative="speed_factor"), tmp_path / "s"
+    )
     store.dispatch(a.StartFight())
     who = ids(store.state)
     store.dispatch(a.Declare(combatant=who["Orc"], declaration={"action": "other", "adjust": 2}))
@@ -349,7 +439,9 @@ def test_a_roll_pending_at_the_end_of_a_round_does_not_reset_the_order() -> None
     state = play(state, a.NextStep(), a.NextStep(), a.NextStep())  # the end of round 1
     state = apply(state, a.AddCombatants(side="s2", name="Wolf", hp=11, sheet={"dex": 15}))
     state = apply(state, a.NextStep())  # round 2 begins with the wolf's roll still asked for
-    assert state.round == 2 and order_names(state) == [["Ada"], ["Orc"], ["Bram"]] and state.acting_now() == (who["Ada"],)
+    assert (
+        state.round == 2 and order_names(state) == [["Ada"], ["Orc"], ["Bram"]] and state.acting_now() == (who["Ada"],)
+    )
     assert [render(r.label) for r in state.initiative.pending] == ["Wolf"]
     state = apply(state, a.RollInitiative(rolls={state.initiative.pending[0].key: d20(20)}))  # 22
     assert order_names(state) == [["Wolf"], ["Ada"], ["Orc"], ["Bram"]] and state.acting_now() == (who["Ada"],)

@@ -54,9 +54,16 @@ def public(state: State, count: int) -> list[str]:
 
 def fireball(state: State, faces: dict[str, int]) -> a.AreaEffect:
     named = ids(state)
-    return a.AreaEffect(name="Fireball", source=named["Mirela"], damage=typed("8d6", 28), kind="fire", save="dex",
-                        dc=15, on_save="half",
-                        targets=tuple(a.AreaTarget(combatant=named[name], roll=d20(face)) for name, face in faces.items()))
+    return a.AreaEffect(
+        name="Fireball",
+        source=named["Mirela"],
+        damage=typed("8d6", 28),
+        kind="fire",
+        save="dex",
+        dc=15,
+        on_save="half",
+        targets=tuple(a.AreaTarget(combatant=named[name], roll=d20(face)) for name, face in faces.items()),
+    )
 
 
 FACES = {"Goblin 1": 9, "Goblin 2": 13, "Goblin 3": 20, "Goblin 4": 1, "Goblin 5": 12, "Raf": 8}
@@ -79,7 +86,13 @@ def test_a_fireball_on_five_goblins_and_a_rogue_with_evasion() -> None:
     ]
     assert [c.status for c in state.combatants if c.name.startswith("Goblin")] == ["down"] * 5
     assert [entry.facts["saved"] for entry in state.log_entries() if "saved" in entry.facts] == [
-        False, True, True, False, False, True]
+        False,
+        True,
+        True,
+        False,
+        False,
+        True,
+    ]
 
 
 def test_the_players_read_who_saves_and_what_each_takes() -> None:
@@ -87,14 +100,22 @@ def test_the_players_read_who_saves_and_what_each_takes() -> None:
     state = apply(state, fireball(state, {**FACES, "Raf": 7}))  # Raf fails: Evasion halves
     assert public(state, 12) == [
         "Mirela's Fireball: 28 damage (fire); Dexterity save, half damage on a success.",
-        "Goblin 1 fails the save: 28 damage.", "Goblin 1 is down.",
-        "Goblin 2 saves: 14 damage.", "Goblin 2 is down.",
-        "Goblin 3 saves: 14 damage.", "Goblin 3 is down.",
-        "Goblin 4 fails the save: 28 damage.", "Goblin 4 is down.",
-        "Goblin 5 fails the save: 28 damage.", "Goblin 5 is down.",
+        "Goblin 1 fails the save: 28 damage.",
+        "Goblin 1 is down.",
+        "Goblin 2 saves: 14 damage.",
+        "Goblin 2 is down.",
+        "Goblin 3 saves: 14 damage.",
+        "Goblin 3 is down.",
+        "Goblin 4 fails the save: 28 damage.",
+        "Goblin 4 is down.",
+        "Goblin 5 fails the save: 28 damage.",
+        "Goblin 5 is down.",
         "Raf fails the save: 14 damage: 31/45 HP.",
     ]
-    assert texts(state)[-1] == "Raf: Dexterity save: 1d20 (typed): 7, +7 → 14 against DC 15: failed; 14 damage (fire): 31/45 HP."
+    assert (
+        texts(state)[-1]
+        == "Raf: Dexterity save: 1d20 (typed): 7, +7 → 14 against DC 15: failed; 14 damage (fire): 31/45 HP."
+    )
 
 
 def test_the_gm_shows_the_players_every_roll_or_nothing_of_them() -> None:
@@ -108,8 +129,11 @@ def test_the_gm_shows_the_players_every_roll_or_nothing_of_them() -> None:
     ]
     state = started({"Party": [MIRELA, RAF], "Goblins": [GOBLINS]}, first=("Mirela",), **{ROLLS_OPTION: "nothing"})
     state = apply(state, fireball(state, {"Goblin 1": 9}))
-    assert public(state, 3) == ["Mirela's Fireball: 28 damage (fire); Dexterity save, half damage on a success.",
-                                "Goblin 1 fails the save: 28 damage.", "Goblin 1 is down."]  # damage is read whatever
+    assert public(state, 3) == [
+        "Mirela's Fireball: 28 damage (fire); Dexterity save, half damage on a success.",
+        "Goblin 1 fails the save: 28 damage.",
+        "Goblin 1 is down.",
+    ]  # damage is read whatever
 
 
 def test_a_fireball_is_one_action_undone_at_once() -> None:
@@ -174,11 +198,16 @@ def test_restrained_dodging_and_exhaustion_give_disadvantage_or_advantage_that_c
     assert odds_of(tired, "Goblin 1", "wis")[0] == "1d20"
     exhausted = act(state, "condition", "Goblin 1", condition="exhaustion", level=3)
     assert odds_of(exhausted, "Goblin 1", "wis") == ("d20dis", 0, "", ["exhaustion: disadvantage"])
-    with pytest.raises(RuleError, match=r"Goblin 1's saving throw is rolled with d20dis, not 1d20: restrained: disadvantage."):
+    with pytest.raises(
+        RuleError, match=r"Goblin 1's saving throw is rolled with d20dis, not 1d20: restrained: disadvantage."
+    ):
         apply(restrained, a.SavingThrow(combatant=ids(state)["Goblin 1"], kind="dex", roll=d20(12), dc=15))
-    rolled = apply(restrained, a.SavingThrow(combatant=ids(state)["Goblin 1"], kind="dex", roll=typed("d20dis", 12), dc=15))
-    assert texts(rolled)[-1] == ("Goblin 1: Dexterity save (restrained: disadvantage): d20dis (typed): 12, +2 → 14 against "
-                                 "DC 15: failed.")
+    rolled = apply(
+        restrained, a.SavingThrow(combatant=ids(state)["Goblin 1"], kind="dex", roll=typed("d20dis", 12), dc=15)
+    )
+    assert texts(rolled)[-1] == (
+        "Goblin 1: Dexterity save (restrained: disadvantage): d20dis (typed): 12, +2 → 14 against DC 15: failed."
+    )
 
 
 def test_cover_adds_to_dexterity_saves_only() -> None:
@@ -189,11 +218,21 @@ def test_cover_adds_to_dexterity_saves_only() -> None:
     with pytest.raises(RuleError, match=r"Cover adds \+2 \(half\) or \+5 \(three-quarters\) to a Dexterity save."):
         odds_of(state, "Goblin 1", "dex", cover=3)
     named = ids(state)
-    state = apply(state, a.AreaEffect(
-        name="Fireball", damage=typed("8d6", 28), kind="fire", save="dex", dc=15,
-        targets=(a.AreaTarget(combatant=named["Goblin 1"], roll=d20(10), cover=5),)))
-    assert texts(state)[-2] == ("Goblin 1: Dexterity save (three-quarters cover +5): 1d20 (typed): 10, +7 → 17 against DC 15: "
-                                "saved; 14 damage (fire): 0/7 HP.")
+    state = apply(
+        state,
+        a.AreaEffect(
+            name="Fireball",
+            damage=typed("8d6", 28),
+            kind="fire",
+            save="dex",
+            dc=15,
+            targets=(a.AreaTarget(combatant=named["Goblin 1"], roll=d20(10), cover=5),),
+        ),
+    )
+    assert texts(state)[-2] == (
+        "Goblin 1: Dexterity save (three-quarters cover +5): 1d20 (typed): 10, +7 → 17 against DC 15: "
+        "saved; 14 damage (fire): 0/7 HP."
+    )
 
 
 # -- damage types -------------------------------------------------------------------------------------------------
@@ -213,23 +252,33 @@ def hit(sheet: dict[str, object], amount: int, kind: str, *conditions: str) -> t
 
 def test_resistance_halves_rounding_down() -> None:
     assert hit({"resist": "fire, poison"}, 13, "fire") == (
-        34, "Orc takes 6 damage (fire: resistant: 13 → 6) (3d8 (typed): 13): 34/40 HP.", "Orc takes 6 damage (fire).")
+        34,
+        "Orc takes 6 damage (fire: resistant: 13 → 6) (3d8 (typed): 13): 34/40 HP.",
+        "Orc takes 6 damage (fire).",
+    )
     assert hit({"resist": "fire"}, 13, "cold")[0] == 27
 
 
 def test_immunity_leaves_nothing() -> None:
-    assert hit({"immune": "fire"}, 13, "fire")[:2] == (40, "Orc takes 0 damage (fire: immune) (3d8 (typed): 13): 40/40 HP.")
+    assert hit({"immune": "fire"}, 13, "fire")[:2] == (
+        40,
+        "Orc takes 0 damage (fire: immune) (3d8 (typed): 13): 40/40 HP.",
+    )
 
 
 def test_vulnerability_doubles_after_resistance() -> None:
     assert hit({"vulnerable": "fire"}, 13, "fire")[:2] == (
-        14, "Orc takes 26 damage (fire: vulnerable: 13 → 26) (3d8 (typed): 13): 14/40 HP.")
+        14,
+        "Orc takes 26 damage (fire: vulnerable: 13 → 26) (3d8 (typed): 13): 14/40 HP.",
+    )
     assert hit({"resist": "fire", "vulnerable": "fire"}, 13, "fire")[0] == 28  # 13 → 6 → 12, not 13 → 26 → 13
 
 
 def test_several_resistances_to_one_type_count_once() -> None:
     assert hit({"resist": "fire"}, 13, "fire", "petrified")[:2] == (
-        34, "Orc takes 6 damage (fire: resistant: 13 → 6) (3d8 (typed): 13): 34/40 HP.")
+        34,
+        "Orc takes 6 damage (fire: resistant: 13 → 6) (3d8 (typed): 13): 34/40 HP.",
+    )
     assert hit({}, 13, "poison", "petrified")[0] == 40  # petrified: immune to poison
 
 
@@ -239,7 +288,9 @@ def test_a_resistance_written_in_the_gms_language_and_a_wrong_one_refused() -> N
         apply(state, a.EditCombatant(combatant=ids(state)["Orc"], sheet={"resist": "fire, plasma"}))
     with pytest.raises(RuleError, match=r'Saving throw "Dex six": write the ability and the bonus \(Dex \+6\).'):
         apply(state, a.EditCombatant(combatant=ids(state)["Orc"], sheet={"saves": "Dex six"}))
-    state = apply(state, a.EditCombatant(combatant=ids(state)["Orc"], sheet={"resist": "bludgeoning, piercing, and slashing"}))
+    state = apply(
+        state, a.EditCombatant(combatant=ids(state)["Orc"], sheet={"resist": "bludgeoning, piercing, and slashing"})
+    )
     assert RULESET.defences(state, ids(state)["Orc"])["resist"] == {"bludgeoning", "piercing", "slashing"}
 
 
@@ -330,14 +381,29 @@ def test_concentration_lost_to_damage_ends_what_it_held() -> None:
 def test_an_area_owes_one_save_and_falling_or_being_stunned_ends_concentration() -> None:
     state = concentrating()
     named = ids(state)
-    state = apply(state, a.AreaEffect(name="Fire Breath", damage=typed("4d6", 14), kind="fire", save="dex", dc=13,
-                                      targets=(a.AreaTarget(combatant=named["Mirela"], roll=d20(2)),)))
+    state = apply(
+        state,
+        a.AreaEffect(
+            name="Fire Breath",
+            damage=typed("4d6", 14),
+            kind="fire",
+            save="dex",
+            dc=13,
+            targets=(a.AreaTarget(combatant=named["Mirela"], roll=d20(2)),),
+        ),
+    )
     assert dues(state) == [("Mirela", 10, "concentration: 14 damage")]
     stunned = act(state, "condition", "Mirela", condition="stunned")
     assert "Mirela loses concentration: stunned." in texts(stunned) and not stunned.effects and dues(stunned) == []
     fallen = apply(state, a.Damage(combatant=named["Mirela"], amount=30))
-    assert texts(fallen)[-8:-2] == ["Mirela takes 30 damage: 0/30 HP.", "Mirela is down.", "Mirela loses concentration: down.",
-                                    "Mirela is no longer concentrating.", "Orc is no longer paralyzed.", "hasted on Raf ends."]
+    assert texts(fallen)[-8:-2] == [
+        "Mirela takes 30 damage: 0/30 HP.",
+        "Mirela is down.",
+        "Mirela loses concentration: down.",
+        "Mirela is no longer concentrating.",
+        "Orc is no longer paralyzed.",
+        "hasted on Raf ends.",
+    ]
     assert texts(fallen)[-1] == "Mirela is prone."  # falling unconscious
     assert dues(fallen) == []
 
@@ -376,21 +442,44 @@ def test_a_hidden_goblin_and_a_hidden_caster_are_in_no_line_of_the_players() -> 
     state = apply(state, a.RollInitiative(rolls={r.key: d20(10) for r in asked}))
     named = ids(state)
     before = state.log_count
-    state = apply(state, a.AreaEffect(name="Fireball", source=named["Shaman"], damage=typed("8d6", 20), kind="fire",
-                                      save="dex", dc=13, targets=tuple(a.AreaTarget(combatant=named[n], roll=d20(2))
-                                                                       for n in ("Raf", "Goblin 4", "Goblin 5"))))
+    state = apply(
+        state,
+        a.AreaEffect(
+            name="Fireball",
+            source=named["Shaman"],
+            damage=typed("8d6", 20),
+            kind="fire",
+            save="dex",
+            dc=13,
+            targets=tuple(a.AreaTarget(combatant=named[n], roll=d20(2)) for n in ("Raf", "Goblin 4", "Goblin 5")),
+        ),
+    )
     read = public(state, state.log_count - before)
-    assert read == ["Raf fails the save: 10 damage: 35/45 HP.", "Goblin 4 fails the save: 20 damage.", "Goblin 4 is down."]
+    assert read == [
+        "Raf fails the save: 10 damage: 35/45 HP.",
+        "Goblin 4 fails the save: 20 damage.",
+        "Goblin 4 is down.",
+    ]
     assert not any("Shaman" in line or "Goblin 5" in line for line in read)
 
 
 @settings(max_examples=60, deadline=None)
-@given(amount=st.integers(min_value=0, max_value=200), temporary=st.integers(min_value=0, max_value=50),
-       resist=st.booleans(), immune=st.booleans(), vulnerable=st.booleans())
-def test_what_reaches_the_hit_points_follows_the_books_order(amount: int, temporary: int, resist: bool, immune: bool,
-                                                             vulnerable: bool) -> None:
-    sheet = {"dex": 12, **({"resist": "fire"} if resist else {}), **({"immune": "fire"} if immune else {}),
-             **({"vulnerable": "fire"} if vulnerable else {})}
+@given(
+    amount=st.integers(min_value=0, max_value=200),
+    temporary=st.integers(min_value=0, max_value=50),
+    resist=st.booleans(),
+    immune=st.booleans(),
+    vulnerable=st.booleans(),
+)
+def test_what_reaches_the_hit_points_follows_the_books_order(
+    amount: int, temporary: int, resist: bool, immune: bool, vulnerable: bool
+) -> None:
+    sheet = {
+        "dex": 12,
+        **({"resist": "fire"} if resist else {}),
+        **({"immune": "fire"} if immune else {}),
+        **({"vulnerable": "fire"} if vulnerable else {}),
+    }
     state = started({"Party": [RAF], "Orcs": [("Orc", 400, sheet)]})
     orc = ids(state)["Orc"]
     if temporary:

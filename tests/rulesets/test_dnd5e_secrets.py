@@ -33,8 +33,9 @@ PARTY: list[Member] = [("Ada", 20, {"dex": 14, "ac": 12}), ("Bram", 12, {"dex": 
 ORCS: list[Member] = [("Orc", 15, {"dex": 12, "attack": 3, "ac": 13})]
 
 
-def table(sides: Mapping[str, Sequence[Member]], rolls: str = "outcomes", hidden: Sequence[str] = (),
-          **options: str) -> Store:
+def table(
+    sides: Mapping[str, Sequence[Member]], rolls: str = "outcomes", hidden: Sequence[str] = (), **options: str
+) -> Store:
     """A fight in set-up, what the players see of rolls set first, ``hidden`` hidden from them."""
     store = Store(fight(sides, **options))
     store.dispatch(a.SetOption(key=ROLLS_OPTION, value=rolls))
@@ -49,9 +50,17 @@ def shown(store: Store) -> str:
     state = store.state
     view = public_view(state)
     report = fight_report(store.base, store.done_actions(), final=state, public=True)
-    return "\n".join((view_text(view), view_text(view, large=True), msgspec.json.encode(view).decode(),
-                      *(entry.text for entry in public_entries(state)),
-                      markdown(report), html_page(report), json_text(report)))
+    return "\n".join(
+        (
+            view_text(view),
+            view_text(view, large=True),
+            msgspec.json.encode(view).decode(),
+            *(entry.text for entry in public_entries(state)),
+            markdown(report),
+            html_page(report),
+            json_text(report),
+        )
+    )
 
 
 def roll_all(store: Store, faces: Mapping[str, int], default: int = 5) -> None:
@@ -90,12 +99,14 @@ def test_the_key_for_a_death_saving_throw_is_the_dms_alone() -> None:
     store.dispatch(a.Damage(combatant=ids(store.state)["Bram"], amount=15))
     turn_of(store, "Bram")
     gm = texts(store.state)
-    assert ("Bram falls unconscious at 0 hit points and is dying: a death saving throw at the start of each turn "
-            "(key v).") in gm
+    assert (
+        "Bram falls unconscious at 0 hit points and is dying: a death saving throw at the start of each turn (key v)."
+    ) in gm
     assert gm[-1] == "Bram is dying: a death saving throw now (key v)."
     text = shown(store)
-    assert ("Bram falls unconscious at 0 hit points and is dying: a death saving throw at the start of each "
-            "turn.") in text
+    assert (
+        "Bram falls unconscious at 0 hit points and is dying: a death saving throw at the start of each turn."
+    ) in text
     assert "Bram is dying: a death saving throw now." in text
     assert "(key" not in text, text
 
@@ -103,8 +114,11 @@ def test_the_key_for_a_death_saving_throw_is_the_dms_alone() -> None:
 # -- someone hidden -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("rolls", ["outcomes", "everything"])
 def test_a_hidden_creature_and_a_hidden_group_roll_initiative_unseen(rolls: str) -> None:
-    store = table({"Party": PARTY, "Orcs": [*ORCS, ("Ogre", 30, {"dex": 8}), ("Goblin", 7, {"dex": 14}, 2)]},
-                  rolls=rolls, hidden=("Ogre", "Goblin 1", "Goblin 2"))
+    store = table(
+        {"Party": PARTY, "Orcs": [*ORCS, ("Ogre", 30, {"dex": 8}), ("Goblin", 7, {"dex": 14}, 2)]},
+        rolls=rolls,
+        hidden=("Ogre", "Goblin 1", "Goblin 2"),
+    )
     store.dispatch(a.BeginSurprise())
     store.dispatch(a.SetSurprised(combatants=(ids(store.state)["Ogre"], ids(store.state)["Ada"])))
     store.dispatch(a.StartFight())
@@ -134,8 +148,16 @@ def test_a_tie_with_someone_hidden_is_not_the_players() -> None:
     assert "Tie at 15: Ada, Ogre. The DM decides who goes first (key f)." in texts(store.state)
     assert "Order: 15, tie: Ada, Ogre; 5: Orc; 2: Bram." in texts(store.state)
     assert "Order: 15: Ada; 5: Orc; 2: Bram." in [entry.text for entry in public_entries(store.state)]
-    store.dispatch(a.RulesetAction(name="tie", args={"place1": next(
-        key for key, entry in RULESET.live_entries(store.state).items() if str(entry.label) == "Ogre")}))
+    store.dispatch(
+        a.RulesetAction(
+            name="tie",
+            args={
+                "place1": next(
+                    key for key, entry in RULESET.live_entries(store.state).items() if str(entry.label) == "Ogre"
+                )
+            },
+        )
+    )
     assert texts(store.state)[-1] == "Tie at 15 decided: Ogre, Ada."
     text = shown(store)
     assert "Tie at" not in text and "Ogre" not in text, text
@@ -150,7 +172,10 @@ def test_a_hidden_character_dying_is_not_named() -> None:
     turn_of(store, "Bram")
     act(store, "death_save", "Bram", roll=msgspec.to_builtins(d20(12)))
     gm = texts(store.state)
-    assert gm[-2:] == ["Bram makes a death saving throw: 1d20 (typed): 12.", "Bram: a success; successes ●○○, failures ○○○."]
+    assert gm[-2:] == [
+        "Bram makes a death saving throw: 1d20 (typed): 12.",
+        "Bram: a success; successes ●○○, failures ○○○.",
+    ]
     text = shown(store)
     assert "Bram" not in text and "death saving throw" not in text, text
     assert not anything_held(store.state)
@@ -158,7 +183,9 @@ def test_a_hidden_character_dying_is_not_named() -> None:
 
 @pytest.mark.parametrize("rolls", ["outcomes", "everything"])
 def test_a_hidden_attacker_and_a_hidden_target_are_not_named(rolls: str) -> None:
-    store = table({"Party": PARTY, "Orcs": [*ORCS, ("Ogre", 30, {"dex": 8, "attack": 6})]}, rolls=rolls, hidden=("Ogre",))
+    store = table(
+        {"Party": PARTY, "Orcs": [*ORCS, ("Ogre", 30, {"dex": 8, "attack": 6})]}, rolls=rolls, hidden=("Ogre",)
+    )
     store.dispatch(a.StartFight())
     roll_all(store, {"Ada": 18, "Orc": 14, "Ogre": 3, "Bram": 2})
     who = ids(store.state)
@@ -175,8 +202,12 @@ def test_a_hidden_attacker_and_a_hidden_target_are_not_named(rolls: str) -> None
 # -- a side of hidden ones only -----------------------------------------------------------------------------
 @pytest.mark.parametrize("rolls", ["outcomes", "everything"])
 def test_a_side_of_hidden_ones_only_rolls_no_initiative_for_the_players(rolls: str) -> None:
-    store = table({"Party": PARTY, "Orcs": ORCS, "Reinforcements": [("Ogre", 30, {}), ("Troll", 40, {})]}, rolls=rolls,
-                  hidden=("Ogre", "Troll"), initiative="side")
+    store = table(
+        {"Party": PARTY, "Orcs": ORCS, "Reinforcements": [("Ogre", 30, {}), ("Troll", 40, {})]},
+        rolls=rolls,
+        hidden=("Ogre", "Troll"),
+        initiative="side",
+    )
     store.dispatch(a.StartFight())
     roll_all(store, {"Party": 12, "Orcs": 9, "Reinforcements": 8})
     gm = texts(store.state)
@@ -189,8 +220,12 @@ def test_a_side_of_hidden_ones_only_rolls_no_initiative_for_the_players(rolls: s
 
 
 def test_a_tie_of_a_seen_side_with_a_side_of_hidden_ones_is_rerolled_unseen() -> None:
-    store = table({"Party": PARTY, "Orcs": ORCS, "Reinforcements": [("Ogre", 30, {})]}, rolls="everything",
-                  hidden=("Ogre",), initiative="side")
+    store = table(
+        {"Party": PARTY, "Orcs": ORCS, "Reinforcements": [("Ogre", 30, {})]},
+        rolls="everything",
+        hidden=("Ogre",),
+        initiative="side",
+    )
     store.dispatch(a.StartFight())
     roll_all(store, {"Party": 12, "Orcs": 8, "Reinforcements": 8})
     assert texts(store.state)[-1] == "Initiative needs more rolls: Orcs, tie reroll, Reinforcements, tie reroll."
@@ -229,7 +264,9 @@ def test_the_players_read_a_critical_hit_not_the_ac_nor_the_bonus() -> None:
     assert "Ada hits Orc: a critical hit." in text
     assert "AC 13" not in text and "1d20 (typed): 20" not in text, text
     assert "AC 13" in shown(started_attack("everything"))
-    assert not [e.text for e in public_entries(started_attack("nothing").state) if "Ada hits" in e.text or "AC" in e.text]
+    assert not [
+        e.text for e in public_entries(started_attack("nothing").state) if "Ada hits" in e.text or "AC" in e.text
+    ]
 
 
 def test_a_concentration_dc_stays_behind_the_screen() -> None:
@@ -238,7 +275,9 @@ def test_a_concentration_dc_stays_behind_the_screen() -> None:
     roll_all(store, {"Ada": 18, "Orc": 14, "Bram": 2})
     act(store, "condition", "Orc", condition="concentrating")
     store.dispatch(a.Damage(combatant=ids(store.state)["Orc"], amount=4))
-    assert texts(store.state)[-1] == "Orc is concentrating: a Constitution saving throw against DC 10, or the spell ends."
+    assert (
+        texts(store.state)[-1] == "Orc is concentrating: a Constitution saving throw against DC 10, or the spell ends."
+    )
     text = shown(store)
     assert "Orc is concentrating: a Constitution saving throw, or the spell ends." in text
     assert "DC" not in text, text

@@ -19,16 +19,16 @@ PRINTED = {
     # a hovering flyer with condition immunities, a lich (no other speed), a burrower, a bat (Hit Dice minus), a
     # creature with no Multiattack.
     "Adult Red Dragon": "CR 17. HP 256 (19d12 + 133). Speed climb 40 ft., fly 80 ft. Multiattack: The adult red dragon "
-                        "makes three Rend attacks. It can replace one attack with a use of Spellcasting to cast Scorching "
-                        "Ray. Legendary actions: Commanding Presence, Fiery Rays, Pounce.",
+    "makes three Rend attacks. It can replace one attack with a use of Spellcasting to cast Scorching "
+    "Ray. Legendary actions: Commanding Presence, Fiery Rays, Pounce.",
     "Air Elemental": "CR 5. HP 90 (12d10 + 24). Speed fly 90 ft. (hover). Condition immunities: exhaustion, grappled, "
-                     "paralyzed, petrified, poisoned, prone, restrained, unconscious. Multiattack: The air elemental makes "
-                     "two Thunderous Slam attacks.",
+    "paralyzed, petrified, poisoned, prone, restrained, unconscious. Multiattack: The air elemental makes "
+    "two Thunderous Slam attacks.",
     "Lich": "CR 21. HP 315 (42d8 + 126). Condition immunities: charmed, exhaustion, frightened, paralyzed, poisoned. "
-            "Multiattack: The lich makes three attacks, using Eldritch Burst or Paralyzing Touch in any combination. "
-            "Legendary actions: Deathly Teleport, Disrupt Life, Frightening Gaze.",
+    "Multiattack: The lich makes three attacks, using Eldritch Burst or Paralyzing Touch in any combination. "
+    "Legendary actions: Deathly Teleport, Disrupt Life, Frightening Gaze.",
     "Purple Worm": "CR 15. HP 247 (15d20 + 90). Speed burrow 50 ft. Multiattack: The purple worm makes one Bite attack "
-                   "and one Tail Stinger attack.",
+    "and one Tail Stinger attack.",
     "Bat": "CR 0. HP 1 (1d4 - 1). Speed fly 30 ft.",
     "Goblin Minion": "CR 1/8. HP 7 (2d6).",
 }
@@ -60,13 +60,16 @@ def test_a_sheet_without_the_fields_makes_no_notes() -> None:
     assert registry.get("dnd5e").sheet_notes({"ac": 15}, 7) == ""
 
 
-@pytest.mark.parametrize(("field", "value", "words"), [
-    ("cr", "18/2", "Challenge rating \"18/2\""),
-    ("cr", "31", "Challenge rating \"31\""),
-    ("hit_dice", "lots", "Hit Dice: "),
-    ("fly", -10, "Speeds are not negative"),
-    ("condition_immune", "charmed, sleepy", "\"sleepy\" is not a condition"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("cr", "18/2", 'Challenge rating "18/2"'),
+        ("cr", "31", 'Challenge rating "31"'),
+        ("hit_dice", "lots", "Hit Dice: "),
+        ("fly", -10, "Speeds are not negative"),
+        ("condition_immune", "charmed, sleepy", '"sleepy" is not a condition'),
+    ],
+)
 def test_a_wrong_stat_block_figure_is_refused_with_what_it_should_be(field: str, value: object, words: str) -> None:
     with pytest.raises(Mistakes) as refused:
         registry.get("dnd5e").check_sheet({field: value})
@@ -75,12 +78,22 @@ def test_a_wrong_stat_block_figure_is_refused_with_what_it_should_be(field: str,
 
 def test_the_fields_take_the_gms_words_and_keep_old_sheets_valid() -> None:
     ruleset = registry.get("dnd5e")
-    checked = ruleset.check_sheet({"cr": "1/4", "hit_dice": "2d6", "swim": 30, "hover": True,
-                                   "condition_immune": "Poisoned и charmed", "multiattack": "Two bites.",
-                                   "legendary_actions": "Pounce, Tail Swipe"})
+    checked = ruleset.check_sheet(
+        {
+            "cr": "1/4",
+            "hit_dice": "2d6",
+            "swim": 30,
+            "hover": True,
+            "condition_immune": "Poisoned и charmed",
+            "multiattack": "Two bites.",
+            "legendary_actions": "Pounce, Tail Swipe",
+        }
+    )
     assert (checked["cr"], checked["swim"], checked["legendary_actions"]) == ("1/4", 30, "Pounce, Tail Swipe")
-    assert sheet_notes(checked, 7) == ("CR 1/4. HP 7 (2d6). Speed swim 30 ft. Condition immunities: poisoned, charmed. "
-                                       "Multiattack: Two bites. Legendary actions: Pounce, Tail Swipe.")
+    assert sheet_notes(checked, 7) == (
+        "CR 1/4. HP 7 (2d6). Speed swim 30 ft. Condition immunities: poisoned, charmed. "
+        "Multiattack: Two bites. Legendary actions: Pounce, Tail Swipe."
+    )
     old = ruleset.check_sheet({"ac": 13, "saves": "Dex +2"})  # a sheet written before the fields: their defaults
     assert (old["cr"], old["hit_dice"], old["fly"], old["hover"], old["multiattack"]) == ("", "", 0, False, "")
 
@@ -92,7 +105,8 @@ def test_an_ability_and_its_area_read_as_written_in_english() -> None:
     assert area_text("plus 9d6 force, emanation 30 ft") == "plus 9d6 force, emanation 30 ft"
     assert area_text("over the bridge") == "over the bridge"
     assert abilities_text("Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft; Teleport: recharge 4-6") == (
-        "Fire Breath: 17d6 fire, Dex 21 half damage, recharge 5–6, cone 60 ft; Teleport: recharge 4–6")
+        "Fire Breath: 17d6 fire, Dex 21 half damage, recharge 5–6, cone 60 ft; Teleport: recharge 4–6"
+    )
     assert abilities_text("not: an ability") == "not: an ability"
 
 

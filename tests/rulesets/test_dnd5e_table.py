@@ -26,8 +26,10 @@ from tui_combat.i18n import set_language
 from tui_combat.rulesets.dnd5e import RULESET
 
 SIDES = {
-    "Party": [("Ada", 20, {"dex": 14, "attack": 4, "damage": "1d8+2", "ac": 15}),
-              ("Bram", 12, {"dex": 10, "attack": 3, "damage": "1d6+1", "ac": 16})],
+    "Party": [
+        ("Ada", 20, {"dex": 14, "attack": 4, "damage": "1d8+2", "ac": 15}),
+        ("Bram", 12, {"dex": 10, "attack": 3, "damage": "1d6+1", "ac": 16}),
+    ],
     "Goblins": [("Goblin", 7, {"dex": 8, "ac": 15, "attack": 4, "damage": "1d6+2", "size": "small"}, 2)],
 }
 
@@ -53,40 +55,74 @@ def preview(state: State, target: str, **values: object) -> str:
 def test_the_chance_shown_is_the_real_one_needing_11() -> None:
     state = adas_turn()
     assert preview(state, "Goblin 1") == "Needs 11 or more on the d20 (AC 15, +4 to hit): 50% to hit."
-    assert preview(state, "Goblin 1", edge="advantage") == \
-        "Needs 11 or more on the d20 (AC 15, +4 to hit) with advantage (the DM's call): 75% to hit."
-    assert preview(state, "Goblin 1", edge="disadvantage") == \
-        "Needs 11 or more on the d20 (AC 15, +4 to hit) with disadvantage (the DM's call): 25% to hit."
+    assert (
+        preview(state, "Goblin 1", edge="advantage")
+        == "Needs 11 or more on the d20 (AC 15, +4 to hit) with advantage (the DM's call): 75% to hit."
+    )
+    assert (
+        preview(state, "Goblin 1", edge="disadvantage")
+        == "Needs 11 or more on the d20 (AC 15, +4 to hit) with disadvantage (the DM's call): 25% to hit."
+    )
 
 
 def test_a_prone_target_gives_advantage_within_5_ft_and_disadvantage_beyond() -> None:
     state = condition(adas_turn(), "Goblin 1", "prone")
     who = ids(state)
-    assert preview(state, "Goblin 1", close=True) == \
-        "Needs 11 or more on the d20 (AC 15, +4 to hit) with advantage (Goblin 1: prone): 75% to hit."
-    assert preview(state, "Goblin 1", close=False) == \
-        "Needs 11 or more on the d20 (AC 15, +4 to hit) with disadvantage (Goblin 1: prone): 25% to hit."
-    assert RULESET.form_dice(state, "attack", who["Ada"], {"target": who["Goblin 1"], "close": True}) == {"to_hit": "d20adv"}
-    assert RULESET.form_dice(state, "attack", who["Ada"], {"target": who["Goblin 1"], "close": False}) == {"to_hit": "d20dis"}
+    assert (
+        preview(state, "Goblin 1", close=True)
+        == "Needs 11 or more on the d20 (AC 15, +4 to hit) with advantage (Goblin 1: prone): 75% to hit."
+    )
+    assert (
+        preview(state, "Goblin 1", close=False)
+        == "Needs 11 or more on the d20 (AC 15, +4 to hit) with disadvantage (Goblin 1: prone): 25% to hit."
+    )
+    assert RULESET.form_dice(state, "attack", who["Ada"], {"target": who["Goblin 1"], "close": True}) == {
+        "to_hit": "d20adv"
+    }
+    assert RULESET.form_dice(state, "attack", who["Ada"], {"target": who["Goblin 1"], "close": False}) == {
+        "to_hit": "d20dis"
+    }
     # The form's list and its dice start from the target's state (within 5 ft until said otherwise).
     fields = {f.key: f for f in RULESET.action_fields(state, "attack", who["Ada"])}
     assert dict(fields["target"].choices)[who["Goblin 1"]] == "Goblin 1 — AC 15: 75% to hit"
     assert fields["to_hit"].default == "d20adv" and fields["close"].default is True
     # Attacked from beyond 5 ft once, the form remembers it for the next attack on him.
-    state = act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", close=False, to_hit=rolled("d20dis", 14, 9))
-    assert entry(state, "Ada attacks").text == ("Ada attacks Goblin 1 with disadvantage (Goblin 1: prone): d20dis: "
-                                                "[(14), 9] = 9, +4 → 13 against AC 15: miss.")
+    state = act(
+        state, "attack", "Ada", target=who["Goblin 1"], uses="action", close=False, to_hit=rolled("d20dis", 14, 9)
+    )
+    assert entry(state, "Ada attacks").text == (
+        "Ada attacks Goblin 1 with disadvantage (Goblin 1: prone): d20dis: [(14), 9] = 9, +4 → 13 against AC 15: miss."
+    )
     fields = {f.key: f for f in RULESET.action_fields(state, "attack", who["Ada"])}
-    assert fields["close"].default is False and dict(fields["target"].choices)[who["Goblin 1"]] == "Goblin 1 — AC 15: 25% to hit"
+    assert (
+        fields["close"].default is False
+        and dict(fields["target"].choices)[who["Goblin 1"]] == "Goblin 1 — AC 15: 25% to hit"
+    )
 
 
-@pytest.mark.parametrize(("attacker", "target", "expected"), [
-    (["poisoned"], [], -1), (["blinded"], [], -1), (["frightened"], [], -1), (["prone"], [], -1), (["restrained"], [], -1),
-    (["invisible"], [], 1), ([], ["blinded"], 1), ([], ["paralyzed"], 1), ([], ["petrified"], 1), ([], ["restrained"], 1),
-    ([], ["stunned"], 1), ([], ["unconscious"], 1), ([], ["invisible"], -1), ([], ["charmed"], 0),
-    # Any number of each cancel to a plain roll.
-    (["invisible"], ["invisible"], 0), (["poisoned", "blinded"], ["stunned"], 0), (["poisoned"], ["stunned", "prone"], 0),
-])
+@pytest.mark.parametrize(
+    ("attacker", "target", "expected"),
+    [
+        (["poisoned"], [], -1),
+        (["blinded"], [], -1),
+        (["frightened"], [], -1),
+        (["prone"], [], -1),
+        (["restrained"], [], -1),
+        (["invisible"], [], 1),
+        ([], ["blinded"], 1),
+        ([], ["paralyzed"], 1),
+        ([], ["petrified"], 1),
+        ([], ["restrained"], 1),
+        ([], ["stunned"], 1),
+        ([], ["unconscious"], 1),
+        ([], ["invisible"], -1),
+        ([], ["charmed"], 0),
+        # Any number of each cancel to a plain roll.
+        (["invisible"], ["invisible"], 0),
+        (["poisoned", "blinded"], ["stunned"], 0),
+        (["poisoned"], ["stunned", "prone"], 0),
+    ],
+)
 def test_the_sources_of_the_srd(attacker: list[str], target: list[str], expected: int) -> None:
     state = adas_turn()
     for name in attacker:
@@ -97,7 +133,9 @@ def test_the_sources_of_the_srd(attacker: list[str], target: list[str], expected
     sources = RULESET.edge_sources(state, state.combatant(who["Ada"]), state.combatant(who["Goblin 1"]), "none", True)
     assert sources.edge == expected
     # (An unconscious creature falls prone as well, which adds a reason of the same kind within 5 ft.)
-    assert len(sources.reasons()) == len(attacker) + len([t for t in target if t != "charmed"]) + target.count("unconscious")
+    assert len(sources.reasons()) == len(attacker) + len([t for t in target if t != "charmed"]) + target.count(
+        "unconscious"
+    )
 
 
 def test_advantage_and_disadvantage_cancel_and_the_log_says_why() -> None:
@@ -105,9 +143,18 @@ def test_advantage_and_disadvantage_cancel_and_the_log_says_why() -> None:
     who = ids(state)
     assert preview(state, "Goblin 1", edge="advantage") == (
         "Needs 11 or more on the d20 (AC 15, +4 to hit), advantage and disadvantage cancelling (Goblin 1: prone, "
-        "the DM's call, Ada: poisoned): 50% to hit.")
+        "the DM's call, Ada: poisoned): 50% to hit."
+    )
     with pytest.raises(RuleError, match="^This attack is rolled with 1d20, not d20adv"):
-        act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", edge="advantage", to_hit=rolled("d20adv", 3, 12))
+        act(
+            state,
+            "attack",
+            "Ada",
+            target=who["Goblin 1"],
+            uses="action",
+            edge="advantage",
+            to_hit=rolled("d20adv", 3, 12),
+        )
     state = act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", edge="advantage", to_hit=d20(12))
     assert entry(state, "Ada attacks").facts["edge"] == 0
 
@@ -122,8 +169,10 @@ def test_a_typed_attack_with_advantage_takes_the_total_or_both_faces() -> None:
     state = condition(adas_turn(), "Goblin 1", "prone")
     who = ids(state)
     state = act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", to_hit=both)
-    assert entry(state, "Ada attacks").text == ("Ada attacks Goblin 1 with advantage (Goblin 1: prone): d20adv (typed): "
-                                                "[15, (7)] = 15, +4 → 19 against AC 15: hit.")
+    assert entry(state, "Ada attacks").text == (
+        "Ada attacks Goblin 1 with advantage (Goblin 1: prone): d20adv (typed): "
+        "[15, (7)] = 15, +4 → 19 against AC 15: hit."
+    )
 
 
 # -- critical hits ----------------------------------------------------------------------------------------------
@@ -146,15 +195,21 @@ def test_a_hit_on_a_paralyzed_target_from_within_5_ft_is_critical() -> None:
     state = condition(adas_turn(), "Goblin 1", "paralyzed")
     who = ids(state)
     args = {"combatant": who["Ada"], "target": who["Goblin 1"]}
-    assert preview(state, "Goblin 1") == ("Needs 11 or more on the d20 (AC 15, +4 to hit) with advantage (Goblin 1: "
-                                          "paralyzed): 75% to hit. A hit is a critical hit (Goblin 1: paralyzed, within 5 ft).")
+    assert preview(state, "Goblin 1") == (
+        "Needs 11 or more on the d20 (AC 15, +4 to hit) with advantage (Goblin 1: "
+        "paralyzed): 75% to hit. A hit is a critical hit (Goblin 1: paralyzed, within 5 ft)."
+    )
     close = act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", to_hit=rolled("d20adv", 12, 4))
-    assert entry(close, "Ada attacks").text == ("Ada attacks Goblin 1 with advantage (Goblin 1: paralyzed): d20adv: "
-                                                "[12, (4)] = 12, +4 → 16 against AC 15: critical hit (Goblin 1: paralyzed, "
-                                                "within 5 ft).")
+    assert entry(close, "Ada attacks").text == (
+        "Ada attacks Goblin 1 with advantage (Goblin 1: paralyzed): d20adv: "
+        "[12, (4)] = 12, +4 → 16 against AC 15: critical hit (Goblin 1: paralyzed, "
+        "within 5 ft)."
+    )
     due = RULESET.damage_due(state, close, "attack", args)
     assert due is not None and (due.dice, due.critical) == ("2d8+2", True)
-    far = act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", close=False, to_hit=rolled("d20adv", 12, 4))
+    far = act(
+        state, "attack", "Ada", target=who["Goblin 1"], uses="action", close=False, to_hit=rolled("d20adv", 12, 4)
+    )
     assert entry(far, "Ada attacks").facts["critical"] is False
     # A miss stays a miss: 5 + 4 = 9.
     missed = act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", to_hit=rolled("d20adv", 5, 2))
@@ -194,8 +249,10 @@ def test_a_character_at_0_falls_unconscious_and_saves_at_the_start_of_his_turns(
     state = bram_down()
     bram = ids(state)["Bram"]
     assert (state.combatant(bram).hp, state.combatant(bram).status) == (0, "down")
-    assert texts(state)[-2:] == ["Bram falls unconscious at 0 hit points and is dying: a death saving throw at the start "
-                                 "of each turn (key v).", "Bram is prone."]
+    assert texts(state)[-2:] == [
+        "Bram falls unconscious at 0 hit points and is dying: a death saving throw at the start of each turn (key v).",
+        "Bram is prone.",
+    ]
     assert RULESET.condition_word(state, bram) == "dying" and public_word(state, "Bram") == "dying"
     assert ("Death saves", "dying: successes ○○○, failures ○○○") in RULESET.details(state, bram)
     with pytest.raises(RuleError, match="^Bram's death saving throw comes at the start of the next turn.$"):
@@ -204,7 +261,11 @@ def test_a_character_at_0_falls_unconscious_and_saves_at_the_start_of_his_turns(
     assert texts(state)[-1] == "Bram is dying: a death saving throw now (key v)."
     # Unconscious: his budget is empty (no action, no reaction, no movement).
     assert {line.label: line.left for line in RULESET.budget(state, bram)} == {
-        "Action": 0, "Bonus action": 0, "Reaction": 0, "Movement (ft)": 0}
+        "Action": 0,
+        "Bonus action": 0,
+        "Reaction": 0,
+        "Movement (ft)": 0,
+    }
     assert RULESET.action_available(state, "death_save", bram)
     state = act(state, "death_save", "Bram", roll=d20(12))
     assert texts(state)[-1] == "Bram: a success; successes ●○○, failures ○○○."
@@ -222,10 +283,12 @@ def test_a_character_at_0_falls_unconscious_and_saves_at_the_start_of_his_turns(
 def test_three_successes_make_him_stable_and_healing_wakes_him() -> None:
     state = bram_down()
     bram = ids(state)["Bram"]
-    for face, line in ((10, "Bram: a success; successes ●○○, failures ○○○."),
-                       (9, "Bram: a failure; successes ●○○, failures ✕○○."),
-                       (15, "Bram: a success; successes ●●○, failures ✕○○."),
-                       (19, "Bram: a success; three successes: stable.")):
+    for face, line in (
+        (10, "Bram: a success; successes ●○○, failures ○○○."),
+        (9, "Bram: a failure; successes ●○○, failures ✕○○."),
+        (15, "Bram: a success; successes ●●○, failures ✕○○."),
+        (19, "Bram: a success; three successes: stable."),
+    ):
         state = next_until(apply(state, a.NextStep()), "Bram")
         state = act(state, "death_save", "Bram", roll=d20(face))
         assert texts(state)[-1] == line
@@ -234,8 +297,10 @@ def test_three_successes_make_him_stable_and_healing_wakes_him() -> None:
         act(next_until(apply(state, a.NextStep()), "Bram"), "death_save", "Bram", roll=d20(12))
     state = apply(state, a.Heal(combatant=bram, amount=5))
     assert (state.combatant(bram).hp, state.combatant(bram).status) == (5, "active")
-    assert texts(state)[-2:] == ["Bram wakes: the death saving throws are cleared.",
-                                 "Bram still lies prone: standing up costs half the movement (key C)."]
+    assert texts(state)[-2:] == [
+        "Bram wakes: the death saving throws are cleared.",
+        "Bram still lies prone: standing up costs half the movement (key C).",
+    ]
     assert RULESET.dying_of(state, bram) is None and RULESET.condition_word(state, bram) is None
 
 
@@ -270,7 +335,8 @@ def test_an_unconscious_character_is_hit_with_advantage_and_critically_from_with
     state = next_until(state, "Goblin 1")
     assert RULESET.form_preview(state, "attack", who["Goblin 1"], {"target": who["Bram"]}) == (
         "Needs 12 or more on the d20 (AC 16, +4 to hit) with advantage (Bram: prone, Bram: unconscious): 70% to hit. "
-        "A hit is a critical hit (Bram: unconscious, within 5 ft).")
+        "A hit is a critical hit (Bram: unconscious, within 5 ft)."
+    )
     state = act(state, "attack", "Goblin 1", target=who["Bram"], uses="action", to_hit=rolled("d20adv", 13, 2))
     assert entry(state, "Goblin 1 attacks").facts["critical"] is True
 
@@ -324,8 +390,11 @@ def test_on_its_turn_a_creature_takes_what_it_declared_or_nothing() -> None:
     state = speed_round()
     who = ids(state)
     assert state.acting_now() == (who["Ada"],)
-    with pytest.raises(RuleError, match="^Ada declared a spell of level 1: on its turn it takes that or nothing "
-                                        "\\(speed factor\\), not an attack. Tick \"ignore the book\" to allow it.$"):
+    with pytest.raises(
+        RuleError,
+        match="^Ada declared a spell of level 1: on its turn it takes that or nothing "
+        '\\(speed factor\\), not an attack. Tick "ignore the book" to allow it.$',
+    ):
         act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", to_hit=d20(12))
     assert "overrule" in {f.key for f in RULESET.action_fields(state, "attack", who["Ada"])}
     ignored = act(state, "attack", "Ada", target=who["Goblin 1"], uses="action", overrule=True, to_hit=d20(12))
@@ -349,8 +418,10 @@ def test_an_attack_as_part_of_an_action_is_part_of_what_was_declared_and_taken()
     whatever the creature declared, before it had taken anything)."""
     state = speed_round()
     who = ids(state)
-    with pytest.raises(RuleError, match="^Ada has taken no action yet this turn: choose the action or the bonus action "
-                                        "the attack uses.$"):
+    with pytest.raises(
+        RuleError,
+        match="^Ada has taken no action yet this turn: choose the action or the bonus action the attack uses.$",
+    ):
         act(state, "attack", "Ada", target=who["Goblin 1"], uses="none", to_hit=d20(12))
     cast = act(state, "use", "Ada", what="action", note="scorching ray")
     ray = act(cast, "attack", "Ada", target=who["Goblin 1"], uses="none", to_hit=d20(12))  # a ray of the spell she cast
@@ -362,8 +433,11 @@ def test_an_attack_as_part_of_an_action_is_part_of_what_was_declared_and_taken()
     # A goblin declared something else (the default is an attack: this one takes the Dodge).
     goblin = next_until(speed_round(Goblin_2={"action": "other"}), "Goblin 2")
     goblin = act(goblin, "use", "Goblin 2", what="action", note="Dodge")
-    with pytest.raises(RuleError, match="^Goblin 2 declared another action: an attack as part of an action is part of "
-                                        "a declared attack or spell \\(speed factor\\)"):
+    with pytest.raises(
+        RuleError,
+        match="^Goblin 2 declared another action: an attack as part of an action is part of "
+        "a declared attack or spell \\(speed factor\\)",
+    ):
         act(goblin, "attack", "Goblin 2", target=who["Bram"], uses="none", to_hit=d20(12))
     ignored = act(goblin, "attack", "Goblin 2", target=who["Bram"], uses="none", overrule=True, to_hit=d20(12))
     assert "Goblin 2 ignores the book: an attack as part of an action instead of what was declared." in texts(ignored)
@@ -379,14 +453,17 @@ def test_side_initiative_takes_no_modifiers_unless_the_option_says_so() -> None:
     assert asked() == ["1d20", "1d20"]
     assert asked(side_surprise="disadvantage") == ["1d20", "d20dis"]
     state = play(fight(SIDES, initiative="side"), a.BeginSurprise(), a.SetSurprised(sides=("s2",)), a.StartFight())
-    assert ("Surprised: Goblin 1, Goblin 2. Side initiative takes no modifiers: their side's d20 is rolled as any other."
-            in texts(state))
+    assert (
+        "Surprised: Goblin 1, Goblin 2. Side initiative takes no modifiers: their side's d20 is rolled as any other."
+        in texts(state)
+    )
     assert next(o.choices[0][0] for o in RULESET.options if o.key == "side_surprise") == "plain"  # the default
 
 
 # -- invariants -------------------------------------------------------------------------------------------------
-BLOWS = st.lists(st.tuples(st.sampled_from(["damage", "critical", "heal"]), st.integers(min_value=1, max_value=30)),
-                 max_size=12)
+BLOWS = st.lists(
+    st.tuples(st.sampled_from(["damage", "critical", "heal"]), st.integers(min_value=1, max_value=30)), max_size=12
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -409,7 +486,9 @@ def test_hit_points_stay_between_0_and_the_maximum_and_the_word_follows(blows: l
             if combatant.hp > 0:
                 assert combatant.status == "active" and word is None
             else:
-                assert combatant.status == "down" and word in (("dying", "stable", "dead") if target == "Bram" else ("dead",))
+                assert combatant.status == "down" and word in (
+                    ("dying", "stable", "dead") if target == "Bram" else ("dead",)
+                )
             record = RULESET.dying_of(state, combatant.id)
             if record is not None:
                 assert 0 <= record.successes <= 3 and 0 <= record.failures <= 3
@@ -424,15 +503,22 @@ def test_the_bugbear_throws_his_javelin() -> None:
     state = apply(state, a.RollInitiative(rolls=rolls))
     assert state.acting_now() == (who["Bugbear"],)
     fields = {f.key: f for f in RULESET.action_fields(state, "attack", who["Bugbear"])}
-    assert fields["weapon"].choices == (("0", "morningstar +4, 2d8+2"), ("1", "javelin +4, 2d6+2"),
-                                        ("2", "javelin (thrown) +4, 1d6+2"))
+    assert fields["weapon"].choices == (
+        ("0", "morningstar +4, 2d8+2"),
+        ("1", "javelin +4, 2d6+2"),
+        ("2", "javelin (thrown) +4, 1d6+2"),
+    )
     assert fields["to_hit"].label == "To hit +4"
     # +4 against Mirela's AC 12: 8 or more, 65 %.
-    assert RULESET.form_preview(state, "attack", who["Bugbear"], {"target": who["Mirela"], "weapon": "2"}) == \
-        "Needs 8 or more on the d20 (AC 12, +4 to hit): 65% to hit."
+    assert (
+        RULESET.form_preview(state, "attack", who["Bugbear"], {"target": who["Mirela"], "weapon": "2"})
+        == "Needs 8 or more on the d20 (AC 12, +4 to hit): 65% to hit."
+    )
     after = act(state, "attack", "Bugbear", target=who["Mirela"], weapon="2", uses="action", to_hit=d20(9))
-    assert entry(after, "Bugbear attacks").text == \
-        "Bugbear attacks Mirela with javelin (thrown): 1d20 (typed): 9, +4 → 13 against AC 12: hit."
+    assert (
+        entry(after, "Bugbear attacks").text
+        == "Bugbear attacks Mirela with javelin (thrown): 1d20 (typed): 9, +4 → 13 against AC 12: hit."
+    )
     due = RULESET.damage_due(state, after, "attack", {"combatant": who["Bugbear"], "weapon": "2"})
     assert due is not None and due.dice == "1d6+2"
     set_language("ru")
@@ -441,8 +527,11 @@ def test_the_bugbear_throws_his_javelin() -> None:
     finally:
         set_language("en")
     assert [label for _value, label in fields["weapon"].choices] == [
-        "моргенштерн +4, 2d8+2", "метательное копьё +4, 2d6+2", "метательное копьё (бросок) +4, 1d6+2"]
+        "моргенштерн +4, 2d8+2",
+        "метательное копьё +4, 2d6+2",
+        "метательное копьё (бросок) +4, 1d6+2",
+    ]
     with pytest.raises(RuleError, match="^Choose one of Bugbear's attacks.$"):
         act(state, "attack", "Bugbear", target=who["Mirela"], weapon="7", uses="action", to_hit=d20(9))
-    with pytest.raises(RuleError, match="^Attack \"javelin 1d6\": write a name, the attack bonus and the damage dice"):
+    with pytest.raises(RuleError, match='^Attack "javelin 1d6": write a name, the attack bonus and the damage dice'):
         RULESET.check_sheet({"attack_list": "javelin 1d6"})

@@ -16,8 +16,10 @@ from tui_combat.engine.model import State
 from tui_combat.fight.store import Store
 from tui_combat.rulesets.dnd5e import RULESET
 
-SIDES: dict[str, list[Member]] = {"Party": [("Ada", 20, {"dex": 14, "speed": 30}), ("Bram", 20, {"dex": 10, "speed": 25})],
-         "Orcs": [("Orc", 15, {"dex": 12, "attack": 3, "ac": 13})]}
+SIDES: dict[str, list[Member]] = {
+    "Party": [("Ada", 20, {"dex": 14, "speed": 30}), ("Bram", 20, {"dex": 10, "speed": 25})],
+    "Orcs": [("Orc", 15, {"dex": 12, "attack": 3, "ac": 13})],
+}
 
 
 def started(**options: str) -> State:
@@ -44,7 +46,12 @@ def test_a_reaction_spent_comes_back_only_at_its_owners_next_turn() -> None:
 
 def test_action_bonus_action_and_movement_refresh_at_the_start_of_the_turn() -> None:
     state = started()
-    assert budget(state, "Ada") == {"Action": (1, 1), "Bonus action": (1, 1), "Reaction": (1, 1), "Movement (ft)": (30, 30)}
+    assert budget(state, "Ada") == {
+        "Action": (1, 1),
+        "Bonus action": (1, 1),
+        "Reaction": (1, 1),
+        "Movement (ft)": (30, 30),
+    }
     state = act(state, "move", "Ada", feet=20)
     assert texts(state)[-1] == "Ada moves 20 ft (10 ft left)."
     with pytest.raises(RuleError, match="^Ada has 10 ft of movement left.$"):
@@ -61,15 +68,22 @@ def test_action_bonus_action_and_movement_refresh_at_the_start_of_the_turn() -> 
     assert budget(state, "Ada")["Movement (ft)"] == (40, 60)  # what she left stays until her turn comes again
     assert budget(state, "Bram")["Movement (ft)"] == (25, 25)
     state = play(state, a.NextStep(), a.NextStep())  # round 2: Ada's turn
-    assert budget(state, "Ada") == {"Action": (1, 1), "Bonus action": (1, 1), "Reaction": (1, 1), "Movement (ft)": (30, 30)}
+    assert budget(state, "Ada") == {
+        "Action": (1, 1),
+        "Bonus action": (1, 1),
+        "Reaction": (1, 1),
+        "Movement (ft)": (30, 30),
+    }
 
 
 def test_the_2014_surprise_costs_the_first_turn_and_the_reaction_until_it_ends() -> None:
     state = fight(SIDES, surprise="2014")
     who = ids(state)
     state = play(state, a.BeginSurprise(), a.SetSurprised(combatants=(who["Bram"],)), a.StartFight())
-    assert ("Surprised, they can neither move nor act on their first turn, and take no reaction until it ends: Bram."
-            in texts(state))
+    assert (
+        "Surprised, they can neither move nor act on their first turn, and take no reaction until it ends: Bram."
+        in texts(state)
+    )
     assert {r.dice for r in initiative_asked(RULESET, state)[0]} == {"1d20"}  # no disadvantage under the 2014 rule
     state = apply(state, a.RollInitiative(rolls={who["Ada"]: d20(13), who["Bram"]: d20(8), who["Orc"]: d20(10)}))
     assert budget(state, "Bram")["Reaction"] == (0, 1)
@@ -77,19 +91,30 @@ def test_the_2014_surprise_costs_the_first_turn_and_the_reaction_until_it_ends()
         act(state, "use", "Bram", what="reaction")
     state = next_until(state, "Bram")
     assert texts(state)[-1] == "Surprised, Bram can neither move nor act this turn."
-    assert budget(state, "Bram") == {"Action": (0, 1), "Bonus action": (0, 1), "Reaction": (0, 1), "Movement (ft)": (0, 25)}
+    assert budget(state, "Bram") == {
+        "Action": (0, 1),
+        "Bonus action": (0, 1),
+        "Reaction": (0, 1),
+        "Movement (ft)": (0, 25),
+    }
     with pytest.raises(RuleError, match="^Bram is surprised: this first turn is lost.$"):
         act(state, "attack", "Bram", target=who["Orc"], uses="action", to_hit=d20(20), damage=d20(3))
     state = apply(state, a.NextStep())  # his turn ends: the reaction is back
     assert budget(state, "Bram")["Reaction"] == (1, 1)
     state = act(state, "use", "Bram", what="reaction")
     state = next_until(apply(state, a.NextStep()), "Bram")  # round 2: a turn like any other
-    assert state.round == 2 and budget(state, "Bram")["Action"] == (1, 1) and budget(state, "Bram")["Movement (ft)"] == (25, 25)
+    assert (
+        state.round == 2
+        and budget(state, "Bram")["Action"] == (1, 1)
+        and budget(state, "Bram")["Movement (ft)"] == (25, 25)
+    )
 
 
 def test_counters_refresh_at_the_turn_or_last_the_fight() -> None:
-    sides: dict[str, list[Member]] = {"Party": [("Ada", 20, {"dex": 14})],
-             "Dragon": [("Dragon", 200, {"dex": 10, "counters": "legendary actions 3/turn, frightful presence 1"})]}
+    sides: dict[str, list[Member]] = {
+        "Party": [("Ada", 20, {"dex": 14})],
+        "Dragon": [("Dragon", 200, {"dex": 10, "counters": "legendary actions 3/turn, frightful presence 1"})],
+    }
     state = play(fight(sides), a.StartFight())
     who = ids(state)
     state = apply(state, a.RollInitiative(rolls={who["Ada"]: d20(15), who["Dragon"]: d20(5)}))  # Ada 17, dragon 5
@@ -118,13 +143,21 @@ def test_conditions_end_on_their_own() -> None:
     state = act(state, "condition", "Orc", condition="stunned", ends="start", anchor=ada)
     state = act(state, "condition", "Orc", condition="prone", ends="removed")
     state = act(state, "condition", "Bram", condition="restrained", ends="rounds", anchor=orc, rounds=2)
-    assert texts(state)[-4:] == ["Bram is frightened until the end of Ada's next turn.",
-                                 "Orc is stunned until the start of Ada's next turn.", "Orc is prone.",
-                                 "Bram is restrained until the start of Orc's turn in round 3."]
+    assert texts(state)[-4:] == [
+        "Bram is frightened until the end of Ada's next turn.",
+        "Orc is stunned until the start of Ada's next turn.",
+        "Orc is prone.",
+        "Bram is restrained until the start of Orc's turn in round 3.",
+    ]
     state = apply(state, a.NextStep())  # Ada's turn ends: "her next turn" is still to come
     assert [c.name for c in RULESET.conditions_of(state, who["Bram"])] == ["frightened", "restrained"]
     # The stunned orc's turn: no action, no reaction, no movement.
-    assert budget(state, "Orc") == {"Action": (0, 1), "Bonus action": (0, 1), "Reaction": (0, 1), "Movement (ft)": (0, 0)}
+    assert budget(state, "Orc") == {
+        "Action": (0, 1),
+        "Bonus action": (0, 1),
+        "Reaction": (0, 1),
+        "Movement (ft)": (0, 0),
+    }
     with pytest.raises(RuleError, match="^Orc is stunned: no actions or reactions.$"):
         act(state, "use", "Orc", what="action")
     assert budget(state, "Bram")["Movement (ft)"] == (0, 0)  # restrained: speed 0
@@ -156,8 +189,11 @@ def test_budgets_and_conditions_survive_a_restart(tmp_path: Path, compact: bool)
     store = Store.create(started(), tmp_path / "s")
     who = ids(store.state)
     store.dispatch(a.RulesetAction(name="move", args={"combatant": who["Ada"], "feet": 10}))
-    store.dispatch(a.RulesetAction(name="condition", args={"combatant": who["Orc"], "condition": "prone", "ends": "end",
-                                                            "anchor": who["Ada"]}))
+    store.dispatch(
+        a.RulesetAction(
+            name="condition", args={"combatant": who["Orc"], "condition": "prone", "ends": "end", "anchor": who["Ada"]}
+        )
+    )
     before = store.state
     if compact:
         store.save_now()

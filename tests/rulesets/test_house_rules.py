@@ -111,8 +111,11 @@ def test_a_file_that_is_not_toml_is_refused_naming_it(config_dir: Path) -> None:
     [
         ('[weapon_speed]\n"long sword" = 4\n', "unknown field `weapon_speed`"),  # a misspelt table is not ignored
         ('[weapon_speeds]\n"long sword" = -1\n', 'Expected `int` >= 0 - at `$.weapon_speeds["long sword"]`'),
-        ('[initiative.magic_items]\nwand = 2.5\n', 'Expected `int`, got `float` - at `$.initiative.magic_items["wand"]`'),
-        ('[thac0.rates]\nwarrior = [1, 0]\n', 'Expected `int` >= 1 - at `$.thac0.rates["warrior"][1]`'),
+        (
+            "[initiative.magic_items]\nwand = 2.5\n",
+            'Expected `int`, got `float` - at `$.initiative.magic_items["wand"]`',
+        ),
+        ("[thac0.rates]\nwarrior = [1, 0]\n", 'Expected `int` >= 1 - at `$.thac0.rates["warrior"][1]`'),
     ],
 )
 def test_other_wrong_values_are_refused(config_dir: Path, text: str, expected: str) -> None:

@@ -27,8 +27,11 @@ from tui_combat.rulesets.trudvang import RULESET as TRUDVANG
 
 def offered(ruleset_id: str, state: State, combatant_id: str) -> set[str]:
     ruleset = registry.get(ruleset_id)
-    return {spec.name for spec in ruleset.actions if spec.needs_combatant and
-            ruleset.action_available(state, spec.name, combatant_id)}
+    return {
+        spec.name
+        for spec in ruleset.actions
+        if spec.needs_combatant and ruleset.action_available(state, spec.name, combatant_id)
+    }
 
 
 def test_5e_a_dying_character_is_offered_his_death_save_not_an_attack() -> None:
@@ -45,7 +48,9 @@ def test_5e_a_dead_goblin_has_no_turn_s_keys() -> None:
     goblin = next(c.id for c in state.combatants if c.name == "Goblin 1")
     assert {"attack", "use"} <= offered("dnd5e", state, goblin)
     state = apply(state, a.Damage(combatant=goblin, amount=11))
-    assert offered("dnd5e", state, goblin) & {"attack", "attack_advantage", "attack_disadvantage", "use", "move"} == set()
+    assert (
+        offered("dnd5e", state, goblin) & {"attack", "attack_advantage", "attack_disadvantage", "use", "move"} == set()
+    )
     assert DND5E.action_available(state, "condition", goblin)
 
 
@@ -89,7 +94,9 @@ def test_trudvang_the_dying_neither_act_nor_defend() -> None:
     assert offered("trudvang", state, orm) == set()
     assert offered("trudvang", state, fridgar) == {"change_action", "skip"}
     state = apply(state, a.NextStep())  # the countdown's rolls
-    state = apply(state, a.RollInitiative(rolls={key: d10(5) for key in (r.key for r in TRUDVANG.initiative_requests(state))}))
+    state = apply(
+        state, a.RollInitiative(rolls={key: d10(5) for key in (r.key for r in TRUDVANG.initiative_requests(state))})
+    )
     while TRUDVANG.step_kind(state) != "resolve":
         state = apply(state, a.NextStep())
     assert offered("trudvang", state, orm) == set()
@@ -97,8 +104,12 @@ def test_trudvang_the_dying_neither_act_nor_defend() -> None:
 
 
 def test_ose_a_dead_goblin_does_not_attack_with_his_side() -> None:
-    state = build({"Party": [("Cob", 6, {"weapon": "sword"})],
-                   "Goblins": [("Goblin", 3, {"weapon": "spear"}), ("Grak", 3, {"weapon": "spear"})]})
+    state = build(
+        {
+            "Party": [("Cob", 6, {"weapon": "sword"})],
+            "Goblins": [("Goblin", 3, {"weapon": "spear"}), ("Grak", 3, {"weapon": "spear"})],
+        }
+    )
     goblin, grak = (c.id for c in state.combatants if c.name in ("Goblin", "Grak"))
     state = roll_initiative(state, {"s1": 2, "s3": 5})
     state = apply(state, a.Damage(combatant=goblin, amount=3))

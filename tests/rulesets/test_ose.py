@@ -51,7 +51,9 @@ def test_a_side_tie_is_rolled_again_by_the_tied_sides_only() -> None:
     state = roll_initiative(demo(), {PARTY: 4, GOBLIN_SIDE: 4, OGRE_SIDE: 2})
     assert not state.initiative.settled and state.order == ()
     assert [(r.key, render(r.label), r.dice) for r in state.initiative.pending] == [
-        ("s1#2", "Party, tie reroll", "1d6"), ("s6#2", "Goblins, tie reroll", "1d6")]
+        ("s1#2", "Party, tie reroll", "1d6"),
+        ("s6#2", "Goblins, tie reroll", "1d6"),
+    ]
 
     state = apply(state, a.RollInitiative(rolls={"s1#2": d6(3), "s6#2": d6(5)}))  # the goblins win the reroll
     assert state.initiative.settled
@@ -65,8 +67,16 @@ def test_with_the_option_tied_sides_act_simultaneously() -> None:
     state = roll_initiative(state, {PARTY: 4, GOBLIN_SIDE: 4, OGRE_SIDE: 6})
     assert state.initiative.settled and state.initiative.pending == ()
     assert labels(state) == phases_of("Ogre") + phases_of("Party + Goblins")
-    assert members(state, "Party + Goblins · melee") == ["Sir Ambrose", "Wendel", "Pipkin", "Thistle",
-                                                         "Goblin 1", "Goblin 2", "Goblin 3", "Goblin 4"]
+    assert members(state, "Party + Goblins · melee") == [
+        "Sir Ambrose",
+        "Wendel",
+        "Pipkin",
+        "Thistle",
+        "Goblin 1",
+        "Goblin 2",
+        "Goblin 3",
+        "Goblin 4",
+    ]
     assert "Tied at 4: Party + Goblins act simultaneously." in last_texts(state, 3)
 
 
@@ -117,22 +127,48 @@ def test_individual_initiative_adds_the_dexterity_modifier() -> None:
     goblins = state.combatant(GOBLINS[0]).group
     # Dex 10 → +0, 13 → +1, 16 → +1, 14 → +1; the goblins (a group, no Dex given: 10) and the ogre +0.
     assert [(r.key, render(r.label), r.dice, r.modifier) for r in requests] == [
-        (AMBROSE, "Sir Ambrose", "1d6", 0), (WENDEL, "Wendel", "1d6", 1), (PIPKIN, "Pipkin", "1d6", 1),
-        (THISTLE, "Thistle", "1d6", 1), (goblins, "Goblin", "1d6", 0), (OGRE, "Ogre", "1d6", 0)]
+        (AMBROSE, "Sir Ambrose", "1d6", 0),
+        (WENDEL, "Wendel", "1d6", 1),
+        (PIPKIN, "Pipkin", "1d6", 1),
+        (THISTLE, "Thistle", "1d6", 1),
+        (goblins, "Goblin", "1d6", 0),
+        (OGRE, "Ogre", "1d6", 0),
+    ]
     state = apply(state, a.NextStep())
-    state = apply(state, a.RollInitiative(rolls={AMBROSE: d6(6), WENDEL: d6(1), PIPKIN: d6(4), THISTLE: d6(2),
-                                                 goblins: d6(4), OGRE: d6(1)}))
+    state = apply(
+        state,
+        a.RollInitiative(
+            rolls={AMBROSE: d6(6), WENDEL: d6(1), PIPKIN: d6(4), THISTLE: d6(2), goblins: d6(4), OGRE: d6(1)}
+        ),
+    )
     # Totals: Ambrose 6, Pipkin 5, goblins 4, Thistle 3, Wendel 2, ogre 1.
     assert [(t.label.params["name"], t.value) for t in RULESET.round_of(state).turns] == [
-        ("Sir Ambrose", 6), ("Pipkin", 5), ("Goblin", 4), ("Thistle", 3), ("Wendel", 2), ("Ogre", 1)]
-    assert labels(state)[:5] == ["Sir Ambrose · movement", "Sir Ambrose · missiles", "Sir Ambrose · magic",
-                                 "Sir Ambrose · melee", "Pipkin · movement"]
+        ("Sir Ambrose", 6),
+        ("Pipkin", 5),
+        ("Goblin", 4),
+        ("Thistle", 3),
+        ("Wendel", 2),
+        ("Ogre", 1),
+    ]
+    assert labels(state)[:5] == [
+        "Sir Ambrose · movement",
+        "Sir Ambrose · missiles",
+        "Sir Ambrose · magic",
+        "Sir Ambrose · melee",
+        "Pipkin · movement",
+    ]
 
 
 def slow_fight() -> State:
-    state = build({"Party": [("Brunhild", 8, {"weapon": "two-handed sword", "damage": "1d10"}),
-                             ("Cob", 6, {"weapon": "sword"})],
-                   "Goblins": [("Goblin", 3, {"weapon": "spear", "morale": 7})]})
+    state = build(
+        {
+            "Party": [
+                ("Brunhild", 8, {"weapon": "two-handed sword", "damage": "1d10"}),
+                ("Cob", 6, {"weapon": "sword"}),
+            ],
+            "Goblins": [("Goblin", 3, {"weapon": "spear", "morale": 7})],
+        }
+    )
     return apply(state, a.SetOption(key="slow_weapons", value="on"))
 
 
@@ -160,13 +196,18 @@ def test_the_ose_text_has_a_morale_phase_first_in_each_turn_and_no_fairy_runes()
     state = apply(demo(), a.SetOption(key="rules", value="ose"))
     assert RULESET.steps(state)[-1].label == "End of round"
     state = apply(state, a.StartFight())
-    assert [value for value, _label in RULESET.declaration_fields(state, THISTLE)[0].choices] == ["none", "spell", "flee"]
+    assert [value for value, _label in RULESET.declaration_fields(state, THISTLE)[0].choices] == [
+        "none",
+        "spell",
+        "flee",
+    ]
     with pytest.raises(RuleError, match="^Fairy runes are Dolmenwood's"):
         declare(state, THISTLE, "rune")
     state = roll_initiative(state, {PARTY: 5, GOBLIN_SIDE: 3, OGRE_SIDE: 1})
     # The player characters have no morale score: the party's turn has no morale phase.
-    assert labels(state) == (phases_of("Party") + ["Goblins · morale"] + phases_of("Goblins")
-                             + ["Ogre · morale"] + phases_of("Ogre"))
+    assert labels(state) == (
+        phases_of("Party") + ["Goblins · morale"] + phases_of("Goblins") + ["Ogre · morale"] + phases_of("Ogre")
+    )
 
 
 # -- declarations, casting and disruption ---------------------------------------------------------------------
@@ -206,7 +247,8 @@ def test_a_caster_on_the_losing_side_hit_in_the_other_sides_melee_loses_the_spel
     assert state.combatant(WENDEL).hp == 2
     assert last_texts(state, 2) == [
         "Wendel takes 2 damage (1d6 (typed): 2): 2/4 HP.",
-        "Wendel's spell sleep is disrupted (hit before his side's magic phase): it is lost from memory."]
+        "Wendel's spell sleep is disrupted (hit before his side's magic phase): it is lost from memory.",
+    ]
     assert state.log_entries()[-1].facts == {"disrupted": "spell"}
     assert ("Disrupted", "the spell is lost") in RULESET.details(state, WENDEL)
     state = to_slot(state, "Party · magic")
@@ -231,13 +273,15 @@ def test_a_hit_before_initiative_or_a_failed_save_disrupts_and_a_rune_is_used_up
     state = declare(state, THISTLE, "rune", "rune of vanishing")
     state = hit(state, WENDEL, 1)  # during the declarations
     assert last_texts(state, 1) == [
-        "Wendel's spell sleep is disrupted (hit before his side's magic phase): it is lost from memory."]
+        "Wendel's spell sleep is disrupted (hit before his side's magic phase): it is lost from memory."
+    ]
     state = roll_initiative(state, {PARTY: 2, GOBLIN_SIDE: 5, OGRE_SIDE: 1})
     state = act(state, "failed_save", combatant=THISTLE)
     assert last_texts(state, 2) == [
         "Thistle fails a saving throw.",
         "Thistle's fairy rune rune of vanishing is disrupted (a failed saving throw before his side's magic phase): "
-        "it is used up."]
+        "it is used up.",
+    ]
     assert RULESET.round_of(state).disrupted == (WENDEL, THISTLE)
     state = hit(state, THISTLE, 1)  # already lost: said once
     assert sum(1 for e in state.log_entries() if "disrupted" in e.facts) == 2
@@ -263,10 +307,19 @@ def test_a_fleeing_fighters_opponents_get_plus_two_and_ignore_his_shield() -> No
     state = to_slot(state, "Goblins · missiles")
     fields = RULESET.action_fields(state, "attack", GOBLINS[0])
     assert dict(fields[0].choices)[AMBROSE] == "Sir Ambrose: AC 16"
-    state = act(state, "attack", combatant=GOBLINS[0], target=AMBROSE, range="medium", to_hit=typed("1d20", 13),
-                damage=typed("1d6", 4))
-    assert state.log_entries()[-1].text == \
-        "Goblin 1 attacks Sir Ambrose (missile): 1d20 (typed): 13 +0 = 13 against AC 16: miss."
+    state = act(
+        state,
+        "attack",
+        combatant=GOBLINS[0],
+        target=AMBROSE,
+        range="medium",
+        to_hit=typed("1d20", 13),
+        damage=typed("1d6", 4),
+    )
+    assert (
+        state.log_entries()[-1].text
+        == "Goblin 1 attacks Sir Ambrose (missile): 1d20 (typed): 13 +0 = 13 against AC 16: miss."
+    )
 
     # In melee: +2 to hit, and AC 16 − shield 1 = 15; the same 13 now hits (13 + 2 = 15).
     state = to_slot(state, "Goblins · melee")
@@ -274,8 +327,10 @@ def test_a_fleeing_fighters_opponents_get_plus_two_and_ignore_his_shield() -> No
     assert dict(fields[0].choices)[AMBROSE] == "Sir Ambrose: fleeing melee, +2 to hit, AC 15 without shield"
     state = act(state, "attack", combatant=GOBLINS[1], target=AMBROSE, to_hit=typed("1d20", 13), damage=typed("1d6", 4))
     attack = next(e for e in reversed(state.log_entries()) if "hit" in e.facts)
-    assert attack.text == ("Goblin 2 attacks Sir Ambrose (melee): 1d20 (typed): 13 +2 = 15 against AC 15 "
-                           "(+2: fleeing melee, shield ignored): hit.")
+    assert attack.text == (
+        "Goblin 2 attacks Sir Ambrose (melee): 1d20 (typed): 13 +2 = 15 against AC 15 "
+        "(+2: fleeing melee, shield ignored): hit."
+    )
     assert (attack.facts["needed"], attack.facts["total"], attack.facts["hit"]) == (13, 15, True)
     assert state.combatant(AMBROSE).hp == 9 - 4
 
@@ -284,12 +339,25 @@ def test_not_fleeing_the_same_roll_misses() -> None:
     state = roll_initiative(demo(), {PARTY: 2, GOBLIN_SIDE: 5, OGRE_SIDE: 1})
     state = to_slot(state, "Goblins · melee")
     state = act(state, "attack", combatant=GOBLINS[1], target=AMBROSE, to_hit=typed("1d20", 13), damage=typed("1d6", 4))
-    assert state.log_entries()[-1].text == "Goblin 2 attacks Sir Ambrose (melee): 1d20 (typed): 13 +0 = 13 against AC 16: miss."
+    assert (
+        state.log_entries()[-1].text
+        == "Goblin 2 attacks Sir Ambrose (melee): 1d20 (typed): 13 +0 = 13 against AC 16: miss."
+    )
     # From behind his shield does not count either, without the +2: 13 against 15 misses, 15 hits.
-    state = act(state, "attack", combatant=GOBLINS[2], target=AMBROSE, behind=True, to_hit=typed("1d20", 15),
-                damage=typed("1d6", 1))
+    state = act(
+        state,
+        "attack",
+        combatant=GOBLINS[2],
+        target=AMBROSE,
+        behind=True,
+        to_hit=typed("1d20", 15),
+        damage=typed("1d6", 1),
+    )
     attack = next(e for e in reversed(state.log_entries()) if "hit" in e.facts)
-    assert attack.text == "Goblin 3 attacks Sir Ambrose (melee): 1d20 (typed): 15 +0 = 15 against AC 15 (shield ignored): hit."
+    assert (
+        attack.text
+        == "Goblin 3 attacks Sir Ambrose (melee): 1d20 (typed): 15 +0 = 15 against AC 15 (shield ignored): hit."
+    )
 
 
 def test_the_fleeing_only_move_and_the_log_says_what_it_costs() -> None:
@@ -298,7 +366,8 @@ def test_the_fleeing_only_move_and_the_log_says_what_it_costs() -> None:
     assert [render(slot.label) for slot in state.order if AMBROSE in slot.combatants] == ["Party · movement"]
     state = act(state, "move", combatant=AMBROSE)
     assert last_texts(state, 1) == [
-        "Sir Ambrose turns and flees from melee: he is out of reach of the melee attacks still to come this round."]
+        "Sir Ambrose turns and flees from melee: he is out of reach of the melee attacks still to come this round."
+    ]
     assert RULESET.round_of(state).spent[AMBROSE] == Spent(moved=True)
     assert not RULESET.action_available(state, "move", AMBROSE)
 
@@ -310,20 +379,34 @@ def test_an_attack_is_one_action_a_round() -> None:
     fields = RULESET.action_fields(state, "attack", PIPKIN)
     assert [f.key for f in fields] == ["target", "range", "modifier", "to_hit"]
     assert [label for _key, label in fields[1].choices] == [
-        "short (to 70 ft) +1", "medium (to 140 ft) +0", "long (to 210 ft) -1"]
+        "short (to 70 ft) +1",
+        "medium (to 140 ft) +0",
+        "long (to 210 ft) -1",
+    ]
     # Before the roll: 13 − 2 = 11 or more, 10 faces of 20; at long range (−1 → +0) 13 or more, 40 %.
-    assert RULESET.form_preview(state, "attack", PIPKIN, {"target": GOBLINS[0], "range": "short"}) == \
-        "Needs 11 or more on the d20 (AC 13, +2 to hit): 50% to hit."
-    assert RULESET.form_preview(state, "attack", PIPKIN, {"target": GOBLINS[0], "range": "long"}) == \
-        "Needs 13 or more on the d20 (AC 13, +0 to hit): 40% to hit."
+    assert (
+        RULESET.form_preview(state, "attack", PIPKIN, {"target": GOBLINS[0], "range": "short"})
+        == "Needs 11 or more on the d20 (AC 13, +2 to hit): 50% to hit."
+    )
+    assert (
+        RULESET.form_preview(state, "attack", PIPKIN, {"target": GOBLINS[0], "range": "long"})
+        == "Needs 13 or more on the d20 (AC 13, +0 to hit): 40% to hit."
+    )
     # The hit asks for the bow's damage next, for the goblin it struck.
     before = state
     hit = act(state, "attack", combatant=PIPKIN, target=GOBLINS[0], range="short", to_hit=typed("1d20", 11))
     assert hit.combatant(GOBLINS[0]).status == "active"
     due = RULESET.damage_due(before, hit, "attack", {"combatant": PIPKIN, "target": GOBLINS[0]})
     assert due is not None and (due.target, due.dice) == (GOBLINS[0], "1d6")
-    state = act(state, "attack", combatant=PIPKIN, target=GOBLINS[0], range="short", to_hit=typed("1d20", 11),
-                damage=typed("1d6", 3))
+    state = act(
+        state,
+        "attack",
+        combatant=PIPKIN,
+        target=GOBLINS[0],
+        range="short",
+        to_hit=typed("1d20", 11),
+        damage=typed("1d6", 3),
+    )
     assert state.combatant(GOBLINS[0]).status == "down"
     assert not RULESET.action_available(state, "attack", PIPKIN)
     state = to_slot(state, "Party · melee")
@@ -350,11 +433,14 @@ def test_surprise_is_1_or_2_on_1d6_and_the_surprised_side_loses_the_first_round(
     assert [r.key for r in RULESET.initiative_requests(state)] == [PARTY, GOBLIN_SIDE, OGRE_SIDE]
 
 
-@pytest.mark.parametrize(("situation", "dice", "rolled", "text", "amount"), [
-    ("dungeon", "2d6", 7, "70 ft", 70),
-    ("wilderness", "4d6", 14, "140 yards", 140),
-    ("wilderness_surprised", "1d4", 3, "30 yards", 30),
-])
+@pytest.mark.parametrize(
+    ("situation", "dice", "rolled", "text", "amount"),
+    [
+        ("dungeon", "2d6", 7, "70 ft", 70),
+        ("wilderness", "4d6", 14, "140 yards", 140),
+        ("wilderness_surprised", "1d4", 3, "30 yards", 30),
+    ],
+)
 def test_encounter_distance(situation: str, dice: str, rolled: int, text: str, amount: int) -> None:
     assert {s.id: (s.dice, s.multiplier, s.unit) for s in RULESET.distance_situations()}[situation][0] == dice
     state = apply(demo(), a.BeginSurprise())
@@ -389,12 +475,22 @@ def test_the_state_is_the_same_in_every_language() -> None:
         state = declare(demo(), WENDEL, "spell", "sleep")
         state = roll_initiative(state, {PARTY: 2, GOBLIN_SIDE: 5, OGRE_SIDE: 1})
         state = to_slot(state, melee)
-        return act(state, "attack", combatant=GOBLINS[0], target=WENDEL, to_hit=typed("1d20", 12), damage=typed("1d6", 2))
+        return act(
+            state, "attack", combatant=GOBLINS[0], target=WENDEL, to_hit=typed("1d20", 12), damage=typed("1d6", 2)
+        )
 
     english = play("Goblins · melee")
     try:
-        use_catalog("xx", {"hit": "влучання", "movement": "рух", "Party": "Гурт",
-                           "{who} · {phase}": "{phase} — {who}", "a spell": "закляття"})
+        use_catalog(
+            "xx",
+            {
+                "hit": "влучання",
+                "movement": "рух",
+                "Party": "Гурт",
+                "{who} · {phase}": "{phase} — {who}",
+                "a spell": "закляття",
+            },
+        )
         other = play("melee — Goblins")
         assert render(other.order[0].label) == "рух — Goblins"
     finally:

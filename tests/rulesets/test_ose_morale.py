@@ -42,15 +42,17 @@ def due(state: State) -> list[tuple[str, str]]:
 def test_a_roll_of_8_against_morale_7_breaks() -> None:
     state = morale(started(demo()), GOBLINS[0], 8)
     entry = state.log_entries()[-1]
-    assert entry.text == ("Morale — Goblins: 2d6 (typed): 8 against 7: the nerve breaks: flight or surrender next "
-                          "round.")
+    assert entry.text == (
+        "Morale — Goblins: 2d6 (typed): 8 against 7: the nerve breaks: flight or surrender next round."
+    )
     assert entry.facts == {"morale": 7, "modifier": 0, "total": 8, "broken": True}
     assert RULESET.fight_of(state).broken == {g: 1 for g in GOBLINS}
     assert ("Morale", "7: broken in round 1, flees or surrenders") in RULESET.details(state, GOBLINS[2])
     # Next round the GM is reminded; no more checks for them.
     state = next_round(state)
-    assert "Nerve broken: Goblin 1, Goblin 2, Goblin 3, Goblin 4 — flight or surrender this round." in \
-        last_texts(state, 2)
+    assert "Nerve broken: Goblin 1, Goblin 2, Goblin 3, Goblin 4 — flight or surrender this round." in last_texts(
+        state, 2
+    )
     assert not RULESET.action_available(state, "morale", GOBLINS[0])
 
 
@@ -78,13 +80,17 @@ def test_the_chance_of_breaking_is_shown_before_the_roll() -> None:
     state = started(demo())
     fields = RULESET.action_fields(state, "morale", GOBLINS[0])
     assert [(f.key, f.kind, f.default) for f in fields] == [
-        ("modifier", "choice", "0"), ("whole_side", "bool", True), ("roll", "roll", "2d6")]
+        ("modifier", "choice", "0"),
+        ("whole_side", "bool", True),
+        ("roll", "roll", "2d6"),
+    ]
     assert [label for _value, label in fields[0].choices] == [
         "-2: breaks on 6+: 26 in 36 (72%)",  # higher than 5: 36 − (1 + 2 + 3 + 4) = 26
         "-1: breaks on 7+: 21 in 36 (58%)",  # higher than 6: 6 + 15
         "0: breaks on 8+: 15 in 36 (42%)",
         "+1: breaks on 9+: 10 in 36 (28%)",  # higher than 8: 4 + 3 + 2 + 1
-        "+2: breaks on 10+: 6 in 36 (17%)"]  # higher than 9: 3 + 2 + 1
+        "+2: breaks on 10+: 6 in 36 (17%)",
+    ]  # higher than 9: 3 + 2 + 1
     assert ("Morale", "7 — breaks on 8+: 15 in 36 (42%)") in RULESET.details(state, GOBLINS[0])
     # The ogre: higher than 10 is 11 or 12, 3 of 36.
     assert ("Morale", "10 — breaks on 11+: 3 in 36 (8%)") in RULESET.details(state, OGRE)
@@ -122,28 +128,40 @@ def test_player_characters_are_never_prompted() -> None:
     assert not RULESET.action_available(state, "morale", "c3")
     with pytest.raises(RuleError, match="^Morale cannot be done now.$"):
         morale(state, "c3", 7)
-    assert RULESET.morale_refusal(state, state.combatant("c3")) == \
-        "Wendel has no morale score: a player character decides for himself."
+    assert (
+        RULESET.morale_refusal(state, state.combatant("c3"))
+        == "Wendel has no morale score: a player character decides for himself."
+    )
 
 
 def test_after_two_passed_checks_no_prompt_and_no_check() -> None:
     state = morale(started(demo()), GOBLINS[0], 6)
     state = morale(state, GOBLINS[0], 7)
-    assert last_texts(state, 1) == ["Goblin 1, Goblin 2, Goblin 3, Goblin 4 passed 2 morale checks: a fight to the death."]
+    assert last_texts(state, 1) == [
+        "Goblin 1, Goblin 2, Goblin 3, Goblin 4 passed 2 morale checks: a fight to the death."
+    ]
     state = apply(state, a.Damage(combatant=GOBLINS[0], amount=3))  # the first death
     state = apply(state, a.Damage(combatant=GOBLINS[1], amount=3))  # half the side
     assert RULESET.fight_of(state).prompts == ()
     assert not any("morale_due" in e.facts for e in state.log_entries())
     assert not RULESET.action_available(state, "morale", GOBLINS[2])
-    assert RULESET.morale_refusal(state, state.combatant(GOBLINS[2])) == \
-        "Goblin 3 passed 2 morale checks: he fights to the death."
+    assert (
+        RULESET.morale_refusal(state, state.combatant(GOBLINS[2]))
+        == "Goblin 3 passed 2 morale checks: he fights to the death."
+    )
     assert ("Morale", "7: 2 checks passed, fights to the death") in RULESET.details(state, GOBLINS[2])
 
 
 def test_morale_12_never_prompts_and_never_checks() -> None:
-    state = started(build({"Party": [("Ada", 10, {})],
-                           "Skeletons": [("Skeleton A", 4, {"morale": 12}), ("Skeleton B", 4, {"morale": 12})],
-                           "Wight": [("Wight", 12, {"morale": 12})]}))
+    state = started(
+        build(
+            {
+                "Party": [("Ada", 10, {})],
+                "Skeletons": [("Skeleton A", 4, {"morale": 12}), ("Skeleton B", 4, {"morale": 12})],
+                "Wight": [("Wight", 12, {"morale": 12})],
+            }
+        )
+    )
     skeleton_a, skeleton_b, wight = "c4", "c5", "c7"
     state = apply(state, a.Damage(combatant=skeleton_a, amount=4))  # first death
     state = apply(state, a.Damage(combatant=skeleton_b, amount=4))  # the whole side
@@ -151,8 +169,10 @@ def test_morale_12_never_prompts_and_never_checks() -> None:
     state = apply(state, a.Damage(combatant=wight, amount=8))  # 3 of 12: a quarter
     assert RULESET.fight_of(state).prompts == ()
     assert not RULESET.action_available(state, "morale", wight)
-    assert RULESET.morale_refusal(state, state.combatant(wight)) == \
-        "Morale 12: Wight fights to the death and never checks."
+    assert (
+        RULESET.morale_refusal(state, state.combatant(wight))
+        == "Morale 12: Wight fights to the death and never checks."
+    )
     assert ("Morale", "12: fights to the death, never checks") in RULESET.details(state, wight)
 
 
@@ -167,7 +187,8 @@ def test_a_lone_creature_prompts_at_its_first_damage_and_at_a_quarter_of_its_hp(
     assert last_texts(state, 1) == ["Morale check due for Ogre: a quarter of its HP or less."]
     assert RULESET.fight_of(state).prompts == (
         MoralePrompt(side=OGRE_SIDE, reason="first damaged", round=1, answered=True),
-        MoralePrompt(side=OGRE_SIDE, reason="a quarter of its HP or less", round=1))
+        MoralePrompt(side=OGRE_SIDE, reason="a quarter of its HP or less", round=1),
+    )
     state = apply(state, a.Damage(combatant=OGRE, amount=1))  # each trigger once
     assert sum(1 for e in state.log_entries() if "morale_due" in e.facts) == 2
 
@@ -184,9 +205,17 @@ def test_no_prompt_outside_a_round_or_for_a_lone_creatures_death() -> None:
 
 def test_a_morale_check_from_a_journal_reads_its_roll_back() -> None:
     store = Store(started(demo()))
-    store.dispatch(a.RulesetAction(name="morale", args={
-        "combatant": GOBLINS[0], "modifier": "-1", "whole_side": True,
-        "roll": {"expr": "2d6", "total": 7, "faces": [3, 4], "physical": False}}))
+    store.dispatch(
+        a.RulesetAction(
+            name="morale",
+            args={
+                "combatant": GOBLINS[0],
+                "modifier": "-1",
+                "whole_side": True,
+                "roll": {"expr": "2d6", "total": 7, "faces": [3, 4], "physical": False},
+            },
+        )
+    )
     assert store.state.log_entries()[-1].facts == {"morale": 7, "modifier": -1, "total": 7, "broken": True}
     assert store.state.log_entries()[-1].rolls[0].faces == (3, 4)
 
@@ -198,6 +227,6 @@ def test_house_rules_change_the_modifier_range(tmp_path: Path, monkeypatch: pyte
         assert tables().morale.max_modifier == 3
         state = morale(started(demo()), GOBLINS[0], 10, modifier="+3")  # 10 against 10: holds
         assert state.log_entries()[-1].facts["broken"] is False
-        house_rules_file(tmp_path, "ose", "[morale]\nmax_modifier = \"3\"\n", tables)
+        house_rules_file(tmp_path, "ose", '[morale]\nmax_modifier = "3"\n', tables)
         with pytest.raises(RuleError, match="ose.toml"):
             RULESET.prepare()

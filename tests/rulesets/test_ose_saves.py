@@ -27,44 +27,91 @@ def saves(**sheet: Any) -> tuple[int, ...]:
     return reckon_saves(Sheet(**sheet))[0]
 
 
-@pytest.mark.parametrize(("cls", "level", "expected"), [
-    # OSE Classic Fantasy, each class's table: D W P B S.
-    ("cleric", 1, (11, 12, 14, 16, 15)), ("cleric", 4, (11, 12, 14, 16, 15)), ("cleric", 5, (9, 10, 12, 14, 12)),
-    ("cleric", 9, (6, 7, 9, 11, 9)), ("cleric", 14, (3, 5, 7, 8, 7)),
-    ("fighter", 1, (12, 13, 14, 15, 16)), ("fighter", 4, (10, 11, 12, 13, 14)), ("fighter", 7, (8, 9, 10, 10, 12)),
-    ("fighter", 10, (6, 7, 8, 8, 10)), ("fighter", 13, (4, 5, 6, 5, 8)),
-    ("magic-user", 5, (13, 14, 13, 16, 15)), ("magic-user", 6, (11, 12, 11, 14, 12)), ("magic-user", 11, (8, 9, 8, 11, 8)),
-    ("thief", 4, (13, 14, 13, 16, 15)), ("thief", 5, (12, 13, 11, 14, 13)), ("thief", 9, (10, 11, 9, 12, 10)),
-    ("thief", 13, (8, 9, 7, 10, 8)),
-    ("dwarf", 3, (8, 9, 10, 13, 12)), ("dwarf", 4, (6, 7, 8, 10, 10)), ("dwarf", 7, (4, 5, 6, 7, 8)),
-    ("dwarf", 12, (2, 3, 4, 4, 6)),
-    ("elf", 1, (12, 13, 13, 15, 15)), ("elf", 4, (10, 11, 11, 13, 12)), ("elf", 9, (8, 9, 9, 10, 10)),
-    ("elf", 10, (6, 7, 8, 8, 8)),
-    ("halfling", 2, (8, 9, 10, 13, 12)), ("halfling", 6, (6, 7, 8, 10, 10)), ("halfling", 8, (4, 5, 6, 7, 8)),
-    ("normal human", 0, (14, 15, 16, 17, 18)),
-])
+@pytest.mark.parametrize(
+    ("cls", "level", "expected"),
+    [
+        # OSE Classic Fantasy, each class's table: D W P B S.
+        ("cleric", 1, (11, 12, 14, 16, 15)),
+        ("cleric", 4, (11, 12, 14, 16, 15)),
+        ("cleric", 5, (9, 10, 12, 14, 12)),
+        ("cleric", 9, (6, 7, 9, 11, 9)),
+        ("cleric", 14, (3, 5, 7, 8, 7)),
+        ("fighter", 1, (12, 13, 14, 15, 16)),
+        ("fighter", 4, (10, 11, 12, 13, 14)),
+        ("fighter", 7, (8, 9, 10, 10, 12)),
+        ("fighter", 10, (6, 7, 8, 8, 10)),
+        ("fighter", 13, (4, 5, 6, 5, 8)),
+        ("magic-user", 5, (13, 14, 13, 16, 15)),
+        ("magic-user", 6, (11, 12, 11, 14, 12)),
+        ("magic-user", 11, (8, 9, 8, 11, 8)),
+        ("thief", 4, (13, 14, 13, 16, 15)),
+        ("thief", 5, (12, 13, 11, 14, 13)),
+        ("thief", 9, (10, 11, 9, 12, 10)),
+        ("thief", 13, (8, 9, 7, 10, 8)),
+        ("dwarf", 3, (8, 9, 10, 13, 12)),
+        ("dwarf", 4, (6, 7, 8, 10, 10)),
+        ("dwarf", 7, (4, 5, 6, 7, 8)),
+        ("dwarf", 12, (2, 3, 4, 4, 6)),
+        ("elf", 1, (12, 13, 13, 15, 15)),
+        ("elf", 4, (10, 11, 11, 13, 12)),
+        ("elf", 9, (8, 9, 9, 10, 10)),
+        ("elf", 10, (6, 7, 8, 8, 8)),
+        ("halfling", 2, (8, 9, 10, 13, 12)),
+        ("halfling", 6, (6, 7, 8, 10, 10)),
+        ("halfling", 8, (4, 5, 6, 7, 8)),
+        ("normal human", 0, (14, 15, 16, 17, 18)),
+    ],
+)
 def test_each_class_saves_by_its_level(cls: str, level: int, expected: tuple[int, ...]) -> None:
     assert saves(cls=cls, level=level) == expected
 
 
-@pytest.mark.parametrize(("save_as", "expected"), [
-    ("F1", (12, 13, 14, 15, 16)), ("1", (12, 13, 14, 15, 16)), ("(4)", (10, 11, 12, 13, 14)),
-    ("NH", (14, 15, 16, 17, 18)), ("T1", (13, 14, 13, 16, 15)), ("MU5", (13, 14, 13, 16, 15)),
-    ("M6", (11, 12, 11, 14, 12)), ("C9", (6, 7, 9, 11, 9)), ("E10", (6, 7, 8, 8, 8)), ("D1", (8, 9, 10, 13, 12)),
-    ("fighter 3", (12, 13, 14, 15, 16)),
-])
+@pytest.mark.parametrize(
+    ("save_as", "expected"),
+    [
+        ("F1", (12, 13, 14, 15, 16)),
+        ("1", (12, 13, 14, 15, 16)),
+        ("(4)", (10, 11, 12, 13, 14)),
+        ("NH", (14, 15, 16, 17, 18)),
+        ("T1", (13, 14, 13, 16, 15)),
+        ("MU5", (13, 14, 13, 16, 15)),
+        ("M6", (11, 12, 11, 14, 12)),
+        ("C9", (6, 7, 9, 11, 9)),
+        ("E10", (6, 7, 8, 8, 8)),
+        ("D1", (8, 9, 10, 13, 12)),
+        ("fighter 3", (12, 13, 14, 15, 16)),
+    ],
+)
 def test_a_monster_saves_as_a_class_and_level(save_as: str, expected: tuple[int, ...]) -> None:
     assert saves(save_as=save_as) == expected
 
 
-@pytest.mark.parametrize("line", ["D12 W13 P14 B15 S16", "SV D12 W13 P14 B15 S16 (1)", "Saves: D12 W13 P14 B15 S16 (F1)",
-                                  "S16 B15 P14 W13 D12", "12 13 14 15 16", "D12 R13 H14 B15 S16"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "D12 W13 P14 B15 S16",
+        "SV D12 W13 P14 B15 S16 (1)",
+        "Saves: D12 W13 P14 B15 S16 (F1)",
+        "S16 B15 P14 W13 D12",
+        "12 13 14 15 16",
+        "D12 R13 H14 B15 S16",
+    ],
+)
 def test_a_sheet_s_saves_line_as_a_stat_block_prints_it(line: str) -> None:
     assert saves(saves=line, save_as="NH", cls="fighter", level=9) == (12, 13, 14, 15, 16)  # the line wins
 
 
-@pytest.mark.parametrize("line", ["D12 W13 P14 B15", "D12 W13 P14 B15 S16 X17", "D12 D13 P14 B15 S16", "D12 W13 P14 B15 S26",
-                                  "D12 W13 P14 B15 S16 (Q7)", "lots"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "D12 W13 P14 B15",
+        "D12 W13 P14 B15 S16 X17",
+        "D12 D13 P14 B15 S16",
+        "D12 W13 P14 B15 S26",
+        "D12 W13 P14 B15 S16 (Q7)",
+        "lots",
+    ],
+)
 def test_a_wrong_saves_line_is_refused_with_what_it_should_look_like(line: str) -> None:
     with pytest.raises(RuleError) as error:
         RULESET.check_sheet({"saves": line})
@@ -88,12 +135,33 @@ def test_without_a_line_a_monster_saves_as_a_fighter_of_its_hit_dice_and_below_o
     assert [str(reason) for reason in reasons] == ["as normal human: nothing on the sheet says otherwise"]
 
 
-@pytest.mark.parametrize(("rules", "labels", "shown"), [
-    ("ose", ["Death ray or poison", "Magic wands", "Paralysis or petrification", "Breath attacks", "Spells, rods or staves"],
-     "D12 W13 P14 B15 S16"),
-    ("dolmenwood", ["Doom (death, poison)", "Ray (wands)", "Hold (paralysis)", "Blast (breath)",
-                    "Spell (spells, rods, staves)"], "D12 R13 H14 B15 S16"),
-])
+@pytest.mark.parametrize(
+    ("rules", "labels", "shown"),
+    [
+        (
+            "ose",
+            [
+                "Death ray or poison",
+                "Magic wands",
+                "Paralysis or petrification",
+                "Breath attacks",
+                "Spells, rods or staves",
+            ],
+            "D12 W13 P14 B15 S16",
+        ),
+        (
+            "dolmenwood",
+            [
+                "Doom (death, poison)",
+                "Ray (wands)",
+                "Hold (paralysis)",
+                "Blast (breath)",
+                "Spell (spells, rods, staves)",
+            ],
+            "D12 R13 H14 B15 S16",
+        ),
+    ],
+)
 def test_the_five_saves_by_the_rules_names_and_letters(rules: str, labels: list[str], shown: str) -> None:
     state = build({"Party": [("Ambrose", 9, {"cls": "fighter", "level": 1})]})
     state = apply(state, a.SetOption(key="rules", value=rules))
@@ -104,8 +172,12 @@ def test_the_five_saves_by_the_rules_names_and_letters(rules: str, labels: list[
 
 
 def test_the_odds_and_the_chance_before_the_roll() -> None:
-    state = build({"Party": [("Ambrose", 9, {"cls": "fighter", "level": 1})],
-                   "Goblins": [("Goblin", 3, {"hd": "1-1", "save_as": "NH"})]})
+    state = build(
+        {
+            "Party": [("Ambrose", 9, {"cls": "fighter", "level": 1})],
+            "Goblins": [("Goblin", 3, {"hd": "1-1", "save_as": "NH"})],
+        }
+    )
     ambrose, goblin = (c.id for c in state.combatants)
     odds = RULESET.save_odds(state, goblin, "spells", 0)
     assert (odds.needed, odds.modifier, odds.chance()) == (18, 0, pytest.approx(0.15))
@@ -123,13 +195,23 @@ def test_a_failed_save_disrupts_a_declared_spell_a_saved_one_does_not() -> None:
     assert RULESET.disrupted(failed, WENDEL)
     assert failed.log_entries()[-1].text == (
         "Wendel's spell Sleep is disrupted (a failed saving throw "
-        "before his side's magic phase): it is lost from memory.")
+        "before his side's magic phase): it is lost from memory."
+    )
 
 
-@pytest.mark.parametrize(("sheet", "dice"), [
-    ({"hd": "1-1"}, "1d8-1"), ({"hd": "4+1"}, "4d8+1"), ({"hd": "6+3*"}, "6d8+3"), ({"hd": "½"}, "1d4"),
-    ({"hd": "2"}, "2d8"), ({}, ""), ({"hd": "3", "cls": "fighter"}, ""), ({"hd": "many"}, ""),
-])
+@pytest.mark.parametrize(
+    ("sheet", "dice"),
+    [
+        ({"hd": "1-1"}, "1d8-1"),
+        ({"hd": "4+1"}, "4d8+1"),
+        ({"hd": "6+3*"}, "6d8+3"),
+        ({"hd": "½"}, "1d4"),
+        ({"hd": "2"}, "2d8"),
+        ({}, ""),
+        ({"hd": "3", "cls": "fighter"}, ""),
+        ({"hd": "many"}, ""),
+    ],
+)
 def test_a_monster_s_hit_points_are_rolled_from_its_hit_dice(sheet: dict[str, Any], dice: str) -> None:
     assert RULESET.hit_point_dice(sheet) == dice
 

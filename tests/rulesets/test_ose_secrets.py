@@ -65,13 +65,20 @@ def test_a_morale_check_still_due_is_the_referees_reminder(rolls_shown: str) -> 
 
 
 @pytest.mark.parametrize("rolls_shown", ROLLS_SHOWN)
-@pytest.mark.parametrize(("total", "said", "outcome"), [
-    (11, "Morale — Goblins: 2d6 (typed): 11 against 7: the nerve breaks: flight or surrender next round.",
-     "Goblins: the nerve breaks."),
-    (7, "Morale — Goblins: 2d6 (typed): 7 against 7: the nerve holds.", "Goblins: the nerve holds."),
-])
+@pytest.mark.parametrize(
+    ("total", "said", "outcome"),
+    [
+        (
+            11,
+            "Morale — Goblins: 2d6 (typed): 11 against 7: the nerve breaks: flight or surrender next round.",
+            "Goblins: the nerve breaks.",
+        ),
+        (7, "Morale — Goblins: 2d6 (typed): 7 against 7: the nerve holds.", "Goblins: the nerve holds."),
+    ],
+)
 def test_the_morale_score_stays_behind_the_screen_and_the_players_read_the_outcome(
-        rolls_shown: str, total: int, said: str, outcome: str) -> None:
+    rolls_shown: str, total: int, said: str, outcome: str
+) -> None:
     state = started(demo_with(rolls_shown))
     state = apply(state, a.SetStatus(combatant=GOBLINS[0], status="down"))
     state = act(state, "morale", combatant=GOBLINS[1], modifier="0", whole_side=True, roll=typed("2d6", total))
@@ -91,8 +98,9 @@ def test_one_creatures_morale_is_read_by_his_name() -> None:
     state = started(demo_with("outcomes"))
     state = apply(state, a.Damage(combatant=OGRE, amount=3))
     state = act(state, "morale", combatant=OGRE, modifier="-1", whole_side=False, roll=typed("2d6", 12))
-    assert texts(state)[-1] == ("Morale — Ogre: 2d6 (typed): 12 against 10 -1: the nerve breaks: flight or surrender "
-                                "next round.")
+    assert texts(state)[-1] == (
+        "Morale — Ogre: 2d6 (typed): 12 against 10 -1: the nerve breaks: flight or surrender next round."
+    )
     assert players(state)[-1] == "Ogre: the nerve breaks."
     # Next round, one creature's reminder agrees with one name (it said "Ogre try to flee or surrender").
     state = next_round(state)

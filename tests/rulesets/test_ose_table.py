@@ -61,17 +61,22 @@ def test_both_sides_surprised_meet_at_the_distance_of_either_side_surprised() ->
     state = apply(state, a.RollDistance(situation="wilderness_surprised", roll=typed("1d4", 3)))
     assert state.log_entries()[-1].facts == {"distance": 30}
     # One side's roll surprised, the other's not: the usual one-side row; none surprised: 4d6.
-    one = apply(apply(demo(), a.BeginSurprise()), a.RollSurprise(rolls={
-        side: typed("1d6", 1 if side == GOBLIN_SIDE else 5) for side in sides}))
+    one = apply(
+        apply(demo(), a.BeginSurprise()),
+        a.RollSurprise(rolls={side: typed("1d6", 1 if side == GOBLIN_SIDE else 5) for side in sides}),
+    )
     assert rows(one) == ["dungeon", "wilderness_surprised"]
     none = apply(apply(demo(), a.BeginSurprise()), a.RollSurprise(rolls={side: typed("1d6", 5) for side in sides}))
     assert rows(none) == ["dungeon", "wilderness"]
 
 
-@pytest.mark.parametrize(("total", "message"), [
-    (3, "4d6 cannot show 3 \\(the distance for wilderness\\): from 4 to 24."),
-    (1000, "4d6 cannot show 1000 \\(the distance for wilderness\\): from 4 to 24."),
-])
+@pytest.mark.parametrize(
+    ("total", "message"),
+    [
+        (3, "4d6 cannot show 3 \\(the distance for wilderness\\): from 4 to 24."),
+        (1000, "4d6 cannot show 1000 \\(the distance for wilderness\\): from 4 to 24."),
+    ],
+)
 def test_a_typed_distance_is_one_the_rows_dice_can_show(total: int, message: str) -> None:
     state = apply(demo(), a.BeginSurprise())
     with pytest.raises(RuleError, match=f"^{message}$"):
@@ -109,7 +114,9 @@ def test_a_fleer_whose_side_acted_first_is_gone_before_the_others_melee() -> Non
     state = to_slot(state, "Goblins · melee")
     fields = RULESET.action_fields(state, "attack", GOBLINS[1])
     assert dict(fields[0].choices)[AMBROSE] == "Sir Ambrose: fled from melee, out of reach"
-    with pytest.raises(RuleError, match="^Sir Ambrose turned and fled from melee in his side's turn: he is out of reach.$"):
+    with pytest.raises(
+        RuleError, match="^Sir Ambrose turned and fled from melee in his side's turn: he is out of reach.$"
+    ):
         act(state, "attack", combatant=GOBLINS[1], target=AMBROSE, to_hit=typed("1d20", 13))
 
 
@@ -119,14 +126,18 @@ def test_a_fleer_in_a_tied_simultaneous_turn_gives_his_opponents_plus_two() -> N
     state = roll_initiative(state, {PARTY: 4, GOBLIN_SIDE: 4, OGRE_SIDE: 1})
     state = to_slot(state, "Party + Goblins · movement")
     state = act(state, "move", combatant=AMBROSE)
-    assert last_texts(state, 1) == ["Sir Ambrose turns and flees from melee: his opponents acting with him this turn "
-                                    "get +2 to hit and ignore his shield."]
+    assert last_texts(state, 1) == [
+        "Sir Ambrose turns and flees from melee: his opponents acting with him this turn "
+        "get +2 to hit and ignore his shield."
+    ]
     state = to_slot(state, "Party + Goblins · melee")
     # 13 + 2 = 15 against AC 16 − shield 1 = 15: a hit.
     state = act(state, "attack", combatant=GOBLINS[1], target=AMBROSE, to_hit=typed("1d20", 13))
     attack = state.log_entries()[-1]
-    assert attack.text == ("Goblin 2 attacks Sir Ambrose (melee): 1d20 (typed): 13 +2 = 15 against AC 15 "
-                           "(+2: fleeing melee, shield ignored): hit.")
+    assert attack.text == (
+        "Goblin 2 attacks Sir Ambrose (melee): 1d20 (typed): 13 +2 = 15 against AC 15 "
+        "(+2: fleeing melee, shield ignored): hit."
+    )
 
 
 # -- spells when tied sides act simultaneously ----------------------------------------------------------------

@@ -61,8 +61,19 @@ def surprise(heroes: int, monsters: int) -> Store:
         (1, 2, {"both_surprised": "1d4"}),
         (3, 9, {"one_surprised": "1d6"}),
         (7, 2, {"one_surprised": "1d6"}),
-        (5, 6, {"smoke_fog": "1d8", "dense_forest": "2d10", "light_forest": "4d6", "brush": "4d12", "field": "10d6",
-                "dungeon_night": "", "no_cover": ""}),
+        (
+            5,
+            6,
+            {
+                "smoke_fog": "1d8",
+                "dense_forest": "2d10",
+                "light_forest": "4d6",
+                "brush": "4d12",
+                "field": "10d6",
+                "dungeon_night": "",
+                "no_cover": "",
+            },
+        ),
     ],
 )
 def test_range_rows_follow_the_surprise_result(heroes: int, monsters: int, rows: dict[str, str]) -> None:
@@ -92,8 +103,10 @@ def test_every_rolled_range_row_in_squares(heroes: int, monsters: int, row: str,
 
 @pytest.mark.parametrize(
     ("row", "label"),
-    [("dungeon_night", "dungeon or night: limit of vision (the GM's squares)"),
-     ("no_cover", "no cover: long range of the longest missile weapon (the GM's squares)")],
+    [
+        ("dungeon_night", "dungeon or night: limit of vision (the GM's squares)"),
+        ("no_cover", "no cover: long range of the longest missile weapon (the GM's squares)"),
+    ],
 )
 def test_the_rows_that_ask_the_gm_for_a_number(row: str, label: str) -> None:
     store = surprise(5, 6)
@@ -130,8 +143,12 @@ def test_five_steps_and_the_end_of_round_walks_its_four_parts() -> None:
     store = store_from_encounter(load_encounter(DEMO), seed=1)
     steps = RULESET.steps(store.state)
     assert [(s.id, s.kind, s.secret) for s in steps] == [
-        ("monsters", "declare", True), ("heroes", "declare", False), ("initiative", "initiative", False),
-        ("resolve", "resolve", False), ("end", "end", False)]
+        ("monsters", "declare", True),
+        ("heroes", "declare", False),
+        ("initiative", "initiative", False),
+        ("resolve", "resolve", False),
+        ("end", "end", False),
+    ]
     roll_sides(store, 3, 6)
     while kind(store.state) != "end":
         store.dispatch(a.NextStep())
@@ -156,7 +173,9 @@ def test_five_steps_and_the_end_of_round_walks_its_four_parts() -> None:
 def test_the_status_part_lists_effects_still_running() -> None:
     store = store_from_encounter(load_encounter(DEMO), seed=1)
     roll_sides(store, 3, 6)
-    store.dispatch(a.RulesetAction(name="effect", args={"combatant": who(store)["Ilse"], "name": "shield", "amount": 5}))
+    store.dispatch(
+        a.RulesetAction(name="effect", args={"combatant": who(store)["Ilse"], "name": "shield", "amount": 5})
+    )
     while kind(store.state) != "end":
         store.dispatch(a.NextStep())
     for _part in range(4):
@@ -265,10 +284,14 @@ def test_without_a_1_or_a_10_the_winner_goes_first_in_each_phase() -> None:
 
 
 def test_within_a_sides_phase_attacks_and_spells_come_before_movement() -> None:
-    store = fight([("Archer", {"weapon": "long bow"}),  # average (a bow's class is the default)
-                   ("Runner", {"weapon": "dagger"}),  # moves only, half a move: fast + 1 = average
-                   ("Caster", {"weapon": "dagger"})],  # a spell the GM times as average
-                  [("Orc", {"cls": "monster", "weapon": "long sword"})])
+    store = fight(
+        [
+            ("Archer", {"weapon": "long bow"}),  # average (a bow's class is the default)
+            ("Runner", {"weapon": "dagger"}),  # moves only, half a move: fast + 1 = average
+            ("Caster", {"weapon": "dagger"}),
+        ],  # a spell the GM times as average
+        [("Orc", {"cls": "monster", "weapon": "long sword"})],
+    )
     declare(store, "Runner", action="move", movement="half")
     declare(store, "Caster", action="spell", spell="sleep", phase="average")
     roll_sides(store, 2, 8)
@@ -314,10 +337,14 @@ def test_a_tie_on_the_reroll_asks_for_another_reroll_but_no_second_event() -> No
     roll_sides(store, 4, 4)
     _heroes, monsters = sides(store)
     store.dispatch(a.RollInitiative(rolls={f"{monsters}#2": d10(4), "event": Roll(expr="1d20", total=1, faces=(1,))}))
-    assert [(r.key, str(r.label)) for r in store.state.initiative.pending] == [(f"{monsters}#3", "Monsters: roll again (tie at 4)")]
+    assert [(r.key, str(r.label)) for r in store.state.initiative.pending] == [
+        (f"{monsters}#3", "Monsters: roll again (tie at 4)")
+    ]
     store.dispatch(a.RollInitiative(rolls={f"{monsters}#3": d10(3)}))
     assert store.state.initiative.settled
-    assert [t for t in texts(store.state) if t.startswith("Critical event —")] == ["Critical event — 1: armour trouble. The GM applies it."]
+    assert [t for t in texts(store.state) if t.startswith("Critical event —")] == [
+        "Critical event — 1: armour trouble. The GM applies it."
+    ]
     assert RULESET.round_of(store.state).ranking == (monsters, _heroes)
 
 
@@ -325,15 +352,27 @@ def test_tied_ones_shift_both_sides_and_the_reroll_does_not_shift() -> None:
     store = shifters()
     roll_sides(store, 1, 1)
     heroes, monsters = sides(store)
-    store.dispatch(a.RollInitiative(rolls={f"{monsters}#2": d10(10), "event": Roll(expr="1d20", total=12, faces=(12,))}))
+    store.dispatch(
+        a.RollInitiative(rolls={f"{monsters}#2": d10(10), "event": Roll(expr="1d20", total=12, faces=(12,))})
+    )
     assert RULESET.round_of(store.state).shifts == {heroes: -1, monsters: -1}
-    assert order_of(store.state)[:3] == [("very fast · Heroes", {"Quick"}), ("very fast · Monsters", {"Quick orc"}),
-                                         ("fast · Heroes", {"Steady"})]
+    assert order_of(store.state)[:3] == [
+        ("very fast · Heroes", {"Quick"}),
+        ("very fast · Monsters", {"Quick orc"}),
+        ("fast · Heroes", {"Steady"}),
+    ]
 
 
-EVENTS = ["armour trouble"] * 2 + ["battlefield damaged"] * 2 + ["battlefield shifts", "close quarters", "item damaged",
-          "item dropped"] + ["knock down"] * 3 + ["lucky break", "lucky opening"] + ["mount trouble"] * 2 + [
-          "reinforcements", "retreat", "slip"] + ["weapon trouble"] * 2
+EVENTS = (
+    ["armour trouble"] * 2
+    + ["battlefield damaged"] * 2
+    + ["battlefield shifts", "close quarters", "item damaged", "item dropped"]
+    + ["knock down"] * 3
+    + ["lucky break", "lucky opening"]
+    + ["mount trouble"] * 2
+    + ["reinforcements", "retreat", "slip"]
+    + ["weapon trouble"] * 2
+)
 
 
 @pytest.mark.parametrize("face", range(1, 21))
@@ -359,7 +398,9 @@ def test_an_abandoned_action_moves_to_the_end_of_the_round() -> None:
         ("end of round (changed action)", {"Steady"}),
     ]
     assert store.state.acting_now() == (ids["Quick"],)  # the turn did not move
-    assert texts(store.state)[-1] == "Steady changes his action (pulls Quick back): he acts at the very end of the round."
+    assert (
+        texts(store.state)[-1] == "Steady changes his action (pulls Quick back): he acts at the very end of the round."
+    )
     with pytest.raises(RuleError, match="Quick orc has already acted"):
         store.dispatch(a.RulesetAction(name="abandon", args={"combatant": ids["Quick orc"]}))
     assert not RULESET.action_available(store.state, "abandon", ids["Steady"])
@@ -378,13 +419,19 @@ def test_declarations_are_checked() -> None:
     store = shifters()
     to_initiative(store)
     hero = who(store)["Steady"]
-    for declaration, message in [({"action": "fly"}, "not one of"), ({"movement": "sprint"}, "not one of"),
-                                 ({"phase": "lightning"}, "not a phase")]:
+    for declaration, message in [
+        ({"action": "fly"}, "not one of"),
+        ({"movement": "sprint"}, "not one of"),
+        ({"phase": "lightning"}, "not a phase"),
+    ]:
         with pytest.raises(RuleError, match=message):
             store.dispatch(a.Declare(combatant=hero, declaration=declaration))
     fields = {f.key: f for f in RULESET.declaration_fields(store.state, hero)}
     assert {k: f.kind for k, f in fields.items() if k != "spell" and k != "text"} == {
-        "action": "choice", "movement": "choice", "phase": "choice"}
+        "action": "choice",
+        "movement": "choice",
+        "phase": "choice",
+    }
 
 
 # -- the order, whatever the sheets (property test) ----------------------------------------------------------------
@@ -417,26 +464,39 @@ def expected_phase(sheet: dict[str, Any], declaration: dict[str, str], shift: in
 @st.composite
 def combatants(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, str]]:
     if draw(st.booleans()):
-        sheet: dict[str, Any] = {"weapon": draw(st.sampled_from(sorted(WEAPON_CLASS))), "magic": draw(st.integers(0, 5))}
+        sheet: dict[str, Any] = {
+            "weapon": draw(st.sampled_from(sorted(WEAPON_CLASS))),
+            "magic": draw(st.integers(0, 5)),
+        }
     else:
         sheet = {"cls": "monster", "natural": True, "size": draw(st.sampled_from(sorted(PHASE_BY_SIZE)))}
     sheet["movement"] = draw(st.sampled_from([3, 6, 9, 12, 18, 24]))
     sheet["encumbrance"] = draw(st.sampled_from(sorted(LOAD)))
-    declaration = {"action": draw(st.sampled_from(["attack", "attack", "spell", "move", "other"])),
-                   "movement": draw(st.sampled_from(["none", "half", "full"]))}
+    declaration = {
+        "action": draw(st.sampled_from(["attack", "attack", "spell", "move", "other"])),
+        "movement": draw(st.sampled_from(["none", "half", "full"])),
+    }
     if draw(st.integers(0, 4)) == 0:
         declaration["phase"] = draw(st.sampled_from(["very_fast", "fast", "average", "slow", "very_slow"]))
     return sheet, declaration
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(heroes=st.lists(combatants(), min_size=1, max_size=4), monsters=st.lists(combatants(), min_size=1, max_size=4),
-       rolls=st.tuples(st.integers(1, 10), st.integers(1, 10)).filter(lambda r: r[0] != r[1]),
-       down=st.lists(st.booleans(), min_size=8, max_size=8))
+@given(
+    heroes=st.lists(combatants(), min_size=1, max_size=4),
+    monsters=st.lists(combatants(), min_size=1, max_size=4),
+    rolls=st.tuples(st.integers(1, 10), st.integers(1, 10)).filter(lambda r: r[0] != r[1]),
+    down=st.lists(st.booleans(), min_size=8, max_size=8),
+)
 def test_every_living_combatant_appears_once_no_slot_is_empty_and_a_slot_shares_one_key(
-        heroes: list[tuple[dict[str, Any], dict[str, str]]], monsters: list[tuple[dict[str, Any], dict[str, str]]],
-        rolls: tuple[int, int], down: list[bool]) -> None:
-    store = fight([(f"H{i}", s) for i, (s, _d) in enumerate(heroes)], [(f"M{i}", s) for i, (s, _d) in enumerate(monsters)])
+    heroes: list[tuple[dict[str, Any], dict[str, str]]],
+    monsters: list[tuple[dict[str, Any], dict[str, str]]],
+    rolls: tuple[int, int],
+    down: list[bool],
+) -> None:
+    store = fight(
+        [(f"H{i}", s) for i, (s, _d) in enumerate(heroes)], [(f"M{i}", s) for i, (s, _d) in enumerate(monsters)]
+    )
     plan = {**{f"H{i}": c for i, c in enumerate(heroes)}, **{f"M{i}": c for i, c in enumerate(monsters)}}
     for name, (_sheet, declaration) in plan.items():
         declare(store, name, **declaration)
@@ -448,7 +508,9 @@ def test_every_living_combatant_appears_once_no_slot_is_empty_and_a_slot_shares_
     heroes_side, monsters_side = sides(store)
     living = {c.id for c in state.combatants if c.status == "active"}
     rank = {heroes_side: 0 if rolls[0] < rolls[1] else 1, monsters_side: 1 if rolls[0] < rolls[1] else 0}
-    shift = {side: -1 if roll == 1 else 1 if roll == 10 else 0 for side, roll in zip((heroes_side, monsters_side), rolls)}
+    shift = {
+        side: -1 if roll == 1 else 1 if roll == 10 else 0 for side, roll in zip((heroes_side, monsters_side), rolls)
+    }
     for combatant in state.combatants:
         count = sum(combatant.id in slot.combatants for slot in state.order)
         assert count == (1 if combatant.id in living else 0), combatant.name
@@ -459,8 +521,13 @@ def test_every_living_combatant_appears_once_no_slot_is_empty_and_a_slot_shares_
         for cid in slot.combatants:
             combatant = state.combatant(cid)
             sheet, declaration = plan[combatant.name]
-            slot_keys.add((expected_phase(sheet, declaration, shift[combatant.side]), rank[combatant.side],
-                           1 if declaration["action"] == "move" else 0))
+            slot_keys.add(
+                (
+                    expected_phase(sheet, declaration, shift[combatant.side]),
+                    rank[combatant.side],
+                    1 if declaration["action"] == "move" else 0,
+                )
+            )
         assert len(slot_keys) == 1, (str(slot.label), slot_keys)
         keys.append(next(iter(slot_keys)))
     assert keys == sorted(keys) and len(set(keys)) == len(keys)

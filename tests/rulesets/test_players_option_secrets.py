@@ -22,10 +22,15 @@ OGRE = {"cls": "monster", "level": "4+1", "ac": 5, "weapon": "club", "damage": "
 
 def fight(shown: str) -> Store:
     """Gerda against a gnoll, and reinforcements the players do not see (an ogre), in set-up."""
-    encounter = Encounter(name="Test", ruleset="players_option", sides=[
-        SideSpec(name="Heroes", party=True, combatants=[CombatantSpec(name="Gerda", hp=40, sheet=GERDA)]),
-        SideSpec(name="Gnolls", combatants=[CombatantSpec(name="Gnoll", hp=9, sheet=GNOLL)]),
-        SideSpec(name="Reinforcements", combatants=[CombatantSpec(name="Ogre", hp=25, sheet=OGRE, hidden=True)])])
+    encounter = Encounter(
+        name="Test",
+        ruleset="players_option",
+        sides=[
+            SideSpec(name="Heroes", party=True, combatants=[CombatantSpec(name="Gerda", hp=40, sheet=GERDA)]),
+            SideSpec(name="Gnolls", combatants=[CombatantSpec(name="Gnoll", hp=9, sheet=GNOLL)]),
+            SideSpec(name="Reinforcements", combatants=[CombatantSpec(name="Ogre", hp=25, sheet=OGRE, hidden=True)]),
+        ],
+    )
     store = store_from_encounter(encounter, seed=1)
     store.dispatch(a.SetOption(key=ROLLS_OPTION, value=shown))
     return store
@@ -45,8 +50,15 @@ def roll_sides(store: Store, heroes: int, gnolls: int, reinforcements: int) -> N
     while kind(store.state) != "initiative":
         store.dispatch(a.NextStep())
     sides = side_ids(store.state)
-    store.dispatch(a.RollInitiative(rolls={sides["Heroes"]: d10(heroes), sides["Gnolls"]: d10(gnolls),
-                                           sides["Reinforcements"]: d10(reinforcements)}))
+    store.dispatch(
+        a.RollInitiative(
+            rolls={
+                sides["Heroes"]: d10(heroes),
+                sides["Gnolls"]: d10(gnolls),
+                sides["Reinforcements"]: d10(reinforcements),
+            }
+        )
+    )
 
 
 def unseen(read: str) -> bool:
@@ -66,8 +78,11 @@ def test_a_side_of_hidden_combatants_only_wins_initiative_out_of_the_players_sig
         read = players_read(state)
         assert unseen(read), (shown, read)
         # The face of the die follows the setting for rolls; what it does is the players' under every one.
-        heroes = ("Heroes rolled 10: every phase of the side one slower." if shown == "everything"
-                  else "Every phase of Heroes is one slower this round.")
+        heroes = (
+            "Heroes rolled 10: every phase of the side one slower."
+            if shown == "everything"
+            else "Every phase of Heroes is one slower this round."
+        )
         assert heroes in players_lines(state), shown
         assert "Order: average · Gnolls: Gnoll; average · Heroes: Gerda." in players_lines(state), shown
 
@@ -76,11 +91,19 @@ def test_a_tie_with_a_side_the_players_do_not_see_is_not_theirs() -> None:
     for shown in ROLLS_SHOWN:
         store = fight(shown)
         roll_sides(store, 5, 7, 5)
-        assert gm_texts(store.state)[-1] == ("Initiative needs more rolls: Reinforcements: roll again (tie at 5), "
-                                             "Critical event (tie: Heroes 5 = Reinforcements 5).")
+        assert gm_texts(store.state)[-1] == (
+            "Initiative needs more rolls: Reinforcements: roll again (tie at 5), "
+            "Critical event (tie: Heroes 5 = Reinforcements 5)."
+        )
         asked = {str(request.label): request.key for request in store.state.initiative.pending}
-        store.dispatch(a.RollInitiative(rolls={asked["Reinforcements: roll again (tie at 5)"]: d10(2),
-                                               asked["Critical event (tie: Heroes 5 = Reinforcements 5)"]: die("1d20", 9)}))
+        store.dispatch(
+            a.RollInitiative(
+                rolls={
+                    asked["Reinforcements: roll again (tie at 5)"]: d10(2),
+                    asked["Critical event (tie: Heroes 5 = Reinforcements 5)"]: die("1d20", 9),
+                }
+            )
+        )
         state = store.state
         event = next(entry for entry in state.log_entries() if entry.text.startswith("Critical event — 9"))
         assert event.secret
@@ -102,23 +125,29 @@ def test_a_side_of_hidden_combatants_only_is_not_named_in_the_placement(shown: s
     store = fight(shown)
     sides = side_ids(store.state)
     store.dispatch(a.BeginSurprise())
-    store.dispatch(a.RollSurprise(rolls={sides["Heroes"]: d10(5), sides["Gnolls"]: d10(6),
-                                         sides["Reinforcements"]: d10(2)}))
+    store.dispatch(
+        a.RollSurprise(rolls={sides["Heroes"]: d10(5), sides["Gnolls"]: d10(6), sides["Reinforcements"]: d10(2)})
+    )
     store.dispatch(a.StartFight())
     state = store.state
-    assert "Placing the figures: Reinforcements first (surprised), then Heroes, Gnolls, at the rolled range." \
+    assert (
+        "Placing the figures: Reinforcements first (surprised), then Heroes, Gnolls, at the rolled range."
         in gm_texts(state)
+    )
     assert not any(text.startswith("Placing the figures") for text in players_lines(state))
     assert unseen(players_read(state))
 
     store = fight(shown)
     store.dispatch(a.BeginSurprise())
-    store.dispatch(a.RollSurprise(rolls={sides["Heroes"]: d10(2), sides["Gnolls"]: d10(6),
-                                         sides["Reinforcements"]: d10(7)}))
+    store.dispatch(
+        a.RollSurprise(rolls={sides["Heroes"]: d10(2), sides["Gnolls"]: d10(6), sides["Reinforcements"]: d10(7)})
+    )
     store.dispatch(a.StartFight())
     state = store.state
-    assert "Placing the figures: Heroes first (surprised), then Gnolls, Reinforcements, at the rolled range." \
+    assert (
+        "Placing the figures: Heroes first (surprised), then Gnolls, Reinforcements, at the rolled range."
         in gm_texts(state)
+    )
     assert "Placing the figures: Heroes first (surprised), then Gnolls, at the rolled range." in players_lines(state)
     assert unseen(players_read(state))
 
@@ -128,16 +157,21 @@ def test_the_dms_checklist_and_the_monsters_effects_it_lists_are_his() -> None:
         store = fight(shown)
         roll_sides(store, 3, 7, 8)
         for name, effect in (("Gerda", "bless"), ("Gnoll", "haste"), ("Ogre", "invisibility")):
-            store.dispatch(a.RulesetAction(name="effect", args={"combatant": cid(store.state, name), "name": effect,
-                                                                "amount": 3}))
+            store.dispatch(
+                a.RulesetAction(name="effect", args={"combatant": cid(store.state, name), "name": effect, "amount": 3})
+            )
         while kind(store.state) != "end":
             store.dispatch(a.NextStep())
         for _part in range(4):
             store.dispatch(a.RulesetAction(name="check", args={}))
         state = store.state
         gm = gm_texts(state)
-        assert gm[-4:] == ["End of round, status (4/4): spells, poison and special critical effects take their toll.",
-                           "Gerda: bless 2 rounds.", "Gnoll: haste 2 rounds.", "Ogre: invisibility 2 rounds."]
+        assert gm[-4:] == [
+            "End of round, status (4/4): spells, poison and special critical effects take their toll.",
+            "Gerda: bless 2 rounds.",
+            "Gnoll: haste 2 rounds.",
+            "Ogre: invisibility 2 rounds.",
+        ]
         read = players_lines(state)
         assert read[-1] == "Gerda: bless 2 rounds.", shown
         assert not any(text.startswith("End of round, ") for text in read)
@@ -153,7 +187,9 @@ def test_what_a_monster_does_instead_is_the_dms() -> None:
         state = store.state
         assert gm_texts(state)[-2:] == [
             "Gnoll changes his action (runs for the wagon): he acts at the very end of the round.",
-            "Gerda changes his action (guards the wagon): he acts at the very end of the round."]
+            "Gerda changes his action (guards the wagon): he acts at the very end of the round.",
+        ]
         assert players_lines(state)[-2:] == [
             "Gnoll changes his action: he acts at the very end of the round.",
-            "Gerda changes his action (guards the wagon): he acts at the very end of the round."], shown
+            "Gerda changes his action (guards the wagon): he acts at the very end of the round.",
+        ], shown

@@ -16,9 +16,13 @@ from tui_combat.fight.store import store_from_encounter
 from tui_combat.rulesets.players_option import RULESET, PoDeclaration, PoSheet, po_tables
 from tui_combat.rulesets.players_option.phases import phase_of
 
-CASTER = PoSheet(cls="wizard", level=9, weapon="dagger",
-                 spells="magic missile 1, lightning bolt 3, cone of cold 5, ice storm 6, slow 7, delayed blast 9, "
-                        "wall of iron 10, monster summoning 1 round, raise dead 1 turn")
+CASTER = PoSheet(
+    cls="wizard",
+    level=9,
+    weapon="dagger",
+    spells="magic missile 1, lightning bolt 3, cone of cold 5, ice storm 6, slow 7, delayed blast 9, "
+    "wall of iron 10, monster summoning 1 round, raise dead 1 turn",
+)
 
 
 def phase_name(spell: str, *, shift: int = 0, phase: str = "") -> str:
@@ -26,11 +30,20 @@ def phase_name(spell: str, *, shift: int = 0, phase: str = "") -> str:
     return po_tables().phases[reading.index].id
 
 
-@pytest.mark.parametrize(("spell", "expected"), [
-    ("magic missile", "fast"), ("lightning bolt", "fast"), ("cone of cold", "average"), ("ice storm", "average"),
-    ("slow", "slow"), ("delayed blast", "slow"), ("wall of iron", "very_slow"), ("monster summoning", "very_slow"),
-    ("raise dead", "very_slow"),
-])
+@pytest.mark.parametrize(
+    ("spell", "expected"),
+    [
+        ("magic missile", "fast"),
+        ("lightning bolt", "fast"),
+        ("cone of cold", "average"),
+        ("ice storm", "average"),
+        ("slow", "slow"),
+        ("delayed blast", "slow"),
+        ("wall of iron", "very_slow"),
+        ("monster summoning", "very_slow"),
+        ("raise dead", "very_slow"),
+    ],
+)
 def test_a_spell_acts_in_the_phase_of_its_casting_time(spell: str, expected: str) -> None:
     assert phase_name(spell) == expected
 
@@ -52,8 +65,9 @@ def test_the_casting_time_table_is_an_option_the_gm_may_set_aside() -> None:
     assert [value for value, _label in option.choices] == ["casting_time", "gm"]  # the table stays the default
     by_gm = phase_of(CASTER, PoDeclaration(action="spell", spell="wall of iron"), po_tables(), by_casting_time=False)
     assert po_tables().phases[by_gm.index].id == "fast"
-    set_by_gm = phase_of(CASTER, PoDeclaration(action="spell", spell="wall of iron", phase="slow"), po_tables(),
-                         by_casting_time=False)
+    set_by_gm = phase_of(
+        CASTER, PoDeclaration(action="spell", spell="wall of iron", phase="slow"), po_tables(), by_casting_time=False
+    )
     assert po_tables().phases[set_by_gm.index].id == "slow"
     store = store_from_encounter(load_encounter(DEMO), seed=1)
     store.dispatch(a.SetOption(key="spell_phase", value="gm"))
@@ -79,7 +93,6 @@ def test_surprise_still_places_the_surprised_first() -> None:
     store = surprise(3, 9)
     store.dispatch(a.StartFight())
     assert "Placing the figures: Heroes first (surprised), then Gnolls, at the rolled range." in texts(store.state)
-
 
 
 def test_the_free_round_allows_no_spell_in_players_option_either() -> None:

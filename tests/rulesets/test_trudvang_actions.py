@@ -52,13 +52,25 @@ def test_attack_spends_locked_cp_first_and_one_weapon_action() -> None:
     assert budget(state, "Fridgar")["Seax actions"] == (3, 4)
     assert "6 CP = SV 6" in last_log(state) and "→ hit" in last_log(state)
     facts = last_entry(state).facts
-    assert (facts["cp"], facts["sv"], facts["needed"], facts["roll"], facts["result"], facts["hit"]) == (6, 6, 6, 6, "success", True)
+    assert (facts["cp"], facts["sv"], facts["needed"], facts["roll"], facts["result"], facts["hit"]) == (
+        6,
+        6,
+        6,
+        6,
+        "success",
+        True,
+    )
     assert last_entry(state).rolls == (d20(6),)
-    assert RULESET.round_of(state).attacks == (AttackRecord(id=1, attacker=fridgar, target=ulf, kind="attack", item="Seax", hit=True),)
+    assert RULESET.round_of(state).attacks == (
+        AttackRecord(id=1, attacker=fridgar, target=ulf, kind="attack", item="Seax", hit=True),
+    )
     state = act(state, "attack", combatant=fridgar, target=ulf, cp=2, weapon="seax", roll=d20(1))
     assert "critical hit" in last_log(state) and last_entry(state).facts["result"] == "critical"
     state = act(state, "attack", combatant=fridgar, target=ulf, cp=2, weapon="seax", roll=d20(20))
-    assert "fumble" in last_log(state) and (last_entry(state).facts["result"], last_entry(state).facts["hit"]) == ("fumble", False)
+    assert "fumble" in last_log(state) and (last_entry(state).facts["result"], last_entry(state).facts["hit"]) == (
+        "fumble",
+        False,
+    )
     state = act(state, "attack", combatant=fridgar, target=ulf, cp=2, weapon="seax", roll=d20(3))
     assert "→ miss" in last_log(state) and last_entry(state).facts["result"] == "failure"
 
@@ -77,7 +89,9 @@ def test_weapon_actions_and_unarmed_attacks_are_limited() -> None:
     fridgar, ulf = cid(state, "Fridgar"), cid(state, "Ulf")
     for _ in range(2):
         state = act(state, "attack", combatant=fridgar, target=ulf, cp=1, roll=d20(19))
-    with pytest.raises(RuleError, match="The two-handed sword allows 2 weapon actions a round; Fridgar has used them all."):
+    with pytest.raises(
+        RuleError, match="The two-handed sword allows 2 weapon actions a round; Fridgar has used them all."
+    ):
         act(state, "attack", combatant=fridgar, target=ulf, cp=1, roll=d20(19))
     for _ in range(4):
         state = act(state, "attack", combatant=fridgar, target=ulf, cp=1, weapon="unarmed", roll=d20(19))
@@ -117,7 +131,11 @@ def test_parry_once_per_attack_and_never_against_ranged() -> None:
     state = act(state, "parry", combatant=ulf, cp=3, weapon="hunting bow", roll=d20(2))
     assert budget(state, "Ulf")["CP"] == (5, 8) and budget(state, "Ulf")["Hunting bow actions"] == (2, 3)
     assert "parried" in last_log(state)
-    assert (last_entry(state).facts["defence"], last_entry(state).facts["saved"], last_entry(state).facts["attack"]) == ("parry", True, 1)
+    assert (
+        last_entry(state).facts["defence"],
+        last_entry(state).facts["saved"],
+        last_entry(state).facts["attack"],
+    ) == ("parry", True, 1)
     assert RULESET.round_of(state).attacks[0].defended == "parry"
     with pytest.raises(RuleError, match="one attempt per attack"):
         act(state, "parry", combatant=ulf, cp=3, attack=1, roll=d20(2))
@@ -140,8 +158,10 @@ def test_ranged_locked_cp_cannot_parry() -> None:
 
 
 def test_undeclared_shield_parry_before_and_after_own_call() -> None:
-    state = two(ulf={"sv": 8, "weapons": "broadsword", "shield": "medium", "shield_bearer": 1},
-                decl={"Ulf": {"weapon": "broadsword", "shield": False}})
+    state = two(
+        ulf={"sv": 8, "weapons": "broadsword", "shield": "medium", "shield_bearer": 1},
+        decl={"Ulf": {"weapon": "broadsword", "shield": False}},
+    )
     fridgar, ulf = cid(state, "Fridgar"), cid(state, "Ulf")
     # the declaration counts: Ulf 9 − 4 = 5
     assert labels(state) == [("10", ["Fridgar"]), ("5", ["Ulf"])]
@@ -151,8 +171,10 @@ def test_undeclared_shield_parry_before_and_after_own_call() -> None:
     assert labels(state) == [("10", ["Fridgar"]), ("3", ["Ulf"])]
     assert RULESET.declaration(state, ulf) == {"weapon": "broadsword", "shield": True}
     assert "3 CP = SV 3" in last_log(state)  # Shield bearer 1: no off-hand penalty
-    state = two(ulf={"sv": 8, "weapons": "broadsword", "shield": "medium"},
-                decl={"Ulf": {"weapon": "broadsword", "shield": False}, "Fridgar": {"weapon": "seax"}})
+    state = two(
+        ulf={"sv": 8, "weapons": "broadsword", "shield": "medium"},
+        decl={"Ulf": {"weapon": "broadsword", "shield": False}, "Fridgar": {"weapon": "seax"}},
+    )
     state = apply(state, a.NextStep())  # Ulf's call
     with pytest.raises(RuleError, match="call has come"):
         declare(state, "Ulf", weapon="unarmed")
@@ -164,12 +186,26 @@ def test_undeclared_shield_parry_before_and_after_own_call() -> None:
 def test_off_hand_penalty_and_its_reductions() -> None:
     base = {"sv": 20, "weapons": "broadsword, seax", "shield": "small"}
     # −15; Body control 2: −15 + 6 = −9; Ambidexter 5: −15 + 15 = 0 (no penalty)
-    for extra, expected, sv in (({}, "-15 off hand", -5), ({"body_control": 2}, "-9 off hand", 1), ({"ambidexter": 5}, "= SV 10", 10)):
+    for extra, expected, sv in (
+        ({}, "-15 off hand", -5),
+        ({"body_control": 2}, "-9 off hand", 1),
+        ({"ambidexter": 5}, "= SV 10", 10),
+    ):
         state = two({**base, **extra}, decl={"Fridgar": {"weapon": "broadsword", "offhand": "seax", "shield": True}})
-        state = act(state, "attack", combatant=cid(state, "Fridgar"), target=cid(state, "Ulf"), cp=10, weapon="seax", roll=d20(5))
+        state = act(
+            state,
+            "attack",
+            combatant=cid(state, "Fridgar"),
+            target=cid(state, "Ulf"),
+            cp=10,
+            weapon="seax",
+            roll=d20(5),
+        )
         assert expected in last_log(state) and last_entry(state).facts["sv"] == sv
     state = two({**base, "shield_bearer": 1}, decl={"Fridgar": {"weapon": "broadsword", "shield": True}})
-    state = act(state, "attack", combatant=cid(state, "Fridgar"), target=cid(state, "Ulf"), cp=10, weapon="shield", roll=d20(5))
+    state = act(
+        state, "attack", combatant=cid(state, "Fridgar"), target=cid(state, "Ulf"), cp=10, weapon="shield", roll=d20(5)
+    )
     assert "10 CP = SV 10" in last_log(state) and budget(state, "Fridgar")["Small shield actions"] == (2, 3)
 
 
@@ -241,7 +277,9 @@ def test_skip_gives_plus_five_next_round_and_still_allows_parries() -> None:
     state = act(state, "parry", combatant=fridgar, cp=4, roll=d20(2))
     assert "parried" in last_log(state)
     state = next_round(state)
-    assert any(e.text == "Fridgar skipped last round's turn: +5 to initiative." for e in state.log_entries() if e.round == 2)
+    assert any(
+        e.text == "Fridgar skipped last round's turn: +5 to initiative." for e in state.log_entries() if e.round == 2
+    )
     request = next(r for r in RULESET.initiative_requests(state) if r.key == fridgar)
     assert request.modifier == -1 + 5
     assert budget(state, "Fridgar")["CP"] == (9, 9)
@@ -346,7 +384,11 @@ def test_grapple_break_free_and_glima() -> None:
     state = act(state, "glima_defence", combatant=ulf, sv=2, roll=d20(1))
     # SV 2 for 6 CP; the better of Strength 0 and Agility +1
     assert "SV 2 (6 CP) +1 Agility = SV 3" in last_log(state) and "still held" in last_log(state)
-    assert (last_entry(state).facts["sv_bought"], last_entry(state).facts["cp"], last_entry(state).facts["saved"]) == (2, 6, True)
+    assert (last_entry(state).facts["sv_bought"], last_entry(state).facts["cp"], last_entry(state).facts["saved"]) == (
+        2,
+        6,
+        True,
+    )
     with pytest.raises(RuleError, match="one attempt per attack"):
         act(state, "glima_defence", combatant=ulf, sv=1, attack=2, roll=d20(1))
     state = apply(state, a.NextStep())
@@ -392,12 +434,20 @@ def test_action_forms_drive_the_actions() -> None:
     attack_form = RULESET.action_fields(state, "attack", cid(state, "Fridgar"))
     assert [f.key for f in attack_form] == ["target", "weapon", "cp", "hand", "modifier", "roll"]
     assert (attack_form[-1].kind, attack_form[-1].default) == ("roll", "1d20")
-    state = apply(state, a.RulesetAction(name="attack", args=form(state, "attack", "Fridgar", cp=5, roll=msgspec.to_builtins(d20(2)))))
+    state = apply(
+        state,
+        a.RulesetAction(name="attack", args=form(state, "attack", "Fridgar", cp=5, roll=msgspec.to_builtins(d20(2)))),
+    )
     assert "Fridgar attacks Ulf with the seax" in last_log(state)
     parry = RULESET.action_fields(state, "parry", cid(state, "Ulf"))
     against = next(f for f in parry if f.key == "attack")
     assert against.choices == (("1", "#1 Fridgar (attack, Seax)"),)
-    state = apply(state, a.RulesetAction(name="parry", args=form(state, "parry", "Ulf", weapon="shield", cp=4, roll=msgspec.to_builtins(d20(3)))))
+    state = apply(
+        state,
+        a.RulesetAction(
+            name="parry", args=form(state, "parry", "Ulf", weapon="shield", cp=4, roll=msgspec.to_builtins(d20(3)))
+        ),
+    )
     assert "parries attack #1 with the small shield: 4 CP = SV 4" in last_log(state)
     change = form(state, "change_action", "Ulf", weapon="broadsword", shield=False)
     assert set(change) >= {"weapon", "shield", "spell_im", "other_im"}
@@ -416,7 +466,10 @@ def test_a_typed_roll_from_real_dice_is_logged_as_typed() -> None:
     state = two()
     typed = {"expr": "1d20", "total": 4, "faces": [], "physical": True}
     state = act(state, "attack", combatant=cid(state, "Fridgar"), target=cid(state, "Ulf"), cp=5, roll=typed)
-    assert last_log(state) == "#1 Fridgar attacks Ulf with the seax: 5 CP = SV 5; 1d20 (typed): 4 → hit. Ulf may parry or dodge."
+    assert (
+        last_log(state)
+        == "#1 Fridgar attacks Ulf with the seax: 5 CP = SV 5; 1d20 (typed): 4 → hit. Ulf may parry or dodge."
+    )
 
 
 def test_the_log_is_data_rendered_in_the_language_shown() -> None:
@@ -427,18 +480,38 @@ def test_the_log_is_data_rendered_in_the_language_shown() -> None:
     entry = last_entry(state)
     english = entry.text
     try:
-        use_catalog("xx", {
-            "#{id} {name} attacks {target} with "
-            "{what}: {sv}; {roll} → {result}.{notes}": "{name} ⚔ {target} ({what}): {sv}, {roll}: {result}.{notes}",
-            "the {item}": "[{item}]", "{n} CP": "{n} BO", "SV {sv}": "ZN {sv}", "hit": "HIT",
-            "{target} may parry or dodge.": "{target}: parry/dodge?",
-        })
+        use_catalog(
+            "xx",
+            {
+                "#{id} {name} attacks {target} with "
+                "{what}: {sv}; {roll} → {result}.{notes}": "{name} ⚔ {target} ({what}): {sv}, {roll}: {result}.{notes}",
+                "the {item}": "[{item}]",
+                "{n} CP": "{n} BO",
+                "SV {sv}": "ZN {sv}",
+                "hit": "HIT",
+                "{target} may parry or dodge.": "{target}: parry/dodge?",
+            },
+        )
         assert entry.text == "Fridgar ⚔ Ulf ([seax]): 6 BO = ZN 6, 1d20: [2] = 2: HIT. Ulf: parry/dodge?"
     finally:
         use_catalog("en", {})
-    assert entry.text == english == "#1 Fridgar attacks Ulf with the seax: 6 CP = SV 6; 1d20: [2] = 2 → hit. Ulf may parry or dodge."
-    assert entry.facts == {"cp": 6, "sv": 6, "needed": 6, "roll": 2, "result": "success", "success": True, "attack": 1, "hit": True,
-                           "attacker": "c3", "target": "c4"}
+    assert (
+        entry.text
+        == english
+        == "#1 Fridgar attacks Ulf with the seax: 6 CP = SV 6; 1d20: [2] = 2 → hit. Ulf may parry or dodge."
+    )
+    assert entry.facts == {
+        "cp": 6,
+        "sv": 6,
+        "needed": 6,
+        "roll": 2,
+        "result": "success",
+        "success": True,
+        "attack": 1,
+        "hit": True,
+        "attacker": "c3",
+        "target": "c4",
+    }
 
 
 def test_the_attack_form_offers_cp_and_shows_the_chance_at_once() -> None:

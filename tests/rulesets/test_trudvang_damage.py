@@ -38,8 +38,15 @@ ULF = {"sv": 8, "weapons": "broadsword", "armour": "chain"}
 
 
 def hit(state: State, attacker: str = "Fridgar", target: str = "Ulf", **args: Any) -> State:
-    return act(state, "attack", combatant=cid(state, attacker), target=cid(state, target), cp=args.pop("cp", 5),
-               roll=d20(2), **args)
+    return act(
+        state,
+        "attack",
+        combatant=cid(state, attacker),
+        target=cid(state, target),
+        cp=args.pop("cp", 5),
+        roll=d20(2),
+        **args,
+    )
 
 
 def damage(state: State, name: str, amount: int) -> State:
@@ -51,14 +58,17 @@ def due_after(before: State, after: State, name: str = "attack", **args: Any):  
 
 
 # -- the damage roll -------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("weapon", "dice"), [
-    ("seax", "1d10!+2"),  # one-handed light: OR 10
-    ("broadsword", "1d10!9+2"),  # one-handed heavy: OR 9
-    ("two-handed axe", "1d10!8+2"),  # two-handed: OR 8
-    ("longbow", "1d10!9"),  # bows add no Strength
-    ("crossbow", "1d10!8"),
-    ("unarmed", "1d6+2"),  # a medium creature's fist, + Strength
-])
+@pytest.mark.parametrize(
+    ("weapon", "dice"),
+    [
+        ("seax", "1d10!+2"),  # one-handed light: OR 10
+        ("broadsword", "1d10!9+2"),  # one-handed heavy: OR 9
+        ("two-handed axe", "1d10!8+2"),  # two-handed: OR 8
+        ("longbow", "1d10!9"),  # bows add no Strength
+        ("crossbow", "1d10!8"),
+        ("unarmed", "1d6+2"),  # a medium creature's fist, + Strength
+    ],
+)
 def test_a_hit_fills_in_the_weapons_open_ended_d10_and_strength(weapon: str, dice: str) -> None:
     sheet = {**FRIDGAR, "weapons": weapon if weapon != "unarmed" else "seax", "str_mod": 2}
     state = two(fridgar=sheet, decl={"Fridgar": {"weapon": weapon}})
@@ -88,10 +98,18 @@ def test_armour_absorbs_its_pv_and_wears_by_the_excess() -> None:
     assert RULESET.round_of(state).attacks[0].damaged
 
 
-@pytest.mark.parametrize(("armour", "pv"), [
-    ("thick fabric", 1), ("metal-reinforced leather", 4), ("scale-reinforced chain mail", 6), ("Scale plating", 7),
-    ("double chain", 8), ("banded", 9), ("кольчуга с чешуёй", 6),
-])
+@pytest.mark.parametrize(
+    ("armour", "pv"),
+    [
+        ("thick fabric", 1),
+        ("metal-reinforced leather", 4),
+        ("scale-reinforced chain mail", 6),
+        ("Scale plating", 7),
+        ("double chain", 8),
+        ("banded", 9),
+        ("кольчуга с чешуёй", 6),
+    ],
+)
 def test_the_rulebooks_other_armours_absorb_their_pv(armour: str, pv: int) -> None:
     """The six armours of the rulebook p. 119 (gaps.md) the data lacked: a hit of 12 leaves 12 − PV."""
     state = damage(hit(two(ulf={**ULF, "armour": armour})), "Ulf", 12)
@@ -99,10 +117,18 @@ def test_the_rulebooks_other_armours_absorb_their_pv(armour: str, pv: int) -> No
     assert state.combatant(cid(state, "Ulf")).hp == 20 - (12 - pv)
 
 
-@pytest.mark.parametrize(("shield", "pv"), [
-    ("small fur shield", 5), ("Small metal shield", 6), ("medium fur shield", 6), ("medium metal shield", 7),
-    ("large fur shield", 8), ("large metal shield", 9), ("великий металевий щит", 9),
-])
+@pytest.mark.parametrize(
+    ("shield", "pv"),
+    [
+        ("small fur shield", 5),
+        ("Small metal shield", 6),
+        ("medium fur shield", 6),
+        ("medium metal shield", 7),
+        ("large fur shield", 8),
+        ("large metal shield", 9),
+        ("великий металевий щит", 9),
+    ],
+)
 def test_a_fur_or_metal_shield_takes_a_parried_blow_with_its_own_pv(shield: str, pv: int) -> None:
     """The rulebook p. 118 (gaps.md: "wood; fur +1, metal +2"): a parried 10 wears the shield by 10 − PV."""
     state = two(fridgar=FRIDGAR, ulf={**ULF, "shield": shield, "shield_bearer": 1})
@@ -114,11 +140,14 @@ def test_a_fur_or_metal_shield_takes_a_parried_blow_with_its_own_pv(shield: str,
     assert state.combatant(ulf).hp == 20
 
 
-@pytest.mark.parametrize(("weapon", "far", "body"), [
-    ("hunting bow", True, 1),  # 13 at long range: half, 6, less the chain mail's PV 5
-    ("hunting bow", False, 8),  # 13 less 5
-    ("longbow", True, 8),  # only the hunting bow loses half at long range
-])
+@pytest.mark.parametrize(
+    ("weapon", "far", "body"),
+    [
+        ("hunting bow", True, 1),  # 13 at long range: half, 6, less the chain mail's PV 5
+        ("hunting bow", False, 8),  # 13 less 5
+        ("longbow", True, 8),  # only the hunting bow loses half at long range
+    ],
+)
 def test_a_hunting_bow_deals_half_damage_at_long_range(weapon: str, far: bool, body: int) -> None:
     """gaps.md (from the GMG): "A hunting bow deals half damage at long range" — it was left to the GM."""
     state = two(fridgar={**FRIDGAR, "weapons": weapon}, ulf=ULF, decl={"Fridgar": {"weapon": weapon}})
@@ -127,7 +156,9 @@ def test_a_hunting_bow_deals_half_damage_at_long_range(weapon: str, far: bool, b
     before = state
     state = hit(state, weapon=weapon, long_range=far)
     due = due_after(before, state)
-    assert due is not None and ("At long range: half of it reaches him." in str(due.note)) == (far and weapon == "hunting bow")
+    assert due is not None and ("At long range: half of it reaches him." in str(due.note)) == (
+        far and weapon == "hunting bow"
+    )
     state = damage(state, "Ulf", 13)
     assert state.combatant(cid(state, "Ulf")).hp == 20 - body
     if far and weapon == "hunting bow":
@@ -197,8 +228,10 @@ def test_a_shield_parry_puts_the_damage_on_the_shield() -> None:
     ulf = cid(state, "Ulf")
     assert state.combatant(ulf).hp == 20
     assert RULESET.bv_now(state, ulf, "shield") == 46 and RULESET.bv_now(state, ulf, "armour") == 50
-    assert last_log(state) == ("The parry puts the 9 damage on the Medium shield (PV 5): "
-                               "Ulf's body takes none. Medium shield: BV 50 → 46, PV 5.")
+    assert last_log(state) == (
+        "The parry puts the 9 damage on the Medium shield (PV 5): "
+        "Ulf's body takes none. Medium shield: BV 50 → 46, PV 5."
+    )
     # the next damage is no longer that hit's: it goes through the armour
     state = damage(state, "Ulf", 9)
     assert state.combatant(ulf).hp == 16
@@ -209,7 +242,10 @@ def test_a_failed_parry_asks_for_the_damage_with_the_armour_note() -> None:
     before = state
     state = act(state, "parry", combatant=cid(state, "Ulf"), weapon="shield", cp=3, roll=d20(19))
     due = due_after(before, state, "parry", weapon="shield")
-    assert due is not None and due.note == "A 10 rolls again: type the dice one by one (10 4). Chain mail absorbs 5 (BV 50)."
+    assert (
+        due is not None
+        and due.note == "A 10 rolls again: type the dice one by one (10 4). Chain mail absorbs 5 (BV 50)."
+    )
     assert damage(state, "Ulf", 9).combatant(cid(state, "Ulf")).hp == 16
 
 
@@ -239,8 +275,11 @@ def test_a_dodged_hit_takes_no_damage_form() -> None:
 
 # -- Body Points and damage levels --------------------------------------------------------------------------
 def test_body_points_from_the_race_or_typed() -> None:
-    state = fight(("Heroes", "Fridgar", {**FRIDGAR, "race": "human", "con_mod": 1, "str_mod": 2}),
-                  ("Foes", "Troll", {"sv": 8, "race": "ogro", "con_mod": -2}), ("Foes", "Ulf", ULF))
+    state = fight(
+        ("Heroes", "Fridgar", {**FRIDGAR, "race": "human", "con_mod": 1, "str_mod": 2}),
+        ("Foes", "Troll", {"sv": 8, "race": "ogro", "con_mod": -2}),
+        ("Foes", "Ulf", ULF),
+    )
     assert state.combatant(cid(state, "Fridgar")).max_hp == 35  # human 32 + Con 1 + Str 2
     assert state.combatant(cid(state, "Troll")).max_hp == 36
     assert state.combatant(cid(state, "Ulf")).max_hp == 20  # no race: the HP typed
@@ -248,7 +287,9 @@ def test_body_points_from_the_race_or_typed() -> None:
         fight(("Heroes", "Bilbo", {"sv": 3, "race": "hobbit"}))
 
 
-@pytest.mark.parametrize(("lost", "level"), [(0, None), (8, 0), (9, 1), (16, 1), (17, 2), (24, 2), (25, 3), (31, 3), (32, 4), (40, 4)])
+@pytest.mark.parametrize(
+    ("lost", "level"), [(0, None), (8, 0), (9, 1), (16, 1), (17, 2), (24, 2), (25, 3), (31, 3), (32, 4), (40, 4)]
+)
 def test_damage_levels_by_quarters_of_32(lost: int, level: int | None) -> None:
     assert damage_level(32 - lost, 32) == level
 
@@ -266,7 +307,11 @@ def test_levels_on_the_card_the_players_screen_and_dying_below_zero() -> None:
     state = damage(state, "Ulf", 5)
     assert state.combatant(ulf).hp == -5  # BP go on below 0 while dying
     state = apply(state, a.Heal(combatant=ulf, amount=10))
-    assert (state.combatant(ulf).hp, state.combatant(ulf).status, RULESET.condition_word(state, ulf)) == (5, "active", "critically injured")
+    assert (state.combatant(ulf).hp, state.combatant(ulf).status, RULESET.condition_word(state, ulf)) == (
+        5,
+        "active",
+        "critically injured",
+    )
 
 
 def test_the_level_penalty_applies_to_actions_at_once() -> None:

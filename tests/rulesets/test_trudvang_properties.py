@@ -74,21 +74,52 @@ def model_weapon_actions(sheet: dict[str, Any]) -> dict[str, int]:
 
 
 COST_PER_SV = {"grapple": 2, "glima": 2, "break_free": 3, "glima_defence": 3}  # the seed's rates
-REFUSALS = re.compile("|".join((
-    r"^Put at least 1 CP into the (attack|parry|dodge)\.$", r"^Not enough CP: ", r"weapon actions a round; .* has used them all", r"weapon action a round; .* has used it\.$",
-    r"has made all 4 unarmed attacks this round", r"It is not .*'s turn", r"turn has passed", r"has no place in the countdown",
-    r"gave up his turn this round", r"is holding his action", r"The countdown has not started", r"No hit on .* to defend against",
-    r"missed: there is nothing to", r"has already tried to defend against attack", r"A ranged attack cannot be parried",
-    r"A Glima is stopped with a Glima defence", r"is held by .*: he can only try to break free", r"is not held by anyone",
-    r"can try to break free at his call", r"does not hold .*: Glima throws a grappled opponent", r"^Buy at least SV 1 for",
-    r"has no Wrestling SV", r"cannot buy SV \d+ for", r"has already tried .* this round", r"has no shield",
-    r'has no ".*" on his sheet',
-    r"did not declare his shield", r"this round: change the action first", r"did not count the IM of",
-    r"declared a weapon in each hand", r"is already acting on a held action", r"has already acted this turn",
-    r"is not holding an action", r"has already given up his turn", r"has already acted this round",
-    r"call has come: he can no longer change", r"has no initiative this round", r"The round is over\.",
-    r"cannot be done now\.$", r"^Roll initiative first\.$",  # after undoing the first roll
-)))
+REFUSALS = re.compile(
+    "|".join(
+        (
+            r"^Put at least 1 CP into the (attack|parry|dodge)\.$",
+            r"^Not enough CP: ",
+            r"weapon actions a round; .* has used them all",
+            r"weapon action a round; .* has used it\.$",
+            r"has made all 4 unarmed attacks this round",
+            r"It is not .*'s turn",
+            r"turn has passed",
+            r"has no place in the countdown",
+            r"gave up his turn this round",
+            r"is holding his action",
+            r"The countdown has not started",
+            r"No hit on .* to defend against",
+            r"missed: there is nothing to",
+            r"has already tried to defend against attack",
+            r"A ranged attack cannot be parried",
+            r"A Glima is stopped with a Glima defence",
+            r"is held by .*: he can only try to break free",
+            r"is not held by anyone",
+            r"can try to break free at his call",
+            r"does not hold .*: Glima throws a grappled opponent",
+            r"^Buy at least SV 1 for",
+            r"has no Wrestling SV",
+            r"cannot buy SV \d+ for",
+            r"has already tried .* this round",
+            r"has no shield",
+            r'has no ".*" on his sheet',
+            r"did not declare his shield",
+            r"this round: change the action first",
+            r"did not count the IM of",
+            r"declared a weapon in each hand",
+            r"is already acting on a held action",
+            r"has already acted this turn",
+            r"is not holding an action",
+            r"has already given up his turn",
+            r"has already acted this round",
+            r"call has come: he can no longer change",
+            r"has no initiative this round",
+            r"The round is over\.",
+            r"cannot be done now\.$",
+            r"^Roll initiative first\.$",  # after undoing the first roll
+        )
+    )
+)
 NOT_ENOUGH = re.compile(r"^Not enough CP: .* has (?P<left>\d+) left for .*, needs (?P<needed>\d+)\.$")
 
 
@@ -114,15 +145,38 @@ def check_meters(state: State, combatant: str, sheet: dict[str, Any]) -> None:
         assert 0 <= meter.left <= meter.total
 
 
-OPERATIONS = ["attack"] * 4 + ["parry"] * 2 + ["dodge", "attack+parry", "attack+parry", "attack+dodge", "grapple", "grapple+glima",
-                                               "break_free", "glima_defence", "hold", "act_held", "skip", "change", "next", "next"]
-STEPS = st.tuples(st.sampled_from(OPERATIONS), st.sampled_from((0, 0, 0, 1)), st.integers(0, 5), st.integers(0, 15),
-                  st.one_of(st.integers(1, 5), st.integers(1, 20)))  # low d20s hit, so there is something to parry
+OPERATIONS = (
+    ["attack"] * 4
+    + ["parry"] * 2
+    + [
+        "dodge",
+        "attack+parry",
+        "attack+parry",
+        "attack+dodge",
+        "grapple",
+        "grapple+glima",
+        "break_free",
+        "glima_defence",
+        "hold",
+        "act_held",
+        "skip",
+        "change",
+        "next",
+        "next",
+    ]
+)
+STEPS = st.tuples(
+    st.sampled_from(OPERATIONS),
+    st.sampled_from((0, 0, 0, 1)),
+    st.integers(0, 5),
+    st.integers(0, 15),
+    st.one_of(st.integers(1, 5), st.integers(1, 20)),
+)  # low d20s hit, so there is something to parry
 Step = tuple[str, int, int, int, int]
 
 
 def expand(steps: list[Step]) -> list[Step]:
-    """"attack+parry" → an attack, then a parry against it (with the same numbers)."""
+    """ "attack+parry" → an attack, then a parry against it (with the same numbers)."""
     return [(name, *rest) for first, *rest in steps for name in first.split("+")]  # type: ignore[misc]
 
 
@@ -159,9 +213,15 @@ def action_for(state: State, ids: list[str], step: Step) -> tuple[a.Action, int,
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(sheet_a=sheets(), sheet_b=sheets(), steps=st.lists(STEPS, min_size=3, max_size=30), rolls=st.tuples(st.integers(1, 10), st.integers(1, 10)))
-def test_random_play_spends_exactly_what_each_action_costs(sheet_a: dict[str, Any], sheet_b: dict[str, Any], steps: list[Step],
-                                                           rolls: tuple[int, int]) -> None:
+@given(
+    sheet_a=sheets(),
+    sheet_b=sheets(),
+    steps=st.lists(STEPS, min_size=3, max_size=30),
+    rolls=st.tuples(st.integers(1, 10), st.integers(1, 10)),
+)
+def test_random_play_spends_exactly_what_each_action_costs(
+    sheet_a: dict[str, Any], sheet_b: dict[str, Any], steps: list[Step], rolls: tuple[int, int]
+) -> None:
     """Each action that goes through takes exactly its cost from the CP (and one weapon action or unarmed
     attack when the rules say so) and nothing from anyone else; each refusal is one the rules give, with
     the right numbers; a new round gives back the budget the model builds from the sheet."""
@@ -211,9 +271,11 @@ def test_random_play_spends_exactly_what_each_action_costs(sheet_a: dict[str, An
     for combatant in ids:
         fresh = budget_of(state, combatant)
         assert {pool: (meter.left, meter.total) for pool, meter in fresh.pools.items()} == {
-            pool: (cp, cp) for pool, cp in model_pools(sheets_by_id[combatant]).items()}
+            pool: (cp, cp) for pool, cp in model_pools(sheets_by_id[combatant]).items()
+        }
         assert {item: (m.left, m.total) for item, m in fresh.actions.items()} == {
-            item: (n, n) for item, n in model_weapon_actions(sheets_by_id[combatant]).items()}
+            item: (n, n) for item, n in model_weapon_actions(sheets_by_id[combatant]).items()
+        }
         assert (fresh.unarmed.left, fresh.unarmed.total) == (UNARMED_ATTACKS, UNARMED_ATTACKS)
 
 
@@ -231,7 +293,9 @@ def test_random_sheets_read_back_and_cp_adds_up(sheet: dict[str, Any]) -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sheet_a=sheets(), sheet_b=sheets(), steps=st.lists(st.one_of(STEPS, st.just(("undo", 0, 0, 0, 0))), max_size=15))
-def test_a_restart_replays_the_journal_into_the_same_fight(sheet_a: dict[str, Any], sheet_b: dict[str, Any], steps: list[Step]) -> None:
+def test_a_restart_replays_the_journal_into_the_same_fight(
+    sheet_a: dict[str, Any], sheet_b: dict[str, Any], steps: list[Step]
+) -> None:
     """Spends, refusals and undos through a store on disk; resumed from its files, the session has the
     same budgets, round and fight state, order and log (facts included) as the one that played."""
     state = fight(("Heroes", "A", sheet_a), ("Foes", "B", sheet_b))
@@ -239,7 +303,11 @@ def test_a_restart_replays_the_journal_into_the_same_fight(sheet_a: dict[str, An
     with tempfile.TemporaryDirectory() as folder:
         session = Path(folder) / "session"
         store = Store.create(state, session)
-        store.dispatch(a.RollInitiative(rolls={r.key: d10(7 - index) for index, r in enumerate(RULESET.initiative_requests(store.state))}))
+        store.dispatch(
+            a.RollInitiative(
+                rolls={r.key: d10(7 - index) for index, r in enumerate(RULESET.initiative_requests(store.state))}
+            )
+        )
         for step in expand(steps):
             if step[0] == "undo":
                 if store.can_undo:
@@ -259,5 +327,10 @@ def test_a_restart_replays_the_journal_into_the_same_fight(sheet_a: dict[str, An
         assert RULESET.budget(resumed, combatant) == RULESET.budget(played, combatant)
     assert RULESET.round_of(resumed) == RULESET.round_of(played)
     assert RULESET.fight_of(resumed) == RULESET.fight_of(played)
-    assert (resumed.round, resumed.step, resumed.cursor, resumed.order) == (played.round, played.step, played.cursor, played.order)
+    assert (resumed.round, resumed.step, resumed.cursor, resumed.order) == (
+        played.round,
+        played.step,
+        played.cursor,
+        played.order,
+    )
     assert [(e.text, e.facts) for e in resumed.log_entries()] == [(e.text, e.facts) for e in played.log_entries()]

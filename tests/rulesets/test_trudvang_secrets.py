@@ -47,15 +47,25 @@ lost, his level's penalty."""
 
 
 @pytest.mark.parametrize("rolls_shown", ROLLS_SHOWN)
-@pytest.mark.parametrize(("amount", "said", "outcome"), [
-    (12, "Ulf loses 7 BP, injured (-1). Chain mail absorbs 5. Chain mail: BV 50 → 43, PV 5.",
-     "Ulf loses Body Points, injured. Chain mail takes part of the blow."),
-    (30, "Ulf loses 25 BP, dying (-7). Chain mail absorbs 5. Chain mail: BV 50 → 25, PV 3.",
-     "Ulf loses Body Points, dying. Chain mail takes part of the blow."),
-    (4, "Ulf loses 0 BP. Chain mail absorbs 4.", "Ulf loses no Body Points. Chain mail takes the whole blow."),
-])
+@pytest.mark.parametrize(
+    ("amount", "said", "outcome"),
+    [
+        (
+            12,
+            "Ulf loses 7 BP, injured (-1). Chain mail absorbs 5. Chain mail: BV 50 → 43, PV 5.",
+            "Ulf loses Body Points, injured. Chain mail takes part of the blow.",
+        ),
+        (
+            30,
+            "Ulf loses 25 BP, dying (-7). Chain mail absorbs 5. Chain mail: BV 50 → 25, PV 3.",
+            "Ulf loses Body Points, dying. Chain mail takes part of the blow.",
+        ),
+        (4, "Ulf loses 0 BP. Chain mail absorbs 4.", "Ulf loses no Body Points. Chain mail takes the whole blow."),
+    ],
+)
 def test_a_foes_armour_the_bp_he_lost_and_his_levels_penalty_stay_behind_the_screen(
-        rolls_shown: str, amount: int, said: str, outcome: str) -> None:
+    rolls_shown: str, amount: int, said: str, outcome: str
+) -> None:
     state = damage(hit(two(ulf=ULF, rolls_shown=rolls_shown)), "Ulf", amount)
     assert last_log(state) == said  # the GM reads every figure
     read = players(state)
@@ -72,8 +82,10 @@ def test_a_parry_onto_a_foes_shield_does_not_show_the_shields_values(rolls_shown
     state = hit(two(ulf={**ULF, "shield": "medium", "shield_bearer": 1}, rolls_shown=rolls_shown))
     state = act(state, "parry", combatant=cid(state, "Ulf"), weapon="shield", cp=3, roll=d20(2))
     state = damage(state, "Ulf", 9)
-    said = ("The parry puts the 9 damage on the Medium shield (PV 5): "
-            "Ulf's body takes none. Medium shield: BV 50 → 46, PV 5.")
+    said = (
+        "The parry puts the 9 damage on the Medium shield (PV 5): "
+        "Ulf's body takes none. Medium shield: BV 50 → 46, PV 5."
+    )
     assert last_log(state) == said
     read = players(state)
     if rolls_shown == "everything":
@@ -87,10 +99,14 @@ def test_an_unarmed_parry_halves_the_damage_for_the_players_too() -> None:
     state = hit(two(ulf=ULF))
     state = act(state, "parry", combatant=cid(state, "Ulf"), weapon="unarmed", cp=3, roll=d20(2))
     state = damage(state, "Ulf", 15)  # half is 7, chain mail PV 5: 2
-    assert last_log(state) == ("Ulf loses 2 BP, lightly damaged. Unarmed parry of an armed attack: half, 7. "
-                               "Chain mail absorbs 5. Chain mail: BV 50 → 48, PV 5.")
-    assert ("Ulf loses Body Points, lightly damaged. Unarmed parry of an armed attack: half, 7. "
-            "Chain mail takes part of the blow.") in players(state)
+    assert last_log(state) == (
+        "Ulf loses 2 BP, lightly damaged. Unarmed parry of an armed attack: half, 7. "
+        "Chain mail absorbs 5. Chain mail: BV 50 → 48, PV 5."
+    )
+    assert (
+        "Ulf loses Body Points, lightly damaged. Unarmed parry of an armed attack: half, 7. "
+        "Chain mail takes part of the blow."
+    ) in players(state)
 
 
 @pytest.mark.parametrize("rolls_shown", ROLLS_SHOWN)
@@ -102,7 +118,7 @@ def test_the_partys_own_figures_are_the_players(rolls_shown: str) -> None:
 
 
 def test_the_players_card_names_nobody_hidden() -> None:
-    """"Held by" and "holding" name the other one: not while he is hidden from the players."""
+    """ "Held by" and "holding" name the other one: not while he is hidden from the players."""
     state = two(WRESTLER, {"sv": 9, "weapons": "broadsword"})
     fridgar, ulf = cid(state, "Fridgar"), cid(state, "Ulf")
     state = act(state, "grapple", combatant=fridgar, target=ulf, sv=3, roll=d20(2))
@@ -118,8 +134,10 @@ def test_the_players_card_names_nobody_hidden() -> None:
 
 def test_the_card_keeps_what_the_players_may_read_beside_someone_hidden() -> None:
     people: list[tuple[str, str, dict[str, Any]]] = [
-        ("Heroes", "Fridgar", WRESTLER), ("Foes", "Ulf", {"sv": 9, "weapons": "broadsword"}),
-        ("Foes", "Orm", {"sv": 9, "weapons": "seax"})]
+        ("Heroes", "Fridgar", WRESTLER),
+        ("Foes", "Ulf", {"sv": 9, "weapons": "broadsword"}),
+        ("Foes", "Orm", {"sv": 9, "weapons": "seax"}),
+    ]
     state = fight(*people, surprised="Heroes")
     state = roll_initiative(state, Fridgar=d10(10, 4), Ulf=d10(9), Orm=d10(3))
     fridgar = cid(state, "Fridgar")

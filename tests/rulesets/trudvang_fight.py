@@ -18,8 +18,15 @@ FRIDGAR = {
     "disciplines": "Armed combat 1",
     "specialties": "One-handed light weapons 2",
 }
-WRESTLER = {"sv": 10, "weapons": "seax", "disciplines": "Unarmed combat 2", "specialties": "Wrestling 2", "wrestling": 6,
-            "str_mod": 1, "ambidexter": 3}
+WRESTLER = {
+    "sv": 10,
+    "weapons": "seax",
+    "disciplines": "Unarmed combat 2",
+    "specialties": "Wrestling 2",
+    "wrestling": 6,
+    "str_mod": 1,
+    "ambidexter": 3,
+}
 
 
 def d20(total: int) -> Roll:
@@ -30,8 +37,12 @@ def d10(*faces: int) -> Roll:
     return Roll(expr="1d10!", total=sum(faces), faces=faces)
 
 
-def fight(*people: tuple[str, str, dict[str, Any]], count: dict[str, int] | None = None, surprised: str = "",
-          rolls_shown: str = "") -> State:
+def fight(
+    *people: tuple[str, str, dict[str, Any]],
+    count: dict[str, int] | None = None,
+    surprised: str = "",
+    rolls_shown: str = "",
+) -> State:
     """A Trudvang fight in its first round's declare step; people are (side name, name, sheet); ``rolls_shown``:
     what the players see of rolls, set before anything is logged."""
     state = apply(State(), a.SetRuleset(ruleset="trudvang"))
@@ -43,7 +54,9 @@ def fight(*people: tuple[str, str, dict[str, Any]], count: dict[str, int] | None
             state = apply(state, a.AddSide(name=side, is_party=not sides))
             sides[side] = state.sides[-1].id
     for side, name, sheet in people:
-        state = apply(state, a.AddCombatants(side=sides[side], name=name, hp=20, count=(count or {}).get(name, 1), sheet=sheet))
+        state = apply(
+            state, a.AddCombatants(side=sides[side], name=name, hp=20, count=(count or {}).get(name, 1), sheet=sheet)
+        )
     state = apply(state, a.BeginSurprise())
     if surprised:
         state = apply(state, a.SetSurprised(sides=(sides[surprised],)))
@@ -96,10 +109,16 @@ def next_round(state: State) -> State:
     return state
 
 
-def two(fridgar: dict[str, Any] | None = None, ulf: dict[str, Any] | None = None,
-        decl: dict[str, dict[str, Any]] | None = None, **kwargs: Any) -> State:
+def two(
+    fridgar: dict[str, Any] | None = None,
+    ulf: dict[str, Any] | None = None,
+    decl: dict[str, dict[str, Any]] | None = None,
+    **kwargs: Any,
+) -> State:
     """Fridgar (first, at 10) against Ulf (at 5), in the countdown; ``decl`` is declared before the roll."""
-    state = fight(("Heroes", "Fridgar", fridgar or FRIDGAR), ("Foes", "Ulf", ulf or {"sv": 8, "weapons": "broadsword"}), **kwargs)
+    state = fight(
+        ("Heroes", "Fridgar", fridgar or FRIDGAR), ("Foes", "Ulf", ulf or {"sv": 8, "weapons": "broadsword"}), **kwargs
+    )
     for name, declaration in (decl or {}).items():
         state = declare(state, name, **declaration)
     return roll_initiative(state, Fridgar=d10(10, 4), Ulf=d10(9))

@@ -70,7 +70,9 @@ def journal_line_count(folder: Path) -> int:
 
 
 # -- a torn tail is an interrupted write: skipped, the file kept until the next write --------------------
-@pytest.mark.parametrize("tail", [b'{"k":"do","seq":9', b"\0" * 300, b"{" + b"x" * (MAX_TORN_TAIL - 1)], ids=["prefix", "zeros", "longest"])
+@pytest.mark.parametrize(
+    "tail", [b'{"k":"do","seq":9', b"\0" * 300, b"{" + b"x" * (MAX_TORN_TAIL - 1)], ids=["prefix", "zeros", "longest"]
+)
 def test_a_torn_tail_opens_with_a_warning_and_the_file_unchanged(folder: Path, root: Path, tail: bytes) -> None:
     store = saved_session(folder)
     append(folder / JOURNAL, tail)
@@ -142,8 +144,11 @@ def replay_error_cases(store: Store) -> dict[str, bytes]:
     return {
         "unknown-combatant": line(codec.Done(seq=seq + 1, round=0, a=a.Damage(combatant="c99", amount=3))),
         "redo-with-nothing-to-redo": line(codec.Redone(seq=seq + 1, round=0)),
-        "malformed-roll": (b'{"k":"do","seq":%d,"round":0,"a":{"t":"damage","combatant":"c5","amount":2,'
-                           b'"roll":{"expr":"1d6","total":"six"}}}\n') % (seq + 1),
+        "malformed-roll": (
+            b'{"k":"do","seq":%d,"round":0,"a":{"t":"damage","combatant":"c5","amount":2,'
+            b'"roll":{"expr":"1d6","total":"six"}}}\n'
+        )
+        % (seq + 1),
         "unknown-action": b'{"k":"do","seq":%d,"round":0,"a":{"t":"fireball","radius":20}}\n' % (seq + 1),
     }
 
@@ -219,7 +224,7 @@ def test_an_empty_journal_is_reported(folder: Path) -> None:
 def test_a_journal_without_its_header_is_reported_and_its_lines_recovered(folder: Path, tmp_path: Path) -> None:
     store = saved_session(folder)
     data = (folder / JOURNAL).read_bytes()
-    (folder / JOURNAL).write_bytes(data[data.index(b"\n") + 1:])
+    (folder / JOURNAL).write_bytes(data[data.index(b"\n") + 1 :])
     damaged = open_damaged(folder)
     assert "no header" in str(damaged)
     rebuilt = recover(folder, tmp_path / "rebuilt")
@@ -228,7 +233,9 @@ def test_a_journal_without_its_header_is_reported_and_its_lines_recovered(folder
 
 
 # -- snapshots ------------------------------------------------------------------------------------------
-def test_a_corrupt_newest_snapshot_falls_back_to_the_previous_one_and_loses_nothing(folder: Path, root: Path, tmp_path: Path) -> None:
+def test_a_corrupt_newest_snapshot_falls_back_to_the_previous_one_and_loses_nothing(
+    folder: Path, root: Path, tmp_path: Path
+) -> None:
     store = saved_session(folder)
     store = Store.resume(folder)
     damage_round(store, 2)
@@ -250,7 +257,9 @@ def test_a_corrupt_newest_snapshot_falls_back_to_the_previous_one_and_loses_noth
 
 
 @pytest.mark.parametrize("rotated", [False, True], ids=["young-session", "after-a-snapshot"])
-def test_a_missing_snapshot_with_an_intact_journal_is_listed_as_recoverable(folder: Path, root: Path, tmp_path: Path, rotated: bool) -> None:
+def test_a_missing_snapshot_with_an_intact_journal_is_listed_as_recoverable(
+    folder: Path, root: Path, tmp_path: Path, rotated: bool
+) -> None:
     store = small_fight(folder)
     if rotated:
         store.save_now()
@@ -285,7 +294,9 @@ def test_nothing_recoverable_is_said_plainly(folder: Path, root: Path, tmp_path:
     assert not (tmp_path / "rebuilt").exists()
 
 
-@pytest.mark.parametrize("schema", [f'"schema":{codec.SNAPSHOT_SCHEMA}', f'"schema":{SCHEMA_VERSION}'], ids=["format", "state"])
+@pytest.mark.parametrize(
+    "schema", [f'"schema":{codec.SNAPSHOT_SCHEMA}', f'"schema":{SCHEMA_VERSION}'], ids=["format", "state"]
+)
 def test_a_newer_snapshot_is_refused_not_reported_as_damage(folder: Path, schema: str) -> None:
     saved_session(folder)
     data = (folder / SNAPSHOT).read_bytes()
@@ -314,7 +325,9 @@ def test_recovery_never_writes_over_anything(folder: Path, tmp_path: Path) -> No
         recover(folder, folder)
 
 
-def test_the_command_line_recovers_beside_the_damaged_session(folder: Path, root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_line_recovers_beside_the_damaged_session(
+    folder: Path, root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     store = saved_session(folder)
     append(folder / JOURNAL, b"garbage\n")
     before = fingerprint(folder)
@@ -358,7 +371,9 @@ def _flipped(path: Path, at: int) -> None:
     path.write_bytes(bytes(data))
 
 
-def test_a_flipped_byte_anywhere_in_any_file_is_damage_and_nothing_is_rewritten(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_flipped_byte_anywhere_in_any_file_is_damage_and_nothing_is_rewritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(store_module, "BLOCK_SIZE", 3)
     original = tmp_path / "original"
     store = small_fight(original)
@@ -420,7 +435,10 @@ def test_the_session_list_marks_damage_exactly_when_opening_finds_it(root: Path,
     assert [info.problem for info in list_sessions(root)] == [""]
     before = (folder / JOURNAL).read_bytes()
     _damages(folder)[damage]()
-    assert (folder / JOURNAL).read_bytes() != before or damage in ("a foreign snapshot", "a missing previous snapshot's partner")
+    assert (folder / JOURNAL).read_bytes() != before or damage in (
+        "a foreign snapshot",
+        "a missing previous snapshot's partner",
+    )
     try:
         opened = Store.resume(folder)
     except DamagedSession:
@@ -457,5 +475,7 @@ def test_recover_says_what_it_could_not_keep(root: Path, folder: Path) -> None:
     append(folder / JOURNAL, b"this is no entry\n")
     rebuilt = recover(folder, root / "sessions" / "rebuilt")
     rebuilt.close()
-    assert any(warning.startswith("Not kept: ") and f"{JOURNAL} cannot be read at line 5" in warning
-               for warning in rebuilt.warnings), rebuilt.warnings
+    assert any(
+        warning.startswith("Not kept: ") and f"{JOURNAL} cannot be read at line 5" in warning
+        for warning in rebuilt.warnings
+    ), rebuilt.warnings

@@ -143,7 +143,7 @@ def test_undo_all_the_way_back_across_a_restart(tmp_path: Path, small_blocks: No
     for action in actions:
         state = apply(state, action)
         states.append(state)
-    for action in actions[len(store.done_actions()):]:
+    for action in actions[len(store.done_actions()) :]:
         store.dispatch(action)
     assert store.state == states[-1]
     # Sealed blocks already on disk are not kept in memory.
@@ -164,7 +164,9 @@ def test_undo_all_the_way_back_across_a_restart(tmp_path: Path, small_blocks: No
     again.close()
 
 
-def test_the_first_undo_after_a_resume_replays_no_more_than_a_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_first_undo_after_a_resume_replays_no_more_than_a_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(store_module, "BLOCK_SIZE", 50)
     folder = tmp_path / "fight"
     store = small_fight(folder)
@@ -299,7 +301,9 @@ def _flip(path: Path, at: int) -> None:
 
 
 @pytest.mark.parametrize("damage", ["missing", "flipped"])
-def test_a_damaged_history_block_opens_read_only_and_nothing_is_rewritten(tmp_path: Path, small_blocks: None, damage: str) -> None:
+def test_a_damaged_history_block_opens_read_only_and_nothing_is_rewritten(
+    tmp_path: Path, small_blocks: None, damage: str
+) -> None:
     folder = tmp_path / "fight"
     blocks = _eighteen_actions(folder)
     if damage == "missing":
@@ -334,7 +338,9 @@ def test_a_damaged_history_block_opens_read_only_and_nothing_is_rewritten(tmp_pa
 
 
 @pytest.mark.parametrize("name", [PREV_SNAPSHOT, PREV_JOURNAL])
-def test_a_flipped_byte_in_the_previous_snapshot_or_journal_opens_read_only(tmp_path: Path, small_blocks: None, name: str) -> None:
+def test_a_flipped_byte_in_the_previous_snapshot_or_journal_opens_read_only(
+    tmp_path: Path, small_blocks: None, name: str
+) -> None:
     folder = tmp_path / "fight"
     _eighteen_actions(folder)
     _flip(folder / name, 40)
@@ -357,7 +363,9 @@ class _AppendsFail:
         raise OSError(28, "No space left on device")
 
 
-def test_blocks_left_by_a_failed_snapshot_are_rewritten_not_trusted(tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_blocks_left_by_a_failed_snapshot_are_rewritten_not_trusted(
+    tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "fight"
     store = small_fight(folder)  # 4 actions: one sealed block, written with the first snapshot below
     store.save_now()
@@ -437,14 +445,14 @@ def test_a_session_written_before_checksums_opens_and_is_written_with_them(tmp_p
     assert fingerprint(folder) == before
 
 
-
 class _NoStates:
     def decode(self, data: bytes) -> None:
         raise AssertionError("a history block's state was decoded")
 
 
-def test_reading_every_action_does_not_decode_the_states_of_the_blocks(tmp_path: Path, small_blocks: None,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reading_every_action_does_not_decode_the_states_of_the_blocks(
+    tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = small_fight(tmp_path / "s")
     for action in wounds(30):
         store.dispatch(action)
@@ -457,7 +465,8 @@ def test_reading_every_action_does_not_decode_the_states_of_the_blocks(tmp_path:
 
 
 def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_entries(
-        tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Saved before the log left the state (every entry in every snapshot and history block): it opens, its
     states cut down to the newest entries; undo, the report and the next snapshot work as for a new session."""
     from tui_combat.engine import log_window
@@ -476,7 +485,7 @@ def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_
     monkeypatch.setattr(log_window, "LOG_KEPT", 3)
     resumed = Store.resume(tmp_path / "s")
     state = resumed.state
-    assert state.log_count == len(whole) and state.log_entries() == whole[state.log_start:] and state.log_start > 0
+    assert state.log_count == len(whole) and state.log_entries() == whole[state.log_start :] and state.log_start > 0
     assert store_report(resumed) == report
     assert apply_all(resumed.base, resumed.done_actions()) == state
     resumed.undo()
@@ -491,7 +500,8 @@ def test_a_session_saved_with_the_whole_log_in_its_states_opens_with_the_newest_
 
 
 def test_a_session_of_the_format_before_is_left_as_it_was_until_it_changes(
-        tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, small_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tui_combat.engine import log_window
     from tui_combat.engine import messages as log_module
 

@@ -95,8 +95,9 @@ def digest(state: State) -> str:
 
 def run_and_kill(folder: Path, seed: int, after: float) -> list[tuple[str, int, str]]:
     """Start the writer, let it run ``after`` seconds once it has opened the session, SIGKILL it; its reports."""
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(folder), str(seed)], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(folder), str(seed)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     assert writer.stdout is not None
     output = b""
     deadline = time.monotonic() + 30
@@ -145,7 +146,9 @@ def test_random_kills_of_a_writing_process_lose_no_committed_action(tmp_path: Pa
             assert all("cut off" in warning for warning in resumed.warnings), resumed.warnings
             torn += bool(resumed.warnings)
             seq = resumed._seq
-            assert last_committed <= seq <= last_committed + 1, f"kill {kill}: committed {last_committed}, resumed at {seq}"
+            assert last_committed <= seq <= last_committed + 1, (
+                f"kill {kill}: committed {last_committed}, resumed at {seq}"
+            )
             if seq in committed:
                 assert digest(resumed.state) == committed[seq], f"kill {kill}: the state at {seq} differs"
             state = resumed.base

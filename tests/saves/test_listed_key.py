@@ -29,7 +29,9 @@ def test_a_listed_key_is_known_without_the_list(root: Path) -> None:
     assert is_listed_key(root, "fight")
 
 
-@pytest.mark.parametrize("name", ["Fight", "fight ", "nothing", "", ".", "..", "../data/sessions/fight", "sessions/fight"])
+@pytest.mark.parametrize(
+    "name", ["Fight", "fight ", "nothing", "", ".", "..", "../data/sessions/fight", "sessions/fight"]
+)
 def test_anything_but_a_key_as_listed_is_left_to_the_list(root: Path, name: str) -> None:
     assert not is_listed_key(root, name)
 
@@ -38,7 +40,9 @@ def test_a_folder_without_a_session_file_or_a_link_is_left_to_the_list(root: Pat
     (root / "sessions" / "empty").mkdir()
     (root / "sessions" / "linked").symlink_to(root / "sessions" / "fight")
     (root / "sessions" / "plain-file").write_text("x")
-    assert not is_listed_key(root, "empty") and not is_listed_key(root, "linked") and not is_listed_key(root, "plain-file")
+    assert (
+        not is_listed_key(root, "empty") and not is_listed_key(root, "linked") and not is_listed_key(root, "plain-file")
+    )
     only_a_journal = root / "sessions" / "journal-only"
     only_a_journal.mkdir()
     (only_a_journal / JOURNAL).write_bytes(b"")

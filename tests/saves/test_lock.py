@@ -113,8 +113,9 @@ HOLDER = textwrap.dedent(
 def test_a_session_held_by_another_process_opens_read_only(tmp_path: Path) -> None:
     folder = tmp_path / "fight"
     small_fight(folder).close()
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)], cwd=ROOT, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(folder)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert holder.stdout is not None and holder.stdin is not None
         assert holder.stdout.readline().strip() == "writing"

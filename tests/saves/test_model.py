@@ -100,7 +100,11 @@ class HistoryMachine(RuleBasedStateMachine):
         self.store.close()
         self.store = Store.resume(self.folder)
         assert not self.store.read_only and self.store.warnings == []
-        event(f"restarted with {len(self.model.actions) // 3} sealed blocks" if len(self.model.actions) < 30 else "restarted, 10+ blocks")
+        event(
+            f"restarted with {len(self.model.actions) // 3} sealed blocks"
+            if len(self.model.actions) < 30
+            else "restarted, 10+ blocks"
+        )
 
     @invariant()
     def same_as_the_model(self) -> None:

@@ -30,8 +30,20 @@ from tui_combat.saves.schema import JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema1"
 KEY = "trolls-and-orcs-in-the-tunnel"
-NAMES = ["Raf", "Rupert", "Delsenora", "Troll 1", "Troll 2", "Troll 3",
-         "Orc 1", "Orc 2", "Orc 3", "Orc 4", "Orc 5", "Orc 6"]
+NAMES = [
+    "Raf",
+    "Rupert",
+    "Delsenora",
+    "Troll 1",
+    "Troll 2",
+    "Troll 3",
+    "Orc 1",
+    "Orc 2",
+    "Orc 3",
+    "Orc 4",
+    "Orc 5",
+    "Orc 6",
+]
 FULL_HP = [38, 30, 14, 36, 36, 36, 5, 5, 5, 5, 5, 5]
 
 
@@ -60,13 +72,17 @@ def test_old_actions_decode_with_the_same_tags_and_fields() -> None:
     for fields added since, which read as their defaults)."""
     folder = FIXTURE / "sessions" / KEY
     old_actions = json.loads((folder / SNAPSHOT).read_bytes())["done"]
-    old_actions += [json.loads(line)["a"] for line in (folder / JOURNAL).read_bytes().splitlines()
-                    if json.loads(line)["k"] == "do"]
+    old_actions += [
+        json.loads(line)["a"] for line in (folder / JOURNAL).read_bytes().splitlines() if json.loads(line)["k"] == "do"
+    ]
     assert len(old_actions) == 19
     for raw in old_actions:
         action = msgspec.convert(raw, a.Action)
-        added = {field.encode_name for field in msgspec.structs.fields(type(action))
-                 if field.encode_name not in raw and getattr(action, field.name) == field.default}
+        added = {
+            field.encode_name
+            for field in msgspec.structs.fields(type(action))
+            if field.encode_name not in raw and getattr(action, field.name) == field.default
+        }
         encoded = json.loads(msgspec.json.encode(action))
         assert {key: value for key, value in encoded.items() if key not in added} == raw
 
@@ -132,7 +148,12 @@ def test_the_first_change_saves_in_todays_format_and_keeps_the_old_files(old_roo
 def test_an_old_session_is_listed_with_its_name_and_round(old_root: Path) -> None:
     (info,) = session.list_sessions(old_root)
     assert (info.key, info.name, info.ruleset, info.round, info.problem) == (
-        KEY, "Trolls and orcs in the tunnel", "adnd2e", 1, "")
+        KEY,
+        "Trolls and orcs in the tunnel",
+        "adnd2e",
+        1,
+        "",
+    )
 
 
 def _rewrite(path: Path, old: bytes, new: bytes) -> None:
@@ -144,8 +165,11 @@ def _rewrite(path: Path, old: bytes, new: bytes) -> None:
 def test_an_old_session_whose_history_no_longer_replays_is_refused_unchanged(old_root: Path) -> None:
     """The party's initiative roll taken out of the snapshot's history: the engine refuses that action."""
     snapshot = old_root / "sessions" / KEY / SNAPSHOT
-    _rewrite(snapshot, b'{"t":"initiative","rolls":{"s1":{"expr":"1d10","total":7,"faces":[],"physical":true},',
-             b'{"t":"initiative","rolls":{')
+    _rewrite(
+        snapshot,
+        b'{"t":"initiative","rolls":{"s1":{"expr":"1d10","total":7,"faces":[],"physical":true},',
+        b'{"t":"initiative","rolls":{',
+    )
     before = files(old_root)
     with pytest.raises(session.SessionError) as refused:
         session.resume(old_root, KEY)
@@ -219,8 +243,11 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_opens
 
     app = CombatApp(old_root, seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SessionsScreen) and app.screen.query_one(DataTable).row_count > 2,
-                    "the session list's rows")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SessionsScreen) and app.screen.query_one(DataTable).row_count > 2,
+            "the session list's rows",
+        )
         table = app.screen.query_one(DataTable)
         keys = [row.value for row in table.rows]
         for key in ("broken", KEY):
@@ -228,8 +255,11 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_opens
             while table.cursor_row != target:
                 await pilot.press("down" if table.cursor_row < target else "up")
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, RoundScreen) and not app.opening and settled(app.screen),
-                        f"the session {key} to open")
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, RoundScreen) and not app.opening and settled(app.screen),
+                f"the session {key} to open",
+            )
             assert app.store is not None
             if key == "broken":
                 assert app.store.read_only and app.store.damaged
@@ -249,8 +279,11 @@ async def test_from_the_session_list_an_old_session_opens_and_a_broken_one_opens
 # -- the other formats before history blocks ---------------------------------------------------------------
 def test_an_old_session_that_no_longer_replays_is_not_taken_for_damage(old_root: Path) -> None:
     snapshot = old_root / "sessions" / KEY / SNAPSHOT
-    _rewrite(snapshot, b'{"t":"initiative","rolls":{"s1":{"expr":"1d10","total":7,"faces":[],"physical":true},',
-             b'{"t":"initiative","rolls":{')
+    _rewrite(
+        snapshot,
+        b'{"t":"initiative","rolls":{"s1":{"expr":"1d10","total":7,"faces":[],"physical":true},',
+        b'{"t":"initiative","rolls":{',
+    )
     with pytest.raises(IncompatibleSession) as refused:
         Store.resume(old_root / "sessions" / KEY)
     assert not isinstance(refused.value, DamagedSession)
@@ -265,12 +298,22 @@ def _whole_history_session(folder: Path, schema: int) -> Store:
     store = small_fight(None, seed=5)
     damage_round(store, 4)
     store.undo()
-    snapshot = {"schema": schema, "seq": 10, "name": store.state.name, "ruleset": store.state.ruleset,
-                "round": store.state.round, "saved_at": "2026-01-02T03:04:05+00:00", "base": store.base,
-                "done": store.done_actions(), "redo": store._redo, "current": store.state}
+    snapshot = {
+        "schema": schema,
+        "seq": 10,
+        "name": store.state.name,
+        "ruleset": store.state.ruleset,
+        "round": store.state.round,
+        "saved_at": "2026-01-02T03:04:05+00:00",
+        "base": store.base,
+        "done": store.done_actions(),
+        "redo": store._redo,
+        "current": store.state,
+    }
     lines = [codec.JournalHeader(schema=1)]
-    for seq, action in enumerate([a.Heal(combatant="c5", amount=1), a.Damage(combatant="c6", amount=2),
-                                  a.Note(text="noted")], start=11):
+    for seq, action in enumerate(
+        [a.Heal(combatant="c5", amount=1), a.Damage(combatant="c6", amount=2), a.Note(text="noted")], start=11
+    ):
         store.dispatch(action)
         lines.append(codec.Done(seq=seq, round=0, a=action))
     store.undo()
@@ -283,7 +326,8 @@ def _whole_history_session(folder: Path, schema: int) -> Store:
 
 @pytest.mark.parametrize("schema", [1, 2])
 def test_a_whole_history_snapshot_of_todays_states_opens_and_is_rewritten_at_the_first_change(
-        tmp_path: Path, schema: int) -> None:
+    tmp_path: Path, schema: int
+) -> None:
     folder = tmp_path / "fight"
     played = _whole_history_session(folder, schema)
     before = files(folder)

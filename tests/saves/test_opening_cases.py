@@ -44,13 +44,15 @@ FROM_LINE_1: dict[str, Callable[[Path], None]] = {
     "an empty journal": lambda folder: (folder / JOURNAL).write_bytes(b""),
     "a garbled header": lambda folder: (folder / JOURNAL).write_bytes(b"garbage" + (folder / JOURNAL).read_bytes()[7:]),
     "a garbled first action": lambda folder: (folder / JOURNAL).write_bytes(
-        b"\n".join([_lines(folder)[0], b"garbage" + _lines(folder)[1][7:], *_lines(folder)[2:]])),
+        b"\n".join([_lines(folder)[0], b"garbage" + _lines(folder)[1][7:], *_lines(folder)[2:]])
+    ),
 }
 
 
 @pytest.mark.parametrize("damage", sorted(FROM_LINE_1))
 def test_a_session_unreadable_from_its_first_action_is_refused_listed_as_damaged_and_not_recovered(
-        tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = tmp_path / "data"
     folder = engine_api_session(root)
     FROM_LINE_1[damage](folder)
@@ -87,7 +89,9 @@ def test_a_session_that_names_no_rules_is_refused_plainly(tmp_path: Path) -> Non
 
 
 # -- recover ---------------------------------------------------------------------------------------------------
-def test_recover_of_a_session_that_does_not_exist_makes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_recover_of_a_session_that_does_not_exist_makes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = tmp_path / "data"
     small_fight(sessions_dir(root) / "fight").close()
     for _attempt in range(2):
@@ -108,7 +112,9 @@ def _returns(call: Callable[[], object]) -> bool:
     return done.is_set()
 
 
-def test_a_fifo_as_the_index_hangs_nothing_and_is_left_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_fifo_as_the_index_hangs_nothing_and_is_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = tmp_path / "data"
     small_fight(sessions_dir(root) / "fight").close()
     os.mkfifo(root / INDEX_FILE)
@@ -146,7 +152,7 @@ def test_a_record_written_twice_opens_read_only_and_is_never_rewritten(tmp_path:
     store.close()
     lines = _lines(folder)[:-1]
     doubled = len(lines) - 1 if where == "at the end" else 2
-    (folder / JOURNAL).write_bytes(b"\n".join([*lines[:doubled + 1], lines[doubled], *lines[doubled + 1:]]) + b"\n")
+    (folder / JOURNAL).write_bytes(b"\n".join([*lines[: doubled + 1], lines[doubled], *lines[doubled + 1 :]]) + b"\n")
     before = fingerprint(folder)
     with pytest.raises(DamagedSession, match="line"):
         Store.resume(folder)
@@ -181,7 +187,7 @@ def test_a_snapshot_of_a_newer_state_is_listed_as_newer(tmp_path: Path, capsys: 
     folder = sessions_dir(root) / "fight"
     small_fight(folder).close()
     data = (folder / SNAPSHOT).read_bytes()
-    unsealed = b"{" + data[len(b'{"sum":"12345678",'):]
+    unsealed = b"{" + data[len(b'{"sum":"12345678",') :]
     (folder / SNAPSHOT).write_bytes(seal(unsealed.replace(b'"schema":%d' % SCHEMA_VERSION, b'"schema":99')))
     (info,) = session.list_sessions(root, steps=True)
     assert (info.problem, info.recoverable) == (NEWER, False)

@@ -107,7 +107,9 @@ def test_a_symlinked_sessions_folder_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["../x", "../../etc", "/tmp/x", "a/b", "..", ".", "", "a\\b", "x\0y"])
-def test_only_a_plain_name_inside_the_sessions_folder_is_resumed(tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_only_a_plain_name_inside_the_sessions_folder_is_resumed(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = tmp_path / "data"
     small_fight(tmp_path / "x").close()  # what "../x" would reach from the data folder
     before = fingerprint(tmp_path / "x")

@@ -42,11 +42,17 @@ def test_round_and_fight_state_come_back_as_the_rulesets_structs(tmp_path: Path,
     store.dispatch(a.StartFight())
     store.dispatch(a.RollInitiative(rolls={"s1": physical("1d6", "5"), "s3": physical("1d6", "2")}))
     # Ada (attack +2) rolls 13 against the bandit's AC 14: 15, a hit; the d8 shows 4.
-    store.dispatch(a.RulesetAction(name="attack", args={
-        "combatant": "c2", "target": "c4",
-        "to_hit": {"expr": "1d20", "total": 13, "faces": [], "physical": True},
-        "damage": {"expr": "1d8", "total": 4, "faces": [], "physical": True},
-    }))
+    store.dispatch(
+        a.RulesetAction(
+            name="attack",
+            args={
+                "combatant": "c2",
+                "target": "c4",
+                "to_hit": {"expr": "1d20", "total": 13, "faces": [], "physical": True},
+                "damage": {"expr": "1d8", "total": 4, "faces": [], "physical": True},
+            },
+        )
+    )
     store.save_now()  # the snapshot holds the state itself, not only the actions
     saved = store.state
     key = session_key(store)
@@ -75,7 +81,8 @@ def test_a_session_of_a_ruleset_that_is_not_installed_is_refused(tmp_path: Path,
 
 
 def test_states_read_back_from_history_blocks_and_from_a_journal_header_are_the_rulesets_structs(
-        tmp_path: Path, skirmish: AnyRuleset, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, skirmish: AnyRuleset, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Undo reads sealed blocks of the history back from disk, and a recovery can start from the first
     state a journal's header holds: those states too come back with the ruleset's own Structs."""
     monkeypatch.setattr(store_module, "BLOCK_SIZE", 2)
@@ -83,11 +90,17 @@ def test_states_read_back_from_history_blocks_and_from_a_journal_header_are_the_
     root, store = bridge_session(tmp_path)
     store.dispatch(a.StartFight())
     store.dispatch(a.RollInitiative(rolls={"s1": physical("1d6", "5"), "s3": physical("1d6", "2")}))
-    store.dispatch(a.RulesetAction(name="attack", args={
-        "combatant": "c2", "target": "c4",
-        "to_hit": {"expr": "1d20", "total": 13, "faces": [], "physical": True},
-        "damage": {"expr": "1d8", "total": 1, "faces": [], "physical": True},
-    }))
+    store.dispatch(
+        a.RulesetAction(
+            name="attack",
+            args={
+                "combatant": "c2",
+                "target": "c4",
+                "to_hit": {"expr": "1d20", "total": 13, "faces": [], "physical": True},
+                "damage": {"expr": "1d8", "total": 1, "faces": [], "physical": True},
+            },
+        )
+    )
     states = [store.state]
     for amount in (1, 2, 1, 1, 1, 2, 1):
         store.dispatch(a.Damage(combatant="c4", amount=amount))

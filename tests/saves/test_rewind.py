@@ -30,17 +30,26 @@ def d10(total: int) -> Roll:
 
 
 SET_UP: list[a.Action] = [
-    a.SetName(name="Ambush"), a.SetRuleset(ruleset="adnd2e"), a.AddSide(name="Party", is_party=True),
-    a.AddSide(name="Monsters"), a.AddCombatants(side=PARTY, name="Raf", hp=20, sheet={"cls": "warrior", "level": 3}),
+    a.SetName(name="Ambush"),
+    a.SetRuleset(ruleset="adnd2e"),
+    a.AddSide(name="Party", is_party=True),
+    a.AddSide(name="Monsters"),
+    a.AddCombatants(side=PARTY, name="Raf", hp=20, sheet={"cls": "warrior", "level": 3}),
     a.AddCombatants(side=MONSTERS, name="Orc", hp=8, count=2, sheet={"cls": "monster", "level": 1}),
     a.BeginSurprise(),  # position 7: the surprise
     a.StartFight(),  # 8: round 1
-    a.NextStep(), a.NextStep(), a.RollInitiative(rolls={PARTY: d10(3), MONSTERS: d10(7)}),
+    a.NextStep(),
+    a.NextStep(),
+    a.RollInitiative(rolls={PARTY: d10(3), MONSTERS: d10(7)}),
 ]
 ROUND_1_HITS: list[a.Action] = [a.Damage(combatant=ORC_1, amount=3), a.Damage(combatant=ORC_2, amount=5)]  # 12, 13
 TO_ROUND_2: list[a.Action] = [a.NextStep(), a.NextStep(), a.NextStep()]  # 14, 15 (end of round 1), 16: round 2
-ROUND_2: list[a.Action] = [a.NextStep(), a.NextStep(), a.RollInitiative(rolls={PARTY: d10(2), MONSTERS: d10(5)}),
-                           a.Damage(combatant=RAF, amount=4)]  # 17 … 20
+ROUND_2: list[a.Action] = [
+    a.NextStep(),
+    a.NextStep(),
+    a.RollInitiative(rolls={PARTY: d10(2), MONSTERS: d10(5)}),
+    a.Damage(combatant=RAF, amount=4),
+]  # 17 … 20
 EFFECTIVE = SET_UP + ROUND_1_HITS + TO_ROUND_2 + ROUND_2
 """What the journal of :func:`two_rounds` leaves done, worked out by hand: the 2 damage undone is gone."""
 
@@ -102,8 +111,19 @@ def test_rounds_are_indexed_where_they_begin(tmp_path: Path) -> None:
     two_rounds(tmp_path)
     timeline = rewind.look_back(tmp_path, "ambush")
     assert timeline.round_starts == (0, 7, 8, 16)
-    assert (timeline.position_of_round(1), timeline.position_of_round(2), timeline.position_of_round(3)) == (8, 16, None)
-    assert [timeline.where(p) for p in (0, 7, 8, 15, 16, 20)] == ["set-up", "surprise", "round 1", "round 1", "round 2", "round 2"]
+    assert (timeline.position_of_round(1), timeline.position_of_round(2), timeline.position_of_round(3)) == (
+        8,
+        16,
+        None,
+    )
+    assert [timeline.where(p) for p in (0, 7, 8, 15, 16, 20)] == [
+        "set-up",
+        "surprise",
+        "round 1",
+        "round 1",
+        "round 2",
+        "round 2",
+    ]
     # One round back goes to the start of the round shown, then of the one before; one round on, to the next.
     assert [timeline.round_start_before(p) for p in (20, 16, 9, 8, 0)] == [16, 8, 8, 7, 0]
     assert [timeline.round_start_after(p) for p in (0, 7, 8, 12, 16)] == [7, 8, 16, 16, 20]
@@ -139,8 +159,10 @@ def test_every_position_replays_right_in_any_order_from_few_kept_states() -> Non
     base = replayed(EFFECTIVE, len(EFFECTIVE))
     ids = [c.id for c in base.combatants]
     rng = random.Random(5)
-    actions: list[a.Action] = [a.Heal(combatant=rng.choice(ids), amount=1) if n % 2 else
-                               a.Damage(combatant=rng.choice(ids), amount=1) for n in range(300)]
+    actions: list[a.Action] = [
+        a.Heal(combatant=rng.choice(ids), amount=1) if n % 2 else a.Damage(combatant=rng.choice(ids), amount=1)
+        for n in range(300)
+    ]
     states = [base]
     for action in actions:
         states.append(apply(states[-1], action))
@@ -160,8 +182,9 @@ def long_fight(data_root: Path, monkeypatch: pytest.MonkeyPatch, actions: int) -
     monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 20)
     folder = sessions_dir(data_root) / "long"
     store = Store.create(new_state(seed=1, ruleset="adnd2e"), folder)
-    done = SET_UP + [a.Damage(combatant=ORC_1, amount=1) if n % 2 else a.Heal(combatant=ORC_1, amount=1)
-                     for n in range(actions)]
+    done = SET_UP + [
+        a.Damage(combatant=ORC_1, amount=1) if n % 2 else a.Heal(combatant=ORC_1, amount=1) for n in range(actions)
+    ]
     for action in done:
         store.dispatch(action)
     store.close()
@@ -251,8 +274,9 @@ def test_looking_back_and_branching_leave_the_gm_who_has_it_open_undisturbed(tmp
 
 def test_a_fight_of_ten_thousand_actions_keeps_one_state_in_fifty() -> None:
     base = replayed(EFFECTIVE, len(EFFECTIVE))
-    actions: list[a.Action] = [a.Damage(combatant=RAF, amount=1) if n % 2 else a.Heal(combatant=RAF, amount=1)
-                               for n in range(10_000)]
+    actions: list[a.Action] = [
+        a.Damage(combatant=RAF, amount=1) if n % 2 else a.Heal(combatant=RAF, amount=1) for n in range(10_000)
+    ]
     timeline = rewind.Timeline(base, actions)
     assert timeline.kept_states == 10_000 // rewind.CHECKPOINT_EVERY + 1 + 2
     # Raf starts at 16 of 20: each heal of 1 takes him to 17, the damage after it back to 16.
@@ -261,8 +285,9 @@ def test_a_fight_of_ten_thousand_actions_keeps_one_state_in_fifty() -> None:
     assert timeline.state_at(4_951).combatants[0].hp == 17
 
 
-def test_what_each_action_logged_is_the_same_when_the_states_hold_one_entry(tmp_path: Path,
-                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_what_each_action_logged_is_the_same_when_the_states_hold_one_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tui_combat.engine import log_window
     from tui_combat.engine import messages as log_module
 

@@ -52,7 +52,9 @@ def truth(root: Path) -> list[tuple[str, str, str]]:
 
 
 def listed(root: Path, *, steps: bool = True) -> list[tuple[str, str, str]]:
-    return sorted((info.key, info.name, session.progress_label(info)) for info in session.list_sessions(root, steps=steps))
+    return sorted(
+        (info.key, info.name, session.progress_label(info)) for info in session.list_sessions(root, steps=steps)
+    )
 
 
 def no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -65,8 +67,9 @@ def no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(session, "_shown", refused)
 
 
-def test_the_first_list_writes_the_index_and_the_next_reads_no_session(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_first_list_writes_the_index_and_the_next_reads_no_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     named(tmp_path, "a", "Ambush")
     named(tmp_path, "b", "Bridge")
     assert not (tmp_path / INDEX_FILE).exists()
@@ -75,7 +78,9 @@ def test_the_first_list_writes_the_index_and_the_next_reads_no_session(tmp_path:
     assert set(read_index(tmp_path)) == {"a", "b"}
     no_reading(monkeypatch)
     assert listed(tmp_path) == first
-    assert [info.key for info in session_folders.list_sessions(tmp_path)] == [info.key for info in session.list_sessions(tmp_path)]
+    assert [info.key for info in session_folders.list_sessions(tmp_path)] == [
+        info.key for info in session.list_sessions(tmp_path)
+    ]
     assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]  # no temporary file left
 
 
@@ -111,7 +116,9 @@ def test_an_index_that_lies_about_a_session_it_no_longer_matches_is_not_believed
     assert listed(tmp_path) == [("a", "Ambush", "set-up")]
 
 
-def test_a_session_written_since_is_read_again_and_only_that_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_session_written_since_is_read_again_and_only_that_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     named(tmp_path, "a", "Ambush")
     fought(tmp_path, "b", "Bridge")
     before = listed(tmp_path)
@@ -138,22 +145,31 @@ def test_a_save_by_another_running_copy_shows_in_the_list(tmp_path: Path) -> Non
     fought(tmp_path, "a", "Ambush")
     shown = [listed(tmp_path)]
     writer = subprocess.Popen(
-        [sys.executable, "-c", (
-            "import sys\n"
-            "from pathlib import Path\n"
-            "from tui_combat.fight import session\n"
-            "from tui_combat.engine import actions as a\n"
-            "store = session.resume(Path(sys.argv[1]), 'a')\n"
-            "assert not store.read_only\n"
-            "for line in sys.stdin:\n"
-            "    if line.strip() == 'snapshot':\n"
-            "        store.save_now()\n"
-            "    else:\n"
-            "        store.dispatch(a.NextStep())\n"
-            "    print('done', flush=True)\n"
-            "store.close()\n"),
-         str(tmp_path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys\n"
+                "from pathlib import Path\n"
+                "from tui_combat.fight import session\n"
+                "from tui_combat.engine import actions as a\n"
+                "store = session.resume(Path(sys.argv[1]), 'a')\n"
+                "assert not store.read_only\n"
+                "for line in sys.stdin:\n"
+                "    if line.strip() == 'snapshot':\n"
+                "        store.save_now()\n"
+                "    else:\n"
+                "        store.dispatch(a.NextStep())\n"
+                "    print('done', flush=True)\n"
+                "store.close()\n"
+            ),
+            str(tmp_path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     assert writer.stdin is not None and writer.stdout is not None
 
     def written(line: str) -> None:
@@ -257,7 +273,8 @@ def test_the_quick_list_with_steps_does_not_stand_in_for_the_session_lists_repla
 
 
 def test_the_index_alone_gives_the_list_as_last_seen_and_none_until_it_knows_every_step(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A long list is first drawn from the index without looking at any session's files, then checked
     (:func:`session.list_sessions`): what the index says is the list as it was when last read."""
     assert session.indexed_sessions(tmp_path) is None  # no index yet

@@ -36,8 +36,9 @@ def test_a_demo_opens_in_set_up_and_an_unknown_one_is_refused(tmp_path: Path) ->
 
 def test_a_broken_encounter_file_is_refused_with_its_name(tmp_path: Path) -> None:
     path = tmp_path / "typo.toml"
-    path.write_text('name = "Ambush"\n[[sides]]\nname = "Party"\n[[sides.combatants]]\nname = "Raf"\nhpp = 3\n',
-                    encoding="utf-8")
+    path.write_text(
+        'name = "Ambush"\n[[sides]]\nname = "Party"\n[[sides.combatants]]\nname = "Raf"\nhpp = 3\n', encoding="utf-8"
+    )
     with pytest.raises(session.SessionError) as refused:
         session.new_from_file(tmp_path / "data", path)
     assert refused.value.title == "Cannot start the encounter"
@@ -87,7 +88,9 @@ def test_a_new_session_is_written_in_todays_format(tmp_path: Path) -> None:
     assert (snapshot["schema"], snapshot["current"]["schema"]) == (codec.SNAPSHOT_SCHEMA, SCHEMA_VERSION) == (5, 3)
     header = json.loads((folder / JOURNAL).read_bytes().splitlines()[0])
     assert (header["k"], header["schema"], header["app"], header["after"]) == ("header", 2, "tui-combat", 0)
-    assert header["start"]["schema"] == SCHEMA_VERSION  # the first state, to rebuild the session should every snapshot be lost
+    assert (
+        header["start"]["schema"] == SCHEMA_VERSION
+    )  # the first state, to rebuild the session should every snapshot be lost
 
 
 def test_check_builds_an_encounter_in_memory(tmp_path: Path) -> None:

@@ -49,14 +49,19 @@ def test_new_fights_and_demos_take_the_next_free_name(tmp_path: Path) -> None:
     played_demo(tmp_path).close()
     played_demo(tmp_path).close()
     assert sessions(tmp_path) == [
-        ("new-fight", "New fight"), ("new-fight-2", "New fight 2"), ("new-fight-3", "New fight 3"),
-        ("trolls-and-orcs-in-the-tunnel", TROLLS), ("trolls-and-orcs-in-the-tunnel-2", f"{TROLLS} 2"),
+        ("new-fight", "New fight"),
+        ("new-fight-2", "New fight 2"),
+        ("new-fight-3", "New fight 3"),
+        ("trolls-and-orcs-in-the-tunnel", TROLLS),
+        ("trolls-and-orcs-in-the-tunnel-2", f"{TROLLS} 2"),
     ]
 
 
 def test_a_failed_start_leaves_no_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     broken = tmp_path / "broken.toml"
-    broken.write_text('name = "Ford"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\nhp = -1\n', encoding="utf-8")
+    broken.write_text(
+        'name = "Ford"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Raf"\nhp = -1\n', encoding="utf-8"
+    )
     with pytest.raises(session.SessionError, match="line 6"):
         session.new_from_file(tmp_path, broken)
     assert folders(tmp_path) == []
@@ -97,8 +102,11 @@ def test_save_as_refuses_the_name_of_another_session(tmp_path: Path) -> None:
         session.save_as(store, tmp_path, "new FIGHT")
     assert session.save_as(store, tmp_path, "Second try") == "second-try"
     store.close()
-    assert sessions(tmp_path) == [("new-fight", "New fight"), ("second-try", "Second try"),
-                                  ("trolls-and-orcs-in-the-tunnel", TROLLS)]
+    assert sessions(tmp_path) == [
+        ("new-fight", "New fight"),
+        ("second-try", "Second try"),
+        ("trolls-and-orcs-in-the-tunnel", TROLLS),
+    ]
 
 
 def test_a_read_only_session_is_not_saved_in_place(tmp_path: Path) -> None:
@@ -236,7 +244,12 @@ def test_delete_removes_the_folder_unless_the_session_is_open(tmp_path: Path) ->
 # -- finding a session by name -----------------------------------------------------------------------------
 def test_a_session_is_found_by_its_key_or_its_listed_name(tmp_path: Path) -> None:
     played_demo(tmp_path).close()
-    for name in ("trolls-and-orcs-in-the-tunnel", TROLLS, "trolls AND ORCS in the tunnel", "TROLLS-and-orcs-in-the-tunnel"):
+    for name in (
+        "trolls-and-orcs-in-the-tunnel",
+        TROLLS,
+        "trolls AND ORCS in the tunnel",
+        "TROLLS-and-orcs-in-the-tunnel",
+    ):
         found = session.find_session(tmp_path, name)
         assert found is not None and found.key == "trolls-and-orcs-in-the-tunnel", name
     assert session.find_session(tmp_path, "goblins") is None

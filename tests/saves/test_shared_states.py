@@ -27,8 +27,11 @@ DECODER = codec.snapshot_decoders[codec.SNAPSHOT_SCHEMA]
 def whole(data: bytes) -> codec.Snapshot:
     """The snapshot decoded the plain way: the whole file at once, each state on its own."""
     snapshot = msgspec.json.decode(data, type=codec.Snapshot)
-    return msgspec.structs.replace(snapshot, checkpoint=codec.restored(snapshot.checkpoint, Path(SNAPSHOT)),
-                                   current=codec.restored(snapshot.current, Path(SNAPSHOT)))
+    return msgspec.structs.replace(
+        snapshot,
+        checkpoint=codec.restored(snapshot.checkpoint, Path(SNAPSHOT)),
+        current=codec.restored(snapshot.current, Path(SNAPSHOT)),
+    )
 
 
 def saved(folder: Path, actions: list[a.Action]) -> bytes:
@@ -50,7 +53,9 @@ def wounds(count: int) -> list[a.Action]:
     return [a.Damage(combatant="c5", amount=1) if n % 2 else a.Note(text=f"note {n}") for n in range(count)]
 
 
-def test_with_nothing_done_since_the_last_block_the_checkpoint_is_the_current_state(tmp_path: Path, blocks_of_four: None) -> None:
+def test_with_nothing_done_since_the_last_block_the_checkpoint_is_the_current_state(
+    tmp_path: Path, blocks_of_four: None
+) -> None:
     data = saved(tmp_path / "fight", wounds(12))  # 4 + 12 actions: the run is empty
     snapshot = DECODER.decode(data)
     assert isinstance(snapshot, codec.Snapshot) and not snapshot.run
@@ -73,10 +78,17 @@ def test_what_the_open_run_left_alone_is_one_object_in_both_states(tmp_path: Pat
 
 
 def test_combatants_added_and_removed_in_the_open_run_are_still_shared(tmp_path: Path, blocks_of_four: None) -> None:
-    data = saved(tmp_path / "fight", [
-        a.AddCombatants(side="s2", name="Орк", hp=5, count=3), a.Note(text="x"), a.Note(text="y"), a.Note(text="z"),
-        a.RemoveCombatant(combatant="c3"), a.AddCombatants(side="s1", name="Гном", hp=9),  # the open run
-    ])
+    data = saved(
+        tmp_path / "fight",
+        [
+            a.AddCombatants(side="s2", name="Орк", hp=5, count=3),
+            a.Note(text="x"),
+            a.Note(text="y"),
+            a.Note(text="z"),
+            a.RemoveCombatant(combatant="c3"),
+            a.AddCombatants(side="s1", name="Гном", hp=9),  # the open run
+        ],
+    )
     snapshot = DECODER.decode(data)
     assert isinstance(snapshot, codec.Snapshot) and len(snapshot.run) == 2
     assert snapshot == whole(data)
@@ -123,7 +135,9 @@ def damaged_in(data: bytes, state: str) -> bytes:
 
 
 @pytest.mark.parametrize("state", ["checkpoint", "current"])
-def test_a_damaged_state_is_reported_as_a_decode_of_the_whole_file_reports_it(tmp_path: Path, blocks_of_four: None, state: str) -> None:
+def test_a_damaged_state_is_reported_as_a_decode_of_the_whole_file_reports_it(
+    tmp_path: Path, blocks_of_four: None, state: str
+) -> None:
     data = damaged_in(saved(tmp_path / "fight", wounds(6)), state)
     with pytest.raises(msgspec.ValidationError) as expected:
         msgspec.json.decode(data, type=codec.Snapshot)
@@ -136,7 +150,9 @@ def test_a_damaged_state_is_reported_as_a_decode_of_the_whole_file_reports_it(tm
 
 
 @pytest.mark.parametrize("state", ["checkpoint", "current"])
-def test_a_state_of_a_newer_schema_is_refused_before_it_is_decoded(tmp_path: Path, blocks_of_four: None, state: str) -> None:
+def test_a_state_of_a_newer_schema_is_refused_before_it_is_decoded(
+    tmp_path: Path, blocks_of_four: None, state: str
+) -> None:
     raw = json.loads(saved(tmp_path / "fight", wounds(6)))
     raw[state]["schema"] = SCHEMA_VERSION + 1
     raw[state]["combatants"] = "not as this version writes them"

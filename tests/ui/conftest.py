@@ -44,7 +44,6 @@ def make_app(data_root: Path) -> Callable[..., CombatApp]:
     return make
 
 
-
 @pytest.fixture
 def in_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     """The accepted screenshots are in colour: ``NO_COLOR``, which every other test has, is removed (the

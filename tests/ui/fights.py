@@ -26,18 +26,36 @@ def round_state(party: list[str], monsters: int, monster_name: str = "Orc", name
     """Round 1, resolve step: ``party`` (one combatant each, 20 HP) acts at initiative 3, then ``monsters``
     of ``monster_name`` (8 HP each, in groups of at most 500) at 7."""
     state = new_state(seed=1, ruleset="adnd2e")
-    steps: list[a.Action] = [a.SetName(name=name), a.SetRuleset(ruleset="adnd2e"),
-                             a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters")]
-    steps += [a.AddCombatants(side=PARTY_SIDE, name=hero, hp=20, sheet={"cls": "warrior", "level": 3}) for hero in party]
+    steps: list[a.Action] = [
+        a.SetName(name=name),
+        a.SetRuleset(ruleset="adnd2e"),
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Monsters"),
+    ]
+    steps += [
+        a.AddCombatants(side=PARTY_SIDE, name=hero, hp=20, sheet={"cls": "warrior", "level": 3}) for hero in party
+    ]
     left = monsters
     while left:
         count = min(left, 500)
-        steps.append(a.AddCombatants(side=MONSTER_SIDE, name=monster_name, hp=8, count=count,
-                                     sheet={"cls": "monster", "level": 1}))
+        steps.append(
+            a.AddCombatants(
+                side=MONSTER_SIDE, name=monster_name, hp=8, count=count, sheet={"cls": "monster", "level": 1}
+            )
+        )
         left -= count
-    steps += [a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep(),
-              a.RollInitiative(rolls={PARTY_SIDE: Roll(expr="1d10", total=3, faces=(3,)),
-                                      MONSTER_SIDE: Roll(expr="1d10", total=7, faces=(7,))})]
+    steps += [
+        a.BeginSurprise(),
+        a.StartFight(),
+        a.NextStep(),
+        a.NextStep(),
+        a.RollInitiative(
+            rolls={
+                PARTY_SIDE: Roll(expr="1d10", total=3, faces=(3,)),
+                MONSTER_SIDE: Roll(expr="1d10", total=7, faces=(7,)),
+            }
+        ),
+    ]
     for action in steps:
         state = apply(state, action)
     assert state.phase == "round" and len(state.order) == 2, (state.phase, state.order)

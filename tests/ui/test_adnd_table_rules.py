@@ -34,8 +34,16 @@ from tui_combat.screens.dialogs import FieldsForm
 from tui_combat.widgets.lines import TextLines
 
 RAF = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "war hammer", "magic": 4, "damage": "1d4+1"}
-TROLL = {"cls": "monster", "level": "6+6", "ac": 4, "dex_ac": -2, "natural": True, "forms": "claw, claw, bite",
-         "damage": "1d4+4, 1d4+4, 2d6", "size": "large"}
+TROLL = {
+    "cls": "monster",
+    "level": "6+6",
+    "ac": 4,
+    "dex_ac": -2,
+    "natural": True,
+    "forms": "claw, claw, bite",
+    "damage": "1d4+4, 1d4+4, 2d6",
+    "size": "large",
+}
 
 
 def d10(total: int) -> Roll:
@@ -46,8 +54,11 @@ def fight(*, surprised: bool, death: str = "dead") -> State:
     """Raf (warrior 5, THAC0 16, war hammer +4) and a troll (AC 4 with Dex −2, large); the party's turn."""
     state = new_state(seed=1, ruleset="adnd2e")
     steps: list[a.Action] = [
-        a.SetName(name="Troll"), a.SetRuleset(ruleset="adnd2e"), a.SetOption(key="death", value=death),
-        a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters"),
+        a.SetName(name="Troll"),
+        a.SetRuleset(ruleset="adnd2e"),
+        a.SetOption(key="death", value=death),
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Monsters"),
         a.AddCombatants(side="s1", name="Raf", hp=38, sheet=RAF),
         a.AddCombatants(side="s2", name="Troll", hp=36, sheet=TROLL),
         a.BeginSurprise(),
@@ -74,8 +85,10 @@ async def test_a_surprised_large_troll(make_app: Callable[..., CombatApp], data_
         form = await until_form(pilot, "the attack form")
         # THAC0 16 − AC 6 (4 without the Dex −2) = 10; +4 magic, +1 surprised: 5 or more, 16 faces.
         await until(pilot, lambda: preview(form).endswith("80% to hit."), "the chance")
-        assert preview(form) == ("Needs 5 or more on the d20 (THAC0 16 − AC 6, +4 magic, +1 surprised, surprised: AC "
-                                 "without Dex -2): 80% to hit."), preview(form)
+        assert preview(form) == (
+            "Needs 5 or more on the d20 (THAC0 16 − AC 6, +4 magic, +1 surprised, surprised: AC "
+            "without Dex -2): 80% to hit."
+        ), preview(form)
         form.query_one("#f-roll").focus()
         await pilot.press("5", "enter")
         damage = await until_prompt(pilot, "the damage the hit calls for")
@@ -91,7 +104,9 @@ async def test_a_surprised_large_troll(make_app: Callable[..., CombatApp], data_
         assert "Raf attacks Troll (AC 6) with war hammer: d20 5 +4 magic +1 surprised vs 10 — hit." in log_texts(app)
 
 
-async def test_a_second_main_action_is_refused_then_allowed(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_a_second_main_action_is_refused_then_allowed(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     Store.create(fight(surprised=False), sessions_dir(data_root) / "troll").close()
     app = make_app(resume="troll")
     async with app.run_test(size=SIZE) as pilot:
@@ -107,7 +122,7 @@ async def test_a_second_main_action_is_refused_then_allowed(make_app: Callable[.
         assert preview(form) == "Raf has attacked this round: his attacks were his main action."
         await pilot.press("ctrl+s")
         await until(pilot, lambda: bool(dialog_error(app)), "the refusal")
-        assert "Tick \"Ignore the book (the log says so)\" to allow it." in " ".join(dialog_error(app).split())
+        assert 'Tick "Ignore the book (the log says so)" to allow it.' in " ".join(dialog_error(app).split())
         await pilot.press("space", "ctrl+s")
         await until_closed(pilot, form, "the form closed")
         assert "Raf takes a second main action this round, against the book." in log_texts(app)

@@ -47,12 +47,19 @@ def fight(ruleset: str) -> State:
     """Raf (warrior 5, THAC0 16, war hammer +4, 1d4+1) against two orcs (AC 6, 8 HP), the party first."""
     state = new_state(seed=1, ruleset="adnd2e")
     steps: list[a.Action] = [
-        a.SetName(name="Hammer"), a.SetRuleset(ruleset=ruleset),
-        a.AddSide(name="Party", is_party=True), a.AddSide(name="Monsters"),
+        a.SetName(name="Hammer"),
+        a.SetRuleset(ruleset=ruleset),
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Monsters"),
         a.AddCombatants(side="s1", name="Raf", hp=38, sheet=RAF),
         a.AddCombatants(side="s2", name="Orc", hp=8, count=2, sheet=ORC),
-        a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep(),  # intentions, declarations: none
-        a.RollInitiative(rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)), "s2": Roll(expr="1d10", total=7, faces=(7,))}),
+        a.BeginSurprise(),
+        a.StartFight(),
+        a.NextStep(),
+        a.NextStep(),  # intentions, declarations: none
+        a.RollInitiative(
+            rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)), "s2": Roll(expr="1d10", total=7, faces=(7,))}
+        ),
     ]
     for action in steps:
         state = apply(state, action)
@@ -105,8 +112,9 @@ async def test_attack_target_chance_damage(ruleset: str, make_app: Callable[...,
         await until_closed(pilot, again, "the attack form left")
 
 
-async def test_an_effect_is_picked_from_the_rulesets_names_as_it_is_typed(make_app: Callable[..., CombatApp],
-                                                                          data_root: Path) -> None:
+async def test_an_effect_is_picked_from_the_rulesets_names_as_it_is_typed(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     Store.create(fight("adnd2e"), sessions_dir(data_root) / "hammer").close()
     app = make_app(resume="hammer")
     async with app.run_test(size=SIZE) as pilot:
@@ -133,7 +141,9 @@ def test_every_ruleset_offers_effect_names() -> None:
     assert "hasted" in registry.get("adnd2e").effect_names() and "stunned" in registry.get("dnd5e").effect_names()
 
 
-async def test_enter_on_the_damage_prompt_rolls_the_hits_dice(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_enter_on_the_damage_prompt_rolls_the_hits_dice(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """Nothing typed: Enter rolls the weapon's dice with the session's dice; the log shows them rolled."""
     Store.create(fight("adnd2e"), sessions_dir(data_root) / "hammer").close()
     app = make_app(resume="hammer")

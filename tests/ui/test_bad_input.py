@@ -56,14 +56,27 @@ def test_an_amount_is_a_number_or_dice() -> None:
     assert isinstance(rolled, dict) and rolled["amount"] == 8 and rolled["roll"].faces == (3, 4)
 
 
-@pytest.mark.parametrize(("typed", "expected"), [
-    ("12", 12), ("-3", -3), ("−3", -3), ("+4", 4), ("", 2), ("-", 2), ("  5 ", 5), ("9999", 9999), ("-999", -999),
-])
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("12", 12),
+        ("-3", -3),
+        ("−3", -3),
+        ("+4", 4),
+        ("", 2),
+        ("-", 2),
+        ("  5 ", 5),
+        ("9999", 9999),
+        ("-999", -999),
+    ],
+)
 def test_a_whole_number_field_reads_ascii_digits(typed: str, expected: int) -> None:
     assert convert_fields([FieldSpec(key="n", label="N", kind="int", default=2)], {"n": typed}) == {"n": expected}
 
 
-@pytest.mark.parametrize("typed", ["²", "①", "٣", "1.5", "x", ENDLESS, "-" + ENDLESS, "1" * (MAX_DIGITS + 1), "10000", "-1000"])
+@pytest.mark.parametrize(
+    "typed", ["²", "①", "٣", "1.5", "x", ENDLESS, "-" + ENDLESS, "1" * (MAX_DIGITS + 1), "10000", "-1000"]
+)
 def test_a_whole_number_field_refuses_the_rest_with_a_message(typed: str) -> None:
     result = convert_fields([FieldSpec(key="n", label="N", kind="int", default=2)], {"n": typed})
     assert isinstance(result, str) and result.startswith("N: "), result
@@ -112,8 +125,9 @@ async def test_names_with_markup_are_shown_as_they_are(make_app: Callable[..., C
         assert isinstance(screen, RoundScreen)
         order = visible_text(screen.query_one(OrderList))
         assert f"  {RAF}  20/20" in order and f"  {BOLD}  20/20" in order and "  [red]Orc 1  8/8" in order, order
-        assert visible_text(screen.query_one("#card-head")).strip().startswith(f"{RAF}  Party  HP 20/20"), \
-            visible_text(screen.query_one("#card-head"))
+        assert visible_text(screen.query_one("#card-head")).strip().startswith(f"{RAF}  Party  HP 20/20"), visible_text(
+            screen.query_one("#card-head")
+        )
 
         await pilot.press("d")
         assert visible_text(app.screen.query_one("#prompt-title")).strip() == f"Damage to {RAF}"
@@ -144,8 +158,13 @@ async def test_a_group_named_with_markup_in_the_set_up(make_app: Callable[..., C
         await pilot.press("n")  # a new, empty fight
         await until_setup(pilot, empty=True)
         await pilot.press("a", *f"2 {RAF}", "ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen)
-                    and f"{RAF} ×2" in visible_text(app.screen.query_one(DataTable)), "the group's rows")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, SetupScreen) and f"{RAF} ×2" in visible_text(app.screen.query_one(DataTable))
+            ),
+            "the group's rows",
+        )
         shown = visible_text(app.screen.query_one(DataTable))
         assert f"{RAF} 1" in shown and f"{RAF} 2" in shown and f"{RAF} ×2" in shown, shown
         await pilot.press("ctrl+q")
@@ -161,8 +180,9 @@ def latin1(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("command", ["new", "check"])
-def test_the_command_line_says_the_file_is_not_utf8(command: str, latin1: Path, data_root: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_line_says_the_file_is_not_utf8(
+    command: str, latin1: Path, data_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["--data-dir", str(data_root), command, str(latin1)]) == 2
     assert capsys.readouterr().err.strip() == f"{latin1} is not UTF-8 text."
     assert not (data_root / "sessions").exists()

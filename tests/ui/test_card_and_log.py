@@ -54,14 +54,23 @@ async def test_the_log_follows_new_entries_and_wraps_again_on_resize(make_app: C
         log = app.screen.query_one(RoundLog)
         for _ in range(8):  # more than the log's few lines at 80×24
             await pilot.press("d", "1", "enter")
-        await until(pilot, lambda: log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y,  # the newest entry in view
-                    f"the log scrolled to its end ({log.scroll_y} of {log.max_scroll_y})")
+        await until(
+            pilot,
+            lambda: log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y,  # the newest entry in view
+            f"the log scrolled to its end ({log.scroll_y} of {log.max_scroll_y})",
+        )
         words = " ".join(strip.text for strip in log.lines).split()
         wide = len(log.lines)
         before = log.scrollable_content_region.width
         await pilot.resize_terminal(60, 24)
-        await until(pilot, lambda: log.scrollable_content_region.width < before and all(
-            strip.cell_length <= log.scrollable_content_region.width for strip in log.lines), "the log wrapped again at 60 columns")
+        await until(
+            pilot,
+            lambda: (
+                log.scrollable_content_region.width < before
+                and all(strip.cell_length <= log.scrollable_content_region.width for strip in log.lines)
+            ),
+            "the log wrapped again at 60 columns",
+        )
         width = log.scrollable_content_region.width
         assert all(strip.cell_length <= width for strip in log.lines)  # wrapped at the new width
         assert " ".join(strip.text for strip in log.lines).split() == words  # the same entries, whole
@@ -69,8 +78,9 @@ async def test_the_log_follows_new_entries_and_wraps_again_on_resize(make_app: C
         await until(pilot, lambda: log.scroll_y == log.max_scroll_y, "the newest entry still in view")
 
 
-async def test_a_turn_moving_on_draws_the_card_once(make_app: Callable[..., CombatApp],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_turn_moving_on_draws_the_card_once(
+    make_app: Callable[..., CombatApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The next turn selects whoever acts now and shows him; the selection's own message, which follows,
     finds him drawn already (each drawing works out his budget and details again)."""
     app = make_app()

@@ -15,8 +15,9 @@ from tui_combat.widgets.lines import _cells, changed_span
 WORDS = ["a", "bb", " ", "  ", "Орк", "Тролль 1", "▶", "🔒", "x y", "›"]
 STYLES = [None, Style(bold=True), Style(dim=True), Style(color="red"), Style(bgcolor="black")]
 
-pieces = st.lists(st.builds(lambda text, style: Segment(text, style), st.sampled_from(WORDS), st.sampled_from(STYLES)),
-                  max_size=7)
+pieces = st.lists(
+    st.builds(lambda text, style: Segment(text, style), st.sampled_from(WORDS), st.sampled_from(STYLES)), max_size=7
+)
 
 
 @st.composite
@@ -24,7 +25,7 @@ def pairs(draw: st.DrawFn) -> tuple[Strip, Strip, int]:
     first = draw(pieces)
     if draw(st.booleans()):  # the second made from the first: pieces alike at either end
         cut = draw(st.integers(0, len(first)))
-        second = first[:cut] + draw(pieces) + first[cut + draw(st.integers(0, len(first) - cut)):]
+        second = first[:cut] + draw(pieces) + first[cut + draw(st.integers(0, len(first) - cut)) :]
     else:
         second = draw(pieces)
     width = draw(st.sampled_from([0, 12, 30]))

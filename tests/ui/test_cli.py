@@ -14,7 +14,10 @@ DEMO = ENCOUNTER_DIR / "demo_adnd2e.toml"
 def run(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "tui_combat", "--data-dir", str(data), *args],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
@@ -47,11 +50,11 @@ def test_check_and_roll_take_dice_as_the_russian_and_ukrainian_books_write_them(
     encounter = tmp_path / "ambush.toml"
     encounter.write_text(
         'name = "Засада"\nruleset = "dnd5e"\n'
-        "[[sides]]\nname = \"Отряд\"\nparty = true\n"
-        "[[sides.combatants]]\nname = \"Лия\"\nhp = 33\n"
+        '[[sides]]\nname = "Отряд"\nparty = true\n'
+        '[[sides.combatants]]\nname = "Лия"\nhp = 33\n'
         'sheet = { ac = 15, attack = 7, damage = "1д8", attack_list = "рапира +7 1д8+4, кинжал +7 1к4+4" }\n'
-        "[[sides]]\nname = \"Гоблины\"\n"
-        "[[sides.combatants]]\nname = \"Гоблин\"\nhp = 7\ncount = 2\n"
+        '[[sides]]\nname = "Гоблины"\n'
+        '[[sides.combatants]]\nname = "Гоблин"\nhp = 7\ncount = 2\n'
         'sheet = { ac = 15, attack = 4, damage = "2к6+1" }\n',
         encoding="utf-8",
     )
@@ -66,10 +69,10 @@ def test_check_names_the_file_and_the_mistyped_field(tmp_path: Path) -> None:
     encounter = tmp_path / "typo.toml"
     encounter.write_text(
         'name = "Ambush"\n'
-        "[[sides]]\nname = \"Party\"\nparty = true\n"
-        "[[sides.combatants]]\nname = \"Raf\"\nhp = 38\n"
-        "[[sides]]\nname = \"Monsters\"\n"
-        "[[sides.combatants]]\nname = \"Orc\"\nhpp = 5\n",
+        '[[sides]]\nname = "Party"\nparty = true\n'
+        '[[sides.combatants]]\nname = "Raf"\nhp = 38\n'
+        '[[sides]]\nname = "Monsters"\n'
+        '[[sides.combatants]]\nname = "Orc"\nhpp = 5\n',
         encoding="utf-8",
     )
     result = run("check", str(encounter), data=tmp_path)
@@ -83,8 +86,10 @@ def test_check_names_the_file_and_the_mistyped_field(tmp_path: Path) -> None:
 def test_check_refuses_broken_files_without_a_traceback(tmp_path: Path) -> None:
     cases = {
         "not_toml.toml": ('name = "x"\nhp = \n', "line 2"),
-        "wrong_type.toml": ('name = "x"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Orc"\nhp = "five"\n',
-                            "line 6: side A, Orc: \"hp\" must be a whole number"),
+        "wrong_type.toml": (
+            'name = "x"\n[[sides]]\nname = "A"\n[[sides.combatants]]\nname = "Orc"\nhp = "five"\n',
+            'line 6: side A, Orc: "hp" must be a whole number',
+        ),
     }
     for name, (text, where) in cases.items():
         path = tmp_path / name

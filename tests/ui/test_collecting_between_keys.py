@@ -52,7 +52,8 @@ def test_a_step_collects_the_young_and_every_tenth_the_older(collector_off: None
 
 
 async def test_the_app_takes_the_steps_once_its_first_screen_is_drawn(
-        make_app: Callable[..., CombatApp], collector_off: None) -> None:
+    make_app: Callable[..., CombatApp], collector_off: None
+) -> None:
     app = make_app(collects_between_keys=True)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: settled(app.screen) and gc.isenabled(), "the collector on")
@@ -62,8 +63,9 @@ async def test_the_app_takes_the_steps_once_its_first_screen_is_drawn(
         assert kept
 
 
-async def test_an_app_not_asked_leaves_the_collector_alone(make_app: Callable[..., CombatApp],
-                                                           collector_off: None) -> None:
+async def test_an_app_not_asked_leaves_the_collector_alone(
+    make_app: Callable[..., CombatApp], collector_off: None
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: settled(app.screen), "the first screen")

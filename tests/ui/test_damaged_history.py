@@ -23,15 +23,21 @@ from tui_combat.widgets.read_only import ReadOnlyBar
 
 def fight_with_history(folder: Path) -> None:
     writer = Store.create(new_state(seed=4, ruleset="adnd2e"), folder)
-    for action in (a.AddSide(name="Party", is_party=True), a.AddSide(name="Foes"), a.AddCombatants(side="s1", name="Raf", hp=12),
-                   a.AddCombatants(side="s2", name="Orc", hp=20), a.StartFight()):
+    for action in (
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Foes"),
+        a.AddCombatants(side="s1", name="Raf", hp=12),
+        a.AddCombatants(side="s2", name="Orc", hp=20),
+        a.StartFight(),
+    ):
         writer.dispatch(action)
     writer.save_now()
     writer.close()
 
 
 async def test_a_flipped_history_block_opens_read_only_and_quitting_changes_nothing(
-        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(store_module, "BLOCK_SIZE", 2)
     folder = sessions_dir(data_root) / "ambush"
     fight_with_history(folder)
@@ -55,7 +61,8 @@ async def test_a_flipped_history_block_opens_read_only_and_quitting_changes_noth
 
 
 async def test_a_symlinked_sessions_folder_is_refused_on_the_session_list_too(
-        make_app: Callable[..., CombatApp], data_root: Path, tmp_path: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, tmp_path: Path
+) -> None:
     from tui_combat.screens.sessions import SessionsScreen
 
     elsewhere = tmp_path / "elsewhere"
@@ -75,7 +82,8 @@ async def test_a_symlinked_sessions_folder_is_refused_on_the_session_list_too(
 
 
 async def test_a_deeply_nested_settings_file_starts_the_app_on_the_defaults_and_says_why(
-        make_app: Callable[..., CombatApp], tmp_path: Path) -> None:
+    make_app: Callable[..., CombatApp], tmp_path: Path
+) -> None:
     from tui_combat.screens.sessions import SessionsScreen
 
     settings = tmp_path / "settings.toml"
@@ -83,6 +91,11 @@ async def test_a_deeply_nested_settings_file_starts_the_app_on_the_defaults_and_
     app = make_app(settings_path=settings)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, SessionsScreen), "the session list")
-        await until(pilot, lambda: any(str(settings) in message and "line 2" in message and "nested" in message
-                                       for message in messages(app)), "the settings problem")
+        await until(
+            pilot,
+            lambda: any(
+                str(settings) in message and "line 2" in message and "nested" in message for message in messages(app)
+            ),
+            "the settings problem",
+        )
         assert app.theme != "nord"  # the defaults: nothing of the broken file is used

@@ -28,7 +28,7 @@ def damaged_session(data_root: Path) -> tuple[Path, Store]:
     writer.dispatch(a.Damage(combatant=writer.state.order[1].combatants[0], amount=5))
     writer.close()
     with (folder / JOURNAL).open("ab") as journal:
-        journal.write(b'this line is no journal entry\n')
+        journal.write(b"this line is no journal entry\n")
     return folder, writer
 
 
@@ -37,7 +37,9 @@ def row_text(app: CombatApp, key: str) -> str:
     return " | ".join(str(cell) for cell in table.get_row(key))
 
 
-async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "sound", ["Bo"], 1)  # a session without damage, saved first
     folder, before_damage = damaged_session(data_root)
     files = fingerprint(folder)
@@ -45,7 +47,9 @@ async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(make_app: Cal
     async with app.run_test(size=SIZE) as pilot:
         await until_sessions(pilot)
         await until(pilot, lambda: row_text(app, "ambush") and row_text(app, "sound"), "the two sessions' rows")
-        assert row_text(app, "ambush").startswith("Ambush | AD&D 2e | damaged, can be recovered |"), row_text(app, "ambush")
+        assert row_text(app, "ambush").startswith("Ambush | AD&D 2e | damaged, can be recovered |"), row_text(
+            app, "ambush"
+        )
         assert "damaged" not in row_text(app, "sound")
         assert "r rebuilds it into a new session beside it" in visible_text(app.screen.query_one("#sessions-hint"))
 
@@ -59,7 +63,9 @@ async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(make_app: Cal
         await pilot.press("up")
         assert "Recover" in (await footer_now(pilot))
         await pilot.press("enter")  # opening it as it is: read-only, with what is wrong and what can be done
-        await until(pilot, lambda: isinstance(app.screen, RoundScreen) and not app.opening, "the damaged session, read-only")
+        await until(
+            pilot, lambda: isinstance(app.screen, RoundScreen) and not app.opening, "the damaged session, read-only"
+        )
         assert store(app).read_only and store(app).damaged
         assert store(app).state == before_damage.state  # as far as it reads
         assert any("is damaged, so it is open read-only" in message for message in messages(app))
@@ -93,7 +99,8 @@ async def test_r_rebuilds_a_damaged_session_beside_it_and_opens_it(make_app: Cal
 
 
 async def test_a_session_unreadable_from_its_first_action_is_refused_with_a_message(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """Saved through the engine (its first snapshot names no rules) and damaged from its first action: it was
     opened as an empty fight, and the set-up screen raised Unknown ruleset ""."""
     from tests.saves.test_opening_cases import engine_api_session
@@ -106,8 +113,11 @@ async def test_a_session_unreadable_from_its_first_action_is_refused_with_a_mess
         await until_sessions(pilot)
         await until(pilot, lambda: row_text(app, "ambush").startswith("ambush |  | damaged |"), "the damaged row")
         await pilot.press("enter")
-        await until(pilot, lambda: any("cannot be rebuilt automatically" in message for message in messages(app))
-                    and not app.opening, "the refusal")
+        await until(
+            pilot,
+            lambda: any("cannot be rebuilt automatically" in message for message in messages(app)) and not app.opening,
+            "the refusal",
+        )
         assert isinstance(app.screen, SessionsScreen) and app.store is None
         assert "Recover" not in (await footer_now(pilot))  # nothing to rebuild it from
     assert fingerprint(folder) == files

@@ -86,8 +86,11 @@ async def test_the_add_form_mid_fight_draws_no_whole_frame(make_app: Callable[..
             assert isinstance(form, FormPanel) and form is round_screen.add_panel and form.rows_made == 1
             await pilot.press(*name, "tab", "tab", "3", "ctrl+s")
             await until_closed(pilot, form)
-            await until(pilot, lambda: any(c.name.lower().startswith(name) for c in store(app).state.combatants),
-                        f"the {name} in")
+            await until(
+                pilot,
+                lambda: any(c.name.lower().startswith(name) for c in store(app).state.combatants),
+                f"the {name} in",
+            )
         assert "Damage" in await footer_now(pilot)
         assert whole == []
 

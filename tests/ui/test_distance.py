@@ -116,7 +116,11 @@ async def test_adnd_offers_only_the_surprise_row_once_a_side_is_surprised(make_a
         # The GM rules the party surprised (s on the first row): the offer follows at once.
         await pilot.press("s")
         await until(pilot, lambda: store(app).state.surprised, "the party ruled surprised")
-        assert {store(app).state.combatant(c).name for c in store(app).state.surprised} == {"Raf", "Rupert", "Delsenora"}
+        assert {store(app).state.combatant(c).name for c in store(app).state.surprised} == {
+            "Raf",
+            "Rupert",
+            "Delsenora",
+        }
         assert "g: one side surprised" in summary(app)
 
         # One row applies, 4d6 ft: its form opens without a choice. 25 cannot be a 4d6 total (4 to 24);
@@ -155,9 +159,9 @@ async def test_players_option_limit_of_vision_takes_the_gms_squares(make_app: Ma
         await pilot.press("1", "2", "enter")
         assert isinstance(app.screen, SurpriseScreen), dialog_error(app)
         assert distance(app) == "12 squares of 5 ft"
-        assert last_log(app) == \
-            ("Distance (dungeon or night: limit of vision (the GM's "
-             "squares)): 12 squares of 5 ft, as the GM gives it.")
+        assert last_log(app) == (
+            "Distance (dungeon or night: limit of vision (the GM's squares)): 12 squares of 5 ft, as the GM gives it."
+        )
 
 
 async def test_ose_offers_the_short_wilderness_row_once_a_side_is_surprised(make_app: MakeApp) -> None:

@@ -83,7 +83,11 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         for typed in ("19", "2", "3", "1", "15", "10"):
             await pilot.press(*typed, "enter")
         await until_screen(pilot, RoundScreen, "the round")
-        brenna, goblin_1, mirela = combatant_id(app, "Brenna"), combatant_id(app, "Goblin 1"), combatant_id(app, "Mirela")
+        brenna, goblin_1, mirela = (
+            combatant_id(app, "Brenna"),
+            combatant_id(app, "Goblin 1"),
+            combatant_id(app, "Mirela"),
+        )
         await until(pilot, lambda: store(app).state.acting_now() == (brenna,), "Brenna's turn")
 
         # Goblin 1 is knocked prone: the condition key on him, "prone" from the list.
@@ -101,12 +105,21 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         await pilot.press("a")
         form = await until_form(pilot, "the attack form")
         assert form.query_one("#f-target", Select).value == goblin_1
-        await until(pilot, lambda: preview(form) == "Needs 9 or more on the d20 (AC 15, +6 to hit) with advantage "
-                                                    "(Goblin 1: prone): 84% to hit.", "the chance with advantage")
+        await until(
+            pilot,
+            lambda: (
+                preview(form) == "Needs 9 or more on the d20 (AC 15, +6 to hit) with advantage "
+                "(Goblin 1: prone): 84% to hit."
+            ),
+            "the chance with advantage",
+        )
         assert to_hit_label(form) == "To hit +6 (d20adv)"
         await pilot.press("tab", "tab", "tab", "space")  # target → uses → advantage → "within 5 ft" unticked
         await until(pilot, lambda: to_hit_label(form) == "To hit +6 (d20dis)", "the dice with disadvantage")
-        assert preview(form) == "Needs 9 or more on the d20 (AC 15, +6 to hit) with disadvantage (Goblin 1: prone): 36% to hit."
+        assert (
+            preview(form)
+            == "Needs 9 or more on the d20 (AC 15, +6 to hit) with disadvantage (Goblin 1: prone): 36% to hit."
+        )
         await pilot.press("space")  # within 5 ft again
         await until(pilot, lambda: to_hit_label(form) == "To hit +6 (d20adv)", "the dice with advantage again")
         # Both faces typed: a natural 20 and a 4.
@@ -119,8 +132,10 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         await pilot.press("1", "2", "enter")
         await until_prompt_closed(pilot, "the round after the damage")
         texts = [e.text for e in store(app).state.log_entries()]
-        assert ("Brenna attacks Goblin 1 with advantage (Goblin 1: prone): d20adv (typed): [20, (4)] = 20, +6 → 26 "
-                "against AC 15: critical hit.") in texts
+        assert (
+            "Brenna attacks Goblin 1 with advantage (Goblin 1: prone): d20adv (typed): [20, (4)] = 20, +6 → 26 "
+            "against AC 15: critical hit."
+        ) in texts
         assert "Goblin 1 takes 12 damage (2d8+3 (typed): 12): 0/7 HP." in texts
         dealt = store(app).done_actions()[-1]
         assert isinstance(dealt, a.Damage) and (dealt.combatant, dealt.amount, dealt.critical) == (goblin_1, 12, True)
@@ -132,7 +147,9 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         await until_prompt(pilot, "the damage prompt")
         await pilot.press("3", "0", "enter")
         await until_prompt_closed(pilot, "the round after Mirela falls")
-        await until(pilot, lambda: "Death saves: dying: successes ○○○, failures ○○○" in card(app), "her saves on the card")
+        await until(
+            pilot, lambda: "Death saves: dying: successes ○○○, failures ○○○" in card(app), "her saves on the card"
+        )
         assert players_word(app, "Mirela") == "dying"
 
         # Her turn: the saving throw is asked for, key v; 12 succeeds.
@@ -168,7 +185,8 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
 
 
 async def test_the_declared_action_binds_unless_the_book_is_ignored(
-        tmp_path: Path, make_app: Callable[..., CombatApp]) -> None:
+    tmp_path: Path, make_app: Callable[..., CombatApp]
+) -> None:
     """Oswin declares a spell (speed factor −1 for a 1st-level spell); on his turn the attack key is refused
     with the reason until "ignore the book" is ticked, and the log says the book was ignored."""
     app = make_app(encounter=encounter_file(tmp_path, SPEED))
@@ -196,14 +214,21 @@ async def test_the_declared_action_binds_unless_the_book_is_ignored(
         form = await until_form(pilot, "the attack form")
         assert [f.key for f in form.fields] == ["target", "uses", "edge", "close", "overrule", "to_hit"]
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: "on its turn it takes that or nothing" in " ".join(dialog_error(app).split()),
-                    "the refusal in the form")
+        await until(
+            pilot,
+            lambda: "on its turn it takes that or nothing" in " ".join(dialog_error(app).split()),
+            "the refusal in the form",
+        )
         assert " ".join(dialog_error(app).split()) == (
             "Oswin declared a spell of level 1: on its turn it takes that or nothing (speed factor), not an attack. "
-            "Tick \"ignore the book\" to allow it.")
+            'Tick "ignore the book" to allow it.'
+        )
         await pilot.press("tab", "tab", "tab", "tab", "space")  # target → … → "ignore the book" ticked
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: any(e.text.startswith("Oswin attacks") for e in store(app).state.log_entries()),
-                    "the attack taken")
+        await until(
+            pilot,
+            lambda: any(e.text.startswith("Oswin attacks") for e in store(app).state.log_entries()),
+            "the attack taken",
+        )
         texts = [e.text for e in store(app).state.log_entries()]
         assert "Oswin ignores the book: an attack instead of what was declared (a spell of level 1)." in texts

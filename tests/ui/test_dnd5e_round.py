@@ -131,7 +131,10 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         assert "Initiative — Bram: d20dis: [5, (19)] = 5." in log_text(app)
         assert [render(s.label) for s in state.order] == ["14", "11", "5"]
         assert [[state.combatant(c).name for c in s.combatants] for s in state.order] == [
-            ["Ada"], ["Goblin 1", "Goblin 2"], ["Bram"]]
+            ["Ada"],
+            ["Goblin 1", "Goblin 2"],
+            ["Bram"],
+        ]
         assert state.acting_now() == (ada,) and app.screen.selected() == ada  # type: ignore[attr-defined]
         footer = await footer_now(pilot)
         assert "Roll" not in footer and "Attack" in footer
@@ -142,10 +145,18 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         form = await until_form(pilot, "the attack form")
         target = form.query_one("#f-target", Select)
         assert target.value == goblin_1 and "Goblin 1 — AC 15: 50% to hit" in shown(target)
-        assert [(f.key, f.kind) for f in form.fields] == [("target", "choice"), ("uses", "choice"), ("edge", "choice"),
-                                                          ("close", "bool"), ("to_hit", "roll")]
+        assert [(f.key, f.kind) for f in form.fields] == [
+            ("target", "choice"),
+            ("uses", "choice"),
+            ("edge", "choice"),
+            ("close", "bool"),
+            ("to_hit", "roll"),
+        ]
         await until(pilot, lambda: visible_text(form.query_one("#dialog-preview")), "the form's preview")
-        assert visible_text(form.query_one("#dialog-preview")) == "Needs 11 or more on the d20 (AC 15, +4 to hit): 50% to hit."
+        assert (
+            visible_text(form.query_one("#dialog-preview"))
+            == "Needs 11 or more on the d20 (AC 15, +4 to hit): 50% to hit."
+        )
         await pilot.press("tab", "tab", "tab", "tab", "1", "5", "enter")
         # A hit: the damage comes next, her dice filled in; 5 is what the real dice showed.
         damage = await until_prompt(pilot, "the damage the hit calls for")
@@ -177,7 +188,9 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         assert state.round == 2 and [render(s.label) for s in state.order] == ["14", "11", "5"]
         assert state.acting_now() == (ada,)
         assert "Roll" not in (await footer_now(pilot))
-        await until(pilot, lambda: "Round 2" in visible_text(app.screen.query_one(PhaseBar)), "round 2 on the phase bar")
+        await until(
+            pilot, lambda: "Round 2" in visible_text(app.screen.query_one(PhaseBar)), "round 2 on the phase bar"
+        )
         assert "Round 2" in visible_text(app.screen.query_one(PhaseBar))
 
 
@@ -198,8 +211,10 @@ async def test_a_speed_factor_round(tmp_path: Path, make_app: Callable[..., Comb
         await until(pilot, lambda: form.query_one("#f-bonus", Select).value == "spell", "a spell as the bonus action")
         await pilot.press("tab", "tab", "backspace", "2", "ctrl+s")
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
-        assert ("Oswin declares an attack with shortsword, and as a bonus action a spell of level 2: speed factor +0 "
-                "(spell of level 2 -2, light or finesse melee weapon +2).") in log_text(app)
+        assert (
+            "Oswin declares an attack with shortsword, and as a bonus action a spell of level 2: speed factor +0 "
+            "(spell of level 2 -2, light or finesse melee weapon +2)."
+        ) in log_text(app)
 
         # The goblin keeps the defaults: an attack with his scimitar.
         await pilot.press("down", "e")

@@ -20,7 +20,8 @@ def row(app: CombatApp, index: int) -> str:
 
 
 async def test_an_effect_is_shown_counted_down_and_runs_out_with_a_log_line(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "ambush", ["Raf"], 2)  # AD&D 2e, round 1: the party's slot, the orcs', the round's end
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:

@@ -42,7 +42,9 @@ async def test_the_report_goes_to_the_reports_folder_by_default(make_app, data_r
         await until_form(pilot, "the report form")
         await pilot.press("tab", "space", "ctrl+s")
         players = data_root / "reports" / "ambush-players.md"
-        await until(pilot, lambda: f"Players' report written to {players}." in messages(app), "the players' report written")
+        await until(
+            pilot, lambda: f"Players' report written to {players}." in messages(app), "the players' report written"
+        )
     text = default.read_text(encoding="utf-8")
     assert text.startswith("# Ambush\n") and "1. **3**: Ada, Bo\n2. **7**: Orc 1, Orc 2, Orc 3" in text
     assert "- Orc 1: 8/8 HP, active" in text
@@ -62,7 +64,9 @@ async def test_enter_moves_past_a_list_as_past_any_field(make_app, data_root: Pa
         assert form.query_one("#f-format", Select).value == "md" and not form.query_one("#f-format", Select).expanded
         await pilot.press("space", "enter", "enter")
         players = data_root / "reports" / "ambush-players.md"
-        await until(pilot, lambda: f"Players' report written to {players}." in messages(app), "the players' report written")
+        await until(
+            pilot, lambda: f"Players' report written to {players}." in messages(app), "the players' report written"
+        )
 
 
 async def test_a_public_web_page_where_the_gm_says(make_app, data_root: Path, tmp_path: Path) -> None:

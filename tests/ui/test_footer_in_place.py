@@ -30,8 +30,9 @@ def shown(screen: RoundScreen) -> list[str]:
 
 def wanted(screen: RoundScreen) -> list[str]:
     footer = screen.query_one(KeyFooter)
-    actions = dict.fromkeys(binding.action for _node, binding, _enabled, _tip in screen.active_bindings.values()
-                            if binding.show)
+    actions = dict.fromkeys(
+        binding.action for _node, binding, _enabled, _tip in screen.active_bindings.values() if binding.show
+    )
     return [action for action in actions if action not in footer.left_out]
 
 
@@ -72,15 +73,19 @@ async def test_the_footer_back_after_the_prompt_shows_the_keys_of_now(make_app: 
         await pilot.press("d")
         await until(pilot, lambda: screen.amount_prompt.is_open and footer.covered, "the prompt")
         await pilot.press("3", "enter")
-        await until(pilot, lambda: not screen.amount_prompt.is_open and not footer.covered and settled(screen),
-                    "the footer back")
+        await until(
+            pilot,
+            lambda: not screen.amount_prompt.is_open and not footer.covered and settled(screen),
+            "the footer back",
+        )
         assert shown(screen) == wanted(screen)
         assert "undo" in shown(screen)
         assert all(key.region.width > 0 for key in shown_keys(footer))
 
 
 async def test_undo_stands_in_the_row_dimmed_until_there_is_something_to_undo(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """Undo is in the footer from the fight's first key, dimmed while nothing is done; the first action lights
     it, and the keys around it stay where they were (a key coming into the middle of the row moved the keys
     after it, each laid out and drawn again)."""

@@ -67,15 +67,22 @@ def footer_faults(app: Any) -> list[str]:
     if len(palette) != 1:
         return ["no palette key"]
     edge = palette[0].region.x
-    found = [f"{key.key_display} {key.description} under the palette key" for key in keys
-             if key is not palette[0] and key.region.right > edge]
+    found = [
+        f"{key.key_display} {key.description} under the palette key"
+        for key in keys
+        if key is not palette[0] and key.region.right > edge
+    ]
     line = bottom_line(app)
     drawn = f"{palette[0].key_display} {palette[0].description}"
     if not line.rstrip().endswith(drawn) or palette[0].region.right != width:
         found.append(f"the palette key is not drawn whole at the edge: {line!r}")
     helps = [key for key in keys if key.action in ("help", "app.help")]
-    if len(helps) != 1 or helps[0].region.width == 0 or helps[0].region.right > edge \
-            or f"{helps[0].key_display} {helps[0].description}" not in line:
+    if (
+        len(helps) != 1
+        or helps[0].region.width == 0
+        or helps[0].region.right > edge
+        or f"{helps[0].key_display} {helps[0].description}" not in line
+    ):
         found.append(f"help is not shown whole: {line!r}")
     return found
 
@@ -92,8 +99,15 @@ async def footer_whole(pilot: Pilot[Any], *, every_key: bool = True) -> None:
     footer = screen.query_one(KeyFooter)
     # The keys may show the keys of now before their new widths are laid out (a key that takes on another
     # asks for a layout): the row is judged once nothing of it is left to lay out or draw.
-    await until(pilot, lambda: all(settled(node) for node in (screen, footer, *footer.children))
-                and not screen._layout_required and not screen._dirty_widgets, "the footer laid out")
+    await until(
+        pilot,
+        lambda: (
+            all(settled(node) for node in (screen, footer, *footer.children))
+            and not screen._layout_required
+            and not screen._dirty_widgets
+        ),
+        "the footer laid out",
+    )
     assert not footer_faults(app), (footer_faults(app), bottom_line(app))
     if every_key:
         assert not left_out(app), (left_out(app), bottom_line(app))
@@ -185,10 +199,12 @@ async def test_a_row_too_full_leaves_out_its_last_keys_never_help(make_app: Call
         await footer_whole(pilot)
         everything = [key.action for key in shown_keys(app.screen) if not key.palette]
         await pilot.resize_terminal(60, 20)
-        await until(pilot, lambda: bool(left_out(app)), "keys left out at 60 columns", describe=lambda: bottom_line(app))
+        await until(
+            pilot, lambda: bool(left_out(app)), "keys left out at 60 columns", describe=lambda: bottom_line(app)
+        )
         await footer_whole(pilot, every_key=False)
         shown = [key.action for key in shown_keys(app.screen) if not key.palette]
-        assert shown[-1] == "help" and shown[:-1] == everything[:len(shown) - 1], (shown, everything)
+        assert shown[-1] == "help" and shown[:-1] == everything[: len(shown) - 1], (shown, everything)
         await pilot.resize_terminal(*WIDE)
         await until(pilot, lambda: not left_out(app), "every key back at 80 columns", describe=lambda: bottom_line(app))
         await footer_whole(pilot)

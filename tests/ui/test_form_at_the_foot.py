@@ -91,8 +91,9 @@ async def test_the_form_is_made_once_and_filled_in_anew(make_app: Callable[..., 
         assert not form.query("#f-with")
 
 
-async def test_tab_goes_round_the_fields_and_the_rounds_keys_wait(make_app: Callable[..., CombatApp],
-                                                                   data_root: Path) -> None:
+async def test_tab_goes_round_the_fields_and_the_rounds_keys_wait(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
         await opened_round(pilot)
@@ -124,19 +125,32 @@ async def test_tab_goes_round_the_fields_and_the_rounds_keys_wait(make_app: Call
         assert focused_id(app) == "order"
 
 
-async def test_keys_typed_with_the_key_that_opens_it_land_in_its_fields(make_app: Callable[..., CombatApp],
-                                                                         data_root: Path) -> None:
+async def test_keys_typed_with_the_key_that_opens_it_land_in_its_fields(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """The first attack form of a session is made as ``a`` is handled: what is typed behind it waits for its
     fields, then lands where it would have had the form been there already."""
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened_round(pilot)
         assert screen.form_panel.rows_made == 0
-        for name, character in (("a", "a"), ("tab", "\t"), ("tab", "\t"), ("tab", "\t"), ("tab", "\t"),
-                                ("1", "1"), ("7", "7"), ("enter", "\r")):
+        for name, character in (
+            ("a", "a"),
+            ("tab", "\t"),
+            ("tab", "\t"),
+            ("tab", "\t"),
+            ("tab", "\t"),
+            ("1", "1"),
+            ("7", "7"),
+            ("enter", "\r"),
+        ):
             app.post_message(events.Key(name, character))  # all at once, as over a slow link
-        await until(pilot, lambda: any(text.startswith("Raf attacks") for text in log_texts(app)), "the attack",
-                    describe=lambda: dialog_error(app) if screen.form_panel.is_open else "the form is closed")
+        await until(
+            pilot,
+            lambda: any(text.startswith("Raf attacks") for text in log_texts(app)),
+            "the attack",
+            describe=lambda: dialog_error(app) if screen.form_panel.is_open else "the form is closed",
+        )
         assert "Raf attacks Orc 1 (AC 6) with war hammer: d20 17 +4 magic vs 10 — hit." in log_texts(app)
         assert await leave_damage(pilot)
 
@@ -162,16 +176,20 @@ async def test_the_selected_row_stays_in_sight_above_the_form(make_app: Callable
 
         await pilot.press("a")
         form = await until_form(pilot, "Orc 6's attack form")
-        await until(pilot, lambda: settled(app.screen) and row_y() < form.region.y, "his row above the form",
-                    describe=lambda: f"his row at {row_y()}, the form from {form.region.y}")
+        await until(
+            pilot,
+            lambda: settled(app.screen) and row_y() < form.region.y,
+            "his row above the form",
+            describe=lambda: f"his row at {row_y()}, the form from {form.region.y}",
+        )
         await pilot.press("escape")
         await until_closed(pilot, form)
         await until(pilot, lambda: order.scroll_offset.y == 0, "the list back where it was")
 
 
-async def test_a_list_field_tells_the_screen_of_its_new_look_at_once(make_app: Callable[..., CombatApp],
-                                                                    data_root: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_list_field_tells_the_screen_of_its_new_look_at_once(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The parts of a list field (its value, its arrow) are restyled as it gains or loses the focus. Each
     would tell the screen of it only when it next idles, after the screen may have drawn the key's frame:
     the attack form came in two frames, its first field drawn focused some 20 ms after the rest."""
@@ -200,8 +218,9 @@ async def test_a_list_field_tells_the_screen_of_its_new_look_at_once(make_app: C
             assert waiting == [], f"focus {focused}: {waiting} wait to be drawn"
 
 
-async def test_opening_the_form_redraws_the_lines_it_covers(make_app: Callable[..., CombatApp],
-                                                              data_root: Path) -> None:
+async def test_opening_the_form_redraws_the_lines_it_covers(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """The form lies over the foot of the screen: what it opens on is sent, not the list and the card above
     it. (Laid out after the screen's other widgets, it would shift their painting order, and Textual would
     redraw every one of them: twice the bytes over SSH.)"""
@@ -276,8 +295,9 @@ async def test_the_amount_prompts_cursor_stays_still(make_app: Callable[..., Com
         assert field._cursor_visible
 
 
-async def test_the_prompt_lies_over_the_footer_and_its_line_goes_out_whole(make_app: Callable[..., CombatApp],
-                                                                           data_root: Path) -> None:
+async def test_the_prompt_lies_over_the_footer_and_its_line_goes_out_whole(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """The damage prompt lies over the footer: the footer stays where it is, and the prompt's line is cut only
     at the prompt's own parts (a cut is a piece sent with its own cursor move and colours)."""
     app = start(make_app, data_root)
@@ -290,16 +310,21 @@ async def test_the_prompt_lies_over_the_footer_and_its_line_goes_out_whole(make_
         prompt = await until_prompt(pilot)
         await until(pilot, lambda: settled(screen), "the prompt drawn")
         assert footer.display and footer.region == prompt.region
-        edges = {edge for widget in (prompt, *prompt.walk_children()) if widget.region
-                 for edge in (widget.region.x, widget.region.right)}
+        edges = {
+            edge
+            for widget in (prompt, *prompt.walk_children())
+            if widget.region
+            for edge in (widget.region.x, widget.region.right)
+        }
         assert set(compositor.cuts[prompt.region.y]) <= edges | {0, SIZE[0]}
         await pilot.press("3", "enter")
         await until(pilot, lambda: not prompt.is_open and settled(screen), "the damage done")
         assert footer in compositor.visible_widgets and footer.region.bottom == SIZE[1]
 
 
-async def test_the_selected_row_stays_in_sight_above_a_refusal(make_app: Callable[..., CombatApp],
-                                                               data_root: Path) -> None:
+async def test_the_selected_row_stays_in_sight_above_a_refusal(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """Thirty heroes, the one on the list's last line selected, takes damage that cannot be read. The refusal
     shows above the prompt's line, over the foot of the list: his row scrolls up above it."""
     saved_round(data_root, "horde", [f"Hero {number}" for number in range(30)], 3)
@@ -323,14 +348,20 @@ async def test_the_selected_row_stays_in_sight_above_a_refusal(make_app: Callabl
         prompt = await until_prompt(pilot)
         await pilot.press(*"2d", "enter")
         await until(pilot, lambda: prompt.error_text != "" and settled(screen), "the refusal shown")
-        await until(pilot, lambda: settled(screen) and row_y() < prompt.region.y, "his row above the refusal",
-                    describe=lambda: f"his row at {row_y()}, the prompt from {prompt.region.y}")
+        await until(
+            pilot,
+            lambda: settled(screen) and row_y() < prompt.region.y,
+            "his row above the refusal",
+            describe=lambda: f"his row at {row_y()}, the prompt from {prompt.region.y}",
+        )
         await pilot.press("escape")
         await until(pilot, lambda: not prompt.is_open and settled(screen), "the prompt left")
         assert order.scrollable_content_region.y <= row_y() <= last_line
 
 
-async def test_typing_in_the_amount_prompt_lays_nothing_out(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_typing_in_the_amount_prompt_lays_nothing_out(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """The field's width is fixed, so a character typed redraws it and moves nothing: the screen is not laid out
     again at each key (Textual's Input asked for that, its virtual size following the text). A long
     expression still scrolls to keep the cursor in sight, and is applied whole."""
@@ -360,8 +391,9 @@ async def test_typing_in_the_amount_prompt_lays_nothing_out(make_app: Callable[.
         await until(pilot, lambda: store(app).state.combatant(target).hp == hp - 9, "the damage applied")
 
 
-async def test_the_newest_lines_of_the_log_stay_in_sight_above_a_refusal(make_app: Callable[..., CombatApp],
-                                                                          data_root: Path) -> None:
+async def test_the_newest_lines_of_the_log_stay_in_sight_above_a_refusal(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """A long log follows its newest line. The refusal above the prompt's line lies over the foot of the log: the
     log scrolls its newest lines up above it, and back down when the prompt closes."""
     state = fight("adnd2e")
@@ -376,15 +408,22 @@ async def test_the_newest_lines_of_the_log_stay_in_sight_above_a_refusal(make_ap
         def newest_y() -> int:
             return log.scrollable_content_region.y + len(log.lines) - 1 - log.scroll_offset.y
 
-        await until(pilot, lambda: settled(screen) and newest_y() == log.scrollable_content_region.bottom - 1,
-                    "the log at its newest line")
+        await until(
+            pilot,
+            lambda: settled(screen) and newest_y() == log.scrollable_content_region.bottom - 1,
+            "the log at its newest line",
+        )
         await pilot.press("d")
         prompt = await until_prompt(pilot)
         await pilot.press(*"2d", "enter")
         await until(pilot, lambda: prompt.error_text != "" and settled(screen), "the refusal shown")
         assert prompt.region.y < log.scrollable_content_region.bottom  # it lies over the log's foot
-        await until(pilot, lambda: settled(screen) and newest_y() == prompt.region.y - 1, "the newest line above it",
-                    describe=lambda: f"the newest line at {newest_y()}, the prompt from {prompt.region.y}")
+        await until(
+            pilot,
+            lambda: settled(screen) and newest_y() == prompt.region.y - 1,
+            "the newest line above it",
+            describe=lambda: f"the newest line at {newest_y()}, the prompt from {prompt.region.y}",
+        )
         await pilot.press("escape")
         await until(pilot, lambda: not prompt.is_open and settled(screen), "the prompt left")
         await until(pilot, lambda: newest_y() == log.scrollable_content_region.bottom - 1, "the log down again")

@@ -17,8 +17,14 @@ REFUSAL = "Not enough CP: Fridgar has 8 left for the broadsword, needs 14."
 
 class OneForm(App[None]):
     def on_mount(self) -> None:
-        self.push_screen(FormDialog("Attack", [FieldSpec(key="cp", label="CP", kind="int", default=14)],
-                                    preview=lambda values: REFUSAL, submit=lambda values: REFUSAL))
+        self.push_screen(
+            FormDialog(
+                "Attack",
+                [FieldSpec(key="cp", label="CP", kind="int", default=14)],
+                preview=lambda values: REFUSAL,
+                submit=lambda values: REFUSAL,
+            )
+        )
 
 
 async def test_the_refusal_is_shown_once() -> None:

@@ -39,8 +39,28 @@ from tui_combat.screens.dialogs import MAX_DIGITS, FormDialog, Validator, conver
 from tui_combat.screens.round import read_amount
 from tui_combat.screens.setup import combatant_fields
 
-NASTY = ["²", "①", "٣", "9" * 5000, "-" + "9" * 40, "[/]", "[b]x", "\\", "\x00", "−5", "1d6+²", "  ", "-", "+",
-         "2d6", "10 10 10", "1d20", "🐉", "\u200b", "Raf [/]"]
+NASTY = [
+    "²",
+    "①",
+    "٣",
+    "9" * 5000,
+    "-" + "9" * 40,
+    "[/]",
+    "[b]x",
+    "\\",
+    "\x00",
+    "−5",
+    "1d6+²",
+    "  ",
+    "-",
+    "+",
+    "2d6",
+    "10 10 10",
+    "1d20",
+    "🐉",
+    "\u200b",
+    "Raf [/]",
+]
 TYPED = st.one_of(st.text(max_size=40), st.sampled_from(NASTY))
 
 
@@ -55,13 +75,21 @@ def _amount(values: dict[str, Any]) -> dict[str, Any] | str:
 
 
 APP_FORMS = [
-    Form("side", (FieldSpec(key="name", label="Side name"), FieldSpec(key="party", label="Player characters", kind="bool"))),
+    Form(
+        "side",
+        (FieldSpec(key="name", label="Side name"), FieldSpec(key="party", label="Player characters", kind="bool")),
+    ),
     Form("rename", (FieldSpec(key="name", label="Name"),)),
     Form("damage", (FieldSpec(key="amount", label="Amount, or dice to roll (2d6+1)"),), _amount),
     Form("surprise modifier", (FieldSpec(key="modifier", label="Modifier", kind="int", default=0),)),
     Form("distance", (FieldSpec(key="figure", label="Distance", kind="int", default=""),)),
-    Form("surprise dice", (FieldSpec(key="s1", label="Party", kind="roll", default="1d6"),
-                           FieldSpec(key="s2", label="Monsters", kind="roll", default="1d10!"))),
+    Form(
+        "surprise dice",
+        (
+            FieldSpec(key="s1", label="Party", kind="roll", default="1d6"),
+            FieldSpec(key="s2", label="Monsters", kind="roll", default="1d10!"),
+        ),
+    ),
 ]
 
 
@@ -86,8 +114,10 @@ def all_forms() -> list[Form]:
         ruleset = registry.get(state.ruleset)
         if state.phase == "setup":
             forms.append(Form(f"{state.ruleset}: combatant", tuple(combatant_fields(state, with_side=True))))
-            options = tuple(FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0])
-                            for o in ruleset.options)
+            options = tuple(
+                FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0])
+                for o in ruleset.options
+            )
             if options:
                 forms.append(Form(f"{state.ruleset}: options", options))
             continue
@@ -110,8 +140,9 @@ def all_forms() -> list[Form]:
 def test_every_kind_of_field_is_covered() -> None:
     kinds = {spec.kind for form in all_forms() for spec in form.fields}
     assert kinds == {"int", "str", "choice", "bool", "roll"}
-    assert {form.name.split(":")[0] for form in all_forms()} >= {ruleset for ruleset in registry.available()
-                                                                 if ruleset in {d.ruleset for d in DEMOS}}
+    assert {form.name.split(":")[0] for form in all_forms()} >= {
+        ruleset for ruleset in registry.available() if ruleset in {d.ruleset for d in DEMOS}
+    }
     assert len(all_forms()) > 30
 
 

@@ -58,8 +58,9 @@ def drawn_whole(app: CombatApp) -> list[str]:
     return Terminal([strip.text for strip in app.screen._compositor.render_strips()]).lines()
 
 
-async def test_the_frames_of_a_run_of_keys_add_up_to_the_screen(make_app: Callable[..., CombatApp],
-                                                                data_root: Path) -> None:
+async def test_the_frames_of_a_run_of_keys_add_up_to_the_screen(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "ambush", ["Ada", "Bo", "Cy"], 6)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:

@@ -39,8 +39,9 @@ def table_text(app: CombatApp) -> str:
 
 
 # -- the session list ---------------------------------------------------------------------------------
-async def test_the_list_shows_name_ruleset_step_and_time_never_a_folder(make_app: Callable[..., CombatApp],
-                                                                       data_root: Path) -> None:
+async def test_the_list_shows_name_ruleset_step_and_time_never_a_folder(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "folder-x17", ["Raf"], 2)  # named "Ambush", in round 1's resolve step
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -77,8 +78,9 @@ async def test_rename_then_delete_with_confirmation(make_app: Callable[..., Comb
         assert "Tunnel fight is deleted." in messages(app)
 
 
-async def test_a_rename_refused_keeps_the_form_open_with_the_reason(make_app: Callable[..., CombatApp],
-                                                                    data_root: Path) -> None:
+async def test_a_rename_refused_keeps_the_form_open_with_the_reason(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "one", ["Raf"], 1)
     saved_round(data_root, "two", ["Bo"], 1)
     session.rename(data_root, "two", "Second")
@@ -139,7 +141,9 @@ async def test_a_demo_opened_again_asks_resume_or_another(make_app: Callable[...
 
 
 # -- forms ---------------------------------------------------------------------------------------------
-async def test_negative_or_huge_damage_is_refused_in_the_prompt(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_negative_or_huge_damage_is_refused_in_the_prompt(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "ambush", ["Raf"], 2)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:

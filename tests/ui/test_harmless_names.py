@@ -41,8 +41,9 @@ def drawn(app: App[object]) -> str:
     return "\n".join(lines)
 
 
-async def test_the_round_and_the_damage_prompt_show_escaped_names_harmless(make_app: Callable[..., CombatApp],
-                                                                           data_root: Path) -> None:
+async def test_the_round_and_the_damage_prompt_show_escaped_names_harmless(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_with_escapes(data_root)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
@@ -74,7 +75,9 @@ def test_the_players_view_over_ssh_gets_no_escape_of_a_name(tmp_path: Path) -> N
         terminal.read_until(b"Raf]0;owned", b"Orc[31m 2")
         os.close(terminal.master)
         terminal.process.wait(timeout=READ_LIMIT_SECONDS)
-    assert b"\x1b]0;owned" not in terminal.output and b"\x1b[31m" not in terminal.output  # (NO_COLOR: no colour codes of its own)
+    assert (
+        b"\x1b]0;owned" not in terminal.output and b"\x1b[31m" not in terminal.output
+    )  # (NO_COLOR: no colour codes of its own)
 
 
 def test_the_gms_terminal_gets_no_escape_of_a_name(tmp_path: Path) -> None:

@@ -39,11 +39,13 @@ from tui_combat.widgets.glyphs import glyph
 
 
 async def test_a_monster_picked_from_the_library_with_hidden_ticked_stays_hidden(
-        make_app: Callable[..., CombatApp], data_root: Path, tmp_path: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, tmp_path: Path
+) -> None:
     Store.create(fight("adnd2e"), sessions_dir(data_root) / "hammer").close()
     app = make_app(resume="hammer")
-    viewer = PlayerViewApp(data_root, "hammer", settings_path=tmp_path / "none.toml", poll_seconds=0.02,
-                           handle_hangup=False)
+    viewer = PlayerViewApp(
+        data_root, "hammer", settings_path=tmp_path / "none.toml", poll_seconds=0.02, handle_hangup=False
+    )
     async with app.run_test(size=SIZE) as pilot, viewer.run_test(size=SIZE) as view:
         await opened(pilot)
         await select(pilot, combatant_id(app, "Orc 1"))
@@ -76,8 +78,9 @@ async def test_l_in_set_up_adds_hidden_with_ctrl_g(make_app: Callable[..., Comba
         assert ogre.hidden
 
 
-async def test_an_effect_named_after_a_secret_is_held_and_s_shows_it(make_app: Callable[..., CombatApp],
-                                                                     data_root: Path) -> None:
+async def test_an_effect_named_after_a_secret_is_held_and_s_shows_it(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     state = fight("adnd2e")
     orc = next(c.id for c in state.combatants if c.name == "Orc 1")
     state = replace(apply(state, a.AddEffect(combatant=orc, name="Stunned", rounds=1)), secret_words=("Cloudkill",))

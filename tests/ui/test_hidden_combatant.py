@@ -46,12 +46,14 @@ def public_report(data_root: Path, tmp_path: Path) -> str:
     return report
 
 
-async def test_a_hidden_ogre_acts_for_the_gm_only_until_he_appears(make_app: Callable[..., CombatApp], data_root: Path,
-                                                                   tmp_path: Path) -> None:
+async def test_a_hidden_ogre_acts_for_the_gm_only_until_he_appears(
+    make_app: Callable[..., CombatApp], data_root: Path, tmp_path: Path
+) -> None:
     Store.create(fight("adnd2e"), sessions_dir(data_root) / "hammer").close()
     app = make_app(resume="hammer")
-    viewer = PlayerViewApp(data_root, "hammer", settings_path=tmp_path / "none.toml", poll_seconds=0.02,
-                           handle_hangup=False)
+    viewer = PlayerViewApp(
+        data_root, "hammer", settings_path=tmp_path / "none.toml", poll_seconds=0.02, handle_hangup=False
+    )
     async with app.run_test(size=SIZE) as pilot, viewer.run_test(size=SIZE) as view:
         await opened(pilot)
         await select(pilot, combatant_id(app, "Orc 1"))  # the add form takes his side
@@ -63,11 +65,17 @@ async def test_a_hidden_ogre_acts_for_the_gm_only_until_he_appears(make_app: Cal
         await until_closed(pilot, form, "the ogre added")
         ogre = combatant_id(app, "Ogre")
         assert store(app).state.combatant(ogre).hidden, dialog_error(app)
-        await until(pilot, lambda: "⊘" in str(app.screen.query_one(OrderList).get_option(ogre).prompt),
-                    "the ogre marked hidden on the GM's list")
+        await until(
+            pilot,
+            lambda: "⊘" in str(app.screen.query_one(OrderList).get_option(ogre).prompt),
+            "the ogre marked hidden on the GM's list",
+        )
         await select(pilot, ogre)
-        await until(pilot, lambda: "Hidden from the players (H reveals him)" in visible_text(app.screen.query_one("#card")),
-                    "the card saying he is hidden")
+        await until(
+            pilot,
+            lambda: "Hidden from the players (H reveals him)" in visible_text(app.screen.query_one("#card")),
+            "the card saying he is hidden",
+        )
 
         # Round 2: initiative typed (party 3, monsters 7), Raf's turn, then the monsters' with the ogre in it.
         await pilot.press(*"nnnnn", "t")
@@ -90,8 +98,11 @@ async def test_a_hidden_ogre_acts_for_the_gm_only_until_he_appears(make_app: Cal
         assert "Ogre" not in shown(viewer) and "Ogre" not in public_report(data_root, tmp_path)
 
         await pilot.press("H")
-        await until(view, lambda: "Ogre appears." in shown(viewer) and "Ogre  unhurt" in shown(viewer),
-                    "the ogre appearing to the players")
+        await until(
+            view,
+            lambda: "Ogre appears." in shown(viewer) and "Ogre  unhurt" in shown(viewer),
+            "the ogre appearing to the players",
+        )
         report = public_report(data_root, tmp_path)
         assert "Ogre appears." in report and "Ogre: unhurt" in report
         assert "Ogre attacks" not in shown(viewer) and "Ogre attacks" not in report  # what he did hidden stays the GM's

@@ -23,7 +23,9 @@ async def test_three_orc_in_the_add_form_rolls_each_one_s_hit_points(make_app: C
         await pilot.press("a", *"3 orc")
         assert isinstance(app.screen, FormDialog)
         preview = str(app.screen.query_one("#dialog-preview", Static).render())
-        assert preview.startswith("Orc from the starter bestiary: HP 1d8 (rolled) · Class monster · Level / HD 1"), preview
+        assert preview.startswith("Orc from the starter bestiary: HP 1d8 (rolled) · Class monster · Level / HD 1"), (
+            preview
+        )
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, SetupScreen), dialog_error(app)
 

@@ -73,15 +73,23 @@ async def test_next_moved_to_another_key(make_app: Callable[..., CombatApp], tmp
         await pilot.press("f1")
         await until_screen(pilot, HelpScreen, "the help")
         await until(pilot, lambda: app.screen.query_one(DataTable).row_count > 0, "the help's rows")
-        rows = {str(row[1]): str(row[0]) for row in (app.screen.query_one(DataTable).get_row_at(i)
-                                                     for i in range(app.screen.query_one(DataTable).row_count))}
+        rows = {
+            str(row[1]): str(row[0])
+            for row in (
+                app.screen.query_one(DataTable).get_row_at(i) for i in range(app.screen.query_one(DataTable).row_count)
+            )
+        }
         assert rows["Next"] == "y"
         assert rows["Settings"] == "f3"
 
 
-async def test_wrong_entries_are_reported_and_the_defaults_stay(make_app: Callable[..., CombatApp], tmp_path: Path) -> None:
-    path = settings_file(tmp_path, '# my keys\n[keys]\n"round.nxt" = "y"\n"round.next" = "d"\n"round.damage" = "ctrl+"\n'
-                                   '"round.undo" = "ctrl+z"\n')
+async def test_wrong_entries_are_reported_and_the_defaults_stay(
+    make_app: Callable[..., CombatApp], tmp_path: Path
+) -> None:
+    path = settings_file(
+        tmp_path,
+        '# my keys\n[keys]\n"round.nxt" = "y"\n"round.next" = "d"\n"round.damage" = "ctrl+"\n"round.undo" = "ctrl+z"\n',
+    )
     app = make_app(settings_path=path)
     async with app.run_test(size=SIZE) as pilot:
         assert messages(app) == [
@@ -89,7 +97,7 @@ async def test_wrong_entries_are_reported_and_the_defaults_stay(make_app: Callab
             f"{path}, line 4: d for Next is already the key of Damage "
             f"on the round (AD&D 2nd edition). Next keeps n, space.",
             f'{path}, line 5: "ctrl+" is not a key (keys are written '
-            f'like j, J, ctrl+j, f5, space, escape, question_mark). '
+            f"like j, J, ctrl+j, f5, space, escape, question_mark). "
             "Damage keeps d.",
         ]
         assert app._keymap == {"round.undo": "ctrl+z"}  # the good entry is used
@@ -126,8 +134,9 @@ async def test_the_theme_of_the_settings_and_a_wrong_one(make_app: Callable[...,
         assert "nord" in message and app.theme == "textual-dark"
 
 
-async def test_the_session_list_and_set_up_name_the_keys_in_force(make_app: Callable[..., CombatApp],
-                                                                  tmp_path: Path) -> None:
+async def test_the_session_list_and_set_up_name_the_keys_in_force(
+    make_app: Callable[..., CombatApp], tmp_path: Path
+) -> None:
     path = settings_file(tmp_path, '[keys]\n"sessions.new" = "N"\n"setup.add" = "A"\n')
     app = make_app(settings_path=path)
     async with app.run_test(size=SIZE) as pilot:
@@ -146,7 +155,9 @@ def help_rows(app: CombatApp) -> dict[str, str]:
     return {str(row[1]): str(row[0]) for row in (table.get_row_at(i) for i in range(table.row_count))}
 
 
-async def test_the_help_opened_again_is_the_same_and_shows_a_key_moved_meanwhile(make_app: Callable[..., CombatApp]) -> None:
+async def test_the_help_opened_again_is_the_same_and_shows_a_key_moved_meanwhile(
+    make_app: Callable[..., CombatApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await to_round(pilot)
@@ -160,8 +171,12 @@ async def test_the_help_opened_again_is_the_same_and_shows_a_key_moved_meanwhile
         app.set_keymap({"round.next": "y"})
         await pilot.press("f1")
         await until(pilot, lambda: app.screen is first, "the same help, opened again")
-        await until(pilot, lambda: help_rows(app).get("Next") == "y", "Next under its new key",
-                    describe=lambda: str(help_rows(app)))
+        await until(
+            pilot,
+            lambda: help_rows(app).get("Next") == "y",
+            "Next under its new key",
+            describe=lambda: str(help_rows(app)),
+        )
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is round_screen, "the round again")
 

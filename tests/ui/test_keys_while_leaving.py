@@ -26,8 +26,9 @@ def burst(app: CombatApp, *keys: str) -> None:
 
 
 @pytest.mark.parametrize("keys", [("n", "q"), ("n", "q", "n", "n")])
-async def test_keys_around_q_quit_cleanly(make_app: Callable[..., CombatApp], data_root: Path,
-                                          keys: tuple[str, ...]) -> None:
+async def test_keys_around_q_quit_cleanly(
+    make_app: Callable[..., CombatApp], data_root: Path, keys: tuple[str, ...]
+) -> None:
     folder = saved_round(data_root, "ambush", ["Raf"], 3)
     app = make_app(resume="ambush")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -53,7 +54,8 @@ async def test_keys_around_escape_leave_cleanly(make_app: Callable[..., CombatAp
 
 
 async def test_a_turn_moved_as_the_fight_closes_is_not_read_from_the_closed_fight(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """The order forced: the turn list's "row highlighted", sent by an n, still on its way to the screen when
     q closes the fight. (Over a slow link this happened when n and q came close together.)"""
     saved_round(data_root, "ambush", ["Raf"], 3)

@@ -43,8 +43,9 @@ def detail(app: CombatApp) -> str:
     return str(app.screen.query_one("#library-detail", Static).render())
 
 
-async def test_adding_from_the_library_mid_fight_with_incremental_search(make_app: Callable[..., CombatApp],
-                                                                        data_root: Path) -> None:
+async def test_adding_from_the_library_mid_fight_with_incremental_search(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     save_entry(data_root, "adnd2e", Entry(name="Ogre chief", hp=30, sheet={"cls": "monster", "level": "5+2", "ac": 3}))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -63,8 +64,14 @@ async def test_adding_from_the_library_mid_fight_with_incremental_search(make_ap
 
         # Each letter narrows the list: names that begin with it first, then names that hold it.
         await pilot.press("o")
-        assert listed(app) == ["Ogre chief HP 30 your library", "Orc HP 1d8 bestiary", "Ogre HP 4d8+1 bestiary",
-                               "Troll HP 6d8+6 bestiary", "Goblin HP 1d8-1 bestiary", "Hobgoblin HP 1d8+1 bestiary"]
+        assert listed(app) == [
+            "Ogre chief HP 30 your library",
+            "Orc HP 1d8 bestiary",
+            "Ogre HP 4d8+1 bestiary",
+            "Troll HP 6d8+6 bestiary",
+            "Goblin HP 1d8-1 bestiary",
+            "Hobgoblin HP 1d8+1 bestiary",
+        ]
         await pilot.press("g")
         assert listed(app) == ["Ogre chief HP 30 your library", "Ogre HP 4d8+1 bestiary"]
         await pilot.press("down")  # the bestiary's ogre
@@ -79,7 +86,9 @@ async def test_adding_from_the_library_mid_fight_with_incremental_search(make_ap
         state = store(app).state
         ogres = [c for c in state.combatants if c.name.startswith("Ogre")]
         assert [(c.name, c.side, c.sheet["level"], c.sheet["ac"]) for c in ogres] == [
-            ("Ogre 1", "s5", "4+1", 5), ("Ogre 2", "s5", "4+1", 5)]
+            ("Ogre 1", "s5", "4+1", 5),
+            ("Ogre 2", "s5", "4+1", 5),
+        ]
         added = store(app).done_actions()[-1]
         assert isinstance(added, AddCombatants) and len(added.hps) == 2  # each one's rolled with the app's dice
         assert [(c.hp, c.max_hp) for c in ogres] == [(hp, hp) for hp in added.hps]
@@ -91,7 +100,7 @@ async def test_adding_from_the_library_mid_fight_with_incremental_search(make_ap
         # Escape in the picker goes back to the form, with what was typed.
         await pilot.press("i", *"wolf", "ctrl+l")
         assert isinstance(app.screen, LibraryPicker)
-        assert "Nothing in the library or the bestiary is called \"wolf\"." in detail(app)
+        assert 'Nothing in the library or the bestiary is called "wolf".' in detail(app)
         await pilot.press("enter")  # nothing to add: the picker says so and stays
         assert isinstance(app.screen, LibraryPicker)
         await pilot.press("escape")
@@ -103,9 +112,19 @@ async def test_adding_from_the_library_mid_fight_with_incremental_search(make_ap
         assert len(store(app).state.combatants) == len(state.combatants)
 
 
-async def test_five_orc_in_the_add_form_takes_the_gm_s_own_orc(make_app: Callable[..., CombatApp], data_root: Path) -> None:
-    save_entry(data_root, "adnd2e", Entry(name="Orc", hp=9, sheet={"cls": "monster", "level": 2, "ac": 5, "weapon": "spear"},
-                                          notes="From my campaign."))
+async def test_five_orc_in_the_add_form_takes_the_gm_s_own_orc(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    save_entry(
+        data_root,
+        "adnd2e",
+        Entry(
+            name="Orc",
+            hp=9,
+            sheet={"cls": "monster", "level": 2, "ac": 5, "weapon": "spear"},
+            notes="From my campaign.",
+        ),
+    )
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_demo(pilot)
@@ -117,7 +136,8 @@ async def test_five_orc_in_the_add_form_takes_the_gm_s_own_orc(make_app: Callabl
         assert isinstance(app.screen, SetupScreen), dialog_error(app)
         new = store(app).state.combatants[-5:]
         assert [(c.name, c.hp, c.sheet["level"], c.sheet["weapon"], c.notes) for c in new] == [
-            (f"Orc {n}", 9, 2, "spear", "From my campaign.") for n in range(7, 12)]  # the demo has Orc 1 … Orc 6
+            (f"Orc {n}", 9, 2, "spear", "From my campaign.") for n in range(7, 12)
+        ]  # the demo has Orc 1 … Orc 6
 
         # What the GM types in the form wins over the entry.
         await pilot.press("a", *"orc", "tab", "tab", "4", "ctrl+s")
@@ -126,8 +146,9 @@ async def test_five_orc_in_the_add_form_takes_the_gm_s_own_orc(make_app: Callabl
         assert (last.name, last.hp, last.sheet["level"]) == ("Orc 12", 4, 2)
 
 
-async def test_the_set_up_saves_into_the_library_and_as_an_encounter(make_app: Callable[..., CombatApp],
-                                                                      data_root: Path, tmp_path: Path) -> None:
+async def test_the_set_up_saves_into_the_library_and_as_an_encounter(
+    make_app: Callable[..., CombatApp], data_root: Path, tmp_path: Path
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_demo(pilot)
@@ -141,7 +162,8 @@ async def test_the_set_up_saves_into_the_library_and_as_an_encounter(make_app: C
         assert isinstance(app.screen, SetupScreen), dialog_error(app)
         library = tomllib.loads((data_root / "library" / "adnd2e.toml").read_text(encoding="utf-8"))
         assert [(e["name"], e["hp"], e["count"], e["sheet"]["level"]) for e in library["combatants"]] == [
-            ("Troll king", 36, 3, "6+6")]
+            ("Troll king", 36, 3, "6+6")
+        ]
         assert messages(app)[-1].startswith("Troll king ×3 is in your library: ")
 
         # l: the picker, in set-up; the GM's troll king first.
@@ -161,8 +183,9 @@ async def test_the_set_up_saves_into_the_library_and_as_an_encounter(make_app: C
         assert messages(app)[-1].startswith(f"Saved in {target}. Start it again with: tui-combat new {target}")
         state = store(app).state
         again = session.check_encounter(target)
-        assert [(c.name, c.max_hp, c.sheet, again.side(c.side).name) for c in again.combatants] == \
-            [(c.name, c.max_hp, c.sheet, state.side(c.side).name) for c in state.combatants]
+        assert [(c.name, c.max_hp, c.sheet, again.side(c.side).name) for c in again.combatants] == [
+            (c.name, c.max_hp, c.sheet, state.side(c.side).name) for c in state.combatants
+        ]
         assert again.options == state.options
 
         # The file exists now: saved again only when the GM ticks "replace".

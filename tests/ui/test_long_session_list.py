@@ -52,8 +52,9 @@ async def until_listed(pilot: Pilot[None]) -> SessionsScreen:
     return screen
 
 
-async def test_every_fight_is_listed_newest_first_then_the_demos(make_app: Callable[..., CombatApp],
-                                                                 many: list[str]) -> None:
+async def test_every_fight_is_listed_newest_first_then_the_demos(
+    make_app: Callable[..., CombatApp], many: list[str]
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await until_listed(pilot)
@@ -65,8 +66,9 @@ async def test_every_fight_is_listed_newest_first_then_the_demos(make_app: Calla
         assert table.cursor_row == FIGHTS + len(demos()) - 1
 
 
-async def test_the_keys_past_the_rows_drawn_so_far_bring_the_rest(make_app: Callable[..., CombatApp], many: list[str],
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_keys_past_the_rows_drawn_so_far_bring_the_rest(
+    make_app: Callable[..., CombatApp], many: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The rest held back (as if the GM pressed the key before they came): ctrl+end, page down, down on the last
     row drawn, and a look-up by key each bring every row first."""
     monkeypatch.setattr(session_table.SessionTable, "_add_batch", lambda self, filling: None)
@@ -75,7 +77,9 @@ async def test_the_keys_past_the_rows_drawn_so_far_bring_the_rest(make_app: Call
     async with app.run_test(size=SIZE) as pilot:
         screen = await until_listed(pilot)
         table = screen.query_one(SessionTable)
-        await until(pilot, lambda: table.row_count == FIRST_ROWS, "the first rows", describe=lambda: f"{table.row_count} rows")
+        await until(
+            pilot, lambda: table.row_count == FIRST_ROWS, "the first rows", describe=lambda: f"{table.row_count} rows"
+        )
         assert table.pending and keys(table) == many[:FIRST_ROWS]
         await pilot.press("ctrl+end")
         assert table.row_count == total and table.cursor_row == total - 1
@@ -96,8 +100,9 @@ async def test_the_keys_past_the_rows_drawn_so_far_bring_the_rest(make_app: Call
         assert screen.selected_key() == many[-1]
 
 
-async def test_home_and_end_go_to_the_first_and_the_last_session(make_app: Callable[..., CombatApp], many: list[str],
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_home_and_end_go_to_the_first_and_the_last_session(
+    make_app: Callable[..., CombatApp], many: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """End reaches the last row even while the rest are held back (not drawn yet); Home the first."""
     monkeypatch.setattr(session_table.SessionTable, "_add_batch", lambda self, filling: None)
     total = FIGHTS + len(demos())
@@ -105,11 +110,17 @@ async def test_home_and_end_go_to_the_first_and_the_last_session(make_app: Calla
     async with app.run_test(size=SIZE) as pilot:
         screen = await until_listed(pilot)
         table = screen.query_one(SessionTable)
-        await until(pilot, lambda: table.row_count == FIRST_ROWS, "the first rows", describe=lambda: f"{table.row_count} rows")
+        await until(
+            pilot, lambda: table.row_count == FIRST_ROWS, "the first rows", describe=lambda: f"{table.row_count} rows"
+        )
         await pilot.press("down", "down")
         await pilot.press("end")
-        await until(pilot, lambda: table.cursor_row == total - 1, "the last row",
-                    describe=lambda: f"row {table.cursor_row} of {table.row_count}")
+        await until(
+            pilot,
+            lambda: table.cursor_row == total - 1,
+            "the last row",
+            describe=lambda: f"row {table.cursor_row} of {table.row_count}",
+        )
         assert table.row_count == total and screen.selected_key() == DEMO_PREFIX + demos()[-1].file_name
         await pilot.press("home")
         await until(pilot, lambda: table.cursor_row == 0, "the first row", describe=lambda: f"row {table.cursor_row}")

@@ -91,8 +91,11 @@ async def test_an_ogre_typed_on_the_party_s_row_joins_the_monsters(make_app: Cal
         await until_screen(pilot, SetupScreen, "the set-up after the library")
         hobgoblin = store(app).state.combatants[-1]
         assert (hobgoblin.name, hobgoblin.side) == ("Hobgoblin", MONSTERS)
-        await until(pilot, lambda: cursor_on(app) == hobgoblin.id and in_sight(app, len(store(app).state.combatants) - 1),
-                    "the hobgoblin in sight")
+        await until(
+            pilot,
+            lambda: cursor_on(app) == hobgoblin.id and in_sight(app, len(store(app).state.combatants) - 1),
+            "the hobgoblin in sight",
+        )
 
 
 async def test_a_stat_block_pasted_on_the_party_s_row_joins_the_monsters(make_app: Callable[..., CombatApp]) -> None:
@@ -110,8 +113,11 @@ async def test_a_stat_block_pasted_on_the_party_s_row_joins_the_monsters(make_ap
         await until_screen(pilot, SetupScreen, "the set-up again")
         troll = store(app).state.combatants[-1]
         assert troll.side == MONSTERS
-        await until(pilot, lambda: cursor_on(app) == troll.id and in_sight(app, len(store(app).state.combatants) - 1),
-                    "the pasted troll in sight")
+        await until(
+            pilot,
+            lambda: cursor_on(app) == troll.id and in_sight(app, len(store(app).state.combatants) - 1),
+            "the pasted troll in sight",
+        )
 
 
 async def test_one_added_mid_fight_joins_the_monsters(make_app: Callable[..., CombatApp]) -> None:

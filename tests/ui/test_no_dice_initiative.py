@@ -39,8 +39,9 @@ hp = 1
 """
 
 
-async def test_the_gm_picks_who_opens_and_no_dice_are_offered(make_app: Callable[..., CombatApp],
-                                                              tmp_path: Path) -> None:
+async def test_the_gm_picks_who_opens_and_no_dice_are_offered(
+    make_app: Callable[..., CombatApp], tmp_path: Path
+) -> None:
     with registered(Popcorn()):
         app = make_app(encounter=encounter_file(tmp_path, HEIST))
         async with app.run_test(size=SIZE) as pilot:
@@ -52,12 +53,19 @@ async def test_the_gm_picks_who_opens_and_no_dice_are_offered(make_app: Callable
             before = store(app).state
             await pilot.press("r")  # no dice here: nothing happens
             await pilot.press("n")  # refused: the order does not stand yet
-            await until(pilot, lambda: any("The order does not stand yet" in str(n.message)
-                                           for n in app._notifications), "the refusal of next")
+            await until(
+                pilot,
+                lambda: any("The order does not stand yet" in str(n.message) for n in app._notifications),
+                "the refusal of next",
+            )
             assert store(app).state is before
             thug = next(c.id for c in before.combatants if c.name == "Thug")
             await select(pilot, thug)
             await pilot.press("o", "n")
             await until(pilot, lambda: store(app).state.acting_now() == (thug,), "the thug acting")
-            await until(pilot, lambda: "Thug  Stress 0/2" in turn_list_text(app), "the thug's stress in the turn list",
-                        describe=lambda: turn_list_text(app))
+            await until(
+                pilot,
+                lambda: "Thug  Stress 0/2" in turn_list_text(app),
+                "the thug's stress in the turn list",
+                describe=lambda: turn_list_text(app),
+            )

@@ -30,17 +30,31 @@ def internal_ids(text: str) -> list[str]:
     return INTERNAL_ID.findall(text)
 
 
-@pytest.mark.parametrize(("text", "found"), [
-    ("round.heal", ["round.heal"]), ("adnd2e.side_situations", ["adnd2e.side_situations"]), ("c12 g6 s1", ["c12", "g6", "s1"]),
-    ("Next · n, space", []), ("ctrl+s", []), ("f1", []), ("Attack with advantage", []),
-])
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("round.heal", ["round.heal"]),
+        ("adnd2e.side_situations", ["adnd2e.side_situations"]),
+        ("c12 g6 s1", ["c12", "g6", "s1"]),
+        ("Next · n, space", []),
+        ("ctrl+s", []),
+        ("f1", []),
+        ("Attack with advantage", []),
+    ],
+)
 def test_the_pattern_finds_ids_and_nothing_else(text: str, found: list[str]) -> None:
     assert internal_ids(text) == found
 
 
 def every_screen() -> list[Screen[object]]:
-    screens: list[Screen[object]] = [SessionsScreen(), SetupScreen(), SurpriseScreen(), FormDialog("", []),  # type: ignore[list-item]
-                                     ChoiceDialog("", []), ConfirmDialog("", "", confirm="", cancel="")]
+    screens: list[Screen[object]] = [
+        SessionsScreen(),
+        SetupScreen(),
+        SurpriseScreen(),
+        FormDialog("", []),  # type: ignore[list-item]
+        ChoiceDialog("", []),
+        ConfirmDialog("", "", confirm="", cancel=""),
+    ]
     screens += [RoundScreen(ruleset_id) for ruleset_id in registry.available()]  # type: ignore[misc]
     return screens
 
@@ -61,7 +75,9 @@ async def test_no_binding_help_row_or_palette_entry_shows_an_id(make_app: Callab
         assert offending == []
 
 
-async def test_the_help_screen_of_a_round_shows_keys_and_words_only(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_the_help_screen_of_a_round_shows_keys_and_words_only(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "ambush", ["Raf"], 2)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:

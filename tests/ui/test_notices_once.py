@@ -15,7 +15,8 @@ from tui_combat.i18n import _
 
 
 async def test_a_message_given_again_while_shown_is_shown_once_and_others_stand_beside_it(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "ambush", ["Raf", "Ada"], 4)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # (a test shows none unless asked)

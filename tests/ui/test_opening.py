@@ -21,8 +21,9 @@ from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.sessions import SessionsScreen
 
 
-async def test_a_slow_resume_leaves_the_app_answering_keys(make_app: Callable[..., CombatApp], data_root: Path,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_slow_resume_leaves_the_app_answering_keys(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved_round(data_root, "ambush", ["Raf", "Ada"], 3)
     saved_round(data_root, "other", ["Bo"], 1)
     release = threading.Event()
@@ -84,8 +85,9 @@ async def test_a_refusal_from_the_worker_is_a_message(make_app: Callable[..., Co
         assert messages(app) == ["There is no saved session no-such-fight."]
 
 
-async def test_a_bug_while_opening_is_reported_not_fatal(make_app: Callable[..., CombatApp], data_root: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_bug_while_opening_is_reported_not_fatal(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved_round(data_root, "ambush", ["Raf"], 1)
 
     def broken(data: Path, key: str, *, read_only: bool = False) -> Store:
@@ -104,7 +106,8 @@ async def test_a_bug_while_opening_is_reported_not_fatal(make_app: Callable[...,
 
 
 async def test_a_loading_timer_that_fires_after_the_session_opened_shows_nothing(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     """The loading timer can fire while the worker's result is on its way: its call, handled after the
     session opened, must not put up a loading indicator nobody takes down (the app would repaint forever)."""
     from textual.widgets import LoadingIndicator
@@ -117,11 +120,13 @@ async def test_a_loading_timer_that_fires_after_the_session_opened_shows_nothing
         await until(pilot, lambda: settled(app), "the late call handled")
         indicators = [widget for screen in app.screen_stack for widget in screen.query(LoadingIndicator)]
         assert not indicators and not any(
-            isinstance(screen, SessionsScreen) and screen.query_one(DataTable).loading for screen in app.screen_stack)
+            isinstance(screen, SessionsScreen) and screen.query_one(DataTable).loading for screen in app.screen_stack
+        )
 
 
-async def test_keys_typed_while_a_resume_opens_reach_the_fight(make_app: Callable[..., CombatApp], data_root: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_keys_typed_while_a_resume_opens_reach_the_fight(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``tui-combat resume NAME``, and the GM types at once: the keys typed while the session opens are held
     and given to the fight's screen, in order, once it is shown (they were lost on the one-line screen)."""
     folder = saved_round(data_root, "ambush", ["Raf", "Ada"], 3)
@@ -143,8 +148,11 @@ async def test_keys_typed_while_a_resume_opens_reach_the_fight(make_app: Callabl
             await opened(pilot)
             screen = app.screen
             assert isinstance(screen, RoundScreen)
-            await until(pilot, lambda: screen.amount_prompt.is_open and screen.amount_prompt.field.value == "4",
-                        "the damage prompt holding the 4 typed")
+            await until(
+                pilot,
+                lambda: screen.amount_prompt.is_open and screen.amount_prompt.field.value == "4",
+                "the damage prompt holding the 4 typed",
+            )
             assert store(app).state.cursor == 1
             await pilot.press("enter")
             await until(pilot, lambda: not screen.amount_prompt.is_open, "the damage applied")
@@ -152,13 +160,17 @@ async def test_keys_typed_while_a_resume_opens_reach_the_fight(make_app: Callabl
     finally:
         release.set()
     assert app.return_code == 0
-    damaged = [combatant for combatant in Store.resume(folder, read_only=True).state.combatants
-               if combatant.hp < combatant.max_hp]
+    damaged = [
+        combatant
+        for combatant in Store.resume(folder, read_only=True).state.combatants
+        if combatant.hp < combatant.max_hp
+    ]
     assert len(damaged) == 1 and damaged[0].max_hp - damaged[0].hp == 4
 
 
-async def test_only_the_app_s_own_keys_act_while_a_resume_opens(make_app: Callable[..., CombatApp], data_root: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_only_the_app_s_own_keys_act_while_a_resume_opens(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """ctrl+q quits at once, as anywhere; the keys held for the fight are dropped when it cannot be opened."""
     saved_round(data_root, "ambush", ["Raf"], 1)
     release = threading.Event()

@@ -66,8 +66,12 @@ async def pick(pilot: Pilot[None], form: FormDialog, key: str, value: str) -> No
 
 async def next_slot(pilot: Pilot[None], expected: str) -> None:
     await pilot.press("n")
-    await until(pilot, lambda: f"▶ {expected}" in phase_bar(pilot.app), f"{expected} on the phase bar",
-                describe=lambda: phase_bar(pilot.app))
+    await until(
+        pilot,
+        lambda: f"▶ {expected}" in phase_bar(pilot.app),
+        f"{expected} on the phase bar",
+        describe=lambda: phase_bar(pilot.app),
+    )
 
 
 async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -> None:  # type: ignore[no-untyped-def]
@@ -117,10 +121,16 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         assert isinstance(app.screen, RoundScreen)
         state = store(app).state
         assert [render(slot.label) for slot in state.order] == [
-            f"{side} · {phase}" for side in ("Goblins", "Party", "Ogre")
-            for phase in ("movement", "missiles", "magic", "melee")]
-        await until(pilot, lambda: "▶ Goblins · movement" in phase_bar(app), "the goblins' movement on the phase bar",
-                    describe=lambda: phase_bar(app))
+            f"{side} · {phase}"
+            for side in ("Goblins", "Party", "Ogre")
+            for phase in ("movement", "missiles", "magic", "melee")
+        ]
+        await until(
+            pilot,
+            lambda: "▶ Goblins · movement" in phase_bar(app),
+            "the goblins' movement on the phase bar",
+            describe=lambda: phase_bar(app),
+        )
 
         # -- the goblins' turn: movement, missiles, magic, melee ----------------------------------------------
         assert selected(app) == goblin1
@@ -140,8 +150,10 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         await pilot.press("2", "enter")
         await until_prompt_closed(pilot)
         assert store(app).state.combatant(wendel).hp == 2
-        assert log_texts(app)[-1] == \
-            "Wendel's spell sleep is disrupted (hit before his side's magic phase): it is lost from memory."
+        assert (
+            log_texts(app)[-1]
+            == "Wendel's spell sleep is disrupted (hit before his side's magic phase): it is lost from memory."
+        )
 
         # -- the party's turn ---------------------------------------------------------------------------------
         await next_slot(pilot, "Party · movement")
@@ -162,8 +174,11 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         await select(pilot, wendel)
         assert "Disrupted: the spell is lost" in visible_text(app.screen.query_one("#card"))
         await pilot.press("c")
-        await until(pilot, lambda: any("Wendel's spell was disrupted: it is lost." in str(n.message)
-                                       for n in app._notifications), "the disrupted spell's notice")
+        await until(
+            pilot,
+            lambda: any("Wendel's spell was disrupted: it is lost." in str(n.message) for n in app._notifications),
+            "the disrupted spell's notice",
+        )
         assert not any(e.facts.get("cast") for e in store(app).state.log_entries())
 
         await next_slot(pilot, "Party · melee")
@@ -172,7 +187,9 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
 
         # -- the morale step: the goblins' check, the chance shown before the roll ----------------------------
         await pilot.press("n")
-        await until(pilot, lambda: RULESET.steps(store(app).state)[store(app).state.step].id == "morale", "the morale step")
+        await until(
+            pilot, lambda: RULESET.steps(store(app).state)[store(app).state.step].id == "morale", "the morale step"
+        )
         state = store(app).state
         assert "Morale check still due for Goblins: first death." in log_texts(app)[-2:]
         await select(pilot, goblin2)
@@ -185,10 +202,14 @@ async def test_one_ose_round_with_its_four_phases_and_a_morale_check(make_app) -
         assert shown == "0: breaks on 8+: 15 in 36 (42%)", shown
         await pilot.press("tab", "tab", "8", "enter")
         assert isinstance(app.screen, RoundScreen), dialog_error(app)
-        assert log_texts(app)[-1] == ("Morale — Goblins: 2d6 (typed): 8 against 7: the nerve breaks: flight or "
-                                      "surrender next round.")
-        assert set(RULESET.fight_of(store(app).state).broken) == {goblin2, combatant_id(app, "Goblin 3"),
-                                                                   combatant_id(app, "Goblin 4")}
+        assert log_texts(app)[-1] == (
+            "Morale — Goblins: 2d6 (typed): 8 against 7: the nerve breaks: flight or surrender next round."
+        )
+        assert set(RULESET.fight_of(store(app).state).broken) == {
+            goblin2,
+            combatant_id(app, "Goblin 3"),
+            combatant_id(app, "Goblin 4"),
+        }
 
         # -- into round 2 ------------------------------------------------------------------------------------
         await pilot.press("n")

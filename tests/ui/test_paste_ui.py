@@ -56,14 +56,21 @@ async def test_a_5e_block_pasted_in_the_set_up(make_app: Callable[..., CombatApp
         assert len(state.combatants) == before + 1, dialog_error(app)
         troll = state.combatants[-1]
         assert (troll.name, troll.hp, state.side(troll.side).name) == ("Troll", 84, "Goblins")
-        assert (troll.sheet["ac"], troll.sheet["dex"], troll.sheet["attack"], troll.sheet["attacks"],
-                troll.sheet["damage"], troll.sheet["size"]) == (15, 13, 7, 3, "1d6+4", "large")
+        assert (
+            troll.sheet["ac"],
+            troll.sheet["dex"],
+            troll.sheet["attack"],
+            troll.sheet["attacks"],
+            troll.sheet["damage"],
+            troll.sheet["size"],
+        ) == (15, 13, 7, 3, "1d6+4", "large")
         assert troll.sheet["attack_list"] == "Bite +7 1d6+4, Claw +7 2d6+4"
         assert "Regeneration" in troll.notes
 
 
-async def test_an_ose_line_pasted_from_the_library_picker_and_kept(make_app: Callable[..., CombatApp],
-                                                                   data_root: Path) -> None:
+async def test_an_ose_line_pasted_from_the_library_picker_and_kept(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     app = make_app(encounter=ENCOUNTER_DIR / "demo_ose.toml")
     async with app.run_test(size=SIZE) as pilot:
         await until_screen(pilot, SetupScreen, "the OSE set-up")
@@ -87,12 +94,14 @@ async def test_an_ose_line_pasted_from_the_library_picker_and_kept(make_app: Cal
         await until_screen(pilot, SetupScreen, "the set-up, the picker closed too")
         bugbears = [c for c in store(app).state.combatants if c.name.startswith("Bugbear")]
         assert [(c.name, c.sheet["ac"], c.sheet["attack"], c.sheet["morale"], c.sheet["hd"]) for c in bugbears] == [
-            (f"Bugbear {n}", 14, 3, 9, "3+1") for n in (1, 2, 3)]
+            (f"Bugbear {n}", 14, 3, 9, "3+1") for n in (1, 2, 3)
+        ]
         hps = [c.hp for c in bugbears]  # the 14 beside the Hit Dice is their average: each one's rolled, 3d8+1
         assert all(4 <= hp <= 25 for hp in hps) and hps != [14, 14, 14], hps
         library = tomllib.loads((data_root / "library" / "ose.toml").read_text(encoding="utf-8"))
         assert [(e["name"], "hp" in e, e["sheet"]["damage"], e["sheet"]["hd"]) for e in library["combatants"]] == [
-            ("Bugbear", False, "2d4", "3+1")]
+            ("Bugbear", False, "2d4", "3+1")
+        ]
 
 
 async def test_an_adnd_line_and_what_is_not_a_stat_block(make_app: Callable[..., CombatApp]) -> None:
@@ -114,8 +123,14 @@ async def test_an_adnd_line_and_what_is_not_a_stat_block(make_app: Callable[...,
         await pilot.press("ctrl+s")
         await until_screen(pilot, SetupScreen, "the set-up again")
         troll = store(app).state.combatants[-1]
-        assert (troll.name, troll.sheet["level"], troll.sheet["ac"], troll.sheet["thac0"],
-                troll.sheet["damage"], troll.sheet["size"]) == ("Troll 4", "6+6", 4, 13, "1d4+4, 1d4+4, 2d6", "large")  # beside the demo's three
+        assert (
+            troll.name,
+            troll.sheet["level"],
+            troll.sheet["ac"],
+            troll.sheet["thac0"],
+            troll.sheet["damage"],
+            troll.sheet["size"],
+        ) == ("Troll 4", "6+6", 4, 13, "1d4+4, 1d4+4, 2d6", "large")  # beside the demo's three
         assert 12 <= troll.hp <= 54  # rolled from the Hit Dice, 6d8+6
 
 
@@ -125,15 +140,24 @@ async def test_the_5e_demo_shows_its_difficulty_and_it_follows_a_newcomer(make_a
     app = make_app(encounter=ENCOUNTER_DIR / "demo_dnd5e.toml")
     async with app.run_test(size=SIZE) as pilot:
         await until_screen(pilot, SetupScreen, "the 5e set-up")
-        await until(pilot, lambda: "Difficulty: trivial — 5 monsters, 400 XP × 2 = 800; party of 4: easy 1000"
-                    in shown(app, "#setup-summary"), "the demo's difficulty")
+        await until(
+            pilot,
+            lambda: (
+                "Difficulty: trivial — 5 monsters, 400 XP × 2 = 800; party of 4: easy 1000"
+                in shown(app, "#setup-summary")
+            ),
+            "the demo's difficulty",
+        )
         await pilot.press("down", "down", "down", "down", "l")
         picker = await until_screen(pilot, LibraryPicker, "the library picker")
         await pilot.press(*"ogre")
         await until(pilot, lambda: [e.name for e in picker.shown][:1] == ["Ogre"], "the ogre found")
         await pilot.press("enter")
-        await until(pilot, lambda: "Difficulty: easy — 6 monsters, 850 XP × 2 = 1700"
-                    in shown(app, "#setup-summary"), "the difficulty with the ogre")
+        await until(
+            pilot,
+            lambda: "Difficulty: easy — 6 monsters, 850 XP × 2 = 1700" in shown(app, "#setup-summary"),
+            "the difficulty with the ogre",
+        )
 
 
 async def test_the_srd_monsters_in_the_picker_and_five_by_name(make_app: Callable[..., CombatApp]) -> None:
@@ -157,12 +181,14 @@ async def test_the_srd_monsters_in_the_picker_and_five_by_name(make_app: Callabl
         await until_screen(pilot, SetupScreen, "the set-up with the newcomers")
         warriors = [c for c in store(app).state.combatants if c.name.startswith("Goblin Warrior")]
         assert [(c.name, c.hp, c.sheet["ac"], c.sheet["xp"]) for c in warriors] == [  # named as the bestiary names it
-            (f"Goblin Warrior {n}", 10, 15, 50) for n in range(1, 6)]
+            (f"Goblin Warrior {n}", 10, 15, 50) for n in range(1, 6)
+        ]
         assert len({c.id for c in warriors}) == 5
 
 
-async def test_a_paste_is_read_in_a_worker_once_it_stays_as_it_is(make_app: Callable[..., CombatApp],
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_paste_is_read_in_a_worker_once_it_stays_as_it_is(
+    make_app: Callable[..., CombatApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A paste that arrives in pieces is read once, after the last one, and never on the screen's own thread:
     a long paste used to be read whole at every change, freezing the screen."""
     import threading
@@ -182,7 +208,7 @@ async def test_a_paste_is_read_in_a_worker_once_it_stays_as_it_is(make_app: Call
         await open_demo(pilot)
         await pilot.press("p")
         dialog = await until_screen(pilot, PasteDialog, "the paste field")
-        pieces = [TROLL_ADND[at:at + 12] for at in range(0, len(TROLL_ADND), 12)]
+        pieces = [TROLL_ADND[at : at + 12] for at in range(0, len(TROLL_ADND), 12)]
         for piece in pieces:
             app.post_message(events.Paste(piece))
         await until(pilot, lambda: "HP 33 ← HD 6+6" in shown(app, "#paste-read"), "the whole line read")
@@ -204,15 +230,18 @@ async def test_a_megabyte_paste_is_cut_and_one_with_an_escape_refused(make_app: 
         assert f"only the first {MAX_CHARS} characters were read" in shown(app, "#paste-unread")
         dialog.query_one(TextArea).text = ""
         app.post_message(events.Paste("Bugbear\x1b]0;owned\x07\nAC 5 [14], HD 3+1 (14hp)"))
-        await until(pilot, lambda: shown(app, "#dialog-error").startswith("Line 1, character 8: a control character "
-                                                                          "(U+001B, escape)"), "the refusal")
+        await until(
+            pilot,
+            lambda: shown(app, "#dialog-error").startswith("Line 1, character 8: a control character (U+001B, escape)"),
+            "the refusal",
+        )
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, PasteDialog) and "U+001B" in shown(app, "#dialog-error")
 
 
 async def test_adnd_lines_give_how_many_and_each_ones_hit_points(make_app: Callable[..., CombatApp]) -> None:
-    """"2 ogres" fills in how many; their hit points are rolled from the Hit Dice unless the GM types a figure;
+    """ "2 ogres" fills in how many; their hit points are rolled from the Hit Dice unless the GM types a figure;
     "Ogres (3) … hp 30, 25, 21" gives each his own."""
     from tests.test_statblock_whole_fight import OGRES_ADND, OGRES_LISTED
 
@@ -225,7 +254,8 @@ async def test_adnd_lines_give_how_many_and_each_ones_hit_points(make_app: Calla
         form = await until_screen(pilot, FormDialog, "the add form, filled in")
         assert (form.raw_values()["name"], form.raw_values()["count"], form.raw_values()["hp"]) == ("Ogre", "2", "19")
         assert "Leave 19 to roll each one's hit points (4d8+1" in " ".join(
-            visible_text(form.query_one("#dialog-note")).split())
+            visible_text(form.query_one("#dialog-note")).split()
+        )
         await pilot.press("ctrl+s")
         await until_screen(pilot, SetupScreen, "the set-up again")
         ogres = [c for c in store(app).state.combatants if c.name.startswith("Ogre")]
@@ -257,6 +287,11 @@ async def test_the_dragons_block_brings_its_saves_and_breath(make_app: Callable[
         await pilot.press("ctrl+s")
         await until_screen(pilot, SetupScreen, "the set-up again")
         dragon = store(app).state.combatants[-1]
-        assert (dragon.name, dragon.hp, dragon.sheet["immune"], dragon.sheet["legendary"],
-                dragon.sheet["legendary_resistance"]) == ("Adult Red Dragon", 256, "fire", 3, 3)
+        assert (
+            dragon.name,
+            dragon.hp,
+            dragon.sheet["immune"],
+            dragon.sheet["legendary"],
+            dragon.sheet["legendary_resistance"],
+        ) == ("Adult Red Dragon", 256, "fire", 3, 3)
         assert FIRE_BREATH_2014 in dragon.sheet["abilities"], dragon.sheet["abilities"]

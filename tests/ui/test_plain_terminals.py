@@ -25,8 +25,9 @@ def screen_output(app: CombatApp) -> str:
     return update.render_segments(app.console)
 
 
-async def test_no_color_sends_no_colour_code(make_app: Callable[..., CombatApp], data_root: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_no_color_sends_no_colour_code(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved_round(data_root, "ambush", ["Raf"], 2)
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(resume="ambush")
@@ -37,8 +38,9 @@ async def test_no_color_sends_no_colour_code(make_app: Callable[..., CombatApp],
         assert COLOUR_CODE.findall(output) == []
 
 
-async def test_with_colour_the_same_screen_has_colour_codes(make_app: Callable[..., CombatApp], data_root: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_with_colour_the_same_screen_has_colour_codes(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved_round(data_root, "ambush", ["Raf"], 2)
     monkeypatch.delenv("NO_COLOR", raising=False)
     app = make_app(resume="ambush")
@@ -47,14 +49,17 @@ async def test_with_colour_the_same_screen_has_colour_codes(make_app: Callable[.
         assert COLOUR_CODE.findall(screen_output(app)) != []  # the pattern does find colour codes
 
 
-@pytest.mark.parametrize(("environ", "plain"), [
-    ({"TERM": "linux", "LANG": "en_US.UTF-8"}, True),
-    ({"TERM": "xterm-256color", "LANG": "en_US.ISO-8859-1"}, True),
-    ({"TERM": "xterm-256color", "LC_ALL": "C", "LANG": "en_US.UTF-8"}, True),
-    ({"TERM": "xterm-256color", "LANG": "en_US.UTF-8"}, False),
-    ({"TERM": "xterm-256color", "LC_CTYPE": "ru_RU.utf8"}, False),
-    ({"TERM": "xterm-256color", "LANG": "en_US.UTF-8", "TUI_COMBAT_PLAIN": "1"}, True),
-])
+@pytest.mark.parametrize(
+    ("environ", "plain"),
+    [
+        ({"TERM": "linux", "LANG": "en_US.UTF-8"}, True),
+        ({"TERM": "xterm-256color", "LANG": "en_US.ISO-8859-1"}, True),
+        ({"TERM": "xterm-256color", "LC_ALL": "C", "LANG": "en_US.UTF-8"}, True),
+        ({"TERM": "xterm-256color", "LANG": "en_US.UTF-8"}, False),
+        ({"TERM": "xterm-256color", "LC_CTYPE": "ru_RU.utf8"}, False),
+        ({"TERM": "xterm-256color", "LANG": "en_US.UTF-8", "TUI_COMBAT_PLAIN": "1"}, True),
+    ],
+)
 def test_the_terminal_chooses_plain_symbols(environ: dict[str, str], plain: bool) -> None:
     assert glyphs.plain_terminal(environ) is plain
 

@@ -151,7 +151,9 @@ def test_following_never_opens_a_session_file_for_writing(tmp_path: Path, monkey
 def test_the_gms_settings_choose_the_words(tmp_path: Path) -> None:
     path = tmp_path / "players-view.toml"
     assert load_settings(path) == (HealthScale(), "")
-    path.write_text('[health]\nwounded_below = 90\nbloodied_at = 30\n[health.words]\nbloodied = "reeling"\n', encoding="utf-8")
+    path.write_text(
+        '[health]\nwounded_below = 90\nbloodied_at = 30\n[health.words]\nbloodied = "reeling"\n', encoding="utf-8"
+    )
     assert load_settings(path) == (HealthScale(wounded_below=90, bloodied_at=30, words={"bloodied": "reeling"}), "")
     path.write_text("[health]\nwounded_below = 20\nbloodied_at = 30\n", encoding="utf-8")
     scale, problem = load_settings(path)
@@ -172,8 +174,9 @@ async def until(view: Pilot[None], test: Callable[[str], bool], what: str) -> st
     """Let the view poll until what it shows passes ``test``; what it shows then."""
     app = view.app
     assert isinstance(app, PlayerViewApp)
-    await wait_until(view, lambda: isinstance(app.screen, PlayerViewScreen) and test(shown(app)),
-                     f"the view to show {what}")
+    await wait_until(
+        view, lambda: isinstance(app.screen, PlayerViewScreen) and test(shown(app)), f"the view to show {what}"
+    )
     return shown(app)
 
 
@@ -185,12 +188,14 @@ async def select(pilot: Pilot[None], name: str) -> None:
 
 @pytest.fixture
 def viewer(data_root: Path, tmp_path: Path) -> PlayerViewApp:
-    return PlayerViewApp(data_root, None, settings_path=tmp_path / "no-settings.toml", poll_seconds=0.02,
-                         handle_hangup=False)
+    return PlayerViewApp(
+        data_root, None, settings_path=tmp_path / "no-settings.toml", poll_seconds=0.02, handle_hangup=False
+    )
 
 
-async def test_the_view_follows_the_gms_actions_and_his_undo(make_app: Callable[..., CombatApp],
-                                                            viewer: PlayerViewApp) -> None:
+async def test_the_view_follows_the_gms_actions_and_his_undo(
+    make_app: Callable[..., CombatApp], viewer: PlayerViewApp
+) -> None:
     gm = make_app()
     async with gm.run_test(size=SIZE) as pilot, viewer.run_test(size=SIZE) as view:
         await until(view, lambda text: "waiting for the GM" in text, "that no fight was started yet")
@@ -203,8 +208,13 @@ async def test_the_view_follows_the_gms_actions_and_his_undo(make_app: Callable[
 
         await select(pilot, "Troll 1")
         await pilot.press("d", *"20", "enter")  # 16 of 36 HP left: 44 %, bloodied
-        await wait_until(pilot, lambda: isinstance(gm.screen, RoundScreen)
-                         and store(gm).state.combatant(combatant_id(gm, "Troll 1")).hp == 16, "the troll's 20 damage")
+        await wait_until(
+            pilot,
+            lambda: (
+                isinstance(gm.screen, RoundScreen) and store(gm).state.combatant(combatant_id(gm, "Troll 1")).hp == 16
+            ),
+            "the troll's 20 damage",
+        )
         text = await until(view, lambda text: "Troll 1  bloodied" in text, "the troll bloodied")
         assert "Troll 1 takes 20 damage." in text and "16/36" not in text
 
@@ -216,8 +226,9 @@ async def test_the_view_follows_the_gms_actions_and_his_undo(make_app: Callable[
         text = await until(view, lambda text: "✓ Raf" in text and "▶ Troll 1" in text, "the next turn")
 
 
-async def test_a_secret_step_shows_nothing_of_its_content(make_app: Callable[..., CombatApp],
-                                                         viewer: PlayerViewApp) -> None:
+async def test_a_secret_step_shows_nothing_of_its_content(
+    make_app: Callable[..., CombatApp], viewer: PlayerViewApp
+) -> None:
     """AD&D 2e opens each round with the monsters' intentions, decided in secret."""
     gm = make_app()
     async with gm.run_test(size=SIZE) as pilot, viewer.run_test(size=SIZE) as view:
@@ -233,7 +244,9 @@ async def test_a_secret_step_shows_nothing_of_its_content(make_app: Callable[...
         assert combatant_id(gm, "Troll 1") in store(gm).state.round_state.declarations  # the GM's state has it
         await pilot.press("d", "3", "enter")  # and whatever the GM does in this step is logged in secret
         assert isinstance(gm.screen, RoundScreen)
-        assert [(e.text, e.secret) for e in store(gm).state.log_entries()[entries:]] == [("Troll 1 takes 3 damage: 33/36 HP.", True)]
+        assert [(e.text, e.secret) for e in store(gm).state.log_entries()[entries:]] == [
+            ("Troll 1 takes 3 damage: 33/36 HP.", True)
+        ]
         watched = store(gm).state
 
         def read_and_shown() -> bool:  # a poll that read the state shows it before it ends
@@ -256,8 +269,13 @@ async def test_the_view_shows_an_action_when_it_is_saved_told_by_the_system_on_l
         watch.close()
     gm = session.open_demo(tmp_path, DEMO, seed=1)
     assert gm.folder is not None
-    viewer = PlayerViewApp(tmp_path, gm.folder.folder.name, settings_path=tmp_path / "no-settings.toml",
-                           poll_seconds=3600 if told else POLL_SECONDS, handle_hangup=False)
+    viewer = PlayerViewApp(
+        tmp_path,
+        gm.folder.folder.name,
+        settings_path=tmp_path / "no-settings.toml",
+        poll_seconds=3600 if told else POLL_SECONDS,
+        handle_hangup=False,
+    )
     try:
         async with viewer.run_test(size=SIZE) as view:
             await until(view, lambda text: "Troll 1" in text, "the fight")

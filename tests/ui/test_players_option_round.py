@@ -68,12 +68,17 @@ async def test_a_players_option_round_with_a_tie(make_app) -> None:
         state = store(app).state
         assert not state.initiative.settled
         assert [render(r.label) for r in state.initiative.pending] == [
-            "Gnolls: roll again (tie at 4)", "Critical event (tie: Heroes 4 = Gnolls 4)"]
+            "Gnolls: roll again (tie at 4)",
+            "Critical event (tie: Heroes 4 = Gnolls 4)",
+        ]
         bar = visible_text(screen.query_one(PhaseBar))
         assert "initiative waits for" in bar, bar
 
         labels = await type_rolls(pilot, "7", "9")
-        assert labels[:2] == ["Gnolls: roll again (tie at 4) (1d10)", "Critical event (tie: Heroes 4 = Gnolls 4) (1d20)"]
+        assert labels[:2] == [
+            "Gnolls: roll again (tie at 4) (1d10)",
+            "Critical event (tie: Heroes 4 = Gnolls 4) (1d20)",
+        ]
         assert "Critical event — 9: knock down. The GM applies it." in log_texts(app)
         assert "Initiative goes to Heroes." in log_texts(app)
         assert order(app) == [
@@ -112,8 +117,11 @@ async def test_a_players_option_round_with_a_tie(make_app) -> None:
         assert log_texts(app)[-2:] == ["End of the round: fatigue, retreat, morale, status.", "End of round 1."]
         await pilot.press("k", "k", "k", "k")
         assert [t.split(":")[0] for t in log_texts(app)[-4:]] == [
-            "End of round, fatigue (1/4)", "End of round, retreat (2/4)", "End of round, morale (3/4)",
-            "End of round, status (4/4)"]
+            "End of round, fatigue (1/4)",
+            "End of round, retreat (2/4)",
+            "End of round, morale (3/4)",
+            "End of round, status (4/4)",
+        ]
         await pilot.press("k")  # nothing left to check: the key does nothing
         assert log_texts(app)[-1].startswith("End of round, status (4/4)")
 

@@ -24,20 +24,30 @@ from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets.lines import TextLines
 
 GERDA = {"cls": "warrior", "level": 5, "ac": 3, "weapon": "long sword", "magic": 2, "damage": "1d8"}
-ILSE = {"cls": "wizard", "level": 9, "ac": 9, "weapon": "dagger", "damage": "1d4",
-        "spells": "magic missile 1, cone of cold 5"}
+ILSE = {
+    "cls": "wizard",
+    "level": 9,
+    "ac": 9,
+    "weapon": "dagger",
+    "damage": "1d4",
+    "spells": "magic missile 1, cone of cold 5",
+}
 GNOLL = {"cls": "monster", "level": 2, "ac": 5, "weapon": "battle axe", "damage": "1d8", "size": "large"}
 
 
 def heroes_step() -> State:
     state = new_state(seed=1, ruleset="adnd2e")
     for action in (
-        a.SetName(name="Road"), a.SetRuleset(ruleset="players_option"),
-        a.AddSide(name="Heroes", is_party=True), a.AddSide(name="Gnolls"),
+        a.SetName(name="Road"),
+        a.SetRuleset(ruleset="players_option"),
+        a.AddSide(name="Heroes", is_party=True),
+        a.AddSide(name="Gnolls"),
         a.AddCombatants(side="s1", name="Gerda", hp=40, sheet=GERDA),
         a.AddCombatants(side="s1", name="Ilse", hp=14, sheet=ILSE),
         a.AddCombatants(side="s2", name="Gnoll", hp=9, sheet=GNOLL),
-        a.BeginSurprise(), a.StartFight(), a.NextStep(),  # the monsters' actions: on to the heroes'
+        a.BeginSurprise(),
+        a.StartFight(),
+        a.NextStep(),  # the monsters' actions: on to the heroes'
     ):
         state = apply(state, action)
     return state
@@ -56,8 +66,9 @@ async def choose(form: FormDialog, pilot: Pilot[None], key: str, value: str) -> 
     await until(pilot, lambda: widget.value == value, f"{key} = {value}")
 
 
-async def test_a_spell_acts_in_the_phase_of_its_casting_time(make_app: Callable[..., CombatApp],
-                                                            data_root: Path) -> None:
+async def test_a_spell_acts_in_the_phase_of_its_casting_time(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     Store.create(heroes_step(), sessions_dir(data_root) / "road").close()
     app = make_app(resume="road")
     async with app.run_test(size=SIZE) as pilot:
@@ -76,8 +87,7 @@ async def test_a_spell_acts_in_the_phase_of_its_casting_time(make_app: Callable[
         await pilot.press("t")
         await until(pilot, lambda: isinstance(app.screen, FormDialog), "the initiative form")
         await pilot.press("4", "enter", "7", "enter")
-        await until(pilot, lambda: isinstance(app.screen, RoundScreen) and bool(store(app).state.order),
-                    "the order")
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen) and bool(store(app).state.order), "the order")
         assert rows(app) == [
             ("fast · Heroes", ["Gerda"]),
             ("average · Heroes", ["Ilse"]),  # cone of cold, casting time 5
@@ -85,6 +95,12 @@ async def test_a_spell_acts_in_the_phase_of_its_casting_time(make_app: Callable[
         ], rows(app)
         await select(pilot, ilse)
         card = app.screen.query_one("#card", TextLines)
-        await until(pilot, lambda: "cone of cold, casting time 5: average" in
-                    " ".join(card.render_line(y).text.strip() for y in range(card.size.height)), "the phase on the card")
+        await until(
+            pilot,
+            lambda: (
+                "cone of cold, casting time 5: average"
+                in " ".join(card.render_line(y).text.strip() for y in range(card.size.height))
+            ),
+            "the phase on the card",
+        )
         assert "Ilse" in visible_text(app.screen.query_one("#card-head"))

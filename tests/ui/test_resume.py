@@ -67,8 +67,11 @@ async def test_resuming_an_unknown_session_says_so_and_stays_on_the_list(make_ap
 
     app = make_app(resume="no-such-fight")
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: not app.opening and isinstance(app.screen, SessionsScreen) and app._notifications,
-                    "the session list and its notice")
+        await until(
+            pilot,
+            lambda: not app.opening and isinstance(app.screen, SessionsScreen) and app._notifications,
+            "the session list and its notice",
+        )
         assert app.store is None
         (notice,) = list(app._notifications)
         assert (notice.title, notice.message) == ("Cannot open the session", "There is no saved session no-such-fight.")
@@ -182,8 +185,11 @@ def test_killed_mid_fight_loses_nothing(tmp_path: Path) -> None:
         for number, (key, marker) in enumerate(steps, start=1):
             since = len(terminal.output)
             terminal.send(key)
-            terminal.wait_for(f"journal line {built + number} after {key!r}",
-                              lambda: len(journal_entries(folder)) >= built + number, since)
+            terminal.wait_for(
+                f"journal line {built + number} after {key!r}",
+                lambda: len(journal_entries(folder)) >= built + number,
+                since,
+            )
             if marker:  # the next screen is up, and drawn, before its keys are sent
                 terminal.wait_for(repr(marker), lambda: marker in terminal.text(since), since)
                 terminal.wait_quiet(since)

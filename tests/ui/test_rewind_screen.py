@@ -56,16 +56,25 @@ async def look_back(pilot: Pilot[None], app: CombatApp) -> RewindScreen:
     return screen
 
 
-async def test_rewind_to_round_1_and_go_on_from_there_as_a_new_fight(make_app: Callable[..., CombatApp],
-                                                                   data_root: Path) -> None:
+async def test_rewind_to_round_1_and_go_on_from_there_as_a_new_fight(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     folder = two_rounds(data_root)
     before = fingerprint(folder)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await look_back(pilot, app)
         assert where_line(app) == "Round 2 · action 20 of 20 · Raf takes 4 damage: 16/20 HP."
-        assert footer_keys(app) == ["left", "right", "left_square_bracket", "right_square_bracket", "c", "escape", "q",
-                                    "f1"]
+        assert footer_keys(app) == [
+            "left",
+            "right",
+            "left_square_bracket",
+            "right_square_bracket",
+            "c",
+            "escape",
+            "q",
+            "f1",
+        ]
         footer = screen_lines(app)[-1]
         assert footer.startswith("←→ Action [] Round c Continue here esc Sessions q Quit f1 Help"), footer
 
@@ -108,7 +117,8 @@ async def test_rewind_to_round_1_and_go_on_from_there_as_a_new_fight(make_app: C
 
 
 async def test_escape_leaves_the_history_and_a_damaged_session_cannot_be_looked_at(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     folder = two_rounds(data_root)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -119,15 +129,19 @@ async def test_escape_leaves_the_history_and_a_damaged_session_cannot_be_looked_
 
         (folder / "snapshot.json").write_bytes(b"{not a snapshot")  # the list shows it damaged
         app.screen.reload()
-        await until(pilot, lambda: "damaged" in " ".join(map(str, app.screen.query_one(DataTable).get_row_at(0))),
-                    "the row shown damaged")
+        await until(
+            pilot,
+            lambda: "damaged" in " ".join(map(str, app.screen.query_one(DataTable).get_row_at(0))),
+            "the row shown damaged",
+        )
         assert "Look back" not in (await footer_now(pilot))
         await pilot.press("w")
         assert isinstance(app.screen, SessionsScreen)
 
 
 async def test_a_history_that_cannot_be_read_is_said_and_the_list_comes_back(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     folder = two_rounds(data_root)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -145,8 +159,16 @@ async def test_every_key_is_in_help_with_words_not_ids(make_app: Callable[..., C
         screen = await look_back(pilot, app)
         rows = binding_rows(screen)  # type: ignore[arg-type]
         described = {description for _keys, description in rows}
-        assert {"One action back", "One action on", "One round back", "One round on", "The beginning", "Where it was left",
-                "Continue here", "Sessions"} <= described, described
+        assert {
+            "One action back",
+            "One action on",
+            "One round back",
+            "One round on",
+            "The beginning",
+            "Where it was left",
+            "Continue here",
+            "Sessions",
+        } <= described, described
         assert [row for row in rows if internal_ids(" ".join(row))] == []
         palette = [f"{command.title} · {command.help}" for command in app.get_system_commands(screen)]
         assert "One round back · [, pgup" in palette, palette

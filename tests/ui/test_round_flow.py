@@ -63,9 +63,18 @@ async def test_demo_opens_in_setup_with_both_sides(make_app, data_root: Path) ->
         assert state.phase == "setup"
         assert [(side.id, side.name) for side in state.sides] == [(PARTY, "Party"), (MONSTERS, "Monsters")]
         assert [c.name for c in state.combatants] == [
-            "Raf", "Rupert", "Delsenora",
-            "Troll 1", "Troll 2", "Troll 3",
-            "Orc 1", "Orc 2", "Orc 3", "Orc 4", "Orc 5", "Orc 6",
+            "Raf",
+            "Rupert",
+            "Delsenora",
+            "Troll 1",
+            "Troll 2",
+            "Troll 3",
+            "Orc 1",
+            "Orc 2",
+            "Orc 3",
+            "Orc 4",
+            "Orc 5",
+            "Orc 6",
         ]
         assert app.screen.query_one(DataTable).row_count == 12
         assert len(session_folders(data_root)) == 1  # one Enter, one session
@@ -83,10 +92,20 @@ async def test_round_one_of_the_seed_and_into_round_two(make_app, data_root: Pat
         assert [render(slot.label) for slot in state.order] == ["7", "10"]
         assert names(app, state.order[0].combatants) == ["Raf", "Rupert", "Delsenora"]
         assert names(app, state.order[1].combatants) == [
-            "Troll 1", "Troll 2", "Troll 3", "Orc 1", "Orc 2", "Orc 3", "Orc 4", "Orc 5", "Orc 6",
+            "Troll 1",
+            "Troll 2",
+            "Troll 3",
+            "Orc 1",
+            "Orc 2",
+            "Orc 3",
+            "Orc 4",
+            "Orc 5",
+            "Orc 6",
         ]
         assert {key: (r.total, r.physical) for key, r in state.initiative.rolls.items()} == {
-            PARTY: (7, True), MONSTERS: (10, True)}
+            PARTY: (7, True),
+            MONSTERS: (10, True),
+        }
         assert state.initiative.settled and state.initiative.pending == ()
         assert state.cursor == 0
         screen = app.screen
@@ -130,8 +149,10 @@ async def test_round_one_of_the_seed_and_into_round_two(make_app, data_root: Pat
         assert [(g.name, g.side, g.hp) for g in goblins] == [("Goblin 1", MONSTERS, 3), ("Goblin 2", MONSTERS, 3)]
         assert goblins[0].group and goblins[0].group == goblins[1].group
         assert after_add.order == before_add.order  # they wait for the next initiative
-        option_ids = [screen.query_one(OrderList).get_option_at_index(i).id
-                      for i in range(screen.query_one(OrderList).option_count)]
+        option_ids = [
+            screen.query_one(OrderList).get_option_at_index(i).id
+            for i in range(screen.query_one(OrderList).option_count)
+        ]
         assert option_ids[-3:] == ["slot-idle", goblins[0].id, goblins[1].id]
 
         await pilot.press("u")
@@ -224,14 +245,23 @@ async def test_small_terminal_renders_the_round(make_app) -> None:
         await pilot.press("escape")
         screen = app.screen
         assert isinstance(screen, RoundScreen)
-        for widget in (screen.query_one(PhaseBar), screen.query_one(OrderList), screen.query_one("#card"),
-                       screen.query_one("#log"), screen.query_one(KeyFooter)):
+        for widget in (
+            screen.query_one(PhaseBar),
+            screen.query_one(OrderList),
+            screen.query_one("#card"),
+            screen.query_one("#log"),
+            screen.query_one(KeyFooter),
+        ):
             assert widget.region.width > 0 and widget.region.height > 0, widget
             assert widget.region.right <= 60 and widget.region.bottom <= 20, widget
         bar = visible_text(screen.query_one(PhaseBar))
         assert "▶ 7" in bar and "Resolve" in bar and "End of round" in bar and "\n" not in bar, bar
         await pilot.resize_terminal(80, 24)
-        await until(pilot, lambda: isinstance(app.screen, RoundScreen) and app.screen.size.width == 80, "the screen at 80 columns")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, RoundScreen) and app.screen.size.width == 80,
+            "the screen at 80 columns",
+        )
 
 
 async def test_help_lists_the_round_keys_and_closes_with_escape(make_app) -> None:

@@ -64,7 +64,10 @@ async def test_a_new_line_draws_its_own_row_only_and_every_row_is_as_drawn_afres
             log.add_lines(f"Raf heals {n} HP, a line long enough to wrap: {n}")
             assert shown(log) == drawn_afresh(log)
             assert log.rows_drawn - rows == 2  # the two rows of the new, wrapped line
-        assert [strip.text.strip() for strip in log.lines[-2:]] == ["Raf heals 25 HP, a line long", "enough to wrap: 25"]
+        assert [strip.text.strip() for strip in log.lines[-2:]] == [
+            "Raf heals 25 HP, a line long",
+            "enough to wrap: 25",
+        ]
 
 
 async def test_the_log_written_again_draws_no_row_it_showed_lately_and_a_new_look_draws_all() -> None:
@@ -83,8 +86,11 @@ async def test_the_log_written_again_draws_no_row_it_showed_lately_and_a_new_loo
         assert [strip.text for strip in log.lines] == texts
         before = shown(log)
         log.add_class("warm")  # another look: every row drawn again, in it
-        await until(pilot, lambda: log.rich_style.color is not None and log.rich_style.color.triplet == (255, 0, 0),
-                    "the log's new colours worked out")
+        await until(
+            pilot,
+            lambda: log.rich_style.color is not None and log.rich_style.color.triplet == (255, 0, 0),
+            "the log's new colours worked out",
+        )
         after = shown(log)
         assert after == drawn_afresh(log)
         assert after != before

@@ -22,7 +22,8 @@ ORCS = 200
 
 
 async def test_a_turn_moving_on_touches_two_rows_of_two_hundred(
-        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved_round(data_root, "horde", ["Raf", "Ada"], ORCS)
     app = make_app(resume="horde")
     async with app.run_test(size=SIZE) as pilot:
@@ -70,7 +71,8 @@ async def test_a_turn_moving_on_touches_two_rows_of_two_hundred(
 
 
 async def test_keys_and_log_are_refreshed_only_when_they_change(
-        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved_round(data_root, "ambush", ["Raf", "Ada"], 3)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:

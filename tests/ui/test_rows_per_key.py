@@ -35,13 +35,27 @@ ROWS_ON_SCREEN = 24 + 1
 def mass_battle(orcs: int) -> State:
     """Round 1 of AD&D 2e, resolve step: Raf and Ada (initiative 3), then ``orcs`` in groups of ten (7)."""
     state = new_state(seed=1, ruleset="adnd2e")
-    steps: list[a.Action] = [a.SetName(name="Mass battle"), a.SetRuleset(ruleset="adnd2e"),
-                             a.AddSide(name="Party", is_party=True), a.AddSide(name="Orcs")]
-    steps += [a.AddCombatants(side="s1", name=hero, hp=20, sheet={"cls": "warrior", "level": 3}) for hero in ("Raf", "Ada")]
-    steps += [a.AddCombatants(side="s2", name="Orc", hp=8, count=GROUP, sheet={"cls": "monster", "level": 1})] * (orcs // GROUP)
-    steps += [a.BeginSurprise(), a.StartFight(), a.NextStep(), a.NextStep(),
-              a.RollInitiative(rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)),
-                                      "s2": Roll(expr="1d10", total=7, faces=(7,))})]
+    steps: list[a.Action] = [
+        a.SetName(name="Mass battle"),
+        a.SetRuleset(ruleset="adnd2e"),
+        a.AddSide(name="Party", is_party=True),
+        a.AddSide(name="Orcs"),
+    ]
+    steps += [
+        a.AddCombatants(side="s1", name=hero, hp=20, sheet={"cls": "warrior", "level": 3}) for hero in ("Raf", "Ada")
+    ]
+    steps += [a.AddCombatants(side="s2", name="Orc", hp=8, count=GROUP, sheet={"cls": "monster", "level": 1})] * (
+        orcs // GROUP
+    )
+    steps += [
+        a.BeginSurprise(),
+        a.StartFight(),
+        a.NextStep(),
+        a.NextStep(),
+        a.RollInitiative(
+            rolls={"s1": Roll(expr="1d10", total=3, faces=(3,)), "s2": Roll(expr="1d10", total=7, faces=(7,))}
+        ),
+    ]
     for action in steps:
         state = apply(state, action)
     assert state.phase == "round" and len(state.order) == 2
@@ -80,7 +94,8 @@ async def costs(make_app: Callable[..., CombatApp], data_root: Path, orcs: int) 
 
 
 async def test_each_key_costs_as_many_rows_at_two_thousand_combatants_as_at_twenty(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     small = await costs(make_app, data_root, 20)
     large = await costs(make_app, data_root, 2_000)
     for key, (looked, redrawn, rebuilds) in large.items():
@@ -92,7 +107,8 @@ async def test_each_key_costs_as_many_rows_at_two_thousand_combatants_as_at_twen
 
 
 async def test_a_row_changed_out_of_sight_shows_the_change_when_scrolled_back(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     Store.create(mass_battle(200), sessions_dir(data_root) / "battle").close()
     app = make_app(resume="battle")
     async with app.run_test(size=SIZE) as pilot:
@@ -119,7 +135,8 @@ async def test_a_row_changed_out_of_sight_shows_the_change_when_scrolled_back(
 
 
 async def test_the_rounds_steps_ask_the_rules_for_initiative_once_per_state_whatever_the_keys_shown(
-        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: MonkeyPatch) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: MonkeyPatch
+) -> None:
     """In the steps before initiative, whether Roll and Typed apply depends on the rolls initiative asks for,
     which the rules work out from every combatant: the footer asks about each of its keys, the screen about
     each binding, so asking the rules each time made a step's key cost the fight's size many times over."""
@@ -157,7 +174,8 @@ async def test_the_rounds_steps_ask_the_rules_for_initiative_once_per_state_what
 
 
 async def test_leaving_the_resolve_step_keeps_the_rows_where_they_stand_unless_only_those_acting_are_listed(
-        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: MonkeyPatch) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: MonkeyPatch
+) -> None:
     """Out of the resolve step the rows are those of the same order: they are not laid out again (at 10,000
     combatants that took some 10 ms of the key), only drawn as the step shows them. Listing only those
     acting now, the rows do change: there they are laid out again."""
@@ -176,8 +194,11 @@ async def test_leaving_the_resolve_step_keeps_the_rows_where_they_stand_unless_o
         order = screen.query_one(OrderList)
 
         def headers() -> list[str]:
-            return [str(order.get_option_at_index(index).prompt).strip() for index in range(order.option_count)
-                    if order.get_option_at_index(index).disabled]
+            return [
+                str(order.get_option_at_index(index).prompt).strip()
+                for index in range(order.option_count)
+                if order.get_option_at_index(index).disabled
+            ]
 
         async def step(key: str, cursor: int, step_kind: str) -> None:
             await pilot.press(key)
@@ -203,7 +224,8 @@ async def test_leaving_the_resolve_step_keeps_the_rows_where_they_stand_unless_o
 
 
 async def test_a_turn_moving_on_asks_the_rules_only_for_the_selected_combatants_budget(
-        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: MonkeyPatch) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: MonkeyPatch
+) -> None:
     """AD&D's budget ignores the turn: the rows on the screen keep theirs while the turn moves on (only the card
     asks, about whoever is selected); an attack, changing what was spent this round, has them asked again."""
     Store.create(mass_battle(200), sessions_dir(data_root) / "battle").close()

@@ -63,11 +63,14 @@ def browser_path() -> str | None:
 
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    browser_path() is None and not IN_CI,
-    reason="no Chromium browser here (looked for chromium, chromium-browser, google-chrome, $TUI_COMBAT_BROWSER): "
-           ".ci/run installs Debian's chromium package",
-)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        browser_path() is None and not IN_CI,
+        reason="no Chromium browser here (looked for chromium, chromium-browser, google-chrome, $TUI_COMBAT_BROWSER): "
+        ".ci/run installs Debian's chromium package",
+    ),
+]
 
 
 def free_port() -> int:
@@ -96,8 +99,12 @@ def fight(tmp_path: Path) -> Iterator[Store]:
     store stays open (it holds the session) while the browser watches."""
     data = tmp_path / "data"
     gm = session.open_demo(data, "demo_adnd2e.toml", seed=1)
-    for action in (a.StartFight(), a.NextStep(), a.NextStep(),
-                   a.RollInitiative(rolls={"s1": typed(7), "s5": typed(10)})):
+    for action in (
+        a.StartFight(),
+        a.NextStep(),
+        a.NextStep(),
+        a.RollInitiative(rolls={"s1": typed(7), "s5": typed(10)}),
+    ):
         gm.dispatch(action)
     yield gm
     gm.close()
@@ -144,7 +151,12 @@ def server(fight: Store, tmp_path: Path) -> Iterator[Server]:
     environment = {**os.environ, "TUI_COMBAT_CONFIG_DIR": str(tmp_path / "config")}
     process = subprocess.Popen(
         [sys.executable, "-m", "tui_combat", "--data-dir", str(tmp_path / "data"), "serve", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True, start_new_session=True)
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=environment,
+        text=True,
+        start_new_session=True,
+    )
     try:
         yield Server(process, port)
     finally:
@@ -189,7 +201,9 @@ class Page:
             return ""
         found = await self.call("Runtime.getProperties", objectId=handler["objectId"], ownProperties=False)
         scopes = next(p for p in found["internalProperties"] if p["name"] == "[[Scopes]]")
-        for scope in (await self.call("Runtime.getProperties", objectId=scopes["value"]["objectId"], ownProperties=True))["result"]:
+        for scope in (
+            await self.call("Runtime.getProperties", objectId=scopes["value"]["objectId"], ownProperties=True)
+        )["result"]:
             if scope["value"].get("description") != "Closure":
                 continue
             names = await self.call("Runtime.getProperties", objectId=scope["value"]["objectId"], ownProperties=True)
@@ -197,11 +211,18 @@ class Page:
                 value = item["value"]
                 if value.get("type") != "function" or not value.get("description", "").startswith("class"):
                     continue
-                prototype = await self.call("Runtime.callFunctionOn", objectId=value["objectId"],
-                                            functionDeclaration="function () { return this.prototype; }")
+                prototype = await self.call(
+                    "Runtime.callFunctionOn",
+                    objectId=value["objectId"],
+                    functionDeclaration="function () { return this.prototype; }",
+                )
                 instances = await self.call("Runtime.queryObjects", prototypeObjectId=prototype["result"]["objectId"])
-                text = await self.call("Runtime.callFunctionOn", objectId=instances["objects"]["objectId"],
-                                       functionDeclaration=READ_TERMINAL, returnByValue=True)
+                text = await self.call(
+                    "Runtime.callFunctionOn",
+                    objectId=instances["objects"]["objectId"],
+                    functionDeclaration=READ_TERMINAL,
+                    returnByValue=True,
+                )
                 if text["result"].get("value"):
                     return str(text["result"]["value"])
         return ""
@@ -214,8 +235,9 @@ class Page:
             last[0] = await self.terminal_text()
             return last[0] if all(word in last[0] for word in wanted) else ""
 
-        return await eventually(shows, f"the page to show {wanted}", every=0.25, seconds=WAIT_LIMIT,
-                                describe=lambda: last[0])
+        return await eventually(
+            shows, f"the page to show {wanted}", every=0.25, seconds=WAIT_LIMIT, describe=lambda: last[0]
+        )
 
 
 class Browser:
@@ -240,15 +262,30 @@ class Browser:
 async def browser() -> AsyncIterator[Browser]:
     path = browser_path()
     if path is None:
-        pytest.fail("no Chromium browser here (chromium, chromium-browser, google-chrome, $TUI_COMBAT_BROWSER): "
-                    "under CI=true the browser test must run")
+        pytest.fail(
+            "no Chromium browser here (chromium, chromium-browser, google-chrome, $TUI_COMBAT_BROWSER): "
+            "under CI=true the browser test must run"
+        )
     profile = tempfile.mkdtemp(prefix="tui-combat-browser-")
     try:
         process = subprocess.Popen(
-            [path, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-             "--disable-background-networking", "--window-size=1100,800", "--remote-debugging-port=0",
-             f"--user-data-dir={profile}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [
+                path,
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-extensions",
+                "--disable-background-networking",
+                "--window-size=1100,800",
+                "--remote-debugging-port=0",
+                f"--user-data-dir={profile}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
             port_file = Path(profile) / "DevToolsActivePort"
 
@@ -314,6 +351,10 @@ async def test_the_page_shows_the_turn_order_and_follows_the_gm(server: Server, 
     await second.until("Turn order", "Troll 1  bloodied")
     assert len(server.views()) == 2
     await browser.close(second)
-    await eventually(lambda: len(server.views()) == 1, "the closed tab's view process to end", seconds=WAIT_LIMIT,
-                     describe=lambda: f"view processes: {server.views()}")
+    await eventually(
+        lambda: len(server.views()) == 1,
+        "the closed tab's view process to end",
+        seconds=WAIT_LIMIT,
+        describe=lambda: f"view processes: {server.views()}",
+    )
     await browser.close(page)

@@ -36,8 +36,7 @@ TOKEN = "key-for-this-test"
 async def cheap_server() -> AsyncIterator[str]:
     """The players' server on the loopback, at most 16 viewers, each view a process that does nothing."""
     port = free_port()
-    application = players_application("head -c 1 > /dev/null", host="127.0.0.1", port=port, token=TOKEN,
-                                      max_viewers=16)
+    application = players_application("head -c 1 > /dev/null", host="127.0.0.1", port=port, token=TOKEN, max_viewers=16)
     runner = web.AppRunner(application)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", port).start()
@@ -56,14 +55,18 @@ async def refused(http: aiohttp.ClientSession, url: str, **headers: str) -> int:
 async def test_the_seventeenth_viewer_is_told_there_are_too_many(cheap_server: str) -> None:
     origin = f"http://{cheap_server}"
     async with aiohttp.ClientSession() as http:
-        sockets = [await http.ws_connect(f"ws://{cheap_server}/ws/{TOKEN}", headers={"Origin": origin}) for _ in range(16)]
+        sockets = [
+            await http.ws_connect(f"ws://{cheap_server}/ws/{TOKEN}", headers={"Origin": origin}) for _ in range(16)
+        ]
         try:
             extra = await http.ws_connect(f"ws://{cheap_server}/ws/{TOKEN}", headers={"Origin": origin})
             message = await asyncio.wait_for(extra.receive(), WAIT_LIMIT)
             assert message.type == aiohttp.WSMsgType.BINARY
             assert "Too many viewers: this server shows the fight to 16 at once." in message.data.decode()
-            assert (await asyncio.wait_for(extra.receive(), WAIT_LIMIT)).type in (aiohttp.WSMsgType.CLOSE,
-                                                                                  aiohttp.WSMsgType.CLOSED)
+            assert (await asyncio.wait_for(extra.receive(), WAIT_LIMIT)).type in (
+                aiohttp.WSMsgType.CLOSE,
+                aiohttp.WSMsgType.CLOSED,
+            )
             await extra.close()
             await sockets.pop().close()  # one tab closed: there is room again
             again: Any = None
@@ -102,8 +105,15 @@ async def test_the_page_and_the_socket_need_the_key_and_the_socket_its_own_page(
 
 
 def test_the_origins_allowed_are_the_served_address_and_the_public_one() -> None:
-    assert allowed_origins("127.0.0.1", 8000, None) == {"http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000"}
-    assert allowed_origins("0.0.0.0", 8000, "https://Table.example/") == {"http://0.0.0.0:8000", "https://table.example"}
+    assert allowed_origins("127.0.0.1", 8000, None) == {
+        "http://127.0.0.1:8000",
+        "http://localhost:8000",
+        "http://[::1]:8000",
+    }
+    assert allowed_origins("0.0.0.0", 8000, "https://Table.example/") == {
+        "http://0.0.0.0:8000",
+        "https://table.example",
+    }
 
 
 PRINTED_LATER: dict[int, tuple[list[str], threading.Thread]] = {}
@@ -135,7 +145,12 @@ def real_server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
     environment = {**os.environ, "TUI_COMBAT_CONFIG_DIR": str(tmp_path / "config")}
     process = subprocess.Popen(
         [sys.executable, "-m", "tui_combat", "--data-dir", str(tmp_path / "data"), "serve", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=environment, text=True, start_new_session=True)
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=environment,
+        text=True,
+        start_new_session=True,
+    )
     try:
         yield process, port
     finally:
@@ -154,7 +169,8 @@ async def accepts(port: int) -> bool:
 
 
 async def test_tui_combat_serve_prints_the_address_with_its_key_and_refuses_without(
-        real_server: tuple[subprocess.Popen[str], int]) -> None:
+    real_server: tuple[subprocess.Popen[str], int],
+) -> None:
     process, port = real_server
     found = re.search(rf"http://127\.0\.0\.1:{port}/\?token=([\w-]+)", await printed_address(process))
     assert found
@@ -176,7 +192,8 @@ async def test_tui_combat_serve_prints_the_address_with_its_key_and_refuses_with
 
 
 def test_a_server_bound_beyond_this_computer_warns_and_a_cap_below_one_is_refused(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert bind_warning("127.0.0.1", 8000) == "" and bind_warning("localhost", 8000) == ""
     assert bind_warning("0.0.0.0", 8000).startswith("Warning: listening on 0.0.0.0, not this computer only")
     assert "reverse proxy with TLS" in bind_warning("192.168.1.20", 8000)

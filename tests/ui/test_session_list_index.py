@@ -25,7 +25,8 @@ def where(table: DataTable[object], key: str) -> str:
 
 
 async def test_the_list_drawn_from_the_index_is_then_checked_against_the_sessions(
-        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fought(data_root, "ambush", "Ambush")
     fought(data_root, "bridge", "Bridge")
     session.list_sessions(data_root, steps=True)  # the index written
@@ -52,7 +53,11 @@ async def test_the_list_drawn_from_the_index_is_then_checked_against_the_session
         assert events[0] == "fill"  # drawn before any session's files were looked at
         truth = {info.key: session.progress_label(info) for info in session.list_sessions(data_root, steps=True)}
         assert truth["ambush"] != told["ambush"]
-        await until(pilot, lambda: where(table, "ambush") == truth["ambush"], "Ambush where it stands now",
-                    describe=lambda: where(table, "ambush"))
+        await until(
+            pilot,
+            lambda: where(table, "ambush") == truth["ambush"],
+            "Ambush where it stands now",
+            describe=lambda: where(table, "ambush"),
+        )
         assert "stamp" in events and events.count("fill") == 2
         assert where(table, "bridge") == truth["bridge"]

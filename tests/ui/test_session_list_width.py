@@ -21,8 +21,9 @@ LONG = "The very long name of a fight in the old tunnels under the hill"
 
 
 @pytest.mark.parametrize("size", [SIZE, (60, 20), (120, 30)])
-async def test_every_column_is_on_screen(make_app: Callable[..., CombatApp], data_root: Path,
-                                         size: tuple[int, int]) -> None:
+async def test_every_column_is_on_screen(
+    make_app: Callable[..., CombatApp], data_root: Path, size: tuple[int, int]
+) -> None:
     saved_round(data_root, "ambush", ["Raf"], 2)
     Store.create(round_state(["Bo"], 1, name=LONG), sessions_dir(data_root) / "long").close()
     app = make_app()

@@ -66,15 +66,18 @@ async def test_theme_and_key_changed_and_saved(make_app: Callable[..., CombatApp
         await to_row(pilot, app, "round.next")
         assert key_cell(app, "round.next") == "n, space"
         await pilot.press("enter", "d")  # d is Damage's
-        assert message(app) == ("d for Next is already the key of Damage on the round (AD&D 2nd edition). "
-                                "Press another key, or Esc.")
+        assert message(app) == (
+            "d for Next is already the key of Damage on the round (AD&D 2nd edition). Press another key, or Esc."
+        )
         assert key_cell(app, "round.next") == "n, space"
         await pilot.press("y")
         assert key_cell(app, "round.next") == "y"
         assert message(app) == "Next: y, saved."
         assert app._keymap == {"sessions.demo": "D", "round.next": "y"}
         assert tomllib.loads(path.read_text(encoding="utf-8")) == {
-            "language": "en", "my_own_note": "kept", "theme": "textual-light",
+            "language": "en",
+            "my_own_note": "kept",
+            "theme": "textual-light",
             "keys": {"sessions.demo": "D", "round.next": "y"},
         }
         # Delete gives Demo its own key back.
@@ -93,11 +96,14 @@ async def test_theme_and_key_changed_and_saved(make_app: Callable[..., CombatApp
         assert store(app).state.step == 1
 
 
-async def test_the_gm_s_comments_and_key_order_survive_the_settings_screen(make_app: Callable[..., CombatApp],
-                                                                          tmp_path: Path) -> None:
+async def test_the_gm_s_comments_and_key_order_survive_the_settings_screen(
+    make_app: Callable[..., CombatApp], tmp_path: Path
+) -> None:
     path = tmp_path / "settings.toml"
-    written = ('# Our table\nlanguage = "en"  # the players read English\ntheme = "textual-dark"  # for the evening\n'
-               'my_own_note = "kept"\n\n# keys I moved\n[keys]\n"sessions.demo" = "D"  # D for demo\n')
+    written = (
+        '# Our table\nlanguage = "en"  # the players read English\ntheme = "textual-dark"  # for the evening\n'
+        'my_own_note = "kept"\n\n# keys I moved\n[keys]\n"sessions.demo" = "D"  # D for demo\n'
+    )
     path.write_text(written, encoding="utf-8")
     app = make_app(settings_path=path)
     async with app.run_test(size=SIZE) as pilot:
@@ -107,7 +113,10 @@ async def test_the_gm_s_comments_and_key_order_survive_the_settings_screen(make_
         await to_row(pilot, app, "round.next")
         await pilot.press("enter", "y")
         assert message(app) == "Next: y, saved."
-    assert path.read_text(encoding="utf-8") == written.replace('"textual-dark"', '"textual-light"') + '"round.next" = "y"\n'
+    assert (
+        path.read_text(encoding="utf-8")
+        == written.replace('"textual-dark"', '"textual-light"') + '"round.next" = "y"\n'
+    )
 
 
 async def test_escape_while_waiting_for_a_key_leaves_it(make_app: Callable[..., CombatApp], tmp_path: Path) -> None:
@@ -166,7 +175,9 @@ async def test_a_key_changed_over_the_round_shows_when_back(make_app: Callable[.
         assert isinstance(app.screen, RoundScreen)
         footer = " ".join(key.label for key in shown_keys(app.screen.query_one(KeyFooter)))
         assert "y Next" in footer and "n Next" not in footer
-        assert str(app.screen.query_one("#step-hint", TextLines).render()).startswith("e on each combatant, y when done")
+        assert str(app.screen.query_one("#step-hint", TextLines).render()).startswith(
+            "e on each combatant, y when done"
+        )
         await pilot.press("y")
         assert store(app).state.step == 1
 

@@ -25,15 +25,23 @@ def said(app: CombatApp, text: str) -> bool:
     return any(text in message for message in messages(app))
 
 
-async def test_delete_in_the_set_up_says_how_to_take_it_back_and_u_brings_him_back(make_app: Callable[..., CombatApp]) -> None:
+async def test_delete_in_the_set_up_says_how_to_take_it_back_and_u_brings_him_back(
+    make_app: Callable[..., CombatApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_demo(pilot)
         raf = store(app).state.combatants[0]
         assert raf.name == "Raf" and raf.sheet
         await pilot.press("delete")
-        await until(pilot, lambda: raf.id not in {c.id for c in store(app).state.combatants}
-                    and said(app, "Raf removed — u brings him back"), "Raf removed, and how to take it back")
+        await until(
+            pilot,
+            lambda: (
+                raf.id not in {c.id for c in store(app).state.combatants}
+                and said(app, "Raf removed — u brings him back")
+            ),
+            "Raf removed, and how to take it back",
+        )
         await pilot.press("u")
         await until(pilot, lambda: raf.id in {c.id for c in store(app).state.combatants}, "Raf back")
         assert store(app).state.combatant(raf.id) == raf  # his sheet, his notes, his place
@@ -66,7 +74,9 @@ async def test_q_quits_saving_on_the_set_up_and_the_footer_shows_it(make_app: Ca
     assert "Orc 6" not in {c.name for c in store_of(app.data_root, app.left_session.key)}
 
 
-async def test_q_quits_saving_on_the_surprise_screen_and_the_footer_shows_it(make_app: Callable[..., CombatApp]) -> None:
+async def test_q_quits_saving_on_the_surprise_screen_and_the_footer_shows_it(
+    make_app: Callable[..., CombatApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await to_surprise(pilot)
@@ -87,7 +97,8 @@ def store_of(data_root: Path, key: str) -> list[object]:
 
 
 async def test_a_status_and_an_effect_ended_in_the_fight_say_how_to_take_them_back(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "ambush", ["Raf", "Ada"], 3)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
@@ -137,6 +148,9 @@ async def test_a_name_pasted_with_an_escape_is_refused_in_the_add_form(make_app:
         app.post_message(events.Paste("Ogre\x1b]0;owned\x07"))  # as the terminal sends a paste
         await until(pilot, lambda: "Ogre" in str(app.focused.value), "the name pasted")  # type: ignore[union-attr]
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: "holds a control character (U+001B, escape) at character 5" in dialog_error(app),
-                    "the refusal")
+        await until(
+            pilot,
+            lambda: "holds a control character (U+001B, escape) at character 5" in dialog_error(app),
+            "the refusal",
+        )
         assert store(app).state is before

@@ -41,9 +41,14 @@ async def test_the_demo_shows_class_level_ac_and_weapon(make_app: Callable[..., 
 
 async def test_trudvang_shows_sv_cp_and_armour(make_app: Callable[..., CombatApp], data_root: Path) -> None:
     state = new_state(seed=1, ruleset="adnd2e")
-    for action in (a.SetName(name="Raid"), a.SetRuleset(ruleset="trudvang"), a.AddSide(name="Raiders"),
-                   a.AddCombatants(side="s1", name="Ulf", hp=20,
-                                   sheet={"sv": 8, "armour": "chain", "disciplines": "Armed combat 3"})):
+    for action in (
+        a.SetName(name="Raid"),
+        a.SetRuleset(ruleset="trudvang"),
+        a.AddSide(name="Raiders"),
+        a.AddCombatants(
+            side="s1", name="Ulf", hp=20, sheet={"sv": 8, "armour": "chain", "disciplines": "Armed combat 3"}
+        ),
+    ):
         state = apply(state, action)
     Store.create(state, sessions_dir(data_root) / "raid").close()
     app = make_app(resume="raid")

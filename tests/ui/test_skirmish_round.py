@@ -70,7 +70,9 @@ async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: C
         state = store(app).state
         assert not state.initiative.settled and state.order == ()
         assert [(r.key, render(r.label), r.dice) for r in state.initiative.pending] == [
-            ("s1#2", "Party, tie reroll", "1d6"), ("s3#2", "Bandits, tie reroll", "1d6")]
+            ("s1#2", "Party, tie reroll", "1d6"),
+            ("s3#2", "Bandits, tie reroll", "1d6"),
+        ]
         bar = visible_text(screen.query_one(PhaseBar))
         assert "initiative waits for Party, tie reroll, Bandits, tie reroll" in bar, bar
         assert "Party, tie reroll: 1d6" in visible_text(screen.query_one("#card"))
@@ -119,7 +121,8 @@ async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: C
         # The journal holds the rolls as plain data: the typed one without faces, the rolled one with them.
         (action,) = [done for done in store(app).done_actions() if isinstance(done, RulesetAction)]
         assert action.args == {
-            "combatant": ADA, "target": BANDIT,
+            "combatant": ADA,
+            "target": BANDIT,
             "to_hit": {"expr": "1d20", "total": 13, "faces": [], "physical": True},
             "damage": {"expr": "1d8", "total": damage_roll.total, "faces": list(damage_roll.faces), "physical": False},
         }
@@ -143,7 +146,11 @@ async def test_r_rolls_the_pending_rerolls_with_the_sessions_dice(skirmish_app: 
         state = store(app).state
         rolls = state.initiative.rolls
         assert {key: (r.total, r.faces, r.physical) for key, r in rolls.items()} == {
-            "s1": (3, (), True), "s3": (3, (), True), "s1#2": (2, (2,), False), "s3#2": (5, (5,), False)}
+            "s1": (3, (), True),
+            "s3": (3, (), True),
+            "s1#2": (2, (2,), False),
+            "s3#2": (5, (5,), False),
+        }
         assert [render(slot.label) for slot in state.order] == ["Bandits", "Party"]
         assert isinstance(app.screen, RoundScreen) and app.screen.selected() == BANDIT
         assert "Roll" not in (await footer_now(pilot))  # the order stands: nothing more to roll this round
@@ -174,13 +181,27 @@ count = 2
 """
 
 
-@pytest.mark.parametrize(("ruleset", "rows", "marked", "action"), [
-    (RULESET, ["Party", "Bandits"], ("c5", "c6"), {"t": "set_surprised", "sides": ["s3"], "combatants": []}),
-    (PerCreature(), ["Ada", "Bandit 1", "Bandit 2"], ("c5",), {"t": "set_surprised", "sides": [], "combatants": ["c5"]}),
-], ids=["per-side", "per-combatant"])
+@pytest.mark.parametrize(
+    ("ruleset", "rows", "marked", "action"),
+    [
+        (RULESET, ["Party", "Bandits"], ("c5", "c6"), {"t": "set_surprised", "sides": ["s3"], "combatants": []}),
+        (
+            PerCreature(),
+            ["Ada", "Bandit 1", "Bandit 2"],
+            ("c5",),
+            {"t": "set_surprised", "sides": [], "combatants": ["c5"]},
+        ),
+    ],
+    ids=["per-side", "per-combatant"],
+)
 async def test_without_a_surprise_roll_the_gm_marks_by_the_rulesets_scope(
-        tmp_path: Path, make_app: Callable[..., CombatApp], ruleset: AnyRuleset, rows: list[str],
-        marked: tuple[str, ...], action: dict[str, object]) -> None:
+    tmp_path: Path,
+    make_app: Callable[..., CombatApp],
+    ruleset: AnyRuleset,
+    rows: list[str],
+    marked: tuple[str, ...],
+    action: dict[str, object],
+) -> None:
     """Ambush: Ada against Bandit 1 and Bandit 2 (ids c5, c6 of side s3). The second row is marked."""
     import msgspec
 

@@ -26,6 +26,7 @@ from tui_combat.screens.help import HelpScreen
 
 pytestmark = pytest.mark.usefixtures("in_colour")
 
+
 def test_setup_of_the_demo(snap_compare, make_app) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         await open_demo(pilot)
@@ -85,7 +86,10 @@ def test_attack_form_at_the_foot_of_the_round(snap_compare, make_app) -> None:
         await type_initiative(pilot, "7", "10")
         await pilot.press("a")
         form = await until_form(pilot, "the attack form")
-        await until(pilot, lambda: settled(pilot.app.screen) and bool(form.query_one("#dialog-preview").render()),
-                    "the form and its chance drawn")
+        await until(
+            pilot,
+            lambda: settled(pilot.app.screen) and bool(form.query_one("#dialog-preview").render()),
+            "the form and its chance drawn",
+        )
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)

@@ -21,6 +21,7 @@ LANGUAGES = ("ru", "uk")
 
 pytestmark = pytest.mark.usefixtures("in_colour")
 
+
 @pytest.fixture(autouse=True)
 def private_catalog_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CACHE_ENV_VAR, str(tmp_path_factory.getbasetemp() / "catalog-cache"))

@@ -60,7 +60,9 @@ async def test_after_the_roll_every_row_has_its_result(make_app: Callable[..., C
         assert set(results()) <= {"surprised", "not surprised"}, results()
 
 
-async def test_the_surprise_modifier_is_ticked_from_the_books_list_and_adds_up(make_app: Callable[..., CombatApp]) -> None:
+async def test_the_surprise_modifier_is_ticked_from_the_books_list_and_adds_up(
+    make_app: Callable[..., CombatApp],
+) -> None:
     from textual.widgets import DataTable
 
     from tui_combat.screens.dialogs import FormDialog, TickBox
@@ -76,7 +78,7 @@ async def test_the_surprise_modifier_is_ticked_from_the_books_list_and_adds_up(m
         form = await until_screen(pilot, FormDialog)
         boxes = list(form.query(TickBox))
         labels = [str(label.render()) for label in form.query(".field-label")]
-        assert labels[:len(boxes)] == [f"{m.label} {m.value:+d}" for m in registry.get("adnd2e").surprise_modifiers()]
+        assert labels[: len(boxes)] == [f"{m.label} {m.value:+d}" for m in registry.get("adnd2e").surprise_modifiers()]
         darkness = labels.index("in darkness -4")
         await pilot.press("space", *["enter"] * darkness, "space")  # silenced −2, in darkness −4
         await until(pilot, lambda: boxes[0].value and boxes[darkness].value, "two situations ticked")

@@ -32,8 +32,9 @@ class Fsyncs:
         os.fsync(fd)
 
 
-async def test_the_journal_is_fsynced_after_the_frame_of_each_action(make_app: Callable[..., CombatApp], data_root: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_journal_is_fsynced_after_the_frame_of_each_action(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
         await opened_round(pilot)

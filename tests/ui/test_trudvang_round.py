@@ -82,9 +82,13 @@ async def fill_weapon_form(pilot: Pilot[None], key: str, cp: str, d20: str) -> F
     assert form.query_one("#f-roll").value == d20
     await pilot.press("enter")
     app = pilot.app
-    await until(pilot, lambda: (open_form_of(app) is form and dialog_error(app))
-                or (open_form_of(app) is not form and settled(app.screen)),
-                f"the form {key} closed, or saying why not")
+    await until(
+        pilot,
+        lambda: (
+            (open_form_of(app) is form and dialog_error(app)) or (open_form_of(app) is not form and settled(app.screen))
+        ),
+        f"the form {key} closed, or saying why not",
+    )
     return form
 
 
@@ -92,8 +96,11 @@ async def to_round(pilot: Pilot[None]) -> None:
     await to_round_from_setup(pilot)
     screen = pilot.app.screen
     assert isinstance(screen, RoundScreen) and screen.ruleset.id == "trudvang"
-    assert any(binding.id == "trudvang.attack" for bindings in screen._bindings.key_to_bindings.values()
-               for binding in bindings), "the ruleset's own keys are the screen's"
+    assert any(
+        binding.id == "trudvang.attack"
+        for bindings in screen._bindings.key_to_bindings.values()
+        for binding in bindings
+    ), "the ruleset's own keys are the screen's"
 
 
 async def type_initiative(pilot: Pilot[None], *typed: str) -> list[str]:
@@ -129,11 +136,21 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert store(app).state.step == 1
         labels = await type_initiative(pilot, "9", "9", "8", "10 1")
         assert "Initiative — Fridgar: 1d10! (typed): 9 -4 = 5." in log_texts(app)
-        assert labels[:4] == ["Fridgar (1d10! -4)", "Sigrun (1d10! -5)", "Raider ×3 (1d10! -7)", "Ulf the Bold (1d10! -8)"]
+        assert labels[:4] == [
+            "Fridgar (1d10! -4)",
+            "Sigrun (1d10! -5)",
+            "Raider ×3 (1d10! -7)",
+            "Ulf the Bold (1d10! -8)",
+        ]
         state = store(app).state
         assert state.step == 2 and state.cursor == 0  # straight into the countdown
         assert RULESET.initiative_totals(state) == {fridgar: 5, sigrun: 4, raiders: 1, ulf: 3}
-        assert {key: roll.total for key, roll in state.initiative.rolls.items()} == {fridgar: 9, sigrun: 9, raiders: 8, ulf: 11}
+        assert {key: roll.total for key, roll in state.initiative.rolls.items()} == {
+            fridgar: 9,
+            sigrun: 9,
+            raiders: 8,
+            ulf: 11,
+        }
         assert [(str(slot.label), slot.combatants) for slot in state.order] == [
             ("5", (fridgar,)),
             ("4", (sigrun,)),
@@ -172,7 +189,8 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert prompt_line(app, "title") == "Damage to Fridgar"
         assert " ".join(prompt_line(app, "note").split()) == (
             "Two-handed axe · Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails. "
-            "8–10 roll again: type the dice one by one (8 4). Hardened leather absorbs 3 (BV 30).")
+            "8–10 roll again: type the dice one by one (8 4). Hardened leather absorbs 3 (BV 30)."
+        )
         assert damage.field.placeholder == "1d10!8+2"  # OR 8 for a two-handed weapon, + Ulf's Strength
         await pilot.press("escape")
         await until_prompt_closed(pilot, "the damage left for the parry")
@@ -206,7 +224,8 @@ async def test_trudvang_countdown_round(make_app) -> None:
         await until_prompt(pilot, "the damage, asked for again")
         assert prompt_line(app, "title") == "Damage to Fridgar", dialog_error(app)
         assert " ".join(prompt_line(app, "note").split()) == (
-            "Two-handed axe · Parried: the damage goes onto the Seax (PV 5, BV 50), not onto Fridgar.")
+            "Two-handed axe · Parried: the damage goes onto the Seax (PV 5, BV 50), not onto Fridgar."
+        )
         assert log_texts(app)[-1] == (  # no held penalty on a parry made while waiting
             "Fridgar parries attack #1 with the seax: 5 CP = SV 5; 1d20 (typed): 4 → parried. "
             "The damage goes onto the seax: what is above its PV wears its BV."
@@ -216,14 +235,19 @@ async def test_trudvang_countdown_round(make_app) -> None:
         await until_prompt_closed(pilot)
         state = store(app).state
         assert state.combatant(fridgar).hp == fridgar_hp
-        assert log_texts(app)[-1] == ("The parry puts the 13 damage on the Seax (PV 5): Fridgar's body takes none. "
-                                      "Seax: BV 50 → 42, PV 5.")
+        assert log_texts(app)[-1] == (
+            "The parry puts the 13 damage on the Seax (PV 5): Fridgar's body takes none. Seax: BV 50 → 42, PV 5."
+        )
         assert RULESET.fight_of(state).wear == {fridgar: {"Seax": 42}}
         assert RULESET.round_of(state).attacks[0].defended == "parry"
         assert cp_left(state, fridgar) == fridgar_cp - 5
         fridgar_lines = lines(state, fridgar)
         # the seax draws its locked CP first: one-handed light 4, any weapon 1; the general CP stay
-        assert (fridgar_lines["CP one-handed light"].left, fridgar_lines["CP any weapon"].left, fridgar_lines["CP"].left) == (0, 0, 9)
+        assert (
+            fridgar_lines["CP one-handed light"].left,
+            fridgar_lines["CP any weapon"].left,
+            fridgar_lines["CP"].left,
+        ) == (0, 0, 9)
         assert fridgar_lines["Seax actions"].left == 3
         assert cp_left(state, ulf) == ulf_cp - 6  # the attacker's meter is not touched by the parry
         await select(pilot, fridgar)
@@ -268,10 +292,17 @@ async def test_trudvang_countdown_round(make_app) -> None:
         assert store(app).state.combatant(raider1).hp == raider_hp - 2  # fur / leather PV 2
         state = store(app).state
         attack = RULESET.round_of(state).attacks[1]
-        assert (attack.id, attack.attacker, attack.target, attack.hit, attack.damaged) == (2, fridgar, raider1, True, True)
+        assert (attack.id, attack.attacker, attack.target, attack.hit, attack.damaged) == (
+            2,
+            fridgar,
+            raider1,
+            True,
+            True,
+        )
         assert state.log_entries()[-3].facts["sv"] == 3  # 8 CP − 5 for the held turn
-        assert log_texts(app)[-1] == ("Raider 1 loses 2 BP, lightly damaged. Fur / leather absorbs 2. "
-                                      "Fur / leather: BV 20 → 18, PV 2.")
+        assert log_texts(app)[-1] == (
+            "Raider 1 loses 2 BP, lightly damaged. Fur / leather absorbs 2. Fur / leather: BV 20 → 18, PV 2."
+        )
         assert log_texts(app)[-3] == (
             "#2 Fridgar attacks Raider 1 with the seax: 8 CP -5 held = SV 3; 1d20 (typed): 3 → hit. "
             "Raider 1 may parry or dodge."

@@ -21,7 +21,9 @@ def rows(app: CombatApp) -> list[str]:
     return [str(order.get_option_at_index(index).prompt).rstrip() for index in range(order.option_count)]
 
 
-async def test_slots_say_acted_now_to_come_and_rows_what_is_left(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_slots_say_acted_now_to_come_and_rows_what_is_left(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "ambush", ["Raf"], 2)  # AD&D 2e: the party (3) acts before the orcs (7)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
@@ -40,7 +42,9 @@ async def test_slots_say_acted_now_to_come_and_rows_what_is_left(make_app: Calla
         assert visible_text(app.screen.query_one("#step-hint")).strip() == hint  # nothing to send for it
 
 
-async def test_the_list_filters_to_acting_now_and_to_each_side(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_the_list_filters_to_acting_now_and_to_each_side(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "ambush", ["Raf"], 2)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
@@ -59,7 +63,8 @@ async def test_the_list_filters_to_acting_now_and_to_each_side(make_app: Callabl
 
 
 async def test_a_mass_battle_folds_each_group_into_one_row_that_unfolds_on_a_key(
-        make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     saved_round(data_root, "horde", ["Raf"], 480)  # 480 orcs of 8 HP: one group, more than a screen's worth
     app = make_app(resume="horde")
     async with app.run_test(size=SIZE) as pilot:
@@ -106,8 +111,9 @@ def test_a_folded_group_counts_each_way_out_of_the_fight_apart() -> None:
     assert "  Orc ×40 · 2 down · 1 fled · 1 surrendered" in lines, lines
 
 
-COMBATANTS = st.lists(st.tuples(st.sampled_from(("s1", "s2")), st.sampled_from(("", "g1", "g2", "g3"))),
-                      min_size=0, max_size=12)
+COMBATANTS = st.lists(
+    st.tuples(st.sampled_from(("s1", "s2")), st.sampled_from(("", "g1", "g2", "g3"))), min_size=0, max_size=12
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -121,13 +127,21 @@ def test_the_rows_list_each_one_wanted_once_where_he_stands(people: list[tuple[s
     from tui_combat.engine.model import Combatant, Side, Slot, State
     from tui_combat.widgets.order_list import FILTER_ACTING, FILTER_ALL, layout
 
-    combatants = tuple(Combatant(id=f"c{n}", name=f"C{n}", side=side, hp=1, max_hp=1, group=group)
-                       for n, (side, group) in enumerate(people))
+    combatants = tuple(
+        Combatant(id=f"c{n}", name=f"C{n}", side=side, hp=1, max_hp=1, group=group)
+        for n, (side, group) in enumerate(people)
+    )
     ids = [c.id for c in combatants]
-    slots = data.draw(st.lists(st.lists(st.sampled_from(ids + ["gone"]), unique=True), max_size=4) if ids else st.just([]))
+    slots = data.draw(
+        st.lists(st.lists(st.sampled_from(ids + ["gone"]), unique=True), max_size=4) if ids else st.just([])
+    )
     order = tuple(Slot(label=Msg(id=str(n)), combatants=tuple(slot)) for n, slot in enumerate(slots))
-    state = State(sides=(Side(id="s1", name="One"), Side(id="s2", name="Two")), combatants=combatants, order=order,
-                  cursor=data.draw(st.integers(0, max(len(order) - 1, 0))))
+    state = State(
+        sides=(Side(id="s1", name="One"), Side(id="s2", name="Two")),
+        combatants=combatants,
+        order=order,
+        cursor=data.draw(st.integers(0, max(len(order) - 1, 0))),
+    )
     shown = data.draw(st.sampled_from((FILTER_ALL, FILTER_ACTING, "s1", "s2")))
     folded = frozenset(data.draw(st.sets(st.sampled_from(("g1", "g2", "g3")))))
     in_resolve = data.draw(st.booleans())
@@ -136,8 +150,7 @@ def test_the_rows_list_each_one_wanted_once_where_he_stands(people: list[tuple[s
 
     def wanted(cid: str) -> bool:
         combatant = by_id[cid]
-        return (shown == FILTER_ALL or (shown == FILTER_ACTING and cid in acting)
-                or combatant.side == shown)
+        return shown == FILTER_ALL or (shown == FILTER_ACTING and cid in acting) or combatant.side == shown
 
     def expected(members: list[str]) -> list[tuple[str, ...]]:
         """Each wanted member in his own row, or his folded group once where its first member stands."""

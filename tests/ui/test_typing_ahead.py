@@ -61,8 +61,12 @@ async def test_digits_typed_with_t_reach_the_first_field(make_app: Callable[...,
         burst(app, "t", "4")
         form = await until_screen(pilot, FormDialog)
         inputs = list(form.query(Input))
-        await until(pilot, lambda: inputs[0].value == "4", "the 4 in the first field",
-                    describe=lambda: f"the fields hold {[field.value for field in inputs]}")
+        await until(
+            pilot,
+            lambda: inputs[0].value == "4",
+            "the 4 in the first field",
+            describe=lambda: f"the fields hold {[field.value for field in inputs]}",
+        )
         assert inputs[1].value == "" and form.focused is inputs[0]
 
 
@@ -73,11 +77,16 @@ async def test_a_whole_form_typed_with_t_is_taken_as_typed(make_app: Callable[..
         screen = await to_initiative(pilot)
         before = store(app).state
         burst(app, "t", "4", "enter", "7", "enter")
-        await until(pilot, lambda: app.screen is screen and store(app).state is not before and settled(screen),
-                    "the initiative taken", describe=lambda: repr(log_texts(app)[-3:]))
+        await until(
+            pilot,
+            lambda: app.screen is screen and store(app).state is not before and settled(screen),
+            "the initiative taken",
+            describe=lambda: repr(log_texts(app)[-3:]),
+        )
         texts = log_texts(app)
-        assert "Initiative — Party: 1d10 (typed): 4." in texts and "Initiative — Monsters: 1d10 (typed): 7." in texts, \
+        assert "Initiative — Party: 1d10 (typed): 4." in texts and "Initiative — Monsters: 1d10 (typed): 7." in texts, (
             texts[-3:]
+        )
 
 
 async def typed_in_the_initiative_form(pilot: Pilot[None], *keys: str) -> None:
@@ -92,8 +101,11 @@ async def typed_in_the_initiative_form(pilot: Pilot[None], *keys: str) -> None:
     await until(pilot, lambda: form.focused is inputs[0], "the first field focused")
     before = store(app).state
     burst(app, *keys)
-    await until(pilot, lambda: app.screen is screen and store(app).state is not before and settled(screen),
-                "the initiative taken")
+    await until(
+        pilot,
+        lambda: app.screen is screen and store(app).state is not before and settled(screen),
+        "the initiative taken",
+    )
 
 
 async def test_the_last_field_typed_just_before_enter_is_read(make_app: Callable[..., CombatApp]) -> None:
@@ -133,8 +145,12 @@ async def test_damage_typed_at_once_with_the_key_after_it(make_app: Callable[...
         assert target is not None
         before = store(app).state
         burst(app, "d", "1", "2", "enter", "n")
-        await until(pilot, lambda: store(app).state.cursor == before.cursor + 1 and settled(screen), "the next turn",
-                    describe=lambda: repr(log_texts(app)[-3:]))
+        await until(
+            pilot,
+            lambda: store(app).state.cursor == before.cursor + 1 and settled(screen),
+            "the next turn",
+            describe=lambda: repr(log_texts(app)[-3:]),
+        )
         state = store(app).state
         assert state.combatant(target).hp == before.combatant(target).hp - 12
         assert not screen.amount_prompt.is_open and screen.amount_prompt.field.value == ""
@@ -147,8 +163,12 @@ async def test_keys_typed_after_a_refused_amount_mend_it(make_app: Callable[...,
     async with app.run_test(size=SIZE) as pilot:
         screen, target, hp = await selected_in_resolve(pilot)
         burst(app, "d", "x", "enter", "backspace", "5", "enter")
-        await until(pilot, lambda: store(app).state.combatant(target).hp == hp - 5 and settled(screen), "5 damage",
-                    describe=lambda: f"the prompt holds {screen.amount_prompt.field.value!r}")
+        await until(
+            pilot,
+            lambda: store(app).state.combatant(target).hp == hp - 5 and settled(screen),
+            "5 damage",
+            describe=lambda: f"the prompt holds {screen.amount_prompt.field.value!r}",
+        )
         assert not screen.amount_prompt.is_open
 
 
@@ -167,7 +187,9 @@ async def test_tab_leaves_the_prompt(make_app: Callable[..., CombatApp]) -> None
         await until(pilot, lambda: store(app).state.cursor == before.cursor + 1, "the next turn")
 
 
-async def test_a_backspace_typed_fast_in_the_prompt_counts_where_it_was_typed(make_app: Callable[..., CombatApp]) -> None:
+async def test_a_backspace_typed_fast_in_the_prompt_counts_where_it_was_typed(
+    make_app: Callable[..., CombatApp],
+) -> None:
     """``d12``, Backspace, ``3``, Enter at once: 13 damage (the Backspace acts between the 2 and the 3)."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -178,7 +200,8 @@ async def test_a_backspace_typed_fast_in_the_prompt_counts_where_it_was_typed(ma
 
 
 async def test_the_field_is_not_restyled_as_its_prompt_closes_and_looks_focused_when_it_opens_again(
-        make_app: Callable[..., CombatApp]) -> None:
+    make_app: Callable[..., CombatApp],
+) -> None:
     """Enter applies and hides the prompt: the focus leaving the hidden field works out none of its styles
     (a millisecond of that key). Opened again, the field looks as focused as it did the first time."""
     app = make_app()
@@ -190,13 +213,17 @@ async def test_the_field_is_not_restyled_as_its_prompt_closes_and_looks_focused_
         focused_look = field.rich_style
         restyled = field.restyled
         await pilot.press("enter")
-        await until(pilot, lambda: not screen.amount_prompt.is_open and not field.has_focus and settled(screen),
-                    "the prompt closed, the focus back on the list")
+        await until(
+            pilot,
+            lambda: not screen.amount_prompt.is_open and not field.has_focus and settled(screen),
+            "the prompt closed, the focus back on the list",
+        )
         assert store(app).state.combatant(target).hp == hp - 2
         assert field.restyled == restyled
         await pilot.press("d")
-        await until(pilot, lambda: screen.amount_prompt.is_open and field.has_focus and settled(screen),
-                    "the prompt again")
+        await until(
+            pilot, lambda: screen.amount_prompt.is_open and field.has_focus and settled(screen), "the prompt again"
+        )
         assert field.restyled > restyled
         assert field.rich_style == focused_look
 
@@ -208,5 +235,6 @@ async def test_a_backspace_typed_fast_in_a_form_counts_where_it_was_typed(make_a
     async with app.run_test(size=SIZE) as pilot:
         await typed_in_the_initiative_form(pilot, "9", "backspace", "3", "enter", "7", "enter")
         texts = log_texts(app)
-        assert "Initiative — Party: 1d10 (typed): 3." in texts and "Initiative — Monsters: 1d10 (typed): 7." in texts, \
+        assert "Initiative — Party: 1d10 (typed): 3." in texts and "Initiative — Monsters: 1d10 (typed): 7." in texts, (
             texts[-4:]
+        )

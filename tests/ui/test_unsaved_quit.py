@@ -35,7 +35,8 @@ def refuse_writes(app: CombatApp, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_quitting_with_unsaved_actions_asks_and_exits_non_zero(
-        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved_round(data_root, "ambush", ["Raf", "Ada"], 3)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
@@ -68,7 +69,8 @@ async def test_quitting_with_unsaved_actions_asks_and_exits_non_zero(
 
 
 async def test_no_question_once_the_disk_takes_the_actions_again(
-        make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved_round(data_root, "ambush", ["Raf", "Ada"], 3)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:

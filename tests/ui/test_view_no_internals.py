@@ -27,8 +27,9 @@ def started(data_root: Path) -> str:
 
 
 def viewer(data_root: Path, key: str, tmp_path: Path) -> PlayerViewApp:
-    return PlayerViewApp(data_root, key, settings_path=tmp_path / "no-settings.toml", poll_seconds=0.02,
-                         handle_hangup=False)
+    return PlayerViewApp(
+        data_root, key, settings_path=tmp_path / "no-settings.toml", poll_seconds=0.02, handle_hangup=False
+    )
 
 
 async def test_a_deleted_session_reads_the_fight_has_ended(data_root: Path, tmp_path: Path) -> None:

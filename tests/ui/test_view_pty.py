@@ -58,8 +58,10 @@ class Terminal:
                 self.output += chunk
             elif self.process.poll() is not None:
                 break
-        raise AssertionError(f"never saw {wanted!r}; exit code {self.process.poll()}; output ends with:\n"
-                             f"{self.output[-2000:].decode('utf-8', 'replace')}")
+        raise AssertionError(
+            f"never saw {wanted!r}; exit code {self.process.poll()}; output ends with:\n"
+            f"{self.output[-2000:].decode('utf-8', 'replace')}"
+        )
 
     def drain(self) -> None:
         """Read whatever is left until the other end closes (the process ended)."""
@@ -96,9 +98,16 @@ def in_a_pty(arguments: list[str], config: Path, **extra: str) -> Iterator[Termi
     environment.update({"TERM": "xterm-256color", "TUI_COMBAT_CONFIG_DIR": str(config), "LANG": "C.UTF-8", **extra})
     environment.pop("COLUMNS", None)
     environment.pop("LINES", None)
-    process = subprocess.Popen([sys.executable, "-m", "tui_combat", *arguments], stdin=slave, stdout=slave,
-                               stderr=slave, env=environment, start_new_session=True,
-                               preexec_fn=become_the_terminals_session, close_fds=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui_combat", *arguments],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=environment,
+        start_new_session=True,
+        preexec_fn=become_the_terminals_session,
+        close_fds=True,
+    )
     os.close(slave)
     terminal = Terminal(master, process)
     try:
@@ -140,7 +149,6 @@ def test_a_hang_up_signal_ends_it_without_a_traceback(terminal: Terminal) -> Non
     assert b"\x1b[?1049l" in terminal.output  # the terminal's normal screen is given back
 
 
-
 def test_a_stray_continue_signal_neither_redraws_nor_hangs_the_view(terminal: Terminal) -> None:
     """The kernel sends SIGCONT with a hang-up: taken for the end of a Ctrl+Z, it started the view's terminal
     mode a second time, and the view could then hang on leaving."""
@@ -150,6 +158,7 @@ def test_a_stray_continue_signal_neither_redraws_nor_hangs_the_view(terminal: Te
     terminal.drain()
     assert terminal.process.wait(timeout=READ_LIMIT_SECONDS) == 0
     assert terminal.output.count(b"\x1b[?1049h") == 1
+
 
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -182,7 +191,9 @@ def test_an_idle_view_of_a_damaged_session_uses_no_cpu_and_leaves_with_its_termi
         now = _cpu_seconds(terminal.process.pid)
         if now - before < 0.02:
             break
-        assert time.monotonic() < deadline, f"the view kept busy after its first reading ({now - before:.2f} s a quarter)"
+        assert time.monotonic() < deadline, (
+            f"the view kept busy after its first reading ({now - before:.2f} s a quarter)"
+        )
         before = now
     time.sleep(5.0)  # idle: the files do not change
     used = _cpu_seconds(terminal.process.pid) - before

@@ -38,8 +38,19 @@ from tui_combat.i18n import N_, _
 
 MAX_GROUP = 500
 
-__all__ = ["APPEARS", "HIDES", "MAX_GROUP", "OUT_OF_TURN", "ROLLS_SPEC", "apply", "apply_logged", "fight_options", "log", "new_names",
-           "replace_combatant"]
+__all__ = [
+    "APPEARS",
+    "HIDES",
+    "MAX_GROUP",
+    "OUT_OF_TURN",
+    "ROLLS_SPEC",
+    "apply",
+    "apply_logged",
+    "fight_options",
+    "log",
+    "new_names",
+    "replace_combatant",
+]
 
 
 def replace_combatant(state: State, combatant: Combatant) -> State:
@@ -159,8 +170,6 @@ def _find(state: State, combatant_id: str) -> Combatant:
         raise RuleError(_("No such combatant.")) from None
 
 
-
-
 # -- set-up -----------------------------------------------------------------------------------------
 @_apply.register
 def _set_name(action: a.SetName, state: State) -> State:
@@ -180,9 +189,15 @@ def _set_ruleset(action: a.SetRuleset, state: State) -> State:
     return replace(state, ruleset=ruleset.id, options=options, round_state=None, fight_state=None)
 
 
-ROLLS_SPEC = OptionSpec(key=ROLLS_OPTION, label=N_("What the players see of rolls"), choices=(
-    ("outcomes", N_("outcomes: who hits whom")), ("everything", N_("everything: every roll and number")),
-    ("nothing", N_("nothing: no roll, no outcome"))))
+ROLLS_SPEC = OptionSpec(
+    key=ROLLS_OPTION,
+    label=N_("What the players see of rolls"),
+    choices=(
+        ("outcomes", N_("outcomes: who hits whom")),
+        ("everything", N_("everything: every roll and number")),
+        ("nothing", N_("nothing: no roll, no outcome")),
+    ),
+)
 """The engine's own option of every fight, whatever the ruleset (:mod:`tui_combat.engine.public`)."""
 
 
@@ -198,7 +213,9 @@ def _set_option(action: a.SetOption, state: State) -> State:
         if option.key == action.key:
             labels = dict(option.choices)
             if action.value not in labels:
-                raise RuleError(_("\"{value}\" is not a choice for {option}.", value=action.value, option=_(option.label)))
+                raise RuleError(
+                    _('"{value}" is not a choice for {option}.', value=action.value, option=_(option.label))
+                )
             state = replace(state, options={**state.options, action.key: action.value})
             return log(state, N_("{option}: {value}."), option=Msg(id=option.label), value=Msg(id=labels[action.value]))
     raise RuleError(_("Unknown option {key}.", key=action.key))
@@ -258,8 +275,11 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
         raise RuleError(_("No such side.")) from None
     ruleset = get(state.ruleset)
     sheet = ruleset.check_sheet(dict(action.sheet))
-    hps = [ruleset.starting_hp(sheet, each) for each in action.hps] if action.hps else \
-        [ruleset.starting_hp(sheet, action.hp)] * action.count
+    hps = (
+        [ruleset.starting_hp(sheet, each) for each in action.hps]
+        if action.hps
+        else [ruleset.starting_hp(sheet, action.hp)] * action.count
+    )
     next_id = state.next_id
     group = f"g{next_id}" if action.count > 1 else ""
     if group:
@@ -286,8 +306,12 @@ def _add_combatants(action: a.AddCombatants, state: State) -> State:
         if action.count == 1:
             state = log(state, N_("{name} joins the fight."), name=who(state, new[0]))
         else:
-            state = log(state, N_("{count} × {name} join the fight."), count=action.count,
-                        name=group_ref(state, names[0].rpartition(" ")[0], [c.id for c in new], group))
+            state = log(
+                state,
+                N_("{count} × {name} join the fight."),
+                count=action.count,
+                name=group_ref(state, names[0].rpartition(" ")[0], [c.id for c in new], group),
+            )
         state = ruleset.on_join(state, tuple(c.id for c in new))
     return state
 
@@ -365,8 +389,9 @@ def _roll_surprise(action: a.RollSurprise, state: State) -> State:
     _require_phase(state, "surprise")
     ruleset = get(state.ruleset)
     if not ruleset.surprise_requests(state):
-        raise RuleError(_("There is no surprise roll {in_ruleset}: the GM marks who is surprised.",
-                          in_ruleset=ruleset.in_ruleset()))
+        raise RuleError(
+            _("There is no surprise roll {in_ruleset}: the GM marks who is surprised.", in_ruleset=ruleset.in_ruleset())
+        )
     known = {request.key for request in ruleset.surprise_requests(state)}
     unknown = [key for key in action.rolls if key not in known]
     if unknown:
@@ -403,8 +428,13 @@ def _roll_distance(action: a.RollDistance, state: State) -> State:
     if situation is None:
         known = next((s for s in ruleset.distance_situations() if s.id == action.situation), None)
         if known is not None:
-            raise RuleError(_("\"{situation}\" does not apply now; choose one of: {choices}.", situation=_(known.label),
-                              choices=", ".join(_(s.label) for s in applicable)))
+            raise RuleError(
+                _(
+                    '"{situation}" does not apply now; choose one of: {choices}.',
+                    situation=_(known.label),
+                    choices=", ".join(_(s.label) for s in applicable),
+                )
+            )
         raise RuleError(_("Unknown situation {id}.", id=action.situation))
     if action.roll is None:
         distance = Msg(id=situation.label)
@@ -412,15 +442,26 @@ def _roll_distance(action: a.RollDistance, state: State) -> State:
     if not situation.dice:  # the GM gives the figure (the limit of sight)
         amount = action.roll.total * situation.multiplier
         distance = Msg(id=N_("{amount} {unit}"), params={"amount": amount, "unit": Msg(id=situation.unit)})
-        return log(replace(state, distance=distance), N_("Distance ({situation}): {distance}, as the GM gives it."),
-                   facts={"distance": amount}, situation=Msg(id=situation.label), distance=distance)
+        return log(
+            replace(state, distance=distance),
+            N_("Distance ({situation}): {distance}, as the GM gives it."),
+            facts={"distance": amount},
+            situation=Msg(id=situation.label),
+            distance=distance,
+        )
     _check_distance_roll(situation.dice, action.roll, situation.label)
     amount = action.roll.total * situation.multiplier
     distance = Msg(id=N_("{amount} {unit}"), params={"amount": amount, "unit": Msg(id=situation.unit)})
-    return log(replace(state, distance=distance), N_("Distance ({situation}): {roll} × {mult} = {distance}."),
-               rolls=(action.roll,), facts={"distance": amount},
-               situation=Msg(id=situation.label), roll=roll_param(action.roll), mult=situation.multiplier,
-               distance=distance)
+    return log(
+        replace(state, distance=distance),
+        N_("Distance ({situation}): {roll} × {mult} = {distance}."),
+        rolls=(action.roll,),
+        facts={"distance": amount},
+        situation=Msg(id=situation.label),
+        roll=roll_param(action.roll),
+        mult=situation.multiplier,
+        distance=distance,
+    )
 
 
 def _check_distance_roll(dice: str, rolled: Roll, label: str) -> None:
@@ -436,13 +477,26 @@ def _check_distance_roll(dice: str, rolled: Roll, label: str) -> None:
         except DiceError:
             same = False
         if not same:
-            raise RuleError(_("The distance for {situation} is rolled with {dice}, not {rolled}.",
-                              situation=_(label), dice=expected.text, rolled=rolled.expr))
+            raise RuleError(
+                _(
+                    "The distance for {situation} is rolled with {dice}, not {rolled}.",
+                    situation=_(label),
+                    dice=expected.text,
+                    rolled=rolled.expr,
+                )
+            )
     low, high = expected.min_total, expected.max_total
     if rolled.total < low or (high is not None and rolled.total > high):
-        raise RuleError(_("{dice} cannot show {total} (the distance for {situation}): from {low} to {high}.",
-                          dice=expected.text, total=rolled.total, situation=_(label), low=low,
-                          high=high if high is not None else "…"))
+        raise RuleError(
+            _(
+                "{dice} cannot show {total} (the distance for {situation}): from {low} to {high}.",
+                dice=expected.text,
+                total=rolled.total,
+                situation=_(label),
+                low=low,
+                high=high if high is not None else "…",
+            )
+        )
 
 
 @_apply.register
@@ -492,12 +546,16 @@ def _next_step(action: a.NextStep, state: State) -> State:
     kind = _step_kind(ruleset, state)
     if kind == "initiative" and not state.initiative.settled:
         if state.initiative.pending:
-            raise RuleError(_("Initiative still needs: {labels}.",
-                              labels=", ".join(str(r.label) for r in state.initiative.pending)))
+            raise RuleError(
+                _("Initiative still needs: {labels}.", labels=", ".join(str(r.label) for r in state.initiative.pending))
+            )
         current = steps[state.step]
         if not current.dice:
-            raise RuleError(_("The order does not stand yet: {what}", what=_(current.help)) if current.help
-                            else _("The order does not stand yet."))
+            raise RuleError(
+                _("The order does not stand yet: {what}", what=_(current.help))
+                if current.help
+                else _("The order does not stand yet.")
+            )
         raise RuleError(_("Roll initiative first."))
     if kind == "resolve" and state.cursor < len(state.order):
         refused = ruleset.may_end_turn(state, state.cursor)
@@ -591,16 +649,24 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
         roll = action.rolls.get(request.key)
         if roll is None:
             raise RuleError(_("Missing initiative roll for {label}.", label=str(request.label)))
-        state = log(state, ruleset.initiative_line(state, request, roll), secret=request.secret, rolls=(roll,),
-                    facts={"total": ruleset.initiative_value(state, request, roll)})
+        state = log(
+            state,
+            ruleset.initiative_line(state, request, roll),
+            secret=request.secret,
+            rolls=(roll,),
+            facts={"total": ruleset.initiative_value(state, request, roll)},
+        )
     rolls = {**state.initiative.rolls, **{r.key: action.rolls[r.key] for r in requests}}
     state = replace(state, initiative=replace(state.initiative, rolls=rolls, pending=()))
     state = ruleset.settle_initiative(state, rolls)
     if state.initiative.pending:
-        return log(state, N_("Initiative needs more rolls: {labels}."),
-                   labels=[r.label for r in state.initiative.pending])
+        return log(
+            state, N_("Initiative needs more rolls: {labels}."), labels=[r.label for r in state.initiative.pending]
+        )
     if not state.initiative.settled:
-        raise RuleError(_("The ruleset {ruleset} neither settled the order nor asked for rolls.", ruleset=_(ruleset.name)))
+        raise RuleError(
+            _("The ruleset {ruleset} neither settled the order nor asked for rolls.", ruleset=_(ruleset.name))
+        )
     if not requests and not any(slot.combatants for slot in state.order) and _anyone_active(state):
         # Nothing was asked and nobody would act: a roll pressed where the ruleset wants none, never a round passed
         # over in silence.
@@ -615,8 +681,10 @@ def _roll_initiative(action: a.RollInitiative, state: State) -> State:
     if in_turn:
         cursor = next((i for i, slot in enumerate(state.order) if acting and acting[0] in slot.combatants), None)
         if cursor is None:
-            cursor = next((i for i, slot in enumerate(state.order) if slot == slot_before),
-                          min(cursor_before, max(len(state.order) - 1, 0)))
+            cursor = next(
+                (i for i, slot in enumerate(state.order) if slot == slot_before),
+                min(cursor_before, max(len(state.order) - 1, 0)),
+            )
         return replace(state, cursor=cursor)
     return _turn_start(ruleset, state)
 
@@ -625,8 +693,11 @@ def _refuse_initiative_here(ruleset: AnyRuleset, state: State) -> NoReturn:
     """Why no initiative is rolled now: a step of the ruleset's that takes no dice, or no initiative step."""
     current = ruleset.current_step(state)
     if current is not None and current.kind == "initiative" and not current.dice:
-        raise RuleError(_("No dice are rolled for {step}: {what}", step=_(current.label), what=_(current.help))
-                        if current.help else _("No dice are rolled for {step}.", step=_(current.label)))
+        raise RuleError(
+            _("No dice are rolled for {step}: {what}", step=_(current.label), what=_(current.help))
+            if current.help
+            else _("No dice are rolled for {step}.", step=_(current.label))
+        )
     raise RuleError(_("Initiative is rolled in the initiative step."))
 
 
@@ -634,7 +705,8 @@ def _log_order(state: State, secret: bool) -> State:
     """The log's line of the order just settled, slot by slot."""
     slots: list[str | int | Msg] = [
         Msg(id=N_("{slot}: {names}"), params={"slot": slot.label, "names": whos(state, slot.combatants)})
-        if slot.combatants else slot.label  # a slot nobody is in (a lair action) by its label alone
+        if slot.combatants
+        else slot.label  # a slot nobody is in (a lair action) by its label alone
         for slot in state.order
     ]
     # Slots are separated by "; " (a slot's names by ", "); a slot of those hidden alone is not the players'.
@@ -665,8 +737,13 @@ def _bring_in(action: a.BringIn, state: State) -> State:
     state = ruleset.bring_in(state, combatant.id)
     slot = Slot(label=waiting.label, combatants=(combatant.id,), value=before.value)
     state = replace(state, order=(*state.order[:cursor], slot, *state.order[cursor:]), cursor=cursor)
-    state = log(state, N_("{name} comes in ({why}) and acts now, before {slot}."), name=who(state, combatant),
-                why=waiting.label, slot=before.label)
+    state = log(
+        state,
+        N_("{name} comes in ({why}) and acts now, before {slot}."),
+        name=who(state, combatant),
+        why=waiting.label,
+        slot=before.label,
+    )
     return ruleset.on_turn_start(state, cursor)
 
 
@@ -721,12 +798,28 @@ def _heal(action: a.Heal, state: State) -> State:
     if health.said is not None:
         state = log(state, health.said, facts=facts, public=health.said_public)
     elif ruleset.health_label == HP:
-        state = log(state, N_("{name} heals {amount}: {hp}/{max} HP."), facts=facts, public=public, name=name,
-                    amount=action.amount, hp=_hp(hp, exact), max=_hp(combatant.max_hp, exact))
+        state = log(
+            state,
+            N_("{name} heals {amount}: {hp}/{max} HP."),
+            facts=facts,
+            public=public,
+            name=name,
+            amount=action.amount,
+            hp=_hp(hp, exact),
+            max=_hp(combatant.max_hp, exact),
+        )
     else:
-        state = log(state, N_("{name} heals {amount}: {hp}/{max} {health}."), facts=facts, public=public, name=name,
-                    amount=action.amount, hp=_hp(hp, exact), max=_hp(combatant.max_hp, exact),
-                    health=Msg(id=ruleset.health_label))
+        state = log(
+            state,
+            N_("{name} heals {amount}: {hp}/{max} {health}."),
+            facts=facts,
+            public=public,
+            name=name,
+            amount=action.amount,
+            hp=_hp(hp, exact),
+            max=_hp(combatant.max_hp, exact),
+            health=Msg(id=ruleset.health_label),
+        )
     state = _status_changed(ruleset, state, combatant, combatant.status)
     return ruleset.on_healing(state, combatant.id, action.amount)
 
@@ -753,8 +846,15 @@ def _add_effect(action: a.AddEffect, state: State) -> State:
     _require_phase(state, "round")
     ruleset = get(state.ruleset)
     step = ruleset.current_step(state)
-    return effects.add_effect(state, action.combatant, action.name, action.rounds, ruleset.effect_names(),
-                              secret=step is not None and step.secret, holder=action.holder)
+    return effects.add_effect(
+        state,
+        action.combatant,
+        action.name,
+        action.rounds,
+        ruleset.effect_names(),
+        secret=step is not None and step.secret,
+        holder=action.holder,
+    )
 
 
 @_apply.register
@@ -774,7 +874,11 @@ def _show_to_players(action: a.ShowToPlayers, state: State) -> State:
                 entry = chunk[place - position]
                 if not entry.held:
                     raise RuleError(_("That line is not held from the players."))
-                chunks[index] = (*chunk[:place - position], shown_after_all(state, entry), *chunk[place - position + 1:])
+                chunks[index] = (
+                    *chunk[: place - position],
+                    shown_after_all(state, entry),
+                    *chunk[place - position + 1 :],
+                )
                 break
             position += len(chunk)
         else:
@@ -782,8 +886,13 @@ def _show_to_players(action: a.ShowToPlayers, state: State) -> State:
     shown = set(action.effects)
     if shown - {effect.id for effect in state.effects if effect.held}:
         raise RuleError(_("That effect is not held from the players."))
-    return replace(state, log=tuple(chunks), effects=tuple(
-        replace(effect, secret=False, held=False) if effect.id in shown else effect for effect in state.effects))
+    return replace(
+        state,
+        log=tuple(chunks),
+        effects=tuple(
+            replace(effect, secret=False, held=False) if effect.id in shown else effect for effect in state.effects
+        ),
+    )
 
 
 def _turn_effects(ruleset: AnyRuleset, state: State) -> State:
@@ -814,8 +923,12 @@ def _ruleset_action(action: a.RulesetAction, state: State) -> State:
     args = dict(action.args)
     if args.pop(OUT_OF_TURN, False) and combatant:
         # The GM confirmed an action out of turn: the log says so, before what the action itself logs.
-        state = log(state, N_("{name} acts out of turn: {action}."), name=who(state, _find(state, str(combatant))),
-                    action=Msg(id=spec.label))
+        state = log(
+            state,
+            N_("{name} acts out of turn: {action}."),
+            name=who(state, _find(state, str(combatant))),
+            action=Msg(id=spec.label),
+        )
     return ruleset.apply_action(state, action.name, args)
 
 

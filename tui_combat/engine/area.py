@@ -31,8 +31,22 @@ from tui_combat.engine.registry import get
 from tui_combat.engine.saves import ON_SAVE, Incoming, dice_key
 from tui_combat.i18n import N_, _
 
-__all__ = ["AREA_LINES", "STATUS_TEXT", "Hurt", "SaveResult", "after_hurt", "area_effect", "check_damage_kind", "exact",
-           "hp_param", "hurt", "log_damage", "rolled_save", "saving_throw", "status_changed"]
+__all__ = [
+    "AREA_LINES",
+    "STATUS_TEXT",
+    "Hurt",
+    "SaveResult",
+    "after_hurt",
+    "area_effect",
+    "check_damage_kind",
+    "exact",
+    "hp_param",
+    "hurt",
+    "log_damage",
+    "rolled_save",
+    "saving_throw",
+    "status_changed",
+]
 
 STATUS_TEXT: dict[str, str] = {
     "active": N_("{name} is back in the fight."),
@@ -51,14 +65,31 @@ TARGET_LINE = N_("{name}: {save}; {damage}.")
 TARGET_SAID = "{name}: {save}. {said}"
 """A target's line when the rules word the hit themselves (:attr:`Health.said`): no words of its own."""
 SAVE_LINE = N_("{name}: {save}.")
-PUBLIC_SAVE = {"saved": N_("{name} saves."), "failed": N_("{name} fails the save."),
-               "legendary": N_("{name} saves with Legendary Resistance.")}
-PUBLIC_SAVE_HURT = {"saved": N_("{name} saves: {damage}."), "failed": N_("{name} fails the save: {damage}."),
-                    "legendary": N_("{name} saves with Legendary Resistance: {damage}.")}
+PUBLIC_SAVE = {
+    "saved": N_("{name} saves."),
+    "failed": N_("{name} fails the save."),
+    "legendary": N_("{name} saves with Legendary Resistance."),
+}
+PUBLIC_SAVE_HURT = {
+    "saved": N_("{name} saves: {damage}."),
+    "failed": N_("{name} fails the save: {damage}."),
+    "legendary": N_("{name} saves with Legendary Resistance: {damage}."),
+}
 """What the players read of a save, alone or with what the target takes: who saves, never the roll, the bonus or
 the DC."""
-AREA_LINES = frozenset((DAMAGE_LINE, DAMAGE_LINE_HEALTH, DAMAGE_PUBLIC, TYPED_LINE, TYPED_LINE_HEALTH, TYPED_PUBLIC,
-                        TARGET_LINE, TARGET_SAID, *PUBLIC_SAVE_HURT.values()))
+AREA_LINES = frozenset(
+    (
+        DAMAGE_LINE,
+        DAMAGE_LINE_HEALTH,
+        DAMAGE_PUBLIC,
+        TYPED_LINE,
+        TYPED_LINE_HEALTH,
+        TYPED_PUBLIC,
+        TARGET_LINE,
+        TARGET_SAID,
+        *PUBLIC_SAVE_HURT.values(),
+    )
+)
 """The lines of a hit, the GM's and the players' (the fight's report counts the damage they deal)."""
 
 
@@ -92,8 +123,13 @@ def check_damage_kind(ruleset: AnyRuleset, state: State, kind: str) -> None:
     if not known:
         raise RuleError(_("These rules give damage no type."))
     if kind not in known:
-        raise RuleError(_("\"{kind}\" is not a type of damage; the types are: {known}.", kind=kind,
-                          known=", ".join(_(label) for label in known.values())))
+        raise RuleError(
+            _(
+                '"{kind}" is not a type of damage; the types are: {known}.',
+                kind=kind,
+                known=", ".join(_(label) for label in known.values()),
+            )
+        )
 
 
 class Hurt(NamedTuple):
@@ -121,8 +157,9 @@ class Hurt(NamedTuple):
         return facts
 
 
-def hurt(ruleset: AnyRuleset, state: State, combatant: Combatant, amount: int, kind: str = "", *,
-         critical: bool = False) -> Hurt:
+def hurt(
+    ruleset: AnyRuleset, state: State, combatant: Combatant, amount: int, kind: str = "", *, critical: bool = False
+) -> Hurt:
     """``amount`` damage of type ``kind`` on its way to ``combatant``: what the rules let reach him, then his hit
     points and status. Nothing is logged yet."""
     incoming = ruleset.incoming_damage(state, combatant.id, amount, kind)
@@ -146,7 +183,7 @@ def _kind_word(ruleset: AnyRuleset, state: State, kind: str) -> Msg:
 
 
 def _what(ruleset: AnyRuleset, state: State, kind: str, reasons: tuple[Msg, ...], is_exact: bool) -> Param:
-    """" (fire)", " (fire: resistant, 12 → 6)", " (5 taken by temporary hit points)" or "": the reasons behind the
+    """ " (fire)", " (fire: resistant, 12 → 6)", " (5 taken by temporary hit points)" or "": the reasons behind the
     GM's screen for anyone not of the party."""
     why: list[str | int | Msg] = [reason if is_exact else behind(reason) for reason in reasons]
     if kind and why:
@@ -176,17 +213,72 @@ def log_damage(state: State, ruleset: AnyRuleset, hit: Hurt, kind: str, roll: Ro
     if what == "":  # a plain hit, worded as it always was
         public = None if is_exact else Msg(id=DAMAGE_PUBLIC, params={"name": name, "amount": amount, "rolled": rolled})
         if ruleset.health_label == HP:
-            return log(state, DAMAGE_LINE, rolls=rolls, facts=facts, public=public, name=name, amount=amount,
-                       rolled=rolled, hp=hp, max=top)
-        return log(state, DAMAGE_LINE_HEALTH, rolls=rolls, facts=facts, public=public, name=name, amount=amount,
-                   rolled=rolled, hp=hp, max=top, health=Msg(id=ruleset.health_label))
-    public = None if is_exact else Msg(id=TYPED_PUBLIC, params={
-        "name": name, "amount": amount, "what": _what(ruleset, state, kind, (), is_exact), "rolled": rolled})
+            return log(
+                state,
+                DAMAGE_LINE,
+                rolls=rolls,
+                facts=facts,
+                public=public,
+                name=name,
+                amount=amount,
+                rolled=rolled,
+                hp=hp,
+                max=top,
+            )
+        return log(
+            state,
+            DAMAGE_LINE_HEALTH,
+            rolls=rolls,
+            facts=facts,
+            public=public,
+            name=name,
+            amount=amount,
+            rolled=rolled,
+            hp=hp,
+            max=top,
+            health=Msg(id=ruleset.health_label),
+        )
+    public = (
+        None
+        if is_exact
+        else Msg(
+            id=TYPED_PUBLIC,
+            params={
+                "name": name,
+                "amount": amount,
+                "what": _what(ruleset, state, kind, (), is_exact),
+                "rolled": rolled,
+            },
+        )
+    )
     if ruleset.health_label == HP:
-        return log(state, TYPED_LINE, rolls=rolls, facts=facts, public=public, name=name, amount=amount, what=what,
-                   rolled=rolled, hp=hp, max=top)
-    return log(state, TYPED_LINE_HEALTH, rolls=rolls, facts=facts, public=public, name=name, amount=amount, what=what,
-               rolled=rolled, hp=hp, max=top, health=Msg(id=ruleset.health_label))
+        return log(
+            state,
+            TYPED_LINE,
+            rolls=rolls,
+            facts=facts,
+            public=public,
+            name=name,
+            amount=amount,
+            what=what,
+            rolled=rolled,
+            hp=hp,
+            max=top,
+        )
+    return log(
+        state,
+        TYPED_LINE_HEALTH,
+        rolls=rolls,
+        facts=facts,
+        public=public,
+        name=name,
+        amount=amount,
+        what=what,
+        rolled=rolled,
+        hp=hp,
+        max=top,
+        health=Msg(id=ruleset.health_label),
+    )
 
 
 def _hurt_words(state: State, ruleset: AnyRuleset, hit: Hurt, kind: str) -> tuple[Msg, Msg]:
@@ -195,13 +287,19 @@ def _hurt_words(state: State, ruleset: AnyRuleset, hit: Hurt, kind: str) -> tupl
     combatant = hit.before
     is_exact = exact(state, combatant)
     what = _what(ruleset, state, kind, hit.incoming.reasons, is_exact)
-    params: dict[str, Param] = {"amount": hit.taken, "what": what, "hp": hp_param(hit.health.hp, is_exact),
-                                "max": hp_param(combatant.max_hp, is_exact)}
+    params: dict[str, Param] = {
+        "amount": hit.taken,
+        "what": what,
+        "hp": hp_param(hit.health.hp, is_exact),
+        "max": hp_param(combatant.max_hp, is_exact),
+    }
     if ruleset.health_label == HP:
         gm = Msg(id=N_("{amount} damage{what}: {hp}/{max} HP"), params=params)
     else:
-        gm = Msg(id=N_("{amount} damage{what}: {hp}/{max} {health}"),
-                 params={**params, "health": Msg(id=ruleset.health_label)})
+        gm = Msg(
+            id=N_("{amount} damage{what}: {hp}/{max} {health}"),
+            params={**params, "health": Msg(id=ruleset.health_label)},
+        )
     if hit.taken == 0:
         return gm, Msg(id=N_("no damage"))
     if not is_exact:
@@ -209,7 +307,9 @@ def _hurt_words(state: State, ruleset: AnyRuleset, hit: Hurt, kind: str) -> tupl
     shown: dict[str, Param] = {"amount": hit.taken, "hp": hit.health.hp, "max": combatant.max_hp}
     if ruleset.health_label == HP:
         return gm, Msg(id=N_("{amount} damage: {hp}/{max} HP"), params=shown)
-    return gm, Msg(id=N_("{amount} damage: {hp}/{max} {health}"), params={**shown, "health": Msg(id=ruleset.health_label)})
+    return gm, Msg(
+        id=N_("{amount} damage: {hp}/{max} {health}"), params={**shown, "health": Msg(id=ruleset.health_label)}
+    )
 
 
 # -- saving throws --------------------------------------------------------------------------------------------
@@ -230,13 +330,26 @@ def _save_label(ruleset: AnyRuleset, state: State, kind: str) -> Msg:
     if not known:
         raise RuleError(_("These rules have no saving throws: deal the damage to each target."))
     if kind not in known:
-        raise RuleError(_("\"{kind}\" is not a saving throw of these rules; they have: {known}.", kind=kind,
-                          known=", ".join(_(label) for label in known.values())))
+        raise RuleError(
+            _(
+                '"{kind}" is not a saving throw of these rules; they have: {known}.',
+                kind=kind,
+                known=", ".join(_(label) for label in known.values()),
+            )
+        )
     return Msg(id=known[kind])
 
 
-def rolled_save(ruleset: AnyRuleset, state: State, combatant: Combatant, kind: str, roll: Roll | None, dc: int,
-                cover: int = 0, legendary: bool = False) -> SaveResult:
+def rolled_save(
+    ruleset: AnyRuleset,
+    state: State,
+    combatant: Combatant,
+    kind: str,
+    roll: Roll | None,
+    dc: int,
+    cover: int = 0,
+    legendary: bool = False,
+) -> SaveResult:
     """``combatant``'s save of ``kind`` against ``dc`` with ``roll`` (none needed when it succeeds or fails
     automatically); ``legendary``: a failure is turned into a success by a Legendary Resistance, if one is left."""
     label = _save_label(ruleset, state, kind)
@@ -256,8 +369,15 @@ def rolled_save(ruleset: AnyRuleset, state: State, combatant: Combatant, kind: s
             raise RuleError(_("Roll {name}'s saving throw.", name=combatant.name))
         if dice_key(roll.expr) != dice_key(odds.dice):
             reasons = ", ".join(str(reason) for reason in odds.reasons) or _("a plain roll")
-            raise RuleError(_("{name}'s saving throw is rolled with {dice}, not {rolled}: {why}.", name=combatant.name,
-                              dice=odds.dice, rolled=roll.expr, why=reasons))
+            raise RuleError(
+                _(
+                    "{name}'s saving throw is rolled with {dice}, not {rolled}: {why}.",
+                    name=combatant.name,
+                    dice=odds.dice,
+                    rolled=roll.expr,
+                    why=reasons,
+                )
+            )
         saved = odds.succeeds(roll.total)
         total = roll.total + odds.modifier
         facts.update(natural=roll.total, total=total)
@@ -275,16 +395,36 @@ def rolled_save(ruleset: AnyRuleset, state: State, combatant: Combatant, kind: s
         turned = Msg(id=N_(", but succeeds with Legendary Resistance ({left} left)"), params={"left": behind(left - 1)})
     facts["saved"] = saved
     if odds.auto:
-        said = Msg(id=N_("{save} save: {result} automatically{edge}{legendary}"),
-                   params={"save": label, "result": result, "edge": edge, "legendary": turned})
+        said = Msg(
+            id=N_("{save} save: {result} automatically{edge}{legendary}"),
+            params={"save": label, "result": result, "edge": edge, "legendary": turned},
+        )
     elif odds.modifier:
-        said = Msg(id=N_("{save} save{edge}: {roll}, {modifier} → {total} against {needed}: {result}{legendary}"),
-                   params={"save": label, "edge": edge, "roll": roll_param(rolls[0]), "modifier": behind(f"{odds.modifier:+d}"),
-                           "total": total, "needed": needed, "result": result, "legendary": turned})
+        said = Msg(
+            id=N_("{save} save{edge}: {roll}, {modifier} → {total} against {needed}: {result}{legendary}"),
+            params={
+                "save": label,
+                "edge": edge,
+                "roll": roll_param(rolls[0]),
+                "modifier": behind(f"{odds.modifier:+d}"),
+                "total": total,
+                "needed": needed,
+                "result": result,
+                "legendary": turned,
+            },
+        )
     else:
-        said = Msg(id=N_("{save} save{edge}: {roll} against {needed}: {result}{legendary}"),
-                   params={"save": label, "edge": edge, "roll": roll_param(rolls[0]), "needed": needed,
-                           "result": result, "legendary": turned})
+        said = Msg(
+            id=N_("{save} save{edge}: {roll} against {needed}: {result}{legendary}"),
+            params={
+                "save": label,
+                "edge": edge,
+                "roll": roll_param(rolls[0]),
+                "needed": needed,
+                "result": result,
+                "legendary": turned,
+            },
+        )
     return SaveResult(state, saved, outcome, said, facts, rolls)
 
 
@@ -311,8 +451,15 @@ def saving_throw(action: a.SavingThrow, state: State) -> State:
     facts = dict(result.facts)
     if action.source:
         facts["source"] = action.source
-    state = log(state, SAVE_LINE, rolls=result.rolls, facts=facts, name=name, save=result.said,
-                public=Msg(id=PUBLIC_SAVE[result.outcome], params={"name": name}))
+    state = log(
+        state,
+        SAVE_LINE,
+        rolls=result.rolls,
+        facts=facts,
+        name=name,
+        save=result.said,
+        public=Msg(id=PUBLIC_SAVE[result.outcome], params={"name": name}),
+    )
     return ruleset.after_save(state, combatant.id, action.kind, result.saved, action.source)
 
 
@@ -361,8 +508,15 @@ def _check_damage_roll(rolled: Roll) -> None:
         raise RuleError(_("Damage dice: {error}", error=error)) from None
     low, high = parsed.min_total, parsed.max_total
     if rolled.total < low or (high is not None and rolled.total > high):
-        raise RuleError(_("{dice} cannot show {total} damage: from {low} to {high}.", dice=parsed.text, total=rolled.total,
-                          low=low, high=high if high is not None else "…"))
+        raise RuleError(
+            _(
+                "{dice} cannot show {total} damage: from {low} to {high}.",
+                dice=parsed.text,
+                total=rolled.total,
+                low=low,
+                high=high if high is not None else "…",
+            )
+        )
 
 
 def _header(ruleset: AnyRuleset, state: State, action: a.AreaEffect, name: str) -> State:
@@ -376,8 +530,11 @@ def _header(ruleset: AnyRuleset, state: State, action: a.AreaEffect, name: str) 
     if action.damage is not None:
         rolls = (action.damage,)
         facts["rolled"] = action.damage.total
-        params.update(amount=action.damage.total, rolled=dice(Msg(id=" ({roll})", params={"roll": roll_param(action.damage)})),
-                      what=Msg(id=" ({kind})", params={"kind": _kind_word(ruleset, state, action.kind)}) if action.kind else "")
+        params.update(
+            amount=action.damage.total,
+            rolled=dice(Msg(id=" ({roll})", params={"roll": roll_param(action.damage)})),
+            what=Msg(id=" ({kind})", params={"kind": _kind_word(ruleset, state, action.kind)}) if action.kind else "",
+        )
     if action.save:
         params["save"] = _save_label(ruleset, state, action.save)
         params["on_save"] = Msg(id=dict(ON_SAVE)[action.on_save])
@@ -387,16 +544,32 @@ def _header(ruleset: AnyRuleset, state: State, action: a.AreaEffect, name: str) 
         public = Msg(id=N_("{effect}: {save} save."), params=params)
         if not action.dc:
             return log(state, public, facts=facts)
-        return log(state, Msg(id=N_("{effect}: {save} save against {needed}."), params={**params, "needed": needed}),
-                   facts=facts, public=public)
+        return log(
+            state,
+            Msg(id=N_("{effect}: {save} save against {needed}."), params={**params, "needed": needed}),
+            facts=facts,
+            public=public,
+        )
     if not action.save:
-        return log(state, Msg(id=N_("{effect}: {amount} damage{what}{rolled}, no saving throw."), params=params),
-                   rolls=rolls, facts=facts)
+        return log(
+            state,
+            Msg(id=N_("{effect}: {amount} damage{what}{rolled}, no saving throw."), params=params),
+            rolls=rolls,
+            facts=facts,
+        )
     public = Msg(id=N_("{effect}: {amount} damage{what}{rolled}; {save} save, {on_save} on a success."), params=params)
     if not action.dc:
         return log(state, public, rolls=rolls, facts=facts)
-    return log(state, Msg(id=N_("{effect}: {amount} damage{what}{rolled}; {save} save against {needed}, {on_save} on a "
-                                "success."), params={**params, "needed": needed}), rolls=rolls, facts=facts, public=public)
+    return log(
+        state,
+        Msg(
+            id=N_("{effect}: {amount} damage{what}{rolled}; {save} save against {needed}, {on_save} on a success."),
+            params={**params, "needed": needed},
+        ),
+        rolls=rolls,
+        facts=facts,
+        public=public,
+    )
 
 
 def area_effect(action: a.AreaEffect, state: State) -> State:
@@ -412,15 +585,23 @@ def area_effect(action: a.AreaEffect, state: State) -> State:
         saved = False
         result: SaveResult | None = None
         if action.save:
-            result = rolled_save(ruleset, state, combatant, action.save, target.roll, action.dc, target.cover,
-                                 target.legendary)
+            result = rolled_save(
+                ruleset, state, combatant, action.save, target.roll, action.dc, target.cover, target.legendary
+            )
             state, saved = result.state, result.saved
             combatant = state.combatant(combatant.id)
         if action.damage is None:
             assert result is not None  # an area without damage has a save (checked)
             label = who(state, combatant.id)
-            state = log(state, SAVE_LINE, rolls=result.rolls, facts={**result.facts, "area": name}, name=label,
-                        save=result.said, public=Msg(id=PUBLIC_SAVE[result.outcome], params={"name": label}))
+            state = log(
+                state,
+                SAVE_LINE,
+                rolls=result.rolls,
+                facts={**result.facts, "area": name},
+                name=label,
+                save=result.said,
+                public=Msg(id=PUBLIC_SAVE[result.outcome], params={"name": label}),
+            )
         else:
             share = ruleset.area_share(state, combatant.id, amount, action.on_save, saved, action.save)
             hit = hurt(ruleset, state, combatant, max(share, 0), action.kind)
@@ -443,8 +624,24 @@ def _log_target(state: State, ruleset: AnyRuleset, hit: Hurt, kind: str, result:
     if health.said is not None:
         public_save = Msg(id=PUBLIC_SAVE[result.outcome], params={"name": name})
         said_public = health.said_public if health.said_public is not None else health.said
-        return log(state, TARGET_SAID, rolls=result.rolls, facts=facts, name=name, save=result.said, said=health.said,
-                   public=Msg(id="{save} {said}", params={"save": public_save, "said": said_public}))
+        return log(
+            state,
+            TARGET_SAID,
+            rolls=result.rolls,
+            facts=facts,
+            name=name,
+            save=result.said,
+            said=health.said,
+            public=Msg(id="{save} {said}", params={"save": public_save, "said": said_public}),
+        )
     gm, players = _hurt_words(state, ruleset, hit, kind)
-    return log(state, TARGET_LINE, rolls=result.rolls, facts=facts, name=name, save=result.said, damage=gm,
-               public=Msg(id=PUBLIC_SAVE_HURT[result.outcome], params={"name": name, "damage": players}))
+    return log(
+        state,
+        TARGET_LINE,
+        rolls=result.rolls,
+        facts=facts,
+        name=name,
+        save=result.said,
+        damage=gm,
+        public=Msg(id=PUBLIC_SAVE_HURT[result.outcome], params={"name": name, "damage": players}),
+    )

@@ -29,9 +29,33 @@ from tui_combat.engine.model import BEHIND_THE_SCREEN, ROLLS_OPTION, ROLLS_SHOWN
 from tui_combat.i18n import N_
 
 __all__ = [
-    "BEHIND", "DICE", "GM", "HINT", "MARKS", "Held", "anything_held", "behind", "decided", "dice", "gm_only", "group_ref", "held_items", "held_phrases",
-    "hint", "names_a_secret", "players_line", "reading", "rolls_shown", "secret_word", "shown_after_all", "side_ref",
-    "typed", "typed_texts", "who", "whos", "with_secret_words",
+    "BEHIND",
+    "DICE",
+    "GM",
+    "HINT",
+    "MARKS",
+    "Held",
+    "anything_held",
+    "behind",
+    "decided",
+    "dice",
+    "gm_only",
+    "group_ref",
+    "held_items",
+    "held_phrases",
+    "hint",
+    "names_a_secret",
+    "players_line",
+    "reading",
+    "rolls_shown",
+    "secret_word",
+    "shown_after_all",
+    "side_ref",
+    "typed",
+    "typed_texts",
+    "who",
+    "whos",
+    "with_secret_words",
 ]
 
 GM: Final = "gm"
@@ -72,8 +96,9 @@ def group_ref(state: State, name: str, member_ids: Iterable[str], ref: str = "")
     of them."""
     members = state.present(member_ids)
     seen = any(not member.hidden for member in members)
-    return Msg(id="{name}", params={"name": name}, ref=ref or (members[0].group if members else ""),
-               gm="" if seen else GM)
+    return Msg(
+        id="{name}", params={"name": name}, ref=ref or (members[0].group if members else ""), gm="" if seen else GM
+    )
 
 
 def behind(value: Param) -> Msg:
@@ -104,17 +129,88 @@ def typed(text: str) -> Msg:
 
 # -- secret words -----------------------------------------------------------------------------------------
 _WORD = re.compile(r"\w+")
-_ENDINGS = tuple(sorted((
-    "es", "s",  # English plurals
-    "ами", "ями", "ого", "его", "ому", "ему", "ыми", "ими", "ых", "их", "ов", "ев", "ей", "ий", "ый", "ой", "ая", "яя",
-    "ое", "ее", "ые", "ие", "ам", "ям", "ах", "ях", "ом", "ем", "ою", "ею", "ів", "їв", "ові", "еві", "і", "ї", "а",
-    "я", "ы", "и", "у", "ю", "е", "о", "ь", "й",  # Russian and Ukrainian case and number endings
-), key=len, reverse=True))
-_TIMES = frozenset((
-    "round", "turn", "segment", "minute", "hour", "day", "phase", "time",
-    "раунд", "ход", "сегмент", "минут", "час", "ден", "фаз", "раз",
-    "хід", "ходів", "хвилин", "годин", "дн", "день",
-))
+_ENDINGS = tuple(
+    sorted(
+        (
+            "es",
+            "s",  # English plurals
+            "ами",
+            "ями",
+            "ого",
+            "его",
+            "ому",
+            "ему",
+            "ыми",
+            "ими",
+            "ых",
+            "их",
+            "ов",
+            "ев",
+            "ей",
+            "ий",
+            "ый",
+            "ой",
+            "ая",
+            "яя",
+            "ое",
+            "ее",
+            "ые",
+            "ие",
+            "ам",
+            "ям",
+            "ах",
+            "ях",
+            "ом",
+            "ем",
+            "ою",
+            "ею",
+            "ів",
+            "їв",
+            "ові",
+            "еві",
+            "і",
+            "ї",
+            "а",
+            "я",
+            "ы",
+            "и",
+            "у",
+            "ю",
+            "е",
+            "о",
+            "ь",
+            "й",  # Russian and Ukrainian case and number endings
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+_TIMES = frozenset(
+    (
+        "round",
+        "turn",
+        "segment",
+        "minute",
+        "hour",
+        "day",
+        "phase",
+        "time",
+        "раунд",
+        "ход",
+        "сегмент",
+        "минут",
+        "час",
+        "ден",
+        "фаз",
+        "раз",
+        "хід",
+        "ходів",
+        "хвилин",
+        "годин",
+        "дн",
+        "день",
+    )
+)
 """Words of time: "2 rounds" typed in secret is the spell's duration, not a secret."""
 _MIN_LETTERS = 3
 
@@ -166,7 +262,7 @@ class _Phrases:
         words = _words(text)
         for start, word in enumerate(words):
             for phrase in self.by_first.get(word, ()):
-                if tuple(words[start:start + len(phrase)]) == phrase:
+                if tuple(words[start : start + len(phrase)]) == phrase:
                     return True
         return False
 
@@ -310,7 +406,10 @@ def rolls_shown(state: State) -> str:
     return shown if shown in ROLLS_SHOWN else ROLLS_SHOWN[0]
 
 
-_HITS = {True: (N_("{name} hits {target}."), N_("{name} hits.")), False: (N_("{name} misses {target}."), N_("{name} misses."))}
+_HITS = {
+    True: (N_("{name} hits {target}."), N_("{name} hits.")),
+    False: (N_("{name} misses {target}."), N_("{name} misses.")),
+}
 
 
 def _named(state: State, value: object) -> Param | None:
@@ -348,7 +447,12 @@ def _for_players(state: State, entry: LogEntry, alternative: Msg | None, shown: 
     if entry.facts.get(BEHIND_THE_SCREEN) is True and shown != "everything":
         return replace(entry, secret=True) if names_gm else replace(entry, unseen=True)
     candidates: tuple[Msg | None, ...]
-    if entry.rolls and shown != "everything" and not _has_mark(entry.msg, DICE) and not _DEALT.intersection(entry.facts):
+    if (
+        entry.rolls
+        and shown != "everything"
+        and not _has_mark(entry.msg, DICE)
+        and not _DEALT.intersection(entry.facts)
+    ):
         # A line of dice: its outcome, or nothing of it. (Damage and healing are outcomes: their dice are aside.)
         candidates = () if shown == "nothing" else (alternative if alternative is not None else _outcome(state, entry),)
     else:
@@ -438,8 +542,14 @@ def held_items(state: State) -> list[Held]:
                     items.append(Held(text=entry.msg, entries=(position + offset,)))
         position += len(chunk)
     for effect in effects.values():
-        line = next((index for index, item in enumerate(items)
-                     if any(isinstance(p, Msg) and p == effect.label for p in item.text.params.values())), None)
+        line = next(
+            (
+                index
+                for index, item in enumerate(items)
+                if any(isinstance(p, Msg) and p == effect.label for p in item.text.params.values())
+            ),
+            None,
+        )
         if line is None:
             items.append(Held(text=effect.label, effects=(effect.id,)))
         else:

@@ -64,10 +64,32 @@ OrderPolicy = Literal["round", "fight"]
 SurpriseScope = Literal["side", "combatant"]
 
 __all__ = [
-    "CONDITION_LABELS", "HP", "ActionSpec", "AnyRuleset", "BudgetLine", "DamageDue", "Health", "Waiting", "last_target", "new_attack", "new_facts", "FieldKind", "FieldSpec", "OptionSpec", "listed_health", "OrderPolicy", "RollRequest", "Ruleset",
-    "RuleError", "Situation", "StepDef", "StepKind", "SurpriseModifier", "SurpriseScope", "group_slots",
+    "CONDITION_LABELS",
+    "HP",
+    "ActionSpec",
+    "AnyRuleset",
+    "BudgetLine",
+    "DamageDue",
+    "Health",
+    "Waiting",
+    "last_target",
+    "new_attack",
+    "new_facts",
+    "FieldKind",
+    "FieldSpec",
+    "OptionSpec",
+    "listed_health",
+    "OrderPolicy",
+    "RollRequest",
+    "Ruleset",
+    "RuleError",
+    "Situation",
+    "StepDef",
+    "StepKind",
+    "SurpriseModifier",
+    "SurpriseScope",
+    "group_slots",
 ]
-
 
 
 HP = N_("HP")
@@ -119,6 +141,7 @@ class Waiting(msgspec.Struct, frozen=True, kw_only=True):
     label: Msg
     """Why he waits, as the turn list and the players' screen say it: "on hold", "Joker: acts at any time"."""
 
+
 class StepDef(msgspec.Struct, frozen=True, kw_only=True):
     """One step of the round (:meth:`Ruleset.steps`)."""
 
@@ -151,12 +174,17 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
         if written in dict(self.choices):
             return (written,)
         wanted = " ".join(written.split()).casefold()
-        labels = {value: [" ".join(spelt.split()).casefold() for spelt in spellings(label)] for value, label in self.choices}
+        labels = {
+            value: [" ".join(spelt.split()).casefold() for spelt in spellings(label)] for value, label in self.choices
+        }
         whole = tuple(value for value, spelt in labels.items() if wanted == value.casefold() or wanted in spelt)
         if whole:
             return whole
-        return tuple(value for value, spelt in labels.items()
-                     if any(":" in label and wanted == label.partition(":")[0].strip() for label in spelt))
+        return tuple(
+            value
+            for value, spelt in labels.items()
+            if any(":" in label and wanted == label.partition(":")[0].strip() for label in spelt)
+        )
 
 
 class FieldSpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -235,8 +263,14 @@ def group_slots(values: Mapping[str, int], *, descending: bool, prefix: str = ""
     for combatant_id, value in values.items():
         by_value.setdefault(value, []).append(combatant_id)
     return [
-        Slot(label=Msg(id=prefix + "{value}", params={"value": value}) if prefix else Msg(id="{value}", params={"value": value}),
-             combatants=tuple(ids), value=value, free=free)
+        Slot(
+            label=Msg(id=prefix + "{value}", params={"value": value})
+            if prefix
+            else Msg(id="{value}", params={"value": value}),
+            combatants=tuple(ids),
+            value=value,
+            free=free,
+        )
         for value, ids in sorted(by_value.items(), reverse=descending)
     ]
 
@@ -340,7 +374,7 @@ class Ruleset(SavingRules, Generic[R, F]):
     fight_state_type: type[F]
 
     def in_ruleset(self) -> str:
-        """"in D&D 5th edition", translated: where a sentence names the book (:attr:`name_in`)."""
+        """ "in D&D 5th edition", translated: where a sentence names the book (:attr:`name_in`)."""
         if self.name_in:
             return _(self.name_in)
         return _("in the rules {ruleset}", ruleset=_(self.name))
@@ -411,11 +445,18 @@ class Ruleset(SavingRules, Generic[R, F]):
         if not dice:
             return ()
         if self.surprise_scope == "combatant":
-            return tuple(RollRequest(key=c.id, label=who(state, c), dice=dice,
-                                     combatants=(c.id,)) for c in state.combatants if c.status == "active")
+            return tuple(
+                RollRequest(key=c.id, label=who(state, c), dice=dice, combatants=(c.id,))
+                for c in state.combatants
+                if c.status == "active"
+            )
         return tuple(
-            RollRequest(key=side.id, label=side_ref(state, side.id), dice=dice,
-                        combatants=tuple(c.id for c in state.combatants if c.side == side.id))
+            RollRequest(
+                key=side.id,
+                label=side_ref(state, side.id),
+                dice=dice,
+                combatants=tuple(c.id for c in state.combatants if c.side == side.id),
+            )
             for side in state.sides
         )
 
@@ -430,10 +471,16 @@ class Ruleset(SavingRules, Generic[R, F]):
             hit = self.is_surprised(total)
             if hit:
                 surprised.extend(request.combatants)
-            state = log(state, N_("Surprise — {who}: {roll}{modifier}: {result}."), rolls=(roll,),
-                        facts={"total": total, "surprised": hit}, who=request.label,
-                        roll=roll_param(roll), modifier=f" {modifier:+d} → {total}" if modifier else "",
-                        result=Msg(id=N_("surprised") if hit else N_("not surprised")))
+            state = log(
+                state,
+                N_("Surprise — {who}: {roll}{modifier}: {result}."),
+                rolls=(roll,),
+                facts={"total": total, "surprised": hit},
+                who=request.label,
+                roll=roll_param(roll),
+                modifier=f" {modifier:+d} → {total}" if modifier else "",
+                result=Msg(id=N_("surprised") if hit else N_("not surprised")),
+            )
         everyone = {cid for request in self.surprise_requests(state) for cid in request.combatants}
         if surprised and len(requests) > 1 and set(surprised) >= everyone:
             state = log(state, N_("Every side is surprised: the effects cancel."))
@@ -466,8 +513,11 @@ class Ruleset(SavingRules, Generic[R, F]):
         (:func:`~tui_combat.engine.initiative.ask`). By default: totals → :meth:`order`."""
         from tui_combat.engine.initiative import settle
 
-        values = {request.key: self.initiative_value(state, request, rolls[request.key])
-                  for request in self.initiative_requests(state) if request.key in rolls}
+        values = {
+            request.key: self.initiative_value(state, request, rolls[request.key])
+            for request in self.initiative_requests(state)
+            if request.key in rolls
+        }
         return settle(state, self.order(state, values))
 
     def draws_initiative(self, state: State, request: RollRequest) -> bool:
@@ -476,8 +526,13 @@ class Ruleset(SavingRules, Generic[R, F]):
         typed form shows :meth:`initiative_help` instead of dice. False by default: ``request.dice`` is rolled."""
         return False
 
-    def draw_initiative(self, state: State, requests: tuple[RollRequest, ...], rng: random.Random,
-                        taken: Mapping[str, Roll] | None = None) -> dict[str, Roll]:
+    def draw_initiative(
+        self,
+        state: State,
+        requests: tuple[RollRequest, ...],
+        rng: random.Random,
+        taken: Mapping[str, Roll] | None = None,
+    ) -> dict[str, Roll]:
         """The results the app draws for ``requests`` (the roll key, or a typed form's empty fields), by request
         key. ``taken`` holds what the GM typed in the same form (cards already out of the deck). Only
         ``rng.randint`` and ``rng.shuffle`` may be used, so a seeded generator gives the same draw. By default
@@ -500,9 +555,14 @@ class Ruleset(SavingRules, Generic[R, F]):
         """The log line of one initiative result, as data (a message id and its parameters). By default
         "Initiative — {label}: {roll}{modifier}." with the roll's faces and the request's modifier."""
         total = result.total + request.modifier
-        return Msg(id=N_("Initiative — {label}: {roll}{modifier}."), params={
-            "label": request.label, "roll": roll_param(result),
-            "modifier": f" {request.modifier:+d} = {total}" if request.modifier else ""})
+        return Msg(
+            id=N_("Initiative — {label}: {roll}{modifier}."),
+            params={
+                "label": request.label,
+                "roll": roll_param(result),
+                "modifier": f" {request.modifier:+d} = {total}" if request.modifier else "",
+            },
+        )
 
     def initiative_value(self, state: State, request: RollRequest, result: Roll) -> int:
         """The sort key of one initiative result, as the default :meth:`settle_initiative` and :meth:`order` use
@@ -512,7 +572,9 @@ class Ruleset(SavingRules, Generic[R, F]):
 
     def order(self, state: State, totals: dict[str, int]) -> tuple[Slot, ...]:
         """The order from request totals, highest first, ties sharing a slot."""
-        values = {cid: totals[r.key] for r in self.initiative_requests(state) if r.key in totals for cid in r.combatants}
+        values = {
+            cid: totals[r.key] for r in self.initiative_requests(state) if r.key in totals for cid in r.combatants
+        }
         return tuple(group_slots(values, descending=True))
 
     # -- hooks -------------------------------------------------------------------------------------
@@ -667,8 +729,11 @@ class Ruleset(SavingRules, Generic[R, F]):
         marking the stat: the players read it as they read a log line. The engine adds the effects the GM put on
         that are theirs to see."""
         labels = {_(label) for label in CONDITION_LABELS}
-        return tuple(f"{label}: {value}" if label != _("Condition") else value
-                     for label, value in self.details(state, combatant_id) if label in labels)
+        return tuple(
+            f"{label}: {value}" if label != _("Condition") else value
+            for label, value in self.details(state, combatant_id)
+            if label in labels
+        )
 
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
         return ()
@@ -752,7 +817,6 @@ class Ruleset(SavingRules, Generic[R, F]):
         if combatant.status != "active":
             raise RuleError(_("{name} is out of the fight.", name=combatant.name))
         return combatant
-
 
 
 AnyRuleset = Ruleset[Any, Any]

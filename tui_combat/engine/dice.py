@@ -161,15 +161,21 @@ class _Parser:
             self._eat("+")
         while True:
             if len(terms) == MAX_TERMS:
-                raise DiceError(_('Cannot read "{expr}": too many terms (at most {limit}).',
-                                  expr=self.shown, limit=MAX_TERMS))
+                raise DiceError(
+                    _('Cannot read "{expr}": too many terms (at most {limit}).', expr=self.shown, limit=MAX_TERMS)
+                )
             terms.append(self._term(negative))
             if self.pos == len(self.s):
                 return DiceExpr(text=_render(terms), terms=tuple(terms))
             if self.s[self.pos] not in "+-":
-                raise DiceError(_('Cannot read "{expr}": unexpected "{char}" after "{before}" '
-                                  "(join terms with + or -).",
-                                  expr=self.shown, char=self._char(), before=self._before()))
+                raise DiceError(
+                    _(
+                        'Cannot read "{expr}": unexpected "{char}" after "{before}" (join terms with + or -).',
+                        expr=self.shown,
+                        char=self._char(),
+                        before=self._before(),
+                    )
+                )
             negative = self.s[self.pos] == "-"
             self.pos += 1
 
@@ -178,65 +184,109 @@ class _Parser:
         if not self._eat("d"):
             if count is None:
                 if self.pos == len(self.s):
-                    raise DiceError(_('Cannot read "{expr}": expected a number or a die '
-                                      '(like 2d6) after "{before}".',
-                                      expr=self.shown, before=self._before()))
-                raise DiceError(_('Cannot read "{expr}": expected a number or a die (like 2d6) '
-                                  'but found "{char}".', expr=self.shown, char=self._char()))
+                    raise DiceError(
+                        _(
+                            'Cannot read "{expr}": expected a number or a die (like 2d6) after "{before}".',
+                            expr=self.shown,
+                            before=self._before(),
+                        )
+                    )
+                raise DiceError(
+                    _(
+                        'Cannot read "{expr}": expected a number or a die (like 2d6) but found "{char}".',
+                        expr=self.shown,
+                        char=self._char(),
+                    )
+                )
             if count > MAX_CONSTANT:
-                raise DiceError(_('Cannot read "{expr}": the number {value} is too large '
-                                  "(at most {limit}).", expr=self.shown,
-                                  value=_shorten(str(count), 12), limit=MAX_CONSTANT))
+                raise DiceError(
+                    _(
+                        'Cannot read "{expr}": the number {value} is too large (at most {limit}).',
+                        expr=self.shown,
+                        value=_shorten(str(count), 12),
+                        limit=MAX_CONSTANT,
+                    )
+                )
             return Constant(value=-count if negative else count)
 
         explicit_count = count is not None
         count = 1 if count is None else count
         sides = 100 if self._eat("%") else self._int()
         if sides is None:
-            raise DiceError(_('Cannot read "{expr}": a die needs a number of sides after "d" '
-                              "(e.g. 2d6).", expr=self.shown))
+            raise DiceError(
+                _('Cannot read "{expr}": a die needs a number of sides after "d" (e.g. 2d6).', expr=self.shown)
+            )
         if not 1 <= count <= MAX_DICE:
-            raise DiceError(_('Cannot read "{expr}": the number of dice must be from 1 to {limit}, '
-                              "got {count}.", expr=self.shown, limit=MAX_DICE,
-                              count=_shorten(str(count), 12)))
+            raise DiceError(
+                _(
+                    'Cannot read "{expr}": the number of dice must be from 1 to {limit}, got {count}.',
+                    expr=self.shown,
+                    limit=MAX_DICE,
+                    count=_shorten(str(count), 12),
+                )
+            )
         if not MIN_SIDES <= sides <= MAX_SIDES:
-            raise DiceError(_('Cannot read "{expr}": a die must have from {low} to {high} sides, '
-                              "got d{sides}.", expr=self.shown, low=MIN_SIDES, high=MAX_SIDES,
-                              sides=_shorten(str(sides), 12)))
+            raise DiceError(
+                _(
+                    'Cannot read "{expr}": a die must have from {low} to {high} sides, got d{sides}.',
+                    expr=self.shown,
+                    low=MIN_SIDES,
+                    high=MAX_SIDES,
+                    sides=_shorten(str(sides), 12),
+                )
+            )
 
         for word, lowest in (("adv", False), ("dis", True)):
             if self._eat(word):
                 if explicit_count and count != 1:
-                    raise DiceError(ngettext('Cannot read "{expr}": "{word}" applies to a single die '
-                                             "(e.g. d20{word}), not {n} die.",
-                                             'Cannot read "{expr}": "{word}" applies to a single die '
-                                             "(e.g. d20{word}), not {n} dice.", count,
-                                             expr=self.shown, word=word))
-                return Dice(count=2, sides=sides, negative=negative, keep=1,
-                            keep_lowest=lowest, advantage=True)
+                    raise DiceError(
+                        ngettext(
+                            'Cannot read "{expr}": "{word}" applies to a single die (e.g. d20{word}), not {n} die.',
+                            'Cannot read "{expr}": "{word}" applies to a single die (e.g. d20{word}), not {n} dice.',
+                            count,
+                            expr=self.shown,
+                            word=word,
+                        )
+                    )
+                return Dice(count=2, sides=sides, negative=negative, keep=1, keep_lowest=lowest, advantage=True)
         if self._eat("!"):
             if negative:
-                raise DiceError(_('Cannot read "{expr}": open-ended dice ("!") cannot be '
-                                  "subtracted.", expr=self.shown))
+                raise DiceError(_('Cannot read "{expr}": open-ended dice ("!") cannot be subtracted.', expr=self.shown))
             at = self._int()
             if at is not None and not 2 <= at <= sides:
-                raise DiceError(_('Cannot read "{expr}": an open-ended d{sides} rolls again on a face from 2 to '
-                                  "{sides}, not {at}.", expr=self.shown, sides=sides, at=_shorten(str(at), 12)))
+                raise DiceError(
+                    _(
+                        'Cannot read "{expr}": an open-ended d{sides} rolls again on a face from 2 to '
+                        "{sides}, not {at}.",
+                        expr=self.shown,
+                        sides=sides,
+                        at=_shorten(str(at), 12),
+                    )
+                )
             return Dice(count=count, sides=sides, explode=True, explode_at=0 if at in (None, sides) else at)
         for word, lowest in (("kh", False), ("kl", True), ("k", False)):
             if self._eat(word):
                 keep = self._int()
                 if keep is None:
-                    raise DiceError(_('Cannot read "{expr}": "{word}" needs the number of dice '
-                                      "to keep (e.g. 4d6{word}3).", expr=self.shown, word=word))
+                    raise DiceError(
+                        _(
+                            'Cannot read "{expr}": "{word}" needs the number of dice to keep (e.g. 4d6{word}3).',
+                            expr=self.shown,
+                            word=word,
+                        )
+                    )
                 if not 1 <= keep <= count:
-                    raise DiceError(ngettext('Cannot read "{expr}": you can keep from 1 to {n} of '
-                                             "the {n} die, got {word}{keep}.",
-                                             'Cannot read "{expr}": you can keep from 1 to {n} of '
-                                             "the {n} dice, got {word}{keep}.", count, expr=self.shown,
-                                             word=word, keep=_shorten(str(keep), 12)))
-                return Dice(count=count, sides=sides, negative=negative, keep=keep,
-                            keep_lowest=lowest)
+                    raise DiceError(
+                        ngettext(
+                            'Cannot read "{expr}": you can keep from 1 to {n} of the {n} die, got {word}{keep}.',
+                            'Cannot read "{expr}": you can keep from 1 to {n} of the {n} dice, got {word}{keep}.',
+                            count,
+                            expr=self.shown,
+                            word=word,
+                            keep=_shorten(str(keep), 12),
+                        )
+                    )
+                return Dice(count=count, sides=sides, negative=negative, keep=keep, keep_lowest=lowest)
         return Dice(count=count, sides=sides, negative=negative)
 
 
@@ -244,8 +294,9 @@ def parse(expr: str) -> DiceExpr:
     """Parse dice notation such as ``"2d6+1d4-1"``, ``"4d6kh3"``, ``"d20adv"`` or ``"d10!"``."""
     shown = _shorten("".join(c if c.isprintable() else " " for c in expr.strip()))
     if len(expr) > MAX_LENGTH:
-        raise DiceError(_('The dice expression "{expr}" is too long (at most {limit} characters).',
-                          expr=shown, limit=MAX_LENGTH))
+        raise DiceError(
+            _('The dice expression "{expr}" is too long (at most {limit} characters).', expr=shown, limit=MAX_LENGTH)
+        )
     text = "".join(expr.split()).lower().translate(_READ_AS)
     if not text:
         raise DiceError(_("The dice expression is empty: type something like 1d20 or 2d6+3."))
@@ -301,16 +352,25 @@ def _typed_pair(parsed: DiceExpr, text: str) -> Roll | None:
     """``d20adv`` / ``d20dis`` typed as the two faces ("15 7"): the kept one is the total, both are in the
     roll; None when the expression is not one such die or the text not two numbers."""
     words = text.replace(",", " ").replace(";", " ").replace("/", " ").split()
-    if len(words) != 2 or not all(len(w) <= 3 and all("0" <= c <= "9" for c in w) for w in words) \
-            or len(parsed.terms) != 1:
+    if (
+        len(words) != 2
+        or not all(len(w) <= 3 and all("0" <= c <= "9" for c in w) for w in words)
+        or len(parsed.terms) != 1
+    ):
         return None
     term = parsed.terms[0]
     if not isinstance(term, Dice) or not term.advantage:
         return None
     faces = (int(words[0]), int(words[1]))
     if not all(1 <= face <= term.sides for face in faces):
-        raise DiceError(_('Each die of {expr} shows 1 to {sides}, got "{text}".', expr=parsed.text, sides=term.sides,
-                          text=_shorten(text.strip(), 20)))
+        raise DiceError(
+            _(
+                'Each die of {expr} shows 1 to {sides}, got "{text}".',
+                expr=parsed.text,
+                sides=term.sides,
+                text=_shorten(text.strip(), 20),
+            )
+        )
     return Roll(expr=parsed.text, total=min(faces) if term.keep_lowest else max(faces), faces=faces, physical=True)
 
 
@@ -334,15 +394,30 @@ def physical(expr: str | DiceExpr, text: str) -> Roll:
     if value is None or value < low or (high is not None and value > high):
         got = _shorten(text.strip(), 20)
         if high is None:
-            raise DiceError(_('Expected a number of at least {low} for {expr}, got "{text}".',
-                              low=low, expr=parsed.text, text=got))
-        raise DiceError(_('Expected a number from {low} to {high} for {expr}, got "{text}".',
-                          low=low, high=high, expr=parsed.text, text=got))
+            raise DiceError(
+                _('Expected a number of at least {low} for {expr}, got "{text}".', low=low, expr=parsed.text, text=got)
+            )
+        raise DiceError(
+            _(
+                'Expected a number from {low} to {high} for {expr}, got "{text}".',
+                low=low,
+                high=high,
+                expr=parsed.text,
+                text=got,
+            )
+        )
     gap = _open_gap(parsed, value)
     if gap is not None:
-        raise DiceError(_("{expr} cannot total {value}: a {face} on the die always rolls again "
-                          "(type the dice one by one, like {example}).",
-                          expr=parsed.text, value=value, face=gap, example=f"{gap} 1"))
+        raise DiceError(
+            _(
+                "{expr} cannot total {value}: a {face} on the die always rolls again "
+                "(type the dice one by one, like {example}).",
+                expr=parsed.text,
+                value=value,
+                face=gap,
+                example=f"{gap} 1",
+            )
+        )
     return Roll(expr=parsed.text, total=value, physical=True)
 
 
@@ -403,8 +478,7 @@ def _group_faces(parsed: DiceExpr, faces: tuple[int, ...]) -> list[list[list[int
                     return None
                 chain = [faces[pos]]
                 pos += 1
-                while (term.explode and chain[-1] >= term.threshold and len(chain) <= MAX_REROLLS
-                       and pos < len(faces)):
+                while term.explode and chain[-1] >= term.threshold and len(chain) <= MAX_REROLLS and pos < len(faces):
                     chain.append(faces[pos])
                     pos += 1
                 chains.append(chain)

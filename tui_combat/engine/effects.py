@@ -18,8 +18,18 @@ from tui_combat.i18n import N_, _
 MAX_ROUNDS = 1000
 MAX_NAME = 40
 
-__all__ = ["MAX_NAME", "MAX_ROUNDS", "add_effect", "count_down", "effect_label", "effect_ref", "effects_of", "end_effect", "end_held",
-           "find_effect"]
+__all__ = [
+    "MAX_NAME",
+    "MAX_ROUNDS",
+    "add_effect",
+    "count_down",
+    "effect_label",
+    "effect_ref",
+    "effects_of",
+    "end_effect",
+    "end_held",
+    "find_effect",
+]
 
 
 def effect_label(name: str, known: Collection[str]) -> Msg:
@@ -45,12 +55,26 @@ def find_effect(state: State, combatant_id: str, name: str, known: Collection[st
     """The combatant's effect called ``name`` (in any case, in the GM's language or as its id), if any."""
     label = effect_label(name, known)
     typed = name.strip().casefold()
-    return next((effect for effect in effects_of(state, combatant_id)
-                 if effect.label == label or render(effect.label).casefold() == typed), None)
+    return next(
+        (
+            effect
+            for effect in effects_of(state, combatant_id)
+            if effect.label == label or render(effect.label).casefold() == typed
+        ),
+        None,
+    )
 
 
-def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: Collection[str], *,
-               secret: bool = False, holder: str = "") -> State:
+def add_effect(
+    state: State,
+    combatant_id: str,
+    name: str,
+    rounds: int,
+    known: Collection[str],
+    *,
+    secret: bool = False,
+    holder: str = "",
+) -> State:
     """``name`` on the combatant for ``rounds`` rounds (the present one counted), held by ``holder``'s
     concentration if given; the same name again sets its rounds anew."""
     if not state.has(combatant_id) or (holder and not state.has(holder)):
@@ -65,11 +89,26 @@ def add_effect(state: State, combatant_id: str, name: str, rounds: int, known: C
     same = find_effect(state, combatant_id, name, known)
     kept = tuple(e for e in state.effects if e is not same)
     held = not secret and names_a_secret(label, held_phrases(state))
-    effect = Effect(id=state.next_effect, combatant=combatant_id, label=label, rounds=rounds, secret=secret or held,
-                    held=held, holder=holder)
+    effect = Effect(
+        id=state.next_effect,
+        combatant=combatant_id,
+        label=label,
+        rounds=rounds,
+        secret=secret or held,
+        held=held,
+        holder=holder,
+    )
     state = replace(state, effects=(*kept, effect), next_effect=state.next_effect + 1)
-    return log(state, plural_msg("{name}: {effect} for {n} round.", "{name}: {effect} for {n} rounds.", rounds,
-                                 name=who(state, combatant_id), effect=label))
+    return log(
+        state,
+        plural_msg(
+            "{name}: {effect} for {n} round.",
+            "{name}: {effect} for {n} rounds.",
+            rounds,
+            name=who(state, combatant_id),
+            effect=label,
+        ),
+    )
 
 
 def end_effect(state: State, effect_id: int) -> State:
@@ -77,8 +116,12 @@ def end_effect(state: State, effect_id: int) -> State:
     if effect is None:
         raise RuleError(_("That effect has ended already."))
     state = replace(state, effects=tuple(e for e in state.effects if e.id != effect_id))
-    return log(state, N_("{effect} on {name} ends."), effect=effect_ref(effect),
-               name=who(state, effect.combatant) if state.has(effect.combatant) else "")
+    return log(
+        state,
+        N_("{effect} on {name} ends."),
+        effect=effect_ref(effect),
+        name=who(state, effect.combatant) if state.has(effect.combatant) else "",
+    )
 
 
 def end_held(state: State, holder: str) -> State:
@@ -104,6 +147,10 @@ def count_down(state: State, combatant_ids: Collection[str] | None = None) -> St
             kept.append(replace(effect, rounds=effect.rounds - 1))
     state = replace(state, effects=tuple(kept))
     for effect in ended:
-        state = log(state, N_("{effect} on {name} has run out."), effect=effect_ref(effect),
-                    name=who(state, effect.combatant) if state.has(effect.combatant) else "")
+        state = log(
+            state,
+            N_("{effect} on {name} has run out."),
+            effect=effect_ref(effect),
+            name=who(state, effect.combatant) if state.has(effect.combatant) else "",
+        )
     return state

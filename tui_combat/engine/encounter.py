@@ -78,13 +78,21 @@ def localized(encounter: Encounter) -> Encounter:
     """A packaged encounter (a demo) in the GM's language: its name, its sides, its combatants' names and
     notes looked up in the catalog, where their English is the message id. What the fight is built from
     is then stored in that language, as if the GM had typed it; the sheets (weapon names) stay as written."""
-    return msgspec.structs.replace(encounter, name=_(encounter.name), sides=[
-        msgspec.structs.replace(side, name=_(side.name), combatants=[
-            msgspec.structs.replace(spec, name=_(spec.name), notes=_(spec.notes) if spec.notes else "")
-            for spec in side.combatants
-        ])
-        for side in encounter.sides
-    ])
+    return msgspec.structs.replace(
+        encounter,
+        name=_(encounter.name),
+        sides=[
+            msgspec.structs.replace(
+                side,
+                name=_(side.name),
+                combatants=[
+                    msgspec.structs.replace(spec, name=_(spec.name), notes=_(spec.notes) if spec.notes else "")
+                    for spec in side.combatants
+                ],
+            )
+            for side in encounter.sides
+        ],
+    )
 
 
 def encounter_actions(encounter: Encounter, state: State) -> list[a.Action]:
@@ -98,8 +106,15 @@ def encounter_actions(encounter: Encounter, state: State) -> list[a.Action]:
         next_id += 1
         for spec in side.combatants:
             result.append(
-                a.AddCombatants(side=side_id, name=spec.name, hp=spec.hp, count=spec.count, sheet=spec.sheet, notes=spec.notes,
-                                hidden=True if spec.hidden else msgspec.UNSET)
+                a.AddCombatants(
+                    side=side_id,
+                    name=spec.name,
+                    hp=spec.hp,
+                    count=spec.count,
+                    sheet=spec.sheet,
+                    notes=spec.notes,
+                    hidden=True if spec.hidden else msgspec.UNSET,
+                )
             )
             next_id += spec.count + (1 if spec.count > 1 else 0)
     return result
@@ -160,8 +175,9 @@ def read_encounter(path: Path) -> Encounter:
     except tomllib.TOMLDecodeError as error:
         mistake = toml_read.translated(error)
         line = mistake.line if mistake.line is not None else text.count("\n") + 1
-        raise EncounterError(path, [Problem(line=line, where="", message=_("this is not valid TOML: {error}.",
-                                                                              error=mistake.reason))]) from None
+        raise EncounterError(
+            path, [Problem(line=line, where="", message=_("this is not valid TOML: {error}.", error=mistake.reason))]
+        ) from None
     return _Checker(path, raw, key_lines(text)).encounter()
 
 
@@ -178,7 +194,13 @@ def built(encounter: Encounter, path: Path) -> State:
 
 
 # -- the fields -------------------------------------------------------------------------------------------
-_TEXT, _WHOLE, _YES_NO, _TABLE, _TABLES = N_("text"), N_("a whole number"), N_("true or false"), N_("a table"), N_("a list of tables")
+_TEXT, _WHOLE, _YES_NO, _TABLE, _TABLES = (
+    N_("text"),
+    N_("a whole number"),
+    N_("true or false"),
+    N_("a table"),
+    N_("a list of tables"),
+)
 _TEXTS = N_("a list of text")
 KIND_TABLES, KIND_TEXTS = _TABLES, _TEXTS
 """Kinds of field for files made of the same tables (the combatant library)."""
@@ -199,11 +221,19 @@ _KINDS: dict[str, Callable[[Any], bool]] = {
 
 ENCOUNTER_FIELDS: dict[str, str] = {"name": _TEXT, "ruleset": _TEXT, "options": _TABLE, "sides": _TABLES}
 SIDE_FIELDS: dict[str, str] = {"name": _TEXT, "party": _YES_NO, "combatants": _TABLES}
-COMBATANT_FIELDS: dict[str, str] = {"name": _TEXT, "hp": _WHOLE, "count": _WHOLE, "sheet": _TABLE, "notes": _TEXT,
-                                    "hidden": _YES_NO}
+COMBATANT_FIELDS: dict[str, str] = {
+    "name": _TEXT,
+    "hp": _WHOLE,
+    "count": _WHOLE,
+    "sheet": _TABLE,
+    "notes": _TEXT,
+    "hidden": _YES_NO,
+}
 """What each field of an encounter file holds; the tests keep them in step with the Structs."""
 FIELDS_OF: dict[type[msgspec.Struct], dict[str, str]] = {
-    Encounter: ENCOUNTER_FIELDS, SideSpec: SIDE_FIELDS, CombatantSpec: COMBATANT_FIELDS,
+    Encounter: ENCOUNTER_FIELDS,
+    SideSpec: SIDE_FIELDS,
+    CombatantSpec: COMBATANT_FIELDS,
 }
 
 
@@ -222,8 +252,9 @@ class _Checker:
 
     def add(self, where: KeyPath, owner: str, message: str, *, field: bool = False) -> None:
         """A mistake at ``where``; ``field``: in that one field, whose place in the structure is shown too."""
-        self.problems.append(Problem(line=line_of(self.lines, where), where=owner, message=message,
-                                     key=_dotted(where) if field else ""))
+        self.problems.append(
+            Problem(line=line_of(self.lines, where), where=owner, message=message, key=_dotted(where) if field else "")
+        )
 
     def encounter(self) -> Encounter:
         self.fields((), "", self.raw, ENCOUNTER_FIELDS, required=("name",))
@@ -236,12 +267,15 @@ class _Checker:
         try:
             encounter = msgspec.convert(self.raw, Encounter, strict=True)
         except msgspec.ValidationError as error:  # a case the checks above do not know yet
-            raise EncounterError(self.path, [Problem(line=None, where="", message=validation_text(error, self.raw))]) from None
+            raise EncounterError(
+                self.path, [Problem(line=None, where="", message=validation_text(error, self.raw))]
+            ) from None
         return msgspec.structs.replace(encounter, options={**encounter.options, **self.options})
 
     # -- names, kinds and ranges ------------------------------------------------------------------------
-    def fields(self, where: KeyPath, owner: str, table: Mapping[str, Any], fields: dict[str, str],
-               required: tuple[str, ...]) -> None:
+    def fields(
+        self, where: KeyPath, owner: str, table: Mapping[str, Any], fields: dict[str, str], required: tuple[str, ...]
+    ) -> None:
         for key, value in table.items():
             kind = fields.get(key)
             refused = control_problem(key)
@@ -254,24 +288,35 @@ class _Checker:
                 close = _did_you_mean(key, list(fields))
                 known = ", ".join(fields)
                 if close:
-                    message = _("unknown field \"{field}\" (did you mean \"{close}\"?); the fields here are: {known}.",
-                                field=key, close=close[0], known=known)
+                    message = _(
+                        'unknown field "{field}" (did you mean "{close}"?); the fields here are: {known}.',
+                        field=key,
+                        close=close[0],
+                        known=known,
+                    )
                 else:
-                    message = _("unknown field \"{field}\"; the fields here are: {known}.", field=key, known=known)
+                    message = _('unknown field "{field}"; the fields here are: {known}.', field=key, known=known)
                 self.add((*where, key), owner, message, field=True)
             elif not _KINDS[kind](value):
-                self.add((*where, key), owner, _("\"{field}\" must be {kind}, not {value}.", field=key, kind=_(kind),
-                                                 value=file_value(value)), field=True)
+                self.add(
+                    (*where, key),
+                    owner,
+                    _('"{field}" must be {kind}, not {value}.', field=key, kind=_(kind), value=file_value(value)),
+                    field=True,
+                )
             elif kind == _TEXT and key == "name" and not value.strip():
-                self.add((*where, key), owner, _("\"{field}\" cannot be empty.", field=key), field=True)
+                self.add((*where, key), owner, _('"{field}" cannot be empty.', field=key), field=True)
         for key in required:
             if key not in table:
-                self.add(where, owner, _("\"{field}\" is missing.", field=key), field=bool(where))
+                self.add(where, owner, _('"{field}" is missing.', field=key), field=bool(where))
         if where == () and isinstance(table.get("options"), dict):
             for key, value in table["options"].items():
                 if not isinstance(value, str):
-                    self.add(("options", key), "", _("the option \"{field}\" must be text, not {value}.", field=key,
-                                                     value=file_value(value)))
+                    self.add(
+                        ("options", key),
+                        "",
+                        _('the option "{field}" must be text, not {value}.', field=key, value=file_value(value)),
+                    )
 
     def controls(self, where: KeyPath, owner: str, value: object) -> None:
         """Every text in ``value`` (a field's value, a table's keys and values, a list's items) that holds a
@@ -299,22 +344,37 @@ class _Checker:
             at: KeyPath = (*where, "combatants", index)
             self.combatant(at, combatant_owner(owner, spec.get("name"), spec.get("count", 1), index), spec)
 
-    def combatant(self, at: KeyPath, who: str, spec: Mapping[str, Any], fields: dict[str, str] = COMBATANT_FIELDS) -> None:
+    def combatant(
+        self, at: KeyPath, who: str, spec: Mapping[str, Any], fields: dict[str, str] = COMBATANT_FIELDS
+    ) -> None:
         """One combatant (or group): its fields' names, kinds and ranges; not its sheet (see :meth:`sheet`).
         A field of the ruleset's sheet written beside ``name`` and ``hp`` is pointed to the sheet."""
         sheet_keys = self.sheet_keys()
         misplaced = {key for key in spec if key not in fields and key in sheet_keys}
         for key in sorted(misplaced):
-            self.add((*at, key), who, _("\"{field}\" belongs in the sheet: write it as sheet.{field} = … or under "
-                                        "a [sides.combatants.sheet] table.", field=key), field=True)
+            self.add(
+                (*at, key),
+                who,
+                _(
+                    '"{field}" belongs in the sheet: write it as sheet.{field} = … or under '
+                    "a [sides.combatants.sheet] table.",
+                    field=key,
+                ),
+                field=True,
+            )
         self.fields(at, who, {k: v for k, v in spec.items() if k not in misplaced}, fields, required=("name", "hp"))
         hp, count = spec.get("hp"), spec.get("count", 1)
         if _whole(hp) and not 0 <= hp <= MAX_HP:
-            self.add((*at, "hp"), who, _("\"hp\" must be from 0 to {max}, not {value}.", max=MAX_HP, value=hp),
-                     field=True)
+            self.add(
+                (*at, "hp"), who, _('"hp" must be from 0 to {max}, not {value}.', max=MAX_HP, value=hp), field=True
+            )
         if _whole(count) and not 1 <= count <= MAX_GROUP:
-            self.add((*at, "count"), who, _("\"count\" must be from 1 to {max}, not {value}.", max=MAX_GROUP,
-                                            value=count), field=True)
+            self.add(
+                (*at, "count"),
+                who,
+                _('"count" must be from 1 to {max}, not {value}.', max=MAX_GROUP, value=count),
+                field=True,
+            )
 
     def sheet_keys(self) -> frozenset[str]:
         """The fields of the file's ruleset's sheet (none when the ruleset is unknown)."""
@@ -322,8 +382,11 @@ class _Checker:
 
         ruleset_id = self.raw.get("ruleset")
         try:
-            return frozenset(spec.key for spec in get(ruleset_id).sheet_fields) if isinstance(ruleset_id, str) \
+            return (
+                frozenset(spec.key for spec in get(ruleset_id).sheet_fields)
+                if isinstance(ruleset_id, str)
                 else frozenset()
+            )
         except RuleError:
             return frozenset()
 
@@ -335,8 +398,14 @@ class _Checker:
 
         ruleset_id = self.raw.get("ruleset")
         if ruleset_id is None:
-            self.add((), "", _("\"ruleset\" is missing: the file names its rules, one of: {known}.",
-                               known=", ".join(_described(available()))))
+            self.add(
+                (),
+                "",
+                _(
+                    '"ruleset" is missing: the file names its rules, one of: {known}.',
+                    known=", ".join(_described(available())),
+                ),
+            )
             return
         if not isinstance(ruleset_id, str):
             return
@@ -352,8 +421,12 @@ class _Checker:
             option = options.get(key)
             if option is None:
                 if options:
-                    message = _("There is no option \"{key}\" {in_ruleset}; its options are: {known}.",
-                                in_ruleset=ruleset.in_ruleset(), key=key, known=", ".join(options))
+                    message = _(
+                        'There is no option "{key}" {in_ruleset}; its options are: {known}.',
+                        in_ruleset=ruleset.in_ruleset(),
+                        key=key,
+                        known=", ".join(options),
+                    )
                 else:
                     message = _("There are no options {in_ruleset}.", in_ruleset=ruleset.in_ruleset())
                 self.add(("options", key), "", message)
@@ -363,13 +436,27 @@ class _Checker:
                 if len(meant) == 1:
                     self.options[key] = meant[0]  # a label in the GM's language, or its short form: the choice's value
                 elif meant:
-                    self.add(("options", key), "", _(
-                        "\"{value}\" may be any of {known}: write which.", value=value,
-                        known=", ".join(f"{choice} ({_(labels[choice])})" for choice in meant)))
+                    self.add(
+                        ("options", key),
+                        "",
+                        _(
+                            '"{value}" may be any of {known}: write which.',
+                            value=value,
+                            known=", ".join(f"{choice} ({_(labels[choice])})" for choice in meant),
+                        ),
+                    )
                 else:
                     choices = ", ".join(f"{choice} ({_(label)})" for choice, label in option.choices)
-                    self.add(("options", key), "", _("\"{value}\" is not a choice for {key}; the choices are: {known}.",
-                                                     value=value, key=key, known=choices))
+                    self.add(
+                        ("options", key),
+                        "",
+                        _(
+                            '"{value}" is not a choice for {key}; the choices are: {known}.',
+                            value=value,
+                            key=key,
+                            known=choices,
+                        ),
+                    )
         first_named: dict[str, int] = {}
         for number, side in enumerate(sides):
             name = side.get("name")
@@ -377,12 +464,20 @@ class _Checker:
                 continue
             earlier = first_named.setdefault(name.strip().casefold(), number)
             if earlier != number:
-                self.add(("sides", number, "name"), side_owner(name, number), _(
-                    "there is already a side called {name} (line {line}): give each side its own name.",
-                    name=sides[earlier]["name"].strip(), line=line_of(self.lines, ("sides", earlier, "name")) or "?"))
+                self.add(
+                    ("sides", number, "name"),
+                    side_owner(name, number),
+                    _(
+                        "there is already a side called {name} (line {line}): give each side its own name.",
+                        name=sides[earlier]["name"].strip(),
+                        line=line_of(self.lines, ("sides", earlier, "name")) or "?",
+                    ),
+                )
         for number, side in enumerate(sides):
             for index, spec in enumerate(_tables(side.get("combatants"))):
-                owner = combatant_owner(side_owner(side.get("name"), number), spec.get("name"), spec.get("count", 1), index)
+                owner = combatant_owner(
+                    side_owner(side.get("name"), number), spec.get("name"), spec.get("count", 1), index
+                )
                 self.sheet(ruleset, ("sides", number, "combatants", index), owner, spec)
 
     def sheet(self, ruleset: AnyRuleset, at: KeyPath, who: str, spec: Mapping[str, Any]) -> None:
@@ -435,15 +530,21 @@ def _unknown_ruleset(ruleset_id: str, known: list[str]) -> str:
     described = _described(known)
     close = _did_you_mean(ruleset_id, known)
     if close:
-        return _("unknown ruleset \"{id}\" (did you mean \"{close}\"?); the known ones are: {known}.",
-                 id=ruleset_id, close=close[0], known=", ".join(described))
-    return _("unknown ruleset \"{id}\"; the known ones are: {known}.", id=ruleset_id, known=", ".join(described))
+        return _(
+            'unknown ruleset "{id}" (did you mean "{close}"?); the known ones are: {known}.',
+            id=ruleset_id,
+            close=close[0],
+            known=", ".join(described),
+        )
+    return _('unknown ruleset "{id}"; the known ones are: {known}.', id=ruleset_id, known=", ".join(described))
 
 
 def _culprit(sheet_at: KeyPath, sheet: Mapping[str, Any], message: str) -> KeyPath:
     """The sheet field a refusal is about, when exactly one field's value (or else name) appears in it;
     the sheet itself otherwise."""
-    by_value = [key for key, value in sheet.items() if isinstance(value, str) and value.strip() and value.strip() in message]
+    by_value = [
+        key for key, value in sheet.items() if isinstance(value, str) and value.strip() and value.strip() in message
+    ]
     by_name = [key for key in sheet if re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", message)]
     for found in (by_value, by_name):
         if len(found) == 1:

@@ -23,8 +23,7 @@ def totals(requests: Iterable[RollRequest], rolls: Mapping[str, Roll]) -> dict[s
 
 def settle(state: State, order: tuple[Slot, ...] | list[Slot]) -> State:
     """The order stands."""
-    return replace(state, order=tuple(order), cursor=0,
-                   initiative=replace(state.initiative, pending=(), settled=True))
+    return replace(state, order=tuple(order), cursor=0, initiative=replace(state.initiative, pending=(), settled=True))
 
 
 def ask(state: State, requests: tuple[RollRequest, ...] | list[RollRequest]) -> State:

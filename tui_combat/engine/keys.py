@@ -53,16 +53,34 @@ FOCUS_KEYS: tuple[str, ...] = tuple(APP_KEYS["focus"].split(","))
 """Keys that move around a screen's lists and fields: no binding may be moved onto one of them."""
 
 KEY_LABELS: dict[str, str] = {
-    "round.next": N_("Next"), "round.back": N_("Back"), "round.roll": N_("Roll"), "round.type": N_("Typed"),
-    "round.declare": N_("Declare"), "round.damage": N_("Damage"), "round.heal": N_("Heal"), "round.status": N_("Status"),
-    "round.add": N_("Add"), "round.bring_in": N_("Bring in one waiting outside the order"), "round.undo": N_("Undo"), "round.redo": N_("Redo"), "round.leave": N_("Sessions"),
-    "round.save_as": N_("Save as"), "round.options": N_("Options"), "round.quit": N_("Quit"), "round.filter": N_("List"),
-    "round.group": N_("Fold or unfold a group"), "round.effect": N_("Condition or effect for some rounds"),
-    "round.export": N_("Fight report"), "round.save_to_library": N_("Save to the library"),
+    "round.next": N_("Next"),
+    "round.back": N_("Back"),
+    "round.roll": N_("Roll"),
+    "round.type": N_("Typed"),
+    "round.declare": N_("Declare"),
+    "round.damage": N_("Damage"),
+    "round.heal": N_("Heal"),
+    "round.status": N_("Status"),
+    "round.add": N_("Add"),
+    "round.bring_in": N_("Bring in one waiting outside the order"),
+    "round.undo": N_("Undo"),
+    "round.redo": N_("Redo"),
+    "round.leave": N_("Sessions"),
+    "round.save_as": N_("Save as"),
+    "round.options": N_("Options"),
+    "round.quit": N_("Quit"),
+    "round.filter": N_("List"),
+    "round.group": N_("Fold or unfold a group"),
+    "round.effect": N_("Condition or effect for some rounds"),
+    "round.export": N_("Fight report"),
+    "round.save_to_library": N_("Save to the library"),
     "round.hide": N_("Hide from the players, or reveal"),
     "round.show_held": N_("Show the players what was held as it names a secret"),
-    "app.help": N_("Help"), "app.settings": N_("Settings"),
-    "app.quit": N_("Quit"), "app.palette": N_("Palette"), "focus": N_("moving around the screen"),
+    "app.help": N_("Help"),
+    "app.settings": N_("Settings"),
+    "app.quit": N_("Quit"),
+    "app.palette": N_("Palette"),
+    "focus": N_("moving around the screen"),
 }
 """What each reserved binding does, for messages about a key already taken."""
 
@@ -70,9 +88,24 @@ _keymap: dict[str, str] = {}
 """The GM's entries in force: binding id → keys ("j" or "j,ctrl+n"), as Textual's keymap has them."""
 
 _SHOWN: dict[str, str] = {
-    "escape": "Esc", "enter": "Enter", "space": "space", "tab": "Tab", "backspace": "Backspace", "delete": "Del",
-    "up": "↑", "down": "↓", "left": "←", "right": "→", "pageup": "PgUp", "pagedown": "PgDn",
-    "slash": "/", "backslash": "\\", "minus": "-", "plus": "+", "underscore": "_", "at": "@",
+    "escape": "Esc",
+    "enter": "Enter",
+    "space": "space",
+    "tab": "Tab",
+    "backspace": "Backspace",
+    "delete": "Del",
+    "up": "↑",
+    "down": "↓",
+    "left": "←",
+    "right": "→",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+    "slash": "/",
+    "backslash": "\\",
+    "minus": "-",
+    "plus": "+",
+    "underscore": "_",
+    "at": "@",
 }
 
 

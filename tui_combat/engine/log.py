@@ -28,14 +28,37 @@ from tui_combat.engine.messages import (
 from tui_combat.engine.model import State
 from tui_combat.i18n import N_
 
-__all__ = ["LOG_CHUNK", "Fact", "LogChunk", "LogEntry", "Msg", "N_", "Param", "append_log", "log", "msg", "plural_msg",
-           "render", "render_param", "roll_param"]
+__all__ = [
+    "LOG_CHUNK",
+    "Fact",
+    "LogChunk",
+    "LogEntry",
+    "Msg",
+    "N_",
+    "Param",
+    "append_log",
+    "log",
+    "msg",
+    "plural_msg",
+    "render",
+    "render_param",
+    "roll_param",
+]
 
 S = TypeVar("S", bound=State)
 
 
-def log(state: S, message_id: str | Msg, /, *, secret: bool = False, rolls: tuple[Roll, ...] = (),
-        facts: Mapping[str, Fact] | None = None, public: Msg | None = None, **params: Param) -> S:
+def log(
+    state: S,
+    message_id: str | Msg,
+    /,
+    *,
+    secret: bool = False,
+    rolls: tuple[Roll, ...] = (),
+    facts: Mapping[str, Fact] | None = None,
+    public: Msg | None = None,
+    **params: Param,
+) -> S:
     """``state`` with one more log entry (``message_id`` marked with :func:`N_`), who may read it decided now
     (:func:`tui_combat.engine.audience.decided`): ``public`` is what the players read when the line holds what is
     not theirs (a monster's exact hit points, a stat) or, for a line of dice, its outcome as they may read it

@@ -49,6 +49,6 @@ def logged_since(state: State, count: int) -> list[LogEntry]:
         start = end - len(chunk)
         if end <= count:
             break
-        taken.append(chunk[max(count - start, 0):])
+        taken.append(chunk[max(count - start, 0) :])
         end = start
     return [entry for chunk in reversed(taken) for entry in chunk]

@@ -13,8 +13,21 @@ import msgspec
 from tui_combat.engine.dice import Roll
 from tui_combat.i18n import N_, _, ngettext
 
-__all__ = ["LOG_CHUNK", "Fact", "LogChunk", "LogEntry", "Msg", "N_", "Param", "append_log", "msg", "plural_msg", "render",
-           "render_param", "roll_param"]
+__all__ = [
+    "LOG_CHUNK",
+    "Fact",
+    "LogChunk",
+    "LogEntry",
+    "Msg",
+    "N_",
+    "Param",
+    "append_log",
+    "msg",
+    "plural_msg",
+    "render",
+    "render_param",
+    "roll_param",
+]
 
 Fact = int | str | bool
 
@@ -61,8 +74,10 @@ def roll_param(roll: Roll) -> Param:
     if roll.physical:
         faces = faces_text(roll) if roll.faces else None
         if faces is not None:
-            return Msg(id=N_("{expr} (typed): {faces} = {total}"), params={"expr": roll.expr, "faces": faces,
-                                                                           "total": roll.total})
+            return Msg(
+                id=N_("{expr} (typed): {faces} = {total}"),
+                params={"expr": roll.expr, "faces": faces, "total": roll.total},
+            )
         return Msg(id=N_("{expr} (typed): {total}"), params={"expr": roll.expr, "total": roll.total})
     return format_roll(roll)
 

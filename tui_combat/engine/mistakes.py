@@ -78,7 +78,7 @@ def file_value(value: Any) -> str:
 
 
 def _kinds(text: str) -> str:
-    """"int | str" → "a whole number or text"."""
+    """ "int | str" → "a whole number or text"."""
     words = [_(KIND_WORDS[kind]) if kind in KIND_WORDS else kind for kind in (k.strip() for k in text.split("|"))]
     shown = words[0]
     for word in words[1:]:
@@ -107,8 +107,7 @@ def _at(value: Any, path: str) -> tuple[bool, Any]:
     return True, value
 
 
-def validation_text(error: msgspec.ValidationError, value: Any = None,
-                    known: Sequence[str] = ()) -> str:
+def validation_text(error: msgspec.ValidationError, value: Any = None, known: Sequence[str] = ()) -> str:
     """``error`` in the GM's language, naming the field where it is ("ac: a whole number, not "three"."):
     ``value`` is what was converted (to quote the wrong value), ``known`` the fields of the table an unknown
     field is in, when it is the outermost."""
@@ -128,22 +127,26 @@ def validation_text(error: msgspec.ValidationError, value: Any = None,
     if unknown is not None:
         name = unknown["field"]
         if path or not known:
-            return _("{field}: unknown field \"{unknown}\".", field=field, unknown=name)
+            return _('{field}: unknown field "{unknown}".', field=field, unknown=name)
         return unknown_field(name, known)
     missing = _MISSING.match(message)
     if missing is not None:
-        said = _("\"{field}\" is missing.", field=missing["field"])
+        said = _('"{field}" is missing.', field=missing["field"])
         return f"{path}: {said}" if path else said
     return f"{path}: {message}" if path else message  # a refusal msgspec words otherwise: as it says it
 
 
 def unknown_field(name: str, known: Sequence[str]) -> str:
-    """"unknown field "cls" (did you mean …?); the fields here are: …"."""
+    """ "unknown field "cls" (did you mean …?); the fields here are: …"."""
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     if close:
-        return _("unknown field \"{field}\" (did you mean \"{close}\"?); the fields here are: {known}.",
-                 field=name, close=close[0], known=", ".join(known))
-    return _("unknown field \"{field}\"; the fields here are: {known}.", field=name, known=", ".join(known))
+        return _(
+            'unknown field "{field}" (did you mean "{close}"?); the fields here are: {known}.',
+            field=name,
+            close=close[0],
+            known=", ".join(known),
+        )
+    return _('unknown field "{field}"; the fields here are: {known}.', field=name, known=", ".join(known))
 
 
 def _top_key(error: msgspec.ValidationError) -> str:
@@ -153,8 +156,9 @@ def _top_key(error: msgspec.ValidationError) -> str:
     return step.group(1) if step is not None and step.group(1) is not None else ""
 
 
-def convert_sheet(sheet: Mapping[str, Any], kind: type[S], *, strict: bool = False,
-                  forbid_unknown: bool | None = None) -> tuple[S, list[str]]:
+def convert_sheet(
+    sheet: Mapping[str, Any], kind: type[S], *, strict: bool = False, forbid_unknown: bool | None = None
+) -> tuple[S, list[str]]:
     """``sheet`` as ``kind``, and its mistakes in the GM's words ("Sheet, ac: a whole number, not "three"."):
     every unknown field (``forbid_unknown``; None: when ``kind`` forbids them) and every field msgspec refuses
     is named and set aside, so that the sheet's other checks still run on the rest (its defaults in their

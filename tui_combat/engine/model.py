@@ -43,8 +43,23 @@ ROLLS_OPTION = "public_rolls"
 """The key of a fight's options that says what the players see of rolls (the engine's, whatever the ruleset)."""
 
 __all__ = [
-    "BEHIND_THE_SCREEN", "LOG_CHUNK", "ROLLS_OPTION", "ROLLS_SHOWN", "SCHEMA_VERSION", "Combatant", "Effect", "Initiative", "JSONMap", "LogChunk", "LogEntry", "RollRequest", "Side",
-    "Slot", "State", "Status", "append_log",
+    "BEHIND_THE_SCREEN",
+    "LOG_CHUNK",
+    "ROLLS_OPTION",
+    "ROLLS_SHOWN",
+    "SCHEMA_VERSION",
+    "Combatant",
+    "Effect",
+    "Initiative",
+    "JSONMap",
+    "LogChunk",
+    "LogEntry",
+    "RollRequest",
+    "Side",
+    "Slot",
+    "State",
+    "Status",
+    "append_log",
 ]
 
 
@@ -130,8 +145,9 @@ class _Index:
 
     __slots__ = ("at", "hidden", "names")
 
-    def __init__(self, at: dict[str, int], names: Mapping[str, str] | None = None,
-                 hidden: frozenset[str] | None = None) -> None:
+    def __init__(
+        self, at: dict[str, int], names: Mapping[str, str] | None = None, hidden: frozenset[str] | None = None
+    ) -> None:
         self.at = at
         self.names = names
         self.hidden = hidden
@@ -231,11 +247,13 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         found by the index, and the new tuple shares it (the same ids stand at the same places)."""
         index = _index(self.combatants)
         position = index.at[combatant.id]
-        combatants = (*self.combatants[:position], combatant, *self.combatants[position + 1:])
+        combatants = (*self.combatants[:position], combatant, *self.combatants[position + 1 :])
         old = self.combatants[position]
         same_name = old.name == combatant.name
         same_hidden = old.hidden == combatant.hidden and (same_name or not old.hidden)
-        _remember(combatants, _Index(index.at, index.names if same_name else None, index.hidden if same_hidden else None))
+        _remember(
+            combatants, _Index(index.at, index.names if same_name else None, index.hidden if same_hidden else None)
+        )
         return replace(self, combatants=combatants)
 
     def side(self, side_id: str) -> Side:

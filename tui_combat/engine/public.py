@@ -37,8 +37,21 @@ from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _, after_name, ngettext
 
 __all__ = [
-    "BEHIND_THE_SCREEN", "CONDITION_LABELS", "HEALTH_WORDS", "LOG_LINES", "PUBLIC_FACTS", "HealthScale", "PublicCombatant",
-    "PublicGroup", "PublicLine", "PublicStep", "PublicView", "health_word", "public_entries", "public_entry", "public_log",
+    "BEHIND_THE_SCREEN",
+    "CONDITION_LABELS",
+    "HEALTH_WORDS",
+    "LOG_LINES",
+    "PUBLIC_FACTS",
+    "HealthScale",
+    "PublicCombatant",
+    "PublicGroup",
+    "PublicLine",
+    "PublicStep",
+    "PublicView",
+    "health_word",
+    "public_entries",
+    "public_entry",
+    "public_log",
     "public_view",
 ]
 
@@ -155,8 +168,11 @@ def public_entry(entry: LogEntry) -> LogEntry | None:
         return None
     if shown is entry.msg:
         return entry
-    facts = {key: value for key, value in entry.facts.items()
-             if key in PUBLIC_FACTS or (key in ("hp", "hp_before") and "hp" in shown.params)}
+    facts = {
+        key: value
+        for key, value in entry.facts.items()
+        if key in PUBLIC_FACTS or (key in ("hp", "hp_before") and "hp" in shown.params)
+    }
     return msgspec.structs.replace(entry, msg=shown, public=None, rolls=(), facts=facts)
 
 
@@ -190,16 +206,26 @@ def _conditions(ruleset: AnyRuleset, state: State, combatant_id: str, shown: str
     """The ruleset's public conditions (:meth:`~tui_combat.engine.contract.Ruleset.public_conditions`: a message
     is read as a log line's is, :func:`~tui_combat.engine.audience.reading`), then the conditions and effects the
     GM put on with the time they have left (not one put on during a secret step or named after a secret)."""
-    lasting = tuple(ngettext("{effect}: {n} round", "{effect}: {n} rounds", effect.rounds, effect=render(effect.label),
-                             n=effect.rounds)
-                    for effect in effects_of(state, combatant_id) if not effect.secret)
+    lasting = tuple(
+        ngettext(
+            "{effect}: {n} round", "{effect}: {n} rounds", effect.rounds, effect=render(effect.label), n=effect.rounds
+        )
+        for effect in effects_of(state, combatant_id)
+        if not effect.secret
+    )
     try:
         own = ruleset.public_conditions(state, combatant_id)
     except Exception:  # a sheet the ruleset cannot read (or a bug in it) must not take the players' screen down
         return lasting
     read = [condition if isinstance(condition, str) else reading(condition, shown) for condition in own]
-    return tuple(render(condition) if isinstance(condition, Msg) else condition
-                 for condition in read if isinstance(condition, (str, Msg))) + lasting
+    return (
+        tuple(
+            render(condition) if isinstance(condition, Msg) else condition
+            for condition in read
+            if isinstance(condition, (str, Msg))
+        )
+        + lasting
+    )
 
 
 def _secretly_rolled(ruleset: AnyRuleset, state: State) -> bool:
@@ -229,8 +255,9 @@ class _Builder:
         combatant = self.by_id[combatant_id]
         party = combatant.side in self.party
         health = health_word(combatant, self.scale, self.ruleset.condition_word(self.state, combatant_id))
-        conditions = _conditions(self.ruleset, self.state, combatant_id, self.shown) \
-            if self.state.phase == "round" else ()
+        conditions = (
+            _conditions(self.ruleset, self.state, combatant_id, self.shown) if self.state.phase == "round" else ()
+        )
         return PublicCombatant(
             name=combatant.name,
             side=self.side_names.get(combatant.side, ""),
@@ -265,25 +292,32 @@ def _groups(builder: _Builder, state: State, steps: tuple[StepDef, ...]) -> tupl
     if hidden:
         waiting = [c for c in rest if c.status == "active" and any(c.id in slot.combatants for slot in state.order)]
         if waiting:
-            groups.append(PublicGroup(kind="waiting", label=_("yet to act"),
-                                      combatants=tuple(builder.combatant(c.id) for c in waiting)))
+            groups.append(
+                PublicGroup(
+                    kind="waiting", label=_("yet to act"), combatants=tuple(builder.combatant(c.id) for c in waiting)
+                )
+            )
         rest = [c for c in rest if c not in waiting]
     if rest:
-        groups.append(PublicGroup(kind="idle", label=_("not acting"),
-                                  combatants=tuple(builder.combatant(c.id) for c in rest)))
+        groups.append(
+            PublicGroup(kind="idle", label=_("not acting"), combatants=tuple(builder.combatant(c.id) for c in rest))
+        )
     return groups, hidden
 
 
 def _sides(builder: _Builder, state: State) -> list[PublicGroup]:
     """Before the order is rolled: the sides, each with those of it the players see."""
-    sides = [(side, tuple(builder.combatant(c.id) for c in state.combatants
-                          if c.side == side.id and c.id in builder.by_id)) for side in state.sides]
+    sides = [
+        (side, tuple(builder.combatant(c.id) for c in state.combatants if c.side == side.id and c.id in builder.by_id))
+        for side in state.sides
+    ]
     # A side none of whose members the players see is not there for them.
     return [PublicGroup(kind="side", label=side.name, combatants=members) for side, members in sides if members]
 
 
-def _slots(builder: _Builder, state: State, steps: tuple[StepDef, ...], hidden: bool,
-           listed: set[str]) -> list[PublicGroup]:
+def _slots(
+    builder: _Builder, state: State, steps: tuple[StepDef, ...], hidden: bool, listed: set[str]
+) -> list[PublicGroup]:
     """The order's slots the players see (only those that acted or act now, when it was rolled in secret); each
     id shown is added to ``listed``."""
     in_turns, all_done = _step_position(steps, state.step) if state.phase == "round" else (False, state.phase == "over")
@@ -298,8 +332,15 @@ def _slots(builder: _Builder, state: State, steps: tuple[StepDef, ...], hidden: 
         if not members and (hidden or slot.combatants):  # a slot of the hidden only is not there for the players
             continue
         listed.update(members)
-        groups.append(PublicGroup(kind="slot", label="" if hidden else _label(slot.label, builder.shown), now=now, done=done,
-                                  combatants=tuple(builder.combatant(c, acting=now, acted=done) for c in members)))
+        groups.append(
+            PublicGroup(
+                kind="slot",
+                label="" if hidden else _label(slot.label, builder.shown),
+                now=now,
+                done=done,
+                combatants=tuple(builder.combatant(c, acting=now, acted=done) for c in members),
+            )
+        )
     return groups
 
 
@@ -335,8 +376,10 @@ def _out_of_order(builder: _Builder, state: State, listed: set[str]) -> list[Pub
         if entry.combatant in builder.by_id and entry.combatant not in listed:
             by_label.setdefault(render(entry.label), []).append(entry.combatant)
             listed.add(entry.combatant)
-    return [PublicGroup(kind="waiting", label=label, combatants=tuple(builder.combatant(c) for c in members))
-            for label, members in by_label.items()]
+    return [
+        PublicGroup(kind="waiting", label=label, combatants=tuple(builder.combatant(c) for c in members))
+        for label, members in by_label.items()
+    ]
 
 
 def public_view(state: State, scale: HealthScale | None = None, *, log_lines: int = LOG_LINES) -> PublicView:
@@ -351,8 +394,10 @@ def public_view(state: State, scale: HealthScale | None = None, *, log_lines: in
         ruleset=_(ruleset.name),
         phase=state.phase,
         round=state.round,
-        steps=tuple(PublicStep(label=_(step.label), secret=step.secret, current=index == state.step)
-                    for index, step in enumerate(steps)),
+        steps=tuple(
+            PublicStep(label=_(step.label), secret=step.secret, current=index == state.step)
+            for index, step in enumerate(steps)
+        ),
         groups=tuple(groups),
         now=now_group.combatants if now_group else (),
         now_label=now_group.label if now_group else "",

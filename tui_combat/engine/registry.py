@@ -26,6 +26,8 @@ refusal of ours, a key taken or a house rule mistaken, is asked again: the GM ma
 
 class PluginFailure(RuleError):
     """A plugin's own code raised while it was loaded or prepared."""
+
+
 _discovered: dict[str, str] | None = None
 
 
@@ -37,15 +39,35 @@ def check_catalogue(ruleset: AnyRuleset) -> None:
     names: set[str] = set()
     for spec in ruleset.actions:
         if spec.name in names:
-            raise RuleError(_("Ruleset {ruleset}: the action {action} is listed twice.", ruleset=_(ruleset.name), action=_(spec.label)))
+            raise RuleError(
+                _(
+                    "Ruleset {ruleset}: the action {action} is listed twice.",
+                    ruleset=_(ruleset.name),
+                    action=_(spec.label),
+                )
+            )
         names.add(spec.name)
         for key in effective(ruleset_binding_id(ruleset.id, spec.name), spec.key).split(","):
             if key in taken:
-                raise RuleError(_("Ruleset {ruleset}: the key {key} of {action} is already the app's key for {other}.",
-                                  ruleset=_(ruleset.name), key=key, action=_(spec.label), other=_(KEY_LABELS.get(taken[key], taken[key]))))
+                raise RuleError(
+                    _(
+                        "Ruleset {ruleset}: the key {key} of {action} is already the app's key for {other}.",
+                        ruleset=_(ruleset.name),
+                        key=key,
+                        action=_(spec.label),
+                        other=_(KEY_LABELS.get(taken[key], taken[key])),
+                    )
+                )
             if key in seen:
-                raise RuleError(_("Ruleset {ruleset}: the key {key} is used by both {action} and {other}.",
-                                  ruleset=_(ruleset.name), key=key, action=_(spec.label), other=_(seen[key])))
+                raise RuleError(
+                    _(
+                        "Ruleset {ruleset}: the key {key} is used by both {action} and {other}.",
+                        ruleset=_(ruleset.name),
+                        key=key,
+                        action=_(spec.label),
+                        other=_(seen[key]),
+                    )
+                )
             seen[key] = spec.label
 
 
@@ -65,8 +87,9 @@ def _load_target(target: str) -> AnyRuleset:
     except RuleError:
         raise
     except Exception as error:  # a plugin is anyone's code
-        raise PluginFailure(_("The ruleset plugin {target} could not be loaded: {error}", target=target,
-                              error=failure(error))) from None
+        raise PluginFailure(
+            _("The ruleset plugin {target} could not be loaded: {error}", target=target, error=failure(error))
+        ) from None
     return ruleset
 
 
@@ -77,13 +100,23 @@ def failure(error: Exception) -> str:
 
     kind = type(error).__name__
     if isinstance(error, SyntaxError) and error.filename:
-        return _("{error} at {file}, line {line}: {message}", error=kind, file=error.filename, line=error.lineno,
-                 message=error.msg)
+        return _(
+            "{error} at {file}, line {line}: {message}",
+            error=kind,
+            file=error.filename,
+            line=error.lineno,
+            message=error.msg,
+        )
     frames = traceback.extract_tb(error.__traceback__)
     if not frames:
         return f"{kind}: {error}"
-    return _("{error} at {file}, line {line}: {message}", error=kind, file=frames[-1].filename, line=frames[-1].lineno,
-             message=str(error) or kind)
+    return _(
+        "{error} at {file}, line {line}: {message}",
+        error=kind,
+        file=frames[-1].filename,
+        line=frames[-1].lineno,
+        message=str(error) or kind,
+    )
 
 
 def _read_catalogs(ruleset: AnyRuleset, target: str) -> None:
@@ -96,8 +129,14 @@ def _read_catalogs(ruleset: AnyRuleset, target: str) -> None:
     try:
         add_catalogs(ruleset.catalogs)
     except (OSError, CatalogError, UnicodeDecodeError) as error:
-        raise RuleError(_("Ruleset plugin {target}: its catalog {path} cannot be read: {error}",
-                          target=target, path=ruleset.catalogs / f"{language()}.po", error=error)) from None
+        raise RuleError(
+            _(
+                "Ruleset plugin {target}: its catalog {path} cannot be read: {error}",
+                target=target,
+                path=ruleset.catalogs / f"{language()}.po",
+                error=error,
+            )
+        ) from None
 
 
 def _discover() -> dict[str, str]:
@@ -107,7 +146,9 @@ def _discover() -> dict[str, str]:
 
         entries = list(entry_points(group=ENTRY_POINT_GROUP))
         # The app's own rulesets first, then the plugins; the first distribution on the path wins a name.
-        entries.sort(key=lambda entry: entry.dist is None or entry.dist.name.lower().replace("_", "-") != _OWN_DISTRIBUTION)
+        entries.sort(
+            key=lambda entry: entry.dist is None or entry.dist.name.lower().replace("_", "-") != _OWN_DISTRIBUTION
+        )
         found: dict[str, str] = {}
         for entry in entries:
             found.setdefault(entry.name, entry.value)
@@ -132,7 +173,7 @@ def get(ruleset_id: str) -> AnyRuleset:
         raise RuleError(_failed[ruleset_id])
     target = _discover().get(ruleset_id)
     if target is None:
-        raise RuleError(_("Unknown ruleset \"{id}\".", id=ruleset_id))
+        raise RuleError(_('Unknown ruleset "{id}".', id=ruleset_id))
     try:
         ruleset = _load_target(target)
     except PluginFailure as error:
@@ -176,6 +217,11 @@ def register(ruleset: AnyRuleset) -> None:
     except RuleError:
         raise
     except Exception as error:
-        raise PluginFailure(_("The ruleset plugin {target} could not be loaded: {error}", target=type(ruleset).__module__,
-                              error=failure(error))) from None
+        raise PluginFailure(
+            _(
+                "The ruleset plugin {target} could not be loaded: {error}",
+                target=type(ruleset).__module__,
+                error=failure(error),
+            )
+        ) from None
     _loaded[ruleset.id] = ruleset

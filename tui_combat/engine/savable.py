@@ -35,12 +35,20 @@ PARAM_TYPES = (str, int, float, bool, type(None), Msg)
 """What a message's parameter may be, besides a list of ``str``, ``int`` and :class:`Msg`."""
 
 _ACTION_WORDS: dict[type[a.Action], str] = {
-    a.NextStep: KEY_LABELS["round.next"], a.PreviousStep: KEY_LABELS["round.back"],
-    a.RollInitiative: N_("Initiative"), a.Declare: KEY_LABELS["round.declare"],
-    a.Damage: KEY_LABELS["round.damage"], a.Heal: KEY_LABELS["round.heal"], a.SetStatus: KEY_LABELS["round.status"],
-    a.AddCombatants: KEY_LABELS["round.add"], a.BringIn: KEY_LABELS["round.bring_in"],
-    a.AddEffect: KEY_LABELS["round.effect"], a.StartFight: N_("Start of the fight"),
-    a.RollSurprise: N_("Surprise"), a.SavingThrow: N_("Saving throw"), a.AreaEffect: N_("Area effect"),
+    a.NextStep: KEY_LABELS["round.next"],
+    a.PreviousStep: KEY_LABELS["round.back"],
+    a.RollInitiative: N_("Initiative"),
+    a.Declare: KEY_LABELS["round.declare"],
+    a.Damage: KEY_LABELS["round.damage"],
+    a.Heal: KEY_LABELS["round.heal"],
+    a.SetStatus: KEY_LABELS["round.status"],
+    a.AddCombatants: KEY_LABELS["round.add"],
+    a.BringIn: KEY_LABELS["round.bring_in"],
+    a.AddEffect: KEY_LABELS["round.effect"],
+    a.StartFight: N_("Start of the fight"),
+    a.RollSurprise: N_("Surprise"),
+    a.SavingThrow: N_("Saving throw"),
+    a.AreaEffect: N_("Area effect"),
 }
 """The engine's actions that call the ruleset's hooks, as the GM knows them."""
 
@@ -74,12 +82,19 @@ def _param_problem(value: object, where: str) -> str | None:
                 if problem:
                     return problem
             elif not isinstance(item, (str, int)) or isinstance(item, bool):
-                return _("the log line's parameter {field} holds a {kind}: a list parameter holds str, int and Msg.",
-                         field=f"{where}[{index}]", kind=_kind(item))
+                return _(
+                    "the log line's parameter {field} holds a {kind}: a list parameter holds str, int and Msg.",
+                    field=f"{where}[{index}]",
+                    kind=_kind(item),
+                )
         return None
     if not isinstance(value, PARAM_TYPES):
-        return _("the log line's parameter {field} is a {kind}: a parameter is a str, an int, a float, a bool, None, "
-                 "a Msg or a list of them.", field=where, kind=_kind(value))
+        return _(
+            "the log line's parameter {field} is a {kind}: a parameter is a str, an int, a float, a bool, None, "
+            "a Msg or a list of them.",
+            field=where,
+            kind=_kind(value),
+        )
     return None
 
 
@@ -95,7 +110,9 @@ def entry_problem(entry: LogEntry) -> str | None:
     """Why ``entry`` would not read back from a saved fight (None: it would)."""
     for key, value in entry.facts.items():
         if not isinstance(value, FACT_TYPES):
-            return _("the log fact {field} is a {kind}: a fact is an int, a str or a bool.", field=key, kind=_kind(value))
+            return _(
+                "the log fact {field} is a {kind}: a fact is an int, a str or a bool.", field=key, kind=_kind(value)
+            )
     problem = _msg_problem(entry.msg)
     if problem is None and entry.public is not None:
         problem = _msg_problem(entry.public)
@@ -110,8 +127,9 @@ def state_problem(value: Any, state_type: type[Any], part: str) -> str | None:
     try:
         msgspec.convert(msgspec.json.decode(msgspec.json.encode(value)), state_type)
     except (msgspec.ValidationError, msgspec.EncodeError, TypeError, ValueError, OverflowError) as error:
-        return _("its {part} does not read back as {type}: {error}", part=_(part), type=state_type.__name__,
-                 error=str(error))
+        return _(
+            "its {part} does not read back as {type}: {error}", part=_(part), type=state_type.__name__, error=str(error)
+        )
     return None
 
 
@@ -159,8 +177,9 @@ def entries_problem(entries: list[LogEntry] | tuple[LogEntry, ...]) -> str | Non
         _ENTRIES.decode(_ENCODER.encode(entries))
     except (msgspec.ValidationError, msgspec.EncodeError, TypeError, ValueError, OverflowError) as error:
         found = (entry_problem(entry) for entry in entries)
-        return next((problem for problem in found if problem), None) or \
-            _("a log line does not read back: {error}", error=str(error))
+        return next((problem for problem in found if problem), None) or _(
+            "a log line does not read back: {error}", error=str(error)
+        )
     return None
 
 
@@ -182,8 +201,11 @@ def check(before: State, after: State, action: a.Action) -> None:
     problem = None
     if after.log is not before.log:
         problem = entries_problem(_new_entries(before, after))
-    if problem is None and after.ruleset and (after.round_state is not before.round_state
-                                              or after.fight_state is not before.fight_state):
+    if (
+        problem is None
+        and after.ruleset
+        and (after.round_state is not before.round_state or after.fight_state is not before.fight_state)
+    ):
         from tui_combat.engine.registry import get
 
         ruleset = get(after.ruleset)
@@ -194,8 +216,14 @@ def check(before: State, after: State, action: a.Action) -> None:
     if problem is None:
         return
     name = _(_ruleset_name(after))
-    raise RuleError(_("Ruleset {ruleset}: {action} is refused, as the fight could not be saved with it: {problem}",
-                      ruleset=name, action=_action_word(action, before), problem=problem))
+    raise RuleError(
+        _(
+            "Ruleset {ruleset}: {action} is refused, as the fight could not be saved with it: {problem}",
+            ruleset=name,
+            action=_action_word(action, before),
+            problem=problem,
+        )
+    )
 
 
 def _ruleset_name(state: State) -> str:

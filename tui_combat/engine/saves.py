@@ -78,7 +78,7 @@ def d20_chance(least: int, dice: str = "1d20") -> float:
     if key == _ADVANTAGE:
         return 1 - (1 - single) ** 2
     if key == _DISADVANTAGE:
-        return single ** 2
+        return single**2
     return single
 
 
@@ -93,8 +93,17 @@ def dice_key(expr: str) -> tuple[tuple[int, ...], ...] | None:
     for term in parsed.terms:
         if isinstance(term, Dice):
             kept = term.keep if term.keep and term.keep < term.count else 0
-            terms.append((term.count, term.sides, kept, int(term.keep_lowest and bool(kept)), int(term.negative),
-                          int(term.explode), term.explode_at))
+            terms.append(
+                (
+                    term.count,
+                    term.sides,
+                    kept,
+                    int(term.keep_lowest and bool(kept)),
+                    int(term.negative),
+                    int(term.explode),
+                    term.explode_at,
+                )
+            )
         else:
             terms.append((term.value,))
     return tuple(terms)
@@ -147,6 +156,7 @@ class SpecialAbility(msgspec.Struct, frozen=True, kw_only=True):
     """False while it waits to recharge (5e Recharge 5–6)."""
     note: Msg | str = ""
     """What the GM reads beside it: "recharge 5–6: not ready", "cone 60 ft"."""
+
 
 class SavingRules:
     """The saving-throw part of the ruleset contract (:class:`~tui_combat.engine.contract.Ruleset` has these

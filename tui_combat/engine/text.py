@@ -23,8 +23,16 @@ import msgspec
 
 from tui_combat.i18n import N_, _
 
-__all__ = ["MULTI_LINE_FIELDS", "action_text_problem", "control_problem", "first_control", "harmless",
-           "json_harmless", "value_problem", "without_controls"]
+__all__ = [
+    "MULTI_LINE_FIELDS",
+    "action_text_problem",
+    "control_problem",
+    "first_control",
+    "harmless",
+    "json_harmless",
+    "value_problem",
+    "without_controls",
+]
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -39,8 +47,16 @@ _HARMLESS_BUT_LINES = {code: picture for code, picture in _HARMLESS.items() if c
 _REMOVED = dict.fromkeys(_HARMLESS)
 
 _NAMES: dict[int, str] = {
-    0x00: N_("null"), 0x07: N_("bell"), 0x08: N_("backspace"), 0x09: N_("tab"), 0x0A: N_("line break"),
-    0x0D: N_("carriage return"), 0x1B: N_("escape"), 0x7F: N_("delete"), 0x9B: N_("escape"), 0x9D: N_("escape"),
+    0x00: N_("null"),
+    0x07: N_("bell"),
+    0x08: N_("backspace"),
+    0x09: N_("tab"),
+    0x0A: N_("line break"),
+    0x0D: N_("carriage return"),
+    0x1B: N_("escape"),
+    0x7F: N_("delete"),
+    0x9B: N_("escape"),
+    0x9D: N_("escape"),
 }
 """What the control characters a GM may meet are called (U+009B and U+009D open escape sequences as U+001B does)."""
 
@@ -72,9 +88,13 @@ def control_problem(text: str, *, lines: bool = False) -> str | None:
     if at is None:
         return None
     quoted = harmless(text if len(text) <= QUOTED else text[:QUOTED] + "…")
-    return _("\"{text}\" holds a control character ({character}) at character {position}: names, notes and other "
-             "text may hold no control character or escape sequence.",
-             text=quoted, character=character_name(text[at]), position=at + 1)
+    return _(
+        '"{text}" holds a control character ({character}) at character {position}: names, notes and other '
+        "text may hold no control character or escape sequence.",
+        text=quoted,
+        character=character_name(text[at]),
+        position=at + 1,
+    )
 
 
 def harmless(text: str, *, lines: bool = False) -> str:
@@ -120,8 +140,14 @@ def value_problem(value: Any, key: str) -> str | None:
 
 
 _TEXT_FIELDS: dict[str, tuple[str, ...]] = {
-    "name": ("name",), "add_side": ("name",), "add": ("name", "sheet", "notes"), "edit": ("name", "sheet", "notes"),
-    "note": ("text",), "effect": ("name",), "declare": ("declaration",), "rs": ("args",),
+    "name": ("name",),
+    "add_side": ("name",),
+    "add": ("name", "sheet", "notes"),
+    "edit": ("name", "sheet", "notes"),
+    "note": ("text",),
+    "effect": ("name",),
+    "declare": ("declaration",),
+    "rs": ("args",),
 }
 """By the action's tag: its fields that hold what the GM typed (the others are ids, numbers and the app's
 own rolls, made by the app)."""

@@ -48,7 +48,7 @@ class _Scanner:
         return bisect.bisect_left(self.newlines, self.pos) + 1
 
     def peek(self, count: int = 1) -> str:
-        return self.text[self.pos:self.pos + count]
+        return self.text[self.pos : self.pos + count]
 
     def note(self, path: KeyPath) -> None:
         self.lines.setdefault(path, self.line())
@@ -107,17 +107,17 @@ class _Scanner:
             char = self.peek()
             if char == '"':
                 end = self.string_end(self.pos, '"')
-                parts.append(str(tomllib.loads("k = " + self.text[self.pos:end])["k"]))
+                parts.append(str(tomllib.loads("k = " + self.text[self.pos : end])["k"]))
                 self.pos = end
             elif char == "'":
                 end = self.text.index("'", self.pos + 1) + 1
-                parts.append(self.text[self.pos + 1:end - 1])
+                parts.append(self.text[self.pos + 1 : end - 1])
                 self.pos = end
             else:
                 start = self.pos
                 while self.pos < len(self.text) and self.text[self.pos] in _BARE:
                     self.pos += 1
-                parts.append(self.text[start:self.pos])
+                parts.append(self.text[start : self.pos])
             self.skip_blank(newlines=False)
             if self.peek() != ".":
                 return parts

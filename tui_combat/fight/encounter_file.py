@@ -24,7 +24,12 @@ from tui_combat.saves.locations import slug
 from tui_combat.settings.toml_write import TomlWriteError, table_lines
 
 __all__ = [
-    "EncounterFileError", "SavedEncounter", "default_path", "differences", "encounter_of", "encounter_text",
+    "EncounterFileError",
+    "SavedEncounter",
+    "default_path",
+    "differences",
+    "encounter_of",
+    "encounter_text",
     "save_encounter",
 ]
 
@@ -67,11 +72,20 @@ def encounter_of(state: State) -> Encounter:
                 written.add(combatant.group)
             first = members[0]
             name = base_name(first.name) if len(members) > 1 else first.name
-            specs.append(CombatantSpec(name=name, hp=first.max_hp, count=len(members), sheet=dict(first.sheet),
-                                       notes=first.notes, hidden=first.hidden))
+            specs.append(
+                CombatantSpec(
+                    name=name,
+                    hp=first.max_hp,
+                    count=len(members),
+                    sheet=dict(first.sheet),
+                    notes=first.notes,
+                    hidden=first.hidden,
+                )
+            )
         sides.append(SideSpec(name=side.name, party=side.is_party, combatants=specs))
-    return Encounter(name=state.name.strip() or _("Encounter"), ruleset=state.ruleset, options=dict(state.options),
-                     sides=sides)
+    return Encounter(
+        name=state.name.strip() or _("Encounter"), ruleset=state.ruleset, options=dict(state.options), sides=sides
+    )
 
 
 def encounter_text(encounter: Encounter) -> str:
@@ -86,8 +100,11 @@ def encounter_text(encounter: Encounter) -> str:
         lines += ["", "[[sides]]", *table_lines([("name", side.name), ("party", side.party or None)])]
         for spec in side.combatants:
             fields: list[tuple[str, Any]] = [
-                ("name", spec.name), ("hp", spec.hp), ("count", spec.count if spec.count != 1 else None),
-                ("notes", spec.notes or None), ("hidden", spec.hidden or None),
+                ("name", spec.name),
+                ("hp", spec.hp),
+                ("count", spec.count if spec.count != 1 else None),
+                ("notes", spec.notes or None),
+                ("hidden", spec.hidden or None),
             ]
             if spec.sheet:
                 fields.append(("sheet", {name: item for name, item in spec.sheet.items() if item is not None}))
@@ -104,8 +121,9 @@ def _signature(state: State) -> dict[str, list[tuple[str, Any]]]:
         grouped = combatant.group and len(groups[combatant.group]) > 1
         group = numbers.setdefault(combatant.group, len(numbers)) if grouped else -1
         side = state.side(combatant.side).name
-        found.setdefault(side, []).append((combatant.name, (combatant.max_hp, combatant.sheet, combatant.notes, group,
-                                                            combatant.hidden)))
+        found.setdefault(side, []).append(
+            (combatant.name, (combatant.max_hp, combatant.sheet, combatant.notes, group, combatant.hidden))
+        )
     return found
 
 
@@ -165,4 +183,3 @@ def save_encounter(state: State, path: Path, *, replace: bool = False) -> SavedE
     except OSError as error:
         raise EncounterFileError(_("Cannot write {path}: {error}", path=path, error=error.strerror or error)) from None
     return SavedEncounter(path, warnings)
-

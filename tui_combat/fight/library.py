@@ -54,9 +54,23 @@ from tui_combat.settings import toml_read
 from tui_combat.settings.toml_write import TomlWriteError, key, table_lines
 
 __all__ = [
-    "BESTIARY_DIR", "Entry", "Finder", "Library", "LibraryError", "base_name", "default_side", "entry_action",
-    "entry_from_state", "library_id", "library_path", "parse_count", "read_library", "rolled_hps", "save_entry",
-    "srd_path", "with_entry",
+    "BESTIARY_DIR",
+    "Entry",
+    "Finder",
+    "Library",
+    "LibraryError",
+    "base_name",
+    "default_side",
+    "entry_action",
+    "entry_from_state",
+    "library_id",
+    "library_path",
+    "parse_count",
+    "read_library",
+    "rolled_hps",
+    "save_entry",
+    "srd_path",
+    "with_entry",
 ]
 
 BESTIARY_DIR = Path(__file__).resolve().parents[1] / "rulesets" / "data" / "bestiary"
@@ -122,12 +136,16 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
     def names(self) -> list[str]:
         """Every name it is found by, as compared (:func:`~tui_combat.rulesets.names.name_key`): its own, its
         names in every language, its aliases."""
-        found = [name_key(self.name), name_key(self.shown_name()), *(name_key(name) for _language, name in self.translated),
-                 *(name_key(alias) for alias in self.aliases)]
+        found = [
+            name_key(self.name),
+            name_key(self.shown_name()),
+            *(name_key(name) for _language, name in self.translated),
+            *(name_key(alias) for alias in self.aliases),
+        ]
         return list(dict.fromkeys(name for name in found if name))
 
     def label(self) -> str:
-        """"Orc ×6" for a group, "Orc" for one."""
+        """ "Orc ×6" for a group, "Orc" for one."""
         return f"{self.shown_name()} ×{self.count}" if self.count > 1 else self.shown_name()
 
     def shown_hp(self) -> str:
@@ -158,7 +176,7 @@ def library_id(ruleset_id: str) -> str:
 def library_path(data_root: Path, ruleset_id: str) -> Path:
     """The GM's library of a ruleset, in the data folder (the shared one's file for a ruleset that shares)."""
     if not _RULESET_ID.fullmatch(ruleset_id):
-        raise LibraryError(_("\"{id}\" cannot name a library file.", id=ruleset_id))
+        raise LibraryError(_('"{id}" cannot name a library file.', id=ruleset_id))
     return data_root / LIBRARY_FOLDER / f"{library_id(ruleset_id)}.toml"
 
 
@@ -202,8 +220,16 @@ def read_library(path: Path, ruleset_id: str, source: Source = "library") -> Lib
     try:
         raw = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:
-        return Library(path=path, problems=(Problem(line=_toml_error_line(error, text), where="", message=_(
-            "this is not valid TOML: {error}.", error=_toml_error_reason(error))).text(path),))
+        return Library(
+            path=path,
+            problems=(
+                Problem(
+                    line=_toml_error_line(error, text),
+                    where="",
+                    message=_("this is not valid TOML: {error}.", error=_toml_error_reason(error)),
+                ).text(path),
+            ),
+        )
     return _checked(path, raw, key_lines(text), ruleset_id, source)
 
 
@@ -248,14 +274,30 @@ def _checked(path: Path, raw: dict[str, Any], lines: dict[KeyPath, int], ruleset
         if isinstance(name, str) and name.strip():
             earlier = first_of.setdefault(name_key(name), index)
             if earlier != index:
-                checker.add((*at, "name"), who, _("there is already an entry called {name} (line {line}): this one is "
-                                                  "not used.", name=name.strip(),
-                                                  line=line_of(lines, ("combatants", earlier)) or "?"))
+                checker.add(
+                    (*at, "name"),
+                    who,
+                    _(
+                        "there is already an entry called {name} (line {line}): this one is not used.",
+                        name=name.strip(),
+                        line=line_of(lines, ("combatants", earlier)) or "?",
+                    ),
+                )
         if len(checker.problems) == before:
-            entries.append(Entry(name=spec["name"].strip(), hp=spec["hp"], hp_dice=dice, ruleset=ruleset_id,
-                                 count=spec.get("count", 1),
-                                 sheet=dict(spec.get("sheet", {})), notes=spec.get("notes", ""),
-                                 aliases=tuple(spec.get("aliases", ())), source=source, line=line_of(lines, at)))
+            entries.append(
+                Entry(
+                    name=spec["name"].strip(),
+                    hp=spec["hp"],
+                    hp_dice=dice,
+                    ruleset=ruleset_id,
+                    count=spec.get("count", 1),
+                    sheet=dict(spec.get("sheet", {})),
+                    notes=spec.get("notes", ""),
+                    aliases=tuple(spec.get("aliases", ())),
+                    source=source,
+                    line=line_of(lines, at),
+                )
+            )
     problems = sorted(checker.problems, key=lambda p: (p.line is None, p.line or 0))
     return Library(path=path, entries=tuple(entries), problems=tuple(problem.text(path) for problem in problems))
 
@@ -306,8 +348,9 @@ def read_bestiary(ruleset_id: str) -> Library:
         translated = [_with_names(entry, names) for entry in srd.entries]
         taken = {name for entry in starter.entries for name in entry.names()}
         more = tuple(entry for entry in translated if not taken.intersection(entry.names()))
-        cached = _bestiaries[ruleset_id] = Library(path=starter.path, entries=starter.entries + more,
-                                                   problems=starter.problems + srd.problems + tuple(unread))
+        cached = _bestiaries[ruleset_id] = Library(
+            path=starter.path, entries=starter.entries + more, problems=starter.problems + srd.problems + tuple(unread)
+        )
     return cached
 
 
@@ -316,11 +359,20 @@ def _with_names(entry: Entry, names: Mapping[str, Names]) -> Entry:
     attacks = entry.sheet.get("attack_list")
     return msgspec.structs.replace(
         entry,
-        translated=tuple((lang, shown.monsters[entry.name]) for lang, shown in names.items() if entry.name in shown.monsters),
-        translated_attacks=tuple((lang, translated_attacks(attacks, shown.attacks)) for lang, shown in names.items()
-                                 if isinstance(attacks, str) and shown.attacks),
-        translated_multiattack=tuple((lang, shown.multiattack[entry.name]) for lang, shown in names.items()
-                                     if entry.sheet.get("multiattack") and entry.name in shown.multiattack))
+        translated=tuple(
+            (lang, shown.monsters[entry.name]) for lang, shown in names.items() if entry.name in shown.monsters
+        ),
+        translated_attacks=tuple(
+            (lang, translated_attacks(attacks, shown.attacks))
+            for lang, shown in names.items()
+            if isinstance(attacks, str) and shown.attacks
+        ),
+        translated_multiattack=tuple(
+            (lang, shown.multiattack[entry.name])
+            for lang, shown in names.items()
+            if entry.sheet.get("multiattack") and entry.name in shown.multiattack
+        ),
+    )
 
 
 class Finder:
@@ -350,8 +402,11 @@ class Finder:
             # A library of its own, kept from before it shared one: its entries still serve, after the shared ones.
             earlier = read_library(own, ruleset_id)
             taken = {name_key(entry.name) for entry in library.entries}
-            library = Library(path=library.path, problems=library.problems + earlier.problems, entries=(
-                *library.entries, *(entry for entry in earlier.entries if name_key(entry.name) not in taken)))
+            library = Library(
+                path=library.path,
+                problems=library.problems + earlier.problems,
+                entries=(*library.entries, *(entry for entry in earlier.entries if name_key(entry.name) not in taken)),
+            )
         return cls(library, read_bestiary(ruleset_id))
 
     @property
@@ -391,7 +446,7 @@ def parse_count(text: str) -> tuple[int | None, str]:
 
 
 def base_name(name: str) -> str:
-    """"Orc 3" → "Orc": the name a numbered member of a group was given from."""
+    """ "Orc 3" → "Orc": the name a numbered member of a group was given from."""
     match = _NUMBERED.match(name.strip())
     return match.group(1) if match else name.strip()
 
@@ -400,10 +455,17 @@ def entry_from_state(state: State, combatant_id: str, *, whole_group: bool = Tru
     """An entry for the combatant ``combatant_id`` (with ``whole_group``, his whole group: its size is the
     entry's count): his full HP, sheet and notes, under ``name`` (by default his, without a group number)."""
     combatant = state.combatant(combatant_id)
-    members = [c for c in state.combatants if c.group == combatant.group] if combatant.group and whole_group else [combatant]
+    members = (
+        [c for c in state.combatants if c.group == combatant.group] if combatant.group and whole_group else [combatant]
+    )
     default = base_name(combatant.name) if combatant.group else combatant.name
-    return Entry(name=(name if name is not None else default).strip(), hp=combatant.max_hp, count=len(members),
-                 sheet=dict(combatant.sheet), notes=combatant.notes)
+    return Entry(
+        name=(name if name is not None else default).strip(),
+        hp=combatant.max_hp,
+        count=len(members),
+        sheet=dict(combatant.sheet),
+        notes=combatant.notes,
+    )
 
 
 def default_side(state: State, side: str | None) -> str:
@@ -415,8 +477,16 @@ def default_side(state: State, side: str | None) -> str:
     return next((s.id for s in state.sides if not s.is_party), state.sides[0].id)
 
 
-def entry_action(entry: Entry, side: str, *, name: str | None = None, count: int | None = None, hp: int | None = None,
-                 sheet: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> a.AddCombatants:
+def entry_action(
+    entry: Entry,
+    side: str,
+    *,
+    name: str | None = None,
+    count: int | None = None,
+    hp: int | None = None,
+    sheet: Mapping[str, Any] | None = None,
+    rng: random.Random | None = None,
+) -> a.AddCombatants:
     """The action that adds ``entry`` to ``side``: what the GM typed (a name, a count, HP, sheet fields)
     over the entry's own. An entry whose hit points are rolled (``hp_dice``) has each member's rolled with
     ``rng``, the app's dice (from the Hit Dice of the sheet as the GM left it), unless he typed a figure; without
@@ -431,8 +501,15 @@ def entry_action(entry: Entry, side: str, *, name: str | None = None, count: int
 
             dice = _hit_point_dice(get(entry.ruleset), {"sheet": merged}) or dice
         hps = rolled_hps(dice, many, rng)
-    return a.AddCombatants(side=side, name=name or entry.shown_name(), hp=hps[0] if hps else entry.hp if hp is None else hp,
-                           count=many, sheet=merged, notes=entry.shown_notes(), hps=hps)
+    return a.AddCombatants(
+        side=side,
+        name=name or entry.shown_name(),
+        hp=hps[0] if hps else entry.hp if hp is None else hp,
+        count=many,
+        sheet=merged,
+        notes=entry.shown_notes(),
+        hps=hps,
+    )
 
 
 # -- writing ----------------------------------------------------------------------------------------------
@@ -457,11 +534,13 @@ def _block(table: Mapping[str, Any]) -> str:
 def _header(ruleset_id: str) -> str:
     from tui_combat.fight.session import ruleset_label
 
-    words = _("The combatant library of {ruleset}: creatures and characters to add to any fight of this ruleset. "
-              "Each [[combatants]] is one entry, written as in an encounter file (name, hp, count, sheet, notes), "
-              "with aliases: other names to find it by. Edit it freely; tui-combat adds an entry at the end, or "
-              "replaces the one of the same name, and leaves the rest of the file as it is.",
-              ruleset=ruleset_label(ruleset_id))
+    words = _(
+        "The combatant library of {ruleset}: creatures and characters to add to any fight of this ruleset. "
+        "Each [[combatants]] is one entry, written as in an encounter file (name, hp, count, sheet, notes), "
+        "with aliases: other names to find it by. Edit it freely; tui-combat adds an entry at the end, or "
+        "replaces the one of the same name, and leaves the rest of the file as it is.",
+        ruleset=ruleset_label(ruleset_id),
+    )
     return "".join(f"# {line}\n" for line in textwrap.wrap(words, 100))
 
 
@@ -480,13 +559,24 @@ def with_entry(text: str, entry: Entry, ruleset_id: str) -> str:
     try:
         raw = toml_read.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise LibraryError(_("Line {line} of the library is not valid TOML ({error}): fix it first, nothing was "
-                             "written.", line=_toml_error_line(error, text), error=_toml_error_reason(error))) from None
+        raise LibraryError(
+            _(
+                "Line {line} of the library is not valid TOML ({error}): fix it first, nothing was written.",
+                line=_toml_error_line(error, text),
+                error=_toml_error_reason(error),
+            )
+        ) from None
     existing = raw.get("combatants", [])
     if not isinstance(existing, list) or not all(isinstance(item, dict) for item in existing):
-        raise LibraryError(_("\"combatants\" in the library is not a list of tables: fix it first, nothing was written."))
-    index = next((i for i, item in enumerate(existing)
-                  if isinstance(item.get("name"), str) and name_key(item["name"]) == name_key(entry.name)), None)
+        raise LibraryError(_('"combatants" in the library is not a list of tables: fix it first, nothing was written.'))
+    index = next(
+        (
+            i
+            for i, item in enumerate(existing)
+            if isinstance(item.get("name"), str) and name_key(item["name"]) == name_key(entry.name)
+        ),
+        None,
+    )
     expected_entries = list(existing)
     if index is None:
         expected_entries.append(table)
@@ -499,7 +589,9 @@ def with_entry(text: str, entry: Entry, ruleset_id: str) -> str:
         return candidate
     rewritten = _document(expected)  # comments are lost, entries never
     if not _reads_as(rewritten, expected):
-        raise LibraryError(_("Cannot save {name}: the library could not be written back as it was read.", name=entry.name))
+        raise LibraryError(
+            _("Cannot save {name}: the library could not be written back as it was read.", name=entry.name)
+        )
     return rewritten
 
 
@@ -531,7 +623,7 @@ def _replaced(text: str, index: int, block: str) -> str | None:
                 break
     while end > start and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
         end -= 1
-    return "".join([*lines[:start - 1], block, *lines[end:]])
+    return "".join([*lines[: start - 1], block, *lines[end:]])
 
 
 def _document(data: Mapping[str, Any]) -> str:
@@ -562,8 +654,12 @@ def save_entry(data_root: Path, ruleset_id: str, entry: Entry) -> Path:
         raise LibraryError(_("A library entry needs a name."))
     from tui_combat.engine.text import value_problem
 
-    problem = (value_problem(entry.name, "name") or value_problem(entry.sheet, "sheet")
-               or value_problem(entry.notes, "notes") or value_problem(list(entry.aliases), "aliases"))
+    problem = (
+        value_problem(entry.name, "name")
+        or value_problem(entry.sheet, "sheet")
+        or value_problem(entry.notes, "notes")
+        or value_problem(list(entry.aliases), "aliases")
+    )
     if problem is not None:  # the file would refuse it when read back
         raise LibraryError(problem)
     path = library_path(data_root, ruleset_id)
@@ -585,8 +681,12 @@ def save_entry(data_root: Path, ruleset_id: str, entry: Entry) -> Path:
     return path
 
 
-def summary(entry: Entry, fields: Iterable[FieldSpec], health_label: str = N_("HP"),
-            shown_sheet_value: Callable[[FieldSpec, object], str] = shown_value) -> str:
+def summary(
+    entry: Entry,
+    fields: Iterable[FieldSpec],
+    health_label: str = N_("HP"),
+    shown_sheet_value: Callable[[FieldSpec, object], str] = shown_value,
+) -> str:
     """The entry's health and sheet as the GM reads them ("HP 5 · Class monster · AC 6"; Trudvang "BP 12"),
     field labels translated; ``health_label``: the ruleset's word for health (a message id); ``shown_sheet_value``:
     the ruleset's way of saying a value (:meth:`~tui_combat.engine.contract.Ruleset.shown_sheet_value`)."""
@@ -598,4 +698,3 @@ def summary(entry: Entry, fields: Iterable[FieldSpec], health_label: str = N_("H
             if shown:
                 parts.append(f"{_(spec.label)} {shown}")
     return " · ".join(parts)
-

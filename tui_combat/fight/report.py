@@ -42,9 +42,28 @@ if TYPE_CHECKING:
     from tui_combat.fight.store import Store
 
 __all__ = [
-    "FORMATS", "SUFFIXES", "Format", "REPORTS_FOLDER", "Report", "ReportCombatant", "ReportEntry", "ReportError", "ReportRoll", "ReportRound",
-    "ReportSlot", "Tally", "default_report_path", "fight_report", "format_for", "format_named", "html_page", "json_text", "markdown",
-    "rendered", "store_report", "write_report",
+    "FORMATS",
+    "SUFFIXES",
+    "Format",
+    "REPORTS_FOLDER",
+    "Report",
+    "ReportCombatant",
+    "ReportEntry",
+    "ReportError",
+    "ReportRoll",
+    "ReportRound",
+    "ReportSlot",
+    "Tally",
+    "default_report_path",
+    "fight_report",
+    "format_for",
+    "format_named",
+    "html_page",
+    "json_text",
+    "markdown",
+    "rendered",
+    "store_report",
+    "write_report",
 ]
 
 Format = Literal["md", "html", "json"]
@@ -57,14 +76,24 @@ SECRET_MARK = "🔒"
 
 # The engine's messages (tui_combat/engine/apply.py and the players' versions in engine/public.py) and the
 # rulesets' that the summary gathers. Each is matched by its message id, which never changes with the language.
-DAMAGE_MESSAGES = frozenset({"{name} takes {amount} damage{rolled}: {hp}/{max} HP.",
-                             "{name} takes {amount} damage{rolled}: {hp}/{max} {health}.", "{name} takes {amount} damage{rolled}."}
-                            ) | AREA_LINES
-HEALING_MESSAGES = frozenset({"{name} heals {amount}: {hp}/{max} HP.", "{name} heals {amount}: {hp}/{max} {health}.",
-                              "{name} heals {amount}."})
+DAMAGE_MESSAGES = (
+    frozenset(
+        {
+            "{name} takes {amount} damage{rolled}: {hp}/{max} HP.",
+            "{name} takes {amount} damage{rolled}: {hp}/{max} {health}.",
+            "{name} takes {amount} damage{rolled}.",
+        }
+    )
+    | AREA_LINES
+)
+HEALING_MESSAGES = frozenset(
+    {"{name} heals {amount}: {hp}/{max} HP.", "{name} heals {amount}: {hp}/{max} {health}.", "{name} heals {amount}."}
+)
 Kind = Literal["roll", "damage", "healing", "down", "fled", "surrendered", "back", "spell_lost", "morale"]
 STATUS_MESSAGES: dict[str, Kind] = {
-    "{name} is down.": "down", "{name} has fled.": "fled", "{name} surrenders.": "surrendered",
+    "{name} is down.": "down",
+    "{name} has fled.": "fled",
+    "{name} surrenders.": "surrendered",
     "{name} is back in the fight.": "back",
 }
 SPELL_LOST_MESSAGES = frozenset({"{name} is hit before casting: {spell} is lost."})
@@ -227,28 +256,46 @@ def _plain(value: Param) -> Param:
     if isinstance(value, Msg) and value.id in ("{name}", "{value}", "{text}") and len(value.params) == 1:
         return _plain(next(iter(value.params.values())))
     if isinstance(value, list):
-        return [item if isinstance(item, (str, int)) else plain if isinstance(plain := _plain(item), (str, int, Msg))
-                else render_param(item) for item in value]
+        return [
+            item
+            if isinstance(item, (str, int))
+            else plain
+            if isinstance(plain := _plain(item), (str, int, Msg))
+            else render_param(item)
+            for item in value
+        ]
     return value
 
 
 def _entry(entry: LogEntry, *, public: bool) -> ReportEntry:
-    return ReportEntry(round=entry.round, text=render(entry.msg), message=entry.msg.id,
-                       params={key: _plain(value) for key, value in entry.msg.params.items()},
-                       rolls=tuple(_roll(roll) for roll in entry.rolls), facts=dict(entry.facts), kinds=_kinds(entry),
-                       secret=entry.secret and not public)
+    return ReportEntry(
+        round=entry.round,
+        text=render(entry.msg),
+        message=entry.msg.id,
+        params={key: _plain(value) for key, value in entry.msg.params.items()},
+        rolls=tuple(_roll(roll) for roll in entry.rolls),
+        facts=dict(entry.facts),
+        kinds=_kinds(entry),
+        secret=entry.secret and not public,
+    )
 
 
 def _order(state: State, public: bool, scale: HealthScale) -> tuple[ReportSlot, ...]:
     if public:
         view = public_view(state, scale, log_lines=1)
-        slots = tuple(ReportSlot(label=group.label, names=tuple(c.name for c in group.combatants),
-                                 waiting=group.kind == "waiting")
-                      for group in view.groups if group.kind in ("slot", "waiting") and group.combatants)
+        slots = tuple(
+            ReportSlot(
+                label=group.label, names=tuple(c.name for c in group.combatants), waiting=group.kind == "waiting"
+            )
+            for group in view.groups
+            if group.kind in ("slot", "waiting") and group.combatants
+        )
     else:
         names = state.names()
-        slots = tuple(ReportSlot(label=render(slot.label), names=tuple(names[c] for c in slot.combatants if c in names))
-                      for slot in state.order)
+        slots = tuple(
+            ReportSlot(label=render(slot.label), names=tuple(names[c] for c in slot.combatants if c in names))
+            for slot in state.order
+        )
     return slots + _out_of_order(state, public) if state.order else slots
 
 
@@ -274,10 +321,17 @@ def _combatants(state: State, public: bool, scale: HealthScale) -> tuple[ReportC
     for side in state.sides:
         for combatant in (c for c in state.combatants if c.side == side.id and not (public and c.hidden)):
             exact = not public or combatant.side in party
-            listed.append(ReportCombatant(
-                name=combatant.name, side=sides[combatant.side], party=combatant.side in party, status=combatant.status,
-                health=health_word(combatant, scale, ruleset.condition_word(state, combatant.id)), hp=combatant.hp if exact else None,
-                max_hp=combatant.max_hp if exact else None))
+            listed.append(
+                ReportCombatant(
+                    name=combatant.name,
+                    side=sides[combatant.side],
+                    party=combatant.side in party,
+                    status=combatant.status,
+                    health=health_word(combatant, scale, ruleset.condition_word(state, combatant.id)),
+                    hp=combatant.hp if exact else None,
+                    max_hp=combatant.max_hp if exact else None,
+                )
+            )
     return tuple(listed)
 
 
@@ -299,8 +353,14 @@ def _tallies(entries: list[ReportEntry]) -> tuple[Tally, ...]:
     return tuple(Tally(name=name, damage=damage[name], healing=healing[name]) for name in damage)
 
 
-def fight_report(base: State, actions: Sequence[Action], *, final: State | None = None, public: bool = False,
-                 scale: HealthScale | None = None) -> Report:
+def fight_report(
+    base: State,
+    actions: Sequence[Action],
+    *,
+    final: State | None = None,
+    public: bool = False,
+    scale: HealthScale | None = None,
+) -> Report:
     """The report of the fight that ``actions`` made of ``base`` (``final``: the state they lead to, when it is
     known already). ``public``: only what the players may see; ``scale``: the words for their health."""
     scale = scale or HealthScale()
@@ -316,13 +376,25 @@ def fight_report(base: State, actions: Sequence[Action], *, final: State | None 
     for entry in entries:
         by_round.setdefault(entry.round, []).append(entry)
     numbers = sorted(set(by_round) | set(rounds_replayed))
-    rounds = tuple(ReportRound(number=number, entries=tuple(by_round.get(number, ())),
-                               order=_order(rounds_replayed[number], public, scale) if number in rounds_replayed else ())
-                   for number in numbers)
+    rounds = tuple(
+        ReportRound(
+            number=number,
+            entries=tuple(by_round.get(number, ())),
+            order=_order(rounds_replayed[number], public, scale) if number in rounds_replayed else (),
+        )
+        for number in numbers
+    )
     return Report(
-        name=final.name, ruleset=_(get(final.ruleset).name), health=_(get(final.ruleset).health_label), language=language(),
-        public=public, phase=final.phase,
-        round=final.round, progress=fight_progress(final.phase, final.round), combatants=_combatants(final, public, scale), rounds=rounds,
+        name=final.name,
+        ruleset=_(get(final.ruleset).name),
+        health=_(get(final.ruleset).health_label),
+        language=language(),
+        public=public,
+        phase=final.phase,
+        round=final.round,
+        progress=fight_progress(final.phase, final.round),
+        combatants=_combatants(final, public, scale),
+        rounds=rounds,
         damage=_tallies(entries),
         fallen=tuple(e for e in entries if {"down", "fled", "surrendered", "back"} & set(e.kinds)),
         spells_lost=tuple(e for e in entries if "spell_lost" in e.kinds),
@@ -349,12 +421,13 @@ def _round_title(number: int) -> str:
 
 
 def _health(combatant: ReportCombatant, word: str) -> str:
-    """"30/38 HP, active" in the rules' ``word`` for health (or the health word, for those whose HP the players
+    """ "30/38 HP, active" in the rules' ``word`` for health (or the health word, for those whose HP the players
     may not know)."""
     if combatant.hp is None:
         return combatant.health
-    return _("{hp}/{max} {health}, {status}", hp=combatant.hp, max=combatant.max_hp, health=word,
-             status=_(combatant.status))
+    return _(
+        "{hp}/{max} {health}, {status}", hp=combatant.hp, max=combatant.max_hp, health=word, status=_(combatant.status)
+    )
 
 
 def _rolls_text(entry: ReportEntry) -> str:
@@ -423,8 +496,13 @@ def _md_summary(report: Report) -> list[str]:
     lines = ["", f"## {_md(_('Summary'))}"]
     if report.damage:
         header = (_("Combatant"), _("Damage taken"), _("Healed"))
-        lines += ["", f"### {_md(_('Damage and healing'))}", "", "| " + " | ".join(_md(h) for h in header) + " |",
-                  "|---|---:|---:|"]
+        lines += [
+            "",
+            f"### {_md(_('Damage and healing'))}",
+            "",
+            "| " + " | ".join(_md(h) for h in header) + " |",
+            "|---|---:|---:|",
+        ]
         lines += [f"| {_md(tally.name)} | {tally.damage} | {tally.healing} |" for tally in report.damage]
     for title, entries in _summary_lists(report):
         lines += ["", f"### {_md(title)}", ""]
@@ -435,11 +513,15 @@ def _md_summary(report: Report) -> list[str]:
 
 
 def _summary_lists(report: Report) -> list[tuple[str, tuple[ReportEntry, ...]]]:
-    return [(title, entries) for title, entries in (
-        (_("Fell, fled, surrendered or came back"), report.fallen),
-        (_("Spells lost"), report.spells_lost),
-        (_("Morale checks"), report.morale),
-    ) if entries]
+    return [
+        (title, entries)
+        for title, entries in (
+            (_("Fell, fled, surrendered or came back"), report.fallen),
+            (_("Spells lost"), report.spells_lost),
+            (_("Morale checks"), report.morale),
+        )
+        if entries
+    ]
 
 
 # -- HTML ----------------------------------------------------------------------------------------------------
@@ -473,19 +555,32 @@ def _html_entry(entry: ReportEntry) -> str:
 def html_page(report: Report) -> str:
     """The report as a page of its own: every text escaped, nothing loaded from anywhere."""
     out = [
-        "<!DOCTYPE html>", f'<html lang="{_h(report.language)}">', "<head>", '<meta charset="utf-8">',
+        "<!DOCTYPE html>",
+        f'<html lang="{_h(report.language)}">',
+        "<head>",
+        '<meta charset="utf-8">',
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_h(report.name)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
-        f"<h1>{_h(report.name)}</h1>", f'<p class="meta">{_h(report.ruleset)} · {_h(report.progress)}</p>',
+        f"<title>{_h(report.name)}</title>",
+        f"<style>{_STYLE}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{_h(report.name)}</h1>",
+        f'<p class="meta">{_h(report.ruleset)} · {_h(report.progress)}</p>',
     ]
     if report.public:
         out.append(f'<p class="meta">{_h(_("What the players saw: nothing secret is in this report."))}</p>')
     elif any(entry.secret for entry in report.every_entry()):
         out.append(f'<p class="meta">{_h(_("{mark} marks what only the GM saw.", mark=SECRET_MARK))}</p>')
-    out += [f"<h2>{_h(_('Combatants'))}</h2>", "<table>",
-            f"<tr><th>{_h(_('Side'))}</th><th>{_h(_('Combatant'))}</th><th>{_h(_('Health'))}</th></tr>"]
-    out += [f"<tr><td>{_h(c.side)}</td><td>{_h(c.name)}</td><td>{_h(_health(c, report.health))}</td></tr>" for c in report.combatants]
+    out += [
+        f"<h2>{_h(_('Combatants'))}</h2>",
+        "<table>",
+        f"<tr><th>{_h(_('Side'))}</th><th>{_h(_('Combatant'))}</th><th>{_h(_('Health'))}</th></tr>",
+    ]
+    out += [
+        f"<tr><td>{_h(c.side)}</td><td>{_h(c.name)}</td><td>{_h(_health(c, report.health))}</td></tr>"
+        for c in report.combatants
+    ]
     out.append("</table>")
     for fight_round in report.rounds:
         out += ["<section>", f"<h2>{_h(_round_title(fight_round.number))}</h2>"]
@@ -508,10 +603,15 @@ def html_page(report: Report) -> str:
 def _html_summary(report: Report) -> list[str]:
     out = [f"<h2>{_h(_('Summary'))}</h2>"]
     if report.damage:
-        out += [f"<h3>{_h(_('Damage and healing'))}</h3>", "<table>",
-                f"<tr><th>{_h(_('Combatant'))}</th><th>{_h(_('Damage taken'))}</th><th>{_h(_('Healed'))}</th></tr>"]
-        out += [f'<tr><td>{_h(t.name)}</td><td class="number">{t.damage}</td><td class="number">{t.healing}</td></tr>'
-                for t in report.damage]
+        out += [
+            f"<h3>{_h(_('Damage and healing'))}</h3>",
+            "<table>",
+            f"<tr><th>{_h(_('Combatant'))}</th><th>{_h(_('Damage taken'))}</th><th>{_h(_('Healed'))}</th></tr>",
+        ]
+        out += [
+            f'<tr><td>{_h(t.name)}</td><td class="number">{t.damage}</td><td class="number">{t.healing}</td></tr>'
+            for t in report.damage
+        ]
         out.append("</table>")
     lists = _summary_lists(report)
     for title, entries in lists:
@@ -572,21 +672,28 @@ def write_report(path: Path, text: str, *, make_folder: bool = False, overwrite:
     path = Path(os.path.abspath(path.expanduser()))
     folder = path.parent
     if path.is_symlink():
-        raise ReportError(_("Cannot write the report to {path}: it is a symbolic link; give the file itself.", path=path))
+        raise ReportError(
+            _("Cannot write the report to {path}: it is a symbolic link; give the file itself.", path=path)
+        )
     if path.is_dir():
         raise ReportError(_("Cannot write the report to {path}: it is a folder.", path=path))
     if not overwrite and os.path.lexists(path):
-        raise ReportError(_("Cannot write the report to {path}: the file exists already (--force replaces it).", path=path))
+        raise ReportError(
+            _("Cannot write the report to {path}: the file exists already (--force replaces it).", path=path)
+        )
     try:
         if make_folder:
             from tui_combat.settings.config import make_private_folder
 
             make_private_folder(folder)
         elif not folder.is_dir():
-            raise ReportError(_("Cannot write the report to {path}: the folder {folder} does not exist.",
-                                path=path, folder=folder))
+            raise ReportError(
+                _("Cannot write the report to {path}: the folder {folder} does not exist.", path=path, folder=folder)
+            )
     except OSError as error:
-        raise ReportError(_("Cannot write the report to {path}: {error}", path=path, error=error.strerror or error)) from None
+        raise ReportError(
+            _("Cannot write the report to {path}: {error}", path=path, error=error.strerror or error)
+        ) from None
     temporary = folder / f".{path.name}.{os.urandom(6).hex()}.tmp"
     try:
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
@@ -606,14 +713,19 @@ def write_report(path: Path, text: str, *, make_folder: bool = False, overwrite:
                 try:
                     os.link(temporary, path, follow_symlinks=False)
                 except FileExistsError:
-                    raise ReportError(_("Cannot write the report to {path}: the file exists already (--force replaces it).",
-                                        path=path)) from None
+                    raise ReportError(
+                        _(
+                            "Cannot write the report to {path}: the file exists already (--force replaces it).",
+                            path=path,
+                        )
+                    ) from None
                 finally:
                     temporary.unlink(missing_ok=True)
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
     except OSError as error:
-        raise ReportError(_("Cannot write the report to {path}: {error}", path=path, error=error.strerror or error)) from None
+        raise ReportError(
+            _("Cannot write the report to {path}: {error}", path=path, error=error.strerror or error)
+        ) from None
     return path
-

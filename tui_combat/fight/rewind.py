@@ -58,8 +58,14 @@ class Timeline:
     """A fight as it went: position 0 is the state before the first action, position ``n`` the state after
     the first ``n`` actions, and the last position (:attr:`last`) where the fight was left."""
 
-    def __init__(self, base: State, actions: Sequence[Action], *, apply: Apply | None = None,
-                 checkpoint_every: int = CHECKPOINT_EVERY) -> None:
+    def __init__(
+        self,
+        base: State,
+        actions: Sequence[Action],
+        *,
+        apply: Apply | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+    ) -> None:
         """Replays ``actions`` from ``base`` once. Raises whatever the rules raise on an action that does not
         replay (:func:`look_back` turns it into a :class:`SessionError`)."""
         if checkpoint_every < 1:
@@ -77,8 +83,11 @@ class Timeline:
         """What reading the session found to say (a torn last line skipped, a replay that ends differently)."""
         self.final = self._replay_all()
         self._cached: tuple[int, State] = (self.last, self.final)
-        self._round_starts = [position for position in range(len(self._rounds))
-                              if position == 0 or self._segment(position) != self._segment(position - 1)]
+        self._round_starts = [
+            position
+            for position in range(len(self._rounds))
+            if position == 0 or self._segment(position) != self._segment(position - 1)
+        ]
 
     def _note(self, position: int, state: State) -> None:
         self._rounds.append(state.round)
@@ -165,8 +174,9 @@ class Timeline:
 
     def position_of_round(self, round_number: int) -> int | None:
         """The first position in round ``round_number`` (None when the fight never reached it)."""
-        return next((position for position in self._round_starts
-                     if self._segment(position) == ("round", round_number)), None)
+        return next(
+            (position for position in self._round_starts if self._segment(position) == ("round", round_number)), None
+        )
 
     def logged_by(self, position: int) -> list[LogEntry]:
         """The log entries the action that led to ``position`` wrote (none for position 0)."""
@@ -214,8 +224,12 @@ def look_back(data_root: Path, key: str) -> Timeline:
         reason = str(error) if _is_refusal(error) else f"{type(error).__name__}: {error}"
         raise SessionError(title, _("Its history no longer replays ({error}).", error=reason)) from None
     if timeline.final != saved:
-        warnings.append(_("Replayed with the rules as they are now, this fight ends differently from how it was "
-                          "saved (its ruleset or house rules have changed since): the states shown are the replayed ones."))
+        warnings.append(
+            _(
+                "Replayed with the rules as they are now, this fight ends differently from how it was "
+                "saved (its ruleset or house rules have changed since): the states shown are the replayed ones."
+            )
+        )
     timeline.warnings = warnings + timeline.warnings
     return timeline
 
@@ -269,5 +283,7 @@ def branch(data_root: Path, timeline: Timeline, position: int, name: str, *, see
         store.close()
         remove_new_folder(folder)
         raise SessionError(title, str(error)) from None
-    store.rng = random.Random(f"{store.state.seed}:{position}:{seed if seed is not None else random.SystemRandom().random()}")
+    store.rng = random.Random(
+        f"{store.state.seed}:{position}:{seed if seed is not None else random.SystemRandom().random()}"
+    )
     return store

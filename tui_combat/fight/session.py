@@ -30,10 +30,30 @@ if TYPE_CHECKING:
     from tui_combat.fight.store import Store
 
 __all__ = [
-    "DEMOS", "Demo", "SessionError", "SessionInfo", "check_encounter", "delete", "discard_if_empty",
-    "existing_session_for_demo", "find_session", "free_name", "list_sessions", "new_empty", "new_from_file", "open_demo", "plugin_demos",
+    "DEMOS",
+    "Demo",
+    "SessionError",
+    "SessionInfo",
+    "check_encounter",
+    "delete",
+    "discard_if_empty",
+    "existing_session_for_demo",
+    "find_session",
+    "free_name",
+    "list_sessions",
+    "new_empty",
+    "new_from_file",
+    "open_demo",
+    "plugin_demos",
     "usual_ruleset",
-    "fight_progress", "progress_label", "recover", "rename", "resume", "resume_command", "ruleset_label", "save_as",
+    "fight_progress",
+    "progress_label",
+    "recover",
+    "rename",
+    "resume",
+    "resume_command",
+    "ruleset_label",
+    "save_as",
 ]
 
 
@@ -141,8 +161,14 @@ def _as_opened(folder: Path, info: SessionInfo) -> SessionInfo:
     try:
         store = Store.resume(folder, read_only=True, damaged_read_only=bool(info.problem))
     except DamagedSession as damage:
-        return msgspec.structs.replace(info, problem=session_folders.RECOVERABLE if damage.report.recoverable else session_folders.DAMAGED,
-                                       recoverable=damage.report.recoverable, phase="", step=-1, step_label="")
+        return msgspec.structs.replace(
+            info,
+            problem=session_folders.RECOVERABLE if damage.report.recoverable else session_folders.DAMAGED,
+            recoverable=damage.report.recoverable,
+            phase="",
+            step=-1,
+            step_label="",
+        )
     except SaveError:
         return info
     except Exception:  # the rules are plugins: the list shows what it read without them
@@ -181,7 +207,9 @@ _NUMBERED_NAME = re.compile(r"^(.*\S)\s+(\d+)$")
 def _taken(data_root: Path, name: str, *, but: str = "") -> SessionInfo | None:
     """The saved session (other than the one in folder ``but``) called ``name``, case aside."""
     key = name.strip().casefold()
-    return next((info for info in list_sessions(data_root) if info.key != but and info.name.strip().casefold() == key), None)
+    return next(
+        (info for info in list_sessions(data_root) if info.key != but and info.name.strip().casefold() == key), None
+    )
 
 
 def free_name(data_root: Path, name: str) -> str:
@@ -203,8 +231,9 @@ def _refusals() -> tuple[type[Exception], ...]:
     return RuleError, SaveError, DiceError
 
 
-def _start(data_root: Path, name: str, ruleset: str, seed: int | None, build: Callable[[State], list[Action]],
-           title: str) -> Store:
+def _start(
+    data_root: Path, name: str, ruleset: str, seed: int | None, build: Callable[[State], list[Action]], title: str
+) -> Store:
     """A new session called ``name`` under ``ruleset`` in a fresh folder, built by the actions ``build`` gives
     (each in its journal). When the build fails the folder is removed: a session that did not start leaves
     nothing."""
@@ -253,10 +282,19 @@ def new_empty(data_root: Path, *, seed: int | None = None, ruleset: str = "") ->
 
     name = free_name(data_root, _("New fight"))
     chosen = ruleset or usual_ruleset(data_root)
-    return _start(data_root, name, chosen, seed, lambda state: [
-        SetName(name=name), SetRuleset(ruleset=chosen),
-        AddSide(name=_("Party"), is_party=True), AddSide(name=_("Monsters"), is_party=False),
-    ], _("Cannot start a new fight"))
+    return _start(
+        data_root,
+        name,
+        chosen,
+        seed,
+        lambda state: [
+            SetName(name=name),
+            SetRuleset(ruleset=chosen),
+            AddSide(name=_("Party"), is_party=True),
+            AddSide(name=_("Monsters"), is_party=False),
+        ],
+        _("Cannot start a new fight"),
+    )
 
 
 def usual_ruleset(data_root: Path, sessions: Iterable[SessionInfo] | None = None) -> str:
@@ -290,8 +328,9 @@ def new_from_file(data_root: Path, path: Path, *, seed: int | None = None, trans
     except _refusals() as error:
         raise SessionError(title, str(error)) from None
     encounter = msgspec.structs.replace(encounter, name=free_name(data_root, encounter.name))
-    return _start(data_root, encounter.name, encounter.ruleset, seed, lambda state: encounter_actions(encounter, state),
-                  title)
+    return _start(
+        data_root, encounter.name, encounter.ruleset, seed, lambda state: encounter_actions(encounter, state), title
+    )
 
 
 def plugin_demos() -> tuple[Demo, ...]:
@@ -364,8 +403,9 @@ def resume(data_root: Path, key: str, *, read_only: bool = False) -> Store:
         raise SessionError(_("Cannot open the session"), str(error)) from None
     if not store.state.ruleset:  # saved through the engine before its rules were chosen: no screen shows it
         store.close()
-        raise SessionError(_("Cannot open the session"), _("{path} holds no fight yet: no ruleset was chosen in it.",
-                                                           path=folder))
+        raise SessionError(
+            _("Cannot open the session"), _("{path} holds no fight yet: no ruleset was chosen in it.", path=folder)
+        )
     return store
 
 
@@ -401,8 +441,9 @@ def save_as(store: Store, data_root: Path, name: str) -> str:
     own_key = store.folder.folder.name if store.folder is not None else ""
     if own_key and name.casefold() == store.state.name.strip().casefold():
         if store.read_only:
-            raise SessionError(_("Cannot save"), _("{reason} Give another name to save a copy of it.",
-                                                   reason=store.read_only_reason))
+            raise SessionError(
+                _("Cannot save"), _("{reason} Give another name to save a copy of it.", reason=store.read_only_reason)
+            )
         try:
             if name != store.state.name:
                 store.dispatch(SetName(name=name))
@@ -412,8 +453,13 @@ def save_as(store: Store, data_root: Path, name: str) -> str:
         return own_key
     other = _taken(data_root, name, but=own_key)
     if other is not None:
-        raise SessionError(_("Cannot save"), _("There is already a session called {name}: choose another name, "
-                                               "or delete that session first.", name=other.name))
+        raise SessionError(
+            _("Cannot save"),
+            _(
+                "There is already a session called {name}: choose another name, or delete that session first.",
+                name=other.name,
+            ),
+        )
     folder = new_session_folder(data_root, name, _("Cannot save"))
     try:
         store.save_as(folder)
@@ -449,8 +495,12 @@ def resume_command(data_root: Path, key: str, name: str, data_dir: str | None = 
         found = find_session(data_root, name) if name.strip() and first_control(name) is None else None
     except SessionError:  # another session of that name
         found = None
-    words = ["tui-combat", *(["--data-dir", data_dir] if data_dir else []), "resume",
-             name if found is not None and found.key == key else key]
+    words = [
+        "tui-combat",
+        *(["--data-dir", data_dir] if data_dir else []),
+        "resume",
+        name if found is not None and found.key == key else key,
+    ]
     return " ".join(shlex.quote(word) for word in words)
 
 
@@ -463,8 +513,9 @@ def check_encounter(path: Path) -> State:
         return built(load_encounter(path), path)
     except _refusals() as error:
         message = str(error)
-        raise SessionError(_("The encounter has a mistake"),
-                           message if str(path) in message else f"{path}: {message}") from None
+        raise SessionError(
+            _("The encounter has a mistake"), message if str(path) in message else f"{path}: {message}"
+        ) from None
 
 
 # -- one session per name -------------------------------------------------------------------------------
@@ -478,8 +529,10 @@ def find_session(data_root: Path, name: str, *, title: str | None = None) -> Ses
     for info in sessions:
         if info.key == name:
             return info
-    for matches in ([info for info in sessions if info.name.strip().casefold() == wanted],
-                    [info for info in sessions if info.key.casefold() == wanted]):
+    for matches in (
+        [info for info in sessions if info.name.strip().casefold() == wanted],
+        [info for info in sessions if info.key.casefold() == wanted],
+    ):
         sound = [info for info in matches if not info.problem]
         if len(matches) == 1 or len(sound) == 1:
             return matches[0] if len(matches) == 1 else sound[0]
@@ -487,8 +540,14 @@ def find_session(data_root: Path, name: str, *, title: str | None = None) -> Ses
             from tui_combat.saves.session_folders import format_time
 
             listed = "\n".join(f"  {info.key}\t{info.name}\t{format_time(info.saved_at)}" for info in matches)
-            raise SessionError(title, _("Several saved sessions are called {name}; give the folder name of one:\n{sessions}",
-                                        name=name, sessions=listed))
+            raise SessionError(
+                title,
+                _(
+                    "Several saved sessions are called {name}; give the folder name of one:\n{sessions}",
+                    name=name,
+                    sessions=listed,
+                ),
+            )
     return None
 
 

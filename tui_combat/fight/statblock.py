@@ -48,8 +48,18 @@ from tui_combat.fight.statblock_5e import Extras, attack_count, fill_sheet, read
 from tui_combat.fight.statblock_short import adnd_fields, counted_name, ose_fields
 from tui_combat.i18n import N_, _
 
-__all__ = ["MAX_CHARS", "Block", "Reading", "average_hp", "clean", "cut_note", "for_ruleset", "read_block", "read_for",
-           "refusal"]
+__all__ = [
+    "MAX_CHARS",
+    "Block",
+    "Reading",
+    "average_hp",
+    "clean",
+    "cut_note",
+    "for_ruleset",
+    "read_block",
+    "read_for",
+    "refusal",
+]
 
 MAX_CHARS = 20_000
 """The most of a paste that is read: the longest 5e block (an ancient dragon's, legendary actions and all)
@@ -78,7 +88,7 @@ def clean(text: str) -> str:
 
 
 def _dice_like(match: re.Match[str]) -> bool:
-    """"2к6" and "к8" are dice; "к10" inside a word is not (the letter before must not be a letter)."""
+    """ "2к6" and "к8" are dice; "к10" inside a word is not (the letter before must not be a letter)."""
     start = match.start()
     before = match.string[start - 1] if start > 0 else " "
     return not before.isalpha() and (bool(match.group(1)) or before in " (,;/+")
@@ -147,16 +157,48 @@ class Block(msgspec.Struct, kw_only=True):
 
 _DICE = re.compile(r"\b\d{0,4}d\d{1,4}(?:\s*[+-]\s*\d{1,4})?\b", re.IGNORECASE)
 SIZE_WORDS: dict[str, str] = {
-    "tiny": "tiny", "small": "small", "medium": "medium", "large": "large", "huge": "huge", "gargantuan": "gargantuan",
-    "t": "tiny", "s": "small", "m": "medium", "l": "large", "h": "huge", "g": "gargantuan",
+    "tiny": "tiny",
+    "small": "small",
+    "medium": "medium",
+    "large": "large",
+    "huge": "huge",
+    "gargantuan": "gargantuan",
+    "t": "tiny",
+    "s": "small",
+    "m": "medium",
+    "l": "large",
+    "h": "huge",
+    "g": "gargantuan",
     # The translated books' letters; a Cyrillic "М" may be small or medium: not read.
-    "с": "medium", "б": "large", "в": "large", "о": "huge",
-    "крошечный": "tiny", "крошечное": "tiny", "крихітний": "tiny", "крихітна": "tiny",
-    "маленький": "small", "маленькое": "small", "малый": "small", "маленька": "small", "малий": "small",
-    "средний": "medium", "среднее": "medium", "середній": "medium", "середня": "medium",
-    "большой": "large", "большое": "large", "великий": "large", "велика": "large",
-    "огромный": "huge", "огромное": "huge", "величезний": "huge", "величезна": "huge",
-    "громадный": "gargantuan", "громадное": "gargantuan", "гігантський": "gargantuan", "гігантська": "gargantuan",
+    "с": "medium",
+    "б": "large",
+    "в": "large",
+    "о": "huge",
+    "крошечный": "tiny",
+    "крошечное": "tiny",
+    "крихітний": "tiny",
+    "крихітна": "tiny",
+    "маленький": "small",
+    "маленькое": "small",
+    "малый": "small",
+    "маленька": "small",
+    "малий": "small",
+    "средний": "medium",
+    "среднее": "medium",
+    "середній": "medium",
+    "середня": "medium",
+    "большой": "large",
+    "большое": "large",
+    "великий": "large",
+    "велика": "large",
+    "огромный": "huge",
+    "огромное": "huge",
+    "величезний": "huge",
+    "величезна": "huge",
+    "громадный": "gargantuan",
+    "громадное": "gargantuan",
+    "гігантський": "gargantuan",
+    "гігантська": "gargantuan",
 }
 
 
@@ -221,14 +263,40 @@ _SHORT_FIELDS: dict[str, tuple[str, ...]] = {
     "sd": ("SD", "Special Defenses", "SPECIAL DEFENSES", "Особая защита", "Особливий захист"),
     "mr": ("MR", "Magic Resistance", "MAGIC RESISTANCE", "Сопротивление магии", "Опір магії"),
     "hp": ("hp", "HP", "ОЗ", "Хиты", "Хіти"),
-    "misc": ("CLIMATE/TERRAIN", "FREQUENCY", "ORGANIZATION", "ACTIVITY CYCLE", "DIET", "Climate/Terrain", "Frequency",
-             "Organization", "Activity Cycle", "Diet"),
+    "misc": (
+        "CLIMATE/TERRAIN",
+        "FREQUENCY",
+        "ORGANIZATION",
+        "ACTIVITY CYCLE",
+        "DIET",
+        "Climate/Terrain",
+        "Frequency",
+        "Organization",
+        "Activity Cycle",
+        "Diet",
+    ),
 }
-_SHORT_LABEL = re.compile(r"(?<![\w#])(?=[^\W\d_]|#)(?:" + "|".join(  # (no name is tried inside a word, nor at a non-letter)
-    rf"(?P<{key}_{index}>{re.escape(name)})"
-    for key, names in _SHORT_FIELDS.items() for index, name in enumerate(sorted(names, key=len, reverse=True))) + r")(?!\w)")
-_TO_NOTES: dict[str, str] = {"mv": "MV", "sv": "SV", "al": "AL", "xp": "XP", "na": "NA", "tt": "TT", "int": "Int",
-                             "sa": "SA", "sd": "SD", "mr": "MR"}
+_SHORT_LABEL = re.compile(
+    r"(?<![\w#])(?=[^\W\d_]|#)(?:"
+    + "|".join(  # (no name is tried inside a word, nor at a non-letter)
+        rf"(?P<{key}_{index}>{re.escape(name)})"
+        for key, names in _SHORT_FIELDS.items()
+        for index, name in enumerate(sorted(names, key=len, reverse=True))
+    )
+    + r")(?!\w)"
+)
+_TO_NOTES: dict[str, str] = {
+    "mv": "MV",
+    "sv": "SV",
+    "al": "AL",
+    "xp": "XP",
+    "na": "NA",
+    "tt": "TT",
+    "int": "Int",
+    "sa": "SA",
+    "sd": "SD",
+    "mr": "MR",
+}
 
 
 def _bracketed(text: str) -> list[tuple[int, int]]:
@@ -257,12 +325,12 @@ def _short_segments(text: str) -> tuple[str, list[tuple[str, str, str]]]:
         if next_range < len(ranges) and ranges[next_range][0] < match.start():
             continue
         found.append(match)
-    head = text[:found[0].start()] if found else text
+    head = text[: found[0].start()] if found else text
     segments: list[tuple[str, str, str]] = []
     for number, match in enumerate(found):
         key = (match.lastgroup or "").rsplit("_", 1)[0]
         end = found[number + 1].start() if number + 1 < len(found) else len(text)
-        value = text[match.end():end].strip().lstrip(":").strip().rstrip(",;.").strip()
+        value = text[match.end() : end].strip().lstrip(":").strip().rstrip(",;.").strip()
         segments.append((key, match.group(0), value))
     return head, segments
 
@@ -271,8 +339,8 @@ def _read_short(text: str, block: Block) -> None:
     lines = text.split("\n")
     first_fields = _SHORT_LABEL.search(lines[0])
     if first_fields is None or first_fields.start() > 0:
-        block.name = (lines[0][:first_fields.start()] if first_fields else lines[0]).strip(" :,;.")
-        rest = " ".join([lines[0][first_fields.start():]] if first_fields else []) + " " + " ".join(lines[1:])
+        block.name = (lines[0][: first_fields.start()] if first_fields else lines[0]).strip(" :,;.")
+        rest = " ".join([lines[0][first_fields.start() :]] if first_fields else []) + " " + " ".join(lines[1:])
     else:
         rest = " ".join(lines)
     block.name, block.count = counted_name(block.name)
@@ -314,8 +382,9 @@ def _short_ac(block: Block, label: str, value: str) -> None:
 
 
 def _short_hit_dice(block: Block, label: str, value: str) -> None:
-    match = re.fullmatch(rf"({_WHOLE}\s*(?:[+-]\s*{_WHOLE})?|1/2|½)\s*\*{{0,3}}\s*(?:\(\s*({_WHOLE})[^)]*\))?(.*)",
-                         value)
+    match = re.fullmatch(
+        rf"({_WHOLE}\s*(?:[+-]\s*{_WHOLE})?|1/2|½)\s*\*{{0,3}}\s*(?:\(\s*({_WHOLE})[^)]*\))?(.*)", value
+    )
     if match is None:
         block.unread.append(f"{label} {value}")
         return
@@ -384,7 +453,7 @@ def _short_morale(block: Block, label: str, value: str) -> None:
         return
     block.morale = int(match.group(1) or match.group(4))
     if match.group(3):
-        block.notes.append(f"{label} {value[:match.start(5)].strip()}")
+        block.notes.append(f"{label} {value[: match.start(5)].strip()}")
     rest = (match.group(2) if match.group(1) else match.group(5)) or ""
     if rest.strip(" ,;."):
         block.unread.append(rest.strip(" ,;."))
@@ -408,8 +477,9 @@ def _short_note(block: Block, key: str, label: str, value: str) -> None:
         block.speed = int(found.group(0))
     if key == "xp" and (found := re.match(r"(\d{1,3}(?:[,.\s]\d{3}){1,2}|\d{1,7})(?![\d,.])", value)):
         block.xp = int(re.sub(r"\D", "", found.group(1)))
-    if key == "int" and re.match(r"(?:non|nil|none|нет|отсутств|немає|відсутн)(?!\w)|\(?\s*0\s*\)?$", value,
-                                 re.IGNORECASE):
+    if key == "int" and re.match(
+        r"(?:non|nil|none|нет|отсутств|немає|відсутн)(?!\w)|\(?\s*0\s*\)?$", value, re.IGNORECASE
+    ):
         block.mindless = True
     block.notes.append(f"{_TO_NOTES.get(key, label)} {value}")
 
@@ -428,21 +498,26 @@ def _short_attacks(block: Block, label: str, value: str) -> None:
         counted = re.fullmatch(r"\s*(?:(\d{1,3})\s*[×x*]\s*)?(.*?)\s*", value[start:opening])
         name = counted.group(2) if counted else ""
         if not name:
-            left.append(value[at:closing + 1])
+            left.append(value[at : closing + 1])
             at = closing + 1
             continue
         left.append(value[at:start])
         at = closing + 1
         forms += 1
-        inside = value[opening + 1:closing]
+        inside = value[opening + 1 : closing]
         dice = _find_dice(inside)
         bonus = re.match(r"\s*([+-]\d{1,2})(?!\d)\s*,", inside)  # Dolmenwood's "Weapon (+0, 1d6)"
-        block.attacks.append(Attack(name=name, count=int(counted.group(1) or 1) if counted else 1,
-                                    bonus=int(bonus.group(1)) if bonus else None,
-                                    damage=_dice(dice.group(0)) if dice else ""))
+        block.attacks.append(
+            Attack(
+                name=name,
+                count=int(counted.group(1) or 1) if counted else 1,
+                bonus=int(bonus.group(1)) if bonus else None,
+                damage=_dice(dice.group(0)) if dice else "",
+            )
+        )
         if dice is None:
             block.unread.append(f"{name} ({inside})")
-        elif _one_line(inside[bonus.end() if bonus else 0:].replace(dice.group(0), "")).strip(" ,;"):
+        elif _one_line(inside[bonus.end() if bonus else 0 :].replace(dice.group(0), "")).strip(" ,;"):
             block.notes.append(f"{name} ({inside})")
     if not forms:
         block.unread.append(f"{label} {value}")
@@ -453,40 +528,61 @@ def _short_attacks(block: Block, label: str, value: str) -> None:
 
 
 _SHORT_READERS: dict[str, Callable[[Block, str, str], None]] = {
-    "ac": _short_ac, "hd": _short_hit_dice, "hp": _short_hit_points, "thac0": _short_thac0, "att": _short_attacks,
-    "dmg": _short_damage, "ml": _short_morale, "sv": _short_saves, "sz": _short_size,
+    "ac": _short_ac,
+    "hd": _short_hit_dice,
+    "hp": _short_hit_points,
+    "thac0": _short_thac0,
+    "att": _short_attacks,
+    "dmg": _short_damage,
+    "ml": _short_morale,
+    "sv": _short_saves,
+    "sz": _short_size,
 }
 """The fields of a short stat block read for the sheet, by key; any other is kept in the notes (:func:`_short_note`)."""
 
 
 # -- the 5e block ---------------------------------------------------------------------------------------
-_5E_AC = re.compile(r"(?:Armou?r Class|Класс доспеха|Клас броні|Клас обладунку|\bAC\b|\bКД\b|\bКБ\b)\s*:?\s*"
-                    rf"({_WHOLE})(\s*\([^)]{{0,200}}\))?", re.IGNORECASE)
-_5E_HP = re.compile(rf"(?:Hit Points|Хиты|Хіти|Очки здоров'я|\bHP\b)\s*:?\s*({_WHOLE})\s*(?:\(\s*([^)]{{0,200}})\))?",
-                    re.IGNORECASE)
-_5E_SPEED = re.compile(rf"(?:Speed|Скорость|Швидкість)\s*:?\s*({_WHOLE})\s*"
-                       r"(?:ft|фт|фут)\.?(.*?)(?=\s+(?:STR|СИЛ|Str|MOD)\b|$)",
-                       re.IGNORECASE)
+_5E_AC = re.compile(
+    r"(?:Armou?r Class|Класс доспеха|Клас броні|Клас обладунку|\bAC\b|\bКД\b|\bКБ\b)\s*:?\s*"
+    rf"({_WHOLE})(\s*\([^)]{{0,200}}\))?",
+    re.IGNORECASE,
+)
+_5E_HP = re.compile(
+    rf"(?:Hit Points|Хиты|Хіти|Очки здоров'я|\bHP\b)\s*:?\s*({_WHOLE})\s*(?:\(\s*([^)]{{0,200}})\))?", re.IGNORECASE
+)
+_5E_SPEED = re.compile(
+    rf"(?:Speed|Скорость|Швидкість)\s*:?\s*({_WHOLE})\s*"
+    r"(?:ft|фт|фут)\.?(.*?)(?=\s+(?:STR|СИЛ|Str|MOD)\b|$)",
+    re.IGNORECASE,
+)
 _5E_SCORES = re.compile(rf"(?<!\d)(?:({_WHOLE})\s*\(\s*{_NUMBER}\s*\)\s*){{6}}")
 _5E_SCORE = re.compile(rf"({_WHOLE})\s*\(\s*{_NUMBER}\s*\)")
 _5E_DEX_2024 = re.compile(rf"\b(?:DEX|Dex|ЛОВ|Лов|СПР|Спр)\s+({_WHOLE})\s+[+-]\d")
-_5E_CR = re.compile(r"(?:Challenge|Опасность|Небезпека|Рівень небезпеки|\bCR\b)\s*:?\s*(\d{1,2}(?:/\d)?)\s*"
-                    r"\(\s*(?:XP\s*)?([\d,.\s]{1,16}?)\s*(?:XP|опыт\w*|досвід\w*|ОО|ПД|ДО)?\s*"
-                    r"(?:,\s*(?:or|или|або|чи)\s[^;)]{0,40})?[;)]", re.IGNORECASE)
-_5E_SIZE = re.compile(r"\b(Tiny|Small|Medium|Large|Huge|Gargantuan|Крошечн\w*|Маленьк\w*|Средн\w*|Больш\w*|"
-                      r"Огромн\w*|Громадн\w*|Крихітн\w*|Середн\w*|Велик\w*|Величезн\w*|Гігантськ\w*)\b")
+_5E_CR = re.compile(
+    r"(?:Challenge|Опасность|Небезпека|Рівень небезпеки|\bCR\b)\s*:?\s*(\d{1,2}(?:/\d)?)\s*"
+    r"\(\s*(?:XP\s*)?([\d,.\s]{1,16}?)\s*(?:XP|опыт\w*|досвід\w*|ОО|ПД|ДО)?\s*"
+    r"(?:,\s*(?:or|или|або|чи)\s[^;)]{0,40})?[;)]",
+    re.IGNORECASE,
+)
+_5E_SIZE = re.compile(
+    r"\b(Tiny|Small|Medium|Large|Huge|Gargantuan|Крошечн\w*|Маленьк\w*|Средн\w*|Больш\w*|"
+    r"Огромн\w*|Громадн\w*|Крихітн\w*|Середн\w*|Велик\w*|Величезн\w*|Гігантськ\w*)\b"
+)
 _5E_ATTACK = re.compile(
     r"(?:Melee or Ranged|Melee|Ranged|Рукопашная или дальнобойная|Рукопашная|Дальнобойная|Ближня|Дальня|"
     r"Атака ближнім|Атака дальнім|Рукопашна|Дальнобійна)[^:]{0,40}:\s*([+-]\d{1,3})(?!\d)(?:\s*(?:to hit|к попаданию|"
     r"до влучання|до попадання))?.{0,300}?(?:Hit|Попадание|Влучання|Попадання)\s*:\s*(?:(\d{1,6})\s*)?"
     r"\(\s*([^)]{0,200})\)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _5E_MULTI = re.compile(r"(?:Multiattack|Мультиатака|Мультиатака)\.\s*([^.]{0,300})\.", re.IGNORECASE)
 _SENTENCE = re.compile(r"\s*([^.]{0,300})\.")
 _CHALLENGE_WORD = re.compile(r"(?<!\w)(?:Challenge|CR|Опасность|Небезпека|Рівень небезпеки)(?!\w)")
-_HEADINGS = re.compile(r"^(?:(?:Bonus |Legendary )?Actions|Reactions|Traits|Действия|Бонусные действия|Реакции|Дії|"
-                       r"Бонусні дії|Реакції)\s+", re.IGNORECASE)
-
+_HEADINGS = re.compile(
+    r"^(?:(?:Bonus |Legendary )?Actions|Reactions|Traits|Действия|Бонусные действия|Реакции|Дії|"
+    r"Бонусні дії|Реакції)\s+",
+    re.IGNORECASE,
+)
 
 
 def _read_5e(text: str, block: Block) -> None:
@@ -495,8 +591,8 @@ def _read_5e(text: str, block: Block) -> None:
     block.name = lines[0] if not _5E_AC.match(lines[0]) else ""
     ac = _5e_defences(joined, block)
     _5e_speed_and_scores(joined, block)
-    head = joined[:ac.start()] if ac else joined[:200]
-    size = _5E_SIZE.search(head[len(block.name):] if head.startswith(block.name) else head)
+    head = joined[: ac.start()] if ac else joined[:200]
+    size = _5E_SIZE.search(head[len(block.name) :] if head.startswith(block.name) else head)
     if size:
         block.size = SIZE_WORDS.get(size.group(1).lower(), _size_stem(size.group(1)))
     challenge = _5E_CR.search(joined)
@@ -573,22 +669,37 @@ def _5e_multiattack(joined: str, block: Block) -> None:
 def _5e_attacks(joined: str, block: Block) -> None:
     for attack in _5E_ATTACK.finditer(joined):
         # the name is near: never the whole text before
-        before = joined[max(attack.start() - 120, 0):attack.start()].rstrip()
+        before = joined[max(attack.start() - 120, 0) : attack.start()].rstrip()
         name = before.rstrip(".").strip()
         cut = max(name.rfind(". "), name.rfind(") "), name.rfind(": "))
-        name = _HEADINGS.sub("", name[cut + 2:] if cut >= 0 else name).strip()
+        name = _HEADINGS.sub("", name[cut + 2 :] if cut >= 0 else name).strip()
         name = re.sub(r"\s*\((?:Recharge|Перезарядка|Перезаряджання)[^)]*\)", "", name)
         dice = _find_dice(attack.group(3))
-        block.attacks.append(Attack(name=name[-40:].strip() or "attack", bonus=int(attack.group(1)),
-                                    damage=_dice(dice.group(0)) if dice else ""))
+        block.attacks.append(
+            Attack(
+                name=name[-40:].strip() or "attack",
+                bonus=int(attack.group(1)),
+                damage=_dice(dice.group(0)) if dice else "",
+            )
+        )
         if dice is None:
             block.unread.append(_one_line(attack.group(0))[:80])
 
 
 def _size_stem(word: str) -> str:
-    stems = {"крошечн": "tiny", "крихітн": "tiny", "маленьк": "small", "средн": "medium", "середн": "medium",
-             "больш": "large", "велик": "large", "огромн": "huge", "величезн": "huge", "громадн": "gargantuan",
-             "гігантськ": "gargantuan"}
+    stems = {
+        "крошечн": "tiny",
+        "крихітн": "tiny",
+        "маленьк": "small",
+        "средн": "medium",
+        "середн": "medium",
+        "больш": "large",
+        "велик": "large",
+        "огромн": "huge",
+        "величезн": "huge",
+        "громадн": "gargantuan",
+        "гігантськ": "gargantuan",
+    }
     lowered = word.lower()
     return next((size for stem, size in stems.items() if lowered.startswith(stem)), "")
 
@@ -598,9 +709,9 @@ def _5e_traits(joined: str, block: Block) -> None:
     challenge = _5E_CR.search(joined)
     if challenge is None:
         return
-    rest = joined[challenge.end():]
+    rest = joined[challenge.end() :]
     actions = re.search(r"\b(?:Actions|Действия|Дії)\b", rest)
-    section = (rest[:actions.start()] if actions else "").strip(" )")
+    section = (rest[: actions.start()] if actions else "").strip(" )")
     section = re.sub(r"^(?:PB\s*[+-]?\d{1,2}\s*\)?\s*)?(?:Traits|Особенности|Риси)?\s*", "", section, count=1)
     if section:
         block.notes.append(_one_line(section)[:300])
@@ -608,13 +719,19 @@ def _5e_traits(joined: str, block: Block) -> None:
 
 # -- which layout ---------------------------------------------------------------------------------------
 def _layout(text: str) -> str:
-    if re.search(r"Armou?r Class|Hit Points|Класс доспеха|Клас броні|Хиты|Хіти|Challenge|Опасность|Небезпека",
-                 text, re.IGNORECASE) and not re.search(r"\bTHAC0\b|\bТАК0\b|\bHD\b|\bХД\b|\bКЗ\b", text):
+    if re.search(
+        r"Armou?r Class|Hit Points|Класс доспеха|Клас броні|Хиты|Хіти|Challenge|Опасность|Небезпека",
+        text,
+        re.IGNORECASE,
+    ) and not re.search(r"\bTHAC0\b|\bТАК0\b|\bHD\b|\bХД\b|\bКЗ\b", text):
         return "5e"
     if re.search(r"\bCR\s*\d", text) and re.search(r"\bHP\s*\d", text):
         return "5e"
-    if re.search(rf"\[\s*{_NUMBER}\s*\]", text) or re.search(rf"\b(?:Att|Атаки)\s+{_WHOLE}\s*[×x]", text) or \
-            re.search(r"\b(?:SV|Saves)\s+D\s?\d", text):
+    if (
+        re.search(rf"\[\s*{_NUMBER}\s*\]", text)
+        or re.search(rf"\b(?:Att|Атаки)\s+{_WHOLE}\s*[×x]", text)
+        or re.search(r"\b(?:SV|Saves)\s+D\s?\d", text)
+    ):
         return "ose"
     if re.search(r"#AT|\bDmg\b|\bTHAC0\b|\bТАК0\b|\bHD\b|\bХД\b|\bКЗ\b|HIT DICE", text):
         return "adnd"
@@ -627,9 +744,13 @@ def refusal(text: str) -> str:
     if found is None:
         return ""
     at = found.start()
-    return _("Line {line}, character {position}: a control character ({character}), which a stat block never "
-             "holds (it would reprogram the terminal): copy the block again from the page or the PDF.",
-             line=text.count("\n", 0, at) + 1, position=at - text.rfind("\n", 0, at), character=character_name(text[at]))
+    return _(
+        "Line {line}, character {position}: a control character ({character}), which a stat block never "
+        "holds (it would reprogram the terminal): copy the block again from the page or the PDF.",
+        line=text.count("\n", 0, at) + 1,
+        position=at - text.rfind("\n", 0, at),
+        character=character_name(text[at]),
+    )
 
 
 def cut_note(limit: int = MAX_CHARS) -> str:
@@ -750,8 +871,9 @@ def _sheet_5e(block: Block, read: list[tuple[str, str]]) -> dict[str, Any]:
         sheet["damage"] = damages[0]
     listed = [attack for attack in block.attacks if attack.bonus is not None and attack.damage]
     if len(listed) > 1:
-        sheet["attack_list"] = ", ".join(f"{attack.name.replace(',', ' ')} {attack.bonus:+d} {attack.damage}"
-                                         for attack in listed)
+        sheet["attack_list"] = ", ".join(
+            f"{attack.name.replace(',', ' ')} {attack.bonus:+d} {attack.damage}" for attack in listed
+        )
     for attack in block.attacks:
         shown_bonus = f" {attack.bonus:+d}" if attack.bonus is not None else ""
         read.append((N_("Attacks"), f"{attack.name}{shown_bonus} {attack.damage}".strip()))
@@ -857,16 +979,28 @@ def for_ruleset(block: Block, ruleset_id: str) -> Reading:
         block.unread.append(f"SV {block.save_line}")  # numbers, but not the five saves these rules read
         saves_read = True
     morale_noted = any(note.split(" ")[0].upper() in ("ML", "MORALE", "МОРАЛЬ", "БД") for note in block.notes)
-    noted = [*block.notes, *([f"ML {block.morale}"] if block.morale is not None and ruleset_id != "ose"
-                             and not morale_noted else []),
-             *([f"SV {block.save_line}"] if block.save_line and not saves_read else [])]
+    noted = [
+        *block.notes,
+        *([f"ML {block.morale}"] if block.morale is not None and ruleset_id != "ose" and not morale_noted else []),
+        *([f"SV {block.save_line}"] if block.save_line and not saves_read else []),
+    ]
     notes = "; ".join(dict.fromkeys(noted))
     if block.xp is not None and block.layout != "5e":  # (5e's is read with its challenge)
         read.append((N_("XP"), str(block.xp)))
     rolled = _rolled(ruleset_id, sheet) if block.hp is None or block.hp_average else ""
-    return Reading(layout=block.layout, name=block.name, hp=hp, sheet=sheet, notes=notes, read=tuple(read),
-                   unread=tuple(dict.fromkeys(block.unread)), refused=block.refused, count=block.count,
-                   hp_dice=rolled if hp is not None else "", hps=tuple(block.hps))
+    return Reading(
+        layout=block.layout,
+        name=block.name,
+        hp=hp,
+        sheet=sheet,
+        notes=notes,
+        read=tuple(read),
+        unread=tuple(dict.fromkeys(block.unread)),
+        refused=block.refused,
+        count=block.count,
+        hp_dice=rolled if hp is not None else "",
+        hps=tuple(block.hps),
+    )
 
 
 def _rolled(ruleset_id: str, sheet: dict[str, Any]) -> str:

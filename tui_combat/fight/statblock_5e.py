@@ -25,34 +25,112 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_
 from tui_combat.rulesets.dnd5e.abilities import parse_abilities
 
-__all__ = ["ABILITY_KINDS", "Extras", "ability_kind", "attack_count", "damage_type_of", "fill_sheet", "read_extras",
-           "saves_of"]
+__all__ = [
+    "ABILITY_KINDS",
+    "Extras",
+    "ability_kind",
+    "attack_count",
+    "damage_type_of",
+    "fill_sheet",
+    "read_extras",
+    "saves_of",
+]
 
 ABILITY_KINDS: Final = ("str", "dex", "con", "int", "wis", "cha")
 _ABILITY_STEMS: Final = (
-    ("str", "str"), ("сил", "str"), ("dex", "dex"), ("лов", "dex"), ("спр", "dex"), ("con", "con"), ("тел", "con"),
-    ("ста", "con"), ("int", "int"), ("инт", "int"), ("інт", "int"), ("wis", "wis"), ("мдр", "wis"), ("мудр", "wis"),
-    ("cha", "cha"), ("хар", "cha"),
+    ("str", "str"),
+    ("сил", "str"),
+    ("dex", "dex"),
+    ("лов", "dex"),
+    ("спр", "dex"),
+    ("con", "con"),
+    ("тел", "con"),
+    ("ста", "con"),
+    ("int", "int"),
+    ("инт", "int"),
+    ("інт", "int"),
+    ("wis", "wis"),
+    ("мдр", "wis"),
+    ("мудр", "wis"),
+    ("cha", "cha"),
+    ("хар", "cha"),
 )
 """The start of each ability's name, short or whole, in any case or grammatical form ("Dex", "Dexterity", "ЛОВ",
 "Ловкости", "Спритності")."""
-DAMAGE_TYPES: Final = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
-                       "psychic", "radiant", "slashing", "thunder")
+DAMAGE_TYPES: Final = (
+    "acid",
+    "bludgeoning",
+    "cold",
+    "fire",
+    "force",
+    "lightning",
+    "necrotic",
+    "piercing",
+    "poison",
+    "psychic",
+    "radiant",
+    "slashing",
+    "thunder",
+)
 _TYPE_STEMS: Final = (
-    ("кислот", "acid"), ("дроб", "bludgeoning"), ("ударн", "bludgeoning"), ("холод", "cold"), ("огон", "fire"),
-    ("огн", "fire"), ("вогон", "fire"), ("вогн", "fire"), ("силов", "force"), ("электр", "lightning"),
-    ("молни", "lightning"), ("електр", "lightning"), ("блискав", "lightning"), ("некрот", "necrotic"),
-    ("колющ", "piercing"), ("колюч", "piercing"), ("яд", "poison"), ("отрут", "poison"), ("психич", "psychic"),
-    ("психіч", "psychic"), ("излуч", "radiant"), ("сиян", "radiant"), ("випромін", "radiant"), ("сяйв", "radiant"),
-    ("рубящ", "slashing"), ("рубля", "slashing"), ("рубаюч", "slashing"), ("звук", "thunder"), ("гром", "thunder"),
-    ("грім", "thunder"), ("громов", "thunder"),
+    ("кислот", "acid"),
+    ("дроб", "bludgeoning"),
+    ("ударн", "bludgeoning"),
+    ("холод", "cold"),
+    ("огон", "fire"),
+    ("огн", "fire"),
+    ("вогон", "fire"),
+    ("вогн", "fire"),
+    ("силов", "force"),
+    ("электр", "lightning"),
+    ("молни", "lightning"),
+    ("електр", "lightning"),
+    ("блискав", "lightning"),
+    ("некрот", "necrotic"),
+    ("колющ", "piercing"),
+    ("колюч", "piercing"),
+    ("яд", "poison"),
+    ("отрут", "poison"),
+    ("психич", "psychic"),
+    ("психіч", "psychic"),
+    ("излуч", "radiant"),
+    ("сиян", "radiant"),
+    ("випромін", "radiant"),
+    ("сяйв", "radiant"),
+    ("рубящ", "slashing"),
+    ("рубля", "slashing"),
+    ("рубаюч", "slashing"),
+    ("звук", "thunder"),
+    ("гром", "thunder"),
+    ("грім", "thunder"),
+    ("громов", "thunder"),
 )
 """The damage types as the Russian and Ukrainian books decline them ("огнём", "колющего", "шкоди вогнем")."""
-_NUMBER_WORDS: Final = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "одно": 1, "одну": 1,
-                        "одна": 1, "два": 2, "две": 2, "дві": 2, "три": 3, "четыре": 4, "чотири": 4, "пять": 5,
-                        "п'ять": 5, "п’ять": 5, "шесть": 6, "шість": 6}
-_FUNCTION_WORDS: Final = frozenset({"a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to",
-                                    "with"})
+_NUMBER_WORDS: Final = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "одно": 1,
+    "одну": 1,
+    "одна": 1,
+    "два": 2,
+    "две": 2,
+    "дві": 2,
+    "три": 3,
+    "четыре": 4,
+    "чотири": 4,
+    "пять": 5,
+    "п'ять": 5,
+    "п’ять": 5,
+    "шесть": 6,
+    "шість": 6,
+}
+_FUNCTION_WORDS: Final = frozenset(
+    {"a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
+)
 _NO_TYPE_WORDS: Final = frozenset({"damage", "урон", "урона", "шкода", "шкоди"})
 """What may follow a damage type in a list of them without changing it ("fire damage")."""
 
@@ -98,8 +176,9 @@ def _one_line(text: str) -> str:
 
 
 # -- saving throws -------------------------------------------------------------------------------------------
-_SAVES_LABEL = re.compile(r"(?:Saving Throws|Спасброски|Спас-броски|Рятівні кидки|Рятувальні кидки)\s*:?\s*",
-                          re.IGNORECASE)
+_SAVES_LABEL = re.compile(
+    r"(?:Saving Throws|Спасброски|Спас-броски|Рятівні кидки|Рятувальні кидки)\s*:?\s*", re.IGNORECASE
+)
 _SAVE_ITEM = re.compile(r"([^\W\d_]{3,14})\.?\s*([+-])\s?(\d{1,2})(?!\d)\s*[,;]?\s*")
 _SAVES_2024 = re.compile(r"(?<!\w)([^\W\d_]{3,4})\s+(\d{1,2})\s+([+-]\d{1,2})\s+([+-]\d{1,2})(?!\d)")
 
@@ -155,10 +234,14 @@ _DEFENCE_LABEL = re.compile(
     r"(?P<immune>Damage Immunities|Иммунитет к урону|Імунітет до шкоди|Immunities|Иммунитеты|Иммунитет|Імунітети|"
     r"Імунітет)|"
     r"(?P<vulnerable>Damage Vulnerabilities|Уязвимость к урону|Вразливість до шкоди|Vulnerabilities|Уязвимости|"
-    r"Уязвимость|Вразливості|Вразливість))(?!\w)", re.IGNORECASE)
-_DEFENCE_END = re.compile(r"(?<!\w)(?:Senses|Languages|Challenge|Skills|Saving Throws|Gear|CR|Чувства|Языки|"
-                          r"Опасность|Навыки|Спасброски|Снаряжение|Чуття|Мови|Небезпека|Рівень небезпеки|Навички|"
-                          r"Рятівні кидки|Спорядження)(?!\w)")
+    r"Уязвимость|Вразливості|Вразливість))(?!\w)",
+    re.IGNORECASE,
+)
+_DEFENCE_END = re.compile(
+    r"(?<!\w)(?:Senses|Languages|Challenge|Skills|Saving Throws|Gear|CR|Чувства|Языки|"
+    r"Опасность|Навыки|Спасброски|Снаряжение|Чуття|Мови|Небезпека|Рівень небезпеки|Навички|"
+    r"Рятівні кидки|Спорядження)(?!\w)"
+)
 """What ends a list of damage types: the next line of the block (case matters: "Senses", not "senses")."""
 _ITEMS = re.compile(r"\s*,\s*(?:and\s+|и\s+|і\s+|й\s+|та\s+)?|\s+(?:and|и|і|й|та)\s+")
 
@@ -175,7 +258,7 @@ def _defences(header: str, extras: Extras) -> None:
             end_at += 1
         if end_at < len(ends):
             stop = min(stop, ends[end_at])
-        value = _one_line(header[label.end():stop]).strip(" :,;.")
+        value = _one_line(header[label.end() : stop]).strip(" :,;.")
         kind = label.lastgroup or ""
         if not value:
             continue
@@ -225,19 +308,31 @@ def attack_count(sentence: str) -> int | None:
 
 
 # -- legendary actions, Legendary Resistance, Evasion ---------------------------------------------------------------
-_LEGENDARY_USES = re.compile(r"(?:Legendary Action Uses|Использовани\w{0,3} легендарн\w{0,3} действий|"
-                             r"Використанн?\w{0,3} легендарн\w{0,3} дій)\s*:\s*(\d{1,2})(?!\d)", re.IGNORECASE)
-_LEGENDARY_COUNT = re.compile(r"(?<!\w)(\d{1,2}|[^\W\d_]{3,6}['’]?[^\W\d_]{0,3})\s+(?:legendary actions?|"
-                              r"легендарн\w{0,4}\s+(?:действи\w{0,3}|ді\w{0,3}))(?!\w)", re.IGNORECASE)
-_LEGENDARY_RESISTANCE = re.compile(r"(?:Legendary Resistance|Легендарное сопротивление|Легендарний опір|"
-                                   r"Легендарна стійкість)\s*\(\s*(\d{1,2})\s*/\s*(?:Day|день|добу|сутки)",
-                                   re.IGNORECASE)
+_LEGENDARY_USES = re.compile(
+    r"(?:Legendary Action Uses|Использовани\w{0,3} легендарн\w{0,3} действий|"
+    r"Використанн?\w{0,3} легендарн\w{0,3} дій)\s*:\s*(\d{1,2})(?!\d)",
+    re.IGNORECASE,
+)
+_LEGENDARY_COUNT = re.compile(
+    r"(?<!\w)(\d{1,2}|[^\W\d_]{3,6}['’]?[^\W\d_]{0,3})\s+(?:legendary actions?|"
+    r"легендарн\w{0,4}\s+(?:действи\w{0,3}|ді\w{0,3}))(?!\w)",
+    re.IGNORECASE,
+)
+_LEGENDARY_RESISTANCE = re.compile(
+    r"(?:Legendary Resistance|Легендарное сопротивление|Легендарний опір|"
+    r"Легендарна стійкість)\s*\(\s*(\d{1,2})\s*/\s*(?:Day|день|добу|сутки)",
+    re.IGNORECASE,
+)
 _EVASION = frozenset({"evasion", "увёртливость", "увертливость", "уклонение", "ухилення", "ухильність"})
 _MULTIATTACK = frozenset({"multiattack", "мультиатака"})
-_LEGENDARY_HEADING = re.compile(r"(?<!\w)(?:Legendary Actions|LEGENDARY ACTIONS|Легендарные действия|"
-                                r"ЛЕГЕНДАРНЫЕ ДЕЙСТВИЯ|Легендарні дії|ЛЕГЕНДАРНІ ДІЇ)(?!\w)")
-_OTHER_HEADING = re.compile(r"(?<!\w)(?:Lair Actions|Mythic Actions|Regional Effects|Действия логова|Дії лігва)"
-                            r"(?!\w)")
+_LEGENDARY_HEADING = re.compile(
+    r"(?<!\w)(?:Legendary Actions|LEGENDARY ACTIONS|Легендарные действия|"
+    r"ЛЕГЕНДАРНЫЕ ДЕЙСТВИЯ|Легендарні дії|ЛЕГЕНДАРНІ ДІЇ)(?!\w)"
+)
+_OTHER_HEADING = re.compile(
+    r"(?<!\w)(?:Lair Actions|Mythic Actions|Regional Effects|Действия логова|Дії лігва)"
+    r"(?!\w)"
+)
 
 
 def _legendary(joined: str) -> int | None:
@@ -253,43 +348,75 @@ def _legendary(joined: str) -> int | None:
 
 
 # -- special abilities -----------------------------------------------------------------------------------------
-_NAME = re.compile(r"(?P<name>[^\W\d_][^\W\d_'’ -]*(?:[ -][^\W\d_'’][^\W\d_'’-]*|['’][^\W\d_]{1,3}){0,7})"
-                   r"(?:\s*(?P<paren>\([^()\n]{1,60}\)))?\.(?:\s|$)")
+_NAME = re.compile(
+    r"(?P<name>[^\W\d_][^\W\d_'’ -]*(?:[ -][^\W\d_'’][^\W\d_'’-]*|['’][^\W\d_]{1,3}){0,7})"
+    r"(?:\s*(?P<paren>\([^()\n]{1,60}\)))?\.(?:\s|$)"
+)
 """A paragraph's name: up to eight words of letters, a parenthesis after it ("(Recharge 5–6)", "(3/Day)"), a full
 stop."""
 _SENTENCE_START = re.compile(r"[.!?]\s+(?=[^\W\d_])")
-_HEADING_WORDS = re.compile(r"^(?:(?:Bonus |Legendary |Lair |Mythic )?Actions|Reactions|Traits|Бонусные действия|"
-                            r"Легендарные действия|Действия|Реакции|Особенности|Бонусні дії|Легендарні дії|Дії|"
-                            r"Реакції|Риси)\s+", re.IGNORECASE)
-_HEADING_LINE = re.compile(r"^(?:(?:Bonus |Legendary |Lair |Mythic )?Actions|Reactions|Traits|Бонусные действия|"
-                           r"Легендарные действия|Действия логова|Действия|Реакции|Особенности|Бонусні дії|"
-                           r"Легендарні дії|Дії лігва|Дії|Реакції|Риси)[ .:]*$", re.IGNORECASE | re.MULTILINE)
-_RECHARGE = re.compile(r"(?:Recharge|Перезарядка|Перезаряджання|Перезарядження)\s*(\d)(?:\s*-\s*(\d))?",
-                       re.IGNORECASE)
-_ATTACK_START = re.compile(r"\s*(?:Melee or Ranged|Melee|Ranged|Рукопашная или дальнобойная|Рукопашная|Дальнобойная|"
-                           r"Ближня|Дальня|Атака ближнім|Атака дальнім|Рукопашна|Дальнобійна)[^:]{0,40}:\s*[+-]\d",
-                           re.IGNORECASE)
-_SAVE_2014 = re.compile(r"(?<!\w)(?:DC|Сл|СЛ|СК|Ск)\s*(\d{1,2})(?!\d)\s+([^\W\d_]{3,14})\s+(?:saving throw|"
-                        r"спасброс\w{0,4}|рятівн\w{0,4}\s+кид\w{0,4}|рятувальн\w{0,4}\s+кид\w{0,4})", re.IGNORECASE)
+_HEADING_WORDS = re.compile(
+    r"^(?:(?:Bonus |Legendary |Lair |Mythic )?Actions|Reactions|Traits|Бонусные действия|"
+    r"Легендарные действия|Действия|Реакции|Особенности|Бонусні дії|Легендарні дії|Дії|"
+    r"Реакції|Риси)\s+",
+    re.IGNORECASE,
+)
+_HEADING_LINE = re.compile(
+    r"^(?:(?:Bonus |Legendary |Lair |Mythic )?Actions|Reactions|Traits|Бонусные действия|"
+    r"Легендарные действия|Действия логова|Действия|Реакции|Особенности|Бонусні дії|"
+    r"Легендарні дії|Дії лігва|Дії|Реакції|Риси)[ .:]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_RECHARGE = re.compile(r"(?:Recharge|Перезарядка|Перезаряджання|Перезарядження)\s*(\d)(?:\s*-\s*(\d))?", re.IGNORECASE)
+_ATTACK_START = re.compile(
+    r"\s*(?:Melee or Ranged|Melee|Ranged|Рукопашная или дальнобойная|Рукопашная|Дальнобойная|"
+    r"Ближня|Дальня|Атака ближнім|Атака дальнім|Рукопашна|Дальнобійна)[^:]{0,40}:\s*[+-]\d",
+    re.IGNORECASE,
+)
+_SAVE_2014 = re.compile(
+    r"(?<!\w)(?:DC|Сл|СЛ|СК|Ск)\s*(\d{1,2})(?!\d)\s+([^\W\d_]{3,14})\s+(?:saving throw|"
+    r"спасброс\w{0,4}|рятівн\w{0,4}\s+кид\w{0,4}|рятувальн\w{0,4}\s+кид\w{0,4})",
+    re.IGNORECASE,
+)
 _SAVE_2024 = re.compile(r"([^\W\d_]{3,14})\s+Saving Throw\s*:\s*DC\s*(\d{1,2})(?!\d)", re.IGNORECASE)
-_SAVE_TRANSLATED = re.compile(r"(?:спасброс\w{0,4}|рятівн\w{0,4}\s+кид\w{0,4}|рятувальн\w{0,4}\s+кид\w{0,4})\s+"
-                              r"([^\W\d_]{3,14})\s*[:(]?\s*(?:(?:со|с|зі|із|з)\s+)?(?:Сл|СЛ|СК|Ск|DC)\s*(\d{1,2})(?!\d)",
-                              re.IGNORECASE)
+_SAVE_TRANSLATED = re.compile(
+    r"(?:спасброс\w{0,4}|рятівн\w{0,4}\s+кид\w{0,4}|рятувальн\w{0,4}\s+кид\w{0,4})\s+"
+    r"([^\W\d_]{3,14})\s*[:(]?\s*(?:(?:со|с|зі|із|з)\s+)?(?:Сл|СЛ|СК|Ск|DC)\s*(\d{1,2})(?!\d)",
+    re.IGNORECASE,
+)
 _DAMAGE = re.compile(r"(?<![\w(])(\d{1,4})\s*\(\s*(\d{0,3}d\d{1,3}(?:\s*[+-]\s*\d{1,4})?)\s*\)", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+")
 _JOINS_DAMAGE = re.compile(r"(?<!\w)(?:plus|and|плюс|и|і|та|а также|а також)(?!\w)", re.IGNORECASE)
-_HALF = re.compile(r"half as much|half damage|половин\w{0,3}\s+(?:(?:этого|того|цього|цієї|тієї|от)\s+){0,2}"
-                   r"(?:урона|урон|шкоди|шкода)", re.IGNORECASE)
+_HALF = re.compile(
+    r"half as much|half damage|половин\w{0,3}\s+(?:(?:этого|того|цього|цієї|тієї|от)\s+){0,2}"
+    r"(?:урона|урон|шкоди|шкода)",
+    re.IGNORECASE,
+)
 """What a success leaves: half the damage ("or half as much damage on a successful one", "Success: Half damage.",
 "половину этого урона при успехе")."""
-_SHAPES: Final = (("cone", "cone"), ("конус", "cone"), ("line", "line"), ("лини", "line"), ("ліні", "line"),
-                  ("sphere", "sphere"), ("сфер", "sphere"), ("cylinder", "cylinder"), ("цилиндр", "cylinder"),
-                  ("циліндр", "cylinder"), ("cube", "cube"), ("куб", "cube"), ("emanation", "emanation"),
-                  ("эманаци", "emanation"), ("еманаці", "emanation"))
-_SHAPE = re.compile(r"(?<!\w)(?:cone|line(?! of sight)|sphere|cylinder|cube|emanation|конус\w{0,4}|лини\w{0,4}|"
-                    r"ліні\w{0,4}|сфер\w{0,4}|цилиндр\w{0,4}|циліндр\w{0,4}|куб(?:а|е|ом|у|ы|і)?|эманаци\w{0,4}|"
-                    r"еманаці\w{0,4})(?!\w)",
-                    re.IGNORECASE)
+_SHAPES: Final = (
+    ("cone", "cone"),
+    ("конус", "cone"),
+    ("line", "line"),
+    ("лини", "line"),
+    ("ліні", "line"),
+    ("sphere", "sphere"),
+    ("сфер", "sphere"),
+    ("cylinder", "cylinder"),
+    ("цилиндр", "cylinder"),
+    ("циліндр", "cylinder"),
+    ("cube", "cube"),
+    ("куб", "cube"),
+    ("emanation", "emanation"),
+    ("эманаци", "emanation"),
+    ("еманаці", "emanation"),
+)
+_SHAPE = re.compile(
+    r"(?<!\w)(?:cone|line(?! of sight)|sphere|cylinder|cube|emanation|конус\w{0,4}|лини\w{0,4}|"
+    r"ліні\w{0,4}|сфер\w{0,4}|цилиндр\w{0,4}|циліндр\w{0,4}|куб(?:а|е|ом|у|ы|і)?|эманаци\w{0,4}|"
+    r"еманаці\w{0,4})(?!\w)",
+    re.IGNORECASE,
+)
 _FEET = re.compile(r"(?<!\d)(\d{1,4})\s*-?\s*(?:feet|foot|ft\.?|фут\w{0,4}|фт\.?)(?!\w)", re.IGNORECASE)
 _WIDE_AFTER = re.compile(r"wide", re.IGNORECASE)
 _WIDE_BEFORE = re.compile(r"шир|завширш", re.IGNORECASE)
@@ -297,8 +424,11 @@ _HIGH_AFTER = re.compile(r"high|tall", re.IGNORECASE)
 _HIGH_BEFORE = re.compile(r"высот|заввишки|висот", re.IGNORECASE)
 """A line's width and a cylinder's height: named after the number in English ("10 feet wide"), before it in
 Russian and Ukrainian ("шириной 10 футов")."""
-_WITHIN = re.compile(r"(?:within|в пределах|в межах|у межах)\s+(\d{1,4})\s*(?:feet|foot|ft\.?|фут\w{0,4}|фт\.?)"
-                     r"(?!\w)", re.IGNORECASE)
+_WITHIN = re.compile(
+    r"(?:within|в пределах|в межах|у межах)\s+(\d{1,4})\s*(?:feet|foot|ft\.?|фут\w{0,4}|фт\.?)"
+    r"(?!\w)",
+    re.IGNORECASE,
+)
 
 
 class Paragraph(NamedTuple):
@@ -355,8 +485,9 @@ def _paragraphs(text: str) -> list[Paragraph]:
         if heading_at < len(headings):
             end = min(end, headings[heading_at])
         words = _HEADING_WORDS.sub("", name.group("name")).strip()
-        found.append(Paragraph(start=start, name=words, paren=name.group("paren") or "",
-                               body=_one_line(text[name.end():end])))
+        found.append(
+            Paragraph(start=start, name=words, paren=name.group("paren") or "", body=_one_line(text[name.end() : end]))
+        )
     return found
 
 
@@ -386,7 +517,7 @@ def _type_near(body: str, start: int, end: int) -> str:
 
 
 def _damage(body: str, start: int) -> tuple[str, int]:
-    """"17d6 fire", "9d6 fire plus 9d6 force": the damage rolled from ``start`` on, its parts joined by "plus";
+    """ "17d6 fire", "9d6 fire plus 9d6 force": the damage rolled from ``start`` on, its parts joined by "plus";
     and where its last roll ends."""
     parts: list[str] = []
     last_end = -1
@@ -402,7 +533,7 @@ def _damage(body: str, start: int) -> tuple[str, int]:
 
 
 def _area(body: str) -> str:
-    """"cone 60 ft", "line 90x10 ft", "emanation 10 ft" (within 10 feet of it); "" for none."""
+    """ "cone 60 ft", "line 90x10 ft", "emanation 10 ft" (within 10 feet of it); "" for none."""
     shape = _SHAPE.search(body)
     kind = next((name for stem, name in _SHAPES if shape.group(0).casefold().startswith(stem)), "") if shape else ""
     if shape is not None and kind:
@@ -411,9 +542,12 @@ def _area(body: str) -> str:
         width = 0
         numbers = list(_FEET.finditer(body, window_start, window_end))
         for number, found in enumerate(numbers):
-            before = body[max(found.start() - 10, numbers[number - 1].end() if number else 0):found.start()]
-            after = body[found.end():min(found.end() + 8, numbers[number + 1].start() if number + 1 < len(numbers)
-                                          else found.end() + 8)]
+            before = body[max(found.start() - 10, numbers[number - 1].end() if number else 0) : found.start()]
+            after = body[
+                found.end() : min(
+                    found.end() + 8, numbers[number + 1].start() if number + 1 < len(numbers) else found.end() + 8
+                )
+            ]
             if _WIDE_AFTER.search(after) or _WIDE_BEFORE.search(before):
                 width = width or int(found.group(1))
             elif not _HIGH_AFTER.search(after) and not _HIGH_BEFORE.search(before):
@@ -440,8 +574,7 @@ def _ability(paragraph: Paragraph) -> str:
         return f"{name}: {recharged}" if recharged else ""
     save = _save(paragraph.body)
     area = _area(paragraph.body)
-    damage, damage_end = _damage(paragraph.body, save[2]) if save else \
-        (_damage(paragraph.body, 0) if area else ("", 0))
+    damage, damage_end = _damage(paragraph.body, save[2]) if save else (_damage(paragraph.body, 0) if area else ("", 0))
     if save is None and not damage and not recharged:
         return ""
     clauses = [damage]
@@ -475,8 +608,11 @@ def read_extras(text: str, joined: str, header_end: int | None) -> Extras:
             continue
         if folded in _MULTIATTACK or _LEGENDARY_RESISTANCE.match(f"{paragraph.name} {paragraph.paren}"):
             continue
-        if legendary_from is not None and paragraph.start > legendary_from.start() and \
-                (other is None or paragraph.start < other.start()):
+        if (
+            legendary_from is not None
+            and paragraph.start > legendary_from.start()
+            and (other is None or paragraph.start < other.start())
+        ):
             extras.legendary_names.append(f"{paragraph.name} {paragraph.paren}".strip())
         ability = _ability(paragraph)
         key = ability.split(":", 1)[0].casefold()
@@ -487,12 +623,20 @@ def read_extras(text: str, joined: str, header_end: int | None) -> Extras:
 
 
 # -- as the sheet holds it ---------------------------------------------------------------------------------------
-DEFENCE_LABELS: Final = (("resist", N_("Damage resistances")), ("immune", N_("Damage immunities")),
-                         ("vulnerable", N_("Damage vulnerabilities")))
+DEFENCE_LABELS: Final = (
+    ("resist", N_("Damage resistances")),
+    ("immune", N_("Damage immunities")),
+    ("vulnerable", N_("Damage vulnerabilities")),
+)
 
 
-def fill_sheet(extras: Extras, scores: tuple[int, ...] | None, sheet: dict[str, object],
-               read: list[tuple[str, str]], unread: list[str]) -> None:
+def fill_sheet(
+    extras: Extras,
+    scores: tuple[int, ...] | None,
+    sheet: dict[str, object],
+    read: list[tuple[str, str]],
+    unread: list[str],
+) -> None:
     """``extras`` written in the 5e ``sheet``, each said in ``read`` (label — a message id —, value); an ability
     its sheet would refuse is left in ``unread`` for the GM."""
     saves = saves_of(extras.saves, scores)

@@ -81,7 +81,7 @@ def ose_saves(line: str) -> OseSaves | None:
     save_as = ""
     tail = _TAIL.search(line)
     if tail is not None:
-        save_as, line = tail.group(1), line[:tail.start()].strip()
+        save_as, line = tail.group(1), line[: tail.start()].strip()
     elif said := _AS.fullmatch(line):  # "Save as F3"
         save_as, line = said.group(1), ""
     pairs = _PAIR.findall(line)

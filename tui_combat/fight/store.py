@@ -152,8 +152,10 @@ class Store:
             if read_only:
                 store.read_only_reason = _("This session was opened read-only: nothing can be changed here.")
             else:
-                store.read_only_reason = _("This session is open in another copy of tui-combat, so it is "
-                                           "read-only here: nothing can be changed or saved from this one.")
+                store.read_only_reason = _(
+                    "This session is open in another copy of tui-combat, so it is "
+                    "read-only here: nothing can be changed or saved from this one."
+                )
             store.warnings.append(store.read_only_reason)
         return store
 
@@ -189,8 +191,9 @@ class Store:
                 session.note_opened(snapshot.snapshot)
                 if check_all:
                     sealed = snapshot.snapshot
-                    damaged, last_bad = session.damaged_parts(*((sealed.sealed, sealed.block_sums)
-                                                                if isinstance(sealed, codec.Snapshot) else ([], [])))
+                    damaged, last_bad = session.damaged_parts(
+                        *((sealed.sealed, sealed.block_sums) if isinstance(sealed, codec.Snapshot) else ([], []))
+                    )
                     if damaged:
                         store._open_damaged(session, damaged, last_bad)
                         store._loaded_seq = store._seq
@@ -224,11 +227,20 @@ class Store:
         """Read-only, saying what is wrong and the way out."""
         lines = list(problems)
         if last_bad >= 0:
-            lines.append(ngettext("Undo reaches back only to action {n} of this fight.",
-                                  "Undo reaches back only to action {n} of this fight.",
-                                  (last_bad + 1) * self._history.block_size))
-        lines.append(_("So that nothing in it is changed, this session is open read-only. "
-                       "tui-combat recover {name} rebuilds it into a new session beside it.", name=session.folder.name))
+            lines.append(
+                ngettext(
+                    "Undo reaches back only to action {n} of this fight.",
+                    "Undo reaches back only to action {n} of this fight.",
+                    (last_bad + 1) * self._history.block_size,
+                )
+            )
+        lines.append(
+            _(
+                "So that nothing in it is changed, this session is open read-only. "
+                "tui-combat recover {name} rebuilds it into a new session beside it.",
+                name=session.folder.name,
+            )
+        )
         self.read_only = True
         self.damaged = True
         self.read_only_reason = "\n".join(lines)
@@ -241,8 +253,14 @@ class Store:
         store = cls(snapshot.current)
         store._blocks_from = blocks_from
         store._history = History.restore(
-            apply=apply, block_size=snapshot.block_size, sealed=snapshot.sealed, checkpoint=snapshot.checkpoint,
-            run=snapshot.run, current=snapshot.current, load=store._load_block, load_actions=store._load_block_actions,
+            apply=apply,
+            block_size=snapshot.block_size,
+            sealed=snapshot.sealed,
+            checkpoint=snapshot.checkpoint,
+            run=snapshot.run,
+            current=snapshot.current,
+            load=store._load_block,
+            load_actions=store._load_block_actions,
         )
         store._redo = list(snapshot.redo)
         store._seq = snapshot.seq
@@ -265,14 +283,20 @@ class Store:
         try:
             store = cls._from_snapshot(steps.snapshot, blocks_from)
         except Exception as error:  # a format-1 history that no longer replays
-            return Rebuilt(None, 0, _("{source} cannot be replayed ({error}).", source=steps.source, error=_reason(error)))
+            return Rebuilt(
+                None, 0, _("{source} cannot be replayed ({error}).", source=steps.source, error=_reason(error))
+            )
         replayed, problem = 0, ""
         for located in steps.entries:
             try:
                 store._replay(located.entry)
             except Exception as error:  # the rules are plugins: whatever they raise is damage here
-                problem = _("{path}, line {line}: this entry cannot be replayed ({error}).",
-                            path=located.segment.path, line=located.line, error=_reason(error))
+                problem = _(
+                    "{path}, line {line}: this entry cannot be replayed ({error}).",
+                    path=located.segment.path,
+                    line=located.line,
+                    error=_reason(error),
+                )
                 break
             store._seq = located.entry.seq
             replayed += 1
@@ -415,8 +439,15 @@ class Store:
 
     def _snapshot(self) -> codec.Snapshot:
         history = self._history
-        return make_snapshot(self._seq, block_size=history.block_size, sealed=[block.tag for block in history.sealed],
-                             checkpoint=history.checkpoint, run=list(history.run), redo=list(self._redo), current=self.state)
+        return make_snapshot(
+            self._seq,
+            block_size=history.block_size,
+            sealed=[block.tag for block in history.sealed],
+            checkpoint=history.checkpoint,
+            run=list(history.run),
+            redo=list(self._redo),
+            current=self.state,
+        )
 
     def _keep_old_files(self) -> None:
         if self.folder is not None and self.upgraded_from:
@@ -560,20 +591,38 @@ def describe_damage(report: DamageReport) -> str:
     lines += report.problems
     name = Path(report.folder).name
     if not report.recoverable:
-        lines.append(_("No snapshot in it can be read, nor anything that names the fight's rules, so it cannot be "
-                       "rebuilt automatically."))
+        lines.append(
+            _(
+                "No snapshot in it can be read, nor anything that names the fight's rules, so it cannot be "
+                "rebuilt automatically."
+            )
+        )
     elif report.last_line:
-        lines.append(ngettext("It can be rebuilt from {source} and line {line} of {journal} ({n} "
-                              "saved action) into a new session beside it: tui-combat recover {name}",
-                              "It can be rebuilt from {source} and line {line} of {journal} ({n} "
-                              "saved actions) into a new session beside it: tui-combat recover {name}",
-                              report.actions, source=report.source, line=report.last_line, journal=JOURNAL, name=name))
+        lines.append(
+            ngettext(
+                "It can be rebuilt from {source} and line {line} of {journal} ({n} "
+                "saved action) into a new session beside it: tui-combat recover {name}",
+                "It can be rebuilt from {source} and line {line} of {journal} ({n} "
+                "saved actions) into a new session beside it: tui-combat recover {name}",
+                report.actions,
+                source=report.source,
+                line=report.last_line,
+                journal=JOURNAL,
+                name=name,
+            )
+        )
     else:
-        lines.append(ngettext("It can be rebuilt from {source} ({n} saved action after "
-                              "it) into a new session beside it: tui-combat recover {name}",
-                              "It can be rebuilt from {source} ({n} saved actions after "
-                              "it) into a new session beside it: tui-combat recover {name}",
-                              report.actions, source=report.source, name=name))
+        lines.append(
+            ngettext(
+                "It can be rebuilt from {source} ({n} saved action after "
+                "it) into a new session beside it: tui-combat recover {name}",
+                "It can be rebuilt from {source} ({n} saved actions after "
+                "it) into a new session beside it: tui-combat recover {name}",
+                report.actions,
+                source=report.source,
+                name=name,
+            )
+        )
     return "\n".join(lines)
 
 
@@ -581,11 +630,17 @@ def describe_read_only(report: DamageReport) -> str:
     """What is wrong with a damaged session opened read-only, how far it was read, and the way out."""
     lines = [_("{path} is damaged, so it is open read-only and nothing in it is changed.", path=report.folder)]
     lines += report.problems
-    lines.append(ngettext("What is shown is {source} and {n} saved action after it. tui-combat "
-                          "recover {name} rebuilds it into a new session beside it.",
-                          "What is shown is {source} and {n} saved actions after it. "
-                          "tui-combat recover {name} rebuilds it into a new session beside it.",
-                          report.actions, source=report.source, name=Path(report.folder).name))
+    lines.append(
+        ngettext(
+            "What is shown is {source} and {n} saved action after it. tui-combat "
+            "recover {name} rebuilds it into a new session beside it.",
+            "What is shown is {source} and {n} saved actions after it. "
+            "tui-combat recover {name} rebuilds it into a new session beside it.",
+            report.actions,
+            source=report.source,
+            name=Path(report.folder).name,
+        )
+    )
     return "\n".join(lines)
 
 
@@ -601,23 +656,37 @@ def recover(folder: Path, into: Path, *, up_to_line: int | None = None) -> Store
     try:
         best = _best_recovery(session, up_to_line)
         if best is None:
-            raise SaveError(_("Nothing in {path} can be rebuilt: no snapshot in it can be read, nor anything that "
-                              "names the fight's rules.", path=folder))
+            raise SaveError(
+                _(
+                    "Nothing in {path} can be rebuilt: no snapshot in it can be read, nor anything that "
+                    "names the fight's rules.",
+                    path=folder,
+                )
+            )
         session.expect_sums(best.steps.snapshot)
         forgotten = best.store._history.keep_readable(lambda block: _block_reads(best.store, block))
         best.store.save_as(into)  # reads the history blocks it needs from the damaged folder, so before closing it
     finally:
         session.close()
-    best.store.warnings = [ngettext("Rebuilt from {path}: {n} saved action after {source}.",
-                                    "Rebuilt from {path}: {n} saved actions after {source}.",
-                                    best.replayed, path=folder, source=best.steps.source)]
+    best.store.warnings = [
+        ngettext(
+            "Rebuilt from {path}: {n} saved action after {source}.",
+            "Rebuilt from {path}: {n} saved actions after {source}.",
+            best.replayed,
+            path=folder,
+            source=best.steps.source,
+        )
+    ]
     lost = best.steps.problems + ([best.problem] if best.problem else [])
     best.store.warnings += [_("Not kept: {problem}", problem=problem) for problem in lost]
     if forgotten:
-        best.store.warnings.append(ngettext(
-            "Part of the undo history could not be read: undo reaches back only to action {n} of this fight.",
-            "Part of the undo history could not be read: undo reaches back only to action {n} of this fight.",
-            forgotten))
+        best.store.warnings.append(
+            ngettext(
+                "Part of the undo history could not be read: undo reaches back only to action {n} of this fight.",
+                "Part of the undo history could not be read: undo reaches back only to action {n} of this fight.",
+                forgotten,
+            )
+        )
     return best.store
 
 

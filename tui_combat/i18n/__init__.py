@@ -40,9 +40,28 @@ import tui_combat
 from tui_combat.i18n.choose import KNOWN_LANGUAGES, UnknownLanguage, choose_language, language_argument
 
 __all__ = [
-    "AFTER_A_NAME", "KNOWN_LANGUAGES", "NC_", "N_", "after_name", "UnknownLanguage", "_", "add_catalogs", "choose_language", "data_word", "english_word", "data_words", "language",
-    "language_argument", "CatalogInUse",
-    "localize_argparse", "ngettext", "pgettext", "play_catalogs", "set_language", "spellings", "use_catalog",
+    "AFTER_A_NAME",
+    "KNOWN_LANGUAGES",
+    "NC_",
+    "N_",
+    "after_name",
+    "UnknownLanguage",
+    "_",
+    "add_catalogs",
+    "choose_language",
+    "data_word",
+    "english_word",
+    "data_words",
+    "language",
+    "language_argument",
+    "CatalogInUse",
+    "localize_argparse",
+    "ngettext",
+    "pgettext",
+    "play_catalogs",
+    "set_language",
+    "spellings",
+    "use_catalog",
 ]
 
 ENGLISH: Final = "en"
@@ -309,7 +328,7 @@ def _data_item(item: str) -> str:
     core = item.strip()
     if not core:
         return item
-    lead, trail = item[: len(item) - len(item.lstrip())], item[len(item.rstrip()):]
+    lead, trail = item[: len(item) - len(item.lstrip())], item[len(item.rstrip()) :]
     shown = data_word(core)
     if shown == core:
         figures = _FIGURES.match(core)

@@ -46,9 +46,13 @@ class UnknownLanguage(ValueError):
         _ = tui_combat.translate
         known = ", ".join(f"{code} ({NATIVE_NAMES.get(code, code)})" for code in KNOWN_LANGUAGES)
         if self.where:
-            return _("{where}: unknown language \"{language}\". Known languages: {known}.",
-                     where=self.where, language=self.language, known=known)
-        return _("Unknown language \"{language}\". Known languages: {known}.", language=self.language, known=known)
+            return _(
+                '{where}: unknown language "{language}". Known languages: {known}.',
+                where=self.where,
+                language=self.language,
+                known=known,
+            )
+        return _('Unknown language "{language}". Known languages: {known}.', language=self.language, known=known)
 
 
 def normalize(name: str) -> str:
@@ -109,8 +113,9 @@ def environment_language(environ: Mapping[str, str]) -> str:
     return "en"
 
 
-def choose_language(requested: str | None = None, *, environ: Mapping[str, str] | None = None,
-                    settings: Path | None = None) -> str:
+def choose_language(
+    requested: str | None = None, *, environ: Mapping[str, str] | None = None, settings: Path | None = None
+) -> str:
     """The language to use: ``requested`` (``--lang``), else the settings file's, else the environment's."""
     if requested:
         code = normalize(requested)

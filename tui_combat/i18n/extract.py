@@ -39,14 +39,17 @@ def _calls_in_fstrings(source: bytes, keywords: Collection[str]) -> Iterator[Ext
             func = inner.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
             if name in keywords:
-                args = tuple(arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
-                             for arg in inner.args)
+                args = tuple(
+                    arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+                    for arg in inner.args
+                )
                 if args and args[0] is not None:
                     yield inner.lineno, name, args, []
 
 
-def extract_python(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
-                   options: Mapping[str, str]) -> Iterator[Extracted]:
+def extract_python(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, str]
+) -> Iterator[Extracted]:
     from babel.messages.extract import extract_python as babel_python
 
     source = fileobj.read()
@@ -96,12 +99,17 @@ def messages_of(data: Mapping[str, Any], options: Mapping[str, str]) -> list[str
     for path in _words(options.get("lowercase")):
         table = _at(data, path)
         if isinstance(table, dict):
-            found += [entry["name"].lower() for entry in table.values() if isinstance(entry, dict) and isinstance(entry.get("name"), str)]
+            found += [
+                entry["name"].lower()
+                for entry in table.values()
+                if isinstance(entry, dict) and isinstance(entry.get("name"), str)
+            ]
     return list(dict.fromkeys(found))
 
 
-def extract_toml(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
-                 options: Mapping[str, str]) -> Iterator[Extracted]:
+def extract_toml(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, str]
+) -> Iterator[Extracted]:
     text = fileobj.read().decode("utf-8")
     data = tomllib.loads(text)
     lines = text.splitlines()

@@ -14,12 +14,19 @@ PALETTE_KEY = N_("palette")
 PALETTE_TOOLTIP = N_("Open the command palette")
 
 SYSTEM_COMMANDS = (
-    N_("Bell"), N_("Ring the bell"),
-    N_("Theme"), N_("Change the current theme"),
-    N_("Quit"), N_("Quit the application as soon as possible"),
-    N_("Keys"), N_("Hide the keys and widget help panel"),
+    N_("Bell"),
+    N_("Ring the bell"),
+    N_("Theme"),
+    N_("Change the current theme"),
+    N_("Quit"),
+    N_("Quit the application as soon as possible"),
+    N_("Keys"),
+    N_("Hide the keys and widget help panel"),
     N_("Show help for the focused widget and a summary of available keys"),
-    N_("Minimize"), N_("Minimize the widget and restore to normal size"),
-    N_("Maximize"), N_("Maximize the focused widget"),
-    N_("Screenshot"), N_("Save an SVG 'screenshot' of the current screen"),
+    N_("Minimize"),
+    N_("Minimize the widget and restore to normal size"),
+    N_("Maximize"),
+    N_("Maximize the focused widget"),
+    N_("Screenshot"),
+    N_("Save an SVG 'screenshot' of the current screen"),
 )

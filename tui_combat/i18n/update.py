@@ -106,9 +106,14 @@ def extract_catalog(package: Path = PACKAGE_DIR) -> Catalog:
     (locations relative to the package's parent)."""
     template = Catalog(project="tui-combat", fuzzy=False)
     own = package == PACKAGE_DIR
-    found = extract_from_dir(str(package), method_map=METHODS if own else PLUGIN_METHODS,
-                             options_map=OPTIONS if own else {}, keywords=KEYWORDS,
-                             comment_tags=("Translators:",), strip_comment_tags=True)
+    found = extract_from_dir(
+        str(package),
+        method_map=METHODS if own else PLUGIN_METHODS,
+        options_map=OPTIONS if own else {},
+        keywords=KEYWORDS,
+        comment_tags=("Translators:",),
+        strip_comment_tags=True,
+    )
     for file_name, line, message, comments, context in found:
         where = f"{package.name}/{file_name}"
         template.add(message, None, [(where, line)], auto_comments=comments, context=context)
@@ -210,8 +215,10 @@ def shared_with_the_app(template: Catalog, folder: Path) -> list[str]:
             if mine is not None and theirs is not None and mine.string and mine.string != theirs.string:
                 differ.append(f"{language}: {mine.string!r} here, {theirs.string!r} in the app")
         detail = f" ({'; '.join(differ)})" if differ else ""
-        warnings.append(f"warning: {_key(message)[0]!r} is one of the app's messages too: the plugin's translation is "
-                        f"used in its fights, the app's elsewhere{detail}")
+        warnings.append(
+            f"warning: {_key(message)[0]!r} is one of the app's messages too: the plugin's translation is "
+            f"used in its fights, the app's elsewhere{detail}"
+        )
     return warnings
 
 
@@ -219,8 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tui_combat.i18n.update", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="report only, change no file")
     parser.add_argument("--new", metavar="LANG", help="start a catalog for another language")
-    parser.add_argument("--plugin", metavar="PACKAGE", type=Path,
-                        help="a ruleset plugin's package folder: its messages, its catalogs in PACKAGE/locale")
+    parser.add_argument(
+        "--plugin",
+        metavar="PACKAGE",
+        type=Path,
+        help="a ruleset plugin's package folder: its messages, its catalogs in PACKAGE/locale",
+    )
     args = parser.parse_args(argv)
     package = args.plugin.resolve() if args.plugin else PACKAGE_DIR
     folder = plugin_catalog_dir(package) if args.plugin else CATALOG_DIR

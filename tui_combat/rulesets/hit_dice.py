@@ -40,10 +40,10 @@ def read_hit_dice(value: int | str) -> HitDice:
     """``"6+6"`` → 6 dice +6; ``"1-1"`` → 1 die −1; ``"½"``/``"1/2"`` → half a die; OSE's stars (special abilities,
     "4+1*") are left out. Raises :class:`RuleError` for anything else."""
     if isinstance(value, bool):
-        raise RuleError(_("Hit Dice \"{value}\" are not like 4, 4+1 or 1-1.", value=value))
+        raise RuleError(_('Hit Dice "{value}" are not like 4, 4+1 or 1-1.', value=value))
     if isinstance(value, int):
         if value < 0:
-            raise RuleError(_("Hit Dice \"{value}\" are not like 4, 4+1 or 1-1.", value=value))
+            raise RuleError(_('Hit Dice "{value}" are not like 4, 4+1 or 1-1.', value=value))
         return HitDice(dice=value)
     text = value.strip().replace("−", "-").replace("–", "-").replace(" ", "").rstrip("*").lower()
     text = text.removesuffix("hd").replace("½", "1/2").replace("¼", "1/4")
@@ -67,4 +67,4 @@ def read_hit_dice(value: int | str) -> HitDice:
             raise ValueError
         return HitDice(dice=dice, plus=plus)
     except (ValueError, ZeroDivisionError):
-        raise RuleError(_("Hit Dice \"{value}\" are not like 4, 4+1 or 1-1.", value=value)) from None
+        raise RuleError(_('Hit Dice "{value}" are not like 4, 4+1 or 1-1.', value=value)) from None

@@ -44,7 +44,6 @@ def unknown_aliases(known: Iterable[str], aliases: Mapping[str, str]) -> list[st
     return [alias for alias, target in aliases.items() if name_key(target) not in keys]
 
 
-
 T = TypeVar("T")
 _made: dict[tuple[int, str], tuple[object, Any]] = {}
 

@@ -23,6 +23,7 @@ class AppBase(App[None]):
     _phase_shown: str
 
     if TYPE_CHECKING:  # the app's own, and the settings part's
+
         def _opened(self, store: Store) -> None: ...
 
         def _show_read_only(self) -> None: ...

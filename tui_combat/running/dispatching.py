@@ -31,8 +31,15 @@ class DispatchPart(AppBase):
     def _report_save_problem(self) -> None:
         store = self.store
         if store is not None and store.save_problem and store.save_problem != self._reported_problem:
-            self.notify(_("{problem}\nThe fight goes on in memory; it will be saved when the disk accepts it.",
-                          problem=store.save_problem), title=_("Not saved"), severity="error", timeout=15)
+            self.notify(
+                _(
+                    "{problem}\nThe fight goes on in memory; it will be saved when the disk accepts it.",
+                    problem=store.save_problem,
+                ),
+                title=_("Not saved"),
+                severity="error",
+                timeout=15,
+            )
         self._reported_problem = store.save_problem if store else ""
 
     def dispatch(self, action: Action) -> bool:
@@ -89,8 +96,12 @@ class DispatchPart(AppBase):
         except RuleError as error:
             self.notify(str(error), timeout=3)
 
-    async def run_action(self, action: str | ActionParseResult, default_namespace: DOMNode | None = None,
-                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
         """On a read-only session, a key that would change the fight says why it does nothing."""
         if self._refused_as_read_only(action, default_namespace):
             return True

@@ -77,8 +77,9 @@ class LeavingPart(AppBase):
         if store is not None and store.unsaved:  # the last save refused as well: the exit status says so
             self.lost_actions = True
         if store is not None and store.folder is not None and store.folder.folder.is_dir():
-            self.left_session = LeftSession(store.state.name, store.folder.folder.name, store.read_only,
-                                            store.save_problem if store.unsaved else "")
+            self.left_session = LeftSession(
+                store.state.name, store.folder.folder.name, store.read_only, store.save_problem if store.unsaved else ""
+            )
         self.exit(return_code=EXIT_UNSAVED if self.lost_actions else 0)
 
     handles_hang_up: bool
@@ -119,9 +120,16 @@ class LeavingPart(AppBase):
                 self.lost_actions = True
                 leave()
 
-        self.push_screen(ConfirmDialog(
-            _("Some actions are not saved"),
-            _("{problem}\nThe actions since then are only in memory: leaving now loses them.", problem=store.save_problem),
-            confirm=_("Leave without saving them"), cancel=_("Stay: the fight stays open"),
-        ), answered)
+        self.push_screen(
+            ConfirmDialog(
+                _("Some actions are not saved"),
+                _(
+                    "{problem}\nThe actions since then are only in memory: leaving now loses them.",
+                    problem=store.save_problem,
+                ),
+                confirm=_("Leave without saving them"),
+                cancel=_("Stay: the fight stays open"),
+            ),
+            answered,
+        )
         return True

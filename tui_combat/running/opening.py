@@ -36,8 +36,9 @@ class OpeningPart(AppBase):
         if self._opening is not None:
             self.notify(_("A session is being opened: one moment."), severity="warning", timeout=4)
             return
-        self._opening = self.run_worker(partial(_open, opener), name="open-session", group="session", thread=True,
-                                        exit_on_error=False)
+        self._opening = self.run_worker(
+            partial(_open, opener), name="open-session", group="session", thread=True, exit_on_error=False
+        )
         self._loading_timer = self.set_timer(LOADING_AFTER, partial(self._show_opening, True))
 
     def _show_opening(self, opening: bool) -> None:
@@ -54,7 +55,11 @@ class OpeningPart(AppBase):
         from tui_combat.fight.session import SessionError
 
         worker = event.worker
-        if worker is not self._opening or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+        if worker is not self._opening or event.state not in (
+            WorkerState.SUCCESS,
+            WorkerState.ERROR,
+            WorkerState.CANCELLED,
+        ):
             return
         self._opening = None
         self.call_after_refresh(self._first_screen_drawn)

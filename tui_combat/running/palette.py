@@ -30,8 +30,9 @@ class TranslatedCommandPalette(CommandPalette):
 
         def add_translated(option: Option | VisualType | None = None) -> CommandList:
             if isinstance(option, Option) and option.disabled and says_no_matches(option.prompt):
-                option = Option(Align.center(Text(_(PALETTE_NO_MATCHES), style="not bold")), id=option.id,
-                                disabled=True)
+                option = Option(
+                    Align.center(Text(_(PALETTE_NO_MATCHES), style="not bold")), id=option.id, disabled=True
+                )
             return add_option(option)
 
         results.add_option = add_translated  # type: ignore[method-assign]
@@ -39,8 +40,11 @@ class TranslatedCommandPalette(CommandPalette):
 
 def says_no_matches(prompt: object) -> bool:
     """Whether an option's prompt is Textual's "No matches found" (centred, in English: our message id)."""
-    return (isinstance(prompt, Align) and isinstance(prompt.renderable, Text)
-            and prompt.renderable.plain == PALETTE_NO_MATCHES)
+    return (
+        isinstance(prompt, Align)
+        and isinstance(prompt.renderable, Text)
+        and prompt.renderable.plain == PALETTE_NO_MATCHES
+    )
 
 
 class PalettePart(AppBase):
@@ -55,8 +59,9 @@ class PalettePart(AppBase):
         for keys, binding in described_bindings(screen):
             if binding.description not in titles:  # "Quit" is Textual's already
                 yield SystemCommand(binding.description, keys, partial(self._run_from_palette, screen, binding.action))
-        yield SystemCommand(_("Settings"), _("Theme, language, the players' screen's words for health, keys"),
-                            self.action_settings)
+        yield SystemCommand(
+            _("Settings"), _("Theme, language, the players' screen's words for health, keys"), self.action_settings
+        )
 
     def action_command_palette(self) -> None:
         if self.use_command_palette and not any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
@@ -75,5 +80,3 @@ class PalettePart(AppBase):
             self.notify(_("That cannot be done now."), severity="warning", timeout=4)
             return
         await screen.run_action(action)
-
-

@@ -27,7 +27,17 @@ from urllib.parse import urlsplit
 
 from tui_combat.i18n import _
 
-__all__ = ["LARGE_FONT", "LOOPBACK", "MAX_VIEWERS", "allowed_origins", "bind_warning", "new_token", "players_application", "serve", "view_command"]
+__all__ = [
+    "LARGE_FONT",
+    "LOOPBACK",
+    "MAX_VIEWERS",
+    "allowed_origins",
+    "bind_warning",
+    "new_token",
+    "players_application",
+    "serve",
+    "view_command",
+]
 
 LARGE_FONT = 32
 """Letter size (px) of the page ``serve --large`` gives a browser that asks for no other."""
@@ -84,8 +94,17 @@ class Viewers:
         self.open = 0
 
 
-def players_application(command: str, *, host: str, port: int, token: str, public_url: str | None = None,
-                        max_viewers: int = MAX_VIEWERS, large: bool = False, title: str = "") -> Any:
+def players_application(
+    command: str,
+    *,
+    host: str,
+    port: int,
+    token: str,
+    public_url: str | None = None,
+    max_viewers: int = MAX_VIEWERS,
+    large: bool = False,
+    title: str = "",
+) -> Any:
     """The players' server: an aiohttp application of our own, with the token, the Origin check and the cap
     on viewers in its handlers, that runs ``command`` for each tab through textual-serve's ``AppService`` and
     serves textual-serve's page and scripts. (Typed loosely: aiohttp and textual-serve are imported only
@@ -105,13 +124,22 @@ def players_application(command: str, *, host: str, port: int, token: str, publi
         return hmac.compare_digest(given.encode(), token.encode())
 
     async def on_startup(application: web.Application) -> None:
-        print(_("The players' view: open {url} (or give it to the players as a link; it holds this start's "
-                "key). Ctrl+C stops.", url=f"{base}/?token={token}"), flush=True)
+        print(
+            _(
+                "The players' view: open {url} (or give it to the players as a link; it holds this start's "
+                "key). Ctrl+C stops.",
+                url=f"{base}/?token={token}",
+            ),
+            flush=True,
+        )
 
     async def index(request: web.Request) -> web.StreamResponse:
         if not token_ok(request.query.get("token", "")):
-            return web.Response(status=403, text=_("This page needs the address tui-combat serve printed when "
-                                                   "it started (the link with its key).") + "\n")
+            return web.Response(
+                status=403,
+                text=_("This page needs the address tui-combat serve printed when it started (the link with its key).")
+                + "\n",
+            )
         if large and "fontsize" not in request.query:
             raise web.HTTPFound(f"/?token={token}&fontsize={LARGE_FONT}")
         scheme = "wss" if base.startswith("https") else "ws"
@@ -133,9 +161,17 @@ def players_application(command: str, *, host: str, port: int, token: str, publi
         if viewers.open >= viewers.cap:
             refusal = web.WebSocketResponse()
             await refusal.prepare(request)
-            await refusal.send_bytes(("\r\n  " + _("Too many viewers: this server shows the fight to {n} at once. "
-                                                   "Close another tab, then reload this page.", n=viewers.cap)
-                                      + "\r\n").encode())
+            await refusal.send_bytes(
+                (
+                    "\r\n  "
+                    + _(
+                        "Too many viewers: this server shows the fight to {n} at once. "
+                        "Close another tab, then reload this page.",
+                        n=viewers.cap,
+                    )
+                    + "\r\n"
+                ).encode()
+            )
             await refusal.close()
             return refusal
         viewers.open += 1
@@ -147,11 +183,13 @@ def players_application(command: str, *, host: str, port: int, token: str, publi
 
     application = web.Application()
     aiohttp_jinja2.setup(application, loader=jinja2.FileSystemLoader(served / "templates"))
-    application.add_routes([
-        web.get("/", index, name="index"),
-        web.get("/ws/{token}", websocket, name="websocket"),
-        web.static("/static", served / "static", name="static"),
-    ])
+    application.add_routes(
+        [
+            web.get("/", index, name="index"),
+            web.get("/ws/{token}", websocket, name="websocket"),
+            web.static("/static", served / "static", name="static"),
+        ]
+    )
     application.on_startup.append(on_startup)
     return application
 
@@ -179,8 +217,13 @@ async def view(request: Any, command: str) -> Any:
 
     try:
         await socket.prepare(request)
-        service = AppService(command, write_bytes=socket.send_bytes, write_str=socket.send_str, close=close,
-                             download_manager=DownloadManager())
+        service = AppService(
+            command,
+            write_bytes=socket.send_bytes,
+            write_str=socket.send_str,
+            close=close,
+            download_manager=DownloadManager(),
+        )
         await service.start(_number(request.query.get("width", ""), 80), _number(request.query.get("height", ""), 24))
         async for message in socket:
             if message.type != WSMsgType.TEXT:
@@ -192,8 +235,9 @@ async def view(request: Any, command: str) -> Any:
             if kind == "stdin" and isinstance(data, str):
                 await service.send_bytes(data.encode("utf-8"))
             elif kind == "resize" and isinstance(data, dict):
-                await service.set_terminal_size(_number(str(data.get("width")), 80),
-                                                _number(str(data.get("height")), 24))
+                await service.set_terminal_size(
+                    _number(str(data.get("width")), 80), _number(str(data.get("height")), 24)
+                )
             elif kind == "ping":
                 await socket.send_json(["pong", data])
             elif kind == "blur":
@@ -212,15 +256,26 @@ def bind_warning(host: str, port: int) -> str:
     """What the GM is told when the server listens beyond this computer ("" on the loopback)."""
     if host in LOOPBACK:
         return ""
-    return _("Warning: listening on {host}, not this computer only: anyone who can reach port {port} and has the "
-             "link with its key sees the players' view (never a secret, but the whole fight), over plain HTTP. "
-             "On a network you do not trust, put it behind a reverse proxy with TLS (docs/players-screen.md).",
-             host=host, port=port)
+    return _(
+        "Warning: listening on {host}, not this computer only: anyone who can reach port {port} and has the "
+        "link with its key sees the players' view (never a secret, but the whole fight), over plain HTTP. "
+        "On a network you do not trust, put it behind a reverse proxy with TLS (docs/players-screen.md).",
+        host=host,
+        port=port,
+    )
 
 
-def serve(data_root: Path, name: str | None = None, *, host: str = "127.0.0.1", port: int = 8000,
-          public_url: str | None = None, large: bool = False, language: str | None = None,
-          max_viewers: int = MAX_VIEWERS) -> int:
+def serve(
+    data_root: Path,
+    name: str | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    public_url: str | None = None,
+    large: bool = False,
+    language: str | None = None,
+    max_viewers: int = MAX_VIEWERS,
+) -> int:
     """Serve the players' view until interrupted (Ctrl+C)."""
     if max_viewers < 1:
         print(_("--max-viewers: at least 1."), file=sys.stderr)
@@ -229,14 +284,26 @@ def serve(data_root: Path, name: str | None = None, *, host: str = "127.0.0.1", 
     if warning:
         print(warning, file=sys.stderr, flush=True)
     if host in ("0.0.0.0", "::") and not public_url:
-        print(_("Listening on every address: give --public-url http://ADDRESS:{port} (this computer's address on "
-                "the network), or the browsers cannot open the views.", port=port), file=sys.stderr, flush=True)
+        print(
+            _(
+                "Listening on every address: give --public-url http://ADDRESS:{port} (this computer's address on "
+                "the network), or the browsers cannot open the views.",
+                port=port,
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
     from aiohttp import web
 
-    application = players_application(view_command(data_root, name, large=large, language=language), host=host,
-                                      port=port, token=new_token(), public_url=public_url, max_viewers=max_viewers,
-                                      large=large)
+    application = players_application(
+        view_command(data_root, name, large=large, language=language),
+        host=host,
+        port=port,
+        token=new_token(),
+        public_url=public_url,
+        max_viewers=max_viewers,
+        large=large,
+    )
     # No access log: each line would hold the page's address, and with it the key.
     web.run_app(application, host=host, port=port, access_log=None, print=None)
     return 0
-

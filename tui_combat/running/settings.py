@@ -55,22 +55,39 @@ class SettingsPart(AppBase):
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
             return []
-        return [_("{file}, line {line}: there is no theme called \"{theme}\". The themes are: {themes}.", file=path,
-                  line=line, theme=theme, themes=", ".join(sorted(self.available_themes)))]
+        return [
+            _(
+                '{file}, line {line}: there is no theme called "{theme}". The themes are: {themes}.',
+                file=path,
+                line=line,
+                theme=theme,
+                themes=", ".join(sorted(self.available_themes)),
+            )
+        ]
 
-    def _checked_keymap(self, entries: object, path: Path,
-                        lines: Mapping[tuple[str | int, ...], int]) -> tuple[dict[str, str], list[str]]:
+    def _checked_keymap(
+        self, entries: object, path: Path, lines: Mapping[tuple[str | int, ...], int]
+    ) -> tuple[dict[str, str], list[str]]:
         """The keymap entries that can be used, and a message (with its line) for each one that cannot."""
         from tui_combat.screens.keymap import check_keymap, collect, defaults_kept
 
         if not isinstance(entries, dict):
-            return {}, [_("{file}, line {line}: [keys] is a table of action = \"key\" lines, such as \"round.next\" = \"j\".",
-                          file=path, line=lines.get(("keys",), 0))]
+            return {}, [
+                _(
+                    '{file}, line {line}: [keys] is a table of action = "key" lines, such as "round.next" = "j".',
+                    file=path,
+                    line=lines.get(("keys",), 0),
+                )
+            ]
         table = collect(type(self))
         check = check_keymap(entries, table)
         refused = sorted(check.problems, key=lambda problem: lines.get(("keys", problem.binding_id), 0))
         return check.keymap, [
-            _("{file}, line {line}: {problem}", file=path, line=lines.get(("keys", problem.binding_id), 0),
-              problem=f"{problem.reason} {defaults_kept(problem.binding_id, table)}".strip())
+            _(
+                "{file}, line {line}: {problem}",
+                file=path,
+                line=lines.get(("keys", problem.binding_id), 0),
+                problem=f"{problem.reason} {defaults_kept(problem.binding_id, table)}".strip(),
+            )
             for problem in refused
         ]

@@ -183,13 +183,28 @@ class _WholeHistory:
             raise _newer(path)
         if migrate.OLDEST_READABLE <= found < migrate.REPLAYED_BELOW:
             if self.schema != 1:
-                raise IncompatibleSession(_("{path} was written by a development version of tui-combat whose format this version "
-                                            "does not read. The file was left as it is.", path=path))
+                raise IncompatibleSession(
+                    _(
+                        "{path} was written by a development version of tui-combat whose format this version "
+                        "does not read. The file was left as it is.",
+                        path=path,
+                    )
+                )
             head = probe_decoder.decode(data)
             upgraded = migrate.upgrade_snapshot(data, path)
-            return SnapshotV1(schema=head.schema, seq=upgraded.seq, name=upgraded.current.name, ruleset=upgraded.current.ruleset,
-                              round=upgraded.current.round, saved_at=upgraded.saved_at, base=upgraded.base, done=upgraded.done,
-                              redo=upgraded.redo, current=upgraded.current, upgraded_from=found)
+            return SnapshotV1(
+                schema=head.schema,
+                seq=upgraded.seq,
+                name=upgraded.current.name,
+                ruleset=upgraded.current.ruleset,
+                round=upgraded.current.round,
+                saved_at=upgraded.saved_at,
+                base=upgraded.base,
+                done=upgraded.done,
+                redo=upgraded.redo,
+                current=upgraded.current,
+                upgraded_from=found,
+            )
         snapshot = self._decoder.decode(data)
         return replace(snapshot, base=restored(snapshot.base, path), current=restored(snapshot.current, path))
 
@@ -218,14 +233,19 @@ class _States:
             checkpoint, current, head = parts
             checkpoint_restored = restored(checkpoint, path)
             current_restored = checkpoint_restored if current is checkpoint else restored(current, path)
-            return Snapshot(**{name: getattr(head, name) for name in _SNAPSHOT_FIELDS},
-                            checkpoint=checkpoint_restored, current=current_restored)
+            return Snapshot(
+                **{name: getattr(head, name) for name in _SNAPSHOT_FIELDS},
+                checkpoint=checkpoint_restored,
+                current=current_restored,
+            )
         from tui_combat.saves import migrate  # only here, for a snapshot that did not decode in parts
 
         if migrate.state_schema(data) > SCHEMA_VERSION:
             raise _newer(path)
         snapshot = self._decoder.decode(data)
-        return replace(snapshot, checkpoint=restored(snapshot.checkpoint, path), current=restored(snapshot.current, path))
+        return replace(
+            snapshot, checkpoint=restored(snapshot.checkpoint, path), current=restored(snapshot.current, path)
+        )
 
 
 def _with_field_types(struct: type[msgspec.Struct], name: str, raw: dict[str, Any]) -> Any:
@@ -257,10 +277,13 @@ class _Parts:
     """Decodes a format-3 snapshot's two states so that they share what is the same in both."""
 
     def __init__(self) -> None:
-        self._head = msgspec.json.Decoder(_with_field_types(Snapshot, "_SnapshotParts", dict.fromkeys(_SHARED, msgspec.Raw)))
+        self._head = msgspec.json.Decoder(
+            _with_field_types(Snapshot, "_SnapshotParts", dict.fromkeys(_SHARED, msgspec.Raw))
+        )
         self._state = msgspec.json.Decoder(State)
         self._state_pieces = msgspec.json.Decoder(
-            _with_field_types(State, "_StatePieces", dict.fromkeys(_STATE_PIECES, tuple[msgspec.Raw, ...])))
+            _with_field_types(State, "_StatePieces", dict.fromkeys(_STATE_PIECES, tuple[msgspec.Raw, ...]))
+        )
         self._combatant = msgspec.json.Decoder(Combatant)
         self._chunk = msgspec.json.Decoder(LogChunk)
 
@@ -293,12 +316,18 @@ class _Parts:
 T = TypeVar("T")
 
 
-def _shared(pieces: tuple[msgspec.Raw, ...], their_pieces: tuple[msgspec.Raw, ...], theirs: tuple[T, ...],
-            decoder: msgspec.json.Decoder[T]) -> tuple[T, ...]:
+def _shared(
+    pieces: tuple[msgspec.Raw, ...],
+    their_pieces: tuple[msgspec.Raw, ...],
+    theirs: tuple[T, ...],
+    decoder: msgspec.json.Decoder[T],
+) -> tuple[T, ...]:
     """Each of ``pieces`` decoded, or the one of ``theirs`` whose JSON is the same: at the same place first
     (an action changes a few combatants and the last log chunk), then anywhere (one was added or removed)."""
-    found: list[T | None] = [theirs[index] if index < len(their_pieces) and piece == their_pieces[index] else None
-                             for index, piece in enumerate(pieces)]
+    found: list[T | None] = [
+        theirs[index] if index < len(their_pieces) and piece == their_pieces[index] else None
+        for index, piece in enumerate(pieces)
+    ]
     missing = [index for index, value in enumerate(found) if value is None]
     if missing:
         matched = set(range(len(pieces))).difference(missing)

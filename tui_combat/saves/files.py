@@ -59,7 +59,9 @@ def make_private_folders(path: Path) -> None:
 
 def _refusal(path: Path, error: OSError) -> SaveError:
     if error.errno in (errno.ELOOP, errno.ENOTDIR) and os.path.islink(path):
-        return SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=path))
+        return SaveError(
+            _("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=path)
+        )
     if error.errno == errno.ENOENT:
         return SaveError(_("{path} does not exist.", path=path))
     if error.errno == errno.ENOTDIR:
@@ -199,7 +201,9 @@ class Folder:
         while True:
             temp = f".{name}.{_random_hex()}{TEMP_SUFFIX}"
             try:
-                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE, dir_fd=self.fd)
+                fd = os.open(
+                    temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE, dir_fd=self.fd
+                )
             except FileExistsError:
                 continue
             os.fchmod(fd, FILE_MODE)
@@ -213,7 +217,7 @@ class Folder:
             try:
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(fd, view):]
+                    view = view[os.write(fd, view) :]
                 os.fsync(fd)
             finally:
                 os.close(fd)
@@ -243,7 +247,9 @@ class Folder:
         self.sync()
 
     def open_append(self, name: str) -> int:
-        fd = os.open(name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE, dir_fd=self.fd)
+        fd = os.open(
+            name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE, dir_fd=self.fd
+        )
         try:
             os.fchmod(fd, FILE_MODE)
         except OSError:

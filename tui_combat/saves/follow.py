@@ -31,7 +31,16 @@ from tui_combat.saves.locations import sessions_dir
 from tui_combat.saves.schema import JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 from tui_combat.saves.session_folders import session_folder
 
-__all__ = ["POLL_SECONDS", "SCAN_SECONDS", "Follower", "Update", "latest_session", "saved_states", "session_times", "signature"]
+__all__ = [
+    "POLL_SECONDS",
+    "SCAN_SECONDS",
+    "Follower",
+    "Update",
+    "latest_session",
+    "saved_states",
+    "session_times",
+    "signature",
+]
 
 POLL_SECONDS = 0.05
 """How often the followed session's files are looked at (a few ``stat`` calls): an action shows on the players'
@@ -152,8 +161,11 @@ class Follower:
             moved = self._scan()
         folder = self.folder()
         if folder is None:
-            problem = _("No fight yet: waiting for the GM to start one.") if self.key is None else \
-                _("There is no saved session {name}.", name=self.key)
+            problem = (
+                _("No fight yet: waiting for the GM to start one.")
+                if self.key is None
+                else _("There is no saved session {name}.", name=self.key)
+            )
             return self._changed(self.state, problem, moved)
         current = signature(folder)
         if current == self._signature and not moved and not (self.problem and now >= self._retry_at):

@@ -39,8 +39,14 @@ class Block:
 
 
 class History:
-    def __init__(self, start: State, apply: Apply, block_size: int, load: LoadBlock | None = None,
-                 load_actions: LoadActions | None = None) -> None:
+    def __init__(
+        self,
+        start: State,
+        apply: Apply,
+        block_size: int,
+        load: LoadBlock | None = None,
+        load_actions: LoadActions | None = None,
+    ) -> None:
         if block_size < 1:
             raise ValueError("block_size must be at least 1")
         self.apply = apply
@@ -55,8 +61,18 @@ class History:
         self.current = start
 
     @classmethod
-    def restore(cls, *, apply: Apply, block_size: int, sealed: list[int], checkpoint: State, run: list[Action],
-                current: State, load: LoadBlock | None, load_actions: LoadActions | None = None) -> History:
+    def restore(
+        cls,
+        *,
+        apply: Apply,
+        block_size: int,
+        sealed: list[int],
+        checkpoint: State,
+        run: list[Action],
+        current: State,
+        load: LoadBlock | None,
+        load_actions: LoadActions | None = None,
+    ) -> History:
         """A history as a snapshot saved it: sealed blocks on disk, the open run's states not yet rebuilt."""
         history = cls(checkpoint, apply, block_size, load, load_actions)
         history.sealed = [Block(index, tag, None, None, saved=True) for index, tag in enumerate(sealed)]
@@ -154,7 +170,7 @@ class History:
         bad = [position for position, block in enumerate(self.sealed) if not readable(block)]
         if not bad:
             return 0
-        kept = self.sealed[bad[-1] + 1:]
+        kept = self.sealed[bad[-1] + 1 :]
         for block in kept:
             block.start, block.actions = self._content(block)
             block.saved = False

@@ -119,7 +119,11 @@ def read_index(root: Path) -> dict[str, IndexEntry]:
             index = _decoder.decode(file.read(MAX_INDEX_BYTES + 1))
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return {}
-    if index.schema != INDEX_SCHEMA or index.version != __version__ or index.formats != (SNAPSHOT_SCHEMA, JOURNAL_SCHEMA):
+    if (
+        index.schema != INDEX_SCHEMA
+        or index.version != __version__
+        or index.formats != (SNAPSHOT_SCHEMA, JOURNAL_SCHEMA)
+    ):
         return {}
     return index.entries
 
@@ -137,8 +141,9 @@ def write_index(root: Path, entries: dict[str, IndexEntry]) -> None:
         pass
     except OSError:
         return
-    data = _encoder.encode(_IndexFile(schema=INDEX_SCHEMA, version=__version__, formats=(SNAPSHOT_SCHEMA, JOURNAL_SCHEMA),
-                                      entries=entries))
+    data = _encoder.encode(
+        _IndexFile(schema=INDEX_SCHEMA, version=__version__, formats=(SNAPSHOT_SCHEMA, JOURNAL_SCHEMA), entries=entries)
+    )
     temp = root / f".{INDEX_FILE}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
@@ -148,7 +153,7 @@ def write_index(root: Path, entries: dict[str, IndexEntry]) -> None:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
         os.replace(temp, root / INDEX_FILE)

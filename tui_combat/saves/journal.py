@@ -130,7 +130,9 @@ class SessionFolder:
     # -- reading -----------------------------------------------------------------------------------
     def holds_a_session(self) -> bool:
         """Whether any file of a session is here (a folder with none is simply not a session)."""
-        return self._dir is not None and any(self._dir.exists(name) for name in (SNAPSHOT, PREV_SNAPSHOT, JOURNAL, PREV_JOURNAL))
+        return self._dir is not None and any(
+            self._dir.exists(name) for name in (SNAPSHOT, PREV_SNAPSHOT, JOURNAL, PREV_JOURNAL)
+        )
 
     def _read(self, name: str) -> bytes | None:
         if self._dir is None:
@@ -139,8 +141,12 @@ class SessionFolder:
             return self._dir.read(name)
         except OSError as error:
             if error.errno == errno.ELOOP:
-                raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.",
-                                  path=self.folder / name)) from None
+                raise SaveError(
+                    _(
+                        "{path} is a symbolic link: tui-combat does not follow links inside its data folder.",
+                        path=self.folder / name,
+                    )
+                ) from None
             raise SaveError(_("Cannot read {path}: {error}", path=self.folder / name, error=explain(error))) from None
 
     def read_snapshot(self, name: str = SNAPSHOT) -> SnapshotRead:
@@ -174,13 +180,17 @@ class SessionFolder:
             self._made_private = True
         return self._dir
 
-    def write_snapshot(self, snapshot: codec.Snapshot, blocks: Sequence[tuple[Block, State, list[Action]]] = ()) -> None:
+    def write_snapshot(
+        self, snapshot: codec.Snapshot, blocks: Sequence[tuple[Block, State, list[Action]]] = ()
+    ) -> None:
         """Write the history ``blocks`` not yet on disk, rotate (keep the current pair as the previous one),
         write ``snapshot`` and start an empty journal after it. Raises :class:`SaveError`."""
         folder = self._writable()
         self._close_journal()
         first = snapshot.seq == 0 and not snapshot.sealed and not snapshot.run and not snapshot.redo
-        header = codec.JournalHeader(schema=codec.JOURNAL_SCHEMA, after=snapshot.seq, start=snapshot.current if first else None)
+        header = codec.JournalHeader(
+            schema=codec.JOURNAL_SCHEMA, after=snapshot.seq, start=snapshot.current if first else None
+        )
         names = [codec.block_name(index, tag) for index, tag in enumerate(snapshot.sealed)]
         referenced = set(names)
         try:
@@ -204,7 +214,9 @@ class SessionFolder:
             # leaves files no snapshot refers to, and the seqs naming them are given out again.
             for block, start, actions in blocks:
                 name = codec.block_name(block.index, block.tag)
-                data = msgspec.json.encode(codec.HistoryBlock(schema=codec.SNAPSHOT_SCHEMA, index=block.index, start=start, actions=actions))
+                data = msgspec.json.encode(
+                    codec.HistoryBlock(schema=codec.SNAPSHOT_SCHEMA, index=block.index, start=start, actions=actions)
+                )
                 compressed = zlib.compress(data, 3)  # as fast as 1 on a fight's JSON, a fifth smaller
                 history.write_atomic(name, compressed)
                 self._sums[name] = of_file(compressed)
@@ -242,7 +254,9 @@ class SessionFolder:
                 if data is not None and not folder.exists(copy):
                     folder.write_atomic(copy, data)
             except OSError as error:
-                raise SaveError(_("Cannot write {path}: {error}", path=self.folder / copy, error=explain(error))) from None
+                raise SaveError(
+                    _("Cannot write {path}: {error}", path=self.folder / copy, error=explain(error))
+                ) from None
 
     def note_opened(self, snapshot: codec.AnySnapshot) -> None:
         """Which history blocks the snapshot ``snapshot.json`` holds refers to (none for format 1)."""
@@ -307,7 +321,9 @@ class SessionFolder:
             try:
                 zlib.decompress(data)
             except zlib.error as error:
-                return _("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)
+                return _(
+                    "{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error
+                )
         self._sums[name] = of_file(data)
         return ""
 
@@ -319,7 +335,9 @@ class SessionFolder:
             block = codec.block_decoder.decode(data)
             start = codec.restored(block.start, path)
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            raise SaveError(_("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)) from None
+            raise SaveError(
+                _("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)
+            ) from None
         self._check_block(path, index, block.index, block.actions)
         return start, block.actions
 
@@ -331,7 +349,9 @@ class SessionFolder:
         try:
             block = codec.block_actions_decoder.decode(data)
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            raise SaveError(_("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)) from None
+            raise SaveError(
+                _("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)
+            ) from None
         self._check_block(path, index, block.index, block.actions)
         return block.actions
 
@@ -361,12 +381,16 @@ class SessionFolder:
             if data is None:
                 raise SaveError(_("{path} is missing: the undo history cannot go back past it.", path=path))
             if name in self._sums and of_file(data) != self._sums[name]:
-                raise SaveError(_("{path} is damaged: its checksum does not match, so a byte in it has changed.", path=path))
+                raise SaveError(
+                    _("{path} is damaged: its checksum does not match, so a byte in it has changed.", path=path)
+                )
             return zlib.decompress(data)
         except OSError as error:
             raise SaveError(_("Cannot read {path}: {error}", path=path, error=explain(error))) from None
         except zlib.error as error:
-            raise SaveError(_("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)) from None
+            raise SaveError(
+                _("{path} is damaged ({error}): the undo history cannot go back past it.", path=path, error=error)
+            ) from None
 
     def append(self, entry: codec.Entry, *, sync: bool = True) -> None:
         """Append one entry and fsync it (or leave that to :meth:`sync`); raises :class:`SaveError`."""
@@ -405,8 +429,16 @@ def now_iso() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
-def make_snapshot(seq: int, *, block_size: int, sealed: list[int], checkpoint: State, run: list[Action],
-                  redo: list[Action], current: State) -> codec.Snapshot:
+def make_snapshot(
+    seq: int,
+    *,
+    block_size: int,
+    sealed: list[int],
+    checkpoint: State,
+    run: list[Action],
+    redo: list[Action],
+    current: State,
+) -> codec.Snapshot:
     return codec.Snapshot(
         schema=codec.SNAPSHOT_SCHEMA,
         seq=seq,

@@ -114,15 +114,28 @@ def _first_state(old: _StateV1) -> State:
     log: tuple[LogChunk, ...] = ()
     for chunk in old.log:
         for entry in chunk:
-            log = append_log(log, LogEntry(round=entry.round, secret=entry.secret,
-                                           msg=Msg(id="{text}", params={"text": entry.text})))
-    return State(name=old.name, ruleset=old.ruleset, options=dict(old.options), seed=old.seed, sides=old.sides,
-                 combatants=old.combatants, next_id=old.next_id, log=log)
+            log = append_log(
+                log, LogEntry(round=entry.round, secret=entry.secret, msg=Msg(id="{text}", params={"text": entry.text}))
+            )
+    return State(
+        name=old.name,
+        ruleset=old.ruleset,
+        options=dict(old.options),
+        seed=old.seed,
+        sides=old.sides,
+        combatants=old.combatants,
+        next_id=old.next_id,
+        log=log,
+    )
 
 
 def _refusal(path: Path, reason: str) -> str:
-    return _("{path} was saved by an older tui-combat and cannot be brought up to date: {reason} "
-             "The files were left as they are.", path=path, reason=reason)
+    return _(
+        "{path} was saved by an older tui-combat and cannot be brought up to date: {reason} "
+        "The files were left as they are.",
+        path=path,
+        reason=reason,
+    )
 
 
 class Upgraded(NamedTuple):
@@ -152,10 +165,17 @@ def upgrade_snapshot(data: bytes, path: Path) -> Upgraded:
         try:
             state = apply(state, action)
         except Exception as error:  # a refusal or a fault in a ruleset: either way this session cannot replay
-            reason = _("action {number} ({action}) is refused now: {error}", number=number,
-                       action=type(action).__name__, error=error)
+            reason = _(
+                "action {number} ({action}) is refused now: {error}",
+                number=number,
+                action=type(action).__name__,
+                error=error,
+            )
             raise IncompatibleSession(_refusal(path, reason)) from None
     if _fight(state) != _fight(old.current):
-        raise IncompatibleSession(_refusal(path, _("replayed with the rules of this version, the fight comes out "
-                                                   "different from what was saved.")))
+        raise IncompatibleSession(
+            _refusal(
+                path, _("replayed with the rules of this version, the fight comes out different from what was saved.")
+            )
+        )
     return Upgraded(seq=old.seq, saved_at=old.saved_at, base=base, done=old.done, redo=old.redo, current=state)

@@ -69,8 +69,11 @@ def _secret_words(state: State) -> frozenset[str]:
         for entry in chunk:
             if entry.secret:
                 words.update(_typed(entry.msg))
-    return frozenset(word for word in words if word not in names and sum(ch.isalpha() for ch in word) >= 3
-                     and not _COUNTED.match(word))
+    return frozenset(
+        word
+        for word in words
+        if word not in names and sum(ch.isalpha() for ch in word) >= 3 and not _COUNTED.match(word)
+    )
 
 
 def _exact_names(state: State) -> frozenset[str]:
@@ -123,7 +126,9 @@ class _Rules:
                 return replace(entry, unseen=True) if outcome is None else replace(entry, public=outcome)
             message = Msg(id=message.id, params={**message.params, "rolled": ""})
         if public_id is not None and message.params.get("name") not in self.exact:
-            message = Msg(id=public_id, params={k: v for k, v in message.params.items() if k not in ("hp", "max", "health")})
+            message = Msg(
+                id=public_id, params={k: v for k, v in message.params.items() if k not in ("hp", "max", "health")}
+            )
         return entry if message is entry.msg else replace(entry, public=message)
 
     def effect(self, effect: Effect) -> Effect:

@@ -68,8 +68,11 @@ def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) 
     for number, raw in enumerate(lines, start=1):
         found = check(raw)
         if found is Sum.BAD:
-            segment.problem = _("{path} is damaged at line {line}: its checksum does not match, so a byte in it has changed.",
-                                path=path, line=number)
+            segment.problem = _(
+                "{path} is damaged at line {line}: its checksum does not match, so a byte in it has changed.",
+                path=path,
+                line=number,
+            )
             segment.problem_line = number
             return segment
         try:
@@ -86,7 +89,9 @@ def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) 
             return segment
         if isinstance(line, codec.JournalHeader):
             if line.schema > codec.JOURNAL_SCHEMA:
-                raise NewerVersionError(_("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path))
+                raise NewerVersionError(
+                    _("{path} was saved by a newer tui-combat. Update tui-combat to open it.", path=path)
+                )
             if number != 1:
                 segment.problem = _("{path} has a second header at line {line}.", path=path, line=number)
                 segment.problem_line = number
@@ -100,14 +105,21 @@ def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) 
         segment.entries.append((number, line))
     if tail:
         if check(tail[:-1]) is Sum.GOOD and not segment.problem:  # a whole line whose newline was changed
-            segment.problem = _("{path} is damaged at line {line}: its checksum does not match, so a byte in it has changed.",
-                                path=path, line=len(lines) + 1)
+            segment.problem = _(
+                "{path} is damaged at line {line}: its checksum does not match, so a byte in it has changed.",
+                path=path,
+                line=len(lines) + 1,
+            )
             segment.problem_line = len(lines) + 1
         elif is_torn(tail):
             segment.torn_at = len(data) - len(tail)
         elif not segment.problem:
-            segment.problem = ngettext("{path} ends with {n} byte that is not a journal line.",
-                                       "{path} ends with {n} bytes that are not a journal line.", len(tail), path=path)
+            segment.problem = ngettext(
+                "{path} ends with {n} byte that is not a journal line.",
+                "{path} ends with {n} bytes that are not a journal line.",
+                len(tail),
+                path=path,
+            )
             segment.problem_line = len(lines) + 1
     return segment
 
@@ -154,8 +166,11 @@ def journal_sum_problem(path: Path, data: bytes) -> str:
                 header = None
             summed = isinstance(header, codec.JournalHeader) and header.schema >= SUMMED_JOURNAL
         if found is Sum.BAD or (summed and found is Sum.NONE):
-            return _("{path} is damaged at line {line}: its checksum does not match, so a byte in it has changed.",
-                     path=path, line=number)
+            return _(
+                "{path} is damaged at line {line}: its checksum does not match, so a byte in it has changed.",
+                path=path,
+                line=number,
+            )
     return ""
 
 
@@ -171,9 +186,13 @@ def parse_snapshot(name: str, path: Path, data: bytes | None) -> SnapshotRead:
         return SnapshotRead(name, path, None, _("{path} is damaged (not a snapshot).", path=path))
     if schema > codec.SNAPSHOT_SCHEMA:
         raise NewerVersionError(
-            _("{path} was saved by a newer tui-combat (format {found}, this "
-              "one reads up to {known}). Update tui-combat to open it.",
-              path=path, found=schema, known=codec.SNAPSHOT_SCHEMA)
+            _(
+                "{path} was saved by a newer tui-combat (format {found}, this "
+                "one reads up to {known}). Update tui-combat to open it.",
+                path=path,
+                found=schema,
+                known=codec.SNAPSHOT_SCHEMA,
+            )
         )
     decoder = codec.snapshot_decoders.get(schema)
     if decoder is None:
@@ -229,9 +248,15 @@ def plan(source: str, snapshot: codec.AnySnapshot, segments: list[Segment], *, u
     seq = snapshot.seq
     for segment in segments:
         if segment.header is not None and segment.header.after > seq:
-            problems.append(_("{path} follows action {after}, but what comes before it "
-                              "ends at action {seq}: the actions between are missing.",
-                              path=segment.path, after=segment.header.after, seq=seq))
+            problems.append(
+                _(
+                    "{path} follows action {after}, but what comes before it "
+                    "ends at action {seq}: the actions between are missing.",
+                    path=segment.path,
+                    after=segment.header.after,
+                    seq=seq,
+                )
+            )
             break
         limit = up_to_line if segment.name == JOURNAL else None
         started = seq
@@ -239,14 +264,28 @@ def plan(source: str, snapshot: codec.AnySnapshot, segments: list[Segment], *, u
             if limit is not None and line > limit:
                 break
             if entry.seq <= started and seq == started:  # its first lines are already in the snapshot: written
-                continue                                 # before a crash cut the rotation short
+                continue  # before a crash cut the rotation short
             if entry.seq <= seq:
-                problems.append(_("{path}, line {line}: action {found} is there a second time, after action {seq}.",
-                                  path=segment.path, line=line, found=entry.seq, seq=seq))
+                problems.append(
+                    _(
+                        "{path}, line {line}: action {found} is there a second time, after action {seq}.",
+                        path=segment.path,
+                        line=line,
+                        found=entry.seq,
+                        seq=seq,
+                    )
+                )
                 return Plan(source, snapshot, entries, problems, warnings)
             if entry.seq != seq + 1:
-                problems.append(_("{path}, line {line}: action {found} follows action {seq}; the ones between are missing.",
-                                  path=segment.path, line=line, found=entry.seq, seq=seq))
+                problems.append(
+                    _(
+                        "{path}, line {line}: action {found} follows action {seq}; the ones between are missing.",
+                        path=segment.path,
+                        line=line,
+                        found=entry.seq,
+                        seq=seq,
+                    )
+                )
                 return Plan(source, snapshot, entries, problems, warnings)
             entries.append(Located(segment, line, entry))
             seq = entry.seq
@@ -256,5 +295,7 @@ def plan(source: str, snapshot: codec.AnySnapshot, segments: list[Segment], *, u
         if limit is not None:
             break
         if segment.torn_at is not None:
-            warnings.append(_("The last action in {path} was cut off while being written and is skipped.", path=segment.path))
+            warnings.append(
+                _("The last action in {path} was cut off while being written and is skipped.", path=segment.path)
+            )
     return Plan(source, snapshot, entries, problems, warnings)

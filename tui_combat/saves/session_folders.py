@@ -65,7 +65,9 @@ class _Head(msgspec.Struct):
 
     def newer_state(self) -> bool:
         """Whether a state in the snapshot has a newer schema than this version's (opening refuses it as newer)."""
-        return any(state is not None and state.schema > STATE_SCHEMA for state in (self.current, self.checkpoint, self.base))
+        return any(
+            state is not None and state.schema > STATE_SCHEMA for state in (self.current, self.checkpoint, self.base)
+        )
 
 
 class _StartHead(msgspec.Struct):
@@ -94,7 +96,12 @@ def _snapshot_head(folder: Folder, name: str) -> _Head | None:
         head = _head_decoder.decode(data) if data is not None else None
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return None
-    if data is None or head is None or head.schema < 1 or (head.schema <= SNAPSHOT_SCHEMA and snapshot_sum_problem(folder.path / name, data)):
+    if (
+        data is None
+        or head is None
+        or head.schema < 1
+        or (head.schema <= SNAPSHOT_SCHEMA and snapshot_sum_problem(folder.path / name, data))
+    ):
         return None
     return head
 
@@ -233,8 +240,9 @@ def with_step_label(folder: Path, info: SessionInfo) -> SessionInfo:
     return msgspec.structs.replace(info, step_label=label)
 
 
-def list_sessions(root: Path, *, steps: bool = False,
-                  shown: Callable[[Path, SessionInfo], SessionInfo] | None = None) -> list[SessionInfo]:
+def list_sessions(
+    root: Path, *, steps: bool = False, shown: Callable[[Path, SessionInfo], SessionInfo] | None = None
+) -> list[SessionInfo]:
     """Every saved session, newest first. With ``steps``, each one with the label of its round's step (which
     loads its ruleset and decodes its snapshot), or as ``shown`` makes it from what its files say. Only the
     sessions written since the index was last written are read again, and what ``shown`` made is kept in
@@ -251,7 +259,9 @@ def list_sessions(root: Path, *, steps: bool = False,
     sessions = []
     for child in children:
         if child.is_symlink():
-            sessions.append(SessionInfo(key=child.name, name=child.name, ruleset="", round=0, saved_at=0.0, problem=SYMLINK))
+            sessions.append(
+                SessionInfo(key=child.name, name=child.name, ruleset="", round=0, saved_at=0.0, problem=SYMLINK)
+            )
             continue
         if not child.is_dir(follow_symlinks=False):
             continue
@@ -336,16 +346,26 @@ def session_folder(root: Path, name: str) -> Path:
     Raises :class:`SaveError`."""
     parent = sessions_dir(root)
     if len(name.encode("utf-8", "surrogateescape")) > MAX_KEY_BYTES:
-        raise SaveError(_("\"{name}\" is too long for the name of a saved session (a folder name holds at most {limit} bytes): "
-                          "give a name from tui-combat list.", name=_shown(name), limit=MAX_KEY_BYTES))
+        raise SaveError(
+            _(
+                '"{name}" is too long for the name of a saved session (a folder name holds at most {limit} bytes): '
+                "give a name from tui-combat list.",
+                name=_shown(name),
+                limit=MAX_KEY_BYTES,
+            )
+        )
     if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name or os.path.isabs(name):
-        raise SaveError(_("\"{name}\" is not the name of a saved session: give a name from tui-combat list.", name=_shown(name)))
+        raise SaveError(
+            _('"{name}" is not the name of a saved session: give a name from tui-combat list.', name=_shown(name))
+        )
     problem = sessions_problem(root)
     if problem:
         raise SaveError(problem)
     folder = parent / name
     if folder.is_symlink():
-        raise SaveError(_("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=folder))
+        raise SaveError(
+            _("{path} is a symbolic link: tui-combat does not follow links inside its data folder.", path=folder)
+        )
     return folder
 
 

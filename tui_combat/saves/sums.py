@@ -39,8 +39,8 @@ def check(data: bytes | memoryview) -> Sum:
     view = memoryview(data)
     if len(view) < _HEAD or bytes(view[: len(_PREFIX)]) != _PREFIX:
         return Sum.NONE
-    digits = bytes(view[len(_PREFIX): len(_PREFIX) + 8])
-    if bytes(view[_HEAD - 2: _HEAD]) != b'",' or not all(c in b"0123456789abcdef" for c in digits):
+    digits = bytes(view[len(_PREFIX) : len(_PREFIX) + 8])
+    if bytes(view[_HEAD - 2 : _HEAD]) != b'",' or not all(c in b"0123456789abcdef" for c in digits):
         return Sum.BAD
     return Sum.GOOD if zlib.crc32(view[_HEAD:], _OPEN_CRC) == int(digits, 16) else Sum.BAD
 

@@ -29,8 +29,17 @@ IN_MOVE_SELF = 0x800
 IN_IGNORED = 0x8000
 EVENT = struct.Struct("iIII")
 """An event as inotify gives it: the watch, what happened, a cookie and the length of the name after it."""
-CHANGES = (IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
-           | IN_DELETE_SELF | IN_MOVE_SELF)
+CHANGES = (
+    IN_MODIFY
+    | IN_ATTRIB
+    | IN_CLOSE_WRITE
+    | IN_MOVED_FROM
+    | IN_MOVED_TO
+    | IN_CREATE
+    | IN_DELETE
+    | IN_DELETE_SELF
+    | IN_MOVE_SELF
+)
 """Whatever writing a session does in its folder: an append to the journal, a snapshot renamed into place,
 a file deleted, the folder itself removed or renamed."""
 

@@ -64,8 +64,15 @@ _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 def health_field(ruleset: AnyRuleset) -> FieldSpec:
     """The add form's field for a combatant's health, in the book's word (:attr:`Ruleset.health_label`)."""
-    return FieldSpec(key="hp", label=ruleset.health_label, kind="int", default=1, minimum=AMOUNT_RANGE[0],
-                     maximum=AMOUNT_RANGE[1], help=ruleset.health_help)
+    return FieldSpec(
+        key="hp",
+        label=ruleset.health_label,
+        kind="int",
+        default=1,
+        minimum=AMOUNT_RANGE[0],
+        maximum=AMOUNT_RANGE[1],
+        help=ruleset.health_help,
+    )
 
 
 def shown_value(value: object, most: int = 24) -> str:
@@ -74,15 +81,16 @@ def shown_value(value: object, most: int = 24) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
-def read_whole_number(label: str, typed: object, default: object = 0,
-                      bounds: tuple[int, int] | None = None) -> int | str:
+def read_whole_number(
+    label: str, typed: object, default: object = 0, bounds: tuple[int, int] | None = None
+) -> int | str:
     """A whole number from a form field (empty, or a lone minus: ``default``), or the message saying
     why it is not one; with ``bounds`` (lowest, highest) a number outside them is refused too."""
     text = str(typed).strip().replace("−", "-")
     if text in ("", "-"):
         text = str(default if default not in ("", None) else 0)
     if not _WHOLE_NUMBER.fullmatch(text):
-        return _("{field}: \"{value}\" is not a whole number.", field=label, value=shown_value(typed))
+        return _('{field}: "{value}" is not a whole number.', field=label, value=shown_value(typed))
     if len(text.lstrip("+-")) > MAX_DIGITS:
         return _("{field}: a whole number of at most {digits} digits.", field=label, digits=MAX_DIGITS)
     number = int(text)
@@ -121,8 +129,12 @@ def take_roll(spec: FieldSpec, typed: str, rng: random.Random | None, modifier: 
         return f"{roll_label(spec, modifier)}: {error}"
 
 
-def convert_fields(fields: tuple[FieldSpec, ...] | list[FieldSpec], raw: dict[str, Any],
-                   rng: random.Random | None = None, modifiers: Mapping[str, int] | None = None) -> dict[str, Any] | str:
+def convert_fields(
+    fields: tuple[FieldSpec, ...] | list[FieldSpec],
+    raw: dict[str, Any],
+    rng: random.Random | None = None,
+    modifiers: Mapping[str, int] | None = None,
+) -> dict[str, Any] | str:
     """Turn the form's strings into the fields' types, or return the message for the first bad one.
 
     Roll fields come last, once every other field is right, so a refused form rolls no dice: each is
@@ -200,8 +212,11 @@ class ChoiceField(TypeAheadSelect):
 
 def _in_open_list(focused: Widget | None) -> bool:
     """Whether the focus is in the open list of a list field (its overlay: inside the field, not the field)."""
-    return focused is not None and not isinstance(focused, Select) and any(
-        isinstance(node, Select) for node in focused.ancestors)
+    return (
+        focused is not None
+        and not isinstance(focused, Select)
+        and any(isinstance(node, Select) for node in focused.ancestors)
+    )
 
 
 class FieldsForm:
@@ -255,8 +270,10 @@ class FieldsForm:
             await self.app.on_event(key)
 
     def labels(self) -> list[str]:
-        return [roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" else _(spec.label)
-                for spec in self.fields]
+        return [
+            roll_label(spec, self.roll_modifiers.get(spec.key, 0)) if spec.kind == "roll" else _(spec.label)
+            for spec in self.fields
+        ]
 
     @staticmethod
     def label_width(labels: list[str]) -> int:
@@ -275,26 +292,38 @@ class FieldsForm:
                 label.styles.width = label_width
                 yield label
                 if spec.kind == "roll":
-                    yield TextField(value="" if current is None else str(current), id=widget_id,
-                                    placeholder=self.roll_hint(spec), compact=True)
+                    yield TextField(
+                        value="" if current is None else str(current),
+                        id=widget_id,
+                        placeholder=self.roll_hint(spec),
+                        compact=True,
+                    )
                 elif spec.kind == "bool":
                     yield TickBox(_("yes"), value=bool(current), id=widget_id, compact=True)
                 elif spec.kind == "choice" and spec.choices:
                     options, chosen = self.choice_options(spec, current)
                     yield ChoiceField(options, value=chosen, allow_blank=False, id=widget_id, compact=True)
                 else:
-                    suggester = (SuggestFromList([_(word) for word in spec.suggestions], case_sensitive=False)
-                                 if spec.suggestions else None)
-                    yield TextField(value="" if current is None else str(current), id=widget_id,
-                                    placeholder=_(spec.help) if spec.help else "", compact=True,
-                                    suggester=suggester)
+                    suggester = (
+                        SuggestFromList([_(word) for word in spec.suggestions], case_sensitive=False)
+                        if spec.suggestions
+                        else None
+                    )
+                    yield TextField(
+                        value="" if current is None else str(current),
+                        id=widget_id,
+                        placeholder=_(spec.help) if spec.help else "",
+                        compact=True,
+                        suggester=suggester,
+                    )
 
     def roll_hint(self, spec: FieldSpec) -> str:
         return _("empty: rolled for you") if self.rng is not None else str(spec.default)
 
     @staticmethod
-    def choice_options(spec: FieldSpec, current: object,
-                       with_options: bool = True) -> tuple[list[tuple[Text, str]], str]:
+    def choice_options(
+        spec: FieldSpec, current: object, with_options: bool = True
+    ) -> tuple[list[tuple[Text, str]], str]:
         """A choice field's options (none unless ``with_options``), and the one ``current`` is."""
         # a side's name is text, not markup
         options = [(Text(_(text)), value) for value, text in spec.choices] if with_options else []
@@ -341,8 +370,14 @@ class FieldsForm:
     def focused_field(self, fields: list[Widget]) -> int | None:
         """Which of ``fields`` has the focus (or holds it: a list's open overlay), if one does."""
         focused = self.screen.focused
-        return next((i for i, widget in enumerate(fields) if focused is widget or
-                     (focused is not None and widget in focused.ancestors)), None)
+        return next(
+            (
+                i
+                for i, widget in enumerate(fields)
+                if focused is widget or (focused is not None and widget in focused.ancestors)
+            ),
+            None,
+        )
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.show_hint()
@@ -351,8 +386,11 @@ class FieldsForm:
         """The focused field's hint in full under the fields, when the field is too narrow to show it."""
         focused = self.screen.focused
         hint = ""
-        if isinstance(focused, Input) and focused.placeholder and \
-                cell_len(focused.placeholder) > focused.content_size.width:
+        if (
+            isinstance(focused, Input)
+            and focused.placeholder
+            and cell_len(focused.placeholder) > focused.content_size.width
+        ):
             hint = focused.placeholder
         self.show_line("#dialog-hint", Text(hint), shown=bool(hint))
 
@@ -408,7 +446,9 @@ class FieldsForm:
         """A list field changed: by the GM himself unless it took the value the form gave it (or had at first)."""
         if self.follow is None:
             return
-        key = next((spec.key for index, spec in enumerate(self.fields) if _widget_id(index, spec.key) == select.id), None)
+        key = next(
+            (spec.key for index, spec in enumerate(self.fields) if _widget_id(index, spec.key) == select.id), None
+        )
         followed, chosen = self._following()
         if key is not None and value != followed.get(key, self.values.get(key)):
             chosen.add(key)
@@ -529,10 +569,20 @@ class FormDialog(FieldsForm, DrawnOnce, TranslatedBindings, ModalScreen[dict[str
         Binding("enter", "next_field", N_("Next field"), id="dialog.next", show=False, priority=True),
     ]
 
-    def __init__(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None = None,
-                 validate: Validator | None = None, note: str = "", rng: random.Random | None = None,
-                 roll_modifiers: Mapping[str, int] | None = None, submit: Submitter | None = None,
-                 preview: Previewer | None = None, dice: DiceOf | None = None, follow: Follower | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        fields: tuple[FieldSpec, ...] | list[FieldSpec],
+        values: dict[str, Any] | None = None,
+        validate: Validator | None = None,
+        note: str = "",
+        rng: random.Random | None = None,
+        roll_modifiers: Mapping[str, int] | None = None,
+        submit: Submitter | None = None,
+        preview: Previewer | None = None,
+        dice: DiceOf | None = None,
+        follow: Follower | None = None,
+    ) -> None:
         super().__init__()
         self.dice = dice
         self.follow = follow
@@ -630,8 +680,9 @@ class ConfirmDialog(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text), id="dialog-title")
             yield Static(Text(self.message), id="dialog-note")
-            yield ChoiceList(*[Option(Text(label), id="yes" if answer else "no") for answer, label in self.answers],
-                             id="choices")
+            yield ChoiceList(
+                *[Option(Text(label), id="yes" if answer else "no") for answer, label in self.answers], id="choices"
+            )
             yield Static(_("Enter: choose · Esc: cancel"), id="dialog-help")
 
     def on_mount(self) -> None:

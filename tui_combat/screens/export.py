@@ -70,7 +70,9 @@ def export_dialog(screen: Screen[Any], host: Host) -> None:
     fields = [
         FieldSpec(key="format", label=N_("Format"), kind="choice", default="md", choices=FORMAT_CHOICES),
         FieldSpec(key="public", label=N_("For the players"), kind="bool", default=False),
-        FieldSpec(key="path", label=N_("File"), kind="str", default=str(default_report_path(host.data_root, name, "md"))),
+        FieldSpec(
+            key="path", label=N_("File"), kind="str", default=str(default_report_path(host.data_root, name, "md"))
+        ),
     ]
 
     def submit(values: dict[str, Any]) -> str | None:
@@ -86,10 +88,24 @@ def export_dialog(screen: Screen[Any], host: Host) -> None:
             written = write_report(path, text, make_folder=True)
         except ReportError as error:
             return str(error)
-        host.notify(_("Players' report written to {path}.", path=written) if public else
-                    _("Report written to {path}.", path=written), title=_("Fight report"), markup=False, timeout=10)
+        host.notify(
+            _("Players' report written to {path}.", path=written)
+            if public
+            else _("Report written to {path}.", path=written),
+            title=_("Fight report"),
+            markup=False,
+            timeout=10,
+        )
         return None
 
-    screen.app.push_screen(FormDialog(_("Fight report"), fields, submit=submit,
-                                      note=_("Rounds, turn order, every roll, damage and healing, who fell. "
-                                             "For the players: only what their screen shows.")))
+    screen.app.push_screen(
+        FormDialog(
+            _("Fight report"),
+            fields,
+            submit=submit,
+            note=_(
+                "Rounds, turn order, every roll, damage and healing, who fell. "
+                "For the players: only what their screen shows."
+            ),
+        )
+    )

@@ -121,12 +121,23 @@ class FormPanel(FieldsForm, Vertical):
     def title_text(self) -> str:
         return str(self.query_one("#dialog-title", Static).render())
 
-    def ask(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
-            on_close: Callable[[dict[str, Any] | None], None], *, submit: Submitter | None = None,
-            validate: Validator | None = None, note: str = "", rng: random.Random | None = None,
-            roll_modifiers: Mapping[str, int] | None = None, preview: Previewer | None = None,
-            dice: DiceOf | None = None, library: Callable[[dict[str, Any]], None] | None = None,
-            follow: Follower | None = None) -> None:
+    def ask(
+        self,
+        title: str,
+        fields: tuple[FieldSpec, ...] | list[FieldSpec],
+        values: dict[str, Any] | None,
+        on_close: Callable[[dict[str, Any] | None], None],
+        *,
+        submit: Submitter | None = None,
+        validate: Validator | None = None,
+        note: str = "",
+        rng: random.Random | None = None,
+        roll_modifiers: Mapping[str, int] | None = None,
+        preview: Previewer | None = None,
+        dice: DiceOf | None = None,
+        library: Callable[[dict[str, Any]], None] | None = None,
+        follow: Follower | None = None,
+    ) -> None:
         """Open the form, its first field taking the keys. ``on_close`` is given the accepted values, or None
         when the form was left. Keys typed while new rows are made are held (:meth:`hold_key`) and given to
         them, in order, once the first has the focus. ``library``, when given, is what ctrl+l does, given
@@ -154,8 +165,11 @@ class FormPanel(FieldsForm, Vertical):
         self._shape, self._held = shape, []
         self._label_width = self.label_width(self.labels())
         self.forget_lines()  # the labels are made anew
-        self._choices_shown = {_widget_id(index, spec.key): self._made_from(spec) for index, spec in enumerate(self.fields)
-                               if spec.kind == "choice" and spec.choices}
+        self._choices_shown = {
+            _widget_id(index, spec.key): self._made_from(spec)
+            for index, spec in enumerate(self.fields)
+            if spec.kind == "choice" and spec.choices
+        }
         self.rows_made += 1
         self.call_later(self._make_rows, self.fields)
 
@@ -197,14 +211,18 @@ class FormPanel(FieldsForm, Vertical):
                 widget.value = bool(current)
             elif isinstance(widget, Select):
                 made_from = self._made_from(spec)
-                options, chosen = self.choice_options(spec, current, with_options=made_from != self._choices_shown.get(widget_id))
+                options, chosen = self.choice_options(
+                    spec, current, with_options=made_from != self._choices_shown.get(widget_id)
+                )
                 if options:
                     widget.set_options(options)
                     self._choices_shown[widget_id] = made_from
                 widget.value = chosen
             elif isinstance(widget, Input):
                 widget.value = "" if current is None else str(current)
-                widget.placeholder = self.roll_hint(spec) if spec.kind == "roll" else (_(spec.help) if spec.help else "")
+                widget.placeholder = (
+                    self.roll_hint(spec) if spec.kind == "roll" else (_(spec.help) if spec.help else "")
+                )
                 widget.cursor_position = len(widget.value)
         self._label_width = width
 
@@ -257,4 +275,3 @@ class FormPanel(FieldsForm, Vertical):
         focused = self.screen.focused
         if focused is None or self not in focused.ancestors:
             self.close(None)
-

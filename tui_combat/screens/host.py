@@ -50,8 +50,15 @@ class Host(Protocol):
     def leave_session(self) -> None:
         """Save, close the session and go back to the session list."""
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None: ...
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
 
 
 def host_of(screen: Screen[Any]) -> Host:

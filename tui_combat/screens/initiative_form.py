@@ -23,15 +23,21 @@ def initiative_fields(ruleset: AnyRuleset, state: State, requests: tuple[RollReq
     fields = []
     for request in requests:
         if ruleset.draws_initiative(state, request):
-            fields.append(FieldSpec(key=request.key, label=render(request.label),
-                                    help=_("{what}; empty: drawn for you", what=ruleset.initiative_help(state, request))))
+            fields.append(
+                FieldSpec(
+                    key=request.key,
+                    label=render(request.label),
+                    help=_("{what}; empty: drawn for you", what=ruleset.initiative_help(state, request)),
+                )
+            )
         else:
             fields.append(FieldSpec(key=request.key, label=render(request.label), kind="roll", default=request.dice))
     return fields
 
 
-def read_results(ruleset: AnyRuleset, state: State, requests: tuple[RollRequest, ...], values: dict[str, Any],
-                 rng: random.Random) -> dict[str, Any] | str:
+def read_results(
+    ruleset: AnyRuleset, state: State, requests: tuple[RollRequest, ...], values: dict[str, Any], rng: random.Random
+) -> dict[str, Any] | str:
     """The form's values as results: what the GM typed, read by the ruleset, and the empty fields drawn
     (around what was typed); or the message for the form."""
     results: dict[str, Roll] = {}
@@ -57,11 +63,25 @@ def read_results(ruleset: AnyRuleset, state: State, requests: tuple[RollRequest,
     return dict(results)
 
 
-def initiative_form(ruleset: AnyRuleset, state: State, requests: tuple[RollRequest, ...], rng: random.Random,
-                    submit: Callable[[dict[str, Any]], str | None]) -> FormDialog:
+def initiative_form(
+    ruleset: AnyRuleset,
+    state: State,
+    requests: tuple[RollRequest, ...],
+    rng: random.Random,
+    submit: Callable[[dict[str, Any]], str | None],
+) -> FormDialog:
     """The form: the GM types what the deck dealt (or real dice showed), or leaves a field for the app."""
-    title = _("Initiative dealt or rolled at the table") if not state.initiative.pending else \
-        _("Initiative: the further results, from the table")
+    title = (
+        _("Initiative dealt or rolled at the table")
+        if not state.initiative.pending
+        else _("Initiative: the further results, from the table")
+    )
     modifiers = {r.key: r.modifier for r in requests if r.modifier and not ruleset.draws_initiative(state, r)}
-    return FormDialog(title, initiative_fields(ruleset, state, requests), rng=rng, roll_modifiers=modifiers,
-                      validate=lambda values: read_results(ruleset, state, requests, values, rng), submit=submit)
+    return FormDialog(
+        title,
+        initiative_fields(ruleset, state, requests),
+        rng=rng,
+        roll_modifiers=modifiers,
+        validate=lambda values: read_results(ruleset, state, requests, values, rng),
+        submit=submit,
+    )

@@ -100,16 +100,32 @@ class KeyTable:
 
 
 # -- the app's bindings ------------------------------------------------------------------------------------
-SCREEN_ORDER = ("SessionsScreen", "SetupScreen", "SurpriseScreen", "RoundScreen", "RewindScreen", "FormDialog",
-                "ChoiceDialog", "ConfirmDialog", "HelpScreen", "SettingsScreen")
+SCREEN_ORDER = (
+    "SessionsScreen",
+    "SetupScreen",
+    "SurpriseScreen",
+    "RoundScreen",
+    "RewindScreen",
+    "FormDialog",
+    "ChoiceDialog",
+    "ConfirmDialog",
+    "HelpScreen",
+    "SettingsScreen",
+)
 """The order the settings screen lists the screens' keys in (any other screen comes after these)."""
 
 
 def _screen_names() -> dict[str, str]:
     return {
-        "SessionsScreen": _("the session list"), "SetupScreen": _("set-up"), "SurpriseScreen": _("surprise"),
-        "RewindScreen": _("looking back at a fight"), "HelpScreen": _("help"), "FormDialog": _("forms"),
-        "ChoiceDialog": _("choices"), "ConfirmDialog": _("questions"), "SettingsScreen": _("settings"),
+        "SessionsScreen": _("the session list"),
+        "SetupScreen": _("set-up"),
+        "SurpriseScreen": _("surprise"),
+        "RewindScreen": _("looking back at a fight"),
+        "HelpScreen": _("help"),
+        "FormDialog": _("forms"),
+        "ChoiceDialog": _("choices"),
+        "ConfirmDialog": _("questions"),
+        "SettingsScreen": _("settings"),
     }
 
 
@@ -129,8 +145,10 @@ def _key_bindings(bindings: BindingsMap) -> tuple[tuple[KeyBinding, ...], frozen
                 continue
             keys.setdefault(binding.id, []).append(key)
             described.setdefault(binding.id, _(binding.description))
-    found = tuple(KeyBinding(binding_id, tuple(dict.fromkeys(found_keys)), described[binding_id])
-                  for binding_id, found_keys in keys.items())
+    found = tuple(
+        KeyBinding(binding_id, tuple(dict.fromkeys(found_keys)), described[binding_id])
+        for binding_id, found_keys in keys.items()
+    )
     return found, frozenset(fixed)
 
 
@@ -151,8 +169,12 @@ def _own_screen_classes() -> list[type[Screen[Any]]]:
         cls = pending.pop(0)
         pending += cls.__subclasses__()
         module = sys.modules.get(cls.__module__)
-        if (cls.__module__.startswith(package.__name__ + ".") and cls.__module__ not in OTHER_APPS
-                and getattr(module, cls.__name__, None) is cls and cls not in found):
+        if (
+            cls.__module__.startswith(package.__name__ + ".")
+            and cls.__module__ not in OTHER_APPS
+            and getattr(module, cls.__name__, None) is cls
+            and cls not in found
+        ):
             found.append(cls)
     return found
 
@@ -171,8 +193,9 @@ def _round_screens(round_class: type[DOMNode]) -> list[KeyScreen]:
         except RuleError:  # a plugin that does not load has no round screen
             continue
         own, _fixed = _key_bindings(BindingsMap(ruleset_bindings(ruleset)))
-        screens.append(KeyScreen(_("the round ({ruleset})", ruleset=_(ruleset.name)), generic + own, fixed,
-                                 group=_("the round")))
+        screens.append(
+            KeyScreen(_("the round ({ruleset})", ruleset=_(ruleset.name)), generic + own, fixed, group=_("the round"))
+        )
     return screens
 
 
@@ -213,7 +236,6 @@ def normalized_keys(keys: str) -> tuple[str, ...]:
     return tuple(key_name(key) if len(key) == 1 else key for key in (part.strip() for part in keys.split(",")))
 
 
-
 def well_formed(key: str) -> bool:
     """A key Textual can report: a character or a key's name, after modifiers (``ctrl+shift+up``)."""
     *modifiers, base = key.split("+")
@@ -228,8 +250,9 @@ def _not_a_key(keys: Iterable[str]) -> str:
     """What is wrong with the first of ``keys`` that is no key ("" when they all are)."""
     for key in keys:
         if not well_formed(key):
-            return _("\"{key}\" is not a key (keys are written like j, J, ctrl+j, f5, space, escape, question_mark).",
-                     key=key)
+            return _(
+                '"{key}" is not a key (keys are written like j, J, ctrl+j, f5, space, escape, question_mark).', key=key
+            )
     return ""
 
 
@@ -257,15 +280,19 @@ def check_keymap(entries: Mapping[str, object], table: KeyTable) -> KeymapCheck:
         binding = known.get(binding_id)
         if binding is None:
             close = difflib.get_close_matches(binding_id, list(known), n=1)
-            reason = _("no action is called \"{id}\".", id=binding_id)
+            reason = _('no action is called "{id}".', id=binding_id)
             if close:
-                reason += " " + _("Did you mean \"{id}\"?", id=close[0])
+                reason += " " + _('Did you mean "{id}"?', id=close[0])
             problems.append(KeyProblem(binding_id, reason))
             continue
         keys = entry_keys(value)
         if keys is None:
-            problems.append(KeyProblem(binding_id, _("the keys of {action} must be text, such as \"j\" or \"ctrl+n\".",
-                                                     action=binding.description)))
+            problems.append(
+                KeyProblem(
+                    binding_id,
+                    _('the keys of {action} must be text, such as "j" or "ctrl+n".', action=binding.description),
+                )
+            )
             continue
         bad = _not_a_key(keys)
         if bad:
@@ -295,7 +322,9 @@ def key_refusal(binding_id: str, keys: tuple[str, ...], keymap: Mapping[str, str
     return None
 
 
-def _first_clash(candidates: dict[str, tuple[str, ...]], table: KeyTable, known: dict[str, KeyBinding]) -> KeyProblem | None:
+def _first_clash(
+    candidates: dict[str, tuple[str, ...]], table: KeyTable, known: dict[str, KeyBinding]
+) -> KeyProblem | None:
     """The first entry (in the file's order) that takes a key already taken where it runs; of two entries
     that both take the same key anew, the later one."""
     order = list(candidates)
@@ -305,15 +334,21 @@ def _first_clash(candidates: dict[str, tuple[str, ...]], table: KeyTable, known:
             if clash is None:
                 continue
             other, reason = clash
-            if (other in candidates and order.index(other) > order.index(binding_id)
-                    and key in candidates[other] and key not in known[other].keys):
+            if (
+                other in candidates
+                and order.index(other) > order.index(binding_id)
+                and key in candidates[other]
+                and key not in known[other].keys
+            ):
                 from_other = _clash(other, key, candidates, table, known)
                 return KeyProblem(other, from_other[1] if from_other else reason)
             return KeyProblem(binding_id, reason)
     return None
 
 
-def _holders(key: str, screen: KeyScreen, app: KeyScreen, candidates: Mapping[str, tuple[str, ...]]) -> list[tuple[str, bool]]:
+def _holders(
+    key: str, screen: KeyScreen, app: KeyScreen, candidates: Mapping[str, tuple[str, ...]]
+) -> list[tuple[str, bool]]:
     """(binding id, whether the key is new to it) for each binding that runs on ``key`` on ``screen``."""
     found: dict[str, bool] = {}
     for binding in (*screen.bindings, *app.bindings):
@@ -323,8 +358,13 @@ def _holders(key: str, screen: KeyScreen, app: KeyScreen, candidates: Mapping[st
     return list(found.items())
 
 
-def _clash(binding_id: str, key: str, candidates: Mapping[str, tuple[str, ...]], table: KeyTable,
-           known: Mapping[str, KeyBinding]) -> tuple[str, str] | None:
+def _clash(
+    binding_id: str,
+    key: str,
+    candidates: Mapping[str, tuple[str, ...]],
+    table: KeyTable,
+    known: Mapping[str, KeyBinding],
+) -> tuple[str, str] | None:
     """(the binding that holds ``key`` too, "" for one of the keys nobody may take; and why) when
     ``binding_id`` cannot have ``key``; None when it can. A key two bindings held already by default is no
     clash of the GM's."""
@@ -332,20 +372,31 @@ def _clash(binding_id: str, key: str, candidates: Mapping[str, tuple[str, ...]],
     new = key not in binding.keys
     action = binding.description
     if new and key in FOCUS_KEYS:
-        return "", _("{key} moves around the screen; it cannot be the key of {action}.", key=key_display(key), action=action)
+        return "", _(
+            "{key} moves around the screen; it cannot be the key of {action}.", key=key_display(key), action=action
+        )
     for screen in table.places(binding_id) or [table.app]:
         if new and (key in screen.fixed or key in table.app.fixed):
-            return "", _("{key} is already one of the app's own keys on {screen}; it cannot be the key of {action}.",
-                         key=key_display(key), screen=screen.name, action=action)
+            return "", _(
+                "{key} is already one of the app's own keys on {screen}; it cannot be the key of {action}.",
+                key=key_display(key),
+                screen=screen.name,
+                action=action,
+            )
         for other, other_new in _holders(key, screen, table.app, candidates):
             if other != binding_id and (new or other_new):
-                return other, _("{key} for {action} is already the key of {other} on {screen}.", key=key_display(key),
-                                action=action, other=known[other].description, screen=screen.name)
+                return other, _(
+                    "{key} for {action} is already the key of {other} on {screen}.",
+                    key=key_display(key),
+                    action=action,
+                    other=known[other].description,
+                    screen=screen.name,
+                )
     return None
 
 
 def defaults_kept(binding_id: str, table: KeyTable) -> str:
-    """"Next keeps n, space." for a refused entry of a known binding; "" for an unknown one."""
+    """ "Next keeps n, space." for a refused entry of a known binding; "" for an unknown one."""
     binding = table.bindings().get(binding_id)
     if binding is None:
         return ""

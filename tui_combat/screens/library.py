@@ -66,7 +66,7 @@ def fitted(text: Text, width: int, lines: int) -> Text:
     if len(wrapped) <= lines:
         return text
     kept = [line.plain.rstrip() for line in wrapped[:lines]]
-    kept[-1] = kept[-1][:width - 1].rstrip() + "…"
+    kept[-1] = kept[-1][: width - 1].rstrip() + "…"
     return Text("\n".join(kept), style=text.style)
 
 
@@ -96,8 +96,9 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         Binding("pageup", "move(-8)", show=False),
     ]
 
-    def __init__(self, finder: Finder, state: State, side: str | None = None, query: str = "", *,
-                 hidden: bool = False) -> None:
+    def __init__(
+        self, finder: Finder, state: State, side: str | None = None, query: str = "", *, hidden: bool = False
+    ) -> None:
         super().__init__()
         self.hidden = hidden
         """Whether what is added is kept from the players (the add form's tick, or ctrl+g here)."""
@@ -125,18 +126,33 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
             yield Static(Text(_("Add from the library")), id="dialog-title")
             with Horizontal(classes="library-row"):
                 yield Label(_("Find"), classes="library-label")
-                yield TextField(value=self.query_text, placeholder=_("a name; \"5 orc\" adds five"),
-                                id="library-query", compact=True, select_on_focus=False)
+                yield TextField(
+                    value=self.query_text,
+                    placeholder=_('a name; "5 orc" adds five'),
+                    id="library-query",
+                    compact=True,
+                    select_on_focus=False,
+                )
             with Horizontal(classes="library-row"):
                 yield Label(_("Side"), classes="library-label")
-                yield TypeAheadSelect([(Text(name), side_id) for side_id, name in self.sides], value=self.side,
-                                      allow_blank=False, id="library-side", compact=True)
+                yield TypeAheadSelect(
+                    [(Text(name), side_id) for side_id, name in self.sides],
+                    value=self.side,
+                    allow_blank=False,
+                    id="library-side",
+                    compact=True,
+                )
             yield Static(self.hidden_text(), id="library-hidden")
             yield OptionList(id="library-entries")
             yield Static("", id="library-detail")
             yield Static("", id="dialog-error")
-            yield Static(_("type to search · ↑↓ choose · Enter: add · ctrl+g: hidden · ctrl+t: paste a stat block · "
-                           "Esc: cancel"), id="dialog-help")
+            yield Static(
+                _(
+                    "type to search · ↑↓ choose · Enter: add · ctrl+g: hidden · ctrl+t: paste a stat block · "
+                    "Esc: cancel"
+                ),
+                id="dialog-help",
+            )
 
     def hidden_text(self) -> Text:
         if self.hidden:
@@ -167,8 +183,12 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         options.clear_options()
         rows = [Option(self.row(entry), id=str(index)) for index, entry in enumerate(self.shown)]
         if len(found) > len(self.shown):
-            rows.append(Option(Text(_("… {count} more: type more of the name", count=len(found) - len(self.shown)),
-                                    style="dim"), disabled=True))
+            rows.append(
+                Option(
+                    Text(_("… {count} more: type more of the name", count=len(found) - len(self.shown)), style="dim"),
+                    disabled=True,
+                )
+            )
         options.add_options(rows)
         if self.shown:
             options.highlighted = next((i for i, entry in enumerate(self.shown) if entry is self.chosen), 0)
@@ -191,7 +211,7 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         count, query = self.typed()
         if entry is None:
             if query:
-                line = _("Nothing in the library or the bestiary is called \"{query}\".", query=query)
+                line = _('Nothing in the library or the bestiary is called "{query}".', query=query)
             else:
                 line = _("The library and the bestiary are empty.")
         else:
@@ -199,8 +219,11 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
             side = dict(self.sides).get(self.selected_side(), "")
             line = _("Enter adds {count} × {name} to {side}.", count=many, name=entry.shown_name(), side=side)
             shown = self.ruleset.shown_sheet_value if self.ruleset is not None else shown_value
-            line = "\n".join(part for part in (line, summary(entry, self.fields, self.health_label, shown),
-                                                self.notes(entry)) if part)
+            line = "\n".join(
+                part
+                for part in (line, summary(entry, self.fields, self.health_label, shown), self.notes(entry))
+                if part
+            )
         detail = self.query_one("#library-detail", Static)
         room = self.DETAIL_LINES + self.LIST_LINES - self.list_lines + max(0, self.app.size.height - 24)
         detail.styles.max_height = room
@@ -290,8 +313,14 @@ class LibraryPicker(DrawnOnce, TranslatedBindings, ModalScreen[bool]):
         paste_stat_block(screen, self.selected_side(), added, hidden=self.hidden)
 
 
-def open_library_picker(screen: SessionScreen, side: str | None, query: str = "",
-                        then: Callable[[bool | None], None] | None = None, *, hidden: bool = False) -> None:
+def open_library_picker(
+    screen: SessionScreen,
+    side: str | None,
+    query: str = "",
+    then: Callable[[bool | None], None] | None = None,
+    *,
+    hidden: bool = False,
+) -> None:
     """Open the picker over ``screen`` for its fight (what is wrong in the GM's library is said first, the
     good entries are offered all the same); ``then`` gets whether something was added."""
     state = screen.state
@@ -300,7 +329,9 @@ def open_library_picker(screen: SessionScreen, side: str | None, query: str = ""
         return
     finder = Finder.load(screen.host.data_root, state.ruleset)
     if finder.problems:
-        screen.notify("\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning", timeout=10)
+        screen.notify(
+            "\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning", timeout=10
+        )
     screen.app.push_screen(LibraryPicker(finder, state, side, query, hidden=hidden), then)
 
 
@@ -316,8 +347,15 @@ def save_to_library_dialog(screen: SessionScreen, combatant_id: str | None) -> N
     fields = [FieldSpec(key="name", label=N_("Name in the library"))]
     values: dict[str, object] = {"name": base_name(combatant.name) if combatant.group else combatant.name}
     if len(members) > 1:
-        fields.append(FieldSpec(key="group", label=N_("The whole group"), kind="bool", default=True,
-                                help=_("{count} of them", count=len(members))))
+        fields.append(
+            FieldSpec(
+                key="group",
+                label=N_("The whole group"),
+                kind="bool",
+                default=True,
+                help=_("{count} of them", count=len(members)),
+            )
+        )
         values["group"] = True
     data_root = screen.host.data_root
     try:
@@ -327,8 +365,9 @@ def save_to_library_dialog(screen: SessionScreen, combatant_id: str | None) -> N
         return
 
     def submit(form: dict[str, object]) -> str | None:
-        entry = entry_from_state(screen.state, combatant_id, whole_group=bool(form.get("group", False)),
-                                 name=str(form["name"]))
+        entry = entry_from_state(
+            screen.state, combatant_id, whole_group=bool(form.get("group", False)), name=str(form["name"])
+        )
         try:
             save_entry(data_root, screen.state.ruleset, entry)
         except LibraryError as error:
@@ -337,6 +376,6 @@ def save_to_library_dialog(screen: SessionScreen, combatant_id: str | None) -> N
         return None
 
     note = _("Kept in {path}; an entry of the same name is replaced.", path=path)
-    screen.app.push_screen(FormDialog(_("Save {name} to the library", name=combatant.name), fields, values,
-                                      note=note, submit=submit))
-
+    screen.app.push_screen(
+        FormDialog(_("Save {name} to the library", name=combatant.name), fields, values, note=note, submit=submit)
+    )

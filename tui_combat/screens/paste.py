@@ -100,8 +100,9 @@ class PasteDialog(DrawnOnce, TranslatedBindings, ModalScreen[Reading | None]):
             yield Static("", id="paste-read")
             yield Static("", id="paste-unread")
             yield Static("", id="dialog-error")
-            yield Static(_("5e, OSE or AD&D; English, Russian or Ukrainian · ctrl+s: read it · Esc: cancel"),
-                         id="dialog-help")
+            yield Static(
+                _("5e, OSE or AD&D; English, Russian or Ukrainian · ctrl+s: read it · Esc: cancel"), id="dialog-help"
+            )
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
@@ -124,8 +125,13 @@ class PasteDialog(DrawnOnce, TranslatedBindings, ModalScreen[Reading | None]):
             self._show(self.reading_of[1])
             return
         self.readings += 1
-        self._worker = self.run_worker(partial(_read_text, text, self.ruleset_id), name="paste-reading",
-                                       group="paste", thread=True, exit_on_error=False)
+        self._worker = self.run_worker(
+            partial(_read_text, text, self.ruleset_id),
+            name="paste-reading",
+            group="paste",
+            thread=True,
+            exit_on_error=False,
+        )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is not self._worker or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
@@ -154,7 +160,8 @@ class PasteDialog(DrawnOnce, TranslatedBindings, ModalScreen[Reading | None]):
             unread = "; ".join(part for part in (unread, cut_note()) if part)
         self.query_one("#paste-read", Static).update(Text(_("Read: {what}", what=read) if read else ""))
         self.query_one("#paste-unread", Static).update(
-            Text(_("Not understood: {what}", what=unread) if unread and self.text.strip() else ""))
+            Text(_("Not understood: {what}", what=unread) if unread and self.text.strip() else "")
+        )
         self._error(reading.refused)
 
     def _error(self, message: str) -> None:
@@ -196,31 +203,60 @@ def _fields(screen: SessionScreen) -> list[FieldSpec]:
         *registry.get(state.ruleset).sheet_fields,
         FieldSpec(key="notes", label=N_("Notes")),
         FieldSpec(key="keep", label=N_("Also keep it in your library"), kind="bool", default=False),
-        FieldSpec(key="hidden", label=N_("Hidden from the players"), kind="bool", default=False,
-                  help=N_("until you reveal him (H): the ambusher behind the door")),
+        FieldSpec(
+            key="hidden",
+            label=N_("Hidden from the players"),
+            kind="bool",
+            default=False,
+            help=N_("until you reveal him (H): the ambusher behind the door"),
+        ),
     ]
 
 
-def fix_dialog(screen: SessionScreen, reading: Reading, side: str | None,
-               then: Callable[[bool], None] | None = None, *, hidden: bool = False) -> None:
+def fix_dialog(
+    screen: SessionScreen,
+    reading: Reading,
+    side: str | None,
+    then: Callable[[bool], None] | None = None,
+    *,
+    hidden: bool = False,
+) -> None:
     """The add form filled in from ``reading``: the GM fixes it, and it adds the creature, as many as the block
     says (and keeps it in his library when he ticks it). Where the rules roll a monster's hit points from its Hit
     Dice, each one's are rolled unless the GM types another figure; where the line lists each one's, each has his."""
     state = screen.state
     fields = _fields(screen)
     start_hp = reading.hp if reading.hp is not None else 1
-    values: dict[str, Any] = {"name": reading.name, "side": default_side(state, side),
-                              "count": min(max(reading.count or 1, 1), 500), "hp": start_hp, **reading.sheet,
-                              "notes": reading.notes, "hidden": hidden}
+    values: dict[str, Any] = {
+        "name": reading.name,
+        "side": default_side(state, side),
+        "count": min(max(reading.count or 1, 1), 500),
+        "hp": start_hp,
+        **reading.sheet,
+        "notes": reading.notes,
+        "hidden": hidden,
+    }
     _read, unread = reading_lines(reading)
-    note = _("Not understood: {what}. Fix it here.", what=unread) if unread else \
-        _("Everything in the block was read; check it and fix what you want.")
+    note = (
+        _("Not understood: {what}. Fix it here.", what=unread)
+        if unread
+        else _("Everything in the block was read; check it and fix what you want.")
+    )
     if reading.hp_dice:
-        note += " " + _("Leave {hp} to roll each one's hit points ({dice}, from the Hit Dice), or type another figure "
-                        "for them all.", hp=start_hp, dice=reading.hp_dice)
+        note += " " + _(
+            "Leave {hp} to roll each one's hit points ({dice}, from the Hit Dice), or type another figure "
+            "for them all.",
+            hp=start_hp,
+            dice=reading.hp_dice,
+        )
     elif len(reading.hps) > 1:
-        note += " " + _("Leave {hp} and {count} to give each one the hit points listed ({hps}), or type another figure "
-                        "for them all.", hp=start_hp, count=len(reading.hps), hps=", ".join(map(str, reading.hps)))
+        note += " " + _(
+            "Leave {hp} and {count} to give each one the hit points listed ({hps}), or type another figure "
+            "for them all.",
+            hp=start_hp,
+            count=len(reading.hps),
+            hps=", ".join(map(str, reading.hps)),
+        )
     data_root = screen.host.data_root
     rules = registry.get(state.ruleset)
 
@@ -258,12 +294,17 @@ def fix_dialog(screen: SessionScreen, reading: Reading, side: str | None,
         if then is not None:
             then(result is not None)
 
-    screen.app.push_screen(FormDialog(_("Add {name}", name=reading.name or _("the pasted creature")), fields, values,
-                                      note=note, submit=submit), closed)
+    screen.app.push_screen(
+        FormDialog(
+            _("Add {name}", name=reading.name or _("the pasted creature")), fields, values, note=note, submit=submit
+        ),
+        closed,
+    )
 
 
-def paste_stat_block(screen: SessionScreen, side: str | None, then: Callable[[bool], None] | None = None, *,
-                     hidden: bool = False) -> None:
+def paste_stat_block(
+    screen: SessionScreen, side: str | None, then: Callable[[bool], None] | None = None, *, hidden: bool = False
+) -> None:
     """Open the paste field over ``screen`` for its fight; ``then`` gets whether a creature was added."""
     state = screen.state
     if not state.sides:

@@ -48,8 +48,19 @@ if TYPE_CHECKING:
     from tui_combat.engine.model import State
 
 __all__ = [
-    "SETTINGS_FILE", "PlayerViewApp", "PlayerViewScreen", "ViewSettings", "head_text", "load_settings", "log_lines", "log_text",
-    "now_text", "order_lines", "order_text", "phase_title", "view_text",
+    "SETTINGS_FILE",
+    "PlayerViewApp",
+    "PlayerViewScreen",
+    "ViewSettings",
+    "head_text",
+    "load_settings",
+    "log_lines",
+    "log_text",
+    "now_text",
+    "order_lines",
+    "order_text",
+    "phase_title",
+    "view_text",
 ]
 
 SETTINGS_FILE = "players-view.toml"
@@ -84,14 +95,18 @@ def load_settings(path: Path) -> tuple[HealthScale, str]:
         return HealthScale(), _("{path}: the percentages must keep 0 ≤ bloodied_at ≤ wounded_below ≤ 100.", path=path)
     unknown = sorted(set(scale.words) - set(HEALTH_WORDS))
     if unknown:
-        return HealthScale(), _("{path}: no health word is called {name}; the words are: {known}.", path=path,
-                                name=", ".join(unknown), known=", ".join(HEALTH_WORDS))
+        return HealthScale(), _(
+            "{path}: no health word is called {name}; the words are: {known}.",
+            path=path,
+            name=", ".join(unknown),
+            known=", ".join(HEALTH_WORDS),
+        )
     return scale, ""
 
 
 # -- the text of each part ------------------------------------------------------------------------------
 def phase_title(phase: str, round_number: int) -> str:
-    """"Round 2", "Setting up the fight" …: where the fight stands, as a title."""
+    """ "Round 2", "Setting up the fight" …: where the fight stands, as a title."""
     if phase == "setup":
         return _("Setting up the fight")
     if phase == "surprise":
@@ -158,8 +173,9 @@ def order_text(view: PublicView, *, large: bool = False) -> Text:
     return Text("\n").join(order_lines(view, large=large)[0])
 
 
-def order_lines(view: PublicView, *, large: bool,
-                kept: dict[PublicCombatant, Text] | None = None) -> tuple[list[Text], int]:
+def order_lines(
+    view: PublicView, *, large: bool, kept: dict[PublicCombatant, Text] | None = None
+) -> tuple[list[Text], int]:
     """The order's lines, and the line the slot acting now starts on (0 when none does). ``kept``: the lines
     of combatants drawn last time, taken again where a combatant is shown as he was (and left holding this
     time's)."""
@@ -167,7 +183,9 @@ def order_lines(view: PublicView, *, large: bool,
     if kept is not None:
         kept.clear()
     head = Text()
-    head.append(_("Turn order") if view.phase == "round" or view.phase == "over" else _("Combatants"), style="bold underline")
+    head.append(
+        _("Turn order") if view.phase == "round" or view.phase == "over" else _("Combatants"), style="bold underline"
+    )
     if view.order_hidden and not large:
         head.append("  " + _("(rolled in secret: the rest of the order shows as it comes)"), style="dim")
     elif view.phase == "round" and all(group.kind == "side" for group in view.groups):
@@ -264,8 +282,15 @@ def _read_state(folder: Path) -> State:
 class PlayerViewScreen(TranslatedBindings, Screen[None]):
     BINDINGS = [Binding("q", "app.quit", N_("Quit"), id="view.quit")]
 
-    def __init__(self, follower: Follower, scale: HealthScale, *, large: bool = False,
-                 poll_seconds: float = POLL_SECONDS, settings_problem: str = "") -> None:
+    def __init__(
+        self,
+        follower: Follower,
+        scale: HealthScale,
+        *,
+        large: bool = False,
+        poll_seconds: float = POLL_SECONDS,
+        settings_problem: str = "",
+    ) -> None:
         super().__init__(classes="large" if large else "")
         self.follower = follower
         self.scale = scale
@@ -299,7 +324,9 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         yield Static(id="view-status")
 
     def on_mount(self) -> None:
-        self.query_one("#view-status", Static).update(_(SETTINGS_MISTAKE) if self.settings_problem else _("Waiting for the fight…"))
+        self.query_one("#view-status", Static).update(
+            _(SETTINGS_MISTAKE) if self.settings_problem else _("Waiting for the fight…")
+        )
         self._watch = FolderWatch.open()
         if self._watch is not None:
             asyncio.get_running_loop().add_reader(self._watch.fileno, self._told)
@@ -365,7 +392,11 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         if update.moved:
             self.notify(update.moved, timeout=8)
         problem = problem or (_(SETTINGS_MISTAKE) if self.settings_problem else "")
-        status = Text(problem, style="yellow") if problem else Text(_("q quits · read-only: nothing here changes the fight"), style="dim")
+        status = (
+            Text(problem, style="yellow")
+            if problem
+            else Text(_("q quits · read-only: nothing here changes the fight"), style="dim")
+        )
         if status != self._status:  # a Static rewrites its whole line at each update
             self._status = status
             self.query_one("#view-status", Static).update(status)
@@ -393,9 +424,16 @@ class PlayerViewApp(App[None]):
     ENABLE_COMMAND_PALETTE = False  # its commands (a screenshot, a theme) are not for a forced-command login
     BINDINGS = [Binding("ctrl+q,ctrl+c", "quit", N_("Quit"), id="view.app_quit", show=False, priority=True)]
 
-    def __init__(self, data_root: Path, name: str | None = None, *, large: bool = False,
-                 settings_path: Path | None = None, poll_seconds: float = POLL_SECONDS,
-                 handle_hangup: bool = True) -> None:
+    def __init__(
+        self,
+        data_root: Path,
+        name: str | None = None,
+        *,
+        large: bool = False,
+        settings_path: Path | None = None,
+        poll_seconds: float = POLL_SECONDS,
+        handle_hangup: bool = True,
+    ) -> None:
         super().__init__()
         self.data_root = data_root
         self.session_name = name
@@ -419,8 +457,9 @@ class PlayerViewApp(App[None]):
 
         scale, problem = load_settings(self.settings_path or health_settings_path())
         follower = Follower(self.data_root, self.session_name, _read_state)
-        return PlayerViewScreen(follower, scale, large=self.large, poll_seconds=self.poll_seconds,
-                                settings_problem=problem)
+        return PlayerViewScreen(
+            follower, scale, large=self.large, poll_seconds=self.poll_seconds, settings_problem=problem
+        )
 
     def on_mount(self) -> None:
         if self.handle_hangup:

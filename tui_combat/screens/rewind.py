@@ -53,7 +53,7 @@ def _entry_text(entry: LogEntry) -> str:
 
 
 def position_text(timeline: rewind.Timeline, position: int, state: State) -> Text:
-    """"Round 2 · action 14 of 57 · <what that action logged>", on two lines where one does not hold it."""
+    """ "Round 2 · action 14 of 57 · <what that action logged>", on two lines where one does not hold it."""
     text = Text()
     text.append(phase_title(state.phase, state.round), style="bold")
     text.append(" · ")
@@ -76,8 +76,11 @@ def card_text(state: State, combatant_id: str) -> tuple[Text, Text]:
     his effects, what his stat block says beside them, his notes and his secret notes."""
     combatant = state.combatant(combatant_id)
     ruleset = registry.get(state.ruleset)
-    head = Text.assemble((combatant.name, "bold"), f"  {state.side(combatant.side).name}  ",
-                         f"{_(ruleset.health_label)} {ruleset.health_shown(state, combatant_id)}  {_(combatant.status)}")
+    head = Text.assemble(
+        (combatant.name, "bold"),
+        f"  {state.side(combatant.side).name}  ",
+        f"{_(ruleset.health_label)} {ruleset.health_shown(state, combatant_id)}  {_(combatant.status)}",
+    )
     lines: list[Text] = []
     stat_block = ""
     try:
@@ -86,9 +89,14 @@ def card_text(state: State, combatant_id: str) -> tuple[Text, Text]:
     except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
         lines.append(Text(str(error), style="red"))
     for effect in effects_of(state, combatant_id):
-        lines.append(Text(ngettext("{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds,
-                                       effect=render(effect.label)),
-                          style="magenta"))
+        lines.append(
+            Text(
+                ngettext(
+                    "{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds, effect=render(effect.label)
+                ),
+                style="magenta",
+            )
+        )
     if stat_block:
         lines.append(Text(stat_block, style="dim"))
     if combatant.notes:
@@ -162,8 +170,9 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         self.query_one("#rewind-head", TextLines).show(head)
         self.query_one("#rewind-where", TextLines).show(Text(_("Reading the fight's history…"), style="dim"))
         self.query_one("#round-main").loading = True
-        self._reading = self.run_worker(partial(_read, self.host.data_root, self.key), name="look-back",
-                                        thread=True, exit_on_error=False)
+        self._reading = self.run_worker(
+            partial(_read, self.host.data_root, self.key), name="look-back", thread=True, exit_on_error=False
+        )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is not self._reading:
@@ -209,8 +218,11 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         if state.phase in ("round", "over"):
             steps = ruleset.steps(state)
             in_resolve = state.step < len(steps) and steps[state.step].kind == "resolve"
-            extra = glyph("▶") + " " + render(state.order[min(state.cursor, len(state.order) - 1)].label) \
-                if in_resolve and state.order else ""
+            extra = (
+                glyph("▶") + " " + render(state.order[min(state.cursor, len(state.order) - 1)].label)
+                if in_resolve and state.order
+                else ""
+            )
             bar.show_step(state.round, steps, state.step, extra)
         bar.display = state.phase in ("round", "over")
         self.query_one(OrderList).show(state, in_resolve, ruleset)
@@ -296,8 +308,13 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         position = self.position
         data_root = self.host.data_root
         offered = free_name(data_root, rewind.branch_name(timeline, position))
-        note = _("A new fight goes on from here ({where}, action {n} of {total}); {name} stays as it is.",
-                 where=timeline.where(position), n=position, total=timeline.last, name=self.session_name)
+        note = _(
+            "A new fight goes on from here ({where}, action {n} of {total}); {name} stays as it is.",
+            where=timeline.where(position),
+            n=position,
+            total=timeline.last,
+            name=self.session_name,
+        )
 
         def checked(values: dict[str, Any]) -> dict[str, Any] | str:
             return values if str(values["name"]).strip() else _("A name cannot be empty.")
@@ -306,8 +323,16 @@ class RewindScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
             if values is not None:
                 self.continue_as(timeline, position, str(values["name"]))
 
-        self.app.push_screen(FormDialog(_("Continue from here as a new fight"), [FieldSpec(key="name", label=N_("Name"))],
-                                        {"name": offered}, validate=checked, note=note), chosen)
+        self.app.push_screen(
+            FormDialog(
+                _("Continue from here as a new fight"),
+                [FieldSpec(key="name", label=N_("Name"))],
+                {"name": offered},
+                validate=checked,
+                note=note,
+            ),
+            chosen,
+        )
 
     def continue_as(self, timeline: rewind.Timeline, position: int, name: str) -> None:
         """Leave this screen for the session list, where the new fight opens as any session does."""

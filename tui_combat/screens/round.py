@@ -95,7 +95,7 @@ def last_entries(state: State, count: int) -> list[LogEntry]:
     """The last ``count`` entries of the log, oldest first, without going through the whole log."""
     entries: list[LogEntry] = []
     for chunk in reversed(state.log):
-        entries[:0] = chunk[max(len(chunk) - (count - len(entries)), 0):]
+        entries[:0] = chunk[max(len(chunk) - (count - len(entries)), 0) :]
         if len(entries) >= count:
             break
     return entries
@@ -147,14 +147,23 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         Binding(_key("round.save_as"), "save_as", N_("Save as"), id="round.save_as", show=False),
         Binding(_key("round.options"), "options", N_("Options (initiative method …)"), id="round.options", show=False),
         Binding(_key("round.quit"), "app.quit", N_("Quit"), id="round.quit", show=False),
-        Binding(_key("round.filter"), "filter", N_("List: everyone, acting now, one side"), id="round.filter", show=False),
+        Binding(
+            _key("round.filter"), "filter", N_("List: everyone, acting now, one side"), id="round.filter", show=False
+        ),
         Binding(_key("round.group"), "fold_group", N_("Fold or unfold a group"), id="round.group", show=False),
-        Binding(_key("round.effect"), "effect", N_("Condition or effect for some rounds"), id="round.effect", show=False),
+        Binding(
+            _key("round.effect"), "effect", N_("Condition or effect for some rounds"), id="round.effect", show=False
+        ),
         Binding(_key("round.hide"), "hide", N_("Hide from the players, or reveal"), id="round.hide", show=False),
         Binding(_key("round.show_held"), "show_held", N_("Show held"), id="round.show_held"),
         Binding(_key("round.export"), "export", N_("Fight report"), id="round.export", show=False),
-        Binding(_key("round.save_to_library"), "save_to_library", N_("Save to the library"), id="round.save_to_library",
-                show=False),
+        Binding(
+            _key("round.save_to_library"),
+            "save_to_library",
+            N_("Save to the library"),
+            id="round.save_to_library",
+            show=False,
+        ),
     ]
 
     ruleset_keys_of: ClassVar[str | None] = None
@@ -258,8 +267,11 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         kind = steps[state.step].kind if state.step < len(steps) else ""
         extra = ""
         if state.initiative.pending:
-            extra = glyph("⚄") + " " + _("initiative waits for {rolls}",
-                              rolls=", ".join(request_label(r) for r in state.initiative.pending))
+            extra = (
+                glyph("⚄")
+                + " "
+                + _("initiative waits for {rolls}", rolls=", ".join(request_label(r) for r in state.initiative.pending))
+            )
         elif kind == "resolve" and state.order:
             extra = glyph("▶") + " " + render(state.order[min(state.cursor, len(state.order) - 1)].label)
         self.read_only_bar.show_read_only(self.store.read_only, damaged=self.store.damaged)
@@ -276,30 +288,47 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         steps = ruleset.steps(state)
         step = steps[state.step] if 0 <= state.step < len(steps) else None
         if state.phase == "over" or step is None:
-            keys = _("The fight is over: {undo} undoes, {leave} goes back to the sessions.",
-                     undo=shown_key("round.undo"), leave=shown_key("round.leave"))
+            keys = _(
+                "The fight is over: {undo} undoes, {leave} goes back to the sessions.",
+                undo=shown_key("round.undo"),
+                leave=shown_key("round.leave"),
+            )
         elif state.initiative.pending:
-            keys = _("{roll} rolls the further initiative rolls, {typed} takes them from real dice",
-                     roll=shown_key("round.roll"), typed=shown_key("round.type"))
+            keys = _(
+                "{roll} rolls the further initiative rolls, {typed} takes them from real dice",
+                roll=shown_key("round.roll"),
+                typed=shown_key("round.type"),
+            )
         elif step.kind == "declare":
-            keys = _("{declare} on each combatant, {next} when done", declare=shown_key("round.declare"),
-                     next=shown_key("round.next"))
+            keys = _(
+                "{declare} on each combatant, {next} when done",
+                declare=shown_key("round.declare"),
+                next=shown_key("round.next"),
+            )
         elif step.kind == "initiative" and not state.initiative.settled and not step.dice:
             # The ruleset settles the order itself (an opener the GM picks): its help says how.
             keys = _("{next} once the order stands", next=shown_key("round.next"))
         elif step.kind == "initiative" and not state.initiative.settled:
-            keys = _("{roll} rolls initiative, {typed} takes it from real dice", roll=shown_key("round.roll"),
-                     typed=shown_key("round.type"))
+            keys = _(
+                "{roll} rolls initiative, {typed} takes it from real dice",
+                roll=shown_key("round.roll"),
+                typed=shown_key("round.type"),
+            )
         elif step.kind == "resolve" and state.order:
             # The same line all through the step (who acts is in the list and the phase bar): a turn moving on
             # sends nothing for it.
             first = state.acting_now()[0] if state.acting_now() else None
-            own = [f"{shown_key(ruleset_binding_id(ruleset.id, spec.name), spec.key)} {_(spec.label).lower()}"
-                   for spec in ruleset.actions
-                   if spec.footer and self._ruleset_key_applies(ruleset, state, spec, first)]
+            own = [
+                f"{shown_key(ruleset_binding_id(ruleset.id, spec.name), spec.key)} {_(spec.label).lower()}"
+                for spec in ruleset.actions
+                if spec.footer and self._ruleset_key_applies(ruleset, state, spec, first)
+            ]
             damage = _("{key} damage", key=shown_key("round.damage"))
-            keys = _("{keys} for those acting now, {next} when done", keys=", ".join([*own[:3], damage]),
-                     next=shown_key("round.next"))
+            keys = _(
+                "{keys} for those acting now, {next} when done",
+                keys=", ".join([*own[:3], damage]),
+                next=shown_key("round.next"),
+            )
         elif step.kind == "end":
             keys = _("{next} starts round {n}", next=shown_key("round.next"), n=state.round + 1)
         else:
@@ -330,8 +359,12 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             entries = last_entries(state, new)
             log.add_lines("\n".join(self._entry_line(entry) for entry in entries))
             if self._log_count and any(entry.held for entry in entries):
-                self.notify(_("Kept from the players: it names what was said in secret. {key} shows it to them.",
-                              key=shown_key("round.show_held")))
+                self.notify(
+                    _(
+                        "Kept from the players: it names what was said in secret. {key} shows it to them.",
+                        key=shown_key("round.show_held"),
+                    )
+                )
         self._log_count = total
 
     def _entry_line(self, entry: LogEntry) -> str:
@@ -354,11 +387,21 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         meter = self.budget
         pending: list[Text] = []
         if state.initiative.pending:
-            pending.append(Text(_("Initiative waits for more rolls ({roll} rolls, {typed} takes real dice):",
-                                  roll=shown_key("round.roll"), typed=shown_key("round.type")), style="yellow"))
+            pending.append(
+                Text(
+                    _(
+                        "Initiative waits for more rolls ({roll} rolls, {typed} takes real dice):",
+                        roll=shown_key("round.roll"),
+                        typed=shown_key("round.type"),
+                    ),
+                    style="yellow",
+                )
+            )
             ruleset = registry.get(state.ruleset)
-            pending += [Text(f"  {request_label(r)}: {ruleset.initiative_help(state, r)}", style="yellow")
-                        for r in state.initiative.pending]
+            pending += [
+                Text(f"  {request_label(r)}: {ruleset.initiative_help(state, r)}", style="yellow")
+                for r in state.initiative.pending
+            ]
         self._card_shows = None
         if combatant_id is None:
             self.card_head.show(Text(_("Nobody selected.")))
@@ -367,8 +410,11 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             return
         combatant = state.combatant(combatant_id)
         ruleset = registry.get(state.ruleset)
-        head = Text.assemble((combatant.name, "bold"), f"  {state.side(combatant.side).name}  ",
-                             f"{_(ruleset.health_label)} {ruleset.health_shown(state, combatant_id)}  {_(combatant.status)}")
+        head = Text.assemble(
+            (combatant.name, "bold"),
+            f"  {state.side(combatant.side).name}  ",
+            f"{_(ruleset.health_label)} {ruleset.health_shown(state, combatant_id)}  {_(combatant.status)}",
+        )
         try:
             lines = [Text(f"{label}: {value}") for label, value in ruleset.details(state, combatant_id)]
             budget = ruleset.budget(state, combatant_id)
@@ -378,17 +424,29 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             budget = ()
             stat_block = ""
         for effect in effects_of(state, combatant_id):
-            lines.append(Text((glyph("🔒") + " " if effect.secret else "")
-                              + ngettext("{effect}: {n} round left", "{effect}: {n} rounds left", effect.rounds,
-                                         effect=render(effect.label)),
-                              style="magenta"))
+            lines.append(
+                Text(
+                    (glyph("🔒") + " " if effect.secret else "")
+                    + ngettext(
+                        "{effect}: {n} round left",
+                        "{effect}: {n} rounds left",
+                        effect.rounds,
+                        effect=render(effect.label),
+                    ),
+                    style="magenta",
+                )
+            )
         if stat_block:
             lines.append(Text(stat_block, style="dim"))
         if combatant.notes:
             lines.append(Text(combatant.notes, style="dim"))
         if combatant.hidden:
-            lines.insert(0, Text(_("Hidden from the players ({key} reveals him)", key=shown_key("round.hide")),
-                                 style="bold yellow"))
+            lines.insert(
+                0,
+                Text(
+                    _("Hidden from the players ({key} reveals him)", key=shown_key("round.hide")), style="bold yellow"
+                ),
+            )
         self.card_head.show(head)
         self.card.show(Text("\n").join(pending + lines))
         meter.show_budget(budget)
@@ -440,8 +498,10 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
     def refresh_keys(self) -> None:
         """Redraw the footer only when the keys that apply, or which of them are dimmed, have changed."""
         available = frozenset(
-            (binding.action, applies) for bindings in merged_bindings(type(self)).key_to_bindings.values()
-            for binding in bindings if (applies := self._action_applies(binding.action)) is not False
+            (binding.action, applies)
+            for bindings in merged_bindings(type(self)).key_to_bindings.values()
+            for binding in bindings
+            if (applies := self._action_applies(binding.action)) is not False
         )
         if available != self._available:
             first, self._available = self._available is None, available
@@ -497,10 +557,15 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             if again:
                 then()
 
-        self.app.push_screen(ConfirmDialog(
-            _("Roll initiative again?"),
-            _("This round's order is settled and may have been acted on; a new roll replaces it."),
-            confirm=_("Roll again"), cancel=_("Keep the order")), answered)
+        self.app.push_screen(
+            ConfirmDialog(
+                _("Roll initiative again?"),
+                _("This round's order is settled and may have been acted on; a new roll replaces it."),
+                confirm=_("Roll again"),
+                cancel=_("Keep the order"),
+            ),
+            answered,
+        )
 
     def action_roll(self) -> None:
         if not self.initiative_applies():
@@ -530,6 +595,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         if not requests:
             self.host.dispatch(a.RollInitiative(rolls={}))
             return
+
         def submit(values: dict[str, Any]) -> str | None:
             return self.host.refusal(a.RollInitiative(rolls=values))
 
@@ -538,12 +604,16 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
 
             self.app.push_screen(initiative_form(self.ruleset, self.state, requests, self.store.rng, submit))
             return
-        title = _("Initiative rolled on real dice") if not self.state.initiative.pending else \
-            _("Initiative: the further rolls, on real dice")
+        title = (
+            _("Initiative rolled on real dice")
+            if not self.state.initiative.pending
+            else _("Initiative: the further rolls, on real dice")
+        )
 
         modifiers = {r.key: r.modifier for r in requests if r.modifier}
-        self.app.push_screen(FormDialog(title, roll_fields(requests), rng=self.store.rng, roll_modifiers=modifiers,
-                                        submit=submit))
+        self.app.push_screen(
+            FormDialog(title, roll_fields(requests), rng=self.store.rng, roll_modifiers=modifiers, submit=submit)
+        )
 
     def check_bring_in(self) -> bool:
         """Whether someone waits outside the order and may come in now (during the turns of the round)."""
@@ -568,8 +638,9 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             if value:
                 self.host.refusal(a.BringIn(combatant=value))
 
-        self.app.push_screen(ChoiceDialog(_("Who comes in now?"), choices,
-                                          selected if selected in dict(choices) else None), chosen)
+        self.app.push_screen(
+            ChoiceDialog(_("Who comes in now?"), choices, selected if selected in dict(choices) else None), chosen
+        )
 
     def action_declare(self) -> None:
         combatant_id = self.selected()
@@ -580,9 +651,15 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         current = self.ruleset.declaration(state, combatant_id)
         name = state.combatant(combatant_id).name
 
-        self.app.push_screen(FormDialog(_("Declaration: {name}", name=name), fields, current, rng=self.store.rng,
-                                        submit=lambda values: self.host.refusal(a.Declare(combatant=combatant_id,
-                                                                                           declaration=values))))
+        self.app.push_screen(
+            FormDialog(
+                _("Declaration: {name}", name=name),
+                fields,
+                current,
+                rng=self.store.rng,
+                submit=lambda values: self.host.refusal(a.Declare(combatant=combatant_id, declaration=values)),
+            )
+        )
 
     def _ask_amount(self, title: str, what: str, then: Callable[[str, dict[str, Any]], str | None]) -> None:
         """The prompt for an amount (typed, or dice the app rolls) given to the selected combatant."""
@@ -599,13 +676,15 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
 
     def action_damage(self) -> None:
         self._ask_amount(
-            _("Damage to {name}", name="{name}"), _("Damage"),
+            _("Damage to {name}", name="{name}"),
+            _("Damage"),
             lambda cid, v: self.host.refusal(a.Damage(combatant=cid, amount=v["amount"], roll=v["roll"])),
         )
 
     def action_heal(self) -> None:
         self._ask_amount(
-            _("Heal {name}", name="{name}"), _("Healing"),
+            _("Heal {name}", name="{name}"),
+            _("Healing"),
             lambda cid, v: self.host.refusal(a.Heal(combatant=cid, amount=v["amount"])),
         )
 
@@ -614,7 +693,12 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         if combatant_id is None:
             return
         combatant = self.state.combatant(combatant_id)
-        choices = [("active", _("in the fight")), ("down", _("down")), ("fled", _("fled")), ("surrendered", _("surrendered"))]
+        choices = [
+            ("active", _("in the fight")),
+            ("down", _("down")),
+            ("fled", _("fled")),
+            ("surrendered", _("surrendered")),
+        ]
 
         def chosen(value: str | None) -> None:
             if not value:
@@ -622,16 +706,27 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             changed = value != self.state.combatant(combatant_id).status
             done = self.host.dispatch(a.SetStatus(combatant=combatant_id, status=value))  # type: ignore[arg-type]
             if done and changed and value != "active":  # out of the fight: say how to bring him back
-                self.notify(_("{name}: {status} — {undo} takes it back", name=combatant.name, status=dict(choices)[value],
-                              undo=undo_key("round")), timeout=6)
+                self.notify(
+                    _(
+                        "{name}: {status} — {undo} takes it back",
+                        name=combatant.name,
+                        status=dict(choices)[value],
+                        undo=undo_key("round"),
+                    ),
+                    timeout=6,
+                )
 
-        self.app.push_screen(ChoiceDialog(_("Status of {name}", name=combatant.name), choices, combatant.status), chosen)
+        self.app.push_screen(
+            ChoiceDialog(_("Status of {name}", name=combatant.name), choices, combatant.status), chosen
+        )
 
     def action_hide(self) -> None:
         """Hide the selected combatant from the players, or reveal him ("X appears" in their log)."""
         combatant_id = self.selected()
         if combatant_id is not None:
-            self.host.dispatch(a.SetHidden(combatant=combatant_id, hidden=not self.state.combatant(combatant_id).hidden))
+            self.host.dispatch(
+                a.SetHidden(combatant=combatant_id, hidden=not self.state.combatant(combatant_id).hidden)
+            )
 
     def action_show_held(self) -> None:
         """Show the players a line or an effect held from them because it names a secret: the one there is, or
@@ -647,8 +742,12 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             if value is None:
                 return
             picked = items if value == "all" else [items[int(value)]]
-            self.host.dispatch(a.ShowToPlayers(entries=tuple(e for item in picked for e in item.entries),
-                                               effects=tuple(e for item in picked for e in item.effects)))
+            self.host.dispatch(
+                a.ShowToPlayers(
+                    entries=tuple(e for item in picked for e in item.entries),
+                    effects=tuple(e for item in picked for e in item.effects),
+                )
+            )
 
         if items:
             self.app.push_screen(ChoiceDialog(_("Show the players"), choices, choices[0][0]), chosen)
@@ -661,9 +760,15 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             return
         known = self.ruleset.effect_names()
         fields = [
-            FieldSpec(key="name", label=N_("Condition or effect"), suggestions=known,
-                      help=_("→ completes: {names}", names=", ".join(_(name) for name in known)) if known else ""),
-            FieldSpec(key="rounds", label=N_("Rounds (0 ends it)"), kind="int", default=1, minimum=0, maximum=MAX_ROUNDS),
+            FieldSpec(
+                key="name",
+                label=N_("Condition or effect"),
+                suggestions=known,
+                help=_("→ completes: {names}", names=", ".join(_(name) for name in known)) if known else "",
+            ),
+            FieldSpec(
+                key="rounds", label=N_("Rounds (0 ends it)"), kind="int", default=1, minimum=0, maximum=MAX_ROUNDS
+            ),
         ]
 
         def submit(values: dict[str, Any]) -> str | None:
@@ -676,8 +781,15 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                 return _("{name} has no effect called {effect}.", name=who, effect=name.strip())
             refusal = self.host.refusal(a.EndEffect(effect=effect.id))
             if refusal is None:
-                self.notify(_("{name}: {effect} ended — {undo} brings it back", name=who, effect=render(effect.label),
-                              undo=undo_key("round")), timeout=6)
+                self.notify(
+                    _(
+                        "{name}: {effect} ended — {undo} brings it back",
+                        name=who,
+                        effect=render(effect.label),
+                        undo=undo_key("round"),
+                    ),
+                    timeout=6,
+                )
             return refusal
 
         title = _("Condition or effect on {name}", name=self.state.combatant(combatant_id).name)
@@ -718,8 +830,15 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
             self.notify(_("Saved as {name}.", name=values["name"]))
             return None
 
-        self.app.push_screen(FormDialog(_("Save as"), [FieldSpec(key="name", label=N_("Name"))], {"name": self.state.name},
-                                        validate=lambda v: v if v["name"] else _("A name cannot be empty."), submit=submit))
+        self.app.push_screen(
+            FormDialog(
+                _("Save as"),
+                [FieldSpec(key="name", label=N_("Name"))],
+                {"name": self.state.name},
+                validate=lambda v: v if v["name"] else _("A name cannot be empty."),
+                submit=submit,
+            )
+        )
 
     # -- ruleset actions ----------------------------------------------------------------------------
     def action_spec(self, name: str) -> ActionSpec | None:
@@ -732,7 +851,12 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         if spec is None:
             return
         combatant_id = self.selected()
-        if spec.in_turn and spec.needs_combatant and combatant_id and not self.ruleset.acts_now(self.state, combatant_id):
+        if (
+            spec.in_turn
+            and spec.needs_combatant
+            and combatant_id
+            and not self.ruleset.acts_now(self.state, combatant_id)
+        ):
             combatant = self.state.combatant(combatant_id)
             acting = ", ".join(self.state.combatant(cid).name for cid in self.state.acting_now()) or _("nobody")
 
@@ -740,11 +864,20 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
                 if anyway:
                     self.ruleset_form(spec, combatant_id, out_of_turn=True)
 
-            self.app.push_screen(ConfirmDialog(
-                _("{name} does not act now", name=combatant.name),
-                _("Acting now: {names}. {action} by {name} out of turn? The log will say so.",
-                  names=acting, action=_(spec.label), name=combatant.name),
-                confirm=_("Yes, out of turn"), cancel=_("No")), answered)
+            self.app.push_screen(
+                ConfirmDialog(
+                    _("{name} does not act now", name=combatant.name),
+                    _(
+                        "Acting now: {names}. {action} by {name} out of turn? The log will say so.",
+                        names=acting,
+                        action=_(spec.label),
+                        name=combatant.name,
+                    ),
+                    confirm=_("Yes, out of turn"),
+                    cancel=_("No"),
+                ),
+                answered,
+            )
             return
         self.ruleset_form(spec, combatant_id)
 
@@ -809,19 +942,25 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         except KeyError:
             return
         what, note = translated(due.what), translated(due.note)
-        title = (_("Damage to {name} ({what})", name=target.name, what=what) if what
-                 else _("Damage to {name}", name=target.name))
+        title = (
+            _("Damage to {name} ({what})", name=target.name, what=what)
+            if what
+            else _("Damage to {name}", name=target.name)
+        )
         keys = _("Enter: roll {dice} · Esc: cancel", dice=due.dice) if due.dice else _("Enter: apply · Esc: cancel")
         # The prompt's title has half the line at most, and leaves the keys after the field whole.
-        if what and (cell_len(title) > self.size.width // 2 - 2 or
-                     cell_len(title) + cell_len(keys) + PROMPT_LINE_EXTRA > self.size.width):
+        if what and (
+            cell_len(title) > self.size.width // 2 - 2
+            or cell_len(title) + cell_len(keys) + PROMPT_LINE_EXTRA > self.size.width
+        ):
             title = _("Damage to {name}", name=target.name)
             note = " · ".join(part for part in (what, note) if part)  # "critical hit: the damage dice twice"
         rng = self.store.rng
 
         def deal(amount: int, rolled: Roll | None) -> str | None:
-            return self.host.refusal(a.Damage(combatant=due.target, amount=max(amount, 0), roll=rolled,
-                                              critical=due.critical))
+            return self.host.refusal(
+                a.Damage(combatant=due.target, amount=max(amount, 0), roll=rolled, critical=due.critical)
+            )
 
         if due.dice:
             spec = FieldSpec(key="damage", label=N_("Damage"), kind="roll", default=due.dice)
@@ -848,14 +987,29 @@ def with_ruleset_keys(screen_class: type[RoundScreen], ruleset_id: str) -> type[
 
 @lru_cache(maxsize=64)
 def _round_class(screen_class: type[RoundScreen], ruleset_id: str, bindings: tuple[Binding, ...]) -> type[RoundScreen]:
-    return type(screen_class.__name__, (screen_class,), {
-        "BINDINGS": list(bindings), "ruleset_keys_of": ruleset_id, "__module__": screen_class.__module__,
-        "__qualname__": screen_class.__qualname__})
+    return type(
+        screen_class.__name__,
+        (screen_class,),
+        {
+            "BINDINGS": list(bindings),
+            "ruleset_keys_of": ruleset_id,
+            "__module__": screen_class.__module__,
+            "__qualname__": screen_class.__qualname__,
+        },
+    )
 
 
 def ruleset_bindings(ruleset: AnyRuleset) -> list[Binding]:
     """The ruleset's own actions as round-screen bindings, from its static catalogue: ids
     ``<ruleset>.<action>`` (the GM's keymap moves them by those), descriptions as message ids (the registry
     refused any key that collides with a generic one when it loaded the ruleset)."""
-    return [Binding(spec.key, f"ruleset({spec.name!r})", spec.label, show=spec.footer,
-                    id=ruleset_binding_id(ruleset.id, spec.name)) for spec in ruleset.actions]
+    return [
+        Binding(
+            spec.key,
+            f"ruleset({spec.name!r})",
+            spec.label,
+            show=spec.footer,
+            id=ruleset_binding_id(ruleset.id, spec.name),
+        )
+        for spec in ruleset.actions
+    ]

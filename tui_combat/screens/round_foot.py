@@ -30,19 +30,28 @@ class AskedAtTheFoot:
     set_focus: Any
     call_after_refresh: Any
 
-    def _prompt(self, title: str, submit: Callable[[str], str | None], *, placeholder: str = "", keys: str = "",
-                note: str = "") -> None:
+    def _prompt(
+        self, title: str, submit: Callable[[str], str | None], *, placeholder: str = "", keys: str = "", note: str = ""
+    ) -> None:
         """The prompt over the footer; a refusal stays in it, with what was typed. The turn list keeps its
         look meanwhile, and has the focus again when the prompt closes. A note or a refusal above the
         prompt's line covers the foot of the list: the selected row is kept in sight above it."""
         closed = self._give_foot()
         prompt = self.amount_prompt
-        prompt.ask(title, submit, closed, placeholder, keys=keys, note=note,
-                   resized=lambda: self._selected_above(prompt))
+        prompt.ask(
+            title, submit, closed, placeholder, keys=keys, note=note, resized=lambda: self._selected_above(prompt)
+        )
 
-    def _form(self, title: str, fields: tuple[FieldSpec, ...] | list[FieldSpec], values: dict[str, Any] | None,
-              then: Callable[[dict[str, Any] | None], None] | None = None, *, panel: FormPanel | None = None,
-              **options: Any) -> None:
+    def _form(
+        self,
+        title: str,
+        fields: tuple[FieldSpec, ...] | list[FieldSpec],
+        values: dict[str, Any] | None,
+        then: Callable[[dict[str, Any] | None], None] | None = None,
+        *,
+        panel: FormPanel | None = None,
+        **options: Any,
+    ) -> None:
         """A form over the footer (see :class:`FormPanel`, which takes ``options`` as a
         :class:`FormDialog` does); ``then`` is given what it was closed with, the values or None. What a
         combatant does is asked in ``form_panel``; the add form, of other fields, has ``add_panel``: each
@@ -89,5 +98,4 @@ class AskedAtTheFoot:
     def hold_key(self, event: events.Key) -> bool:
         """Keys typed after the prompt's Enter wait until what was typed before it is read, and those typed
         while the form's rows are made wait for them (the app asks)."""
-        return (self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event)
-                or self.add_panel.hold_key(event))
+        return self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event) or self.add_panel.hold_key(event)

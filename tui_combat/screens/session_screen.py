@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 SESSION_KEYS: dict[str, str] = {"undo": "u", "redo": "U,ctrl+y", "leave": "escape"}
 
 
-def session_bindings(screen_id: str, undo_in_footer: bool = False, keys: Mapping[str, str] | None = None) -> list[Binding]:
+def session_bindings(
+    screen_id: str, undo_in_footer: bool = False, keys: Mapping[str, str] | None = None
+) -> list[Binding]:
     """Undo, redo and back to the session list, for a screen's BINDINGS (placed where its footer wants them).
     ``keys`` maps binding ids (``round.undo`` …) to keys, for a screen whose keys come from a table."""
 
@@ -69,8 +71,11 @@ class SessionScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         # Every key of the screen, those of its bases too, taken first (its class's bindings, which Textual merges
         # as the class is made). Tab and shift+Tab move the focus, as on any screen: a form at the foot of the
         # screen keeps them among its own fields.
-        cls.BINDINGS = [binding if binding.action in FOCUS_ACTIONS else taken_first(binding)
-                        for bindings in class_bindings(cls).key_to_bindings.values() for binding in bindings]
+        cls.BINDINGS = [
+            binding if binding.action in FOCUS_ACTIONS else taken_first(binding)
+            for bindings in class_bindings(cls).key_to_bindings.values()
+            for binding in bindings
+        ]
         super().__init_subclass__(**kwargs)
 
     @property

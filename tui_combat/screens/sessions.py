@@ -152,11 +152,27 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         for info in sessions:
             where = _(info.problem) if info.problem else session.progress_label(info)
             short = where if info.problem else session.fight_progress(info.phase, info.round) if info.round else where
-            rows.append(ListedRow(info.key, info.name, session.ruleset_label(info.ruleset), where,
-                                  format_time(info.saved_at), bool(info.problem), short))
+            rows.append(
+                ListedRow(
+                    info.key,
+                    info.name,
+                    session.ruleset_label(info.ruleset),
+                    where,
+                    format_time(info.saved_at),
+                    bool(info.problem),
+                    short,
+                )
+            )
         for demo in self._demos:
-            rows.append(ListedRow(DEMO_PREFIX + demo.file_name, glyph("▶") + " " + demo.shown(),
-                                  session.ruleset_label(demo.ruleset), "—", ""))
+            rows.append(
+                ListedRow(
+                    DEMO_PREFIX + demo.file_name,
+                    glyph("▶") + " " + demo.shown(),
+                    session.ruleset_label(demo.ruleset),
+                    "—",
+                    "",
+                )
+            )
         self._rows = rows
         self._fill(keep_cursor=keep_cursor)
         self._show_hint()
@@ -172,13 +188,20 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         width = self.size.width or self.app.size.width
         self._laid_out_for = width
         headers = (_("Name"), _("Ruleset"), _("Where"), _("Saved"))
-        widths = column_widths(width, headers, [(cell_len(r.name), len(r.ruleset), cell_len(r.where), len(r.saved))
-                                                for r in self._rows])
+        widths = column_widths(
+            width, headers, [(cell_len(r.name), len(r.ruleset), cell_len(r.where), len(r.saved)) for r in self._rows]
+        )
         longest = max((cell_len(r.name) for r in self._rows), default=0)
         short = False
         if widths[0] < longest and any(r.where_short and r.where_short != r.where for r in self._rows):
-            narrower = column_widths(width, headers, [(cell_len(r.name), len(r.ruleset), cell_len(r.where_short or r.where),
-                                                       len(r.saved)) for r in self._rows])
+            narrower = column_widths(
+                width,
+                headers,
+                [
+                    (cell_len(r.name), len(r.ruleset), cell_len(r.where_short or r.where), len(r.saved))
+                    for r in self._rows
+                ],
+            )
             short = narrower[0] >= longest
             widths = narrower if short else widths
         table.clear(columns=True)
@@ -189,7 +212,12 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         def make_row(index: int) -> tuple[str, list[Text]]:
             row = rows[index]
             where = (row.where_short or row.where) if short else row.where
-            cells = [Text(row.name), Text(row.ruleset), Text(where, style="red" if row.problem else ""), Text(row.saved)]
+            cells = [
+                Text(row.name),
+                Text(row.ruleset),
+                Text(where, style="red" if row.problem else ""),
+                Text(row.saved),
+            ]
             for cell, column_width in zip(cells, widths):
                 cell.truncate(column_width, overflow="ellipsis")
             return row.key, cells
@@ -214,17 +242,27 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         elif problem:
             text = problem  # the same refusal every command gives
         elif not self.sessions:
-            text = _("No saved sessions yet. Press {open} to play the demo encounter, or {new} for a new fight.",
-                     open=shown_key("sessions.open", "enter"), new=shown_key("sessions.new", "n"))
+            text = _(
+                "No saved sessions yet. Press {open} to play the demo encounter, or {new} for a new fight.",
+                open=shown_key("sessions.open", "enter"),
+                new=shown_key("sessions.new", "n"),
+            )
         else:
-            text = _("Saved sessions, newest first. {open} opens one; {new} starts a new fight; {demo} the demo; "
-                     "{rename} renames, {delete} deletes; {rewind} looks back at a fight.",
-                     open=shown_key("sessions.open", "enter"), new=shown_key("sessions.new", "n"),
-                     demo=shown_key("sessions.demo", "d"), rename=shown_key("sessions.rename", "e"),
-                     delete=shown_key("sessions.delete", "x"), rewind=shown_key("sessions.rewind", "w"))
+            text = _(
+                "Saved sessions, newest first. {open} opens one; {new} starts a new fight; {demo} the demo; "
+                "{rename} renames, {delete} deletes; {rewind} looks back at a fight.",
+                open=shown_key("sessions.open", "enter"),
+                new=shown_key("sessions.new", "n"),
+                demo=shown_key("sessions.demo", "d"),
+                rename=shown_key("sessions.rename", "e"),
+                delete=shown_key("sessions.delete", "x"),
+                rewind=shown_key("sessions.rewind", "w"),
+            )
             if any(info.recoverable for info in self.sessions.values()):
-                text += "\n" + _("A damaged session stays as it is: {recover} rebuilds it into a new session beside it.",
-                                  recover=shown_key("sessions.recover", "r"))
+                text += "\n" + _(
+                    "A damaged session stays as it is: {recover} rebuilds it into a new session beside it.",
+                    recover=shown_key("sessions.recover", "r"),
+                )
         hint.update(Text(text))
 
     def show_opening(self, opening: bool) -> None:
@@ -290,8 +328,9 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         from tui_combat.screens.dialogs import ChoiceDialog  # the dialogs load when first asked for
 
         existing = session.existing_session_for_demo(self.host.data_root, file_name)
-        start = partial(self.host.open_session, partial(session.open_demo, self.host.data_root, file_name,
-                                                        seed=self.host.seed))
+        start = partial(
+            self.host.open_session, partial(session.open_demo, self.host.data_root, file_name, seed=self.host.seed)
+        )
         if existing is None:
             start()
             return
@@ -302,10 +341,20 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
             elif answer == "new":
                 start()
 
-        self.app.push_screen(ChoiceDialog(
-            _("This demo has a saved session: {name}", name=existing.name),
-            [("resume", _("Resume {name} ({where})", name=existing.name, where=session.progress_label(existing))),
-             ("new", _("Start another"))], "resume"), chosen)
+        self.app.push_screen(
+            ChoiceDialog(
+                _("This demo has a saved session: {name}", name=existing.name),
+                [
+                    (
+                        "resume",
+                        _("Resume {name} ({where})", name=existing.name, where=session.progress_label(existing)),
+                    ),
+                    ("new", _("Start another")),
+                ],
+                "resume",
+            ),
+            chosen,
+        )
 
     # -- rename and delete ----------------------------------------------------------------------------
     def action_rename(self) -> None:
@@ -326,8 +375,14 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
             self.select_key(key)
             return None
 
-        self.app.push_screen(FormDialog(_("Rename {name}", name=info.name), [FieldSpec(key="name", label=N_("Name"))],
-                                        {"name": info.name}, submit=submit))
+        self.app.push_screen(
+            FormDialog(
+                _("Rename {name}", name=info.name),
+                [FieldSpec(key="name", label=N_("Name"))],
+                {"name": info.name},
+                submit=submit,
+            )
+        )
 
     def action_delete(self) -> None:
         from tui_combat.screens.dialogs import ConfirmDialog
@@ -347,11 +402,15 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
             self.notify(_("{name} is deleted.", name=info.name))
             self.reload()
 
-        self.app.push_screen(ConfirmDialog(
-            _("Delete {name}?", name=info.name),
-            _("The fight, its log and its history are removed for good."),
-            confirm=_("Delete it"), cancel=_("Keep it"),
-        ), answered)
+        self.app.push_screen(
+            ConfirmDialog(
+                _("Delete {name}?", name=info.name),
+                _("The fight, its log and its history are removed for good."),
+                confirm=_("Delete it"),
+                cancel=_("Keep it"),
+            ),
+            answered,
+        )
 
     def select_key(self, key: str) -> None:
         """Put the cursor on the row of ``key`` (when it is listed)."""
@@ -398,4 +457,3 @@ class OpeningScreen(Screen[None]):
             self.mount(LoadingIndicator())
         elif not opening:
             self.query(LoadingIndicator).remove()
-

@@ -99,17 +99,31 @@ class SettingsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     # -- layout -------------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(Text(_("The theme and the keys change at once, the language at the next start. Every change "
-                            "is saved to {path}.", path=self.path)), id="settings-hint")
+        yield Static(
+            Text(
+                _(
+                    "The theme and the keys change at once, the language at the next start. Every change "
+                    "is saved to {path}.",
+                    path=self.path,
+                )
+            ),
+            id="settings-hint",
+        )
         with Horizontal(classes="settings-row"):
             yield Label(_("Theme"), classes="settings-label")
-            yield TypeAheadSelect([(name, name) for name in sorted(self.app.available_themes)], value=self.app.theme,
-                                  allow_blank=False, compact=True, id="settings-theme")
+            yield TypeAheadSelect(
+                [(name, name) for name in sorted(self.app.available_themes)],
+                value=self.app.theme,
+                allow_blank=False,
+                compact=True,
+                id="settings-theme",
+            )
         with Horizontal(classes="settings-row"):
             yield Label(_("Language"), classes="settings-label")
             languages = [(NATIVE_NAMES.get(code, code), code) for code in KNOWN_LANGUAGES]
-            yield TypeAheadSelect(languages, value=self.language_chosen, allow_blank=False, compact=True,
-                                  id="settings-language")
+            yield TypeAheadSelect(
+                languages, value=self.language_chosen, allow_blank=False, compact=True, id="settings-language"
+            )
         yield Static(_("Players' screen: the words for health (empty: the usual word)"), classes="settings-title")
         found = self.health.get("words")
         words: dict[str, Any] = found if isinstance(found, dict) else {}
@@ -119,13 +133,17 @@ class SettingsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
             label_width = max(cell_len(_(word)) for word in HEALTH_WORDS.values()) + 1
             for start in range(0, len(names), WORDS_PER_ROW):
                 with Horizontal(classes="settings-row"):
-                    for name in names[start:start + WORDS_PER_ROW]:
+                    for name in names[start : start + WORDS_PER_ROW]:
                         with Horizontal(classes="settings-cell"):
                             word_label = Label(_(HEALTH_WORDS[name]))
                             word_label.styles.width = label_width
                             yield word_label
-                            yield TextField(str(words.get(name, "")), placeholder=_(HEALTH_WORDS[name]), compact=True,
-                                            id=f"word-{name}")
+                            yield TextField(
+                                str(words.get(name, "")),
+                                placeholder=_(HEALTH_WORDS[name]),
+                                compact=True,
+                                id=f"word-{name}",
+                            )
             defaults = HealthScale()
             with Horizontal(classes="settings-row"):
                 for name, label in _threshold_labels().items():
@@ -146,8 +164,12 @@ class SettingsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         table.add_column(_("Does"), width=DOES_WIDTH)
         table.add_column(_("Screen"))
         for binding_id, binding in self.table.bindings().items():
-            table.add_row(Text(self._keys_of(binding_id)), cut(binding.description, DOES_WIDTH),
-                          Text(self.table.screen_name(binding_id)), key=binding_id)
+            table.add_row(
+                Text(self._keys_of(binding_id)),
+                cut(binding.description, DOES_WIDTH),
+                Text(self.table.screen_name(binding_id)),
+                key=binding_id,
+            )
         self.query_one("#settings-theme", Select).focus()
 
     def _keys_of(self, binding_id: str) -> str:
@@ -190,8 +212,12 @@ class SettingsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         elif event.select.id == "settings-language" and value != self.language_chosen:
             self.language_chosen = value
             if self.save({"language": value}):
-                self.say(_("Language {language}: saved; it applies at the next start.",
-                           language=NATIVE_NAMES.get(value, value)))
+                self.say(
+                    _(
+                        "Language {language}: saved; it applies at the next start.",
+                        language=NATIVE_NAMES.get(value, value),
+                    )
+                )
 
     # -- the players' screen's words ----------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -259,8 +285,12 @@ class SettingsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         if binding_id is None or self.table is None:
             return
         self.capturing = binding_id
-        self.say(_("Press the new key for {action} (Esc: leave it as it is).",
-                   action=self.table.bindings()[binding_id].description))
+        self.say(
+            _(
+                "Press the new key for {action} (Esc: leave it as it is).",
+                action=self.table.bindings()[binding_id].description,
+            )
+        )
 
     def action_default_key(self) -> None:
         binding_id = self._selected_binding()
@@ -304,13 +334,19 @@ class SettingsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
         keys.use_keymap(keymap)
         self.app.set_keymap(keymap)
         if self.key_column is not None:
-            self.query_one("#settings-keys", DataTable).update_cell(binding_id, self.key_column,
-                                                                    Text(self._keys_of(binding_id)))
+            self.query_one("#settings-keys", DataTable).update_cell(
+                binding_id, self.key_column, Text(self._keys_of(binding_id))
+            )
         in_file = self._file_table("keys")
         if binding_id in keymap:
             in_file[binding_id] = keymap[binding_id]
         else:
             in_file.pop(binding_id, None)
         if self.save({"keys": in_file or None}):
-            self.say(_("{action}: {keys}, saved.", action=self.table.bindings()[binding_id].description,
-                       keys=self._keys_of(binding_id)))
+            self.say(
+                _(
+                    "{action}: {keys}, saved.",
+                    action=self.table.bindings()[binding_id].description,
+                    keys=self._keys_of(binding_id),
+                )
+            )

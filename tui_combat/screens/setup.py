@@ -48,14 +48,15 @@ def split_group(text: str) -> tuple[int, str]:
 
 
 def combatant_fields(state: State, with_side: bool) -> list[FieldSpec]:
-    fields = [FieldSpec(key="name", label=N_("Name"), kind="str", help=_("\"5 orc\" adds Orc 1…Orc 5"))]
+    fields = [FieldSpec(key="name", label=N_("Name"), kind="str", help=_('"5 orc" adds Orc 1…Orc 5'))]
     if with_side:
-        fields.append(FieldSpec(key="side", label=N_("Side"), kind="choice", choices=tuple((s.id, s.name) for s in state.sides)))
+        fields.append(
+            FieldSpec(key="side", label=N_("Side"), kind="choice", choices=tuple((s.id, s.name) for s in state.sides))
+        )
     ruleset = registry.get(state.ruleset)
     fields.append(health_field(ruleset))
     fields.extend(ruleset.sheet_fields)
     return fields
-
 
 
 HIDDEN_FIELD = "\0hidden"
@@ -90,9 +91,13 @@ def pick_from_library(owner: Screen[Any], typed: dict[str, Any], side: str | Non
         return
     state = host.store.state
     chosen = typed.get("side")
-    picker = LibraryPicker(Finder.load(host.data_root, state.ruleset), state,
-                           chosen if isinstance(chosen, str) else side, str(typed.get("name") or ""),
-                           hidden=bool(typed.get(HIDDEN_FIELD)))
+    picker = LibraryPicker(
+        Finder.load(host.data_root, state.ruleset),
+        state,
+        chosen if isinstance(chosen, str) else side,
+        str(typed.get("name") or ""),
+        hidden=bool(typed.get(HIDDEN_FIELD)),
+    )
 
     def added(done: bool | None) -> None:
         if done:
@@ -116,8 +121,15 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
         return
     finder = Finder.load(screen.host.data_root, state.ruleset)
     fields = combatant_fields(state, with_side=True)
-    fields.append(FieldSpec(key=HIDDEN_FIELD, label=N_("Hidden from the players"), kind="bool", default=False,
-                            help=N_("until you reveal him (H): the ambusher behind the door")))
+    fields.append(
+        FieldSpec(
+            key=HIDDEN_FIELD,
+            label=N_("Hidden from the players"),
+            kind="bool",
+            default=False,
+            help=N_("until you reveal him (H): the ambusher behind the door"),
+        )
+    )
     defaults = {spec.key: spec.default for spec in fields}
 
     def validate(values: dict[str, Any]) -> dict[str, Any] | str:
@@ -146,8 +158,14 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
             # Found by any of its names ("5 wight", "5 умертвие"): added under its name in the GM's language; a
             # monster's hit points left to the dice are rolled with the app's.
             store = screen.host.store
-            action = entry_action(entry, side_id, count=typed_count, hp=None if hp == defaults["hp"] else hp,
-                                  sheet=changed, rng=store.rng if store is not None else None)
+            action = entry_action(
+                entry,
+                side_id,
+                count=typed_count,
+                hp=None if hp == defaults["hp"] else hp,
+                sheet=changed,
+                rng=store.rng if store is not None else None,
+            )
         return screen.host.refusal(msgspec.structs.replace(action, hidden=True) if hidden else action)
 
     def preview(raw: dict[str, Any]) -> str:
@@ -156,12 +174,17 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
             return ""
         where = _("your library") if entry.source == "library" else _("the starter bestiary")
         ruleset = registry.get(state.ruleset)
-        return _("{entry} from {where}: {summary}. What you change here wins.", entry=entry.label(), where=where,
-                 summary=summary(entry, ruleset.sheet_fields, ruleset.health_label, ruleset.shown_sheet_value))
+        return _(
+            "{entry} from {where}: {summary}. What you change here wins.",
+            entry=entry.label(),
+            where=where,
+            summary=summary(entry, ruleset.sheet_fields, ruleset.health_label, ruleset.shown_sheet_value),
+        )
 
     if finder.problems:
-        screen.notify("\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning",
-                      timeout=10)
+        screen.notify(
+            "\n".join(finder.problems[:5]), title=_("Your library has mistakes"), severity="warning", timeout=10
+        )
     mid_fight = isinstance(screen, AskedAtTheFoot)
     values = {"side": default_side(state, side) if mid_fight else side or state.sides[0].id}
     proposed = state.side(values["side"])
@@ -173,15 +196,27 @@ def add_combatant_dialog(screen: SessionScreen, side: str | None) -> None:
         return {"side": default_side(state, None) if found else proposed.id}
 
     if not isinstance(screen, AskedAtTheFoot):
-        screen.app.push_screen(AddCombatantDialog(_("Add combatant"), fields, values, validate, submit=add,
-                                                  preview=preview, follow=follow, side=side))
+        screen.app.push_screen(
+            AddCombatantDialog(
+                _("Add combatant"), fields, values, validate, submit=add, preview=preview, follow=follow, side=side
+            )
+        )
         return
 
     # Mid-fight, the form is at the foot of the round screen, made once and filled in anew each time: a dialog
     # of some twenty fields took a quarter of a second to make, and redrew the whole terminal.
     panel = screen.add_panel
-    screen._form(_("Add combatant"), fields, values, panel=panel, validate=validate, submit=add, preview=preview,
-                 follow=follow, library=lambda typed: pick_from_library(screen, typed, side, lambda: panel.close(None)))
+    screen._form(
+        _("Add combatant"),
+        fields,
+        values,
+        panel=panel,
+        validate=validate,
+        submit=add,
+        preview=preview,
+        follow=follow,
+        library=lambda typed: pick_from_library(screen, typed, side, lambda: panel.close(None)),
+    )
 
 
 def options_dialog(screen: SessionScreen) -> None:
@@ -189,8 +224,10 @@ def options_dialog(screen: SessionScreen) -> None:
     set-up or between rounds alike."""
     state = screen.state
     ruleset = registry.get(state.ruleset)
-    fields = [FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0])
-              for o in fight_options(ruleset)]
+    fields = [
+        FieldSpec(key=o.key, label=o.label, kind="choice", choices=o.choices, default=o.choices[0][0])
+        for o in fight_options(ruleset)
+    ]
     if not fields:
         screen.notify(_("This ruleset has no options."))
         return
@@ -210,8 +247,10 @@ def save_encounter_dialog(screen: SessionScreen) -> None:
     folder's ``encounters``; a file that exists is replaced only when the GM ticks it."""
     from tui_combat.fight.encounter_file import EncounterFileError, default_path, save_encounter
 
-    fields = [FieldSpec(key="path", label=N_("File")),
-              FieldSpec(key="replace", label=N_("Replace it if it exists"), kind="bool", default=False)]
+    fields = [
+        FieldSpec(key="path", label=N_("File")),
+        FieldSpec(key="replace", label=N_("Replace it if it exists"), kind="bool", default=False),
+    ]
 
     def submit(values: dict[str, Any]) -> str | None:
         typed = str(values["path"]).strip()
@@ -222,20 +261,30 @@ def save_encounter_dialog(screen: SessionScreen) -> None:
         except EncounterFileError as error:
             return str(error)
         where = saved.path.absolute()
-        message = _("Saved in {path}. Start it again with: tui-combat new {quoted}", path=where,
-                    quoted=shlex.quote(str(where)))
+        message = _(
+            "Saved in {path}. Start it again with: tui-combat new {quoted}", path=where, quoted=shlex.quote(str(where))
+        )
         if saved.warnings:
-            message += "\n" + _("Not saved exactly as they are now (a group is written with its first member's "
-                                 "numbers, and numbered anew): {names}.", names=", ".join(saved.warnings))
-        screen.notify(message, title=_("Encounter saved"), severity="warning" if saved.warnings else "information",
-                      timeout=12)
+            message += "\n" + _(
+                "Not saved exactly as they are now (a group is written with its first member's "
+                "numbers, and numbered anew): {names}.",
+                names=", ".join(saved.warnings),
+            )
+        screen.notify(
+            message, title=_("Encounter saved"), severity="warning" if saved.warnings else "information", timeout=12
+        )
         return None
 
     default = default_path(screen.host.data_root, screen.state.name)
-    screen.app.push_screen(FormDialog(_("Save the set-up as an encounter file"), fields,
-                                      {"path": str(default), "replace": False}, submit=submit,
-                                      note=_("The same file tui-combat new reads: the sides, the combatants, "
-                                             "the options.")))
+    screen.app.push_screen(
+        FormDialog(
+            _("Save the set-up as an encounter file"),
+            fields,
+            {"path": str(default), "replace": False},
+            submit=submit,
+            note=_("The same file tui-combat new reads: the sides, the combatants, the options."),
+        )
+    )
 
 
 def _group_names(state: State) -> dict[str, str]:
@@ -271,16 +320,23 @@ def edit_action(combatant: Combatant, fields: list[FieldSpec], result: dict[str,
         stored = combatant.sheet.get(spec.key, spec.default)
         if spec.kind == "choice" and spec.choices and choice_value(spec, stored) == value:
             continue
-        if spec.kind == "str" and isinstance(value, str) and \
-                value.strip() in (str(stored).strip(), shown_value(spec, stored).strip()):  # level 4 is "4" in the form
+        if (
+            spec.kind == "str"
+            and isinstance(value, str)
+            and value.strip() in (str(stored).strip(), shown_value(spec, stored).strip())
+        ):  # level 4 is "4" in the form
             continue
         if value != stored:
             changed[spec.key] = value
     hp = int(result["hp"])
     name = str(result["name"])
-    return a.EditCombatant(combatant=combatant.id, name=name if name != combatant.name else None,
-                           hp=hp if hp != combatant.max_hp else None, max_hp=hp if hp != combatant.max_hp else None,
-                           sheet=changed or None)
+    return a.EditCombatant(
+        combatant=combatant.id,
+        name=name if name != combatant.name else None,
+        hp=hp if hp != combatant.max_hp else None,
+        max_hp=hp if hp != combatant.max_hp else None,
+        sheet=changed or None,
+    )
 
 
 class SetupScreen(SessionScreen):
@@ -309,9 +365,15 @@ class SetupScreen(SessionScreen):
         yield Header()
         yield Static("", id="setup-summary")
         yield DataTable(id="setup-combatants", cursor_type="row", zebra_stripes=True)
-        yield Static(_("{add} adds a combatant (\"5 orc\": a group of five) · {next} when ready · {quit} quits",
-                       add=shown_key("setup.add", "a"), next=shown_key("setup.continue", "c"),
-                       quit=shown_key("setup.quit", "q")), id="setup-hint")
+        yield Static(
+            _(
+                '{add} adds a combatant ("5 orc": a group of five) · {next} when ready · {quit} quits',
+                add=shown_key("setup.add", "a"),
+                next=shown_key("setup.continue", "c"),
+                quit=shown_key("setup.quit", "q"),
+            ),
+            id="setup-hint",
+        )
         yield KeyFooter(compact=True)
 
     _columns_of: str | None = None
@@ -328,8 +390,10 @@ class SetupScreen(SessionScreen):
         if state.phase != "setup":
             return
         ruleset = registry.get(state.ruleset)
-        options = " · ".join(_("{option}: {value}", option=_(option.label), value=_option_shown(option, state.options.get(option.key)))
-                             for option in fight_options(ruleset)) or _("none")
+        options = " · ".join(
+            _("{option}: {value}", option=_(option.label), value=_option_shown(option, state.options.get(option.key)))
+            for option in fight_options(ruleset)
+        ) or _("none")
         sides = " · ".join(side.name for side in state.sides) or _("no sides yet")
         try:
             difficulty = ruleset.difficulty(state)
@@ -343,8 +407,13 @@ class SetupScreen(SessionScreen):
         row = table.cursor_row
         if self._columns_of != state.ruleset:  # each ruleset has columns of its own (class and level, AC …)
             table.clear(columns=True)
-            table.add_columns(_("Side"), _("Name"), _(ruleset.health_label), _("Group"),
-                              *(_(label) for label, _keys in ruleset.summary_columns()))
+            table.add_columns(
+                _("Side"),
+                _("Name"),
+                _(ruleset.health_label),
+                _("Group"),
+                *(_(label) for label, _keys in ruleset.summary_columns()),
+            )
             self._columns_of = state.ruleset
         else:
             table.clear()
@@ -356,9 +425,14 @@ class SetupScreen(SessionScreen):
                 cells = ()
             side = state.side(combatant.side).name
             name = f"{combatant.name} {glyph(HIDDEN_MARK)}" if combatant.hidden else combatant.name
-            table.add_row(escape(side), escape(name), ruleset.health_shown(state, combatant.id, brief=True),
-                          escape(group_names.get(combatant.group, "")),
-                          *(escape(cell[:30]) for cell in cells), key=combatant.id)
+            table.add_row(
+                escape(side),
+                escape(name),
+                ruleset.health_shown(state, combatant.id, brief=True),
+                escape(group_names.get(combatant.group, "")),
+                *(escape(cell[:30]) for cell in cells),
+                key=combatant.id,
+            )
         shown_before, ids = self._ids_shown, [combatant.id for combatant in state.combatants]
         self._ids_shown = frozenset(ids)
         added = [] if shown_before is None else [i for i, cid in enumerate(ids) if cid not in shown_before]
@@ -378,8 +452,14 @@ class SetupScreen(SessionScreen):
         combatant = self.state.combatant(selected)
         fields = combatant_fields(self.state, with_side=False)
         values = edit_values(combatant, fields)
-        self.app.push_screen(FormDialog(_("Edit {name}", name=combatant.name), fields, values,
-                                        submit=lambda result: self.host.refusal(edit_action(combatant, fields, result))))
+        self.app.push_screen(
+            FormDialog(
+                _("Edit {name}", name=combatant.name),
+                fields,
+                values,
+                submit=lambda result: self.host.refusal(edit_action(combatant, fields, result)),
+            )
+        )
 
     def action_library(self) -> None:
         selected = self.selected_row()
@@ -422,14 +502,28 @@ class SetupScreen(SessionScreen):
             self.host.dispatch(a.SetHidden(combatant=selected, hidden=not self.state.combatant(selected).hidden))
 
     def action_add_side(self) -> None:
-        fields = [FieldSpec(key="name", label=N_("Side name")), FieldSpec(key="party", label=N_("Player characters"), kind="bool")]
+        fields = [
+            FieldSpec(key="name", label=N_("Side name")),
+            FieldSpec(key="party", label=N_("Player characters"), kind="bool"),
+        ]
 
-        self.app.push_screen(FormDialog(_("Add side"), fields, submit=lambda values: self.host.refusal(
-            a.AddSide(name=values["name"], is_party=values["party"]))))
+        self.app.push_screen(
+            FormDialog(
+                _("Add side"),
+                fields,
+                submit=lambda values: self.host.refusal(a.AddSide(name=values["name"], is_party=values["party"])),
+            )
+        )
 
     def action_rename(self) -> None:
-        self.app.push_screen(FormDialog(_("Rename the fight"), [FieldSpec(key="name", label=N_("Name"))], {"name": self.state.name},
-                                        submit=lambda values: self.host.refusal(a.SetName(name=values["name"]))))
+        self.app.push_screen(
+            FormDialog(
+                _("Rename the fight"),
+                [FieldSpec(key="name", label=N_("Name"))],
+                {"name": self.state.name},
+                submit=lambda values: self.host.refusal(a.SetName(name=values["name"])),
+            )
+        )
 
     # -- ruleset --------------------------------------------------------------------------------------
     def action_ruleset(self) -> None:
@@ -445,8 +539,15 @@ class SetupScreen(SessionScreen):
                 return
             before = registry.get(self.state.ruleset).name
             if self.host.dispatch(a.SetRuleset(ruleset=value)):
-                self.notify(_("Rules: {ruleset}, its options as the book sets them — {undo} goes back to {before}",
-                              ruleset=_(registry.get(value).name), undo=undo_key("setup"), before=_(before)), timeout=6)
+                self.notify(
+                    _(
+                        "Rules: {ruleset}, its options as the book sets them — {undo} goes back to {before}",
+                        ruleset=_(registry.get(value).name),
+                        undo=undo_key("setup"),
+                        before=_(before),
+                    ),
+                    timeout=6,
+                )
 
         self.app.push_screen(ChoiceDialog(_("Ruleset"), choices, self.state.ruleset), chosen)
 

@@ -68,7 +68,9 @@ def situation_reading(situation: Situation) -> str:
     """How a situation's dice read as a distance: "2d6 × 10 ft", "1d6 squares of 5 ft"."""
     if situation.multiplier == 1:
         return _("{dice} {unit}", dice=situation.dice, unit=_(situation.unit))
-    return _("{dice} × {multiplier} {unit}", dice=situation.dice, multiplier=situation.multiplier, unit=_(situation.unit))
+    return _(
+        "{dice} × {multiplier} {unit}", dice=situation.dice, multiplier=situation.multiplier, unit=_(situation.unit)
+    )
 
 
 def situation_choice(situation: Situation) -> str:
@@ -149,7 +151,8 @@ class SurpriseScreen(SessionScreen):
         surprised = set(state.surprised)
         # Once rolled (or ruled by the GM), every row has its result: those not surprised say so.
         decided = self.host.store is not None and any(
-            isinstance(done, (a.RollSurprise, a.SetSurprised)) for done in self.host.store.done_actions())
+            isinstance(done, (a.RollSurprise, a.SetSurprised)) for done in self.host.store.done_actions()
+        )
         for row in surprise_rows(ruleset, state):
             hit = bool(row.combatants) and set(row.combatants) <= surprised
             table.add_row(
@@ -163,23 +166,44 @@ class SurpriseScreen(SessionScreen):
         distance = render(state.distance) if state.distance is not None else _("not rolled")
         dice = ruleset.surprise_dice()
         if dice:
-            keys = {"roll": shown_key("surprise.roll", "r"), "typed": shown_key("surprise.type", "t"),
-                    "mark": shown_key("surprise.mark", "s")}
-            how = _("Each side that could be surprised rolls {dice}: {roll} rolls, {typed} takes real dice; "
-                    "space: this side cannot be surprised; {mark} marks a side by hand.", dice=dice, **keys)
+            keys = {
+                "roll": shown_key("surprise.roll", "r"),
+                "typed": shown_key("surprise.type", "t"),
+                "mark": shown_key("surprise.mark", "s"),
+            }
+            how = _(
+                "Each side that could be surprised rolls {dice}: {roll} rolls, {typed} takes real dice; "
+                "space: this side cannot be surprised; {mark} marks a side by hand.",
+                dice=dice,
+                **keys,
+            )
             if ruleset.surprise_scope == "combatant":
-                how = _("Each combatant who could be surprised rolls {dice}: {roll} rolls, {typed} takes real dice; "
-                        "space: this one cannot be surprised; {mark} marks one by hand.", dice=dice, **keys)
+                how = _(
+                    "Each combatant who could be surprised rolls {dice}: {roll} rolls, {typed} takes real dice; "
+                    "space: this one cannot be surprised; {mark} marks one by hand.",
+                    dice=dice,
+                    **keys,
+                )
         elif ruleset.surprise_scope == "combatant":
-            how = _("There is no surprise roll {in_ruleset}: {mark} marks the selected combatant surprised.",
-                    in_ruleset=ruleset.in_ruleset(), mark=shown_key("surprise.mark", "s"))
+            how = _(
+                "There is no surprise roll {in_ruleset}: {mark} marks the selected combatant surprised.",
+                in_ruleset=ruleset.in_ruleset(),
+                mark=shown_key("surprise.mark", "s"),
+            )
         else:
-            how = _("There is no surprise roll {in_ruleset}: {mark} marks the selected side surprised.",
-                    in_ruleset=ruleset.in_ruleset(), mark=shown_key("surprise.mark", "s"))
+            how = _(
+                "There is no surprise roll {in_ruleset}: {mark} marks the selected side surprised.",
+                in_ruleset=ruleset.in_ruleset(),
+                mark=shown_key("surprise.mark", "s"),
+            )
         if ruleset.distance_situations():
-            where = _("Distance: {distance} ({distance_key}: {offer}). {start} starts the fight.", distance=distance,
-                      distance_key=shown_key("surprise.distance", "g"), start=shown_key("surprise.start", "c"),
-                      offer=distance_offer(ruleset.encounter_distances(state)))
+            where = _(
+                "Distance: {distance} ({distance_key}: {offer}). {start} starts the fight.",
+                distance=distance,
+                distance_key=shown_key("surprise.distance", "g"),
+                start=shown_key("surprise.start", "c"),
+                offer=distance_offer(ruleset.encounter_distances(state)),
+            )
         else:
             where = _("{start} starts the fight.", start=shown_key("surprise.start", "c"))
         summary = how + "\n" + where
@@ -210,8 +234,11 @@ class SurpriseScreen(SessionScreen):
         members = set(row.combatants)
         now = now - members if members <= now else now | members
         if self.ruleset.surprise_scope == "side":
-            sides = tuple(side.id for side in state.sides
-                          if (ids := {c.id for c in state.combatants if c.side == side.id}) and ids <= now)
+            sides = tuple(
+                side.id
+                for side in state.sides
+                if (ids := {c.id for c in state.combatants if c.side == side.id}) and ids <= now
+            )
             if {c.id for c in state.combatants if c.side in sides} == now:
                 self.host.dispatch(a.SetSurprised(sides=sides))
                 return
@@ -225,27 +252,36 @@ class SurpriseScreen(SessionScreen):
             return
         listed = self.ruleset.surprise_modifiers()
         ticked, other = self.modifier_choices.get(row.key, (frozenset(), self.modifiers.get(row.key, 0)))
-        fields = [FieldSpec(key=f"m{index}", label=modifier_label(modifier), kind="bool", default=False)
-                  for index, modifier in enumerate(listed)]
+        fields = [
+            FieldSpec(key=f"m{index}", label=modifier_label(modifier), kind="bool", default=False)
+            for index, modifier in enumerate(listed)
+        ]
         fields.append(FieldSpec(key="other", label=N_("Any other modifier"), kind="int", default=0))
         values: dict[str, Any] = {f"m{index}": index in ticked for index in range(len(listed))}
         values["other"] = other
 
         def total(raw: dict[str, Any]) -> int:
             typed = read_whole_number(_("Any other modifier"), raw.get("other", 0))
-            return sum(m.value for index, m in enumerate(listed) if raw.get(f"m{index}")) + \
-                (typed if isinstance(typed, int) else 0)
+            return sum(m.value for index, m in enumerate(listed) if raw.get(f"m{index}")) + (
+                typed if isinstance(typed, int) else 0
+            )
 
         def chosen(values: dict[str, Any] | None) -> None:
             if values is not None:
                 self.modifier_choices[row.key] = (
-                    frozenset(index for index in range(len(listed)) if values[f"m{index}"]), values["other"])
+                    frozenset(index for index in range(len(listed)) if values[f"m{index}"]),
+                    values["other"],
+                )
                 self.modifiers[row.key] = total(values)
                 self.show(self.state)
 
         self.app.push_screen(
-            FormDialog(_("Surprise modifier for {side}", side=row.label), fields, values,
-                       preview=lambda raw: _("Modifier in all: {total}", total=f"{total(raw):+d}")),
+            FormDialog(
+                _("Surprise modifier for {side}", side=row.label),
+                fields,
+                values,
+                preview=lambda raw: _("Modifier in all: {total}", total=f"{total(raw):+d}"),
+            ),
             chosen,
         )
 
@@ -283,8 +319,9 @@ class SurpriseScreen(SessionScreen):
             if values is not None:
                 self.host.dispatch(a.RollSurprise(rolls=values, modifiers=self._modifiers(requests)))
 
-        self.app.push_screen(FormDialog(_("Surprise rolled on real dice ({dice})", dice=dice), fields, rng=self.store.rng),
-                             typed)
+        self.app.push_screen(
+            FormDialog(_("Surprise rolled on real dice ({dice})", dice=dice), fields, rng=self.store.rng), typed
+        )
 
     def action_distance(self) -> None:
         """``g``: the encounter distance, from the rows that apply now (a book may narrow them to the
@@ -320,8 +357,10 @@ class SurpriseScreen(SessionScreen):
                 if values is not None:
                     self.host.dispatch(a.RollDistance(situation=situation.id, roll=values["roll"]))
 
-            note = _("Read as {reading}. Empty: the app rolls; or type what real dice showed.",
-                     reading=situation_reading(situation))
+            note = _(
+                "Read as {reading}. Empty: the app rolls; or type what real dice showed.",
+                reading=situation_reading(situation),
+            )
             self.app.push_screen(FormDialog(title, fields, rng=self.store.rng, note=note), rolled)
             return
         unit = _(situation.unit) if situation.multiplier == 1 else f"× {situation.multiplier} {_(situation.unit)}"
@@ -331,8 +370,9 @@ class SurpriseScreen(SessionScreen):
         def checked(values: dict[str, Any]) -> dict[str, Any] | str:
             figure: int = values["figure"]
             if not 1 <= figure <= MAX_GM_DISTANCE:
-                return _("{field}: a whole number from 1 to {most} ({unit}).", field=label, most=MAX_GM_DISTANCE,
-                         unit=unit)
+                return _(
+                    "{field}: a whole number from 1 to {most} ({unit}).", field=label, most=MAX_GM_DISTANCE, unit=unit
+                )
             return values
 
         def given(values: dict[str, Any] | None) -> None:

@@ -131,8 +131,9 @@ def read_settings(path: Path | None = None) -> Settings:
     except FileNotFoundError:
         return Settings(path)
     except OSError as error:
-        return Settings(path, problem=SettingsProblem(N_("Cannot read {path}: {error}"), path=path,
-                                                      error=error.strerror or error))
+        return Settings(
+            path, problem=SettingsProblem(N_("Cannot read {path}: {error}"), path=path, error=error.strerror or error)
+        )
     except UnicodeDecodeError:
         return Settings(path, problem=SettingsProblem(N_("{path} is not UTF-8 text."), path=path))
     import tomllib  # here: a GM without a settings file does not wait for the TOML reader at start
@@ -213,5 +214,3 @@ def write_settings(changes: Mapping[str, Any], path: Path | None = None) -> Path
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
-
-

@@ -56,31 +56,37 @@ class TomlError(tomllib.TOMLDecodeError):
 
 
 _POSITION = re.compile(r"\s*\((?:at line (\d+), column (\d+)|at end of document)\)$")
-_TOMLLIB_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), message) for pattern, message in (
-    (r"Expected newline or end of document after a statement", N_("the line goes on after its value")),
-    (r"Cannot overwrite a value", N_("this key has a value already")),
-    (r"Escaped character is not a Unicode scalar value", N_("an escape sequence names no character")),
-    (r"Expected '=' after a key in a key/value pair", N_("\"=\" is missing after the key")),
-    (r"Expected '\]' at the end of a table declaration", N_("\"]\" is missing at the end of the table's name")),
-    (r"Expected '\]\]' at the end of an array declaration", N_("\"]]\" is missing at the end of the table's name")),
-    (r"Invalid date or datetime", N_("not a date or time")),
-    (r"Invalid hex value", N_("not a hexadecimal number")),
-    (r"Invalid initial character for a key part", N_("a key cannot begin with this character")),
-    (r"Invalid statement", N_("this line is neither a key = value nor a [table]")),
-    (r"Invalid value", N_("not a value (a text needs quotes around it)")),
-    (r"Unclosed array", N_("a list is not closed with \"]\"")),
-    (r"Unclosed inline table", N_("a table is not closed with \"}}\"")),
-    (r"Unescaped '\\' in a string", N_("a \"\\\" in a text is not followed by a known escape")),
-    (r"Unterminated string", N_("a text is not closed with its quote")),
-    (r"Cannot declare (?P<key>.+) twice", N_("{key} is declared twice")),
-    (r"Cannot mutate immutable namespace (?P<key>.+)", N_("{key} was written whole already: it cannot be added to")),
-    (r"Cannot redefine namespace (?P<key>.+)", N_("{key} is declared twice")),
-    (r"Duplicate inline table key (?P<key>.+)", N_("{key} is twice in one table")),
-    (r"Found invalid character (?P<char>.+)", N_("the character {char} is not allowed here")),
-    (r"Illegal character '\\n'", N_("a text is not closed with its quote on its line")),
-    (r"Illegal character (?P<char>.+)", N_("the character {char} is not allowed here")),
-    (r"Expected (?P<char>.+)", N_("{char} is missing here")),
-))
+_TOMLLIB_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), message)
+    for pattern, message in (
+        (r"Expected newline or end of document after a statement", N_("the line goes on after its value")),
+        (r"Cannot overwrite a value", N_("this key has a value already")),
+        (r"Escaped character is not a Unicode scalar value", N_("an escape sequence names no character")),
+        (r"Expected '=' after a key in a key/value pair", N_('"=" is missing after the key')),
+        (r"Expected '\]' at the end of a table declaration", N_('"]" is missing at the end of the table\'s name')),
+        (r"Expected '\]\]' at the end of an array declaration", N_('"]]" is missing at the end of the table\'s name')),
+        (r"Invalid date or datetime", N_("not a date or time")),
+        (r"Invalid hex value", N_("not a hexadecimal number")),
+        (r"Invalid initial character for a key part", N_("a key cannot begin with this character")),
+        (r"Invalid statement", N_("this line is neither a key = value nor a [table]")),
+        (r"Invalid value", N_("not a value (a text needs quotes around it)")),
+        (r"Unclosed array", N_('a list is not closed with "]"')),
+        (r"Unclosed inline table", N_('a table is not closed with "}}"')),
+        (r"Unescaped '\\' in a string", N_('a "\\" in a text is not followed by a known escape')),
+        (r"Unterminated string", N_("a text is not closed with its quote")),
+        (r"Cannot declare (?P<key>.+) twice", N_("{key} is declared twice")),
+        (
+            r"Cannot mutate immutable namespace (?P<key>.+)",
+            N_("{key} was written whole already: it cannot be added to"),
+        ),
+        (r"Cannot redefine namespace (?P<key>.+)", N_("{key} is declared twice")),
+        (r"Duplicate inline table key (?P<key>.+)", N_("{key} is twice in one table")),
+        (r"Found invalid character (?P<char>.+)", N_("the character {char} is not allowed here")),
+        (r"Illegal character '\\n'", N_("a text is not closed with its quote on its line")),
+        (r"Illegal character (?P<char>.+)", N_("the character {char} is not allowed here")),
+        (r"Expected (?P<char>.+)", N_("{char} is missing here")),
+    )
+)
 
 
 def reason_of(message: str) -> str:
@@ -106,7 +112,7 @@ def translated(error: tomllib.TOMLDecodeError) -> TomlError:
         return error
     message = str(error)
     position = _POSITION.search(message)
-    reason = reason_of(message[:position.start()] if position is not None else message)
+    reason = reason_of(message[: position.start()] if position is not None else message)
     if position is None or position.group(1) is None:
         return TomlError(reason, None)
     return TomlError(reason, int(position.group(1)), int(position.group(2)))
@@ -123,7 +129,10 @@ def check_bounds(text: str) -> None:
     the text is not TOML (tomllib then says what is wrong), exact where it is."""
     if len(text) > MAX_CHARS:
         raise TomlError(
-            _("the file is longer than {limit:,} characters, more than any file of tui-combat needs", limit=MAX_CHARS), 1, 1)
+            _("the file is longer than {limit:,} characters, more than any file of tui-combat needs", limit=MAX_CHARS),
+            1,
+            1,
+        )
     depth = 0
     position = 0
     while True:
@@ -178,8 +187,9 @@ def loads(text: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as error:
         raise translated(error) from None
     if _depth(document) > MAX_DEPTH:  # dotted keys (a.b.c…) nest tables without a bracket
-        line = next((number for number, written in enumerate(text.split("\n"), start=1)
-                     if written.count(".") > MAX_DEPTH), 1)
+        line = next(
+            (number for number, written in enumerate(text.split("\n"), start=1) if written.count(".") > MAX_DEPTH), 1
+        )
         raise TomlError(_("values are nested more than {limit} deep", limit=MAX_DEPTH), line, 1)
     return document
 

@@ -76,8 +76,9 @@ def _is_table_array(item: object) -> bool:
 
 
 def _write_table(lines: list[str], trail: tuple[str, ...], table: Mapping[str, Any]) -> None:
-    lines += table_lines((name, item) for name, item in table.items()
-                         if not isinstance(item, dict) and not _is_table_array(item))
+    lines += table_lines(
+        (name, item) for name, item in table.items() if not isinstance(item, dict) and not _is_table_array(item)
+    )
     for name, item in table.items():
         inner = (*trail, name)
         if isinstance(item, dict):

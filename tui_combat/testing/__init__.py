@@ -94,12 +94,28 @@ if TYPE_CHECKING:
         until_widget,
     )
 
-_HOME = {name: module for module, names in (
-    ("environment", ("app_environment", "hermetic_environment", "pinned_language")),
-    ("rules", ("Faces", "die", "ids", "labels", "order_names", "registered", "rolled", "typed")),
-    ("waiting", ("DEFAULT_DEADLINE", "NOT_YET", "STEP", "deadline", "eventually", "settled", "until", "until_screen",
-                 "until_widget")),
-) for name in names}
+_HOME = {
+    name: module
+    for module, names in (
+        ("environment", ("app_environment", "hermetic_environment", "pinned_language")),
+        ("rules", ("Faces", "die", "ids", "labels", "order_names", "registered", "rolled", "typed")),
+        (
+            "waiting",
+            (
+                "DEFAULT_DEADLINE",
+                "NOT_YET",
+                "STEP",
+                "deadline",
+                "eventually",
+                "settled",
+                "until",
+                "until_screen",
+                "until_widget",
+            ),
+        ),
+    )
+    for name in names
+}
 """Where each name lives; the rest are :mod:`tui_combat.testing.pilot`'s. Read when first asked for (so that
 importing the kit's environment, before a test run pins it, imports nothing of the app)."""
 
@@ -111,12 +127,63 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "DEFAULT_DEADLINE", "Faces", "NOT_YET", "SEED", "SIZE", "STEP", "amount_prompt", "app_environment",
-    "budget_text", "card_text", "choose", "combatant_id", "deadline", "dialog_error", "die", "eventually",
-    "footer_now", "footer_text", "hermetic_environment", "ids", "labels", "leave_damage", "log_texts", "make_app",
-    "open_demo", "open_form", "open_form_of", "opened", "order_names", "pinned_language", "prompt_error",
-    "prompt_line", "registered", "rolled", "select", "selected", "session_folders", "settled", "store", "to_round",
-    "to_round_from_setup", "to_surprise", "turn_list_text", "type_initiative", "typed", "until", "until_choice",
-    "until_closed", "until_footer", "until_form", "until_log", "until_prompt", "until_prompt_closed",
-    "until_round", "until_screen", "until_sessions", "until_setup", "until_widget", "visible_text",
+    "DEFAULT_DEADLINE",
+    "Faces",
+    "NOT_YET",
+    "SEED",
+    "SIZE",
+    "STEP",
+    "amount_prompt",
+    "app_environment",
+    "budget_text",
+    "card_text",
+    "choose",
+    "combatant_id",
+    "deadline",
+    "dialog_error",
+    "die",
+    "eventually",
+    "footer_now",
+    "footer_text",
+    "hermetic_environment",
+    "ids",
+    "labels",
+    "leave_damage",
+    "log_texts",
+    "make_app",
+    "open_demo",
+    "open_form",
+    "open_form_of",
+    "opened",
+    "order_names",
+    "pinned_language",
+    "prompt_error",
+    "prompt_line",
+    "registered",
+    "rolled",
+    "select",
+    "selected",
+    "session_folders",
+    "settled",
+    "store",
+    "to_round",
+    "to_round_from_setup",
+    "to_surprise",
+    "turn_list_text",
+    "type_initiative",
+    "typed",
+    "until",
+    "until_choice",
+    "until_closed",
+    "until_footer",
+    "until_form",
+    "until_log",
+    "until_prompt",
+    "until_prompt_closed",
+    "until_round",
+    "until_screen",
+    "until_sessions",
+    "until_setup",
+    "until_widget",
+    "visible_text",
 ]

@@ -14,8 +14,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["CLEARED_PREFIXES", "KEPT", "KEPT_PREFIXES", "PINNED", "SHARED_CACHE", "USER_FOLDERS", "app_environment",
-           "hermetic_environment", "pinned_language"]
+__all__ = [
+    "CLEARED_PREFIXES",
+    "KEPT",
+    "KEPT_PREFIXES",
+    "PINNED",
+    "SHARED_CACHE",
+    "USER_FOLDERS",
+    "app_environment",
+    "hermetic_environment",
+    "pinned_language",
+]
 
 PINNED: dict[str, str] = {
     "LANG": "C.UTF-8",
@@ -67,7 +76,8 @@ def hermetic_environment(machine: Path, cache: Path | None = None) -> dict[str, 
     folders are made. ``cache``: where compiled catalogs are kept (None: the user's cache, which holds nothing of
     his but catalogs compiled before)."""
     wanted: dict[str, str | None] = {
-        name: None for name in os.environ
+        name: None
+        for name in os.environ
         if name.startswith(CLEARED_PREFIXES) and name not in KEPT and not name.startswith(KEPT_PREFIXES)
     }
     for name, value in PINNED.items():

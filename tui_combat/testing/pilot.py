@@ -56,8 +56,13 @@ async def opened(pilot: Pilot[None]) -> None:
 
     app = pilot.app
     assert isinstance(app, CombatApp)
-    await until(pilot, lambda: app.store is not None and not app.opening and isinstance(app.screen, SessionScreen)
-                and settled(app.screen), "the session to open")
+    await until(
+        pilot,
+        lambda: (
+            app.store is not None and not app.opening and isinstance(app.screen, SessionScreen) and settled(app.screen)
+        ),
+        "the session to open",
+    )
 
 
 async def until_log(pilot: Pilot[None], text: str) -> str:
@@ -70,8 +75,14 @@ async def until_log(pilot: Pilot[None], text: str) -> str:
         found[:] = [line for line in log_texts(app) if text in line][:1]
         return bool(found)
 
-    await until(pilot, logged, f"a log line with {text!r}", describe=lambda: "the last lines: " + " | ".join(
-        log_texts(app)[-5:]) if app.store is not None else "no session is open")
+    await until(
+        pilot,
+        logged,
+        f"a log line with {text!r}",
+        describe=lambda: (
+            "the last lines: " + " | ".join(log_texts(app)[-5:]) if app.store is not None else "no session is open"
+        ),
+    )
     return found[0]
 
 
@@ -214,8 +225,12 @@ async def to_round(pilot: Pilot[None], party: str = "5", monsters: str = "8") ->
     await pilot.press("t")
     await until_form(pilot, "the surprise dice form")
     await pilot.press(*party, "enter", *monsters, "enter")
-    await until(pilot, lambda: pilot.app.screen is surprise and store(pilot.app).state is not before,
-                "the surprise typed in", describe=lambda: "the form: " + _form_error(pilot.app))
+    await until(
+        pilot,
+        lambda: pilot.app.screen is surprise and store(pilot.app).state is not before,
+        "the surprise typed in",
+        describe=lambda: "the form: " + _form_error(pilot.app),
+    )
     await pilot.press("c")
     await until_round(pilot)
 
@@ -240,8 +255,12 @@ async def type_initiative(pilot: Pilot[None], party: str, monsters: str) -> None
     await until_form(pilot, "the initiative form")
     before = store(app).state
     await pilot.press(*party, "enter", *monsters, "enter")
-    await until(pilot, lambda: isinstance(app.screen, RoundScreen) and store(app).state is not before,
-                "the initiative typed in", describe=lambda: "the form: " + _form_error(app))
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, RoundScreen) and store(app).state is not before,
+        "the initiative typed in",
+        describe=lambda: "the form: " + _form_error(app),
+    )
 
 
 async def choose(pilot: Pilot[None], value: str) -> None:
@@ -274,8 +293,11 @@ async def until_form(pilot: Pilot[None], what: str = "a form") -> FormDialog | F
 
     def ready() -> bool:
         form = open_form_of(app)
-        return form is not None and (not isinstance(form, FormPanel) or form.takes_keys) and all(
-            form.query(f"#{_widget_id(index, field.key)}") for index, field in enumerate(form.fields))
+        return (
+            form is not None
+            and (not isinstance(form, FormPanel) or form.takes_keys)
+            and all(form.query(f"#{_widget_id(index, field.key)}") for index, field in enumerate(form.fields))
+        )
 
     await until(pilot, ready, what)
     form = open_form_of(app)
@@ -286,8 +308,15 @@ async def until_form(pilot: Pilot[None], what: str = "a form") -> FormDialog | F
 async def until_prompt(pilot: Pilot[None], what: str = "the amount prompt") -> AmountPrompt:
     """Until the round screen's amount prompt is open and drawn; the prompt."""
     app = pilot.app
-    await until(pilot, lambda: isinstance(app.screen, RoundScreen) and app.screen.amount_prompt.is_open
-                and settled(app.screen.amount_prompt), what)
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, RoundScreen)
+            and app.screen.amount_prompt.is_open
+            and settled(app.screen.amount_prompt)
+        ),
+        what,
+    )
     assert isinstance(app.screen, RoundScreen)
     return app.screen.amount_prompt
 
@@ -296,10 +325,16 @@ async def until_prompt_closed(pilot: Pilot[None], what: str = "the amount taken"
     """Until the amount prompt has closed (what was typed was taken) and the round screen shows it; one that
     refuses what it was given fails this, with its complaint."""
     app = pilot.app
-    await until(pilot, lambda: isinstance(app.screen, RoundScreen) and not app.screen.amount_prompt.is_open
-                and settled(app.screen), what,
-                describe=lambda: f"the prompt says: {prompt_error(app)}" if isinstance(app.screen, RoundScreen)
-                and app.screen.amount_prompt.is_open else f"the screen is {type(app.screen).__name__}")
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, RoundScreen) and not app.screen.amount_prompt.is_open and settled(app.screen),
+        what,
+        describe=lambda: (
+            f"the prompt says: {prompt_error(app)}"
+            if isinstance(app.screen, RoundScreen) and app.screen.amount_prompt.is_open
+            else f"the screen is {type(app.screen).__name__}"
+        ),
+    )
 
 
 async def until_closed(pilot: Pilot[None], form: Screen[Any] | FieldsForm, what: str = "the form to close") -> None:
@@ -312,9 +347,16 @@ async def until_closed(pilot: Pilot[None], form: Screen[Any] | FieldsForm, what:
         gone = not form.is_open if isinstance(form, FormPanel) else app.screen is not form
         return gone and settled(app.screen)
 
-    await until(pilot, closed, what,
-                describe=lambda: f"the form says: {dialog_error(app)}" if open_form_of(app) is form
-                else f"the screen is {type(app.screen).__name__}")
+    await until(
+        pilot,
+        closed,
+        what,
+        describe=lambda: (
+            f"the form says: {dialog_error(app)}"
+            if open_form_of(app) is form
+            else f"the screen is {type(app.screen).__name__}"
+        ),
+    )
 
 
 async def open_form(pilot: Pilot[None], key: str) -> FormDialog | FormPanel:
@@ -347,8 +389,9 @@ async def leave_damage(pilot: Pilot[None]) -> bool:
         screen = app.screen
         return isinstance(screen, RoundScreen) and screen.amount_prompt.is_open
 
-    await until(pilot, lambda: damage_prompt() or (open_form_of(app) is None and settled(app.screen)),
-                "the attack taken")
+    await until(
+        pilot, lambda: damage_prompt() or (open_form_of(app) is None and settled(app.screen)), "the attack taken"
+    )
     if damage_prompt():
         await pilot.press("escape")
         await until_prompt_closed(pilot, "the damage prompt left")
@@ -368,8 +411,9 @@ async def until_footer(pilot: Pilot[None]) -> KeyFooter:
         keys = shown_keys(footer)
         shown = {key.action for key in keys if not key.palette}
         shown |= set(getattr(footer, "left_out", ()))
-        wanted = {binding.action for _node, binding, _enabled, _tip in app.screen.active_bindings.values()
-                  if binding.show}
+        wanted = {
+            binding.action for _node, binding, _enabled, _tip in app.screen.active_bindings.values() if binding.show
+        }
         laid_out = footer.region.width > 0
         return bool(keys) and shown == wanted and laid_out and all(key.region.width > 0 for key in keys)
 

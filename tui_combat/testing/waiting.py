@@ -46,8 +46,14 @@ def deadline() -> float:
         return DEFAULT_DEADLINE
 
 
-async def eventually(condition: Callable[[], Any], what: str, *, every: float = 0.1,
-                     seconds: float | None = None, describe: Callable[[], str] | None = None) -> Any:
+async def eventually(
+    condition: Callable[[], Any],
+    what: str,
+    *,
+    every: float = 0.1,
+    seconds: float | None = None,
+    describe: Callable[[], str] | None = None,
+) -> Any:
     """Call ``condition`` (a function or a coroutine function) every ``every`` seconds until it returns
     something true, and return that; fail after ``seconds`` (the run's deadline by default) naming ``what``
     and, when given, ``describe()`` (what there was instead)."""
@@ -72,8 +78,13 @@ def _screen_name(app: App[Any]) -> str:
         return "(none)"
 
 
-async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str,
-                seconds: float | None = None, describe: Callable[[], str] | None = None) -> None:
+async def until(
+    pilot: Pilot[Any],
+    condition: Callable[[], object],
+    what: str,
+    seconds: float | None = None,
+    describe: Callable[[], str] | None = None,
+) -> None:
     """Let the app work until ``condition()`` is true; fail after ``seconds`` (the run's deadline by
     default) naming ``what``. A condition that raises one of :data:`NOT_YET` (a widget not mounted yet, a
     row not added yet) counts as not yet. ``describe()``, when given, is added to the failure (what there
@@ -92,16 +103,20 @@ async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str,
             detail = f" (last: {type(last_error).__name__}: {last_error})" if last_error else ""
             if describe is not None:
                 detail += f"; {describe()}"
-            raise AssertionError(f"waited {limit:.0f} s in vain for {what}; the screen is "
-                                 f"{_screen_name(pilot.app)}{detail}")
+            raise AssertionError(
+                f"waited {limit:.0f} s in vain for {what}; the screen is {_screen_name(pilot.app)}{detail}"
+            )
         await pilot.pause(STEP)
 
 
 async def until_screen(pilot: Pilot[Any], screen_type: type, what: str | None = None) -> Any:
     """Until the active screen is a ``screen_type`` with its widgets composed (a screen is active a moment
     before that); returns it."""
-    await until(pilot, lambda: isinstance(pilot.app.screen, screen_type) and pilot.app.screen.is_mounted,
-                what or f"the {screen_type.__name__}")
+    await until(
+        pilot,
+        lambda: isinstance(pilot.app.screen, screen_type) and pilot.app.screen.is_mounted,
+        what or f"the {screen_type.__name__}",
+    )
     return pilot.app.screen
 
 

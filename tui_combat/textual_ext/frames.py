@@ -50,8 +50,9 @@ class ArrangedOnce(Compositor):
     def update_widgets(self, widgets: set[Widget]) -> None:
         shown = super().visible_widgets
         if self._redrawn is not None:
-            self._redrawn.extend(region.intersection(clip) for widget, (region, clip) in shown.items()
-                                 if widget in widgets)
+            self._redrawn.extend(
+                region.intersection(clip) for widget, (region, clip) in shown.items() if widget in widgets
+            )
         super().update_widgets(widgets)
 
     def render_partial_update(self) -> Any:
@@ -70,8 +71,10 @@ class ArrangedOnce(Compositor):
             return shown
         if self._narrowed_widgets is None:
             self._narrowed_widgets = {
-                widget: (region, clip) for widget, (region, clip) in shown.items()
-                if any(part.overlaps(region.intersection(clip)) for part in narrowed)}
+                widget: (region, clip)
+                for widget, (region, clip) in shown.items()
+                if any(part.overlaps(region.intersection(clip)) for part in narrowed)
+            }
         return self._narrowed_widgets
 
 

@@ -88,8 +88,9 @@ class AmountPrompt(Vertical):
         """What the note and the keys lines show (a Static rewrites its whole line at each update)."""
         self._keys_when_empty = ""
         self.field = AmountField(id="prompt-field", compact=True, select_on_focus=False)
-        self._parts = {name: Static("", id=name[1:]) for name in ("#prompt-error", "#prompt-note", "#prompt-title",
-                                                                     "#prompt-keys")}
+        self._parts = {
+            name: Static("", id=name[1:]) for name in ("#prompt-error", "#prompt-note", "#prompt-title", "#prompt-keys")
+        }
         """The prompt's lines, by selector: made once and kept (no search of the screen at each key)."""
 
     def compose(self) -> ComposeResult:
@@ -111,8 +112,17 @@ class AmountPrompt(Vertical):
         error = self._parts["#prompt-error"]
         return str(error.render()) if error.display else ""
 
-    def ask(self, title: str, submit: Submit, on_close: Callable[[], None], placeholder: str = "", *,
-            keys: str = "", note: str = "", resized: Callable[[], None] | None = None) -> None:
+    def ask(
+        self,
+        title: str,
+        submit: Submit,
+        on_close: Callable[[], None],
+        placeholder: str = "",
+        *,
+        keys: str = "",
+        note: str = "",
+        resized: Callable[[], None] | None = None,
+    ) -> None:
         """Open with ``title`` and an empty field, which takes the keys at once (a key typed right after the
         one that opened the prompt lands in it). ``keys`` says what Enter does while nothing is typed (else it
         applies what is); ``note`` (a rule of this amount: a critical hit's dice twice) shows above the line.
@@ -133,7 +143,9 @@ class AmountPrompt(Vertical):
     def _show_keys(self, typed: str) -> None:
         """What Enter does: ``keys`` of :meth:`ask` while nothing is typed (roll the hit's dice), else apply."""
         when_empty = self._keys_when_empty
-        self._show_line("#prompt-keys", when_empty if when_empty and not typed else _("Enter: apply · Esc: cancel"), always=True)
+        self._show_line(
+            "#prompt-keys", when_empty if when_empty and not typed else _("Enter: apply · Esc: cancel"), always=True
+        )
 
     def on_resize(self, event: events.Resize) -> None:
         if self.is_open and self._resized is not None:

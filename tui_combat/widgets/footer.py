@@ -176,8 +176,13 @@ class KeyFooter(Widget):
         """Whether the row can be seen: under a dialog, redrawing it would make the dialog's screen redraw
         every cell (a screen behind a modal one sends its changes to the top); hidden or covered, it waits
         too."""
-        return (self.is_attached and self.app.screen is self.screen and self.display and not self.covered
-                and self.size.width > 0)
+        return (
+            self.is_attached
+            and self.app.screen is self.screen
+            and self.display
+            and not self.covered
+            and self.size.width > 0
+        )
 
     def _bring_up_to_date(self) -> None:
         if not self._stale or not self._seen():
@@ -210,21 +215,40 @@ class KeyFooter(Widget):
         for group, members_iterable in groupby(first_of.values(), lambda member: member[0].group):
             members = list(members_iterable)
             if group is not None and len(members) > 1:
-                items.append(FooterItem(
-                    tuple((binding.key, app.get_key_display(binding), binding.action) for binding, _e, _t in members),
-                    group.description, not any(enabled for _b, enabled, _t in members), ""))
+                items.append(
+                    FooterItem(
+                        tuple(
+                            (binding.key, app.get_key_display(binding), binding.action) for binding, _e, _t in members
+                        ),
+                        group.description,
+                        not any(enabled for _b, enabled, _t in members),
+                        "",
+                    )
+                )
                 continue
             for binding, enabled, tooltip in members:
-                items.append(FooterItem(((binding.key, app.get_key_display(binding), binding.action),),
-                                        binding.description, not enabled, tooltip or binding.tooltip))
+                items.append(
+                    FooterItem(
+                        ((binding.key, app.get_key_display(binding), binding.action),),
+                        binding.description,
+                        not enabled,
+                        tooltip or binding.tooltip,
+                    )
+                )
         if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
             palette = active.get(app.COMMAND_PALETTE_BINDING)
             if palette is not None:
                 binding = palette.binding
                 items = [item for item in items if binding.action not in item.actions]
-                items.append(FooterItem(((binding.key, app.get_key_display(binding), binding.action),),
-                                        binding.description, not palette.enabled,
-                                        binding.tooltip or binding.description, palette=True))
+                items.append(
+                    FooterItem(
+                        ((binding.key, app.get_key_display(binding), binding.action),),
+                        binding.description,
+                        not palette.enabled,
+                        binding.tooltip or binding.description,
+                        palette=True,
+                    )
+                )
         return tuple(items)
 
     def _pieces(self, item: FooterItem, key_style: Style, words_style: Style) -> list[Segment]:
@@ -327,15 +351,26 @@ class KeyFooter(Widget):
                 else:
                     start = placed.x + placed.key_cells[index]
                     width = cell_len(shown)
-                keys.append(ShownKey(key, shown, item.description, action, item.disabled, item.palette,
-                                     Region(left + start, top, width, 1)))
+                keys.append(
+                    ShownKey(
+                        key,
+                        shown,
+                        item.description,
+                        action,
+                        item.disabled,
+                        item.palette,
+                        Region(left + start, top, width, 1),
+                    )
+                )
         return keys
 
     def labels(self) -> list[str]:
         """Each key (or group of keys) as its words read on the row: "n Next", "←→ Action"."""
         self._line(self.size.width)
-        return [f"{''.join(shown for _key, shown, _action in placed.item.keys)} {placed.item.description}".strip()
-                for placed in self._placed]
+        return [
+            f"{''.join(shown for _key, shown, _action in placed.item.keys)} {placed.item.description}".strip()
+            for placed in self._placed
+        ]
 
     def _at(self, x: int) -> Placed | None:
         return next((placed for placed in self._placed if placed.x <= x < placed.x + placed.width), None)

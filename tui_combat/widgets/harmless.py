@@ -28,8 +28,12 @@ class HarmlessText(LineFilter):
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         if all(control or text.isprintable() for text, _style, control in segments):
             return segments  # every line but one drawn from such a text
-        return [segment if segment.control or segment.text.isprintable()
-                else Segment(without_controls(segment.text), segment.style) for segment in segments]
+        return [
+            segment
+            if segment.control or segment.text.isprintable()
+            else Segment(without_controls(segment.text), segment.style)
+            for segment in segments
+        ]
 
 
 HARMLESS = HarmlessText()

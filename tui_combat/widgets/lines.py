@@ -48,8 +48,21 @@ BLANK_SHOWS = ("underline", "underline2", "strike", "overline", "reverse", "fram
 """Attributes that draw something on a blank cell (a bold or an italic blank looks like any other)."""
 
 
-ATTRIBUTES = ("bold", "dim", "italic", "underline", "blink", "blink2", "reverse", "conceal", "strike",
-              "underline2", "frame", "encircle", "overline")
+ATTRIBUTES = (
+    "bold",
+    "dim",
+    "italic",
+    "underline",
+    "blink",
+    "blink2",
+    "reverse",
+    "conceal",
+    "strike",
+    "underline2",
+    "frame",
+    "encircle",
+    "overline",
+)
 
 
 @lru_cache(maxsize=4096)
@@ -58,8 +71,12 @@ def _look(style: Style | None) -> tuple[object, ...]:
     sends what an unset one does), its link."""
     if style is None:
         return (None, None, (), None)
-    return (style.color, style.bgcolor, tuple(attribute for attribute in ATTRIBUTES if getattr(style, attribute)),
-            style.link)
+    return (
+        style.color,
+        style.bgcolor,
+        tuple(attribute for attribute in ATTRIBUTES if getattr(style, attribute)),
+        style.link,
+    )
 
 
 def _blank_look(style: Style | None) -> tuple[object, ...] | None:
@@ -162,11 +179,13 @@ def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int] | None:
         head += 1
     tail = 0
     if old.cell_length == new.cell_length:
-        while (tail < min(len(before_pieces), len(after_pieces)) - head
-               and before_pieces[-1 - tail] == after_pieces[-1 - tail]):
+        while (
+            tail < min(len(before_pieces), len(after_pieces)) - head
+            and before_pieces[-1 - tail] == after_pieces[-1 - tail]
+        ):
             tail += 1
-    before = _cells(Strip(before_pieces[head:len(before_pieces) - tail]), max(width - skipped, 0) if not tail else 0)
-    after = _cells(Strip(after_pieces[head:len(after_pieces) - tail]), max(width - skipped, 0) if not tail else 0)
+    before = _cells(Strip(before_pieces[head : len(before_pieces) - tail]), max(width - skipped, 0) if not tail else 0)
+    after = _cells(Strip(after_pieces[head : len(after_pieces) - tail]), max(width - skipped, 0) if not tail else 0)
     length = max(len(before), len(after))
     before.extend(("", None) for _ in range(length - len(before)))
     after.extend(("", None) for _ in range(length - len(after)))
@@ -192,8 +211,9 @@ class TextLines(Widget):
     TextLines { height: auto; }
     """
 
-    def __init__(self, text: Text | str = "", *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self, text: Text | str = "", *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._content_text = text if isinstance(text, Text) else Text(text)
         self._strips: list[Strip] = []
@@ -245,8 +265,17 @@ class TextLines(Widget):
 
     def _draw(self, width: int, style: Style) -> list[Strip]:
         text = self._content_text
-        key = (text.plain, tuple(text.spans), text.style, text.justify, text.overflow, text.no_wrap, text.end,
-               width, style)
+        key = (
+            text.plain,
+            tuple(text.spans),
+            text.style,
+            text.justify,
+            text.overflow,
+            text.no_wrap,
+            text.end,
+            width,
+            style,
+        )
         strips = self._drawn.get(key)
         if strips is None:
             self.texts_drawn += 1
@@ -283,8 +312,7 @@ class ManyLines(TextLines):
     line: each line is drawn once and kept while it stays the same, so an update draws only the lines that
     changed and redraws only the cells that did."""
 
-    def __init__(self, *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._lines: list[Text] = []
         self._kept: dict[tuple[object, ...], list[Strip]] = {}
@@ -323,9 +351,14 @@ class ManyLines(TextLines):
             else:
                 key = (line.plain, tuple(line.spans), str(line.style), line.no_wrap, line.overflow, line.justify)
                 found = kept.get(key) or self._kept.get(key)
-                drawn = found if found is not None else [
-                    Strip(Segment.apply_style(row, style)).crop_extend(0, width, style)
-                    for row in console.render_lines(line, options, pad=False)]
+                drawn = (
+                    found
+                    if found is not None
+                    else [
+                        Strip(Segment.apply_style(row, style)).crop_extend(0, width, style)
+                        for row in console.render_lines(line, options, pad=False)
+                    ]
+                )
                 kept[key] = drawn
             same[id(line)] = (line, drawn)
             strips.extend(drawn)

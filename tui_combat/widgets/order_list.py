@@ -67,8 +67,9 @@ def effect_text(effect: Effect) -> str:
     return f"{render(effect.label)} {effect.rounds}"
 
 
-def _line(combatant: Combatant, marker: str = "", budget: str = "", effects: tuple[Effect, ...] = (),
-          health: str = "") -> Text:
+def _line(
+    combatant: Combatant, marker: str = "", budget: str = "", effects: tuple[Effect, ...] = (), health: str = ""
+) -> Text:
     style = "dim" if combatant.status != "active" else ""
     text = Text("  ")
     text.append(combatant.name, style=style)
@@ -121,8 +122,9 @@ class Row:
 
     __slots__ = ("_text", "disabled", "key", "look", "members")
 
-    def __init__(self, key: str, look: tuple[object, ...], disabled: bool = False,
-                 members: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, key: str, look: tuple[object, ...], disabled: bool = False, members: tuple[str, ...] = ()
+    ) -> None:
         self.key = key
         self.look = look
         self.disabled = disabled
@@ -154,7 +156,9 @@ class Row:
             # The same cells either way but the first: a turn moving on redraws one cell of each header (and
             # the word after it).
             word = f"{marker} " if marker else ""
-            return Text.assemble((glyph("▶") if now else "─", "bold yellow" if now else "bold"), (f"─ {render(label)} {word}", "bold"))
+            return Text.assemble(
+                (glyph("▶") if now else "─", "bold yellow" if now else "bold"), (f"─ {render(label)} {word}", "bold")
+            )
         if kind == "idle":
             return Text(f"── {_('not in the order')} ", style="dim")
         return Text(f"── {self.look[1]} ", style="bold")
@@ -186,8 +190,15 @@ class Spot:
 
     __slots__ = ("disabled", "key", "kind", "members", "slot", "who")
 
-    def __init__(self, key: str, kind: str, slot: int | None = None, who: str = "",
-                 members: tuple[str, ...] = (), disabled: bool = False) -> None:
+    def __init__(
+        self,
+        key: str,
+        kind: str,
+        slot: int | None = None,
+        who: str = "",
+        members: tuple[str, ...] = (),
+        disabled: bool = False,
+    ) -> None:
         self.key = key
         self.kind = kind
         self.slot = slot
@@ -298,9 +309,14 @@ class Looks:
     the rows on the screen only) and any word of his own that differs from his slot's ("holds"). What
     several rows share (the slots' words, the effects by combatant) is worked out once, when first asked."""
 
-    def __init__(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None,
-                 census: dict[str, dict[str, Census]] | None = None,
-                 budgets: dict[str, tuple[BudgetInputs, str]] | None = None) -> None:
+    def __init__(
+        self,
+        state: State,
+        in_resolve: bool,
+        ruleset: AnyRuleset | None = None,
+        census: dict[str, dict[str, Census]] | None = None,
+        budgets: dict[str, tuple[BudgetInputs, str]] | None = None,
+    ) -> None:
         self.state = state
         self.in_resolve = in_resolve
         self.rules = ruleset
@@ -378,9 +394,14 @@ class Looks:
             counted = kept.get(spot.key)
             if counted is None:
                 counted = kept[spot.key] = Census(state.present(spot.members))
-            _kind, _first, marker, budget, _effects, _health = self.combatant(state.combatant(counted.members[0]), spot.slot, visible)
-            return Row(spot.key, ("group", counted.name, len(counted.members), counted.out, marker, budget),
-                       members=counted.members)
+            _kind, _first, marker, budget, _effects, _health = self.combatant(
+                state.combatant(counted.members[0]), spot.slot, visible
+            )
+            return Row(
+                spot.key,
+                ("group", counted.name, len(counted.members), counted.out, marker, budget),
+                members=counted.members,
+            )
         if spot.kind == "slot":
             assert spot.slot is not None
             now = self.in_resolve and spot.slot == state.cursor
@@ -390,13 +411,21 @@ class Looks:
         return Row(spot.key, ("idle",), disabled=True)
 
 
-def order_rows(state: State, in_resolve: bool, ruleset: AnyRuleset | None = None, shown: str = FILTER_ALL,
-               window: tuple[tuple[int, int], ...] | None = None, folded: frozenset[str] = frozenset()) -> list[Row]:
+def order_rows(
+    state: State,
+    in_resolve: bool,
+    ruleset: AnyRuleset | None = None,
+    shown: str = FILTER_ALL,
+    window: tuple[tuple[int, int], ...] | None = None,
+    folded: frozenset[str] = frozenset(),
+) -> list[Row]:
     """Every row for ``state`` (see :func:`layout` and :class:`Looks`); what is left is worked out only for
     the rows ``window`` (ranges of first, last) covers, when given."""
     looks = Looks(state, in_resolve, ruleset)
-    return [looks.row(spot, window is None or any(first <= index <= last for first, last in window))
-            for index, spot in enumerate(layout(state, in_resolve, shown, folded))]
+    return [
+        looks.row(spot, window is None or any(first <= index <= last for first, last in window))
+        for index, spot in enumerate(layout(state, in_resolve, shown, folded))
+    ]
 
 
 def changed_combatants(before: State, after: State, shown: str = FILTER_ALL) -> list[Combatant] | None:
@@ -540,7 +569,7 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
             return None
         row = self._rows[index]
         if row.key.startswith(GROUP_PREFIX):
-            return row.key[len(GROUP_PREFIX):].split("#")[0]
+            return row.key[len(GROUP_PREFIX) :].split("#")[0]
         combatant = self.selected_combatant()
         state = self._shown_state[0]
         group = state.combatant(combatant).group if combatant and state.has(combatant) else ""
@@ -598,7 +627,9 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
             else:
                 self._window = self._visible_rows()
                 first, last = self._window
-                self._rebuild(spots, [self._looks.row(spot, first <= index <= last) for index, spot in enumerate(spots)])
+                self._rebuild(
+                    spots, [self._looks.row(spot, first <= index <= last) for index, spot in enumerate(spots)]
+                )
         target = selected
         turn = (state.round, state.step, state.cursor, state.acting_now()) if in_resolve else None
         if turn is not None and turn != self._turn and state.order:

@@ -27,8 +27,15 @@ class LogView(ScrollView, can_focus=True):
     LogView { background: $surface; color: $foreground; overflow-y: scroll; }
     """
 
-    def __init__(self, *, max_lines: int | None = None, min_width: int = 78, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        max_lines: int | None = None,
+        min_width: int = 78,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.max_lines = max_lines
         self.min_width = min_width
@@ -63,8 +70,15 @@ class RoundLog(SteadyScrollBars, LogView):
     is, and only a longer one is wrapped by Rich (Textual's ``RichLog.write`` has Rich measure and wrap all
     of them: opening a long fight filled the log with its last :attr:`max_lines` entries in some 9 ms)."""
 
-    def __init__(self, *, max_lines: int | None = None, min_width: int = 78, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        max_lines: int | None = None,
+        min_width: int = 78,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(max_lines=max_lines, min_width=min_width, name=name, id=id, classes=classes)
 
     _texts: deque[str] | None = None
@@ -174,8 +188,15 @@ class RoundLog(SteadyScrollBars, LogView):
         for the log of the round screen), and an undo writes the log again: a line drawn lately at this
         look is taken as it was drawn, and only rows with other lines are drawn."""
         self.drawings += 1
-        look = (crop.x, crop.width, self.size, self.scroll_offset.x, self.rich_style,
-                self.background_colors, self._style_changes)
+        look = (
+            crop.x,
+            crop.width,
+            self.size,
+            self.scroll_offset.x,
+            self.rich_style,
+            self.background_colors,
+            self._style_changes,
+        )
         if look != self._finished_look or self._finished is None:
             self._finished, self._finished_look = {}, look
         finished = self._finished

@@ -38,23 +38,34 @@ def merged_bindings(cls: type[DOMNode]) -> BindingsMap:
 
 @lru_cache(maxsize=4096)
 def _with_words(binding: Binding, description: str, tooltip: str, group: str | None) -> Binding:
-    return replace(binding, description=description, tooltip=tooltip,
-                   group=replace(binding.group, description=group) if binding.group is not None and group is not None else None)
+    return replace(
+        binding,
+        description=description,
+        tooltip=tooltip,
+        group=replace(binding.group, description=group) if binding.group is not None and group is not None else None,
+    )
 
 
 def translated_binding(binding: Binding) -> Binding:
     """``binding`` with its description, tooltip and group's description in the active language."""
     description, tooltip = _(binding.description), _(binding.tooltip)
     group = _(binding.group.description) if binding.group is not None else None
-    if description == binding.description and tooltip == binding.tooltip and (
-            binding.group is None or group == binding.group.description):
+    if (
+        description == binding.description
+        and tooltip == binding.tooltip
+        and (binding.group is None or group == binding.group.description)
+    ):
         return binding
     return _with_words(binding, description, tooltip, group)
 
 
 def translated_bindings(bindings: BindingsMap) -> BindingsMap:
-    return BindingsMap.from_keys({key: [translated_binding(binding) for binding in key_bindings]
-                                  for key, key_bindings in bindings.key_to_bindings.items()})
+    return BindingsMap.from_keys(
+        {
+            key: [translated_binding(binding) for binding in key_bindings]
+            for key, key_bindings in bindings.key_to_bindings.items()
+        }
+    )
 
 
 def described(node: DOMNode) -> BindingsMap:
@@ -72,8 +83,9 @@ class TranslatedBindings:
         shown: dict[str, ActiveBinding] = {}
         for key, (node, binding, enabled, tooltip) in active.items():
             translated = translated_binding(binding)
-            shown[key] = ActiveBinding(node, translated, enabled,
-                                       translated.tooltip if tooltip == binding.tooltip else tooltip)
+            shown[key] = ActiveBinding(
+                node, translated, enabled, translated.tooltip if tooltip == binding.tooltip else tooltip
+            )
         return shown
 
 

@@ -51,7 +51,7 @@ def low_card(card: int) -> bool:
 
 
 def card_text(card: int) -> str:
-    """"K♠", "10♥"; a Joker is "Joker" (the caller translates that word)."""
+    """ "K♠", "10♥"; a Joker is "Joker" (the caller translates that word)."""
     if is_joker(card):
         return "Joker"
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]

@@ -131,8 +131,13 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         FieldSpec(key="parry", label=N_("Parry"), kind="int", default=4, minimum=0, maximum=30),
         FieldSpec(key="toughness", label=N_("Toughness"), kind="int", default=5, minimum=1, maximum=40),
         FieldSpec(key="spirit", label=N_("Spirit die"), default="1d6!"),
-        FieldSpec(key="level_headed", label=N_("Level Headed"), kind="choice", default="no",
-                  choices=(("no", N_("no")), ("yes", N_("Level Headed")), ("improved", N_("Improved Level Headed")))),
+        FieldSpec(
+            key="level_headed",
+            label=N_("Level Headed"),
+            kind="choice",
+            default="no",
+            choices=(("no", N_("no")), ("yes", N_("Level Headed")), ("improved", N_("Improved Level Headed"))),
+        ),
         FieldSpec(key="quick", label=N_("Quick"), kind="bool", default=False),
     )
     actions = (
@@ -196,18 +201,29 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         # A foe's Toughness is behind the GM's screen (the posse's is the players' own): the players read what the
         # hit did, as they do when the damage was rolled and they see only the outcome of rolls.
         party = state.side(combatant.side).is_party
-        said = Msg(id=N_("{name} takes {amount} against Toughness {toughness}: {outcome}."),
-                   params={"name": name, "amount": amount, "toughness": toughness if party else behind(toughness),
-                           "outcome": outcome})
-        said_public = Msg(id=N_("{name} takes {amount}: {outcome}."), params={"name": name, "amount": amount,
-                                                                            "outcome": outcome})
+        said = Msg(
+            id=N_("{name} takes {amount} against Toughness {toughness}: {outcome}."),
+            params={
+                "name": name,
+                "amount": amount,
+                "toughness": toughness if party else behind(toughness),
+                "outcome": outcome,
+            },
+        )
+        said_public = Msg(
+            id=N_("{name} takes {amount}: {outcome}."), params={"name": name, "amount": amount, "outcome": outcome}
+        )
         return Health(hp=hp, status=status, said=said, said_public=said_public)
 
     def after_healing(self, state: State, combatant: Combatant, amount: int) -> Health:
         health = super().after_healing(state, combatant, amount)
         healed = health.hp - combatant.hp
-        return replace(health, said=plural_msg("{name}: {n} wound healed.", "{name}: {n} wounds healed.",
-                                               healed, name=who(state, combatant)))
+        return replace(
+            health,
+            said=plural_msg(
+                "{name}: {n} wound healed.", "{name}: {n} wounds healed.", healed, name=who(state, combatant)
+            ),
+        )
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         combatant = state.combatant(combatant_id)
@@ -220,8 +236,14 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         fight = self.fight_of(state)
         if state.combatant(combatant_id).status == "active":
             return state
-        return self.with_fight(state, replace(fight, shaken=tuple(c for c in fight.shaken if c != combatant_id),
-                                              held=tuple(c for c in fight.held if c != combatant_id)))
+        return self.with_fight(
+            state,
+            replace(
+                fight,
+                shaken=tuple(c for c in fight.shaken if c != combatant_id),
+                held=tuple(c for c in fight.held if c != combatant_id),
+            ),
+        )
 
     def condition_word(self, state: State, combatant_id: str) -> str | None:
         combatant = state.combatant(combatant_id)
@@ -236,8 +258,12 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
     # -- the round -------------------------------------------------------------------------------
     def steps(self, state: State) -> tuple[StepDef, ...]:
         return (
-            StepDef(id="deal", label=N_("Action cards"), kind="initiative",
-                    help=N_("highest card first; ties by suit ♠ ♥ ♦ ♣")),
+            StepDef(
+                id="deal",
+                label=N_("Action cards"),
+                kind="initiative",
+                help=N_("highest card first; ties by suit ♠ ♥ ♦ ♣"),
+            ),
             StepDef(id="resolve", label=N_("Turns"), kind="resolve"),
             StepDef(id="end", label=N_("End of round"), kind="end"),
         )
@@ -260,8 +286,11 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         shaken = self.fight_of(state).shaken
         for combatant_id in state.order[slot].combatants:
             if combatant_id in shaken:
-                state = log(state, N_("{name} is Shaken: a Spirit roll of 4 (or a Benny) before acting."),
-                            name=who(state, combatant_id))
+                state = log(
+                    state,
+                    N_("{name} is Shaken: a Spirit roll of 4 (or a Benny) before acting."),
+                    name=who(state, combatant_id),
+                )
         return state
 
     def on_join(self, state: State, combatant_ids: tuple[str, ...]) -> State:
@@ -278,13 +307,20 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
             if combatant.group and not self.sheet(combatant).wild_card:
                 groups.setdefault(combatant.group, []).append(combatant)
             else:
-                requests.append(RollRequest(key=combatant.id, label=who(state, combatant), dice="",
-                                            combatants=(combatant.id,)))
+                requests.append(
+                    RollRequest(key=combatant.id, label=who(state, combatant), dice="", combatants=(combatant.id,))
+                )
         for group, members in groups.items():
             common = members[0].name.rpartition(" ")[0] or members[0].name
             ids = tuple(c.id for c in members)
-            requests.append(RollRequest(key=group, label=Msg(id=N_("{name} (group)"), params={
-                "name": group_ref(state, common, ids, group)}), dice="", combatants=ids))
+            requests.append(
+                RollRequest(
+                    key=group,
+                    label=Msg(id=N_("{name} (group)"), params={"name": group_ref(state, common, ids, group)}),
+                    dice="",
+                    combatants=ids,
+                )
+            )
         return tuple(requests)
 
     def draws_initiative(self, state: State, request: RollRequest) -> bool:
@@ -301,8 +337,13 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
             return _("cards drawn, the best kept: 3♣ 9h")
         return _("a card: K♠, 10h, Joker")
 
-    def draw_initiative(self, state: State, requests: tuple[RollRequest, ...], rng: random.Random,
-                        taken: Mapping[str, Roll] | None = None) -> dict[str, Roll]:
+    def draw_initiative(
+        self,
+        state: State,
+        requests: tuple[RollRequest, ...],
+        rng: random.Random,
+        taken: Mapping[str, Roll] | None = None,
+    ) -> dict[str, Roll]:
         out = [*self.fight_of(state).out, *(face for r in state.initiative.rolls.values() for face in r.faces)]
         out += [face for r in (taken or {}).values() for face in r.faces]
         this_deal = [face for r in (taken or {}).values() for face in r.faces]
@@ -332,9 +373,14 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
 
     def initiative_line(self, state: State, request: RollRequest, result: Roll) -> Msg:
         if len(result.faces) > 1:
-            return Msg(id=N_("{label} draws {cards} and acts on {card}."), params={
-                "label": request.label, "cards": [card_word(face) for face in result.faces],
-                "card": card_word(result.total)})
+            return Msg(
+                id=N_("{label} draws {cards} and acts on {card}."),
+                params={
+                    "label": request.label,
+                    "cards": [card_word(face) for face in result.faces],
+                    "card": card_word(result.total),
+                },
+            )
         return Msg(id=N_("{label} is dealt {card}."), params={"label": request.label, "card": card_word(result.total)})
 
     def initiative_value(self, state: State, request: RollRequest, result: Roll) -> int:
@@ -351,7 +397,9 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         short = len(cards.DECK) - len(fight.out) < len(drawn)
         stale = next((card for card in drawn if card in fight.out), None)
         if stale is not None and not short:
-            raise RuleError(_("{card} is out of the deck: it was dealt since the last shuffle.", card=card_shown(stale)))
+            raise RuleError(
+                _("{card} is out of the deck: it was dealt since the last shuffle.", card=card_shown(stale))
+            )
         requests = {request.key: request for request in self.initiative_requests(state)}
         kept: dict[str, int] = {}
         jokers: list[str] = []
@@ -366,15 +414,22 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
                 jokers.extend(members)
                 continue
             label = Msg(id="{card}", params={"card": cards.card_text(result.total)})
-            slots.append((self.initiative_value(state, request, result),
-                          Slot(label=label, combatants=members, value=self.initiative_value(state, request, result))))
+            slots.append(
+                (
+                    self.initiative_value(state, request, result),
+                    Slot(label=label, combatants=members, value=self.initiative_value(state, request, result)),
+                )
+            )
         this = SavageRound(cards=kept, drawn=tuple(drawn), jokers=tuple(jokers), shuffled=short)
         state = self.with_round(state, this)
         if short:
             state = log(state, N_("The deck ran out during the deal and was shuffled."))
         if jokers:
-            state = log(state, N_("Joker: {names} may act at any time this round, +2 to trait and damage rolls."),
-                        names=whos(state, jokers))
+            state = log(
+                state,
+                N_("Joker: {names} may act at any time this round, +2 to trait and damage rolls."),
+                names=whos(state, jokers),
+            )
         return settle(state, [slot for _value, slot in sorted(slots, key=lambda pair: pair[0], reverse=True)])
 
     # -- out of the order: Jokers and holds ------------------------------------------------------
@@ -382,8 +437,10 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         if state.phase != "round":
             return ()
         held, jokers = self.fight_of(state).held, self.round_of(state).jokers
-        return (*(Waiting(combatant=c, label=Msg(id=N_("Joker: acts at any time"))) for c in jokers),
-                *(Waiting(combatant=c, label=Msg(id=N_("on hold"))) for c in held if c not in jokers))
+        return (
+            *(Waiting(combatant=c, label=Msg(id=N_("Joker: acts at any time"))) for c in jokers),
+            *(Waiting(combatant=c, label=Msg(id=N_("on hold"))) for c in held if c not in jokers),
+        )
 
     def bring_in(self, state: State, combatant_id: str) -> State:
         fight, this = self.fight_of(state), self.round_of(state)
@@ -411,16 +468,29 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         sheet = self.sheet(combatant)
         wild = (FieldSpec(key="wild", label=N_("Wild Die"), kind="roll", default=WILD_DIE),) if sheet.wild_card else ()
         if name == "recover":
-            return (FieldSpec(key="benny", label=N_("A Benny spent"), kind="bool", default=False),
-                    FieldSpec(key="spirit", label=N_("Spirit roll"), kind="roll", default=sheet.spirit,
-                              help=N_("Not used when a Benny is spent.")), *wild)
+            return (
+                FieldSpec(key="benny", label=N_("A Benny spent"), kind="bool", default=False),
+                FieldSpec(
+                    key="spirit",
+                    label=N_("Spirit roll"),
+                    kind="roll",
+                    default=sheet.spirit,
+                    help=N_("Not used when a Benny is spent."),
+                ),
+                *wild,
+            )
         if name != "attack":
             return ()
         foes = [c for c in state.combatants if c.side != combatant.side and c.status == "active"]
         return (
             FieldSpec(key="target", label=N_("Target"), kind="choice", choices=tuple((c.id, c.name) for c in foes)),
-            FieldSpec(key="range", label=N_("Attack"), kind="choice", default="melee",
-                      choices=(("melee", N_("melee: against Parry")), ("ranged", N_("ranged: against 4")))),
+            FieldSpec(
+                key="range",
+                label=N_("Attack"),
+                kind="choice",
+                default="melee",
+                choices=(("melee", N_("melee: against Parry")), ("ranged", N_("ranged: against 4"))),
+            ),
             FieldSpec(key="modifier", label=N_("Other modifiers"), kind="int", default=0, minimum=-20, maximum=20),
             FieldSpec(key="trait", label=N_("Attack roll"), kind="roll", default=sheet.skill),
             *wild,
@@ -437,14 +507,16 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         raise RuleError(_("Unknown action {name}.", name=name))
 
     def hold(self, state: State, combatant: Combatant) -> State:
-        order = tuple(replace(slot, combatants=tuple(c for c in slot.combatants if c != combatant.id))
-                      for slot in state.order)
+        order = tuple(
+            replace(slot, combatants=tuple(c for c in slot.combatants if c != combatant.id)) for slot in state.order
+        )
         fight = self.fight_of(state)
         state = self.with_fight(replace(state, order=order), replace(fight, held=(*fight.held, combatant.id)))
         return log(state, N_("{name} goes on hold."), name=who(state, combatant))
 
-    def trait_total(self, combatant: Combatant, args: Mapping[str, Any], key: str,
-                    label: str) -> tuple[int, tuple[Roll, ...], Param]:
+    def trait_total(
+        self, combatant: Combatant, args: Mapping[str, Any], key: str, label: str
+    ) -> tuple[int, tuple[Roll, ...], Param]:
         """The trait die (and the Wild Die for a Wild Card: the higher counts): the total, the rolls, and the
         rolls as a log parameter."""
         trait = roll_of(args, key, label)
@@ -466,10 +538,17 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         total -= min(self.wounds(combatant), MOST_WOUNDS)
         success = total >= TARGET_NUMBER
         result = Msg(id=N_("no longer Shaken") if success else N_("still Shaken"))
-        state = log(state, N_("{name}: Spirit {roll} → {total} against 4: {result}."), rolls=rolls,
-                    facts={"total": total, "recovered": success},
-                    public=Msg(id=N_("{name}: {result}."), params={"name": name, "result": result}),
-                    name=name, roll=shown, total=total, result=result)
+        state = log(
+            state,
+            N_("{name}: Spirit {roll} → {total} against 4: {result}."),
+            rolls=rolls,
+            facts={"total": total, "recovered": success},
+            public=Msg(id=N_("{name}: {result}."), params={"name": name, "result": result}),
+            name=name,
+            roll=shown,
+            total=total,
+            result=result,
+        )
         return self.with_fight(state, unshaken) if success else state
 
     def reckon(self, state: State, attacker: Combatant, args: Mapping[str, Any]) -> Reckoning:
@@ -510,8 +589,9 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
             if chance is None:
                 return ""
             shown = f"{added:+d}"
-            return _("Needs 4 on Spirit, {added} on the roll: {chance}% to recover.", added=shown,
-                     chance=round(chance * 100))
+            return _(
+                "Needs 4 on Spirit, {added} on the roll: {chance}% to recover.", added=shown, chance=round(chance * 100)
+            )
         if name != "attack" or not values.get("target"):
             return ""
         reckoning = self.reckon(state, combatant, values)
@@ -521,9 +601,14 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
             return ""
         against = _("Parry") if reckoning.melee else _("at range")
         on_the_roll = f"{reckoning.added:+d}"
-        return _("Needs {needed} ({against}), {added} on the roll: {hit}% to hit, {raised}% with a raise.",
-                 needed=reckoning.needed, against=against, added=on_the_roll, hit=round(hit * 100),
-                 raised=round(raised * 100))
+        return _(
+            "Needs {needed} ({against}), {added} on the roll: {hit}% to hit, {raised}% with a raise.",
+            needed=reckoning.needed,
+            against=against,
+            added=on_the_roll,
+            hit=round(hit * 100),
+            raised=round(raised * 100),
+        )
 
     def attack(self, state: State, attacker: Combatant, args: Mapping[str, Any]) -> State:
         if attacker.id in self.fight_of(state).shaken:
@@ -537,11 +622,27 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         needed = reckoning.needed
         hit, raised = total >= needed, total >= needed + RAISE
         result = Msg(id=N_("a hit with a raise") if raised else N_("a hit") if hit else N_("a miss"))
-        return log(state, N_("{attacker} attacks {target}: {roll}, {modifiers} → {total} against {needed}: {result}."),
-                   rolls=rolls, facts={"attacker": attacker.id, "target": target.id, "hit": hit, "raise": raised,
-                                       "total": total, "needed": needed, "joker": bool(reckoning.joker)},
-                   attacker=who(state, attacker), target=who(state, target), roll=shown,
-                   modifiers=f"{reckoning.added:+d}", total=total, needed=needed, result=result)
+        return log(
+            state,
+            N_("{attacker} attacks {target}: {roll}, {modifiers} → {total} against {needed}: {result}."),
+            rolls=rolls,
+            facts={
+                "attacker": attacker.id,
+                "target": target.id,
+                "hit": hit,
+                "raise": raised,
+                "total": total,
+                "needed": needed,
+                "joker": bool(reckoning.joker),
+            },
+            attacker=who(state, attacker),
+            target=who(state, target),
+            roll=shown,
+            modifiers=f"{reckoning.added:+d}",
+            total=total,
+            needed=needed,
+            result=result,
+        )
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
         facts = new_attack(before, after, args.get("combatant")) if name == "attack" else None
@@ -551,9 +652,15 @@ class SavageWorlds(Ruleset[SavageRound, SavageFight]):
         dice = self.sheet(attacker).damage + ("+1d6!" if facts.get("raise") else "")
         dice = with_bonus(dice, JOKER_BONUS if facts.get("joker") else 0)
         what = Msg(id=N_("a raise: +1d6")) if facts.get("raise") else ""
-        return DamageDue(target=str(facts["target"]), dice=dice, what=what,
-                         note=Msg(id=N_("Against Toughness {toughness}: a success Shakes, each raise is a wound."),
-                                  params={"toughness": self.sheet(after.combatant(str(facts["target"]))).toughness}))
+        return DamageDue(
+            target=str(facts["target"]),
+            dice=dice,
+            what=what,
+            note=Msg(
+                id=N_("Against Toughness {toughness}: a success Shakes, each raise is a wound."),
+                params={"toughness": self.sheet(after.combatant(str(facts["target"]))).toughness},
+            ),
+        )
 
     # -- what the screens show -------------------------------------------------------------------
     def details(self, state: State, combatant_id: str) -> tuple[tuple[str, str], ...]:

@@ -42,8 +42,9 @@ def slot_labels(app: CombatApp) -> list[str]:
     return [render(slot.label) for slot in store(app).state.order]
 
 
-async def test_a_round_of_savage_worlds_from_the_keyboard(savage_worlds: AnyRuleset,
-                                                         make_app: Callable[..., CombatApp], data_root: Path) -> None:
+async def test_a_round_of_savage_worlds_from_the_keyboard(
+    savage_worlds: AnyRuleset, make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
     app = make_app(encounter=DEMO)
     async with app.run_test(size=SIZE) as pilot:
         await to_round_from_setup(pilot)
@@ -53,7 +54,11 @@ async def test_a_round_of_savage_worlds_from_the_keyboard(savage_worlds: AnyRule
         await pilot.press("t")
         form = await until_form(pilot, "the action-card form")
         assert [(f.label, f.kind) for f in form.fields] == [
-            ("Jessie", "str"), ("Doc", "str"), ("Black Bart", "str"), ("Bandit (group)", "str")]
+            ("Jessie", "str"),
+            ("Doc", "str"),
+            ("Black Bart", "str"),
+            ("Bandit (group)", "str"),
+        ]
         assert form.fields[0].help.startswith("cards drawn, the best kept")
         await pilot.press(*"3c 9h", "enter", *"joker", "enter", *"ks", "enter", *"kh", "enter")
         await until_closed(pilot, form, "the cards dealt")

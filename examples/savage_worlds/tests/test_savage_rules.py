@@ -28,19 +28,30 @@ WILD = {"wild_card": True, "skill": "1d8!", "damage": "1d8!+1d6!", "parry": 6, "
 EXTRA = {"skill": "1d6!", "damage": "1d6!+1d6!", "parry": 5, "toughness": 5}
 
 
-def fight(*combatants: tuple[str, str, dict[str, Any]], count: dict[str, int] | None = None, rolls_shown: str = "",
-          hidden: tuple[str, ...] = ()) -> State:
+def fight(
+    *combatants: tuple[str, str, dict[str, Any]],
+    count: dict[str, int] | None = None,
+    rolls_shown: str = "",
+    hidden: tuple[str, ...] = (),
+) -> State:
     """A fight at its action-card step: the Posse (s1) and the Gang (s2); ``rolls_shown``: what the players see of
     rolls, set before the fight; ``hidden``: the names of those hidden from the players."""
     state = State(seed=1)
-    for action in (a.SetRuleset(ruleset="savage_worlds"), a.AddSide(name="Posse", is_party=True),
-                   a.AddSide(name="Gang")):
+    for action in (
+        a.SetRuleset(ruleset="savage_worlds"),
+        a.AddSide(name="Posse", is_party=True),
+        a.AddSide(name="Gang"),
+    ):
         state = apply(state, action)
     if rolls_shown:
         state = apply(state, a.SetOption(key=ROLLS_OPTION, value=rolls_shown))
     for side, name, sheet in combatants:
-        state = apply(state, a.AddCombatants(side=side, name=name, hp=0, count=(count or {}).get(name, 1), sheet=sheet,
-                                             hidden=name in hidden))
+        state = apply(
+            state,
+            a.AddCombatants(
+                side=side, name=name, hp=0, count=(count or {}).get(name, 1), sheet=sheet, hidden=name in hidden
+            ),
+        )
     return apply(state, a.StartFight())
 
 
@@ -56,22 +67,31 @@ def deal(ruleset: AnyRuleset, state: State, **typed: str) -> State:
     """The cards typed for each request, by the first word of its label ("Bandit" for "Bandit (group)")."""
     requests, _fresh = initiative_asked(ruleset, state)
     by_label = {render(request.label).split(" ")[0]: request for request in requests}
-    rolls = {by_label[label].key: ruleset.read_initiative(state, by_label[label], text) for label, text in typed.items()}
+    rolls = {
+        by_label[label].key: ruleset.read_initiative(state, by_label[label], text) for label, text in typed.items()
+    }
     return apply(state, a.RollInitiative(rolls=rolls))
 
 
 def attack(state: State, attacker: str, target: str, trait: int, wild: int | None = None, **more: Any) -> State:
     named = ids(state)
-    args: dict[str, Any] = {"combatant": named[attacker], "target": named[target], "range": "melee", "modifier": 0,
-                            "trait": Roll(expr="1d8!", total=trait, physical=True), **more}
+    args: dict[str, Any] = {
+        "combatant": named[attacker],
+        "target": named[target],
+        "range": "melee",
+        "modifier": 0,
+        "trait": Roll(expr="1d8!", total=trait, physical=True),
+        **more,
+    }
     if wild is not None:
         args["wild"] = Roll(expr="1d6!", total=wild, physical=True)
     return apply(state, a.RulesetAction(name="attack", args=args))
 
 
 def test_the_highest_card_acts_first_and_ties_go_by_suit(savage_worlds: AnyRuleset) -> None:
-    state = fight(("s1", "Jessie", WILD), ("s1", "Doc", WILD), ("s2", "Bart", WILD), ("s2", "Bandit", EXTRA),
-                  count={"Bandit": 3})
+    state = fight(
+        ("s1", "Jessie", WILD), ("s1", "Doc", WILD), ("s2", "Bart", WILD), ("s2", "Bandit", EXTRA), count={"Bandit": 3}
+    )
     requests, _fresh = initiative_asked(savage_worlds, state)
     assert [render(r.label) for r in requests] == ["Jessie", "Doc", "Bart", "Bandit (group)"]  # the Extras share one
     state = deal(savage_worlds, state, Jessie="Kh", Doc="K♠", Bart="2s", Bandit="A♣")
@@ -112,8 +132,9 @@ def render_card(ruleset: AnyRuleset, state: State, result: Roll) -> str:
 
 
 def test_level_headed_keeps_the_best_and_quick_draws_again(savage_worlds: AnyRuleset) -> None:
-    state = fight(("s1", "Jessie", {**WILD, "level_headed": "yes"}), ("s1", "Doc", {**WILD, "quick": True}),
-                  ("s2", "Bart", WILD))
+    state = fight(
+        ("s1", "Jessie", {**WILD, "level_headed": "yes"}), ("s1", "Doc", {**WILD, "quick": True}), ("s2", "Bart", WILD)
+    )
     requests, _fresh = initiative_asked(savage_worlds, state)
     # A fresh deck: 2♣ 3♣ 4♣ 5♣ 6♣ … Jessie draws the 1st and 5th left (2♣, 6♣), Doc the 1st (3♣, low), then
     # the 1st again (4♣, low), then the 3rd left (7♣): he acts on 7♣. Bart the 1st left (5♣).
@@ -132,11 +153,15 @@ def test_a_joker_acts_when_he_likes_with_two_more_and_the_deck_is_shuffled(savag
     assert order_names(state) == [["Bart"], ["Bandit"]]
     named = ids(state)
     assert [(w.combatant, render(w.label)) for w in savage_worlds.out_of_order(state)] == [
-        (named["Jessie"], "Joker: acts at any time")]
+        (named["Jessie"], "Joker: acts at any time")
+    ]
     assert savage_worlds.turn_marker(state, named["Jessie"], None) == "Joker: acts at any time"
     view = public_view(state)
     assert [(g.kind, g.label, [c.name for c in g.combatants]) for g in view.groups][-1] == (
-        "waiting", "Joker: acts at any time", ["Jessie"])
+        "waiting",
+        "Joker: acts at any time",
+        ["Jessie"],
+    )
 
     # Bart acts; then Jessie comes in before the Bandit, and hits him with +2: 3 + 2 = 5 against Parry 5.
     state = apply(state, a.NextStep())
@@ -190,7 +215,10 @@ def test_toughness_shaken_and_wounds(savage_worlds: AnyRuleset) -> None:
         return state, next(e.text for e in reversed(state.log_entries()) if "Toughness" in e.text)
 
     state, said = hit(state, jessie, 5)
-    assert said == "Jessie takes 5 against Toughness 6: no effect." and savage_worlds.public_conditions(state, jessie) == ()
+    assert (
+        said == "Jessie takes 5 against Toughness 6: no effect."
+        and savage_worlds.public_conditions(state, jessie) == ()
+    )
     state, said = hit(state, jessie, 6)
     assert said == "Jessie takes 6 against Toughness 6: Shaken." and state.combatant(jessie).hp == 4
     assert savage_worlds.public_conditions(state, jessie) == ("Shaken",)
@@ -201,7 +229,10 @@ def test_toughness_shaken_and_wounds(savage_worlds: AnyRuleset) -> None:
     assert said == "Jessie takes 14 against Toughness 6: 2 wounds and Shaken." and state.combatant(jessie).hp == 1
     assert savage_worlds.condition_word(state, jessie) == "3 wounds"
     assert (savage_worlds.health_label, savage_worlds.health_shown(state, jessie)) == ("Wounds", "3/3")
-    assert (savage_worlds.health_shown(state, jessie, brief=True), savage_worlds.health_shown(state, bandit)) == ("3", "0/0")
+    assert (savage_worlds.health_shown(state, jessie, brief=True), savage_worlds.health_shown(state, bandit)) == (
+        "3",
+        "0/0",
+    )
     state, said = hit(state, jessie, 10)  # the fourth wound
     assert said == "Jessie takes 10 against Toughness 6: 1 wound: incapacitated."
     assert state.combatant(jessie).status == "down" and savage_worlds.condition_word(state, jessie) == "incapacitated"
@@ -237,8 +268,14 @@ def test_a_posse_members_toughness_is_the_players(savage_worlds: AnyRuleset) -> 
 
 
 def test_someone_hidden_is_named_by_no_line_the_players_read(savage_worlds: AnyRuleset) -> None:
-    state = fight(("s1", "Jessie", WILD), ("s2", "Bart", WILD), ("s2", "Bandit", EXTRA), count={"Bandit": 2},
-                  rolls_shown="everything", hidden=("Bart", "Bandit"))
+    state = fight(
+        ("s1", "Jessie", WILD),
+        ("s2", "Bart", WILD),
+        ("s2", "Bandit", EXTRA),
+        count={"Bandit": 2},
+        rolls_shown="everything",
+        hidden=("Bart", "Bandit"),
+    )
     state = deal(savage_worlds, state, Jessie="2♠", Bart="Joker", Bandit="K♥")
     named = ids(state)
     state = apply(state, a.Damage(combatant=named["Bart"], amount=6))
@@ -258,8 +295,12 @@ def test_a_shaken_attacker_recovers_first(savage_worlds: AnyRuleset) -> None:
     state = apply(state, a.Damage(combatant=named["Jessie"], amount=6))
     with pytest.raises(RuleError, match="Jessie is Shaken: recovery comes first."):
         attack(state, "Jessie", "Bart", trait=8, wild=2)
-    spirit = {"combatant": named["Jessie"], "benny": False, "spirit": Roll(expr="1d6!", total=3, physical=True),
-              "wild": Roll(expr="1d6!", total=2, physical=True)}
+    spirit = {
+        "combatant": named["Jessie"],
+        "benny": False,
+        "spirit": Roll(expr="1d6!", total=3, physical=True),
+        "wild": Roll(expr="1d6!", total=2, physical=True),
+    }
     state = apply(state, a.RulesetAction(name="recover", args=spirit))
     assert named["Jessie"] in savage_worlds.fight_of(state).shaken  # 3 against 4: still Shaken
     state = apply(state, a.RulesetAction(name="recover", args={**spirit, "benny": True}))
@@ -276,9 +317,19 @@ def test_any_deal_orders_by_rank_then_suit_with_jokers_outside(savage_worlds: An
     names = [f"Hero {n}" for n in range(len(dealt))]
     state = fight(*(("s1" if n % 2 == 0 else "s2", name, WILD) for n, name in enumerate(names)))
     requests, _fresh = initiative_asked(savage_worlds, state)
-    shown = {request.key: cards.card_text(card) if not cards.is_joker(card) else "Joker" for request, card in zip(requests, dealt)}
-    state = apply(state, a.RollInitiative(rolls={key: savage_worlds.read_initiative(state, next(
-        r for r in requests if r.key == key), text) for key, text in shown.items()}))
+    shown = {
+        request.key: cards.card_text(card) if not cards.is_joker(card) else "Joker"
+        for request, card in zip(requests, dealt)
+    }
+    state = apply(
+        state,
+        a.RollInitiative(
+            rolls={
+                key: savage_worlds.read_initiative(state, next(r for r in requests if r.key == key), text)
+                for key, text in shown.items()
+            }
+        ),
+    )
     values = [slot.value for slot in state.order]
     assert values == sorted(values, reverse=True) and len(set(values)) == len(values)  # never a tie
     jokers = {r.key for r, card in zip(requests, dealt) if cards.is_joker(card)}
@@ -303,11 +354,13 @@ def test_the_attack_form_says_the_chances_before_the_roll(savage_worlds: AnyRule
     state = fight(("s1", "Jessie", WILD), ("s2", "Bart", WILD))
     named = ids(state)
     state = deal(savage_worlds, state, Jessie="2c", Bart="As")
-    line = savage_worlds.form_preview(state, "attack", named["Bart"], {"target": named["Jessie"], "range": "melee",
-                                                                      "modifier": "1"})
+    line = savage_worlds.form_preview(
+        state, "attack", named["Bart"], {"target": named["Jessie"], "range": "melee", "modifier": "1"}
+    )
     hit = 1 - (1 - 4 / 8) * (1 - 2 / 6)  # 5 or more: d8 4 faces of 8, d6 5 and 6 (the 6 aces)
     raised = 1 - (1 - 1 / 8) * (1 - 1 / 6 * 4 / 6)  # 9 or more: an ace and anything on the d8, an ace and 3+ on the d6
     assert line == f"Needs 6 (Parry), +1 on the roll: {round(hit * 100)}% to hit, {round(raised * 100)}% with a raise."
     assert line == "Needs 6 (Parry), +1 on the roll: 67% to hit, 22% with a raise."
-    assert savage_worlds.form_preview(state, "attack", named["Bart"], {"target": named["Jessie"], "range": "ranged",
-                                                                      "modifier": ""}).startswith("Needs 4 (at range), +0")
+    assert savage_worlds.form_preview(
+        state, "attack", named["Bart"], {"target": named["Jessie"], "range": "ranged", "modifier": ""}
+    ).startswith("Needs 4 (at range), +0")

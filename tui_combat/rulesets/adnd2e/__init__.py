@@ -103,10 +103,34 @@ from tui_combat.rulesets.adnd2e.state import (
 )
 
 __all__ = [
-    "ACTIONS", "CLASSES", "ITEMS", "RULESET", "SIZES", "ADnD2e", "AdndFamily", "AdndFight", "AdndRound", "Casting",
-    "Declaration", "Effect", "Sheet", "Spent", "Tables", "attack_plan", "attack_rate", "attacks_this_round",
-    "casting_modifier", "casting_rounds", "check_situations", "hit_dice", "parse_spells", "sheet_of", "situation_ids",
-    "tables", "thac0", "weapon_speed",
+    "ACTIONS",
+    "CLASSES",
+    "ITEMS",
+    "RULESET",
+    "SIZES",
+    "ADnD2e",
+    "AdndFamily",
+    "AdndFight",
+    "AdndRound",
+    "Casting",
+    "Declaration",
+    "Effect",
+    "Sheet",
+    "Spent",
+    "Tables",
+    "attack_plan",
+    "attack_rate",
+    "attacks_this_round",
+    "casting_modifier",
+    "casting_rounds",
+    "check_situations",
+    "hit_dice",
+    "parse_spells",
+    "sheet_of",
+    "situation_ids",
+    "tables",
+    "thac0",
+    "weapon_speed",
 ]
 
 RULESET = ADnD2e()

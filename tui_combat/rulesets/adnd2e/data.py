@@ -15,7 +15,15 @@ from tui_combat.rulesets.data_loading import house_rules_path, load_ruleset_data
 from tui_combat.rulesets.names import unknown_aliases
 
 __all__ = [
-    "ATTACK_KINDS", "AttackKind", "NonNegative", "Positive", "SaveRow", "Source", "SurpriseResult", "Tables", "check_tables",
+    "ATTACK_KINDS",
+    "AttackKind",
+    "NonNegative",
+    "Positive",
+    "SaveRow",
+    "Source",
+    "SurpriseResult",
+    "Tables",
+    "check_tables",
     "tables",
 ]
 
@@ -118,7 +126,9 @@ class _Saves(_Data, frozen=True, kw_only=True):
 
     def rows(self, group: str) -> tuple[SaveRow, ...]:
         """The rows of a class group ("warrior" …); () for one the table does not have."""
-        return {"warrior": self.warrior, "priest": self.priest, "rogue": self.rogue, "wizard": self.wizard}.get(group, ())
+        return {"warrior": self.warrior, "priest": self.priest, "rogue": self.rogue, "wizard": self.wizard}.get(
+            group, ()
+        )
 
 
 class ArmourRow(_Data, frozen=True, kw_only=True):
@@ -170,37 +180,68 @@ def check_tables(data: Tables, where: str) -> Tables:
     speeds = {name.strip().lower() for name in data.weapon_speeds}
     for weapon in data.weapon_types:
         if weapon.strip().lower() not in speeds:
-            raise RuleError(_("{path}: weapon_types names \"{weapon}\", which is not in weapon_speeds.",
-                              path=where, weapon=weapon))
+            raise RuleError(
+                _('{path}: weapon_types names "{weapon}", which is not in weapon_speeds.', path=where, weapon=weapon)
+            )
     for weapon, dice in data.weapon_damage.items():
         if weapon.strip().lower() not in speeds:
-            raise RuleError(_("{path}: weapon_damage names \"{weapon}\", which is not in weapon_speeds.",
-                              path=where, weapon=weapon))
+            raise RuleError(
+                _('{path}: weapon_damage names "{weapon}", which is not in weapon_speeds.', path=where, weapon=weapon)
+            )
         for each in dice:
             try:
                 parse(each)
             except DiceError as error:
-                raise RuleError(_("{path}: weapon_damage.{weapon}: \"{dice}\": {error}", path=where, weapon=weapon,
-                                  dice=each, error=error)) from None
-    for table_name, aliases, known in (("weapon_aliases", data.weapon_aliases, data.weapon_speeds),
-                                       ("armour_aliases", data.armour_aliases, data.armour_types)):
+                raise RuleError(
+                    _(
+                        '{path}: weapon_damage.{weapon}: "{dice}": {error}',
+                        path=where,
+                        weapon=weapon,
+                        dice=each,
+                        error=error,
+                    )
+                ) from None
+    for table_name, aliases, known in (
+        ("weapon_aliases", data.weapon_aliases, data.weapon_speeds),
+        ("armour_aliases", data.armour_aliases, data.armour_types),
+    ):
         for alias in unknown_aliases(known, aliases):
-            raise RuleError(_("{path}: {table} names \"{target}\" for \"{alias}\", which is not in the table.",
-                              path=where, table=table_name, target=aliases[alias], alias=alias))
+            raise RuleError(
+                _(
+                    '{path}: {table} names "{target}" for "{alias}", which is not in the table.',
+                    path=where,
+                    table=table_name,
+                    target=aliases[alias],
+                    alias=alias,
+                )
+            )
     for table_name, table in (("attacks", data.attacks), ("attacks_specialist", data.attacks_specialist)):
         for cls, rows in table.items():
             for _level, rate in rows:
                 if _rate_problem(rate):
-                    raise RuleError(_("{path}: {table}.{cls}: \"{rate}\" is not a rate such as 3/2.",
-                                      path=where, table=table_name, cls=cls, rate=rate))
+                    raise RuleError(
+                        _(
+                            '{path}: {table}.{cls}: "{rate}" is not a rate such as 3/2.',
+                            path=where,
+                            table=table_name,
+                            cls=cls,
+                            rate=rate,
+                        )
+                    )
     for group in ("warrior", "priest", "rogue", "wizard"):
         levels = [row[0] for row in data.saves.rows(group)]
         if not levels or levels != sorted(set(levels)):
-            raise RuleError(_("{path}: saves.{group}: the rows go up by level, each level once.", path=where,
-                              group=group))
+            raise RuleError(
+                _("{path}: saves.{group}: the rows go up by level, each level once.", path=where, group=group)
+            )
     if not data.saves.rows(data.saves.monsters_as):
-        raise RuleError(_("{path}: saves.monsters_as: \"{group}\" is not warrior, priest, rogue or wizard.", path=where,
-                          group=data.saves.monsters_as))
+        raise RuleError(
+            _(
+                '{path}: saves.monsters_as: "{group}" is not warrior, priest, rogue or wizard.',
+                path=where,
+                group=data.saves.monsters_as,
+            )
+        )
     return data
 
 

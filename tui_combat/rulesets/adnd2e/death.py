@@ -24,8 +24,19 @@ from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, NC_, _
 from tui_combat.rulesets.adnd2e.state import AdndFight
 
-__all__ = ["BIND_ACTION", "DEATH_OPTION", "DEAD_AT", "bind", "bleed", "condition", "dead_at_minus_10", "fallen",
-           "health_after", "hit_while_dying", "note_damage"]
+__all__ = [
+    "BIND_ACTION",
+    "DEATH_OPTION",
+    "DEAD_AT",
+    "bind",
+    "bleed",
+    "condition",
+    "dead_at_minus_10",
+    "fallen",
+    "health_after",
+    "hit_while_dying",
+    "note_damage",
+]
 
 DEATH_OPTION = OptionSpec(
     key="death",
@@ -78,8 +89,13 @@ def fallen(state: State, combatant_id: str) -> State:
         return log(state, N_("{name} is dead."), facts={"dead": True}, name=who(state, combatant))
     if combatant.hp <= DEAD_AT:
         return dead_at_minus_10(state, combatant)
-    return log(state, N_("{name} is bleeding: −1 hit point a round until the wounds are bound{key} or healed; dead at "
-                         "−10."), facts={"bleeding": True}, name=who(state, combatant), key=hint(BIND_KEY))
+    return log(
+        state,
+        N_("{name} is bleeding: −1 hit point a round until the wounds are bound{key} or healed; dead at −10."),
+        facts={"bleeding": True},
+        name=who(state, combatant),
+        key=hint(BIND_KEY),
+    )
 
 
 def dead_at_minus_10(state: State, combatant: Combatant) -> State:
@@ -95,7 +111,7 @@ def hit_while_dying(state: State, fight: AdndFight, combatant_id: str) -> State:
 
 
 def condition(state: State, fight: AdndFight, combatant_id: str) -> str | None:
-    """"dead", "dying" or, once bound, "unconscious"; None while he stands."""
+    """ "dead", "dying" or, once bound, "unconscious"; None while he stands."""
     combatant = state.combatant(combatant_id)
     if combatant.status != "down" or combatant.hp > 0:
         return None
@@ -140,10 +156,17 @@ def bleed(state: State, fight: AdndFight) -> tuple[AdndFight, State]:
         hp = combatant.hp - 1
         state = state.with_combatant(replace(combatant, hp=hp))
         if hp <= DEAD_AT:
-            state = log(state, N_("{name} loses 1 hit point: {hp}."), facts={"hp": hp}, name=who(state, combatant), hp=hp)
+            state = log(
+                state, N_("{name} loses 1 hit point: {hp}."), facts={"hp": hp}, name=who(state, combatant), hp=hp
+            )
             state = dead_at_minus_10(state, combatant)
         else:
             bleeding[cid] = hp
-            state = log(state, N_("{name} is dying and loses 1 hit point: {hp}."), facts={"hp": hp},
-                        name=who(state, combatant), hp=hp)
+            state = log(
+                state,
+                N_("{name} is dying and loses 1 hit point: {hp}."),
+                facts={"hp": hp},
+                name=who(state, combatant),
+                hp=hp,
+            )
     return replace(fight, bleeding=bleeding, bound=tuple(bound)), state

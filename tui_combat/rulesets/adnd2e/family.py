@@ -82,7 +82,7 @@ def int_arg(args: Mapping[str, Any], key: str, default: int) -> int:
     try:
         return int(str(value).strip().replace("−", "-"))
     except (TypeError, ValueError):
-        raise RuleError(_("\"{value}\" is not a whole number.", value=value)) from None
+        raise RuleError(_('"{value}" is not a whole number.', value=value)) from None
 
 
 class AttackReckoning(NamedTuple):
@@ -105,11 +105,17 @@ class AttackReckoning(NamedTuple):
     """THAC0 − AC, with the weapon-vs-armour modifier: what the d20 plus bonuses must reach."""
 
     def modifiers_text(self) -> str:
-        """" +4 magic +1 other" for the preview (translated); "" when there are none."""
+        """ " +4 magic +1 other" for the preview (translated); "" when there are none."""
         parts = []
         if self.modifier:
-            parts.append(_("{modifier} {armour} vs {kind}", modifier=signed(self.modifier), armour=_(self.armour),
-                           kind=_(self.kind or "")))
+            parts.append(
+                _(
+                    "{modifier} {armour} vs {kind}",
+                    modifier=signed(self.modifier),
+                    armour=_(self.armour),
+                    kind=_(self.kind or ""),
+                )
+            )
         if self.magic:
             parts.append(_("{value} magic", value=signed(self.magic)))
         if self.bonus:
@@ -148,36 +154,77 @@ class AdndFamily(Ruleset[RB, AdndFight]):
     def base_sheet_fields(self) -> tuple[FieldSpec, ...]:
         armour = (("", N_("none or not known")), *((name, name) for name in tables().armour_types))
         return (
-            FieldSpec(key="cls", label=N_("Class"), kind="choice", default="warrior", choices=tuple((c, c) for c in CLASSES)),
-            FieldSpec(key="level", label=N_("Level / HD"), kind="str", default="1", help=N_("5; monsters: 4+1, 6+6, 1-1")),
+            FieldSpec(
+                key="cls", label=N_("Class"), kind="choice", default="warrior", choices=tuple((c, c) for c in CLASSES)
+            ),
+            FieldSpec(
+                key="level", label=N_("Level / HD"), kind="str", default="1", help=N_("5; monsters: 4+1, 6+6, 1-1")
+            ),
             FieldSpec(key="ac", label=N_("AC"), kind="int", default=10),
-            FieldSpec(key="dex_ac", label=N_("Dex adjustment in the AC"), kind="int", default=0,
-                      help=N_("−2: AC 2 better; lost when surprised")),
+            FieldSpec(
+                key="dex_ac",
+                label=N_("Dex adjustment in the AC"),
+                kind="int",
+                default=0,
+                help=N_("−2: AC 2 better; lost when surprised"),
+            ),
             FieldSpec(key="armour", label=N_("Armour type"), kind="choice", default="", choices=armour),
             FieldSpec(key="thac0", label=N_("THAC0 (0 = from level)"), kind="int", default=0),
             FieldSpec(key="weapon", label=N_("Weapon"), kind="str", default=""),
             FieldSpec(key="magic", label=N_("Weapon bonus"), kind="int", default=0),
-            FieldSpec(key="damage", label=N_("Damage"), kind="str", default="",
-                      help=N_("1d8; attack forms: 1d4+4, 1d4+4, 2d6")),
+            FieldSpec(
+                key="damage",
+                label=N_("Damage"),
+                kind="str",
+                default="",
+                help=N_("1d8; attack forms: 1d4+4, 1d4+4, 2d6"),
+            ),
             FieldSpec(key="speed", label=N_("Speed (−1 = from table)"), kind="int", default=-1),
             FieldSpec(key="weapon2", label=N_("Second weapon"), kind="str", default="", help=N_("two-weapon fighting")),
             FieldSpec(key="magic2", label=N_("Second weapon bonus"), kind="int", default=0),
             FieldSpec(key="damage2", label=N_("Second weapon damage"), kind="str", default=""),
             FieldSpec(key="forms", label=N_("Attack forms"), kind="str", default="", help=N_("claw, claw, bite")),
             FieldSpec(key="natural", label=N_("Natural weapons"), kind="bool", default=False),
-            FieldSpec(key="size", label=N_("Size"), kind="choice", default="medium", choices=tuple((s, s) for s in SIZES)),
-            FieldSpec(key="attacks", label=N_("Attacks per round"), kind="str", default="",
-                      help=N_("empty: by class and level; 3/2")),
+            FieldSpec(
+                key="size", label=N_("Size"), kind="choice", default="medium", choices=tuple((s, s) for s in SIZES)
+            ),
+            FieldSpec(
+                key="attacks",
+                label=N_("Attacks per round"),
+                kind="str",
+                default="",
+                help=N_("empty: by class and level; 3/2"),
+            ),
             FieldSpec(key="specialist", label=N_("Weapon specialist"), kind="bool", default=False),
             FieldSpec(key="spells", label=N_("Spells"), kind="str", default="", help=N_("acid arrow 2, haste 3")),
-            FieldSpec(key="save_bonus", label=N_("Saving throw bonus"), kind="int", default=0,
-                      help=N_("race, magic: added to every save")),
-            FieldSpec(key="saves", label=N_("Own saving throws"), kind="str", default="",
-                      help=N_("empty: PHB Table 60; a monster's own: 12 14 13 15 15")),
-            FieldSpec(key="multiclass", label=N_("Other classes"), kind="str", default="",
-                      help=N_("multi-class, a spellcasting monster: wizard 6; saves take the best")),
-            FieldSpec(key="mindless", label=N_("No intelligence"), kind="bool", default=False,
-                      help=N_("saves at half its Hit Dice, except against paralyzation, poison, death magic")),
+            FieldSpec(
+                key="save_bonus",
+                label=N_("Saving throw bonus"),
+                kind="int",
+                default=0,
+                help=N_("race, magic: added to every save"),
+            ),
+            FieldSpec(
+                key="saves",
+                label=N_("Own saving throws"),
+                kind="str",
+                default="",
+                help=N_("empty: PHB Table 60; a monster's own: 12 14 13 15 15"),
+            ),
+            FieldSpec(
+                key="multiclass",
+                label=N_("Other classes"),
+                kind="str",
+                default="",
+                help=N_("multi-class, a spellcasting monster: wizard 6; saves take the best"),
+            ),
+            FieldSpec(
+                key="mindless",
+                label=N_("No intelligence"),
+                kind="bool",
+                default=False,
+                help=N_("saves at half its Hit Dice, except against paralyzation, poison, death magic"),
+            ),
         )
 
     @property
@@ -235,7 +282,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
 
     # -- what a combatant declared (each ruleset its own) -----------------------------------------------
     def declared_action(self, state: State, combatant_id: str) -> str:
-        """"weapon", "natural", "spell", "item", "move" …"""
+        """ "weapon", "natural", "spell", "item", "move" …"""
         return "weapon"
 
     def declared_spell(self, state: State, combatant_id: str) -> str:
@@ -282,8 +329,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
     def settle_surprise(self, state: State, rolls: Mapping[str, Roll], modifiers: Mapping[str, int]) -> State:
         state = super().settle_surprise(state, rolls, modifiers)
         rolled = [r for r in self.surprise_requests(state) if r.key in rolls]
-        both = len(rolled) > 1 and all(
-            self.is_surprised(rolls[r.key].total + modifiers.get(r.key, 0)) for r in rolled)
+        both = len(rolled) > 1 and all(self.is_surprised(rolls[r.key].total + modifiers.get(r.key, 0)) for r in rolled)
         return self.with_fight(state, replace(self.fight_of(state), both_surprised=both))
 
     def surprise_result(self, state: State) -> SurpriseResult:
@@ -295,8 +341,10 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         return tables().distance
 
     def distance_situations(self) -> tuple[Situation, ...]:
-        return tuple(Situation(id=d.id, label=d.label, dice=d.dice, multiplier=d.multiplier, unit=d.unit)
-                     for d in self.distance_rows())
+        return tuple(
+            Situation(id=d.id, label=d.label, dice=d.dice, multiplier=d.multiplier, unit=d.unit)
+            for d in self.distance_rows()
+        )
 
     def encounter_distances(self, state: State) -> tuple[Situation, ...]:
         """The rows of the surprise result: both sides surprised, one side, or (nobody) the terrain's."""
@@ -320,8 +368,12 @@ class AdndFamily(Ruleset[RB, AdndFight]):
     def refuse_spell_in_free_round(self, state: State, combatant_id: str, casting: bool) -> None:
         """The free round allows melee, missiles and magic items, no spells."""
         if casting and self.free_round(state):
-            raise RuleError(_("{name} cannot cast a spell in the surprise round: melee, missiles and magic items only.",
-                              name=state.combatant(combatant_id).name))
+            raise RuleError(
+                _(
+                    "{name} cannot cast a spell in the surprise round: melee, missiles and magic items only.",
+                    name=state.combatant(combatant_id).name,
+                )
+            )
 
     def acting(self, state: State) -> list[Combatant]:
         """Who takes part in this round's order: the active, less the surprised in round 1."""
@@ -360,9 +412,14 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         if not reason:
             return state
         if args.get(ANYWAY) is not True:
-            raise RuleError(reason + " " + _("Tick \"{box}\" to allow it.", box=_(ANYWAY_LABEL)))
-        return log(state, N_("{name} takes a second main action this round, against the book."), facts={"anyway": True},
-                   name=who(state, combatant), secret=self.declared_in_secret(state, combatant.id))
+            raise RuleError(reason + " " + _('Tick "{box}" to allow it.', box=_(ANYWAY_LABEL)))
+        return log(
+            state,
+            N_("{name} takes a second main action this round, against the book."),
+            facts={"anyway": True},
+            name=who(state, combatant),
+            secret=self.declared_in_secret(state, combatant.id),
+        )
 
     def anyway_fields(self, state: State, combatant_id: str, attacking: bool) -> tuple[FieldSpec, ...]:
         """The "ignore the book" box, only when the book would refuse the action."""
@@ -420,9 +477,14 @@ class AdndFamily(Ruleset[RB, AdndFight]):
     def lose_spell(self, state: State, combatant_id: str, spell: str) -> State:
         current = self.round_of(state)
         state = self.with_round(state, replace(current, spells_lost=(*current.spells_lost, combatant_id)))
-        return log(state, N_("{name} is hit before casting: {spell} is lost."), facts={"spell": spell},
-                   secret=self.declared_in_secret(state, combatant_id), name=who(state, combatant_id),
-                   spell=spell_param(spell))
+        return log(
+            state,
+            N_("{name} is hit before casting: {spell} is lost."),
+            facts={"spell": spell},
+            secret=self.declared_in_secret(state, combatant_id),
+            name=who(state, combatant_id),
+            spell=spell_param(spell),
+        )
 
     def on_damage(self, state: State, combatant_id: str, amount: int, *, critical: bool = False) -> State:
         state = hit_while_dying(state, self.fight_of(state), combatant_id)
@@ -472,16 +534,31 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         forms = tuple(dict.fromkeys(pool))
         foes = [c for c in state.combatants if c.side != combatant.side and c.status == "active"]
         fields = [
-            FieldSpec(key="with", label=N_("With"), kind="choice", default=pool[min(used, len(pool) - 1)],
-                      choices=tuple((form, form) for form in forms)),
-            FieldSpec(key="target", label=N_("Target"), kind="choice", default=foes[0].id if foes else "",
-                      choices=(("", N_("— (the AC below)")), *((c.id, c.name) for c in foes))),
+            FieldSpec(
+                key="with",
+                label=N_("With"),
+                kind="choice",
+                default=pool[min(used, len(pool) - 1)],
+                choices=tuple((form, form) for form in forms),
+            ),
+            FieldSpec(
+                key="target",
+                label=N_("Target"),
+                kind="choice",
+                default=foes[0].id if foes else "",
+                choices=(("", N_("— (the AC below)")), *((c.id, c.name) for c in foes)),
+            ),
             FieldSpec(key="target_ac", label=N_("Target AC"), kind="str", default="", help=N_("empty: the target's")),
         ]
         if state.options.get("weapon_vs_armour") == "on":
-            armour = (("", N_("as on the target's sheet")), ("none", N_("none or not known")),
-                      *((name, name) for name in tables().armour_types))
-            fields.append(FieldSpec(key="armour", label=N_("Target's armour"), kind="choice", default="", choices=armour))
+            armour = (
+                ("", N_("as on the target's sheet")),
+                ("none", N_("none or not known")),
+                *((name, name) for name in tables().armour_types),
+            )
+            fields.append(
+                FieldSpec(key="armour", label=N_("Target's armour"), kind="choice", default="", choices=armour)
+            )
         fields += [
             FieldSpec(key="bonus", label=N_("Other modifiers"), kind="int", default=0),
             FieldSpec(key="roll", label=N_("Attack roll"), kind="roll", default="1d20"),
@@ -497,8 +574,14 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         pool = [form for routine in plan for form in routine] or list(first_forms(self.sheet(combatant)))
         form = str(args.get("with") or pool[min(used, len(pool) - 1)])
         if weapon_key(form) not in {weapon_key(f) for f in pool}:
-            raise RuleError(_("{name} does not attack with {weapon} this round (he has: {forms}).", name=combatant.name,
-                              weapon=form, forms=", ".join(_(f) for f in dict.fromkeys(pool))))
+            raise RuleError(
+                _(
+                    "{name} does not attack with {weapon} this round (he has: {forms}).",
+                    name=combatant.name,
+                    weapon=form,
+                    forms=", ".join(_(f) for f in dict.fromkeys(pool)),
+                )
+            )
         sheet = self.sheet(combatant)
         target = self._target(state, str(args.get("target") or ""))
         target_sheet = self.sheet(target) if target is not None else None
@@ -513,10 +596,20 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         modifier, kind = (0, None)
         if state.options.get("weapon_vs_armour") == "on" and armour != "none":
             modifier, kind = armour_modifier(form, armour)
-        return AttackReckoning(form=form, one_weapon=len(set(pool)) == 1, target=target, ac=ac, armour=armour,
-                               modifier=modifier, kind=kind, magic=magic_of(sheet, form),
-                               bonus=int_arg(args, "bonus", 0), surprised=1 if surprised else 0, dex_lost=dex_lost,
-                               needed=thac0(sheet) - ac + modifier)
+        return AttackReckoning(
+            form=form,
+            one_weapon=len(set(pool)) == 1,
+            target=target,
+            ac=ac,
+            armour=armour,
+            modifier=modifier,
+            kind=kind,
+            magic=magic_of(sheet, form),
+            bonus=int_arg(args, "bonus", 0),
+            surprised=1 if surprised else 0,
+            dex_lost=dex_lost,
+            needed=thac0(sheet) - ac + modifier,
+        )
 
     def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
         if name == "main_action" and combatant_id:
@@ -526,9 +619,14 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         reckoning = self.reckon(state, state.combatant(combatant_id), values)
         least = reckoning.needed - reckoning.magic - reckoning.bonus - reckoning.surprised
         hits = sum(1 for face in range(1, 21) if face == 20 or (face != 1 and face >= least))
-        return _("Needs {least} or more on the d20 (THAC0 {thac0} − AC {ac}{modifiers}): {chance}% to hit.",
-                 least=max(min(least, 20), 2), thac0=thac0(self.sheet(state.combatant(combatant_id))),
-                 ac=reckoning.ac, modifiers=reckoning.modifiers_text(), chance=hits * 5)
+        return _(
+            "Needs {least} or more on the d20 (THAC0 {thac0} − AC {ac}{modifiers}): {chance}% to hit.",
+            least=max(min(least, 20), 2),
+            thac0=thac0(self.sheet(state.combatant(combatant_id))),
+            ac=reckoning.ac,
+            modifiers=reckoning.modifiers_text(),
+            chance=hits * 5,
+        )
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
         facts = new_attack(before, after, args.get("combatant"))
@@ -549,15 +647,25 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         total = sum(len(routine) for routine in plan)
         used = self.spent(state, combatant.id).attacks
         if not total:
-            raise RuleError(_("{name} declared {what}, not an attack.", name=combatant.name,
-                              what=_describe(self.declared_what(state, combatant.id))))
+            raise RuleError(
+                _(
+                    "{name} declared {what}, not an attack.",
+                    name=combatant.name,
+                    what=_describe(self.declared_what(state, combatant.id)),
+                )
+            )
         if used >= total:
             raise RuleError(_("{name} has no attacks left this round.", name=combatant.name))
         state = self.against_the_book(state, combatant, True, args)
         if used >= self.attacks_due(state, combatant, plan):
             nth = self.slots_of(state, combatant.id)[len(_routines_used(plan, used))]
-            raise RuleError(_("{name}'s next attack comes after everyone's first attack ({slot}).",
-                              name=combatant.name, slot=str(state.order[nth].label)))
+            raise RuleError(
+                _(
+                    "{name}'s next attack comes after everyone's first attack ({slot}).",
+                    name=combatant.name,
+                    slot=str(state.order[nth].label),
+                )
+            )
         raw_roll = args.get("roll")
         if raw_roll in (None, ""):
             return log(self.spend(state, combatant.id, attacks=1), N_("{name} attacks."), name=who(state, combatant))
@@ -572,20 +680,38 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         needed = reckoning.needed
         hit = natural == 20 or (natural != 1 and natural + magic + bonus >= needed)
         state = self.spend(state, combatant.id, attacks=1)
-        bonus_param = Msg(id="{magic}{other}{surprised}", params={
-            "magic": Msg(id=N_(" {value} magic"), params={"value": signed(magic)}) if magic else "",
-            "other": f" {signed(reckoning.bonus)}" if reckoning.bonus else "",
-            "surprised": Msg(id=N_(" {value} surprised"), params={"value": signed(reckoning.surprised)})
-            if reckoning.surprised else "",
-        })
+        bonus_param = Msg(
+            id="{magic}{other}{surprised}",
+            params={
+                "magic": Msg(id=N_(" {value} magic"), params={"value": signed(magic)}) if magic else "",
+                "other": f" {signed(reckoning.bonus)}" if reckoning.bonus else "",
+                "surprised": Msg(id=N_(" {value} surprised"), params={"value": signed(reckoning.surprised)})
+                if reckoning.surprised
+                else "",
+            },
+        )
         needed_param: Param = needed
         if reckoning.kind is not None:
-            needed_param = Msg(id=N_("{needed} ({armour} vs {kind} {modifier})"), params={
-                "needed": needed, "armour": Msg(id=weapon_key(reckoning.armour)), "kind": Msg(id=reckoning.kind),
-                "modifier": signed(reckoning.modifier)})
-        facts: dict[str, Fact] = {"needed": needed, "natural": natural, "hit": hit, "magic": magic, "bonus": bonus,
-                 "armour_modifier": reckoning.modifier, "weapon": form, "attacker": combatant.id,
-                 "target": target.id if target is not None else ""}
+            needed_param = Msg(
+                id=N_("{needed} ({armour} vs {kind} {modifier})"),
+                params={
+                    "needed": needed,
+                    "armour": Msg(id=weapon_key(reckoning.armour)),
+                    "kind": Msg(id=reckoning.kind),
+                    "modifier": signed(reckoning.modifier),
+                },
+            )
+        facts: dict[str, Fact] = {
+            "needed": needed,
+            "natural": natural,
+            "hit": hit,
+            "magic": magic,
+            "bonus": bonus,
+            "armour_modifier": reckoning.modifier,
+            "weapon": form,
+            "attacker": combatant.id,
+            "target": target.id if target is not None else "",
+        }
         if reckoning.surprised:
             facts["surprised"] = True
         result = Msg(id=N_("hit") if hit else N_("miss"))
@@ -593,14 +719,36 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         # are behind the screen.
         name, armour_class, needed_value = who(state, combatant), behind(ac), behind(needed_param)
         if target is None and reckoning.one_weapon:  # one weapon and no named target: the short line
-            return log(state, N_("{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}."), rolls=(roll,),
-                       facts=facts, name=name, ac=armour_class, roll=natural, bonus=bonus_param, needed=needed_value,
-                       result=result)
-        target_param = (Msg(id=N_("{name} (AC {ac})"), params={"name": who(state, target), "ac": armour_class})
-                        if target is not None else Msg(id=N_("AC {ac}"), params={"ac": armour_class}))
-        return log(state, N_("{name} attacks {target} with {weapon}: d20 {roll}{bonus} vs {needed} — {result}."),
-                   rolls=(roll,), facts=facts, name=name, target=target_param, weapon=Msg(id=form),
-                   roll=natural, bonus=bonus_param, needed=needed_value, result=result)
+            return log(
+                state,
+                N_("{name} attacks AC {ac}: d20 {roll}{bonus} vs {needed} — {result}."),
+                rolls=(roll,),
+                facts=facts,
+                name=name,
+                ac=armour_class,
+                roll=natural,
+                bonus=bonus_param,
+                needed=needed_value,
+                result=result,
+            )
+        target_param = (
+            Msg(id=N_("{name} (AC {ac})"), params={"name": who(state, target), "ac": armour_class})
+            if target is not None
+            else Msg(id=N_("AC {ac}"), params={"ac": armour_class})
+        )
+        return log(
+            state,
+            N_("{name} attacks {target} with {weapon}: d20 {roll}{bonus} vs {needed} — {result}."),
+            rolls=(roll,),
+            facts=facts,
+            name=name,
+            target=target_param,
+            weapon=Msg(id=form),
+            roll=natural,
+            bonus=bonus_param,
+            needed=needed_value,
+            result=result,
+        )
 
     @staticmethod
     def _target(state: State, target_id: str) -> Combatant | None:
@@ -617,8 +765,14 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         state = self.against_the_book(state, combatant, False, args or {})
         state = self.spend(state, combatant.id, main=1)
         action = self.declared_action(state, combatant.id)
-        return log(state, N_("{name}: {what}."), facts={"action": action}, name=who(state, combatant),
-                   secret=self.declared_in_secret(state, combatant.id), what=self.declared_what(state, combatant.id))
+        return log(
+            state,
+            N_("{name}: {what}."),
+            facts={"action": action},
+            name=who(state, combatant),
+            secret=self.declared_in_secret(state, combatant.id),
+            what=self.declared_what(state, combatant.id),
+        )
 
     # -- effects with a duration ------------------------------------------------------------------------
     def effect_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -626,8 +780,13 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         return (
             FieldSpec(key="name", label=N_("Spell or effect"), kind="str", default=spell if spell != "spell" else ""),
             FieldSpec(key="amount", label=N_("Duration"), kind="int", default=1),
-            FieldSpec(key="unit", label=N_("In"), kind="choice", default="rounds",
-                      choices=(("rounds", N_("rounds")), ("turns", N_("turns (10 rounds)")))),
+            FieldSpec(
+                key="unit",
+                label=N_("In"),
+                kind="choice",
+                default="rounds",
+                choices=(("rounds", N_("rounds")), ("turns", N_("turns (10 rounds)"))),
+            ),
         )
 
     def start_effect(self, state: State, combatant: Combatant, args: Mapping[str, Any]) -> State:
@@ -640,14 +799,20 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         per_turn = tables().time.rounds_per_turn
         unit = str(args.get("unit") or "rounds")
         if unit not in ("rounds", "turns"):
-            raise RuleError(_("\"{unit}\" is neither rounds nor turns.", unit=unit))
+            raise RuleError(_('"{unit}" is neither rounds nor turns.', unit=unit))
         rounds = amount * (per_turn if unit == "turns" else 1)
         fight = self.fight_of(state)
         effect = Effect(combatant=combatant.id, name=name, rounds_left=rounds)
         state = self.with_fight(state, replace(fight, effects=(*fight.effects, effect)))
-        return log(state, N_("{effect} on {name}: {duration}."), facts={"rounds": rounds}, effect=typed(name),
-                   secret=self.declared_in_secret(state, combatant.id), name=who(state, combatant),
-                   duration=duration(rounds, per_turn))
+        return log(
+            state,
+            N_("{effect} on {name}: {duration}."),
+            facts={"rounds": rounds},
+            effect=typed(name),
+            secret=self.declared_in_secret(state, combatant.id),
+            name=who(state, combatant),
+            duration=duration(rounds, per_turn),
+        )
 
     def tick_effects(self, state: State) -> State:
         """The end of a round: every effect has one round less; those at 0 end. Every tenth round a turn
@@ -660,21 +825,39 @@ class AdndFamily(Ruleset[RB, AdndFight]):
             if left <= 0:
                 there = state.has(effect.combatant)
                 outside = not there or self.declared_in_secret(state, effect.combatant)
-                state = log(state, N_("{effect} on {name} ends."), secret=outside, effect=typed(effect.name),
-                            name=who(state, effect.combatant) if there else "?")
+                state = log(
+                    state,
+                    N_("{effect} on {name} ends."),
+                    secret=outside,
+                    effect=typed(effect.name),
+                    name=who(state, effect.combatant) if there else "?",
+                )
             else:
                 kept.append(replace(effect, rounds_left=left))
         state = self.with_fight(state, replace(self.fight_of(state), effects=tuple(kept)))
         if state.round % per_turn == 0:
-            state = log(state, plural_msg("Turn {turn} is over ({n} round).", "Turn {turn} is over ({n} rounds).", per_turn,
-                                          turn=state.round // per_turn))
+            state = log(
+                state,
+                plural_msg(
+                    "Turn {turn} is over ({n} round).",
+                    "Turn {turn} is over ({n} rounds).",
+                    per_turn,
+                    turn=state.round // per_turn,
+                ),
+            )
         return state
 
     def effects_on(self, state: State, combatant_id: str) -> list[Msg]:
         """The effects on a combatant with the time they have left, as messages ("haste 4 rounds")."""
         per_turn = tables().time.rounds_per_turn
-        return [Msg(id="{effect} {duration}", params={"effect": typed(e.name), "duration": duration(e.rounds_left, per_turn)})
-                for e in self.fight_of(state).effects if e.combatant == combatant_id]
+        return [
+            Msg(
+                id="{effect} {duration}",
+                params={"effect": typed(e.name), "duration": duration(e.rounds_left, per_turn)},
+            )
+            for e in self.fight_of(state).effects
+            if e.combatant == combatant_id
+        ]
 
     # -- what the screens show ----------------------------------------------------------------------------
     def plan_text(self, plan: Plan) -> str:

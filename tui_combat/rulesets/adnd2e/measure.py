@@ -36,5 +36,8 @@ def hit_dice_against_levels(state: State) -> str | None:
             monsters += 1
     if not monsters or not characters:
         return None
-    return _("Size of the fight: monsters' Hit Dice {dice} against the party's levels {levels}.",
-             dice=_shown(dice), levels=_shown(levels))
+    return _(
+        "Size of the fight: monsters' Hit Dice {dice} against the party's levels {levels}.",
+        dice=_shown(dice),
+        levels=_shown(levels),
+    )

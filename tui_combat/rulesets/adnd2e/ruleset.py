@@ -64,7 +64,9 @@ def check_situations(ids: list[str]) -> None:
     known = [s.id for s in tables().initiative.situations]
     unknown = [i for i in ids if i not in known]
     if unknown:
-        raise RuleError(_("Unknown situation: {ids}. Known: {known}.", ids=", ".join(unknown), known=", ".join(sorted(known))))
+        raise RuleError(
+            _("Unknown situation: {ids}. Known: {known}.", ids=", ".join(unknown), known=", ".join(sorted(known)))
+        )
 
 
 def picked_situations(values: dict[str, Any]) -> list[str]:
@@ -72,11 +74,11 @@ def picked_situations(values: dict[str, Any]) -> list[str]:
     ids = situation_ids(values.get("situations", []))
     for key, value in values.items():
         if key.startswith(SITUATION_FIELD) and value is True:
-            situation = key[len(SITUATION_FIELD):]
+            situation = key[len(SITUATION_FIELD) :]
             if situation not in ids:
                 ids.append(situation)
         elif key.startswith(SITUATION_FIELD) and value not in (False, None, ""):
-            raise RuleError(_("Tick or clear the situation boxes (\"{value}\" is neither).", value=value))
+            raise RuleError(_('Tick or clear the situation boxes ("{value}" is neither).', value=value))
     return ids
 
 
@@ -127,14 +129,27 @@ class ADnD2e(AdndFamily[AdndRound]):
     # -- steps ---------------------------------------------------------------------------------
     def steps(self, state: State) -> tuple[StepDef, ...]:
         return (
-            StepDef(id="intent", label=N_("Monsters"), kind="declare", secret=True,
-                    help=N_("The DM decides, secretly, what every monster and NPC does.")),
-            StepDef(id="declare", label=N_("Players"), kind="declare",
-                    help=N_("The players declare; spells cannot be changed once initiative is rolled.")),
+            StepDef(
+                id="intent",
+                label=N_("Monsters"),
+                kind="declare",
+                secret=True,
+                help=N_("The DM decides, secretly, what every monster and NPC does."),
+            ),
+            StepDef(
+                id="declare",
+                label=N_("Players"),
+                kind="declare",
+                help=N_("The players declare; spells cannot be changed once initiative is rolled."),
+            ),
             StepDef(id="initiative", label=N_("Initiative"), kind="initiative"),
             StepDef(id="resolve", label=N_("Resolve"), kind="resolve"),
-            StepDef(id="end", label=N_("End of round"), kind="end",
-                    help=N_("Spells of a round or more take effect; durations count down.")),
+            StepDef(
+                id="end",
+                label=N_("End of round"),
+                kind="end",
+                help=N_("Spells of a round or more take effect; durations count down."),
+            ),
         )
 
     # -- declarations --------------------------------------------------------------------------
@@ -173,12 +188,17 @@ class ADnD2e(AdndFamily[AdndRound]):
         action = self.declared_action(state, combatant_id)
         if action in ("weapon", "natural"):
             forms = self.attack_plan_of(state, state.combatant(combatant_id))
-            return Msg(id=N_("attacks with {weapons}"), params={"weapons": [Msg(id=f) for f in (forms[0] if forms else ())]})
+            return Msg(
+                id=N_("attacks with {weapons}"), params={"weapons": [Msg(id=f) for f in (forms[0] if forms else ())]}
+            )
         if action == "spell":
             return typed(declaration.spell) if declaration.spell else Msg(id=N_("a spell"))
         if action == "item":
-            return typed(declaration.text) if declaration.text else Msg(id=N_("uses a magic item: {item}"),
-                                                                       params={"item": Msg(id=declaration.item)})
+            return (
+                typed(declaration.text)
+                if declaration.text
+                else Msg(id=N_("uses a magic item: {item}"), params={"item": Msg(id=declaration.item)})
+            )
         return typed(declaration.text) if declaration.text else Msg(id=action)
 
     def declaration_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -186,12 +206,30 @@ class ADnD2e(AdndFamily[AdndRound]):
         spells = tuple((name, f"{name} ({time})") for name, time in parse_spells(sheet.spells).items())
         stored = self.round_of(state).declarations.get(combatant_id, Declaration())
         return (
-            FieldSpec(key="action", label=N_("Action"), kind="choice", default="weapon", choices=tuple((a, a) for a in ACTIONS)),
-            FieldSpec(key="spell", label=N_("Spell"), kind="choice" if spells else "str", default="",
-                      choices=(("", N_("— (no spell)")), *spells) if spells else ()),
-            FieldSpec(key="casting", label=N_("Casting time"), kind="str", default="",
-                      help=N_("empty: from his list; 3, 2 rounds, 1 turn")),
-            FieldSpec(key="item", label=N_("Magic item"), kind="choice", default="misc", choices=tuple((i, i) for i in ITEMS)),
+            FieldSpec(
+                key="action",
+                label=N_("Action"),
+                kind="choice",
+                default="weapon",
+                choices=tuple((a, a) for a in ACTIONS),
+            ),
+            FieldSpec(
+                key="spell",
+                label=N_("Spell"),
+                kind="choice" if spells else "str",
+                default="",
+                choices=(("", N_("— (no spell)")), *spells) if spells else (),
+            ),
+            FieldSpec(
+                key="casting",
+                label=N_("Casting time"),
+                kind="str",
+                default="",
+                help=N_("empty: from his list; 3, 2 rounds, 1 turn"),
+            ),
+            FieldSpec(
+                key="item", label=N_("Magic item"), kind="choice", default="misc", choices=tuple((i, i) for i in ITEMS)
+            ),
             *situation_boxes(situation_ids(stored.situations)),
             FieldSpec(key="text", label=N_("Note"), kind="str", default=""),
         )
@@ -204,8 +242,12 @@ class ADnD2e(AdndFamily[AdndRound]):
                 return {}
             stored = Declaration(action="spell", spell=casting.spell)  # he goes on casting unless he says otherwise
         ticked = situation_ids(stored.situations)
-        values: dict[str, Any] = {"action": stored.action, "spell": stored.spell, "casting": stored.casting,
-                                  "item": stored.item}
+        values: dict[str, Any] = {
+            "action": stored.action,
+            "spell": stored.spell,
+            "casting": stored.casting,
+            "item": stored.item,
+        }
         values.update({SITUATION_FIELD + s.id: s.id in ticked for s in tables().initiative.situations})
         values["text"] = stored.text
         return values
@@ -223,9 +265,11 @@ class ADnD2e(AdndFamily[AdndRound]):
         except msgspec.ValidationError as error:
             raise RuleError(_("Declaration: {error}", error=validation_text(error, plain))) from None
         if checked.action not in ACTIONS:
-            raise RuleError(_("Action \"{action}\" is not one of {known}.", action=checked.action, known=", ".join(ACTIONS)))
+            raise RuleError(
+                _('Action "{action}" is not one of {known}.', action=checked.action, known=", ".join(ACTIONS))
+            )
         if checked.item not in ITEMS:
-            raise RuleError(_("Magic item \"{item}\" is not one of {known}.", item=checked.item, known=", ".join(ITEMS)))
+            raise RuleError(_('Magic item "{item}" is not one of {known}.', item=checked.item, known=", ".join(ITEMS)))
         name = state.combatant(combatant_id).name
         self.refuse_spell_in_free_round(state, combatant_id, checked.action == "spell")
         # A declaration is what it says: no spell unless he casts one, no item unless he uses one.
@@ -243,8 +287,12 @@ class ADnD2e(AdndFamily[AdndRound]):
         if ongoing is not None and not (checked.action == "spell" and checked.spell == ongoing.spell):
             castings = {cid: c for cid, c in fight.castings.items() if cid != combatant_id}
             state = self.with_fight(state, replace(fight, castings=castings))
-            state = log(state, N_("{name} stops casting {spell}."), name=who(state, combatant_id),
-                        spell=spell_param(ongoing.spell))
+            state = log(
+                state,
+                N_("{name} stops casting {spell}."),
+                name=who(state, combatant_id),
+                spell=spell_param(ongoing.spell),
+            )
         current = self.round_of(state)
         return self.with_round(state, replace(current, declarations={**current.declarations, combatant_id: checked}))
 
@@ -295,8 +343,9 @@ class ADnD2e(AdndFamily[AdndRound]):
                 else:
                     if key == combatant.group:
                         groups[key] = combatant.name.rsplit(" ", 1)[0]
-                    requests[key] = RollRequest(key=key, label=who(state, combatant), dice=dice,
-                                                combatants=(combatant.id,))
+                    requests[key] = RollRequest(
+                        key=key, label=who(state, combatant), dice=dice, combatants=(combatant.id,)
+                    )
             for key, name in groups.items():  # the players' while they see one of the group
                 requests[key] = replace(requests[key], label=group_ref(state, name, requests[key].combatants, key))
             return tuple(requests.values())
@@ -306,8 +355,11 @@ class ADnD2e(AdndFamily[AdndRound]):
             if not members:
                 continue
             modifier = self.situation_total(self.side_situations(state, side.id)) if method == "standard" else 0
-            result.append(RollRequest(key=side.id, label=side_ref(state, side.id), dice=dice,
-                                      modifier=modifier, combatants=members))
+            result.append(
+                RollRequest(
+                    key=side.id, label=side_ref(state, side.id), dice=dice, modifier=modifier, combatants=members
+                )
+            )
         return tuple(result)
 
     def own_situations(self, state: State, combatant: Combatant, *, with_side: bool) -> int:
@@ -365,8 +417,10 @@ class ADnD2e(AdndFamily[AdndRound]):
         slots = group_slots(values, descending=False)
         for number in range(2, max(strikes.values(), default=0) + 1):
             again = {cid: value for cid, value in values.items() if strikes[cid] >= number}
-            slots += [replace(slot, label=Msg(id=ordinal(number), params={"n": number, "value": slot.value}))
-                      for slot in group_slots(again, descending=False)]
+            slots += [
+                replace(slot, label=Msg(id=ordinal(number), params={"n": number, "value": slot.value}))
+                for slot in group_slots(again, descending=False)
+            ]
         end = tuple(c.id for c in self.acting(state) if self.rolls_at_end(state, c))
         if end:
             slots.append(Slot(label=Msg(id=N_("end of round")), combatants=end, value=99))
@@ -376,7 +430,9 @@ class ADnD2e(AdndFamily[AdndRound]):
         return self._hasted(state, combatant, self.declaration_of(state, combatant.id))
 
     def _hasted(self, state: State, combatant: Combatant, declaration: Declaration) -> bool:
-        return "hasted" in situation_ids(declaration.situations) or "hasted" in self.side_situations(state, combatant.side)
+        return "hasted" in situation_ids(declaration.situations) or "hasted" in self.side_situations(
+            state, combatant.side
+        )
 
     def attack_plan_of(self, state: State, combatant: Combatant) -> Plan:
         return self._plan(state, combatant, self.declaration_of(state, combatant.id))
@@ -385,15 +441,17 @@ class ADnD2e(AdndFamily[AdndRound]):
         """:meth:`attack_plan_of` for his ``declaration``."""
         return self._attacks(state, combatant, declaration, attack_plan) or ()
 
-    def _attacks(self, state: State, combatant: Combatant, declaration: Declaration,
-                 reckon: Callable[[Sheet, int, str, bool], T]) -> T | None:
+    def _attacks(
+        self, state: State, combatant: Combatant, declaration: Declaration, reckon: Callable[[Sheet, int, str, bool], T]
+    ) -> T | None:
         """What ``reckon`` makes of his attacks this round (:func:`attack_plan`, or only how many slots they
         take: :func:`attacks_this_round`); None when he does not attack."""
         sheet = self.sheet(combatant)
         if self._action(sheet, declaration) not in ("weapon", "natural"):
             return None
-        return reckon(sheet, state.round, state.options.get("three_halves", "even"),
-                      self._hasted(state, combatant, declaration))
+        return reckon(
+            sheet, state.round, state.options.get("three_halves", "even"), self._hasted(state, combatant, declaration)
+        )
 
     # -- spells of a round or more ---------------------------------------------------------------
     def completes_this_round(self, state: State, combatant_id: str) -> bool:
@@ -423,9 +481,16 @@ class ADnD2e(AdndFamily[AdndRound]):
         casting = fight.castings.get(combatant_id)
         if casting is None or state.combatant(combatant_id).status == "active":
             return state
-        state = self.with_fight(state, replace(fight, castings={c: v for c, v in fight.castings.items() if c != combatant_id}))
-        return log(state, N_("{name} no longer casts {spell}."), secret=self.declared_in_secret(state, combatant_id),
-                   name=who(state, combatant_id), spell=spell_param(casting.spell))
+        state = self.with_fight(
+            state, replace(fight, castings={c: v for c, v in fight.castings.items() if c != combatant_id})
+        )
+        return log(
+            state,
+            N_("{name} no longer casts {spell}."),
+            secret=self.declared_in_secret(state, combatant_id),
+            name=who(state, combatant_id),
+            spell=spell_param(casting.spell),
+        )
 
     def on_round_end(self, state: State) -> State:
         """Spells of one round or more: a new one starts its count; each goes on or, its last round over,
@@ -451,12 +516,25 @@ class ADnD2e(AdndFamily[AdndRound]):
             # (he narrates what the players see of it).
             secret = self.declared_in_secret(state, caster)
             if left <= 0:
-                state = log(state, N_("{name}'s {spell} takes effect."), facts={"spell": casting.spell}, secret=secret,
-                            name=who(state, caster), spell=spell)
+                state = log(
+                    state,
+                    N_("{name}'s {spell} takes effect."),
+                    facts={"spell": casting.spell},
+                    secret=secret,
+                    name=who(state, caster),
+                    spell=spell,
+                )
             else:
                 going_on[caster] = replace(casting, rounds_left=left)
-                state = log(state, N_("{name} goes on casting {spell}: {left} to go."), facts={"rounds_left": left},
-                            secret=secret, name=who(state, caster), spell=spell, left=duration(left, per_turn))
+                state = log(
+                    state,
+                    N_("{name} goes on casting {spell}: {left} to go."),
+                    facts={"rounds_left": left},
+                    secret=secret,
+                    name=who(state, caster),
+                    spell=spell,
+                    left=duration(left, per_turn),
+                )
         state = self.with_fight(state, replace(self.fight_of(state), castings=going_on))
         return self.tick_effects(self.bleed(state))
 
@@ -487,8 +565,13 @@ class ADnD2e(AdndFamily[AdndRound]):
             side = state.combatant(combatant_id).side if combatant_id in state.names() else ""
             default = side or (state.sides[0].id if state.sides else "")
             return (
-                FieldSpec(key="side", label=N_("Side"), kind="choice", default=default,
-                          choices=tuple((s.id, s.name) for s in state.sides)),
+                FieldSpec(
+                    key="side",
+                    label=N_("Side"),
+                    kind="choice",
+                    default=default,
+                    choices=tuple((s.id, s.name) for s in state.sides),
+                ),
                 *situation_boxes(self.side_situations(state, default)),
             )
         return ()
@@ -504,8 +587,12 @@ class ADnD2e(AdndFamily[AdndRound]):
         if name == "main_action":
             declaration = self.declaration_of(state, combatant.id)
             if declaration.action == "spell" and self.rolls_at_end(state, combatant):
-                raise RuleError(_("{spell} takes effect by itself at the end of the round.",
-                                  spell=declaration.spell or _("The spell")))
+                raise RuleError(
+                    _(
+                        "{spell} takes effect by itself at the end of the round.",
+                        spell=declaration.spell or _("The spell"),
+                    )
+                )
             return self.main_action(state, combatant, args)
         if name == "effect":
             return self.start_effect(state, combatant, args)
@@ -518,7 +605,9 @@ class ADnD2e(AdndFamily[AdndRound]):
         ids = picked_situations(args)
         check_situations(ids)
         current = self.round_of(state)
-        return self.with_round(state, replace(current, side_situations={**current.side_situations, side_id: tuple(ids)}))
+        return self.with_round(
+            state, replace(current, side_situations={**current.side_situations, side_id: tuple(ids)})
+        )
 
     # -- what the screens show -------------------------------------------------------------------
     def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:

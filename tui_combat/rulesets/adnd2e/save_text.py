@@ -21,7 +21,7 @@ _CLASS = re.compile(r"^\s*(.*?)\s*(\d+)\s*$")
 
 
 def class_levels(text: str) -> tuple[tuple[str, int], ...]:
-    """"wizard 6, priest 4" (in any language of the interface) → (("wizard", 6), ("priest", 4)). Raises
+    """ "wizard 6, priest 4" (in any language of the interface) → (("wizard", 6), ("priest", 4)). Raises
     :class:`RuleError` for a part that is not a class group and a level."""
     found = []
     for part in re.split(r"[,;/]", text):
@@ -30,8 +30,13 @@ def class_levels(text: str) -> tuple[tuple[str, int], ...]:
         match = _CLASS.match(part)
         group = english_word(match.group(1), GROUPS) if match else None
         if match is None or group is None:
-            raise RuleError(_("Other classes: \"{part}\" is not a class and a level, such as \"wizard 6\" ({known}).",
-                              part=part.strip(), known=", ".join(_(word) for word in GROUPS)))
+            raise RuleError(
+                _(
+                    'Other classes: "{part}" is not a class and a level, such as "wizard 6" ({known}).',
+                    part=part.strip(),
+                    known=", ".join(_(word) for word in GROUPS),
+                )
+            )
         found.append((group, int(match.group(2))))
     return tuple(found)
 
@@ -47,6 +52,11 @@ def own_saves(text: str) -> Five | None:
     except ValueError:
         numbers = []
     if len(numbers) != 5 or not all(1 <= number <= 20 for number in numbers):
-        raise RuleError(_("Saving throws \"{text}\": five numbers from 1 to 20, in Table 60's order (paralyzation, "
-                          "rod, petrification, breath, spell), such as \"12 14 13 15 15\".", text=text.strip()))
+        raise RuleError(
+            _(
+                'Saving throws "{text}": five numbers from 1 to 20, in Table 60\'s order (paralyzation, '
+                'rod, petrification, breath, spell), such as "12 14 13 15 15".',
+                text=text.strip(),
+            )
+        )
     return (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4])

@@ -39,7 +39,6 @@ SAVE_KINDS: Final = (
 """PHB Table 60's columns, in its order (which is also their priority: the first that applies is rolled)."""
 
 
-
 def _row(group: str, level: int) -> Five:
     rows = tables().saves.rows(group)
     chosen = rows[0]
@@ -64,8 +63,13 @@ def monster_save_level(hit_dice: int | str, *, mindless: bool = False) -> tuple[
 
 
 def _best(rows: list[Five]) -> Five:
-    return (min(r[0] for r in rows), min(r[1] for r in rows), min(r[2] for r in rows), min(r[3] for r in rows),
-            min(r[4] for r in rows))
+    return (
+        min(r[0] for r in rows),
+        min(r[1] for r in rows),
+        min(r[2] for r in rows),
+        min(r[3] for r in rows),
+        min(r[4] for r in rows),
+    )
 
 
 def reckon_saves(sheet: Sheet) -> tuple[Five, tuple[Msg, ...]]:
@@ -82,11 +86,19 @@ def reckon_saves(sheet: Sheet) -> tuple[Five, tuple[Msg, ...]]:
         death, rest = monster_save_level(sheet.level, mindless=sheet.mindless)
         first, second = _row(data.monsters_as, death), _row(data.monsters_as, rest)
         rows.append((first[0], second[1], second[2], second[3], second[4]))
-        reasons.append(Msg(id=N_("{group} {level}: {dice} Hit Dice"), params={
-            "group": Msg(id=data.monsters_as), "level": death, "dice": level_text(sheet)}))
+        reasons.append(
+            Msg(
+                id=N_("{group} {level}: {dice} Hit Dice"),
+                params={"group": Msg(id=data.monsters_as), "level": death, "dice": level_text(sheet)},
+            )
+        )
         if rest != death:
-            reasons.append(Msg(id=N_("no intelligence: {group} {level} but against paralyzation, poison, death "
-                                     "magic"), params={"group": Msg(id=data.monsters_as), "level": rest}))
+            reasons.append(
+                Msg(
+                    id=N_("no intelligence: {group} {level} but against paralyzation, poison, death magic"),
+                    params={"group": Msg(id=data.monsters_as), "level": rest},
+                )
+            )
     else:
         level = level_number(sheet)
         rows.append(_row(sheet.cls, level))
@@ -104,8 +116,13 @@ def save_odds_of(sheet: Sheet, kind: str) -> SaveOdds:
     the d20, and why."""
     ids = [kind_id for kind_id, _label in SAVE_KINDS]
     if kind not in ids:
-        raise RuleError(_("\"{kind}\" is not a saving throw of these rules: {known}.", kind=kind,
-                          known=", ".join(_(label) for _id, label in SAVE_KINDS)))
+        raise RuleError(
+            _(
+                '"{kind}" is not a saving throw of these rules: {known}.',
+                kind=kind,
+                known=", ".join(_(label) for _id, label in SAVE_KINDS),
+            )
+        )
     numbers, reasons = reckon_saves(sheet)
     if sheet.save_bonus:
         reasons = (*reasons, Msg(id=N_("saving throw bonus {bonus}"), params={"bonus": f"{sheet.save_bonus:+d}"}))

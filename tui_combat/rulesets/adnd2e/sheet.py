@@ -29,9 +29,31 @@ from tui_combat.rulesets.adnd2e.save_text import class_levels, own_saves
 from tui_combat.rulesets.names import NameTable, made_once
 
 __all__ = [
-    "CLASSES", "LARGE", "SIZES", "Sheet", "is_large", "table_damage", "armour_modifier", "damage_of", "armour_name", "attack_plan", "attack_rate", "attacks_this_round", "canonical_sheet", "check_sheet_values",
-    "first_forms", "hit_dice", "level_text", "magic_of", "sheet_of", "thac0", "uses_natural_weapons", "weapon_key",
-    "weapon_kinds", "weapon_name", "weapon_speed",
+    "CLASSES",
+    "LARGE",
+    "SIZES",
+    "Sheet",
+    "is_large",
+    "table_damage",
+    "armour_modifier",
+    "damage_of",
+    "armour_name",
+    "attack_plan",
+    "attack_rate",
+    "attacks_this_round",
+    "canonical_sheet",
+    "check_sheet_values",
+    "first_forms",
+    "hit_dice",
+    "level_text",
+    "magic_of",
+    "sheet_of",
+    "thac0",
+    "uses_natural_weapons",
+    "weapon_key",
+    "weapon_kinds",
+    "weapon_name",
+    "weapon_speed",
 ]
 
 S = TypeVar("S", bound="Sheet")
@@ -91,7 +113,9 @@ def sheet_of(combatant: Combatant) -> Sheet:
     try:
         return msgspec.convert(combatant.sheet, Sheet, strict=False)
     except msgspec.ValidationError as error:
-        raise RuleError(_("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))) from None
+        raise RuleError(
+            _("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))
+        ) from None
 
 
 def weapon_key(name: str) -> str:
@@ -101,8 +125,10 @@ def weapon_key(name: str) -> str:
 def _name_tables() -> tuple[NameTable, NameTable]:
     """The weapons' and the armours' names with their aliases, for the tables in use (house rules too)."""
     data = tables()
-    return (made_once(data, "weapons", lambda: NameTable(data.weapon_speeds, data.weapon_aliases)),
-            made_once(data, "armour", lambda: NameTable(data.armour_types, data.armour_aliases)))
+    return (
+        made_once(data, "weapons", lambda: NameTable(data.weapon_speeds, data.weapon_aliases)),
+        made_once(data, "armour", lambda: NameTable(data.armour_types, data.armour_aliases)),
+    )
 
 
 def weapon_name(name: str) -> str:
@@ -119,9 +145,14 @@ def armour_name(name: str) -> str | None:
 def _unknown_weapon(name: str) -> RuleError:
     close = _name_tables()[0].close(name)
     if close:
-        return RuleError(_("Unknown weapon \"{weapon}\". Did you mean: {close}? (Or give its speed.)",
-                           weapon=name.strip(), close=", ".join(close)))
-    return RuleError(_("Unknown weapon \"{weapon}\"; give its speed, or add it to the house rules.", weapon=name.strip()))
+        return RuleError(
+            _(
+                'Unknown weapon "{weapon}". Did you mean: {close}? (Or give its speed.)',
+                weapon=name.strip(),
+                close=", ".join(close),
+            )
+        )
+    return RuleError(_('Unknown weapon "{weapon}"; give its speed, or add it to the house rules.', weapon=name.strip()))
 
 
 def _table_speed(name: str) -> int:
@@ -207,7 +238,7 @@ def table_damage(weapon: str) -> tuple[str, str] | None:
 
 
 def _split(dice: str) -> tuple[str, int]:
-    """"1d4+1" → ("1d4", 1): the dice and the constant added to them."""
+    """ "1d4+1" → ("1d4", 1): the dice and the constant added to them."""
     total = with_bonus(dice, 0)
     parsed = parse(total)
     constant = sum(term.value for term in parsed.terms if isinstance(term, Constant))
@@ -266,14 +297,14 @@ def hit_dice(level: int | str) -> float:
             return int(dice) - 0.5
         return float(int(text))
     except ValueError:
-        raise RuleError(_("Hit Dice \"{value}\" are not like 4, 4+1 or 1-1.", value=level)) from None
+        raise RuleError(_('Hit Dice "{value}" are not like 4, 4+1 or 1-1.', value=level)) from None
 
 
 def level_number(sheet: Sheet) -> int:
     try:
         return int(sheet.level)
     except ValueError:
-        raise RuleError(_("Level \"{value}\" is not a whole number.", value=sheet.level)) from None
+        raise RuleError(_('Level "{value}" is not a whole number.', value=sheet.level)) from None
 
 
 def level_text(sheet: Sheet) -> str:
@@ -380,7 +411,7 @@ def canonical_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
 
 def _did_you_mean(written: str, words: tuple[str, ...]) -> str:
     close = difflib.get_close_matches(written.casefold(), words, n=1, cutoff=0.75)
-    return " " + _("Did you mean \"{word}\"?", word=_(close[0])) if close else ""
+    return " " + _('Did you mean "{word}"?', word=_(close[0])) if close else ""
 
 
 def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
@@ -397,11 +428,15 @@ def check_sheet_values(sheet: dict[str, Any], kind: type[S]) -> S:
 
 def _check_values(checked: Sheet) -> None:
     if checked.cls not in CLASSES:
-        raise RuleError(_("Class \"{cls}\" is not one of {known}.", cls=checked.cls,
-                          known=", ".join(_(word) for word in CLASSES)) + _did_you_mean(checked.cls, CLASSES))
+        raise RuleError(
+            _('Class "{cls}" is not one of {known}.', cls=checked.cls, known=", ".join(_(word) for word in CLASSES))
+            + _did_you_mean(checked.cls, CLASSES)
+        )
     if checked.size not in SIZES:
-        raise RuleError(_("Size \"{size}\" is not one of {known}.", size=checked.size,
-                          known=", ".join(_(word) for word in SIZES)) + _did_you_mean(checked.size, SIZES))
+        raise RuleError(
+            _('Size "{size}" is not one of {known}.', size=checked.size, known=", ".join(_(word) for word in SIZES))
+            + _did_you_mean(checked.size, SIZES)
+        )
     if checked.cls == "monster":
         hit_dice(checked.level)
     elif level_number(checked) < 0 or (level_number(checked) == 0 and checked.cls != "warrior"):
@@ -418,9 +453,9 @@ def _check_values(checked: Sheet) -> None:
             try:
                 parse(dice.strip())
             except DiceError as error:
-                raise RuleError(_("Damage \"{dice}\": {error}", dice=dice.strip(), error=error)) from None
+                raise RuleError(_('Damage "{dice}": {error}', dice=dice.strip(), error=error)) from None
     if checked.attacks.strip() and _parse_rate(checked.attacks) is None:
-        raise RuleError(_("Attacks \"{rate}\" is not a rate such as 1/1, 3/2 or 2/1.", rate=checked.attacks))
+        raise RuleError(_('Attacks "{rate}" is not a rate such as 1/1, 3/2 or 2/1.', rate=checked.attacks))
     if checked.specialist and checked.cls not in tables().attacks_specialist:
         raise RuleError(_("Only {classes} can specialise in a weapon.", classes=", ".join(tables().attacks_specialist)))
     own_saves(checked.saves)
@@ -428,14 +463,40 @@ def _check_values(checked: Sheet) -> None:
     if checked.armour.strip() and armour_name(checked.armour) is None:
         close = _name_tables()[1].close(checked.armour)
         if close:
-            raise RuleError(_("Unknown armour \"{armour}\". Did you mean: {close}?", armour=checked.armour.strip(),
-                              close=", ".join(close)))
-        raise RuleError(_("Armour \"{armour}\" is not one of {known}.", armour=checked.armour,
-                          known=", ".join(_(name) for name in tables().armour_types)))
+            raise RuleError(
+                _(
+                    'Unknown armour "{armour}". Did you mean: {close}?',
+                    armour=checked.armour.strip(),
+                    close=", ".join(close),
+                )
+            )
+        raise RuleError(
+            _(
+                'Armour "{armour}" is not one of {known}.',
+                armour=checked.armour,
+                known=", ".join(_(name) for name in tables().armour_types),
+            )
+        )
 
 
-FORM_WORDS = (N_("claw"), N_("bite"), N_("kick"), N_("tail"), N_("sting"), N_("butt"), N_("gore"), N_("hug"),
-              N_("tentacle"), N_("fist"), N_("talon"), N_("beak"), N_("horn"), N_("hoof"), N_("slam"), N_("crush"))
+FORM_WORDS = (
+    N_("claw"),
+    N_("bite"),
+    N_("kick"),
+    N_("tail"),
+    N_("sting"),
+    N_("butt"),
+    N_("gore"),
+    N_("hug"),
+    N_("tentacle"),
+    N_("fist"),
+    N_("talon"),
+    N_("beak"),
+    N_("horn"),
+    N_("hoof"),
+    N_("slam"),
+    N_("crush"),
+)
 """Natural attack forms a sheet commonly names ("claw, claw, bite"), marked for translation: each form is
 shown as ``_(form)``, so a form the GM writes in his own language shows as he wrote it."""
 

@@ -9,8 +9,18 @@ from tui_combat.engine.log import Msg, plural_msg
 from tui_combat.i18n import N_
 
 __all__ = [
-    "AdndFight", "AdndRound", "Casting", "Declaration", "Effect", "FightBase", "RoundBase", "Spent", "casting_modifier",
-    "casting_rounds", "duration", "parse_spells",
+    "AdndFight",
+    "AdndRound",
+    "Casting",
+    "Declaration",
+    "Effect",
+    "FightBase",
+    "RoundBase",
+    "Spent",
+    "casting_modifier",
+    "casting_rounds",
+    "duration",
+    "parse_spells",
 ]
 
 
@@ -85,7 +95,7 @@ class AdndFight(FightBase, frozen=True, kw_only=True):
 
 
 def parse_spells(text: str) -> dict[str, str]:
-    """"acid arrow 2, haste 3, fireball 2r" → {"acid arrow": "2", "haste": "3", "fireball": "2r"}; a spell
+    """ "acid arrow 2, haste 3, fireball 2r" → {"acid arrow": "2", "haste": "3", "fireball": "2r"}; a spell
     without a casting time takes 1."""
     spells: dict[str, str] = {}
     for part in text.split(","):

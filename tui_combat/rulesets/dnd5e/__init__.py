@@ -162,8 +162,23 @@ from tui_combat.rulesets.dnd5e.state import ActiveCondition, Declaration, DndFig
 from tui_combat.rulesets.dnd5e.view import Dnd5eView
 
 __all__ = [
-    "RULESET", "ActiveCondition", "Counter", "Declaration", "Dnd5e", "Dnd5eData", "DndFight", "DndRound", "Entry", "Sheet",
-    "Spent", "critical_dice", "critical_roll", "data", "hit_chance", "parse_counters", "speed_parts",
+    "RULESET",
+    "ActiveCondition",
+    "Counter",
+    "Declaration",
+    "Dnd5e",
+    "Dnd5eData",
+    "DndFight",
+    "DndRound",
+    "Entry",
+    "Sheet",
+    "Spent",
+    "critical_dice",
+    "critical_roll",
+    "data",
+    "hit_chance",
+    "parse_counters",
+    "speed_parts",
 ]
 
 

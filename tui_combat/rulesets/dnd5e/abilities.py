@@ -46,7 +46,7 @@ class Ability(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def recharge_text(ability: Ability) -> str:
-    """"5–6", or "6" for one that recharges on a 6 alone."""
+    """ "5–6", or "6" for one that recharges on a 6 alone."""
     return "6" if ability.recharge == 6 else f"{ability.recharge}–6"
 
 
@@ -65,7 +65,7 @@ def _part(ability: Ability, part: str, item: str) -> Ability:
     if english_word(first, (RECHARGE,)) == RECHARGE:
         match = _RANGE.match(" ".join(words[1:]))
         if match is None or ability.recharge or (match["high"] and match["high"] != "6"):
-            raise RuleError(_("Ability \"{item}\": write its recharge as \"recharge 5-6\" or \"recharge 6\".", item=item))
+            raise RuleError(_('Ability "{item}": write its recharge as "recharge 5-6" or "recharge 6".', item=item))
         return msgspec.structs.replace(ability, recharge=int(match["low"]))
     try:
         dice = parse(first)
@@ -74,7 +74,7 @@ def _part(ability: Ability, part: str, item: str) -> Ability:
     if dice is not None and any(isinstance(term, Dice) for term in dice.terms):
         kind = damage_type(words[1]) if len(words) > 1 else ""
         if ability.damage or kind is None:
-            raise RuleError(_("Ability \"{item}\": write its damage as the dice and the type (17d6 fire).", item=item))
+            raise RuleError(_('Ability "{item}": write its damage as the dice and the type (17d6 fire).', item=item))
         rest = " ".join(words[2:])  # "plus 9d6 force": a second type, for the DM to deal himself
         area = ", ".join(text for text in (ability.area, rest) if text)
         return msgspec.structs.replace(ability, damage=dice.text, kind=kind, area=area)
@@ -83,8 +83,12 @@ def _part(ability: Ability, part: str, item: str) -> Ability:
     if match is not None and kind is not None:
         on_save = _on_save(match["on_save"]) if match["on_save"] else None
         if ability.save or (match["on_save"] and on_save is None):
-            raise RuleError(_("Ability \"{item}\": write its save as the ability, the DC and what a success leaves "
-                              "(Dex 21 half).", item=item))
+            raise RuleError(
+                _(
+                    'Ability "{item}": write its save as the ability, the DC and what a success leaves (Dex 21 half).',
+                    item=item,
+                )
+            )
         return msgspec.structs.replace(ability, save=kind, dc=int(match["dc"]), on_save=on_save or "")
     return msgspec.structs.replace(ability, area=f"{ability.area}, {part}" if ability.area else part)
 
@@ -98,8 +102,13 @@ def parse_abilities(text: str) -> tuple[Ability, ...]:
         name, colon, rest = item.partition(":")
         name = " ".join(name.split())
         if not colon or not name or not rest.strip():
-            raise RuleError(_("Ability \"{item}\": write its name, a colon and what it does "
-                              "(Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6).", item=item))
+            raise RuleError(
+                _(
+                    'Ability "{item}": write its name, a colon and what it does '
+                    "(Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6).",
+                    item=item,
+                )
+            )
         ability = Ability(name=name)
         for part in (p.strip() for p in rest.split(",")):
             if part:
@@ -107,10 +116,15 @@ def parse_abilities(text: str) -> tuple[Ability, ...]:
         if not ability.on_save:  # not written: half damage where there is damage (a breath), else nothing
             ability = msgspec.structs.replace(ability, on_save="half" if ability.damage else "none")
         if not ability.damage and not ability.save and not ability.recharge:
-            raise RuleError(_("Ability \"{item}\": give it damage (17d6 fire), a save (Dex 21 half), a recharge "
-                              "(recharge 5-6), or several.", item=item))
+            raise RuleError(
+                _(
+                    'Ability "{item}": give it damage (17d6 fire), a save (Dex 21 half), a recharge '
+                    "(recharge 5-6), or several.",
+                    item=item,
+                )
+            )
         if any(other.name.casefold() == name.casefold() for other in found):
-            raise RuleError(_("Ability \"{name}\" is written twice.", name=name))
+            raise RuleError(_('Ability "{name}" is written twice.', name=name))
         found.append(ability)
     return tuple(found)
 
@@ -118,4 +132,3 @@ def parse_abilities(text: str) -> tuple[Ability, ...]:
 def find_ability(abilities: tuple[Ability, ...], name: str) -> Ability | None:
     wanted = " ".join(name.split()).casefold()
     return next((ability for ability in abilities if ability.name.casefold() == wanted), None)
-

@@ -42,17 +42,38 @@ CATALOGUE: tuple[ActionSpec, ...] = (
     ActionSpec(name="end_condition", key="C", label=N_("End a condition"), footer=False),
     ActionSpec(name="counter", key="g", label=N_("Add a counter"), footer=False),
 )
-USES = (("action", N_("the action")), ("bonus", N_("the bonus action")), ("reaction", N_("the reaction")),
-        ("none", N_("nothing more (part of an action already taken)")))
-ENDINGS = (("removed", N_("until removed")), ("end", N_("until the end of that creature's next turn")),
-           ("start", N_("until the start of that creature's next turn")), ("rounds", N_("for a number of rounds")))
+USES = (
+    ("action", N_("the action")),
+    ("bonus", N_("the bonus action")),
+    ("reaction", N_("the reaction")),
+    ("none", N_("nothing more (part of an action already taken)")),
+)
+ENDINGS = (
+    ("removed", N_("until removed")),
+    ("end", N_("until the end of that creature's next turn")),
+    ("start", N_("until the start of that creature's next turn")),
+    ("rounds", N_("for a number of rounds")),
+)
 ENDING_KINDS: dict[str, Ending] = {"removed": "removed", "end": "end", "start": "start", "rounds": "rounds"}
-PLACES = (N_("Acts 1st"), N_("Acts 2nd"), N_("Acts 3rd"), N_("Acts 4th"), N_("Acts 5th"), N_("Acts 6th"), N_("Acts 7th"),
-          N_("Acts 8th"), N_("Acts 9th"))
+PLACES = (
+    N_("Acts 1st"),
+    N_("Acts 2nd"),
+    N_("Acts 3rd"),
+    N_("Acts 4th"),
+    N_("Acts 5th"),
+    N_("Acts 6th"),
+    N_("Acts 7th"),
+    N_("Acts 8th"),
+    N_("Acts 9th"),
+)
 EXHAUSTION = "exhaustion"
 """The condition that comes in levels (1–6)."""
-TAKEN = (("attack", N_("an attack")), ("other", N_("a Dash")), ("action", N_("another action")),
-         ("bonus", N_("a bonus action")))
+TAKEN = (
+    ("attack", N_("an attack")),
+    ("other", N_("a Dash")),
+    ("action", N_("another action")),
+    ("bonus", N_("a bonus action")),
+)
 
 
 def same_dice(expr: str, wanted: str) -> bool:
@@ -66,8 +87,11 @@ def hit_chance(bonus: int, armour_class: int, edge: int) -> float:
     """The chance to hit: a natural 20 always hits, a natural 1 always misses; advantage rolls twice and
     keeps the higher (1 − (1 − p)²), disadvantage the lower (p²)."""
     rules = data().attack
-    hits = sum(1 for face in range(1, 21)
-               if face >= rules.critical or (face > rules.automatic_miss and face + bonus >= armour_class))
+    hits = sum(
+        1
+        for face in range(1, 21)
+        if face >= rules.critical or (face > rules.automatic_miss and face + bonus >= armour_class)
+    )
     chance = hits / 20
     if edge > 0:
         return 1 - (1 - chance) ** 2
@@ -98,9 +122,16 @@ def doubled_dice(expr: str) -> str:
         return expr
     if any(isinstance(t, Dice) and (t.keep or t.explode or t.advantage) for t in parsed.terms):
         return expr
-    return str(parse("".join(
-        f"{term.value:+d}" if isinstance(term, Constant) else f"{'-' if term.negative else '+'}{2 * term.count}d{term.sides}"
-        for term in parsed.terms).lstrip("+")))
+    return str(
+        parse(
+            "".join(
+                f"{term.value:+d}"
+                if isinstance(term, Constant)
+                else f"{'-' if term.negative else '+'}{2 * term.count}d{term.sides}"
+                for term in parsed.terms
+            ).lstrip("+")
+        )
+    )
 
 
 def critical_roll(damage: Roll, extra: Roll) -> Roll | None:
@@ -121,11 +152,12 @@ def critical_roll(damage: Roll, extra: Roll) -> Roll | None:
             continue
         sign = "-" if term.negative else ("+" if parts else "")
         parts.append(f"{sign}{2 * term.count}d{term.sides}")
-        faces += own[:term.count] + more[:term.count]
-        own, more = own[term.count:], more[term.count:]
+        faces += own[: term.count] + more[: term.count]
+        own, more = own[term.count :], more[term.count :]
     physical = damage.physical or extra.physical
-    return Roll(expr="".join(parts), total=damage.total + extra.total, faces=() if physical else tuple(faces),
-                physical=physical)
+    return Roll(
+        expr="".join(parts), total=damage.total + extra.total, faces=() if physical else tuple(faces), physical=physical
+    )
 
 
 class Dnd5eActions(Dnd5eEdge):
@@ -169,14 +201,29 @@ class Dnd5eActions(Dnd5eEdge):
         if name == "condition":
             return self.condition_fields(state, combatant_id)
         if name == "end_condition":
-            return (FieldSpec(key="condition", label=N_("Condition"), kind="choice",
-                              choices=tuple((str(c.id), _(c.name) + str(self.duration_text(state, c)))
-                                            for c in self.conditions_of(state, combatant_id))),)
+            return (
+                FieldSpec(
+                    key="condition",
+                    label=N_("Condition"),
+                    kind="choice",
+                    choices=tuple(
+                        (str(c.id), _(c.name) + str(self.duration_text(state, c)))
+                        for c in self.conditions_of(state, combatant_id)
+                    ),
+                ),
+            )
         if name == "counter":
-            return (FieldSpec(key="name", label=N_("Counter"), help=_("legendary actions")),
-                    FieldSpec(key="total", label=N_("How many"), kind="int", default=1),
-                    FieldSpec(key="refresh", label=N_("Refreshed"), kind="choice", default="turn",
-                              choices=(("turn", N_("at the start of each of its turns")), ("fight", N_("never: for the fight")))))
+            return (
+                FieldSpec(key="name", label=N_("Counter"), help=_("legendary actions")),
+                FieldSpec(key="total", label=N_("How many"), kind="int", default=1),
+                FieldSpec(
+                    key="refresh",
+                    label=N_("Refreshed"),
+                    kind="choice",
+                    default="turn",
+                    choices=(("turn", N_("at the start of each of its turns")), ("fight", N_("never: for the fight"))),
+                ),
+            )
         if name == "tie":
             return self.tie_fields(state)
         if name == "death_save":
@@ -186,9 +233,14 @@ class Dnd5eActions(Dnd5eEdge):
     def attack_fields(self, state: State, combatant_id: str, call: str) -> tuple[FieldSpec, ...]:
         attacker = state.combatant(combatant_id)
         sheet = sheet_of(attacker)
-        others = sorted((c for c in state.combatants if c.id != attacker.id
-                         and (c.status == "active" or self.unconscious_at_zero(state, c.id))),
-                        key=lambda c: c.side == attacker.side)
+        others = sorted(
+            (
+                c
+                for c in state.combatants
+                if c.id != attacker.id and (c.status == "active" or self.unconscious_at_zero(state, c.id))
+            ),
+            key=lambda c: c.side == attacker.side,
+        )
 
         weapons = parse_attacks(sheet.attack_list)
         first_weapon = self.weapon_of(attacker, {})
@@ -198,19 +250,32 @@ class Dnd5eActions(Dnd5eEdge):
             edge = self.edge_sources(state, attacker, target, call, close).edge
             return round(100 * hit_chance(first_weapon.bonus, sheet_of(target).ac, edge))
 
-        targets = tuple((c.id, _("{name} — AC {ac}: {chance}% to hit", name=c.name, ac=sheet_of(c).ac, chance=chance(c)))
-                        for c in others)
+        targets = tuple(
+            (c.id, _("{name} — AC {ac}: {chance}% to hit", name=c.name, ac=sheet_of(c).ac, chance=chance(c)))
+            for c in others
+        )
         first = targets[0][0] if targets else ""
         uses = "action" if combatant_id in self.acting(state) else "reaction"
         close = self.remembered_close(state, attacker.id, first) if first else True
         edge = self.edge_sources(state, attacker, state.combatant(first), call, close).edge if first else 0
         fields = [FieldSpec(key="target", label=N_("Target"), kind="choice", default=first, choices=targets)]
         if weapons:
-            fields.append(FieldSpec(key="weapon", label=N_("Attack"), kind="choice", default="0", choices=tuple(
-                (str(i), f"{data_words(w.name)} {w.bonus:+d}, {w.damage}") for i, w in enumerate(weapons))))
+            fields.append(
+                FieldSpec(
+                    key="weapon",
+                    label=N_("Attack"),
+                    kind="choice",
+                    default="0",
+                    choices=tuple(
+                        (str(i), f"{data_words(w.name)} {w.bonus:+d}, {w.damage}") for i, w in enumerate(weapons)
+                    ),
+                )
+            )
         fields += [
             FieldSpec(key="uses", label=N_("Uses"), kind="choice", default=uses, choices=USES),
-            FieldSpec(key="edge", label=N_("Advantage (the DM's call)"), kind="choice", default=call, choices=EDGE_CHOICES),
+            FieldSpec(
+                key="edge", label=N_("Advantage (the DM's call)"), kind="choice", default=call, choices=EDGE_CHOICES
+            ),
             FieldSpec(key="close", label=N_("Within 5 ft of the target"), kind="bool", default=close),
         ]
         if self.round_of(state).shape == "declare":
@@ -236,8 +301,9 @@ class Dnd5eActions(Dnd5eEdge):
     def overrule_field() -> FieldSpec:
         return FieldSpec(key=OVERRULE, label=N_("Not what was declared: ignore the book"), kind="bool", default=False)
 
-    def attack_edge(self, state: State, attacker: Combatant, values: Mapping[str, Any], name: str
-                    ) -> tuple[Combatant, bool, EdgeSources]:
+    def attack_edge(
+        self, state: State, attacker: Combatant, values: Mapping[str, Any], name: str
+    ) -> tuple[Combatant, bool, EdgeSources]:
         """The target, whether the attacker is within 5 ft, and the sources of advantage, from the form."""
         try:
             target = state.combatant(str(values.get("target", "")))
@@ -265,17 +331,24 @@ class Dnd5eActions(Dnd5eEdge):
         rules = data().attack
         least = min(max(armour - bonus, rules.automatic_miss + 1), rules.critical)
         chance = round(100 * hit_chance(bonus, armour, sources.edge))
-        line = _("Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit){edge}: {chance}% to hit.",
-                 least=least, ac=armour, bonus=bonus, edge=render_param(self.edge_text(sources)), chance=chance)
+        line = _(
+            "Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit){edge}: {chance}% to hit.",
+            least=least,
+            ac=armour,
+            bonus=bonus,
+            edge=render_param(self.edge_text(sources)),
+            chance=chance,
+        )
         critical = self.automatic_critical(state, target, close)
         if critical:
-            line += " " + _("A hit is a critical hit ({name}: {condition}, within 5 ft).", name=target.name,
-                            condition=_(critical))
+            line += " " + _(
+                "A hit is a critical hit ({name}: {condition}, within 5 ft).", name=target.name, condition=_(critical)
+            )
         return line
 
     @staticmethod
     def edge_text(sources: EdgeSources) -> Param:
-        """" with advantage (Goblin 1: prone)", " with disadvantage (…)", or the two cancelling."""
+        """ " with advantage (Goblin 1: prone)", " with disadvantage (…)", or the two cancelling."""
         reasons: list[str | int | Msg] = list(sources.reasons())
         if not reasons:
             return ""
@@ -291,29 +364,46 @@ class Dnd5eActions(Dnd5eEdge):
             return None
         dice = self.weapon_of(after.combatant(str(facts["attacker"])), args).damage
         if facts.get("critical"):
-            return DamageDue(target=str(facts["target"]), dice=doubled_dice(dice), critical=True,
-                             what=Msg(id=N_("critical hit: the damage dice twice")))
+            return DamageDue(
+                target=str(facts["target"]),
+                dice=doubled_dice(dice),
+                critical=True,
+                what=Msg(id=N_("critical hit: the damage dice twice")),
+            )
         return DamageDue(target=str(facts["target"]), dice=dice)
 
     def use_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
-        choices: list[tuple[str, str]] = [("action", N_("the action")), ("bonus", N_("the bonus action")),
-                                          ("reaction", N_("the reaction")), ("dash", N_("Dash (the action: speed added)"))]
+        choices: list[tuple[str, str]] = [
+            ("action", N_("the action")),
+            ("bonus", N_("the bonus action")),
+            ("reaction", N_("the reaction")),
+            ("dash", N_("Dash (the action: speed added)")),
+        ]
         choices += [(f"counter:{c.name}", c.name) for c in self.counters_of(state, combatant_id)]
         default = "action" if combatant_id in self.acting(state) else "reaction"
-        return (FieldSpec(key="what", label=N_("Uses"), kind="choice", default=default, choices=tuple(choices)),
-                FieldSpec(key="amount", label=N_("How many (of a counter)"), kind="int", default=1),
-                FieldSpec(key="note", label=N_("What for"), help=_("Dodge, Shield, a legendary action …")),
-                *((self.overrule_field(),) if self.round_of(state).shape == "declare" else ()))
+        return (
+            FieldSpec(key="what", label=N_("Uses"), kind="choice", default=default, choices=tuple(choices)),
+            FieldSpec(key="amount", label=N_("How many (of a counter)"), kind="int", default=1),
+            FieldSpec(key="note", label=N_("What for"), help=_("Dodge, Shield, a legendary action …")),
+            *((self.overrule_field(),) if self.round_of(state).shape == "declare" else ()),
+        )
 
     def condition_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         names = tuple((name, name) for name in data().conditions)
         acting = self.acting(state)
         anchor = acting[0] if acting else combatant_id
-        return (FieldSpec(key="condition", label=N_("Condition"), kind="choice", default=names[0][0], choices=names),
-                FieldSpec(key="ends", label=N_("Lasts"), kind="choice", default="removed", choices=ENDINGS),
-                FieldSpec(key="anchor", label=N_("Whose turn"), kind="choice", default=anchor,
-                          choices=self.combatant_choices(state, anchor)),
-                FieldSpec(key="rounds", label=N_("Rounds"), kind="int", default=1))
+        return (
+            FieldSpec(key="condition", label=N_("Condition"), kind="choice", default=names[0][0], choices=names),
+            FieldSpec(key="ends", label=N_("Lasts"), kind="choice", default="removed", choices=ENDINGS),
+            FieldSpec(
+                key="anchor",
+                label=N_("Whose turn"),
+                kind="choice",
+                default=anchor,
+                choices=self.combatant_choices(state, anchor),
+            ),
+            FieldSpec(key="rounds", label=N_("Rounds"), kind="int", default=1),
+        )
 
     def tie_fields(self, state: State) -> tuple[FieldSpec, ...]:
         ties = self.undecided_ties(state)
@@ -326,15 +416,26 @@ class Dnd5eActions(Dnd5eEdge):
         suggested = [k for k in known if k in keys] + [k for k in keys if k not in known]
         choices = tuple((key, str(live[key].label)) for key in keys)
         chooser = _("the players choose") if all(live[key].party for key in keys) else _("the DM chooses")
-        return tuple(FieldSpec(key=f"place{i + 1}", label=f"{_(PLACES[min(i, len(PLACES) - 1)])} ({chooser})", kind="choice",
-                               default=suggested[i], choices=choices) for i in range(len(keys) - 1))
+        return tuple(
+            FieldSpec(
+                key=f"place{i + 1}",
+                label=f"{_(PLACES[min(i, len(PLACES) - 1)])} ({chooser})",
+                kind="choice",
+                default=suggested[i],
+                choices=choices,
+            )
+            for i in range(len(keys) - 1)
+        )
 
     # -- applying ------------------------------------------------------------------------------------
     def apply_action(self, state: State, name: str, args: dict[str, Any]) -> State:
         if name == "tie":
             return self.apply_tie(state, args)
-        combatant = self.actor(state, str(args.get("combatant", ""))) \
-            if name not in ("condition", "end_condition", "death_save") else self.someone(state, str(args.get("combatant", "")))
+        combatant = (
+            self.actor(state, str(args.get("combatant", "")))
+            if name not in ("condition", "end_condition", "death_save")
+            else self.someone(state, str(args.get("combatant", "")))
+        )
         if name == "death_save":
             return self.death_save(state, combatant, args)
         if name in ATTACKS:
@@ -375,8 +476,14 @@ class Dnd5eActions(Dnd5eEdge):
         to_hit = roll_arg(args, "to_hit", N_("To hit"))
         wanted = dice_for(sources.edge)
         if not same_dice(to_hit.expr, wanted):
-            raise RuleError(_("This attack is rolled with {dice}, not {rolled}: {why}.", dice=wanted, rolled=to_hit.expr,
-                              why=render_param(self.edge_text(sources)).strip(" ,") or _("a plain roll")))
+            raise RuleError(
+                _(
+                    "This attack is rolled with {dice}, not {rolled}: {why}.",
+                    dice=wanted,
+                    rolled=to_hit.expr,
+                    why=render_param(self.edge_text(sources)).strip(" ,") or _("a plain roll"),
+                )
+            )
         state = self.pay_for_attack(state, attacker, uses, bool(args.get(OVERRULE, False)))
         rules = data().attack
         weapon = self.weapon_of(attacker, args)
@@ -387,8 +494,10 @@ class Dnd5eActions(Dnd5eEdge):
         automatic = self.automatic_critical(state, target, close) if hit else ""
         critical = natural >= rules.critical or bool(automatic)
         if critical and automatic and natural < rules.critical:
-            result = Msg(id=N_("critical hit ({name}: {condition}, within 5 ft)"),
-                         params={"name": who(state, target), "condition": Msg(id=automatic)})
+            result = Msg(
+                id=N_("critical hit ({name}: {condition}, within 5 ft)"),
+                params={"name": who(state, target), "condition": Msg(id=automatic)},
+            )
         elif critical:
             result = Msg(id=N_("critical hit"))
         elif hit:
@@ -400,21 +509,51 @@ class Dnd5eActions(Dnd5eEdge):
         fight = self.fight_of(state)
         state = self.with_fight(state, replace(fight, close={**fight.close, f"{attacker.id}>{target.id}": close}))
         needed = min(max(armour - bonus, rules.automatic_miss + 1), rules.critical)
-        facts: dict[str, Any] = {"needed": needed, "natural": natural, "total": natural + bonus, "hit": hit,
-                                 "critical": critical, "attacker": attacker.id, "target": target.id, "edge": sources.edge,
-                                 "close": close}
+        facts: dict[str, Any] = {
+            "needed": needed,
+            "natural": natural,
+            "total": natural + bonus,
+            "hit": hit,
+            "critical": critical,
+            "attacker": attacker.id,
+            "target": target.id,
+            "edge": sources.edge,
+            "close": close,
+        }
         names: dict[str, Param] = {"attacker": who(state, attacker), "target": who(state, target)}
-        params: dict[str, Any] = dict(**names, edge=self.edge_text(sources), roll=roll_param(to_hit), bonus=behind(f"{bonus:+d}"),
-                                      total=natural + bonus, ac=behind(armour), result=result)
+        params: dict[str, Any] = dict(
+            **names,
+            edge=self.edge_text(sources),
+            roll=roll_param(to_hit),
+            bonus=behind(f"{bonus:+d}"),
+            total=natural + bonus,
+            ac=behind(armour),
+            result=result,
+        )
         # The players read who hits whom ("X hits Y.", from the facts), and a critical hit as one.
         public = Msg(id=N_("{attacker} hits {target}: a critical hit."), params=names) if critical else None
         if weapon.name:
-            state = log(state, N_("{attacker} attacks {target} with {weapon}{edge}: {roll}, {bonus} → {total} against AC "
-                                  "{ac}: {result}."), rolls=(to_hit,), facts={**facts, "weapon": weapon.name},
-                        public=public, weapon=weapon.name, **params)
+            state = log(
+                state,
+                N_(
+                    "{attacker} attacks {target} with {weapon}{edge}: {roll}, {bonus} → {total} against AC "
+                    "{ac}: {result}."
+                ),
+                rolls=(to_hit,),
+                facts={**facts, "weapon": weapon.name},
+                public=public,
+                weapon=weapon.name,
+                **params,
+            )
         else:
-            state = log(state, N_("{attacker} attacks {target}{edge}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
-                        rolls=(to_hit,), facts=facts, public=public, **params)
+            state = log(
+                state,
+                N_("{attacker} attacks {target}{edge}: {roll}, {bonus} → {total} against AC {ac}: {result}."),
+                rolls=(to_hit,),
+                facts=facts,
+                public=public,
+                **params,
+            )
         if not hit or "damage" not in args:  # the damage is asked for next (sessions from before rolled it here)
             return state
         damage = roll_arg(args, "damage", N_("Damage"))
@@ -425,9 +564,15 @@ class Dnd5eActions(Dnd5eEdge):
             amount += extra.total
             dealt = critical_roll(damage, extra)
             # Names no one: the GM's alone when it is about someone the players do not see.
-            state = log(state, N_("Critical hit: the damage dice are rolled twice: {damage} and {extra}."),
-                        secret=attacker.hidden or target.hidden, rolls=(damage, extra), facts={"damage": amount},
-                        damage=roll_param(damage), extra=roll_param(extra))
+            state = log(
+                state,
+                N_("Critical hit: the damage dice are rolled twice: {damage} and {extra}."),
+                secret=attacker.hidden or target.hidden,
+                rolls=(damage, extra),
+                facts={"damage": amount},
+                damage=roll_param(damage),
+                extra=roll_param(extra),
+            )
         return apply(state, actions.Damage(combatant=target.id, amount=max(amount, 0), roll=dealt, critical=critical))
 
     def pay_for_attack(self, state: State, attacker: Combatant, uses: str, overrule: bool = False) -> State:
@@ -469,21 +614,37 @@ class Dnd5eActions(Dnd5eEdge):
         elif slot == "action":
             declared_text = self.action_text(declaration.action, declaration.weapon, declaration.spell_level)
         else:
-            declared_text = self.action_text(declaration.bonus, declaration.bonus_weapon, declaration.bonus_spell_level) \
-                if declaration.bonus != "none" else Msg(id=N_("no bonus action"))
+            declared_text = (
+                self.action_text(declaration.bonus, declaration.bonus_weapon, declaration.bonus_spell_level)
+                if declaration.bonus != "none"
+                else Msg(id=N_("no bonus action"))
+            )
         taken = Msg(id=dict(TAKEN)[kind or slot])
         name = who(state, combatant)
         if not overrule:
-            raise RuleError(_("{name} declared {declared}: on its turn it takes that or nothing (speed factor), not "
-                              "{taken}. Tick \"ignore the book\" to allow it.", name=combatant.name,
-                              declared=render_param(declared_text), taken=render_param(taken)))
+            raise RuleError(
+                _(
+                    "{name} declared {declared}: on its turn it takes that or nothing (speed factor), not "
+                    '{taken}. Tick "ignore the book" to allow it.',
+                    name=combatant.name,
+                    declared=render_param(declared_text),
+                    taken=render_param(taken),
+                )
+            )
         # What a monster declared is the GM's (it was declared in secret).
         party = state.side(combatant.side).is_party
-        return log(state, N_("{name} ignores the book: {taken} instead of what was declared ({declared})."),
-                   facts={"overruled": True}, name=name, taken=taken,
-                   declared=declared_text if party else gm_only(declared_text),
-                   public=Msg(id=N_("{name} ignores the book: {taken} instead of what was declared."),
-                              params={"name": name, "taken": taken}))
+        return log(
+            state,
+            N_("{name} ignores the book: {taken} instead of what was declared ({declared})."),
+            facts={"overruled": True},
+            name=name,
+            taken=taken,
+            declared=declared_text if party else gm_only(declared_text),
+            public=Msg(
+                id=N_("{name} ignores the book: {taken} instead of what was declared."),
+                params={"name": name, "taken": taken},
+            ),
+        )
 
     def keep_part_to_declaration(self, state: State, combatant: Combatant, overrule: bool) -> State:
         """Speed factor: an attack that is "part of an action already taken" is part of the attack or the spell the
@@ -501,46 +662,88 @@ class Dnd5eActions(Dnd5eEdge):
         name = who(state, combatant)
         if not overrule:
             if not attacking:
-                declared = Msg(id=N_("nothing")) if declaration is None else \
-                    self.action_text(declaration.action, declaration.weapon, declaration.spell_level)
-                raise RuleError(_("{name} declared {declared}: an attack as part of an action is part of a declared "
-                                  "attack or spell (speed factor). Tick \"ignore the book\" to allow it.",
-                                  name=combatant.name, declared=render_param(declared)))
-            raise RuleError(_("{name} has taken no action yet this turn: choose the action or the bonus action the "
-                              "attack uses.", name=combatant.name))
+                declared = (
+                    Msg(id=N_("nothing"))
+                    if declaration is None
+                    else self.action_text(declaration.action, declaration.weapon, declaration.spell_level)
+                )
+                raise RuleError(
+                    _(
+                        "{name} declared {declared}: an attack as part of an action is part of a declared "
+                        'attack or spell (speed factor). Tick "ignore the book" to allow it.',
+                        name=combatant.name,
+                        declared=render_param(declared),
+                    )
+                )
+            raise RuleError(
+                _(
+                    "{name} has taken no action yet this turn: choose the action or the bonus action the attack uses.",
+                    name=combatant.name,
+                )
+            )
         taken_text = Msg(id=N_("an attack as part of an action"))
-        return log(state, N_("{name} ignores the book: {taken} instead of what was declared."), facts={"overruled": True},
-                   name=name, taken=taken_text)
+        return log(
+            state,
+            N_("{name} ignores the book: {taken} instead of what was declared."),
+            facts={"overruled": True},
+            name=name,
+            taken=taken_text,
+        )
 
     def use(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
         what = str(args.get("what", ""))
         note = str(args.get("note", "") or "").strip()
         for_what: Param = Msg(id=N_(": {note}"), params={"note": typed(note)}) if note else ""
         if what in ("action", "bonus", "dash"):
-            state = self.keep_to_declaration(state, combatant, "bonus" if what == "bonus" else "action",
-                                             "other" if what == "dash" else "", bool(args.get(OVERRULE, False)))
+            state = self.keep_to_declaration(
+                state,
+                combatant,
+                "bonus" if what == "bonus" else "action",
+                "other" if what == "dash" else "",
+                bool(args.get(OVERRULE, False)),
+            )
         if what in ("action", "bonus", "reaction"):
             state = self.take(state, combatant, what)
-            return log(state, N_("{name} uses {what}{note}."), facts={"uses": what}, name=who(state, combatant),
-                       what=Msg(id=dict(USES)[what]), note=for_what)
+            return log(
+                state,
+                N_("{name} uses {what}{note}."),
+                facts={"uses": what},
+                name=who(state, combatant),
+                what=Msg(id=dict(USES)[what]),
+                note=for_what,
+            )
         if what == "dash":
             state = self.take(state, combatant, "action")
             speed = 0 if self.cannot_move(state, combatant.id) else sheet_of(combatant).speed
             spent = self.spent_of(state, combatant.id)
             state = self.spend(state, combatant.id, replace(spent, dash=spent.dash + speed))
-            return log(state, N_("{name} dashes: {feet} ft more movement."), facts={"uses": "dash", "feet": speed},
-                       name=who(state, combatant), feet=speed)
+            return log(
+                state,
+                N_("{name} dashes: {feet} ft more movement."),
+                facts={"uses": "dash", "feet": speed},
+                name=who(state, combatant),
+                feet=speed,
+            )
         counter = next((c for c in self.counters_of(state, combatant.id) if f"counter:{c.name}" == what), None)
         if counter is None:
             raise RuleError(_("Choose what {name} uses.", name=combatant.name))
         amount = int_arg(args, "amount", 1, N_("How many (of a counter)"))
         left = self.counter_left(state, combatant.id, counter)
         if amount < 1 or amount > left:
-            raise RuleError(_("{name} has {left} of {counter} left.", name=combatant.name, left=left, counter=counter.name))
+            raise RuleError(
+                _("{name} has {left} of {counter} left.", name=combatant.name, left=left, counter=counter.name)
+            )
         state = self.spend_counter(state, combatant.id, counter, amount)
-        return log(state, N_("{name} uses {amount} of {counter}{note}: {left} left."),
-                   facts={"uses": counter.name, "left": left - amount}, name=who(state, combatant), amount=amount,
-                   counter=typed(counter.name), note=for_what, left=left - amount)
+        return log(
+            state,
+            N_("{name} uses {amount} of {counter}{note}: {left} left."),
+            facts={"uses": counter.name, "left": left - amount},
+            name=who(state, combatant),
+            amount=amount,
+            counter=typed(counter.name),
+            note=for_what,
+            left=left - amount,
+        )
 
     def spend_counter(self, state: State, combatant_id: str, counter: Counter, amount: int) -> State:
         if counter.per_turn:
@@ -561,13 +764,21 @@ class Dnd5eActions(Dnd5eEdge):
             raise RuleError(_("{name} has {left} ft of movement left.", name=combatant.name, left=left))
         spent = self.spent_of(state, combatant.id)
         state = self.spend(state, combatant.id, replace(spent, movement=spent.movement + feet))
-        return log(state, N_("{name} moves {feet} ft ({left} ft left)."), facts={"moved": feet}, name=who(state, combatant),
-                   feet=feet, left=left - feet)
+        return log(
+            state,
+            N_("{name} moves {feet} ft ({left} ft left)."),
+            facts={"moved": feet},
+            name=who(state, combatant),
+            feet=feet,
+            left=left - feet,
+        )
 
     def add_condition(self, state: State, target: Combatant, args: dict[str, Any]) -> State:
         name = str(args.get("condition", ""))
         if name not in data().conditions:
-            raise RuleError(_("\"{name}\" is not a condition; known: {known}.", name=name, known=", ".join(data().conditions)))
+            raise RuleError(
+                _('"{name}" is not a condition; known: {known}.', name=name, known=", ".join(data().conditions))
+            )
         ends = ENDING_KINDS.get(str(args.get("ends", "removed")))
         if ends is None:
             raise RuleError(_("Choose how long the condition lasts."))
@@ -581,17 +792,33 @@ class Dnd5eActions(Dnd5eEdge):
         if name == EXHAUSTION and not 1 <= level <= 6:
             raise RuleError(_("Exhaustion has a level from 1 to 6."))
         fight = self.fight_of(state)
-        condition = ActiveCondition(id=fight.next_condition, target=target.id, name=name, ends=ends, anchor=anchor,
-                                    until_round=state.round + rounds if ends == "rounds" else 0,
-                                    held_by=str(args.get("held_by", "") or ""), level=level)
-        state = self.with_fight(state, replace(fight, conditions=(*fight.conditions, condition),
-                                               next_condition=fight.next_condition + 1))
+        condition = ActiveCondition(
+            id=fight.next_condition,
+            target=target.id,
+            name=name,
+            ends=ends,
+            anchor=anchor,
+            until_round=state.round + rounds if ends == "rounds" else 0,
+            held_by=str(args.get("held_by", "") or ""),
+            level=level,
+        )
+        state = self.with_fight(
+            state, replace(fight, conditions=(*fight.conditions, condition), next_condition=fight.next_condition + 1)
+        )
         duration = self.duration_text(state, condition)
         # A duration that names someone the players do not see: they read the condition alone.
-        state = log(state, N_("{name} is {condition}{duration}."), facts={"condition": name}, name=who(state, target),
-                    condition=Msg(id=name), duration=duration,
-                    public=Msg(id=N_("{name} is {condition}{duration}."),
-                               params={"name": who(state, target), "condition": Msg(id=name), "duration": ""}))
+        state = log(
+            state,
+            N_("{name} is {condition}{duration}."),
+            facts={"condition": name},
+            name=who(state, target),
+            condition=Msg(id=name),
+            duration=duration,
+            public=Msg(
+                id=N_("{name} is {condition}{duration}."),
+                params={"name": who(state, target), "condition": Msg(id=name), "duration": ""},
+            ),
+        )
         return self.fall_prone(state, target) if name == UNCONSCIOUS else state
 
     def remove_condition(self, state: State, target: Combatant, condition_id: str) -> State:
@@ -611,6 +838,14 @@ class Dnd5eActions(Dnd5eEdge):
         fight = self.fight_of(state)
         counters = {**fight.counters, combatant.id: (*fight.counters.get(combatant.id, ()), counter)}
         state = self.with_fight(state, replace(fight, counters=counters))
-        return log(state, N_("{name}: {counter} {total}, {refresh}."), facts={"counter": name}, name=who(state, combatant),
-                   counter=typed(name), total=total, refresh=Msg(id=N_("refreshed at the start of each of its turns")
-                                                          if counter.per_turn else N_("for the whole fight")))
+        return log(
+            state,
+            N_("{name}: {counter} {total}, {refresh}."),
+            facts={"counter": name},
+            name=who(state, combatant),
+            counter=typed(name),
+            total=total,
+            refresh=Msg(
+                id=N_("refreshed at the start of each of its turns") if counter.per_turn else N_("for the whole fight")
+            ),
+        )

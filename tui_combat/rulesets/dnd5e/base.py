@@ -19,8 +19,22 @@ from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.sheet import SHEET_FIELDS, check_sheet
 from tui_combat.rulesets.dnd5e.state import DndFight, DndRound
 
-__all__ = ["LAIR", "METHODS", "Dnd5eBase", "advantage_dice", "edge_of", "int_arg", "is_lair", "label_now", "msg", "named",
-           "roll_arg", "seen_by_players", "unit_name", "unit_of"]
+__all__ = [
+    "LAIR",
+    "METHODS",
+    "Dnd5eBase",
+    "advantage_dice",
+    "edge_of",
+    "int_arg",
+    "is_lair",
+    "label_now",
+    "msg",
+    "named",
+    "roll_arg",
+    "seen_by_players",
+    "unit_name",
+    "unit_of",
+]
 
 METHODS = ("standard", "static", "side", "speed_factor")
 LAIR = N_("lair action")
@@ -32,7 +46,7 @@ def unit_of(combatant: Combatant) -> str:
 
 
 def unit_name(combatant: Combatant) -> str:
-    """"Goblin" for "Goblin 3" of a group; a lone creature's own name."""
+    """ "Goblin" for "Goblin 3" of a group; a lone creature's own name."""
     return combatant.name.rsplit(" ", 1)[0] if combatant.group else combatant.name
 
 
@@ -79,7 +93,7 @@ def int_arg(args: Mapping[str, Any], key: str, default: int, label: str) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise RuleError(_("{field}: \"{value}\" is not a whole number.", field=_(label), value=value)) from None
+        raise RuleError(_('{field}: "{value}" is not a whole number.', field=_(label), value=value)) from None
 
 
 class Dnd5eBase(Ruleset[DndRound, DndFight]):
@@ -91,28 +105,48 @@ class Dnd5eBase(Ruleset[DndRound, DndFight]):
     order_policy = "fight"
     surprise_scope = "combatant"
     options = (
-        OptionSpec(key="initiative", label=N_("Initiative"), choices=(
-            ("standard", N_("standard: d20 + Dex once, the order kept")),
-            ("static", N_("static: 10 + Dex, no roll")),
-            ("side", N_("side: one d20 per side")),
-            ("speed_factor", N_("speed factor: declared actions, rolled every round")),
-        )),
-        OptionSpec(key="surprise", label=N_("Surprise"), choices=(
-            ("2024", N_("disadvantage on initiative")),
-            ("2014", N_("2014: the first turn is lost")),
-        )),
-        OptionSpec(key="side_surprise", label=N_("Surprise with side initiative"), choices=(
-            ("plain", N_("no modifiers: a surprised side rolls its d20 as any other")),
-            ("disadvantage", N_("a wholly surprised side rolls with disadvantage")),
-        )),
-        OptionSpec(key="lair", label=N_("Lair actions"), choices=(
-            ("off", N_("none")),
-            ("on", N_("at initiative 20, losing ties")),
-        )),
-        OptionSpec(key="difficulty", label=N_("Encounter difficulty"), choices=(
-            ("2014", N_("2014: XP thresholds, multiplied for the number of monsters")),
-            ("2024", N_("2024: XP budget per character")),
-        )),
+        OptionSpec(
+            key="initiative",
+            label=N_("Initiative"),
+            choices=(
+                ("standard", N_("standard: d20 + Dex once, the order kept")),
+                ("static", N_("static: 10 + Dex, no roll")),
+                ("side", N_("side: one d20 per side")),
+                ("speed_factor", N_("speed factor: declared actions, rolled every round")),
+            ),
+        ),
+        OptionSpec(
+            key="surprise",
+            label=N_("Surprise"),
+            choices=(
+                ("2024", N_("disadvantage on initiative")),
+                ("2014", N_("2014: the first turn is lost")),
+            ),
+        ),
+        OptionSpec(
+            key="side_surprise",
+            label=N_("Surprise with side initiative"),
+            choices=(
+                ("plain", N_("no modifiers: a surprised side rolls its d20 as any other")),
+                ("disadvantage", N_("a wholly surprised side rolls with disadvantage")),
+            ),
+        ),
+        OptionSpec(
+            key="lair",
+            label=N_("Lair actions"),
+            choices=(
+                ("off", N_("none")),
+                ("on", N_("at initiative 20, losing ties")),
+            ),
+        ),
+        OptionSpec(
+            key="difficulty",
+            label=N_("Encounter difficulty"),
+            choices=(
+                ("2014", N_("2014: XP thresholds, multiplied for the number of monsters")),
+                ("2024", N_("2024: XP budget per character")),
+            ),
+        ),
     )
     sheet_fields = SHEET_FIELDS
 
@@ -156,14 +190,22 @@ class Dnd5eBase(Ruleset[DndRound, DndFight]):
 
     # -- the round's shape -----------------------------------------------------------------------------
     def steps(self, state: State) -> tuple[StepDef, ...]:
-        resolve = StepDef(id="resolve", label=N_("Turns"), kind="resolve",
-                          help=N_("Each creature in turn: action, bonus action, movement; reactions at any time."))
+        resolve = StepDef(
+            id="resolve",
+            label=N_("Turns"),
+            kind="resolve",
+            help=N_("Each creature in turn: action, bonus action, movement; reactions at any time."),
+        )
         end = StepDef(id="end", label=N_("End of round"), kind="end")
         initiative = StepDef(id="initiative", label=N_("Initiative"), kind="initiative")
         shape = self.round_of(state).shape
         if shape == "declare":
-            declare = StepDef(id="declare", label=N_("Actions"), kind="declare",
-                              help=N_("Each creature chooses its action: its speed-factor modifiers count on initiative."))
+            declare = StepDef(
+                id="declare",
+                label=N_("Actions"),
+                kind="declare",
+                help=N_("Each creature chooses its action: its speed-factor modifiers count on initiative."),
+            )
             return (declare, initiative, resolve, end)
         if shape == "kept":
             return (resolve, end)

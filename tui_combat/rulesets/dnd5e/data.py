@@ -17,8 +17,22 @@ from tui_combat.rulesets.data_loading import DATA_DIR, house_rules_path, load_ru
 from tui_combat.rulesets.names import NameTable, made_once, unknown_aliases
 
 __all__ = [
-    "NAME", "SIZES", "AttackRules", "BudgetRules", "ConcentrationRules", "ConditionData", "DeathRules", "Dnd5eData", "Edge", "InitiativeRules", "SaveRules", "SpeedFactorRules",
-    "WeaponData", "data", "find_weapon", "norm",
+    "NAME",
+    "SIZES",
+    "AttackRules",
+    "BudgetRules",
+    "ConcentrationRules",
+    "ConditionData",
+    "DeathRules",
+    "Dnd5eData",
+    "Edge",
+    "InitiativeRules",
+    "SaveRules",
+    "SpeedFactorRules",
+    "WeaponData",
+    "data",
+    "find_weapon",
+    "norm",
 ]
 
 NAME = "dnd5e"
@@ -180,9 +194,12 @@ def _check(tables: Dnd5eData, where: str) -> Dnd5eData:
         raise RuleError(_("{path}: speed_factor.size needs a value for {sizes}.", path=where, sizes=", ".join(missing)))
     encounter = tables.encounter
     if len(encounter.thresholds) != 20 or len(encounter.budget_2024) != 20:
-        raise RuleError(_("{path}: encounter.thresholds and encounter.budget_2024 need a row for each level 1–20.",
-                          path=where))
-    if not encounter.multipliers or [n for n, _m in encounter.multipliers] != sorted({n for n, _m in encounter.multipliers}):
+        raise RuleError(
+            _("{path}: encounter.thresholds and encounter.budget_2024 need a row for each level 1–20.", path=where)
+        )
+    if not encounter.multipliers or [n for n, _m in encounter.multipliers] != sorted(
+        {n for n, _m in encounter.multipliers}
+    ):
         raise RuleError(_("{path}: encounter.multipliers need rising numbers of monsters.", path=where))
     if not tables.conditions:
         raise RuleError(_("{path}: [conditions] lists no condition.", path=where))
@@ -190,11 +207,25 @@ def _check(tables: Dnd5eData, where: str) -> Dnd5eData:
     for name, condition in tables.conditions.items():
         wrong = [kind for kind in (*condition.fails_saves, *condition.save_edge) if kind not in saves | {"all"}]
         if wrong:
-            raise RuleError(_("{path}: the condition {name} names \"{save}\", which is no saving throw (str, dex, con, "
-                              "int, wis, cha, all).", path=where, name=name, save=wrong[0]))
+            raise RuleError(
+                _(
+                    '{path}: the condition {name} names "{save}", which is no saving throw (str, dex, con, '
+                    "int, wis, cha, all).",
+                    path=where,
+                    name=name,
+                    save=wrong[0],
+                )
+            )
     for alias in unknown_aliases(tables.weapons, tables.weapon_aliases):
-        raise RuleError(_("{path}: {table} names \"{target}\" for \"{alias}\", which is not in the table.",
-                          path=where, table="weapon_aliases", target=tables.weapon_aliases[alias], alias=alias))
+        raise RuleError(
+            _(
+                '{path}: {table} names "{target}" for "{alias}", which is not in the table.',
+                path=where,
+                table="weapon_aliases",
+                target=tables.weapon_aliases[alias],
+                alias=alias,
+            )
+        )
     return tables
 
 

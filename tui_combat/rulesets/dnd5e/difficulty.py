@@ -18,10 +18,17 @@ from tui_combat.rulesets.dnd5e.data import EncounterRules, data
 __all__ = ["Difficulty", "difficulty", "difficulty_line", "multiplier"]
 
 CONTEXT = "encounter difficulty"
-WORDS_2014: tuple[str, ...] = (NC_("encounter difficulty", "easy"), NC_("encounter difficulty", "medium"),
-                               NC_("encounter difficulty", "hard"), NC_("encounter difficulty", "deadly"))
-WORDS_2024: tuple[str, ...] = (NC_("encounter difficulty", "low"), NC_("encounter difficulty", "moderate"),
-                               NC_("encounter difficulty", "high"))
+WORDS_2014: tuple[str, ...] = (
+    NC_("encounter difficulty", "easy"),
+    NC_("encounter difficulty", "medium"),
+    NC_("encounter difficulty", "hard"),
+    NC_("encounter difficulty", "deadly"),
+)
+WORDS_2024: tuple[str, ...] = (
+    NC_("encounter difficulty", "low"),
+    NC_("encounter difficulty", "moderate"),
+    NC_("encounter difficulty", "high"),
+)
 
 
 class Difficulty(Struct, frozen=True, kw_only=True):
@@ -79,8 +86,9 @@ def difficulty(state: State) -> Difficulty | None:
         rule = "2014"
     adjusted = int(sum(xps) * factor)
     word = next((words[i] for i in reversed(range(len(words))) if adjusted >= thresholds[i]), "")
-    return Difficulty(rules=rule, levels=levels, monsters=len(xps), xp=sum(xps), factor=factor, thresholds=thresholds,
-                      word=word)
+    return Difficulty(
+        rules=rule, levels=levels, monsters=len(xps), xp=sum(xps), factor=factor, thresholds=thresholds, word=word
+    )
 
 
 def _factor(value: float) -> str:
@@ -99,8 +107,21 @@ def difficulty_line(state: State) -> str | None:
     against = " · ".join(f"{pgettext(CONTEXT, word)} {value}" for word, value in zip(words, found.thresholds))
     word = pgettext(CONTEXT, found.word or ("trivial" if found.rules == "2014" else "below low"))
     if found.rules == "2014":
-        return _("Difficulty: {word} — {monsters} monsters, {xp} XP × {factor} = {adjusted}; party of {party}: "
-                 "{against}", word=word, monsters=found.monsters, xp=found.xp, factor=_factor(found.factor),
-                 adjusted=found.adjusted, party=len(found.levels), against=against)
-    return _("Difficulty (2024): {word} — {monsters} monsters, {xp} XP; budget of the party of {party}: {against}",
-             word=word, monsters=found.monsters, xp=found.xp, party=len(found.levels), against=against)
+        return _(
+            "Difficulty: {word} — {monsters} monsters, {xp} XP × {factor} = {adjusted}; party of {party}: {against}",
+            word=word,
+            monsters=found.monsters,
+            xp=found.xp,
+            factor=_factor(found.factor),
+            adjusted=found.adjusted,
+            party=len(found.levels),
+            against=against,
+        )
+    return _(
+        "Difficulty (2024): {word} — {monsters} monsters, {xp} XP; budget of the party of {party}: {against}",
+        word=word,
+        monsters=found.monsters,
+        xp=found.xp,
+        party=len(found.levels),
+        against=against,
+    )

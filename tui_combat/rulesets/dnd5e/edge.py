@@ -67,8 +67,11 @@ class Dnd5eEdge(Dnd5eHealth):
             if name not in table:
                 continue
             condition = table[name]
-            add(condition.attacked_beyond_5ft if condition.attacked_beyond_5ft and not close else condition.attacked,
-                target, name)
+            add(
+                condition.attacked_beyond_5ft if condition.attacked_beyond_5ft and not close else condition.attacked,
+                target,
+                name,
+            )
         if call == "advantage":
             advantage.append(Msg(id=N_("the DM's call")))
         elif call == "disadvantage":
@@ -80,8 +83,14 @@ class Dnd5eEdge(Dnd5eHealth):
         if not close:
             return ""
         table = data().conditions
-        return next((name for name in self.condition_names(state, target.id)
-                     if name in table and table[name].critical_within_5ft), "")
+        return next(
+            (
+                name
+                for name in self.condition_names(state, target.id)
+                if name in table and table[name].critical_within_5ft
+            ),
+            "",
+        )
 
     def remembered_close(self, state: State, attacker_id: str, target_id: str) -> bool:
         """Whether the attacker was within 5 ft of the target the last time he attacked him (at first: yes)."""

@@ -72,7 +72,11 @@ class Dnd5eHealth(Dnd5eTurns):
 
     def incapacitated_by(self, state: State, combatant_id: str) -> str:
         """A character lying at 0 hit points is unconscious: no actions, no reactions, no movement."""
-        return N_("unconscious") if self.unconscious_at_zero(state, combatant_id) else super().incapacitated_by(state, combatant_id)
+        return (
+            N_("unconscious")
+            if self.unconscious_at_zero(state, combatant_id)
+            else super().incapacitated_by(state, combatant_id)
+        )
 
     def cannot_move(self, state: State, combatant_id: str) -> bool:
         return self.unconscious_at_zero(state, combatant_id) or super().cannot_move(state, combatant_id)
@@ -118,22 +122,47 @@ class Dnd5eHealth(Dnd5eTurns):
         if before > 0 or record is None:  # he drops to 0 now
             if amount - before >= combatant.max_hp:
                 state = self.set_dying(state, combatant_id, Dying(dead=True))
-                return log(state, N_("{name} is killed outright: {left} damage left over after 0 hit points, "
-                                     "the maximum is {max}."), facts={"dead": True}, name=who(state, combatant),
-                           left=amount - before, max=combatant.max_hp)
+                return log(
+                    state,
+                    N_("{name} is killed outright: {left} damage left over after 0 hit points, the maximum is {max}."),
+                    facts={"dead": True},
+                    name=who(state, combatant),
+                    left=amount - before,
+                    max=combatant.max_hp,
+                )
             state = self.set_dying(state, combatant_id, Dying())
-            state = log(state, N_("{name} falls unconscious at 0 hit points and is dying: a death saving throw at the "
-                                  "start of each turn{key}."), facts={"dying": True}, name=who(state, combatant),
-                        key=hint(DEATH_SAVE_KEY))
+            state = log(
+                state,
+                N_(
+                    "{name} falls unconscious at 0 hit points and is dying: a death saving throw at the "
+                    "start of each turn{key}."
+                ),
+                facts={"dying": True},
+                name=who(state, combatant),
+                key=hint(DEATH_SAVE_KEY),
+            )
             return self.fall_prone(state, combatant)
         if amount >= combatant.max_hp:
             state = self.set_dying(state, combatant_id, Dying(dead=True))
-            return log(state, N_("{name} is killed outright: {amount} damage at 0 hit points, the maximum is {max}."),
-                       facts={"dead": True}, name=who(state, combatant), amount=amount, max=combatant.max_hp)
+            return log(
+                state,
+                N_("{name} is killed outright: {amount} damage at 0 hit points, the maximum is {max}."),
+                facts={"dead": True},
+                name=who(state, combatant),
+                amount=amount,
+                max=combatant.max_hp,
+            )
         failures = record.failures + (2 if critical else 1)
-        return self.saves_now(state, combatant, replace(record, failures=failures, stable=False),
-                              Msg(id=N_("a critical hit at 0 hit points: two failures") if critical
-                                  else N_("damage at 0 hit points: a failure")))
+        return self.saves_now(
+            state,
+            combatant,
+            replace(record, failures=failures, stable=False),
+            Msg(
+                id=N_("a critical hit at 0 hit points: two failures")
+                if critical
+                else N_("damage at 0 hit points: a failure")
+            ),
+        )
 
     @staticmethod
     def last_hit(state: State, combatant: Combatant, taken: int) -> tuple[int, int]:
@@ -152,18 +181,34 @@ class Dnd5eHealth(Dnd5eTurns):
         if record.failures >= rules.failures:
             record = replace(record, failures=rules.failures, dead=True, due=False)
             state = self.set_dying(state, combatant.id, record)
-            return log(state, N_("{name}: {why}; three failures: dead."), facts={"dead": True},
-                       name=who(state, combatant), why=why)
+            return log(
+                state,
+                N_("{name}: {why}; three failures: dead."),
+                facts={"dead": True},
+                name=who(state, combatant),
+                why=why,
+            )
         if record.successes >= rules.successes:
             record = replace(record, successes=rules.successes, stable=True, due=False)
             state = self.set_dying(state, combatant.id, record)
-            return log(state, N_("{name}: {why}; three successes: stable."), facts={"stable": True},
-                       name=who(state, combatant), why=why)
+            return log(
+                state,
+                N_("{name}: {why}; three successes: stable."),
+                facts={"stable": True},
+                name=who(state, combatant),
+                why=why,
+            )
         state = self.set_dying(state, combatant.id, record)
         successes, failures = save_marks(record)
-        return log(state, N_("{name}: {why}; successes {successes}, failures {failures}."),
-                   facts={"successes": record.successes, "failures": record.failures}, name=who(state, combatant), why=why,
-                   successes=successes, failures=failures)
+        return log(
+            state,
+            N_("{name}: {why}; successes {successes}, failures {failures}."),
+            facts={"successes": record.successes, "failures": record.failures},
+            name=who(state, combatant),
+            why=why,
+            successes=successes,
+            failures=failures,
+        )
 
     def fall_prone(self, state: State, combatant: Combatant) -> State:
         """Falling unconscious, he falls prone (SRD 5.1, "Unconscious"); standing up again is the GM's to say (it
@@ -172,10 +217,17 @@ class Dnd5eHealth(Dnd5eTurns):
             return state
         fight = self.fight_of(state)
         prone = ActiveCondition(id=fight.next_condition, target=combatant.id, name=PRONE)
-        state = self.with_fight(state, replace(fight, conditions=(*fight.conditions, prone),
-                                               next_condition=fight.next_condition + 1))
-        return log(state, N_("{name} is {condition}{duration}."), facts={"condition": PRONE}, name=who(state, combatant),
-                   condition=Msg(id=PRONE), duration="")
+        state = self.with_fight(
+            state, replace(fight, conditions=(*fight.conditions, prone), next_condition=fight.next_condition + 1)
+        )
+        return log(
+            state,
+            N_("{name} is {condition}{duration}."),
+            facts={"condition": PRONE},
+            name=who(state, combatant),
+            condition=Msg(id=PRONE),
+            duration="",
+        )
 
     def on_status(self, state: State, combatant_id: str, before: Status) -> State:
         """Healed (or put back in the fight by the GM), a character at 0 wakes and his saves are cleared; he
@@ -183,11 +235,19 @@ class Dnd5eHealth(Dnd5eTurns):
         combatant = state.combatant(combatant_id)
         if before == "down" and combatant.status == "active" and self.dying_of(state, combatant_id) is not None:
             state = self.set_dying(state, combatant_id, None)
-            state = log(state, N_("{name} wakes: the death saving throws are cleared."), facts={"woke": True},
-                        name=who(state, combatant))
+            state = log(
+                state,
+                N_("{name} wakes: the death saving throws are cleared."),
+                facts={"woke": True},
+                name=who(state, combatant),
+            )
             if any(c.name == PRONE for c in self.conditions_of(state, combatant_id)):
-                state = log(state, N_("{name} still lies prone: standing up costs half the movement{key}."),
-                            name=who(state, combatant), key=hint(END_CONDITION_KEY))
+                state = log(
+                    state,
+                    N_("{name} still lies prone: standing up costs half the movement{key}."),
+                    name=who(state, combatant),
+                    key=hint(END_CONDITION_KEY),
+                )
         return super().on_status(state, combatant_id, before)
 
     # -- the death saving throw ----------------------------------------------------------------------
@@ -200,8 +260,13 @@ class Dnd5eHealth(Dnd5eTurns):
             if record is None or record.dead or record.stable:
                 continue
             state = self.set_dying(state, combatant_id, replace(record, due=True))
-            state = log(state, N_("{name} is dying: a death saving throw now{key}."), facts={"death_save_due": True},
-                        name=named(state, combatant_id), key=hint(DEATH_SAVE_KEY))
+            state = log(
+                state,
+                N_("{name} is dying: a death saving throw now{key}."),
+                facts={"death_save_due": True},
+                name=named(state, combatant_id),
+                key=hint(DEATH_SAVE_KEY),
+            )
         return state
 
     def death_save_fields(self) -> tuple[FieldSpec, ...]:
@@ -219,18 +284,31 @@ class Dnd5eHealth(Dnd5eTurns):
         rules = data().death
         natural = rolled.total
         record = replace(record, due=False)
-        state = log(state, N_("{name} makes a death saving throw: {roll}."), rolls=(rolled,), facts={"death_save": natural},
-                    name=who(state, combatant), roll=roll_param(rolled))
+        state = log(
+            state,
+            N_("{name} makes a death saving throw: {roll}."),
+            rolls=(rolled,),
+            facts={"death_save": natural},
+            name=who(state, combatant),
+            roll=roll_param(rolled),
+        )
         if natural >= rules.regain_on:
             state = self.set_dying(state, combatant.id, None)
-            state = log(state, N_("{name} rolls a natural {natural}: 1 hit point regained, awake."),
-                        facts={"woke": True}, name=who(state, combatant), natural=natural)
+            state = log(
+                state,
+                N_("{name} rolls a natural {natural}: 1 hit point regained, awake."),
+                facts={"woke": True},
+                name=who(state, combatant),
+                natural=natural,
+            )
             # The engine's own healing keeps the hit points, the status and the log in one place.
             return apply(state, actions.Heal(combatant=combatant.id, amount=1))
         if natural <= rules.double_failure_on:
-            return self.saves_now(state, combatant, replace(record, failures=record.failures + 2),
-                                  Msg(id=N_("a natural 1: two failures")))
+            return self.saves_now(
+                state, combatant, replace(record, failures=record.failures + 2), Msg(id=N_("a natural 1: two failures"))
+            )
         if natural >= rules.success_from:
-            return self.saves_now(state, combatant, replace(record, successes=record.successes + 1),
-                                  Msg(id=N_("a success")))
+            return self.saves_now(
+                state, combatant, replace(record, successes=record.successes + 1), Msg(id=N_("a success"))
+            )
         return self.saves_now(state, combatant, replace(record, failures=record.failures + 1), Msg(id=N_("a failure")))

@@ -49,8 +49,12 @@ from tui_combat.rulesets.dnd5e.state import Declaration, DndFight, Entry
 __all__ = ["ACTIONS", "BONUS_ACTIONS", "Dnd5eInitiative", "Unit", "roll_history", "speed_parts"]
 
 ACTIONS = (("attack", N_("attack with a weapon")), ("spell", N_("cast a spell")), ("other", N_("something else")))
-BONUS_ACTIONS = (("none", N_("no bonus action")), ("attack", N_("attack with a weapon")), ("spell", N_("cast a spell")),
-                 ("other", N_("something else")))
+BONUS_ACTIONS = (
+    ("none", N_("no bonus action")),
+    ("attack", N_("attack with a weapon")),
+    ("spell", N_("cast a spell")),
+    ("other", N_("something else")),
+)
 
 
 class Unit(msgspec.Struct, frozen=True, kw_only=True):
@@ -78,8 +82,11 @@ def speed_parts(sheet: Sheet, declaration: Declaration | None) -> list[tuple[Msg
     table = data().speed_factor
     parts: list[tuple[Msg, int]] = []
     chosen = declaration or Declaration(action="other")
-    levels = [level for kind, level in ((chosen.action, chosen.spell_level), (chosen.bonus, chosen.bonus_spell_level))
-              if kind == "spell"]
+    levels = [
+        level
+        for kind, level in ((chosen.action, chosen.spell_level), (chosen.bonus, chosen.bonus_spell_level))
+        if kind == "spell"
+    ]
     if levels and max(levels) > 0:
         parts.append((msg(N_("spell of level {level}"), level=max(levels)), table.spell_per_level * max(levels)))
     properties: set[str] = set()
@@ -88,14 +95,23 @@ def speed_parts(sheet: Sheet, declaration: Declaration | None) -> list[tuple[Msg
         if weapon is None:
             continue
         if weapon.category == "melee":
-            properties |= {name for name, has in (("heavy", weapon.heavy), ("light", weapon.light or weapon.finesse),
-                                                  ("two_handed", weapon.two_handed)) if has}
+            properties |= {
+                name
+                for name, has in (
+                    ("heavy", weapon.heavy),
+                    ("light", weapon.light or weapon.finesse),
+                    ("two_handed", weapon.two_handed),
+                )
+                if has
+            }
         elif weapon.loading:
             properties.add("loading")
-    for name, label, value in (("heavy", N_("heavy melee weapon"), table.heavy_melee),
-                               ("light", N_("light or finesse melee weapon"), table.light_or_finesse_melee),
-                               ("two_handed", N_("two-handed melee weapon"), table.two_handed_melee),
-                               ("loading", N_("ranged weapon with loading"), table.loading_ranged)):
+    for name, label, value in (
+        ("heavy", N_("heavy melee weapon"), table.heavy_melee),
+        ("light", N_("light or finesse melee weapon"), table.light_or_finesse_melee),
+        ("two_handed", N_("two-handed melee weapon"), table.two_handed_melee),
+        ("loading", N_("ranged weapon with loading"), table.loading_ranged),
+    ):
         if name in properties:
             parts.append((Msg(id=label), value))
     size = table.size.get(sheet.size, 0)
@@ -122,14 +138,21 @@ class Dnd5eInitiative(Dnd5eBase):
         for key, members in by_unit.items():
             flags = [surprise and self.surprised_now(state, c.id) for c in members]
             if all(flags) or not any(flags):
-                units.append(Unit(key=key, label=self.unit_label(state, members), members=tuple(members),
-                                  surprised=all(flags)))
+                units.append(
+                    Unit(key=key, label=self.unit_label(state, members), members=tuple(members), surprised=all(flags))
+                )
                 continue
             calm = [c for c, f in zip(members, flags) if not f]
             surprised = [c for c, f in zip(members, flags) if f]
             units.append(Unit(key=key, label=self.unit_label(state, calm), members=tuple(calm)))
-            units.append(Unit(key=f"{key}:surprised", members=tuple(surprised), surprised=True,
-                              label=Msg(id=N_("{name} (surprised)"), params={"name": self.unit_label(state, surprised)})))
+            units.append(
+                Unit(
+                    key=f"{key}:surprised",
+                    members=tuple(surprised),
+                    surprised=True,
+                    label=Msg(id=N_("{name} (surprised)"), params={"name": self.unit_label(state, surprised)}),
+                )
+            )
         return units
 
     @staticmethod
@@ -152,17 +175,25 @@ class Dnd5eInitiative(Dnd5eBase):
     def request(self, state: State, unit: Unit, key: str | None = None) -> RollRequest:
         sheet = sheet_of(unit.members[0])
         edge = edge_of(sheet.init_advantage, unit.surprised)
-        return RollRequest(key=key or unit.key, label=unit.label,
-                           dice=advantage_dice(data().initiative.dice, edge), modifier=self.modifier(state, unit),
-                           combatants=tuple(c.id for c in unit.members), secret=self.order_method(state) == "speed_factor")
+        return RollRequest(
+            key=key or unit.key,
+            label=unit.label,
+            dice=advantage_dice(data().initiative.dice, edge),
+            modifier=self.modifier(state, unit),
+            combatants=tuple(c.id for c in unit.members),
+            secret=self.order_method(state) == "speed_factor",
+        )
 
     def side_request(self, state: State, side_id: str, members: list[Combatant], key: str | None = None) -> RollRequest:
         """One d20 for a side, no modifier (the seed); with the option ``side_surprise`` at ``disadvantage``,
         with disadvantage when the whole side is surprised (2024)."""
         surprised = self.side_surprise(state) and all(self.surprised_now(state, c.id) for c in members)
-        return RollRequest(key=key or side_id, label=side_ref(state, side_id),
-                           dice=advantage_dice(data().initiative.side_dice, -1 if surprised else 0),
-                           combatants=tuple(c.id for c in members))
+        return RollRequest(
+            key=key or side_id,
+            label=side_ref(state, side_id),
+            dice=advantage_dice(data().initiative.side_dice, -1 if surprised else 0),
+            combatants=tuple(c.id for c in members),
+        )
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
         method = self.order_method(state)
@@ -192,9 +223,14 @@ class Dnd5eInitiative(Dnd5eBase):
             if key in rolls and key not in entries:
                 value = rolls[key].total + request.modifier
                 members = tuple(c for c in request.combatants if c in sides)
-                entries[key] = Entry(label=request.label, combatants=members, value=value, rank=(value,),
-                                     party=bool(members) and all(sides[c] in party for c in members),
-                                     free=len(members) > 1 or method == "side")
+                entries[key] = Entry(
+                    label=request.label,
+                    combatants=members,
+                    value=value,
+                    rank=(value,),
+                    party=bool(members) and all(sides[c] in party for c in members),
+                    free=len(members) > 1 or method == "side",
+                )
                 new_keys.append(key)
         if method == "side":
             history = roll_history(rolls)
@@ -202,15 +238,29 @@ class Dnd5eInitiative(Dnd5eBase):
         elif method == "speed_factor":
             roll_offs = roll_history(rolls, skip_first=True)
             dex = {c.id: sheet_of(c).dex for c in state.combatants}
-            entries = {key: replace(entry, rank=(entry.value, dex.get(entry.combatants[0], 10) if entry.combatants else 0,
-                                                  *roll_offs.get(key, ())))
-                       for key, entry in entries.items()}
+            entries = {
+                key: replace(
+                    entry,
+                    rank=(
+                        entry.value,
+                        dex.get(entry.combatants[0], 10) if entry.combatants else 0,
+                        *roll_offs.get(key, ()),
+                    ),
+                )
+                for key, entry in entries.items()
+            }
         state = self.with_fight(state, replace(fight, entries=entries, method=method))
         if method in ("side", "speed_factor"):
             groups = self.tie_groups(state)
             if groups:
-                return ask(state, [self.tie_breaker(state, key, entries[key], self.seen_tie(state, [entries[k] for k in keys]))
-                                   for keys in groups for key in keys])
+                return ask(
+                    state,
+                    [
+                        self.tie_breaker(state, key, entries[key], self.seen_tie(state, [entries[k] for k in keys]))
+                        for keys in groups
+                        for key in keys
+                    ],
+                )
         state = settle(state, self.build_order(state))
         return self.log_ties(state, new_keys)
 
@@ -218,10 +268,19 @@ class Dnd5eInitiative(Dnd5eBase):
         """A roll that breaks a tie; not the players' to read unless they see the tie (:meth:`seen_tie`)."""
         name = label_now(state, entry.label, entry.combatants)
         if self.order_method(state) == "side":
-            return RollRequest(key=fresh_key(state, key), dice=data().initiative.side_dice, combatants=entry.combatants,
-                               label=Msg(id=N_("{name}, tie reroll"), params={"name": name}, gm="" if seen else GM))
-        return RollRequest(key=fresh_key(state, key), dice=data().initiative.dice, combatants=entry.combatants, secret=True,
-                           label=Msg(id=N_("{name}, roll-off"), params={"name": name}, gm="" if seen else GM))
+            return RollRequest(
+                key=fresh_key(state, key),
+                dice=data().initiative.side_dice,
+                combatants=entry.combatants,
+                label=Msg(id=N_("{name}, tie reroll"), params={"name": name}, gm="" if seen else GM),
+            )
+        return RollRequest(
+            key=fresh_key(state, key),
+            dice=data().initiative.dice,
+            combatants=entry.combatants,
+            secret=True,
+            label=Msg(id=N_("{name}, roll-off"), params={"name": name}, gm="" if seen else GM),
+        )
 
     def live_entries(self, state: State) -> dict[str, Entry]:
         """The entries with combatants removed from the fight left out (and entries left empty dropped)."""
@@ -233,7 +292,9 @@ class Dnd5eInitiative(Dnd5eBase):
                 by_side[combatant.side] = (*by_side.get(combatant.side, ()), combatant.id)
         live: dict[str, Entry] = {}
         for key, entry in fight.entries.items():
-            members = by_side.get(key, ()) if fight.method == "side" else tuple(c for c in entry.combatants if c in names)
+            members = (
+                by_side.get(key, ()) if fight.method == "side" else tuple(c for c in entry.combatants if c in names)
+            )
             if members:
                 live[key] = entry if members == entry.combatants else replace(entry, combatants=members)
         return live
@@ -278,8 +339,14 @@ class Dnd5eInitiative(Dnd5eBase):
                 slots.extend(self.slot(state, live[key]) for key in decided)
                 continue
             value = live[keys[0]].value
-            slots.append(Slot(label=self.tie_label(state, value, [live[key] for key in keys]), value=value, free=True,
-                              combatants=tuple(c for key in keys for c in live[key].combatants)))
+            slots.append(
+                Slot(
+                    label=self.tie_label(state, value, [live[key] for key in keys]),
+                    value=value,
+                    free=True,
+                    combatants=tuple(c for key in keys for c in live[key].combatants),
+                )
+            )
         return self.with_lair(state, slots)
 
     def slot(self, state: State, entry: Entry) -> Slot:
@@ -301,7 +368,7 @@ class Dnd5eInitiative(Dnd5eBase):
         return [*kept[:place], Slot(label=Msg(id=LAIR), combatants=(), value=count), *kept[place:]]
 
     def tie_label(self, state: State, value: int, entries: list[Entry]) -> Msg:
-        """"15, tie": the players read the count alone unless they see the tie (:meth:`seen_tie`)."""
+        """ "15, tie": the players read the count alone unless they see the tie (:meth:`seen_tie`)."""
         if self.seen_tie(state, entries):
             return Msg(id=N_("{value}, tie"), params={"value": value})
         return Msg(id="{value}{tie}", params={"value": value, "tie": hint(Msg(id=N_(", tie")))})
@@ -324,11 +391,15 @@ class Dnd5eInitiative(Dnd5eBase):
             if not set(keys) & set(new_keys):
                 continue
             players = all(live[key].party for key in keys)
-            state = log(state, N_("Tie at {value}: {names}. {who} who goes first{key}."),
-                        facts={"tie": live[keys[0]].value}, value=live[keys[0]].value,
-                        names=self.tied_names(state, [live[key] for key in keys]),
-                        who=Msg(id=N_("The players decide") if players else N_("The DM decides")),
-                        key=hint(Msg(id=N_(" (key {key})"), params={"key": "f"})))
+            state = log(
+                state,
+                N_("Tie at {value}: {names}. {who} who goes first{key}."),
+                facts={"tie": live[keys[0]].value},
+                value=live[keys[0]].value,
+                names=self.tied_names(state, [live[key] for key in keys]),
+                who=Msg(id=N_("The players decide") if players else N_("The DM decides")),
+                key=hint(Msg(id=N_(" (key {key})"), params={"key": "f"})),
+            )
         return state
 
     def decide_tie(self, state: State, order: list[str]) -> State:
@@ -342,8 +413,13 @@ class Dnd5eInitiative(Dnd5eBase):
         fight = self.fight_of(state)
         state = self.with_fight(state, replace(fight, decided=(*fight.decided, tuple(order))))
         live = self.live_entries(state)
-        state = log(state, N_("Tie at {value} decided: {names}."), facts={"tie": live[keys[0]].value},
-                    value=live[keys[0]].value, names=self.tied_names(state, [live[key] for key in order]))
+        state = log(
+            state,
+            N_("Tie at {value} decided: {names}."),
+            facts={"tie": live[keys[0]].value},
+            value=live[keys[0]].value,
+            names=self.tied_names(state, [live[key] for key in order]),
+        )
         return self.reorder(state, self.build_order(state))
 
     # -- the start of a round -----------------------------------------------------------------------------
@@ -352,11 +428,16 @@ class Dnd5eInitiative(Dnd5eBase):
         method = self.method(state)
         fight = self.fight_of(state)
         if state.round == 1 and state.surprised:
-            effect = (N_("Surprised: {names}. Side initiative takes no modifiers: their side's d20 is rolled as any "
-                         "other.") if self.surprise_rule(state) == "2024" and method == "side" and not self.side_surprise(state)
-                      else N_("Surprised, they roll initiative with disadvantage: {names}.") if self.surprise_rule(state) == "2024"
-                      else N_("Surprised, they can neither move nor act on their first turn, and take no reaction "
-                              "until it ends: {names}."))
+            effect = (
+                N_("Surprised: {names}. Side initiative takes no modifiers: their side's d20 is rolled as any other.")
+                if self.surprise_rule(state) == "2024" and method == "side" and not self.side_surprise(state)
+                else N_("Surprised, they roll initiative with disadvantage: {names}.")
+                if self.surprise_rule(state) == "2024"
+                else N_(
+                    "Surprised, they can neither move nor act on their first turn, and take no reaction "
+                    "until it ends: {names}."
+                )
+            )
             state = log(state, effect, names=whos(state, state.surprised))
         if method == "speed_factor" or fight.method != method or not fight.entries:
             if state.initiative.rolls or state.initiative.settled:
@@ -377,23 +458,31 @@ class Dnd5eInitiative(Dnd5eBase):
             sheet = sheet_of(unit.members[0])
             edge = edge_of(sheet.init_advantage, unit.surprised)
             value = rules.static_base + self.modifier(state, unit) + rules.static_advantage * edge
-            entries[unit.key] = Entry(label=unit.label, value=value, rank=(value,),
-                                      combatants=tuple(c.id for c in unit.members), free=len(unit.members) > 1,
-                                      party=all(c.side in party for c in unit.members))
+            entries[unit.key] = Entry(
+                label=unit.label,
+                value=value,
+                rank=(value,),
+                combatants=tuple(c.id for c in unit.members),
+                free=len(unit.members) > 1,
+                party=all(c.side in party for c in unit.members),
+            )
         return entries
 
     @staticmethod
     def static_values(state: State, entries: Mapping[str, Entry]) -> list[str | int | Msg]:
-        """"Goblin 12, Raf 14": the players read those they see."""
-        return [Msg(id="{name} {value}", params={"name": label_now(state, e.label, e.combatants), "value": e.value})
-                for e in entries.values()]
+        """ "Goblin 12, Raf 14": the players read those they see."""
+        return [
+            Msg(id="{name} {value}", params={"name": label_now(state, e.label, e.combatants), "value": e.value})
+            for e in entries.values()
+        ]
 
     def settle_static(self, state: State) -> State:
         active = [c for c in state.combatants if c.status == "active"]
         entries = self.static_entries(state, active, surprise=True)
         state = self.with_fight(state, replace(self.fight_of(state), method="static", entries=entries))
-        state = log(state, N_("Static initiative: {values}."), facts={"static": True},
-                    values=self.static_values(state, entries))
+        state = log(
+            state, N_("Static initiative: {values}."), facts={"static": True}, values=self.static_values(state, entries)
+        )
         state = settle(state, self.build_order(state))
         return self.log_ties(state, list(entries))
 
@@ -407,8 +496,12 @@ class Dnd5eInitiative(Dnd5eBase):
         if method == "static":
             entries = self.static_entries(state, newcomers, surprise=False)
             state = self.with_fight(state, replace(fight, entries={**fight.entries, **entries}))
-            state = log(state, N_("Static initiative: {values}."), facts={"static": True},
-                        values=self.static_values(state, entries))
+            state = log(
+                state,
+                N_("Static initiative: {values}."),
+                facts={"static": True},
+                values=self.static_values(state, entries),
+            )
             return self.log_ties(self.reorder(state, self.build_order(state)), list(entries))
         requests: list[RollRequest] = []
         if method == "side":
@@ -418,13 +511,17 @@ class Dnd5eInitiative(Dnd5eBase):
             for combatant in newcomers:
                 if combatant.side not in fight.entries and combatant.side not in asking:
                     unrolled.setdefault(combatant.side, []).append(combatant)
-            requests = [self.side_request(state, side_id, members, key=fresh_key(state, side_id))
-                        for side_id, members in unrolled.items()]
+            requests = [
+                self.side_request(state, side_id, members, key=fresh_key(state, side_id))
+                for side_id, members in unrolled.items()
+            ]
             if not requests:
                 return self.reorder(state, self.build_order(state)) if state.initiative.settled else state
         else:
-            requests = [self.request(state, unit, key=fresh_key(state, unit.key))
-                        for unit in self.units(state, newcomers, surprise=False)]
+            requests = [
+                self.request(state, unit, key=fresh_key(state, unit.key))
+                for unit in self.units(state, newcomers, surprise=False)
+            ]
         if not requests:
             return state
         state = self.with_fight(state, replace(fight, asked=(*fight.asked, *requests)))
@@ -474,7 +571,9 @@ class Dnd5eInitiative(Dnd5eBase):
         if self.round_of(state).shape != "declare":
             raise RuleError(_("Only the speed-factor initiative has actions declared before the roll."))
         if state.initiative.rolls or state.initiative.settled:
-            raise RuleError(_("The actions are fixed once initiative is rolled: the creature takes its action or none."))
+            raise RuleError(
+                _("The actions are fixed once initiative is rolled: the creature takes its action or none.")
+            )
         try:
             checked = msgspec.convert(declaration, Declaration, strict=False)
         except msgspec.ValidationError as error:
@@ -489,23 +588,36 @@ class Dnd5eInitiative(Dnd5eBase):
         state = self.with_round(state, replace(current, declarations={**current.declarations, unit: checked}))
         parts = speed_parts(sheet_of(combatant), checked)
         total = sum(value for _label, value in parts)
-        shown: list[str | int | Msg] = [Msg(id="{part} {value}", params={"part": label, "value": f"{value:+d}"})
-                                        for label, value in parts]
+        shown: list[str | int | Msg] = [
+            Msg(id="{part} {value}", params={"part": label, "value": f"{value:+d}"}) for label, value in parts
+        ]
         secret = not state.side(combatant.side).is_party
         members = [c for c in state.combatants if unit_of(c) == unit] if combatant.group else [combatant]
         name = self.unit_label(state, members)
         action = self.action_text(checked.action, checked.weapon, checked.spell_level)
         # The speed factor and its parts are behind the screen: the players read what is declared.
-        return log(state, N_("{name} declares {action}{bonus}: speed factor {total}{parts}."), secret=secret,
-                   facts={"speed_factor": total}, name=name, action=action, bonus=self.bonus_text(checked),
-                   total=behind(f"{total:+d}"), parts=behind(Msg(id=" ({parts})", params={"parts": shown})) if shown else "",
-                   public=Msg(id=N_("{name} declares {action}{bonus}."),
-                              params={"name": name, "action": action, "bonus": self.bonus_text(checked)}))
+        return log(
+            state,
+            N_("{name} declares {action}{bonus}: speed factor {total}{parts}."),
+            secret=secret,
+            facts={"speed_factor": total},
+            name=name,
+            action=action,
+            bonus=self.bonus_text(checked),
+            total=behind(f"{total:+d}"),
+            parts=behind(Msg(id=" ({parts})", params={"parts": shown})) if shown else "",
+            public=Msg(
+                id=N_("{name} declares {action}{bonus}."),
+                params={"name": name, "action": action, "bonus": self.bonus_text(checked)},
+            ),
+        )
 
     @staticmethod
     def action_text(kind: str, weapon: str, level: int) -> Msg:
         if kind == "attack":
-            return Msg(id=N_("an attack with {weapon}"), params={"weapon": weapon}) if weapon else Msg(id=N_("an attack"))
+            return (
+                Msg(id=N_("an attack with {weapon}"), params={"weapon": weapon}) if weapon else Msg(id=N_("an attack"))
+            )
         if kind == "spell":
             return Msg(id=N_("a spell of level {level}"), params={"level": level})
         return Msg(id=N_("another action"))
@@ -513,6 +625,9 @@ class Dnd5eInitiative(Dnd5eBase):
     def bonus_text(self, declaration: Declaration) -> Param:
         if declaration.bonus == "none":
             return ""
-        return Msg(id=N_(", and as a bonus action {action}"),
-                   params={"action": self.action_text(declaration.bonus, declaration.bonus_weapon,
-                                                      declaration.bonus_spell_level)})
+        return Msg(
+            id=N_(", and as a bonus action {action}"),
+            params={
+                "action": self.action_text(declaration.bonus, declaration.bonus_weapon, declaration.bonus_spell_level)
+            },
+        )

@@ -9,24 +9,73 @@ import re
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _, english_word
 
-__all__ = ["ALL", "CONDITIONS", "DAMAGE_TYPES", "SAVE_KINDS", "SAVE_SHORT", "damage_type", "parse_conditions", "parse_saves",
-           "parse_types", "save_kind", "saves_text"]
+__all__ = [
+    "ALL",
+    "CONDITIONS",
+    "DAMAGE_TYPES",
+    "SAVE_KINDS",
+    "SAVE_SHORT",
+    "damage_type",
+    "parse_conditions",
+    "parse_saves",
+    "parse_types",
+    "save_kind",
+    "saves_text",
+]
 
 SAVE_KINDS: tuple[tuple[str, str], ...] = (
-    ("str", N_("Strength")), ("dex", N_("Dexterity")), ("con", N_("Constitution")),
-    ("int", N_("Intelligence")), ("wis", N_("Wisdom")), ("cha", N_("Charisma")),
+    ("str", N_("Strength")),
+    ("dex", N_("Dexterity")),
+    ("con", N_("Constitution")),
+    ("int", N_("Intelligence")),
+    ("wis", N_("Wisdom")),
+    ("cha", N_("Charisma")),
 )
 """The saving throws, in the book's order: (id, label)."""
-SAVE_SHORT = {"str": N_("Str"), "dex": N_("Dex"), "con": N_("Con"), "int": N_("Int"), "wis": N_("Wis"), "cha": N_("Cha")}
+SAVE_SHORT = {
+    "str": N_("Str"),
+    "dex": N_("Dex"),
+    "con": N_("Con"),
+    "int": N_("Int"),
+    "wis": N_("Wis"),
+    "cha": N_("Cha"),
+}
 """How a stat block writes each ("Dex +6"; in the GM's language too)."""
-DAMAGE_TYPES: tuple[tuple[str, str], ...] = tuple((kind, kind) for kind in (
-    N_("acid"), N_("bludgeoning"), N_("cold"), N_("fire"), N_("force"), N_("lightning"), N_("necrotic"),
-    N_("piercing"), N_("poison"), N_("psychic"), N_("radiant"), N_("slashing"), N_("thunder")))
+DAMAGE_TYPES: tuple[tuple[str, str], ...] = tuple(
+    (kind, kind)
+    for kind in (
+        N_("acid"),
+        N_("bludgeoning"),
+        N_("cold"),
+        N_("fire"),
+        N_("force"),
+        N_("lightning"),
+        N_("necrotic"),
+        N_("piercing"),
+        N_("poison"),
+        N_("psychic"),
+        N_("radiant"),
+        N_("slashing"),
+        N_("thunder"),
+    )
+)
 """The damage types: (id, label); the id is the English word."""
 CONDITIONS = (
-    N_("blinded"), N_("charmed"), N_("deafened"), N_("exhaustion"), N_("frightened"), N_("grappled"),
-    N_("incapacitated"), N_("invisible"), N_("paralyzed"), N_("petrified"), N_("poisoned"), N_("prone"),
-    N_("restrained"), N_("stunned"), N_("unconscious"),
+    N_("blinded"),
+    N_("charmed"),
+    N_("deafened"),
+    N_("exhaustion"),
+    N_("frightened"),
+    N_("grappled"),
+    N_("incapacitated"),
+    N_("invisible"),
+    N_("paralyzed"),
+    N_("petrified"),
+    N_("poisoned"),
+    N_("prone"),
+    N_("restrained"),
+    N_("stunned"),
+    N_("unconscious"),
 )
 """The book's conditions, as a stat block's condition immunities name them (the data file's ``[conditions]``)."""
 ALL = "all"
@@ -54,7 +103,7 @@ def damage_type(word: str) -> str | None:
 
 
 def parse_saves(text: str) -> dict[str, int]:
-    """"Str +8, Dex +6, Con +7" → {"str": 8, "dex": 6, "con": 7}; :class:`RuleError` naming a bad item."""
+    """ "Str +8, Dex +6, Con +7" → {"str": 8, "dex": 6, "con": 7}; :class:`RuleError` naming a bad item."""
     found: dict[str, int] = {}
     for item in (part.strip() for part in re.split(r"[,;]", text)):
         if not item:
@@ -62,7 +111,7 @@ def parse_saves(text: str) -> dict[str, int]:
         match = _SAVE.match(item)
         kind = save_kind(match["name"]) if match else None
         if match is None or kind is None:
-            raise RuleError(_("Saving throw \"{item}\": write the ability and the bonus (Dex +6).", item=item))
+            raise RuleError(_('Saving throw "{item}": write the ability and the bonus (Dex +6).', item=item))
         if kind in found:
             raise RuleError(_("The {save} saving throw is written twice.", save=_(dict(SAVE_KINDS)[kind])))
         found[kind] = int(match["bonus"].replace("−", "-").replace(" ", ""))
@@ -75,7 +124,7 @@ def saves_text(saves: dict[str, int]) -> str:
 
 
 def parse_types(text: str, what: str) -> tuple[str, ...]:
-    """"fire, poison" → ("fire", "poison"); ``what`` (a message id: "Damage resistances") names the field in the
+    """ "fire, poison" → ("fire", "poison"); ``what`` (a message id: "Damage resistances") names the field in the
     refusal of a word that is no damage type."""
     found: list[str] = []
     for item in (part.strip() for part in _ITEMS.split(text)):
@@ -83,15 +132,21 @@ def parse_types(text: str, what: str) -> tuple[str, ...]:
             continue
         kind = damage_type(item)
         if kind is None:
-            raise RuleError(_("{field}: \"{item}\" is not a type of damage; the types are: {known}.", field=_(what),
-                              item=item, known=", ".join(_(label) for _kind, label in DAMAGE_TYPES)))
+            raise RuleError(
+                _(
+                    '{field}: "{item}" is not a type of damage; the types are: {known}.',
+                    field=_(what),
+                    item=item,
+                    known=", ".join(_(label) for _kind, label in DAMAGE_TYPES),
+                )
+            )
         if kind not in found:
             found.append(kind)
     return tuple(found)
 
 
 def parse_conditions(text: str) -> tuple[str, ...]:
-    """"charmed, frightened" (or in the GM's language) → ("charmed", "frightened"); :class:`RuleError` naming a
+    """ "charmed, frightened" (or in the GM's language) → ("charmed", "frightened"); :class:`RuleError` naming a
     word that is no condition."""
     found: list[str] = []
     for item in (part.strip() for part in _ITEMS.split(text)):
@@ -99,8 +154,13 @@ def parse_conditions(text: str) -> tuple[str, ...]:
             continue
         condition = english_word(item, CONDITIONS)
         if condition is None:
-            raise RuleError(_("Condition immunities: \"{item}\" is not a condition; the conditions are: {known}.",
-                              item=item, known=", ".join(_(name) for name in CONDITIONS)))
+            raise RuleError(
+                _(
+                    'Condition immunities: "{item}" is not a condition; the conditions are: {known}.',
+                    item=item,
+                    known=", ".join(_(name) for name in CONDITIONS),
+                )
+            )
         if condition not in found:
             found.append(condition)
     return tuple(found)

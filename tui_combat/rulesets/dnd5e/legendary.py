@@ -78,15 +78,27 @@ class Dnd5eLegendary(Dnd5eSaving):
     def may_act_legendarily(self, state: State, combatant_id: str) -> bool:
         """Offered now: in the turns, while another creature acts, with one left, able to act."""
         combatant = state.combatant(combatant_id)
-        return (self.step_kind(state) == "resolve" and combatant.status == "active"
-                and combatant_id not in self.acting(state) and self.legendary_left(state, combatant_id)[0] > 0
-                and not self.incapacitated_by(state, combatant_id))
+        return (
+            self.step_kind(state) == "resolve"
+            and combatant.status == "active"
+            and combatant_id not in self.acting(state)
+            and self.legendary_left(state, combatant_id)[0] > 0
+            and not self.incapacitated_by(state, combatant_id)
+        )
 
     def legendary_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         left, _total = self.legendary_left(state, combatant_id)
-        return (FieldSpec(key="note", label=N_("What it does"), help=N_("Pounce, a Rend attack")),
-                FieldSpec(key="cost", label=_("Costs (of {left} left)", left=left), kind="int", default=1, minimum=1,
-                          maximum=max(left, 1)))
+        return (
+            FieldSpec(key="note", label=N_("What it does"), help=N_("Pounce, a Rend attack")),
+            FieldSpec(
+                key="cost",
+                label=_("Costs (of {left} left)", left=left),
+                kind="int",
+                default=1,
+                minimum=1,
+                maximum=max(left, 1),
+            ),
+        )
 
     def take_legendary(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
         left, total = self.legendary_left(state, combatant.id)
@@ -96,8 +108,12 @@ class Dnd5eLegendary(Dnd5eSaving):
         if cause:
             raise RuleError(_("{name} is {condition}: no legendary actions.", name=combatant.name, condition=_(cause)))
         if combatant.id in self.acting(state):
-            raise RuleError(_("{name} takes legendary actions at the end of another creature's turn, not in its own.",
-                              name=combatant.name))
+            raise RuleError(
+                _(
+                    "{name} takes legendary actions at the end of another creature's turn, not in its own.",
+                    name=combatant.name,
+                )
+            )
         cost = int_arg(args, "cost", 1, N_("Costs"))
         if cost < 1 or cost > left:
             raise RuleError(_("{name} has {left} legendary actions left.", name=combatant.name, left=left))
@@ -106,22 +122,39 @@ class Dnd5eLegendary(Dnd5eSaving):
         note = str(args.get("note", "") or "").strip()
         what: Param = Msg(id=N_(": {note}"), params={"note": typed(note)}) if note else ""
         name = who(state, combatant)
-        return log(state, N_("{name} takes a legendary action{note}: {left} of {total} left."),
-                   facts={"legendary": cost, "left": left - cost}, name=name, note=what, left=behind(left - cost),
-                   total=behind(total), public=Msg(id=N_("{name} takes a legendary action{note}."),
-                                                    params={"name": name, "note": what}))
+        return log(
+            state,
+            N_("{name} takes a legendary action{note}: {left} of {total} left."),
+            facts={"legendary": cost, "left": left - cost},
+            name=name,
+            note=what,
+            left=behind(left - cost),
+            total=behind(total),
+            public=Msg(id=N_("{name} takes a legendary action{note}."), params={"name": name, "note": what}),
+        )
 
     def on_turn_end(self, state: State, slot: int) -> State:
         """The end of a creature's turn: the DM is reminded of the legendary actions others may take now."""
         state = super().on_turn_end(state, slot)
         ending = set(state.order[slot].combatants) if 0 <= slot < len(state.order) else set()
-        ready = [c.id for c in state.present(legendary_ones(state.combatants))
-                 if c.id not in ending and c.status == "active"
-                 and self.legendary_left(state, c.id)[0] > 0 and not self.incapacitated_by(state, c.id)]
+        ready = [
+            c.id
+            for c in state.present(legendary_ones(state.combatants))
+            if c.id not in ending
+            and c.status == "active"
+            and self.legendary_left(state, c.id)[0] > 0
+            and not self.incapacitated_by(state, c.id)
+        ]
         if not ready:
             return state
-        return log(state, N_("Legendary actions may be taken now: {names}{key}."), secret=True,
-                   facts={"legendary_offered": True}, names=whos(state, ready), key=hint(KEY))
+        return log(
+            state,
+            N_("Legendary actions may be taken now: {names}{key}."),
+            secret=True,
+            facts={"legendary_offered": True},
+            names=whos(state, ready),
+            key=hint(KEY),
+        )
 
     # -- special abilities and their recharge ------------------------------------------------------------------
     @staticmethod
@@ -134,30 +167,50 @@ class Dnd5eLegendary(Dnd5eSaving):
     def abilities_now(self, state: State, combatant_id: str) -> list[tuple[Ability, bool]]:
         """His special abilities, each with whether it is ready."""
         spent = {name.casefold() for name in self.spent_abilities(state, combatant_id)}
-        return [(ability, ability.name.casefold() not in spent) for ability in self.abilities_of(state.combatant(combatant_id))]
+        return [
+            (ability, ability.name.casefold() not in spent)
+            for ability in self.abilities_of(state.combatant(combatant_id))
+        ]
 
     @staticmethod
     def ability_note(ability: Ability, ready: bool) -> Msg | str:
-        """"recharge 5–6: ready, cone 60 ft", as the card and the area form say it."""
+        """ "recharge 5–6: ready, cone 60 ft", as the card and the area form say it."""
         parts: list[str | int | Msg] = []
         if ability.recharge:
-            parts.append(Msg(id=N_("recharge {range}: ready") if ready else N_("recharge {range}: not ready"),
-                             params={"range": recharge_text(ability)}))
+            parts.append(
+                Msg(
+                    id=N_("recharge {range}: ready") if ready else N_("recharge {range}: not ready"),
+                    params={"range": recharge_text(ability)},
+                )
+            )
         if ability.area:
             parts.append(typed(ability.area))
         return Msg(id="{parts}", params={"parts": parts}) if parts else ""
 
     def special_abilities(self, state: State, combatant_id: str) -> tuple[SpecialAbility, ...]:
-        return tuple(SpecialAbility(name=ability.name, damage=ability.damage, kind=ability.kind, save=ability.save,
-                                    dc=ability.dc, on_save=ability.on_save, ready=ready,
-                                    note=self.ability_note(ability, ready))
-                     for ability, ready in self.abilities_now(state, combatant_id) if ability.is_area)
+        return tuple(
+            SpecialAbility(
+                name=ability.name,
+                damage=ability.damage,
+                kind=ability.kind,
+                save=ability.save,
+                dc=ability.dc,
+                on_save=ability.on_save,
+                ready=ready,
+                note=self.ability_note(ability, ready),
+            )
+            for ability, ready in self.abilities_now(state, combatant_id)
+            if ability.is_area
+        )
 
     def ready_to_use(self, state: State, combatant_id: str) -> list[Ability]:
         """His abilities that only recharge (no area: a Teleport) and are ready: the *use* key spends them."""
         spent = {name.casefold() for name in self.spent_abilities(state, combatant_id)}
-        return [ability for ability in self.abilities_of(state.combatant(combatant_id))
-                if ability.recharge and not ability.is_area and ability.name.casefold() not in spent]
+        return [
+            ability
+            for ability in self.abilities_of(state.combatant(combatant_id))
+            if ability.recharge and not ability.is_area and ability.name.casefold() not in spent
+        ]
 
     def use_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         fields = super().use_fields(state, combatant_id)
@@ -165,9 +218,16 @@ class Dnd5eLegendary(Dnd5eSaving):
         if not ready:
             return fields
         what = fields[0]
-        return (replace(what, choices=(*what.choices, *((f"{ABILITY}{ability.name}", ability_name(ability.name))
-                                                         for ability in ready))),
-                *fields[1:])
+        return (
+            replace(
+                what,
+                choices=(
+                    *what.choices,
+                    *((f"{ABILITY}{ability.name}", ability_name(ability.name)) for ability in ready),
+                ),
+            ),
+            *fields[1:],
+        )
 
     def use(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
         what = str(args.get("what", ""))
@@ -175,8 +235,14 @@ class Dnd5eLegendary(Dnd5eSaving):
             return super().use(state, combatant, args)
         name = what.removeprefix(ABILITY)
         note = str(args.get("note", "") or "").strip()
-        state = log(state, N_("{name} uses {what}{note}."), facts={"uses": name}, name=who(state, combatant),
-                    what=typed(ability_name(name)), note=Msg(id=N_(": {note}"), params={"note": typed(note)}) if note else "")
+        state = log(
+            state,
+            N_("{name} uses {what}{note}."),
+            facts={"uses": name},
+            name=who(state, combatant),
+            what=typed(ability_name(name)),
+            note=Msg(id=N_(": {note}"), params={"note": typed(note)}) if note else "",
+        )
         return self.on_ability_used(state, combatant.id, name)
 
     def on_ability_used(self, state: State, combatant_id: str, ability: str) -> State:
@@ -188,14 +254,27 @@ class Dnd5eLegendary(Dnd5eSaving):
             return state
         spent = self.spent_abilities(state, combatant_id)
         if any(name.casefold() == found.name.casefold() for name in spent):
-            raise RuleError(_("{ability} is not ready: it recharges on {range} at the start of {name}'s turn.",
-                              ability=found.name, range=recharge_text(found), name=combatant.name))
+            raise RuleError(
+                _(
+                    "{ability} is not ready: it recharges on {range} at the start of {name}'s turn.",
+                    ability=found.name,
+                    range=recharge_text(found),
+                    name=combatant.name,
+                )
+            )
         fight = self.fight_of(state)
-        state = self.with_fight(state, replace(fight, spent_abilities={**fight.spent_abilities,
-                                                                       combatant_id: (*spent, found.name)}))
-        return log(state, N_("{name}'s {ability} is spent: it recharges on {range} at the start of its turn."),
-                   secret=True, facts={"spent": found.name}, name=who(state, combatant),
-                   ability=typed(ability_name(found.name)), range=recharge_text(found))
+        state = self.with_fight(
+            state, replace(fight, spent_abilities={**fight.spent_abilities, combatant_id: (*spent, found.name)})
+        )
+        return log(
+            state,
+            N_("{name}'s {ability} is spent: it recharges on {range} at the start of its turn."),
+            secret=True,
+            facts={"spent": found.name},
+            name=who(state, combatant),
+            ability=typed(ability_name(found.name)),
+            range=recharge_text(found),
+        )
 
     def on_turn_start(self, state: State, slot: int) -> State:
         """At the start of its turn a creature's legendary actions come back (with the rest of its budget) and a
@@ -210,9 +289,15 @@ class Dnd5eLegendary(Dnd5eSaving):
             fight = self.fight_of(state)
             if combatant_id not in fight.recharge_due:
                 state = self.with_fight(state, replace(fight, recharge_due=(*fight.recharge_due, combatant_id)))
-            state = log(state, N_("{name}: a d6 for each ability to recharge ({abilities}){key}."), secret=True,
-                        facts={"recharge_due": True}, name=who(state, combatant_id),
-                        abilities=[typed(ability_name(name)) for name in spent], key=hint(RECHARGE_KEY))
+            state = log(
+                state,
+                N_("{name}: a d6 for each ability to recharge ({abilities}){key}."),
+                secret=True,
+                facts={"recharge_due": True},
+                name=who(state, combatant_id),
+                abilities=[typed(ability_name(name)) for name in spent],
+                key=hint(RECHARGE_KEY),
+            )
         return state
 
     def recharge_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
@@ -228,15 +313,18 @@ class Dnd5eLegendary(Dnd5eSaving):
     def recharge(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
         fight = self.fight_of(state)
         if combatant.id not in fight.recharge_due:
-            raise RuleError(_("{name} rolls to recharge at the start of its turn, when an ability is spent.",
-                              name=combatant.name))
+            raise RuleError(
+                _("{name} rolls to recharge at the start of its turn, when an ability is spent.", name=combatant.name)
+            )
         abilities = self.abilities_of(combatant)
         still: list[str] = []
         rolled: list[tuple[str, Roll, bool]] = []
         for index, name in enumerate(self.spent_abilities(state, combatant.id)):
             roll = roll_arg(args, f"roll{index}", N_("Recharge roll"))
             if (roll.expr and dice_key(roll.expr) != dice_key(RECHARGE_DIE)) or not 1 <= roll.total <= 6:
-                raise RuleError(_("A recharge is rolled with {dice}, not {rolled}.", dice=RECHARGE_DIE, rolled=roll.expr))
+                raise RuleError(
+                    _("A recharge is rolled with {dice}, not {rolled}.", dice=RECHARGE_DIE, rolled=roll.expr)
+                )
             found = find_ability(abilities, name)
             ready = found is None or roll.total >= found.recharge
             rolled.append((name, roll, ready))
@@ -245,12 +333,25 @@ class Dnd5eLegendary(Dnd5eSaving):
         spent = {key: value for key, value in fight.spent_abilities.items() if key != combatant.id}
         if still:
             spent[combatant.id] = tuple(still)
-        state = self.with_fight(state, replace(fight, spent_abilities=spent, recharge_due=tuple(
-            due for due in fight.recharge_due if due != combatant.id)))
+        state = self.with_fight(
+            state,
+            replace(
+                fight,
+                spent_abilities=spent,
+                recharge_due=tuple(due for due in fight.recharge_due if due != combatant.id),
+            ),
+        )
         for name, roll, ready in rolled:
-            state = log(state, N_("{name}: {ability} recharge {roll}: {result}."), rolls=(roll,),
-                        facts={"recharged": ready}, name=who(state, combatant), ability=typed(ability_name(name)),
-                        roll=roll_param(roll), result=Msg(id=N_("ready") if ready else N_("not ready")))
+            state = log(
+                state,
+                N_("{name}: {ability} recharge {roll}: {result}."),
+                rolls=(roll,),
+                facts={"recharged": ready},
+                name=who(state, combatant),
+                ability=typed(ability_name(name)),
+                roll=roll_param(roll),
+                result=Msg(id=N_("ready") if ready else N_("not ready")),
+            )
         return state
 
     # -- the keys ----------------------------------------------------------------------------------------------
@@ -290,6 +391,11 @@ class Dnd5eLegendary(Dnd5eSaving):
             left, total = self.legendary_left(state, combatant_id)
             lines.append(BudgetLine(label=_("Legendary actions"), left=left, total=total))
         if sheet.legendary_resistance:
-            lines.append(BudgetLine(label=_("Legendary Resistance"), left=self.legendary_resistance(state, combatant_id),
-                                    total=sheet.legendary_resistance))
+            lines.append(
+                BudgetLine(
+                    label=_("Legendary Resistance"),
+                    left=self.legendary_resistance(state, combatant_id),
+                    total=sheet.legendary_resistance,
+                )
+            )
         return tuple(lines)

@@ -67,16 +67,29 @@ class Dnd5eSaving(Dnd5eActions):
 
     def save_odds(self, state: State, combatant_id: str, kind: str, dc: int, *, cover: int = 0) -> SaveOdds:
         if kind not in dict(SAVE_KINDS):
-            raise RuleError(_("\"{kind}\" is not a saving throw of these rules; they have: {known}.", kind=kind,
-                              known=", ".join(_(label) for _kind, label in SAVE_KINDS)))
+            raise RuleError(
+                _(
+                    '"{kind}" is not a saving throw of these rules; they have: {known}.',
+                    kind=kind,
+                    known=", ".join(_(label) for _kind, label in SAVE_KINDS),
+                )
+            )
         if dc < 1:
             raise RuleError(_("A saving throw needs a DC."))
         rules = data().saves
-        covers = {0: None, rules.half_cover: N_("half cover +{bonus}"),
-                  rules.three_quarters_cover: N_("three-quarters cover +{bonus}")}
+        covers = {
+            0: None,
+            rules.half_cover: N_("half cover +{bonus}"),
+            rules.three_quarters_cover: N_("three-quarters cover +{bonus}"),
+        }
         if cover not in covers:
-            raise RuleError(_("Cover adds +{half} (half) or +{most} (three-quarters) to a Dexterity save.",
-                              half=rules.half_cover, most=rules.three_quarters_cover))
+            raise RuleError(
+                _(
+                    "Cover adds +{half} (half) or +{most} (three-quarters) to a Dexterity save.",
+                    half=rules.half_cover,
+                    most=rules.three_quarters_cover,
+                )
+            )
         combatant = state.combatant(combatant_id)
         bonus = self.save_bonus(combatant, kind)
         table = data().conditions
@@ -118,8 +131,10 @@ class Dnd5eSaving(Dnd5eActions):
         if self.legendary_resistance(state, combatant_id) < 1:
             raise RuleError(_("{name} has no Legendary Resistance left.", name=state.combatant(combatant_id).name))
         fight = self.fight_of(state)
-        used = {**fight.legendary_resistance_used,
-                combatant_id: fight.legendary_resistance_used.get(combatant_id, 0) + 1}
+        used = {
+            **fight.legendary_resistance_used,
+            combatant_id: fight.legendary_resistance_used.get(combatant_id, 0) + 1,
+        }
         return self.with_fight(state, replace(fight, legendary_resistance_used=used))
 
     # -- damage types and temporary hit points ----------------------------------------------------------------
@@ -127,7 +142,7 @@ class Dnd5eSaving(Dnd5eActions):
         return DAMAGE_TYPES
 
     def defences(self, state: State, combatant_id: str) -> dict[str, set[str]]:
-        """"resist", "immune", "vulnerable" → the damage types (or "all"), from the sheet and his conditions."""
+        """ "resist", "immune", "vulnerable" → the damage types (or "all"), from the sheet and his conditions."""
         sheet = sheet_of(state.combatant(combatant_id))
         found = {key: set(parse_types(getattr(sheet, key), label)) for key, label in DEFENCES}
         table = data().conditions
@@ -147,16 +162,22 @@ class Dnd5eSaving(Dnd5eActions):
                 amount = 0
             else:
                 if {kind, ALL} & defences["resist"]:  # however many resistances: once
-                    reasons.append(Msg(id=N_("resistant: {before} → {after}"), params={"before": amount, "after": amount // 2}))
+                    reasons.append(
+                        Msg(id=N_("resistant: {before} → {after}"), params={"before": amount, "after": amount // 2})
+                    )
                     amount //= 2
                 if {kind, ALL} & defences["vulnerable"]:
-                    reasons.append(Msg(id=N_("vulnerable: {before} → {after}"), params={"before": amount, "after": amount * 2}))
+                    reasons.append(
+                        Msg(id=N_("vulnerable: {before} → {after}"), params={"before": amount, "after": amount * 2})
+                    )
                     amount *= 2
         temporary = self.temp_hp(state, combatant_id)
         absorbed = min(temporary, amount)
         if absorbed:
             state = self.with_temp_hp(state, combatant_id, temporary - absorbed)
-            reasons.append(plural_msg("{n} taken by temporary hit points", "{n} taken by temporary hit points", absorbed))
+            reasons.append(
+                plural_msg("{n} taken by temporary hit points", "{n} taken by temporary hit points", absorbed)
+            )
         return Incoming(amount=amount - absorbed, state=state, reasons=tuple(reasons), absorbed=absorbed)
 
     def temp_hp(self, state: State, combatant_id: str) -> int:
@@ -170,8 +191,17 @@ class Dnd5eSaving(Dnd5eActions):
         return self.with_fight(state, replace(fight, temp_hp=temp))
 
     def temp_hp_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
-        return (FieldSpec(key="amount", label=N_("Temporary hit points"), kind="int", default=0, minimum=0, maximum=10_000,
-                          help=N_("they do not add up: the higher pool stays; 0 takes them away")),)
+        return (
+            FieldSpec(
+                key="amount",
+                label=N_("Temporary hit points"),
+                kind="int",
+                default=0,
+                minimum=0,
+                maximum=10_000,
+                help=N_("they do not add up: the higher pool stays; 0 takes them away"),
+            ),
+        )
 
     def set_temp_hp(self, state: State, combatant: Combatant, args: dict[str, Any]) -> State:
         """A new pool of temporary hit points: it replaces a smaller one and leaves a larger one (they do not add
@@ -185,16 +215,30 @@ class Dnd5eSaving(Dnd5eActions):
         if amount == 0:
             if not before:
                 raise RuleError(_("{name} has no temporary hit points.", name=combatant.name))
-            return log(self.with_temp_hp(state, combatant.id, 0), N_("{name} has no temporary hit points any more."),
-                       facts={"temp_hp": 0}, name=name)
+            return log(
+                self.with_temp_hp(state, combatant.id, 0),
+                N_("{name} has no temporary hit points any more."),
+                facts={"temp_hp": 0},
+                name=name,
+            )
         if before >= amount:
             shown: Param = before if party else gm_only(before)
-            return log(state, N_("{name} keeps {kept} temporary hit points: they do not add up, the higher pool stays."),
-                       facts={"temp_hp": before}, name=name, kept=shown,
-                       public=Msg(id=N_("{name} keeps the temporary hit points he has."), params={"name": name}))
-        return log(self.with_temp_hp(state, combatant.id, amount), N_("{name} gains {amount} temporary hit points."),
-                   facts={"temp_hp": amount}, name=name, amount=amount if party else gm_only(amount),
-                   public=Msg(id=N_("{name} gains temporary hit points."), params={"name": name}))
+            return log(
+                state,
+                N_("{name} keeps {kept} temporary hit points: they do not add up, the higher pool stays."),
+                facts={"temp_hp": before},
+                name=name,
+                kept=shown,
+                public=Msg(id=N_("{name} keeps the temporary hit points he has."), params={"name": name}),
+            )
+        return log(
+            self.with_temp_hp(state, combatant.id, amount),
+            N_("{name} gains {amount} temporary hit points."),
+            facts={"temp_hp": amount},
+            name=name,
+            amount=amount if party else gm_only(amount),
+            public=Msg(id=N_("{name} gains temporary hit points."), params={"name": name}),
+        )
 
     # -- concentration --------------------------------------------------------------------------------------------
     def concentrating(self, state: State, combatant_id: str) -> list[ActiveCondition]:
@@ -215,17 +259,31 @@ class Dnd5eSaving(Dnd5eActions):
         due = ConcentrationDue(combatant=combatant_id, dc=dc, damage=amount)
         state = self.with_fight(state, replace(fight, concentration_due=(*fight.concentration_due, due)))
         name = who(state, combatant)
-        return log(state, N_("{name} is concentrating: a Constitution saving throw against DC {dc}, or the spell ends."),
-                   facts={"concentration_dc": dc}, name=name, dc=behind(dc),
-                   public=Msg(id=N_("{name} is concentrating: a Constitution saving throw, or the spell ends."),
-                              params={"name": name}))
+        return log(
+            state,
+            N_("{name} is concentrating: a Constitution saving throw against DC {dc}, or the spell ends."),
+            facts={"concentration_dc": dc},
+            name=name,
+            dc=behind(dc),
+            public=Msg(
+                id=N_("{name} is concentrating: a Constitution saving throw, or the spell ends."), params={"name": name}
+            ),
+        )
 
     def saves_due(self, state: State) -> tuple[SaveDue, ...]:
         if state.phase != "round":
             return ()
-        return tuple(SaveDue(combatant=due.combatant, kind="con", dc=due.dc, source=CONCENTRATION,
-                             why=Msg(id=N_("concentration: {damage} damage"), params={"damage": due.damage}))
-                     for due in self.fight_of(state).concentration_due if state.has(due.combatant))
+        return tuple(
+            SaveDue(
+                combatant=due.combatant,
+                kind="con",
+                dc=due.dc,
+                source=CONCENTRATION,
+                why=Msg(id=N_("concentration: {damage} damage"), params={"damage": due.damage}),
+            )
+            for due in self.fight_of(state).concentration_due
+            if state.has(due.combatant)
+        )
 
     def after_save(self, state: State, combatant_id: str, kind: str, saved: bool, source: str) -> State:
         if source != CONCENTRATION:
@@ -250,8 +308,13 @@ class Dnd5eSaving(Dnd5eActions):
         held = self.concentrating(state, combatant_id)
         if not held:
             return state
-        state = log(state, N_("{name} loses concentration: {why}."), facts={"concentration_lost": True},
-                    name=named(state, combatant_id), why=why)
+        state = log(
+            state,
+            N_("{name} loses concentration: {why}."),
+            facts={"concentration_lost": True},
+            name=named(state, combatant_id),
+            why=why,
+        )
         return self.end_conditions(state, held)
 
     def end_conditions(self, state: State, ending: list[ActiveCondition], already_removed: bool = False) -> State:
@@ -263,8 +326,12 @@ class Dnd5eSaving(Dnd5eActions):
             if self.concentrating(state, holder):
                 continue  # another concentration of his still stands
             fight = self.fight_of(state)
-            state = self.with_fight(state, replace(fight, concentration_due=tuple(
-                due for due in fight.concentration_due if due.combatant != holder)))
+            state = self.with_fight(
+                state,
+                replace(
+                    fight, concentration_due=tuple(due for due in fight.concentration_due if due.combatant != holder)
+                ),
+            )
             state = self.end_conditions(state, [c for c in self.fight_of(state).conditions if c.held_by == holder])
             state = effects.end_held(state, holder)
         return state
@@ -281,7 +348,9 @@ class Dnd5eSaving(Dnd5eActions):
         table = data().conditions
         holder = str(args.get("held_by", "") or "")
         if holder and not self.concentrating(state, holder):
-            raise RuleError(_("{name} is not concentrating.", name=state.combatant(holder).name if state.has(holder) else "?"))
+            raise RuleError(
+                _("{name} is not concentrating.", name=state.combatant(holder).name if state.has(holder) else "?")
+            )
         if name in table and table[name].concentration and self.concentrating(state, target.id):
             state = self.end_concentration(state, target.id, Msg(id=N_("a new spell")))
         state = super().add_condition(state, target, args)
@@ -290,9 +359,19 @@ class Dnd5eSaving(Dnd5eActions):
         return state
 
     def condition_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
-        holders = tuple((c.id, c.name) for c in state.combatants if self.concentrating(state, c.id) and c.id != combatant_id)
+        holders = tuple(
+            (c.id, c.name) for c in state.combatants if self.concentrating(state, c.id) and c.id != combatant_id
+        )
         extra = [FieldSpec(key="level", label=N_("Level (exhaustion)"), kind="int", default=1, minimum=1, maximum=6)]
         if holders:
-            extra.insert(0, FieldSpec(key="held_by", label=N_("Held by the concentration of"), kind="choice", default="",
-                                      choices=(("", N_("nobody")), *holders)))
+            extra.insert(
+                0,
+                FieldSpec(
+                    key="held_by",
+                    label=N_("Held by the concentration of"),
+                    kind="choice",
+                    default="",
+                    choices=(("", N_("nobody")), *holders),
+                ),
+            )
         return (*super().condition_fields(state, combatant_id), *extra)

@@ -17,8 +17,20 @@ from tui_combat.rulesets.dnd5e.abilities import parse_abilities
 from tui_combat.rulesets.dnd5e.data import SIZES
 from tui_combat.rulesets.dnd5e.kinds import DAMAGE_TYPES, parse_conditions, parse_saves, parse_types
 
-__all__ = ["ADVANTAGE", "CHALLENGE_RATINGS", "DEFENCES", "SHEET_FIELDS", "Attack", "Counter", "Sheet", "check_sheet", "dex_modifier", "parse_attacks",
-           "parse_counters", "sheet_of"]
+__all__ = [
+    "ADVANTAGE",
+    "CHALLENGE_RATINGS",
+    "DEFENCES",
+    "SHEET_FIELDS",
+    "Attack",
+    "Counter",
+    "Sheet",
+    "check_sheet",
+    "dex_modifier",
+    "parse_attacks",
+    "parse_counters",
+    "sheet_of",
+]
 
 ADVANTAGE = (("none", N_("none")), ("advantage", N_("advantage")), ("disadvantage", N_("disadvantage")))
 
@@ -117,33 +129,85 @@ SHEET_FIELDS = (
     FieldSpec(key="speed", label=N_("Speed (ft)"), kind="int", default=30),
     FieldSpec(key="size", label=N_("Size"), kind="choice", default="medium", choices=tuple((s, s) for s in SIZES)),
     FieldSpec(key="weapons", label=N_("Weapons"), kind="str", default="", help=N_("shortsword, longbow")),
-    FieldSpec(key="counters", label=N_("Counters"), kind="str", default="",
-              help=N_("legendary actions 3/turn, 1st-level slots 4")),
-    FieldSpec(key="attack_list", label=N_("Attacks (name +bonus dice)"), kind="str", default="",
-              help=N_("morningstar +4 2d8+2, javelin +4 1d6+2")),
-    FieldSpec(key="level", label=N_("Character level"), kind="int", default=0, minimum=0, maximum=20,
-              help=N_("0: a monster")),
-    FieldSpec(key="xp", label=N_("XP value (monsters)"), kind="int", default=0, minimum=0, maximum=1_000_000,
-              help=N_("50 for CR 1/4")),
-    FieldSpec(key="saves", label=N_("Saving throws"), kind="str", default="",
-              help=N_("Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6")),
-    FieldSpec(key="resist", label=N_("Damage resistances"), kind="str", default="", help=N_("fire, poison"),
-              suggestions=tuple(label for _kind, label in DAMAGE_TYPES)),
-    FieldSpec(key="immune", label=N_("Damage immunities"), kind="str", default="", help=N_("fire, poison"),
-              suggestions=tuple(label for _kind, label in DAMAGE_TYPES)),
-    FieldSpec(key="vulnerable", label=N_("Damage vulnerabilities"), kind="str", default="", help=N_("fire, poison"),
-              suggestions=tuple(label for _kind, label in DAMAGE_TYPES)),
+    FieldSpec(
+        key="counters",
+        label=N_("Counters"),
+        kind="str",
+        default="",
+        help=N_("legendary actions 3/turn, 1st-level slots 4"),
+    ),
+    FieldSpec(
+        key="attack_list",
+        label=N_("Attacks (name +bonus dice)"),
+        kind="str",
+        default="",
+        help=N_("morningstar +4 2d8+2, javelin +4 1d6+2"),
+    ),
+    FieldSpec(
+        key="level", label=N_("Character level"), kind="int", default=0, minimum=0, maximum=20, help=N_("0: a monster")
+    ),
+    FieldSpec(
+        key="xp",
+        label=N_("XP value (monsters)"),
+        kind="int",
+        default=0,
+        minimum=0,
+        maximum=1_000_000,
+        help=N_("50 for CR 1/4"),
+    ),
+    FieldSpec(
+        key="saves",
+        label=N_("Saving throws"),
+        kind="str",
+        default="",
+        help=N_("Str +8, Dex +6, Con +7, Int +3, Wis +7, Cha +6"),
+    ),
+    FieldSpec(
+        key="resist",
+        label=N_("Damage resistances"),
+        kind="str",
+        default="",
+        help=N_("fire, poison"),
+        suggestions=tuple(label for _kind, label in DAMAGE_TYPES),
+    ),
+    FieldSpec(
+        key="immune",
+        label=N_("Damage immunities"),
+        kind="str",
+        default="",
+        help=N_("fire, poison"),
+        suggestions=tuple(label for _kind, label in DAMAGE_TYPES),
+    ),
+    FieldSpec(
+        key="vulnerable",
+        label=N_("Damage vulnerabilities"),
+        kind="str",
+        default="",
+        help=N_("fire, poison"),
+        suggestions=tuple(label for _kind, label in DAMAGE_TYPES),
+    ),
     FieldSpec(key="evasion", label=N_("Evasion"), kind="bool", default=False),
-    FieldSpec(key="legendary_resistance", label=N_("Legendary Resistance (a day)"), kind="int", default=0, minimum=0,
-              maximum=20),
+    FieldSpec(
+        key="legendary_resistance",
+        label=N_("Legendary Resistance (a day)"),
+        kind="int",
+        default=0,
+        minimum=0,
+        maximum=20,
+    ),
     FieldSpec(key="legendary", label=N_("Legendary actions (a round)"), kind="int", default=0, minimum=0, maximum=20),
-    FieldSpec(key="abilities", label=N_("Special abilities"), kind="str", default="",
-              help=N_("Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft")),
+    FieldSpec(
+        key="abilities",
+        label=N_("Special abilities"),
+        kind="str",
+        default="",
+        help=N_("Fire Breath: 17d6 fire, Dex 21 half, recharge 5-6, cone 60 ft"),
+    ),
 )
 
 
 def parse_attacks(text: str) -> tuple[Attack, ...]:
-    """"morningstar +4 2d8+2, javelin +4 1d6+2" → two attacks; :class:`RuleError` naming a bad one."""
+    """ "morningstar +4 2d8+2, javelin +4 1d6+2" → two attacks; :class:`RuleError` naming a bad one."""
     attacks: list[Attack] = []
     for part in text.split(","):
         item = " ".join(part.split())
@@ -157,15 +221,18 @@ def parse_attacks(text: str) -> tuple[Attack, ...]:
         except DiceError:
             ok = False
         if not ok:
-            raise RuleError(_("Attack \"{item}\": write a name, the attack bonus and the damage dice "
-                              "(javelin +4 1d6+2).", item=item))
+            raise RuleError(
+                _('Attack "{item}": write a name, the attack bonus and the damage dice (javelin +4 1d6+2).', item=item)
+            )
         attacks.append(Attack(name=" ".join(words[:-2]), bonus=int(bonus), damage=words[-1]))
     return tuple(attacks)
 
 
-
-DEFENCES = (("resist", N_("Damage resistances")), ("immune", N_("Damage immunities")),
-            ("vulnerable", N_("Damage vulnerabilities")))
+DEFENCES = (
+    ("resist", N_("Damage resistances")),
+    ("immune", N_("Damage immunities")),
+    ("vulnerable", N_("Damage vulnerabilities")),
+)
 """The sheet's damage types, by field, with the field's label."""
 
 
@@ -177,8 +244,13 @@ ATTACK_QUALIFIERS = (N_("(thrown)"), N_("(two-handed)"), N_("(one-handed)"), N_(
 """What a stat block's attack name often says in parentheses ("javelin (thrown)"), in the catalog so that the
 attack form shows it in the GM's language (:func:`~tui_combat.i18n.data_words` looks it up with its parentheses)."""
 
-COUNTER_NAMES = (N_("action surge"), N_("legendary actions"), N_("1st-level slots"), N_("2nd-level slots"),
-                 N_("3rd-level slots"))
+COUNTER_NAMES = (
+    N_("action surge"),
+    N_("legendary actions"),
+    N_("1st-level slots"),
+    N_("2nd-level slots"),
+    N_("3rd-level slots"),
+)
 """Counters a sheet often has, in the catalog so that the budget shows them in the GM's language (a counter
 keeps the name it is written with; it is translated when shown)."""
 EVERY_TURN = ("turn", "ход", "хід")
@@ -187,7 +259,7 @@ ONCE_A_FIGHT = ("fight", "бой", "бій")
 
 
 def parse_counters(text: str) -> tuple[Counter, ...]:
-    """"legendary actions 3/turn, 1st-level slots 4" → two counters; :class:`RuleError` naming a bad one."""
+    """ "legendary actions 3/turn, 1st-level slots 4" → two counters; :class:`RuleError` naming a bad one."""
     counters: list[Counter] = []
     for part in text.split(","):
         item = " ".join(part.split())
@@ -196,10 +268,15 @@ def parse_counters(text: str) -> tuple[Counter, ...]:
         name, _sep, amount = item.rpartition(" ")
         number, slash, refresh = amount.partition("/")
         if not name or not number.isdigit() or (slash and refresh.lower() not in EVERY_TURN + ONCE_A_FIGHT):
-            raise RuleError(_("Counter \"{item}\": write a name and a number, \"/turn\" for one refreshed every turn "
-                              "(legendary actions 3/turn, 1st-level slots 4).", item=item))
+            raise RuleError(
+                _(
+                    'Counter "{item}": write a name and a number, "/turn" for one refreshed every turn '
+                    "(legendary actions 3/turn, 1st-level slots 4).",
+                    item=item,
+                )
+            )
         if any(c.name == name for c in counters):
-            raise RuleError(_("Counter \"{name}\" is written twice.", name=name))
+            raise RuleError(_('Counter "{name}" is written twice.', name=name))
         counters.append(Counter(name=name, total=int(number), per_turn=refresh.lower() in EVERY_TURN))
     return tuple(counters)
 
@@ -219,10 +296,15 @@ def _check_values(checked: Sheet) -> None:
     if not 1 <= checked.dex <= 30:
         raise RuleError(_("Dexterity is a score from 1 to 30, not {value}.", value=checked.dex))
     if checked.size not in SIZES:
-        raise RuleError(_("Size \"{size}\" is not one of {known}.", size=checked.size, known=", ".join(SIZES)))
+        raise RuleError(_('Size "{size}" is not one of {known}.', size=checked.size, known=", ".join(SIZES)))
     if checked.init_advantage not in dict(ADVANTAGE):
-        raise RuleError(_("Initiative advantage \"{value}\" is not one of {known}.",
-                          value=checked.init_advantage, known=", ".join(dict(ADVANTAGE))))
+        raise RuleError(
+            _(
+                'Initiative advantage "{value}" is not one of {known}.',
+                value=checked.init_advantage,
+                known=", ".join(dict(ADVANTAGE)),
+            )
+        )
     if checked.attacks < 1 or checked.speed < 0:
         raise RuleError(_("A creature makes at least one attack and its speed is not negative."))
     try:
@@ -247,8 +329,9 @@ def _check_stat_block(checked: Sheet) -> None:
     """The figures a stat block adds to the sheet for the card (challenge rating, Hit Dice, speeds, condition
     immunities)."""
     if checked.cr and checked.cr.strip() not in CHALLENGE_RATINGS:
-        raise RuleError(_("Challenge rating \"{value}\" is not one of {known}.", value=checked.cr,
-                          known=", ".join(CHALLENGE_RATINGS)))
+        raise RuleError(
+            _('Challenge rating "{value}" is not one of {known}.', value=checked.cr, known=", ".join(CHALLENGE_RATINGS))
+        )
     if checked.hit_dice:
         try:
             parse(checked.hit_dice)
@@ -263,4 +346,6 @@ def sheet_of(combatant: Combatant) -> Sheet:
     try:
         return msgspec.convert(combatant.sheet, Sheet, strict=False)
     except msgspec.ValidationError as error:
-        raise RuleError(_("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))) from None
+        raise RuleError(
+            _("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))
+        ) from None

@@ -32,15 +32,22 @@ _names_read: dict[str, Names] | None = None
 
 _USES = re.compile(r"^(?P<name>.*?\S)\s*\((?P<count>\d+)/Day\)$", re.IGNORECASE)
 AREAS = {
-    "cone": N_("cone {size} ft"), "sphere": N_("sphere {size} ft"), "emanation": N_("emanation {size} ft"),
-    "cylinder": N_("cylinder {size} ft"), "cube": N_("cube {size} ft"),
+    "cone": N_("cone {size} ft"),
+    "sphere": N_("sphere {size} ft"),
+    "emanation": N_("emanation {size} ft"),
+    "cylinder": N_("cylinder {size} ft"),
+    "cube": N_("cube {size} ft"),
 }
 """An area of the abilities' mini-language ("cone 60 ft"), as the GM's language says it; a line has its width."""
 LINE = N_("line {size}x{width} ft")
 _AREA = re.compile(r"^(?P<shape>[a-z]+)\s+(?P<size>\d+)(?:\s*[x×]\s*(?P<width>\d+))?\s*ft\.?$", re.IGNORECASE)
 _PLUS = re.compile(r"^plus\s+(?P<dice>\S+)(?:\s+(?P<kind>\S+))?$", re.IGNORECASE)
-SPEEDS = (("burrow", N_("burrow {feet} ft.")), ("climb", N_("climb {feet} ft.")), ("fly", N_("fly {feet} ft.")),
-          ("swim", N_("swim {feet} ft.")))
+SPEEDS = (
+    ("burrow", N_("burrow {feet} ft.")),
+    ("climb", N_("climb {feet} ft.")),
+    ("fly", N_("fly {feet} ft.")),
+    ("swim", N_("swim {feet} ft.")),
+)
 """The speeds other than walking, in the order a stat block gives them."""
 
 
@@ -114,7 +121,7 @@ def abilities_text(text: str) -> str:
 
 
 def _spaced(dice: str) -> str:
-    """"19d12+133" → "19d12 + 133", as a stat block prints Hit Dice."""
+    """ "19d12+133" → "19d12 + 133", as a stat block prints Hit Dice."""
     return re.sub(r"\s*([+\-−])\s*", r" \1 ", dice.strip()).strip()
 
 

@@ -12,8 +12,18 @@ from tui_combat.engine.log import Msg
 from tui_combat.engine.model import RollRequest
 from tui_combat.rulesets.dnd5e.sheet import Counter
 
-__all__ = ["ActiveCondition", "ConcentrationDue", "Declaration", "DndFight", "DndRound", "Dying", "Ending", "Entry", "RoundShape",
-           "Spent"]
+__all__ = [
+    "ActiveCondition",
+    "ConcentrationDue",
+    "Declaration",
+    "DndFight",
+    "DndRound",
+    "Dying",
+    "Ending",
+    "Entry",
+    "RoundShape",
+    "Spent",
+]
 
 RoundShape = Literal["roll", "declare", "kept"]
 Ending = Literal["removed", "end", "start", "rounds"]

@@ -47,8 +47,14 @@ class Dnd5eTurns(Dnd5eInitiative):
     def incapacitated_by(self, state: State, combatant_id: str) -> str:
         """The condition that takes away his actions and reactions ("" when none does)."""
         table = data().conditions
-        return next((c.name for c in self.conditions_of(state, combatant_id)
-                     if c.name in table and table[c.name].incapacitated), "")
+        return next(
+            (
+                c.name
+                for c in self.conditions_of(state, combatant_id)
+                if c.name in table and table[c.name].incapacitated
+            ),
+            "",
+        )
 
     def cannot_move(self, state: State, combatant_id: str) -> bool:
         table = data().conditions
@@ -56,8 +62,11 @@ class Dnd5eTurns(Dnd5eInitiative):
 
     def waits_for_first_turn(self, state: State, combatant_id: str) -> bool:
         """2014 surprise: no reaction until the end of his first turn."""
-        return (self.surprise_rule(state) == "2014" and combatant_id in state.surprised
-                and combatant_id not in self.fight_of(state).first_turn_over)
+        return (
+            self.surprise_rule(state) == "2014"
+            and combatant_id in state.surprised
+            and combatant_id not in self.fight_of(state).first_turn_over
+        )
 
     def movement(self, state: State, combatant: Combatant) -> tuple[int, int]:
         """Feet of movement (left, total) this turn."""
@@ -81,8 +90,13 @@ class Dnd5eTurns(Dnd5eInitiative):
             attacks = max(attacks_total - spent.attacks, 0)
         else:
             attacks = attacks_total if action else 0
-        return {"action": (action, rules.actions), "attacks": (attacks, attacks_total), "bonus": (bonus, rules.bonus_actions),
-                "reaction": (reaction, rules.reactions), "movement": self.movement(state, combatant)}
+        return {
+            "action": (action, rules.actions),
+            "attacks": (attacks, attacks_total),
+            "bonus": (bonus, rules.bonus_actions),
+            "reaction": (reaction, rules.reactions),
+            "movement": self.movement(state, combatant),
+        }
 
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
         left = self.left(state, combatant_id)
@@ -94,8 +108,12 @@ class Dnd5eTurns(Dnd5eInitiative):
             BudgetLine(label=_("Reaction"), left=left["reaction"][0], total=left["reaction"][1]),
             BudgetLine(label=_("Movement (ft)"), left=left["movement"][0], total=left["movement"][1]),
         ]
-        lines += [BudgetLine(label=data_word(counter.name), left=self.counter_left(state, combatant_id, counter), total=counter.total)
-                  for counter in self.counters_of(state, combatant_id)]
+        lines += [
+            BudgetLine(
+                label=data_word(counter.name), left=self.counter_left(state, combatant_id, counter), total=counter.total
+            )
+            for counter in self.counters_of(state, combatant_id)
+        ]
         return tuple(lines)
 
     # -- spending --------------------------------------------------------------------------------------
@@ -110,7 +128,9 @@ class Dnd5eTurns(Dnd5eInitiative):
     def require_able(self, state: State, combatant: Combatant) -> None:
         cause = self.incapacitated_by(state, combatant.id)
         if cause:
-            raise RuleError(_("{name} is {condition}: no actions or reactions.", name=combatant.name, condition=after_name(cause)))
+            raise RuleError(
+                _("{name} is {condition}: no actions or reactions.", name=combatant.name, condition=after_name(cause))
+            )
         if self.spent_of(state, combatant.id).lost_turn and self.waits_for_first_turn(state, combatant.id):
             raise RuleError(_("{name} is surprised: this first turn is lost.", name=combatant.name))
 
@@ -122,7 +142,9 @@ class Dnd5eTurns(Dnd5eInitiative):
         left = self.left(state, combatant.id)[what][0]
         if left <= 0:
             if what == "reaction" and self.waits_for_first_turn(state, combatant.id):
-                raise RuleError(_("{name} is surprised: no reaction until the end of his first turn.", name=combatant.name))
+                raise RuleError(
+                    _("{name} is surprised: no reaction until the end of his first turn.", name=combatant.name)
+                )
             raise RuleError(_("{name} has no {what} left.", name=combatant.name, what=_(SPENDABLE[what])))
         spent = self.spent_of(state, combatant.id)
         return self.spend(state, combatant.id, replace(spent, **{what: getattr(spent, what) + 1}))
@@ -131,8 +153,12 @@ class Dnd5eTurns(Dnd5eInitiative):
     def on_turn_start(self, state: State, slot: int) -> State:
         current = state.order[slot]
         if is_lair(current):
-            return log(state, N_("Lair action: the lair acts (initiative count {count}, after the creatures at {count})."),
-                       facts={"lair": True}, count=current.value)
+            return log(
+                state,
+                N_("Lair action: the lair acts (initiative count {count}, after the creatures at {count})."),
+                facts={"lair": True},
+                count=current.value,
+            )
         fight = self.fight_of(state)
         spent = dict(fight.spent)
         lost: list[str] = []
@@ -143,8 +169,12 @@ class Dnd5eTurns(Dnd5eInitiative):
                 lost.append(combatant_id)
         state = self.with_fight(state, replace(fight, spent=spent))
         if lost:
-            state = log(state, N_("Surprised, {names} can neither move nor act this turn."), facts={"lost_turn": True},
-                        names=whos(state, lost))
+            state = log(
+                state,
+                N_("Surprised, {names} can neither move nor act this turn."),
+                facts={"lost_turn": True},
+                names=whos(state, lost),
+            )
         return self.expire(state, current.combatants, "start")
 
     def on_turn_end(self, state: State, slot: int) -> State:
@@ -159,9 +189,15 @@ class Dnd5eTurns(Dnd5eInitiative):
         state = super().on_round_start(state)
         # A duration whose creature has left the fight, or whose count ran out without his turn, ends now.
         names = state.names()
-        return self.end_conditions(state, [c for c in self.fight_of(state).conditions
-                                           if (c.ends != "removed" and c.anchor not in names)
-                                           or (c.ends == "rounds" and c.until_round < state.round)])
+        return self.end_conditions(
+            state,
+            [
+                c
+                for c in self.fight_of(state).conditions
+                if (c.ends != "removed" and c.anchor not in names)
+                or (c.ends == "rounds" and c.until_round < state.round)
+            ],
+        )
 
     # -- conditions ------------------------------------------------------------------------------------
     def expire(self, state: State, anchors: tuple[str, ...], moment: str) -> State:
@@ -173,8 +209,9 @@ class Dnd5eTurns(Dnd5eInitiative):
         for condition in fight.conditions:
             if condition.anchor not in anchors or condition.ends == "removed":
                 kept.append(condition)
-            elif moment == "start" and (condition.ends == "start"
-                                        or (condition.ends == "rounds" and state.round >= condition.until_round)):
+            elif moment == "start" and (
+                condition.ends == "start" or (condition.ends == "rounds" and state.round >= condition.until_round)
+            ):
                 ending.append(condition)
             elif moment == "start" and condition.ends == "end":
                 kept.append(replace(condition, armed=True))
@@ -191,10 +228,17 @@ class Dnd5eTurns(Dnd5eInitiative):
         if not already_removed:
             fight = self.fight_of(state)
             gone = {c.id for c in ending}
-            state = self.with_fight(state, replace(fight, conditions=tuple(c for c in fight.conditions if c.id not in gone)))
+            state = self.with_fight(
+                state, replace(fight, conditions=tuple(c for c in fight.conditions if c.id not in gone))
+            )
         for condition in ending:
-            state = log(state, N_("{name} is no longer {condition}."), facts={"condition": condition.name, "ended": True},
-                        name=named(state, condition.target), condition=Msg(id=condition.name))
+            state = log(
+                state,
+                N_("{name} is no longer {condition}."),
+                facts={"condition": condition.name, "ended": True},
+                name=named(state, condition.target),
+                condition=Msg(id=condition.name),
+            )
         return state
 
     def duration_text(self, state: State, condition: ActiveCondition) -> Msg | str:
@@ -204,8 +248,10 @@ class Dnd5eTurns(Dnd5eInitiative):
         if condition.ends == "start":
             return Msg(id=N_(" until the start of {anchor}'s next turn"), params={"anchor": anchor})
         if condition.ends == "rounds":
-            return Msg(id=N_(" until the start of {anchor}'s turn in round {round}"),
-                       params={"anchor": anchor, "round": condition.until_round})
+            return Msg(
+                id=N_(" until the start of {anchor}'s turn in round {round}"),
+                params={"anchor": anchor, "round": condition.until_round},
+            )
         return ""
 
 

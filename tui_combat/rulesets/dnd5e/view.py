@@ -22,11 +22,21 @@ from tui_combat.rulesets.dnd5e.stat_words import abilities_text, ability_name, a
 __all__ = ["CONDITIONS_AFTER_A_NAME", "Dnd5eView"]
 
 CONDITIONS_AFTER_A_NAME = (
-    NC_("after a name", "blinded"), NC_("after a name", "charmed"), NC_("after a name", "deafened"),
-    NC_("after a name", "frightened"), NC_("after a name", "grappled"), NC_("after a name", "incapacitated"),
-    NC_("after a name", "invisible"), NC_("after a name", "paralyzed"), NC_("after a name", "petrified"),
-    NC_("after a name", "poisoned"), NC_("after a name", "prone"), NC_("after a name", "restrained"),
-    NC_("after a name", "stunned"), NC_("after a name", "unconscious"), NC_("after a name", "concentrating"),
+    NC_("after a name", "blinded"),
+    NC_("after a name", "charmed"),
+    NC_("after a name", "deafened"),
+    NC_("after a name", "frightened"),
+    NC_("after a name", "grappled"),
+    NC_("after a name", "incapacitated"),
+    NC_("after a name", "invisible"),
+    NC_("after a name", "paralyzed"),
+    NC_("after a name", "petrified"),
+    NC_("after a name", "poisoned"),
+    NC_("after a name", "prone"),
+    NC_("after a name", "restrained"),
+    NC_("after a name", "stunned"),
+    NC_("after a name", "unconscious"),
+    NC_("after a name", "concentrating"),
 )
 """The conditions as the players' screen shows them after a name ("Лия  · без сознания"): a condition's name in
 the book is an adjective ("бессознательный") that would say whether he or she is meant."""
@@ -39,7 +49,11 @@ class Dnd5eView(Dnd5eLegendary):
         lines: list[tuple[str, str]] = []
         entry = next((e for e in self.live_entries(state).values() if combatant_id in e.combatants), None)
         if entry is not None:
-            tied = any(combatant_id in self.live_entries(state)[k].combatants for keys in self.undecided_ties(state) for k in keys)
+            tied = any(
+                combatant_id in self.live_entries(state)[k].combatants
+                for keys in self.undecided_ties(state)
+                for k in keys
+            )
             lines.append((_("Initiative"), f"{entry.value}" + (f" ({_('tie')})" if tied else "")))
         attacks = f" ×{sheet.attacks}" if sheet.attacks > 1 else ""
         lines.append((_("AC / attack"), f"{sheet.ac} / {sheet.attack:+d}{attacks} ({sheet.damage})"))
@@ -58,8 +72,17 @@ class Dnd5eView(Dnd5eLegendary):
         word = self.condition_word(state, combatant_id)
         if record is not None and not record.dead:
             successes, failures = save_marks(record)
-            lines.append((_("Death saves"), _("{word}: successes {successes}, failures {failures}", word=_(word or ""),
-                                              successes=successes, failures=failures)))
+            lines.append(
+                (
+                    _("Death saves"),
+                    _(
+                        "{word}: successes {successes}, failures {failures}",
+                        word=_(word or ""),
+                        successes=successes,
+                        failures=failures,
+                    ),
+                )
+            )
         return tuple(lines) + self._conditions(state, combatant_id, word if record is None or record.dead else None)
 
     def fight_details(self, state: State, combatant_id: str) -> list[tuple[str, str]]:
@@ -68,8 +91,12 @@ class Dnd5eView(Dnd5eLegendary):
         sheet = sheet_of(combatant)
         lines: list[tuple[str, str]] = []
         if sheet.saves:  # else only Dexterity's, from the score shown above
-            lines.append((_("Saving throws"), saves_text({kind: self.save_bonus(combatant, kind)
-                                                          for kind, _label in self.save_kinds(state)})))
+            lines.append(
+                (
+                    _("Saving throws"),
+                    saves_text({kind: self.save_bonus(combatant, kind) for kind, _label in self.save_kinds(state)}),
+                )
+            )
         labels = dict(DAMAGE_TYPES)
         for key, label in DEFENCES:
             kinds = parse_types(getattr(sheet, key), label)
@@ -107,11 +134,20 @@ class Dnd5eView(Dnd5eLegendary):
         left: what the card says of them (the death saves themselves stay the DM's)."""
         record = self.dying_of(state, combatant_id)
         word = self.condition_word(state, combatant_id) if record is None or record.dead else None
-        return tuple(value if label == _("Condition") else f"{label}: {value}"
-                     for label, value in self._conditions(state, combatant_id, word, after_name, for_players=True))
+        return tuple(
+            value if label == _("Condition") else f"{label}: {value}"
+            for label, value in self._conditions(state, combatant_id, word, after_name, for_players=True)
+        )
 
-    def _conditions(self, state: State, combatant_id: str, word: str | None,
-                    shown: Callable[[str], str] = _, *, for_players: bool = False) -> tuple[tuple[str, str], ...]:
+    def _conditions(
+        self,
+        state: State,
+        combatant_id: str,
+        word: str | None,
+        shown: Callable[[str], str] = _,
+        *,
+        for_players: bool = False,
+    ) -> tuple[tuple[str, str], ...]:
         """The card's lines of his conditions; ``shown``: how a condition's name is put (after his name, on the
         players' screen: :func:`~tui_combat.i18n.after_name`), whose turn ends it left out for the players while
         they do not see him."""

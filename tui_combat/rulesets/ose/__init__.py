@@ -97,8 +97,20 @@ from tui_combat.rulesets.ose.state import Declaration, MoralePrompt, OseFight, O
 from tui_combat.rulesets.ose.view import OseView
 
 __all__ = [
-    "RULESET", "Declaration", "MoralePrompt", "Ose", "OseData", "OseFight", "OseRound", "Sheet", "Spent", "Turn",
-    "breaking_chance", "chance_text", "dex_modifier", "tables",
+    "RULESET",
+    "Declaration",
+    "MoralePrompt",
+    "Ose",
+    "OseData",
+    "OseFight",
+    "OseRound",
+    "Sheet",
+    "Spent",
+    "Turn",
+    "breaking_chance",
+    "chance_text",
+    "dex_modifier",
+    "tables",
 ]
 
 

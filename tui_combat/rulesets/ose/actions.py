@@ -116,24 +116,39 @@ class OseActions(OseMorale):
         ``tied_disruption`` at ``simultaneous`` (the seed: a spell fails when its caster *loses* initiative,
         and a tie loses it for nobody) a hit in that turn does not disrupt."""
         turn = self.turn_of(state, combatant_id)
-        return ("+" in turn and self.turn_now(state) == turn
-                and state.options.get("tied_disruption", "simultaneous") == "simultaneous")
+        return (
+            "+" in turn
+            and self.turn_now(state) == turn
+            and state.options.get("tied_disruption", "simultaneous") == "simultaneous"
+        )
 
     def disrupt(self, state: State, combatant_id: str, cause: str) -> State:
         """A declared caster hit (or failing a save) before his side's magic phase loses the spell; a rune
         is used up."""
         declaration = self.declaration_of(state, combatant_id)
-        if declaration.intent not in ("spell", "rune") or self.disrupted(state, combatant_id) \
-                or self.spent(state, combatant_id).acted or self.magic_phase_reached(state, combatant_id) \
-                or self.tied_turn_spares(state, combatant_id):
+        if (
+            declaration.intent not in ("spell", "rune")
+            or self.disrupted(state, combatant_id)
+            or self.spent(state, combatant_id).acted
+            or self.magic_phase_reached(state, combatant_id)
+            or self.tied_turn_spares(state, combatant_id)
+        ):
             return state
         current = self.round_of(state)
         state = self.with_round(state, replace(current, disrupted=(*current.disrupted, combatant_id)))
-        message = N_("{name}'s spell{what} is disrupted ({cause} before his side's magic phase): it is lost from memory.") \
-            if declaration.intent == "spell" else \
-            N_("{name}'s fairy rune{what} is disrupted ({cause} before his side's magic phase): it is used up.")
-        return log(state, message, facts={"disrupted": declaration.intent}, name=who(state, combatant_id),
-                   what=typed_after(" ", declaration.what), cause=Msg(id=cause))
+        message = (
+            N_("{name}'s spell{what} is disrupted ({cause} before his side's magic phase): it is lost from memory.")
+            if declaration.intent == "spell"
+            else N_("{name}'s fairy rune{what} is disrupted ({cause} before his side's magic phase): it is used up.")
+        )
+        return log(
+            state,
+            message,
+            facts={"disrupted": declaration.intent},
+            name=who(state, combatant_id),
+            what=typed_after(" ", declaration.what),
+            cause=Msg(id=cause),
+        )
 
     # -- saving throws and hit points ------------------------------------------------------------------
     def save_kinds(self, state: State) -> tuple[tuple[str, str], ...]:
@@ -174,16 +189,22 @@ class OseActions(OseMorale):
         if name == "move":
             return self.acting_in(state, combatant_id, "movement") and not self.spent(state, combatant_id).moved
         if name == "attack":
-            return self.acting_in(state, combatant_id, "missile", "melee", "slow") \
+            return (
+                self.acting_in(state, combatant_id, "missile", "melee", "slow")
                 and not self.spent(state, combatant_id).acted
+            )
         if name == "cast":
-            return self.acting_in(state, combatant_id, "magic") and self.casting(state, combatant_id) \
+            return (
+                self.acting_in(state, combatant_id, "magic")
+                and self.casting(state, combatant_id)
                 and not self.spent(state, combatant_id).acted
+            )
         if name == "failed_save":
             return state.combatant(combatant_id).status == "active"
         if name == "morale":
-            return state.combatant(combatant_id).status == "active" \
-                and not self.morale_refusal(state, state.combatant(combatant_id))
+            return state.combatant(combatant_id).status == "active" and not self.morale_refusal(
+                state, state.combatant(combatant_id)
+            )
         return False
 
     # -- forms -----------------------------------------------------------------------------------------
@@ -195,10 +216,19 @@ class OseActions(OseMorale):
         if name == "wait":
             turns = self.can_wait(state)
             side = state.combatant(combatant_id).side if combatant_id in state.names() else ""
-            default = next((t.key for t in turns if side in t.key.split("+") or combatant_id in t.members),
-                           turns[0].key if turns else "")
-            return (FieldSpec(key="turn", label=N_("Who waits"), kind="choice", default=default,
-                              choices=tuple((t.key, str(t.label)) for t in turns)),)
+            default = next(
+                (t.key for t in turns if side in t.key.split("+") or combatant_id in t.members),
+                turns[0].key if turns else "",
+            )
+            return (
+                FieldSpec(
+                    key="turn",
+                    label=N_("Who waits"),
+                    kind="choice",
+                    default=default,
+                    choices=tuple((t.key, str(t.label)) for t in turns),
+                ),
+            )
         return ()
 
     def attacks_by_missile(self, state: State, attacker: Combatant) -> bool:
@@ -230,17 +260,31 @@ class OseActions(OseMorale):
         if not missile and self.fled_out_of_reach(state, target.id):
             return _("{name}: fled from melee, out of reach", name=target.name)
         if not missile and self.fleeing(state, target.id):
-            return _("{name}: fleeing melee, +{bonus} to hit, AC {ac} without shield", name=target.name,
-                     bonus=tables().fleeing.to_hit, ac=sheet.ac - sheet.shield)
+            return _(
+                "{name}: fleeing melee, +{bonus} to hit, AC {ac} without shield",
+                name=target.name,
+                bonus=tables().fleeing.to_hit,
+                ac=sheet.ac - sheet.shield,
+            )
         return _("{name}: AC {ac}", name=target.name, ac=sheet.ac)
 
     def attack_fields(self, state: State, attacker: Combatant) -> tuple[FieldSpec, ...]:
         missile = self.attacks_by_missile(state, attacker)
-        targets = tuple((c.id, self.target_label(state, c, missile)) for c in state.combatants
-                        if c.side != attacker.side and c.status == "active")
+        targets = tuple(
+            (c.id, self.target_label(state, c, missile))
+            for c in state.combatants
+            if c.side != attacker.side and c.status == "active"
+        )
         sheet = self.sheet_of(attacker)
-        fields = [FieldSpec(key="target", label=N_("Target"), kind="choice", default=targets[0][0] if targets else "",
-                            choices=targets)]
+        fields = [
+            FieldSpec(
+                key="target",
+                label=N_("Target"),
+                kind="choice",
+                default=targets[0][0] if targets else "",
+                choices=targets,
+            )
+        ]
         if missile:
             data = tables().missile
             bands = data.ranges.get(weapon_name(sheet.weapon))
@@ -249,9 +293,18 @@ class OseActions(OseMorale):
                 feet = _(" (to {feet} ft)", feet=bands[index]) if bands and index < len(bands) else ""
                 choices.append((band, f"{pgettext('range', RANGE_LABELS.get(band, band))}{feet} {modifier:+d}"))
             default = "medium" if "medium" in data.range_modifiers else choices[0][0]
-            fields.append(FieldSpec(key="range", label=N_("Range"), kind="choice", default=default, choices=tuple(choices)))
-        fields.append(FieldSpec(key="modifier", label=N_("Other modifier"), kind="int", default=0,
-                                help=N_("cover −1 to −4, the GM's call")))
+            fields.append(
+                FieldSpec(key="range", label=N_("Range"), kind="choice", default=default, choices=tuple(choices))
+            )
+        fields.append(
+            FieldSpec(
+                key="modifier",
+                label=N_("Other modifier"),
+                kind="int",
+                default=0,
+                help=N_("cover −1 to −4, the GM's call"),
+            )
+        )
         if not missile:
             fields.append(FieldSpec(key="behind", label=N_("From behind (no shield)"), kind="bool", default=False))
         fields.append(FieldSpec(key="to_hit", label=N_("To-hit roll"), kind="roll", default="1d20"))
@@ -261,8 +314,10 @@ class OseActions(OseMorale):
         data = tables().morale
         score = self.sheet_of(combatant).morale
         modifiers = range(-data.max_modifier, data.max_modifier + 1)
-        choices = tuple((f"{m:+d}" if m else "0", f"{m:+d}: {chance_text(score, m)}" if m else
-                         f"0: {chance_text(score)}") for m in modifiers)
+        choices = tuple(
+            (f"{m:+d}" if m else "0", f"{m:+d}: {chance_text(score, m)}" if m else f"0: {chance_text(score)}")
+            for m in modifiers
+        )
         return (
             FieldSpec(key="modifier", label=N_("Situational modifier"), kind="choice", default="0", choices=choices),
             FieldSpec(key="whole_side", label=N_("One check, whole side"), kind="bool", default=True),
@@ -294,25 +349,44 @@ class OseActions(OseMorale):
             raise RuleError(_("{name} has already moved this round.", name=combatant.name))
         state = self.spend(state, combatant.id, moved=True)
         if self.fleeing(state, combatant.id) and "+" in self.turn_of(state, combatant.id):
-            return log(state, N_("{name} turns and flees from melee: his opponents acting with him this turn get "
-                                 "+{bonus} to hit and ignore his shield."), facts={"fleeing": True}, name=who(state, combatant),
-                       bonus=tables().fleeing.to_hit)
+            return log(
+                state,
+                N_(
+                    "{name} turns and flees from melee: his opponents acting with him this turn get "
+                    "+{bonus} to hit and ignore his shield."
+                ),
+                facts={"fleeing": True},
+                name=who(state, combatant),
+                bonus=tables().fleeing.to_hit,
+            )
         if self.fleeing(state, combatant.id):
-            return log(state, N_("{name} turns and flees from melee: he is out of reach of the melee attacks still "
-                                 "to come this round."), facts={"fleeing": True}, name=who(state, combatant))
+            return log(
+                state,
+                N_(
+                    "{name} turns and flees from melee: he is out of reach of the melee attacks still "
+                    "to come this round."
+                ),
+                facts={"fleeing": True},
+                name=who(state, combatant),
+            )
         return log(state, N_("{name} moves."), name=who(state, combatant))
 
     def cast(self, state: State, combatant: Combatant) -> State:
         declaration = self.declaration_of(state, combatant.id)
         if self.disrupted(state, combatant.id):
-            raise RuleError(_("{name}'s spell was disrupted: it is lost.", name=combatant.name)
-                            if declaration.intent == "spell" else
-                            _("{name}'s fairy rune was disrupted: it is used up.", name=combatant.name))
+            raise RuleError(
+                _("{name}'s spell was disrupted: it is lost.", name=combatant.name)
+                if declaration.intent == "spell"
+                else _("{name}'s fairy rune was disrupted: it is used up.", name=combatant.name)
+            )
         if self.spent(state, combatant.id).acted:
             raise RuleError(_("{name} has already acted this round.", name=combatant.name))
         state = self.spend(state, combatant.id, acted=True)
-        what: Param = typed(declaration.what) if declaration.what else \
-            Msg(id=N_("a spell") if declaration.intent == "spell" else N_("a fairy rune"))
+        what: Param = (
+            typed(declaration.what)
+            if declaration.what
+            else Msg(id=N_("a spell") if declaration.intent == "spell" else N_("a fairy rune"))
+        )
         message = N_("{name} casts {what}.") if declaration.intent == "spell" else N_("{name} uses {what}.")
         return log(state, message, facts={"cast": declaration.intent}, name=who(state, combatant), what=what)
 
@@ -327,19 +401,27 @@ class OseActions(OseMorale):
             band = str(args.get("range", "medium") or "medium")
             bands = tables().missile.range_modifiers
             if band not in bands:
-                raise RuleError(_("Range \"{band}\" is not one of {known}.", band=band, known=", ".join(bands)))
+                raise RuleError(_('Range "{band}" is not one of {known}.', band=band, known=", ".join(bands)))
             range_bonus = bands[band]
         if not missile and self.fled_out_of_reach(state, target.id):
-            raise RuleError(_("{name} turned and fled from melee in his side's turn: he is out of reach.",
-                              name=target.name))
+            raise RuleError(
+                _("{name} turned and fled from melee in his side's turn: he is out of reach.", name=target.name)
+            )
         fleeing = not missile and self.fleeing(state, target.id)
         shield_off = not missile and (fleeing or bool(args.get("behind", False)))
         flee_bonus = tables().fleeing.to_hit if fleeing else 0
         sheet = self.sheet_of(target)
         armour = sheet.ac - (sheet.shield if shield_off else 0)
         bonus = self.sheet_of(attacker).attack + modifier + range_bonus + flee_bonus
-        return Reckoning(target=target, missile=missile, armour=armour, bonus=bonus, fleeing=fleeing,
-                         flee_bonus=flee_bonus, shield_off=shield_off and bool(sheet.shield))
+        return Reckoning(
+            target=target,
+            missile=missile,
+            armour=armour,
+            bonus=bonus,
+            fleeing=fleeing,
+            flee_bonus=flee_bonus,
+            shield_off=shield_off and bool(sheet.shield),
+        )
 
     def form_preview(self, state: State, name: str, combatant_id: str, values: Mapping[str, Any]) -> str:
         if name != "attack" or not combatant_id:
@@ -347,8 +429,13 @@ class OseActions(OseMorale):
         reckoning = self.reckon(state, state.combatant(combatant_id), values)
         least = reckoning.armour - reckoning.bonus
         hits = sum(1 for face in range(1, 21) if face >= least)
-        return _("Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit): {chance}% to hit.",
-                 least=min(max(least, 1), 20), ac=reckoning.armour, bonus=reckoning.bonus, chance=hits * 5)
+        return _(
+            "Needs {least} or more on the d20 (AC {ac}, {bonus:+d} to hit): {chance}% to hit.",
+            least=min(max(least, 1), 20),
+            ac=reckoning.armour,
+            bonus=reckoning.bonus,
+            chance=hits * 5,
+        )
 
     def damage_due(self, before: State, after: State, name: str, args: Mapping[str, Any]) -> DamageDue | None:
         facts = new_attack(before, after, args.get("combatant"))
@@ -371,15 +458,29 @@ class OseActions(OseMorale):
         if reckoning.shield_off:
             notes.append(Msg(id=N_("shield ignored")))
         state = self.spend(state, attacker.id, acted=True)
-        state = log(state, N_("{attacker} attacks {target} ({kind}): {roll} {bonus} = {total} against AC {ac}{notes}: {result}."),
-                    rolls=(to_hit,), facts={"needed": armour - bonus, "total": total, "hit": hit, "fleeing": reckoning.fleeing,
-                                            "shield_ignored": not reckoning.missile and (reckoning.fleeing or bool(args.get("behind", False))),
-                                            "attacker": attacker.id, "target": target.id},
-                    attacker=who(state, attacker), target=who(state, target),
-                    kind=Msg(id=N_("missile") if reckoning.missile else N_("melee")),
-                    roll=roll_param(to_hit), bonus=f"{bonus:+d}", total=total, ac=armour,
-                    notes=Msg(id=" ({notes})", params={"notes": notes}) if notes else "",
-                    result=Msg(id=N_("hit") if hit else N_("miss")))
+        state = log(
+            state,
+            N_("{attacker} attacks {target} ({kind}): {roll} {bonus} = {total} against AC {ac}{notes}: {result}."),
+            rolls=(to_hit,),
+            facts={
+                "needed": armour - bonus,
+                "total": total,
+                "hit": hit,
+                "fleeing": reckoning.fleeing,
+                "shield_ignored": not reckoning.missile and (reckoning.fleeing or bool(args.get("behind", False))),
+                "attacker": attacker.id,
+                "target": target.id,
+            },
+            attacker=who(state, attacker),
+            target=who(state, target),
+            kind=Msg(id=N_("missile") if reckoning.missile else N_("melee")),
+            roll=roll_param(to_hit),
+            bonus=f"{bonus:+d}",
+            total=total,
+            ac=armour,
+            notes=Msg(id=" ({notes})", params={"notes": notes}) if notes else "",
+            result=Msg(id=N_("hit") if hit else N_("miss")),
+        )
         if not hit or "damage" not in args:  # the damage is asked for next (sessions from before rolled it here)
             return state
         damage = roll_arg(args, "damage", N_("Damage roll"))

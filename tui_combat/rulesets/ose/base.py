@@ -22,11 +22,18 @@ from tui_combat.rulesets.ose.saves import CLASS_WORDS, class_name, read_save_as,
 from tui_combat.rulesets.ose.state import Declaration, Intent, OseFight, OseRound, Phase, Sheet
 
 INTENT_LABELS: dict[str, str] = {
-    "none": N_("nothing"), "spell": N_("a spell"), "rune": N_("a fairy rune"), "flee": N_("fleeing from melee"),
+    "none": N_("nothing"),
+    "spell": N_("a spell"),
+    "rune": N_("a fairy rune"),
+    "flee": N_("fleeing from melee"),
 }
 PHASE_LABELS: dict[str, str] = {
-    "morale": N_("morale"), "movement": N_("movement"), "missile": N_("missiles"), "magic": N_("magic"),
-    "melee": N_("melee"), "slow": N_("slow weapons"),
+    "morale": N_("morale"),
+    "movement": N_("movement"),
+    "missile": N_("missiles"),
+    "magic": N_("magic"),
+    "melee": N_("melee"),
+    "slow": N_("slow weapons"),
 }
 INTENTS: tuple[str, ...] = get_args(Intent)
 PHASES: tuple[str, ...] = get_args(Phase)
@@ -39,26 +46,46 @@ class OseBase(Ruleset[OseRound, OseFight]):
     round_state_type = OseRound
     fight_state_type = OseFight
     options = (
-        OptionSpec(key="rules", label=N_("Rules"), choices=(
-            ("dolmenwood", N_("Dolmenwood: fairy runes; morale at the end of the round")),
-            ("ose", N_("Old-School Essentials: spells only; morale at the start of each side's turn")),
-        )),
-        OptionSpec(key="ties", label=N_("Tied initiative"), choices=(
-            ("reroll", N_("tied sides roll again")),
-            ("simultaneous", N_("tied sides act simultaneously")),
-        )),
-        OptionSpec(key="tied_disruption", label=N_("Spells in a simultaneous turn"), choices=(
-            ("simultaneous", N_("a hit in the shared turn does not disrupt: nobody lost initiative")),
-            ("phases", N_("a hit before the shared magic phase disrupts, as the phases come")),
-        )),
-        OptionSpec(key="initiative", label=N_("Initiative"), choices=(
-            ("side", N_("1d6 per side")),
-            ("individual", N_("individual: 1d6 + Dexterity modifier each")),
-        )),
-        OptionSpec(key="slow_weapons", label=N_("Slow weapons"), choices=(
-            ("off", N_("slow weapons act with their side")),
-            ("on", N_("slow weapons act last in the round")),
-        )),
+        OptionSpec(
+            key="rules",
+            label=N_("Rules"),
+            choices=(
+                ("dolmenwood", N_("Dolmenwood: fairy runes; morale at the end of the round")),
+                ("ose", N_("Old-School Essentials: spells only; morale at the start of each side's turn")),
+            ),
+        ),
+        OptionSpec(
+            key="ties",
+            label=N_("Tied initiative"),
+            choices=(
+                ("reroll", N_("tied sides roll again")),
+                ("simultaneous", N_("tied sides act simultaneously")),
+            ),
+        ),
+        OptionSpec(
+            key="tied_disruption",
+            label=N_("Spells in a simultaneous turn"),
+            choices=(
+                ("simultaneous", N_("a hit in the shared turn does not disrupt: nobody lost initiative")),
+                ("phases", N_("a hit before the shared magic phase disrupts, as the phases come")),
+            ),
+        ),
+        OptionSpec(
+            key="initiative",
+            label=N_("Initiative"),
+            choices=(
+                ("side", N_("1d6 per side")),
+                ("individual", N_("individual: 1d6 + Dexterity modifier each")),
+            ),
+        ),
+        OptionSpec(
+            key="slow_weapons",
+            label=N_("Slow weapons"),
+            choices=(
+                ("off", N_("slow weapons act with their side")),
+                ("on", N_("slow weapons act last in the round")),
+            ),
+        ),
     )
     sheet_fields = (
         FieldSpec(key="ac", label=N_("Armour class (ascending)"), kind="int", default=10),
@@ -67,15 +94,29 @@ class OseBase(Ruleset[OseRound, OseFight]):
         FieldSpec(key="damage", label=N_("Damage dice"), default="1d6"),
         FieldSpec(key="weapon", label=N_("Weapon"), default=""),
         FieldSpec(key="dex", label=N_("Dexterity"), kind="int", default=10),
-        FieldSpec(key="morale", label=N_("Morale (2–12, 0: none)"), kind="int", default=0,
-                  help=N_("Monsters and NPCs; player characters decide for themselves.")),
-        FieldSpec(key="cls", label=N_("Character class"), kind="choice", default="",
-                  choices=(("", N_("none (a monster)")), *((word, word) for word in CLASS_WORDS))),
+        FieldSpec(
+            key="morale",
+            label=N_("Morale (2–12, 0: none)"),
+            kind="int",
+            default=0,
+            help=N_("Monsters and NPCs; player characters decide for themselves."),
+        ),
+        FieldSpec(
+            key="cls",
+            label=N_("Character class"),
+            kind="choice",
+            default="",
+            choices=(("", N_("none (a monster)")), *((word, word) for word in CLASS_WORDS)),
+        ),
         FieldSpec(key="level", label=N_("Level"), kind="int", default=1),
         FieldSpec(key="hd", label=N_("Hit Dice"), default="", help=N_("a monster's: 1-1, 4+1; its HP are rolled")),
         FieldSpec(key="save_as", label=N_("Saves as"), default="", help=N_("F1, MU5, T1, NH (normal human)")),
-        FieldSpec(key="saves", label=N_("Saving throws"), default="",
-                  help=N_("its own: D12 W13 P14 B15 S16; Dolmenwood D12 R13 H14 B15 S16")),
+        FieldSpec(
+            key="saves",
+            label=N_("Saving throws"),
+            default="",
+            help=N_("its own: D12 W13 P14 B15 S16; Dolmenwood D12 R13 H14 B15 S16"),
+        ),
     )
 
     def prepare(self) -> None:
@@ -104,15 +145,30 @@ class OseBase(Ruleset[OseRound, OseFight]):
 
     # -- the round's shape -------------------------------------------------------------------------
     def steps(self, state: State) -> tuple[StepDef, ...]:
-        last = (StepDef(id="morale", label=N_("Morale"), kind="end",
-                        help=N_("The referee checks morale for monsters and NPCs where a trigger called for it."))
-                if self.dolmenwood(state) else StepDef(id="end", label=N_("End of round"), kind="end"))
+        last = (
+            StepDef(
+                id="morale",
+                label=N_("Morale"),
+                kind="end",
+                help=N_("The referee checks morale for monsters and NPCs where a trigger called for it."),
+            )
+            if self.dolmenwood(state)
+            else StepDef(id="end", label=N_("End of round"), kind="end")
+        )
         return (
-            StepDef(id="declare", label=N_("Declarations"), kind="declare",
-                    help=N_("Spells, fairy runes and fleeing from melee are declared before initiative.")),
+            StepDef(
+                id="declare",
+                label=N_("Declarations"),
+                kind="declare",
+                help=N_("Spells, fairy runes and fleeing from melee are declared before initiative."),
+            ),
             StepDef(id="initiative", label=N_("Initiative"), kind="initiative"),
-            StepDef(id="resolve", label=N_("Sides act"), kind="resolve",
-                    help=N_("Each side in turn: movement, missiles, magic, melee.")),
+            StepDef(
+                id="resolve",
+                label=N_("Sides act"),
+                kind="resolve",
+                help=N_("Each side in turn: movement, missiles, magic, melee."),
+            ),
             last,
         )
 
@@ -132,10 +188,18 @@ class OseBase(Ruleset[OseRound, OseFight]):
             mistakes.append(_("Level cannot be negative."))
         cls = class_name(checked.cls) if checked.cls else ""
         if cls is None:
-            mistakes.append(_("Class \"{cls}\" is not one of {known}.", cls=checked.cls,
-                              known=", ".join(_(word) for word in tables().saves.classes)))
-        for check, text in ((read_hit_dice, checked.hd), (read_save_as, checked.save_as),
-                            (read_save_line, checked.saves)):
+            mistakes.append(
+                _(
+                    'Class "{cls}" is not one of {known}.',
+                    cls=checked.cls,
+                    known=", ".join(_(word) for word in tables().saves.classes),
+                )
+            )
+        for check, text in (
+            (read_hit_dice, checked.hd),
+            (read_save_as, checked.save_as),
+            (read_save_line, checked.saves),
+        ):
             try:
                 check(text) if text.strip() else None
             except RuleError as error:
@@ -148,7 +212,9 @@ class OseBase(Ruleset[OseRound, OseFight]):
         try:
             return msgspec.convert(combatant.sheet, Sheet)
         except msgspec.ValidationError as error:
-            raise RuleError(_("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))) from None
+            raise RuleError(
+                _("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))
+            ) from None
 
     # -- declarations ------------------------------------------------------------------------------
     def declaration_of(self, state: State, combatant_id: str) -> Declaration:
@@ -163,8 +229,13 @@ class OseBase(Ruleset[OseRound, OseFight]):
     def declaration_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         intents = [i for i in INTENTS if i != "rune" or self.dolmenwood(state)]
         return (
-            FieldSpec(key="intent", label=N_("Declares"), kind="choice", default="none",
-                      choices=tuple((i, INTENT_LABELS[i]) for i in intents)),
+            FieldSpec(
+                key="intent",
+                label=N_("Declares"),
+                kind="choice",
+                default="none",
+                choices=tuple((i, INTENT_LABELS[i]) for i in intents),
+            ),
             FieldSpec(key="what", label=N_("Spell or rune"), default="", help=N_("its name (optional)")),
         )
 
@@ -181,8 +252,13 @@ class OseBase(Ruleset[OseRound, OseFight]):
         intent = str(declaration.get("intent", "none") or "none")
         what = str(declaration.get("what", "") or "").strip()
         if intent not in INTENTS:
-            raise RuleError(_("\"{intent}\" cannot be declared; choose one of: {known}.", intent=intent,
-                              known=", ".join(_(INTENT_LABELS[i]) for i in INTENTS)))
+            raise RuleError(
+                _(
+                    '"{intent}" cannot be declared; choose one of: {known}.',
+                    intent=intent,
+                    known=", ".join(_(INTENT_LABELS[i]) for i in INTENTS),
+                )
+            )
         if intent == "rune" and not self.dolmenwood(state):
             raise RuleError(_("Fairy runes are Dolmenwood's: choose the Dolmenwood rules to declare one."))
         current = self.round_of(state)
@@ -192,8 +268,14 @@ class OseBase(Ruleset[OseRound, OseFight]):
         else:
             declarations[combatant_id] = Declaration(intent=cast(Intent, intent), what=what if intent != "flee" else "")
         state = self.with_round(state, replace(current, declarations=declarations))
-        return log(state, N_("{name} declares {intent}{what}."), facts={"intent": intent}, name=who(state, combatant),
-                   intent=Msg(id=INTENT_LABELS[intent]), what=typed_after(": ", what) if intent != "flee" else "")
+        return log(
+            state,
+            N_("{name} declares {intent}{what}."),
+            facts={"intent": intent},
+            name=who(state, combatant),
+            intent=Msg(id=INTENT_LABELS[intent]),
+            what=typed_after(": ", what) if intent != "flee" else "",
+        )
 
     # -- surprise and distance ---------------------------------------------------------------------
     def surprise_dice(self) -> str:
@@ -205,16 +287,24 @@ class OseBase(Ruleset[OseRound, OseFight]):
     def surprise_requests(self, state: State) -> tuple[RollRequest, ...]:
         """1d6 per side, each side named by reference: a side the players see nobody of rolls for the GM alone."""
         dice = self.surprise_dice()
-        return tuple(RollRequest(key=side.id, label=side_ref(state, side.id), dice=dice,
-                                 combatants=tuple(c.id for c in state.combatants if c.side == side.id))
-                     for side in state.sides)
+        return tuple(
+            RollRequest(
+                key=side.id,
+                label=side_ref(state, side.id),
+                dice=dice,
+                combatants=tuple(c.id for c in state.combatants if c.side == side.id),
+            )
+            for side in state.sides
+        )
 
     def surprise_effect(self) -> str:
         return N_("Surprised, they lose this round: {names}.")
 
     def distance_situations(self) -> tuple[Situation, ...]:
-        return tuple(Situation(id=d.id, label=d.label, dice=d.dice, multiplier=d.multiplier, unit=d.unit)
-                     for d in tables().distance)
+        return tuple(
+            Situation(id=d.id, label=d.label, dice=d.dice, multiplier=d.multiplier, unit=d.unit)
+            for d in tables().distance
+        )
 
     def settle_surprise(self, state: State, rolls: Mapping[str, Roll], modifiers: Mapping[str, int]) -> State:
         """The default (both sides surprised: the effects cancel), and whether both were, for the distance."""
@@ -256,8 +346,7 @@ class OseBase(Ruleset[OseRound, OseFight]):
 
     def acting_in(self, state: State, combatant_id: str | None, *phases: str) -> bool:
         """The combatant is in the slot acting now, and that slot is one of ``phases``."""
-        return (combatant_id is not None and self.phase_now(state) in phases
-                and combatant_id in state.acting_now())
+        return combatant_id is not None and self.phase_now(state) in phases and combatant_id in state.acting_now()
 
 
 def typed_after(before: str, text: str) -> Msg | str:

@@ -109,24 +109,38 @@ class OseData(_Data, frozen=True, kw_only=True):
 
 def _check(data: OseData) -> OseData:
     """What the types cannot say: the dice parse."""
-    for where, dice in (("initiative.dice", data.initiative.dice), ("surprise.dice", data.surprise.dice),
-                        ("morale.dice", data.morale.dice), *((f"distance.{d.id}", d.dice) for d in data.distance)):
+    for where, dice in (
+        ("initiative.dice", data.initiative.dice),
+        ("surprise.dice", data.surprise.dice),
+        ("morale.dice", data.morale.dice),
+        *((f"distance.{d.id}", d.dice) for d in data.distance),
+    ):
         try:
             parse(dice)
         except DiceError as error:
             raise RuleError(_("ose.toml: {where}: {error}", where=where, error=error)) from None
     for alias in unknown_aliases((*data.missile.ranges, *data.slow_weapons.weapons), data.weapon_aliases):
-        raise RuleError(_("ose.toml: weapon_aliases names \"{target}\" for \"{alias}\", which is not a weapon of the tables.",
-                          target=data.weapon_aliases[alias], alias=alias))
+        raise RuleError(
+            _(
+                'ose.toml: weapon_aliases names "{target}" for "{alias}", which is not a weapon of the tables.',
+                target=data.weapon_aliases[alias],
+                alias=alias,
+            )
+        )
     saves = data.saves
     for cls, rows in saves.classes.items():
         levels = [row[0] for row in rows]
         if not levels or levels != sorted(set(levels)):
             raise RuleError(_("ose.toml: saves.classes.{cls}: the rows go up by level, each level once.", cls=cls))
-    for letter, cls in (*saves.letters.items(), ("monsters_as", saves.monsters_as), ("below_one_die", saves.below_one_die)):
+    for letter, cls in (
+        *saves.letters.items(),
+        ("monsters_as", saves.monsters_as),
+        ("below_one_die", saves.below_one_die),
+    ):
         if cls not in saves.classes:
-            raise RuleError(_("ose.toml: saves: \"{letter}\" names \"{cls}\", which is not in saves.classes.",
-                              letter=letter, cls=cls))
+            raise RuleError(
+                _('ose.toml: saves: "{letter}" names "{cls}", which is not in saves.classes.', letter=letter, cls=cls)
+            )
     if any(isinstance(term, Dice) and (term.keep or term.explode) for term in parse(data.morale.dice).terms):
         raise RuleError(_("ose.toml: morale.dice: plain dice only (such as 2d6), to show the chance of breaking."))
     return data
@@ -151,8 +165,9 @@ def weapon_name(weapon: str) -> str:
     """The tables' name of a weapon as the GM wrote it (an alias such as "короткий лук" included), in
     lower case; the name itself when the tables do not know it."""
     data = tables()
-    names = made_once(data, "weapons", lambda: NameTable((*data.missile.ranges, *data.slow_weapons.weapons),
-                                                       data.weapon_aliases))
+    names = made_once(
+        data, "weapons", lambda: NameTable((*data.missile.ranges, *data.slow_weapons.weapons), data.weapon_aliases)
+    )
     found = names.find(weapon)
     return (found or weapon).strip().lower()
 

@@ -60,8 +60,13 @@ def chance_text(score: int, modifier: int = 0) -> str:
         return _("cannot break")
     if ways == every:
         return _("always breaks")
-    return _("breaks on {total}+: {ways} in {every} ({percent}%)", total=score + modifier + 1, ways=ways,
-             every=every, percent=round(100 * ways / every))
+    return _(
+        "breaks on {total}+: {ways} in {every} ({percent}%)",
+        total=score + modifier + 1,
+        ways=ways,
+        every=every,
+        percent=round(100 * ways / every),
+    )
 
 
 def signed_int(value: object, what: str) -> int:
@@ -69,7 +74,7 @@ def signed_int(value: object, what: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise RuleError(_("{field}: \"{value}\" is not a whole number.", field=what, value=text)) from None
+        raise RuleError(_('{field}: "{value}" is not a whole number.', field=what, value=text)) from None
 
 
 def roll_arg(args: dict[str, Any], key: str, label: str) -> Roll:
@@ -98,8 +103,14 @@ class OseMorale(OseOrder):
         prompt = MoralePrompt(side=side_id, reason=reason, round=state.round)
         state = self.with_fight(state, replace(fight, prompts=(*fight.prompts, prompt)))
         # The monsters' morale is the referee's: the players learn of it when they flee or surrender.
-        return log(state, N_("Morale check due for {side}: {reason}."), facts={"morale_due": reason},
-                   secret=not state.side(side_id).is_party, side=side_ref(state, side_id), reason=Msg(id=reason))
+        return log(
+            state,
+            N_("Morale check due for {side}: {reason}."),
+            facts={"morale_due": reason},
+            secret=not state.side(side_id).is_party,
+            side=side_ref(state, side_id),
+            reason=Msg(id=reason),
+        )
 
     def on_status(self, state: State, combatant_id: str, before: Status) -> State:
         if state.phase != "round":
@@ -139,9 +150,12 @@ class OseMorale(OseOrder):
         if combatant.id in fight.broken:
             return _("{name}'s nerve has already broken.", name=combatant.name)
         if fight.passes.get(combatant.id, 0) >= data.passes_to_stop:
-            return ngettext("{name} passed {n} morale check: he fights to the death.",
-                            "{name} passed {n} morale checks: he fights to the death.", data.passes_to_stop,
-                            name=combatant.name)
+            return ngettext(
+                "{name} passed {n} morale check: he fights to the death.",
+                "{name} passed {n} morale checks: he fights to the death.",
+                data.passes_to_stop,
+                name=combatant.name,
+            )
         return ""
 
     def morale_check(self, state: State, args: dict[str, Any]) -> State:
@@ -155,20 +169,29 @@ class OseMorale(OseOrder):
             raise RuleError(_("The situational modifier is from −{max} to +{max}.", max=data.max_modifier))
         rolled = roll_arg(args, "roll", N_("Morale roll"))
         whole_side = bool(args.get("whole_side", True))
-        members = [c.id for c in self.side_members(state, actor.side) if self.checks_morale(state, c.id)] \
-            if whole_side else [actor.id]
+        members = (
+            [c.id for c in self.side_members(state, actor.side) if self.checks_morale(state, c.id)]
+            if whole_side
+            else [actor.id]
+        )
         score = self.sheet_of(actor).morale
         broken = rolled.total > score + modifier
         checked = side_ref(state, actor.side) if whole_side else who(state, actor)
         # The score and the GM's modifier are behind the screen: the players read whether the nerve holds.
-        state = log(state, N_("Morale — {who}: {roll} against {score}{modifier}: {result}."), rolls=(rolled,),
-                    facts={"morale": score, "modifier": modifier, "total": rolled.total, "broken": broken},
-                    public=Msg(id=N_("{who}: the nerve breaks.") if broken else N_("{who}: the nerve holds."),
-                               params={"who": checked}),
-                    who=checked, roll=roll_param(rolled), score=behind(score),
-                    modifier=behind(f" {modifier:+d}") if modifier else "",
-                    result=Msg(id=N_("the nerve breaks: flight or surrender next round") if broken
-                               else N_("the nerve holds")))
+        state = log(
+            state,
+            N_("Morale — {who}: {roll} against {score}{modifier}: {result}."),
+            rolls=(rolled,),
+            facts={"morale": score, "modifier": modifier, "total": rolled.total, "broken": broken},
+            public=Msg(
+                id=N_("{who}: the nerve breaks.") if broken else N_("{who}: the nerve holds."), params={"who": checked}
+            ),
+            who=checked,
+            roll=roll_param(rolled),
+            score=behind(score),
+            modifier=behind(f" {modifier:+d}") if modifier else "",
+            result=Msg(id=N_("the nerve breaks: flight or surrender next round") if broken else N_("the nerve holds")),
+        )
         fight = self.fight_of(state)
         prompts = tuple(replace(p, answered=True) if p.side == actor.side else p for p in fight.prompts)
         if broken:
@@ -178,9 +201,16 @@ class OseMorale(OseOrder):
         state = self.with_fight(state, replace(fight, prompts=prompts, passes=passes))
         done = [c for c in members if passes[c] >= data.passes_to_stop]
         if done:  # the referee's account of their morale, as the trigger's line is
-            state = log(state, plural_msg("{names} passed {n} morale check: a fight to the death.",
-                                          "{names} passed {n} morale checks: a fight to the death.", data.passes_to_stop,
-                                          names=whos(state, done)), secret=not state.side(actor.side).is_party)
+            state = log(
+                state,
+                plural_msg(
+                    "{names} passed {n} morale check: a fight to the death.",
+                    "{names} passed {n} morale checks: a fight to the death.",
+                    data.passes_to_stop,
+                    names=whos(state, done),
+                ),
+                secret=not state.side(actor.side).is_party,
+            )
         return state
 
     # -- reminders -----------------------------------------------------------------------------------
@@ -189,16 +219,22 @@ class OseMorale(OseOrder):
         for side in state.sides:
             due = self.open_prompts(state, side.id)
             if due and any(self.checks_morale(state, c.id) for c in self.side_members(state, side.id)):
-                state = log(state, N_("Morale check still due for {side}: {reasons}."), facts={"morale_due": len(due)},
-                            secret=True, side=side_ref(state, side.id), reasons=[Msg(id=p.reason) for p in due])
+                state = log(
+                    state,
+                    N_("Morale check still due for {side}: {reasons}."),
+                    facts={"morale_due": len(due)},
+                    secret=True,
+                    side=side_ref(state, side.id),
+                    reasons=[Msg(id=p.reason) for p in due],
+                )
         return state
 
     def broken_reminder(self, state: State) -> State:
         """At the start of a round: those whose nerve broke in the last round flee or surrender."""
         fight = self.fight_of(state)
-        broke = [c for c, when in fight.broken.items() if when == state.round - 1
-                 and state.combatant(c).status == "active"]
+        broke = [
+            c for c, when in fight.broken.items() if when == state.round - 1 and state.combatant(c).status == "active"
+        ]
         if broke:
-            state = log(state, N_("Nerve broken: {names} — flight or surrender this round."),
-                        names=whos(state, broke))
+            state = log(state, N_("Nerve broken: {names} — flight or surrender this round."), names=whos(state, broke))
         return state

@@ -40,7 +40,9 @@ def all_named(labels: list[Msg]) -> Msg:
     """Several names as one parameter that the players read whole or not at all ("Party + Goblins")."""
     if len(labels) == 1:
         return labels[0]
-    return Msg(id=" + ".join(f"{{n{i}}}" for i in range(len(labels))), params={f"n{i}": m for i, m in enumerate(labels)})
+    return Msg(
+        id=" + ".join(f"{{n{i}}}" for i in range(len(labels))), params={f"n{i}": m for i, m in enumerate(labels)}
+    )
 
 
 class OseOrder(OseBase):
@@ -70,8 +72,10 @@ class OseOrder(OseBase):
 
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
         dice = tables().initiative.dice
-        return tuple(RollRequest(key=key, label=unit.label, dice=dice, modifier=unit.modifier, combatants=unit.members)
-                     for key, unit in self.units(state).items())
+        return tuple(
+            RollRequest(key=key, label=unit.label, dice=dice, modifier=unit.modifier, combatants=unit.members)
+            for key, unit in self.units(state).items()
+        )
 
     # -- settling ------------------------------------------------------------------------------------
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
@@ -89,29 +93,51 @@ class OseOrder(OseBase):
                 by_total.setdefault(sequence[0], []).append(key)
             turns = []
             for total, keys in sorted(by_total.items(), reverse=True):
-                turns.append(Turn(key="+".join(keys), label=joined([units[k].label for k in keys]), value=total,
-                                  members=tuple(c for k in keys for c in units[k].members)))
+                turns.append(
+                    Turn(
+                        key="+".join(keys),
+                        label=joined([units[k].label for k in keys]),
+                        value=total,
+                        members=tuple(c for k in keys for c in units[k].members),
+                    )
+                )
                 if len(keys) > 1:
                     labels = [units[k].label for k in keys]
                     # The players read the tie between those they see, and none with fewer than two.
                     seen = [label for label in labels if label.gm != GM]
                     said = N_("Tied at {total}: {names} act simultaneously.")
-                    state = log(state, said, facts={"total": total}, total=total, names=all_named(labels),
-                                public=Msg(id=said, params={"total": total, "names": all_named(seen)})
-                                if len(seen) > 1 else None)
+                    state = log(
+                        state,
+                        said,
+                        facts={"total": total},
+                        total=total,
+                        names=all_named(labels),
+                        public=Msg(id=said, params={"total": total, "names": all_named(seen)})
+                        if len(seen) > 1
+                        else None,
+                    )
         else:
             values = list(sequences.values())
             tied = [key for key, sequence in sequences.items() if values.count(sequence) > 1]
             if tied:
                 dice = tables().initiative.dice
-                return ask(state, [
-                    RollRequest(key=fresh_key(state, key), dice=dice, modifier=units[key].modifier,
-                                combatants=units[key].members,
-                                label=Msg(id=N_("{name}, tie reroll"), params={"name": units[key].label}))
-                    for key in tied
-                ])
-            turns = [Turn(key=key, label=units[key].label, value=sequences[key][0], members=units[key].members)
-                     for key in sorted(sequences, key=sequences.__getitem__, reverse=True)]
+                return ask(
+                    state,
+                    [
+                        RollRequest(
+                            key=fresh_key(state, key),
+                            dice=dice,
+                            modifier=units[key].modifier,
+                            combatants=units[key].members,
+                            label=Msg(id=N_("{name}, tie reroll"), params={"name": units[key].label}),
+                        )
+                        for key in tied
+                    ],
+                )
+            turns = [
+                Turn(key=key, label=units[key].label, value=sequences[key][0], members=units[key].members)
+                for key in sorted(sequences, key=sequences.__getitem__, reverse=True)
+            ]
         current = replace(self.round_of(state), turns=tuple(turns), waiting=())
         slots, slot_keys = self.build_order(state, current)
         state = settle(state, slots)
@@ -120,8 +146,11 @@ class OseOrder(OseBase):
     # -- the order's slots ---------------------------------------------------------------------------
     def slow_attacker(self, state: State, combatant_id: str) -> bool:
         """With the slow-weapons option: he attacks with a slow weapon this round (so he acts last)."""
-        if state.options.get("slow_weapons", "off") != "on" or self.casting(state, combatant_id) \
-                or self.fleeing(state, combatant_id):
+        if (
+            state.options.get("slow_weapons", "off") != "on"
+            or self.casting(state, combatant_id)
+            or self.fleeing(state, combatant_id)
+        ):
             return False
         return is_slow(self.sheet_of(state.combatant(combatant_id)).weapon)
 
@@ -132,8 +161,12 @@ class OseOrder(OseBase):
         data = tables().morale
         score = self.sheet_of(combatant).morale
         fight = self.fight_of(state)
-        return (combatant.status == "active" and 2 <= score < data.never_checks
-                and fight.passes.get(combatant_id, 0) < data.passes_to_stop and combatant_id not in fight.broken)
+        return (
+            combatant.status == "active"
+            and 2 <= score < data.never_checks
+            and fight.passes.get(combatant_id, 0) < data.passes_to_stop
+            and combatant_id not in fight.broken
+        )
 
     def in_phase(self, state: State, combatant_id: str, phase: str) -> bool:
         """Who has a place in a phase: casters neither move nor attack, the fleeing only move, a slow
@@ -158,9 +191,17 @@ class OseOrder(OseBase):
             for phase in self.phases(state):
                 members = tuple(c for c in turn.members if self.in_phase(state, c, phase))
                 if members:
-                    slots.append(Slot(label=Msg(id=N_("{who} · {phase}"), params={"who": turn.label,
-                                                                                   "phase": Msg(id=PHASE_LABELS[phase])}),
-                                      combatants=members, value=turn.value, free=True))
+                    slots.append(
+                        Slot(
+                            label=Msg(
+                                id=N_("{who} · {phase}"),
+                                params={"who": turn.label, "phase": Msg(id=PHASE_LABELS[phase])},
+                            ),
+                            combatants=members,
+                            value=turn.value,
+                            free=True,
+                        )
+                    )
                     keys.append(f"{turn.key}:{phase}")
             slow += [c for c in turn.members if self.slow_attacker(state, c)]
         if slow:
@@ -205,7 +246,7 @@ class OseOrder(OseBase):
             if turn.key in current.waiting or turn.key not in positions or self.turn_started(state, turn):
                 continue
             last = max(i for i, key in enumerate(positions) if key == turn.key)
-            if any(key not in (turn.key, "slow") for key in positions[last + 1:]):
+            if any(key not in (turn.key, "slow") for key in positions[last + 1 :]):
                 result.append(turn)
         return result
 
@@ -228,8 +269,11 @@ class OseOrder(OseBase):
         later: list[str] = []
         for combatant_id in combatant_ids:
             side = state.combatant(combatant_id).side
-            index = None if self.individual(state) else \
-                next((i for i, t in enumerate(turns) if side in t.key.split("+")), None)
+            index = (
+                None
+                if self.individual(state)
+                else next((i for i, t in enumerate(turns) if side in t.key.split("+")), None)
+            )
             if index is None:
                 later.append(combatant_id)
             else:

@@ -29,22 +29,50 @@ from tui_combat.rulesets.ose.data import tables
 from tui_combat.rulesets.ose.state import Sheet
 
 __all__ = [
-    "CLASS_WORDS", "SAVE_IDS", "Five", "SaveLine", "class_name", "letters", "read_save_as", "read_save_line",
-    "reckon_saves", "save_kinds", "save_odds_of", "saves_text",
+    "CLASS_WORDS",
+    "SAVE_IDS",
+    "Five",
+    "SaveLine",
+    "class_name",
+    "letters",
+    "read_save_as",
+    "read_save_line",
+    "reckon_saves",
+    "save_kinds",
+    "save_odds_of",
+    "saves_text",
 ]
 
 SAVE_IDS: Final = ("death", "wands", "paralysis", "breath", "spells")
-OSE_LABELS: Final = (N_("Death ray or poison"), N_("Magic wands"), N_("Paralysis or petrification"),
-                     N_("Breath attacks"), N_("Spells, rods or staves"))
-DOLMENWOOD_LABELS: Final = (N_("Doom (death, poison)"), N_("Ray (wands)"), N_("Hold (paralysis)"),
-                            N_("Blast (breath)"), N_("Spell (spells, rods, staves)"))
+OSE_LABELS: Final = (
+    N_("Death ray or poison"),
+    N_("Magic wands"),
+    N_("Paralysis or petrification"),
+    N_("Breath attacks"),
+    N_("Spells, rods or staves"),
+)
+DOLMENWOOD_LABELS: Final = (
+    N_("Doom (death, poison)"),
+    N_("Ray (wands)"),
+    N_("Hold (paralysis)"),
+    N_("Blast (breath)"),
+    N_("Spell (spells, rods, staves)"),
+)
 """Dolmenwood's names, with what OSE calls them (and so that "Hold" is not the word for waiting)."""
 OSE_LETTERS: Final = "DWPBS"
 DOLMENWOOD_LETTERS: Final = "DRHBS"
 _LETTER_INDEX: Final = {"D": 0, "W": 1, "R": 1, "P": 2, "H": 2, "B": 3, "S": 4}
 
-CLASS_WORDS: Final = (N_("cleric"), N_("dwarf"), N_("elf"), N_("fighter"), N_("halfling"), N_("magic-user"), N_("thief"),
-                      N_("normal human"))
+CLASS_WORDS: Final = (
+    N_("cleric"),
+    N_("dwarf"),
+    N_("elf"),
+    N_("fighter"),
+    N_("halfling"),
+    N_("magic-user"),
+    N_("thief"),
+    N_("normal human"),
+)
 """The classes of the data file as shipped, marked for translation (a class the house rules add shows as written)."""
 
 Five = tuple[int, int, int, int, int]
@@ -78,7 +106,7 @@ def read_save_line(text: str) -> SaveLine | None:
     save_as = ""
     tail = _TAIL.search(body)
     if tail is not None:
-        save_as, body = tail.group(1), body[:tail.start()]
+        save_as, body = tail.group(1), body[: tail.start()]
     found = _NUMBER.findall(body)
     leftover = _NUMBER.sub("", body).replace(",", " ").replace(";", " ").strip()
     marked = [letter.upper() for letter, _number in found if letter]
@@ -94,8 +122,13 @@ def read_save_line(text: str) -> SaveLine | None:
     else:
         good = False
     if not good:
-        raise RuleError(_("Saving throws \"{text}\": five numbers as a stat block gives them, such as \"D12 W13 P14 "
-                          "B15 S16\" (Dolmenwood: \"D12 R13 H14 B15 S16\").", text=text.strip()))
+        raise RuleError(
+            _(
+                'Saving throws "{text}": five numbers as a stat block gives them, such as "D12 W13 P14 '
+                'B15 S16" (Dolmenwood: "D12 R13 H14 B15 S16").',
+                text=text.strip(),
+            )
+        )
     if save_as:
         read_save_as(save_as)
     return SaveLine(numbers=(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4]), save_as=save_as)
@@ -127,8 +160,14 @@ def read_save_as(text: str) -> tuple[str, int] | None:
         if cls is not None and not number and data.classes[cls][0][0] > 0:
             cls = None  # a class of levels needs its level ("F" alone says nothing)
     if cls is None:
-        raise RuleError(_("Save as \"{text}\": a class letter and a level, such as F1, MU5, T1, or NH for a normal "
-                          "human ({letters}).", text=text.strip(), letters=", ".join(data.letters)))
+        raise RuleError(
+            _(
+                'Save as "{text}": a class letter and a level, such as F1, MU5, T1, or NH for a normal '
+                "human ({letters}).",
+                text=text.strip(),
+                letters=", ".join(data.letters),
+            )
+        )
     return cls, level
 
 
@@ -142,8 +181,11 @@ def _row(cls: str, level: int) -> Five:
 
 
 def _as(cls: str, level: int) -> Msg:
-    return Msg(id=N_("as {cls} {level}"), params={"cls": Msg(id=cls), "level": level}) if level else \
-        Msg(id=N_("as {cls}"), params={"cls": Msg(id=cls)})
+    return (
+        Msg(id=N_("as {cls} {level}"), params={"cls": Msg(id=cls), "level": level})
+        if level
+        else Msg(id=N_("as {cls}"), params={"cls": Msg(id=cls)})
+    )
 
 
 def reckon_saves(sheet: Sheet) -> tuple[Five, tuple[Msg, ...]]:
@@ -158,29 +200,42 @@ def reckon_saves(sheet: Sheet) -> tuple[Five, tuple[Msg, ...]]:
     if sheet.cls:
         cls = class_name(sheet.cls)
         if cls is None:
-            raise RuleError(_("Class \"{cls}\" is not one of {known}.", cls=sheet.cls,
-                              known=", ".join(_(word) for word in data.classes)))
+            raise RuleError(
+                _(
+                    'Class "{cls}" is not one of {known}.',
+                    cls=sheet.cls,
+                    known=", ".join(_(word) for word in data.classes),
+                )
+            )
         return _row(cls, sheet.level), (_as(cls, sheet.level),)
     if sheet.hd.strip():
         dice = read_hit_dice(sheet.hd)
         if dice.below_one():
-            return _row(data.below_one_die, 0), (Msg(id=N_("{as}: less than one Hit Die"), params={
-                "as": _as(data.below_one_die, 0)}),)
-        return _row(data.monsters_as, dice.dice), (Msg(id=N_("{as}: {hd} Hit Dice"), params={
-            "as": _as(data.monsters_as, dice.dice), "hd": sheet.hd.strip()}),)
-    return _row(data.below_one_die, 0), (Msg(id=N_("{as}: nothing on the sheet says otherwise"), params={
-        "as": _as(data.below_one_die, 0)}),)
+            return _row(data.below_one_die, 0), (
+                Msg(id=N_("{as}: less than one Hit Die"), params={"as": _as(data.below_one_die, 0)}),
+            )
+        return _row(data.monsters_as, dice.dice), (
+            Msg(id=N_("{as}: {hd} Hit Dice"), params={"as": _as(data.monsters_as, dice.dice), "hd": sheet.hd.strip()}),
+        )
+    return _row(data.below_one_die, 0), (
+        Msg(id=N_("{as}: nothing on the sheet says otherwise"), params={"as": _as(data.below_one_die, 0)}),
+    )
 
 
 def save_odds_of(sheet: Sheet, kind: str, dolmenwood: bool) -> SaveOdds:
     if kind not in SAVE_IDS:
-        raise RuleError(_("\"{kind}\" is not a saving throw of these rules: {known}.", kind=kind,
-                          known=", ".join(_(label) for _id, label in save_kinds(dolmenwood))))
+        raise RuleError(
+            _(
+                '"{kind}" is not a saving throw of these rules: {known}.',
+                kind=kind,
+                known=", ".join(_(label) for _id, label in save_kinds(dolmenwood)),
+            )
+        )
     numbers, reasons = reckon_saves(sheet)
     return SaveOdds(kind=kind, needed=numbers[SAVE_IDS.index(kind)], reasons=reasons)
 
 
 def saves_text(sheet: Sheet, dolmenwood: bool) -> str:
-    """"D12 W13 P14 B15 S16" (Dolmenwood's letters under its rules), as the card shows them."""
+    """ "D12 W13 P14 B15 S16" (Dolmenwood's letters under its rules), as the card shows them."""
     numbers, _reasons = reckon_saves(sheet)
     return " ".join(f"{letter}{number}" for letter, number in zip(letters(dolmenwood), numbers))

@@ -17,12 +17,19 @@ class OseView(OseActions):
         if self.casting(state, combatant_id):
             label = _("Spell") if self.declaration_of(state, combatant_id).intent == "spell" else _("Fairy rune")
             left = 0 if spent.acted or self.disrupted(state, combatant_id) else 1
-            return (BudgetLine(label=_("No move: casting"), left=0, total=0), BudgetLine(label=label, left=left, total=1))
+            return (
+                BudgetLine(label=_("No move: casting"), left=0, total=0),
+                BudgetLine(label=label, left=left, total=1),
+            )
         if self.fleeing(state, combatant_id):
-            return (BudgetLine(label=_("Move (fleeing)"), left=0 if spent.moved else 1, total=1),
-                    BudgetLine(label=_("No attack: fleeing"), left=0, total=0))
-        return (BudgetLine(label=_("Move"), left=0 if spent.moved else 1, total=1),
-                BudgetLine(label=_("Action"), left=0 if spent.acted else 1, total=1))
+            return (
+                BudgetLine(label=_("Move (fleeing)"), left=0 if spent.moved else 1, total=1),
+                BudgetLine(label=_("No attack: fleeing"), left=0, total=0),
+            )
+        return (
+            BudgetLine(label=_("Move"), left=0 if spent.moved else 1, total=1),
+            BudgetLine(label=_("Action"), left=0 if spent.acted else 1, total=1),
+        )
 
     def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
         """Surprised: the one line of the card the players see."""
@@ -46,9 +53,13 @@ class OseView(OseActions):
             what = f" ({declaration.what})" if declaration.what else ""
             lines.append((_("Declared"), _(INTENT_LABELS[declaration.intent]) + what))
         if self.disrupted(state, combatant_id):
-            lines.append((_("Disrupted"), _("the spell is lost") if declaration.intent == "spell" else _("the rune is used up")))
+            lines.append(
+                (_("Disrupted"), _("the spell is lost") if declaration.intent == "spell" else _("the rune is used up"))
+            )
         if self.fleeing(state, combatant_id):
-            lines.append((_("Fleeing melee"), _("opponents +{bonus} to hit, shield ignored", bonus=tables().fleeing.to_hit)))
+            lines.append(
+                (_("Fleeing melee"), _("opponents +{bonus} to hit, shield ignored", bonus=tables().fleeing.to_hit))
+            )
         lines += self.morale_details(state, combatant_id)
         return tuple(lines)
 
@@ -60,14 +71,31 @@ class OseView(OseActions):
         data = tables().morale
         fight = self.fight_of(state)
         if combatant_id in fight.broken:
-            return [(_("Morale"), _("{score}: broken in round {round}, flees or surrenders", score=score,
-                                    round=fight.broken[combatant_id]))]
+            return [
+                (
+                    _("Morale"),
+                    _(
+                        "{score}: broken in round {round}, flees or surrenders",
+                        score=score,
+                        round=fight.broken[combatant_id],
+                    ),
+                )
+            ]
         if score >= data.never_checks:
             return [(_("Morale"), _("{score}: fights to the death, never checks", score=score))]
         passes = fight.passes.get(combatant_id, 0)
         if passes >= data.passes_to_stop:
-            return [(_("Morale"), ngettext("{score}: {n} check passed, fights to the death",
-                                                   "{score}: {n} checks passed, fights to the death", passes, score=score))]
+            return [
+                (
+                    _("Morale"),
+                    ngettext(
+                        "{score}: {n} check passed, fights to the death",
+                        "{score}: {n} checks passed, fights to the death",
+                        passes,
+                        score=score,
+                    ),
+                )
+            ]
         lines = [(_("Morale"), f"{score} — {chance_text(score)}")]
         if passes:
             lines.append((_("Morale checks passed"), f"{passes}/{data.passes_to_stop}"))

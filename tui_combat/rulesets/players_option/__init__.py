@@ -116,19 +116,38 @@ class PlayersOption(AdndFamily[PoRound]):
     round_state_type = PoRound
     sheet_type = PoSheet
     options = (
-        OptionSpec(key="tie_reroll", label=N_("Tied initiative"),
-                   choices=(("monsters", N_("the monsters' side rolls again")), ("party", N_("the party rolls again")))),
-        OptionSpec(key="three_halves", label=N_("3/2 attacks"),
-                   choices=(("even", N_("two attacks in even rounds")), ("odd", N_("two attacks in odd rounds")))),
-        OptionSpec(key="weapon_vs_armour", label=N_("Weapon type vs armour type"),
-                   choices=(("off", N_("AC only")), ("on", N_("AC and armour type vs weapon type")))),
-        OptionSpec(key="spotted", label=N_("Spotted unseen"),
-                   choices=(("nobody", N_("nobody: surprise decides who places first")),
-                            ("party", N_("the party spotted the others unseen")),
-                            ("others", N_("the others spotted the party unseen")))),
-        OptionSpec(key="spell_phase", label=N_("A spell's phase"),
-                   choices=(("casting_time", N_("by its casting time (a default table: not in the book's seed)")),
-                            ("gm", N_("the GM's, set in the declaration (else the caster's base initiative)")))),
+        OptionSpec(
+            key="tie_reroll",
+            label=N_("Tied initiative"),
+            choices=(("monsters", N_("the monsters' side rolls again")), ("party", N_("the party rolls again"))),
+        ),
+        OptionSpec(
+            key="three_halves",
+            label=N_("3/2 attacks"),
+            choices=(("even", N_("two attacks in even rounds")), ("odd", N_("two attacks in odd rounds"))),
+        ),
+        OptionSpec(
+            key="weapon_vs_armour",
+            label=N_("Weapon type vs armour type"),
+            choices=(("off", N_("AC only")), ("on", N_("AC and armour type vs weapon type"))),
+        ),
+        OptionSpec(
+            key="spotted",
+            label=N_("Spotted unseen"),
+            choices=(
+                ("nobody", N_("nobody: surprise decides who places first")),
+                ("party", N_("the party spotted the others unseen")),
+                ("others", N_("the others spotted the party unseen")),
+            ),
+        ),
+        OptionSpec(
+            key="spell_phase",
+            label=N_("A spell's phase"),
+            choices=(
+                ("casting_time", N_("by its casting time (a default table: not in the book's seed)")),
+                ("gm", N_("the GM's, set in the declaration (else the caster's base initiative)")),
+            ),
+        ),
         DEATH_OPTION,
     )
     actions = (
@@ -155,8 +174,13 @@ class PlayersOption(AdndFamily[PoRound]):
         return (
             *self.base_sheet_fields(),
             FieldSpec(key="movement", label=N_("Movement rate"), kind="int", default=12),
-            FieldSpec(key="encumbrance", label=N_("Encumbrance"), kind="choice", default="none",
-                      choices=tuple((e, e) for e in ENCUMBRANCE)),
+            FieldSpec(
+                key="encumbrance",
+                label=N_("Encumbrance"),
+                kind="choice",
+                default="none",
+                choices=tuple((e, e) for e in ENCUMBRANCE),
+            ),
             FieldSpec(key="weapon_class", label=N_("Weapon speed class"), kind="choice", default="", choices=classes),
         )
 
@@ -167,8 +191,13 @@ class PlayersOption(AdndFamily[PoRound]):
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         checked = check_sheet_values(sheet, PoSheet)
         if checked.encumbrance not in self.data.base.encumbrance:
-            raise RuleError(_("Encumbrance \"{load}\" is not one of {known}.", load=checked.encumbrance,
-                              known=", ".join(_(load) for load in self.data.base.encumbrance)))
+            raise RuleError(
+                _(
+                    'Encumbrance "{load}" is not one of {known}.',
+                    load=checked.encumbrance,
+                    known=", ".join(_(load) for load in self.data.base.encumbrance),
+                )
+            )
         if checked.weapon_class:
             self.data.phase_index(checked.weapon_class)
         return canonical_sheet(sheet)
@@ -177,19 +206,36 @@ class PlayersOption(AdndFamily[PoRound]):
         try:
             return msgspec.convert(combatant.sheet, PoSheet, strict=False)
         except msgspec.ValidationError as error:
-            raise RuleError(_("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))) from None
+            raise RuleError(
+                _("{name}: {error}", name=combatant.name, error=validation_text(error, combatant.sheet))
+            ) from None
 
     # -- steps -------------------------------------------------------------------------------------------
     def steps(self, state: State) -> tuple[StepDef, ...]:
         return (
-            StepDef(id="monsters", label=N_("Monsters"), kind="declare", secret=True,
-                    help=N_("The DM decides, secretly, what the monsters do, and sticks to it.")),
-            StepDef(id="heroes", label=N_("Heroes"), kind="declare", help=N_("Each player declares his hero's action.")),
+            StepDef(
+                id="monsters",
+                label=N_("Monsters"),
+                kind="declare",
+                secret=True,
+                help=N_("The DM decides, secretly, what the monsters do, and sticks to it."),
+            ),
+            StepDef(
+                id="heroes", label=N_("Heroes"), kind="declare", help=N_("Each player declares his hero's action.")
+            ),
             StepDef(id="initiative", label=N_("Initiative"), kind="initiative"),
-            StepDef(id="resolve", label=N_("Resolve"), kind="resolve",
-                    help=N_("Phase by phase; a changed action happens at the very end of the round.")),
-            StepDef(id="end", label=N_("End of round"), kind="end",
-                    help=N_("Fatigue, retreat, morale, status: k walks them.")),
+            StepDef(
+                id="resolve",
+                label=N_("Resolve"),
+                kind="resolve",
+                help=N_("Phase by phase; a changed action happens at the very end of the round."),
+            ),
+            StepDef(
+                id="end",
+                label=N_("End of round"),
+                kind="end",
+                help=N_("Fatigue, retreat, morale, status: k walks them."),
+            ),
         )
 
     # -- declarations -----------------------------------------------------------------------------------
@@ -226,10 +272,23 @@ class PlayersOption(AdndFamily[PoRound]):
         spells = tuple((name, name) for name in parse_spells(sheet.spells))
         phases = (("", N_("worked out")), *((p.id, p.label) for p in self.data.phases))
         return (
-            FieldSpec(key="action", label=N_("Action"), kind="choice", default="attack", choices=tuple((a, a) for a in PO_ACTIONS)),
-            FieldSpec(key="movement", label=N_("Moving"), kind="choice", default="none", choices=tuple((m, m) for m in MOVES)),
-            FieldSpec(key="spell", label=N_("Spell"), kind="choice" if spells else "str", default="",
-                      choices=(("", N_("— (no spell)")), *spells) if spells else ()),
+            FieldSpec(
+                key="action",
+                label=N_("Action"),
+                kind="choice",
+                default="attack",
+                choices=tuple((a, a) for a in PO_ACTIONS),
+            ),
+            FieldSpec(
+                key="movement", label=N_("Moving"), kind="choice", default="none", choices=tuple((m, m) for m in MOVES)
+            ),
+            FieldSpec(
+                key="spell",
+                label=N_("Spell"),
+                kind="choice" if spells else "str",
+                default="",
+                choices=(("", N_("— (no spell)")), *spells) if spells else (),
+            ),
             FieldSpec(key="phase", label=N_("Phase (the GM's)"), kind="choice", default="", choices=phases),
             FieldSpec(key="text", label=N_("Note"), kind="str", default=""),
         )
@@ -247,9 +306,11 @@ class PlayersOption(AdndFamily[PoRound]):
         except msgspec.ValidationError as error:
             raise RuleError(_("Declaration: {error}", error=validation_text(error, declaration))) from None
         if checked.action not in PO_ACTIONS:
-            raise RuleError(_("Action \"{action}\" is not one of {known}.", action=checked.action, known=", ".join(PO_ACTIONS)))
+            raise RuleError(
+                _('Action "{action}" is not one of {known}.', action=checked.action, known=", ".join(PO_ACTIONS))
+            )
         if checked.movement not in MOVES:
-            raise RuleError(_("Moving \"{move}\" is not one of {known}.", move=checked.movement, known=", ".join(MOVES)))
+            raise RuleError(_('Moving "{move}" is not one of {known}.', move=checked.movement, known=", ".join(MOVES)))
         if checked.phase:
             self.data.phase_index(checked.phase)
         self.refuse_spell_in_free_round(state, combatant_id, checked.action == "spell")
@@ -261,8 +322,10 @@ class PlayersOption(AdndFamily[PoRound]):
     # -- encounter range and placement ---------------------------------------------------------------------
     def distance_rows(self) -> tuple[Distance, ...]:
         unit = self.data.scale.unit
-        return tuple(Distance(id=r.id, label=r.label, dice=r.dice, multiplier=1, unit=unit, surprise=r.surprise,
-                              source=r.source) for r in self.data.range)
+        return tuple(
+            Distance(id=r.id, label=r.label, dice=r.dice, multiplier=1, unit=unit, surprise=r.surprise, source=r.source)
+            for r in self.data.range
+        )
 
     def on_fight_start(self, state: State) -> State:
         """Placement: a side surprised, or spotted unseen by the other (option ``spotted``), places its
@@ -277,10 +340,18 @@ class PlayersOption(AdndFamily[PoRound]):
         first: list[str | int | Msg] = [side_ref(state, s.id) for s in state.sides if s.id in unaware]
         then: list[str | int | Msg] = [side_ref(state, s.id) for s in state.sides if s.id not in unaware]
         if surprised >= unaware:
-            return log(state, N_("Placing the figures: {first} first (surprised), then {then}, at the rolled range."),
-                       first=first, then=then)
-        return log(state, N_("Placing the figures: {first} first (spotted unseen), then {then}, at the rolled range."),
-                   first=first, then=then)
+            return log(
+                state,
+                N_("Placing the figures: {first} first (surprised), then {then}, at the rolled range."),
+                first=first,
+                then=then,
+            )
+        return log(
+            state,
+            N_("Placing the figures: {first} first (spotted unseen), then {then}, at the rolled range."),
+            first=first,
+            then=then,
+        )
 
     # -- initiative --------------------------------------------------------------------------------------
     def initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
@@ -289,8 +360,11 @@ class PlayersOption(AdndFamily[PoRound]):
         for side in state.sides:
             members = tuple(c.id for c in acting if c.side == side.id)
             if members:
-                result.append(RollRequest(key=side.id, label=side_ref(state, side.id), dice=self.data.initiative.dice,
-                                          combatants=members))
+                result.append(
+                    RollRequest(
+                        key=side.id, label=side_ref(state, side.id), dice=self.data.initiative.dice, combatants=members
+                    )
+                )
         return tuple(result)
 
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
@@ -321,18 +395,37 @@ class PlayersOption(AdndFamily[PoRound]):
             asked: list[RollRequest] = []
             for group in tied:
                 for side_id in self._rerolled(state, group):
-                    asked.append(RollRequest(key=fresh_key(state, side_id), dice=data.initiative.dice,
-                                             combatants=requests[side_id].combatants,
-                                             label=Msg(id=N_("{side}: roll again (tie at {face})"),
-                                                       params={"side": refs[side_id], "face": current[side_id]})))
+                    asked.append(
+                        RollRequest(
+                            key=fresh_key(state, side_id),
+                            dice=data.initiative.dice,
+                            combatants=requests[side_id].combatants,
+                            label=Msg(
+                                id=N_("{side}: roll again (tie at {face})"),
+                                params={"side": refs[side_id], "face": current[side_id]},
+                            ),
+                        )
+                    )
             round_state = self.round_of(state)
             if not round_state.event_asked:
-                faces: list[str | int | Msg] = [Msg(id="{side} {face}", params={"side": refs[s], "face": current[s]})
-                                                for group in tied for s in group]
+                faces: list[str | int | Msg] = [
+                    Msg(id="{side} {face}", params={"side": refs[s], "face": current[s]})
+                    for group in tied
+                    for s in group
+                ]
                 unseen = any(refs[s].gm == GM for group in tied for s in group)
-                asked.append(RollRequest(key=fresh_key(state, "event"), dice=data.initiative.event_dice,
-                                         label=Msg(id=N_("Critical event (tie: {faces})"), params={"faces": faces},
-                                                   sep=" = ", gm=GM if unseen else "")))
+                asked.append(
+                    RollRequest(
+                        key=fresh_key(state, "event"),
+                        dice=data.initiative.event_dice,
+                        label=Msg(
+                            id=N_("Critical event (tie: {faces})"),
+                            params={"faces": faces},
+                            sep=" = ",
+                            gm=GM if unseen else "",
+                        ),
+                    )
+                )
                 state = self.with_round(state, replace(round_state, event_asked=True))
             return ask(state, asked)
         ranking = tuple(sorted(requests, key=lambda side_id: current[side_id]))
@@ -343,14 +436,24 @@ class PlayersOption(AdndFamily[PoRound]):
             side = refs[side_id]
             if first == data.initiative.faster_on:
                 shifts[side_id] = -1
-                state = log(state, N_("{side} rolled {face}: every phase of the side one faster."), facts={"shift": -1},
-                            side=side, face=behind(first),
-                            public=Msg(id=N_("Every phase of {side} is one faster this round."), params={"side": side}))
+                state = log(
+                    state,
+                    N_("{side} rolled {face}: every phase of the side one faster."),
+                    facts={"shift": -1},
+                    side=side,
+                    face=behind(first),
+                    public=Msg(id=N_("Every phase of {side} is one faster this round."), params={"side": side}),
+                )
             elif first == data.initiative.slower_on:
                 shifts[side_id] = 1
-                state = log(state, N_("{side} rolled {face}: every phase of the side one slower."), facts={"shift": 1},
-                            side=side, face=behind(first),
-                            public=Msg(id=N_("Every phase of {side} is one slower this round."), params={"side": side}))
+                state = log(
+                    state,
+                    N_("{side} rolled {face}: every phase of the side one slower."),
+                    facts={"shift": 1},
+                    side=side,
+                    face=behind(first),
+                    public=Msg(id=N_("Every phase of {side} is one slower this round."), params={"side": side}),
+                )
         state = log(state, N_("Initiative goes to {side}."), side=refs[ranking[0]])
         state = self.with_round(state, replace(self.round_of(state), ranking=ranking, shifts=shifts))
         return settle(state, self.build_order(state))
@@ -369,19 +472,30 @@ class PlayersOption(AdndFamily[PoRound]):
         players see nobody of."""
         current = self.round_of(state)
         events = list(current.events)
-        for roll in rolled[len(events):]:
+        for roll in rolled[len(events) :]:
             event = self.data.event(roll.total)
             label = event.label if event is not None else "?"
             events.append(label)
-            state = log(state, N_("Critical event — {roll}: {event}. The GM applies it."), rolls=(roll,),
-                        secret=unseen_tie, facts={"event": label, "roll": roll.total}, roll=roll.total,
-                        event=Msg(id=label))
+            state = log(
+                state,
+                N_("Critical event — {roll}: {event}. The GM applies it."),
+                rolls=(roll,),
+                secret=unseen_tie,
+                facts={"event": label, "roll": roll.total},
+                roll=roll.total,
+                event=Msg(id=label),
+            )
         return self.with_round(state, replace(self.round_of(state), events=tuple(events)))
 
     def reading(self, state: State, combatant: Combatant) -> Reading:
         shift = self.round_of(state).shifts.get(combatant.side, 0)
-        return phase_of(self.po_sheet(combatant), self.declaration_of(state, combatant.id), self.data, shift,
-                        by_casting_time=state.options.get("spell_phase", "casting_time") == "casting_time")
+        return phase_of(
+            self.po_sheet(combatant),
+            self.declaration_of(state, combatant.id),
+            self.data,
+            shift,
+            by_casting_time=state.options.get("spell_phase", "casting_time") == "casting_time",
+        )
 
     def build_order(self, state: State) -> tuple[Slot, ...]:
         """Phase by phase; in each, the sides in initiative order; within a side, attacks and spells, then
@@ -465,17 +579,28 @@ class PlayersOption(AdndFamily[PoRound]):
         cursor_id = state.order[state.cursor].combatants if state.cursor < len(state.order) else ()
         order = self.build_order(state)
         # Keep the turn where it was: on the slot of whoever acts now, or, if he was alone in it, the next one.
-        cursor = next((i for i, slot in enumerate(order) if set(slot.combatants) & (set(cursor_id) - {combatant.id})),
-                      min(state.cursor, len(order) - 1))
+        cursor = next(
+            (i for i, slot in enumerate(order) if set(slot.combatants) & (set(cursor_id) - {combatant.id})),
+            min(state.cursor, len(order) - 1),
+        )
         state = replace(state, order=order, cursor=cursor)
         name = who(state, combatant)
         # What a monster does instead is the DM's, as what he declared was: the players read that he changed it.
         secret = bool(text) and self.declared_in_secret(state, combatant.id)
         what = (gm_only(typed(text)) if secret else typed(text)) if text else Msg(id=N_("another action"))
-        public = Msg(id=N_("{name} changes his action: he acts at the very end of the round."),
-                     params={"name": name}) if secret else None
-        return log(state, N_("{name} changes his action ({what}): he acts at the very end of the round."),
-                   facts={"abandoned": True}, public=public, name=name, what=what)
+        public = (
+            Msg(id=N_("{name} changes his action: he acts at the very end of the round."), params={"name": name})
+            if secret
+            else None
+        )
+        return log(
+            state,
+            N_("{name} changes his action ({what}): he acts at the very end of the round."),
+            facts={"abandoned": True},
+            public=public,
+            name=name,
+            what=what,
+        )
 
     def _check(self, state: State) -> State:
         current = self.round_of(state)
@@ -485,8 +610,16 @@ class PlayersOption(AdndFamily[PoRound]):
         part = parts[current.checked]
         state = self.with_round(state, replace(current, checked=current.checked + 1))
         # The DM's checklist, a reminder to him alone.
-        state = log(state, N_("End of round, {part} ({n}/{total}): {question}"), secret=True, facts={"part": part.id},
-                    part=Msg(id=part.label), n=current.checked + 1, total=len(parts), question=Msg(id=part.question))
+        state = log(
+            state,
+            N_("End of round, {part} ({n}/{total}): {question}"),
+            secret=True,
+            facts={"part": part.id},
+            part=Msg(id=part.label),
+            n=current.checked + 1,
+            total=len(parts),
+            question=Msg(id=part.question),
+        )
         if part.id == "status":
             for combatant in state.combatants:
                 lines = self._effect_lines(state, combatant)
@@ -497,8 +630,10 @@ class PlayersOption(AdndFamily[PoRound]):
         return state
 
     def _effect_lines(self, state: State, combatant: Combatant) -> list[Msg]:
-        return [Msg(id=N_("{name}: {effect}."), params={"name": who(state, combatant), "effect": effect})
-                for effect in self.effects_on(state, combatant.id)]
+        return [
+            Msg(id=N_("{name}: {effect}."), params={"name": who(state, combatant), "effect": effect})
+            for effect in self.effects_on(state, combatant.id)
+        ]
 
     def on_round_end(self, state: State) -> State:
         state = self.tick_effects(self.bleed(state))
@@ -518,8 +653,14 @@ class PlayersOption(AdndFamily[PoRound]):
             (_("THAC0 / AC"), f"{thac0(sheet)} / {sheet.ac}" + (f" ({_(sheet.armour)})" if sheet.armour else "")),
         ]
         if sheet.weapon:
-            lines.append((_("Weapon"), _(sheet.weapon) + (f" +{sheet.magic}" if sheet.magic else "")
-                          + (f", {_(sheet.weapon2)}" if sheet.weapon2 else "")))
+            lines.append(
+                (
+                    _("Weapon"),
+                    _(sheet.weapon)
+                    + (f" +{sheet.magic}" if sheet.magic else "")
+                    + (f", {_(sheet.weapon2)}" if sheet.weapon2 else ""),
+                )
+            )
         elif sheet.forms or sheet.natural:
             lines.append((_("Weapon"), ", ".join(_(form) for form in natural_forms(sheet)) or _("natural weapons")))
         reading = self.reading(state, combatant)

@@ -119,7 +119,9 @@ class PoTables(_Data, frozen=True, kw_only=True):
         for index, phase in enumerate(self.phases):
             if phase.id == phase_id:
                 return index
-        raise RuleError(_("\"{phase}\" is not a phase: {known}.", phase=phase_id, known=", ".join(p.id for p in self.phases)))
+        raise RuleError(
+            _('"{phase}" is not a phase: {known}.', phase=phase_id, known=", ".join(p.id for p in self.phases))
+        )
 
     def casting_phase(self, casting: str, rounds: int) -> int | None:
         """The phase of a spell cast in ``casting`` (a bare number) or ``rounds`` rounds; None when the casting
@@ -140,6 +142,7 @@ class PoTables(_Data, frozen=True, kw_only=True):
 
 def check_po_tables(data: PoTables, where: str) -> PoTables:
     """What the types cannot say: phases named where phases are meant, known weapons, a whole d20 table."""
+
     def problem(message: str) -> RuleError:
         return RuleError(f"{where}: {message}")
 
@@ -148,15 +151,17 @@ def check_po_tables(data: PoTables, where: str) -> PoTables:
         raise problem(_("phases must be two or more, each with its own id."))
     named = [("base.default", data.base.default), ("weapons.default_class", data.weapons.default_class)]
     named += [(f"base.natural_by_size.{size}", phase) for size, phase in data.base.natural_by_size.items()]
-    named += [(f"weapons.classes[\"{weapon}\"]", phase) for weapon, phase in data.weapons.classes.items()]
-    named += [(f"spells.casting[{time}]", phase) for time, phase in data.spells.casting] + [("spells.rounds", data.spells.rounds)]
+    named += [(f'weapons.classes["{weapon}"]', phase) for weapon, phase in data.weapons.classes.items()]
+    named += [(f"spells.casting[{time}]", phase) for time, phase in data.spells.casting] + [
+        ("spells.rounds", data.spells.rounds)
+    ]
     for key, phase in named:
         if phase not in ids:
-            raise problem(_("{key}: \"{phase}\" is not a phase ({known}).", key=key, phase=phase, known=", ".join(ids)))
+            raise problem(_('{key}: "{phase}" is not a phase ({known}).', key=key, phase=phase, known=", ".join(ids)))
     known = {weapon_key(name) for name in tables().weapon_speeds}
     for weapon in data.weapons.classes:
         if weapon_key(weapon) not in known:
-            raise problem(_("weapons.classes names \"{weapon}\", which is not a weapon of adnd2e.toml.", weapon=weapon))
+            raise problem(_('weapons.classes names "{weapon}", which is not a weapon of adnd2e.toml.', weapon=weapon))
     faces = sorted(face for e in data.critical_events for face in range(e.low, e.high + 1))
     if faces != list(range(1, 21)):
         raise problem(_("critical_events must cover 1 to 20 once each."))

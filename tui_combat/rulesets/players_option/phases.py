@@ -65,8 +65,14 @@ def base_phase(sheet: PoSheet, data: PoTables) -> Reading:
     load = base.encumbrance.get(sheet.encumbrance, 0)
     if load:
         index = _clamp(index + load, data)
-        steps.append(ngettext("{load} encumbrance: {n} phase slower", "{load} encumbrance: {n} phases slower", load,
-                              load=_(sheet.encumbrance)))
+        steps.append(
+            ngettext(
+                "{load} encumbrance: {n} phase slower",
+                "{load} encumbrance: {n} phases slower",
+                load,
+                load=_(sheet.encumbrance),
+            )
+        )
     return Reading(index=index, steps=tuple(steps))
 
 
@@ -111,19 +117,35 @@ def spell_phase(sheet: PoSheet, declaration: PoDeclaration, data: PoTables) -> R
     index = data.casting_phase(casting, casting_rounds(casting))
     if index is None:
         return None
-    return Reading(index=index, steps=(_("{spell}, casting time {time}: {phase}", spell=declaration.spell,
-                                          time=casting, phase=_(data.phases[index].label)),))
+    return Reading(
+        index=index,
+        steps=(
+            _(
+                "{spell}, casting time {time}: {phase}",
+                spell=declaration.spell,
+                time=casting,
+                phase=_(data.phases[index].label),
+            ),
+        ),
+    )
 
 
-def phase_of(sheet: PoSheet, declaration: PoDeclaration, data: PoTables, side_shift: int = 0, *,
-             by_casting_time: bool = True) -> Reading:
+def phase_of(
+    sheet: PoSheet, declaration: PoDeclaration, data: PoTables, side_shift: int = 0, *, by_casting_time: bool = True
+) -> Reading:
     """The phase of his declared action this round, ``side_shift`` (−1, 0, +1) from his side's roll; a spell's by
     its casting time (the data's default table) unless ``by_casting_time`` is False (the option ``spell_phase``:
     the GM's phase, else his base initiative)."""
     if declaration.phase:
-        reading = Reading(index=data.phase_index(declaration.phase),
-                          steps=(_("set by the GM: {phase}", phase=_(data.phases[data.phase_index(declaration.phase)].label)),))
-    elif declaration.action == "spell" and by_casting_time and (cast := spell_phase(sheet, declaration, data)) is not None:
+        reading = Reading(
+            index=data.phase_index(declaration.phase),
+            steps=(_("set by the GM: {phase}", phase=_(data.phases[data.phase_index(declaration.phase)].label)),),
+        )
+    elif (
+        declaration.action == "spell"
+        and by_casting_time
+        and (cast := spell_phase(sheet, declaration, data)) is not None
+    ):
         reading = cast
     else:
         reading = base_phase(sheet, data)
@@ -134,10 +156,21 @@ def phase_of(sheet: PoSheet, declaration: PoDeclaration, data: PoTables, side_sh
             reading = Reading(index=reading.index, steps=(*reading.steps, *weapon.steps))
         later = {"half": data.movement.half, "full": data.movement.full}.get(declaration.movement, 0)
         if later:
-            reading = Reading(index=_clamp(reading.index + later, data),
-                              steps=(*reading.steps, ngettext("{move} move: {n} phase later", "{move} move: {n} phases later", later,
-                                                             move=_(declaration.movement))))
+            reading = Reading(
+                index=_clamp(reading.index + later, data),
+                steps=(
+                    *reading.steps,
+                    ngettext(
+                        "{move} move: {n} phase later",
+                        "{move} move: {n} phases later",
+                        later,
+                        move=_(declaration.movement),
+                    ),
+                ),
+            )
     if side_shift:
         word = _("one faster") if side_shift < 0 else _("one slower")
-        reading = Reading(index=_clamp(reading.index + side_shift, data), steps=(*reading.steps, _("side's roll: {how}", how=word)))
+        reading = Reading(
+            index=_clamp(reading.index + side_shift, data), steps=(*reading.steps, _("side's roll: {how}", how=word))
+        )
     return reading

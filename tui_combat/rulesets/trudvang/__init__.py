@@ -192,8 +192,25 @@ from tui_combat.rulesets.trudvang.state import AttackRecord, Bonus, Carry, Decla
 from tui_combat.rulesets.trudvang.view import TrudvangView
 
 __all__ = [
-    "RULESET", "AttackRecord", "Bonus", "Budget", "Carry", "Declaration", "Meter", "RoundInfo", "Trudvang", "TrudvangData",
-    "TrudvangSheet", "Turn", "cp_available", "cp_pools", "default_data", "fresh_budget", "load_data", "sheet_from_fields", "usable_pools",
+    "RULESET",
+    "AttackRecord",
+    "Bonus",
+    "Budget",
+    "Carry",
+    "Declaration",
+    "Meter",
+    "RoundInfo",
+    "Trudvang",
+    "TrudvangData",
+    "TrudvangSheet",
+    "Turn",
+    "cp_available",
+    "cp_pools",
+    "default_data",
+    "fresh_budget",
+    "load_data",
+    "sheet_from_fields",
+    "usable_pools",
 ]
 
 

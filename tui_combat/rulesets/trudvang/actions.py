@@ -74,18 +74,55 @@ DEFENCE_OUTCOMES: dict[Defending, str] = {  # what the players read of a defence
     "dodge": N_("{name} dodges: {result}."),
     "glima_defence": N_("{name} resists the Glima: {result}."),
 }
-DEFENCE_NAMES: dict[Defence, str] = {"": "", "parry": N_("parry"), "dodge": N_("dodge"), "glima_defence": N_("Glima defence")}
-DEFENCE_VERBS: dict[Defending, str] = {"parry": N_("parry"), "dodge": N_("dodge"), "glima_defence": N_("defend against")}
+DEFENCE_NAMES: dict[Defence, str] = {
+    "": "",
+    "parry": N_("parry"),
+    "dodge": N_("dodge"),
+    "glima_defence": N_("Glima defence"),
+}
+DEFENCE_VERBS: dict[Defending, str] = {
+    "parry": N_("parry"),
+    "dodge": N_("dodge"),
+    "glima_defence": N_("defend against"),
+}
 RESULT_WORDS: dict[str, dict[Result, str]] = {
     "attack": {"critical": N_("critical hit"), "success": N_("hit"), "failure": N_("miss"), "fumble": N_("fumble")},
-    "grapple": {"critical": N_("critical: a hold"), "success": N_("a hold"), "failure": N_("miss"), "fumble": N_("fumble")},
-    "glima": {"critical": N_("critical: thrown"), "success": N_("thrown"), "failure": N_("miss"), "fumble": N_("fumble")},
-    "parry": {"critical": N_("critical parry"), "success": N_("parried"), "failure": N_("failed"), "fumble": N_("fumble")},
-    "dodge": {"critical": N_("critical dodge"), "success": N_("dodged"), "failure": N_("failed"), "fumble": N_("fumble")},
-    "glima_defence": {"critical": N_("critical: throw stopped"), "success": N_("throw stopped"), "failure": N_("failed"),
-                      "fumble": N_("fumble")},
-    "break_free": {"critical": N_("critical: free"), "success": N_("free"), "failure": N_("still held"),
-                   "fumble": N_("fumble: still held")},
+    "grapple": {
+        "critical": N_("critical: a hold"),
+        "success": N_("a hold"),
+        "failure": N_("miss"),
+        "fumble": N_("fumble"),
+    },
+    "glima": {
+        "critical": N_("critical: thrown"),
+        "success": N_("thrown"),
+        "failure": N_("miss"),
+        "fumble": N_("fumble"),
+    },
+    "parry": {
+        "critical": N_("critical parry"),
+        "success": N_("parried"),
+        "failure": N_("failed"),
+        "fumble": N_("fumble"),
+    },
+    "dodge": {
+        "critical": N_("critical dodge"),
+        "success": N_("dodged"),
+        "failure": N_("failed"),
+        "fumble": N_("fumble"),
+    },
+    "glima_defence": {
+        "critical": N_("critical: throw stopped"),
+        "success": N_("throw stopped"),
+        "failure": N_("failed"),
+        "fumble": N_("fumble"),
+    },
+    "break_free": {
+        "critical": N_("critical: free"),
+        "success": N_("free"),
+        "failure": N_("still held"),
+        "fumble": N_("fumble: still held"),
+    },
 }
 
 
@@ -140,20 +177,28 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 
 def concat(parts: list[Param]) -> Msg:
     """Parameters shown one right after another."""
-    return Msg(id="".join(f"{{p{index}}}" for index in range(len(parts))), params={f"p{index}": part for index, part in enumerate(parts)})
+    return Msg(
+        id="".join(f"{{p{index}}}" for index in range(len(parts))),
+        params={f"p{index}": part for index, part in enumerate(parts)},
+    )
 
 
 def notes_param(notes: list[Msg]) -> Param:
     """Sentences after a log message, each after a space ("" for none)."""
     if not notes:
         return ""
-    return Msg(id="".join(f" {{n{index}}}" for index in range(len(notes))), params={f"n{index}": note for index, note in enumerate(notes)})
+    return Msg(
+        id="".join(f" {{n{index}}}" for index in range(len(notes))),
+        params={f"n{index}": note for index, note in enumerate(notes)},
+    )
 
 
 def sv_param(base: Msg, mods: list[tuple[str, int]], sv: int) -> Msg:
-    """"6 CP -5 surprised = SV 1" as a log parameter."""
+    """ "6 CP -5 surprised = SV 1" as a log parameter."""
     parts: list[Param] = [base]
-    parts += [Msg(id=" {value} {label}", params={"value": signed(value), "label": Msg(id=label)}) for label, value in mods]
+    parts += [
+        Msg(id=" {value} {label}", params={"value": signed(value), "label": Msg(id=label)}) for label, value in mods
+    ]
     parts.append(Msg(id=" = {sv}", params={"sv": Msg(id=N_("SV {sv}"), params={"sv": sv})}))
     return concat(parts)
 
@@ -183,12 +228,23 @@ class CombatActions(TurnActions):
             return self.attack(state, args, next(kind for kind in ATTACKS if kind == name))
         if name in DEFENCES:
             return self.defend(state, args, next(how for how in DEFENCES if how == name))
-        handlers = {"break_free": self.break_free, "hold": self.hold, "act_held": self.act_held, "skip": self.skip,
-                    "change_action": self.change_action, "release": self.release}
+        handlers = {
+            "break_free": self.break_free,
+            "hold": self.hold,
+            "act_held": self.act_held,
+            "skip": self.skip,
+            "change_action": self.change_action,
+            "release": self.release,
+        }
         handler = handlers.get(name)
         if handler is None:
-            raise RuleError(_("Unknown Trudvang action {name}; known: {known}.", name=name,
-                              known=", ".join(spec.name for spec in CATALOGUE)))
+            raise RuleError(
+                _(
+                    "Unknown Trudvang action {name}; known: {known}.",
+                    name=name,
+                    known=", ".join(spec.name for spec in CATALOGUE),
+                )
+            )
         return handler(state, args)
 
     # -- the attack pipeline ---------------------------------------------------------------------------
@@ -200,24 +256,55 @@ class CombatActions(TurnActions):
         self.not_grappled(state, combatant)
         target = self.target_of(state, args.target, combatant)
         if kind == "glima" and self.holders(state).get(target.id) != combatant.id:
-            raise RuleError(_("{name} does not hold {target}: Glima throws a grappled opponent.", name=combatant.name, target=target.name))
+            raise RuleError(
+                _(
+                    "{name} does not hold {target}: Glima throws a grappled opponent.",
+                    name=combatant.name,
+                    target=target.name,
+                )
+            )
         purchase, item, ranged = self.buy_attack(state, combatant, kind, args)
         info, outcome = self.resolve(state, info, combatant, purchase, args, held_turn=True)
-        record = AttackRecord(id=len(info.attacks) + 1, attacker=combatant.id, target=target.id, kind=kind, item=item,
-                              ranged=ranged, unarmed=item == UNARMED, hit=outcome.success, drop=kind == "glima" and args.drop,
-                              long_range=args.long_range and self.halves_at_long_range(combatant, item))
+        record = AttackRecord(
+            id=len(info.attacks) + 1,
+            attacker=combatant.id,
+            target=target.id,
+            kind=kind,
+            item=item,
+            ranged=ranged,
+            unarmed=item == UNARMED,
+            hit=outcome.success,
+            drop=kind == "glima" and args.drop,
+            long_range=args.long_range and self.halves_at_long_range(combatant, item),
+        )
         info = replace(info, attacks=(*info.attacks, record))
         info = self.with_turn(info, combatant.id, replace(info.turns.get(combatant.id, turn), acted=True))
         state = self.after_attack(self.with_round(state, info), record)
         sheet = self.sheet_of(combatant)
-        return log(state, ATTACK_TEXT[kind], rolls=(args.roll,), facts={**outcome.facts, "attack": record.id, "hit": record.hit,
-                                                               "attacker": combatant.id, "target": target.id},
-                   id=record.id, name=who(state, combatant), target=who(state, target),
-                   what=describe_item(item, sheet, self.data), sv=outcome.sv_text, roll=roll_param(args.roll),
-                   result=Msg(id=RESULT_WORDS[kind][outcome.result]),
-                   notes=notes_param(self.attack_notes(state, record, combatant, target)))
+        return log(
+            state,
+            ATTACK_TEXT[kind],
+            rolls=(args.roll,),
+            facts={
+                **outcome.facts,
+                "attack": record.id,
+                "hit": record.hit,
+                "attacker": combatant.id,
+                "target": target.id,
+            },
+            id=record.id,
+            name=who(state, combatant),
+            target=who(state, target),
+            what=describe_item(item, sheet, self.data),
+            sv=outcome.sv_text,
+            roll=roll_param(args.roll),
+            result=Msg(id=RESULT_WORDS[kind][outcome.result]),
+            notes=notes_param(self.attack_notes(state, record, combatant, target)),
+        )
 
-    def buy_attack(self, state: State, combatant: Combatant, kind: AttackKind, args: CombatArgs) -> tuple[Purchase, str, bool]:
+    def buy_attack(
+        self, state: State, combatant: Combatant, kind: AttackKind, args: CombatArgs
+    ) -> tuple[Purchase, str, bool]:
         """What the attack buys, the item it is made with, and whether it is a ranged attack."""
         sheet = self.sheet_of(combatant)
         rules = self.data.rules
@@ -226,8 +313,9 @@ class CombatActions(TurnActions):
             what = Msg(id=N_("a grapple") if kind == "grapple" else N_("a Glima"))
             self.check_hand(args.hand, GRIPS, kind)
             grip = ([(N_("Strength"), sheet.str_mod)] if sheet.str_mod else []) + self.grip(sheet, args.hand)
-            purchase = self.buy_wrestling(combatant, sheet, args, rate=rate, what=what, once=kind, mods=grip,
-                                          capped=True, unarmed_attack=True)
+            purchase = self.buy_wrestling(
+                combatant, sheet, args, rate=rate, what=what, once=kind, mods=grip, capped=True, unarmed_attack=True
+            )
             return purchase, UNARMED, False
         self.check_hand(args.hand, WEAPON_HANDS, kind)
         cp = args.cp or 0
@@ -267,12 +355,29 @@ class CombatActions(TurnActions):
             return []
         named: dict[str, Param] = {"name": who(state, attacker), "target": who(state, target)}
         if record.kind == "grapple":
-            return [Msg(id=N_("{target} is held unless he parries or dodges; held, he can only try to break free."), params=named)]
+            return [
+                Msg(
+                    id=N_("{target} is held unless he parries or dodges; held, he can only try to break free."),
+                    params=named,
+                )
+            ]
         if record.kind == "glima":
             if record.drop:
-                return [Msg(id=N_("{name} drops onto him: 1d6 damage, and {target} "
-                                  "stays held (unless his Glima defence succeeds)."), params=named)]
-            return [Msg(id=N_("{target} falls: 1d4 damage, and he is released (unless his Glima defence succeeds)."), params=named)]
+                return [
+                    Msg(
+                        id=N_(
+                            "{name} drops onto him: 1d6 damage, and {target} "
+                            "stays held (unless his Glima defence succeeds)."
+                        ),
+                        params=named,
+                    )
+                ]
+            return [
+                Msg(
+                    id=N_("{target} falls: 1d4 damage, and he is released (unless his Glima defence succeeds)."),
+                    params=named,
+                )
+            ]
         notes = [Msg(id=N_("Damage 1d6 (medium creature)."))] if record.unarmed else []
         if record.ranged:
             notes.append(Msg(id=N_("{target} may dodge (a ranged attack cannot be parried)."), params=named))
@@ -287,7 +392,9 @@ class CombatActions(TurnActions):
         if self.step_kind(state) != "resolve":
             raise RuleError(_("Defences are made during the countdown."))
         info = self.round_of(state)
-        record = self.find_attack(info, combatant, args.attack, ("glima",) if how == "glima_defence" else ("attack", "grapple"))
+        record = self.find_attack(
+            info, combatant, args.attack, ("glima",) if how == "glima_defence" else ("attack", "grapple")
+        )
         if how == "glima_defence":
             if record.kind != "glima":
                 raise RuleError(_("Attack #{id} is not a Glima.", id=record.id))
@@ -295,39 +402,66 @@ class CombatActions(TurnActions):
             if not (record.kind == "grapple" and self.holders(state).get(combatant.id) == record.attacker):
                 self.not_grappled(state, combatant)  # a grapple can be parried or dodged: it holds only if not
             if record.kind == "glima":
-                raise RuleError(_("A Glima is stopped with a Glima defence, not a parry.") if how == "parry"
-                                else _("A Glima is stopped with a Glima defence, not a dodge."))
+                raise RuleError(
+                    _("A Glima is stopped with a Glima defence, not a parry.")
+                    if how == "parry"
+                    else _("A Glima is stopped with a Glima defence, not a dodge.")
+                )
         self.check_defence(state, record, combatant, how)
         if how == "parry" and record.ranged:
             raise RuleError(_("A ranged attack cannot be parried; {name} may dodge.", name=combatant.name))
         purchase, item, state, info = self.buy_defence(state, info, combatant, how, args)
         info, outcome = self.resolve(state, info, combatant, purchase, args, held_turn=False)
         attacks = list(info.attacks)
-        attacks[record.id - 1] = replace(record, defended=how, saved=outcome.success,
-                                         parried_with=item if how == "parry" and outcome.success else "")
+        attacks[record.id - 1] = replace(
+            record, defended=how, saved=outcome.success, parried_with=item if how == "parry" and outcome.success else ""
+        )
         state = self.with_round(state, replace(info, attacks=tuple(attacks)))
         state = self.after_defence(state, record, combatant, how, outcome.success)
         sheet = self.sheet_of(combatant)
         name, what = who(state, combatant), describe_item(item, sheet, self.data)
         result = Msg(id=RESULT_WORDS[how][outcome.result])
-        return log(state, DEFENCE_TEXT[how], rolls=(args.roll,),
-                   facts={**outcome.facts, "attack": record.id, "defence": how, "saved": outcome.success,
-                          "defender": combatant.id},
-                   public=Msg(id=DEFENCE_OUTCOMES[how], params={"name": name, "what": what, "result": result}),
-                   id=record.id, name=name, what=what, sv=outcome.sv_text, roll=roll_param(args.roll), result=result,
-                   notes=notes_param(self.defence_notes(record, how, item, sheet, outcome.success)))
+        return log(
+            state,
+            DEFENCE_TEXT[how],
+            rolls=(args.roll,),
+            facts={
+                **outcome.facts,
+                "attack": record.id,
+                "defence": how,
+                "saved": outcome.success,
+                "defender": combatant.id,
+            },
+            public=Msg(id=DEFENCE_OUTCOMES[how], params={"name": name, "what": what, "result": result}),
+            id=record.id,
+            name=name,
+            what=what,
+            sv=outcome.sv_text,
+            roll=roll_param(args.roll),
+            result=result,
+            notes=notes_param(self.defence_notes(record, how, item, sheet, outcome.success)),
+        )
 
-    def buy_defence(self, state: State, info: RoundInfo, combatant: Combatant, how: Defending,
-                    args: CombatArgs) -> tuple[Purchase, str, State, RoundInfo]:
+    def buy_defence(
+        self, state: State, info: RoundInfo, combatant: Combatant, how: Defending, args: CombatArgs
+    ) -> tuple[Purchase, str, State, RoundInfo]:
         """What the defence buys and the item it is made with; a parry with an item whose IM was not
         counted adds it to his declaration first (so the state may change)."""
         sheet = self.sheet_of(combatant)
         if how == "glima_defence":
             trait = max(sheet.str_mod, sheet.agi_mod)
             mods = [(N_("Strength") if trait == sheet.str_mod else N_("Agility"), trait)] if trait else []
-            purchase = self.buy_wrestling(combatant, sheet, args, rate=self.data.rules.glima_defence_cp_per_sv,
-                                          what=Msg(id=N_("a Glima defence")), once="glima_defence", mods=mods,
-                                          capped=True, unarmed_attack=False)
+            purchase = self.buy_wrestling(
+                combatant,
+                sheet,
+                args,
+                rate=self.data.rules.glima_defence_cp_per_sv,
+                what=Msg(id=N_("a Glima defence")),
+                once="glima_defence",
+                mods=mods,
+                capped=True,
+                unarmed_attack=False,
+            )
             return purchase, UNARMED, state, info
         cp = args.cp or 0
         if how == "dodge":
@@ -342,15 +476,29 @@ class CombatActions(TurnActions):
         declared = item == UNARMED or (SHIELD in used.items() if item == SHIELD else norm(item) in used.items())
         if not declared:
             if self.called(state, combatant.id, info):
-                raise RuleError(_("{name} did not count the IM of {what} on his turn, so he cannot parry with it now.",
-                                  name=combatant.name, what=describe_item(item, sheet, self.data)))
+                raise RuleError(
+                    _(
+                        "{name} did not count the IM of {what} on his turn, so he cannot parry with it now.",
+                        name=combatant.name,
+                        what=describe_item(item, sheet, self.data),
+                    )
+                )
             state, info = self.add_to_declaration(state, combatant, item, used)
             used = self.used(state, combatant.id)
-        purchase = Purchase(pays=item, cp=cp, sv=cp, base=cp_text(cp), parry=True,
-                            weapon_action=None if item == UNARMED else item, mods=tuple(self.offhand(sheet, item, used, args.hand)))
+        purchase = Purchase(
+            pays=item,
+            cp=cp,
+            sv=cp,
+            base=cp_text(cp),
+            parry=True,
+            weapon_action=None if item == UNARMED else item,
+            mods=tuple(self.offhand(sheet, item, used, args.hand)),
+        )
         return purchase, item, state, info
 
-    def after_defence(self, state: State, record: AttackRecord, defender: Combatant, how: Defending, saved: bool) -> State:
+    def after_defence(
+        self, state: State, record: AttackRecord, defender: Combatant, how: Defending, saved: bool
+    ) -> State:
         """A grapple parried or dodged does not hold; a stopped throw leaves the defender held."""
         if not saved:
             return state
@@ -361,7 +509,9 @@ class CombatActions(TurnActions):
             return self.with_holders(state, {k: v for k, v in grappled.items() if k != record.target})
         return state
 
-    def defence_notes(self, record: AttackRecord, how: Defending, item: str, sheet: TrudvangSheet, saved: bool) -> list[Msg]:
+    def defence_notes(
+        self, record: AttackRecord, how: Defending, item: str, sheet: TrudvangSheet, saved: bool
+    ) -> list[Msg]:
         if not saved:
             return []
         if how == "glima_defence":
@@ -369,11 +519,17 @@ class CombatActions(TurnActions):
         if how == "parry" and item == UNARMED and not record.unarmed:
             return [Msg(id=N_("An unarmed parry of an armed attack: he still takes half damage."))]
         if how == "parry" and item != UNARMED:
-            return [Msg(id=N_("The damage goes onto {what}: what is above its PV wears its BV."),
-                        params={"what": describe_item(item, sheet, self.data)})]
+            return [
+                Msg(
+                    id=N_("The damage goes onto {what}: what is above its PV wears its BV."),
+                    params={"what": describe_item(item, sheet, self.data)},
+                )
+            ]
         return []
 
-    def find_attack(self, info: RoundInfo, defender: Combatant, attack_id: int | None, kinds: tuple[AttackKind, ...]) -> AttackRecord:
+    def find_attack(
+        self, info: RoundInfo, defender: Combatant, attack_id: int | None, kinds: tuple[AttackKind, ...]
+    ) -> AttackRecord:
         if attack_id is not None:
             if not 1 <= attack_id <= len(info.attacks):
                 raise RuleError(_("There is no attack #{id} this round.", id=attack_id))
@@ -388,14 +544,31 @@ class CombatActions(TurnActions):
 
     def check_defence(self, state: State, record: AttackRecord, defender: Combatant, how: Defending) -> None:
         if not record.hit:
-            raise RuleError(_("{attacker}'s attack #{id} missed: there is nothing to {how}.",
-                              attacker=self.name_of(state, record.attacker), id=record.id, how=_(DEFENCE_VERBS[how])))
+            raise RuleError(
+                _(
+                    "{attacker}'s attack #{id} missed: there is nothing to {how}.",
+                    attacker=self.name_of(state, record.attacker),
+                    id=record.id,
+                    how=_(DEFENCE_VERBS[how]),
+                )
+            )
         if record.defended:
-            raise RuleError(_("{name} has already tried to defend against attack #{id} ({defence}): one attempt per attack.",
-                              name=defender.name, id=record.id, defence=_(DEFENCE_NAMES[record.defended])))
+            raise RuleError(
+                _(
+                    "{name} has already tried to defend against attack #{id} ({defence}): one attempt per attack.",
+                    name=defender.name,
+                    id=record.id,
+                    defence=_(DEFENCE_NAMES[record.defended]),
+                )
+            )
         if record.damaged:
-            raise RuleError(_("The damage of attack #{id} has been dealt: it is too late to {how}.", id=record.id,
-                              how=_(DEFENCE_VERBS[how])))
+            raise RuleError(
+                _(
+                    "The damage of attack #{id} has been dealt: it is too late to {how}.",
+                    id=record.id,
+                    how=_(DEFENCE_VERBS[how]),
+                )
+            )
 
     # -- break free ------------------------------------------------------------------------------------
     def break_free(self, state: State, raw: dict[str, Any]) -> State:
@@ -411,13 +584,30 @@ class CombatActions(TurnActions):
         if not own_turn and not self.called(state, combatant.id, info):
             index = self.slot_index(state, combatant.id)
             call = str(state.order[index].label) if index is not None else "?"
-            raise RuleError(_("{name} can try to break free at his call ({call}), or as a reaction once it has passed.",
-                              name=combatant.name, call=call))
+            raise RuleError(
+                _(
+                    "{name} can try to break free at his call ({call}), or as a reaction once it has passed.",
+                    name=combatant.name,
+                    call=call,
+                )
+            )
         sheet = self.sheet_of(combatant)
-        mods = [(label, value) for label, value in ((N_("Strength"), sheet.str_mod), (N_("Agility"), sheet.agi_mod)) if value]
-        purchase = self.buy_wrestling(combatant, sheet, args, rate=self.data.rules.break_free_cp_per_sv,
-                                      what=Msg(id=N_("to break free")), once="break_free", mods=mods,
-                                      capped=False, unarmed_attack=False)
+        mods = [
+            (label, value)
+            for label, value in ((N_("Strength"), sheet.str_mod), (N_("Agility"), sheet.agi_mod))
+            if value
+        ]
+        purchase = self.buy_wrestling(
+            combatant,
+            sheet,
+            args,
+            rate=self.data.rules.break_free_cp_per_sv,
+            what=Msg(id=N_("to break free")),
+            once="break_free",
+            mods=mods,
+            capped=False,
+            unarmed_attack=False,
+        )
         info, outcome = self.resolve(state, info, combatant, purchase, args, held_turn=own_turn)
         if own_turn:
             info = self.with_turn(info, combatant.id, replace(info.turns.get(combatant.id, Turn()), acted=True))
@@ -426,26 +616,55 @@ class CombatActions(TurnActions):
             state = self.with_holders(state, {k: v for k, v in self.holders(state).items() if k != combatant.id})
         name, holder = who(state, combatant), self.named(state, grappler)
         result = Msg(id=RESULT_WORDS["break_free"][outcome.result])
-        return log(state, N_("{name} tries to break free of {holder}: {sv}; {roll} → {result}."), rolls=(args.roll,),
-                   facts={**outcome.facts, "free": outcome.success},
-                   public=Msg(id=N_("{name} tries to break free of {holder}: {result}."),
-                              params={"name": name, "holder": holder, "result": result}),
-                   name=name, holder=holder, sv=outcome.sv_text, roll=roll_param(args.roll), result=result)
+        return log(
+            state,
+            N_("{name} tries to break free of {holder}: {sv}; {roll} → {result}."),
+            rolls=(args.roll,),
+            facts={**outcome.facts, "free": outcome.success},
+            public=Msg(
+                id=N_("{name} tries to break free of {holder}: {result}."),
+                params={"name": name, "holder": holder, "result": result},
+            ),
+            name=name,
+            holder=holder,
+            sv=outcome.sv_text,
+            roll=roll_param(args.roll),
+            result=result,
+        )
 
     # -- what every combat action shares: buy, pay, roll ------------------------------------------------
-    def buy_wrestling(self, combatant: Combatant, sheet: TrudvangSheet, args: CombatArgs, *, rate: int, what: Msg,
-                      once: OnceARound, mods: list[tuple[str, int]], capped: bool, unarmed_attack: bool) -> Purchase:
+    def buy_wrestling(
+        self,
+        combatant: Combatant,
+        sheet: TrudvangSheet,
+        args: CombatArgs,
+        *,
+        rate: int,
+        what: Msg,
+        once: OnceARound,
+        mods: list[tuple[str, int]],
+        capped: bool,
+        unarmed_attack: bool,
+    ) -> Purchase:
         """SV bought at ``rate`` CP each (``sv``, or ``cp`` a whole multiple of the rate), capped by the
         Wrestling SV when ``capped``; once a round; paid from the wrestling CP first."""
         if args.sv is None and args.cp is None:
-            raise RuleError(_("Say what SV {name} buys for {what} ({rate} CP per SV).", name=combatant.name, what=what, rate=rate))
+            raise RuleError(
+                _("Say what SV {name} buys for {what} ({rate} CP per SV).", name=combatant.name, what=what, rate=rate)
+            )
         if args.sv is not None:
             bought = args.sv
         else:
             cp = args.cp or 0
             if cp % rate:
-                raise RuleError(_("{what} costs {rate} CP per SV: {cp} CP is not a whole number of SV.",
-                                  what=str(what).capitalize(), rate=rate, cp=cp))
+                raise RuleError(
+                    _(
+                        "{what} costs {rate} CP per SV: {cp} CP is not a whole number of SV.",
+                        what=str(what).capitalize(),
+                        rate=rate,
+                        cp=cp,
+                    )
+                )
             bought = cp // rate
         if bought < 1:
             raise RuleError(_("Buy at least SV 1 for {what}.", what=what))
@@ -453,14 +672,38 @@ class CombatActions(TurnActions):
             if sheet.wrestling <= 0:
                 raise RuleError(_("{name} has no Wrestling SV: he cannot try {what}.", name=combatant.name, what=what))
             if bought > sheet.wrestling:
-                raise RuleError(_("{name} cannot buy SV {sv} for {what}: his Wrestling SV is {cap}.",
-                                  name=combatant.name, sv=bought, what=what, cap=sheet.wrestling))
+                raise RuleError(
+                    _(
+                        "{name} cannot buy SV {sv} for {what}: his Wrestling SV is {cap}.",
+                        name=combatant.name,
+                        sv=bought,
+                        what=what,
+                        cap=sheet.wrestling,
+                    )
+                )
         base = plural_msg("SV {sv} ({n} CP)", "SV {sv} ({n} CP)", bought * rate, sv=bought)
-        return Purchase(pays=WRESTLING, cp=bought * rate, sv=bought, base=base, bought=True, once=once, once_label=what,
-                        unarmed_attack=unarmed_attack, mods=tuple(mods))
+        return Purchase(
+            pays=WRESTLING,
+            cp=bought * rate,
+            sv=bought,
+            base=base,
+            bought=True,
+            once=once,
+            once_label=what,
+            unarmed_attack=unarmed_attack,
+            mods=tuple(mods),
+        )
 
-    def resolve(self, state: State, info: RoundInfo, combatant: Combatant, purchase: Purchase, args: CombatArgs, *,
-                held_turn: bool) -> tuple[RoundInfo, Outcome]:
+    def resolve(
+        self,
+        state: State,
+        info: RoundInfo,
+        combatant: Combatant,
+        purchase: Purchase,
+        args: CombatArgs,
+        *,
+        held_turn: bool,
+    ) -> tuple[RoundInfo, Outcome]:
         """Pay for ``purchase``, work out the SV and read the d20 against it."""
         total = args.roll.total
         if not 1 <= total <= 20:
@@ -468,19 +711,41 @@ class CombatActions(TurnActions):
         if purchase.once is not None:
             turn = info.turns.get(combatant.id, Turn())
             if turn.used.get(purchase.once, 0) >= 1:
-                raise RuleError(_("{name} has already tried {what} this round.", name=combatant.name, what=purchase.once_label))
-            info = self.with_turn(info, combatant.id, replace(turn, used={**turn.used, purchase.once: turn.used.get(purchase.once, 0) + 1}))
+                raise RuleError(
+                    _("{name} has already tried {what} this round.", name=combatant.name, what=purchase.once_label)
+                )
+            info = self.with_turn(
+                info,
+                combatant.id,
+                replace(turn, used={**turn.used, purchase.once: turn.used.get(purchase.once, 0) + 1}),
+            )
         budget = self.budget_of(state, info, combatant.id)
         if purchase.unarmed_attack:
             budget = use_unarmed_attack(budget, who=combatant.name)
-        budget = pay(budget, self.sheet_of(combatant), self.data, who=combatant.name, item=purchase.pays, cp=purchase.cp,
-                     parry=purchase.parry, weapon_action=purchase.weapon_action)
+        budget = pay(
+            budget,
+            self.sheet_of(combatant),
+            self.data,
+            who=combatant.name,
+            item=purchase.pays,
+            cp=purchase.cp,
+            parry=purchase.parry,
+            weapon_action=purchase.weapon_action,
+        )
         info = self.with_budget(info, combatant.id, budget)
         mods = [*purchase.mods, *self.common_mods(state, info, combatant.id, held=held_turn, extra=args.modifier)]
         sv = purchase.sv + sum(value for _label, value in mods)
-        result: Result = "critical" if total == 1 else "fumble" if total == 20 else "success" if total <= sv else "failure"
-        facts: dict[str, Fact] = {"cp": purchase.cp, "sv": sv, "needed": sv, "roll": total, "result": result,
-                                  "success": result in SUCCESS}
+        result: Result = (
+            "critical" if total == 1 else "fumble" if total == 20 else "success" if total <= sv else "failure"
+        )
+        facts: dict[str, Fact] = {
+            "cp": purchase.cp,
+            "sv": sv,
+            "needed": sv,
+            "roll": total,
+            "result": result,
+            "success": result in SUCCESS,
+        }
         if purchase.bought:
             facts["sv_bought"] = purchase.sv
         return info, Outcome(sv=sv, sv_text=sv_param(purchase.base, mods, sv), result=result, facts=facts)
@@ -503,12 +768,18 @@ class CombatActions(TurnActions):
 
     def offhand(self, sheet: TrudvangSheet, item: str, used: Used, hand: str) -> list[tuple[str, int]]:
         rules = self.data.rules
-        off = hand == "off" or (hand == "" and (item == SHIELD or (used.offhand is not None and norm(used.offhand.name) == norm(item))))
+        off = hand == "off" or (
+            hand == "" and (item == SHIELD or (used.offhand is not None and norm(used.offhand.name) == norm(item)))
+        )
         if not off or item == UNARMED:
             return []
         if item == SHIELD and sheet.shield_bearer >= rules.shield_bearer_removes_offhand > 0:
             return []
-        penalty = rules.offhand_penalty + sheet.body_control * rules.offhand_body_control_per_level + sheet.ambidexter * rules.offhand_ambidexter_per_level
+        penalty = (
+            rules.offhand_penalty
+            + sheet.body_control * rules.offhand_body_control_per_level
+            + sheet.ambidexter * rules.offhand_ambidexter_per_level
+        )
         penalty = min(penalty, 0)
         return [(N_("off hand"), penalty)] if penalty else []
 
@@ -524,8 +795,14 @@ class CombatActions(TurnActions):
     @staticmethod
     def check_hand(hand: str, allowed: tuple[str, ...], action: str) -> None:
         if hand not in allowed:
-            raise RuleError(_('{action}: "{hand}" is not a hand; use one of {known}.', action=action, hand=hand,
-                              known=", ".join(h for h in allowed if h)))
+            raise RuleError(
+                _(
+                    '{action}: "{hand}" is not a hand; use one of {known}.',
+                    action=action,
+                    hand=hand,
+                    known=", ".join(h for h in allowed if h),
+                )
+            )
 
     def item_for(self, combatant: Combatant, sheet: TrudvangSheet, used: Used, wanted: str, *, attack: bool) -> str:
         """The item an attack or parry uses: a weapon name, "shield" or "unarmed"; an attack with an item
@@ -539,14 +816,29 @@ class CombatActions(TurnActions):
             if not sheet.shield:
                 raise RuleError(_("{name} has no shield.", name=combatant.name))
             if attack and not used.shield:
-                raise RuleError(_("{name} did not declare his shield this round: change the action first.", name=combatant.name))
+                raise RuleError(
+                    _("{name} did not declare his shield this round: change the action first.", name=combatant.name)
+                )
             return SHIELD
         weapon = find_weapon(sheet, text, self.data)
         if weapon is None:
             known = ", ".join(w.name for w in sheet.weapons) or _("none")
-            raise RuleError(_('{name} has no "{weapon}" on his sheet (his weapons: {known}).', name=combatant.name, weapon=text, known=known))
+            raise RuleError(
+                _(
+                    '{name} has no "{weapon}" on his sheet (his weapons: {known}).',
+                    name=combatant.name,
+                    weapon=text,
+                    known=known,
+                )
+            )
         if attack and norm(weapon.name) not in used.items():
             declared = ", ".join(w.name.lower() for w in (used.weapon, used.offhand) if w is not None) or _("no weapon")
-            raise RuleError(_("{name} declared {declared} this round: change the action first to use the {weapon}.",
-                              name=combatant.name, declared=declared, weapon=weapon.name.lower()))
+            raise RuleError(
+                _(
+                    "{name} declared {declared} this round: change the action first to use the {weapon}.",
+                    name=combatant.name,
+                    declared=declared,
+                    weapon=weapon.name.lower(),
+                )
+            )
         return weapon.name

@@ -67,8 +67,12 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
     def save_odds(self, state: State, combatant_id: str, kind: str, dc: int, *, cover: int = 0) -> SaveOdds:
         """Trudvang's combat chapter has no saving throws (``save_kinds`` is empty): an area deals its damage to
         each target, and resisting something is a skill or attribute roll of the game's own."""
-        raise RuleError(_("Trudvang has no saving throws: resisting is a skill or attribute roll of the game's own. "
-                          "An area deals its damage to each target, with no save."))
+        raise RuleError(
+            _(
+                "Trudvang has no saving throws: resisting is a skill or attribute roll of the game's own. "
+                "An area deals its damage to each target, with no save."
+            )
+        )
 
     @property
     def sheet_fields(self) -> tuple[FieldSpec, ...]:  # type: ignore[override]  # the choices come from the data
@@ -84,27 +88,59 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         races = (("none", N_("none (BP = the HP typed)")), *((key, r.name) for key, r in data.races.items()))
         labels = SHEET_LABELS
         return (
-            FieldSpec(key="sv", label=labels["sv"], kind="int", default=0, help=N_("The Combat skill value: the minimum CP.")),
-            FieldSpec(key="weapons", label=labels["weapons"], kind="str", default="",
-                      help=N_("broadsword, seax — another: Club (im -2, actions 3, group "
-                              "one-handed heavy); a second of a kind: Left seax (like seax)")),
+            FieldSpec(
+                key="sv", label=labels["sv"], kind="int", default=0, help=N_("The Combat skill value: the minimum CP.")
+            ),
+            FieldSpec(
+                key="weapons",
+                label=labels["weapons"],
+                kind="str",
+                default="",
+                help=N_(
+                    "broadsword, seax — another: Club (im -2, actions 3, group "
+                    "one-handed heavy); a second of a kind: Left seax (like seax)"
+                ),
+            ),
             FieldSpec(key="shield", label=labels["shield"], kind="choice", default="none", choices=shields),
             FieldSpec(key="armour", label=labels["armour"], kind="choice", default="none", choices=armour),
-            FieldSpec(key="race", label=labels["race"], kind="choice", default="none", choices=races,
-                      help=N_("Body Points = the race's base + Constitution + Strength")),
+            FieldSpec(
+                key="race",
+                label=labels["race"],
+                kind="choice",
+                default="none",
+                choices=races,
+                help=N_("Body Points = the race's base + Constitution + Strength"),
+            ),
             FieldSpec(key="con_mod", label=labels["con_mod"], kind="int", default=0),
-            FieldSpec(key="disciplines", label=labels["disciplines"], kind="str", default="",
-                      help=N_("Armed combat 1; Unarmed combat 1")),
-            FieldSpec(key="specialties", label=labels["specialties"], kind="str", default="",
-                      help=N_("One-handed light weapons 2; Brawler 1")),
-            FieldSpec(key="wrestling", label=labels["wrestling"], kind="int", default=0,
-                      help=N_("Caps the SV bought for grapple and Glima; 0: cannot grapple.")),
+            FieldSpec(
+                key="disciplines",
+                label=labels["disciplines"],
+                kind="str",
+                default="",
+                help=N_("Armed combat 1; Unarmed combat 1"),
+            ),
+            FieldSpec(
+                key="specialties",
+                label=labels["specialties"],
+                kind="str",
+                default="",
+                help=N_("One-handed light weapons 2; Brawler 1"),
+            ),
+            FieldSpec(
+                key="wrestling",
+                label=labels["wrestling"],
+                kind="int",
+                default=0,
+                help=N_("Caps the SV bought for grapple and Glima; 0: cannot grapple."),
+            ),
             FieldSpec(key="ambidexter", label=labels["ambidexter"], kind="int", default=0),
             FieldSpec(key="shield_bearer", label=labels["shield_bearer"], kind="int", default=0),
             FieldSpec(key="body_control", label=labels["body_control"], kind="int", default=0),
             FieldSpec(key="str_mod", label=labels["str_mod"], kind="int", default=0),
             FieldSpec(key="agi_mod", label=labels["agi_mod"], kind="int", default=0),
-            FieldSpec(key="fear", label=labels["fear"], kind="int", default=0, help=N_("0–5: fear 2 −1, 3 −3, 4 −5, 5 −7 IM")),
+            FieldSpec(
+                key="fear", label=labels["fear"], kind="int", default=0, help=N_("0–5: fear 2 −1, 3 −3, 4 −5, 5 −7 IM")
+            ),
         )
 
     # -- sheets ----------------------------------------------------------------------------------------
@@ -148,7 +184,9 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         return sv, str(points), armour
 
     # -- declarations and initiative modifiers ---------------------------------------------------------
-    def read_declaration(self, state: State, cid: str, raw: Mapping[str, Any] | Declaration | None) -> tuple[Declaration, Used]:
+    def read_declaration(
+        self, state: State, cid: str, raw: Mapping[str, Any] | Declaration | None
+    ) -> tuple[Declaration, Used]:
         """A declaration (form values or stored) checked against the sheet."""
         combatant = state.combatant(cid)
         sheet = self.sheet_of(combatant)
@@ -158,8 +196,13 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
             try:
                 declaration = msgspec.convert(dict(raw or {}), Declaration, strict=False)
             except msgspec.ValidationError as error:
-                raise RuleError(_("{name}'s declaration: {error}", name=combatant.name,
-                                  error=validation_text(error, dict(raw or {})))) from None
+                raise RuleError(
+                    _(
+                        "{name}'s declaration: {error}",
+                        name=combatant.name,
+                        error=validation_text(error, dict(raw or {})),
+                    )
+                ) from None
 
         def pick(name: str, default: Weapon | None) -> Weapon | None:
             if not name.strip():
@@ -169,15 +212,26 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
             weapon = find_weapon(sheet, name, self.data)
             if weapon is None:
                 known = ", ".join(w.name for w in sheet.weapons) or _("none")
-                raise RuleError(_('{name} has no "{weapon}" on his sheet (his weapons: {known}).', name=combatant.name, weapon=name, known=known))
+                raise RuleError(
+                    _(
+                        '{name} has no "{weapon}" on his sheet (his weapons: {known}).',
+                        name=combatant.name,
+                        weapon=name,
+                        known=known,
+                    )
+                )
             return weapon
 
         weapon = pick(declaration.weapon, sheet.weapons[0] if sheet.weapons else None)
         offhand = pick(declaration.offhand, None)
         if weapon is not None and offhand is not None and norm(weapon.name) == norm(offhand.name):
-            raise RuleError(_("{name} cannot hold the same {weapon} in both hands.", name=combatant.name, weapon=weapon.name))
+            raise RuleError(
+                _("{name} cannot hold the same {weapon} in both hands.", name=combatant.name, weapon=weapon.name)
+            )
         shield = bool(sheet.shield) if declaration.shield is None else declaration.shield and bool(sheet.shield)
-        used = Used(weapon=weapon, offhand=offhand, shield=shield, spell_im=declaration.spell_im, other_im=declaration.other_im)
+        used = Used(
+            weapon=weapon, offhand=offhand, shield=shield, spell_im=declaration.spell_im, other_im=declaration.other_im
+        )
         return declaration, used
 
     def used(self, state: State, cid: str) -> Used:
@@ -193,7 +247,9 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         bonus = self.fight_of(state).init_bonus.get(cid)
         return bonus.value if bonus is not None and bonus.round == state.round else 0
 
-    def im_parts(self, state: State, cid: str, used: Used | None = None, *, bonus: bool = True) -> list[tuple[str, int]]:
+    def im_parts(
+        self, state: State, cid: str, used: Used | None = None, *, bonus: bool = True
+    ) -> list[tuple[str, int]]:
         """The initiative modifiers of the combatant's declared action, as (label, value), non-zero only;
         ``bonus``: with the bonus for a skipped turn."""
         sheet = self.sheet(state, cid)
@@ -234,19 +290,29 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
     # -- the round's shape, surprise, distance ---------------------------------------------------------
     def steps(self, state: State) -> tuple[StepDef, ...]:
         return (
-            StepDef(id="declare", label=N_("actions"), kind="declare",
-                    help=N_("Each combatant chooses weapon, shield and spell: their IMs count.")),
+            StepDef(
+                id="declare",
+                label=N_("actions"),
+                kind="declare",
+                help=N_("Each combatant chooses weapon, shield and spell: their IMs count."),
+            ),
             StepDef(id="initiative", label=N_("initiative"), kind="initiative", help=N_("1d10, open-ended, + IMs.")),
-            StepDef(id="countdown", label=N_("countdown"), kind="resolve",
-                    help=N_("20, 15, 10, 9 … 1, ≤0: higher initiative first.")),
+            StepDef(
+                id="countdown",
+                label=N_("countdown"),
+                kind="resolve",
+                help=N_("20, 15, 10, 9 … 1, ≤0: higher initiative first."),
+            ),
             StepDef(id="end", label=N_("end (CP refresh)"), kind="end"),
         )
 
     def surprise_effect(self) -> Msg:
         """The seed has no surprise roll (the GM marks who is surprised); a surprised combatant acts in
         round 1 with the data's penalty (−5) on every combat action, not on his initiative."""
-        return Msg(id=N_("Surprised, they act this round with {penalty} on every combat action: {names}."),
-                   params={"penalty": f"{self.data.rules.surprise_penalty:+d}"})
+        return Msg(
+            id=N_("Surprised, they act this round with {penalty} on every combat action: {names}."),
+            params={"penalty": f"{self.data.rules.surprise_penalty:+d}"},
+        )
 
     def surprised_now(self, state: State, cid: str) -> bool:
         return state.round == 1 and cid in state.surprised
@@ -262,17 +328,26 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         for combatant in state.combatants:
             bonus = bonuses.get(combatant.id)
             if bonus is not None and bonus.round == state.round and bonus.value and combatant.status == "active":
-                state = log(state, N_("{name} skipped last round's turn: {bonus} to initiative."),
-                            facts={"bonus": bonus.value}, name=who(state, combatant), bonus=signed(bonus.value))
+                state = log(
+                    state,
+                    N_("{name} skipped last round's turn: {bonus} to initiative."),
+                    facts={"bonus": bonus.value},
+                    name=who(state, combatant),
+                    bonus=signed(bonus.value),
+                )
         return self.with_round(state, RoundInfo())
 
     def on_round_end(self, state: State) -> State:
         info = self.round_of(state)
         skipped = whos(state, (cid for cid, turn in info.turns.items() if turn.skipped))
         if skipped:
-            state = log(state, N_("Skipped their turn, {bonus} to initiative next round: {names}."),
-                        facts={"bonus": self.data.rules.skip_bonus}, bonus=signed(self.data.rules.skip_bonus),
-                        names=skipped)
+            state = log(
+                state,
+                N_("Skipped their turn, {bonus} to initiative next round: {names}."),
+                facts={"bonus": self.data.rules.skip_bonus},
+                bonus=signed(self.data.rules.skip_bonus),
+                names=skipped,
+            )
         return log(state, N_("Combat points refresh for the next round."))
 
     # -- the typed round state -------------------------------------------------------------------------
@@ -325,7 +400,9 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
         """Refuse unless it is the combatant's turn now; his Turn record."""
         kind = self.step_kind(state)
         if kind != "resolve":
-            raise RuleError(_("The countdown has not started: roll initiative first.") if kind != "end" else _("The round is over."))
+            raise RuleError(
+                _("The countdown has not started: roll initiative first.") if kind != "end" else _("The round is over.")
+            )
         turn = info.turns.get(combatant.id, Turn())
         if turn.skipped:
             raise RuleError(_("{name} gave up his turn this round: he may only parry.", name=combatant.name))
@@ -338,7 +415,14 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
             now = str(state.order[state.cursor].label) if state.cursor < len(state.order) else _("the end")
             call = str(state.order[index].label)
             if index > state.cursor:
-                raise RuleError(_("It is not {name}'s turn: his call is {call}, the countdown is at {now}.", name=combatant.name, call=call, now=now))
+                raise RuleError(
+                    _(
+                        "It is not {name}'s turn: his call is {call}, the countdown is at {now}.",
+                        name=combatant.name,
+                        call=call,
+                        now=now,
+                    )
+                )
             raise RuleError(_("{name}'s turn has passed (his call was {call}).", name=combatant.name, call=call))
         return turn
 
@@ -356,7 +440,13 @@ class TrudvangBase(Ruleset[RoundInfo, Carry]):
     def not_grappled(self, state: State, combatant: Combatant) -> None:
         grappler = self.holders(state).get(combatant.id)
         if grappler is not None:
-            raise RuleError(_("{name} is held by {holder}: he can only try to break free.", name=combatant.name, holder=self.name_of(state, grappler)))
+            raise RuleError(
+                _(
+                    "{name} is held by {holder}: he can only try to break free.",
+                    name=combatant.name,
+                    holder=self.name_of(state, grappler),
+                )
+            )
 
     @staticmethod
     def name_of(state: State, cid: str) -> str:

@@ -29,8 +29,17 @@ from tui_combat.rulesets.trudvang.data import (
 from tui_combat.rulesets.trudvang.sheet import TrudvangSheet, Weapon
 
 __all__ = [
-    "Budget", "Meter", "cp_available", "cp_left", "cp_pools", "describe_item", "find_weapon", "fresh_budget", "pay",
-    "use_unarmed_attack", "usable_pools",
+    "Budget",
+    "Meter",
+    "cp_available",
+    "cp_left",
+    "cp_pools",
+    "describe_item",
+    "find_weapon",
+    "fresh_budget",
+    "pay",
+    "use_unarmed_attack",
+    "usable_pools",
 ]
 
 
@@ -81,7 +90,9 @@ def _weapon_locks(weapon: Weapon) -> list[str]:
     return [f"weapon:{name}" for name in names]
 
 
-def usable_pools(sheet: TrudvangSheet, what: str, *, parry: bool = False, data: TrudvangData | None = None) -> list[str]:
+def usable_pools(
+    sheet: TrudvangSheet, what: str, *, parry: bool = False, data: TrudvangData | None = None
+) -> list[str]:
     """Pool ids that may pay for an action with ``what``, most specific first.
 
     ``what``: a weapon on the sheet, ``"shield"``, ``"unarmed"`` (strikes and unarmed parries),
@@ -153,15 +164,31 @@ def describe_item(item: str, sheet: TrudvangSheet, data: TrudvangData) -> Msg:
     return Msg(id=N_("the {item}"), params={"item": Msg(id=item.lower())})
 
 
-def pay(budget: Budget, sheet: TrudvangSheet, data: TrudvangData, *, who: str, item: str, cp: int,
-        parry: bool = False, weapon_action: str | None = None) -> Budget:
+def pay(
+    budget: Budget,
+    sheet: TrudvangSheet,
+    data: TrudvangData,
+    *,
+    who: str,
+    item: str,
+    cp: int,
+    parry: bool = False,
+    weapon_action: str | None = None,
+) -> Budget:
     """``budget`` less ``cp`` from the pools that pay for ``item`` (locked first) and one weapon action
     of ``weapon_action``; :class:`RuleError` when there is not enough of either."""
     pools = [pool for pool in usable_pools(sheet, item, parry=parry, data=data) if pool in budget.pools]
     left = cp_left(budget, pools)
     if cp > left:
-        raise RuleError(_("Not enough CP: {name} has {left} left for {what}, needs {needed}.",
-                          name=who, left=left, what=describe_item(item, sheet, data), needed=cp))
+        raise RuleError(
+            _(
+                "Not enough CP: {name} has {left} left for {what}, needs {needed}.",
+                name=who,
+                left=left,
+                what=describe_item(item, sheet, data),
+                needed=cp,
+            )
+        )
     actions = dict(budget.actions)
     if weapon_action is not None:
         meter = actions.get(weapon_action)
@@ -169,9 +196,15 @@ def pay(budget: Budget, sheet: TrudvangSheet, data: TrudvangData, *, who: str, i
             raise RuleError(_("{name} has no {item}.", name=who, item=weapon_action))
         if meter.left <= 0:
             what = str(describe_item(weapon_action, sheet, data)).capitalize()
-            raise RuleError(ngettext("{what} allows {n} weapon action a round; {name} has used it.",
-                                     "{what} allows {n} weapon actions a round; {name} has used them all.", meter.total,
-                                     what=what, name=who))
+            raise RuleError(
+                ngettext(
+                    "{what} allows {n} weapon action a round; {name} has used it.",
+                    "{what} allows {n} weapon actions a round; {name} has used them all.",
+                    meter.total,
+                    what=what,
+                    name=who,
+                )
+            )
         actions[weapon_action] = Meter(left=meter.left - 1, total=meter.total)
     new_pools = dict(budget.pools)
     rest = cp
@@ -185,6 +218,12 @@ def pay(budget: Budget, sheet: TrudvangSheet, data: TrudvangData, *, who: str, i
 
 def use_unarmed_attack(budget: Budget, *, who: str) -> Budget:
     if budget.unarmed.left <= 0:
-        raise RuleError(ngettext("{name} has made his {n} unarmed attack this round.",
-                                 "{name} has made all {n} unarmed attacks this round.", budget.unarmed.total, name=who))
+        raise RuleError(
+            ngettext(
+                "{name} has made his {n} unarmed attack this round.",
+                "{name} has made all {n} unarmed attacks this round.",
+                budget.unarmed.total,
+                name=who,
+            )
+        )
     return replace(budget, unarmed=Meter(left=budget.unarmed.left - 1, total=budget.unarmed.total))

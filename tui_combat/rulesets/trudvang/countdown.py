@@ -54,13 +54,21 @@ class Countdown(TrudvangBase):
         for key, members in self.roll_keys(state).items():
             first = state.combatant(members[0])
             if len(members) > 1:
-                label = Msg(id="{name} ×{count}", params={"name": group_ref(state, first.name.rsplit(" ", 1)[0], members, key),
-                                                          "count": len(members)})
+                label = Msg(
+                    id="{name} ×{count}",
+                    params={
+                        "name": group_ref(state, first.name.rsplit(" ", 1)[0], members, key),
+                        "count": len(members),
+                    },
+                )
             else:
                 label = who(state, first)
             modifier = self.init_modifier(state, first.id, bonus=not first.group)
-            requests.append(RollRequest(key=key, label=label, dice=self.data.rules.initiative_dice, modifier=modifier,
-                                        combatants=members))
+            requests.append(
+                RollRequest(
+                    key=key, label=label, dice=self.data.rules.initiative_dice, modifier=modifier, combatants=members
+                )
+            )
         return tuple(requests)
 
     def settle_initiative(self, state: State, rolls: Mapping[str, Roll]) -> State:
@@ -75,9 +83,15 @@ class Countdown(TrudvangBase):
                 bonus = self.apart_bonus(state, cid)
                 if bonus:
                     value = group_totals[request.key] + bonus
-                    state = log(state, N_("{name} acts apart from his group: {roll} {bonus} for his skipped turn = {value}."),
-                                facts={"initiative": value, "bonus": bonus}, name=who(state, cid),
-                                roll=group_totals[request.key], bonus=signed(bonus), value=value)
+                    state = log(
+                        state,
+                        N_("{name} acts apart from his group: {roll} {bonus} for his skipped turn = {value}."),
+                        facts={"initiative": value, "bonus": bonus},
+                        name=who(state, cid),
+                        roll=group_totals[request.key],
+                        bonus=signed(bonus),
+                        value=value,
+                    )
         return settle(state, self.order(state, group_totals))
 
     def order(self, state: State, totals: dict[str, int]) -> tuple[Slot, ...]:
@@ -127,9 +141,15 @@ class Countdown(TrudvangBase):
         """The order with the slots that share a call told apart by :meth:`slot_label`; the others (and
         held actions) labelled by their call alone."""
         shared = Counter(self.call(slot.value) for slot in slots if slot.label != HELD)
-        return tuple(slot if slot.label == HELD else
-                     replace(slot, label=self.slot_label(slot.value) if shared[self.call(slot.value)] > 1 else self.call_label(slot.value))
-                     for slot in slots)
+        return tuple(
+            slot
+            if slot.label == HELD
+            else replace(
+                slot,
+                label=self.slot_label(slot.value) if shared[self.call(slot.value)] > 1 else self.call_label(slot.value),
+            )
+            for slot in slots
+        )
 
     def slots(self, values: Mapping[str, int]) -> list[Slot]:
         """Each distinct initiative is its own slot (equal values act together), highest first; several
@@ -137,8 +157,10 @@ class Countdown(TrudvangBase):
         by_value: dict[int, list[str]] = {}
         for cid, value in values.items():
             by_value.setdefault(value, []).append(cid)
-        return [Slot(label=self.call_label(value), combatants=tuple(ids), value=value)
-                for value, ids in sorted(by_value.items(), reverse=True)]
+        return [
+            Slot(label=self.call_label(value), combatants=tuple(ids), value=value)
+            for value, ids in sorted(by_value.items(), reverse=True)
+        ]
 
     # -- rebuilding the order --------------------------------------------------------------------------
     def reorder(self, state: State, info: RoundInfo, changed: set[str]) -> State:
@@ -152,7 +174,7 @@ class Countdown(TrudvangBase):
         cursor = state.cursor
         past = order[: cursor + 1]
         values: dict[str, int] = {}
-        for slot in order[cursor + 1:]:
+        for slot in order[cursor + 1 :]:
             for cid in slot.combatants:
                 if cid not in changed:
                     value = self.value_of(state, info, cid)
@@ -176,7 +198,9 @@ class Countdown(TrudvangBase):
                 values[cid] = value
         if joining and current is not None:
             past[-1] = replace(current, combatants=(*current.combatants, *joining))
-        new_order = self.labelled(tuple(slot for slot in (*past, *self.slots(early), *self.slots(values)) if slot.combatants))
+        new_order = self.labelled(
+            tuple(slot for slot in (*past, *self.slots(early), *self.slots(values)) if slot.combatants)
+        )
         return replace(state, order=new_order, cursor=cursor)
 
     def remove_from_order(self, state: State, cid: str) -> State:

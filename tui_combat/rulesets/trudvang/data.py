@@ -20,9 +20,29 @@ from tui_combat.i18n import _
 from tui_combat.rulesets.data_loading import DATA_DIR, house_rules_path, load_ruleset_data
 
 __all__ = [
-    "DATA_PATH", "DODGE", "FIXED_LOCKS", "SHIELD", "SHIELD_GROUP", "SKILL_FIELDS", "UNARMED", "WRESTLING", "ArmourData",
-    "NonNegative", "RaceData", "Rules", "ShieldData", "SkillData", "SkillField", "TrudvangData", "WeaponData", "canonical_lock",
-    "default_data", "find_entry", "load_data", "lock_problem", "norm",
+    "DATA_PATH",
+    "DODGE",
+    "FIXED_LOCKS",
+    "SHIELD",
+    "SHIELD_GROUP",
+    "SKILL_FIELDS",
+    "UNARMED",
+    "WRESTLING",
+    "ArmourData",
+    "NonNegative",
+    "RaceData",
+    "Rules",
+    "ShieldData",
+    "SkillData",
+    "SkillField",
+    "TrudvangData",
+    "WeaponData",
+    "canonical_lock",
+    "default_data",
+    "find_entry",
+    "load_data",
+    "lock_problem",
+    "norm",
 ]
 
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]
@@ -156,14 +176,21 @@ def lock_problem(lock: str, groups: set[str], weapons: set[str] | None) -> str:
     """Why ``lock`` is not a valid lock ("" when it is). ``weapons`` None: any weapon name is accepted."""
     kind, sep, target = lock.partition(":")
     kind = kind.strip().lower()
-    not_a_lock = _('"{lock}" is not a lock; use one of {known}, weapon:<name> or group:<group>.',
-                   lock=lock, known=", ".join(FIXED_LOCKS))
+    not_a_lock = _(
+        '"{lock}" is not a lock; use one of {known}, weapon:<name> or group:<group>.',
+        lock=lock,
+        known=", ".join(FIXED_LOCKS),
+    )
     if not sep:
         return "" if kind in FIXED_LOCKS else not_a_lock
     if kind == "group":
         if norm(target) in groups:
             return ""
-        return _('"{group}" is not a weapon group; known groups: {known}.', group=target.strip(), known=", ".join(sorted(groups)))
+        return _(
+            '"{group}" is not a weapon group; known groups: {known}.',
+            group=target.strip(),
+            known=", ".join(sorted(groups)),
+        )
     if kind == "weapon":
         if not norm(target):
             return _('"{lock}" needs a weapon name after "weapon:".', lock=lock)

@@ -32,10 +32,14 @@ __all__ = ["ARMOUR", "LEVEL_WORDS", "WEAR_OPTION", "Share", "Wounds", "damage_le
 ARMOUR = "armour"
 """The wear key of a combatant's armour (beside ``shield`` and his weapons' names)."""
 LEVEL_WORDS = (N_("lightly damaged"), N_("injured"), N_("seriously injured"), N_("critically injured"), N_("dying"))
-WEAR_OPTION = OptionSpec(key="wear", label=N_("Breach Value wear"), choices=(
-    ("excess", N_("BV loses the damage above PV (revised GMG)")),
-    ("one", N_("BV loses 1 a hit (older example; the seed's parry)")),
-))
+WEAR_OPTION = OptionSpec(
+    key="wear",
+    label=N_("Breach Value wear"),
+    choices=(
+        ("excess", N_("BV loses the damage above PV (revised GMG)")),
+        ("one", N_("BV loses 1 a hit (older example; the seed's parry)")),
+    ),
+)
 
 
 def pv_of(bv: int) -> int:
@@ -111,7 +115,7 @@ class Wounds(CombatActions):
         return None if level is None else LEVEL_WORDS[level]
 
     def level_text(self, combatant: Combatant) -> str:
-        """"injured (−1)" for the card; "" when unhurt."""
+        """ "injured (−1)" for the card; "" when unhurt."""
         level = self.level_of(combatant)
         if level is None:
             return ""
@@ -122,7 +126,9 @@ class Wounds(CombatActions):
         """The damage level as the round begins gives this round's initiative its penalty."""
         state = super().on_round_start(state)
         penalties = {c.id: self.level_penalty(c) for c in state.combatants}
-        return self.with_round(state, replace(self.round_of(state), damage_im={k: v for k, v in penalties.items() if v}))
+        return self.with_round(
+            state, replace(self.round_of(state), damage_im={k: v for k, v in penalties.items() if v})
+        )
 
     def damage_im(self, state: State, cid: str) -> int:
         info = self.round_of(state)
@@ -222,11 +228,21 @@ class Wounds(CombatActions):
             pv = self.pv_now(state, combatant_id, share.item)
             what = self.item_name(sheet, share.item)
             state, worn = self.wear(state, combatant_id, share.item, amount - pv)
-            public = Msg(id=N_("The parry puts the {damage} damage on the {item}: {name}'s body takes none."),
-                         params={"damage": amount, "item": what, "name": name})
-            return log(state, N_("The parry puts the {damage} damage on the {item} (PV {pv}): {name}'s body takes none.{wear}"),
-                       facts={"item_damage": amount, "body_damage": 0}, public=public, damage=amount, item=what,
-                       pv=self.figure(state, combatant_id, pv), name=name, wear=worn)
+            public = Msg(
+                id=N_("The parry puts the {damage} damage on the {item}: {name}'s body takes none."),
+                params={"damage": amount, "item": what, "name": name},
+            )
+            return log(
+                state,
+                N_("The parry puts the {damage} damage on the {item} (PV {pv}): {name}'s body takes none.{wear}"),
+                facts={"item_damage": amount, "body_damage": 0},
+                public=public,
+                damage=amount,
+                item=what,
+                pv=self.figure(state, combatant_id, pv),
+                name=name,
+                wear=worn,
+            )
         wear: Param = ""
         if sheet.armour:
             state, wear = self.wear(state, combatant_id, ARMOUR, share.body)
@@ -243,24 +259,44 @@ class Wounds(CombatActions):
             seen.append(halved)
         armour = self.item_name(sheet, ARMOUR)
         if share.absorbed:
-            notes.append(Msg(id=N_(" {armour} absorbs {pv}."), params={"armour": armour,
-                                                                      "pv": self.figure(state, combatant_id, share.absorbed)}))
-            seen.append(Msg(id=N_(" {armour} takes part of the blow.") if share.body else N_(" {armour} takes the whole blow."),
-                            params={"armour": armour}))
+            notes.append(
+                Msg(
+                    id=N_(" {armour} absorbs {pv}."),
+                    params={"armour": armour, "pv": self.figure(state, combatant_id, share.absorbed)},
+                )
+            )
+            seen.append(
+                Msg(
+                    id=N_(" {armour} takes part of the blow.") if share.body else N_(" {armour} takes the whole blow."),
+                    params={"armour": armour},
+                )
+            )
         level = self.level_of(combatant)
         if share.body:
-            public = Msg(id=N_("{name} loses Body Points{level}.{notes}"),
-                         params={"name": name, "level": self.level_param(state, combatant, penalty=False),
-                                 "notes": concat(seen)})
+            public = Msg(
+                id=N_("{name} loses Body Points{level}.{notes}"),
+                params={
+                    "name": name,
+                    "level": self.level_param(state, combatant, penalty=False),
+                    "notes": concat(seen),
+                },
+            )
         else:
             public = Msg(id=N_("{name} loses no Body Points.{notes}"), params={"name": name, "notes": concat(seen)})
-        return log(state, N_("{name} loses {body} BP{level}.{notes}{wear}"),
-                   facts={"body_damage": share.body, "absorbed": share.absorbed, "level": _level_fact(level)},
-                   public=public, name=name, body=self.figure(state, combatant_id, share.body),
-                   notes=concat(notes), level=self.level_param(state, combatant), wear=wear)
+        return log(
+            state,
+            N_("{name} loses {body} BP{level}.{notes}{wear}"),
+            facts={"body_damage": share.body, "absorbed": share.absorbed, "level": _level_fact(level)},
+            public=public,
+            name=name,
+            body=self.figure(state, combatant_id, share.body),
+            notes=concat(notes),
+            level=self.level_param(state, combatant),
+            wear=wear,
+        )
 
     def level_param(self, state: State, combatant: Combatant, *, penalty: bool = True) -> Param:
-        """", injured (-1)" as a log parameter, the penalty as a figure of his (:meth:`figure`); "" when unhurt."""
+        """ ", injured (-1)" as a log parameter, the penalty as a figure of his (:meth:`figure`); "" when unhurt."""
         level = self.level_of(combatant)
         if level is None:
             return ""
@@ -268,7 +304,10 @@ class Wounds(CombatActions):
         value = self.data.rules.level_penalties[level]
         if not penalty or not value:
             return Msg(id=", {level}", params={"level": word})
-        return Msg(id=", {level} ({penalty})", params={"level": word, "penalty": self.figure(state, combatant.id, f"{value:+d}")})
+        return Msg(
+            id=", {level} ({penalty})",
+            params={"level": word, "penalty": self.figure(state, combatant.id, f"{value:+d}")},
+        )
 
     def wear(self, state: State, cid: str, item: str, excess: int) -> tuple[State, Param]:
         """Wear ``item`` by the ``excess`` damage that got past its PV; the log's sentence about it (its values
@@ -278,11 +317,19 @@ class Wounds(CombatActions):
         if left == bv:
             return state, ""
         carry = self.fight_of(state)
-        state = self.with_fight(state, replace(carry, wear={**carry.wear, cid: {**carry.wear.get(cid, {}), item: left}}))
+        state = self.with_fight(
+            state, replace(carry, wear={**carry.wear, cid: {**carry.wear.get(cid, {}), item: left}})
+        )
         what = self.item_name(self.sheet(state, cid), item)
-        return state, Msg(id=N_(" {item}: BV {before} → {after}, PV {pv}."), params={
-            "item": what, "before": self.figure(state, cid, bv), "after": self.figure(state, cid, left),
-            "pv": self.figure(state, cid, pv_of(left))})
+        return state, Msg(
+            id=N_(" {item}: BV {before} → {after}, PV {pv}."),
+            params={
+                "item": what,
+                "before": self.figure(state, cid, bv),
+                "after": self.figure(state, cid, left),
+                "pv": self.figure(state, cid, pv_of(left)),
+            },
+        )
 
     def item_name(self, sheet: TrudvangSheet, item: str) -> Msg:
         if item == ARMOUR:

@@ -32,7 +32,19 @@ from tui_combat.rulesets.trudvang.data import (
 )
 
 __all__ = [
-    "KEY_CONTEXT", "NAME_AND_NUMBER", "NONE_WORDS", "SHEET_LABELS", "SKILL_KEYS", "WEAPON_KEYS", "is_none", "Skill", "TrudvangSheet", "Weapon", "read_int", "sheet_from_fields", "split_outside_parentheses",
+    "KEY_CONTEXT",
+    "NAME_AND_NUMBER",
+    "NONE_WORDS",
+    "SHEET_LABELS",
+    "SKILL_KEYS",
+    "WEAPON_KEYS",
+    "is_none",
+    "Skill",
+    "TrudvangSheet",
+    "Weapon",
+    "read_int",
+    "sheet_from_fields",
+    "split_outside_parentheses",
 ]
 
 NATURAL_WEAPONS = (N_("bite"), N_("claws"))
@@ -180,14 +192,25 @@ _OPTION = re.compile(r"^(?P<key>[^\W\d][\w’']*)\s*(?:[=:]\s*|\s+|$)(?P<value>.
 KEY_CONTEXT = "Trudvang sheet key"
 """The catalogs' context of the keys in parentheses, so that a key's word is its own ("im", not the card's)."""
 WEAPON_KEYS: dict[str, str] = {
-    "like": NC_("Trudvang sheet key", "like"), "im": NC_("Trudvang sheet key", "im"), "actions": NC_("Trudvang sheet key", "actions"),
-    "group": NC_("Trudvang sheet key", "group"), "hands": NC_("Trudvang sheet key", "hands"), "light": NC_("Trudvang sheet key", "light"),
-    "ranged": NC_("Trudvang sheet key", "ranged"), "damage": NC_("Trudvang sheet key", "damage"), "or": NC_("Trudvang sheet key", "or"),
-    "pv": NC_("Trudvang sheet key", "pv"), "bv": NC_("Trudvang sheet key", "bv"),
+    "like": NC_("Trudvang sheet key", "like"),
+    "im": NC_("Trudvang sheet key", "im"),
+    "actions": NC_("Trudvang sheet key", "actions"),
+    "group": NC_("Trudvang sheet key", "group"),
+    "hands": NC_("Trudvang sheet key", "hands"),
+    "light": NC_("Trudvang sheet key", "light"),
+    "ranged": NC_("Trudvang sheet key", "ranged"),
+    "damage": NC_("Trudvang sheet key", "damage"),
+    "or": NC_("Trudvang sheet key", "or"),
+    "pv": NC_("Trudvang sheet key", "pv"),
+    "bv": NC_("Trudvang sheet key", "bv"),
 }
 """The keys of a weapon's numbers ("Club (im -2, actions 3, group one-handed heavy)"), each read in English or in
 any language of the interface ("Дубинка (МИ -2, действия 3, группа одноручное тяжёлое)")."""
-SKILL_KEYS: dict[str, str] = {"cp": NC_("Trudvang sheet key", "cp"), "im": NC_("Trudvang sheet key", "im"), "lock": NC_("Trudvang sheet key", "lock")}
+SKILL_KEYS: dict[str, str] = {
+    "cp": NC_("Trudvang sheet key", "cp"),
+    "im": NC_("Trudvang sheet key", "im"),
+    "lock": NC_("Trudvang sheet key", "lock"),
+}
 """The keys of a discipline or specialty of one's own ("Axe lord 1 (cp 2, lock weapon:battle axe)")."""
 _KEY_SPELLINGS = {"as": "like", "base": "like", "open_at": "or", "cp_per_level": "cp", "im_per_level": "im"}
 """Other English words the keys have been written with."""
@@ -205,8 +228,14 @@ def _key(written: str, keys: Mapping[str, str]) -> str:
     if word in keys:
         return word
     wanted = norm(written)
-    return next((key for key, message in keys.items()
-                 if any(norm(spelt) == wanted for spelt in spellings(message, KEY_CONTEXT))), word)
+    return next(
+        (
+            key
+            for key, message in keys.items()
+            if any(norm(spelt) == wanted for spelt in spellings(message, KEY_CONTEXT))
+        ),
+        word,
+    )
 
 
 def _keys_shown(keys: Mapping[str, str]) -> str:
@@ -225,6 +254,8 @@ def _lock(lock: str, data: TrudvangData) -> str:
     """A skill's lock with its weapon group as the data names it ("group:одноручное лёгкое")."""
     kind, sep, target = lock.partition(":")
     return f"{kind}:{_group(target.strip(), data)}" if sep and kind.strip().lower() == "group" else lock
+
+
 NAME_AND_NUMBER = re.compile(r"^(?P<name>.*?)\s*(?P<level>[+\-−]?\d+)$")
 
 
@@ -250,12 +281,16 @@ def split_outside_parentheses(text: str, separators: str) -> list[str]:
 def _entry(text: str, where: str) -> tuple[str, dict[str, str]]:
     match = _ENTRY.match(text.strip())
     if match is None:
-        raise RuleError(_('{where}: cannot read "{text}": write "name (key value, key value)".', where=where, text=text))
+        raise RuleError(
+            _('{where}: cannot read "{text}": write "name (key value, key value)".', where=where, text=text)
+        )
     options: dict[str, str] = {}
     for part in split_outside_parentheses(match["options"] or "", ",;"):
         option = _OPTION.match(part)
         if option is None:
-            raise RuleError(_('{where}: cannot read "{text}" in "{entry}": write "key value".', where=where, text=part, entry=text))
+            raise RuleError(
+                _('{where}: cannot read "{text}" in "{entry}": write "key value".', where=where, text=part, entry=text)
+            )
         options[option["key"].lower()] = option["value"].strip()
     return match["head"].strip(), options
 
@@ -265,7 +300,9 @@ def read_int(value: str, where: str, key: str) -> int:
     try:
         return int(cleaned)
     except ValueError:
-        raise RuleError(_('{where}: {key} must be a whole number, not "{value}".', where=where, key=key, value=value)) from None
+        raise RuleError(
+            _('{where}: {key} must be a whole number, not "{value}".', where=where, key=key, value=value)
+        ) from None
 
 
 def _bool(value: str, where: str, key: str) -> bool:
@@ -278,7 +315,7 @@ def _bool(value: str, where: str, key: str) -> bool:
 
 
 def _suggest(name: str, known: Mapping[str, str]) -> str:
-    """" Did you mean …?" with the name closest to ``name`` among ``known`` (a name the GM may have meant, in
+    """ " Did you mean …?" with the name closest to ``name`` among ``known`` (a name the GM may have meant, in
     whatever language he typed → the entry's name in his language), or ""."""
     names = list(known)
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
@@ -292,7 +329,9 @@ def _suggest(name: str, known: Mapping[str, str]) -> str:
 def _names_and_aliases(table: Mapping[str, Any]) -> dict[str, str]:
     """Every name a table's entries answer to (in English, in the GM's language, their aliases in any language),
     each with the entry's name in the GM's language: for "did you mean" whatever language the GM typed in."""
-    return {name: data_word(entry.name) for entry in table.values() for name in (entry.name, _(entry.name), *entry.aliases)}
+    return {
+        name: data_word(entry.name) for entry in table.values() for name in (entry.name, _(entry.name), *entry.aliases)
+    }
 
 
 def _named_entry(table: dict[str, Any], typed: str, unknown: str) -> str:
@@ -335,8 +374,14 @@ def _weapon_inputs(text: str) -> list[str | WeaponInput]:
             elif key in ("light", "ranged"):
                 fields[key] = _bool(value, where, written)
             else:
-                raise RuleError(_('{where}: unknown key "{key}"; use {known}.', where=where, key=written,
-                                  known=_keys_shown(WEAPON_KEYS)))
+                raise RuleError(
+                    _(
+                        '{where}: unknown key "{key}"; use {known}.',
+                        where=where,
+                        key=written,
+                        known=_keys_shown(WEAPON_KEYS),
+                    )
+                )
         try:
             result.append(msgspec.convert(fields, WeaponInput))
         except msgspec.ValidationError as error:
@@ -350,7 +395,9 @@ def _skill_inputs(text: str, label: str) -> list[SkillInput]:
         head, options = _entry(part, label)
         match = NAME_AND_NUMBER.match(head)
         if match is None or not match["name"].strip():
-            raise RuleError(_('{where}: "{text}" needs a level after the name, e.g. "{text} 1".', where=label, text=head))
+            raise RuleError(
+                _('{where}: "{text}" needs a level after the name, e.g. "{text} 1".', where=label, text=head)
+            )
         level = read_int(match["level"], label, match["name"])
         if level < 0:
             raise RuleError(_('{where}: the level of "{name}" cannot be negative.', where=label, name=match["name"]))
@@ -365,8 +412,14 @@ def _skill_inputs(text: str, label: str) -> list[SkillInput]:
             elif key == "lock":
                 fields["lock"] = value
             else:
-                raise RuleError(_('{where}: unknown key "{key}"; use {known}.', where=where, key=written,
-                                  known=_keys_shown(SKILL_KEYS)))
+                raise RuleError(
+                    _(
+                        '{where}: unknown key "{key}"; use {known}.',
+                        where=where,
+                        key=written,
+                        known=_keys_shown(SKILL_KEYS),
+                    )
+                )
         try:
             result.append(msgspec.convert(fields, SkillInput))
         except msgspec.ValidationError as error:
@@ -383,7 +436,15 @@ def _resolve_weapon(item: str | WeaponInput, data: TrudvangData) -> Weapon:
     key = find_entry(data.weapons, like or name)
     if like and key is None:
         known = [data_word(w.name) for w in data.weapons.values()]
-        raise RuleError(_('Weapons: "{name}" is like "{like}", which is not a known weapon. Known: {known}.{hint}', name=name, like=like, known=", ".join(known), hint=_suggest(like, _names_and_aliases(data.weapons))))
+        raise RuleError(
+            _(
+                'Weapons: "{name}" is like "{like}", which is not a known weapon. Known: {known}.{hint}',
+                name=name,
+                like=like,
+                known=", ".join(known),
+                hint=_suggest(like, _names_and_aliases(data.weapons)),
+            )
+        )
     base = data.weapons[key] if key is not None else None
     if base is None and (spec.im is None or spec.actions is None or spec.group is None):
         known = [data_word(w.name) for w in data.weapons.values()]
@@ -459,7 +520,12 @@ def _resolved(raw: SheetInput, data: TrudvangData) -> TrudvangSheet:
     seen: set[str] = set()
     for weapon in weapons:
         if norm(weapon.name) in seen:
-            raise RuleError(_('Weapons: "{name}" is listed twice; name the second one, e.g. "Left {name} (like {name})".', name=weapon.name))
+            raise RuleError(
+                _(
+                    'Weapons: "{name}" is listed twice; name the second one, e.g. "Left {name} (like {name})".',
+                    name=weapon.name,
+                )
+            )
         seen.add(norm(weapon.name))
 
     shield = _named_entry(data.shields, raw.shield, N_('Shield: unknown shield "{name}". Known: {known}.{hint}'))
@@ -474,7 +540,10 @@ def _resolved(raw: SheetInput, data: TrudvangData) -> TrudvangSheet:
     for weapon_key, weapon_data in data.weapons.items():
         weapon_names |= {norm(weapon_key), norm(weapon_data.name), *(norm(a) for a in weapon_data.aliases)}
     groups = data.weapon_groups() | {norm(w.group) for w in weapons}
-    for label, value, own in ((_("Disciplines"), raw.disciplines, "disciplines"), (_("Specialties"), raw.specialties, "specialties")):
+    for label, value, own in (
+        (_("Disciplines"), raw.disciplines, "disciplines"),
+        (_("Specialties"), raw.specialties, "specialties"),
+    ):
         items = _skill_inputs(value, label) if isinstance(value, str) else value
         for item in items:
             table_name, known_skill = _known_skill(item.name, own, data)
@@ -491,10 +560,19 @@ def _resolved(raw: SheetInput, data: TrudvangData) -> TrudvangSheet:
             target.append(skill)
     for field, level in from_lists.items():
         if levels[field] and levels[field] != level:
-            raise RuleError(_("{name} is given twice, as {a} and {b}.", name=field.replace("_", " ").capitalize(), a=levels[field], b=level))
+            raise RuleError(
+                _(
+                    "{name} is given twice, as {a} and {b}.",
+                    name=field.replace("_", " ").capitalize(),
+                    a=levels[field],
+                    b=level,
+                )
+            )
         levels[field] = level
     if raw.fear >= len(data.rules.fear_im):
-        raise RuleError(_("Fear level goes from 0 to {max}, not {value}.", max=len(data.rules.fear_im) - 1, value=raw.fear))
+        raise RuleError(
+            _("Fear level goes from 0 to {max}, not {value}.", max=len(data.rules.fear_im) - 1, value=raw.fear)
+        )
     return TrudvangSheet(
         sv=raw.sv,
         weapons=weapons,
@@ -530,8 +608,14 @@ def _known_skill(name: str, own: str, data: TrudvangData) -> tuple[str, SkillDat
     return table_name, (data.disciplines if table_name == "disciplines" else data.specialties)[key]
 
 
-def _own_skill(item: SkillInput, known_skill: SkillData | None, label: str, data: TrudvangData, groups: set[str],
-               weapon_names: set[str]) -> Skill:
+def _own_skill(
+    item: SkillInput,
+    known_skill: SkillData | None,
+    label: str,
+    data: TrudvangData,
+    groups: set[str],
+    weapon_names: set[str],
+) -> Skill:
     """The sheet's skill of ``item``: the data's ``known_skill`` with the sheet's numbers, or one of the GM's own
     (which needs its CP and lock); its lock checked against the sheet's weapons and groups."""
     if known_skill is None and (item.cp_per_level is None or item.lock is None):
@@ -543,8 +627,14 @@ def _own_skill(item: SkillInput, known_skill: SkillData | None, label: str, data
                 where=label,
                 name=item.name,
                 known=", ".join(known),
-                hint=_suggest(item.name, {**{name: name for name in known}, **_names_and_aliases(data.disciplines),
-                                          **_names_and_aliases(data.specialties)}),
+                hint=_suggest(
+                    item.name,
+                    {
+                        **{name: name for name in known},
+                        **_names_and_aliases(data.disciplines),
+                        **_names_and_aliases(data.specialties),
+                    },
+                ),
                 level=item.level,
             )
         )
@@ -553,8 +643,13 @@ def _own_skill(item: SkillInput, known_skill: SkillData | None, label: str, data
     if problem:
         raise RuleError(_("{where}: {name}: {problem}", where=label, name=item.name, problem=problem))
     if known_skill is None:
-        return Skill(name=item.name, level=item.level, cp_per_level=item.cp_per_level or 0,
-                     im_per_level=item.im_per_level or 0, lock=canonical_lock(lock))
+        return Skill(
+            name=item.name,
+            level=item.level,
+            cp_per_level=item.cp_per_level or 0,
+            im_per_level=item.im_per_level or 0,
+            lock=canonical_lock(lock),
+        )
     return Skill(
         name=known_skill.name,
         level=item.level,
@@ -562,5 +657,3 @@ def _own_skill(item: SkillInput, known_skill: SkillData | None, label: str, data
         im_per_level=item.im_per_level if item.im_per_level is not None else known_skill.im_per_level,
         lock=canonical_lock(lock),
     )
-
-

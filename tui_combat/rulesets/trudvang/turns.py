@@ -45,7 +45,7 @@ class ChangeArgs(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def one_after_another(names: list[Msg]) -> Param:
-    """"A, then B, then C" as a log parameter."""
+    """ "A, then B, then C" as a log parameter."""
     if len(names) == 1:
         return names[0]
     return Msg(id=N_("{first}, then {rest}"), params={"first": names[0], "rest": one_after_another(names[1:])})
@@ -70,8 +70,13 @@ class TurnActions(Countdown):
         info = self.with_turn(info, combatant.id, replace(turn, held=True))
         state = self.with_round(self.remove_from_order(state, combatant.id), info)
         penalty = self.data.rules.held_penalty
-        return log(state, N_("{name} holds his action ({penalty} on what he does when he acts)."),
-                   facts={"penalty": penalty}, name=who(state, combatant), penalty=signed(penalty))
+        return log(
+            state,
+            N_("{name} holds his action ({penalty} on what he does when he acts)."),
+            facts={"penalty": penalty},
+            name=who(state, combatant),
+            penalty=signed(penalty),
+        )
 
     def act_held(self, state: State, raw: dict[str, Any]) -> State:
         args = convert_args(raw, ActHeldArgs, "act_held")
@@ -96,8 +101,13 @@ class TurnActions(Countdown):
             if len(tied) < 2:
                 continue
             if any(c.id not in tiebreak for c in tied):
-                raise RuleError(_("{names} have the same Combat SV ({sv}): each rolls 1d10, highest first.",
-                                  names=", ".join(c.name for c in tied), sv=sv))
+                raise RuleError(
+                    _(
+                        "{names} have the same Combat SV ({sv}): each rolls 1d10, highest first.",
+                        names=", ".join(c.name for c in tied),
+                        sv=sv,
+                    )
+                )
             values = [tiebreak[c.id] for c in tied]
             if any(not 1 <= v <= 10 for v in values):
                 raise RuleError(_("A tie-break roll is 1d10 (1 to 10)."))
@@ -120,8 +130,14 @@ class TurnActions(Countdown):
         # "A, then B" names each one: the players read those they see, in the same order.
         seen = [who(state, c) for c in ordered if not c.hidden]
         public = Msg(id=said, params={"names": one_after_another(seen), "penalty": signed(penalty)}) if seen else None
-        return log(state, said, facts={"penalty": penalty}, public=public,
-                   names=one_after_another([who(state, c) for c in ordered]), penalty=signed(penalty))
+        return log(
+            state,
+            said,
+            facts={"penalty": penalty},
+            public=public,
+            names=one_after_another([who(state, c) for c in ordered]),
+            penalty=signed(penalty),
+        )
 
     def combatant_called(self, state: State, text: str) -> str:
         """The id of the combatant named ``text`` (his name, or his id)."""
@@ -141,7 +157,9 @@ class TurnActions(Countdown):
             match = NAME_AND_NUMBER.match(part)
             if match is None or not match["name"].strip():
                 raise RuleError(_('Cannot read the tie-break "{text}": write "name roll, name roll".', text=part))
-            result[self.combatant_called(state, match["name"])] = read_int(match["level"], _("Tie-break"), match["name"])
+            result[self.combatant_called(state, match["name"])] = read_int(
+                match["level"], _("Tie-break"), match["name"]
+            )
         return result
 
     # -- skip ------------------------------------------------------------------------------------------
@@ -157,16 +175,25 @@ class TurnActions(Countdown):
             raise RuleError(_("{name} has already given up his turn.", name=combatant.name))
         if turn.acted:
             raise RuleError(_("{name} has already acted this round: he cannot give up his turn.", name=combatant.name))
-        if kind == "resolve" and not turn.held and combatant.id not in state.acting_now() and self.called(state, combatant.id, info):
+        if (
+            kind == "resolve"
+            and not turn.held
+            and combatant.id not in state.acting_now()
+            and self.called(state, combatant.id, info)
+        ):
             raise RuleError(_("{name}'s turn has passed.", name=combatant.name))
         info = self.with_turn(info, combatant.id, replace(turn, skipped=True, held=False))
         state = self.with_round(self.remove_from_order(state, combatant.id), info)
         carry = self.fight_of(state)
         bonus = Bonus(round=state.round + 1, value=self.data.rules.skip_bonus)
         state = self.with_fight(state, replace(carry, init_bonus={**carry.init_bonus, combatant.id: bonus}))
-        return log(state, N_("{name} gives up his turn: only parries this round, {bonus} to initiative next round."),
-                   facts={"bonus": bonus.value, "next_round": bonus.round}, name=who(state, combatant),
-                   bonus=signed(bonus.value))
+        return log(
+            state,
+            N_("{name} gives up his turn: only parries this round, {bonus} to initiative next round."),
+            facts={"bonus": bonus.value, "next_round": bonus.round},
+            name=who(state, combatant),
+            bonus=signed(bonus.value),
+        )
 
     # -- change of action ------------------------------------------------------------------------------
     def change_action(self, state: State, raw: dict[str, Any]) -> State:
@@ -184,15 +211,23 @@ class TurnActions(Countdown):
         if kind == "end":
             raise RuleError(_("The round is over."))
         if kind == "resolve" and self.called(state, combatant.id, info):
-            raise RuleError(_("{name}'s call has come: he can no longer change his action (parries and free actions excepted).",
-                              name=combatant.name))
+            raise RuleError(
+                _(
+                    "{name}'s call has come: he can no longer change his action (parries and free actions excepted).",
+                    name=combatant.name,
+                )
+            )
         rolled = key in info.modifiers
         if kind == "resolve" and not rolled:
             raise RuleError(_("{name} has no initiative this round.", name=combatant.name))
         info = replace(info, declarations={**info.declarations, **{cid: declaration for cid in members}})
         if not rolled:
-            return log(self.with_round(state, info), N_("{name} chooses: {what}."), name=who(state, combatant),
-                       what=self.describe_used(state, combatant.id, new_used))
+            return log(
+                self.with_round(state, info),
+                N_("{name} chooses: {what}."),
+                name=who(state, combatant),
+                what=self.describe_used(state, combatant.id, new_used),
+            )
         old_modifier = info.modifiers[key]
         before = self.value_of(state, info, combatant.id)
         new_modifier = self.init_modifier(state, combatant.id, new_used, bonus=not combatant.group)
@@ -207,12 +242,19 @@ class TurnActions(Countdown):
         call: Param = state.order[index].label if index is not None else "?"
         name, what = who(state, combatant), self.describe_used(state, combatant.id, new_used)
         # A foe's IMs and initiative are behind the screen: the players read what he now uses.
-        return log(state, N_("{name} changes his action to {what}: IM {old} → {new}, initiative {before} → {after} (call {call})."),
-                   facts={"im": new_modifier, "initiative": after or 0},
-                   public=Msg(id=N_("{name} changes his action to {what}."), params={"name": name, "what": what}),
-                   name=name, what=what, old=self.figure(state, combatant.id, signed(old_modifier)),
-                   new=self.figure(state, combatant.id, signed(new_modifier)),
-                   before=self.figure(state, combatant.id, before), after=self.figure(state, combatant.id, after), call=call)
+        return log(
+            state,
+            N_("{name} changes his action to {what}: IM {old} → {new}, initiative {before} → {after} (call {call})."),
+            facts={"im": new_modifier, "initiative": after or 0},
+            public=Msg(id=N_("{name} changes his action to {what}."), params={"name": name, "what": what}),
+            name=name,
+            what=what,
+            old=self.figure(state, combatant.id, signed(old_modifier)),
+            new=self.figure(state, combatant.id, signed(new_modifier)),
+            before=self.figure(state, combatant.id, before),
+            after=self.figure(state, combatant.id, after),
+            call=call,
+        )
 
     def describe_used(self, state: State, cid: str, used: Used) -> Param:
         """What he uses, as a log parameter: "Broadsword, Seax in the off hand, Medium shield"."""
@@ -237,8 +279,15 @@ class TurnActions(Countdown):
         elif used.offhand is None:
             declaration["offhand"] = item
         else:
-            raise RuleError(_("{name} declared a weapon in each hand ({a}, {b}): change the action to parry with the {item}.",
-                              name=combatant.name, a=used.weapon.name, b=used.offhand.name, item=item.lower()))
+            raise RuleError(
+                _(
+                    "{name} declared a weapon in each hand ({a}, {b}): change the action to parry with the {item}.",
+                    name=combatant.name,
+                    a=used.weapon.name,
+                    b=used.offhand.name,
+                    item=item.lower(),
+                )
+            )
         if "weapon" not in declaration and used.weapon is not None:
             declaration["weapon"] = used.weapon.name
         state = self.change_action(state, {"combatant": combatant.id, "declaration": declaration})

@@ -44,14 +44,22 @@ class TrudvangView(Wounds):
         if kind == "group":
             target = _(next((w.group for w in self.data.weapons.values() if norm(w.group) == target), target))
         elif kind == "weapon":
-            target = _(next((w.name for k, w in self.data.weapons.items() if norm(k) == target or norm(w.name) == target), target))
+            target = _(
+                next(
+                    (w.name for k, w in self.data.weapons.items() if norm(k) == target or norm(w.name) == target),
+                    target,
+                )
+            )
         return _("CP {target}", target=target)
 
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
         """One line per CP pool, then the weapon actions of each weapon and the shield, then the unarmed attacks."""
         budget = self.budget_of(state, self.round_of(state), combatant_id)
         sheet = self.sheet(state, combatant_id)
-        lines = [BudgetLine(label=self.pool_label(pool), left=meter.left, total=meter.total) for pool, meter in budget.pools.items()]
+        lines = [
+            BudgetLine(label=self.pool_label(pool), left=meter.left, total=meter.total)
+            for pool, meter in budget.pools.items()
+        ]
         for item, meter in budget.actions.items():
             name = self.data.shields[sheet.shield].name if item == SHIELD and sheet.shield else item
             lines.append(BudgetLine(label=_("{item} actions", item=_(name)), left=meter.left, total=meter.total))
@@ -82,23 +90,52 @@ class TrudvangView(Wounds):
             lines.insert(0, (_("Damage level"), level))
         if sheet.race:
             race = data.races[sheet.race]
-            lines.append((_("Body Points"), _("{hp}/{max} ({race} {base}, Constitution {con:+d}, Strength {str:+d})",
-                                              hp=combatant.hp, max=combatant.max_hp, race=_(race.name), base=race.bp,
-                                              con=sheet.con_mod, str=sheet.str_mod)))
+            lines.append(
+                (
+                    _("Body Points"),
+                    _(
+                        "{hp}/{max} ({race} {base}, Constitution {con:+d}, Strength {str:+d})",
+                        hp=combatant.hp,
+                        max=combatant.max_hp,
+                        race=_(race.name),
+                        base=race.bp,
+                        con=sheet.con_mod,
+                        str=sheet.str_mod,
+                    ),
+                )
+            )
         for weapon in sheet.weapons:
-            text = ngettext("IM {im:+d}, {n} action, {group}", "IM {im:+d}, {n} actions, {group}", weapon.actions, im=weapon.im,
-                            group=_(weapon.group))
+            text = ngettext(
+                "IM {im:+d}, {n} action, {group}",
+                "IM {im:+d}, {n} actions, {group}",
+                weapon.actions,
+                im=weapon.im,
+                group=_(weapon.group),
+            )
             text += ", " + _("ranged") if weapon.ranged else ""
-            lines.append((_(weapon.name), text + ", " + _("damage {dice}", dice=self.weapon_damage(sheet, weapon.name))))
+            lines.append(
+                (_(weapon.name), text + ", " + _("damage {dice}", dice=self.weapon_damage(sheet, weapon.name)))
+            )
         if sheet.shield:
             shield = data.shields[sheet.shield]
-            text = ngettext("{name}: IM {im:+d}, {n} action", "{name}: IM {im:+d}, {n} actions", shield.actions,
-                            name=_(shield.name), im=shield.im)
+            text = ngettext(
+                "{name}: IM {im:+d}, {n} action",
+                "{name}: IM {im:+d}, {n} actions",
+                shield.actions,
+                name=_(shield.name),
+                im=shield.im,
+            )
             lines.append((_("Shield"), text + ", " + self.protection(state, combatant_id, SHIELD)))
         if sheet.armour:
             armour = data.armour[sheet.armour]
-            lines.append((_("Armour"), _("{name}: IM {im:+d}", name=_(armour.name), im=armour.im) + ", "
-                          + self.protection(state, combatant_id, ARMOUR)))
+            lines.append(
+                (
+                    _("Armour"),
+                    _("{name}: IM {im:+d}", name=_(armour.name), im=armour.im)
+                    + ", "
+                    + self.protection(state, combatant_id, ARMOUR),
+                )
+            )
         skills = [f"{_(s.name)} {s.level}" for s in (*sheet.disciplines, *sheet.specialties)]
         for field in SKILL_FIELDS:
             level = getattr(sheet, field)
@@ -114,7 +151,7 @@ class TrudvangView(Wounds):
         return tuple(lines)
 
     def protection(self, state: State, cid: str, item: str) -> str:
-        """"PV 5, BV 50" (worn: "PV 5, BV 43 of 50")."""
+        """ "PV 5, BV 50" (worn: "PV 5, BV 43 of 50")."""
         bv, new = self.bv_now(state, cid, item), self.new_bv(self.sheet(state, cid), item)
         if bv == new:
             return _("PV {pv}, BV {bv}", pv=self.pv_now(state, cid, item), bv=bv)
@@ -168,7 +205,7 @@ class TrudvangView(Wounds):
         return flags
 
     def turn_marker(self, state: State, combatant_id: str, slot: int | None) -> str:
-        """"skipped" for one who gave up his turn this round (he is out of the countdown)."""
+        """ "skipped" for one who gave up his turn this round (he is out of the countdown)."""
         if self.round_of(state).turns.get(combatant_id, Turn()).skipped:
             return _("skipped")
         return super().turn_marker(state, combatant_id, slot)
@@ -188,33 +225,71 @@ class TrudvangView(Wounds):
         active = [c for c in state.combatants if c.id != combatant_id and c.status == "active"]
         others = tuple((c.id, c.name) for c in active)
         enemies = tuple((c.id, c.name) for c in active if c.side != combatant.side)
-        target = FieldSpec(key="target", label=N_("Target"), kind="choice", default=(enemies or others or (("", ""),))[0][0], choices=others)
+        target = FieldSpec(
+            key="target",
+            label=N_("Target"),
+            kind="choice",
+            default=(enemies or others or (("", ""),))[0][0],
+            choices=others,
+        )
         hits = [r for r in reversed(info.attacks) if r.target == combatant_id and r.hit and not r.defended]
 
         def against(kinds: tuple[str, ...]) -> FieldSpec:
-            choices = tuple((str(r.id), f"#{r.id} {names.get(r.attacker, '?')} ({_(KIND_LABELS[r.kind])}, "
-                                        f"{self.item_label(state, r.item, owner=r.attacker)})")
-                            for r in hits if r.kind in kinds)
-            return FieldSpec(key="attack", label=N_("Against"), kind="choice", default=choices[0][0] if choices else "", choices=choices)
+            choices = tuple(
+                (
+                    str(r.id),
+                    f"#{r.id} {names.get(r.attacker, '?')} ({_(KIND_LABELS[r.kind])}, "
+                    f"{self.item_label(state, r.item, owner=r.attacker)})",
+                )
+                for r in hits
+                if r.kind in kinds
+            )
+            return FieldSpec(
+                key="attack",
+                label=N_("Against"),
+                kind="choice",
+                default=choices[0][0] if choices else "",
+                choices=choices,
+            )
 
         cp = FieldSpec(key="cp", label=N_("CP to spend"), kind="int", default=0)
         sv = FieldSpec(key="sv", label=N_("SV to buy"), kind="int", default=0)
-        grip = FieldSpec(key="hand", label=N_("Hands"), kind="choice", default="both",
-                         choices=(("both", N_("both hands")), ("weapon", N_("weapon hand only")), ("shield", N_("shield hand only"))))
+        grip = FieldSpec(
+            key="hand",
+            label=N_("Hands"),
+            kind="choice",
+            default="both",
+            choices=(
+                ("both", N_("both hands")),
+                ("weapon", N_("weapon hand only")),
+                ("shield", N_("shield hand only")),
+            ),
+        )
         if name == "attack":
             return (target, *self._weapon_fields(state, name, combatant_id, cp), modifier, roll)
         if name == "parry":
             return (against(("attack", "grapple")), *self._weapon_fields(state, name, combatant_id, cp), modifier, roll)
         if name == "dodge":
-            return (against(("attack", "grapple")), replace(cp, default=self.suggested_cp(state, combatant_id, name, DODGE)), modifier, roll)
+            return (
+                against(("attack", "grapple")),
+                replace(cp, default=self.suggested_cp(state, combatant_id, name, DODGE)),
+                modifier,
+                roll,
+            )
         if name == "grapple":
             return (target, sv, grip, modifier, roll)
         if name == "break_free":
             return (sv, modifier, roll)
         if name == "glima":
-            held = tuple((victim, names[victim]) for victim, holder in self.holders(state).items() if holder == combatant_id and victim in names)
+            held = tuple(
+                (victim, names[victim])
+                for victim, holder in self.holders(state).items()
+                if holder == combatant_id and victim in names
+            )
             return (
-                FieldSpec(key="target", label=N_("Throw"), kind="choice", default=held[0][0] if held else "", choices=held),
+                FieldSpec(
+                    key="target", label=N_("Throw"), kind="choice", default=held[0][0] if held else "", choices=held
+                ),
                 sv,
                 grip,
                 FieldSpec(key="drop", label=N_("Drop onto him (1d6, he stays held)"), kind="bool", default=False),
@@ -244,23 +319,47 @@ class TrudvangView(Wounds):
         choices.append((UNARMED, N_("unarmed")))
         weapon = FieldSpec(key="weapon", label=N_("With"), kind="choice", default=choices[0][0], choices=tuple(choices))
         cp = replace(cp, default=self.suggested_cp(state, combatant_id, name, choices[0][0]))
-        hand = FieldSpec(key="hand", label=N_("Hand"), kind="choice", default="",
-                         choices=(("", N_("as declared")), ("main", N_("main hand")), ("off", N_("off hand"))))
+        hand = FieldSpec(
+            key="hand",
+            label=N_("Hand"),
+            kind="choice",
+            default="",
+            choices=(("", N_("as declared")), ("main", N_("main hand")), ("off", N_("off hand"))),
+        )
         if name == "attack" and any(w.ranged for w in items):  # a hunting bow deals half damage at long range
-            far = FieldSpec(key="long_range", label=N_("At long range"), kind="bool", default=False,
-                            help=N_("a hunting bow deals half damage there"))
+            far = FieldSpec(
+                key="long_range",
+                label=N_("At long range"),
+                kind="bool",
+                default=False,
+                help=N_("a hunting bow deals half damage there"),
+            )
             return (weapon, cp, hand, far)
         return (weapon, cp, hand)
 
     def _act_held_fields(self, state: State, combatant_id: str) -> tuple[FieldSpec, ...]:
         names = state.names()
         info = self.round_of(state)
-        held_others = [names[cid] for cid, turn in info.turns.items() if turn.held and cid != combatant_id and cid in names]
+        held_others = [
+            names[cid] for cid, turn in info.turns.items() if turn.held and cid != combatant_id and cid in names
+        ]
         if not held_others:
             return ()
         return (
-            FieldSpec(key="together", label=N_("Acting at the same moment"), kind="str", default="", help=", ".join(held_others)),
-            FieldSpec(key="tiebreak", label=N_("1d10 tie-break"), kind="str", default="", help=_("name roll, … (only for equal Combat SV)")),
+            FieldSpec(
+                key="together",
+                label=N_("Acting at the same moment"),
+                kind="str",
+                default="",
+                help=", ".join(held_others),
+            ),
+            FieldSpec(
+                key="tiebreak",
+                label=N_("1d10 tie-break"),
+                kind="str",
+                default="",
+                help=_("name roll, … (only for equal Combat SV)"),
+            ),
             FieldSpec(key="after", label=N_("After the current slot"), kind="bool", default=False),
         )
 
@@ -332,8 +431,11 @@ class TrudvangView(Wounds):
         record = attacks[int(facts["attack"]) - 1]
         if record.kind == "grapple" or not record.hit or record.damaged:
             return None
-        due = DamageDue(target=record.target, dice=self.damage_dice(after, record),
-                        what=self.item_label(after, record.item, owner=record.attacker))
+        due = DamageDue(
+            target=record.target,
+            dice=self.damage_dice(after, record),
+            what=self.item_label(after, record.item, owner=record.attacker),
+        )
         target = after.combatant(record.target).name
         armour = self.open_note(due.dice) + self.armour_note(after, record.target)
         if record.long_range:
@@ -342,24 +444,37 @@ class TrudvangView(Wounds):
             if record.kind == "glima":
                 return replace(due, note=_("{name}'s Glima defence may stop it first.", name=target) + armour)
             if record.ranged:
-                return replace(due, note=_("{name} may dodge first: Esc, and the damage is asked for if the dodge fails.",
-                                           name=target) + armour)
-            return replace(due, note=_("{name} may parry or dodge first: Esc, and the damage is asked for if it fails.",
-                                       name=target) + armour)
+                return replace(
+                    due,
+                    note=_("{name} may dodge first: Esc, and the damage is asked for if the dodge fails.", name=target)
+                    + armour,
+                )
+            return replace(
+                due,
+                note=_("{name} may parry or dodge first: Esc, and the damage is asked for if it fails.", name=target)
+                + armour,
+            )
         if not facts.get("saved"):
             return replace(due, note=armour.strip())
         if record.parried_with == UNARMED and not record.unarmed:
             return replace(due, note=_("An unarmed parry of an armed attack: half of it reaches him.") + armour)
         if record.parried_with and record.parried_with != UNARMED:
             item = record.parried_with
-            return replace(due, note=_("Parried: the damage goes onto the {item} (PV {pv}, BV {bv}), not onto {name}.",
-                                       item=self.item_label(after, item, owner=record.target), name=target,
-                                       pv=self.pv_now(after, record.target, item), bv=self.bv_now(after, record.target, item)))
+            return replace(
+                due,
+                note=_(
+                    "Parried: the damage goes onto the {item} (PV {pv}, BV {bv}), not onto {name}.",
+                    item=self.item_label(after, item, owner=record.target),
+                    name=target,
+                    pv=self.pv_now(after, record.target, item),
+                    bv=self.bv_now(after, record.target, item),
+                ),
+            )
         return None
 
     @staticmethod
     def open_note(dice: str) -> str:
-        """" A 10 rolls again: type the dice one by one (10 4)." for an open-ended damage die ("" for none)."""
+        """ " A 10 rolls again: type the dice one by one (10 4)." for an open-ended damage die ("" for none)."""
         try:
             parsed = parse(dice) if dice else None
         except DiceError:
@@ -369,15 +484,21 @@ class TrudvangView(Wounds):
             return ""
         if die.threshold == die.sides:
             return " " + _("A {face} rolls again: type the dice one by one ({face} 4).", face=die.sides)
-        return " " + _("{low}–{high} roll again: type the dice one by one ({low} 4).", low=die.threshold, high=die.sides)
+        return " " + _(
+            "{low}–{high} roll again: type the dice one by one ({low} 4).", low=die.threshold, high=die.sides
+        )
 
     def armour_note(self, state: State, cid: str) -> str:
-        """" His chain mail absorbs 5." for the damage form ("" without armour)."""
+        """ " His chain mail absorbs 5." for the damage form ("" without armour)."""
         sheet = self.sheet(state, cid)
         if not sheet.armour:
             return ""
-        return " " + _("{armour} absorbs {pv} (BV {bv}).", armour=_(self.data.armour[sheet.armour].name),
-                       pv=self.pv_now(state, cid, ARMOUR), bv=self.bv_now(state, cid, ARMOUR))
+        return " " + _(
+            "{armour} absorbs {pv} (BV {bv}).",
+            armour=_(self.data.armour[sheet.armour].name),
+            pv=self.pv_now(state, cid, ARMOUR),
+            bv=self.bv_now(state, cid, ARMOUR),
+        )
 
     def damage_dice(self, state: State, record: AttackRecord) -> str:
         """What a hit deals: a Glima's fall (1d4, 1d6 when the thrower drops onto him), a fist (1d6 +
@@ -399,16 +520,39 @@ class TrudvangView(Wounds):
         sheet = self.sheet(state, combatant_id)
         weapons = tuple((w.name, f"{_(w.name)} ({w.im:+d})") for w in sheet.weapons)
         fields = [
-            FieldSpec(key="weapon", label=N_("Weapon"), kind="choice", default=sheet.weapons[0].name if sheet.weapons else UNARMED,
-                      choices=(*weapons, (UNARMED, N_("unarmed (0)")))),
+            FieldSpec(
+                key="weapon",
+                label=N_("Weapon"),
+                kind="choice",
+                default=sheet.weapons[0].name if sheet.weapons else UNARMED,
+                choices=(*weapons, (UNARMED, N_("unarmed (0)"))),
+            ),
         ]
         if len(sheet.weapons) > 1:
-            fields.append(FieldSpec(key="offhand", label=N_("Off-hand weapon"), kind="choice", default="none",
-                                    choices=(("none", N_("none")), *weapons)))
+            fields.append(
+                FieldSpec(
+                    key="offhand",
+                    label=N_("Off-hand weapon"),
+                    kind="choice",
+                    default="none",
+                    choices=(("none", N_("none")), *weapons),
+                )
+            )
         if sheet.shield:
             shield = self.data.shields[sheet.shield]
-            fields.append(FieldSpec(key="shield", label=N_("Use the shield"), kind="bool", default=True, help=f"{_(shield.name)} {shield.im:+d}"))
+            fields.append(
+                FieldSpec(
+                    key="shield",
+                    label=N_("Use the shield"),
+                    kind="bool",
+                    default=True,
+                    help=f"{_(shield.name)} {shield.im:+d}",
+                )
+            )
         fields.append(FieldSpec(key="spell_im", label=N_("Spell / divine power IM"), kind="int", default=0))
-        fields.append(FieldSpec(key="other_im", label=N_("Other IM"), kind="int", default=0, help=_("fatigue, damage, stress, drugs")))
+        fields.append(
+            FieldSpec(
+                key="other_im", label=N_("Other IM"), kind="int", default=0, help=_("fatigue, damage, stress, drugs")
+            )
+        )
         return tuple(fields)
-
