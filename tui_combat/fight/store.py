@@ -41,7 +41,7 @@ from tui_combat.saves.errors import (
 )
 from tui_combat.saves.history import Block, History
 from tui_combat.saves.journal import SessionFolder, first_snapshot, make_snapshot
-from tui_combat.saves.reading import Plan, Segment, plan
+from tui_combat.saves.reading import JournalPlace, Plan, Segment, place_after, plan
 from tui_combat.saves.schema import JOURNAL, PREV_JOURNAL, PREV_SNAPSHOT, SNAPSHOT
 
 if TYPE_CHECKING:  # encounter files (and their TOML reader) load only when a session is started from one
@@ -96,6 +96,8 @@ class Store:
         self._old_format = False
         """Opened from a snapshot of an older format; written in today's at the first change."""
         self._loaded_seq = 0
+        self.journal_place: JournalPlace | None = None
+        """How far ``journal.jsonl`` was read when the session was opened (None when it was not)."""
 
     # -- creating and resuming ------------------------------------------------------------------------
     @classmethod
@@ -206,6 +208,7 @@ class Store:
                 if isinstance(snapshot.snapshot, codec.SnapshotV1):
                     store.upgraded_from = snapshot.snapshot.upgraded_from
                 store._loaded_seq = store._seq
+                store.journal_place = place_after(journal)
                 return store
         report = damage_report(session, problems)
         raise DamagedSession(describe_damage(report), report)
@@ -304,6 +307,16 @@ class Store:
         # A different stream of dice after every resume, yet reproducible from the seed and history.
         store.rng = random.Random(f"{store.state.seed}:{store._seq}")
         return Rebuilt(store, replayed, problem)
+
+    def follow(self, entry: codec.Entry) -> bool:
+        """Go on with an entry another copy of tui-combat appended to the session's journal (a read-only
+        store following the session); False, and nothing done, when it does not come next. Whatever the
+        rules raise replaying it is raised: the store is then no longer to be trusted."""
+        if not self.read_only or entry.seq != self._seq + 1:
+            return False
+        self._replay(entry)
+        self._seq = entry.seq
+        return True
 
     def _replay(self, entry: codec.Entry) -> None:
         if isinstance(entry, codec.Done):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 from msgspec.structs import replace
@@ -40,6 +41,25 @@ class Segment:
     """The line the problem is on (0: the whole file; one past the last line: its trailing bytes)."""
     torn_at: int | None = None
     """Byte offset where a torn last line starts (skipped, never cut on reading)."""
+    end: int = 0
+    """Byte offset just after the last whole line (where the next line appended starts)."""
+    last_line: bytes = b""
+    """The last whole line, without its newline (a reader going on from :attr:`end` checks it is still there)."""
+
+
+class JournalPlace(NamedTuple):
+    """How far a reader has read ``journal.jsonl``: where the next line starts, the last line read there (to
+    check the file still holds it), and whether each line must carry a checksum."""
+
+    end: int
+    last_line: bytes
+    summed: bool
+
+
+def place_after(segment: Segment) -> JournalPlace:
+    """Where a reader of the whole of ``segment`` goes on from."""
+    summed = segment.header is not None and segment.header.schema >= SUMMED_JOURNAL
+    return JournalPlace(segment.end, segment.last_line, summed)
 
 
 @dataclass
@@ -63,6 +83,8 @@ def parse_segment(name: str, path: Path, data: bytes | None, *, required: bool) 
         return segment
     lines = data.split(b"\n")
     tail = lines.pop()
+    segment.end = len(data) - len(tail)
+    segment.last_line = lines[-1] if lines else b""
     summed = False
     """Every line must carry a checksum (the header says the journal's format has them)."""
     for number, raw in enumerate(lines, start=1):

@@ -2,10 +2,11 @@
 
 It shows only :func:`tui_combat.engine.public.public_view` of the state, so every secret is already gone
 before anything here sees it. The session is read with :meth:`~tui_combat.fight.store.Store.resume` in
-read-only mode (no lock, nothing written) whenever its files change (:class:`tui_combat.saves.follow.Follower`,
-a few ``stat`` calls twenty times a second, in a thread so the screen never waits on the disk). On Linux the
-system also tells it the moment the folder changes (:class:`tui_combat.saves.watch.FolderWatch`), and it
-looks then.
+read-only mode (no lock, nothing written), then only the journal lines appended since are read and
+replayed (:class:`tui_combat.fight.following.SessionReader`), whenever its files change
+(:class:`tui_combat.saves.follow.Follower`, a few ``stat`` calls twenty times a second, in a thread so the
+screen never waits on the disk). On Linux the system also tells it the moment the folder changes
+(:class:`tui_combat.saves.watch.FolderWatch`), and it looks then.
 
 Made for a second terminal, an SSH forced command or a browser tab (``tui-combat serve``): keyboard only
 (no mouse reporting), it reflows when resized, and a hang-up (SIGHUP) ends it cleanly. ``--large`` is the
@@ -272,17 +273,11 @@ def players_problem(follower: Follower, update: Update) -> str:
     return _(UNREADABLE)
 
 
-def _read_state(folder: Path) -> State:
-    """The session in ``folder`` as it stands, read-only: no lock is taken and nothing is written."""
+def _in_play(state: State) -> None:
+    """The ruleset's own words first, as the GM reads them."""
     from tui_combat.engine.registry import in_play
-    from tui_combat.fight.store import Store
 
-    store = Store.resume(folder, read_only=True)
-    try:
-        in_play(store.state.ruleset)  # its own words first, as the GM reads them
-        return store.state
-    finally:
-        store.close()
+    in_play(state.ruleset)
 
 
 class PlayerViewScreen(TranslatedBindings, Screen[None]):
@@ -467,7 +462,9 @@ class PlayerViewApp(App[None]):
         from tui_combat.settings.config import health_settings_path
 
         scale, problem = load_settings(self.settings_path or health_settings_path())
-        follower = Follower(self.data_root, self.session_name, _read_state)
+        from tui_combat.fight.following import SessionReader
+
+        follower = Follower(self.data_root, self.session_name, SessionReader(_in_play))
         return PlayerViewScreen(
             follower, scale, large=self.large, poll_seconds=self.poll_seconds, settings_problem=problem
         )
