@@ -2,7 +2,7 @@
 
 Run:  .venv/bin/python bench/bench_terminal.py  [--quick] [--keys N] [--starts N] [--dir DIR] [--frame [KEYS]]
       [--size N] [--no-start]
-      [--table [--shapes '2 slots,10 slots'] [--sizes 200,2000,10000,mass]]
+      [--table [--shapes '2 slots,10 slots'] [--sizes 200,2000,10000,mass] [--view-only]]
 
 Every figure is paired with a bare Textual app (a header, a line of text that changes on a key, a
 footer) measured in the same run, in the same kind of terminal: it runs beside ours, and each timed key of
@@ -34,7 +34,7 @@ ours is followed by one of its own (its starts alternate with ours):
   fight above, and individual initiative (AD&D, ten slots, a turn list taller than the screen, 200 damage/heal/
   next/back actions played before the app resumes it); ``n`` right after a dialog closed too; each key against
   the bare app's key after it; then the players' view after a next turn and after a damage at 2,000 and 10,000.
-  ``--shapes`` and ``--sizes`` pick some of them.
+  ``--shapes`` and ``--sizes`` pick some of them; ``--view-only`` times only the players' view.
 * ``--frame [KEYS]``: what each key (one next turn by default) writes at 200 combatants (``--size N``: at N),
   piece by piece (where the cursor went, how many bytes, the text), to see which parts of the screen a key
   redraws and what they cost; ``--frame 'd3\r'`` shows the damage form opened, typed into and applied.
@@ -324,9 +324,18 @@ def press_table(argv: list[str], marker: bytes, count: int, env: dict[str, str],
         terminal.close()
 
 
-def table(data: Path, env: dict[str, str], count: int, shapes: list[str], sizes: list[str], view_count: int) -> None:
+def table(
+    data: Path,
+    env: dict[str, str],
+    count: int,
+    shapes: list[str],
+    sizes: list[str],
+    view_count: int,
+    *,
+    view_only: bool = False,
+) -> None:
     """Every key of the README's table in each fight shape and size, as ms, × the bare key, bytes; then the
-    players' view after a next turn and after a damage at 2,000 and 10,000."""
+    players' view after a next turn and after a damage at 2,000 and 10,000 (``view_only``: only the view)."""
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for shape in shapes:
         options = SHAPES[shape]
@@ -338,22 +347,9 @@ def table(data: Path, env: dict[str, str], count: int, shapes: list[str], sizes:
             sessions[label] = build(
                 data, combatants, int(options["actions"]), group, individual=bool(options["individual"])
             )
-        print(f"\n{shape}: {count} of each key, medians: ms, × the bare key beside it, bytes")
-        results = {}
-        beside = Beside(env)
-        try:
-            for label in sizes:
-                results[label] = press_table(ours(data, sessions[label]), ROUND_MARKER, count, env, beside)
-        finally:
-            beside.close()
-        names = [what for _key, what, measured, _bare in TABLE_KEYS if measured]
-        print(f"{'':46}" + "".join(f"{label:>24}" for label in sizes))
-        for what in dict.fromkeys(names):
-            cells = "".join(
-                f"{f'{paired.ours.ms:.1f} {paired.ratio:.2f}× {paired.ours.size:.0f}B':>24}"
-                for paired in (results[label][what] for label in sizes)
-            )
-            print(f"{what:46}{cells}")
+        print(f"\n{shape}:")
+        if not view_only:
+            table_keys(data, env, count, sizes, sessions)
         for label in sizes:
             if label not in ("2000", "10000"):
                 continue
@@ -363,6 +359,26 @@ def table(data: Path, env: dict[str, str], count: int, shapes: list[str], sizes:
                     f"  the players' view at {label}, after a {kind}: {measured.ms:.1f} ms, {measured.size:.0f} bytes"
                 )
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def table_keys(data: Path, env: dict[str, str], count: int, sizes: list[str], sessions: dict[str, str]) -> None:
+    """The keys of the README's table at each size, as ms, × the bare key, bytes."""
+    print(f"{count} of each key, medians: ms, × the bare key beside it, bytes")
+    results = {}
+    beside = Beside(env)
+    try:
+        for label in sizes:
+            results[label] = press_table(ours(data, sessions[label]), ROUND_MARKER, count, env, beside)
+    finally:
+        beside.close()
+    names = [what for _key, what, measured, _bare in TABLE_KEYS if measured]
+    print(f"{'':46}" + "".join(f"{label:>24}" for label in sizes))
+    for what in dict.fromkeys(names):
+        cells = "".join(
+            f"{f'{paired.ours.ms:.1f} {paired.ratio:.2f}× {paired.ours.size:.0f}B':>24}"
+            for paired in (results[label][what] for label in sizes)
+        )
+        print(f"{what:46}{cells}")
 
 
 # -- measuring ----------------------------------------------------------------------------------------
@@ -634,6 +650,7 @@ def main() -> int:
     )
     parser.add_argument("--shapes", default=",".join(SHAPES), help="with --table: which shapes (default: both)")
     parser.add_argument("--sizes", default=",".join(TABLE_SIZES), help="with --table: which sizes (default: all)")
+    parser.add_argument("--view-only", action="store_true", help="with --table: only the players' view")
     args = parser.parse_args()
     keys, starts, long_actions = (8, 3, 1_000) if args.quick else (args.keys, args.starts, LONG_ACTIONS)
     data = Path(tempfile.mkdtemp(prefix="tui-combat-terminal-", dir=args.dir))
@@ -646,7 +663,8 @@ def main() -> int:
             f"a frame ends after {QUIET * 1000:.0f} ms of quiet"
         )
         if args.table:
-            table(data, env, keys, args.shapes.split(","), args.sizes.split(","), max(keys // 2, 3))
+            shapes, sizes = args.shapes.split(","), args.sizes.split(",")
+            table(data, env, keys, shapes, sizes, max(keys // 2, 3), view_only=args.view_only)
             return 0
         if args.frame is not None:
             keys = args.frame.replace("\\r", "\r").replace("\\e", "\x1b").encode()
