@@ -3,9 +3,11 @@
 The GM's copy of tui-combat appends every action to ``journal.jsonl`` and now and then rotates the files
 (a new ``snapshot.json`` and journal). A follower notices either with a few ``stat`` calls (inode, size
 and modification time of the two files): cheap enough to do twenty times a second, and no busy polling.
-When they change it reads the whole session again, read-only (no lock, nothing written; the caller
-passes the reading function, :meth:`tui_combat.fight.store.Store.resume` with ``read_only=True``), so an undo,
-a restart of the GM's app or a rotation half-way through are all just "read it again".
+When they change it reads the session again, read-only (no lock, nothing written) with the reading function
+the caller passes: :meth:`tui_combat.fight.store.Store.resume` with ``read_only=True`` reads it whole, so an
+undo, a restart of the GM's app or a rotation half-way through are all just "read it again"; the players' view
+passes a :class:`tui_combat.fight.following.SessionReader`, which reads only the journal lines appended since
+and the whole session when the files did more than grow.
 
 Which session: a named one, or the latest one (the one written most recently, looked up about once a
 second, so the view moves on when the GM starts or resumes another fight). "Save as" writes the fight
