@@ -175,3 +175,23 @@ def test_another_session_is_read_whole(tmp_path: Path) -> None:
     assert_same_as_whole(reader, first)
     assert reader.whole_reads == 3
     reader.close()
+
+
+def test_a_fight_rewound_into_a_new_session_is_read_whole_then_followed(tmp_path: Path) -> None:
+    from tui_combat.fight import rewind
+
+    gm = small_fight(tmp_path / "sessions" / "fight")
+    damage_round(gm, 3)
+    gm.close()
+    reader = SessionReader()
+    assert_same_as_whole(reader, tmp_path / "sessions" / "fight")
+    timeline = rewind.look_back(tmp_path, "fight")
+    gm = rewind.branch(tmp_path, timeline, 5, "branch")  # back to the first damage
+    assert gm.folder is not None
+    branched = gm.folder.folder
+    assert_same_as_whole(reader, branched)
+    damage_round(gm, 2)
+    assert_same_as_whole(reader, branched)
+    assert (reader.whole_reads, reader.lines_read) == (2, 2)
+    gm.close()
+    reader.close()
