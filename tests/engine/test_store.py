@@ -24,6 +24,7 @@ from tui_combat.engine.model import State
 from tui_combat.fight.store import Store, new_state
 from tui_combat.saves import codec
 from tui_combat.saves import files as files_module
+from tui_combat.saves import history as history_module
 from tui_combat.saves import journal as journal_module
 from tui_combat.saves.errors import SaveError
 from tui_combat.saves.journal import JOURNAL, SNAPSHOT
@@ -218,6 +219,63 @@ class SmallLogWindowMachine(StoreMachine):
 
 SmallLogWindowMachine.TestCase.settings = StoreMachine.TestCase.settings
 TestSmallLogWindowMachine = SmallLogWindowMachine.TestCase
+
+
+class SmallBlocksMachine(StoreMachine):
+    """The same, with blocks of 3 actions, a snapshot every 5 entries and only 2 states kept past a seal and for
+    redo: undos and redos step back from held states, past them (a replay), right after a resume, across seals,
+    interleaved with new actions."""
+
+    def __init__(self) -> None:
+        self._sizes = (
+            store_module.BLOCK_SIZE,
+            store_module.SNAPSHOT_EVERY,
+            store_module.REDO_STATES,
+            history_module.SEALED_STATES,
+        )
+        store_module.BLOCK_SIZE, store_module.SNAPSHOT_EVERY, store_module.REDO_STATES = 3, 5, 2
+        history_module.SEALED_STATES = 2
+        super().__init__()
+
+    def teardown(self) -> None:
+        super().teardown()
+        (
+            store_module.BLOCK_SIZE,
+            store_module.SNAPSHOT_EVERY,
+            store_module.REDO_STATES,
+            history_module.SEALED_STATES,
+        ) = self._sizes
+
+    @precondition(lambda self: self.store.can_undo)
+    @rule(count=st.integers(2, 9))
+    def undo_several(self, count: int) -> None:
+        for _ in range(count):
+            if not self.store.can_undo:
+                return
+            done = self.store.done_actions()
+            self.store.undo()
+            assert self.store.state == replay(self.store.base, done[:-1])
+
+    @precondition(lambda self: self.store.can_redo)
+    @rule(count=st.integers(2, 9))
+    def redo_several(self, count: int) -> None:
+        for _ in range(count):
+            if not self.store.can_redo:
+                return
+            self.store.redo()
+
+    @rule()
+    def reload_then_undo(self) -> None:
+        self.reload()
+        if self.store.can_undo:
+            done = self.store.done_actions()
+            self.store.undo()
+            assert self.store.state == replay(self.store.base, done[:-1])
+            event("undone right after a resume")
+
+
+SmallBlocksMachine.TestCase.settings = StoreMachine.TestCase.settings
+TestSmallBlocksMachine = SmallBlocksMachine.TestCase
 
 
 # -- unit tests ---------------------------------------------------------------------------------------------

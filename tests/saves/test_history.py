@@ -76,10 +76,12 @@ def test_a_block_that_cannot_be_read_leaves_the_history_as_it_was() -> None:
     for n, action in enumerate(wounds(4)):
         history.push(action, apply(history.current, action), tag=n + 1)
     history.mark_saved(keep_in_memory=False)
+    for _ in range(2):  # the block sealed last keeps its states in memory: no read
+        history.pop()
     current = history.current
     with pytest.raises(OSError):
         history.pop()
-    assert len(history) == 4 and history.current is current
+    assert len(history) == 2 and history.current is current
 
 
 # -- snapshots and journals stay the size of what changed -----------------------------------------------
@@ -189,6 +191,38 @@ def test_the_first_undo_after_a_resume_replays_no_more_than_a_block(
     resumed.close()
 
 
+def test_undo_and_redo_step_through_held_states_after_a_resume_and_across_a_seal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "BLOCK_SIZE", 50)
+    folder = tmp_path / "fight"
+    store = small_fight(folder)
+    for action in wounds(1_000 - len(store.done_actions()) - 3):  # the 3rd new action seals a block
+        store.dispatch(action)
+    store.close()
+    counting = CountingApply()
+    monkeypatch.setattr(store_module, "apply", counting)
+    resumed = Store.resume(folder)
+    states = [resumed.state]
+    for action in wounds(8):
+        resumed.dispatch(action)
+        states.append(resumed.state)
+    counting.calls = 0
+    for expected in reversed(states[:-1]):  # back across the seal, to where the resume left it
+        resumed.undo()
+        assert resumed.state == expected
+    for expected in states[1:]:
+        resumed.redo()
+        assert resumed.state == expected
+    assert counting.calls == 0
+    resumed.undo()
+    resumed.dispatch(a.Damage(combatant="c5", amount=2))
+    counting.calls = 0
+    resumed.undo()
+    assert counting.calls == 0 and resumed.state == states[-2]
+    resumed.close()
+
+
 def test_an_unreadable_history_block_refuses_that_undo_without_a_traceback(tmp_path: Path, small_blocks: None) -> None:
     folder = tmp_path / "fight"
     store = small_fight(folder)
@@ -199,6 +233,9 @@ def test_an_unreadable_history_block_refuses_that_undo_without_a_traceback(tmp_p
         path.write_bytes(b"not a block")
     while store._history.run:
         store.undo()
+    for _ in range(4):  # the block sealed last keeps its states in memory: undone without a read
+        store.undo()
+    assert len(store._history.sealed) >= 1
     state = store.state
     with pytest.raises(RuleError, match="damaged"):
         store.undo()

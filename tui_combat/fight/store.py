@@ -52,6 +52,8 @@ SNAPSHOT_EVERY = 500
 """Journal entries between two snapshots: resuming replays at most this many."""
 BLOCK_SIZE = 100
 """Actions per sealed block of undo history: an undo replays at most this many."""
+REDO_STATES = 20
+"""States after the newest undone actions kept in memory, so that redoing them applies nothing."""
 READ_ATTEMPTS = 3
 
 
@@ -75,6 +77,8 @@ class Store:
         """Where sealed history blocks not in memory are read from."""
         self._history = History(state, apply, BLOCK_SIZE, self._load_block, self._load_block_actions)
         self._redo: list[Action] = []
+        self._redo_states: list[State] = []
+        """The states after the newest undone actions: ``_redo_states[-k]`` is the state ``_redo[-k]`` leads to."""
         self._seq = 0
         self._since_snapshot = 0
         self.unsaved = False
@@ -321,7 +325,7 @@ class Store:
     def _replay(self, entry: codec.Entry) -> None:
         if isinstance(entry, codec.Done):
             self._do(entry.a)
-            self._redo.clear()
+            self._clear_redo()
         elif isinstance(entry, codec.Undone):
             if not self._history:
                 raise RuleError(_("an undo with nothing to undo"))
@@ -377,7 +381,7 @@ class Store:
         if problem is not None:
             raise RuleError(problem)
         self._do(action)
-        self._redo.clear()
+        self._clear_redo()
         self._record(lambda seq: codec.Done(seq=seq, round=self.state.round, a=action))
         return self.state
 
@@ -410,13 +414,29 @@ class Store:
         self.state = new
 
     def _undo(self) -> None:
+        after = self.state
         action, before = self._history.pop()
         self._redo.append(action)
+        self._redo_states.append(after)
+        if len(self._redo_states) > REDO_STATES:
+            del self._redo_states[0]
         self.state = before
 
     def _redo_one(self) -> None:
-        self._do(self._redo[-1])
+        """Steps forward to the state the undo left, when it is still held (the same state applying gives)."""
+        action = self._redo[-1]
+        if self._redo_states:
+            after = self._redo_states[-1]
+            self._history.push(action, after, tag=self._seq + 1)
+            self.state = after
+            self._redo_states.pop()
+        else:
+            self._do(action)
         self._redo.pop()
+
+    def _clear_redo(self) -> None:
+        self._redo.clear()
+        self._redo_states.clear()
 
     # -- saving ---------------------------------------------------------------------------------------
     def _record(self, make_entry: Callable[[int], codec.Entry]) -> None:

@@ -1,11 +1,12 @@
 """Undo history of unlimited depth that does not keep every state.
 
 The actions done so far are cut into *blocks* of ``block_size``: each sealed block is the state before it
-(a checkpoint) and its actions; the open run after the last one is a checkpoint, the actions since, and
-— once an undo needed them — the states after each of those actions. Undoing into a sealed block
-reopens it: its states are rebuilt by replaying at most ``block_size`` actions from its checkpoint, so
-an undo costs at most one such replay, wherever it lands and whether or not the session was just
-resumed.
+(a checkpoint) and its actions; the open run after the last one is a checkpoint, the actions since, and the
+states after the newest of those actions — every one done since the history was made or resumed. An undo
+steps back to a state it holds; the block sealed last keeps the states of its newest :data:`SEALED_STATES`
+actions, so an undo just after a seal steps back without a replay too. Only an undo past what is held (an
+action done before a resume, or deeper into a sealed block) rebuilds the states, by replaying at most
+``block_size`` actions from a checkpoint, wherever it lands.
 
 Sealed blocks are written to disk once (at the next snapshot) and then dropped from memory; they are
 read back only when an undo reaches them. Each is named by its index and the seq of the journal entry
@@ -25,6 +26,8 @@ LoadBlock = Callable[[int, int], tuple[State, list[Action]]]
 """(index, tag) → the block's starting state and actions, read from disk."""
 LoadActions = Callable[[int, int], list[Action]]
 """(index, tag) → the block's actions only, read from disk (its starting state not decoded)."""
+SEALED_STATES = 20
+"""States of the newest actions of the block sealed last that stay in memory after it is sealed."""
 
 
 @dataclass
@@ -36,6 +39,15 @@ class Block:
     """None once written and dropped from memory."""
     actions: list[Action] | None
     saved: bool = False
+
+
+@dataclass(frozen=True)
+class _KeptBlock:
+    block: Block
+    start: State
+    actions: list[Action]
+    states: list[State]
+    """The states after its newest actions, as in :attr:`History._states`."""
 
 
 class History:
@@ -56,8 +68,11 @@ class History:
         self.sealed: list[Block] = []
         self.checkpoint = start
         self.run: list[Action] = []
-        self._states: list[State] | None = [start]
-        """State before each action of ``run`` and after the last; None until an undo needs them."""
+        self._states: list[State] = [start]
+        """The states after the newest actions of ``run`` (the last is :attr:`current`): ``_states[-k - 1]`` is the
+        state before ``run[-k]``; the state before every action of ``run`` once an undo needed them."""
+        self._last_sealed: _KeptBlock | None = None
+        """The block sealed last, with its checkpoint, actions and newest states, while it is ``sealed[-1]``."""
         self.current = start
 
     @classmethod
@@ -77,7 +92,7 @@ class History:
         history = cls(checkpoint, apply, block_size, load, load_actions)
         history.sealed = [Block(index, tag, None, None, saved=True) for index, tag in enumerate(sealed)]
         history.run = list(run)
-        history._states = None if run else [checkpoint]
+        history._states = [current]
         history.current = current
         return history
 
@@ -116,11 +131,12 @@ class History:
     def push(self, action: Action, after: State, tag: int) -> None:
         """Record ``action``, which led to ``after``; ``tag`` is the seq of the journal entry recording it."""
         self.run.append(action)
-        if self._states is not None:
-            self._states.append(after)
+        self._states.append(after)
         self.current = after
         if len(self.run) >= self.block_size:
-            self.sealed.append(Block(len(self.sealed), tag, self.checkpoint, self.run))
+            block = Block(len(self.sealed), tag, self.checkpoint, self.run)
+            self.sealed.append(block)
+            self._last_sealed = _KeptBlock(block, self.checkpoint, self.run, self._states[-SEALED_STATES - 1 :])
             self.checkpoint = after
             self.run = []
             self._states = [after]
@@ -130,18 +146,25 @@ class History:
         (``IndexError`` when there is nothing to undo, or whatever reading or replaying a block raises)."""
         if self.run:
             checkpoint, run, states = self.checkpoint, self.run, self._states
-            if states is None:
+            if len(states) < 2:
                 states = self._replay(checkpoint, run)
             reopened = False
         else:
             if not self.sealed:
                 raise IndexError("nothing to undo")
-            checkpoint, actions = self._content(self.sealed[-1])
+            kept = self._last_sealed
+            if kept is not None and kept.block is self.sealed[-1]:
+                checkpoint, actions, states = kept.start, kept.actions, list(kept.states)
+            else:
+                checkpoint, actions = self._content(self.sealed[-1])
+                states = []
             run = list(actions)
-            states = self._replay(checkpoint, run)
+            if len(states) < 2:
+                states = self._replay(checkpoint, run)
             reopened = True
         if reopened:
             self.sealed.pop()
+            self._last_sealed = None
         self.checkpoint, self.run, self._states = checkpoint, run, states
         action = run.pop()
         states.pop()
