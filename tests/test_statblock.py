@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_combat.engine import registry
-from tui_combat.fight.statblock import average_hp, clean, range_dice, read_block, read_for
+from tui_combat.fight.statblock import average_hp, clean, range_dice, read_block
+from tui_combat.fight.statblock_sheet import read_for
 
 GOBLIN_5E = """Goblin
 Small humanoid (goblinoid), neutral evil

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tui_combat.engine import registry
 from tui_combat.fight.library import read_bestiary
-from tui_combat.fight.statblock import read_for
+from tui_combat.fight.statblock_sheet import read_for
 from tui_combat.fight.statblock_short import counted_name
 from tui_combat.rulesets.ose.saves import read_save_line
 

@@ -30,7 +30,8 @@ from tui_combat.engine import registry
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.errors import RuleError
 from tui_combat.fight.library import Entry, LibraryError, default_side, entry_action, save_entry
-from tui_combat.fight.statblock import MAX_CHARS, Reading, cut_note, read_for
+from tui_combat.fight.statblock import MAX_CHARS, cut_note
+from tui_combat.fight.statblock_sheet import Reading, read_for
 from tui_combat.i18n import N_, _
 from tui_combat.screens.dialogs import FormDialog, health_field
 from tui_combat.screens.session_screen import SessionScreen
