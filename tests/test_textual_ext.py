@@ -112,8 +112,6 @@ def test_a_layout_tells_a_scroll_view_its_sizes_as_steady_scroll_bars_take_them(
 async def test_textual_s_linux_driver_writes_to_standard_error_and_handles_ctrl_z(own_signals: None) -> None:
     """What the hang-up-safe driver relies on: ``LinuxDriver`` takes ``sys.__stderr__`` as it is made as the
     file its output thread writes to, and puts SIGTSTP and SIGCONT handlers of its own in place."""
-    if sys.platform == "win32":
-        pytest.skip("the Linux terminal driver")
     from textual.drivers.linux_driver import LinuxDriver
 
     kept = sys.__stderr__
@@ -131,8 +129,6 @@ async def test_textual_s_linux_driver_writes_to_standard_error_and_handles_ctrl_
 async def test_a_sigcont_restarts_only_what_a_sigtstp_stopped(
     own_signals: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if sys.platform == "win32":
-        pytest.skip("the Linux terminal driver")
     from textual.drivers.linux_driver import LinuxDriver
 
     driver: Any = kept_driver(LinuxDriver)(App(), debug=False, mouse=False, size=(80, 24))

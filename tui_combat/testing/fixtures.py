@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from tui_combat.app import CombatApp
+from tui_combat.testing import pilot
 from tui_combat.testing.environment import hermetic_environment, pinned_language
-from tui_combat.testing.pilot import make_app as _make_app
 
 __all__ = ["app_home", "data_root", "make_app"]
 
@@ -49,4 +49,4 @@ def data_root(tmp_path: Path) -> Path:
 def make_app(app_home: Path, data_root: Path) -> Callable[..., CombatApp]:
     """``make_app(resume=…, encounter=…)``: the app on ``data_root``, dice seed 1 (see
     :func:`tui_combat.testing.make_app`)."""
-    return partial(_make_app, data_root)
+    return partial(pilot.make_app, data_root)
