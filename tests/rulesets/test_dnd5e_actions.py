@@ -19,7 +19,7 @@ from tui_combat.engine.errors import RuleError
 from tui_combat.engine.model import State
 from tui_combat.fight import session
 from tui_combat.rulesets.dnd5e import RULESET, critical_dice, critical_roll, data, hit_chance
-from tui_combat.rulesets.dnd5e.actions import doubled_dice
+from tui_combat.rulesets.dnd5e.attack_dice import doubled_dice
 
 SIDES: dict[str, list[Member]] = {
     "Party": [

@@ -153,7 +153,7 @@ damage types, temporary hit points, concentration), :mod:`.legendary` (legendary
 from __future__ import annotations
 
 from tui_combat.engine.model import State
-from tui_combat.rulesets.dnd5e.actions import critical_dice, critical_roll, hit_chance
+from tui_combat.rulesets.dnd5e.attack_dice import critical_dice, critical_roll, hit_chance
 from tui_combat.rulesets.dnd5e.data import Dnd5eData, data
 from tui_combat.rulesets.dnd5e.difficulty import difficulty_line
 from tui_combat.rulesets.dnd5e.initiative import speed_parts
