@@ -16,18 +16,26 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import msgspec
 from msgspec.structs import replace
 
 from tui_combat.engine.audience import who
 from tui_combat.engine.contract import ActionSpec
-from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg, roll_param
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
-from tui_combat.rulesets.trudvang.base import convert_args, signed
+from tui_combat.rulesets.trudvang.base import convert_args
 from tui_combat.rulesets.trudvang.budget import describe_item, find_weapon, pay, use_unarmed_attack
+from tui_combat.rulesets.trudvang.combat_terms import (
+    SUCCESS,
+    CombatArgs,
+    Outcome,
+    Purchase,
+    Result,
+    cp_text,
+    notes_param,
+    sv_param,
+)
 from tui_combat.rulesets.trudvang.data import DODGE, SHIELD, UNARMED, WRESTLING, find_entry, norm
 from tui_combat.rulesets.trudvang.sheet import TrudvangSheet
 from tui_combat.rulesets.trudvang.state import AttackKind, AttackRecord, Defence, OnceARound, RoundInfo, Turn, Used
@@ -35,8 +43,6 @@ from tui_combat.rulesets.trudvang.turns import TurnActions
 
 __all__ = ["CATALOGUE", "CombatActions", "Result"]
 
-Result = Literal["critical", "success", "failure", "fumble"]
-SUCCESS: tuple[Result, ...] = ("critical", "success")
 Defending = Literal["parry", "dodge", "glima_defence"]
 
 CATALOGUE = (  # in the order a round uses them: before the countdown, then at a call, then out of turn
@@ -124,87 +130,6 @@ RESULT_WORDS: dict[str, dict[Result, str]] = {
         "fumble": N_("fumble: still held"),
     },
 }
-
-
-class CombatArgs(msgspec.Struct, frozen=True, kw_only=True):
-    """The arguments of every combat action; each uses the ones it needs (see the package docstring)."""
-
-    combatant: str
-    roll: Roll
-    modifier: int = 0
-    target: str = ""
-    cp: int | None = None
-    sv: int | None = None
-    weapon: str = ""
-    hand: str = ""
-    drop: bool = False
-    attack: int | None = None
-    long_range: bool = False
-    """An attack at long range (a hunting bow then deals half damage)."""
-
-
-class Purchase(msgspec.Struct, frozen=True, kw_only=True):
-    """What an action buys and how it is paid for."""
-
-    pays: str
-    """What the CP pools pay for: a weapon's name, ``shield``, ``unarmed``, ``wrestling`` or ``dodge``."""
-    cp: int
-    sv: int
-    """The SV bought, before modifiers."""
-    base: Msg
-    """How the SV was bought, for the log: "6 CP", "SV 3 (6 CP)"."""
-    bought: bool = False
-    """SV bought at a rate (wrestling) rather than CP put in one for one."""
-    parry: bool = False
-    weapon_action: str | None = None
-    unarmed_attack: bool = False
-    once: OnceARound | None = None
-    once_label: Msg | None = None
-    mods: tuple[tuple[str, int], ...] = ()
-    """(label as a message id, value): the modifiers of this kind of action."""
-
-
-class Outcome(msgspec.Struct, frozen=True, kw_only=True):
-    sv: int
-    sv_text: Msg
-    result: Result
-    facts: dict[str, Fact]
-
-    @property
-    def success(self) -> bool:
-        return self.result in SUCCESS
-
-
-def concat(parts: list[Param]) -> Msg:
-    """Parameters shown one right after another."""
-    return Msg(
-        id="".join(f"{{p{index}}}" for index in range(len(parts))),
-        params={f"p{index}": part for index, part in enumerate(parts)},
-    )
-
-
-def notes_param(notes: list[Msg]) -> Param:
-    """Sentences after a log message, each after a space ("" for none)."""
-    if not notes:
-        return ""
-    return Msg(
-        id="".join(f" {{n{index}}}" for index in range(len(notes))),
-        params={f"n{index}": note for index, note in enumerate(notes)},
-    )
-
-
-def sv_param(base: Msg, mods: list[tuple[str, int]], sv: int) -> Msg:
-    """ "6 CP -5 surprised = SV 1" as a log parameter."""
-    parts: list[Param] = [base]
-    parts += [
-        Msg(id=" {value} {label}", params={"value": signed(value), "label": Msg(id=label)}) for label, value in mods
-    ]
-    parts.append(Msg(id=" = {sv}", params={"sv": Msg(id=N_("SV {sv}"), params={"sv": sv})}))
-    return concat(parts)
-
-
-def cp_text(cp: int) -> Msg:
-    return plural_msg("{n} CP", "{n} CP", cp)
 
 
 class CombatActions(TurnActions):

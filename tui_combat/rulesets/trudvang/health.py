@@ -21,8 +21,9 @@ from tui_combat.engine.dice import with_bonus
 from tui_combat.engine.log import Msg, Param, log
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_, _
-from tui_combat.rulesets.trudvang.actions import CombatActions, concat
+from tui_combat.rulesets.trudvang.actions import CombatActions
 from tui_combat.rulesets.trudvang.budget import find_weapon
+from tui_combat.rulesets.trudvang.combat_terms import concat
 from tui_combat.rulesets.trudvang.data import SHIELD, UNARMED
 from tui_combat.rulesets.trudvang.sheet import TrudvangSheet, sheet_from_fields
 from tui_combat.rulesets.trudvang.state import AttackRecord, RoundInfo
