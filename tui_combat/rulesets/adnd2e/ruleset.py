@@ -19,7 +19,8 @@ from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.i18n import N_, _, after_name
 from tui_combat.rulesets.adnd2e.data import Tables, tables
 from tui_combat.rulesets.adnd2e.death import BIND_ACTION, DEATH_OPTION
-from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan, ordinal, spell_param
+from tui_combat.rulesets.adnd2e.family import EFFECT_ACTION, AdndFamily, Plan
+from tui_combat.rulesets.adnd2e.family_terms import ordinal, spell_param
 from tui_combat.rulesets.adnd2e.sheet import (
     Sheet,
     attack_plan,
