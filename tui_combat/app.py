@@ -7,17 +7,14 @@ screens reach the app only through :class:`~tui_combat.screens.host.Host`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events
-from textual.app import ScreenStackError
 from textual.binding import Binding
 from textual.filter import LineFilter, Monochrome, NoColor
-from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker
@@ -27,7 +24,9 @@ from tui_combat.i18n import N_, _
 from tui_combat.i18n.textual_words import PALETTE_KEY, PALETTE_TOOLTIP
 from tui_combat.running.collecting import CollectingPart
 from tui_combat.running.dispatching import READ_ONLY_KEYS, DispatchPart
+from tui_combat.running.help import HelpPart
 from tui_combat.running.leaving import EXIT_UNSAVED, LeavingPart
+from tui_combat.running.notices import NoticesPart
 from tui_combat.running.opening import LOADING_AFTER, OpeningPart
 from tui_combat.running.palette import PalettePart
 from tui_combat.running.settings import SettingsPart
@@ -38,12 +37,13 @@ if TYPE_CHECKING:  # the engine loads when a session opens, not before the first
     from tui_combat.engine.model import State
     from tui_combat.fight.session import SessionError
     from tui_combat.fight.store import Store
-    from tui_combat.screens.help import HelpScreen
 
 __all__ = ["EXIT_UNSAVED", "LOADING_AFTER", "READ_ONLY_KEYS", "CombatApp"]
 
 
-class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart, CollectingPart):
+class CombatApp(
+    OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePart, NoticesPart, HelpPart, CollectingPart
+):
     CSS_PATH = ["app.tcss", "screens/sessions.tcss"]  # (the first screen's: Textual reads a screen's when pushed)
     TITLE = "tui-combat"
     ENABLE_COMMAND_PALETTE = True
@@ -75,16 +75,12 @@ class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePar
         self.settings_path = settings_path or default_settings_path()
         """The GM's ``settings.toml``: theme and keymap applied at start, written by the settings screen."""
         self._no_color_filter = NoColor()
-        self._shown_notes: dict[tuple[str, str, SeverityLevel], tuple[float, float]] = {}
-        """The notifications shown lately: (message, title, severity) → (when it goes, its timeout)."""
         self.data_root = data_root
         self.seed = seed
         self.store: Store | None = None
         self._start_resume = resume
         self._start_encounter = encounter
         self._unsubscribe: Callable[[], None] | None = None
-        self._help: HelpScreen | None = None
-        """The help last opened, kept for the screen it is about (see :meth:`action_help`)."""
         self._phase_shown = ""
         self._reported_problem = ""
         self._opening: Worker[Store | SessionError] | None = None
@@ -173,55 +169,6 @@ class CombatApp(OpeningPart, LeavingPart, DispatchPart, SettingsPart, PalettePar
             if hold is not None and hold(event):
                 return
         await super().on_event(event)
-
-    def action_help(self) -> None:
-        from tui_combat.screens.help import HelpScreen
-
-        if isinstance(self.screen, HelpScreen):
-            return
-        kept = self._help if self._help is not None and self._help.target is self.screen else None
-        if kept is None:
-            if self._help is not None:
-                try:
-                    self.uninstall_screen(self._help)
-                except ScreenStackError:  # still open under another screen: it goes when that closes
-                    pass
-            # Kept installed once made: made and laid out anew, the help took some 70 ms to open.
-            kept = self._help = HelpScreen(self.screen)
-            self.install_screen(kept, name=f"help-{id(kept)}")
-        self.push_screen(kept)
-
-    # -- messages and refusals ------------------------------------------------------------------------
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Every notification is plain text: a name such as ``Raf [/]`` in a message is shown as it is,
-        never read as markup (no message of the app uses markup). A message still shown is shown once: a key
-        refused again (Next before initiative is rolled) takes its place and time, where Textual would stack
-        one more of it over the screen each time (the others shown are shown again for the time they had
-        left)."""
-        now = time.monotonic()
-        timeout = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
-        shown = {key: kept for key, kept in self._shown_notes.items() if kept[0] > now}
-        key = (message, title, severity)
-        if key in shown:
-            del shown[key]
-            self.clear_notifications()
-            for (again, again_title, again_severity), (until, _timeout) in shown.items():
-                super().notify(again, title=again_title, severity=again_severity, timeout=until - now, markup=False)
-        shown[key] = (now + timeout, timeout)
-        self._shown_notes = shown
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
-
-    def action_help_quit(self) -> None:
-        """Textual's ctrl+c hint, without its markup."""
-        self.notify(_("Press ctrl+q to quit."), title=_("Do you want to quit?"))
 
 
 if TYPE_CHECKING:
