@@ -139,3 +139,33 @@ def test_help_loads_no_textual(tmp_path: Path) -> None:
     assert "argparse" in modules
     assert not [name for name in modules if name == "textual" or name.startswith("textual.")]
     assert unwanted(modules) == []
+
+
+TO_A_RESUMED_ROUND = """
+import json, sys
+from pathlib import Path
+from tui_combat.app import CombatApp
+from tui_combat.screens.round import RoundScreen
+
+async def shown(pilot):
+    app = pilot.app
+    while not (isinstance(app.screen, RoundScreen) and app.store is not None):
+        await pilot.pause(0.01)
+    await pilot.pause()
+    Path(sys.argv[3]).write_text(json.dumps(sorted(sys.modules)))
+    app.exit()
+
+CombatApp(Path(sys.argv[1]), resume=sys.argv[2], seed=1).run(headless=True, size=(80, 24), auto_pilot=shown)
+"""
+
+
+def test_resuming_a_fight_of_a_built_in_ruleset_reads_no_installed_distribution(tmp_path: Path) -> None:
+    """The app knows its own rulesets: reading every installed distribution's entry points (``importlib.metadata``,
+    about a tenth of the start) waits until a plugin's ruleset or the list of them is asked for."""
+    from tests.ui.fights import saved_round
+
+    data = tmp_path / "data"
+    saved_round(data, "ambush", ["Raf"], 2)
+    modules = loaded(TO_A_RESUMED_ROUND, tmp_path, str(data), "ambush")
+    assert "tui_combat.rulesets.adnd2e" in modules
+    assert "importlib.metadata" not in modules

@@ -89,9 +89,13 @@ class CombatApp(
         """The GM left a session although some of its actions could not be saved: the exit status says so."""
 
     def get_default_screen(self) -> Screen[None]:
-        from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
+        if self._start_resume or self._start_encounter:
+            from tui_combat.screens.opening import OpeningScreen
 
-        return OpeningScreen() if self._start_resume or self._start_encounter else SessionsScreen()
+            return OpeningScreen()
+        from tui_combat.screens.sessions import SessionsScreen
+
+        return SessionsScreen()
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """NO_COLOR: no colour code at all (Textual's own answer is a grey scale, still in colour codes); bold,

@@ -123,3 +123,29 @@ def test_a_plugin_that_fails_with_anything_is_named_with_what_and_where(broken: 
     with pytest.raises(RuleError, match="SyntaxError"):  # asked again, the same answer (not loaded a second time)
         registry.get(SYNTAX_ERROR)
     assert registry.get("adnd2e").id == "adnd2e"  # the others load as ever
+
+
+def test_the_app_knows_its_own_rulesets_as_its_entry_points_list_them() -> None:
+    from tui_combat.rulesets import BUILT_IN
+
+    table = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert BUILT_IN == table["project"]["entry-points"][registry.ENTRY_POINT_GROUP]
+
+
+def test_a_known_ruleset_loads_without_reading_the_installed_distributions(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui_combat.rulesets import BUILT_IN
+
+    def refused(group: str) -> list[object]:
+        raise AssertionError("the installed distributions were read")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", refused)
+    registry.forget()
+    try:
+        registry.know(BUILT_IN)
+        assert registry.get("dnd5e").id == "dnd5e"
+        registry.forget()  # forgotten with the rest: found through the entry points again
+        monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [])
+        with pytest.raises(RuleError, match='Unknown ruleset "dnd5e"'):
+            registry.get("dnd5e")
+    finally:
+        registry.forget()

@@ -31,12 +31,13 @@ from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog, 
 from tui_combat.screens.help import HelpScreen
 from tui_combat.screens.keymap import _own_screen_classes
 from tui_combat.screens.library import LibraryPicker
+from tui_combat.screens.opening import OpeningScreen
 from tui_combat.screens.paste import PasteDialog
 from tui_combat.screens.player_view import PlayerViewApp
 from tui_combat.screens.rewind import RewindScreen
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.session_screen import SessionScreen
-from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
+from tui_combat.screens.sessions import SessionsScreen
 from tui_combat.screens.settings import KeysTable, SettingsScreen
 from tui_combat.screens.setup import AddCombatantDialog, SetupScreen
 from tui_combat.screens.surprise import SurpriseScreen

@@ -40,7 +40,8 @@ class AppBase(App[None]):
     def _show_session_list(self) -> None:
         """Over the :class:`OpeningScreen` the app started on, once the session list is needed (that screen
         stays under it, never seen again)."""
-        from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
+        from tui_combat.screens.opening import OpeningScreen
+        from tui_combat.screens.sessions import SessionsScreen
 
         if isinstance(self.screen, OpeningScreen):
             self.push_screen(SessionsScreen())

@@ -42,13 +42,13 @@ class OpeningPart(AppBase):
         self._loading_timer = self.set_timer(LOADING_AFTER, partial(self._show_opening, True))
 
     def _show_opening(self, opening: bool) -> None:
-        from tui_combat.screens.sessions import OpeningScreen, SessionsScreen
+        from tui_combat.screens.opening import ShowsOpening
 
         if opening and self._opening is None:  # the timer fired, but the session opened before it was handled
             return
 
         for screen in self.screen_stack:
-            if isinstance(screen, (SessionsScreen, OpeningScreen)):
+            if isinstance(screen, ShowsOpening):
                 screen.show_opening(opening)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -81,7 +81,7 @@ class OpeningPart(AppBase):
         self._show_session_list()
 
     def _keys_held_while_opening(self) -> list[events.Key]:
-        from tui_combat.screens.sessions import OpeningScreen
+        from tui_combat.screens.opening import OpeningScreen
 
         return [key for screen in self.screen_stack if isinstance(screen, OpeningScreen) for key in screen.take_held()]
 
@@ -92,8 +92,11 @@ class OpeningPart(AppBase):
 
 def _open(opener: Callable[[], Store]) -> Store | SessionError:
     """Run in the worker thread: the store, or the refusal to show."""
+    from tui_combat.engine import registry
     from tui_combat.fight.session import SessionError
+    from tui_combat.rulesets import BUILT_IN
 
+    registry.know(BUILT_IN)
     try:
         store = opener()
     except SessionError as error:

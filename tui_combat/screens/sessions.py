@@ -15,7 +15,6 @@ from typing import Any, NamedTuple
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -27,6 +26,7 @@ from tui_combat.fight import session
 from tui_combat.i18n import N_, _
 from tui_combat.saves.session_folders import format_time
 from tui_combat.screens.host import Host, host_of
+from tui_combat.screens.opening import ShowsOpening
 from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.session_table import FIRST_ROWS, SessionTable
@@ -77,7 +77,7 @@ def column_widths(width: int, headers: tuple[str, ...], rows: list[tuple[int, in
     return [max(name, 1), *others]
 
 
-class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
+class SessionsScreen(ShowsOpening, KeysInWrittenOrder, TranslatedBindings, Screen[None]):
     CSS_PATH = "sessions.tcss"
     BINDINGS = [
         Binding("enter", "open", N_("Open"), id="sessions.open"),
@@ -419,41 +419,3 @@ class SessionsScreen(KeysInWrittenOrder, TranslatedBindings, Screen[None]):
             table.move_cursor(row=table.get_row_index(key))
         except RowDoesNotExist:
             pass
-
-
-class OpeningScreen(Screen[None]):
-    """What the app shows first when it was started on a session (``tui-combat resume NAME``, ``new FILE``):
-    one line, drawn at once, instead of the whole session list; the list takes its place when that session
-    is left, or could not be opened."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.held: list[events.Key] = []
-        """Keys typed while the session opens, in order: they are for the fight (the app gives them to its
-        screen once shown, and drops them if the session cannot be opened)."""
-
-    def compose(self) -> ComposeResult:
-        yield Static(Text(_("Opening the session…")), id="opening-hint")
-
-    def hold_key(self, event: events.Key) -> bool:
-        """Hold a key typed while the session opens, unless the app's own key (ctrl+q quits at once)."""
-        if not host_of(self).opening:
-            return False
-        active = self.app.active_bindings.get(event.key)
-        if active is not None and active.binding.priority:
-            return False
-        self.held.append(events.Key(event.key, event.character))
-        return True
-
-    def take_held(self) -> list[events.Key]:
-        keys, self.held = self.held, []
-        return keys
-
-    def show_opening(self, opening: bool) -> None:
-        """It takes a while: a loading indicator under the line."""
-        from textual.widgets import LoadingIndicator
-
-        if opening and not self.query(LoadingIndicator):
-            self.mount(LoadingIndicator())
-        elif not opening:
-            self.query(LoadingIndicator).remove()
