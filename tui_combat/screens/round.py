@@ -18,7 +18,6 @@ from rich.text import Text
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
 
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -44,6 +43,7 @@ from tui_combat.screens.session_screen import SessionScreen, session_bindings, u
 from tui_combat.textual_ext.frames import LaidOutInPlace
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
+from tui_combat.widgets.containers import Column, Row, ScrollColumn
 from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
@@ -168,14 +168,14 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         yield self.read_only_bar
         yield self.phase_bar
         yield self.step_hint
-        with Horizontal(id="round-main"):
+        with Row(id="round-main"):
             yield self.order_list
-            with Vertical(id="round-side"):
+            with Column(id="round-side"):
                 yield self.card_head
                 yield self.budget
-                with VerticalScroll(id="card-box"):
+                with ScrollColumn(id="card-box"):
                     yield self.card
-                with Vertical(id="log-box"):
+                with Column(id="log-box"):
                     yield self.round_log
         yield self.key_footer
 

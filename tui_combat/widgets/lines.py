@@ -24,6 +24,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
+from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -210,6 +211,9 @@ class TextLines(Widget):
     DEFAULT_CSS = """
     TextLines { height: auto; }
     """
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=True, repaint=False)
+    """Laid out again when it changes, not drawn again (see :mod:`tui_combat.widgets.containers`): new lines
+    redraw it themselves."""
 
     def __init__(
         self, text: Text | str = "", *, name: str | None = None, id: str | None = None, classes: str | None = None
