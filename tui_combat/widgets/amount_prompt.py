@@ -48,14 +48,27 @@ class AmountField(TextField):
         # 1.7 ms of every key. Redrawing the field is enough; the prompt lays itself out as it opens.
         return super().refresh(*regions, repaint=repaint or layout, layout=False, recompose=recompose)
 
+    _styled_focused = False
+    """The field's styles were last worked out while it had the focus."""
+
     def update_node_styles(self, animate: bool = True) -> None:
         # The focus leaves the field as its prompt closes, on the key that applies: hidden, it need not look
-        # unfocused (Textual would restyle the field and its parts for nothing, a millisecond of that key). Its
-        # styles are worked out when the prompt next opens and gives it the focus.
+        # unfocused (Textual would restyle the field and its parts for nothing, a millisecond of that key).
         if any(isinstance(node, AmountPrompt) and not node.display for node in self.ancestors):
             return
         self.restyled += 1
         super().update_node_styles(animate)
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        # Shown only while it has the focus, the field keeps the styles it was last given focused (see
+        # update_node_styles): worked out again as the prompt opens, they would come out the same.
+        if has_focus and self._styled_focused:
+            return
+        super().watch_has_focus(has_focus)
+
+    def notify_style_update(self) -> None:
+        self._styled_focused = self.has_focus  # (however its styles were worked out: a new theme, say)
+        super().notify_style_update()
 
 
 class AmountPrompt(Vertical):
