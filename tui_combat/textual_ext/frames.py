@@ -13,6 +13,7 @@ from typing import Any
 from textual import messages
 from textual._compositor import Compositor
 from textual.geometry import Region, Size
+from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 
 from tui_combat.textual_ext import stock_textual
@@ -23,6 +24,10 @@ class ArrangedOnce(Compositor):
     hidden until then (a prompt, a form): a refresh of that widget marks its map of every widget out of date,
     and the layout that follows makes a new map but leaves it marked, so the next question of where a widget
     is arranges the screen a second time. The map a layout has just made is up to date.
+
+    Upstream too: a widget redrawn that is not on the screen marks the map out of date (it may be new), and the
+    next question of where a widget is arranges the whole screen; a scroll bar kept hidden is redrawn at each
+    scroll of its widget (the round's log at each line added). One the screen never draws is not new to it.
 
     Upstream too: a frame of what changed asks every widget in the rectangle around all the changes for its
     lines, which for a next turn (two rows of the list, the card) is every widget of the screen, the footer
@@ -49,6 +54,9 @@ class ArrangedOnce(Compositor):
 
     def update_widgets(self, widgets: set[Widget]) -> None:
         shown = super().visible_widgets
+        unseen = [widget for widget in widgets if widget not in shown]
+        if unseen and all(never_drawn(widget) for widget in unseen):
+            widgets = widgets.difference(unseen)
         if self._redrawn is not None:
             self._redrawn.extend(
                 region.intersection(clip) for widget, (region, clip) in shown.items() if widget in widgets
@@ -76,6 +84,14 @@ class ArrangedOnce(Compositor):
                 if any(part.overlaps(region.intersection(clip)) for part in narrowed)
             }
         return self._narrowed_widgets
+
+
+def never_drawn(widget: Widget) -> bool:
+    """Whether ``widget`` is none the screen draws, nor one a layout would place: hidden (itself or a container
+    of it), or a scroll bar its widget keeps hidden."""
+    if isinstance(widget, ScrollBar):
+        return widget.parent is not None and widget.parent.styles.scrollbar_visibility == "hidden"
+    return not all(node.display for node in widget.ancestors_with_self)
 
 
 class LaidOutInPlace:
