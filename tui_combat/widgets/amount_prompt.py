@@ -181,11 +181,17 @@ class AmountPrompt(Vertical):
         if not self.is_open:
             return
         self._submit, self._held = None, None
-        self.field.value = ""
         self.display = False  # hidden, nothing reaches the field: neither Tab nor the mouse
+        # Emptied once the frame of the key that closed it is out: a new value goes through the field's
+        # watchers and its Changed message up to the app, some half a millisecond of an Enter.
+        self.call_after_refresh(self._empty_when_closed)
         on_close, self._on_close, self._resized = self._on_close, None, None
         if on_close is not None:
             on_close()
+
+    def _empty_when_closed(self) -> None:
+        if not self.is_open:
+            self.field.value = ""
 
     def _show_error(self, message: str) -> None:
         error = self._parts["#prompt-error"]
