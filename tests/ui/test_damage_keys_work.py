@@ -56,3 +56,74 @@ async def test_an_undo_lays_nothing_out_nor_arranges_the_screen(
             if not stock_textual():
                 assert "reflow" not in calls and calls.count("_arrange_root") == calls.count("reflow_visible"), calls
         await pilot.press("q")
+
+
+async def test_the_prompt_opening_asks_only_the_widgets_on_its_line_and_only_for_that_line(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """``d`` shows the prompt on the footer's line: its frame, which follows a layout, asks only the widgets
+    lying on that line for their lines, and only for that line. (After a layout every widget around the
+    changes was asked for every line of its own: the screen's 24, the phase bar, the list's box.)"""
+    saved_round(data_root, "ambush", ["Raf", "Ada"], 200)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await until(pilot, lambda: settled(screen), "the round drawn")
+        asked: dict[str, list[int]] = {}
+        for widget in (screen, screen.phase_bar, screen.order_list, screen.round_log, screen.key_footer):
+            render_lines = widget.render_lines
+
+            def noted(crop: Any, _render: Any = render_lines, _name: str = type(widget).__name__) -> Any:
+                asked.setdefault(_name, []).append(crop.height)
+                return _render(crop)
+
+            widget.render_lines = noted  # type: ignore[method-assign]
+        for time in range(3):  # (the first time, a warm-up: the screen's first frames may still be on their way)
+            asked.clear()
+            await pilot.press("d")
+            await until(pilot, lambda: screen.amount_prompt.is_open and settled(screen), "the prompt drawn")
+            if time and not stock_textual():
+                assert set(asked) == {"RoundScreen", "KeyFooter"}, asked
+                assert {height for heights in asked.values() for height in heights} == {1}, asked
+            await pilot.press("escape")
+            await until(pilot, lambda: not screen.amount_prompt.is_open and settled(screen), "the prompt left")
+        await pilot.press("q")
+
+
+async def test_a_next_turn_right_after_a_dialog_closed_asks_the_footer_and_the_log_for_nothing(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """A next turn changes neither the footer nor the log: its frame does not ask them for their lines, right
+    after the help (a page of its own, drawn over by the whole round screen as it closes) or the attack form
+    closed too. (The first frame after a whole one asked every widget around the changes for every line.)"""
+    saved_round(data_root, "ambush", ["Raf", "Ada"], 200)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await pilot.press("n", "b")  # (the first action lights Undo in the footer)
+        await until(pilot, lambda: store(app).state.cursor == 0 and settled(screen), "a turn and back")
+        asked: list[str] = []
+        for widget in (screen.key_footer, screen.round_log):
+            render_lines = widget.render_lines
+
+            def noted(crop: Any, _render: Any = render_lines, _name: str = type(widget).__name__) -> Any:
+                asked.append(_name)
+                return _render(crop)
+
+            widget.render_lines = noted  # type: ignore[method-assign]
+        for dialog in ("f1", "a", "f1"):
+            await pilot.press(dialog)
+            await until(pilot, lambda: app.screen is not screen or screen.form_panel.is_open, "the dialog open")
+            await until(pilot, lambda: settled(app.screen), "the dialog drawn")
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is screen and not screen.form_panel.is_open, "the dialog closed")
+            await until(pilot, lambda: settled(screen), "the round drawn again")
+            before = store(app).state.cursor
+            asked.clear()
+            await pilot.press("n")
+            await until(pilot, lambda: store(app).state.cursor != before and settled(screen), "the next turn")
+            if not stock_textual():
+                assert asked == [], (dialog, asked)
+            await pilot.press("b")
+            await until(pilot, lambda: store(app).state.cursor == before and settled(screen), "back")
+        await pilot.press("q")
