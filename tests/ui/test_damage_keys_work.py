@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from textual.widgets import Static
+
 from tests.ui.fights import opened_round, saved_round
 from tests.ui.steps import SIZE, log_texts, store
 from tests.waiting import settled, until
@@ -63,7 +65,9 @@ async def test_the_prompt_opening_asks_only_the_widgets_on_its_line_and_only_for
 ) -> None:
     """``d`` shows the prompt on the footer's line: its frame, which follows a layout, asks only the widgets
     lying on that line for their lines, and only for that line. (After a layout every widget around the
-    changes was asked for every line of its own: the screen's 24, the phase bar, the list's box.)"""
+    changes was asked for every line of its own: the screen's 24, the phase bar, the list's box.) Its title,
+    the same as the last time, and its refusal's line, empty, are not written again (each asked for a layout
+    and was drawn anew)."""
     saved_round(data_root, "ambush", ["Raf", "Ada"], 200)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
@@ -78,10 +82,23 @@ async def test_the_prompt_opening_asks_only_the_widgets_on_its_line_and_only_for
                 return _render(crop)
 
             widget.render_lines = noted  # type: ignore[method-assign]
+        written: list[str] = []
+        for part in ("#prompt-title", "#prompt-error"):
+            line = screen.amount_prompt.query_one(part, Static)
+            update = line.update
+
+            def noted_update(*args: Any, _update: Any = update, _part: str = part, **kwargs: Any) -> Any:
+                written.append(_part)
+                return _update(*args, **kwargs)
+
+            line.update = noted_update  # type: ignore[method-assign]
         for time in range(3):  # (the first time, a warm-up: the screen's first frames may still be on their way)
             asked.clear()
             await pilot.press("d")
             await until(pilot, lambda: screen.amount_prompt.is_open and settled(screen), "the prompt drawn")
+            if time:
+                assert written == [], written
+            written.clear()
             if time and not stock_textual():
                 assert set(asked) == {"RoundScreen", "KeyFooter"}, asked
                 assert {height for heights in asked.values() for height in heights} == {1}, asked

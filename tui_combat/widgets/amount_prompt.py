@@ -98,7 +98,7 @@ class AmountPrompt(Vertical):
         self._held: list[events.Key] | None = None
         """Keys typed after Enter while what was typed before it is read; None when not reading."""
         self._lines: dict[str, str] = {}
-        """What the note and the keys lines show (a Static rewrites its whole line at each update)."""
+        """What the prompt's lines show (a Static rewrites its whole line at each update, and asks for a layout)."""
         self._keys_when_empty = self._keys_typed = ""
         self.field = AmountField(id="prompt-field", compact=True, select_on_focus=False)
         self._parts = {
@@ -144,7 +144,7 @@ class AmountPrompt(Vertical):
         ``on_close`` runs when it closes, taken or left; ``resized`` each time it is laid out at a new size
         while open (shown, a note or a refusal above its line)."""
         self._submit, self._on_close, self._resized = submit, on_close, resized
-        self._parts["#prompt-title"].update(Text(title))
+        self._show_line("#prompt-title", title, always=True)
         self._show_error("")
         self._show_line("#prompt-note", note)
         self._keys_when_empty, self._keys_typed = keys, typed_keys
@@ -194,9 +194,7 @@ class AmountPrompt(Vertical):
             self.field.value = ""
 
     def _show_error(self, message: str) -> None:
-        error = self._parts["#prompt-error"]
-        error.update(Text(message))
-        error.display = bool(message)
+        self._show_line("#prompt-error", message)
 
     def hold_key(self, event: events.Key) -> bool:
         """Keep a key that arrives while what was typed before Enter is being read; the app asks before it
