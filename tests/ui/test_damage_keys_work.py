@@ -144,3 +144,37 @@ async def test_a_next_turn_right_after_a_dialog_closed_asks_the_footer_and_the_l
             await pilot.press("b")
             await until(pilot, lambda: store(app).state.cursor == before and settled(screen), "back")
         await pilot.press("q")
+
+
+async def test_the_prompts_field_is_emptied_after_the_frame_of_the_enter_that_closed_it(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """Emptying the field runs its watchers and sends its Changed message up to the app: it waits until the
+    Enter's frame is out (the field, hidden, shows nothing of it). Opened again, the field is empty."""
+    saved_round(data_root, "ambush", ["Raf", "Ada"], 200)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        target = screen.selected()
+        assert target is not None
+        hp = store(app).state.combatant(target).hp
+        field = screen.amount_prompt.field
+        held_at_frames: list[str] = []
+        display = app._display
+
+        def shown(on: Any, update: Any) -> None:
+            if update is not None and not screen.amount_prompt.is_open:
+                held_at_frames.append(field.value)
+            display(on, update)
+
+        await pilot.press("d", "3")
+        await until(pilot, lambda: field.value == "3" and settled(screen), "3 typed")
+        app._display = shown  # type: ignore[method-assign]
+        await pilot.press("enter")
+        await until(pilot, lambda: store(app).state.combatant(target).hp == hp - 3, "the damage")
+        await until(pilot, lambda: settled(screen) and field.value == "", "the field emptied")
+        assert held_at_frames[:1] == ["3"], held_at_frames
+        await pilot.press("d")
+        await until(pilot, lambda: screen.amount_prompt.is_open and settled(screen), "the prompt again")
+        assert field.value == ""
+        await pilot.press("escape", "q")
