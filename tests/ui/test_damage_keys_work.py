@@ -1,5 +1,7 @@
 """The keys of a damage (``d`` opens the prompt, Enter applies it, ``u`` undoes it) do no more than what they
-change: an undo lays nothing out, and no frame of theirs has Textual arrange the whole screen a second time."""
+change: an undo lays nothing out, no frame of theirs has Textual arrange the whole screen a second time, the
+prompt opening asks only the widgets on its line for that line, and its field is emptied after the Enter's
+frame. A next turn right after a dialog closed asks no more widgets for their lines than any other."""
 
 from __future__ import annotations
 
