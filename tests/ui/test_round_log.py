@@ -112,3 +112,36 @@ async def test_the_log_written_again_wraps_no_text_again_and_holds_the_same_line
         assert [strip.text for strip in log.lines] == before[:-2]  # each text took two lines
         log.add_lines("Raf falls")
         assert wrapped == ["Raf falls"]
+
+
+async def test_lines_added_and_the_log_written_again_lay_nothing_out_and_show_the_newest() -> None:
+    """The log's size does not follow its lines: a line added (a damage's Enter) or the log written again (an
+    undo) scrolls and redraws it, and asks for no layout of the screen (Textual lays out the whole screen at
+    each change of a widget's virtual size). A log that fits its lines shows them from the top; one past them
+    follows the newest."""
+    app = Log()
+    async with app.run_test(size=(40, 12)) as pilot:
+        log = app.query_one(RoundLog)
+        log.add_lines("\n".join(f"Orc {n} misses Raf" for n in range(3)))
+        await until(pilot, lambda: len(log.lines) == 3 and log.size.height == HEIGHT - 2, "the log laid out")
+        layouts: list[bool] = []
+        refresh = log.refresh
+
+        def noted(*regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> RoundLog:
+            layouts.append(layout)
+            return refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+        log.refresh = noted  # type: ignore[method-assign]
+        texts = [f"Orc {n} misses Raf" for n in range(12)]
+        log.forget()
+        log.add_lines("\n".join(texts))
+        await until(pilot, lambda: log.scroll_offset.y == len(texts) - ROWS, "the log at its newest line")
+        log.add_lines("Raf takes 3 damage")
+        await until(pilot, lambda: log.scroll_offset.y == len(texts) + 1 - ROWS, "the new line in sight")
+        assert shown(log) == drawn_afresh(log)
+        log.forget()  # an undo: the log written again without its last lines
+        log.add_lines("\n".join(texts[:2]))
+        await until(pilot, lambda: log.scroll_offset.y == 0, "the two lines left shown from the top")
+        assert shown(log) == drawn_afresh(log)
+        assert [strip.text for strip in log.lines] == texts[:2]
+        assert layouts and not any(layouts)

@@ -13,6 +13,7 @@ from typing import Any
 from textual import messages
 from textual._compositor import Compositor
 from textual.geometry import Region, Size
+from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 
 from tui_combat.textual_ext import stock_textual
@@ -24,23 +25,39 @@ class ArrangedOnce(Compositor):
     and the layout that follows makes a new map but leaves it marked, so the next question of where a widget
     is arranges the screen a second time. The map a layout has just made is up to date.
 
+    Upstream too: a widget redrawn that is not on the screen marks the map out of date (it may be new), and the
+    next question of where a widget is arranges the whole screen; a scroll bar kept hidden is redrawn at each
+    scroll of its widget (the round's log at each line added). One the screen never draws is not new to it.
+
     Upstream too: a frame of what changed asks every widget in the rectangle around all the changes for its
     lines, which for a next turn (two rows of the list, the card) is every widget of the screen, the footer
-    and the log among them, and cuts every line of theirs. When only widgets were redrawn since the last
-    frame (no layout, no scroll), the frame asks only the widgets that lie on those widgets (through the
-    public ``update_widgets``, ``render_partial_update`` and ``visible_widgets``); cells between them are
-    left as the terminal has them."""
+    and the log among them, and cuts every line of theirs. When nothing was scrolled since the last frame, the
+    frame asks only the widgets that lie on the widgets redrawn and on those a layout moved, showed or hid (where
+    each widget lies, compared before and after the layout), and each only for its lines from the first of
+    those over it to the last (through the public ``update_widgets``, ``reflow``, ``render_partial_update``,
+    ``render_full_update``, ``cuts`` and ``visible_widgets``); cells between them are left as the terminal has
+    them. The prompt opening asked the whole screen for its 24 lines, and the frame after a whole one (the round
+    screen drawn again as a dialog closes) asked every widget around the changes."""
 
     _redrawn: list[Region] | None = None
-    """Where the widgets redrawn since the last frame lie, when nothing was laid out or scrolled meanwhile."""
+    """Where the widgets redrawn, moved, shown or hidden since the last frame lie, when nothing was scrolled
+    meanwhile."""
     _narrowed: list[Region] | None = None
     """Set while a frame of what changed is made: the regions its widgets must lie on."""
     _narrowed_widgets: dict[Widget, tuple[Region, Region]] | None = None
 
     def reflow(self, parent: Widget, size: Size) -> Any:
+        before = dict(super().visible_widgets) if self._redrawn is not None else None
         result = super().reflow(parent, size)
         self._full_map_invalidated = False
-        self._redrawn = None
+        if before is not None and self._redrawn is not None:
+            after = super().visible_widgets
+            self._redrawn.extend(
+                region.intersection(clip)
+                for widgets, others in ((before, after), (after, before))
+                for widget, (region, clip) in widgets.items()
+                if others.get(widget) != (region, clip)
+            )
         return result
 
     def reflow_visible(self, parent: Widget, size: Size) -> set[Widget]:
@@ -49,6 +66,9 @@ class ArrangedOnce(Compositor):
 
     def update_widgets(self, widgets: set[Widget]) -> None:
         shown = super().visible_widgets
+        unseen = [widget for widget in widgets if widget not in shown]
+        if unseen and all(never_drawn(widget) for widget in unseen):
+            widgets = widgets.difference(unseen)
         if self._redrawn is not None:
             self._redrawn.extend(
                 region.intersection(clip) for widget, (region, clip) in shown.items() if widget in widgets
@@ -56,12 +76,20 @@ class ArrangedOnce(Compositor):
         super().update_widgets(widgets)
 
     def render_partial_update(self) -> Any:
+        if self._redrawn:
+            _cuts = self.cuts  # (where each widget starts and ends on each line: from every widget, and kept)
         self._narrowed, self._narrowed_widgets = self._redrawn, None
         try:
             return super().render_partial_update()
         finally:
             self._narrowed = self._narrowed_widgets = None
             self._redrawn = []
+
+    def render_full_update(self, simplify: bool = False) -> Any:
+        try:
+            return super().render_full_update(simplify)
+        finally:
+            self._redrawn = []  # every cell drawn: the next frame goes on from there (a screen shown again)
 
     @property
     def visible_widgets(self) -> dict[Widget, tuple[Region, Region]]:
@@ -70,12 +98,23 @@ class ArrangedOnce(Compositor):
         if not narrowed:
             return shown
         if self._narrowed_widgets is None:
-            self._narrowed_widgets = {
-                widget: (region, clip)
-                for widget, (region, clip) in shown.items()
-                if any(part.overlaps(region.intersection(clip)) for part in narrowed)
-            }
+            self._narrowed_widgets = {}
+            for widget, (region, clip) in shown.items():
+                seen = region.intersection(clip)
+                parts = [part for part in narrowed if part.overlaps(seen)]
+                if parts:  # asked for the lines from the first redrawn over it to the last only
+                    top, bottom = min(part.y for part in parts), max(part.bottom for part in parts)
+                    band = Region(clip.x, top, clip.width, bottom - top)
+                    self._narrowed_widgets[widget] = (region, clip.intersection(band))
         return self._narrowed_widgets
+
+
+def never_drawn(widget: Widget) -> bool:
+    """Whether ``widget`` is none the screen draws, nor one a layout would place: hidden (itself or a container
+    of it), or a scroll bar its widget keeps hidden."""
+    if isinstance(widget, ScrollBar):
+        return widget.parent is not None and widget.parent.styles.scrollbar_visibility == "hidden"
+    return not all(node.display for node in widget.ancestors_with_self)
 
 
 class LaidOutInPlace:

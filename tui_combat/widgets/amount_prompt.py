@@ -48,14 +48,27 @@ class AmountField(TextField):
         # 1.7 ms of every key. Redrawing the field is enough; the prompt lays itself out as it opens.
         return super().refresh(*regions, repaint=repaint or layout, layout=False, recompose=recompose)
 
+    _styled_focused = False
+    """The field's styles were last worked out while it had the focus."""
+
     def update_node_styles(self, animate: bool = True) -> None:
         # The focus leaves the field as its prompt closes, on the key that applies: hidden, it need not look
-        # unfocused (Textual would restyle the field and its parts for nothing, a millisecond of that key). Its
-        # styles are worked out when the prompt next opens and gives it the focus.
+        # unfocused (Textual would restyle the field and its parts for nothing, a millisecond of that key).
         if any(isinstance(node, AmountPrompt) and not node.display for node in self.ancestors):
             return
         self.restyled += 1
         super().update_node_styles(animate)
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        # Shown only while it has the focus, the field keeps the styles it was last given focused (see
+        # update_node_styles): worked out again as the prompt opens, they would come out the same.
+        if has_focus and self._styled_focused:
+            return
+        super().watch_has_focus(has_focus)
+
+    def notify_style_update(self) -> None:
+        self._styled_focused = self.has_focus  # (however its styles were worked out: a new theme, say)
+        super().notify_style_update()
 
 
 class AmountPrompt(Vertical):
@@ -85,7 +98,7 @@ class AmountPrompt(Vertical):
         self._held: list[events.Key] | None = None
         """Keys typed after Enter while what was typed before it is read; None when not reading."""
         self._lines: dict[str, str] = {}
-        """What the note and the keys lines show (a Static rewrites its whole line at each update)."""
+        """What the prompt's lines show (a Static rewrites its whole line at each update, and asks for a layout)."""
         self._keys_when_empty = self._keys_typed = ""
         self.field = AmountField(id="prompt-field", compact=True, select_on_focus=False)
         self._parts = {
@@ -131,7 +144,7 @@ class AmountPrompt(Vertical):
         ``on_close`` runs when it closes, taken or left; ``resized`` each time it is laid out at a new size
         while open (shown, a note or a refusal above its line)."""
         self._submit, self._on_close, self._resized = submit, on_close, resized
-        self._parts["#prompt-title"].update(Text(title))
+        self._show_line("#prompt-title", title, always=True)
         self._show_error("")
         self._show_line("#prompt-note", note)
         self._keys_when_empty, self._keys_typed = keys, typed_keys
@@ -168,16 +181,20 @@ class AmountPrompt(Vertical):
         if not self.is_open:
             return
         self._submit, self._held = None, None
-        self.field.value = ""
         self.display = False  # hidden, nothing reaches the field: neither Tab nor the mouse
+        # Emptied once the frame of the key that closed it is out: a new value goes through the field's
+        # watchers and its Changed message up to the app, some half a millisecond of an Enter.
+        self.call_after_refresh(self._empty_when_closed)
         on_close, self._on_close, self._resized = self._on_close, None, None
         if on_close is not None:
             on_close()
 
+    def _empty_when_closed(self) -> None:
+        if not self.is_open:
+            self.field.value = ""
+
     def _show_error(self, message: str) -> None:
-        error = self._parts["#prompt-error"]
-        error.update(Text(message))
-        error.display = bool(message)
+        self._show_line("#prompt-error", message)
 
     def hold_key(self, event: events.Key) -> bool:
         """Keep a key that arrives while what was typed before Enter is being read; the app asks before it

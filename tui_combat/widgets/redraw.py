@@ -13,7 +13,9 @@ from rich.text import Text
 from textual.events import Resize
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+from textual.widget import Widget
 
 from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 from tui_combat.widgets.lines import joined
@@ -48,9 +50,37 @@ class LogView(ScrollView, can_focus=True):
     def clear(self) -> Self:
         self.lines.clear()
         self.widest_line = self.lines_dropped = 0
-        self.virtual_size = Size(0, 0)
+        self.hold(Size(0, 0))
         self.refresh()
         return self
+
+    def hold(self, size: Size) -> None:
+        """``size`` as the view's virtual size (the lines it holds). Upstream: Textual lays the whole screen out
+        again at each change of a widget's virtual size. A view whose size does not follow its lines and whose
+        scroll bars stay as they are only scrolls differently: it is redrawn and its scroll position kept within
+        the lines (a line added to the round's log, at a damage's Enter or an undo, cost a layout of the screen)."""
+        if not self._bars_stay(size):
+            self.virtual_size = size
+            return
+        self.set_reactive(Widget.virtual_size, size)
+        bar = self.vertical_scrollbar
+        bar.set_reactive(ScrollBar.window_virtual_size, size.height)
+        if self.styles.scrollbar_visibility == "visible":  # (a hidden bar redrawn is taken for a new widget)
+            bar.refresh()
+        self.scroll_target_y = self.validate_scroll_target_y(self.scroll_target_y)
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)
+        self.refresh()
+
+    def _bars_stay(self, size: Size) -> bool:
+        """Whether holding ``size`` leaves the view and its scroll bars as they are: its size is not worked out
+        from what it holds (no ``auto``), the vertical bar is always there, and no horizontal one comes."""
+        styles = self.styles
+        if styles.overflow_y != "scroll" or styles.auto_dimensions:
+            return False
+        if styles.overflow_x == "hidden":
+            return True
+        fits = size.width <= self.scrollable_content_region.width
+        return styles.overflow_x == "auto" and not self.show_horizontal_scrollbar and fits
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -145,7 +175,7 @@ class RoundLog(SteadyScrollBars, LogView):
             del lines[: len(lines) - self.max_lines]
             self.refresh()
         self.widest_line = max(self.widest_line, *(strip.cell_length for strip in strips))
-        self.virtual_size = Size(self.widest_line, len(lines) + self._foot_lines)
+        self.hold(Size(self.widest_line, len(lines) + self._foot_lines))
         # Scrolled at once when the log has its size: scrolled after the next refresh, it drew every line
         # twice (the new size at the old place, then at the new one).
         self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
@@ -163,7 +193,7 @@ class RoundLog(SteadyScrollBars, LogView):
             return
         following = self.scroll_offset.y >= self.max_scroll_y
         self._foot_lines = covered
-        self.virtual_size = Size(self.widest_line, len(self.lines) + covered)
+        self.hold(Size(self.widest_line, len(self.lines) + covered))
         if following:
             self.scroll_end(animate=False, immediate=bool(self.size.height), x_axis=False)
 
