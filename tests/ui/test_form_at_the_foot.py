@@ -115,11 +115,14 @@ async def test_tab_goes_round_the_fields_and_the_rounds_keys_wait(
         await until(pilot, lambda: settled(app.screen), "the keys handled")
         assert form.is_open and store(app).state is before and not app.screen.amount_prompt.is_open
 
+        round_screen = app.screen
+        assert isinstance(round_screen, RoundScreen)
         await pilot.press("f1")  # help over the form: the form waits under it, as it was
-        await until(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "the help")
+        await until(pilot, lambda: round_screen.help_panel.is_open, "the help")
+        await pilot.press("x", "down")  # the help's keys: nothing reaches the form
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen.__class__.__name__ == "RoundScreen" and settled(app.screen), "back")
-        assert form.is_open and focused_id(app) == "f-with"
+        await until(pilot, lambda: not round_screen.help_panel.is_open and settled(round_screen), "back")
+        assert form.is_open and focused_id(app) == "f-with" and store(app).state is before
         await pilot.press("escape")
         await until_closed(pilot, form)
         assert focused_id(app) == "order"
