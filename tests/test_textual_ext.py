@@ -89,6 +89,28 @@ def test_a_widget_can_tell_its_screen_of_its_look_at_once() -> None:
 
     widget = Widget()
     assert messages.Update(widget).widget is widget  # the message a screen redraws a widget on
+    widget._repaint_required = False
+    widget.refresh()  # not mounted: marked, as told_at_once clears it
+    assert widget._repaint_required is True
+    source = inspect.getsource(Widget._check_refresh)
+    assert "if self._repaint_required:" in source and "messages.Update(self)" in source  # its own telling
+
+
+def test_a_frame_asks_only_the_widgets_some_of_whose_cells_show() -> None:
+    from textual._compositor import Compositor
+    from textual.geometry import Region
+
+    assert list(inspect.signature(Compositor.render_full_update).parameters) == ["self", "simplify"]
+    assert list(inspect.signature(Compositor.render_partial_update).parameters) == ["self"]
+    top, under, beside, half = Static(), Static(), Static(), Static()
+    whole = Region(0, 0, 80, 24)
+    shown = {
+        top: (Region(0, 15, 80, 9), whole),
+        under: (Region(0, 16, 40, 8), whole),
+        half: (Region(0, 10, 40, 10), whole),
+        beside: (Region(0, 0, 80, 10), whole),
+    }
+    assert list(ArrangedOnce.uncovered(shown)) == [top, half, beside]
 
 
 def test_a_layout_tells_a_scroll_view_its_sizes_as_steady_scroll_bars_take_them() -> None:

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 from textual.binding import Binding
 from textual.dom import DOMNode
-from textual.widgets import DataTable
 
-from tests.i18n.interface import SIZE, footer_keys, make_app, to_round, until_named
-from tests.waiting import until
+from tests.i18n.interface import SIZE, footer_keys, make_app, to_round
+from tests.ui.fights import until_help
 from tui_combat import app as app_module
 from tui_combat.engine import actions as a
 from tui_combat.engine import registry
@@ -129,10 +128,7 @@ async def test_the_footer_and_help_show_the_language_switched_to(data_root: Path
             footer = [description for _key, description in footer_keys(pilot)]
             assert next_word in footer, footer
             await pilot.press("f1")
-            await until_named(pilot, "HelpScreen")
-            table = pilot.app.screen.query_one(DataTable)
-            await until(pilot, lambda: table.row_count > 0, "the help rows")
-            described = [str(table.get_row_at(row)[1]) for row in range(table.row_count)]
+            described = [description for _keys, description in await until_help(pilot)]
             assert help_word in described, described
             assert ("Attack" in described) == (lang == "en"), described  # the ruleset's own key too
 

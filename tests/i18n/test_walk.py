@@ -120,6 +120,11 @@ class Walk:
                     await self.inspect(place, f"{key} → the form at the foot")
                     await self.pilot.press("escape")
                     await until(self.pilot, lambda: not form.is_open, "the form left", seconds=5)
+            panel = getattr(screen, "help_panel", None)
+            if panel is not None and panel.is_open:  # help over the round: a panel of the screen
+                await self.inspect(place, f"{key} → the help")
+                await self.pilot.press("escape")
+                await until(self.pilot, lambda: not panel.is_open, "the help closed", seconds=5)
             if self.pilot.app.screen is not screen:
                 await self.inspect(place, f"{key} → {screen_name(self.pilot)}")
                 await self.back_to(screen)

@@ -83,6 +83,37 @@ async def opened_round(pilot: Pilot[None]) -> RoundScreen:
     return screen
 
 
+async def until_help(pilot: Pilot[None]) -> list[tuple[str, str]]:
+    """Until the help is open with its rows: the round's panel over its screen, any other screen's help screen.
+    Its rows, (keys, description) each, in order."""
+    from textual.widgets import DataTable
+
+    from tui_combat.screens.help import HelpScreen
+
+    app = pilot.app
+    rows: list[tuple[str, str]] = []
+
+    def shown() -> bool:
+        screen = app.screen
+        if isinstance(screen, RoundScreen):
+            rows[:] = screen.help_panel.rows if screen.help_panel.is_open else []
+        elif isinstance(screen, HelpScreen):
+            table = screen.query_one(DataTable)
+            rows[:] = [(str(row[0]), str(row[1])) for row in map(table.get_row_at, range(table.row_count))]
+        return bool(rows)
+
+    await wait_until(pilot, shown, "the help and its rows")
+    return rows
+
+
+def help_closed(app: CombatApp) -> bool:
+    """No help is open: neither the round's panel nor a help screen."""
+    from tui_combat.screens.help import HelpScreen
+
+    screen = app.screen
+    return not isinstance(screen, HelpScreen) and not (isinstance(screen, RoundScreen) and screen.help_panel.is_open)
+
+
 def messages(app: CombatApp) -> list[str]:
     """The notifications shown so far, oldest first."""
     return [notification.message for notification in app._notifications]

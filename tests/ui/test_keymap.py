@@ -8,14 +8,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable
 
-from tests.ui.fights import messages
+from tests.ui.fights import help_closed, messages, until_help
 from tests.ui.steps import SIZE, store, to_round, until_footer, until_sessions, until_setup
-from tests.waiting import until, until_screen
+from tests.waiting import until
 from tui_combat.app import CombatApp
 from tui_combat.engine import keys
-from tui_combat.screens.help import HelpScreen
 from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets.footer import KeyFooter, shown_keys
 from tui_combat.widgets.lines import TextLines
@@ -71,14 +69,7 @@ async def test_next_moved_to_another_key(make_app: Callable[..., CombatApp], tmp
         assert active["round.next"] == "y"
         # The help lists Next under y.
         await pilot.press("f1")
-        await until_screen(pilot, HelpScreen, "the help")
-        await until(pilot, lambda: app.screen.query_one(DataTable).row_count > 0, "the help's rows")
-        rows = {
-            str(row[1]): str(row[0])
-            for row in (
-                app.screen.query_one(DataTable).get_row_at(i) for i in range(app.screen.query_one(DataTable).row_count)
-            )
-        }
+        rows = {description: keys for keys, description in await until_help(pilot)}
         assert rows["Next"] == "y"
         assert rows["Settings"] == "f3"
 
@@ -151,8 +142,9 @@ async def test_the_session_list_and_set_up_name_the_keys_in_force(
 
 
 def help_rows(app: CombatApp) -> dict[str, str]:
-    table = app.screen.query_one(DataTable)
-    return {str(row[1]): str(row[0]) for row in (table.get_row_at(i) for i in range(table.row_count))}
+    screen = app.screen
+    assert isinstance(screen, RoundScreen)
+    return {description: keys for keys, description in screen.help_panel.rows}
 
 
 async def test_the_help_opened_again_is_the_same_and_shows_a_key_moved_meanwhile(
@@ -163,14 +155,15 @@ async def test_the_help_opened_again_is_the_same_and_shows_a_key_moved_meanwhile
         await to_round(pilot)
         round_screen = app.screen
         await pilot.press("f1")
-        first = await until_screen(pilot, HelpScreen, "the help")
+        await until_help(pilot)
         await until(pilot, lambda: help_rows(app).get("Next") == "n, space", "the help's rows")
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is round_screen, "the round again")
+        await until(pilot, lambda: help_closed(app), "the round again")
         keys.use_keymap({"round.next": "y"})  # as the settings screen moves a key
         app.set_keymap({"round.next": "y"})
         await pilot.press("f1")
-        await until(pilot, lambda: app.screen is first, "the same help, opened again")
+        await until_help(pilot)
+        assert app.screen is round_screen
         await until(
             pilot,
             lambda: help_rows(app).get("Next") == "y",
@@ -178,7 +171,7 @@ async def test_the_help_opened_again_is_the_same_and_shows_a_key_moved_meanwhile
             describe=lambda: str(help_rows(app)),
         )
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is round_screen, "the round again")
+        await until(pilot, lambda: help_closed(app), "the round again")
 
 
 async def test_a_moved_key_keeps_its_place_in_the_footer(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
+from tests.ui.fights import help_closed, until_help
 from tests.ui.steps import (
     MONSTERS,
     PARTY,
@@ -268,17 +269,20 @@ async def test_help_lists_the_round_keys_and_closes_with_escape(make_app) -> Non
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await to_round(pilot)
-        await pilot.press("f1")
-        help_screen = app.screen
-        assert isinstance(help_screen, HelpScreen)
-        table = help_screen.query_one(DataTable)
-        rows = [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
-        described = {row[1]: row[0] for row in rows}
+        round_screen, before = app.screen, store(app).state
+        assert isinstance(round_screen, RoundScreen)
+        await pilot.press("f1")  # over the round: a panel of its own, in the round screen
+        rows = await until_help(pilot)
+        assert app.screen is round_screen
+        described = {description: keys for keys, description in rows}
         for description in ("Next", "Damage", "Status", "Undo", "Redo", "Help"):
             assert description in described, rows
         assert "n" in described["Next"]
+        assert "Next" in visible_text(round_screen.help_panel)
+        await pilot.press("n")  # the round's keys wait while the help is open
+        assert round_screen.help_panel.is_open and store(app).state is before
         await pilot.press("escape")
-        assert isinstance(app.screen, RoundScreen)
+        assert help_closed(app) and app.screen is round_screen
         # Help over set-up too; there q closes the help, not the app.
         await pilot.press("escape", "d", "down", "enter")  # the demo has a session: start another
         assert isinstance(app.screen, SetupScreen)

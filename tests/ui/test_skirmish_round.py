@@ -19,6 +19,7 @@ from textual.widgets import DataTable
 
 from tests.common import BRIDGE, encounter_file, registered
 from tests.plugins.skirmish import RULESET, Skirmish
+from tests.ui.fights import until_help
 from tests.ui.steps import (
     SEED,
     SIZE,
@@ -37,7 +38,6 @@ from tui_combat.engine.contract import AnyRuleset
 from tui_combat.engine.dice import Roll, parse, roll
 from tui_combat.engine.log import render
 from tui_combat.screens.dialogs import FormDialog
-from tui_combat.screens.help import HelpScreen
 from tui_combat.screens.round import RoundScreen
 from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.widgets.phase_bar import PhaseBar
@@ -129,9 +129,7 @@ async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: C
 
         # Help lists the ruleset's key even when the footer does not show it.
         await pilot.press("f1")
-        assert isinstance(app.screen, HelpScreen)
-        table = app.screen.query_one(DataTable)
-        rows = {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[0]) for i in range(table.row_count)}
+        rows = {description: keys for keys, description in await until_help(pilot)}
         assert rows.get("Attack") == "a"
 
 

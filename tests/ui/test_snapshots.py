@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
+from tests.ui.fights import until_help
 from tests.ui.steps import (
     SIZE,
     leave_damage,
@@ -22,7 +23,6 @@ from tests.ui.steps import (
     until_setup,
 )
 from tests.waiting import settled, until
-from tui_combat.screens.help import HelpScreen
 
 pytestmark = pytest.mark.usefixtures("in_colour")
 
@@ -49,7 +49,7 @@ def test_help_over_the_round(snap_compare, make_app) -> None:
         await to_round(pilot)
         await type_initiative(pilot, "7", "10")
         await pilot.press("f1")
-        assert isinstance(pilot.app.screen, HelpScreen)
+        await until_help(pilot)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
 

@@ -23,6 +23,10 @@ class HelpPart(AppBase):
 
         if isinstance(self.screen, HelpScreen):
             return
+        show_help = getattr(self.screen, "show_help", None)
+        if show_help is not None:  # a help of the screen's own (the round's, a panel over it)
+            show_help()
+            return
         kept = self._help if self._help is not None and self._help.target is self.screen else None
         if kept is None:
             if self._help is not None:

@@ -205,9 +205,13 @@ class ChoiceField(TypeAheadSelect):
     later). Told at once, they make that frame."""
 
     def watch_has_focus(self, value: bool) -> None:
-        super().watch_has_focus(value)
-        for part in self.walk_children(Widget):
-            told_at_once(part)
+        # Textual's own restyles the field and all its parts, its list of choices too, some two milliseconds; the
+        # list is hidden and looks the same with the focus or without (it is restyled as it opens).
+        parts = [part for child in self.children if child.display for part in child.walk_children(with_self=True)]
+        self.app.stylesheet.update_nodes([self, *parts], animate=True)
+        for part in parts:
+            if isinstance(part, Widget):
+                told_at_once(part)
 
 
 def _in_open_list(focused: Widget | None) -> bool:

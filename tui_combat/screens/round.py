@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import msgspec
 from rich.text import Text
+from textual import events
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -36,6 +37,7 @@ from tui_combat.screens.damage_prompt import ask_amount, ask_hit_damage
 from tui_combat.screens.damage_prompt import read_amount as read_amount  # (where it was found before)
 from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog
 from tui_combat.screens.form_panel import FormPanel
+from tui_combat.screens.help_panel import HelpPanel
 from tui_combat.screens.round_asks import RoundAsks
 from tui_combat.screens.round_foot import AskedAtTheFoot
 from tui_combat.screens.saving_throw import ask_saving_throw
@@ -143,6 +145,7 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         super().__init__()
         # Made once and kept: a key's redraw reaches each of them without a search of the screen (some twenty
         # searches on a damage's Enter).
+        self.help_panel = HelpPanel(id="help-panel")
         self.amount_prompt = AmountPrompt(id="amount-prompt")
         self.form_panel = FormPanel(id="form-panel")
         self.add_panel = FormPanel(id="add-panel")
@@ -161,7 +164,8 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
     def compose(self) -> ComposeResult:
         # The forms and the prompt first: Textual numbers the painting order of a screen's widgets from its last
         # one, so one shown after them would renumber every one, and every one would be redrawn (over the
-        # footer on a layer of its own, it needs no place in the order).
+        # footer on a layer of its own, it needs no place in the order). The help too, over the whole screen.
+        yield self.help_panel
         yield self.form_panel
         yield self.add_panel
         yield self.amount_prompt
@@ -251,6 +255,14 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
         self.refresh_keys()
         if self.asks.pending:
             self.call_later(self.asks.run)
+
+    def show_help(self) -> None:
+        """Help (F1): the panel over the screen (see :class:`HelpPanel`)."""
+        self.help_panel.open()
+
+    def hold_key(self, event: events.Key) -> bool:
+        """While the help is open it takes the keys; else the prompt or the form at the foot may hold them."""
+        return self.help_panel.take_key(event) or super().hold_key(event)
 
     def on_screen_resume(self) -> None:
         if self.asks.pending:  # what the state asked for while a dialog lay over the screen

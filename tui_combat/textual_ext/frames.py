@@ -2,7 +2,7 @@
 and a modal screen is drawn whole once when it appears (:class:`DrawnOnce`).
 
 Private names of Textual relied on, each checked by ``tests/test_textual_ext.py``: ``textual._compositor.
-Compositor`` and its ``_full_map_invalidated`` flag, a screen's ``_compositor``, a screen's
+Compositor`` and its ``_full_map_invalidated`` flag, a screen's ``_compositor``, a screen's and a widget's
 ``_repaint_required`` mark. With ``TUI_COMBAT_STOCK_TEXTUAL`` set, none is touched and Textual draws as it
 does (see :mod:`tui_combat.textual_ext`)."""
 
@@ -37,7 +37,11 @@ class ArrangedOnce(Compositor):
     those over it to the last (through the public ``update_widgets``, ``reflow``, ``render_partial_update``,
     ``render_full_update``, ``cuts`` and ``visible_widgets``); cells between them are left as the terminal has
     them. The prompt opening asked the whole screen for its 24 lines, and the frame after a whole one (the round
-    screen drawn again as a dialog closes) asked every widget around the changes."""
+    screen drawn again as a dialog closes) asked every widget around the changes.
+
+    And upstream: a frame asks for their lines the widgets that lie wholly under another one (the turn list and
+    the log under the form at the foot as it opens, the whole screen under the help), then throws them away.
+    A frame asks only the widgets that some of their cells show."""
 
     _redrawn: list[Region] | None = None
     """Where the widgets redrawn, moved, shown or hidden since the last frame lie, when nothing was scrolled
@@ -45,6 +49,10 @@ class ArrangedOnce(Compositor):
     _narrowed: list[Region] | None = None
     """Set while a frame of what changed is made: the regions its widgets must lie on."""
     _narrowed_widgets: dict[Widget, tuple[Region, Region]] | None = None
+    _rendering = False
+    """Set while a frame is made."""
+    _uncovered: tuple[dict[Widget, tuple[Region, Region]], dict[Widget, tuple[Region, Region]]] | None = None
+    """The widgets in sight, and those of them that no other widget covers whole (worked out once a layout)."""
 
     def reflow(self, parent: Widget, size: Size) -> Any:
         before = dict(super().visible_widgets) if self._redrawn is not None else None
@@ -79,21 +87,53 @@ class ArrangedOnce(Compositor):
         if self._redrawn:
             _cuts = self.cuts  # (where each widget starts and ends on each line: from every widget, and kept)
         self._narrowed, self._narrowed_widgets = self._redrawn, None
+        self._rendering = True
         try:
             return super().render_partial_update()
         finally:
             self._narrowed = self._narrowed_widgets = None
             self._redrawn = []
+            self._rendering = False
 
     def render_full_update(self, simplify: bool = False) -> Any:
+        self._rendering = True
         try:
             return super().render_full_update(simplify)
         finally:
+            self._rendering = False
             self._redrawn = []  # every cell drawn: the next frame goes on from there (a screen shown again)
+
+    @staticmethod
+    def uncovered(shown: dict[Widget, tuple[Region, Region]]) -> dict[Widget, tuple[Region, Region]]:
+        """``shown`` (the widgets in sight, the one on top first, as Textual paints them) without those that lie
+        wholly under one widget above them: none of their cells shows."""
+        above: list[tuple[int, int, int, int]] = []
+        kept = {}
+        for widget, (region, clip) in shown.items():
+            x, y, width, height = region.intersection(clip)
+            right, bottom = x + width, y + height
+            if (
+                width
+                and height
+                and any(
+                    left <= x and top <= y and right <= cover_right and bottom <= cover_bottom
+                    for left, top, cover_right, cover_bottom in above
+                )
+            ):
+                continue
+            kept[widget] = (region, clip)
+            if width and height:
+                above.append((x, y, right, bottom))
+        return kept
 
     @property
     def visible_widgets(self) -> dict[Widget, tuple[Region, Region]]:
         shown = super().visible_widgets
+        if self._rendering:
+            known = self._uncovered
+            if known is None or known[0] is not shown:
+                known = self._uncovered = (shown, self.uncovered(shown))
+            shown = known[1]
         narrowed = self._narrowed
         if not narrowed:
             return shown
@@ -184,9 +224,11 @@ class DrawnOnce(LaidOutInPlace):
 def told_at_once(widget: Widget) -> None:
     """Upstream: a widget restyled (a list field's parts as the field gains the focus) tells its screen of its
     new look when it next idles, which may come after the screen has drawn the frame of the key that
-    restyled it (a form opened: its list field drawn focused in a second frame, some 20 ms later). Restyled
-    now and its screen told now (the public ``update_node_styles`` and the screen's ``Update`` message), it
-    makes that frame; its own telling later redraws it as it is. Nothing on stock Textual."""
-    if not stock_textual() and widget.is_mounted:
-        widget.update_node_styles(animate=False)
+    restyled it (a form opened: its list field drawn focused in a second frame, some 20 ms later). Its
+    screen told now (the screen's public ``Update`` message), it makes that frame; and its own telling later,
+    which would draw it again as it is in a frame of its own, is dropped (the widget's ``_repaint_required``
+    mark, which a refresh of it made after this sets again). For a widget restyled already (its styles
+    worked out: the public ``update_node_styles``). Nothing on stock Textual."""
+    if not stock_textual() and widget.is_mounted and widget.display:
         widget.screen.post_message(messages.Update(widget))
+        widget._repaint_required = False
