@@ -114,8 +114,7 @@ async def test_a_next_turn_right_after_a_dialog_closed_asks_the_footer_and_the_l
     make_app: Callable[..., CombatApp], data_root: Path
 ) -> None:
     """A next turn changes neither the footer nor the log: its frame does not ask them for their lines, right
-    after the help (a page of its own, drawn over by the whole round screen as it closes) or the attack form
-    closed too. (The first frame after a whole one asked every widget around the changes for every line.)"""
+    after the help (a panel over the round screen) or the attack form closed too. (The first frame after a whole one asked every widget around the changes for every line.)"""
     saved_round(data_root, "ambush", ["Raf", "Ada"], 200)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
@@ -133,10 +132,12 @@ async def test_a_next_turn_right_after_a_dialog_closed_asks_the_footer_and_the_l
             widget.render_lines = noted  # type: ignore[method-assign]
         for dialog in ("f1", "a", "f1"):
             await pilot.press(dialog)
-            await until(pilot, lambda: app.screen is not screen or screen.form_panel.is_open, "the dialog open")
+            await until(pilot, lambda: screen.help_panel.is_open or screen.form_panel.is_open, "the dialog open")
             await until(pilot, lambda: settled(app.screen), "the dialog drawn")
             await pilot.press("escape")
-            await until(pilot, lambda: app.screen is screen and not screen.form_panel.is_open, "the dialog closed")
+            await until(
+                pilot, lambda: not (screen.help_panel.is_open or screen.form_panel.is_open), "the dialog closed"
+            )
             await until(pilot, lambda: settled(screen), "the round drawn again")
             before = store(app).state.cursor
             asked.clear()
