@@ -428,11 +428,10 @@ def _players(root: Path, args: argparse.Namespace) -> int:
             language=args.lang,
             max_viewers=args.max_viewers,
         )
-    from tui_combat.screens.player_view import PlayerViewApp
-
     import gc
 
     from tui_combat.running.collecting import ON_ITS_OWN, STEP_EVERY, collect_step
+    from tui_combat.screens.player_view import PlayerViewApp
 
     # The collector's steps between updates, as for the GM's app (see PlayerViewApp.collect_step).
     gc.set_threshold(ON_ITS_OWN, *gc.get_threshold()[1:])

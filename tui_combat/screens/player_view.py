@@ -4,11 +4,10 @@ It shows only :func:`tui_combat.engine.public.public_view` of the state (made ag
 changed: :class:`~tui_combat.engine.public.PublicViews`), so every secret is already gone before anything
 here sees it; of the order, only the lines in sight are made and drawn (:class:`OrderLines`). The session is
 read with :meth:`~tui_combat.fight.store.Store.resume` in read-only mode (no lock, nothing written), then only
-the journal lines appended since are read and
-replayed (:class:`tui_combat.fight.following.SessionReader`), whenever its files change
-(:class:`tui_combat.saves.follow.Follower`, a few ``stat`` calls twenty times a second, in a thread so the
-screen never waits on the disk). On Linux the system also tells it the moment the folder changes
-(:class:`tui_combat.saves.watch.FolderWatch`), and it looks then.
+the journal lines appended since are read and replayed (:class:`tui_combat.fight.following.SessionReader`),
+whenever its files change (:class:`tui_combat.saves.follow.Follower`, a few ``stat`` calls twenty times a
+second, in a thread so the screen never waits on the disk). On Linux the system also tells it the moment the
+folder changes (:class:`tui_combat.saves.watch.FolderWatch`), and it looks then.
 
 Made for a second terminal, an SSH forced command or a browser tab (``tui-combat serve``): keyboard only
 (no mouse reporting), it reflows when resized, and a hang-up (SIGHUP) ends it cleanly. ``--large`` is the
@@ -211,10 +210,13 @@ class CombatantLine(LaterLine):
     __slots__ = ("combatant", "large")
 
     def __init__(self, combatant: PublicCombatant, large: bool) -> None:
+        name, health = combatant.name, combatant.health
         if large or combatant.conditions or combatant.fallen or combatant.hp is not None:
             cells = _width("".join(piece for piece, _style in _combatant_pieces(combatant, large=large)))
-        else:  # (most of a mass battle: the mark, the name, the word for his health)
-            cells = 4 + _width(combatant.name) + _width(combatant.health)
+        elif name.isascii() and health.isascii():  # (most of a mass battle: the mark, the name, the word)
+            cells = 4 + len(name) + len(health)
+        else:
+            cells = 4 + cell_len(name) + cell_len(health)
         super().__init__(cells)
         self.combatant = combatant
         self.large = large

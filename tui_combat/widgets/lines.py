@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import repeat
+from operator import is_
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -493,10 +494,12 @@ class ManyLines(TextLines):
         lines, old_lines = self._lines, self._row_lines
         if not self._one_row_each or self._kept_for != (width, style) or len(lines) != len(old_lines):
             return None
-        changed = [index for index, same in enumerate(map(_same_object, lines, old_lines)) if not same]
+        changed = [index for index, same in enumerate(map(is_, lines, old_lines)) if not same]
         self.lines_looked_at += len(changed)
-        if not all(self._fits(lines[index], width) for index in changed):
-            return None
+        for index in changed:
+            line = lines[index]
+            if line.cells > width if isinstance(line, LaterLine) else not self._fits(line, width):
+                return None
         rows = list(self._rows)
         for index in changed:
             rows[index] = lines[index]
