@@ -104,3 +104,29 @@ async def test_a_turn_moving_on_to_a_slot_out_of_sight_brings_it_into_sight(tmp_
             assert box.scroll_offset.y == 0
     finally:
         gm.close()
+
+
+async def test_the_large_layout_follows_the_turn_as_the_standard_one(tmp_path: Path) -> None:
+    gm = big_fight(tmp_path)
+    assert gm.folder is not None
+    viewer = PlayerViewApp(
+        tmp_path,
+        gm.folder.folder.name,
+        large=True,
+        settings_path=tmp_path / "none.toml",
+        poll_seconds=0.02,
+        handle_hangup=False,
+    )
+    try:
+        async with viewer.run_test(size=SIZE) as pilot:
+            screen = viewer.screen
+            assert isinstance(screen, PlayerViewScreen)
+            await until(pilot, lambda: "▶ Raf" in order_text(screen) and settled(screen), "Raf acting")
+            gm.dispatch(a.NextStep())
+            await until(pilot, lambda: "▶ Troll 1" in order_text(screen) and settled(screen), "the monsters acting")
+            assert "✓ Raf" in order_text(screen)
+            troll = next(c for c in gm.state.combatants if c.name == "Troll 1")
+            gm.dispatch(a.Damage(combatant=troll.id, amount=99))  # dead: the large layout marks him so
+            await until(pilot, lambda: "Troll 1 ✝" in order_text(screen) and settled(screen), "the troll dead")
+    finally:
+        gm.close()
