@@ -308,10 +308,6 @@ class TextLines(Widget):
         return lines[y] if y < len(lines) else Strip.blank(width, self.rich_style)
 
 
-def _same_object(one: object, other: object) -> bool:
-    return one is other
-
-
 class LaterLine:
     """A line of :class:`ManyLines` made only when it is needed (it comes into sight, or it is wider than a row):
     ``cells``, how wide it is, says beforehand whether it fits on one row. Made once (by :meth:`make`, which a
@@ -376,7 +372,7 @@ class ManyLines(TextLines):
 
     def show_lines(self, lines: list[Line]) -> None:
         """Show ``lines``: the cells of the lines in sight that changed are redrawn, nothing else."""
-        if len(lines) == len(self._lines) and (all(map(_same_object, lines, self._lines)) or lines == self._lines):
+        if len(lines) == len(self._lines) and (all(map(is_, lines, self._lines)) or lines == self._lines):
             return
         self._lines = lines
         self._redraw_rows()
