@@ -428,9 +428,14 @@ def _players(root: Path, args: argparse.Namespace) -> int:
             language=args.lang,
             max_viewers=args.max_viewers,
         )
+    import gc
+
+    from tui_combat.running.collecting import ON_ITS_OWN, STEP_EVERY, collect_step
     from tui_combat.screens.player_view import PlayerViewApp
 
-    app = PlayerViewApp(root, args.name, large=args.large)
+    # The collector's steps between updates, as for the GM's app (see PlayerViewApp.collect_step).
+    gc.set_threshold(ON_ITS_OWN, *gc.get_threshold()[1:])
+    app = PlayerViewApp(root, args.name, large=args.large, collect_step=collect_step, collect_every=STEP_EVERY)
     try:
         app.run(mouse=False)
     except OSError:  # the terminal went away while the screen was being restored: nothing left to show

@@ -755,6 +755,14 @@ class Ruleset(SavingRules, Generic[R, F]):
             if label in labels
         )
 
+    public_reads: ClassVar[frozenset[str] | None] = None
+    """What :meth:`public_conditions`, :meth:`condition_word` and :meth:`health_shown` read of the state besides
+    the combatant himself: names of :class:`~tui_combat.engine.model.State`'s fields ("fight_state", "round",
+    "surprised" …), and "others" when they read anyone else's name or whether he is hidden. The players' view
+    then asks the rules again about a combatant only when he or one of those changed (besides what the engine
+    reads itself: the sides, the phase, the effects, the options), not about everyone at every turn of a mass
+    battle. None, the default: they may read anything, and the view asks about everyone after every change."""
+
     def budget(self, state: State, combatant_id: str) -> tuple[BudgetLine, ...]:
         return ()
 

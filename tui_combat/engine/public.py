@@ -22,8 +22,10 @@ The view holds text in the active language (it is computed when shown, like ever
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Iterable, Mapping
+from itertools import compress, count
+from operator import is_not
+from typing import Literal, NamedTuple
 
 import msgspec
 
@@ -32,9 +34,9 @@ from tui_combat.engine.contract import CONDITION_LABELS, FALLEN_ALIVE, AnyRulese
 from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, render
-from tui_combat.engine.model import BEHIND_THE_SCREEN, Combatant, State, Status
+from tui_combat.engine.model import BEHIND_THE_SCREEN, Combatant, Slot, State, Status
 from tui_combat.engine.registry import get
-from tui_combat.i18n import N_, _, after_name, ngettext
+from tui_combat.i18n import N_, _, after_name, ngettext, words_in_use
 
 __all__ = [
     "BEHIND_THE_SCREEN",
@@ -48,6 +50,7 @@ __all__ = [
     "PublicLine",
     "PublicStep",
     "PublicView",
+    "PublicViews",
     "health_word",
     "public_entries",
     "public_entry",
@@ -190,15 +193,29 @@ def public_entries(state: State, entries: Iterable[LogEntry] | None = None) -> l
     return [shown for entry in logged if (shown := public_entry(entry)) is not None]
 
 
-def public_log(state: State, lines: int = LOG_LINES) -> tuple[PublicLine, ...]:
-    """The latest ``lines`` entries the players may read, oldest first, in the active language."""
+def public_log(
+    state: State, lines: int = LOG_LINES, kept: dict[int, tuple[LogEntry, PublicLine | None]] | None = None
+) -> tuple[PublicLine, ...]:
+    """The latest ``lines`` entries the players may read, oldest first, in the active language. ``kept``: the
+    lines of the entries read last time, by the entry's identity (an entry is immutable), taken again; left
+    holding this time's."""
+    earlier = dict(kept) if kept is not None else {}
+    if kept is not None:
+        kept.clear()
     shown: list[PublicLine] = []
     for chunk in reversed(state.log):
         for entry in reversed(chunk):
-            line = players_line(entry)
-            if line is None:
+            known = earlier.get(id(entry))
+            if known is not None and known[0] is entry:
+                public = known[1]
+            else:
+                line = players_line(entry)
+                public = None if line is None else PublicLine(round=entry.round, text=render(line))
+            if kept is not None:
+                kept[id(entry)] = (entry, public)
+            if public is None:
                 continue
-            shown.append(PublicLine(round=entry.round, text=render(line)))
+            shown.append(public)
             if len(shown) >= lines:
                 return tuple(reversed(shown))
     return tuple(reversed(shown))
@@ -240,21 +257,117 @@ def _secretly_rolled(ruleset: AnyRuleset, state: State) -> bool:
         return True  # when in doubt, the order stays hidden
 
 
-class _Builder:
-    """Turns combatants into their public form, once each."""
+Kept = dict[str, tuple[Combatant, PublicCombatant, list[PublicCombatant | None]]]
+"""Each combatant's public form as last made, by id: the combatant it was made of, the form, and the form as
+shown not acting, acting, having acted (each made when first asked)."""
 
-    def __init__(self, ruleset: AnyRuleset, state: State, scale: HealthScale) -> None:
+
+class _SlotShown(NamedTuple):
+    """A slot of the order as the players saw it last time, with what its group was made of."""
+
+    slot: Slot
+    ids: frozenset[str]
+    """Everyone in the slot, seen or not."""
+    how: tuple[bool, bool, bool]
+    """(acting now, done, the order hidden)."""
+    members: list[str]
+    """Those of it the players see."""
+    group: PublicGroup
+
+
+class _Builder:
+    """Turns combatants into their public form, once each (or takes the one ``kept`` from an earlier view, made
+    of the very same combatant while nothing else it reads changed; and a slot's whole group ``slots`` kept,
+    when none of its members is among the ``changed``)."""
+
+    def __init__(
+        self,
+        ruleset: AnyRuleset,
+        state: State,
+        scale: HealthScale,
+        kept: Kept | None = None,
+        by_id: dict[str, Combatant] | None = None,
+        changed: frozenset[str] | None = None,
+        slots: dict[int, _SlotShown] | None = None,
+    ) -> None:
         self.ruleset = ruleset
         self.state = state
         self.scale = scale
+        self.kept = kept
         self.shown = rolls_shown(state)
         self.party = {side.id for side in state.sides if side.is_party}
         self.side_names = {side.id: side.name for side in state.sides}
-        self.by_id = {combatant.id: combatant for combatant in state.combatants if not combatant.hidden}
+        if by_id is None:
+            by_id = {combatant.id: combatant for combatant in state.combatants if not combatant.hidden}
+        self.by_id = by_id
         """Those the players may see: not the hidden."""
+        self.changed = changed
+        """The ids of those who changed since the view ``slots`` were kept for (None: not known)."""
+        self.slots = slots if changed is not None else None
+        self.slots_shown: dict[int, _SlotShown] = {}
+        """Each slot's group as made (or kept) this time, by the slot's place in the order."""
+        self.made = 0
+        """How many public forms were made (not taken from ``kept``)."""
+
+    def kept_slot(self, index: int, slot: Slot, how: tuple[bool, bool, bool]) -> _SlotShown | None:
+        """The group of ``slot`` kept from last time, when nothing it is made of changed; with the public forms
+        of those of it who changed made anew, when they are still seen (or still not seen) as they were."""
+        known = self.slots.get(index) if self.slots is not None else None
+        if known is None or known.slot is not slot or known.how != how:
+            return None
+        ids = known.ids
+        changed = [cid for cid in self.changed or () if cid in ids]
+        if not changed:
+            return known
+        forms = list(known.group.combatants)
+        now, done, _hidden = how
+        for cid in changed:
+            try:
+                place = known.members.index(cid)
+            except ValueError:
+                place = -1
+            if (place >= 0) != (cid in self.by_id):
+                return None  # hidden or shown since: the group is made again
+            if place >= 0:
+                forms[place] = self.combatant(cid, acting=now, acted=done)
+        group = msgspec.structs.replace(known.group, combatants=tuple(forms))
+        return known._replace(group=group)
 
     def combatant(self, combatant_id: str, *, acting: bool = False, acted: bool = False) -> PublicCombatant:
         combatant = self.by_id[combatant_id]
+        kept = self.kept
+        if kept is None:
+            return self._made(combatant, acting, acted)
+        known = kept.get(combatant_id)
+        if known is None or known[0] is not combatant:
+            base = self._made(combatant, False, False)
+            known = kept[combatant_id] = (combatant, base, [base, None, None])
+        forms = known[2]
+        which = 1 if acting else 2 if acted else 0
+        shown = forms[which]
+        if shown is None or shown.acting != acting or shown.acted != acted:
+            shown = forms[which] = msgspec.structs.replace(known[1], acting=acting, acted=acted)
+        return shown
+
+    def members(self, ids: Iterable[str], acting: bool, acted: bool) -> tuple[PublicCombatant, ...]:
+        """The public forms of a slot's members, each as :meth:`combatant` gives it (in one loop: a slot of a mass
+        battle holds thousands)."""
+        kept, by_id = self.kept, self.by_id
+        if kept is None:
+            return tuple(self._made(by_id[cid], acting, acted) for cid in ids)
+        which = 1 if acting else 2 if acted else 0
+        shown: list[PublicCombatant] = []
+        for cid in ids:
+            known = kept.get(cid)
+            form = known[2][which] if known is not None and known[0] is by_id[cid] else None
+            if form is None or form.acting != acting or form.acted != acted:
+                form = self.combatant(cid, acting=acting, acted=acted)
+            shown.append(form)
+        return tuple(shown)
+
+    def _made(self, combatant: Combatant, acting: bool, acted: bool) -> PublicCombatant:
+        self.made += 1
+        combatant_id = combatant.id
         party = combatant.side in self.party
         word = self.ruleset.condition_word(self.state, combatant_id)
         health = health_word(combatant, self.scale, word)
@@ -332,19 +445,27 @@ def _slots(
         done = all_done or (in_turns and index < cursor)
         if hidden and not (now or done):
             continue
+        how = (now, done, hidden)
+        known = builder.kept_slot(index, slot, how)
+        if known is not None:  # (a slot of the hidden only is never kept)
+            listed.update(known.members)
+            groups.append(known.group)
+            builder.slots_shown[index] = known
+            continue
         members = [c for c in slot.combatants if c in builder.by_id]
         if not members and (hidden or slot.combatants):  # a slot of the hidden only is not there for the players
             continue
         listed.update(members)
-        groups.append(
-            PublicGroup(
-                kind="slot",
-                label="" if hidden else _label(slot.label, builder.shown),
-                now=now,
-                done=done,
-                combatants=tuple(builder.combatant(c, acting=now, acted=done) for c in members),
-            )
+        group = PublicGroup(
+            kind="slot",
+            label="" if hidden else _label(slot.label, builder.shown),
+            now=now,
+            done=done,
+            combatants=builder.members(members, now, done),
         )
+        groups.append(group)
+        if builder.changed is not None:
+            builder.slots_shown[index] = _SlotShown(slot, frozenset(slot.combatants), how, members, group)
     return groups
 
 
@@ -388,24 +509,119 @@ def _out_of_order(builder: _Builder, state: State, listed: set[str]) -> list[Pub
 
 def public_view(state: State, scale: HealthScale | None = None, *, log_lines: int = LOG_LINES) -> PublicView:
     """Everything the players' screen shows of ``state``, and nothing secret."""
-    ruleset = get(state.ruleset)
-    builder = _Builder(ruleset, state, scale or HealthScale())
-    steps = ruleset.steps(state) if state.phase == "round" else ()
-    groups, hidden = _groups(builder, state, steps)
-    now_group = next((group for group in groups if group.now), None)
-    return PublicView(
-        name=state.name,
-        ruleset=_(ruleset.name),
-        phase=state.phase,
-        round=state.round,
-        steps=tuple(
-            PublicStep(label=_(step.label), secret=step.secret, current=index == state.step)
-            for index, step in enumerate(steps)
-        ),
-        groups=tuple(groups),
-        now=now_group.combatants if now_group else (),
-        now_label=now_group.label if now_group else "",
-        order_hidden=hidden,
-        distance=render(state.distance) if state.distance is not None else "",
-        log=public_log(state, log_lines),
-    )
+    return PublicViews(scale, log_lines=log_lines).view(state)
+
+
+def _others(state: State) -> tuple[Mapping[str, str], tuple[str, ...]]:
+    """What "others" in :attr:`~tui_combat.engine.contract.Ruleset.public_reads` stands for: everyone's name
+    (and so who is in the fight) and who is hidden."""
+    return state.names(), tuple(combatant.id for combatant in state.combatants if combatant.hidden)
+
+
+def _reads(ruleset: AnyRuleset, state: State) -> tuple[object, ...] | None:
+    """What a combatant's public form is made of besides himself, as this state has it (None: the rules may read
+    anything): the words in use (:func:`~tui_combat.i18n.words_in_use`), the ruleset, what the engine reads (the
+    sides, the phase, the effects, the options) and what the rules say they read."""
+    reads = ruleset.public_reads
+    if reads is None:
+        return None
+    parts: list[object] = [words_in_use(), state.ruleset, state.sides, state.phase, state.effects, state.options]
+    for name in sorted(reads):
+        if name == "others":
+            parts.append(_others(state))
+        elif name in ("fight_state", "round_state"):  # as the rules read it (none yet reads as a fresh one)
+            parts.append(ruleset.fight_of(state) if name == "fight_state" else ruleset.round_of(state))
+        else:
+            parts.append(getattr(state, name))
+    return tuple(parts)
+
+
+def _same_reads(kept: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    """Compared by identity first (the state is immutable: a part that did not change is the same object), then
+    by value (a ruleset may write a part anew that holds the same)."""
+    return len(kept) == len(now) and all(one is other or one == other for one, other in zip(kept, now))
+
+
+class PublicViews:
+    """:func:`public_view` of one state after another, as a screen that follows a fight asks for it: a
+    combatant's public form is made again only when he changed or something it is made of did (the rules say
+    what: :attr:`~tui_combat.engine.contract.Ruleset.public_reads`), and a log line only when its entry did. Each
+    view is the one :func:`public_view` gives (a property test holds it to that, after every action of random
+    fights in every ruleset). Not for several threads at once."""
+
+    def __init__(self, scale: HealthScale | None = None, *, log_lines: int = LOG_LINES) -> None:
+        self.scale = scale or HealthScale()
+        self.log_lines = log_lines
+        self._reads: tuple[object, ...] | None = None
+        self._kept: Kept = {}
+        self._lines: dict[int, tuple[LogEntry, PublicLine | None]] = {}
+        self._words: tuple[object, int] | None = None
+        self._combatants: tuple[Combatant, ...] | None = None
+        """The combatants of the state last shown, those of it the players see, and its slots' groups."""
+        self._by_id: dict[str, Combatant] = {}
+        self._slots: dict[int, _SlotShown] = {}
+        self.made = 0
+        """How many public forms of combatants were made (not taken from an earlier view); for tests."""
+
+    def _changed(self, combatants: tuple[Combatant, ...]) -> tuple[frozenset[str] | None, dict[str, Combatant] | None]:
+        """The ids of the combatants that are not the very ones of the state last shown (None when some came or
+        left), and those the players see (None: to be found)."""
+        before = self._combatants
+        if before is combatants:
+            return frozenset(), self._by_id
+        if before is None or len(before) != len(combatants):
+            return None, None
+        places = list(compress(count(), map(is_not, before, combatants)))
+        if any(before[place].id != combatants[place].id for place in places):
+            return None, None
+        by_id = dict(self._by_id)
+        for place in places:
+            combatant = combatants[place]
+            if combatant.hidden:
+                by_id.pop(combatant.id, None)
+            else:
+                by_id[combatant.id] = combatant
+        return frozenset(combatants[place].id for place in places), by_id
+
+    def view(self, state: State) -> PublicView:
+        """Everything the players' screen shows of ``state``, and nothing secret."""
+        ruleset = get(state.ruleset)
+        reads = _reads(ruleset, state)
+        same = reads is not None and self._reads is not None and _same_reads(self._reads, reads)
+        if not same or len(self._kept) > 2 * len(state.combatants) + 64:  # (or many have left the fight since)
+            self._kept = {}
+        self._reads = reads
+        words = words_in_use()
+        if words != self._words:  # the log's lines were written in another language
+            self._lines, self._words = {}, words
+        changed, by_id = self._changed(state.combatants)
+        builder = _Builder(
+            ruleset,
+            state,
+            self.scale,
+            self._kept if reads is not None else None,
+            by_id,
+            changed if same else None,
+            self._slots,
+        )
+        steps = ruleset.steps(state) if state.phase == "round" else ()
+        groups, hidden = _groups(builder, state, steps)
+        self._combatants, self._by_id, self._slots = state.combatants, builder.by_id, builder.slots_shown
+        self.made += builder.made
+        now_group = next((group for group in groups if group.now), None)
+        return PublicView(
+            name=state.name,
+            ruleset=_(ruleset.name),
+            phase=state.phase,
+            round=state.round,
+            steps=tuple(
+                PublicStep(label=_(step.label), secret=step.secret, current=index == state.step)
+                for index, step in enumerate(steps)
+            ),
+            groups=tuple(groups),
+            now=now_group.combatants if now_group else (),
+            now_label=now_group.label if now_group else "",
+            order_hidden=hidden,
+            distance=render(state.distance) if state.distance is not None else "",
+            log=public_log(state, self.log_lines, self._lines),
+        )

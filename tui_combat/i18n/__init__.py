@@ -62,6 +62,7 @@ __all__ = [
     "set_language",
     "spellings",
     "use_catalog",
+    "words_in_use",
 ]
 
 ENGLISH: Final = "en"
@@ -172,6 +173,12 @@ def _plugin_catalog(folder: Path, strict: bool = False) -> NullTranslations | No
 
 def language() -> str:
     return _language
+
+
+def words_in_use() -> tuple[object, int]:
+    """The catalogs in use, as a value that differs after any change of the language, of the ruleset in play or
+    of the plugins' catalogs: what keeps text made in the active language knows by it whether that text holds."""
+    return _translations, len(_plugin_folders)
 
 
 class CatalogInUse:

@@ -1,12 +1,13 @@
 """The players' screen (``tui-combat view``): a read-only copy of the fight that follows the GM's session live.
 
-It shows only :func:`tui_combat.engine.public.public_view` of the state, so every secret is already gone
-before anything here sees it. The session is read with :meth:`~tui_combat.fight.store.Store.resume` in
-read-only mode (no lock, nothing written), then only the journal lines appended since are read and
-replayed (:class:`tui_combat.fight.following.SessionReader`), whenever its files change
-(:class:`tui_combat.saves.follow.Follower`, a few ``stat`` calls twenty times a second, in a thread so the
-screen never waits on the disk). On Linux the system also tells it the moment the folder changes
-(:class:`tui_combat.saves.watch.FolderWatch`), and it looks then.
+It shows only :func:`tui_combat.engine.public.public_view` of the state (made again only where the fight
+changed: :class:`~tui_combat.engine.public.PublicViews`), so every secret is already gone before anything
+here sees it; of the order, only the lines in sight are made and drawn (:class:`OrderLines`). The session is
+read with :meth:`~tui_combat.fight.store.Store.resume` in read-only mode (no lock, nothing written), then only
+the journal lines appended since are read and replayed (:class:`tui_combat.fight.following.SessionReader`),
+whenever its files change (:class:`tui_combat.saves.follow.Follower`, a few ``stat`` calls twenty times a
+second, in a thread so the screen never waits on the disk). On Linux the system also tells it the moment the
+folder changes (:class:`tui_combat.saves.watch.FolderWatch`), and it looks then.
 
 Made for a second terminal, an SSH forced command or a browser tab (``tui-combat serve``): keyboard only
 (no mouse reporting), it reflows when resized, and a hang-up (SIGHUP) ends it cleanly. ``--large`` is the
@@ -21,11 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import is_
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -35,14 +38,21 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tui_combat.engine.public import HEALTH_WORDS, HealthScale, PublicCombatant, PublicView, public_view
+from tui_combat.engine.public import (
+    HEALTH_WORDS,
+    HealthScale,
+    PublicCombatant,
+    PublicGroup,
+    PublicView,
+    PublicViews,
+)
 from tui_combat.engine.tables import convert, read_toml
 from tui_combat.i18n import N_, _
 from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
 from tui_combat.saves.watch import FolderWatch
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.harmless import with_harmless
-from tui_combat.widgets.lines import ManyLines
+from tui_combat.widgets.lines import LaterLine, Line, ManyLines
 from tui_combat.widgets.redraw import WindowLog
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
@@ -51,6 +61,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SETTINGS_FILE",
+    "CombatantLine",
+    "OrderLines",
     "PlayerViewApp",
     "PlayerViewScreen",
     "ViewSettings",
@@ -59,7 +71,6 @@ __all__ = [
     "log_lines",
     "log_text",
     "now_text",
-    "order_lines",
     "order_text",
     "phase_title",
     "view_text",
@@ -70,6 +81,8 @@ SETTINGS_FILE = "players-view.toml"
 versions kept it; the ``[health]`` table of the GM's ``settings.toml`` is read first."""
 NARROW = 64
 """Below this many columns the log is left out, so the order keeps its room."""
+SEEN_BELOW = 2
+"""The slot acting now is in sight when its title and this many rows under it are on the screen."""
 
 
 # -- settings ---------------------------------------------------------------------------------------------
@@ -156,39 +169,110 @@ def _health(combatant: PublicCombatant) -> str:
     return combatant.health
 
 
-def _combatant_line(text: Text, combatant: PublicCombatant, *, large: bool) -> None:
+def _combatant_pieces(combatant: PublicCombatant, *, large: bool) -> list[tuple[str, str]]:
+    """A combatant's line as (text, style) pieces."""
     mark = "▶ " if combatant.acting else ("✓ " if combatant.acted else "  ")
     out = combatant.status != "active"
-    text.append(mark, style="bold yellow" if combatant.acting else "dim")
-    text.append(combatant.name, style="dim strike" if out else ("bold" if combatant.acting else ""))
+    pieces = [
+        (mark, "bold yellow" if combatant.acting else "dim"),
+        (combatant.name, "dim strike" if out else ("bold" if combatant.acting else "")),
+    ]
     if combatant.fallen:  # ♥ alive though down (dying, stable), ✝ dead
-        text.append(
-            f" {glyph('♥')}" if combatant.fallen == "dying" else f" {glyph('✝')}",
-            style="bold red" if combatant.fallen == "dying" else "dim",
+        pieces.append(
+            (
+                f" {glyph('♥')}" if combatant.fallen == "dying" else f" {glyph('✝')}",
+                "bold red" if combatant.fallen == "dying" else "dim",
+            )
         )
     if large:
         if out:
-            text.append(f"  {combatant.health}", style="dim")
-        return
-    text.append(f"  {_health(combatant)}", style="dim" if out else ("cyan" if combatant.party else "magenta"))
-    for condition in combatant.conditions:
-        text.append(f"  · {condition}", style="yellow")
+            pieces.append((f"  {combatant.health}", "dim"))
+        return pieces
+    pieces.append((f"  {_health(combatant)}", "dim" if out else ("cyan" if combatant.party else "magenta")))
+    pieces.extend((f"  · {condition}", "yellow") for condition in combatant.conditions)
+    return pieces
+
+
+def _combatant_line(combatant: PublicCombatant, *, large: bool) -> Text:
+    text = Text()
+    for piece, style in _combatant_pieces(combatant, large=large):
+        text.append(piece, style=style)
+    return text
+
+
+def _width(text: str) -> int:
+    return len(text) if text.isascii() else cell_len(text)
+
+
+class CombatantLine(LaterLine):
+    """A combatant's line of the order, made when it comes into sight."""
+
+    __slots__ = ("combatant", "large")
+
+    def __init__(self, combatant: PublicCombatant, large: bool) -> None:
+        name, health = combatant.name, combatant.health
+        if large or combatant.conditions or combatant.fallen or combatant.hp is not None:
+            cells = _width("".join(piece for piece, _style in _combatant_pieces(combatant, large=large)))
+        elif name.isascii() and health.isascii():  # (most of a mass battle: the mark, the name, the word)
+            cells = 4 + len(name) + len(health)
+        else:
+            cells = 4 + cell_len(name) + cell_len(health)
+        super().__init__(cells)
+        self.combatant = combatant
+        self.large = large
+
+    def make(self) -> Text:
+        return _combatant_line(self.combatant, large=self.large)
+
+
+class OrderLines:
+    """The order's lines from one view to the next: a group the public view gives again (the same object: none of
+    it changed) keeps its lines; in one given anew, the line of each combatant shown as he was at the same place
+    last time (the same object again) is kept, and the others' are made only when they come into sight
+    (:class:`CombatantLine`): a turn moving on in a mass battle marks thousands acting or having acted, and the
+    screen shows twenty."""
+
+    def __init__(self) -> None:
+        self._groups: list[tuple[PublicGroup, list[Line]]] = []
+
+    def lines(self, view: PublicView, *, large: bool) -> tuple[list[Line], int]:
+        """The order's lines, and the line the slot acting now starts on (0 when none does)."""
+        earlier = self._groups
+        shown: list[tuple[PublicGroup, list[Line]]] = []
+
+        def members(group: PublicGroup) -> list[Line]:
+            place = len(shown)
+            known = earlier[place] if place < len(earlier) else None
+            if known is not None and known[0] is group:
+                lines = known[1]
+            elif known is not None and len(known[0].combatants) == len(group.combatants):
+                lines = list(known[1])
+                before = known[0].combatants
+                for index in [i for i, same in enumerate(map(is_, before, group.combatants)) if not same]:
+                    lines[index] = CombatantLine(group.combatants[index], large)
+            else:
+                lines = [CombatantLine(combatant, large) for combatant in group.combatants]
+            shown.append((group, lines))
+            return lines
+
+        lines, now_line = _order_lines(view, large, members)
+        self._groups = shown
+        return lines, now_line
 
 
 def order_text(view: PublicView, *, large: bool = False) -> Text:
     """The turn order: each slot with its combatants, who acts now (▶) and who has acted (✓)."""
-    return Text("\n").join(order_lines(view, large=large)[0])
+    lines, _now = _order_lines(
+        view, large, lambda group: [_combatant_line(combatant, large=large) for combatant in group.combatants]
+    )
+    return Text("\n").join(line if isinstance(line, Text) else line.text() for line in lines)
 
 
-def order_lines(
-    view: PublicView, *, large: bool, kept: dict[PublicCombatant, Text] | None = None
-) -> tuple[list[Text], int]:
-    """The order's lines, and the line the slot acting now starts on (0 when none does). ``kept``: the lines
-    of combatants drawn last time, taken again where a combatant is shown as he was (and left holding this
-    time's)."""
-    earlier = dict(kept) if kept is not None else {}
-    if kept is not None:
-        kept.clear()
+def _order_lines(
+    view: PublicView, large: bool, members: Callable[[PublicGroup], Sequence[Line]]
+) -> tuple[list[Line], int]:
+    """The order's lines (each group's combatants' from ``members``), and the line the slot acting now starts on
+    (0 when none does)."""
     head = Text()
     head.append(
         _("Turn order") if view.phase == "round" or view.phase == "over" else _("Combatants"), style="bold underline"
@@ -197,7 +281,7 @@ def order_lines(
         head.append("  " + _("(rolled in secret: the rest of the order shows as it comes)"), style="dim")
     elif view.phase == "round" and all(group.kind == "side" for group in view.groups):
         head.append("  " + _("(not rolled yet)"), style="dim")
-    lines = [head]
+    lines: list[Line] = [head]
     now_line = 0
     for group in view.groups:
         if large:
@@ -207,14 +291,7 @@ def order_lines(
         label = group.label or ("▶" if group.now else "✓" if group.done else "·")
         style = "bold reverse" if group.now else ("dim" if group.done or group.kind in ("idle", "waiting") else "bold")
         lines.append(Text(f"── {label} ", style=style))
-        for combatant in group.combatants:
-            line = earlier.get(combatant)
-            if line is None:
-                line = Text()
-                _combatant_line(line, combatant, large=large)
-            if kept is not None:
-                kept[combatant] = line
-            lines.append(line)
+        lines.extend(members(group))
     return lines, now_line
 
 
@@ -307,7 +384,9 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         self._now_line = -1
         self._head: Text | None = None
         self._status: Text | None = None
-        self._combatant_lines: dict[PublicCombatant, Text] = {}
+        self._order_lines = OrderLines()
+        self._views = PublicViews(scale)
+        """The public view of each state read (made again only where the fight changed), in the poll's thread."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="view-head")
@@ -385,7 +464,7 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         if update.state is None:
             return update, None, players_problem(self.follower, update)
         try:
-            return update, public_view(update.state, self.scale), players_problem(self.follower, update)
+            return update, self._views.view(update.state), players_problem(self.follower, update)
         except Exception:  # a ruleset's bug must not take the players' screen down: say so, keep the last view
             return update, None, _(UNREADABLE)
 
@@ -405,21 +484,29 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
             return
         self.view = view
         self._show_head()
-        order, now_line = order_lines(view, large=self.large, kept=self._combatant_lines)
+        order, now_line = self._order_lines.lines(view, large=self.large)
         lines = self.query_one("#view-order", ManyLines)
         laid_out = len(order) == len(lines.lines) and lines.size.height > 0
         lines.show_lines(order)
         if now_line != self._now_line:  # the turn moved: keep the slot acting now in sight
             self._now_line = now_line
-            box = self.query_one("#view-order-box", VerticalScroll)
             if laid_out:  # as many lines as before: scrolled at once, in the frame of the lines that changed
-                box.scroll_to(y=max(now_line - 2, 0), animate=False, immediate=True)
+                self._keep_in_sight(now_line, immediate=True)
             else:
-                self.call_after_refresh(box.scroll_to, y=max(now_line - 2, 0), animate=False)
+                self.call_after_refresh(self._keep_in_sight, now_line)
         if self.large:
             self.query_one("#view-now", Static).update(now_text(view))
         else:
             self.query_one("#view-log", WindowLog).show_window([line.text for line in view.log])
+
+    def _keep_in_sight(self, now_line: int, *, immediate: bool = False) -> None:
+        """The order scrolled so that the slot acting now starts near its top, unless its first rows are in sight
+        already: a turn moving on to the next slot on the screen moves no line (a scroll rewrites every row)."""
+        box = self.query_one("#view-order-box", VerticalScroll)
+        top, height = box.scroll_offset.y, box.scrollable_content_region.height
+        if top <= now_line and now_line + SEEN_BELOW < top + height:
+            return
+        box.scroll_to(y=max(now_line - 2, 0), animate=False, immediate=immediate)
 
 
 class PlayerViewApp(App[None]):
@@ -439,6 +526,8 @@ class PlayerViewApp(App[None]):
         settings_path: Path | None = None,
         poll_seconds: float = POLL_SECONDS,
         handle_hangup: bool = True,
+        collect_step: Callable[[], object] | None = None,
+        collect_every: float = 1 / 3,
     ) -> None:
         super().__init__()
         self.data_root = data_root
@@ -447,6 +536,12 @@ class PlayerViewApp(App[None]):
         self.settings_path = settings_path
         self.poll_seconds = poll_seconds
         self.handle_hangup = handle_hangup
+        self.collect_step = collect_step
+        """The garbage collector's step, taken every ``collect_every`` seconds, between updates (``__main__`` gives
+        :func:`tui_combat.running.collecting.collect_step`, and leaves Python to start a collection of its own only
+        past many more objects, as for the GM's app): as Python takes them, a step that walks the whole fight (some
+        60 ms at 10,000 combatants) came in the middle of an update every few updates."""
+        self.collect_every = collect_every
         self.hung_up = False
 
     def get_driver_class(self) -> type[Driver]:
@@ -470,6 +565,8 @@ class PlayerViewApp(App[None]):
         )
 
     def on_mount(self) -> None:
+        if self.collect_step is not None:
+            self.set_interval(self.collect_every, self.collect_step, name="collect between updates")
         if self.handle_hangup:
             loop = asyncio.get_running_loop()
             for number in (signal.SIGHUP, signal.SIGTERM):

@@ -436,6 +436,10 @@ class AdndFamily(Ruleset[RB, AdndFight]):
     def after_damage(self, state: State, combatant: Combatant, amount: int, *, critical: bool = False) -> Health:
         return health_after(state, combatant, amount)
 
+    public_reads = frozenset({"fight_state", "options", "sides"})
+    """His word for his health (the public conditions are that word, his health his hit points): the dying and
+    bound (the fight state), whether he may lie dying (the option, and his side)."""
+
     def condition_word(self, state: State, combatant_id: str) -> str | None:
         return condition(state, self.fight_of(state), combatant_id)
 

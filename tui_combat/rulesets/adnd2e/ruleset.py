@@ -332,21 +332,27 @@ class ADnD2e(AdndFamily[AdndRound]):
     def _initiative_requests(self, state: State) -> tuple[RollRequest, ...]:
         method = state.options.get("initiative", "standard")
         dice = tables().initiative.dice
-        acting = [c for c in self.acting(state) if not self.rolls_at_end(state, c)]
+        castings, declared = self.fight_of(state).castings, self.round_of(state).declarations
+        acting = [  # (only a caster or one who declared can roll at the end: the rest are not asked about it)
+            c
+            for c in self.acting(state)
+            if not ((c.id in castings or c.id in declared) and self.rolls_at_end(state, c))
+        ]
         if method in ("individual", "individual_groups"):
-            requests: dict[str, RollRequest] = {}
+            gathered: dict[str, list[Combatant]] = {}  # (a group of 500 gathered once, not copied at each)
             groups: dict[str, str] = {}  # a group's key → its name without the number ("Orc")
             for combatant in acting:
                 key = (combatant.group if method == "individual_groups" else "") or combatant.id
-                if key in requests:
-                    previous = requests[key]
-                    requests[key] = replace(previous, combatants=(*previous.combatants, combatant.id))
+                if key in gathered:
+                    gathered[key].append(combatant)
                 else:
                     if key == combatant.group:
                         groups[key] = combatant.name.rsplit(" ", 1)[0]
-                    requests[key] = RollRequest(
-                        key=key, label=who(state, combatant), dice=dice, combatants=(combatant.id,)
-                    )
+                    gathered[key] = [combatant]
+            requests = {
+                key: RollRequest(key=key, label=who(state, found[0]), dice=dice, combatants=tuple(c.id for c in found))
+                for key, found in gathered.items()
+            }
             for key, name in groups.items():  # the players' while they see one of the group
                 requests[key] = replace(requests[key], label=group_ref(state, name, requests[key].combatants, key))
             return tuple(requests.values())

@@ -123,6 +123,11 @@ class Dnd5eView(Dnd5eLegendary):
             return abilities_text(value)
         return super().shown_sheet_value(field, value)
 
+    public_reads = frozenset({"fight_state", "options", "sides", "surprised", "others"})
+    """Temporary hit points, death saves, conditions and who has had his first turn (the fight state); the rule
+    of surprise (the options) and who was surprised; his side (a monster at 0 is dead); and the one whose turn
+    ends a condition (others: his name, whether he is hidden)."""
+
     def health_shown(self, state: State, combatant_id: str, *, brief: bool = False) -> str:
         """Hit points, and the temporary ones after a plus ("27/27 +5")."""
         shown = super().health_shown(state, combatant_id, brief=brief)

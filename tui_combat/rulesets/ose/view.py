@@ -31,6 +31,9 @@ class OseView(OseActions):
             BudgetLine(label=_("Action"), left=0 if spent.acted else 1, total=1),
         )
 
+    public_reads = frozenset({"round", "surprised"})
+    """Surprise in the first round; his health word is his hit points'."""
+
     def public_conditions(self, state: State, combatant_id: str) -> tuple[str, ...]:
         """Surprised: the one line of the card the players see."""
         return (f"{_('Surprised')}: {_('loses this round')}",) if self.surprised_now(state, combatant_id) else ()

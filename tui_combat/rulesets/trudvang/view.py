@@ -174,6 +174,10 @@ class TrudvangView(Wounds):
             lines.append((_("Initiative"), _("{total} (call {call})", total=value, call=self.call_label(value))))
         return lines + this_round
 
+    public_reads = frozenset({"round_state", "fight_state", "round", "surprised", "others"})
+    """His turn this round (the round state), grapples (the fight state), surprise in round 1, and those who hold
+    him or whom he holds (others: their names, whether they are hidden)."""
+
     def public_conditions(self, state: State, combatant_id: str) -> tuple[str | Msg, ...]:
         """What the card says of him this round (surprised, holding, held by …), without working out the rest
         of the card; a note naming someone hidden from the players is left out for them."""
