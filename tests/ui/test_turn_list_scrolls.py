@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.ui.fights import opened
 from tests.ui.steps import SIZE, store
-from tests.waiting import until
+from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
 from tui_combat.engine.apply import apply
@@ -82,3 +82,93 @@ async def test_next_and_back_bring_back_the_rows_drawn_before(
             for index, row in zip(range(first, first + height), rows, strict=True)
             if not row.disabled
         )
+
+
+def in_sight(order: OrderList) -> list[str]:
+    """The rows on the screen, top first, as the GM reads them."""
+    top, height = order.scroll_offset.y, order.scrollable_content_region.height
+    return [
+        str(order.get_option_at_index(index).prompt).strip()
+        for index in range(top, min(top + height, order.option_count))
+    ]
+
+
+def acting_slot_on_top(app: CombatApp, order: OrderList) -> bool:
+    """The slot acting now begins the list on the screen: its header, "now", is the first row, and the one
+    highlighted (who acts) is in sight."""
+    cursor = store(app).state.cursor
+    top, height = order.scroll_offset.y, order.scrollable_content_region.height
+    first = order.get_option_at_index(top)
+    highlighted = order.highlighted
+    return (
+        first.id == f"slot-{cursor}"
+        and str(first.prompt).strip().endswith("now")
+        and highlighted is not None
+        and top < highlighted < top + height
+    )
+
+
+async def test_next_and_back_bring_the_acting_slot_to_the_top_of_the_list(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """Each slot of twenty-odd is taller than the list: next turn shows the new slot from its header down, as
+    many of those acting as fit, and back does the same for the slot before (the new slot's header left at the
+    foot of the list, one of its members in sight, was how it was before)."""
+    ten_slots(data_root, "big")
+    app = make_app(resume="big")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        order = app.screen.query_one(OrderList)
+        await until(pilot, lambda: order.option_count > 0 and acting_slot_on_top(app, order), "the first slot on top")
+        for key, cursor in (("n", 1), ("n", 2), ("n", 3), ("b", 2), ("b", 1)):
+            await pilot.press(key)
+            await until(pilot, lambda: store(app).state.cursor == cursor, f"{key}: slot {cursor + 1} acting")
+            await until(pilot, lambda: settled(order), "the list drawn")
+            assert acting_slot_on_top(app, order), (key, in_sight(order))
+            rows = in_sight(order)
+            assert rows[0].endswith("now") and not any(row.endswith(("acted", "to come")) for row in rows), rows
+
+
+async def test_a_slot_wholly_in_sight_scrolls_nothing(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    """Slots of three or four: next turn and back scroll the list only when the acting slot is not wholly on the
+    screen, and then bring it to the top."""
+    ten_slots(data_root, "small slots", orcs=24)
+    app = make_app(resume="small slots")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        order = app.screen.query_one(OrderList)
+        await until(pilot, lambda: order.option_count > 0 and acting_slot_on_top(app, order), "the first slot on top")
+        assert order.option_count > order.scrollable_content_region.height  # a list taller than the screen
+        moves: list[tuple[int, int]] = []
+        for cursor in range(1, 10):
+            top = order.scroll_offset.y
+            await pilot.press("n")
+            await until(pilot, lambda: store(app).state.cursor == cursor, f"slot {cursor + 1} acting")
+            await until(pilot, lambda: settled(order), "the list drawn")
+            header = next(i for i in range(order.option_count) if order.get_option_at_index(i).id == f"slot-{cursor}")
+            if order.scroll_offset.y != top:
+                moves.append((cursor, order.scroll_offset.y))
+                assert acting_slot_on_top(app, order) or order.scroll_offset.y == order.max_scroll_y
+            assert top <= header or order.scroll_offset.y != top
+            assert order.scroll_offset.y <= header < order.scroll_offset.y + order.scrollable_content_region.height
+        # The list moved only when a slot ran past its foot: a few times in nine turns, not at each.
+        assert 1 <= len(moves) <= 3, moves
+        top = order.scroll_offset.y
+        await pilot.press("b")
+        await until(pilot, lambda: store(app).state.cursor == 8, "slot 9 acting again")
+        await until(pilot, lambda: settled(order), "the list drawn")
+        assert order.scroll_offset.y == top  # slot 9 is in sight: back scrolls nothing
+
+
+async def test_at_sixty_by_twenty_the_acting_slot_is_on_top_too(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    ten_slots(data_root, "big")
+    app = make_app(resume="big")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await opened(pilot)
+        order = app.screen.query_one(OrderList)
+        for key, cursor in (("n", 1), ("n", 2), ("b", 1)):
+            await pilot.press(key)
+            await until(pilot, lambda: store(app).state.cursor == cursor, f"{key}: slot {cursor + 1} acting")
+            await until(pilot, lambda: settled(order) and acting_slot_on_top(app, order), "the acting slot on top")

@@ -714,10 +714,14 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
             acting = state.order[state.cursor].combatants if state.cursor < len(state.order) else ()
             if acting and (selected is None or selected.split("#")[0] not in acting):
                 target = acting[0]
+        slot_moved = turn is not None and (self._turn is None or turn[:3] != self._turn[:3]) and bool(state.order)
         self._turn = turn
         index = self._index.get(target) if target is not None else None
-        if index is not None:
-            self._scroll_to_row(index)  # before the rows on the screen are worked out: those are the new ones
+        # (scrolled before the rows on the screen are worked out: those are the new ones)
+        if slot_moved:
+            self._bring_slot_into_sight(state.cursor, index)
+        elif index is not None:
+            self._scroll_to_row(index)
         self._window = self._visible_rows()
         first, last = self._window
         for row_index in range(first, min(last + 1, len(self._spots))):
@@ -933,6 +937,28 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
         self._scroll_to_row(new)
         self._refresh_row(new)
         self.post_message(self.Highlighted(self, new))
+
+    def _bring_slot_into_sight(self, slot: int, index: int | None) -> None:
+        """The slot that acts now wholly in sight; when it is not, the list scrolled so that its header is the
+        first row, as many of its members as fit beneath it. Row ``index`` (the one to highlight) is in sight
+        either way, the header's place given up for it only when the slot is taller than the list."""
+        header = self._index.get(f"slot-{slot}")
+        height = self.scrollable_content_region.height
+        if header is None or height <= 0 or not self.is_mounted:
+            self._scroll_to_row(index)
+            return
+        top = self.scroll_offset.y
+        if not top <= header < top + height or not self._ends_by(header, top + height):
+            self.scroll_to(y=header, animate=False, immediate=True)
+        self._scroll_to_row(index)
+
+    def _ends_by(self, header: int, bottom: int) -> bool:
+        """Whether the slot whose header is row ``header`` ends before row ``bottom`` (the next header, or the
+        list's end, comes first): looks at the rows between them only."""
+        for row in range(header + 1, bottom + 1):
+            if row >= len(self._rows) or self._rows[row].disabled:
+                return True
+        return False
 
     def _scroll_to_row(self, index: int | None, force: bool = False) -> None:
         """Row ``index`` brought into sight at once (in the frame being made), by as little as it takes
