@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from textual.geometry import Region
+from textual.scrollbar import ScrollBar
+
 from tests.ui.fights import opened
 from tests.ui.steps import SIZE, store
 from tests.waiting import settled, until
@@ -172,3 +175,39 @@ async def test_at_sixty_by_twenty_the_acting_slot_is_on_top_too(
             await pilot.press(key)
             await until(pilot, lambda: store(app).state.cursor == cursor, f"{key}: slot {cursor + 1} acting")
             await until(pilot, lambda: settled(order) and acting_slot_on_top(app, order), "the acting slot on top")
+
+
+async def test_the_scroll_bar_redraws_only_the_rows_its_thumb_moved_over(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """A page down moves the thumb by two rows of the bar's 21: the rows it left and those it came to are redrawn,
+    not the whole bar (some 44 bytes a row); what the bar then shows is what it shows drawn whole."""
+    ten_slots(data_root, "big")
+    app = make_app(resume="big")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        order = app.screen.query_one(OrderList)
+        await until(pilot, lambda: settled(order) and order.show_vertical_scrollbar, "the list and its bar drawn")
+        bar = order.vertical_scrollbar
+        height = bar.size.height
+        refreshed: list[tuple[Region, ...]] = []
+        refresh = bar.refresh
+
+        def noted(*regions: Region, **options: bool) -> ScrollBar:
+            refreshed.append(regions)
+            return refresh(*regions, **options)
+
+        bar.refresh = noted  # type: ignore[method-assign]
+        for key, cursor in (("n", 1), ("n", 2), ("b", 1)):
+            refreshed.clear()
+            top = order.scroll_offset.y
+            await pilot.press(key)
+            await until(pilot, lambda: store(app).state.cursor == cursor, f"{key}: slot {cursor + 1} acting")
+            await until(pilot, lambda: settled(order) and settled(bar), "the list drawn")
+            assert order.scroll_offset.y != top
+            assert refreshed and all(regions for regions in refreshed), refreshed  # never the whole bar
+            rows = {y for regions in refreshed for region in regions for y in range(region.y, region.bottom)}
+            assert 0 < len(rows) <= height // 3, rows
+            as_kept = bar.render_lines(Region(0, 0, bar.size.width, height))
+            refresh()
+            assert bar.render_lines(Region(0, 0, bar.size.width, height)) == as_kept

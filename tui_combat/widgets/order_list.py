@@ -28,7 +28,6 @@ from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui_combat.engine.contract import AnyRuleset, BudgetLine, fallen, listed_health
@@ -39,6 +38,7 @@ from tui_combat.i18n import N_, _
 from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import changed_span, joined
+from tui_combat.widgets.scroll_thumb import ThumbMovesAlone
 
 STATUS_MARK = {"active": "", "down": " ✝", "fled": " ↪", "surrendered": " ⚐"}
 FILTER_ALL, FILTER_ACTING = "", "\0acting"
@@ -494,7 +494,7 @@ def changed_combatants(before: State, after: State, shown: str = FILTER_ALL) -> 
     return changed
 
 
-class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
+class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
     """The turn order on a scrolling view of its own lines (Textual's line API): one line per row, so the
     line of row ``i`` is ``i``. Slot headers cannot be selected; combatants' rows have the combatant's id
     (with ``#slot`` after it when the combatant appears again in a later slot)."""
