@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar
 
+from tests.test_fewer_codes import same_on_the_terminal
 from tests.ui.fights import opened
 from tests.ui.steps import SIZE, store
 from tests.waiting import settled, until
@@ -211,3 +213,34 @@ async def test_the_scroll_bar_redraws_only_the_rows_its_thumb_moved_over(
             as_kept = bar.render_lines(Region(0, 0, bar.size.width, height))
             refresh()
             assert bar.render_lines(Region(0, 0, bar.size.width, height)) == as_kept
+
+
+async def test_a_page_of_the_turn_list_shows_the_same_in_a_third_fewer_bytes(
+    make_app: Callable[..., CombatApp], data_root: Path, in_colour: None
+) -> None:
+    """The frames of next turn and back in ten slots of twenty, each a new page of the list, as Textual writes
+    them and with fewer codes: the same screen, some 30 % fewer bytes."""
+    ten_slots(data_root, "big")
+    app = make_app(resume="big")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await until(pilot, lambda: settled(app.screen), "the round drawn")
+        update = app.screen._compositor.render_update(full=True)
+        assert update is not None
+        frames = [update.render_segments(app.console)]
+        display = app._display
+
+        def shown(on: Any, renderable: Any) -> None:
+            if renderable is not None:
+                frames.append(renderable.render_segments(app.console))
+            display(on, renderable)
+
+        app._display = shown  # type: ignore[method-assign]
+        for key, cursor in (("n", 1), ("n", 2), ("b", 1)):
+            await pilot.press(key)
+            await until(pilot, lambda: store(app).state.cursor == cursor, f"{key} done")
+            await until(pilot, lambda: settled(app.screen), f"{key} drawn")
+        assert len(frames) >= 4
+        pages = frames[1:]
+        saved = same_on_the_terminal(*frames)
+        assert saved > 0.25 * sum(len(frame.encode()) for frame in pages), saved
