@@ -8,6 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from rich.style import Style
+from textual.dom import DOMNode
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar
 
@@ -244,3 +247,30 @@ async def test_a_page_of_the_turn_list_shows_the_same_in_a_third_fewer_bytes(
         pages = frames[1:]
         saved = same_on_the_terminal(*frames)
         assert saved > 0.25 * sum(len(frame.encode()) for frame in pages), saved
+
+
+async def test_a_page_of_the_list_works_its_style_out_once_not_for_each_row(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual works a widget's style out from every widget above it each time it is asked: the 21 rows of a
+    new page ask it once between them."""
+    ten_slots(data_root, "big")
+    app = make_app(resume="big")
+    asked: list[int] = []
+    style = DOMNode.rich_style
+
+    def counted(node: DOMNode) -> Style:
+        if isinstance(node, OrderList):
+            asked.append(node.scroll_offset.y)
+        return style.fget(node)  # type: ignore[attr-defined,no-any-return]
+
+    monkeypatch.setattr(DOMNode, "rich_style", property(counted))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        order = app.screen.query_one(OrderList)
+        await until(pilot, lambda: settled(order), "the list drawn")
+        asked.clear()
+        await pilot.press("n")
+        await until(pilot, lambda: store(app).state.cursor == 1, "slot 2 acting")
+        await until(pilot, lambda: settled(order) and settled(app.screen), "the new page drawn")
+        assert 0 < len(asked) <= 3, len(asked)

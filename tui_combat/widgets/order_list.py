@@ -821,12 +821,24 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
         self._lines.clear()
 
     # -- drawing ---------------------------------------------------------------------------------------
+    _drawing: tuple[int, Style] | None = None
+    """The width and the base style of the lines being drawn (see :meth:`render_lines`)."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines of ``crop``, their width and base style worked out once for all of them: Textual works the
+        style out from every widget above the list each time it is asked (some 0.1 ms; a page of the list
+        that comes into sight draws 21 lines)."""
+        self._drawing = (self.scrollable_content_region.width, self.rich_style)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawing = None
+
     def render_line(self, y: int) -> Strip:
         """Row ``scroll + y``, worked out first if the state changed since it was (a row scrolled into
         sight), drawn with as few pieces as it looks (its text cannot be selected)."""
         index = self.scroll_offset.y + y
-        width = self.scrollable_content_region.width
-        base = self.rich_style
+        width, base = self._drawing or (self.scrollable_content_region.width, self.rich_style)
         if not 0 <= index < len(self._rows):
             return Strip.blank(width, base)
         self._freshen(index, drawing=True)
