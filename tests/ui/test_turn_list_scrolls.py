@@ -17,6 +17,7 @@ from textual.scrollbar import ScrollBar
 from tests.test_fewer_codes import same_on_the_terminal
 from tests.ui.fights import opened
 from tests.ui.steps import SIZE, store
+from tests.ui.test_rows_per_key import mass_battle
 from tests.waiting import settled, until
 from tui_combat.app import CombatApp
 from tui_combat.engine import actions as a
@@ -274,3 +275,23 @@ async def test_a_page_of_the_list_works_its_style_out_once_not_for_each_row(
         await until(pilot, lambda: store(app).state.cursor == 1, "slot 2 acting")
         await until(pilot, lambda: settled(order) and settled(app.screen), "the new page drawn")
         assert 0 < len(asked) <= 3, len(asked)
+
+
+async def test_a_tall_slot_whose_header_is_high_on_the_screen_scrolls_nothing(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """Two slots, the party's and that of 200 orcs under it: the orcs' header is the fourth row and they fill the
+    rest of the list, which is in sight enough: next turn and back move no row (a new page is some 2 KB)."""
+    Store.create(mass_battle(200), sessions_dir(data_root) / "two slots").close()
+    app = make_app(resume="two slots")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        order = app.screen.query_one(OrderList)
+        await until(pilot, lambda: settled(order) and order.option_count > 200, "the list drawn")
+        for key, cursor in (("n", 1), ("b", 0), ("n", 1)):
+            await pilot.press(key)
+            await until(pilot, lambda: store(app).state.cursor == cursor, f"{key}: slot {cursor + 1} acting")
+            await until(pilot, lambda: settled(order), "the list drawn")
+            assert order.scroll_offset.y == 0, key
+            rows = in_sight(order)
+            assert rows[0].endswith("now" if cursor == 0 else "acted") and rows[3].endswith("now" if cursor else "come")

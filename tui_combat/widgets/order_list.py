@@ -951,16 +951,20 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
         self.post_message(self.Highlighted(self, new))
 
     def _bring_slot_into_sight(self, slot: int, index: int | None) -> None:
-        """The slot that acts now wholly in sight; when it is not, the list scrolled so that its header is the
-        first row, as many of its members as fit beneath it. Row ``index`` (the one to highlight) is in sight
-        either way, the header's place given up for it only when the slot is taller than the list."""
+        """The slot that acts now in sight: its header on the screen, and the slot either wholly on it or
+        filling it from its header in the upper half down to the foot (a slot of 2,000 orcs under a party of
+        six). Otherwise the list is scrolled so that its header is the first row, as many of its members as fit
+        beneath it: a whole new page, which a slot already in sight is spared. Row ``index`` (the one to
+        highlight) is in sight either way, the header's place given up for it only when the slot is taller
+        than the list."""
         header = self._index.get(f"slot-{slot}")
         height = self.scrollable_content_region.height
         if header is None or height <= 0 or not self.is_mounted:
             self._scroll_to_row(index)
             return
         top = self.scroll_offset.y
-        if not top <= header < top + height or not self._ends_by(header, top + height):
+        row = header - top
+        if not (0 <= row < height and (row <= height // 2 or self._ends_by(header, top + height))):
             self.scroll_to(y=header, animate=False, immediate=True)
         self._scroll_to_row(index)
 
