@@ -679,7 +679,44 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
         out when it is next drawn: an action costs the same with 20 combatants as with 10,000.
 
         The row to highlight is found first, and the list scrolled to it at once: the rows that come into
-        sight are drawn in the same frame as the slot headers and the highlight that changed."""
+        sight are drawn in the same frame as the slot headers and the highlight that changed. A scroll redraws
+        of each line on the screen only the cells that differ from those the terminal shows there (a new page
+        of orcs: "Orc 6  3/8" where "Orc 5  8/8" was)."""
+        self._showing = True
+        try:
+            self._show(state, in_resolve, ruleset)
+        finally:
+            self._showing = False
+            self._redraw_page()
+
+    _showing = False
+    """Set while a state is shown: a scroll then leaves the lines to :meth:`_redraw_page`."""
+    _page_before: list[Strip | None] | None = None
+    """The lines the screen showed before it scrolled, top first (None: not known), until they are compared."""
+
+    def lines_scrolled(self, old_top: int) -> None:
+        if not self._showing:
+            super().lines_scrolled(old_top)
+        elif self._page_before is None:  # (scrolled twice: the terminal still shows the first page)
+            width = self.scrollable_content_region.width
+            kept = [self._lines.get(old_top + y) for y in range(self.scrollable_content_region.height)]
+            self._page_before = [line[4] if line is not None and line[1] == width else None for line in kept]
+
+    def _redraw_page(self) -> None:
+        """After a scroll, each line on the screen redrawn where it differs from what the terminal shows: the
+        cells from the first to the last that differ (:func:`changed_span`), none when they are the same."""
+        before, self._page_before = self._page_before, None
+        if before is None or not self.is_mounted:
+            return
+        width, base, top = self.scrollable_content_region.width, self.rich_style, self.scroll_offset.y
+        for y, old in enumerate(before):
+            index = top + y
+            new = self._line(index, width, base) if 0 <= index < len(self._rows) else Strip.blank(width, base)
+            span = (0, width) if old is None else changed_span(old, new, width)
+            if span is not None:
+                self.refresh(Region(span[0], y, span[1] - span[0], 1))
+
+    def _show(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None) -> None:
         selected = self.highlighted_option.id if self.highlighted_option is not None else None
         previous = self._shown_state
         self._shown_state = (state, in_resolve, ruleset)

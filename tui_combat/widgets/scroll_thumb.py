@@ -50,5 +50,10 @@ class ThumbMovesAlone(ScrollView):
             for y, (was, now) in enumerate(zip(before, after, strict=True)):
                 if was != now:
                     bar.refresh(Region(0, y, width, 1))
-        if round(old_value) != round(new_value):  # the lines, not the bar beside them (Textual: both)
-            self.refresh(Region(0, 0, self.scrollable_content_region.width, self.size.height))
+        if round(old_value) != round(new_value):
+            self.lines_scrolled(round(old_value))
+
+    def lines_scrolled(self, old_top: int) -> None:
+        """The view scrolled from line ``old_top``: every line on the screen redrawn, not the bar beside them
+        (Textual: both). A subclass that knows the lines it drew may redraw fewer."""
+        self.refresh(Region(0, 0, self.scrollable_content_region.width, self.size.height))
