@@ -18,7 +18,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from tui_combat.textual_ext.fewer_codes import with_fewer_codes
+from tui_combat.textual_ext.fewer_codes import BLANK_SHOWS, with_fewer_codes
 
 WIDTH, HEIGHT = 80, 24
 
@@ -27,7 +27,8 @@ OFF = {"22": {"1", "2"}, "23": {"3"}, "24": {"4", "21"}, "25": {"5", "6"}, "27":
 
 
 class Terminal:
-    """The cells of a terminal (their character and style) and its cursor, as text and SGR sequences leave them."""
+    """The cells of a terminal (their character and how it shows: a blank only its background, unless it is
+    underlined, reversed …) and its cursor, as text and SGR sequences leave them."""
 
     def __init__(self) -> None:
         self.cells: list[list[tuple[str, tuple[object, ...]]]] = [
@@ -86,10 +87,11 @@ class Terminal:
 
     def text(self, text: str) -> None:
         look = (frozenset(self.attributes), self.foreground, self.background)
+        blank = (frozenset(), None, self.background) if not self.attributes & BLANK_SHOWS else look
         for character in text:
             width = cell_len(character)
             if self.x + width <= WIDTH:
-                self.cells[self.y][self.x] = (character, look)
+                self.cells[self.y][self.x] = (character, blank if character == " " else look)
                 if width == 2:
                     self.cells[self.y][self.x + 1] = ("", look)
             self.x += width
@@ -168,6 +170,20 @@ def test_a_reset_nothing_follows_is_written_at_the_end() -> None:
     assert with_fewer_codes("\x1b[1;31mOrc\x1b[0m") == "\x1b[1;31mOrc\x1b[0m"
     assert with_fewer_codes("\x1b[31mOrc\x1b[0m\x1b[32m 8/8\x1b[0m") == "\x1b[31mOrc\x1b[0;32m 8/8\x1b[0m"
     assert with_fewer_codes("\x1b[0m\x1b[31mOrc\x1b[0m\x1b[32m 8/8\x1b[0m") == "\x1b[0;31mOrc\x1b[32m 8/8\x1b[0m"
+
+
+def test_blanks_keep_the_foreground_they_do_not_show() -> None:
+    """The margin before a name: only its background is written (the terminal keeps the colour of the health
+    before it), and the name's colour then only when it differs."""
+    row = "\x1b[5;1H\x1b[48;5;235m \x1b[0m\x1b[38;5;253;48;5;235m  Orc 6\x1b[0m\x1b[38;5;80;48;5;235m  3/8 \x1b[0m"
+    second = row.replace("5;1H", "6;1H").replace("Orc 6", "Orc 16")
+    assert with_fewer_codes(row + second).count("\x1b[") == len(["5;1H", "0;48", "38;5;253", "38;5;80"]) + len(
+        ["6;1H", "38;5;253", "38;5;80", "0m"]
+    )
+    same_on_the_terminal(row + second)
+    underlined = "\x1b[31mOrc\x1b[0m\x1b[4;48;5;1m  \x1b[0m"
+    assert "\x1b[0;4;48;5;1m" in with_fewer_codes(underlined)  # (an underlined blank shows its colour)
+    same_on_the_terminal(underlined)
 
 
 def test_a_move_another_move_follows_is_left_out() -> None:

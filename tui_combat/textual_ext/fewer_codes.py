@@ -6,17 +6,19 @@ the turn list is three such pieces (the margin, the name, the health): some 75 o
 most of them saying again what the terminal has already. :func:`with_fewer_codes` keeps the terminal's style
 as the text goes and writes only what changes: a reset and the style after it become the difference between
 the style before and after (``\\x1b[38;2;88;209;235m``: a new colour on the same background), or, when an
-attribute has to go, one code that resets and sets (``\\x1b[0;1;38;…m``). A reset nothing is written after
-is written where the text goes on, before anything else than a cursor move.
+attribute has to go, one code that resets and sets (``\\x1b[0;1;38;…m``). Each style is written when the text
+it is for comes, not before: blanks get only their background (a blank shows nothing else, unless underlined,
+reversed …), so the margin before a name keeps the colour of the health before it, and the name's colour is
+then written only when it differs.
 
 It also leaves out the cursor moves that another move makes pointless: Textual moves to a cell at which it
 then writes nothing when the rows it redraws end where another widget begins (some 8 bytes a row), and goes
 to the next line before moving the cursor anew.
 
-Each piece of output is made over on its own, the terminal's style unknown when it begins and restored to the
-default when it ends (a reset), so a terminal written to by others in between is never misled. Any sequence
-not understood here is written as it is, after the pending reset: the text on the screen is the same, cell
-for cell, colour for colour (``tests/test_fewer_codes.py`` checks it on a terminal of its own)."""
+Each piece of output is made over on its own, the terminal's style unknown when it begins and put back to the
+style it was left in when it ends, so a terminal written to by others in between is never misled. Any sequence
+not understood here is written as it is, in the style wanted by then: the screen shows the same, cell for cell,
+as each cell shows (``tests/test_fewer_codes.py`` checks it on a terminal of its own)."""
 
 from __future__ import annotations
 
@@ -89,6 +91,20 @@ def difference(before: Look, after: Look) -> str | None:
     return ";".join(parameters)
 
 
+BLANK_SHOWS = frozenset({"4", "7", "9", "21", "51", "52", "53"})
+"""The attributes that show on a blank cell (underlines, reverse, strike, frames, overline): without them a blank
+shows only its background."""
+
+
+def on_blanks(look: Look | None, wanted: Look) -> Look | None:
+    """The style blanks meant in ``wanted`` can be written in when the terminal is in ``look``: its own but for
+    the background (a blank shows nothing else); None when more of either shows on a blank, or ``look`` is
+    not known."""
+    if look is None or look[0] & BLANK_SHOWS or wanted[0] & BLANK_SHOWS:
+        return None
+    return look[0], look[1], wanted[2]
+
+
 def with_fewer_codes(text: str) -> str:
     """``text`` as it shows on the terminal, written with fewer bytes (see the module's description)."""
     if "\x1b" not in text:
@@ -97,27 +113,44 @@ def with_fewer_codes(text: str) -> str:
     write = out.append
     look: Look | None = None
     """The terminal's style as written so far (None: not known)."""
-    reset = False
-    """A reset is owed: the text written next is in the default style."""
+    wanted: Look | None = None
+    """The style the text that follows is meant in (None: the terminal's, whatever it is)."""
+    parameters = ""
+    """``wanted`` as the SGR parameters it was written with."""
+    after_reset = False
+    """The last sequence was a reset: a style that follows it is the whole style (as Rich writes them)."""
     moves: list[str] = []
     """Cursor moves owed: dropped when another move to a cell comes before anything is written."""
 
-    def settle() -> None:
-        """Write the moves and the reset owed, before something that shows or does something."""
-        nonlocal look, reset
+    def settle(blanks: bool = False) -> None:
+        """Write the moves owed, and put the terminal in the style wanted (``blanks``: for blanks only, its
+        foreground and attributes left as they are when they do not show on them)."""
+        nonlocal look
         if moves:
             out.extend(moves)
             moves.clear()
-        if reset:
-            write(RESET)
-            look, reset = PLAIN, False
+        if wanted is None or wanted == look:
+            return
+        target = on_blanks(look, wanted) if blanks else None
+        if target is None:
+            target = wanted
+        change = difference(look, target) if look is not None else None
+        whole = f"\x1b[0;{parameters}m" if parameters else RESET
+        if change is None or (target == wanted and len(change) + 3 >= len(whole)):
+            write(whole)
+            target = wanted
+        elif change:
+            write(f"\x1b[{change}m")
+        look = target
 
     position = 0
     for token in TOKEN.finditer(text):
         start = token.start()
         if start > position:  # text
-            settle()
-            write(text[position:start])
+            piece = text[position:start]
+            settle(blanks=not piece.strip(" "))
+            write(piece)
+            after_reset = False
         position = token.end()
         move, sgr = token["move"], token["sgr"]
         if move is not None:
@@ -125,36 +158,27 @@ def with_fewer_codes(text: str) -> str:
                 moves.clear()  # (a move to a cell makes those before it pointless)
             moves.append(move)
             continue
-        if sgr is None:
+        if sgr is None:  # another sequence: written in the style wanted (an erase fills with its background)
             settle()
             write(token[0])
             if not token[0].startswith("\x1b["):  # (an escape that may change the style: restore a saved cursor…)
-                look = None
+                look = wanted = None
+            after_reset = False
             continue
-        wanted = parsed(sgr) if sgr not in ("", "0") else None
         if sgr in ("", "0"):
-            reset = True
+            wanted, parameters, after_reset = PLAIN, "", True
             continue
-        if wanted is None:  # (not understood: written as it is, after the reset it follows)
+        whole = parsed(sgr) if after_reset else None
+        if whole is None:  # (not understood, or added to the style before it: written as it is)
             settle()
             write(token[0])
-            look = None
-            continue
-        if moves:
-            out.extend(moves)
-            moves.clear()
-        if not reset:  # (Rich writes a style after a reset only: this one adds to a style not known here)
-            write(token[0])
-            look = None
-            continue
-        change = difference(look, wanted) if look is not None else None
-        if change is None:
-            write(f"\x1b[0;{sgr}m")
-        elif change:
-            write(f"\x1b[{change}m")
-        look, reset = wanted, False
+            look = wanted = None
+        else:
+            wanted, parameters = whole, sgr
+        after_reset = False
     if position < len(text):
-        settle()
-        write(text[position:])
+        piece = text[position:]
+        settle(blanks=not piece.strip(" "))
+        write(piece)
     settle()
     return "".join(out)
