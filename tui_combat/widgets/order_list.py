@@ -829,8 +829,10 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
             self._refresh_row(index, span)
 
     def _refresh_row(self, index: int | None, cells: tuple[int, int] | None = None) -> None:
-        """Redraw row ``index``: its ``cells`` (start, end), or the whole row (not the scroll bar beside it)."""
-        if index is None or not self.is_mounted:
+        """Redraw row ``index``: its ``cells`` (start, end), or the whole row (not the scroll bar beside it). Not
+        while the list has scrolled in the state being shown: every line on the screen is then compared with the
+        one the terminal shows (:meth:`_redraw_page`)."""
+        if index is None or not self.is_mounted or self._page_before is not None:
             return
         y = index - self.scroll_offset.y
         if not 0 <= y < self.scrollable_content_region.height:
