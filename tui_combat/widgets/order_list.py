@@ -709,12 +709,15 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
         if before is None or not self.is_mounted:
             return
         width, base, top = self.scrollable_content_region.width, self.rich_style, self.scroll_offset.y
+        changed: list[Region] = []
         for y, old in enumerate(before):
             index = top + y
             new = self._line(index, width, base) if 0 <= index < len(self._rows) else Strip.blank(width, base)
             span = (0, width) if old is None else changed_span(old, new, width)
             if span is not None:
-                self.refresh(Region(span[0], y, span[1] - span[0], 1))
+                changed.append(Region(span[0], y, span[1] - span[0], 1))
+        if changed:
+            self.refresh(*changed)
 
     def _show(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None) -> None:
         selected = self.highlighted_option.id if self.highlighted_option is not None else None

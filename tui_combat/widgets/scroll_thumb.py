@@ -47,9 +47,10 @@ class ThumbMovesAlone(ScrollView):
             bar.refresh()
         else:
             width = bar.size.width
-            for y, (was, now) in enumerate(zip(before, after, strict=True)):
-                if was != now:
-                    bar.refresh(Region(0, y, width, 1))
+            moved = enumerate(zip(before, after, strict=True))
+            changed = [Region(0, y, width, 1) for y, (was, now) in moved if was != now]
+            if changed:
+                bar.refresh(*changed)
         if round(old_value) != round(new_value):
             self.lines_scrolled(round(old_value))
 
