@@ -28,7 +28,6 @@ from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui_combat.engine.contract import AnyRuleset, BudgetLine, fallen, listed_health
@@ -39,6 +38,7 @@ from tui_combat.i18n import N_, _
 from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import changed_span, joined
+from tui_combat.widgets.scroll_thumb import ThumbMovesAlone
 
 STATUS_MARK = {"active": "", "down": " ✝", "fled": " ↪", "surrendered": " ⚐"}
 FILTER_ALL, FILTER_ACTING = "", "\0acting"
@@ -494,7 +494,7 @@ def changed_combatants(before: State, after: State, shown: str = FILTER_ALL) -> 
     return changed
 
 
-class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
+class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
     """The turn order on a scrolling view of its own lines (Textual's line API): one line per row, so the
     line of row ``i`` is ``i``. Slot headers cannot be selected; combatants' rows have the combatant's id
     (with ``#slot`` after it when the combatant appears again in a later slot)."""
@@ -679,7 +679,47 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
         out when it is next drawn: an action costs the same with 20 combatants as with 10,000.
 
         The row to highlight is found first, and the list scrolled to it at once: the rows that come into
-        sight are drawn in the same frame as the slot headers and the highlight that changed."""
+        sight are drawn in the same frame as the slot headers and the highlight that changed. A scroll redraws
+        of each line on the screen only the cells that differ from those the terminal shows there (a new page
+        of orcs: "Orc 6  3/8" where "Orc 5  8/8" was)."""
+        self._showing = True
+        try:
+            self._show(state, in_resolve, ruleset)
+        finally:
+            self._showing = False
+            self._redraw_page()
+
+    _showing = False
+    """Set while a state is shown: a scroll then leaves the lines to :meth:`_redraw_page`."""
+    _page_before: list[Strip | None] | None = None
+    """The lines the screen showed before it scrolled, top first (None: not known), until they are compared."""
+
+    def lines_scrolled(self, old_top: int) -> None:
+        if not self._showing:
+            super().lines_scrolled(old_top)
+        elif self._page_before is None:  # (scrolled twice: the terminal still shows the first page)
+            width = self.scrollable_content_region.width
+            kept = [self._lines.get(old_top + y) for y in range(self.scrollable_content_region.height)]
+            self._page_before = [line[4] if line is not None and line[1] == width else None for line in kept]
+
+    def _redraw_page(self) -> None:
+        """After a scroll, each line on the screen redrawn where it differs from what the terminal shows: the
+        cells from the first to the last that differ (:func:`changed_span`), none when they are the same."""
+        before, self._page_before = self._page_before, None
+        if before is None or not self.is_mounted:
+            return
+        width, base, top = self.scrollable_content_region.width, self.rich_style, self.scroll_offset.y
+        changed: list[Region] = []
+        for y, old in enumerate(before):
+            index = top + y
+            new = self._line(index, width, base) if 0 <= index < len(self._rows) else Strip.blank(width, base)
+            span = (0, width) if old is None else changed_span(old, new, width)
+            if span is not None:
+                changed.append(Region(span[0], y, span[1] - span[0], 1))
+        if changed:
+            self.refresh(*changed)
+
+    def _show(self, state: State, in_resolve: bool, ruleset: AnyRuleset | None = None) -> None:
         selected = self.highlighted_option.id if self.highlighted_option is not None else None
         previous = self._shown_state
         self._shown_state = (state, in_resolve, ruleset)
@@ -714,10 +754,14 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
             acting = state.order[state.cursor].combatants if state.cursor < len(state.order) else ()
             if acting and (selected is None or selected.split("#")[0] not in acting):
                 target = acting[0]
+        slot_moved = turn is not None and (self._turn is None or turn[:3] != self._turn[:3]) and bool(state.order)
         self._turn = turn
         index = self._index.get(target) if target is not None else None
-        if index is not None:
-            self._scroll_to_row(index)  # before the rows on the screen are worked out: those are the new ones
+        # (scrolled before the rows on the screen are worked out: those are the new ones)
+        if slot_moved:
+            self._bring_slot_into_sight(state.cursor, index)
+        elif index is not None:
+            self._scroll_to_row(index)
         self._window = self._visible_rows()
         first, last = self._window
         for row_index in range(first, min(last + 1, len(self._spots))):
@@ -788,8 +832,10 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
             self._refresh_row(index, span)
 
     def _refresh_row(self, index: int | None, cells: tuple[int, int] | None = None) -> None:
-        """Redraw row ``index``: its ``cells`` (start, end), or the whole row (not the scroll bar beside it)."""
-        if index is None or not self.is_mounted:
+        """Redraw row ``index``: its ``cells`` (start, end), or the whole row (not the scroll bar beside it). Not
+        while the list has scrolled in the state being shown: every line on the screen is then compared with the
+        one the terminal shows (:meth:`_redraw_page`)."""
+        if index is None or not self.is_mounted or self._page_before is not None:
             return
         y = index - self.scroll_offset.y
         if not 0 <= y < self.scrollable_content_region.height:
@@ -817,12 +863,24 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
         self._lines.clear()
 
     # -- drawing ---------------------------------------------------------------------------------------
+    _drawing: tuple[int, Style] | None = None
+    """The width and the base style of the lines being drawn (see :meth:`render_lines`)."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines of ``crop``, their width and base style worked out once for all of them: Textual works the
+        style out from every widget above the list each time it is asked (some 0.1 ms; a page of the list
+        that comes into sight draws 21 lines)."""
+        self._drawing = (self.scrollable_content_region.width, self.rich_style)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawing = None
+
     def render_line(self, y: int) -> Strip:
         """Row ``scroll + y``, worked out first if the state changed since it was (a row scrolled into
         sight), drawn with as few pieces as it looks (its text cannot be selected)."""
         index = self.scroll_offset.y + y
-        width = self.scrollable_content_region.width
-        base = self.rich_style
+        width, base = self._drawing or (self.scrollable_content_region.width, self.rich_style)
         if not 0 <= index < len(self._rows):
             return Strip.blank(width, base)
         self._freshen(index, drawing=True)
@@ -933,6 +991,32 @@ class OrderList(SteadyScrollBars, ScrollView, can_focus=True):
         self._scroll_to_row(new)
         self._refresh_row(new)
         self.post_message(self.Highlighted(self, new))
+
+    def _bring_slot_into_sight(self, slot: int, index: int | None) -> None:
+        """The slot that acts now in sight: its header on the screen, and the slot either wholly on it or
+        filling it from its header in the upper half down to the foot (a slot of 2,000 orcs under a party of
+        six). Otherwise the list is scrolled so that its header is the first row, as many of its members as fit
+        beneath it: a whole new page, which a slot already in sight is spared. Row ``index`` (the one to
+        highlight) is in sight either way, the header's place given up for it only when the slot is taller
+        than the list."""
+        header = self._index.get(f"slot-{slot}")
+        height = self.scrollable_content_region.height
+        if header is None or height <= 0 or not self.is_mounted:
+            self._scroll_to_row(index)
+            return
+        top = self.scroll_offset.y
+        row = header - top
+        if not (0 <= row < height and (row <= height // 2 or self._ends_by(header, top + height))):
+            self.scroll_to(y=header, animate=False, immediate=True)
+        self._scroll_to_row(index)
+
+    def _ends_by(self, header: int, bottom: int) -> bool:
+        """Whether the slot whose header is row ``header`` ends before row ``bottom`` (the next header, or the
+        list's end, comes first): looks at the rows between them only."""
+        for row in range(header + 1, bottom + 1):
+            if row >= len(self._rows) or self._rows[row].disabled:
+                return True
+        return False
 
     def _scroll_to_row(self, index: int | None, force: bool = False) -> None:
         """Row ``index`` brought into sight at once (in the frame being made), by as little as it takes
