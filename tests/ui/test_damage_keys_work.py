@@ -66,8 +66,9 @@ async def test_the_prompt_opening_asks_only_the_widgets_on_its_line_and_only_for
     make_app: Callable[..., CombatApp], data_root: Path
 ) -> None:
     """``d`` shows the prompt on the footer's line: its frame, which follows a layout, asks only the widgets
-    lying on that line and not wholly under the prompt for their lines, and only for that line. (After a layout every widget around the
-    changes was asked for every line of its own: the screen's 24, the phase bar, the list's box.) Its title,
+    lying on that line and not wholly under the prompt for their lines, and only for that line. (After a
+    layout every widget around the changes was asked for every line of its own: the screen's 24, the phase
+    bar, the list's box.) Its title,
     the same as the last time, and its refusal's line, empty, are not written again (each asked for a layout
     and was drawn anew)."""
     saved_round(data_root, "ambush", ["Raf", "Ada"], 200)
@@ -113,8 +114,9 @@ async def test_the_prompt_opening_asks_only_the_widgets_on_its_line_and_only_for
 async def test_a_next_turn_right_after_a_dialog_closed_asks_the_footer_and_the_log_for_nothing(
     make_app: Callable[..., CombatApp], data_root: Path
 ) -> None:
-    """A next turn changes neither the footer nor the log: its frame does not ask them for their lines, right
-    after the help (a panel over the round screen) or the attack form closed too. (The first frame after a whole one asked every widget around the changes for every line.)"""
+    """A next turn changes neither the footer nor the log: its frame does not ask them for their lines, right after
+    the help (a panel over the round screen) or the attack form closed too. (The first frame after a whole one
+    asked every widget around the changes for every line.)"""
     saved_round(data_root, "ambush", ["Raf", "Ada"], 200)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
