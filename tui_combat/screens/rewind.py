@@ -33,7 +33,7 @@ from tui_combat.i18n import N_, _, ngettext
 from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.host import Host, host_of
 from tui_combat.screens.player_view import phase_title
-from tui_combat.screens.round import LOG_LINES, last_entries, shortened
+from tui_combat.screens.round_card import LOG_LINES, last_entries, shortened
 from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines

@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 import msgspec
-from rich.text import Text
 from textual import events
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
@@ -26,12 +25,12 @@ from tui_combat.engine.apply import OUT_OF_TURN, initiative_asked, initiative_st
 from tui_combat.engine.audience import anything_held, held_items
 from tui_combat.engine.contract import ActionSpec, AnyRuleset, DamageDue, FieldSpec, last_target
 from tui_combat.engine.dice import DiceError, Roll
-from tui_combat.engine.effects import MAX_ROUNDS, effects_of, find_effect
+from tui_combat.engine.effects import MAX_ROUNDS, find_effect
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.keys import ROUND_KEYS, ruleset_binding_id, shown_key
+from tui_combat.engine.keys import ROUND_KEYS, ruleset_binding_id
 from tui_combat.engine.log import LogEntry, render
 from tui_combat.engine.model import RollRequest, State
-from tui_combat.i18n import N_, _, ngettext
+from tui_combat.i18n import N_, _
 from tui_combat.screens.area_flow import AreaFlow
 from tui_combat.screens.damage_prompt import ask_amount, ask_hit_damage
 from tui_combat.screens.damage_prompt import read_amount as read_amount  # (where it was found before)
@@ -39,6 +38,7 @@ from tui_combat.screens.dialogs import ChoiceDialog, ConfirmDialog, FormDialog
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.help_panel import HelpPanel
 from tui_combat.screens.round_asks import RoundAsks
+from tui_combat.screens.round_card import LOG_LINES, CardAndLog, request_label, shortened
 from tui_combat.screens.round_foot import AskedAtTheFoot
 from tui_combat.screens.saving_throw import ask_saving_throw
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, undo_key
@@ -49,24 +49,16 @@ from tui_combat.widgets.containers import Column, Row, ScrollColumn
 from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.lines import TextLines
-from tui_combat.widgets.order_list import FILTER_ACTING, FILTER_ALL, OrderList
+from tui_combat.widgets.order_list import OrderList
+from tui_combat.widgets.order_rows import FILTER_ACTING, FILTER_ALL
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.read_only import ReadOnlyBar
 from tui_combat.widgets.redraw import RoundLog
 from tui_combat.widgets.translated_bindings import merged_bindings
 
-LOG_LINES = 200
-LOG_ENTRY_CHARS = 600
-
 
 def _key(binding_id: str) -> str:
     return ROUND_KEYS[binding_id]
-
-
-def request_label(request: RollRequest) -> str:
-    """What a roll request is called on screen, with its modifier: "Party +1"."""
-    label = render(request.label)
-    return f"{label} {request.modifier:+d}" if request.modifier else label
 
 
 def roll_fields(requests: tuple[RollRequest, ...]) -> list[FieldSpec]:
@@ -80,23 +72,7 @@ def roll_arg(value: Roll) -> dict[str, Any]:
     return dict(msgspec.json.decode(msgspec.json.encode(value)))
 
 
-def shortened(text: str) -> str:
-    """A log entry as the log shows it: cut at :data:`LOG_ENTRY_CHARS` (the order of 2,000 combatants runs
-    to many screens; the turn list shows it in full)."""
-    return text if len(text) <= LOG_ENTRY_CHARS else text[: LOG_ENTRY_CHARS - 1] + "…"
-
-
-def last_entries(state: State, count: int) -> list[LogEntry]:
-    """The last ``count`` entries of the log, oldest first, without going through the whole log."""
-    entries: list[LogEntry] = []
-    for chunk in reversed(state.log):
-        entries[:0] = chunk[max(len(chunk) - (count - len(entries)), 0) :]
-        if len(entries) >= count:
-            break
-    return entries
-
-
-class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
+class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot, CardAndLog):
     CSS_PATH = "round.tcss"
     BINDINGS = [
         Binding(_key("round.next"), "next", N_("Next"), id="round.next"),
@@ -267,180 +243,6 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot):
     def on_screen_resume(self) -> None:
         if self.asks.pending:  # what the state asked for while a dialog lay over the screen
             self.call_later(self.asks.run)
-
-    def next_move(self, state: State, ruleset: AnyRuleset) -> Text:
-        """What to do next: the keys first, then the step's own help, wrapped onto the next line where the two
-        do not fit on one (the list below gives up a row for it)."""
-        steps = ruleset.steps(state)
-        step = steps[state.step] if 0 <= state.step < len(steps) else None
-        if state.phase == "over" or step is None:
-            keys = _(
-                "The fight is over: {undo} undoes, {leave} goes back to the sessions.",
-                undo=shown_key("round.undo"),
-                leave=shown_key("round.leave"),
-            )
-        elif state.initiative.pending:
-            keys = _(
-                "{roll} rolls the further initiative rolls, {typed} takes them from real dice",
-                roll=shown_key("round.roll"),
-                typed=shown_key("round.type"),
-            )
-        elif step.kind == "declare":
-            keys = _(
-                "{declare} on each combatant, {next} when done",
-                declare=shown_key("round.declare"),
-                next=shown_key("round.next"),
-            )
-        elif step.kind == "initiative" and not state.initiative.settled and not step.dice:
-            # The ruleset settles the order itself (an opener the GM picks): its help says how.
-            keys = _("{next} once the order stands", next=shown_key("round.next"))
-        elif step.kind == "initiative" and not state.initiative.settled:
-            keys = _(
-                "{roll} rolls initiative, {typed} takes it from real dice",
-                roll=shown_key("round.roll"),
-                typed=shown_key("round.type"),
-            )
-        elif step.kind == "resolve" and state.order:
-            # The same line all through the step (who acts is in the list and the phase bar): a turn moving on
-            # sends nothing for it.
-            first = state.acting_now()[0] if state.acting_now() else None
-            own = [
-                f"{shown_key(ruleset_binding_id(ruleset.id, spec.name), spec.key)} {_(spec.label).lower()}"
-                for spec in ruleset.actions
-                if spec.footer and self._ruleset_key_applies(ruleset, state, spec, first)
-            ]
-            damage = _("{key} damage", key=shown_key("round.damage"))
-            keys = _(
-                "{keys} for those acting now, {next} when done",
-                keys=", ".join([*own[:3], damage]),
-                next=shown_key("round.next"),
-            )
-        elif step.kind == "end":
-            keys = _("{next} starts round {n}", next=shown_key("round.next"), n=state.round + 1)
-        else:
-            keys = _("{next} goes on", next=shown_key("round.next"))
-        text = Text()
-        reminders = self.asks.reminders(state, ruleset) if state.phase == "round" else []
-        if reminders:
-            text.append(" · ".join(reminders) + " · ", style="bold yellow")
-        text.append(keys, style="bold")
-        if step is not None and step.help and state.phase != "over":
-            text.append(f" · {_(step.help)}", style="dim")
-        return text
-
-    @staticmethod
-    def _ruleset_key_applies(ruleset: AnyRuleset, state: State, spec: ActionSpec, combatant_id: str | None) -> bool:
-        try:
-            return ruleset.action_available(state, spec.name, combatant_id)
-        except RuleError:
-            return False
-
-    def _show_log(self, state: State) -> None:
-        """Append the entries the log does not show yet (all at once: one layout, one scroll); redraw it only
-        when an undo took entries away."""
-        total = state.log_count
-        log = self.round_log
-        if total < self._log_count:
-            log.forget()
-            self._log_count = 0
-        new = min(total - self._log_count, LOG_LINES)
-        if new > 0:
-            entries = last_entries(state, new)
-            log.add_lines("\n".join(self._entry_line(entry) for entry in entries))
-            if self._log_count and any(entry.held for entry in entries):
-                self.notify(
-                    _(
-                        "Kept from the players: it names what was said in secret. {key} shows it to them.",
-                        key=shown_key("round.show_held"),
-                    )
-                )
-        self._log_count = total
-
-    def _entry_line(self, entry: LogEntry) -> str:
-        """``entry`` as the log shows it; worked out once for each entry (an undo writes the log again with the
-        entries it had, the very objects: a state's log shares them with the states before it)."""
-        known = self._entry_lines.get(id(entry))
-        if known is not None and known[0] is entry:
-            return known[1]
-        line = (glyph("🔒") + " " if entry.secret else "") + shortened(entry.text)
-        if len(self._entry_lines) > 4 * LOG_LINES:
-            self._entry_lines.clear()
-        self._entry_lines[id(entry)] = (entry, line)
-        return line
-
-    def show_card(self) -> None:
-        """The selected combatant: name and HP, then the live budget, then the ruleset's details. Names and
-        details are text, never markup; a part that did not change is not redrawn."""
-        state = self.state
-        combatant_id = self.selected()
-        meter = self.budget
-        pending: list[Text] = []
-        if state.initiative.pending:
-            pending.append(
-                Text(
-                    _(
-                        "Initiative waits for more rolls ({roll} rolls, {typed} takes real dice):",
-                        roll=shown_key("round.roll"),
-                        typed=shown_key("round.type"),
-                    ),
-                    style="yellow",
-                )
-            )
-            ruleset = registry.get(state.ruleset)
-            pending += [
-                Text(f"  {request_label(r)}: {ruleset.initiative_help(state, r)}", style="yellow")
-                for r in state.initiative.pending
-            ]
-        self._card_shows = None
-        if combatant_id is None:
-            self.card_head.show(Text(_("Nobody selected.")))
-            self.card.show(Text("\n").join(pending))
-            meter.show_budget(())
-            return
-        combatant = state.combatant(combatant_id)
-        ruleset = registry.get(state.ruleset)
-        head = Text.assemble(
-            (combatant.name, "bold"),
-            f"  {state.side(combatant.side).name}  ",
-            f"{_(ruleset.health_label)} {ruleset.health_shown(state, combatant_id)}  {_(combatant.status)}",
-        )
-        try:
-            lines = [Text(f"{label}: {value}") for label, value in ruleset.details(state, combatant_id)]
-            budget = ruleset.budget(state, combatant_id)
-            stat_block = ruleset.sheet_notes(combatant.sheet, combatant.max_hp)
-        except RuleError as error:  # a sheet the ruleset cannot read must not break the screen
-            lines = [Text(str(error), style="red")]
-            budget = ()
-            stat_block = ""
-        for effect in effects_of(state, combatant_id):
-            lines.append(
-                Text(
-                    (glyph("🔒") + " " if effect.secret else "")
-                    + ngettext(
-                        "{effect}: {n} round left",
-                        "{effect}: {n} rounds left",
-                        effect.rounds,
-                        effect=render(effect.label),
-                    ),
-                    style="magenta",
-                )
-            )
-        lines[:0] = self.asks.card_lines(state, combatant_id)
-        if stat_block:
-            lines.append(Text(stat_block, style="dim"))
-        if combatant.notes:
-            lines.append(Text(combatant.notes, style="dim"))
-        if combatant.hidden:
-            lines.insert(
-                0,
-                Text(
-                    _("Hidden from the players ({key} reveals him)", key=shown_key("round.hide")), style="bold yellow"
-                ),
-            )
-        self.card_head.show(head)
-        self.card.show(Text("\n").join(pending + lines))
-        meter.show_budget(budget)
-        self._card_shows = (state, combatant_id)
 
     def on_order_list_highlighted(self, event: OrderList.Highlighted) -> None:
         shows = self._card_shows
