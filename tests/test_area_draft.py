@@ -35,7 +35,7 @@ from tui_combat.screens.area_draft import (
     typed_save,
 )
 from tui_combat.screens.damage_prompt import damage_and_kind
-from tui_combat.widgets.order_list import status_mark
+from tui_combat.widgets.order_rows import status_mark
 
 
 def demo(file_name: str) -> State:

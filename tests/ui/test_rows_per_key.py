@@ -24,7 +24,8 @@ from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets import order_list
 from tui_combat.widgets.footer import shown_keys
-from tui_combat.widgets.order_list import FILTER_ACTING, OrderList
+from tui_combat.widgets.order_list import OrderList
+from tui_combat.widgets.order_rows import FILTER_ACTING
 
 GROUP = 10
 """Orcs per group: not folded (see ``FOLD_OVER``), so each orc has a row of his own."""

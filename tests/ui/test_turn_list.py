@@ -101,7 +101,7 @@ def test_a_folded_group_counts_each_way_out_of_the_fight_apart() -> None:
     from msgspec.structs import replace
 
     from tests.ui.fights import round_state
-    from tui_combat.widgets.order_list import folded_groups, order_rows
+    from tui_combat.widgets.order_rows import folded_groups, order_rows
 
     state = round_state(["Raf"], 40)
     orcs = [c for c in state.combatants if c.name.startswith("Orc")]
@@ -125,7 +125,7 @@ def test_the_rows_list_each_one_wanted_once_where_he_stands(people: list[tuple[s
     out only when the list is filtered."""
     from tui_combat.engine.log import Msg
     from tui_combat.engine.model import Combatant, Side, Slot, State
-    from tui_combat.widgets.order_list import FILTER_ACTING, FILTER_ALL, layout
+    from tui_combat.widgets.order_rows import FILTER_ACTING, FILTER_ALL, layout
 
     combatants = tuple(
         Combatant(id=f"c{n}", name=f"C{n}", side=side, hp=1, max_hp=1, group=group)

@@ -24,7 +24,7 @@ from tui_combat.engine.log import LogEntry, Msg, Param, data_name, render
 from tui_combat.engine.model import State
 from tui_combat.engine.saves import SaveOdds, SpecialAbility, dice_key
 from tui_combat.i18n import N_, _, english_word
-from tui_combat.widgets.order_list import status_mark
+from tui_combat.widgets.order_rows import status_mark
 
 __all__ = [
     "COVER_WORDS",
