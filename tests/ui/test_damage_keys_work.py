@@ -184,3 +184,41 @@ async def test_the_prompts_field_is_emptied_after_the_frame_of_the_enter_that_cl
         await until(pilot, lambda: screen.amount_prompt.is_open and settled(screen), "the prompt again")
         assert field.value == ""
         await pilot.press("escape", "q")
+
+
+async def test_the_first_action_of_a_fight_lights_undo_in_the_frame_of_its_enter(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """In a fight nobody has acted in yet, Enter of a damage lights Undo in the footer: the row, uncovered as the
+    prompt closes, is drawn with Undo lit in that frame, not again in a frame of its own some 30 ms later (the
+    footer told its screen of its change when it next idled)."""
+    from textual._compositor import ChopsUpdate, LayoutUpdate
+
+    saved_round(data_root, "ambush", ["Raf", "Ada"], 20)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await until(pilot, lambda: settled(screen), "the round drawn")
+        for _time in range(2):
+            assert not store(app).can_undo
+            await pilot.press("d", "3")
+            await until(pilot, lambda: screen.amount_prompt.is_open and settled(screen), "the prompt typed in")
+            frames: list[object] = []
+            display = app._display
+
+            def counted(shown: Any, renderable: Any, _display: Any = display) -> None:
+                if isinstance(renderable, (ChopsUpdate, LayoutUpdate)):
+                    frames.append(renderable)
+                _display(shown, renderable)
+
+            app._display = counted  # type: ignore[method-assign]
+            await pilot.press("enter")
+            await until(pilot, lambda: store(app).can_undo and settled(screen), "the damage applied")
+            await until(pilot, lambda: bool(frames) and settled(screen), "its frame drawn")
+            await pilot.pause()
+            app._display = display  # type: ignore[method-assign]
+            if not stock_textual():
+                assert len(frames) == 1, frames
+            await pilot.press("u")
+            await until(pilot, lambda: not store(app).can_undo and settled(screen), "undone")
+        await pilot.press("q")

@@ -30,6 +30,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tui_combat.textual_ext.frames import told_at_once
 from tui_combat.widgets.lines import changed_span
 
 KEPT_ACTIONS = frozenset({"app.help", "help"})
@@ -141,13 +142,16 @@ class KeyFooter(Widget):
 
     def show_row(self) -> None:
         """Uncovered (the prompt or the form over it has closed): the keys that changed meanwhile are drawn in
-        the same frame."""
+        the same frame (the screen told now: told when the row next idles, it drew them in a frame of its own
+        after the one that uncovered it — Undo lit by the first action of a fight, some 30 ms later)."""
         self.covered = False
+        redrawn = self._dropped
         if self._dropped:
             self._dropped = False
             self._strip_for = None
             self.refresh()
-        self._bring_up_to_date()
+        if self._bring_up_to_date() or redrawn:
+            told_at_once(self)
 
     _dropped = False
     """A redraw was asked for while covered: the row is drawn whole when it is uncovered."""
@@ -184,22 +188,25 @@ class KeyFooter(Widget):
             and self.size.width > 0
         )
 
-    def _bring_up_to_date(self) -> None:
+    def _bring_up_to_date(self) -> bool:
+        """Whether the row was redrawn."""
         if not self._stale or not self._seen():
-            return
+            return False
         self._stale = False
         items = self._read_items()
         if items == self._items and self._strip_for is not None and self._strip_for[0] == self.size.width:
-            return
+            return False
         self._items = items
         old = self._strip if self._strip_for is not None else None
         new = self._line(self.size.width)
         if old is None or old.cell_length != new.cell_length:
             self.refresh()
-            return
+            return True
         span = changed_span(old, new, new.cell_length)
-        if span is not None:
-            self.refresh(Region(span[0], 0, span[1] - span[0], 1))
+        if span is None:
+            return False
+        self.refresh(Region(span[0], 0, span[1] - span[0], 1))
+        return True
 
     # -- the row -------------------------------------------------------------------------------------
     def _read_items(self) -> tuple[FooterItem, ...]:
