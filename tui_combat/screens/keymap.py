@@ -183,7 +183,7 @@ def _round_screens(round_class: type[DOMNode]) -> list[KeyScreen]:
     """One round screen per ruleset: the generic bindings and the ruleset's own."""
     from tui_combat.engine import registry
     from tui_combat.engine.errors import RuleError
-    from tui_combat.screens.round import ruleset_bindings
+    from tui_combat.screens.round_keys import ruleset_bindings
 
     generic, fixed = _key_bindings(merged_bindings(round_class))
     screens: list[KeyScreen] = []

@@ -2,7 +2,8 @@
 
 Keys are generic (next, roll, damage …, from :data:`tui_combat.engine.keys.ROUND_KEYS`) plus the
 active ruleset's own actions from its static catalogue (``Ruleset.actions``), which the class of the screen
-made for the ruleset binds (:func:`ruleset_bindings`, :func:`with_ruleset_keys`); every one of them runs through
+made for the ruleset binds (:func:`with_ruleset_keys`, from the
+ruleset's catalogue: :mod:`tui_combat.screens.round_keys`); every one of them runs through
 :meth:`RoundScreen.action_ruleset`. The footer shows what applies now (``check_action`` asks the
 ruleset); help and the palette list every key.
 """
@@ -10,7 +11,6 @@ ruleset); help and the palette list every key.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any, ClassVar
 
 import msgspec
@@ -27,7 +27,7 @@ from tui_combat.engine.contract import ActionSpec, AnyRuleset, DamageDue, FieldS
 from tui_combat.engine.dice import DiceError, Roll
 from tui_combat.engine.effects import MAX_ROUNDS, find_effect
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.keys import ROUND_KEYS, ruleset_binding_id
+from tui_combat.engine.keys import ROUND_KEYS
 from tui_combat.engine.log import LogEntry, render
 from tui_combat.engine.model import RollRequest, State
 from tui_combat.i18n import N_, _
@@ -40,6 +40,7 @@ from tui_combat.screens.help_panel import HelpPanel
 from tui_combat.screens.round_asks import RoundAsks
 from tui_combat.screens.round_card import LOG_LINES, CardAndLog, request_label, shortened
 from tui_combat.screens.round_foot import AskedAtTheFoot
+from tui_combat.screens.round_keys import ruleset_bindings, with_bindings
 from tui_combat.screens.saving_throw import ask_saving_throw
 from tui_combat.screens.session_screen import SessionScreen, session_bindings, undo_key
 from tui_combat.textual_ext.frames import LaidOutInPlace
@@ -777,34 +778,4 @@ step line name them when they matter)."""
 def with_ruleset_keys(screen_class: type[RoundScreen], ruleset_id: str) -> type[RoundScreen]:
     """``screen_class`` with the bindings of the ruleset's own actions added after its own (their keys are
     none of its keys): a class made once for each ruleset and its actions."""
-    return _round_class(screen_class, ruleset_id, (*ruleset_bindings(registry.get(ruleset_id)), *AFTER_THE_RULESET))
-
-
-@lru_cache(maxsize=64)
-def _round_class(screen_class: type[RoundScreen], ruleset_id: str, bindings: tuple[Binding, ...]) -> type[RoundScreen]:
-    return type(
-        screen_class.__name__,
-        (screen_class,),
-        {
-            "BINDINGS": list(bindings),
-            "ruleset_keys_of": ruleset_id,
-            "__module__": screen_class.__module__,
-            "__qualname__": screen_class.__qualname__,
-        },
-    )
-
-
-def ruleset_bindings(ruleset: AnyRuleset) -> list[Binding]:
-    """The ruleset's own actions as round-screen bindings, from its static catalogue: ids
-    ``<ruleset>.<action>`` (the GM's keymap moves them by those), descriptions as message ids (the registry
-    refused any key that collides with a generic one when it loaded the ruleset)."""
-    return [
-        Binding(
-            spec.key,
-            f"ruleset({spec.name!r})",
-            spec.label,
-            show=spec.footer,
-            id=ruleset_binding_id(ruleset.id, spec.name),
-        )
-        for spec in ruleset.actions
-    ]
+    return with_bindings(screen_class, ruleset_id, (*ruleset_bindings(registry.get(ruleset_id)), *AFTER_THE_RULESET))
