@@ -53,7 +53,11 @@ from msgspec.structs import replace
 from tui_combat.engine.audience import side_ref, who
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.initiative import group_slots as group_slots  # (where rulesets have found it)
 from tui_combat.engine.log import Msg, log, render, roll_param
+from tui_combat.engine.log_window import last_target as last_target  # (where rulesets have found them)
+from tui_combat.engine.log_window import new_attack as new_attack
+from tui_combat.engine.log_window import new_facts as new_facts
 from tui_combat.engine.model import Combatant, RollRequest, Slot, State, Status
 from tui_combat.engine.saves import SavingRules
 from tui_combat.i18n import N_, _, data_word, data_words, spellings
@@ -272,24 +276,6 @@ def fallen(ruleset: AnyRuleset, state: State, combatant_id: str) -> Literal["", 
     return "dying" if ruleset.condition_word(state, combatant_id) in FALLEN_ALIVE else "dead"
 
 
-def group_slots(values: Mapping[str, int], *, descending: bool, prefix: str = "", free: bool = False) -> list[Slot]:
-    """Combatant id → initiative value, as slots: equal values share one slot."""
-    by_value: dict[int, list[str]] = {}
-    for combatant_id, value in values.items():
-        by_value.setdefault(value, []).append(combatant_id)
-    return [
-        Slot(
-            label=Msg(id=prefix + "{value}", params={"value": value})
-            if prefix
-            else Msg(id="{value}", params={"value": value}),
-            combatants=tuple(ids),
-            value=value,
-            free=free,
-        )
-        for value, ids in sorted(by_value.items(), reverse=descending)
-    ]
-
-
 class DamageDue(msgspec.Struct, frozen=True, kw_only=True):
     """Damage an action calls for: what the screen asks for next, pre-filled."""
 
@@ -303,41 +289,6 @@ class DamageDue(msgspec.Struct, frozen=True, kw_only=True):
     """A line for the GM under the title ("if he parries, take the parry first")."""
     critical: bool = False
     """The damage of a critical hit: the engine's ``Damage`` is applied with ``critical=True``."""
-
-
-def last_target(state: State, attacker_id: str, within: int = 2000) -> str | None:
-    """Whom ``attacker_id`` attacked last (the ``attacker``/``target`` facts of the log), if he is still in
-    the fight; looks back at most ``within`` entries (a mass battle's log is long)."""
-    seen = 0
-    for chunk in reversed(state.log):
-        for entry in reversed(chunk):
-            if entry.facts.get("attacker") == attacker_id and entry.facts.get("target"):
-                target = str(entry.facts["target"])
-                try:
-                    return target if state.combatant(target).status == "active" else None
-                except KeyError:
-                    return None
-            seen += 1
-            if seen >= within:
-                return None
-    return None
-
-
-def new_facts(before: State, after: State) -> list[Mapping[str, Any]]:
-    """The facts of the log entries ``after`` has and ``before`` had not, newest first."""
-    count = after.log_count - before.log_count
-    found: list[Mapping[str, Any]] = []
-    for chunk in reversed(after.log):
-        for entry in reversed(chunk):
-            if len(found) >= count:
-                return found
-            found.append(entry.facts)
-    return found
-
-
-def new_attack(before: State, after: State, attacker_id: object) -> Mapping[str, Any] | None:
-    """The facts of the attack ``attacker_id`` just logged (``before`` → ``after``), if he attacked."""
-    return next((facts for facts in new_facts(before, after) if facts.get("attacker") == attacker_id), None)
 
 
 R = TypeVar("R", bound=msgspec.Struct)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from msgspec.structs import replace
 
 from tui_combat.engine.dice import Roll
+from tui_combat.engine.log import Msg
 from tui_combat.engine.model import Initiative, RollRequest, Slot, State
 
 
@@ -47,3 +48,21 @@ def fresh_key(state: State, base: str) -> str:
         number += 1
         key = f"{base}#{number}"
     return key
+
+
+def group_slots(values: Mapping[str, int], *, descending: bool, prefix: str = "", free: bool = False) -> list[Slot]:
+    """Combatant id → initiative value, as slots: equal values share one slot."""
+    by_value: dict[int, list[str]] = {}
+    for combatant_id, value in values.items():
+        by_value.setdefault(value, []).append(combatant_id)
+    return [
+        Slot(
+            label=Msg(id=prefix + "{value}", params={"value": value})
+            if prefix
+            else Msg(id="{value}", params={"value": value}),
+            combatants=tuple(ids),
+            value=value,
+            free=free,
+        )
+        for value, ids in sorted(by_value.items(), reverse=descending)
+    ]

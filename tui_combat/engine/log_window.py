@@ -13,6 +13,9 @@ on, so nothing here depends on the lines that leave the state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from msgspec.structs import replace
 
 from tui_combat.engine.log import LogEntry
@@ -52,3 +55,38 @@ def logged_since(state: State, count: int) -> list[LogEntry]:
         taken.append(chunk[max(count - start, 0) :])
         end = start
     return [entry for chunk in reversed(taken) for entry in chunk]
+
+
+def last_target(state: State, attacker_id: str, within: int = 2000) -> str | None:
+    """Whom ``attacker_id`` attacked last (the ``attacker``/``target`` facts of the log), if he is still in
+    the fight; looks back at most ``within`` entries (a mass battle's log is long)."""
+    seen = 0
+    for chunk in reversed(state.log):
+        for entry in reversed(chunk):
+            if entry.facts.get("attacker") == attacker_id and entry.facts.get("target"):
+                target = str(entry.facts["target"])
+                try:
+                    return target if state.combatant(target).status == "active" else None
+                except KeyError:
+                    return None
+            seen += 1
+            if seen >= within:
+                return None
+    return None
+
+
+def new_facts(before: State, after: State) -> list[Mapping[str, Any]]:
+    """The facts of the log entries ``after`` has and ``before`` had not, newest first."""
+    count = after.log_count - before.log_count
+    found: list[Mapping[str, Any]] = []
+    for chunk in reversed(after.log):
+        for entry in reversed(chunk):
+            if len(found) >= count:
+                return found
+            found.append(entry.facts)
+    return found
+
+
+def new_attack(before: State, after: State, attacker_id: object) -> Mapping[str, Any] | None:
+    """The facts of the attack ``attacker_id`` just logged (``before`` → ``after``), if he attacked."""
+    return next((facts for facts in new_facts(before, after) if facts.get("attacker") == attacker_id), None)
