@@ -41,7 +41,6 @@ from tui_combat.rulesets.adnd2e.measure import hit_dice_against_levels
 from tui_combat.rulesets.adnd2e.saves import SAVE_KINDS, save_odds_of
 from tui_combat.rulesets.adnd2e.sheet import (
     CLASSES,
-    SIZES,
     Sheet,
     armour_modifier,
     canonical_sheet,
@@ -50,6 +49,7 @@ from tui_combat.rulesets.adnd2e.sheet import (
     first_forms,
     is_large,
     magic_of,
+    sheet_form,
     sheet_of,
     table_damage,
     thac0,
@@ -82,80 +82,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
 
     # -- the sheet -------------------------------------------------------------------------------------
     def base_sheet_fields(self) -> tuple[FieldSpec, ...]:
-        armour = (("", N_("none or not known")), *((name, name) for name in tables().armour_types))
-        return (
-            FieldSpec(
-                key="cls", label=N_("Class"), kind="choice", default="warrior", choices=tuple((c, c) for c in CLASSES)
-            ),
-            FieldSpec(
-                key="level", label=N_("Level / HD"), kind="str", default="1", help=N_("5; monsters: 4+1, 6+6, 1-1")
-            ),
-            FieldSpec(key="ac", label=N_("AC"), kind="int", default=10),
-            FieldSpec(
-                key="dex_ac",
-                label=N_("Dex adjustment in the AC"),
-                kind="int",
-                default=0,
-                help=N_("−2: AC 2 better; lost when surprised"),
-            ),
-            FieldSpec(key="armour", label=N_("Armour type"), kind="choice", default="", choices=armour),
-            FieldSpec(key="thac0", label=N_("THAC0 (0 = from level)"), kind="int", default=0),
-            FieldSpec(key="weapon", label=N_("Weapon"), kind="str", default=""),
-            FieldSpec(key="magic", label=N_("Weapon bonus"), kind="int", default=0),
-            FieldSpec(
-                key="damage",
-                label=N_("Damage"),
-                kind="str",
-                default="",
-                help=N_("1d8; attack forms: 1d4+4, 1d4+4, 2d6"),
-            ),
-            FieldSpec(key="speed", label=N_("Speed (−1 = from table)"), kind="int", default=-1),
-            FieldSpec(key="weapon2", label=N_("Second weapon"), kind="str", default="", help=N_("two-weapon fighting")),
-            FieldSpec(key="magic2", label=N_("Second weapon bonus"), kind="int", default=0),
-            FieldSpec(key="damage2", label=N_("Second weapon damage"), kind="str", default=""),
-            FieldSpec(key="forms", label=N_("Attack forms"), kind="str", default="", help=N_("claw, claw, bite")),
-            FieldSpec(key="natural", label=N_("Natural weapons"), kind="bool", default=False),
-            FieldSpec(
-                key="size", label=N_("Size"), kind="choice", default="medium", choices=tuple((s, s) for s in SIZES)
-            ),
-            FieldSpec(
-                key="attacks",
-                label=N_("Attacks per round"),
-                kind="str",
-                default="",
-                help=N_("empty: by class and level; 3/2"),
-            ),
-            FieldSpec(key="specialist", label=N_("Weapon specialist"), kind="bool", default=False),
-            FieldSpec(key="spells", label=N_("Spells"), kind="str", default="", help=N_("acid arrow 2, haste 3")),
-            FieldSpec(
-                key="save_bonus",
-                label=N_("Saving throw bonus"),
-                kind="int",
-                default=0,
-                help=N_("race, magic: added to every save"),
-            ),
-            FieldSpec(
-                key="saves",
-                label=N_("Own saving throws"),
-                kind="str",
-                default="",
-                help=N_("empty: PHB Table 60; a monster's own: 12 14 13 15 15"),
-            ),
-            FieldSpec(
-                key="multiclass",
-                label=N_("Other classes"),
-                kind="str",
-                default="",
-                help=N_("multi-class, a spellcasting monster: wizard 6; saves take the best"),
-            ),
-            FieldSpec(
-                key="mindless",
-                label=N_("No intelligence"),
-                kind="bool",
-                default=False,
-                help=N_("saves at half its Hit Dice, except against paralyzation, poison, death magic"),
-            ),
-        )
+        return sheet_form(tables().armour_types)
 
     @property
     def sheet_fields(self) -> tuple[FieldSpec, ...]:  # type: ignore[override]  # the armour list comes from the data

@@ -13,12 +13,14 @@ Attack forms and repeated attacks are kept apart, as the seed's "Multiple attack
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, TypeVar
 
 import msgspec
 
+from tui_combat.engine.contract import FieldSpec
 from tui_combat.engine.dice import Constant, DiceError, parse, with_bonus
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.mistakes import convert_sheet, refuse, validation_text
@@ -503,3 +505,77 @@ shown as ``_(form)``, so a form the GM writes in his own language shows as he wr
 KIND_WORDS = (N_("slashing"), N_("piercing"), N_("bludgeoning"))
 """The kinds of :data:`ATTACK_KINDS`, marked for translation (shown as ``Msg(id=kind)``)."""
 assert KIND_WORDS == ATTACK_KINDS
+
+
+def sheet_form(armour_types: Iterable[str]) -> tuple[FieldSpec, ...]:
+    """The fields of an AD&D sheet as the set-up's form asks for them (the armour types from the data)."""
+    armour = (("", N_("none or not known")), *((name, name) for name in armour_types))
+    return (
+        FieldSpec(
+            key="cls", label=N_("Class"), kind="choice", default="warrior", choices=tuple((c, c) for c in CLASSES)
+        ),
+        FieldSpec(key="level", label=N_("Level / HD"), kind="str", default="1", help=N_("5; monsters: 4+1, 6+6, 1-1")),
+        FieldSpec(key="ac", label=N_("AC"), kind="int", default=10),
+        FieldSpec(
+            key="dex_ac",
+            label=N_("Dex adjustment in the AC"),
+            kind="int",
+            default=0,
+            help=N_("−2: AC 2 better; lost when surprised"),
+        ),
+        FieldSpec(key="armour", label=N_("Armour type"), kind="choice", default="", choices=armour),
+        FieldSpec(key="thac0", label=N_("THAC0 (0 = from level)"), kind="int", default=0),
+        FieldSpec(key="weapon", label=N_("Weapon"), kind="str", default=""),
+        FieldSpec(key="magic", label=N_("Weapon bonus"), kind="int", default=0),
+        FieldSpec(
+            key="damage",
+            label=N_("Damage"),
+            kind="str",
+            default="",
+            help=N_("1d8; attack forms: 1d4+4, 1d4+4, 2d6"),
+        ),
+        FieldSpec(key="speed", label=N_("Speed (−1 = from table)"), kind="int", default=-1),
+        FieldSpec(key="weapon2", label=N_("Second weapon"), kind="str", default="", help=N_("two-weapon fighting")),
+        FieldSpec(key="magic2", label=N_("Second weapon bonus"), kind="int", default=0),
+        FieldSpec(key="damage2", label=N_("Second weapon damage"), kind="str", default=""),
+        FieldSpec(key="forms", label=N_("Attack forms"), kind="str", default="", help=N_("claw, claw, bite")),
+        FieldSpec(key="natural", label=N_("Natural weapons"), kind="bool", default=False),
+        FieldSpec(key="size", label=N_("Size"), kind="choice", default="medium", choices=tuple((s, s) for s in SIZES)),
+        FieldSpec(
+            key="attacks",
+            label=N_("Attacks per round"),
+            kind="str",
+            default="",
+            help=N_("empty: by class and level; 3/2"),
+        ),
+        FieldSpec(key="specialist", label=N_("Weapon specialist"), kind="bool", default=False),
+        FieldSpec(key="spells", label=N_("Spells"), kind="str", default="", help=N_("acid arrow 2, haste 3")),
+        FieldSpec(
+            key="save_bonus",
+            label=N_("Saving throw bonus"),
+            kind="int",
+            default=0,
+            help=N_("race, magic: added to every save"),
+        ),
+        FieldSpec(
+            key="saves",
+            label=N_("Own saving throws"),
+            kind="str",
+            default="",
+            help=N_("empty: PHB Table 60; a monster's own: 12 14 13 15 15"),
+        ),
+        FieldSpec(
+            key="multiclass",
+            label=N_("Other classes"),
+            kind="str",
+            default="",
+            help=N_("multi-class, a spellcasting monster: wizard 6; saves take the best"),
+        ),
+        FieldSpec(
+            key="mindless",
+            label=N_("No intelligence"),
+            kind="bool",
+            default=False,
+            help=N_("saves at half its Hit Dice, except against paralyzation, poison, death magic"),
+        ),
+    )
