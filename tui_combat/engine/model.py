@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 from msgspec.structs import replace
@@ -60,6 +60,7 @@ __all__ = [
     "State",
     "Status",
     "append_log",
+    "changed_places",
 ]
 
 
@@ -139,25 +140,48 @@ class Initiative(msgspec.Struct, frozen=True, kw_only=True):
     """True once the order stands (for the round, or for the fight)."""
 
 
+T = TypeVar("T")
+
+
+class _Made(Generic[T]):
+    """What is worked out once for the combatants as they stand (None until then), shared by the tuples made
+    from one another for which it is the same: worked out for one, it is there for all."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value: T | None = None
+
+
 class _Index:
     """Where each combatant of one ``combatants`` tuple stands (id → position, the first one when an id
-    repeats), id → name and the names of those hidden, each made the first time a state with that tuple is asked."""
+    repeats), id → name and the names of those hidden, each made the first time a state with that tuple is asked;
+    and, for a tuple made from another by :meth:`State.with_combatant`, that one and the place that changed (what
+    changed between two states is then found without comparing every combatant)."""
 
-    __slots__ = ("at", "hidden", "names")
+    __slots__ = ("at", "changed_at", "hidden", "made_from", "names")
 
     def __init__(
-        self, at: dict[str, int], names: Mapping[str, str] | None = None, hidden: frozenset[str] | None = None
+        self,
+        at: dict[str, int],
+        names: _Made[Mapping[str, str]] | None = None,
+        hidden: _Made[frozenset[str]] | None = None,
+        made_from: tuple[Combatant, ...] | None = None,
+        changed_at: int = -1,
     ) -> None:
         self.at = at
-        self.names = names
-        self.hidden = hidden
+        self.names: _Made[Mapping[str, str]] = names or _Made()
+        self.hidden: _Made[frozenset[str]] = hidden or _Made()
+        self.made_from = made_from
+        self.changed_at = changed_at
 
 
 _INDEXES: dict[int, tuple[tuple[Combatant, ...], _Index]] = {}
 """The index of the last few ``combatants`` tuples, by the tuple's identity. States are frozen and share
 their tuple until a combatant changes, so every state an action goes through finds the same index; the
-entry holds the tuple itself, so its identity cannot be reused while it is here. Not part of the state:
-nothing of it is saved."""
+entry holds the tuple itself, so its identity cannot be reused while it is here (and a tuple made from another
+holds that one: at most as many again). The last used is kept longest. Not part of the state: nothing of it is
+saved."""
 _KEPT = 16
 _LOCK = threading.Lock()
 
@@ -171,8 +195,13 @@ def _remember(combatants: tuple[Combatant, ...], index: _Index) -> _Index:
 
 
 def _index(combatants: tuple[Combatant, ...]) -> _Index:
-    found = _INDEXES.get(id(combatants))
+    key = id(combatants)
+    found = _INDEXES.get(key)
     if found is not None and found[0] is combatants:
+        if next(reversed(_INDEXES), key) != key:  # the last used kept longest: undo goes back to a tuple made before
+            with _LOCK:
+                if key in _INDEXES:
+                    _INDEXES[key] = _INDEXES.pop(key)
         return found[1]
     at: dict[str, int] = {}
     for position, combatant in enumerate(combatants):
@@ -180,11 +209,44 @@ def _index(combatants: tuple[Combatant, ...]) -> _Index:
     return _remember(combatants, _Index(at))
 
 
+CHANGES_FOLLOWED = 64
+"""How many combatants replaced one by one :func:`changed_places` follows back before it compares them all."""
+
+
+def changed_places(before: tuple[Combatant, ...], after: tuple[Combatant, ...]) -> list[int] | None:
+    """The places at which ``after`` holds other combatants than ``before`` (ascending), when one of the two was
+    made from the other by :meth:`State.with_combatant` a few times (an action, or undo going back over it):
+    found from what each of those remembered, whatever the number of combatants. None when that is not known
+    (other tuples, or too far apart): the caller compares them."""
+    if before is after:
+        return []
+    if len(before) != len(after):
+        return None
+    for newer, older in ((after, before), (before, after)):
+        places = _places_back(newer, older)
+        if places is not None:
+            return sorted(place for place in places if before[place] is not after[place])
+    return None
+
+
+def _places_back(newer: tuple[Combatant, ...], older: tuple[Combatant, ...]) -> set[int] | None:
+    places: set[int] = set()
+    for _step in range(CHANGES_FOLLOWED):
+        found = _INDEXES.get(id(newer))
+        if found is None or found[0] is not newer or found[1].made_from is None:
+            return None
+        places.add(found[1].changed_at)
+        newer = found[1].made_from
+        if newer is older:
+            return places
+    return None
+
+
 def _names(combatants: tuple[Combatant, ...]) -> Mapping[str, str]:
     index = _index(combatants)
-    if index.names is None:
-        index.names = MappingProxyType({combatant.id: combatant.name for combatant in combatants})
-    return index.names
+    if index.names.value is None:
+        index.names.value = MappingProxyType({combatant.id: combatant.name for combatant in combatants})
+    return index.names.value
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -252,7 +314,14 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         same_name = old.name == combatant.name
         same_hidden = old.hidden == combatant.hidden and (same_name or not old.hidden)
         _remember(
-            combatants, _Index(index.at, index.names if same_name else None, index.hidden if same_hidden else None)
+            combatants,
+            _Index(
+                index.at,
+                index.names if same_name else None,
+                index.hidden if same_hidden else None,
+                made_from=self.combatants,
+                changed_at=position,
+            ),
         )
         return replace(self, combatants=combatants)
 
@@ -270,9 +339,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         """The names (casefolded) of the combatants kept from the players, made once for the combatants as they
         stand."""
         index = _index(self.combatants)
-        if index.hidden is None:
-            index.hidden = frozenset(combatant.name.casefold() for combatant in self.combatants if combatant.hidden)
-        return index.hidden
+        if index.hidden.value is None:
+            index.hidden.value = frozenset(c.name.casefold() for c in self.combatants if c.hidden)
+        return index.hidden.value
 
     def log_entries(self) -> list[LogEntry]:
         """The entries of the log this state holds, oldest first (the newest ones: every entry of a short fight)."""

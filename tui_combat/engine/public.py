@@ -34,7 +34,7 @@ from tui_combat.engine.contract import CONDITION_LABELS, FALLEN_ALIVE, AnyRulese
 from tui_combat.engine.effects import effects_of
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import LogEntry, Msg, render
-from tui_combat.engine.model import BEHIND_THE_SCREEN, Combatant, Slot, State, Status
+from tui_combat.engine.model import BEHIND_THE_SCREEN, Combatant, Slot, State, Status, changed_places
 from tui_combat.engine.registry import get
 from tui_combat.i18n import N_, _, after_name, ngettext, words_in_use
 
@@ -571,7 +571,9 @@ class PublicViews:
             return frozenset(), self._by_id
         if before is None or len(before) != len(combatants):
             return None, None
-        places = list(compress(count(), map(is_not, before, combatants)))
+        places = changed_places(before, combatants)
+        if places is None:
+            places = list(compress(count(), map(is_not, before, combatants)))
         if any(before[place].id != combatants[place].id for place in places):
             return None, None
         by_id = dict(self._by_id)

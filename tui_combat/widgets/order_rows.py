@@ -15,7 +15,7 @@ from rich.text import Text
 from tui_combat.engine.contract import AnyRuleset, BudgetLine, fallen, listed_health
 from tui_combat.engine.errors import RuleError
 from tui_combat.engine.log import Msg, render
-from tui_combat.engine.model import Combatant, Effect, State
+from tui_combat.engine.model import Combatant, Effect, State, changed_places
 from tui_combat.i18n import N_, _
 from tui_combat.widgets.glyphs import glyph
 
@@ -465,7 +465,10 @@ def changed_combatants(before: State, after: State, shown: str = FILTER_ALL) -> 
         return []
     if len(old) != len(new):
         return None
-    changed = [new[index] for index in compress(count(), map(is_not, old, new))]
+    places = changed_places(old, new)
+    if places is None:
+        places = list(compress(count(), map(is_not, old, new)))
+    changed = [new[index] for index in places]
     for combatant in changed:
         was = old[before.position(combatant.id)] if before.has(combatant.id) else None
         if was is None or was.side != combatant.side or was.group != combatant.group:
