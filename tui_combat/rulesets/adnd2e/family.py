@@ -29,6 +29,7 @@ from tui_combat.engine.contract import (
 )
 from tui_combat.engine.dice import Roll
 from tui_combat.engine.errors import RuleError
+from tui_combat.engine.foes import foe_choices
 from tui_combat.engine.log import Fact, Msg, Param, log, plural_msg
 from tui_combat.engine.mistakes import validation_text
 from tui_combat.engine.model import Combatant, State, Status
@@ -393,7 +394,7 @@ class AdndFamily(Ruleset[RB, AdndFight]):
         pool = [form for routine in plan for form in routine] or list(first_forms(self.sheet(combatant)))
         used = self.spent(state, combatant_id).attacks
         forms = tuple(dict.fromkeys(pool))
-        foes = [c for c in state.combatants if c.side != combatant.side and c.status == "active"]
+        foes = foe_choices(state, combatant.side)
         fields = [
             FieldSpec(
                 key="with",
@@ -406,8 +407,8 @@ class AdndFamily(Ruleset[RB, AdndFight]):
                 key="target",
                 label=N_("Target"),
                 kind="choice",
-                default=foes[0].id if foes else "",
-                choices=(("", N_("— (the AC below)")), *((c.id, c.name) for c in foes)),
+                default=foes[0][0] if foes else "",
+                choices=(("", N_("— (the AC below)")), *foes),
             ),
             FieldSpec(key="target_ac", label=N_("Target AC"), kind="str", default="", help=N_("empty: the target's")),
         ]
