@@ -225,6 +225,38 @@ async def test_a_list_field_tells_the_screen_of_its_new_look_at_once(
             assert again == [], f"focus {focused}: {again} would be drawn again in a frame of their own"
 
 
+async def test_a_list_field_looks_as_the_stylesheet_says_each_time_the_focus_comes_and_goes(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """Its parts' rules, kept from the first time the focus came or went, are those a full restyle gives,
+    the next times too, and after the theme changed."""
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await pilot.press("a")
+        form = await until_form(pilot, "the attack form")
+        await until(pilot, lambda: settled(screen), "the form drawn")
+        field = form.query_one("#f-with", Select)
+        parts = [field, *(part for part in field.walk_children() if all(n.display for n in part.ancestors_with_self))]
+
+        def looks() -> list[str]:
+            return [part.styles.css for part in parts]
+
+        themes = [app.theme, next(name for name in app.available_themes if name != app.theme)]
+        for theme in themes:
+            app.theme = theme
+            await pilot.pause()
+            for focused in (False, True, False, True):
+                field.has_focus = focused
+                kept = looks()
+                app.stylesheet.update_nodes(parts)  # worked out from nothing
+                assert kept == looks(), f"focus {focused}, theme {theme}"
+        field.has_focus = False
+        unfocused = looks()
+        field.has_focus = True
+        assert looks() != unfocused  # (the test sees the focus: the field looks different with it)
+
+
 async def test_opening_the_form_redraws_the_lines_it_covers(
     make_app: Callable[..., CombatApp], data_root: Path
 ) -> None:

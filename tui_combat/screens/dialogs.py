@@ -204,11 +204,25 @@ class ChoiceField(TypeAheadSelect):
     the key that moved the focus (a form opened: its list field drawn focused in a second frame, some 20 ms
     later). Told at once, they make that frame."""
 
+    def __init__(self, options: Any, **kwargs: Any) -> None:
+        super().__init__(options, **kwargs)
+        self._looks: dict[tuple[object, ...], tuple[object, dict[tuple[Any, ...], Any]]] = {}
+        """The rules each part was given, by the focus and the classes of the field and those around it, while
+        the stylesheet is the same (its rules are made anew when the theme or the CSS changes)."""
+
     def watch_has_focus(self, value: bool) -> None:
         # Textual's own restyles the field and all its parts, its list of choices too, some two milliseconds; the
-        # list is hidden and looks the same with the focus or without (it is restyled as it opens).
+        # list is hidden and looks the same with the focus or without (it is restyled as it opens). Each part's
+        # rules are worked out once for each look, and given again as they were after (1.6 ms → 0.3 ms of the
+        # key that opens the attack form).
         parts = [part for child in self.children if child.display for part in child.walk_children(with_self=True)]
-        self.app.stylesheet.update_nodes([self, *parts], animate=True)
+        stylesheet = self.app.stylesheet
+        look = (value, *(node.classes for node in self.ancestors_with_self))
+        kept = self._looks.get(look)
+        if kept is None or kept[0] is not stylesheet.rules_map:
+            kept = self._looks[look] = (stylesheet.rules_map, {})
+        for node in (self, *parts):
+            stylesheet.apply(node, animate=True, cache=kept[1])
         for part in parts:
             if isinstance(part, Widget):
                 told_at_once(part)
