@@ -26,6 +26,8 @@ from tui_combat.fight import session
 from tui_combat.fight.session import DEMOS
 from tui_combat.fight.store import Store
 from tui_combat.i18n import language, set_language
+from tui_combat.widgets.lines import text_of
+from tui_combat.widgets.many_lines import ManyLines
 
 pytestmark = pytest.mark.slow  # a fight in every rules family, in two languages, on three screens
 
@@ -147,7 +149,8 @@ async def test_no_word_after_a_womans_name_says_he(lang: str, demo: Any, data_ro
             await until(
                 view, lambda: names[0] in drawn(view.app.screen.query_one("#view-order")), "the players' screen"
             )
-            view_lines = after_names(drawn(view.app.screen.query_one("#view-order")), names)
+            order = view.app.screen.query_one("#view-order", ManyLines)  # every line of it, not only those in sight
+            view_lines = after_names("\n".join(text_of(line).plain for line in order.lines), names)
             assert len(view_lines) >= 10, view_lines
             seen += view_lines
         store = Store.resume(data_root / "sessions" / key, read_only=True)

@@ -1,4 +1,4 @@
-"""The players' turn order of a mass battle (:class:`~tui_combat.widgets.lines.ManyLines`): only the lines on the
+"""The players' turn order of a mass battle (:class:`~tui_combat.widgets.many_lines.ManyLines`): only the lines on the
 screen are drawn, and an update draws only the lines that changed and marks dirty only their changed cells, however
 long the order is."""
 
@@ -8,16 +8,14 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.containers import VerticalScroll
 
 from tests.waiting import until
-from tui_combat.widgets.lines import ManyLines
+from tui_combat.widgets.many_lines import ManyLines
 
 
 class Lines(App[None]):
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield ManyLines(id="lines")
+        yield ManyLines(id="lines")
 
 
 def orcs(wounded: int = -1) -> list[Text]:
@@ -29,7 +27,7 @@ async def test_one_changed_line_of_two_thousand_is_all_that_is_drawn_again() -> 
     async with app.run_test(size=(80, 24)) as pilot:
         lines = app.query_one(ManyLines)
         lines.show_lines(orcs())
-        await until(pilot, lambda: lines.size.height == 2_000, "the lines laid out")
+        await until(pilot, lambda: lines.virtual_size.height == 2_000, "the lines laid out")
         await until(pilot, lambda: lines.lines_drawn >= 24, "the lines in sight drawn")
         assert lines.lines_drawn <= 4 * 24  # those in sight only (drawn again once the scroll bar took its column)
         drawn: list[Any] = []

@@ -167,7 +167,9 @@ def test_the_gms_settings_choose_the_words(tmp_path: Path) -> None:
 def shown(app: PlayerViewApp) -> str:
     screen = app.screen
     assert isinstance(screen, PlayerViewScreen), type(screen).__name__
-    return "\n".join(visible_text(widget) for widget in screen.query("Static, TextLines, LogView") if widget.display)
+    return "\n".join(
+        visible_text(widget) for widget in screen.query("Static, TextLines, LogView, ManyLines") if widget.display
+    )
 
 
 async def until(view: Pilot[None], test: Callable[[str], bool], what: str) -> str:

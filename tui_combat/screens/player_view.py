@@ -32,7 +32,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.driver import Driver
 from textual.filter import LineFilter
 from textual.screen import Screen
@@ -52,7 +52,8 @@ from tui_combat.saves.follow import POLL_SECONDS, Follower, Update
 from tui_combat.saves.watch import FolderWatch
 from tui_combat.widgets.glyphs import glyph
 from tui_combat.widgets.harmless import with_harmless
-from tui_combat.widgets.lines import LaterLine, Line, ManyLines
+from tui_combat.widgets.lines import LaterLine, Line
+from tui_combat.widgets.many_lines import ManyLines
 from tui_combat.widgets.redraw import WindowLog
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 
@@ -392,11 +393,11 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         yield Static(id="view-head")
         if self.large:
             yield Static(id="view-now")
-            with VerticalScroll(id="view-order-box"):
+            with Vertical(id="view-order-box"):
                 yield ManyLines(id="view-order")
         else:
             with Horizontal(id="view-main"):
-                with VerticalScroll(id="view-order-box"):
+                with Vertical(id="view-order-box"):
                     yield ManyLines(id="view-order")
                 with Vertical(id="view-log-side"):  # its rule and margin stay put while the log scrolls
                     yield Static(Text(_("Log"), style="bold underline"), id="view-log-title")
@@ -487,13 +488,14 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
         order, now_line = self._order_lines.lines(view, large=self.large)
         lines = self.query_one("#view-order", ManyLines)
         laid_out = len(order) == len(lines.lines) and lines.size.height > 0
-        lines.show_lines(order)
-        if now_line != self._now_line:  # the turn moved: keep the slot acting now in sight
-            self._now_line = now_line
-            if laid_out:  # as many lines as before: scrolled at once, in the frame of the lines that changed
-                self._keep_in_sight(now_line, immediate=True)
-            else:
-                self.call_after_refresh(self._keep_in_sight, now_line)
+        with lines.compared_once():  # (a new page and the lines that changed on it: each cell compared once)
+            lines.show_lines(order)
+            if now_line != self._now_line:  # the turn moved: keep the slot acting now in sight
+                self._now_line = now_line
+                if laid_out:  # as many lines as before: scrolled at once, in the frame of the lines that changed
+                    self._keep_in_sight(now_line, immediate=True)
+                else:
+                    self.call_after_refresh(self._keep_in_sight, now_line)
         if self.large:
             self.query_one("#view-now", Static).update(now_text(view))
         else:
@@ -502,11 +504,11 @@ class PlayerViewScreen(TranslatedBindings, Screen[None]):
     def _keep_in_sight(self, now_line: int, *, immediate: bool = False) -> None:
         """The order scrolled so that the slot acting now starts near its top, unless its first rows are in sight
         already: a turn moving on to the next slot on the screen moves no line (a scroll rewrites every row)."""
-        box = self.query_one("#view-order-box", VerticalScroll)
-        top, height = box.scroll_offset.y, box.scrollable_content_region.height
+        lines = self.query_one("#view-order", ManyLines)
+        top, height = lines.scroll_offset.y, lines.scrollable_content_region.height
         if top <= now_line and now_line + SEEN_BELOW < top + height:
             return
-        box.scroll_to(y=max(now_line - 2, 0), animate=False, immediate=immediate)
+        lines.scroll_to(y=max(now_line - 2, 0), animate=False, immediate=immediate)
 
 
 class PlayerViewApp(App[None]):

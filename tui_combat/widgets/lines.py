@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import repeat
-from operator import is_
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -313,9 +312,9 @@ class TextLines(Widget):
 
 
 class LaterLine:
-    """A line of :class:`ManyLines` made only when it is needed (it comes into sight, or it is wider than a row):
-    ``cells``, how wide it is, says beforehand whether it fits on one row. Made once (by :meth:`make`, which a
-    subclass gives), then kept."""
+    """A line of :class:`~tui_combat.widgets.many_lines.ManyLines` made only when it is needed (it comes into
+    sight, or it is wider than a row): ``cells``, how wide it is, says beforehand whether it fits on one row. Made
+    once (by :meth:`make`, which a subclass gives), then kept."""
 
     __slots__ = ("_text", "cells")
 
@@ -337,178 +336,6 @@ Row = Strip | Text | LaterLine
 """A row as drawn, or the one-row line it shows while not yet drawn."""
 
 
-def _text_of(line: Line) -> Text:
+def text_of(line: Line) -> Text:
+    """The text of a line (a :class:`LaterLine` made now)."""
     return line.text() if isinstance(line, LaterLine) else line
-
-
-class ManyLines(TextLines):
-    """A long text shown through :class:`TextLines` (the players' turn order of a mass battle), given line by
-    line: each line is drawn once and kept while it stays the same, so an update draws only the lines that
-    changed and redraws only the cells that did. A line that fits on one row is drawn only when it is on the
-    screen (lazily, as Textual asks for the rows in sight): an update of 2,000 lines draws the twenty in sight,
-    and finds which changed by identity first, so that a caller that keeps its unchanged lines costs nothing
-    for them. A :class:`LaterLine` is not even made until then; and while every line takes one row and as many
-    are given, an update looks only at those given anew and at the rows in sight."""
-
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self._lines: list[Line] = []
-        self._same: dict[int, tuple[Line, list[Row]]] = {}
-        self._kept_for: tuple[int, Style] | None = None
-        self._rows: list[Row] = []
-        """Each row as drawn, or the one-row line it shows while not yet drawn."""
-        self._row_lines: list[Line] = []
-        """The line each row shows."""
-        self._one_row_each = False
-        """Each line takes one row (the rows are the lines, in their order)."""
-        self.lines_drawn = 0
-        """How many lines were drawn into rows; for tests."""
-        self.lines_looked_at = 0
-        """How many lines given were looked at when laid out (not passed over as the very line of that row
-        last time); for tests."""
-
-    @property
-    def lines(self) -> list[Line]:
-        return self._lines
-
-    def render(self) -> Text:
-        return Text("\n").join(_text_of(line) for line in self._lines)
-
-    def show_lines(self, lines: list[Line]) -> None:
-        """Show ``lines``: the cells of the lines in sight that changed are redrawn, nothing else."""
-        if len(lines) == len(self._lines) and (all(map(is_, lines, self._lines)) or lines == self._lines):
-            return
-        self._lines = lines
-        self._redraw_rows()
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        self._lines_at(width)
-        return len(self._rows)
-
-    def _lines_at(self, width: int) -> list[Strip]:
-        style = self.rich_style
-        if self._drawn_for != (width, style):
-            self._drawn_for = (width, style)
-            self._rows = self._lay_out(width, style)
-        return []  # (the rows are read through :meth:`render_line`)
-
-    def _in_sight(self) -> tuple[int, int]:
-        """The rows on the screen (first, last), inside a scrolling parent; all of them otherwise."""
-        parent = self.parent
-        if isinstance(parent, Widget) and parent.is_scrollable:
-            top = parent.scroll_offset.y
-            return top, top + max(parent.size.height, 1) - 1
-        return 0, len(self._rows) - 1
-
-    def _redraw_rows(self) -> None:
-        if self._drawn_for is None or not self.is_mounted:
-            self.refresh(layout=True)
-            return
-        width, style = self._drawn_for
-        old, old_lines = self._rows, self._row_lines
-        new = self._lay_out(width, style)
-        self._rows = new
-        if len(new) != len(old):
-            self.refresh(layout=True)
-            return
-        first, last = self._in_sight()
-        regions = []
-        for y in range(max(first, 0), min(last + 1, len(new))):  # the others are drawn when they come into sight
-            before, after = old[y], new[y]
-            if before is after:
-                continue
-            if isinstance(before, Strip) and not isinstance(after, Strip) and _text_of(after) == _text_of(old_lines[y]):
-                new[y] = before  # a new line that looks the same: its row as drawn
-                continue
-            if not isinstance(before, Strip):  # never drawn: nothing on the screen to compare with
-                regions.append(Region(0, y, width, 1))
-                continue
-            after_strip = self._row(y, new)
-            span = changed_span(before, after_strip, width)
-            if span is not None:  # (``refresh`` takes regions of the content: Textual adds the padding)
-                regions.append(Region(span[0], y, span[1] - span[0], 1))
-                self.cells_redrawn += span[1] - span[0]
-        if regions:
-            self.refresh(*regions)
-
-    def _row(self, y: int, rows: list[Row]) -> Strip:
-        """Row ``y`` of ``rows`` drawn (kept drawn in ``rows``, and for its line while it is given again)."""
-        row = rows[y]
-        if isinstance(row, Strip):
-            return row
-        assert self._drawn_for is not None
-        width, style = self._drawn_for
-        drawn = self._draw_line(_text_of(row), width, style)[0]
-        rows[y] = drawn
-        kept = self._same.get(id(row))
-        if kept is not None and kept[0] is row and len(kept[1]) == 1 and kept[1][0] is row:
-            kept[1][0] = drawn
-        return drawn
-
-    def _draw_line(self, line: Text, width: int, style: Style) -> list[Strip]:
-        self.lines_drawn += 1
-        console = self.app.console
-        options = console.options.update_width(max(width, 1))
-        return [
-            Strip(Segment.apply_style(row, style)).crop_extend(0, width, style)
-            for row in console.render_lines(line, options, pad=False)
-        ]
-
-    @staticmethod
-    def _fits(line: Line, width: int) -> bool:
-        """Whether ``line`` takes one row, not drawn."""
-        if isinstance(line, LaterLine):
-            return line.cells <= width
-        return "\n" not in line.plain and (line.no_wrap or line.cell_len <= width)
-
-    def _lay_out(self, width: int, style: Style) -> list[Row]:
-        """The rows of the lines: those kept from last time for the very lines given again, a line that fits on
-        one row as itself (drawn when it comes into sight), the others drawn now."""
-        again = self._laid_out_again(width, style)
-        if again is not None:
-            return again
-        if self._kept_for != (width, style):
-            self._same, self._kept_for = {}, (width, style)
-        same: dict[int, tuple[Line, list[Row]]] = {}  # (a line's rows, drawn or not)
-        rows: list[Row] = []
-        row_lines: list[Line] = []
-        earlier = self._same
-        for line in self._lines:
-            known = earlier.get(id(line))
-            if known is not None and known[0] is line:  # the very line given last time (its caller kept it)
-                drawn = known[1]
-            else:
-                self.lines_looked_at += 1
-                drawn = [line] if self._fits(line, width) else list(self._draw_line(_text_of(line), width, style))
-            same[id(line)] = (line, drawn)
-            rows.extend(drawn)
-            row_lines.extend(repeat(line, len(drawn)))
-        self._same = same  # only what is shown now is kept
-        self._row_lines = row_lines
-        self._one_row_each = len(rows) == len(self._lines)
-        return rows
-
-    def _laid_out_again(self, width: int, style: Style) -> list[Row] | None:
-        """The rows when every line took one row and as many lines are given again, each new one fitting on a
-        row: the rows of last time but for the lines given anew, only those looked at. None otherwise."""
-        lines, old_lines = self._lines, self._row_lines
-        if not self._one_row_each or self._kept_for != (width, style) or len(lines) != len(old_lines):
-            return None
-        changed = [index for index, same in enumerate(map(is_, lines, old_lines)) if not same]
-        self.lines_looked_at += len(changed)
-        for index in changed:
-            line = lines[index]
-            if line.cells > width if isinstance(line, LaterLine) else not self._fits(line, width):
-                return None
-        rows = list(self._rows)
-        for index in changed:
-            rows[index] = lines[index]
-        self._row_lines = list(lines)
-        return rows
-
-    def render_line(self, y: int) -> Strip:
-        width = self.content_region.width
-        self._lines_at(width)
-        if not 0 <= y < len(self._rows):
-            return Strip.blank(width, self.rich_style)
-        return self._row(y, self._rows)
