@@ -41,6 +41,29 @@ def test_the_compositor_is_where_and_what_frames_take_it_to_be() -> None:
     assert isinstance(Screen()._compositor, Compositor)  # the screen's compositor, put in place per screen
 
 
+def test_the_update_of_changed_spans_is_what_the_first_cut_takes_it_to_be() -> None:
+    """Textual's update of changed spans: built from the chops of each line, the spans and where each chop ends,
+    and written by ``render_segments``; the frame of changes is one (taken over) and a whole frame is not."""
+    from rich.segment import Segment
+    from textual._compositor import ChopsUpdate, LayoutUpdate
+    from textual.geometry import Region
+    from textual.strip import Strip
+
+    from tui_combat.textual_ext.exact_cuts import FromTheFirstChange, from_the_first_change
+
+    assert list(inspect.signature(ChopsUpdate.__init__).parameters) == ["self", "chops", "spans", "chop_ends"]
+    update = ChopsUpdate([{0: Strip([Segment("Orc 47")])}], [(0, 4, 6)], [[6]])
+    assert (update.chops, update.spans, update.chop_ends) == ([{0: Strip([Segment("Orc 47")])}], [(0, 4, 6)], [[6]])
+    taken = from_the_first_change(update)
+    assert isinstance(taken, FromTheFirstChange)
+    from rich.console import Console
+
+    console = Console(width=20, color_system=None)
+    assert update.render_segments(console).endswith("Orc 47") and taken.render_segments(console).endswith("47")
+    whole = LayoutUpdate([Strip([Segment("Orc 47")])], Region(0, 0, 6, 1))
+    assert from_the_first_change(whole) is whole
+
+
 async def test_a_layout_leaves_the_map_up_to_date() -> None:
     class Plain(App[None]):
         def compose(self) -> ComposeResult:

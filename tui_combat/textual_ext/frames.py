@@ -17,6 +17,7 @@ from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 
 from tui_combat.textual_ext import stock_textual
+from tui_combat.textual_ext.exact_cuts import from_the_first_change
 
 
 class ArrangedOnce(Compositor):
@@ -41,7 +42,8 @@ class ArrangedOnce(Compositor):
 
     And upstream: a frame asks for their lines the widgets that lie wholly under another one (the turn list and
     the log under the form at the foot as it opens, the whole screen under the help), then throws them away.
-    A frame asks only the widgets that some of their cells show."""
+    A frame asks only the widgets that some of their cells show; and each line of it is written from the first
+    cell that changed (:mod:`~tui_combat.textual_ext.exact_cuts`)."""
 
     _redrawn: list[Region] | None = None
     """Where the widgets redrawn, moved, shown or hidden since the last frame lie, when nothing was scrolled
@@ -89,7 +91,7 @@ class ArrangedOnce(Compositor):
         self._narrowed, self._narrowed_widgets = self._redrawn, None
         self._rendering = True
         try:
-            return super().render_partial_update()
+            return from_the_first_change(super().render_partial_update())
         finally:
             self._narrowed = self._narrowed_widgets = None
             self._redrawn = []
