@@ -184,6 +184,8 @@ holds that one: at most as many again). The last used is kept longest. Not part 
 saved."""
 _KEPT = 16
 _LOCK = threading.Lock()
+_last_used = [0]
+"""The key of the index last moved to the end of :data:`_INDEXES` (the others are moved there under the lock)."""
 
 
 def _remember(combatants: tuple[Combatant, ...], index: _Index) -> _Index:
@@ -191,6 +193,7 @@ def _remember(combatants: tuple[Combatant, ...], index: _Index) -> _Index:
         while len(_INDEXES) >= _KEPT:
             del _INDEXES[next(iter(_INDEXES))]
         _INDEXES[id(combatants)] = (combatants, index)
+        _last_used[0] = id(combatants)
     return index
 
 
@@ -198,10 +201,11 @@ def _index(combatants: tuple[Combatant, ...]) -> _Index:
     key = id(combatants)
     found = _INDEXES.get(key)
     if found is not None and found[0] is combatants:
-        if next(reversed(_INDEXES), key) != key:  # the last used kept longest: undo goes back to a tuple made before
+        if _last_used[0] != key:  # the last used kept longest: undo goes back to a tuple made before
             with _LOCK:
                 if key in _INDEXES:
                     _INDEXES[key] = _INDEXES.pop(key)
+                    _last_used[0] = key
         return found[1]
     at: dict[str, int] = {}
     for position, combatant in enumerate(combatants):
