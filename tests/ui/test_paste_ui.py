@@ -14,7 +14,7 @@ from textual.widgets import Checkbox, OptionList, Static, TextArea
 
 from tests.test_statblock import BUGBEAR_OSE, TROLL_5E, TROLL_ADND
 from tests.ui.steps import SIZE, dialog_error, open_demo, store, visible_text
-from tests.waiting import until, until_screen
+from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.screens.dialogs import FormDialog
@@ -31,7 +31,12 @@ async def paste(pilot: object, app: CombatApp, text: str) -> PasteDialog:
     """The terminal's paste into the open paste field, and the reading shown under it."""
     dialog = await until_screen(pilot, PasteDialog, "the paste field")  # type: ignore[arg-type]
     app.post_message(events.Paste(text))  # as the terminal sends it
-    await until(pilot, lambda: shown(app, "#paste-read").startswith("Read: Name"), "the reading")  # type: ignore[arg-type]
+    # (the reading laid out too: the line is read as drawn, and its lines wrap once its new height is laid out)
+    await until(
+        pilot,  # type: ignore[arg-type]
+        lambda: shown(app, "#paste-read").startswith("Read: Name") and settled(app.screen),
+        "the reading, laid out",
+    )
     return dialog
 
 
