@@ -14,8 +14,9 @@ from textual.dom import DOMNode
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar
 
-from tests.test_fewer_codes import Terminal, same_on_the_terminal
+from tests.test_fewer_codes import same_on_the_terminal
 from tests.ui.fights import opened
+from tests.ui.frames_written import FramesWritten
 from tests.ui.steps import SIZE, store
 from tests.ui.test_rows_per_key import mass_battle
 from tests.waiting import settled, until
@@ -26,7 +27,6 @@ from tui_combat.engine.dice import Roll
 from tui_combat.engine.registry import get
 from tui_combat.fight.store import Store, new_state
 from tui_combat.saves.locations import sessions_dir
-from tui_combat.textual_ext.fewer_codes import with_fewer_codes
 from tui_combat.widgets.order_list import OrderList
 
 
@@ -322,33 +322,13 @@ async def test_a_new_page_drawn_cell_by_cell_shows_what_the_whole_screen_does(
 
         order = app.screen.query_one(OrderList)
 
-        def whole() -> Terminal:
-            """The screen drawn whole, every line of the list drawn anew (not those Textual keeps)."""
-            order.refresh()
-            update = app.screen._compositor.render_update(full=True)
-            assert update is not None
-            terminal = Terminal()
-            terminal.write(with_fewer_codes(update.render_segments(app.console)))
-            return terminal
-
-        terminal = whole()
-        display = app._display
-        frames: list[int] = []
-
-        def shown(on: Any, renderable: Any) -> None:
-            if renderable is not None:
-                output = with_fewer_codes(renderable.render_segments(app.console))
-                frames.append(len(output))
-                terminal.write(output)
-            display(on, renderable)
-
-        app._display = shown  # type: ignore[method-assign]
+        written = FramesWritten(app, order)
         for key, cursor in (("n", 1), ("n", 2), ("b", 1), ("down", 1), ("n", 2), ("b", 1), ("b", 0)):
             top = order.scroll_offset.y
             await pilot.press(key)
             await until(pilot, lambda: store(app).state.cursor == cursor, f"{key}: slot {cursor + 1} acting")
             await until(pilot, lambda: settled(app.screen), f"{key} drawn")
             assert key == "down" or order.scroll_offset.y != top
-            assert terminal.shown()[0] == whole().shown()[0], key
+            assert written.shows_the_whole(), key
             await until(pilot, lambda: settled(app.screen), "the list drawn whole again")  # (for the next key)
-        assert len(frames) >= 7
+        assert len(written.frames) >= 7
