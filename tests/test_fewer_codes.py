@@ -6,6 +6,7 @@ the frames of a next turn and back in a turn list taller than the screen
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -103,14 +104,14 @@ class Terminal:
         return frozenset(self.attributes), self.foreground, self.background
 
 
-def same_on_the_terminal(*frames: str) -> int:
-    """Writes ``frames`` one after another as they are and with fewer codes; the bytes saved (the screens, the
-    cursors and the styles left must be the same)."""
+def same_on_the_terminal(*frames: str, made_over: Callable[[str], str] = with_fewer_codes) -> int:
+    """Writes ``frames`` one after another as they are and ``made_over`` (with fewer codes); the bytes saved (the
+    screens, the cursors and the styles left must be the same)."""
     as_written, fewer = Terminal(), Terminal()
     saved = 0
     for frame in frames:
         as_written.write(frame)
-        smaller = with_fewer_codes(frame)
+        smaller = made_over(frame)
         fewer.write(smaller)
         assert fewer.shown() == as_written.shown() or (
             fewer.shown()[:2] == as_written.shown()[:2] and fewer.look_now() == (frozenset(), None, None)

@@ -1,5 +1,5 @@
 """What an app's frames leave on a terminal (:class:`~tests.test_fewer_codes.Terminal`), each written as the app
-writes it (with fewer codes), beside the screen drawn whole: for the tests of what is redrawn of a screen."""
+writes it (with the fewest codes), beside the screen drawn whole: for the tests of what is redrawn of a screen."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from textual.app import App
 from textual.widget import Widget
 
 from tests.test_fewer_codes import Terminal
-from tui_combat.textual_ext.fewer_codes import with_fewer_codes
+from tui_combat.textual_ext.runs_by_look import with_fewest_codes
 
 
 class FramesWritten:
@@ -24,7 +24,7 @@ class FramesWritten:
 
         def shown(on: Any, renderable: Any) -> None:
             if renderable is not None:
-                output = with_fewer_codes(renderable.render_segments(app.console))
+                output = with_fewest_codes(renderable.render_segments(app.console))
                 self.frames.append(len(output))
                 self.terminal.write(output)
             display(on, renderable)
@@ -37,7 +37,7 @@ class FramesWritten:
         self.widget.refresh()
         update = self.app.screen._compositor.render_update(full=True)
         assert update is not None
-        output = with_fewer_codes(update.render_segments(self.app.console))
+        output = with_fewest_codes(update.render_segments(self.app.console))
         terminal = Terminal()
         terminal.write(output)
         return terminal, len(output)

@@ -20,14 +20,15 @@ from typing import Any, TextIO
 from textual.driver import Driver
 
 from tui_combat.textual_ext import stock_textual
-from tui_combat.textual_ext.fewer_codes import with_fewer_codes
+from tui_combat.textual_ext.runs_by_look import with_fewest_codes
 
 
 class GoneTerminalOutput:
     """The terminal's output, as the driver's output thread writes to it: once the terminal refuses a write
     (EIO after a hang-up), the rest is dropped instead of raised, so the thread goes on emptying its queue.
     What is written goes out with the colour codes and cursor moves that change nothing left out
-    (:mod:`tui_combat.textual_ext.fewer_codes`)."""
+    (:mod:`tui_combat.textual_ext.fewer_codes`), a frame of changes one style at a time where that is shorter
+    (:mod:`tui_combat.textual_ext.runs_by_look`)."""
 
     def __init__(self, terminal: TextIO) -> None:
         self.terminal = terminal
@@ -36,7 +37,7 @@ class GoneTerminalOutput:
     def write(self, text: str) -> None:
         if not self.gone:
             try:
-                self.terminal.write(with_fewer_codes(text))
+                self.terminal.write(with_fewest_codes(text))
             except OSError:
                 self.gone = True
 
