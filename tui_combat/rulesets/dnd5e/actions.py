@@ -22,6 +22,7 @@ from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.edge import EDGE_CHOICES, UNCONSCIOUS, Dnd5eEdge, EdgeSources, dice_for
 from tui_combat.rulesets.dnd5e.sheet import Attack, Counter, parse_attacks, sheet_of
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Ending
+from tui_combat.rulesets.dnd5e.targets import target_choices
 
 __all__ = ["ATTACKS", "CATALOGUE", "Dnd5eActions"]
 
@@ -150,27 +151,8 @@ class Dnd5eActions(Dnd5eEdge):
     def attack_fields(self, state: State, combatant_id: str, call: str) -> tuple[FieldSpec, ...]:
         attacker = state.combatant(combatant_id)
         sheet = sheet_of(attacker)
-        others = sorted(
-            (
-                c
-                for c in state.combatants
-                if c.id != attacker.id and (c.status == "active" or self.unconscious_at_zero(state, c.id))
-            ),
-            key=lambda c: c.side == attacker.side,
-        )
-
         weapons = parse_attacks(sheet.attack_list)
-        first_weapon = self.weapon_of(attacker, {})
-
-        def chance(target: Combatant) -> int:
-            close = self.remembered_close(state, attacker.id, target.id)
-            edge = self.edge_sources(state, attacker, target, call, close).edge
-            return round(100 * hit_chance(first_weapon.bonus, sheet_of(target).ac, edge))
-
-        targets = tuple(
-            (c.id, _("{name} — AC {ac}: {chance}% to hit", name=c.name, ac=sheet_of(c).ac, chance=chance(c)))
-            for c in others
-        )
+        targets = target_choices(self, state, attacker, call, self.weapon_of(attacker, {}).bonus)
         first = targets[0][0] if targets else ""
         uses = "action" if combatant_id in self.acting(state) else "reaction"
         close = self.remembered_close(state, attacker.id, first) if first else True

@@ -8,6 +8,7 @@ A character of the party lying at 0 hit points (dying or stable) counts as uncon
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from tui_combat.engine.audience import who
@@ -16,6 +17,7 @@ from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_
 from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.health import Dnd5eHealth
+from tui_combat.rulesets.dnd5e.state import DndFight
 
 __all__ = ["EDGE_CHOICES", "EdgeSources", "Dnd5eEdge", "dice_for"]
 
@@ -37,6 +39,18 @@ class EdgeSources(NamedTuple):
         return (*self.advantage, *self.disadvantage)
 
 
+def close_to(fight: DndFight, attacker_id: str, target_id: str) -> bool:
+    """Whether the attacker was within 5 ft of the target the last time he attacked him (at first: yes)."""
+    return fight.close.get(f"{attacker_id}>{target_id}", True)
+
+
+def with_lying(names: list[str], lying: bool) -> list[str]:
+    """A combatant's conditions, each once, and unconscious for one lying at 0 hit points."""
+    if lying and UNCONSCIOUS not in names:
+        names = [*names, UNCONSCIOUS]
+    return list(dict.fromkeys(names))
+
+
 def dice_for(edge: int) -> str:
     return {1: "d20adv", -1: "d20dis"}.get(edge, "1d20")
 
@@ -44,9 +58,21 @@ def dice_for(edge: int) -> str:
 class Dnd5eEdge(Dnd5eHealth):
     def condition_names(self, state: State, combatant_id: str) -> list[str]:
         names = [c.name for c in self.conditions_of(state, combatant_id)]
-        if self.unconscious_at_zero(state, combatant_id) and UNCONSCIOUS not in names:
-            names.append(UNCONSCIOUS)
-        return list(dict.fromkeys(names))
+        return with_lying(names, self.unconscious_at_zero(state, combatant_id))
+
+    def condition_names_of_all(self, state: State) -> Callable[[str], list[str]]:
+        """:meth:`condition_names` of any combatant, the fight's conditions read once for all of them (a list of
+        10,000 targets asks for each one's)."""
+        fight = self.fight_of(state)
+        named: dict[str, list[str]] = {}
+        for condition in fight.conditions:
+            named.setdefault(condition.target, []).append(condition.name)
+
+        def names(combatant_id: str) -> list[str]:
+            record = fight.dying.get(combatant_id)
+            return with_lying(named.get(combatant_id, []), record is not None and not record.dead)
+
+        return names
 
     def edge_sources(self, state: State, attacker: Combatant, target: Combatant, call: str, close: bool) -> EdgeSources:
         table = data().conditions
@@ -94,4 +120,4 @@ class Dnd5eEdge(Dnd5eHealth):
 
     def remembered_close(self, state: State, attacker_id: str, target_id: str) -> bool:
         """Whether the attacker was within 5 ft of the target the last time he attacked him (at first: yes)."""
-        return self.fight_of(state).close.get(f"{attacker_id}>{target_id}", True)
+        return close_to(self.fight_of(state), attacker_id, target_id)
