@@ -11,9 +11,8 @@ status."""
 
 from __future__ import annotations
 
-import threading
-
-from tui_combat.engine.model import Combatant, State, changed_places
+from tui_combat.engine.kept_lists import KeptLists
+from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import _, words_in_use
 from tui_combat.rulesets.dnd5e.attack_dice import hit_chance
 from tui_combat.rulesets.dnd5e.edge import Dnd5eEdge, close_to
@@ -23,30 +22,29 @@ __all__ = ["target_choices"]
 
 Choices = tuple[tuple[str, str], ...]
 
-_KEPT: dict[tuple[str, str, int], tuple[tuple[Combatant, ...], object, object, Combatant, Choices]] = {}
-"""By attacker, call and attack bonus: the combatants, the fight's state and the language the list was made for,
-the attacker as he was, and the list."""
-_LOCK = threading.Lock()
-_LISTS_KEPT = 16
+
+def _listed_alike(old: Combatant, new: Combatant) -> bool:
+    return (
+        old.id == new.id
+        and old.name == new.name
+        and old.side == new.side
+        and old.status == new.status
+        and old.sheet == new.sheet
+    )
+
+
+_KEPT: KeptLists[Choices] = KeptLists(_listed_alike)
+"""By attacker, call and attack bonus."""
 
 
 def target_choices(rules: Dnd5eEdge, state: State, attacker: Combatant, call: str, bonus: int) -> Choices:
     """(id, label) of each combatant ``attacker`` may attack, as the form lists them (see the module)."""
-    key = (attacker.id, call, bonus)
-    combatants, words = state.combatants, words_in_use()
-    kept = _KEPT.get(key)
-    if kept is not None:
-        before, fight, kept_words, kept_attacker, choices = kept
-        if fight is state.fight_state and kept_words == words and kept_attacker == attacker:
-            if before is combatants:
-                return choices
-            places = changed_places(before, combatants)
-            if places is not None and all(_listed_alike(before[place], combatants[place]) for place in places):
-                _keep(key, (combatants, state.fight_state, words, attacker, choices))
-                return choices
-    choices = _made(rules, state, attacker, call, bonus)
-    _keep(key, (combatants, state.fight_state, words, attacker, choices))
-    return choices
+    return _KEPT.get(
+        (attacker.id, call, bonus),
+        state,
+        (state.fight_state, words_in_use(), attacker),
+        lambda: _made(rules, state, attacker, call, bonus),
+    )
 
 
 def _made(rules: Dnd5eEdge, state: State, attacker: Combatant, call: str, bonus: int) -> Choices:
@@ -78,20 +76,3 @@ def _made(rules: Dnd5eEdge, state: State, attacker: Combatant, call: str, bonus:
             (target.id, _("{name} — AC {ac}: {chance}% to hit", name=target.name, ac=armour_class, chance=chance))
         )
     return tuple(choices)
-
-
-def _listed_alike(old: Combatant, new: Combatant) -> bool:
-    return (
-        old.id == new.id
-        and old.name == new.name
-        and old.side == new.side
-        and old.status == new.status
-        and old.sheet == new.sheet
-    )
-
-
-def _keep(key: tuple[str, str, int], value: tuple[tuple[Combatant, ...], object, object, Combatant, Choices]) -> None:
-    with _LOCK:
-        if key not in _KEPT and len(_KEPT) >= _LISTS_KEPT:
-            _KEPT.clear()
-        _KEPT[key] = value
