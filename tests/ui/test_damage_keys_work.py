@@ -222,3 +222,35 @@ async def test_the_first_action_of_a_fight_lights_undo_in_the_frame_of_its_enter
             await pilot.press("u")
             await until(pilot, lambda: not store(app).can_undo and settled(screen), "undone")
         await pilot.press("q")
+
+
+async def test_the_footers_rows_come_back_as_drawn(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+    """Enter lights Undo, ``u`` dims it: the footer's two rows are worked out once each, then given again as they
+    were drawn, and each is the row worked out anew (its cells, where its keys lie, those left out)."""
+    from tui_combat.widgets.footer import KeyFooter
+
+    saved_round(data_root, "ambush", ["Raf", "Ada"], 20)
+    app = make_app(resume="ambush")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        footer = screen.query_one(KeyFooter)
+        await until(pilot, lambda: settled(screen), "the round drawn")
+        drawn: list[int] = []
+        for _time in range(3):
+            await pilot.press("d", "3", "enter")
+            await until(pilot, lambda: store(app).can_undo and settled(screen), "the damage applied")
+            drawn.append(footer.rows_drawn)
+            lit = (footer.render_line(0), list(footer._placed), footer.left_out)
+            await pilot.press("u")
+            await until(pilot, lambda: not store(app).can_undo and settled(screen), "undone")
+            drawn.append(footer.rows_drawn)
+        assert drawn[2:] == [drawn[1]] * 4, drawn
+        footer._drawn.clear()
+        footer._strip_for = None
+        dimmed = footer.render_line(0)
+        assert footer.rows_drawn == drawn[-1] + 1
+        await pilot.press("d", "3", "enter")
+        await until(pilot, lambda: store(app).can_undo and settled(screen), "the damage applied")
+        assert (footer.render_line(0), footer._placed, footer.left_out) == lit
+        assert footer.render_line(0) != dimmed and footer.rows_drawn == drawn[-1] + 2
+        await pilot.press("q")

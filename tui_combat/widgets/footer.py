@@ -80,6 +80,11 @@ class Placed(NamedTuple):
     """Where each of its keys starts, from the item's start."""
 
 
+Drawn = tuple[Strip, list[Placed], tuple[str, ...]]
+"""A row as drawn: its cells, where each key lies, the keys left out."""
+ROWS_KEPT = 8
+
+
 class KeyFooter(Widget):
     """A footer that never lets a key go under the palette key, nor cuts help (see the module's
     documentation)."""
@@ -122,6 +127,12 @@ class KeyFooter(Widget):
         self._strip_for: tuple[int, Style, Style, Style, Style] | None = None
         self._strip_items: tuple[FooterItem, ...] | None = None
         self._stale = True
+        self._look: tuple[int, Style, Style, Style, Style] | None = None
+        """The width and the styles the row is drawn in, worked out once for each width, theme and restyle (from
+        every widget above the footer: some 0.3 ms at each redraw)."""
+        self._look_theme = ""
+        self._drawn: dict[tuple[tuple[int, Style, Style, Style, Style], tuple[FooterItem, ...]], Drawn] = {}
+        """The rows drawn last, by look and keys: the keys of a turn come back (a damage applied, then undone)."""
         self.rows_drawn = 0
         """How many times the row was worked out into cells; for tests."""
 
@@ -174,7 +185,7 @@ class KeyFooter(Widget):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._strip_for = None
+        self._strip_for = self._look = None
 
     def _seen(self) -> bool:
         """Whether the row can be seen: under a dialog, redrawing it would make the dialog's screen redraw
@@ -274,14 +285,25 @@ class KeyFooter(Widget):
 
     def _line(self, width: int) -> Strip:
         """The row at ``width`` columns, those keys left out that do not fit (noted in :attr:`left_out`)."""
-        base = self.rich_style
-        key_style = self.get_component_rich_style("footer-key--key")
-        words_style = self.get_component_rich_style("footer-key--description")
-        edge_style = self.get_component_rich_style("footer--palette-edge")
-        look = (width, base, key_style, words_style, edge_style)
+        look = self._look
+        if look is None or look[0] != width or self._look_theme != self.app.theme:
+            look = self._look = (
+                width,
+                self.rich_style,
+                self.get_component_rich_style("footer-key--key"),
+                self.get_component_rich_style("footer-key--description"),
+                self.get_component_rich_style("footer--palette-edge"),
+            )
+            self._look_theme = self.app.theme
+        _width, base, key_style, words_style, edge_style = look
         if self._items is None:
             self._items = self._read_items() if self.is_attached else ()
         if self._strip is not None and self._strip_for == look and self._strip_items is self._items:
+            return self._strip
+        drawn_before = self._drawn.get((look, self._items))
+        if drawn_before is not None:
+            self._strip, self._placed, self.left_out = drawn_before
+            self._strip_for, self._strip_items = look, self._items
             return self._strip
         self.rows_drawn += 1
         dim = Style(dim=True)
@@ -326,6 +348,9 @@ class KeyFooter(Widget):
         self._placed = placed
         self._strip = Strip(segments).crop_extend(0, width, base).simplify()
         self._strip_for, self._strip_items = look, self._items
+        if len(self._drawn) >= ROWS_KEPT:
+            self._drawn.pop(next(iter(self._drawn)))
+        self._drawn[look, self._items] = (self._strip, placed, self.left_out)
         return self._strip
 
     def _key_starts(self, item: FooterItem, offset: int = 0) -> tuple[int, ...]:
