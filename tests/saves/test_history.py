@@ -572,3 +572,25 @@ def apply_all(state: State, actions: list[a.Action]) -> State:
     for action in actions:
         state = apply(state, action)
     return state
+
+
+def test_a_session_cut_in_blocks_of_another_size_resumes_and_undoes_all_the_way_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Played with blocks of 4 (as sessions of an older version were cut in blocks of 100), resumed where new
+    sessions have blocks of 9: an undo all the way back goes through every state it went through."""
+    monkeypatch.setattr(store_module, "BLOCK_SIZE", 4)
+    monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 6)
+    folder = tmp_path / "fight"
+    store = small_fight(folder)
+    states = [store.state]
+    for action in wounds(30):
+        states.append(store.dispatch(action))
+    store.close()
+    monkeypatch.setattr(store_module, "BLOCK_SIZE", 9)
+    resumed = Store.resume(folder)
+    assert resumed.state == states[-1]
+    for expected in reversed(states[:-1]):
+        resumed.undo()
+        assert resumed.state == expected
+    resumed.close()
