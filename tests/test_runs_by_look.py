@@ -92,6 +92,9 @@ def test_frames_show_the_same_with_the_fewest_codes(frames: list[Any]) -> None:
         frame += f"\x1b[{row};{column}H\x1b[0m"
         written.append(frame)
         assert len(with_fewest_codes(frame)) <= len(with_fewer_codes(frame))
+        by_look = runs_by_look(frame)
+        if by_look is not None:  # (shows the same when it is not the shorter too)
+            same_on_the_terminal(frame, made_over=lambda _frame, by_look=by_look: by_look)
     same_on_the_terminal(*written, made_over=with_fewest_codes)
 
 

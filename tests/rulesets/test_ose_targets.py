@@ -4,7 +4,7 @@ fall, a return to an earlier state."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.rulesets.ose_fight import (
@@ -64,8 +64,9 @@ def stepped(state: State, step: tuple[str, int, int]) -> State:
     return apply(state, action)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(steps=steps)
+@example(steps=[("move", 0, 0)] + [("next", 0, 0)] * 4)  # (the fleer out of reach once the cursor moves on)
 def test_the_kept_targets_are_those_worked_out(steps: list[tuple[str, int, int]]) -> None:
     state = the_fight()
     states = [state]

@@ -64,16 +64,17 @@ class End:
 
 
 def with_fewest_codes(text: str) -> str:
-    """``text`` as it shows on the terminal in the fewest bytes: its pieces written line by line as they came or
-    one style at a time, whichever is shorter, each with only the codes that change something (see
-    :mod:`~tui_combat.textual_ext.fewer_codes`); a text that is not such a frame, with fewer codes as it came."""
-    shortest = runs_by_look(text)
-    return with_fewer_codes(text) if shortest is None else shortest
+    """``text`` as it shows on the terminal in the fewest bytes: its pieces written line by line as they came
+    (with only the codes that change something: :mod:`~tui_combat.textual_ext.fewer_codes`) or one style at a
+    time, whichever is shorter."""
+    fewer = with_fewer_codes(text)
+    by_look = runs_by_look(text)
+    return by_look if by_look is not None and len(by_look) < len(fewer) else fewer
 
 
 def runs_by_look(text: str) -> str | None:
-    """``text``, a frame of pieces each at a cell, written in the fewest bytes: line by line as it came or one
-    style at a time; None when ``text`` is not such a frame."""
+    """``text``, a frame of pieces each at a cell, written one style at a time; None when ``text`` is not such a
+    frame (or has one style only)."""
     if len(text) > LONGEST or "\x1b[" not in text:
         return None
     parsed_frame = _runs(SEQUENCE.split(text))
@@ -86,14 +87,10 @@ def runs_by_look(text: str) -> str | None:
     by_style: dict[str | None, list[list[Run]]] = {None: []}
     for unit in units:
         by_style.setdefault(None if unit[0].added else unit[0].style, []).append(unit)
-    shortest = _encoded([run for unit in units for run in unit], end)
-    if shortest is None:
+    if len(by_style) <= 2:
         return None
-    if len(by_style) > 2:
-        by_look = _encoded([run for unit_list in by_style.values() for unit in unit_list for run in unit], end)
-        if by_look is not None and len(by_look) < len(shortest):
-            shortest = by_look
-    return prefix + shortest
+    by_look = _encoded([run for unit_list in by_style.values() for unit in unit_list for run in unit], end)
+    return None if by_look is None else prefix + by_look
 
 
 def _runs(parts: list[str]) -> tuple[str, list[Run], End] | None:

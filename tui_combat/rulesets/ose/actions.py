@@ -285,12 +285,13 @@ class OseActions(OseMorale):
 
     def attack_fields(self, state: State, attacker: Combatant) -> tuple[FieldSpec, ...]:
         missile = self.attacks_by_missile(state, attacker)
-        # Kept from state to state while the round's and the fight's own state (declarations, moves, turns) are
-        # the same and those who changed kept name, side, sheet and status (a pass over 10,000: some 30 ms).
+        # Kept from state to state while the round's and the fight's own state (declarations, moves, turns), the
+        # turn the cursor is in and the language are the same and those who changed kept name, side, sheet and
+        # status (a pass over 10,000: some 30 ms).
         targets = _KEPT_TARGETS.get(
             (attacker.side, missile),
             state,
-            (state.round_state, state.fight_state, words_in_use()),
+            (state.round_state, state.fight_state, state.step, state.cursor, words_in_use()),
             lambda: tuple(
                 (c.id, self.target_label(state, c, missile))
                 for c in state.combatants
