@@ -15,9 +15,20 @@ from typing import Generic, TypeVar
 
 from tui_combat.engine.model import Combatant, State, changed_places
 
-__all__ = ["KeptLists"]
+__all__ = ["KeptLists", "listed_the_same"]
 
 T = TypeVar("T")
+
+
+def listed_the_same(old: Combatant, new: Combatant) -> bool:
+    """The same combatant, as a list of targets that reads his name, side, status and sheet shows him."""
+    return (
+        old.id == new.id
+        and old.name == new.name
+        and old.side == new.side
+        and old.status == new.status
+        and old.sheet == new.sheet
+    )
 
 
 class KeptLists(Generic[T]):
@@ -53,7 +64,3 @@ class KeptLists(Generic[T]):
             if key not in self._kept and len(self._kept) >= self._limit:
                 self._kept.clear()
             self._kept[key] = entry
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()

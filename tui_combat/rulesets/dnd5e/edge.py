@@ -16,7 +16,7 @@ from tui_combat.engine.log import Msg
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import N_
 from tui_combat.rulesets.dnd5e.data import data
-from tui_combat.rulesets.dnd5e.health import Dnd5eHealth
+from tui_combat.rulesets.dnd5e.health import Dnd5eHealth, lying_at_zero
 from tui_combat.rulesets.dnd5e.state import DndFight
 
 __all__ = ["EDGE_CHOICES", "EdgeSources", "Dnd5eEdge", "dice_for"]
@@ -69,8 +69,7 @@ class Dnd5eEdge(Dnd5eHealth):
             named.setdefault(condition.target, []).append(condition.name)
 
         def names(combatant_id: str) -> list[str]:
-            record = fight.dying.get(combatant_id)
-            return with_lying(named.get(combatant_id, []), record is not None and not record.dead)
+            return with_lying(named.get(combatant_id, []), lying_at_zero(fight.dying.get(combatant_id)))
 
         return names
 

@@ -28,7 +28,7 @@ from tui_combat.rulesets.dnd5e.data import data
 from tui_combat.rulesets.dnd5e.state import ActiveCondition, Dying
 from tui_combat.rulesets.dnd5e.turns import Dnd5eTurns
 
-__all__ = ["Dnd5eHealth", "save_marks"]
+__all__ = ["Dnd5eHealth", "lying_at_zero", "save_marks"]
 
 DEATH_SAVE_KEY = Msg(id=N_(" (key {key})"), params={"key": "v"})
 """Where the GM makes the death saving throw: a hint the players' line leaves out."""
@@ -36,6 +36,11 @@ PRONE = "prone"
 """The condition an unconscious creature falls into (SRD 5.1, "Unconscious": it "falls prone")."""
 END_CONDITION_KEY = Msg(id=N_(" (key {key})"), params={"key": "C"})
 """Where the GM ends a condition (standing up ends prone): a hint the players' line leaves out."""
+
+
+def lying_at_zero(record: Dying | None) -> bool:
+    """A character of the party at 0 hit points, dying or stable, by his record (None: not at 0)."""
+    return record is not None and not record.dead
 
 
 def save_marks(dying: Dying) -> tuple[str, str]:
@@ -67,8 +72,7 @@ class Dnd5eHealth(Dnd5eTurns):
 
     def unconscious_at_zero(self, state: State, combatant_id: str) -> bool:
         """A character lying at 0 hit points, dying or stable (attacks on him are as on the unconscious)."""
-        record = self.dying_of(state, combatant_id)
-        return record is not None and not record.dead
+        return lying_at_zero(self.dying_of(state, combatant_id))
 
     def incapacitated_by(self, state: State, combatant_id: str) -> str:
         """A character lying at 0 hit points is unconscious: no actions, no reactions, no movement."""

@@ -11,11 +11,12 @@ status."""
 
 from __future__ import annotations
 
-from tui_combat.engine.kept_lists import KeptLists
+from tui_combat.engine.kept_lists import KeptLists, listed_the_same
 from tui_combat.engine.model import Combatant, State
 from tui_combat.i18n import _, words_in_use
 from tui_combat.rulesets.dnd5e.attack_dice import hit_chance
 from tui_combat.rulesets.dnd5e.edge import Dnd5eEdge, close_to
+from tui_combat.rulesets.dnd5e.health import lying_at_zero
 from tui_combat.rulesets.dnd5e.sheet import sheet_of
 
 __all__ = ["target_choices"]
@@ -23,17 +24,7 @@ __all__ = ["target_choices"]
 Choices = tuple[tuple[str, str], ...]
 
 
-def _listed_alike(old: Combatant, new: Combatant) -> bool:
-    return (
-        old.id == new.id
-        and old.name == new.name
-        and old.side == new.side
-        and old.status == new.status
-        and old.sheet == new.sheet
-    )
-
-
-_KEPT: KeptLists[Choices] = KeptLists(_listed_alike)
+_KEPT: KeptLists[Choices] = KeptLists(listed_the_same)
 """By attacker, call and attack bonus."""
 
 
@@ -50,13 +41,12 @@ def target_choices(rules: Dnd5eEdge, state: State, attacker: Combatant, call: st
 def _made(rules: Dnd5eEdge, state: State, attacker: Combatant, call: str, bonus: int) -> Choices:
     fight = rules.fight_of(state)
     names_of = rules.condition_names_of_all(state)
-
-    def lying(combatant_id: str) -> bool:
-        record = fight.dying.get(combatant_id)
-        return record is not None and not record.dead
-
     others = sorted(
-        (c for c in state.combatants if c.id != attacker.id and (c.status == "active" or lying(c.id))),
+        (
+            c
+            for c in state.combatants
+            if c.id != attacker.id and (c.status == "active" or lying_at_zero(fight.dying.get(c.id)))
+        ),
         key=lambda c: c.side == attacker.side,
     )
     edges: dict[tuple[tuple[str, ...], bool], int] = {}

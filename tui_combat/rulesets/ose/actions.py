@@ -13,7 +13,7 @@ from tui_combat.engine.apply import apply
 from tui_combat.engine.audience import typed, who
 from tui_combat.engine.contract import ActionSpec, DamageDue, FieldSpec, Health, new_attack
 from tui_combat.engine.errors import RuleError
-from tui_combat.engine.kept_lists import KeptLists
+from tui_combat.engine.kept_lists import KeptLists, listed_the_same
 from tui_combat.engine.log import Msg, Param, log, roll_param
 from tui_combat.engine.model import Combatant, State
 from tui_combat.engine.saves import SaveOdds
@@ -28,17 +28,7 @@ from tui_combat.rulesets.ose.state import Spent
 RANGE_LABELS = {"short": NC_("range", "short"), "medium": NC_("range", "medium"), "long": NC_("range", "long")}
 
 
-def _listed_alike(old: Combatant, new: Combatant) -> bool:
-    return (
-        old.id == new.id
-        and old.name == new.name
-        and old.side == new.side
-        and old.status == new.status
-        and old.sheet == new.sheet
-    )
-
-
-_KEPT_TARGETS: KeptLists[tuple[tuple[str, str], ...]] = KeptLists(_listed_alike)
+_KEPT_TARGETS: KeptLists[tuple[tuple[str, str], ...]] = KeptLists(listed_the_same)
 """The attack form's targets, by the attacker's side and whether he shoots (see :meth:`OseActions.attack_fields`)."""
 
 
