@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pytest import MonkeyPatch
+from textual.strip import Strip
 
 from tests.ui.fights import opened, opened_round
 from tests.ui.steps import SIZE, leave_damage, store
@@ -258,4 +259,41 @@ async def test_a_turn_moving_on_asks_the_rules_only_for_the_selected_combatants_
         await leave_damage(pilot)
         await until(pilot, lambda: settled(order) and settled(app.screen), "the attack drawn")
         assert len(set(asked)) > 10, asked  # every row on the screen
+        await pilot.press("q")
+
+
+async def test_the_highlighted_and_dimmed_rows_look_as_the_lists_styles_say_as_the_focus_and_theme_change(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """The style of a highlighted row (and of a dimmed one) is kept between frames: the lines drawn with it are
+    those drawn with styles worked out anew, focused or not, after a next turn, and in another theme."""
+    Store.create(mass_battle(200), sessions_dir(data_root) / "battle").close()
+    app = make_app(resume="battle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        order = screen.query_one(OrderList)
+
+        def lines() -> list[Strip]:
+            return [order.render_line(y) for y in range(order.scrollable_content_region.height)]
+
+        async def check(what: str) -> list[Strip]:
+            await until(pilot, lambda: settled(order) and settled(app.screen), what)
+            kept = lines()
+            order._row_styles.clear()
+            order._lines.clear()
+            assert kept == lines(), what
+            return kept
+
+        focused = await check("the list focused")
+        await pilot.press("n")
+        await until(pilot, lambda: store(app).state.cursor == 1, "the next turn")
+        await check("after a next turn")
+        screen.set_focus(None)
+        blurred = await check("the focus gone")
+        assert blurred != focused  # (the test sees the focus: the highlighted row looks different without it)
+        screen.set_focus(order)
+        await check("the focus back")
+        app.theme = next(name for name in app.available_themes if name != app.theme)
+        themed = await check("another theme")
+        assert themed != focused
         await pilot.press("q")
