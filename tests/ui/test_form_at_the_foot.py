@@ -12,6 +12,7 @@ import pytest
 from textual import events, messages
 from textual.message import Message
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input, Select
 
 from tests.ui.fights import opened_round, saved_round
@@ -255,6 +256,45 @@ async def test_a_list_field_looks_as_the_stylesheet_says_each_time_the_focus_com
         unfocused = looks()
         field.has_focus = True
         assert looks() != unfocused  # (the test sees the focus: the field looks different with it)
+
+
+async def test_a_list_field_left_with_the_focus_as_the_form_closed_looks_unfocused_when_it_opens_again(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """A hidden field is not restyled as the focus leaves it (nobody sees it): opened again, the one that takes
+    the focus and the one that does not each look as they did the first time, as the stylesheet says."""
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await pilot.press("a")
+        form = await until_form(pilot, "the attack form")
+        await until(pilot, lambda: settled(screen), "the form drawn")
+
+        def parts(field_id: str) -> list[Widget]:
+            field = form.query_one(field_id, Select)
+            return [
+                field,
+                *(part for part in field.walk_children() if all(n.display for n in part.ancestors_with_self)),
+            ]
+
+        def looks() -> dict[str, list[str]]:
+            return {field_id: [part.styles.css for part in parts(field_id)] for field_id in ("#f-with", "#f-target")}
+
+        first = looks()  # the first field focused
+        await pilot.press("tab")
+        await until(pilot, lambda: settled(screen), "the focus moved")
+        assert focused_id(app) == "f-target" and looks() != first
+        await pilot.press("escape")  # the second field keeps the focus as the form closes
+        await until_closed(pilot, form)
+        await until(pilot, lambda: settled(screen), "the form closed")
+
+        await pilot.press("a")
+        await until_form(pilot, "the attack form again")
+        await until(pilot, lambda: settled(screen), "the form drawn again")
+        assert focused_id(app) == "f-with" and looks() == first
+        for field_id in ("#f-with", "#f-target"):
+            app.stylesheet.update_nodes(parts(field_id))  # worked out from nothing
+        assert looks() == first
 
 
 async def test_opening_the_form_redraws_the_lines_it_covers(

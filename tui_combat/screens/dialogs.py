@@ -210,11 +210,25 @@ class ChoiceField(TypeAheadSelect):
         """The rules each part was given, by the focus and the classes of the field and those around it, while
         the stylesheet is the same (its rules are made anew when the theme or the CSS changes)."""
 
+    looks_stale = False
+    """The focus left while the field was hidden (its form closed) and it was not restyled: it still looks
+    focused, until :meth:`restyle` (see :meth:`FormPanel.ask`)."""
+
     def watch_has_focus(self, value: bool) -> None:
+        # A field hidden with its form (closed) is not restyled as the focus leaves it: nobody sees it, and
+        # restyled again as the form opens on it, its parts would be drawn anew (some 2 ms of the key that
+        # opens the attack form). One opened again without the focus is restyled then.
+        if not value and not all(node.display for node in self.ancestors_with_self):
+            self.looks_stale = True
+            return
+        self.restyle(value)
+
+    def restyle(self, value: bool) -> None:
         # Textual's own restyles the field and all its parts, its list of choices too, some two milliseconds; the
         # list is hidden and looks the same with the focus or without (it is restyled as it opens). Each part's
         # rules are worked out once for each look, and given again as they were after (1.6 ms → 0.3 ms of the
         # key that opens the attack form).
+        self.looks_stale = False
         parts = [part for child in self.children if child.display for part in child.walk_children(with_self=True)]
         stylesheet = self.app.stylesheet
         look = (value, *(node.classes for node in self.ancestors_with_self))

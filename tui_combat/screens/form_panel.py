@@ -25,6 +25,7 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.i18n import N_, _
 from tui_combat.screens.dialogs import (
+    ChoiceField,
     DiceOf,
     FieldsForm,
     Follower,
@@ -153,10 +154,16 @@ class FormPanel(FieldsForm, Vertical):
         self.show_line("#dialog-note", Text(note), shown=bool(note))
         self.show_line("#dialog-help", Text(self.help_line()), shown=True)
         self.show_line("#dialog-error", Text(""), shown=False)
-        self.show_line("#dialog-preview", Text(""), shown=preview is not None)
-        self.display = True
         shape = shape_of(self.fields)
-        if shape == self._shape and self._held is None:
+        refilled = shape == self._shape and self._held is None
+        if refilled and preview is not None:
+            # (worked out below, from the values filled in: emptied first, the line would be laid out twice,
+            # and the form with it, for a line that is often the same as the last time)
+            self.query_one("#dialog-preview", Static).display = True
+        else:
+            self.show_line("#dialog-preview", Text(""), shown=preview is not None)
+        self.display = True
+        if refilled:
             with self.prevent(Input.Changed, Select.Changed, Checkbox.Changed):
                 self._refill()
             self._focus_first()
@@ -195,6 +202,9 @@ class FormPanel(FieldsForm, Vertical):
         if fields:
             self.screen.set_focus(fields[0], scroll_visible=False)
             self.query_one("#dialog-fields", VerticalScroll).scroll_home(animate=False)
+        for field in fields[1:]:  # left focused-looking as the form closed (the first is restyled as it gains it)
+            if isinstance(field, ChoiceField) and field.looks_stale:
+                field.restyle(False)
 
     def _refill(self) -> None:
         """The rows as they are, given this form's labels, choices and values."""
