@@ -39,6 +39,7 @@ from tui_combat.fight.store import Store
 from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
+from tui_combat.textual_ext import stock_textual
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.order_list import OrderList
 
@@ -295,6 +296,37 @@ async def test_a_list_field_left_with_the_focus_as_the_form_closed_looks_unfocus
         for field_id in ("#f-with", "#f-target"):
             app.stylesheet.update_nodes(parts(field_id))  # worked out from nothing
         assert looks() == first
+
+
+async def test_opening_the_form_again_asks_nothing_under_it_for_its_lines(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """The turn list, the log and the screen behind them reach under the form: its frame asks none of them for
+    the lines the form covers (they were drawn, then thrown away)."""
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened_round(pilot)
+        await until(pilot, lambda: settled(screen), "the round drawn")
+        asked: dict[str, list[int]] = {}
+        for widget in (screen, screen.order_list, screen.round_log, screen.key_footer):
+            render_lines = widget.render_lines
+
+            def noted(crop: Any, _render: Any = render_lines, _name: str = type(widget).__name__) -> Any:
+                asked.setdefault(_name, []).append(crop.height)
+                return _render(crop)
+
+            widget.render_lines = noted  # type: ignore[method-assign]
+        for time in range(3):  # (the first time, the form's rows are made)
+            asked.clear()
+            await pilot.press("a")
+            form = await until_form(pilot, "the attack form")
+            await until(pilot, lambda: settled(screen), "the form drawn")
+            if time and not stock_textual():
+                assert asked == {}, asked
+            await pilot.press("escape")
+            await until_closed(pilot, form)
+            await until(pilot, lambda: settled(screen), "the form closed")
+        assert asked  # (closing it draws them again: the test sees them asked)
 
 
 async def test_opening_the_form_redraws_the_lines_it_covers(

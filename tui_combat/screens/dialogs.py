@@ -397,7 +397,10 @@ class FieldsForm:
             line.display = shown
 
     def field_widgets(self) -> list[Widget]:
-        return [w for w in self.query("#dialog-fields .field > *") if w.focusable]
+        # (each field's row is a child of the box of fields: read from it, not matched by a query of every
+        # widget of the form, the lists' options among them)
+        box = self.query_one("#dialog-fields")
+        return [widget for row in box.children if row.has_class("field") for widget in row.children if widget.focusable]
 
     def focused_field(self, fields: list[Widget]) -> int | None:
         """Which of ``fields`` has the focus (or holds it: a list's open overlay), if one does."""

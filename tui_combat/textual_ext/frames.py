@@ -40,10 +40,10 @@ class ArrangedOnce(Compositor):
     them. The prompt opening asked the whole screen for its 24 lines, and the frame after a whole one (the round
     screen drawn again as a dialog closes) asked every widget around the changes.
 
-    And upstream: a frame asks for their lines the widgets that lie wholly under another one (the turn list and
-    the log under the form at the foot as it opens, the whole screen under the help), then throws them away.
-    A frame asks only the widgets that some of their cells show; and each line of it is written from the first
-    cell that changed (:mod:`~tui_combat.textual_ext.exact_cuts`)."""
+    And upstream: a frame asks for their lines the widgets that lie wholly under another one (the whole screen
+    under the help), or whose lines it redraws do (the turn list and the log under the form at the foot as it
+    opens), then throws them away. A frame asks only the widgets that some of the cells it redraws show; and
+    each line of it is written from the first cell that changed (:mod:`~tui_combat.textual_ext.exact_cuts`)."""
 
     _redrawn: list[Region] | None = None
     """Where the widgets redrawn, moved, shown or hidden since the last frame lie, when nothing was scrolled
@@ -140,14 +140,17 @@ class ArrangedOnce(Compositor):
         if not narrowed:
             return shown
         if self._narrowed_widgets is None:
-            self._narrowed_widgets = {}
+            banded = {}
             for widget, (region, clip) in shown.items():
                 seen = region.intersection(clip)
                 parts = [part for part in narrowed if part.overlaps(seen)]
                 if parts:  # asked for the lines from the first redrawn over it to the last only
                     top, bottom = min(part.y for part in parts), max(part.bottom for part in parts)
                     band = Region(clip.x, top, clip.width, bottom - top)
-                    self._narrowed_widgets[widget] = (region, clip.intersection(band))
+                    banded[widget] = (region, clip.intersection(band))
+            # and not at all when those lines lie wholly under a widget drawn over them (the turn list and the
+            # log under the form at the foot as it opens)
+            self._narrowed_widgets = self.uncovered(banded) if self._rendering else banded
         return self._narrowed_widgets
 
 
