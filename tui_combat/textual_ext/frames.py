@@ -140,17 +140,27 @@ class ArrangedOnce(Compositor):
         if not narrowed:
             return shown
         if self._narrowed_widgets is None:
-            banded = {}
-            for widget, (region, clip) in shown.items():
+            self._narrowed_widgets = {}
+            above: list[Region] = []
+            for widget, (region, clip) in shown.items():  # (the one on top first)
                 seen = region.intersection(clip)
                 parts = [part for part in narrowed if part.overlaps(seen)]
-                if parts:  # asked for the lines from the first redrawn over it to the last only
-                    top, bottom = min(part.y for part in parts), max(part.bottom for part in parts)
-                    band = Region(clip.x, top, clip.width, bottom - top)
-                    banded[widget] = (region, clip.intersection(band))
-            # and not at all when those lines lie wholly under a widget drawn over them (the turn list and the
-            # log under the form at the foot as it opens)
-            self._narrowed_widgets = self.uncovered(banded) if self._rendering else banded
+                if not parts:
+                    continue
+                # Not asked at all when each of its cells to redraw lies under a widget drawn over it: the turn
+                # list and the log under the form at the foot as it opens, the screen and the boxes behind the
+                # list and the card as a turn moves on.
+                if self._rendering and all(
+                    any(cover.contains_region(part.intersection(seen)) for cover in above) for part in parts
+                ):
+                    continue
+                # Asked for the lines from the first redrawn over it to the last only.
+                top, bottom = min(part.y for part in parts), max(part.bottom for part in parts)
+                band = Region(clip.x, top, clip.width, bottom - top)
+                self._narrowed_widgets[widget] = (region, clip.intersection(band))
+                drawn = region.intersection(clip.intersection(band))
+                if drawn:
+                    above.append(drawn)
         return self._narrowed_widgets
 
 
