@@ -79,8 +79,7 @@ async def test_the_log_written_again_draws_no_row_it_showed_lately_and_a_new_loo
         log.add_lines("Raf takes 3 damage")
         shown(log)
         rows = log.rows_drawn
-        log.forget()  # an undo: the log is written again without its last line
-        log.add_lines("\n".join(texts))
+        log.write_anew(texts)  # an undo: the log is written again without its last line
         assert shown(log) == drawn_afresh(log)
         assert log.rows_drawn == rows  # the row back at the top was on the screen a line ago
         assert [strip.text for strip in log.lines] == texts
@@ -106,8 +105,7 @@ async def test_the_log_written_again_wraps_no_text_again_and_holds_the_same_line
         wrapped: list[str] = []
         wrap = log._wrap
         log._wrap = lambda text, width: wrapped.append(text) or wrap(text, width)  # type: ignore[method-assign]
-        log.forget()
-        log.add_lines("\n".join(texts[:-1]))
+        log.write_anew(texts[:-1])
         assert wrapped == []
         assert [strip.text for strip in log.lines] == before[:-2]  # each text took two lines
         log.add_lines("Raf falls")
@@ -133,15 +131,37 @@ async def test_lines_added_and_the_log_written_again_lay_nothing_out_and_show_th
 
         log.refresh = noted  # type: ignore[method-assign]
         texts = [f"Orc {n} misses Raf" for n in range(12)]
-        log.forget()
-        log.add_lines("\n".join(texts))
+        log.write_anew(texts)
         await until(pilot, lambda: log.scroll_offset.y == len(texts) - ROWS, "the log at its newest line")
         log.add_lines("Raf takes 3 damage")
         await until(pilot, lambda: log.scroll_offset.y == len(texts) + 1 - ROWS, "the new line in sight")
         assert shown(log) == drawn_afresh(log)
-        log.forget()  # an undo: the log written again without its last lines
-        log.add_lines("\n".join(texts[:2]))
+        log.write_anew(texts[:2])  # an undo: the log written again without its last lines
         await until(pilot, lambda: log.scroll_offset.y == 0, "the two lines left shown from the top")
         assert shown(log) == drawn_afresh(log)
         assert [strip.text for strip in log.lines] == texts[:2]
         assert layouts and not any(layouts)
+
+
+async def test_the_log_written_anew_is_the_log_written_from_nothing() -> None:
+    """After an undo the log holds what a log given the same texts from nothing holds: the lines, their width,
+    the size it scrolls over, scrolled to the newest; past its most lines too, and with nothing left."""
+    app = Log()
+    async with app.run_test(size=(40, 12)) as pilot:
+        log = app.query_one(RoundLog)
+        log.add_lines("\n".join(f"Orc {n} swings at Raf and misses him by a whisker" for n in range(150)))
+        await until(pilot, lambda: log.lines_dropped > 0, "more lines than the log keeps")
+        for texts in (
+            [f"Orc {n} misses" for n in range(12)],
+            ["Raf falls", "A very long line of what the orcs shout at Raf as he falls to the ground"],
+            [f"Orc {n} swings at Raf and misses him by a whisker" for n in range(120)],
+            [],
+        ):
+            log.write_anew(texts)
+            await until(pilot, lambda: log.scroll_offset.y == max(len(log.lines) - ROWS, 0), "at the newest line")
+            kept = ([strip.text for strip in log.lines], log.widest_line, log.lines_dropped, log.virtual_size)
+            log.forget()
+            if texts:
+                log.add_lines("\n".join(texts))
+            assert kept == ([strip.text for strip in log.lines], log.widest_line, log.lines_dropped, log.virtual_size)
+            assert shown(log) == drawn_afresh(log)

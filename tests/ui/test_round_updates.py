@@ -16,7 +16,7 @@ from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets.lines import TextLines
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.phase_bar import PhaseBar
-from tui_combat.widgets.redraw import LogView
+from tui_combat.widgets.redraw import LogView, RoundLog
 
 ORCS = 200
 
@@ -79,16 +79,22 @@ async def test_keys_and_log_are_refreshed_only_when_they_change(
         await opened(pilot)
         screen = app.screen
         assert isinstance(screen, RoundScreen)
-        log = screen.query_one(LogView)
+        log = screen.query_one(RoundLog)
         clears = 0
-        real_clear = log.clear
+        real_clear, real_write_anew = log.clear, log.write_anew
 
         def counted_clear() -> LogView:
             nonlocal clears
             clears += 1
             return real_clear()
 
+        def counted_write_anew(texts: list[str]) -> None:
+            nonlocal clears
+            clears += 1
+            real_write_anew(texts)
+
         monkeypatch.setattr(log, "clear", counted_clear)
+        monkeypatch.setattr(log, "write_anew", counted_write_anew)
 
         refreshed = screen.keys_refreshed
         assert not store(app).can_undo

@@ -135,13 +135,14 @@ class CardAndLog:
             return False
 
     def _show_log(self, state: State) -> None:
-        """Append the entries the log does not show yet (all at once: one layout, one scroll); redraw it only
+        """Append the entries the log does not show yet (all at once: one layout, one scroll); write it anew only
         when an undo took entries away."""
         total = state.log_count
         log = self.round_log
         if total < self._log_count:
-            log.forget()
-            self._log_count = 0
+            log.write_anew([self._entry_line(entry) for entry in last_entries(state, min(total, LOG_LINES))])
+            self._log_count = total
+            return
         new = min(total - self._log_count, LOG_LINES)
         if new > 0:
             entries = last_entries(state, new)

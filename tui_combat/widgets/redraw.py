@@ -263,6 +263,20 @@ class RoundLog(SteadyScrollBars, LogView):
         if self._texts is not None:
             self._texts.clear()
 
+    def write_anew(self, texts: list[str]) -> None:
+        """The log holding ``texts`` (each lines separated by newlines) in place of what it held, scrolled to its
+        end: emptied first (:meth:`forget`), it was given a size of nothing, its scroll bar and scroll position
+        worked out for it, then for the new lines (an undo: some 0.3 ms)."""
+        if not texts:
+            self.forget()
+            return
+        self.lines.clear()
+        self.widest_line = self.lines_dropped = 0
+        if self._texts is not None:
+            self._texts.clear()
+        self.refresh()
+        self.add_lines("\n".join(texts))
+
 
 class WindowLog(RoundLog):
     """A log shown as a window on the newest lines, given whole at each update (the players' view: the last
