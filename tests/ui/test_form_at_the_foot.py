@@ -56,6 +56,22 @@ async def damage_prompt(pilot: Pilot[None]) -> tuple[RoundScreen, AmountPrompt]:
     return screen, await until_prompt(pilot)
 
 
+async def attack_form_drawn(pilot: Pilot[None]) -> tuple[RoundScreen, FormPanel]:
+    """The round screen of the session the app opens, with the attack form of the one acting drawn on it."""
+    screen = await opened_round(pilot)
+    await pilot.press("a")
+    form = await until_form(pilot, "the attack form")
+    assert isinstance(form, FormPanel)
+    await until(pilot, lambda: settled(screen), "the form drawn")
+    return screen, form
+
+
+def in_sight(field: Widget) -> list[Widget]:
+    """The parts of a list field in sight (its list of choices is hidden, and looks the same with the focus
+    or without)."""
+    return [part for part in field.walk_children() if all(node.display for node in part.ancestors_with_self)]
+
+
 def focused_id(app: CombatApp) -> str | None:
     focused = app.screen.focused
     return None if focused is None else focused.id
@@ -201,13 +217,9 @@ async def test_a_list_field_tells_the_screen_of_its_new_look_at_once(
     none tells it again later (that drew the field a second time, as it was, in a frame of its own)."""
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened_round(pilot)
-        await pilot.press("a")
-        form = await until_form(pilot, "the attack form")
-        await until(pilot, lambda: settled(screen), "the form drawn")
+        screen, form = await attack_form_drawn(pilot)
         field = form.query_one("#f-with", Select)
-        # Those in sight: the list of choices is hidden, and looks the same with the focus or without.
-        parts = [part for part in field.walk_children() if all(node.display for node in part.ancestors_with_self)]
+        parts = in_sight(field)
         assert parts
         told: list[object] = []
         post = screen.post_message
@@ -234,12 +246,9 @@ async def test_a_list_field_looks_as_the_stylesheet_says_each_time_the_focus_com
     the next times too, and after the theme changed."""
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened_round(pilot)
-        await pilot.press("a")
-        form = await until_form(pilot, "the attack form")
-        await until(pilot, lambda: settled(screen), "the form drawn")
+        screen, form = await attack_form_drawn(pilot)
         field = form.query_one("#f-with", Select)
-        parts = [field, *(part for part in field.walk_children() if all(n.display for n in part.ancestors_with_self))]
+        parts = [field, *in_sight(field)]
 
         def looks() -> list[str]:
             return [part.styles.css for part in parts]
@@ -266,17 +275,11 @@ async def test_a_list_field_left_with_the_focus_as_the_form_closed_looks_unfocus
     the focus and the one that does not each look as they did the first time, as the stylesheet says."""
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened_round(pilot)
-        await pilot.press("a")
-        form = await until_form(pilot, "the attack form")
-        await until(pilot, lambda: settled(screen), "the form drawn")
+        screen, form = await attack_form_drawn(pilot)
 
         def parts(field_id: str) -> list[Widget]:
             field = form.query_one(field_id, Select)
-            return [
-                field,
-                *(part for part in field.walk_children() if all(n.display for n in part.ancestors_with_self)),
-            ]
+            return [field, *in_sight(field)]
 
         def looks() -> dict[str, list[str]]:
             return {field_id: [part.styles.css for part in parts(field_id)] for field_id in ("#f-with", "#f-target")}
