@@ -169,6 +169,7 @@ class CombatApp(
         """A key that arrives while the screen on top is still opening (a form the key before it opened) is
         held for that screen, which takes it once it can (:meth:`FormDialog.hold_key`): never lost."""
         if isinstance(event, events.Key) and not event.is_forwarded:
+            self.key_came()
             hold = getattr(self.screen, "hold_key", None)
             if hold is not None and hold(event):
                 return

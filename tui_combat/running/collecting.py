@@ -6,11 +6,17 @@ in the middle of the key, before its frame. While the app runs it takes these st
 second, when one is due: between keys, which take a few milliseconds each. Python is left to start a
 collection on its own only past :data:`ON_ITS_OWN` objects (a burst, as the end of a round at 10,000
 combatants makes).
+
+A step of the older generations walks every object kept since the last one: at 2,000 combatants some 60,000
+(the lines drawn, kept with their caches), 23–28 ms on a slow machine, long enough to hold up a key that comes
+meanwhile. While keys come in a run (a GM stepping through the turns) only the newest generation is collected;
+the older step waits for a pause of :data:`KEYS_QUIET`, or until it has waited :data:`POSTPONED_AT` steps.
 """
 
 from __future__ import annotations
 
 import gc
+import time
 
 from textual.timer import Timer
 
@@ -25,16 +31,23 @@ ON_ITS_OWN = 20_000
 """Python's threshold while the app takes the steps: it starts a collection itself only past this many."""
 STEP_EVERY = 1 / 3
 """Seconds between the app's looks at whether a step is due."""
+KEYS_QUIET = 0.5
+"""Seconds without a key after which a step of the older generations may be taken."""
+POSTPONED_AT = 4 * OLDER
+"""Collections of the newest generation after which the next older one is taken even while keys come."""
 
 
-def collect_step() -> int | None:
+def collect_step(young_only: bool = False) -> int | None:
     """The collection Python would make now, made: none while fewer than :data:`YOUNG` new objects wait,
-    else the newest generation, with the next older one every :data:`OLDER` times (counted by Python).
-    Returns the oldest generation collected."""
+    else the newest generation, with the next older one every :data:`OLDER` times (counted by Python);
+    ``young_only`` (keys are coming): the newest generation only, unless the older one has waited
+    :data:`POSTPONED_AT` of its steps. Returns the oldest generation collected."""
     young, middle, old = gc.get_count()
     if young < YOUNG:
         return None
     generation = 2 if old >= OLDER else 1 if middle >= OLDER else 0
+    if young_only and middle < POSTPONED_AT:
+        generation = 0
     gc.collect(generation)
     return generation
 
@@ -44,6 +57,17 @@ class CollectingPart(AppBase):
     """The app takes the collector's steps (``__main__`` asks; the collector is off until the first screen
     is drawn). Otherwise it leaves the collector as it found it."""
     _collecting: Timer | None = None
+    _last_key_at = float("-inf")
+    clock = staticmethod(time.monotonic)
+    """Where the time since the last key is read (a test gives its own)."""
+
+    def key_came(self) -> None:
+        """A key arrived: the collector's older steps wait for a pause (see :func:`collect_step`)."""
+        self._last_key_at = self.clock()
+
+    def collect_between_keys(self) -> int | None:
+        """The step due, the older generations left for a pause in the keys."""
+        return collect_step(young_only=self.clock() - self._last_key_at < KEYS_QUIET)
 
     def _first_screen_drawn(self) -> None:
         """The collector on once the first screen is drawn (``__main__`` turned it off: starting up makes ever
@@ -52,4 +76,4 @@ class CollectingPart(AppBase):
             return
         gc.set_threshold(ON_ITS_OWN, *gc.get_threshold()[1:])
         gc.enable()
-        self._collecting = self.set_interval(STEP_EVERY, collect_step, name="collect between keys")
+        self._collecting = self.set_interval(STEP_EVERY, self.collect_between_keys, name="collect between keys")
