@@ -150,9 +150,7 @@ class ArrangedOnce(Compositor):
                 # Not asked at all when each of its cells to redraw lies under a widget drawn over it: the turn
                 # list and the log under the form at the foot as it opens, the screen and the boxes behind the
                 # list and the card as a turn moves on.
-                if self._rendering and all(
-                    any(cover.contains_region(part.intersection(seen)) for cover in above) for part in parts
-                ):
+                if all(any(cover.contains_region(part.intersection(seen)) for cover in above) for part in parts):
                     continue
                 # Asked for the lines from the first redrawn over it to the last only.
                 top, bottom = min(part.y for part in parts), max(part.bottom for part in parts)

@@ -48,11 +48,15 @@ class LogView(ScrollView, can_focus=True):
         """How many lines were dropped from the top since the view was last cleared."""
 
     def clear(self) -> Self:
+        self._drop_lines()
+        self.hold(Size(0, 0))
+        return self
+
+    def _drop_lines(self) -> None:
+        """Every line dropped and the view to be drawn again; its size left as it is (see :meth:`clear`)."""
         self.lines.clear()
         self.widest_line = self.lines_dropped = 0
-        self.hold(Size(0, 0))
         self.refresh()
-        return self
 
     def hold(self, size: Size) -> None:
         """``size`` as the view's virtual size (the lines it holds). Upstream: Textual lays the whole screen out
@@ -259,23 +263,19 @@ class RoundLog(SteadyScrollBars, LogView):
 
     def forget(self) -> None:
         """Empty the log and what it would wrap again."""
-        self.clear()
-        if self._texts is not None:
-            self._texts.clear()
+        self.write_anew([])
 
     def write_anew(self, texts: list[str]) -> None:
         """The log holding ``texts`` (each lines separated by newlines) in place of what it held, scrolled to its
-        end: emptied first (:meth:`forget`), it was given a size of nothing, its scroll bar and scroll position
-        worked out for it, then for the new lines (an undo: some 0.3 ms)."""
-        if not texts:
-            self.forget()
-            return
-        self.lines.clear()
-        self.widest_line = self.lines_dropped = 0
+        end. In one go: emptied first, it was given a size of nothing, its scroll bar and scroll position worked
+        out for it, then for the new lines (an undo: some 0.3 ms)."""
+        self._drop_lines()
         if self._texts is not None:
             self._texts.clear()
-        self.refresh()
-        self.add_lines("\n".join(texts))
+        if texts:
+            self.add_lines("\n".join(texts))
+        else:
+            self.hold(Size(0, 0))
 
 
 class WindowLog(RoundLog):
@@ -319,10 +319,9 @@ class WindowLog(RoundLog):
         if not added:
             self.virtual_size = Size(self.widest_line, len(self.lines))
 
-    def clear(self) -> WindowLog:
+    def _drop_lines(self) -> None:
         self._heights.clear()
-        super().clear()
-        return self
+        super()._drop_lines()
 
     def _draw(self, texts: Iterable[str]) -> None:
         width = max(self._wrapped_at, self.min_width)
