@@ -91,6 +91,11 @@ class Terminal:
         blank = (frozenset(), None, self.background) if not self.attributes & BLANK_SHOWS else look
         for character in text:
             width = cell_len(character)
+            if width == 0:  # a combining mark joins the cell before it, even the last one of a row
+                if 0 < self.x <= WIDTH:
+                    before, its_look = self.cells[self.y][self.x - 1]
+                    self.cells[self.y][self.x - 1] = (before + character, its_look)
+                continue
             if self.x + width <= WIDTH:
                 self.cells[self.y][self.x] = (character, blank if character == " " else look)
                 if width == 2:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from rich.console import Console
 from rich.segment import Segment
@@ -82,6 +82,7 @@ segments = st.lists(st.tuples(texts, styles), max_size=3)
         max_size=3,
     )
 )
+@example(frames=[("", [((1, 70), [("Orc 5", None), ("Orc 5", None), ("e\u0301", None)])], (1, 1))])
 def test_frames_show_the_same_with_the_fewest_codes(frames: list[Any]) -> None:
     """Frames as Textual writes them (pieces at cells, over one another or not, in any styles, a mode set before
     them, the cursor and the style put back after): the same cells, cursor and style, and never longer than
