@@ -11,13 +11,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from textual.app import App, ComposeResult
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from tui_combat.textual_ext import STOCK_SWITCH, stock_textual
-from tui_combat.textual_ext.frames import ArrangedOnce, DrawnOnce, LaidOutInPlace
+from tui_combat.textual_ext.frames import ArrangedOnce, DrawnOnce, LaidOutInPlace, outermost
 from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 from tui_combat.textual_ext.terminal_driver import GoneTerminalOutput, kept_driver
 
@@ -134,6 +136,25 @@ def test_a_frame_asks_only_the_widgets_some_of_whose_cells_show() -> None:
         beside: (Region(0, 0, 80, 10), whole),
     }
     assert list(ArrangedOnce.uncovered(shown)) == [top, half, beside]
+
+
+regions = st.builds(Region, st.integers(0, 70), st.integers(0, 20), st.integers(0, 12), st.integers(0, 6))
+
+
+@given(st.lists(regions, max_size=12))
+def test_the_regions_a_frame_redraws_are_narrowed_to_the_outermost_with_the_same_cells(
+    given_regions: list[Region],
+) -> None:
+    """A layout that shows a form redraws the form and each of its parts: a frame looks at the form only."""
+    kept = outermost(given_regions)
+
+    def cells(of: list[Region]) -> set[tuple[int, int]]:
+        return {(x, y) for region in of for y in range(region.y, region.bottom) for x in range(region.x, region.right)}
+
+    assert cells(kept) == cells(given_regions)
+    assert all(region for region in kept)
+    assert not any(one is not other and one.contains_region(other) for one in kept for other in kept)
+    assert set(kept) <= set(given_regions)
 
 
 def test_a_layout_tells_a_scroll_view_its_sizes_as_steady_scroll_bars_take_them() -> None:

@@ -141,6 +141,7 @@ class ArrangedOnce(Compositor):
             return shown
         if self._narrowed_widgets is None:
             self._narrowed_widgets = {}
+            narrowed = outermost(narrowed)  # (a layout gives a form and each of its parts: the form says it all)
             above: list[Region] = []
             for widget, (region, clip) in shown.items():  # (the one on top first)
                 seen = region.intersection(clip)
@@ -157,9 +158,19 @@ class ArrangedOnce(Compositor):
                 band = Region(clip.x, top, clip.width, bottom - top)
                 self._narrowed_widgets[widget] = (region, clip.intersection(band))
                 drawn = region.intersection(clip.intersection(band))
-                if drawn:
+                if drawn and not any(cover.contains_region(drawn) for cover in above):
                     above.append(drawn)
         return self._narrowed_widgets
+
+
+def outermost(regions: list[Region]) -> list[Region]:
+    """``regions`` without the empty ones and those that lie inside another one: the same cells, the largest
+    first."""
+    kept: list[Region] = []
+    for region in sorted(set(regions), key=lambda region: region.area, reverse=True):
+        if region and not any(other.contains_region(region) for other in kept):
+            kept.append(region)
+    return kept
 
 
 def never_drawn(widget: Widget) -> bool:
