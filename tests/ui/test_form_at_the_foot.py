@@ -301,6 +301,43 @@ async def test_a_list_field_left_with_the_focus_as_the_form_closed_looks_unfocus
         assert looks() == first
 
 
+async def test_the_field_that_had_the_focus_as_the_form_closed_is_not_restyled_as_it_takes_it_again(
+    make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Left looking focused as the form closed, the first field looks so as it takes the focus again: it is not
+    restyled (some 1.3 ms of the key that opens the form). After a change of theme meanwhile it is, and looks as
+    the new stylesheet says."""
+    app = start(make_app, data_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, form = await attack_form_drawn(pilot)
+        field = form.query_one("#f-with", Select)
+        nodes = {field, *field.walk_children()}
+        applied: list[object] = []
+        apply = app.stylesheet.apply
+
+        def counted(node: Any, *args: Any, **kwargs: Any) -> Any:
+            if node in nodes:
+                applied.append(node)
+            return apply(node, *args, **kwargs)
+
+        monkeypatch.setattr(app.stylesheet, "apply", counted)
+        for theme in (None, next(name for name in app.available_themes if name != app.theme)):
+            await pilot.press("escape")
+            await until_closed(pilot, form)
+            if theme is not None:
+                app.theme = theme
+                await pilot.pause()
+            applied.clear()
+            await pilot.press("a")
+            await until_form(pilot, "the attack form again")
+            await until(pilot, lambda: settled(screen), "the form drawn again")
+            assert focused_id(app) == "f-with"
+            assert bool(applied) is (theme is not None), f"restyled: {len(applied)}, theme changed: {theme}"
+            kept = [part.styles.css for part in (field, *in_sight(field))]
+            app.stylesheet.update_nodes([field, *in_sight(field)])  # worked out from nothing
+            assert kept == [part.styles.css for part in (field, *in_sight(field))]
+
+
 async def test_opening_the_form_again_asks_nothing_under_it_for_its_lines(
     make_app: Callable[..., CombatApp], data_root: Path
 ) -> None:

@@ -210,6 +210,9 @@ class ChoiceField(TypeAheadSelect):
         """The rules each part was given, by the focus and the classes of the field and those around it, while
         the stylesheet is the same (its rules are made anew when the theme or the CSS changes)."""
 
+    _given: tuple[object, ...] | None = None
+    """The look, the stylesheet's rules and the parts shown it was last restyled with."""
+
     looks_stale = False
     """The focus left while the field was hidden (its form closed) and it was not restyled: it still looks
     focused, until :meth:`restyle` (see :meth:`FormPanel.ask`)."""
@@ -228,13 +231,17 @@ class ChoiceField(TypeAheadSelect):
         # list is hidden and looks the same with the focus or without (it is restyled as it opens). Each part's
         # rules are worked out once for each look, and given again as they were after (1.6 ms → 0.3 ms of the
         # key that opens the attack form).
-        self.looks_stale = False
+        stale, self.looks_stale = self.looks_stale, False
         parts = [part for child in self.children if child.display for part in child.walk_children(with_self=True)]
         stylesheet = self.app.stylesheet
         look = (value, *(node.classes for node in self.ancestors_with_self))
         kept = self._looks.get(look)
         if kept is None or kept[0] is not stylesheet.rules_map:
             kept = self._looks[look] = (stylesheet.rules_map, {})
+        given = (look, stylesheet.rules_map, parts)
+        if stale and given == self._given:
+            return  # (left looking focused as its form closed, and focused again as it opens: it looks so)
+        self._given = given
         for node in (self, *parts):
             stylesheet.apply(node, animate=True, cache=kept[1])
         for part in parts:
