@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
@@ -210,19 +211,20 @@ class ChoiceField(TypeAheadSelect):
         """The rules each part was given, by the focus and the classes of the field and those around it, while
         the stylesheet is the same (its rules are made anew when the theme or the CSS changes)."""
 
-    _given: tuple[object, ...] | None = None
-    """The look, the stylesheet's rules and the parts shown it was last restyled with."""
+    _given: tuple[tuple[object, ...], object, list[DOMNode]] | None = None
+    """The look (the focus first), the stylesheet's rules and the parts shown it was last restyled with."""
 
-    looks_stale = False
-    """The focus left while the field was hidden (its form closed) and it was not restyled: it still looks
-    focused, until :meth:`restyle` (see :meth:`FormPanel.ask`)."""
+    @property
+    def looks_stale(self) -> bool:
+        """The focus left while the field was hidden (its form closed) and it was not restyled: it still looks
+        focused, until :meth:`restyle` (see :meth:`FormPanel.ask`)."""
+        return self._given is not None and self._given[0][0] is True and not self.has_focus
 
     def watch_has_focus(self, value: bool) -> None:
         # A field hidden with its form (closed) is not restyled as the focus leaves it: nobody sees it, and
         # restyled again as the form opens on it, its parts would be drawn anew (some 2 ms of the key that
         # opens the attack form). One opened again without the focus is restyled then.
         if not value and not all(node.display for node in self.ancestors_with_self):
-            self.looks_stale = True
             return
         self.restyle(value)
 
@@ -231,17 +233,16 @@ class ChoiceField(TypeAheadSelect):
         # list is hidden and looks the same with the focus or without (it is restyled as it opens). Each part's
         # rules are worked out once for each look, and given again as they were after (1.6 ms → 0.3 ms of the
         # key that opens the attack form).
-        stale, self.looks_stale = self.looks_stale, False
         parts = [part for child in self.children if child.display for part in child.walk_children(with_self=True)]
         stylesheet = self.app.stylesheet
         look = (value, *(node.classes for node in self.ancestors_with_self))
         kept = self._looks.get(look)
         if kept is None or kept[0] is not stylesheet.rules_map:
             kept = self._looks[look] = (stylesheet.rules_map, {})
-        given = (look, stylesheet.rules_map, parts)
-        if stale and given == self._given:
+        last = self._given
+        if last is not None and last[0] == look and last[1] is stylesheet.rules_map and last[2] == parts:
             return  # (left looking focused as its form closed, and focused again as it opens: it looks so)
-        self._given = given
+        self._given = (look, stylesheet.rules_map, parts)
         for node in (self, *parts):
             stylesheet.apply(node, animate=True, cache=kept[1])
         for part in parts:

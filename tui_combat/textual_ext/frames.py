@@ -109,23 +109,15 @@ class ArrangedOnce(Compositor):
     def uncovered(shown: dict[Widget, tuple[Region, Region]]) -> dict[Widget, tuple[Region, Region]]:
         """``shown`` (the widgets in sight, the one on top first, as Textual paints them) without those that lie
         wholly under one widget above them: none of their cells shows."""
-        above: list[tuple[int, int, int, int]] = []
+        above: list[Region] = []
         kept = {}
         for widget, (region, clip) in shown.items():
-            x, y, width, height = region.intersection(clip)
-            right, bottom = x + width, y + height
-            if (
-                width
-                and height
-                and any(
-                    left <= x and top <= y and right <= cover_right and bottom <= cover_bottom
-                    for left, top, cover_right, cover_bottom in above
-                )
-            ):
+            seen = region.intersection(clip)
+            if seen and lies_under(seen, above):
                 continue
             kept[widget] = (region, clip)
-            if width and height:
-                above.append((x, y, right, bottom))
+            if seen:
+                above.append(seen)
         return kept
 
     @property
@@ -151,14 +143,14 @@ class ArrangedOnce(Compositor):
                 # Not asked at all when each of its cells to redraw lies under a widget drawn over it: the turn
                 # list and the log under the form at the foot as it opens, the screen and the boxes behind the
                 # list and the card as a turn moves on.
-                if all(any(cover.contains_region(part.intersection(seen)) for cover in above) for part in parts):
+                if all(lies_under(part.intersection(seen), above) for part in parts):
                     continue
                 # Asked for the lines from the first redrawn over it to the last only.
                 top, bottom = min(part.y for part in parts), max(part.bottom for part in parts)
                 band = Region(clip.x, top, clip.width, bottom - top)
                 self._narrowed_widgets[widget] = (region, clip.intersection(band))
                 drawn = region.intersection(clip.intersection(band))
-                if drawn and not any(cover.contains_region(drawn) for cover in above):
+                if drawn and not lies_under(drawn, above):
                     above.append(drawn)
         return self._narrowed_widgets
 
@@ -168,9 +160,14 @@ def outermost(regions: list[Region]) -> list[Region]:
     first."""
     kept: list[Region] = []
     for region in sorted(set(regions), key=lambda region: region.area, reverse=True):
-        if region and not any(other.contains_region(region) for other in kept):
+        if region and not lies_under(region, kept):
             kept.append(region)
     return kept
+
+
+def lies_under(region: Region, covers: list[Region]) -> bool:
+    """Whether one of ``covers`` holds all of ``region``."""
+    return any(cover.contains_region(region) for cover in covers)
 
 
 def never_drawn(widget: Widget) -> bool:
