@@ -173,6 +173,10 @@ class CombatApp(
             hold = getattr(self.screen, "hold_key", None)
             if hold is not None and hold(event):
                 return
+        if isinstance(event, events.Paste):
+            take_paste = getattr(self.screen, "take_paste", None)
+            if take_paste is not None and take_paste(event.text):
+                return
         await super().on_event(event)
 
 

@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
 from tests.waiting import settled, until
+from tui_combat.widgets.amount_prompt import FIELD_WIDTH, AmountPrompt
 from tui_combat.widgets.footer import KeyFooter, ShownKey, shown_keys
 from tui_combat.widgets.lines import TextLines
 
@@ -129,6 +130,19 @@ def screen_text(screen: Widget, fields: bool = True) -> str:
     )
 
 
+def prompt_cuts(prompt: AmountPrompt) -> list[str]:
+    """The amount prompt's title and keys, drawn on the footer's row, when not all of them shows; its
+    placeholder when wider than the field."""
+    found = [
+        f"prompt {part} cut: {want!r} shows as {prompt.shown(part)!r}"
+        for part, want in (("title", prompt.title_text), ("keys", prompt.keys_text))
+        if " ".join(_words(want)) not in " ".join(_words(prompt.shown(part)))
+    ]
+    if not prompt.value and len(prompt.placeholder) > FIELD_WIDTH:
+        found.append(f"placeholder cut: {prompt.placeholder!r} in {FIELD_WIDTH} columns")
+    return found
+
+
 def cut_labels(screen: Widget, inputs: str = "all") -> list[str]:
     """Statics and texts (labels, notes, hints, the round's next move, footer keys, tick boxes) whose text is
     not all drawn, and fields whose
@@ -147,6 +161,9 @@ def cut_labels(screen: Widget, inputs: str = "all") -> list[str]:
                 and not (widget.has_focus and widget.placeholder in " ".join(_words(text)))
             ):
                 found.append(f"placeholder cut: {widget.placeholder!r} in {widget.content_size.width} columns")
+            continue
+        if isinstance(widget, KeyFooter) and widget.drawn_over:
+            found.extend(prompt_cuts(widget.screen.amount_prompt))
             continue
         if isinstance(widget, KeyFooter):
             seen_keys = " ".join(_words(drawn(widget)))

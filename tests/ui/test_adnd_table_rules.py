@@ -94,7 +94,7 @@ async def test_a_surprised_large_troll(make_app: Callable[..., CombatApp], data_
         damage = await until_prompt(pilot, "the damage the hit calls for")
         assert prompt_line(app, "title") == "Damage to Troll (war hammer)"
         # PHB Table 44: the war hammer deals 1d4 to large (1d4+1 to man-sized), +4 magic.
-        assert damage.field.placeholder == "1d4+4"
+        assert damage.placeholder == "1d4+4"
         note = prompt_line(app, "note")
         assert "large column" in note, note
         await pilot.press("6", "enter")

@@ -267,9 +267,9 @@ async def test_a_concentration_save_is_asked_after_damage(make_app: Callable[...
 
         await pilot.press("d")
         prompt = await until_prompt(pilot, "the damage prompt")
-        assert prompt.field.placeholder == "12 fire"
+        assert prompt.placeholder == "12 fire"
         await pilot.press(*"12 fi")
-        await until(pilot, lambda: visible_text(prompt.field).strip() == "12 fire", "the type completed")
+        await until(pilot, lambda: prompt_line(app, "field") == "12 fire", "the type completed")
         await pilot.press("right", "enter")
         await until(
             pilot,

@@ -94,7 +94,7 @@ async def test_attack_target_chance_damage(ruleset: str, make_app: Callable[...,
         form.query_one("#f-roll").focus()
         await pilot.press("1", "2", "enter")
         damage = await until_prompt(pilot, "the damage the hit calls for")
-        assert prompt_line(app, "title") == "Damage to Orc 2 (war hammer)" and damage.field.placeholder == "1d4+5"
+        assert prompt_line(app, "title") == "Damage to Orc 2 (war hammer)" and damage.placeholder == "1d4+5"
         assert prompt_line(app, "keys") == "Enter: roll 1d4+5 · Esc: cancel"
         await pilot.press("7")  # what the real die showed: 2 + 5
         await until(pilot, lambda: prompt_line(app, "keys") == "Enter: apply · Esc: cancel", "Enter now applies the 7")

@@ -8,10 +8,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import DataTable
 
 from tests.ui.fights import messages, opened, saved_round, until
-from tests.ui.steps import SIZE, amount_prompt, prompt_error, store, until_sessions, until_setup, visible_text
+from tests.ui.steps import (
+    SIZE,
+    amount_prompt,
+    prompt_error,
+    prompt_line,
+    store,
+    until_sessions,
+    until_setup,
+    visible_text,
+)
 from tui_combat import __main__ as cli
 from tui_combat.app import CombatApp
 from tui_combat.engine.contract import FieldSpec
@@ -100,7 +110,8 @@ async def test_odd_digits_in_the_damage_field(make_app: Callable[..., CombatApp]
             assert f'Cannot read "{typed}"' in prompt_error(app), prompt_error(app)
             await pilot.press("escape")
         await pilot.press("h")
-        amount_prompt(app).field.insert_text_at_cursor(ENDLESS)  # as a paste would
+        app.post_message(events.Paste(ENDLESS))  # as the terminal hands on a paste
+        await until(pilot, lambda: amount_prompt(app).value == ENDLESS, "the pasted digits in the prompt")
         await pilot.press("enter")
         assert prompt_error(app) == f"Healing: a whole number of at most {MAX_DIGITS} digits."
         await pilot.press("escape", "d", "7", "enter")
@@ -130,7 +141,7 @@ async def test_names_with_markup_are_shown_as_they_are(make_app: Callable[..., C
         )
 
         await pilot.press("d")
-        assert visible_text(app.screen.query_one("#prompt-title")).strip() == f"Damage to {RAF}"
+        assert prompt_line(app, "title") == f"Damage to {RAF}"
         await pilot.press("3", "enter")
         log = visible_text(screen.query_one(LogView))
         assert RAF in log, log

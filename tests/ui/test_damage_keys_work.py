@@ -1,15 +1,13 @@
 """The keys of a damage (``d`` opens the prompt, Enter applies it, ``u`` undoes it) do no more than what they
 change: an undo lays nothing out, no frame of theirs has Textual arrange the whole screen a second time, the
-prompt opening asks only the widgets on its line for that line, and its field is emptied after the Enter's
-frame. A next turn right after a dialog closed asks no more widgets for their lines than any other."""
+prompt is drawn on the footer's line, laying nothing out and leaving the focus where it is. A next turn right
+after a dialog closed asks no more widgets for their lines than any other."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-from textual.widgets import Static
 
 from tests.ui.fights import opened_round, saved_round
 from tests.ui.steps import SIZE, log_texts, store
@@ -62,20 +60,21 @@ async def test_an_undo_lays_nothing_out_nor_arranges_the_screen(
         await pilot.press("q")
 
 
-async def test_the_prompt_opening_asks_only_the_widgets_on_its_line_and_only_for_that_line(
+async def test_the_prompt_is_drawn_on_the_footers_line_and_lays_nothing_out_nor_moves_the_focus(
     make_app: Callable[..., CombatApp], data_root: Path
 ) -> None:
-    """``d`` shows the prompt on the footer's line: its frame, which follows a layout, asks only the widgets
-    lying on that line and not wholly under the prompt there for their lines, and only for that line: none.
-    (After a layout every widget around the changes was asked for every line of its own: the screen's 24, the
-    phase bar, the list's box.) Its title,
-    the same as the last time, and its refusal's line, empty, are not written again (each asked for a layout
-    and was drawn anew)."""
+    """``d`` draws the prompt on the footer's row: its frame asks the footer alone for its one line, and nothing
+    is laid out; the digits typed, Esc, and Enter applying a damage lay nothing out either, and the focus stays on
+    the turn list throughout (a prompt of widgets laid the screen out as it opened and closed, and moved the
+    focus to its field and back: some twenty messages). Opened again, the prompt is empty."""
     saved_round(data_root, "ambush", ["Raf", "Ada"], 200)
     app = make_app(resume="ambush")
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened_round(pilot)
         await until(pilot, lambda: settled(screen), "the round drawn")
+        target = screen.selected()
+        assert target is not None
+        hp = store(app).state.combatant(target).hp
         asked: dict[str, list[int]] = {}
         for widget in (screen, screen.phase_bar, screen.order_list, screen.round_log, screen.key_footer):
             render_lines = widget.render_lines
@@ -85,28 +84,31 @@ async def test_the_prompt_opening_asks_only_the_widgets_on_its_line_and_only_for
                 return _render(crop)
 
             widget.render_lines = noted  # type: ignore[method-assign]
-        written: list[str] = []
-        for part in ("#prompt-title", "#prompt-error"):
-            line = screen.amount_prompt.query_one(part, Static)
-            update = line.update
+        focused: list[object] = []
+        set_focus = screen.set_focus
 
-            def noted_update(*args: Any, _update: Any = update, _part: str = part, **kwargs: Any) -> Any:
-                written.append(_part)
-                return _update(*args, **kwargs)
+        def noted_focus(*args: Any, **kwargs: Any) -> Any:
+            focused.append(args[0] if args else None)
+            return set_focus(*args, **kwargs)
 
-            line.update = noted_update  # type: ignore[method-assign]
+        screen.set_focus = noted_focus  # type: ignore[method-assign]
         for time in range(3):  # (the first time, a warm-up: the screen's first frames may still be on their way)
+            calls = counting(screen, "reflow")
             asked.clear()
             await pilot.press("d")
             await until(pilot, lambda: screen.amount_prompt.is_open and settled(screen), "the prompt drawn")
-            if time:
-                assert written == [], written
-            written.clear()
+            assert screen.amount_prompt.value == ""
             if time and not stock_textual():
-                # (the footer, and the screen's line behind it, lie wholly under the prompt: not asked at all)
-                assert asked == {}, asked
-            await pilot.press("escape")
-            await until(pilot, lambda: not screen.amount_prompt.is_open and settled(screen), "the prompt left")
+                assert asked == {"KeyFooter": [1]}, asked
+            await pilot.press("3")
+            await until(pilot, lambda: screen.amount_prompt.value == "3" and settled(screen), "3 typed")
+            assert "3" in screen.key_footer.render_line(0).text
+            await pilot.press("escape" if time < 2 else "enter")
+            await until(pilot, lambda: not screen.amount_prompt.is_open and settled(screen), "the prompt closed")
+            assert calls == [], (time, calls)
+            assert focused == [] and screen.focused is screen.order_list, focused
+        assert store(app).state.combatant(target).hp == hp - 3
+        assert "3" not in screen.key_footer.render_line(0).text
         await pilot.press("q")
 
 
@@ -149,40 +151,6 @@ async def test_a_next_turn_right_after_a_dialog_closed_asks_the_footer_and_the_l
             await pilot.press("b")
             await until(pilot, lambda: store(app).state.cursor == before and settled(screen), "back")
         await pilot.press("q")
-
-
-async def test_the_prompts_field_is_emptied_after_the_frame_of_the_enter_that_closed_it(
-    make_app: Callable[..., CombatApp], data_root: Path
-) -> None:
-    """Emptying the field runs its watchers and sends its Changed message up to the app: it waits until the
-    Enter's frame is out (the field, hidden, shows nothing of it). Opened again, the field is empty."""
-    saved_round(data_root, "ambush", ["Raf", "Ada"], 200)
-    app = make_app(resume="ambush")
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened_round(pilot)
-        target = screen.selected()
-        assert target is not None
-        hp = store(app).state.combatant(target).hp
-        field = screen.amount_prompt.field
-        held_at_frames: list[str] = []
-        display = app._display
-
-        def shown(on: Any, update: Any) -> None:
-            if update is not None and not screen.amount_prompt.is_open:
-                held_at_frames.append(field.value)
-            display(on, update)
-
-        await pilot.press("d", "3")
-        await until(pilot, lambda: field.value == "3" and settled(screen), "3 typed")
-        app._display = shown  # type: ignore[method-assign]
-        await pilot.press("enter")
-        await until(pilot, lambda: store(app).state.combatant(target).hp == hp - 3, "the damage")
-        await until(pilot, lambda: settled(screen) and field.value == "", "the field emptied")
-        assert held_at_frames[:1] == ["3"], held_at_frames
-        await pilot.press("d")
-        await until(pilot, lambda: screen.amount_prompt.is_open and settled(screen), "the prompt again")
-        assert field.value == ""
-        await pilot.press("escape", "q")
 
 
 async def test_the_first_action_of_a_fight_lights_undo_in_the_frame_of_its_enter(

@@ -113,7 +113,7 @@ async def test_damage_and_healing_redraw_no_whole_frame(make_app: Callable[..., 
         whole = count_whole_frames(app)
         await pilot.press("d")
         prompt = await until_prompt(pilot, "the damage prompt")
-        assert prompt.field.region.width > 0 and prompt.field.has_focus
+        assert prompt.is_open and round_screen.key_footer.drawn_over
         await pilot.press(*"2d", "enter")  # refused: the complaint over the prompt
         await until(pilot, lambda: prompt_error(app) != "" and settled(round_screen), "the complaint shown")
         await pilot.press("ctrl+u", "3", "enter")

@@ -128,7 +128,7 @@ async def test_advantage_a_critical_hit_and_death_saves(make_app: Callable[..., 
         # Too long for the prompt's title at 80 columns: what the hit was goes on the line above it.
         assert prompt_line(app, "title") == "Damage to Goblin 1"
         assert prompt_line(app, "note") == "critical hit: the damage dice twice"
-        assert damage.field.placeholder == "2d8+3"
+        assert damage.placeholder == "2d8+3"
         await pilot.press("1", "2", "enter")
         await until_prompt_closed(pilot, "the round after the damage")
         texts = [e.text for e in store(app).state.log_entries()]

@@ -160,7 +160,7 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         await pilot.press("tab", "tab", "tab", "tab", "1", "5", "enter")
         # A hit: the damage comes next, her dice filled in; 5 is what the real dice showed.
         damage = await until_prompt(pilot, "the damage the hit calls for")
-        assert prompt_line(app, "title") == "Damage to Goblin 1" and damage.field.placeholder == "1d8+2"
+        assert prompt_line(app, "title") == "Damage to Goblin 1" and damage.placeholder == "1d8+2"
         await pilot.press("5", "enter")
         await until_prompt_closed(pilot)
         state = store(app).state

@@ -113,7 +113,7 @@ async def test_slash_finds_a_name_and_letters_fire_no_command(
         prompt = await until_prompt(pilot, "the search")
         await pilot.press(*"orc 2", "5")  # n, b, r, d…: typed, not keys of the round
         assert store(app).state is state
-        assert prompt.field.value == "orc 25"
+        assert prompt.value == "orc 25"
         await pilot.press("enter")
         await until_prompt_closed(pilot, "the search closed")
         assert store(app).state.combatant(app.screen.query_one(OrderList).selected_combatant() or "").name == "Orc 25"

@@ -40,7 +40,7 @@ from tui_combat.saves.locations import sessions_dir
 from tui_combat.screens.form_panel import FormPanel
 from tui_combat.screens.round import RoundScreen
 from tui_combat.textual_ext import stock_textual
-from tui_combat.widgets.amount_prompt import AmountPrompt
+from tui_combat.widgets.amount_prompt import FIELD_WIDTH, AmountPrompt
 from tui_combat.widgets.order_list import OrderList
 
 
@@ -435,42 +435,55 @@ async def test_a_form_shown_is_arranged_once(make_app: Callable[..., CombatApp],
 
 async def test_the_amount_prompts_cursor_stays_still(make_app: Callable[..., CombatApp], data_root: Path) -> None:
     """The damage prompt's cursor does not blink: a blink is a frame every half second, over SSH too, and a key
-    typed just after one waited for the next frame Textual allows."""
+    typed just after one waited for the next frame Textual allows. It is drawn on the cell after what is typed,
+    in the cursor's look, and the line stays as it is while nothing is typed."""
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
         screen, prompt = await damage_prompt(pilot)
-        field = prompt.field
-        assert field.has_focus and not field.cursor_blink
         await pilot.press("3")
-        await until(pilot, lambda: field.value == "3" and settled(screen), "the 3 typed")
-        assert field._cursor_visible
+        await until(pilot, lambda: prompt.value == "3" and settled(screen), "the 3 typed")
+        footer = screen.key_footer
+        line = footer.render_line(0)
+        field_at = line.text.index("3")
+        cursor_cell = line.crop(field_at + 1, field_at + 2)
+        digit_cell = line.crop(field_at, field_at + 1)
+        assert [segment.style for segment in cursor_cell] != [segment.style for segment in digit_cell]
+        redrawn: list[object] = []
+        refresh = footer.refresh
+
+        def noted(*args: Any, **kwargs: Any) -> Any:
+            redrawn.append(args)
+            return refresh(*args, **kwargs)
+
+        footer.refresh = noted  # type: ignore[method-assign]
+        await pilot.press("f20")  # a key nothing takes: the prompt's line is not redrawn
+        await until(pilot, lambda: settled(screen), "the key passed")
+        assert redrawn == [] and footer.render_line(0) == line
 
 
-async def test_the_prompt_lies_over_the_footer_and_its_line_goes_out_whole(
+async def test_the_prompt_is_drawn_on_the_footers_row_and_its_line_goes_out_whole(
     make_app: Callable[..., CombatApp], data_root: Path
 ) -> None:
-    """The damage prompt lies over the footer: the footer stays where it is, and the prompt's line is cut only
-    at the prompt's own parts (a cut is a piece sent with its own cursor move and colours)."""
+    """The damage prompt is drawn on the footer's row, which stays where it is: the row is one piece on the
+    terminal's line (a cut is a piece sent with its own cursor move and colours), and the keys come back on
+    it when the prompt closes."""
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened_round(pilot)
         await until(pilot, lambda: settled(screen), "the round drawn")
         footer = screen.key_footer
         compositor = screen._compositor
+        keys = footer.render_line(0).text
         await pilot.press("d")
         prompt = await until_prompt(pilot)
         await until(pilot, lambda: settled(screen), "the prompt drawn")
-        assert footer.display and footer.region == prompt.region
-        edges = {
-            edge
-            for widget in (prompt, *prompt.walk_children())
-            if widget.region
-            for edge in (widget.region.x, widget.region.right)
-        }
-        assert set(compositor.cuts[prompt.region.y]) <= edges | {0, SIZE[0]}
+        assert footer.drawn_over and prompt.title_text in footer.render_line(0).text
+        assert footer.region.bottom == SIZE[1] and not prompt.display
+        assert set(compositor.cuts[footer.region.y]) <= {0, SIZE[0]}
         await pilot.press("3", "enter")
         await until(pilot, lambda: not prompt.is_open and settled(screen), "the damage done")
         assert footer in compositor.visible_widgets and footer.region.bottom == SIZE[1]
+        assert not footer.drawn_over and footer.render_line(0).text.split() == keys.split()
 
 
 async def test_the_selected_row_stays_in_sight_above_a_refusal(
@@ -519,8 +532,7 @@ async def test_typing_in_the_amount_prompt_lays_nothing_out(
     app = start(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
         screen, prompt = await damage_prompt(pilot)
-        field = prompt.field
-        await until(pilot, lambda: field.has_focus and settled(screen), "the prompt open")
+        await until(pilot, lambda: settled(screen), "the prompt open")
         reflows: list[object] = []
         reflow = screen._compositor.reflow
 
@@ -531,10 +543,11 @@ async def test_typing_in_the_amount_prompt_lays_nothing_out(
         screen._compositor.reflow = noted  # type: ignore[method-assign]
         typed = "1+1+1+1+1+1+1+1+1"  # longer than the field is wide
         await pilot.press(*typed)
-        await until(pilot, lambda: field.value == typed and settled(screen), "the expression typed")
+        await until(pilot, lambda: prompt.value == typed and settled(screen), "the expression typed")
         assert reflows == []
-        assert field.scroll_offset.x > 0 and field.cursor_position == len(typed)
-        assert len(typed) - field.scroll_offset.x < field.size.width  # the cursor, at the end, is in sight
+        assert prompt.scrolled > 0 and prompt.cursor == len(typed)
+        assert len(typed) - prompt.scrolled < FIELD_WIDTH  # the cursor, at the end, is in sight
+        assert typed[-FIELD_WIDTH + 1 :] in screen.key_footer.render_line(0).text
         target = screen.selected()
         assert target is not None
         hp = store(app).state.combatant(target).hp

@@ -150,7 +150,7 @@ async def test_keys_typed_while_a_resume_opens_reach_the_fight(
             assert isinstance(screen, RoundScreen)
             await until(
                 pilot,
-                lambda: screen.amount_prompt.is_open and screen.amount_prompt.field.value == "4",
+                lambda: screen.amount_prompt.is_open and screen.amount_prompt.value == "4",
                 "the damage prompt holding the 4 typed",
             )
             assert store(app).state.cursor == 1

@@ -191,7 +191,7 @@ async def test_trudvang_countdown_round(make_app) -> None:
             "Two-handed axe · Fridgar may parry or dodge first: Esc, and the damage is asked for if it fails. "
             "8–10 roll again: type the dice one by one (8 4). Hardened leather absorbs 3 (BV 30)."
         )
-        assert damage.field.placeholder == "1d10!8+2"  # OR 8 for a two-handed weapon, + Ulf's Strength
+        assert damage.placeholder == "1d10!8+2"  # OR 8 for a two-handed weapon, + Ulf's Strength
         await pilot.press("escape")
         await until_prompt_closed(pilot, "the damage left for the parry")
         state = store(app).state
@@ -286,7 +286,7 @@ async def test_trudvang_countdown_round(make_app) -> None:
         # The raider does not defend: the damage goes straight on (a seax: 1d10 open on 10, + Strength 1).
         damage = await until_prompt(pilot, "the damage the hit calls for")
         assert prompt_line(app, "title") == "Damage to Raider 1 (Seax)", dialog_error(app)
-        assert damage.field.placeholder == "1d10!+1"
+        assert damage.placeholder == "1d10!+1"
         await pilot.press("4", "enter")
         await until_prompt_closed(pilot)
         assert store(app).state.combatant(raider1).hp == raider_hp - 2  # fur / leather PV 2
@@ -369,7 +369,7 @@ async def test_a_hit_fills_in_the_damage_takes_the_armour_off_and_shows_the_dama
         await fill_weapon_form(pilot, "a", "6", "3")
         damage = await until_prompt(pilot, "the damage the hit calls for")
         assert prompt_line(app, "title") == "Damage to Fridgar", dialog_error(app)  # the weapon above: keys whole
-        assert damage.field.placeholder == "1d10!8+2"
+        assert damage.placeholder == "1d10!8+2"
         assert prompt_line(app, "keys") == "Enter: roll 1d10!8+2 · Esc: cancel"
         assert " ".join(prompt_line(app, "note").split()).endswith("Hardened leather absorbs 3 (BV 30).")
         await pilot.press("8", "space", "5", "enter")

@@ -153,7 +153,7 @@ async def test_damage_typed_at_once_with_the_key_after_it(make_app: Callable[...
         )
         state = store(app).state
         assert state.combatant(target).hp == before.combatant(target).hp - 12
-        assert not screen.amount_prompt.is_open and screen.amount_prompt.field.value == ""
+        assert not screen.amount_prompt.is_open and screen.amount_prompt.value == ""
 
 
 async def test_keys_typed_after_a_refused_amount_mend_it(make_app: Callable[..., CombatApp]) -> None:
@@ -167,7 +167,7 @@ async def test_keys_typed_after_a_refused_amount_mend_it(make_app: Callable[...,
             pilot,
             lambda: store(app).state.combatant(target).hp == hp - 5 and settled(screen),
             "5 damage",
-            describe=lambda: f"the prompt holds {screen.amount_prompt.field.value!r}",
+            describe=lambda: f"the prompt holds {screen.amount_prompt.value!r}",
         )
         assert not screen.amount_prompt.is_open
 
@@ -197,36 +197,6 @@ async def test_a_backspace_typed_fast_in_the_prompt_counts_where_it_was_typed(
         burst(app, "d", "1", "2", "backspace", "3", "enter")
         await until(pilot, lambda: store(app).state.combatant(target).hp != hp and settled(screen), "the damage")
         assert store(app).state.combatant(target).hp == hp - 13
-
-
-async def test_the_field_is_restyled_neither_as_its_prompt_closes_nor_as_it_opens_again_and_looks_focused(
-    make_app: Callable[..., CombatApp],
-) -> None:
-    """Enter applies and hides the prompt: the focus leaving the hidden field works out none of its styles
-    (a millisecond of that key), nor does the focus coming back to it as the prompt opens again (another
-    millisecond of ``d``): it looks as focused as it did the first time."""
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        screen, target, hp = await selected_in_resolve(pilot)
-        field = screen.amount_prompt.field
-        await pilot.press("d", "2")
-        await until(pilot, lambda: field.value == "2" and field.has_focus and settled(screen), "the prompt with 2")
-        focused_look = field.rich_style
-        restyled = field.restyled
-        await pilot.press("enter")
-        await until(
-            pilot,
-            lambda: not screen.amount_prompt.is_open and not field.has_focus and settled(screen),
-            "the prompt closed, the focus back on the list",
-        )
-        assert store(app).state.combatant(target).hp == hp - 2
-        assert field.restyled == restyled
-        await pilot.press("d")
-        await until(
-            pilot, lambda: screen.amount_prompt.is_open and field.has_focus and settled(screen), "the prompt again"
-        )
-        assert field.restyled == restyled
-        assert field.rich_style == focused_look
 
 
 async def test_a_backspace_typed_fast_in_a_form_counts_where_it_was_typed(make_app: Callable[..., CombatApp]) -> None:

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
-from textual.suggester import Suggester
 
 from tui_combat.engine import actions as a
 from tui_combat.engine.contract import AnyRuleset, DamageDue, FieldSpec
@@ -35,7 +34,7 @@ __all__ = [
     "damage_and_kind",
     "read_amount",
     "translated",
-    "type_suggester",
+    "type_completion",
 ]
 
 
@@ -73,15 +72,14 @@ def read_amount(typed: str, rng: random.Random, what: str = "") -> dict[str, Any
     return {"amount": max(rolled.total, 0), "roll": rolled}
 
 
-class TypeWords(Suggester):
+class TypeWords:
     """Completes the last word typed with a damage type's word ("12 fi" → "12 fire"), keeping what was typed as it
     was typed."""
 
     def __init__(self, words: list[str]) -> None:
-        super().__init__(use_cache=False, case_sensitive=True)
         self.words = words
 
-    async def get_suggestion(self, value: str) -> str | None:
+    def complete(self, value: str) -> str | None:
         _head, _space, last = value.rpartition(" ")
         if not last or any(character.isdigit() for character in last):
             return None
@@ -90,7 +88,7 @@ class TypeWords(Suggester):
         return value + word[len(last) :] if word is not None else None
 
 
-def type_suggester(ruleset: AnyRuleset, state: State) -> TypeWords | None:
+def type_completion(ruleset: AnyRuleset, state: State) -> TypeWords | None:
     """The completion of the rules' damage types in the GM's language (and in English); None where damage has none."""
     words = type_words(ruleset, state)
     if not words:
@@ -129,10 +127,10 @@ def ask_amount(
     if combatant_id is None:
         return
     rng = screen.store.rng
-    suggester = type_suggester(screen.ruleset, screen.state) if typed_kind else None
+    completion = type_completion(screen.ruleset, screen.state) if typed_kind else None
 
     def submit(typed: str) -> str | None:
-        split = damage_and_kind(screen.ruleset, screen.state, typed) if suggester is not None else (typed, "")
+        split = damage_and_kind(screen.ruleset, screen.state, typed) if completion is not None else (typed, "")
         if isinstance(split, str):
             return split
         amount = read_amount(split[0], rng, what)
@@ -141,8 +139,8 @@ def ask_amount(
     screen.ask_prompt(
         title.format(name=screen.state.combatant(combatant_id).name),
         submit,
-        suggester=suggester,
-        placeholder=_("12 fire") if suggester is not None else "",
+        completion=completion,
+        placeholder=_("12 fire") if completion is not None else "",
     )
 
 
@@ -169,11 +167,11 @@ def ask_hit_damage(screen: RoundView, due: DamageDue | None) -> None:
         title = _("Damage to {name}", name=target.name)
         note = " · ".join(part for part in (what, note) if part)  # "critical hit: the damage dice twice"
     rng = screen.store.rng
-    suggester = type_suggester(screen.ruleset, screen.state)
+    completion = type_completion(screen.ruleset, screen.state)
 
     def split(text: str) -> tuple[str, str] | str:
         """The amount and the damage's type typed after it ("12 fire"; "fire" alone: the dice rolled)."""
-        return damage_and_kind(screen.ruleset, screen.state, text) if suggester is not None else (text, "")
+        return damage_and_kind(screen.ruleset, screen.state, text) if completion is not None else (text, "")
 
     def deal(amount: int, rolled: Roll | None, kind: str) -> str | None:
         return screen.host.refusal(
@@ -190,7 +188,7 @@ def ask_hit_damage(screen: RoundView, due: DamageDue | None) -> None:
             taken = take_roll(spec, parts[0], rng)
             return taken if isinstance(taken, str) else deal(taken.total, taken, parts[1])
 
-        screen.ask_prompt(title, rolled, placeholder=due.dice, note=note, suggester=suggester, keys=keys)
+        screen.ask_prompt(title, rolled, placeholder=due.dice, note=note, completion=completion, keys=keys)
         return
 
     def typed(text: str) -> str | None:
@@ -200,4 +198,4 @@ def ask_hit_damage(screen: RoundView, due: DamageDue | None) -> None:
         amount = read_amount(parts[0], rng, _("Damage"))
         return amount if isinstance(amount, str) else deal(amount["amount"], amount["roll"], parts[1])
 
-    screen.ask_prompt(title, typed, note=note, suggester=suggester)
+    screen.ask_prompt(title, typed, note=note, completion=completion)

@@ -4,27 +4,17 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingsMap
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from tui_combat.engine.keys import keymap as keys_in_force
 from tui_combat.engine.keys import shown_key
 from tui_combat.i18n import N_, _
 from tui_combat.textual_ext.frames import DrawnOnce
-from tui_combat.widgets.translated_bindings import TranslatedBindings, described
-
-
-def keymapped(node: DOMNode) -> BindingsMap:
-    """``node``'s bindings with the keys they have now: the GM's keymap (Textual's, by binding id) applied."""
-    bindings = described(node)
-    keymap = keys_in_force()  # (the GM's keymap, given to Textual's set_keymap as it is recorded)
-    if keymap:
-        bindings.apply_keymap(keymap)
-    return bindings
+from tui_combat.widgets.translated_bindings import TranslatedBindings, keymapped
 
 
 def described_bindings(node: DOMNode) -> list[tuple[str, Binding]]:

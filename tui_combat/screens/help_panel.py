@@ -25,8 +25,9 @@ from textual.widget import Widget
 
 from tui_combat.engine.keys import shown_key
 from tui_combat.i18n import N_, _
-from tui_combat.screens.help import binding_rows, keymapped
+from tui_combat.screens.help import binding_rows
 from tui_combat.widgets.lines import JoinedLines, joined
+from tui_combat.widgets.translated_bindings import keymapped
 
 HEAD_LINES = 2
 """The title and the columns' heads, over the rows."""

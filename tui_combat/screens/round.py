@@ -123,11 +123,11 @@ class RoundScreen(LaidOutInPlace, SessionScreen, AskedAtTheFoot, CardAndLog):
         # Made once and kept: a key's redraw reaches each of them without a search of the screen (some twenty
         # searches on a damage's Enter).
         self.help_panel = HelpPanel(id="help-panel")
-        self.amount_prompt = AmountPrompt(id="amount-prompt")
+        self.key_footer = KeyFooter(compact=True)
+        self.amount_prompt = AmountPrompt(self.key_footer, id="amount-prompt")
         self.form_panel = FormPanel(id="form-panel")
         self.add_panel = FormPanel(id="add-panel")
         self.order_list = OrderList(id="order")
-        self.key_footer = KeyFooter(compact=True)
         self.read_only_bar = ReadOnlyBar(id="read-only-bar")
         self.phase_bar = PhaseBar(id="phase-bar")
         self.step_hint = TextLines(id="step-hint")

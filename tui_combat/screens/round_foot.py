@@ -1,6 +1,6 @@
 """What the round screen asks at its foot, over the footer: an amount (damage, healing) in a one-line
-prompt, and what a combatant does in a form (:class:`FormPanel`). While one is open it has the keys; when it
-closes the turn list has the focus again."""
+prompt drawn on the footer's row, and what a combatant does in a form (:class:`FormPanel`). While one is open
+it has the keys; when the form closes the turn list has the focus again (the prompt never takes it)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from textual import events
-from textual.suggester import Suggester
 
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.screens.form_panel import FormPanel
-from tui_combat.widgets.amount_prompt import AmountPrompt
+from tui_combat.widgets.amount_prompt import AmountPrompt, Completion
 from tui_combat.widgets.footer import KeyFooter
 from tui_combat.widgets.order_list import OrderList
 from tui_combat.widgets.redraw import RoundLog
@@ -40,16 +39,19 @@ class AskedAtTheFoot:
         placeholder: str = "",
         keys: str = "",
         note: str = "",
-        suggester: Suggester | None = None,
+        completion: Completion | None = None,
         typed_keys: str = "",
     ) -> None:
-        """The prompt over the footer; a refusal stays in it, with what was typed. The turn list keeps its
-        look meanwhile, and has the focus again when the prompt closes. A note or a refusal above the
-        prompt's line covers the foot of the list: the selected row is kept in sight above it. ``suggester``
-        completes words as they are typed (a damage's type)."""
-        closed = self._give_foot()
+        """The prompt on the footer's row; a refusal stays in it, with what was typed. The turn list keeps the
+        focus meanwhile (the prompt takes the keys first). A note or a refusal above the prompt's line covers
+        the foot of the list: the selected row is kept in sight above it. ``completion`` completes words as
+        they are typed (a damage's type)."""
         prompt = self.amount_prompt
-        prompt.field.suggester = suggester
+
+        def closed() -> None:
+            self.round_log.keep_above(0)
+            self.order_list.uncovered()
+
         prompt.ask(
             title,
             submit,
@@ -58,6 +60,7 @@ class AskedAtTheFoot:
             keys=keys,
             note=note,
             typed_keys=typed_keys,
+            completion=completion,
             resized=lambda: self._selected_above(prompt),
         )
 
@@ -108,8 +111,8 @@ class AskedAtTheFoot:
         )
 
     def _selected_above(self, panel: FormPanel | AmountPrompt) -> None:
-        """The selected combatant's row kept in sight above the form or the prompt, once it has its height;
-        and the newest lines of the log above the prompt's note or refusal. (Not above a form: the log would
+        """The selected combatant's row kept in sight above the form or the prompt's note or refusal, once it
+        has its height; and the newest lines of the log above that note or refusal. (Not above a form: the log would
         scroll in a frame of its own after the form's, some 15 ms later, at every form opened in a long fight.)"""
         order, log = self.order_list, self.round_log
         if panel.is_open and panel.region:
@@ -118,7 +121,7 @@ class AskedAtTheFoot:
                 log.keep_above(log.scrollable_content_region.bottom - panel.region.y)
 
     def _give_foot(self) -> Callable[[], None]:
-        """The footer's line given to a prompt or a form, which lies over it on a layer of its own while it is
+        """The footer's line given to a form, which lies over it on a layer of its own while it is
         open (nothing under it moves, and the footer's keys are neither hidden nor shown again); what is
         called when it closes: the keys back, and the focus on the turn list, which keeps its look
         meanwhile."""
@@ -136,6 +139,10 @@ class AskedAtTheFoot:
         return closed
 
     def hold_key(self, event: events.Key) -> bool:
-        """Keys typed after the prompt's Enter wait until what was typed before it is read, and those typed
-        while the form's rows are made wait for them (the app asks)."""
-        return self.amount_prompt.hold_key(event) or self.form_panel.hold_key(event) or self.add_panel.hold_key(event)
+        """The open prompt takes the keys first; those typed while the form's rows are made wait for them (the
+        app asks)."""
+        return self.amount_prompt.take_key(event) or self.form_panel.hold_key(event) or self.add_panel.hold_key(event)
+
+    def take_paste(self, text: str) -> bool:
+        """Text pasted while the prompt is open is typed in it (the app asks)."""
+        return self.amount_prompt.take_paste(text)

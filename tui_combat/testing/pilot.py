@@ -130,8 +130,7 @@ def prompt_error(app: App[Any]) -> str:
 
 def prompt_line(app: App[Any], part: str) -> str:
     """What the open amount prompt's ``part`` shows: its "title", "note" (empty when hidden) or "keys"."""
-    widget = amount_prompt(app).query_one(f"#prompt-{part}")
-    return visible_text(widget).strip() if widget.display else ""
+    return amount_prompt(app).shown(part)
 
 
 def visible_text(widget: Widget) -> str:
@@ -310,11 +309,7 @@ async def until_prompt(pilot: Pilot[None], what: str = "the amount prompt") -> A
     app = pilot.app
     await until(
         pilot,
-        lambda: (
-            isinstance(app.screen, RoundScreen)
-            and app.screen.amount_prompt.is_open
-            and settled(app.screen.amount_prompt)
-        ),
+        lambda: isinstance(app.screen, RoundScreen) and app.screen.amount_prompt.is_open and settled(app.screen),
         what,
     )
     assert isinstance(app.screen, RoundScreen)

@@ -1,129 +1,160 @@
-"""A one-line prompt at the bottom of the round screen, over the footer, for an amount given to a
-combatant (damage, healing, the damage a hit calls for): typed as a number, or as dice the app rolls.
+"""A one-line prompt at the bottom of the round screen, in place of the footer's keys, for an amount given to a
+combatant (damage, healing, the damage a hit calls for, a saving throw's roll), or a name searched for: typed as a
+number, or as dice the app rolls.
 
-A modal form over the turn list redraws every cell of the terminal when it opens and again when it closes
-(some 14 KB at 80×24, slow over SSH); the prompt lies over the footer's line on a layer of its own, so
-opening and applying it send that line and what the amount changed, whatever the size of the fight, and the
-footer's keys stay where they are under it (neither hidden nor shown and laid out again).
+The prompt's line is drawn on the footer's row (:meth:`KeyFooter.draw_over`), and the prompt never takes the
+focus: the round screen hands it each key before anything else (:meth:`AmountPrompt.take_key`), as it does the
+help panel. So opening it, each key typed and Enter send the cells of that line that changed and what the amount
+changed, whatever the size of the fight: nothing is laid out, restyled or focused anew (a prompt of widgets, a
+focused field among them, cost a layout of the screen and some twenty messages at each opening and each Enter).
+The keys are taken in the order typed: a Backspace between two digits acts between them, and the keys typed
+just after Enter reach the screen once what was typed before it was read.
 
-It lives while it has the focus: Enter reads what was typed (once the field has taken every key typed
-before the Enter), Esc, or the focus going elsewhere, leaves it. A refusal (a wrong dice expression, a
-negative amount, a rule) is shown above the line, and what was typed stays to be mended.
+Enter reads what was typed, Esc or Tab leaves the prompt. A refusal (a wrong dice expression, a negative amount,
+a rule) is shown above the line, as a note of the amount is (a critical hit's dice twice), and what was typed
+stays to be mended. The app's own keys (quit, the palette) still reach the app.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Self
+from typing import Protocol
 
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.geometry import Region
-from textual.reactive import reactive
-from textual.widgets import Input, Static
+from textual.actions import parse as parse_action
+from textual.app import RenderResult
+from textual.binding import Binding, BindingsMap
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
 
 from tui_combat.i18n import N_, _
-from tui_combat.widgets.text_field import TextField
+from tui_combat.widgets.footer import KeyFooter
+from tui_combat.widgets.line_edit import LineEdit
+from tui_combat.widgets.translated_bindings import keymapped
 
 Submit = Callable[[str], str | None]
 """Given what was typed: None when it was taken (the prompt closes), else the refusal to show."""
 
-
-class AmountField(TextField):
-    """The prompt's field: editing keys in order with the characters (see :class:`TextField`)."""
-
-    cursor_blink = reactive(False, init=False)
-    """A steady cursor: a blinking one is a frame every half second, sent over SSH too, and a key typed just
-    after one waits for the next frame Textual allows (up to 1/60 s)."""
-
-    restyled = 0
-    """How many times the field's styles were worked out; for tests."""
-
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
-        # Its size is fixed (``#prompt-field``), so what is typed never moves anything: Textual's Input asks for
-        # a layout of the whole screen at each character typed (its virtual size follows the text), some
-        # 1.7 ms of every key. Redrawing the field is enough; the prompt lays itself out as it opens.
-        return super().refresh(*regions, repaint=repaint or layout, layout=False, recompose=recompose)
-
-    _styled_focused = False
-    """The field's styles were last worked out while it had the focus."""
-
-    def update_node_styles(self, animate: bool = True) -> None:
-        # The focus leaves the field as its prompt closes, on the key that applies: hidden, it need not look
-        # unfocused (Textual would restyle the field and its parts for nothing, a millisecond of that key).
-        if any(isinstance(node, AmountPrompt) and not node.display for node in self.ancestors):
-            return
-        self.restyled += 1
-        super().update_node_styles(animate)
-
-    def watch_has_focus(self, has_focus: bool) -> None:
-        # Shown only while it has the focus, the field keeps the styles it was last given focused (see
-        # update_node_styles): worked out again as the prompt opens, they would come out the same.
-        if has_focus and self._styled_focused:
-            return
-        super().watch_has_focus(has_focus)
-
-    def notify_style_update(self) -> None:
-        self._styled_focused = self.has_focus  # (however its styles were worked out: a new theme, say)
-        super().notify_style_update()
+FIELD_WIDTH = 14
+"""The cells of the field, between the title and the keys."""
 
 
-class AmountPrompt(Vertical):
+class Completion(Protocol):
+    """Completes what is typed: the whole value with the rest of the word being typed, or None."""
+
+    def complete(self, value: str) -> str | None: ...
+
+
+class AmountPrompt(Widget):
+    """Opened with :meth:`ask`; draws its line on ``footer``'s row, and above it (a widget docked over the foot of
+    the screen, shown only then) a refusal or a note."""
+
     DEFAULT_CSS = """
-    AmountPrompt { dock: bottom; layer: foot; height: auto; display: none; background: $panel; }
-    AmountPrompt #prompt-error { height: auto; padding: 0 1; color: $text-error; text-style: bold; display: none; }
-    AmountPrompt #prompt-note { height: auto; padding: 0 1; color: $text-warning; display: none; }
-    AmountPrompt #prompt-row { height: 1; }
-    AmountPrompt #prompt-title { width: auto; max-width: 50%; margin: 0 1; text-wrap: nowrap; text-overflow: ellipsis;
-                                 text-style: bold; }
-    AmountPrompt #prompt-field { width: 14; }
-    AmountPrompt #prompt-keys { width: 1fr; padding: 0 1; color: $text-muted; text-wrap: nowrap;
-                                text-overflow: ellipsis; }
+    AmountPrompt { dock: bottom; layer: foot; height: auto; margin-bottom: 1; display: none; background: $panel;
+                   padding: 0 1; }
+    AmountPrompt > .amount-prompt--error { color: $text-error; text-style: bold; }
+    AmountPrompt > .amount-prompt--note { color: $text-warning; }
+    AmountPrompt > .amount-prompt--line { background: $panel; color: $foreground; }
+    AmountPrompt > .amount-prompt--title { text-style: bold; }
+    AmountPrompt > .amount-prompt--field { background: $surface; background-tint: $foreground 5%; color: $foreground; }
+    AmountPrompt > .amount-prompt--cursor { background: $input-cursor-background; color: $input-cursor-foreground;
+                                             text-style: $input-cursor-text-style; }
+    AmountPrompt > .amount-prompt--placeholder { background: $surface; background-tint: $foreground 5%;
+                                                  color: $text-disabled; }
+    AmountPrompt > .amount-prompt--keys { color: $text-muted; }
+    AmountPrompt:ansi {
+        & > .amount-prompt--field { background: ansi_default; color: ansi_default; }
+        & > .amount-prompt--cursor { background: ansi_white; color: ansi_black; }
+        & > .amount-prompt--placeholder { text-style: dim; color: ansi_default; }
+    }
     """
-    # Taken as they arrive, before the field sees them: the keys typed just after Enter are held until what
-    # was typed before it is read (see :meth:`hold_key`).
+    COMPONENT_CLASSES = {
+        "amount-prompt--error",
+        "amount-prompt--note",
+        "amount-prompt--line",
+        "amount-prompt--title",
+        "amount-prompt--field",
+        "amount-prompt--cursor",
+        "amount-prompt--placeholder",
+        "amount-prompt--keys",
+    }
+    # Taken through :meth:`take_key` (the prompt never has the focus), under ids: the GM's keymap moves them.
     BINDINGS = [
-        Binding("enter", "apply", N_("Apply"), id="prompt.apply", show=False, priority=True),
-        Binding("escape", "cancel", N_("Cancel"), id="prompt.cancel", show=False, priority=True),
+        Binding("enter", "apply", N_("Apply"), id="prompt.apply", show=False),
+        Binding("escape,tab,shift+tab", "cancel", N_("Cancel"), id="prompt.cancel", show=False),
     ]
+    can_focus = False
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, footer: KeyFooter, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.footer = footer
+        self.edit = LineEdit()
         self._submit: Submit | None = None
         self._on_close: Callable[[], None] | None = None
         self._resized: Callable[[], None] | None = None
-        self._held: list[events.Key] | None = None
-        """Keys typed after Enter while what was typed before it is read; None when not reading."""
-        self._lines: dict[str, str] = {}
-        """What the prompt's lines show (a Static rewrites its whole line at each update, and asks for a layout)."""
+        self._title = self._note = self._error = self._placeholder = ""
         self._keys_when_empty = self._keys_typed = ""
-        self.field = AmountField(id="prompt-field", compact=True, select_on_focus=False)
-        self._parts = {
-            name: Static("", id=name[1:]) for name in ("#prompt-error", "#prompt-note", "#prompt-title", "#prompt-keys")
-        }
-        """The prompt's lines, by selector: made once and kept (no search of the screen at each key)."""
+        self._completion: Completion | None = None
+        self._suggested: str | None = None
+        self._scroll = 0
+        """The first character of the value in sight in the field."""
+        self._keys: BindingsMap | None = None
+        self._app_keys: BindingsMap | None = None
+        self._parts_at: dict[str, tuple[int, int]] = {}
+        """Where the title, the field and the keys were last drawn on the line (start, end)."""
 
-    def compose(self) -> ComposeResult:
-        yield self._parts["#prompt-error"]
-        yield self._parts["#prompt-note"]
-        with Horizontal(id="prompt-row"):
-            yield self._parts["#prompt-title"]
-            yield self.field
-            keys = self._lines["#prompt-keys"] = _("Enter: apply · Esc: cancel")
-            self._parts["#prompt-keys"].update(keys)
-            yield self._parts["#prompt-keys"]
-
+    # -- what it shows -------------------------------------------------------------------------------
     @property
     def is_open(self) -> bool:
         return self._submit is not None
 
     @property
+    def value(self) -> str:
+        """What is typed."""
+        return self.edit.value
+
+    @property
+    def placeholder(self) -> str:
+        """What the empty field shows (the dice a hit calls for, "7 or 2d6+1")."""
+        return self._placeholder
+
+    @property
+    def cursor(self) -> int:
+        """Where the cursor is in what is typed."""
+        return self.edit.cursor
+
+    @property
+    def scrolled(self) -> int:
+        """The first character of what is typed in sight in the field (it scrolls to keep the cursor in sight)."""
+        return self._scroll
+
+    @property
     def error_text(self) -> str:
-        error = self._parts["#prompt-error"]
-        return str(error.render()) if error.display else ""
+        return self._error if self.is_open else ""
+
+    @property
+    def title_text(self) -> str:
+        return self._title
+
+    @property
+    def note_text(self) -> str:
+        return self._note
+
+    @property
+    def keys_text(self) -> str:
+        """What the line says Enter and Esc do."""
+        typed_keys = self._keys_typed or _("Enter: apply · Esc: cancel")
+        return self._keys_when_empty if self._keys_when_empty and not self.edit.value else typed_keys
+
+    @property
+    def suggestion(self) -> str:
+        """The completion offered after what is typed (→ or End takes it); "" for none."""
+        return self._suggested or ""
 
     def ask(
         self,
@@ -135,98 +166,185 @@ class AmountPrompt(Vertical):
         keys: str = "",
         note: str = "",
         typed_keys: str = "",
+        completion: Completion | None = None,
         resized: Callable[[], None] | None = None,
     ) -> None:
         """Open with ``title`` and an empty field, which takes the keys at once (a key typed right after the
         one that opened the prompt lands in it). ``keys`` says what Enter does while nothing is typed, and
         ``typed_keys`` once something is (by default: it applies it); ``note`` (a rule of this amount: a critical
-        hit's dice twice) shows above the line.
-        ``on_close`` runs when it closes, taken or left; ``resized`` each time it is laid out at a new size
-        while open (shown, a note or a refusal above its line)."""
+        hit's dice twice) shows above the line; ``completion`` completes the words typed.
+        ``on_close`` runs when it closes, taken or left; ``resized`` each time the lines above it are laid out
+        at a new size while open."""
         self._submit, self._on_close, self._resized = submit, on_close, resized
-        self._show_line("#prompt-title", title, always=True)
-        self._show_error("")
-        self._show_line("#prompt-note", note)
+        self._title, self._note, self._error = title, note, ""
+        self._placeholder = placeholder or _("7 or 2d6+1")
         self._keys_when_empty, self._keys_typed = keys, typed_keys
-        self._show_keys("")
-        field = self.field
-        field.value = ""
-        field.placeholder = placeholder or _("7 or 2d6+1")
-        self.display = True
-        self.screen.set_focus(field, scroll_visible=False)
-
-    def _show_keys(self, typed: str) -> None:
-        """What Enter does: ``keys`` of :meth:`ask` while nothing is typed (roll the hit's dice), else apply."""
-        when_empty = self._keys_when_empty
-        typed_keys = self._keys_typed or _("Enter: apply · Esc: cancel")
-        self._show_line("#prompt-keys", when_empty if when_empty and not typed else typed_keys, always=True)
-
-    def on_resize(self, event: events.Resize) -> None:
-        if self.is_open and self._resized is not None:
-            self._resized()
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if self.is_open:
-            self._show_keys(event.value)
-
-    def _show_line(self, selector: str, text: str, *, always: bool = False) -> None:
-        """A line of the prompt shown with ``text`` (hidden when there is none), redrawn only when it changed."""
-        line = self._parts[selector]
-        if self._lines.get(selector) != text:
-            self._lines[selector] = text
-            line.update(Text(text))
-        line.display = always or bool(text)
+        self._completion, self._suggested = completion, None
+        self.edit.set("")
+        self._scroll = 0
+        self._keys, self._app_keys = keymapped(self), keymapped(self.app)
+        self._show_notes()
+        self.footer.draw_over(self.line)
 
     def close(self) -> None:
         if not self.is_open:
             return
-        self._submit, self._held = None, None
-        self.display = False  # hidden, nothing reaches the field: neither Tab nor the mouse
-        # Emptied once the frame of the key that closed it is out: a new value goes through the field's
-        # watchers and its Changed message up to the app, some half a millisecond of an Enter.
-        self.call_after_refresh(self._empty_when_closed)
+        self._submit = None
+        self._error = self._note = ""
+        self.edit.set("")
+        self._show_notes()
+        self.footer.show_row()
         on_close, self._on_close, self._resized = self._on_close, None, None
         if on_close is not None:
             on_close()
 
-    def _empty_when_closed(self) -> None:
-        if not self.is_open:
-            self.field.value = ""
-
-    def _show_error(self, message: str) -> None:
-        self._show_line("#prompt-error", message)
-
-    def hold_key(self, event: events.Key) -> bool:
-        """Keep a key that arrives while what was typed before Enter is being read; the app asks before it
-        handles each key. They are handled after: on the round screen when the amount was taken, in the field
-        when it was refused."""
-        if self._held is None:
+    # -- keys ----------------------------------------------------------------------------------------
+    def take_key(self, event: events.Key) -> bool:
+        """While open: Enter applies, Esc (and Tab) leaves, the editing keys edit, a character is typed, the
+        app's own keys go on to the app, any other does nothing. Closed: takes none."""
+        if not self.is_open or self._keys is None or self._app_keys is None:
             return False
-        self._held.append(events.Key(event.key, event.character))
+        for key in event.aliases:
+            for binding in self._keys.key_to_bindings.get(key, ()):
+                _target, name, _parameters = parse_action(binding.action)
+                getattr(self, f"action_{name}")()
+                return True
+        if event.key in ("right", "end") and self._suggested and self.edit.cursor == len(self.edit.value):
+            self._typed(lambda: self.edit.set(self._suggested or ""))
+            return True
+        if self._edits(event.key):
+            return True
+        if event.is_printable and event.character is not None:
+            character = event.character
+            self._typed(lambda: self.edit.insert(character))
+            return True
+        return not any(key in self._app_keys.key_to_bindings for key in event.aliases)
+
+    def _edits(self, key: str) -> bool:
+        before = (self.edit.value, self.edit.cursor)
+        if not self.edit.edit(key):
+            return False
+        if (self.edit.value, self.edit.cursor) != before:
+            self._typed(None)
         return True
 
-    def action_apply(self) -> None:
-        if self._held is not None:
-            return
-        self._held = []
-        self.field.call_later(self._apply_now)  # after the field has taken the keys typed before the Enter
+    def take_paste(self, text: str) -> bool:
+        """Text pasted while open is typed at the cursor."""
+        if not self.is_open:
+            return False
+        self._typed(lambda: self.edit.insert(text))
+        return True
 
-    async def _apply_now(self) -> None:
-        held, self._held = self._held or [], None
+    def _typed(self, change: Callable[[], None] | None) -> None:
+        """The value changed (``change`` changes it): the line redrawn where it differs."""
+        if change is not None:
+            change()
+        completion = self._completion
+        value = self.edit.value
+        suggested = completion.complete(value) if completion is not None and value else None
+        self._suggested = suggested if suggested is not None and len(suggested) > len(value) else None
+        self.footer.redraw_over()
+
+    def action_apply(self) -> None:
         if self._submit is None:
             return
-        refusal = self._submit(self.field.value)
+        refusal = self._submit(self.edit.value)
         if refusal is None:
             self.close()
         else:
-            self._show_error(refusal)
-        for key in held:
-            await self.app.on_event(key)
+            self._error = refusal
+            self._show_notes()
 
     def action_cancel(self) -> None:
         self.close()
 
-    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        # The focus went elsewhere (Tab, help): the prompt is left, as Esc leaves it.
-        if self.is_open and self._held is None and self.screen.focused is not self.field:
-            self.close()
+    # -- the line ------------------------------------------------------------------------------------
+    def line(self, width: int) -> Strip:
+        """The prompt's line at ``width`` cells: the title, the field, the keys."""
+        style = self.get_component_rich_style
+        base = style("amount-prompt--line")
+        title_room = max(min(cell_len(self._title), width // 2), 0)
+        title = Text(self._title, no_wrap=True)
+        title.truncate(title_room, overflow="ellipsis")
+        keys_room = max(width - title_room - 2 - FIELD_WIDTH - 2, 0)
+        keys = Text(self.keys_text, no_wrap=True)
+        keys.truncate(keys_room, overflow="ellipsis", pad=True)
+        keys_at = 1 + title_room + 1 + FIELD_WIDTH + 1
+        self._parts_at = {
+            "title": (1, 1 + title_room),
+            "field": (keys_at - 1 - FIELD_WIDTH, keys_at - 1),
+            "keys": (keys_at, keys_at + keys_room),
+        }
+        segments = [
+            Segment(" ", base),
+            Segment(title.plain, base + style("amount-prompt--title")),
+            Segment(" ", base),
+            *self._field(base),
+            Segment(" ", base),
+            Segment(keys.plain, base + style("amount-prompt--keys")),
+            Segment(" ", base),
+        ]
+        return Strip(segments).crop_extend(0, width, base).simplify()
+
+    def shown(self, part: str) -> str:
+        """What the prompt shows of ``part`` on the terminal: "title", "field" or "keys" of its line (as cut to
+        their room), "note" or "error" above it; "" when closed or not shown."""
+        if not self.is_open:
+            return ""
+        if part in ("note", "error"):
+            return " ".join(line.plain for line in self._wrapped(self.content_region.width)) if self.display else ""
+        line = self.line(self.footer.size.width)
+        start, end = self._parts_at[part]
+        return line.crop(start, end).text.strip()
+
+    def _field(self, base: Style) -> list[Segment]:
+        """The field's cells: what is typed (scrolled to keep the cursor in sight), the completion offered after
+        it, or the placeholder; the cursor on its cell."""
+        style = self.get_component_rich_style
+        field = base + style("amount-prompt--field")
+        dim = base + style("amount-prompt--placeholder")
+        cursor_look = field + style("amount-prompt--cursor")
+        value, cursor = self.edit.value, self.edit.cursor
+        if not value:
+            shown = self._placeholder[:FIELD_WIDTH].ljust(FIELD_WIDTH)
+            return [Segment(shown[0], cursor_look), Segment(shown[1:], dim)]
+        self._scroll = min(self._scroll, cursor)
+        if cursor - self._scroll >= FIELD_WIDTH:
+            self._scroll = cursor - FIELD_WIDTH + 1
+        start = self._scroll
+        cells = [Segment(character, field) for character in value[start : start + FIELD_WIDTH]]
+        rest = (self._suggested or "")[len(value) :]
+        cells += [Segment(character, dim) for character in rest[: max(FIELD_WIDTH - len(cells), 0)]]
+        cells += [Segment(" ", field)] * (FIELD_WIDTH - len(cells))
+        at = cursor - start
+        cells[at] = Segment(cells[at].text, cursor_look)
+        return list(Strip(cells).crop_extend(0, FIELD_WIDTH, field))  # (wide characters take two cells)
+
+    # -- the lines above it --------------------------------------------------------------------------
+    def _notes(self) -> list[tuple[str, str]]:
+        return [(text, part) for text, part in ((self._error, "error"), (self._note, "note")) if text]
+
+    def _show_notes(self) -> None:
+        """The refusal and the note shown above the line (the widget hidden when there are none)."""
+        shown = bool(self._notes()) and self.is_open
+        if shown:
+            self.refresh(layout=True)
+        if self.display != shown:
+            self.display = shown
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._wrapped(width))
+
+    def _wrapped(self, width: int) -> list[Text]:
+        lines: list[Text] = []
+        for text, part in self._notes():
+            words = Text(text, style=self.get_component_rich_style(f"amount-prompt--{part}"))
+            lines.extend(words.wrap(self.app.console, max(width, 1)))
+        return lines
+
+    def render(self) -> RenderResult:
+        return Text("\n").join(self._wrapped(self.content_region.width or self.size.width))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.is_open and self._resized is not None:
+            self._resized()

@@ -11,11 +11,13 @@ ruleset's longer words or a narrower terminal, the keys at the end of the row gi
 
 When the keys that apply change (a step taken, Undo after the first action), the footer is told at once and
 redraws the cells of its line that changed, in the frame of the key that changed them. Under a dialog, or
-while a prompt or a form lies over it, it waits until it is seen again.
+while a form lies over it, it waits until it is seen again. The amount prompt is drawn on its row
+(:meth:`KeyFooter.draw_over`): opening and closing it redraws the cells of one line, and nothing is laid out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import groupby
 from typing import Any, NamedTuple, Self
 
@@ -135,6 +137,10 @@ class KeyFooter(Widget):
         """The rows drawn last, by look and keys: the keys of a turn come back (a damage applied, then undone)."""
         self.rows_drawn = 0
         """How many times the row was worked out into cells; for tests."""
+        self._over: Callable[[int], Strip] | None = None
+        """What the row shows in place of the keys (the amount prompt's line, at a width); None: the keys."""
+        self._over_drawn: Strip | None = None
+        """That line as the terminal was last told to show it."""
 
     # -- being told ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -151,11 +157,60 @@ class KeyFooter(Widget):
         self._stale = True
         self._bring_up_to_date()
 
+    @property
+    def drawn_over(self) -> bool:
+        """The row shows another line than the keys (:meth:`draw_over`)."""
+        return self._over is not None
+
+    def draw_over(self, line: Callable[[int], Strip]) -> None:
+        """The row shows ``line`` (given the width) in place of the keys until :meth:`show_row`; the keys that
+        change meanwhile wait, as under a form. Only the cells that differ from what the row showed are sent."""
+        before = self._over_drawn if self._over is not None else self._shown_keys()
+        self.covered = True
+        self._over, self._over_drawn = line, None
+        self._redraw_over(before)
+
+    def redraw_over(self) -> None:
+        """The line drawn over the row changed: the cells that differ are redrawn."""
+        if self._over is not None:
+            self._redraw_over(self._over_drawn)
+
+    def _redraw_over(self, before: Strip | None) -> None:
+        if self._over is None or not self.is_attached or not self.size.width:
+            return
+        width = self.size.width
+        after = self._over_drawn = self._over(width)
+        span = (0, width) if before is None or before.cell_length != width else changed_span(before, after, width)
+        if span is not None:
+            Widget.refresh(self, Region(span[0], 0, span[1] - span[0], 1))
+            told_at_once(self)
+
+    def _shown_keys(self) -> Strip | None:
+        """The keys' line as the terminal shows it, when known."""
+        look = self._look
+        if self._strip is None or look is None or self._strip_for != look or look[0] != self.size.width:
+            return None
+        return self._strip
+
     def show_row(self) -> None:
         """Uncovered (the prompt or the form over it has closed): the keys that changed meanwhile are drawn in
         the same frame (the screen told now: told when the row next idles, it drew them in a frame of its own
-        after the one that uncovered it — Undo lit by the first action of a fight, some 30 ms later)."""
+        after the one that uncovered it — Undo lit by the first action of a fight, some 30 ms later). After
+        the prompt's line, only the cells that differ from it."""
+        over, self._over, self._over_drawn = self._over_drawn, None, None
         self.covered = False
+        if over is not None and self._seen():
+            self._dropped = False
+            if self._stale:
+                self._stale = False
+                self._items = self._read_items()
+            width = self.size.width
+            keys = self._line(width)
+            span = (0, width) if over.cell_length != width else changed_span(over, keys, width)
+            if span is not None:
+                self.refresh(Region(span[0], 0, span[1] - span[0], 1))
+                told_at_once(self)
+            return
         redrawn = self._dropped
         if self._dropped:
             self._dropped = False
@@ -181,6 +236,10 @@ class KeyFooter(Widget):
 
     def on_resize(self, event: events.Resize) -> None:
         self._stale = True
+        if self._over is not None:
+            self._over_drawn = None
+            self.redraw_over()
+            return
         self._bring_up_to_date()
 
     def notify_style_update(self) -> None:
@@ -361,6 +420,11 @@ class KeyFooter(Widget):
         return tuple(starts)
 
     def render_line(self, y: int) -> Strip:
+        if self._over is not None:
+            width = self.size.width
+            if self._over_drawn is None or self._over_drawn.cell_length != width:
+                self._over_drawn = self._over(width)
+            return self._over_drawn
         return self._line(self.size.width)
 
     # -- what is drawn where -------------------------------------------------------------------------
@@ -370,7 +434,7 @@ class KeyFooter(Widget):
 
     def shown(self) -> list[ShownKey]:
         """The keys drawn, each where it is on the screen (a group's keys each on its own cells)."""
-        if not self.display or not self.region.width:
+        if not self.display or not self.region.width or self._over is not None:
             return []
         self._line(self.size.width)
         left, top = self.region.x, self.region.y
@@ -398,6 +462,8 @@ class KeyFooter(Widget):
 
     def labels(self) -> list[str]:
         """Each key (or group of keys) as its words read on the row: "n Next", "←→ Action"."""
+        if self._over is not None:
+            return []
         self._line(self.size.width)
         return [
             f"{''.join(shown for _key, shown, _action in placed.item.keys)} {placed.item.description}".strip()
@@ -405,6 +471,8 @@ class KeyFooter(Widget):
         ]
 
     def _at(self, x: int) -> Placed | None:
+        if self._over is not None:
+            return None
         return next((placed for placed in self._placed if placed.x <= x < placed.x + placed.width), None)
 
     def on_click(self, event: events.Click) -> None:

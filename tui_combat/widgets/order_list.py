@@ -544,7 +544,11 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
                 self.remove_class("-answering")
 
         self.call_later(drop_class)
-        if self._foot_lines:  # the rows scrolled up above a form go back down
+        self.uncovered()
+
+    def uncovered(self) -> None:
+        """Nothing lies over the foot of the list any more: the rows scrolled up above it go back down."""
+        if self._foot_lines:
             self._foot_lines = 0
             self._set_virtual_size()
 

@@ -73,6 +73,15 @@ def described(node: DOMNode) -> BindingsMap:
     return translated_bindings(merged_bindings(type(node)))
 
 
+def keymapped(node: DOMNode) -> BindingsMap:
+    """``node``'s bindings with the keys they have now: the GM's keymap (Textual's, by binding id) applied."""
+    bindings = described(node)
+    keymap = keys_in_force()  # (the GM's keymap, given to Textual's set_keymap as it is recorded)
+    if keymap:
+        bindings.apply_keymap(keymap)
+    return bindings
+
+
 class TranslatedBindings:
     """Put first among the bases of a screen whose ``BINDINGS`` (and those of its widgets and the app) have
     English descriptions: the keys it shows (``active_bindings``: the footer's) are in the active language."""

@@ -76,7 +76,7 @@ async def test_a_round_of_savage_worlds_from_the_keyboard(
         assert [f.key for f in form.fields] == ["target", "range", "modifier", "trait", "wild"]
         await pilot.press("tab", "tab", "tab", "7", "tab", "2", "enter")
         damage = await until_prompt(pilot, "the damage the hit calls for")
-        assert damage.field.placeholder == "1d6!+1d8!"
+        assert damage.placeholder == "1d6!+1d8!"
         await pilot.press("6", "enter")
         await until_prompt_closed(pilot, "the damage dealt")
         state = store(app).state
