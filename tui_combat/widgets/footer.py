@@ -120,8 +120,8 @@ class KeyFooter(Widget):
         self.left_out: tuple[str, ...] = ()
         """The actions of the keys that apply now but are left out of the row for want of room."""
         self.covered = False
-        """Something lies over the row (the amount prompt or a form at the foot of the screen): the keys that
-        change meanwhile are drawn when it is uncovered (:meth:`show_row`)."""
+        """The keys are not in sight (a form at the foot of the screen lies over the row, or the row shows the
+        amount prompt's line): the keys that change meanwhile are drawn when it is uncovered (:meth:`show_row`)."""
         self._items: tuple[FooterItem, ...] | None = None
         """The keys that apply, as last read from the screen (None: not yet read)."""
         self._placed: list[Placed] = []
