@@ -125,3 +125,21 @@ def test_the_dragon_breath_before_it_is_applied(snap_compare, make_app) -> None:
         )
 
     assert snap_compare(make_app(encounter=DEMO_5E), terminal_size=SIZE, run_before=run_before)
+
+
+def test_the_damage_prompt_with_a_refusal(snap_compare, make_app) -> None:
+    """The damage prompt on the footer's row, "2d" typed and refused: the refusal above the line, what was typed
+    kept in the field with the cursor after it, the keys after the field."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await to_round(pilot)
+        await type_initiative(pilot, "7", "10")
+        await pilot.press("d", "2", "d", "enter")
+        app = pilot.app
+        await until(
+            pilot,
+            lambda: app.screen.amount_prompt.error_text != "" and settled(app.screen),
+            "the refusal over the prompt",
+        )
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
