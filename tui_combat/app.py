@@ -16,6 +16,7 @@ from textual import events
 from textual.binding import Binding
 from textual.filter import LineFilter, Monochrome, NoColor
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 from textual.timer import Timer
 from textual.worker import Worker
 
@@ -32,6 +33,7 @@ from tui_combat.running.palette import PalettePart
 from tui_combat.running.settings import SettingsPart
 from tui_combat.screens import screen_for_phase
 from tui_combat.widgets.harmless import with_harmless
+from tui_combat.widgets.scroll_thumb import BarStrips
 
 if TYPE_CHECKING:  # the engine loads when a session opens, not before the first frame
     from tui_combat.engine.model import State
@@ -68,6 +70,7 @@ class CombatApp(
         handles_hang_up: bool = False,
     ) -> None:
         super().__init__()
+        ScrollBar.renderer = BarStrips  # every scroll bar's cells made without Rich's console (Textual's own hook)
         self.collects_between_keys = collects_between_keys
         self.handles_hang_up = handles_hang_up
         from tui_combat.settings.config import settings_path as default_settings_path
