@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NamedTuple, Self
+from typing import Self
 
 from rich.segment import Segment
 from rich.style import Style
@@ -46,18 +46,6 @@ from tui_combat.widgets.order_rows import (
     layout,
 )
 from tui_combat.widgets.scroll_thumb import ThumbMovesAlone
-
-FRAMED_KEPT = 500
-"""Rows whose framed lines are kept (a list of 10,000 scrolled through keeps no more)."""
-
-
-class Frame(NamedTuple):
-    """What Textual draws beside each row's line: the cells left of it and right of it, for a look."""
-
-    look: tuple[object, ...]
-    width: int
-    left: Strip
-    right: Strip
 
 
 class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
@@ -127,9 +115,6 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
         """Option id, and combatant id (its first row), → index."""
         self._lines: dict[int, tuple[Row, int, bool, Style, Strip]] = {}
         """Each row's line as last drawn: the row, the width, whether highlighted, the base style."""
-        self._frame: Frame | None = None
-        self._framed_rows: dict[int, tuple[Strip, Strip]] = {}
-        """Each row's line as framed, by row, with the line it was framed from."""
         self._row_styles: dict[tuple[str, Style], Style] = {}
         """The style of a disabled or a highlighted row over each base style, while the list's styles are the
         same (see :meth:`_row_style`)."""
@@ -442,65 +427,12 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines of ``crop``, their width and base style worked out once for all of them: Textual works the
         style out from every widget above the list each time it is asked (some 0.1 ms; a page of the list
-        that comes into sight draws 21 lines). Each row's line is framed as Textual frames it (see
-        :meth:`_framed`)."""
+        that comes into sight draws 21 lines)."""
         self._drawing = (self.scrollable_content_region.width, self.rich_style)
         try:
-            top, bottom = self.styles.gutter.top, self.size.height - self.styles.gutter.bottom
-            frame = self._frame_now(top) if top < bottom else None
-            if frame is None:
-                return super().render_lines(crop)
-            lines = [
-                self._framed(y - top, frame)
-                if top <= y < bottom
-                else super().render_lines(Region(0, y, frame.width, 1))[0]
-                for y in crop.line_range
-            ]
-            if crop.column_span != (0, frame.width):
-                lines = [line.crop(crop.x, crop.right) for line in lines]
-            return lines
+            return super().render_lines(crop)
         finally:
             self._drawing = None
-
-    def _frame_now(self, top: int) -> Frame | None:
-        """The cells beside a row's line (the border, the padding, the blank under the scroll bar) as Textual
-        draws them in the list's look now; worked out again when the size, the border or the colours change."""
-        width = self._drawing[0] if self._drawing is not None else self.scrollable_content_region.width
-        look = (self.size, self.styles.border, self.background_colors, self._drawing, self.styles.tint)
-        if self._frame is not None and self._frame.look == look:
-            return self._frame
-        self._framed_rows.clear()
-        left_width = self.styles.gutter.left
-        if self.styles.tint.a or self.styles.text_opacity != 1.0 or left_width + width > self.size.width:
-            self._frame = None
-            return None
-        sample = super().render_lines(Region(0, top, self.size.width, 1))[0]
-        self._frame = Frame(
-            look, self.size.width, sample.crop(0, left_width), sample.crop(left_width + width, self.size.width)
-        )
-        return self._frame
-
-    def _edge_line(self, y: int, width: int) -> Strip:
-        """A line of the border above or below the rows, as Textual draws it."""
-        return super().render_lines(Region(0, y, width, 1))[0]
-
-    def _framed(self, y: int, frame: Frame) -> Strip:
-        """Line ``y`` of the rows framed: Textual's filters applied to the row's line alone (they act on each
-        piece by itself, and the frame has had them), kept while the row's line is the same (a row scrolled
-        out of sight and back)."""
-        line = self.render_line(y)
-        kept = self._framed_rows.get(self.scroll_offset.y + y)
-        if kept is not None and kept[0] is line:
-            return kept[1]
-        filtered = line
-        _base, background = self.background_colors
-        for line_filter in self.app.get_line_filters():
-            filtered = filtered.apply_filter(line_filter, background)
-        framed = Strip.join([frame.left, filtered, frame.right])
-        if len(self._framed_rows) > FRAMED_KEPT:
-            self._framed_rows.clear()
-        self._framed_rows[self.scroll_offset.y + y] = (line, framed)
-        return framed
 
     def render_line(self, y: int) -> Strip:
         """Row ``scroll + y``, worked out first if the state changed since it was (a row scrolled into
