@@ -129,7 +129,8 @@ def prompt_error(app: App[Any]) -> str:
 
 
 def prompt_line(app: App[Any], part: str) -> str:
-    """What the open amount prompt's ``part`` shows: its "title", "note" (empty when hidden) or "keys"."""
+    """What the open amount prompt's ``part`` shows: its "title", "field" or "keys", or the "note" or "error" above
+    it (empty when hidden)."""
     return amount_prompt(app).shown(part)
 
 

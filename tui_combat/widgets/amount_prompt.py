@@ -105,8 +105,6 @@ class AmountPrompt(Widget):
         """The first character of the value in sight in the field."""
         self._keys: BindingsMap | None = None
         self._app_keys: BindingsMap | None = None
-        self._parts_at: dict[str, tuple[int, int]] = {}
-        """Where the title, the field and the keys were last drawn on the line (start, end)."""
 
     # -- what it shows -------------------------------------------------------------------------------
     @property
@@ -135,26 +133,17 @@ class AmountPrompt(Widget):
 
     @property
     def error_text(self) -> str:
-        return self._error if self.is_open else ""
+        return self._error
 
     @property
     def title_text(self) -> str:
         return self._title
 
     @property
-    def note_text(self) -> str:
-        return self._note
-
-    @property
     def keys_text(self) -> str:
         """What the line says Enter and Esc do."""
         typed_keys = self._keys_typed or _("Enter: apply · Esc: cancel")
         return self._keys_when_empty if self._keys_when_empty and not self.edit.value else typed_keys
-
-    @property
-    def suggestion(self) -> str:
-        """The completion offered after what is typed (→ or End takes it); "" for none."""
-        return self._suggested or ""
 
     def ask(
         self,
@@ -209,38 +198,30 @@ class AmountPrompt(Widget):
                 _target, name, _parameters = parse_action(binding.action)
                 getattr(self, f"action_{name}")()
                 return True
-        if event.key in ("right", "end") and self._suggested and self.edit.cursor == len(self.edit.value):
-            self._typed(lambda: self.edit.set(self._suggested or ""))
-            return True
-        if self._edits(event.key):
-            return True
-        if event.is_printable and event.character is not None:
-            character = event.character
-            self._typed(lambda: self.edit.insert(character))
-            return True
-        return not any(key in self._app_keys.key_to_bindings for key in event.aliases)
-
-    def _edits(self, key: str) -> bool:
-        before = (self.edit.value, self.edit.cursor)
-        if not self.edit.edit(key):
-            return False
-        if (self.edit.value, self.edit.cursor) != before:
-            self._typed(None)
+        edit = self.edit
+        before = (edit.value, edit.cursor)
+        if event.key in ("right", "end") and self._suggested and edit.cursor == len(edit.value):
+            edit.set(self._suggested)
+        elif not edit.edit(event.key):
+            if not (event.is_printable and event.character is not None):
+                return not any(key in self._app_keys.key_to_bindings for key in event.aliases)
+            edit.insert(event.character)
+        if (edit.value, edit.cursor) != before:
+            self._typed()
         return True
 
     def take_paste(self, text: str) -> bool:
         """Text pasted while open is typed at the cursor."""
         if not self.is_open:
             return False
-        self._typed(lambda: self.edit.insert(text))
+        self.edit.insert(text)
+        self._typed()
         return True
 
-    def _typed(self, change: Callable[[], None] | None) -> None:
-        """The value changed (``change`` changes it): the line redrawn where it differs."""
-        if change is not None:
-            change()
-        completion = self._completion
-        value = self.edit.value
+    def _typed(self) -> None:
+        """What is typed, or where its cursor is, changed: the completion offered worked out again, and the
+        line redrawn where it differs."""
+        completion, value = self._completion, self.edit.value
         suggested = completion.complete(value) if completion is not None and value else None
         self._suggested = suggested if suggested is not None and len(suggested) > len(value) else None
         self.footer.redraw_over()
@@ -263,18 +244,11 @@ class AmountPrompt(Widget):
         """The prompt's line at ``width`` cells: the title, the field, the keys."""
         style = self.get_component_rich_style
         base = style("amount-prompt--line")
-        title_room = max(min(cell_len(self._title), width // 2), 0)
+        places = self._places(width)
         title = Text(self._title, no_wrap=True)
-        title.truncate(title_room, overflow="ellipsis")
-        keys_room = max(width - title_room - 2 - FIELD_WIDTH - 2, 0)
+        title.truncate(places["title"][1] - places["title"][0], overflow="ellipsis")
         keys = Text(self.keys_text, no_wrap=True)
-        keys.truncate(keys_room, overflow="ellipsis", pad=True)
-        keys_at = 1 + title_room + 1 + FIELD_WIDTH + 1
-        self._parts_at = {
-            "title": (1, 1 + title_room),
-            "field": (keys_at - 1 - FIELD_WIDTH, keys_at - 1),
-            "keys": (keys_at, keys_at + keys_room),
-        }
+        keys.truncate(places["keys"][1] - places["keys"][0], overflow="ellipsis", pad=True)
         segments = [
             Segment(" ", base),
             Segment(title.plain, base + style("amount-prompt--title")),
@@ -293,9 +267,20 @@ class AmountPrompt(Widget):
             return ""
         if part in ("note", "error"):
             return " ".join(line.plain for line in self._wrapped(self.content_region.width)) if self.display else ""
-        line = self.line(self.footer.size.width)
-        start, end = self._parts_at[part]
-        return line.crop(start, end).text.strip()
+        width = self.footer.size.width
+        start, end = self._places(width)[part]
+        return self.line(width).crop(start, end).text.strip()
+
+    def _places(self, width: int) -> dict[str, tuple[int, int]]:
+        """Where the title, the field and the keys lie on the line (start, end): a cell before and after each;
+        the title has half the line at most, the keys what is left."""
+        title_end = 1 + max(min(cell_len(self._title), width // 2), 0)
+        field_end = title_end + 1 + FIELD_WIDTH
+        return {
+            "title": (1, title_end),
+            "field": (title_end + 1, field_end),
+            "keys": (field_end + 1, max(width - 1, field_end + 1)),
+        }
 
     def _field(self, base: Style) -> list[Segment]:
         """The field's cells: what is typed (scrolled to keep the cursor in sight), the completion offered after

@@ -18,6 +18,7 @@ while a form lies over it, it waits until it is seen again. The amount prompt is
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from itertools import groupby
 from typing import Any, NamedTuple, Self
 
@@ -178,12 +179,23 @@ class KeyFooter(Widget):
     def _redraw_over(self, before: Strip | None) -> None:
         if self._over is None or not self.is_attached or not self.size.width:
             return
-        width = self.size.width
-        after = self._over_drawn = self._over(width)
-        span = (0, width) if before is None or before.cell_length != width else changed_span(before, after, width)
-        if span is not None:
-            Widget.refresh(self, Region(span[0], 0, span[1] - span[0], 1))
+        self._over_drawn = self._over(self.size.width)
+        if self._redraw_cells(before, self._over_drawn):
             told_at_once(self)
+
+    def _redraw_cells(self, before: Strip | None, after: Strip) -> bool:
+        """The cells of the row that differ between what the terminal shows (``before``; None: not known) and
+        ``after`` redrawn, the whole row when their widths differ; whether any was. Covered, the row puts off
+        any redraw (:meth:`refresh`) but that of the line drawn over it."""
+        redraw = partial(Widget.refresh, self) if self.covered else self.refresh
+        if before is None or before.cell_length != after.cell_length:
+            redraw()
+            return True
+        span = changed_span(before, after, after.cell_length)
+        if span is None:
+            return False
+        redraw(Region(span[0], 0, span[1] - span[0], 1))
+        return True
 
     def _shown_keys(self) -> Strip | None:
         """The keys' line as the terminal shows it, when known."""
@@ -204,11 +216,7 @@ class KeyFooter(Widget):
             if self._stale:
                 self._stale = False
                 self._items = self._read_items()
-            width = self.size.width
-            keys = self._line(width)
-            span = (0, width) if over.cell_length != width else changed_span(over, keys, width)
-            if span is not None:
-                self.refresh(Region(span[0], 0, span[1] - span[0], 1))
+            if self._redraw_cells(over, self._line(self.size.width)):
                 told_at_once(self)
             return
         redrawn = self._dropped
@@ -268,15 +276,7 @@ class KeyFooter(Widget):
             return False
         self._items = items
         old = self._strip if self._strip_for is not None else None
-        new = self._line(self.size.width)
-        if old is None or old.cell_length != new.cell_length:
-            self.refresh()
-            return True
-        span = changed_span(old, new, new.cell_length)
-        if span is None:
-            return False
-        self.refresh(Region(span[0], 0, span[1] - span[0], 1))
-        return True
+        return self._redraw_cells(old, self._line(self.size.width))
 
     # -- the row -------------------------------------------------------------------------------------
     def _read_items(self) -> tuple[FooterItem, ...]:
