@@ -156,3 +156,16 @@ def test_players_option_says_the_same() -> None:
     assert (
         lines[-1] == "Raf is bleeding: −1 hit point a round until the wounds are bound (key w) or healed; dead at −10."
     )
+
+
+@pytest.mark.parametrize("death", ["dead", "minus_10"])
+def test_a_hit_that_leaves_nobody_dying_leaves_the_fight_state_as_it_was(death: str) -> None:
+    """The same object, not an equal copy: the turn list keeps each combatant's budget while the fight state is
+    the one it was worked out from, so a damage asked the rules anew for every budget on the screen."""
+    store = fight(death)
+    store.dispatch(a.Damage(combatant=TROLLS[0], amount=1))  # (the fight state made, from none)
+    before = store.state.fight_state
+    store.dispatch(a.Damage(combatant=TROLLS[0], amount=3))
+    assert store.state.fight_state is before
+    store.dispatch(a.Damage(combatant=RAF, amount=41))  # 38 HP → −3: dying under the option, dead by the book
+    assert (store.state.fight_state is before) == (death == "dead")

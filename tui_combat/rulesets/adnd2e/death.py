@@ -76,6 +76,8 @@ def note_damage(state: State, fight: AdndFight, combatant_id: str) -> AdndFight:
         bleeding[combatant_id] = combatant.hp
         if combatant_id in fight.bound:
             bound = fight.bound  # bound wounds stay bound; a new hit does not open them (a reading)
+    if bleeding == fight.bleeding and bound == fight.bound:
+        return fight  # (the same object: what was worked out from the fight's state is kept, the budgets shown)
     return replace(fight, bleeding=bleeding, bound=bound)
 
 
