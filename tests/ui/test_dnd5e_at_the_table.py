@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.widgets import Label, Select
+from textual.widgets import Select
 
 from tests.common import encounter_file
 from tests.ui.steps import (
@@ -38,6 +38,7 @@ from tui_combat.engine.encounter import ENCOUNTER_DIR
 from tui_combat.engine.public import public_view
 from tui_combat.screens.dialogs import FieldsForm, FormDialog
 from tui_combat.screens.round import RoundScreen
+from tui_combat.widgets.field_row import FieldRow
 from tui_combat.widgets.lines import TextLines
 
 DEMO = ENCOUNTER_DIR / "demo_dnd5e.toml"
@@ -51,7 +52,7 @@ def preview(form: FieldsForm) -> str:
 
 
 def to_hit_label(form: FieldsForm) -> str:
-    return str(form.query_one("#label-f-to_hit", Label).render())
+    return form.query_one("#label-f-to_hit", FieldRow).label
 
 
 def card(app: CombatApp) -> str:

@@ -27,6 +27,7 @@ from tests.ui.steps import (
     budget_text,
     combatant_id,
     dialog_error,
+    field_labels,
     footer_now,
     prompt_line,
     store,
@@ -41,7 +42,7 @@ from tui_combat.app import CombatApp
 from tui_combat.engine.dice import roll
 from tui_combat.engine.log import render
 from tui_combat.rulesets.dnd5e import RULESET
-from tui_combat.screens.dialogs import FieldsForm, FormDialog
+from tui_combat.screens.dialogs import FormDialog
 from tui_combat.screens.round import RoundScreen
 from tui_combat.widgets.phase_bar import PhaseBar
 from tui_combat.widgets.redraw import LogView
@@ -100,10 +101,6 @@ def log_text(app: CombatApp) -> str:
 def shown(widget: Widget) -> str:
     """What a widget and the widgets inside it show on the terminal."""
     return "\n".join(visible_text(part) for part in (widget, *widget.query("*")))
-
-
-def field_labels(form: FieldsForm) -> list[str]:
-    return [str(label.render()) for label in form.query(".field-label")]
 
 
 async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_app: Callable[..., CombatApp]) -> None:

@@ -14,11 +14,11 @@
 from __future__ import annotations
 
 from textual.pilot import Pilot
-from textual.widgets import Label
 
 from tests.ui.steps import (
     SIZE,
     combatant_id,
+    field_labels,
     log_texts,
     open_form,
     select,
@@ -45,7 +45,7 @@ async def type_rolls(pilot: Pilot[None], *typed: str) -> list[str]:
     """``t`` and the rolls typed from real dice (Enter goes to the next field and submits on the last);
     the form's labels as the GM saw them."""
     form = await open_form(pilot, "t")
-    labels = [str(label.render()) for label in form.query(Label)]
+    labels = field_labels(form)
     for value in typed:
         await pilot.press(*value, "enter")
     await until_closed(pilot, form, "the rolls typed in")

@@ -24,6 +24,7 @@ from tests.ui.steps import (
     SEED,
     SIZE,
     dialog_error,
+    field_labels,
     footer_now,
     store,
     to_round_from_setup,
@@ -95,7 +96,7 @@ async def test_a_tie_asks_for_rerolls_and_a_two_roll_attack_form(skirmish_app: C
         await pilot.press("a")
         form = await until_form(pilot, "the attack form")
         assert [(f.key, f.kind) for f in form.fields] == [("target", "choice"), ("to_hit", "roll"), ("damage", "roll")]
-        labels = [str(label.render()) for label in form.query(".field-label")]
+        labels = field_labels(form)
         assert labels == ["Target", "To-hit roll (1d20)", "Damage roll (1d8)"]
         journal_before = store(app).state
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.ui.fights import messages
-from tests.ui.steps import SIZE, footer_text
+from tests.ui.steps import SIZE, field_labels, footer_text
 from tests.waiting import settled, until, until_screen
 from tui_combat.app import CombatApp
 from tui_combat.engine import registry
@@ -77,7 +77,7 @@ async def test_the_surprise_modifier_is_ticked_from_the_books_list_and_adds_up(
         await pilot.press("m")
         form = await until_screen(pilot, FormDialog)
         boxes = list(form.query(TickBox))
-        labels = [str(label.render()) for label in form.query(".field-label")]
+        labels = field_labels(form)
         assert labels[: len(boxes)] == [f"{m.label} {m.value:+d}" for m in registry.get("adnd2e").surprise_modifiers()]
         darkness = labels.index("in darkness -4")
         await pilot.press("space", *["enter"] * darkness, "space")  # silenced −2, in darkness −4

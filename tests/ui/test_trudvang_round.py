@@ -19,7 +19,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Label
 
 import tui_combat
 from tests.ui.steps import (
@@ -27,6 +26,7 @@ from tests.ui.steps import (
     budget_text,
     combatant_id,
     dialog_error,
+    field_labels,
     log_texts,
     open_form,
     open_form_of,
@@ -106,7 +106,7 @@ async def to_round(pilot: Pilot[None]) -> None:
 async def type_initiative(pilot: Pilot[None], *typed: str) -> list[str]:
     """``t``, then one d10 per roll request (Tab between the fields, Enter submits); the field labels."""
     form = await open_form(pilot, "t")
-    labels = [str(label.render()) for label in form.query(Label)]
+    labels = field_labels(form)
     keys: list[str] = []
     for index, value in enumerate(typed):
         if index:

@@ -20,13 +20,13 @@ from textual import events
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
+from textual.widgets import Checkbox, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from tui_combat.engine.contract import AnyRuleset, FieldSpec
@@ -34,6 +34,7 @@ from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
 from tui_combat.textual_ext.frames import DrawnOnce, told_at_once
+from tui_combat.widgets.field_row import FieldRow
 from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
 from tui_combat.widgets.type_ahead import ChoiceList, TypeAheadSelect
@@ -327,10 +328,7 @@ class FieldsForm:
         for index, spec in enumerate(self.fields):
             widget_id = _widget_id(index, spec.key)
             current = self.values.get(spec.key, "" if spec.kind == "roll" else spec.default)
-            with Horizontal(classes="field"):
-                label = Label(Text(labels[index]), classes="field-label", id=f"label-{widget_id}")
-                label.styles.width = label_width
-                yield label
+            with FieldRow(labels[index], label_width, classes="field", id=f"label-{widget_id}"):
                 if spec.kind == "roll":
                     yield TextField(
                         value="" if current is None else str(current),
@@ -450,7 +448,7 @@ class FieldsForm:
             if spec.kind == "roll" and spec.key in wanted and wanted[spec.key] != spec.default:
                 fields[index] = msgspec.structs.replace(spec, default=wanted[spec.key])
                 label = roll_label(fields[index], self.roll_modifiers.get(spec.key, 0))
-                self.show_line(f"#label-{_widget_id(index, spec.key)}", Text(label))
+                self.query_one(f"#label-{_widget_id(index, spec.key)}", FieldRow).show_label(label)
                 if self.rng is None:
                     self.query_one(f"#{_widget_id(index, spec.key)}", Input).placeholder = wanted[spec.key]
         self.fields = tuple(fields)

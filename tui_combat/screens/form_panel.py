@@ -20,7 +20,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Checkbox, Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Select, Static
 
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.i18n import N_, _
@@ -36,6 +36,7 @@ from tui_combat.screens.dialogs import (
     _widget_id,
     choice_value,
 )
+from tui_combat.widgets.field_row import FieldRow
 
 Shape = tuple[tuple[str, str, bool], ...]
 """What a form's rows are made of: each field's key, kind, and whether it has choices or suggestions.
@@ -57,7 +58,6 @@ class FormPanel(FieldsForm, Vertical):
     FormPanel #dialog-note { color: $text-muted; height: auto; max-height: 3; }
     FormPanel #dialog-fields { height: auto; max-height: 10; }
     FormPanel #dialog-fields .field { height: auto; }
-    FormPanel #dialog-fields .field-label { height: auto; color: $text-muted; }
     FormPanel #dialog-fields Input, FormPanel #dialog-fields Select { width: 1fr; }
     FormPanel #dialog-fields Checkbox { width: auto; }
     FormPanel #dialog-hint { height: auto; max-height: 4; color: $text-muted; display: none; }
@@ -212,9 +212,7 @@ class FormPanel(FieldsForm, Vertical):
         width = self.label_width(labels)
         for index, spec in enumerate(self.fields):
             widget_id = _widget_id(index, spec.key)
-            self.show_line(f"#label-{widget_id}", Text(labels[index]))
-            if width != self._label_width:
-                self.query_one(f"#label-{widget_id}", Label).styles.width = width
+            self.query_one(f"#label-{widget_id}", FieldRow).show_label(labels[index], width)
             widget = self.query_one(f"#{widget_id}")
             current = self.values.get(spec.key, "" if spec.kind == "roll" else spec.default)
             if isinstance(widget, TickBox):

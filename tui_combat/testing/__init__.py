@@ -141,6 +141,7 @@ __all__ = [
     "combatant_id",
     "deadline",
     "dialog_error",
+    "field_labels",
     "die",
     "eventually",
     "footer_now",

@@ -31,6 +31,7 @@ from tui_combat.screens.surprise import SurpriseScreen
 from tui_combat.testing.waiting import settled, until, until_screen
 from tui_combat.widgets.amount_prompt import AmountPrompt
 from tui_combat.widgets.budget import BudgetMeter
+from tui_combat.widgets.field_row import FieldRow
 from tui_combat.widgets.footer import KeyFooter, shown_keys
 from tui_combat.widgets.order_list import OrderList
 
@@ -106,6 +107,11 @@ def open_form_of(app: App[Any]) -> FormDialog | FormPanel | None:
     if isinstance(screen, RoundScreen):
         return next((panel for panel in (screen.form_panel, screen.add_panel) if panel.is_open), None)
     return None
+
+
+def field_labels(form: FieldsForm) -> list[str]:
+    """The labels of a form's fields, in order, as the GM reads them."""
+    return [row.label for row in form.query(FieldRow)]
 
 
 def dialog_error(app: App[Any]) -> str:
