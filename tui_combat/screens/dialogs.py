@@ -387,10 +387,6 @@ class FieldsForm:
         lines: dict[str, Text] = self.__dict__.setdefault("_form_lines_shown", {})
         return lines
 
-    def forget_lines(self) -> None:
-        """The lines made anew (a form's rows): each is given its text again, even one it had before."""
-        self._lines_shown().clear()
-
     def show_line(self, selector: str, text: Text, shown: bool | None = None) -> None:
         """A line of the form (``shown`` or hidden, when given) given ``text``, redrawn only when it changed: a
         line whose height follows its text asks for the screen to be laid out again at each update."""

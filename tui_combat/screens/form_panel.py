@@ -89,8 +89,6 @@ class FormPanel(FieldsForm, Vertical):
         self.dice = None
         self.validate = None
         self._shape: Shape | None = None
-        self._label_width = 0
-        """The width the labels were given (the form's longest label's)."""
         self._open = False
         self._on_close: Callable[[dict[str, Any] | None], None] | None = None
         self._library: Callable[[dict[str, Any]], None] | None = None
@@ -170,8 +168,6 @@ class FormPanel(FieldsForm, Vertical):
             self.update_preview()
             return
         self._shape, self._held = shape, []
-        self._label_width = self.label_width(self.labels())
-        self.forget_lines()  # the labels are made anew
         self._choices_shown = {
             _widget_id(index, spec.key): self._made_from(spec)
             for index, spec in enumerate(self.fields)
@@ -232,7 +228,6 @@ class FormPanel(FieldsForm, Vertical):
                     self.roll_hint(spec) if spec.kind == "roll" else (_(spec.help) if spec.help else "")
                 )
                 widget.cursor_position = len(widget.value)
-        self._label_width = width
 
     def _made_from(self, spec: FieldSpec) -> tuple[tuple[tuple[str, str], ...], str]:
         current = self.values.get(spec.key, spec.default)
