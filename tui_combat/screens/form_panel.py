@@ -57,7 +57,6 @@ class FormPanel(FieldsForm, Vertical):
     FormPanel #dialog-title { text-style: bold; }
     FormPanel #dialog-note { color: $text-muted; height: auto; max-height: 3; }
     FormPanel #dialog-fields { height: auto; max-height: 10; }
-    FormPanel #dialog-fields .field { height: auto; }
     FormPanel #dialog-fields Input, FormPanel #dialog-fields Select { width: 1fr; }
     FormPanel #dialog-fields Checkbox { width: auto; }
     FormPanel #dialog-hint { height: auto; max-height: 4; color: $text-muted; display: none; }
