@@ -67,9 +67,11 @@ async def attack_form_drawn(pilot: Pilot[None]) -> tuple[RoundScreen, FormPanel]
 
 
 def in_sight(field: Widget) -> list[Widget]:
-    """The parts of a list field in sight (its list of choices is hidden, and looks the same with the focus
-    or without)."""
-    return [part for part in field.walk_children() if all(node.display for node in part.ancestors_with_self)]
+    """A list field and those of its parts in sight (it draws its choice itself; its list of choices is hidden,
+    and looks the same with the focus or without)."""
+    return [
+        part for part in field.walk_children(with_self=True) if all(node.display for node in part.ancestors_with_self)
+    ]
 
 
 def focused_id(app: CombatApp) -> str | None:
@@ -211,7 +213,7 @@ async def test_the_selected_row_stays_in_sight_above_the_form(make_app: Callable
 async def test_a_list_field_tells_the_screen_of_its_new_look_at_once(
     make_app: Callable[..., CombatApp], data_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The parts of a list field (its value, its arrow) are restyled as it gains or loses the focus. Each
+    """A list field (its choice, its arrow) is restyled as it gains or loses the focus. It
     would tell the screen of it only when it next idles, after the screen may have drawn the key's frame:
     the attack form came in two frames, its first field drawn focused some 20 ms after the rest. Told at once,
     none tells it again later (that drew the field a second time, as it was, in a frame of its own)."""
@@ -248,7 +250,7 @@ async def test_a_list_field_looks_as_the_stylesheet_says_each_time_the_focus_com
     async with app.run_test(size=SIZE) as pilot:
         screen, form = await attack_form_drawn(pilot)
         field = form.query_one("#f-with", Select)
-        parts = [field, *in_sight(field)]
+        parts = in_sight(field)
 
         def looks() -> list[str]:
             return [part.styles.css for part in parts]
@@ -279,7 +281,7 @@ async def test_a_list_field_left_with_the_focus_as_the_form_closed_looks_unfocus
 
         def parts(field_id: str) -> list[Widget]:
             field = form.query_one(field_id, Select)
-            return [field, *in_sight(field)]
+            return in_sight(field)
 
         def looks() -> dict[str, list[str]]:
             return {field_id: [part.styles.css for part in parts(field_id)] for field_id in ("#f-with", "#f-target")}
@@ -333,9 +335,9 @@ async def test_the_field_that_had_the_focus_as_the_form_closed_is_not_restyled_a
             await until(pilot, lambda: settled(screen), "the form drawn again")
             assert focused_id(app) == "f-with"
             assert bool(applied) is (theme is not None), f"restyled: {len(applied)}, theme changed: {theme}"
-            kept = [part.styles.css for part in (field, *in_sight(field))]
-            app.stylesheet.update_nodes([field, *in_sight(field)])  # worked out from nothing
-            assert kept == [part.styles.css for part in (field, *in_sight(field))]
+            kept = [part.styles.css for part in in_sight(field)]
+            app.stylesheet.update_nodes(in_sight(field))  # worked out from nothing
+            assert kept == [part.styles.css for part in in_sight(field)]
 
 
 async def test_opening_the_form_again_asks_nothing_under_it_for_its_lines(

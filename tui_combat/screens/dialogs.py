@@ -22,7 +22,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
@@ -33,11 +32,12 @@ from tui_combat.engine.contract import AnyRuleset, FieldSpec
 from tui_combat.engine.dice import DiceError, Roll, physical, roll
 from tui_combat.engine.errors import RuleError
 from tui_combat.i18n import N_, _
-from tui_combat.textual_ext.frames import DrawnOnce, told_at_once
+from tui_combat.textual_ext.frames import DrawnOnce
+from tui_combat.widgets.choice_field import ChoiceField
 from tui_combat.widgets.field_row import FieldRow
 from tui_combat.widgets.text_field import TextField
 from tui_combat.widgets.translated_bindings import TranslatedBindings
-from tui_combat.widgets.type_ahead import ChoiceList, TypeAheadSelect
+from tui_combat.widgets.type_ahead import ChoiceList
 
 Validator = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 Submitter = Callable[[dict[str, Any]], "str | None"]
@@ -197,58 +197,6 @@ class TickBox(Checkbox, inherit_bindings=False):
     def render(self) -> Content:
         button = Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
         return Content.assemble(button, self.label.pad(1, 1).stylize_before(self.get_visual_style("toggle--label")))
-
-
-class ChoiceField(TypeAheadSelect):
-    """A form's list field; typing a choice's name goes to it (:class:`TypeAheadSelect`). Its parts are restyled
-    as it gains or loses the focus (the arrow, the value shown):
-    each would tell the screen when it next idles, which may come after the screen has drawn the frame of
-    the key that moved the focus (a form opened: its list field drawn focused in a second frame, some 20 ms
-    later). Told at once, they make that frame."""
-
-    def __init__(self, options: Any, **kwargs: Any) -> None:
-        super().__init__(options, **kwargs)
-        self._looks: dict[tuple[object, ...], tuple[object, dict[tuple[Any, ...], Any]]] = {}
-        """The rules each part was given, by the focus and the classes of the field and those around it, while
-        the stylesheet is the same (its rules are made anew when the theme or the CSS changes)."""
-
-    _given: tuple[tuple[object, ...], object, list[DOMNode]] | None = None
-    """The look (the focus first), the stylesheet's rules and the parts shown it was last restyled with."""
-
-    @property
-    def looks_stale(self) -> bool:
-        """The focus left while the field was hidden (its form closed) and it was not restyled: it still looks
-        focused, until :meth:`restyle` (see :meth:`FormPanel.ask`)."""
-        return self._given is not None and self._given[0][0] is True and not self.has_focus
-
-    def watch_has_focus(self, value: bool) -> None:
-        # A field hidden with its form (closed) is not restyled as the focus leaves it: nobody sees it, and
-        # restyled again as the form opens on it, its parts would be drawn anew (some 2 ms of the key that
-        # opens the attack form). One opened again without the focus is restyled then.
-        if not value and not all(node.display for node in self.ancestors_with_self):
-            return
-        self.restyle(value)
-
-    def restyle(self, value: bool) -> None:
-        # Textual's own restyles the field and all its parts, its list of choices too, some two milliseconds; the
-        # list is hidden and looks the same with the focus or without (it is restyled as it opens). Each part's
-        # rules are worked out once for each look, and given again as they were after (1.6 ms → 0.3 ms of the
-        # key that opens the attack form).
-        parts = [part for child in self.children if child.display for part in child.walk_children(with_self=True)]
-        stylesheet = self.app.stylesheet
-        look = (value, *(node.classes for node in self.ancestors_with_self))
-        kept = self._looks.get(look)
-        if kept is None or kept[0] is not stylesheet.rules_map:
-            kept = self._looks[look] = (stylesheet.rules_map, {})
-        last = self._given
-        if last is not None and last[0] == look and last[1] is stylesheet.rules_map and last[2] == parts:
-            return  # (left looking focused as its form closed, and focused again as it opens: it looks so)
-        self._given = (look, stylesheet.rules_map, parts)
-        for node in (self, *parts):
-            stylesheet.apply(node, animate=True, cache=kept[1])
-        for part in parts:
-            if isinstance(part, Widget):
-                told_at_once(part)
 
 
 def _in_open_list(focused: Widget | None) -> bool:

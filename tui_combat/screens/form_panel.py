@@ -25,7 +25,6 @@ from textual.widgets import Checkbox, Input, Select, Static
 from tui_combat.engine.contract import FieldSpec
 from tui_combat.i18n import N_, _
 from tui_combat.screens.dialogs import (
-    ChoiceField,
     DiceOf,
     FieldsForm,
     Follower,
@@ -36,6 +35,7 @@ from tui_combat.screens.dialogs import (
     _widget_id,
     choice_value,
 )
+from tui_combat.widgets.choice_field import ChoiceField
 from tui_combat.widgets.field_row import FieldRow
 
 Shape = tuple[tuple[str, str, bool], ...]
