@@ -19,7 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from tui_combat.textual_ext import STOCK_SWITCH, stock_textual
-from tui_combat.textual_ext.frames import ArrangedOnce, DrawnOnce, LaidOutInPlace, outermost
+from tui_combat.textual_ext.frames import ArrangedOnce, Cover, DrawnOnce, LaidOutInPlace, outermost
 from tui_combat.textual_ext.scroll_bars import SteadyScrollBars
 from tui_combat.textual_ext.terminal_driver import GoneTerminalOutput, kept_driver
 
@@ -137,6 +137,18 @@ def test_a_frame_asks_only_the_widgets_some_of_whose_cells_show() -> None:
     }
     assert list(ArrangedOnce.uncovered(shown)) == [top, half, beside]
 
+    # A form under its lines and rows: none covers it whole, all of them do side by side.
+    line, left, right, form = Static(), Static(), Static(), Static()
+    shown = {
+        line: (Region(0, 15, 80, 2), whole),
+        left: (Region(0, 17, 30, 7), whole),
+        right: (Region(30, 17, 50, 7), whole),
+        form: (Region(0, 15, 80, 9), whole),
+    }
+    assert list(ArrangedOnce.uncovered(shown)) == [line, left, right]
+    shown[right] = (Region(31, 17, 49, 7), whole)  # a column of the form shows
+    assert list(ArrangedOnce.uncovered(shown)) == [line, left, right, form]
+
 
 regions = st.builds(Region, st.integers(0, 70), st.integers(0, 20), st.integers(0, 12), st.integers(0, 6))
 
@@ -155,6 +167,18 @@ def test_the_regions_a_frame_redraws_are_narrowed_to_the_outermost_with_the_same
     assert all(region for region in kept)
     assert not any(one is not other and one.contains_region(other) for one in kept for other in kept)
     assert set(kept) <= set(given_regions)
+
+
+@given(st.lists(regions, max_size=12), regions)
+def test_a_cover_holds_a_region_when_the_regions_added_hold_each_of_its_cells(
+    added: list[Region], region: Region
+) -> None:
+    cover = Cover()
+    for one in added:
+        cover.add(one)
+    cells = {(x, y) for one in added for y in range(one.y, one.bottom) for x in range(one.x, one.right)}
+    wanted = {(x, y) for y in range(region.y, region.bottom) for x in range(region.x, region.right)}
+    assert cover.holds(region) == (wanted <= cells)
 
 
 def test_a_layout_tells_a_scroll_view_its_sizes_as_steady_scroll_bars_take_them() -> None:

@@ -151,7 +151,7 @@ async def test_a_standard_round_with_a_surprised_creature(tmp_path: Path, make_a
         ]
         await until(pilot, lambda: visible_text(form.query_one("#dialog-preview")), "the form's preview")
         assert (
-            visible_text(form.query_one("#dialog-preview"))
+            visible_text(form.query_one("#dialog-preview")).strip()
             == "Needs 11 or more on the d20 (AC 15, +4 to hit): 50% to hit."
         )
         await pilot.press("tab", "tab", "tab", "tab", "1", "5", "enter")

@@ -51,12 +51,15 @@ class FormPanel(FieldsForm, Vertical):
     """Opened with :meth:`ask`; Enter goes from field to field and submits from the last, ctrl+s submits,
     Esc leaves it, and so does the focus going elsewhere on the screen (a screen over it, help, does not)."""
 
+    # The border above the form and the blank column on each side are drawn by its lines and rows, not by the
+    # form: covered whole by them, it is never asked for lines of its own as it opens (see frames.Cover).
     DEFAULT_CSS = """
-    FormPanel { layer: foot; dock: bottom; height: auto; max-height: 75%; display: none; background: $panel;
-                border-top: solid $accent; padding: 0 1; }
-    FormPanel #dialog-title { text-style: bold; }
+    FormPanel { layer: foot; dock: bottom; height: auto; max-height: 75%; display: none; background: $panel; }
+    FormPanel > * { padding: 0 1; }
+    FormPanel #dialog-title { text-style: bold; border-top: solid $accent; }
     FormPanel #dialog-note { color: $text-muted; height: auto; max-height: 3; }
-    FormPanel #dialog-fields { height: auto; max-height: 10; }
+    FormPanel #dialog-fields { height: auto; max-height: 10; padding: 0; }
+    FormPanel #dialog-fields > FieldRow { padding: 0 1; }
     FormPanel #dialog-fields Input, FormPanel #dialog-fields Select { width: 1fr; }
     FormPanel #dialog-fields Checkbox { width: auto; }
     FormPanel #dialog-hint { height: auto; max-height: 4; color: $text-muted; display: none; }

@@ -40,9 +40,10 @@ class ArrangedOnce(Compositor):
     them. The prompt opening asked the whole screen for its 24 lines, and the frame after a whole one (the round
     screen drawn again as a dialog closes) asked every widget around the changes.
 
-    And upstream: a frame asks for their lines the widgets that lie wholly under another one (the whole screen
-    under the help), or whose lines it redraws do (the turn list and the log under the form at the foot as it
-    opens), then throws them away. A frame asks only the widgets that some of the cells it redraws show; and
+    And upstream: a frame asks for their lines the widgets that lie wholly under others (the whole screen under
+    the help, the form at the foot under its lines and rows side by side), or whose lines it redraws do (the
+    turn list and the log under that form as it opens), then throws them away. A frame asks only the widgets
+    that some of the cells it redraws show (:class:`Cover`); and
     each line of it is written from the first cell that changed (:mod:`~tui_combat.textual_ext.exact_cuts`)."""
 
     _redrawn: list[Region] | None = None
@@ -108,16 +109,17 @@ class ArrangedOnce(Compositor):
     @staticmethod
     def uncovered(shown: dict[Widget, tuple[Region, Region]]) -> dict[Widget, tuple[Region, Region]]:
         """``shown`` (the widgets in sight, the one on top first, as Textual paints them) without those that lie
-        wholly under one widget above them: none of their cells shows."""
-        above: list[Region] = []
+        wholly under the widgets above them (one, or several side by side: a form under its rows): none of their
+        cells shows."""
+        above = Cover()
         kept = {}
         for widget, (region, clip) in shown.items():
             seen = region.intersection(clip)
-            if seen and lies_under(seen, above):
+            if seen and above.holds(seen):
                 continue
             kept[widget] = (region, clip)
             if seen:
-                above.append(seen)
+                above.add(seen)
         return kept
 
     @property
@@ -134,7 +136,7 @@ class ArrangedOnce(Compositor):
         if self._narrowed_widgets is None:
             self._narrowed_widgets = {}
             narrowed = outermost(narrowed)  # (a layout gives a form and each of its parts: the form says it all)
-            above: list[Region] = []
+            above = Cover()
             for widget, (region, clip) in shown.items():  # (the one on top first)
                 seen = region.intersection(clip)
                 parts = [part for part in narrowed if part.overlaps(seen)]
@@ -143,31 +145,52 @@ class ArrangedOnce(Compositor):
                 # Not asked at all when each of its cells to redraw lies under a widget drawn over it: the turn
                 # list and the log under the form at the foot as it opens, the screen and the boxes behind the
                 # list and the card as a turn moves on.
-                if all(lies_under(part.intersection(seen), above) for part in parts):
+                if all(above.holds(part.intersection(seen)) for part in parts):
                     continue
                 # Asked for the lines from the first redrawn over it to the last only.
                 top, bottom = min(part.y for part in parts), max(part.bottom for part in parts)
                 band = Region(clip.x, top, clip.width, bottom - top)
                 self._narrowed_widgets[widget] = (region, clip.intersection(band))
                 drawn = region.intersection(clip.intersection(band))
-                if drawn and not lies_under(drawn, above):
-                    above.append(drawn)
+                if drawn:
+                    above.add(drawn)
         return self._narrowed_widgets
 
 
 def outermost(regions: list[Region]) -> list[Region]:
-    """``regions`` without the empty ones and those that lie inside another one: the same cells, the largest
+    """``regions`` without the empty ones and those that lie inside the ones kept: the same cells, the largest
     first."""
     kept: list[Region] = []
+    cover = Cover()
     for region in sorted(set(regions), key=lambda region: region.area, reverse=True):
-        if region and not lies_under(region, kept):
+        if region and not cover.holds(region):
             kept.append(region)
+            cover.add(region)
     return kept
 
 
-def lies_under(region: Region, covers: list[Region]) -> bool:
-    """Whether one of ``covers`` holds all of ``region``."""
-    return any(cover.contains_region(region) for cover in covers)
+class Cover:
+    """The cells of the regions added so far, each line of the screen a bit mask of its columns: whether they
+    hold all of a region is one mask compared a line, however many regions lie side by side."""
+
+    def __init__(self) -> None:
+        self._lines: dict[int, int] = {}
+
+    @staticmethod
+    def _mask(region: Region) -> int:
+        left = max(region.x, 0)
+        return ((1 << max(region.right - left, 0)) - 1) << left
+
+    def add(self, region: Region) -> None:
+        mask = self._mask(region)
+        lines = self._lines
+        for y in range(region.y, region.bottom):
+            lines[y] = lines.get(y, 0) | mask
+
+    def holds(self, region: Region) -> bool:
+        mask = self._mask(region)
+        lines = self._lines
+        return all(lines.get(y, 0) & mask == mask for y in range(region.y, region.bottom))
 
 
 def never_drawn(widget: Widget) -> bool:
