@@ -59,3 +59,14 @@ async def test_the_list_opens_from_the_keyboard_and_the_mouse_and_the_arrow_turn
         await pilot.click(open_list(field), offset=(2, 3))  # (its border, then the third choice)
         await until(pilot, lambda: not field.expanded and field.value == "dagger", "a choice taken by a click")
         assert isinstance(field, Select)
+
+
+async def test_in_the_terminal_s_own_colours_the_field_takes_them() -> None:
+    """As Textual's list field does with a theme of the terminal's own colours (its :ansi look)."""
+    app = FieldApp()
+    async with app.run_test(size=(50, 12)) as pilot:
+        field = app.query_one(ChoiceField)
+        assert field.styles.background.ansi is None
+        app.theme = "ansi-dark"
+        await until(pilot, lambda: field.styles.background.ansi == -1, "the terminal's own background")
+        assert field.styles.color.ansi == -1

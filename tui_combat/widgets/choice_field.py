@@ -34,6 +34,7 @@ class ChoiceField(TypeAheadSelect):
     ChoiceField > OptionList { offset: 0 1; }
     ChoiceField > .choice-field--arrow { color: $foreground 50%; }
     ChoiceField > .choice-field--prompt { color: $foreground 50%; }
+    ChoiceField:ansi { background: ansi_default; color: ansi_default; }
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {"choice-field--arrow", "choice-field--prompt"}
 
