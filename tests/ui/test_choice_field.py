@@ -18,7 +18,7 @@ class FieldApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Static("Attack")
         with FieldRow("With", 10):
-            yield ChoiceField(OPTIONS, value="hammer", allow_blank=False, id="field", compact=True)
+            yield ChoiceField(OPTIONS, value="hammer", id="field", compact=True)
 
 
 def open_list(field: ChoiceField) -> OptionList:

@@ -288,7 +288,7 @@ class FieldsForm:
                     yield TickBox(_("yes"), value=bool(current), id=widget_id, compact=True)
                 elif spec.kind == "choice" and spec.choices:
                     options, chosen = self.choice_options(spec, current)
-                    yield ChoiceField(options, value=chosen, allow_blank=False, id=widget_id, compact=True)
+                    yield ChoiceField(options, value=chosen, id=widget_id, compact=True)
                 else:
                     suggester = (
                         SuggestFromList([_(word) for word in spec.suggestions], case_sensitive=False)

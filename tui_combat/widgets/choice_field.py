@@ -15,33 +15,33 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.widget import Widget
-from textual.widgets import OptionList, Select
+from textual.widgets import OptionList
 
 from tui_combat.textual_ext.frames import told_at_once
-from tui_combat.widgets.type_ahead import TypeAheadSelect, label_text
+from tui_combat.widgets.type_ahead import TypeAheadSelect
 
 ARROW_WIDTH = 3
 """The columns right of the choice: a blank, the arrow, a blank (as Textual's compact list field draws them)."""
 
 
 class ChoiceField(TypeAheadSelect):
-    """A form's list field; typing a choice's name goes to it (:class:`TypeAheadSelect`). Its look as it gains
-    or loses the focus is worked out once for each look (see :meth:`restyle`)."""
+    """A form's list field; typing a choice's name goes to it (:class:`TypeAheadSelect`). It always holds one of
+    its choices (a form's list has no blank one). Its look as it gains or loses the focus is worked out once for
+    each look (see :meth:`restyle`)."""
 
     DEFAULT_CSS = """
     ChoiceField { height: 1; background: $surface; color: $foreground; }
     ChoiceField:focus { background-tint: $foreground 5%; }
     ChoiceField > OptionList { offset: 0 1; }
     ChoiceField > .choice-field--arrow { color: $foreground 50%; }
-    ChoiceField > .choice-field--prompt { color: $foreground 50%; }
     ChoiceField:ansi { background: ansi_default; color: ansi_default; }
     """
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"choice-field--arrow", "choice-field--prompt"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"choice-field--arrow"}
 
     def __init__(self, options: Any, **kwargs: Any) -> None:
         self._shown: dict[Any, str] = {}
         """Each choice's text, by its value."""
-        super().__init__(options, **kwargs)
+        super().__init__(options, **{**kwargs, "allow_blank": False})
         self._looks: dict[tuple[object, ...], tuple[object, dict[tuple[Any, ...], Any]]] = {}
         """The rules the field was given, by the focus and the classes of the field and those around it, while
         the stylesheet is the same (its rules are made anew when the theme or the CSS changes)."""
@@ -51,7 +51,7 @@ class ChoiceField(TypeAheadSelect):
 
     def _remember(self, options: list[Any]) -> None:
         super()._remember(options)
-        self._shown = {value: label_text(prompt) for prompt, value in options}
+        self._shown = dict(zip(self._values, self._labels, strict=True))
 
     def compose(self) -> ComposeResult:
         # Textual's parts: the one that shows the choice is kept (the list updates it) but never drawn; the open
@@ -64,8 +64,7 @@ class ChoiceField(TypeAheadSelect):
     @property
     def shown_text(self) -> str:
         """The text of the choice taken, whole (the field may show it cut short)."""
-        value = self.value
-        return self.prompt if value is Select.NULL else self._shown.get(value, str(value))
+        return self._shown.get(self.value, "")
 
     def render(self) -> Content:
         width = self.content_size.width
@@ -73,8 +72,6 @@ class ChoiceField(TypeAheadSelect):
         text = Content(self.shown_text)
         if text.cell_length > room:
             text = text.truncate(room, ellipsis=True)
-        if self.value is Select.NULL:
-            text = text.stylize(self.get_visual_style("choice-field--prompt"))
         arrow = Content("▲" if self.expanded else "▼").stylize(self.get_visual_style("choice-field--arrow"))
         return Content.assemble(text.pad_right(room - text.cell_length), " ", arrow, " ")
 
@@ -127,7 +124,6 @@ class ChoiceField(TypeAheadSelect):
         self._given = (look, stylesheet.rules_map, parts)
         for node in (self, *parts):
             stylesheet.apply(node, animate=True, cache=kept[1])
-        told_at_once(self)
-        for part in parts:
-            if isinstance(part, Widget):
-                told_at_once(part)
+        for node in (self, *parts):
+            if isinstance(node, Widget):
+                told_at_once(node)

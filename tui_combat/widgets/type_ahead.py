@@ -163,11 +163,13 @@ class TypeAheadSelect(Select[Any]):
         super().__init__(options, **kwargs)
         self.type_ahead = TypeAhead()
         self._values: list[Any] = []
+        self._labels: list[str] = []
         self._remember(options)
 
     def _remember(self, options: list[Any]) -> None:
         self._values = [value for _prompt, value in options]
-        self.type_ahead.use([label_text(prompt) for prompt, _value in options])
+        self._labels = [label_text(prompt) for prompt, _value in options]
+        self.type_ahead.use(self._labels)
 
     def set_options(self, options: Any) -> None:
         options = list(options)
