@@ -28,6 +28,8 @@ from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tui_combat.widgets.plain_lines import FinishedLines, cropped, plain_look
+
 Cell = tuple[str, Style | None]
 
 
@@ -226,6 +228,7 @@ class TextLines(Widget):
         self.cells_redrawn = 0
         """How many cells updates marked dirty, in all; for tests."""
         self._joined = JoinedLines()
+        self._finished = FinishedLines()
         self._drawn: dict[tuple[object, ...], list[Strip]] = {}
         """The lines of texts drawn lately, by what they hold: a turn stepped back and forth, a card shown
         again, draw none anew."""
@@ -302,8 +305,14 @@ class TextLines(Widget):
         return max(len(self._lines_at(width)), 1) if self._content_text.plain else 0
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """The lines with their padding, each with as few pieces as it looks (see :func:`joined`)."""
-        return self._joined(super().render_lines(crop))
+        """The lines with their padding, each with as few pieces as it looks (see :func:`joined`); finished
+        here while the widget looks plain (see :mod:`~tui_combat.widgets.plain_lines`)."""
+        look = plain_look(self)
+        if look is None:
+            return self._joined(super().render_lines(crop))
+        finish = self._finished.line
+        lines = [finish(y, self.render_line(y), look) for y in crop.line_range]
+        return self._joined(cropped(lines, crop.x, crop.right, look.width))
 
     def render_line(self, y: int) -> Strip:
         width = self.content_region.width

@@ -45,6 +45,7 @@ from tui_combat.widgets.order_rows import (
     folded_groups,
     layout,
 )
+from tui_combat.widgets.plain_lines import FinishedLines, cropped, plain_look
 from tui_combat.widgets.scroll_thumb import ThumbMovesAlone
 
 
@@ -115,6 +116,8 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
         """Option id, and combatant id (its first row), → index."""
         self._lines: dict[int, tuple[Row, int, bool, Style, Strip]] = {}
         """Each row's line as last drawn: the row, the width, whether highlighted, the base style."""
+        self._finished = FinishedLines()
+        """Each row's line as the screen shows it: padded, filtered (see :meth:`render_lines`)."""
         self._row_styles: dict[tuple[str, Style], Style] = {}
         """The style of a disabled or a highlighted row over each base style, while the list's styles are the
         same (see :meth:`_row_style`)."""
@@ -347,6 +350,7 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
         self._made = [self._generation if first <= index <= last else -1 for index in range(len(rows))]
         self._index_spots()
         self._lines.clear()
+        self._finished.clear()
         if self.highlighted is not None and self.highlighted >= len(rows):
             self.set_reactive(OrderList.highlighted, None)
         self._set_virtual_size()
@@ -413,11 +417,13 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         self._lines.clear()
+        self._finished.clear()
         self._set_virtual_size()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._lines.clear()
+        self._finished.clear()
         self._row_styles.clear()
 
     # -- drawing ---------------------------------------------------------------------------------------
@@ -427,10 +433,16 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines of ``crop``, their width and base style worked out once for all of them: Textual works the
         style out from every widget above the list each time it is asked (some 0.1 ms; a page of the list
-        that comes into sight draws 21 lines)."""
+        that comes into sight draws 21 lines). Finished here, as Textual would (:mod:`plain_lines`), while the
+        list looks plain: its side padding and background."""
         self._drawing = (self.scrollable_content_region.width, self.rich_style)
         try:
-            return super().render_lines(crop)
+            look = plain_look(self)
+            if look is None:
+                return super().render_lines(crop)
+            top, finish = self.scroll_offset.y, self._finished.line
+            lines = [finish(top + y, self.render_line(y), look) for y in crop.line_range]
+            return cropped(lines, crop.x, crop.right, look.width)
         finally:
             self._drawing = None
 
