@@ -4,15 +4,36 @@ characters, pieces alike at either end passed over whole, lines of other lengths
 
 from __future__ import annotations
 
-from hypothesis import given
+from itertools import repeat
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from tui_combat.widgets.lines import _cells, changed_span
+from tui_combat.widgets.lines import changed_span
 
-WORDS = ["a", "bb", " ", "  ", "Орк", "Тролль 1", "▶", "🔒", "x y", "›"]
+Cell = tuple[str, Style | None]
+
+
+def cells_of(strip: Strip, width: int) -> list[Cell]:
+    """One entry per terminal cell (a wide character takes its own entry and an empty one after it), blank
+    entries up to ``width``: what the span is checked against, cell by cell."""
+    cells: list[Cell] = []
+    for text, style, _control in strip:
+        if text.isascii():  # one cell each (a control character takes an entry of its own, as below)
+            cells.extend(zip(text, repeat(style)))
+            continue
+        for character in text:
+            cells.append((character, style))
+            cells.extend(("", style) for _ in range(cell_len(character) - 1))
+    cells.extend(("", None) for _ in range(width - len(cells)))
+    return cells
+
+
+WORDS = ["a", "bb", " ", "  ", "Орк", "Тролль 1", "▶", "🔒", "x y", "›", "Orc 15  8/8", "Orc 125  3/8"]
 STYLES = [None, Style(bold=True), Style(dim=True), Style(color="red"), Style(bgcolor="black")]
 
 pieces = st.lists(
@@ -35,10 +56,11 @@ def pairs(draw: st.DrawFn) -> tuple[Strip, Strip, int]:
     return strips[0], strips[1], width
 
 
+@settings(max_examples=400)
 @given(pairs())
 def test_the_span_holds_every_cell_that_differs_and_starts_and_ends_on_one(pair: tuple[Strip, Strip, int]) -> None:
     old, new, width = pair
-    before, after = _cells(old, width), _cells(new, width)
+    before, after = cells_of(old, width), cells_of(new, width)
     length = max(len(before), len(after))
     before += [("", None)] * (length - len(before))
     after += [("", None)] * (length - len(after))

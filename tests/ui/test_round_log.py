@@ -9,8 +9,9 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.strip import Strip
 
+from tests.ui.test_changed_cells import cells_of
 from tests.waiting import until
-from tui_combat.widgets.lines import _cells, _look, joined
+from tui_combat.widgets.lines import _look, joined
 from tui_combat.widgets.redraw import LogView, RoundLog
 
 WIDTH, HEIGHT = 30, 8
@@ -30,7 +31,7 @@ class Log(App[None]):
 
 def cells(strips: list[Strip]) -> list[list[tuple[str, tuple[object, ...]]]]:
     """Each cell's character and how it looks (its colours and attributes: not where a click on it lands)."""
-    return [[(character, _look(style)) for character, style in _cells(strip, WIDTH)] for strip in strips]
+    return [[(character, _look(style)) for character, style in cells_of(strip, WIDTH)] for strip in strips]
 
 
 def drawn_afresh(log: RoundLog) -> list[list[tuple[str, tuple[object, ...]]]]:

@@ -17,7 +17,6 @@ as it is.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import repeat
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -29,23 +28,6 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui_combat.widgets.plain_lines import FinishedLines, cropped, plain_look
-
-Cell = tuple[str, Style | None]
-
-
-def _cells(strip: Strip, width: int) -> list[Cell]:
-    """One entry per terminal cell (a wide character takes its own entry and an empty one after it)."""
-    cells: list[Cell] = []
-    for text, style, _control in strip:
-        if text.isascii():  # one cell each (a control character takes an entry of its own, as below)
-            cells.extend(zip(text, repeat(style)))
-            continue
-        for character in text:
-            cells.append((character, style))
-            cells.extend(("", style) for _ in range(cell_len(character) - 1))
-    cells.extend(("", None) for _ in range(width - len(cells)))
-    return cells
-
 
 BLANK_SHOWS = ("underline", "underline2", "strike", "overline", "reverse", "frame", "encircle")
 """Attributes that draw something on a blank cell (a bold or an italic blank looks like any other)."""
@@ -164,10 +146,56 @@ class JoinedLines:
 
 
 def _entries(text: str) -> int:
-    """How many entries :func:`_cells` makes of ``text``."""
+    """How many cells ``text`` takes, one at least for each character (see :func:`_runs`)."""
     if text.isascii():
         return len(text)
     return sum(max(cell_len(character), 1) for character in text)
+
+
+PLACEHOLDER = "\0"
+"""Stands for a cell no character starts in: the second of a wide character, or past the end of a line."""
+
+
+def _runs(pieces: list[Segment], width: int) -> tuple[list[tuple[str, Style | None]], int]:
+    """``pieces`` as runs of cells, one character a cell (a wide character's second cell a
+    :data:`PLACEHOLDER`), each with its style, blank cells up to ``width`` after them; and how many cells."""
+    runs: list[tuple[str, Style | None]] = []
+    cells = 0
+    for text, style, _control in pieces:
+        if not text.isascii():
+            text = "".join(character + PLACEHOLDER * (cell_len(character) - 1) for character in text)
+        if text:
+            runs.append((text, style))
+            cells += len(text)
+    if cells < width:
+        runs.append((PLACEHOLDER * (width - cells), None))
+        cells = width
+    return runs, cells
+
+
+def _alike(before: list[tuple[str, Style | None]], after: list[tuple[str, Style | None]]) -> int:
+    """How many cells from the start of two runs of cells are alike (the same character in the same style): a
+    stretch of the two in the same style is compared as one string."""
+    cell = first = second = at_first = at_second = 0
+    while first < len(before) and second < len(after):
+        first_text, first_style = before[first]
+        second_text, second_style = after[second]
+        if first_style != second_style:
+            return cell
+        count = min(len(first_text) - at_first, len(second_text) - at_second)
+        old, new = first_text[at_first : at_first + count], second_text[at_second : at_second + count]
+        if old != new:
+            return cell + next(index for index in range(count) if old[index] != new[index])
+        cell, at_first, at_second = cell + count, at_first + count, at_second + count
+        if at_first == len(first_text):
+            first, at_first = first + 1, 0
+        if at_second == len(second_text):
+            second, at_second = second + 1, 0
+    return cell
+
+
+def _reversed(runs: list[tuple[str, Style | None]]) -> list[tuple[str, Style | None]]:
+    return [(text[::-1], style) for text, style in reversed(runs)]
 
 
 def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int] | None:
@@ -175,7 +203,7 @@ def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int] | None:
     if old is new or old == new:
         return None
     before_pieces, after_pieces = list(old), list(new)
-    # Pieces alike at either end are passed over whole: only the cells between are compared one by one.
+    # Pieces alike at either end are passed over whole: only the cells between are compared.
     head, skipped = 0, 0
     while head < min(len(before_pieces), len(after_pieces)) and before_pieces[head] == after_pieces[head]:
         skipped += _entries(before_pieces[head].text)
@@ -187,19 +215,18 @@ def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int] | None:
             and before_pieces[-1 - tail] == after_pieces[-1 - tail]
         ):
             tail += 1
-    before = _cells(Strip(before_pieces[head : len(before_pieces) - tail]), max(width - skipped, 0) if not tail else 0)
-    after = _cells(Strip(after_pieces[head : len(after_pieces) - tail]), max(width - skipped, 0) if not tail else 0)
-    length = max(len(before), len(after))
-    before.extend(("", None) for _ in range(length - len(before)))
-    after.extend(("", None) for _ in range(length - len(after)))
-    start = 0
-    while start < length and before[start] == after[start]:
-        start += 1
+    pad = max(width - skipped, 0) if not tail else 0
+    before, before_cells = _runs(before_pieces[head : len(before_pieces) - tail], pad)
+    after, after_cells = _runs(after_pieces[head : len(after_pieces) - tail], pad)
+    length = max(before_cells, after_cells)
+    if before_cells < length:
+        before.append((PLACEHOLDER * (length - before_cells), None))
+    if after_cells < length:
+        after.append((PLACEHOLDER * (length - after_cells), None))
+    start = _alike(before, after)
     if start == length:
         return None
-    end = length
-    while end > start and before[end - 1] == after[end - 1]:
-        end -= 1
+    end = length - _alike(_reversed(before), _reversed(after))
     return skipped + start, skipped + end
 
 
