@@ -74,18 +74,28 @@ async def test_the_turn_list_finishes_its_lines_as_textual_does(
 
 
 @pytest.mark.slow
-async def test_a_list_with_a_border_is_drawn_by_textual(make_app: Callable[..., CombatApp], data_root: Path) -> None:
+@pytest.mark.parametrize(
+    ("rule", "value", "plain"),
+    [
+        ("border", ("round", "red"), False),
+        ("opacity", 0.5, False),
+        ("tint", "red 30%", False),
+        ("background", "red 40%", True),  # (laid over the background beneath it: still plain)
+    ],
+)
+async def test_a_list_that_looks_more_than_plain_is_drawn_by_textual(
+    make_app: Callable[..., CombatApp], data_root: Path, rule: str, value: object, plain: bool
+) -> None:
     ten_slots(data_root, "big")
     app = make_app(resume="big")
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         order = app.screen.query_one(OrderList)
-        order.styles.border = ("round", "red")
-        await until(pilot, lambda: settled(order), "the list drawn with its border")
-        assert plain_look(order) is None
-        crop = Region(0, 0, *order.size)
+        setattr(order.styles, rule, value)
+        await until(pilot, lambda: settled(order), f"the list drawn with its {rule}")
+        assert (plain_look(order) is not None) == plain
+        crop = Region(0, 0, *order.outer_size)
         ours = order.render_lines(crop)
-        assert cells(ours)[0][0][0] == "╭"
         assert cells(ours) == cells(as_textual_draws(order, crop))
 
 

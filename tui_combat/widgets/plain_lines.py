@@ -53,11 +53,19 @@ def plain_look(widget: Widget) -> PlainLook | None:
         or styles.tint.a
         or styles.text_opacity != 1.0
         or (styles.has_rule("hatch") and styles.hatch != "none")
-        or widget.opacity != 1.0
         or (widget.auto_links and widget.hover_style.link_id)
     ):
         return None
-    base_background, background = widget.background_colors
+    # Textual's ``background_colors`` and ``opacity``, in one walk up the widget's ancestors rather than two.
+    base_background = background = Color(0, 0, 0, 0)
+    opacity = 1.0
+    for node in reversed(widget.ancestors_with_self):
+        node_styles = node.styles
+        base_background = background
+        opacity *= node_styles.opacity
+        background += node_styles.background.tint(node_styles.background_tint).multiply_alpha(opacity)
+    if opacity != 1.0:
+        return None
     return PlainLook(
         width=widget.region.width,
         content_width=widget.content_region.width,
