@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -27,6 +28,17 @@ def cells(lines: list[Strip]) -> list[list[tuple[str, object]]]:
     return [[(character, style) for text, style, _control in line for character in text] for line in lines]
 
 
+def big_fight(make_app: Callable[..., CombatApp], data_root: Path) -> CombatApp:
+    """The app on a fight of ten slots whose turn list is taller than the screen."""
+    ten_slots(data_root, "big")
+    return make_app(resume="big")
+
+
+async def turn_list(pilot: Pilot[None]) -> OrderList:
+    await opened(pilot)
+    return pilot.app.screen.query_one(OrderList)
+
+
 def as_textual_draws(widget: Widget, crop: Region) -> list[Strip]:
     widget.refresh()  # (every line of Textual's styles cache made anew)
     lines = Widget.render_lines(widget, crop)
@@ -40,11 +52,9 @@ async def test_the_turn_list_finishes_its_lines_as_textual_does(
 ) -> None:
     if colour:
         monkeypatch.delenv("NO_COLOR", raising=False)
-    ten_slots(data_root, "big")
-    app = make_app(resume="big")
+    app = big_fight(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        order = app.screen.query_one(OrderList)
+        order = await turn_list(pilot)
         await pilot.press("n")  # (scrolled: rows drawn for the first time, and the highlight)
         await until(pilot, lambda: store(app).state.cursor == 1 and settled(order), "the next slot drawn")
         width, height = order.size
@@ -86,11 +96,9 @@ async def test_the_turn_list_finishes_its_lines_as_textual_does(
 async def test_a_list_that_looks_more_than_plain_is_drawn_by_textual(
     make_app: Callable[..., CombatApp], data_root: Path, rule: str, value: object, plain: bool
 ) -> None:
-    ten_slots(data_root, "big")
-    app = make_app(resume="big")
+    app = big_fight(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        order = app.screen.query_one(OrderList)
+        order = await turn_list(pilot)
         setattr(order.styles, rule, value)
         await until(pilot, lambda: settled(order), f"the list drawn with its {rule}")
         assert (plain_look(order) is not None) == plain
@@ -103,11 +111,9 @@ async def test_a_list_that_looks_more_than_plain_is_drawn_by_textual(
 async def test_a_row_drawn_again_as_it_was_is_the_line_finished_before(
     make_app: Callable[..., CombatApp], data_root: Path
 ) -> None:
-    ten_slots(data_root, "big")
-    app = make_app(resume="big")
+    app = big_fight(make_app, data_root)
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        order = app.screen.query_one(OrderList)
+        order = await turn_list(pilot)
         crop = Region(0, 0, *order.size)
         await until(pilot, lambda: settled(order), "the list drawn")
         first = order.render_lines(crop)
