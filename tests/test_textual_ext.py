@@ -153,17 +153,18 @@ def test_a_frame_asks_only_the_widgets_some_of_whose_cells_show() -> None:
 regions = st.builds(Region, st.integers(0, 70), st.integers(0, 20), st.integers(0, 12), st.integers(0, 6))
 
 
+def cells_of(of: list[Region]) -> set[tuple[int, int]]:
+    """The cells of ``of``, one by one: what a frame's regions are checked against."""
+    return {(x, y) for region in of for y in range(region.y, region.bottom) for x in range(region.x, region.right)}
+
+
 @given(st.lists(regions, max_size=12))
 def test_the_regions_a_frame_redraws_are_narrowed_to_the_outermost_with_the_same_cells(
     given_regions: list[Region],
 ) -> None:
     """A layout that shows a form redraws the form and each of its parts: a frame looks at the form only."""
     kept = outermost(given_regions)
-
-    def cells(of: list[Region]) -> set[tuple[int, int]]:
-        return {(x, y) for region in of for y in range(region.y, region.bottom) for x in range(region.x, region.right)}
-
-    assert cells(kept) == cells(given_regions)
+    assert cells_of(kept) == cells_of(given_regions)
     assert all(region for region in kept)
     assert not any(one is not other and one.contains_region(other) for one in kept for other in kept)
     assert set(kept) <= set(given_regions)
@@ -176,9 +177,7 @@ def test_a_cover_holds_a_region_when_the_regions_added_hold_each_of_its_cells(
     cover = Cover()
     for one in added:
         cover.add(one)
-    cells = {(x, y) for one in added for y in range(one.y, one.bottom) for x in range(one.x, one.right)}
-    wanted = {(x, y) for y in range(region.y, region.bottom) for x in range(region.x, region.right)}
-    assert cover.holds(region) == (wanted <= cells)
+    assert cover.holds(region) == (cells_of([region]) <= cells_of(added))
 
 
 def test_a_layout_tells_a_scroll_view_its_sizes_as_steady_scroll_bars_take_them() -> None:

@@ -27,7 +27,7 @@ from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tui_combat.widgets.plain_lines import FinishedLines, cropped, plain_look
+from tui_combat.widgets.plain_lines import FinishedLines, plain_look
 
 BLANK_SHOWS = ("underline", "underline2", "strike", "overline", "reverse", "frame", "encircle")
 """Attributes that draw something on a blank cell (a bold or an italic blank looks like any other)."""
@@ -337,9 +337,7 @@ class TextLines(Widget):
         look = plain_look(self)
         if look is None:
             return self._joined(super().render_lines(crop))
-        finish = self._finished.line
-        lines = [finish(y, self.render_line(y), look) for y in crop.line_range]
-        return self._joined(cropped(lines, crop.x, crop.right, look.width))
+        return self._joined(self._finished.lines(crop, look, self.render_line))
 
     def render_line(self, y: int) -> Strip:
         width = self.content_region.width

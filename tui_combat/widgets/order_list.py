@@ -45,7 +45,7 @@ from tui_combat.widgets.order_rows import (
     folded_groups,
     layout,
 )
-from tui_combat.widgets.plain_lines import FinishedLines, cropped, plain_look
+from tui_combat.widgets.plain_lines import FinishedLines, plain_look
 from tui_combat.widgets.scroll_thumb import ThumbMovesAlone
 
 
@@ -440,9 +440,7 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
             look = plain_look(self)
             if look is None:
                 return super().render_lines(crop)
-            top, finish = self.scroll_offset.y, self._finished.line
-            lines = [finish(top + y, self.render_line(y), look) for y in crop.line_range]
-            return cropped(lines, crop.x, crop.right, look.width)
+            return self._finished.lines(crop, look, self.render_line, first=self.scroll_offset.y)
         finally:
             self._drawing = None
 

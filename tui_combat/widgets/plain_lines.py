@@ -11,13 +11,14 @@ a row drawn again as it was (scrolled back into sight) costs a look-up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual.color import Color
 from textual.filter import LineFilter
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style
 from textual.widget import Widget
@@ -80,16 +81,12 @@ def plain_look(widget: Widget) -> PlainLook | None:
 def finished(content: Strip, look: PlainLook) -> Strip:
     """``content`` as Textual's styles cache finishes a content line of a widget that looks as ``look`` says."""
     inner = look.inner
-    line = content.adjust_cell_length(look.content_width, inner)
-    if look.pad_left or look.pad_right:
-        segments: list[Segment] = list(line)
-        if look.pad_left:
-            segments.insert(0, Segment(" " * look.pad_left, inner))
-        if look.pad_right:
-            segments.append(Segment(" " * look.pad_right, inner))
-        strip = Strip(segments, look.width)
-    else:
-        strip = Strip(list(line), look.width)
+    segments: list[Segment] = list(content.adjust_cell_length(look.content_width, inner))
+    if look.pad_left:
+        segments.insert(0, Segment(" " * look.pad_left, inner))
+    if look.pad_right:
+        segments.append(Segment(" " * look.pad_right, inner))
+    strip = Strip(segments, look.width)
     for line_filter in look.filters:
         strip = strip.apply_filter(line_filter, look.background)
     return strip
@@ -102,20 +99,19 @@ class FinishedLines:
     def __init__(self) -> None:
         self._kept: dict[int, tuple[Strip, PlainLook, Strip]] = {}
 
-    def line(self, key: int, content: Strip, look: PlainLook) -> Strip:
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] is content and kept[1] == look:
-            return kept[2]
-        line = finished(content, look)
-        self._kept[key] = (content, look, line)
-        return line
+    def lines(self, crop: Region, look: PlainLook, content_line: Callable[[int], Strip], first: int = 0) -> list[Strip]:
+        """The lines of ``crop`` (a region of the widget), each made from ``content_line(y)`` and kept under the
+        key ``first + y`` (the row a scrolled list shows there), cut to the crop's columns as Textual cuts them."""
+        kept, made = self._kept, []
+        for y in crop.line_range:
+            content = content_line(y)
+            line = kept.get(first + y)
+            if line is None or line[0] is not content or line[1] != look:
+                line = kept[first + y] = (content, look, finished(content, look))
+            made.append(line[2])
+        if (crop.x, crop.right) == (0, look.width):
+            return made
+        return [line.crop(crop.x, crop.right) for line in made]
 
     def clear(self) -> None:
         self._kept.clear()
-
-
-def cropped(lines: Sequence[Strip], start: int, end: int, width: int) -> list[Strip]:
-    """``lines`` cut to the columns from ``start`` to ``end``, as Textual cuts a crop narrower than the widget."""
-    if (start, end) == (0, width):
-        return list(lines)
-    return [line.crop(start, end) for line in lines]
