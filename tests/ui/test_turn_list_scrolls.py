@@ -181,6 +181,26 @@ async def test_a_slot_wholly_in_sight_scrolls_nothing(make_app: Callable[..., Co
         assert order.scroll_offset.y == top  # slot 9 is in sight: back scrolls nothing
 
 
+async def test_a_fight_resumed_shows_the_slot_acting_on_top(
+    make_app: Callable[..., CombatApp], data_root: Path
+) -> None:
+    """Resumed, the list is laid out after the fight is shown: the slot acting then, far down the list, is
+    brought to the top, the one acting selected in sight (it opened at the top, the slot out of sight)."""
+    ten_slots(data_root, "big")
+    app = make_app(resume="big")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        for cursor in (1, 2, 3):
+            await pilot.press("n")
+            await until(pilot, lambda: store(app).state.cursor == cursor, f"slot {cursor + 1} acting")
+    again = make_app(resume="big")
+    async with again.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        order = again.screen.query_one(OrderList)
+        assert store(again).state.cursor == 3
+        await until(pilot, lambda: settled(order) and acting_slot_on_top(again, order), "the acting slot on top")
+
+
 async def test_at_sixty_by_twenty_the_acting_slot_is_on_top_too(
     make_app: Callable[..., CombatApp], data_root: Path
 ) -> None:

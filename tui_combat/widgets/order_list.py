@@ -419,6 +419,12 @@ class OrderList(SteadyScrollBars, ThumbMovesAlone, can_focus=True):
         self._lines.clear()
         self._finished.clear()
         self._set_virtual_size()
+        # Laid out for the first time (a fight resumed: the state was shown before the list had a height) or at
+        # a new size of the terminal: the slot acting now, and the row selected, in sight.
+        if self._turn is not None:
+            self._bring_slot_into_sight(self._turn[2], self.highlighted)
+        else:
+            self._scroll_to_row(self.highlighted)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
